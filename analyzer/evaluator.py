@@ -436,6 +436,7 @@ def best_discard(hand11: HandLike, forbidden: HandLike = 0) -> Discards:
     ``forbidden`` holds cards that may not be discarded (the card just taken from the
     discard pile).  Exact over every discard and every arrangement.
 
+    >>> from analyzer.cards import format_card
     >>> result = best_discard("6s 7s 8s 6c 7c 8c 6d 8d Ks Kc Kd")
     >>> result.deadwood, [format_card(c) for c in result.discards]
     (6, ['8d'])
