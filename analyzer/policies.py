@@ -1,0 +1,225 @@
+"""Draw, discard and knock policies as data.
+
+A policy is a :class:`Policy` value (frozen, validated) that packs into a small
+``np.int64`` array (:meth:`Policy.to_array`, indexed by :class:`PolicyField`) which the
+engine kernel reads; there are no Python callbacks.  A policy sees only what its player
+may see: its hand, the discard pile, the cards the opponent took from the pile and
+threw, the stock size and its own turn number.
+
+Draw rules (whether to take the face-up card):
+  ``never``    always draw from the stock;
+  ``improve``  take it when the best deadwood after taking it (and discarding another
+               card) is lower than the deadwood held now;
+  ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
+               11 cards (the EAAI framework's simple player).
+
+Discard rules (which card to throw when not knocking):
+  ``high``      a discard leaving the least deadwood; ties to the highest card value,
+                then the highest rank, then the highest card index;
+  ``random``    uniformly at random among the discards leaving the least deadwood;
+  ``safe``      least ``deadwood + danger_penalty * danger``, where a card's danger
+                counts the cards the opponent took from the pile and still holds that
+                share its rank or sit within two ranks in its suit; ties as ``high``;
+  ``lookahead`` among discards within ``slack`` points of the least deadwood, the one
+                with the least expected deadwood after the next draw (over the cards
+                this player has not seen); ties to the lower deadwood now, then ``high``.
+
+Knock rule: after drawing, knock (discarding a card that leaves the least deadwood)
+when that deadwood is at most the threshold for this player's turn number (its own
+draws, counted from 1) and within the rules' limit; gin is always taken.
+
+String form: ``draw=improve,discard=high,knock=10``.  ``knock`` is a number, ``gin``
+(0), or a schedule ``1:0/8:10`` (from own turn 1 knock only with gin, from turn 8 at
+10 or less).  ``norepeat`` (yes/no): never repeat within a hand the same pair of
+face-up card taken and card discarded.
+
+>>> parse_policy("basic") == PRESETS["basic"]
+True
+>>> format_policy(parse_policy("draw=meld,discard=random,knock=1:0/8:10"))
+'draw=meld,discard=random,knock=1:0/8:10'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+#: Length of the knock schedule by own turn number (later turns use the last entry).
+SCHEDULE_TURNS = 32
+
+DRAW_RULES = ("never", "improve", "meld")
+DISCARD_RULES = ("high", "random", "safe", "lookahead")
+
+
+class PolicyField(IntEnum):
+    """Index of each parameter in :meth:`Policy.to_array`."""
+
+    DRAW = 0
+    DISCARD = 1
+    NO_REPEAT = 2
+    DANGER_PENALTY = 3
+    SLACK = 4
+    SCHEDULE = 5  # SCHEDULE_TURNS entries: threshold for own turn 1, 2, ...
+
+
+class DrawRule(IntEnum):
+    NEVER = 0
+    IMPROVE = 1
+    MELD = 2
+
+
+class DiscardRule(IntEnum):
+    HIGH = 0
+    RANDOM = 1
+    SAFE = 2
+    LOOKAHEAD = 3
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One player's strategy (deadwood thresholds in points, turns counted from 1)."""
+
+    draw: str = "improve"
+    discard: str = "high"
+    knock: tuple[tuple[int, int], ...] = ((1, 10),)
+    """Knock schedule: (first own turn, deadwood threshold) pairs, turns ascending."""
+    norepeat: bool = False
+    danger_penalty: int = 3
+    slack: int = 4
+
+    def __post_init__(self) -> None:
+        if self.draw not in DRAW_RULES:
+            raise ValueError(f"unknown draw rule {self.draw!r}; choose from {', '.join(DRAW_RULES)}")
+        if self.discard not in DISCARD_RULES:
+            raise ValueError(f"unknown discard rule {self.discard!r}; "
+                             f"choose from {', '.join(DISCARD_RULES)}")
+        if not self.knock or self.knock[0][0] != 1:
+            raise ValueError("knock schedule must start at own turn 1")
+        turns = [turn for turn, _ in self.knock]
+        if turns != sorted(set(turns)) or turns[-1] > SCHEDULE_TURNS:
+            raise ValueError(f"knock schedule turns must increase within 1-{SCHEDULE_TURNS}")
+        for _, threshold in self.knock:
+            if not 0 <= threshold <= 10:
+                raise ValueError(f"knock threshold must be 0-10, got {threshold}")
+        if self.danger_penalty < 0 or self.slack < 0:
+            raise ValueError("danger_penalty and slack must be >= 0")
+
+    def thresholds(self) -> npt.NDArray[np.int64]:
+        """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
+        out = np.zeros(SCHEDULE_TURNS, dtype=np.int64)
+        for turn, threshold in self.knock:
+            out[turn - 1:] = threshold
+        return out
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The policy as the ``np.int64`` array that the engine reads."""
+        array = np.zeros(PolicyField.SCHEDULE + SCHEDULE_TURNS, dtype=np.int64)
+        array[PolicyField.DRAW] = DRAW_RULES.index(self.draw)
+        array[PolicyField.DISCARD] = DISCARD_RULES.index(self.discard)
+        array[PolicyField.NO_REPEAT] = int(self.norepeat)
+        array[PolicyField.DANGER_PENALTY] = self.danger_penalty
+        array[PolicyField.SLACK] = self.slack
+        array[PolicyField.SCHEDULE:] = self.thresholds()
+        return array
+
+    def with_knock(self, schedule: tuple[tuple[int, int], ...] | int) -> Policy:
+        """A copy knocking at a constant threshold or by a (turn, threshold) schedule."""
+        if isinstance(schedule, int):
+            schedule = ((1, schedule),)
+        return replace(self, knock=tuple(schedule))
+
+
+PRESETS: dict[str, Policy] = {
+    "basic": Policy(),
+    "simple": Policy(draw="meld", discard="random", norepeat=True),
+    "gin-hunter": Policy(knock=((1, 0), (10, 10))),
+    "lookahead": Policy(discard="lookahead"),
+    "safe-discard": Policy(discard="safe"),
+    "passive": Policy(draw="never"),
+}
+"""Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
+baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
+chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard)."""
+
+
+def parse_policy(text: str) -> Policy:
+    """A preset name, or ``key=value`` pairs (optionally after a preset: ``basic,knock=7``)."""
+    text = text.strip()
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise ValueError("empty policy")
+    base = PRESETS["basic"]
+    if "=" not in parts[0]:
+        if parts[0] not in PRESETS:
+            raise ValueError(f"unknown policy {parts[0]!r}; presets are {', '.join(PRESETS)}, "
+                             "or give draw=..,discard=..,knock=..")
+        base = PRESETS[parts[0]]
+        parts = parts[1:]
+    changes: dict[str, object] = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ValueError(f"bad policy part {part!r}: expected key=value")
+        if key in ("draw", "discard"):
+            changes[key] = value
+        elif key == "knock":
+            changes[key] = _parse_schedule(value)
+        elif key == "norepeat":
+            changes[key] = value.lower() in ("1", "yes", "true", "on")
+        elif key in ("danger_penalty", "slack"):
+            changes[key] = _int(value, key)
+        else:
+            raise ValueError(f"bad policy key {key!r}; keys are draw, discard, knock, norepeat, "
+                             "danger_penalty, slack")
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def format_policy(policy: Policy) -> str:
+    """The string form of a policy (parsed back by :func:`parse_policy`)."""
+    if len(policy.knock) == 1:
+        knock = str(policy.knock[0][1])
+    else:
+        knock = "/".join(f"{turn}:{threshold}" for turn, threshold in policy.knock)
+    text = f"draw={policy.draw},discard={policy.discard},knock={knock}"
+    if policy.norepeat:
+        text += ",norepeat=yes"
+    default = Policy()
+    if policy.danger_penalty != default.danger_penalty:
+        text += f",danger_penalty={policy.danger_penalty}"
+    if policy.slack != default.slack:
+        text += f",slack={policy.slack}"
+    return text
+
+
+def policy_name(policy: Policy) -> str:
+    """The preset name of a policy, or its string form."""
+    for name, preset in PRESETS.items():
+        if preset == policy:
+            return name
+    return format_policy(policy)
+
+
+def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:
+    text = text.strip()
+    if text == "gin":
+        return ((1, 0),)
+    if ":" not in text:
+        return ((1, _int(text, "knock")),)
+    steps = []
+    for step in text.split("/"):
+        turn, sep, threshold = step.partition(":")
+        if not sep:
+            raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
+        steps.append((_int(turn, "knock turn"), _int(threshold, "knock threshold")))
+    return tuple(steps)
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"bad {what} {text!r}: expected an integer") from None

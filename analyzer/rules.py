@@ -1,0 +1,219 @@
+"""Gin rummy rules as frozen, validated data, with named presets.
+
+The default :class:`Rules` is the game of the seed rule sheet: knock at 10 or less,
+gin bonus 25, undercut bonus 25 (a tie is an undercut), the upcard offered first to the
+non-dealer, the hand dead when two stock cards remain, game to 100 with a 100-point game
+bonus, a 25-point line (box) bonus per hand won paid at the end, a shutout doubling the
+winner's total, and the winner of a hand dealing the next.
+
+Kernels never see this class: :meth:`Rules.to_array` packs it into an ``np.int64``
+array indexed by :class:`RuleField`.
+
+>>> PRESETS["classic"].gin_bonus, PRESETS["classic"].undercut_bonus
+(20, 10)
+>>> Rules().with_overrides(["knock_limit=7", "oklahoma=yes"]).knock_limit
+7
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "oklahoma_ace": ("one", "gin"),
+    "stock_rule": ("dead-at-two", "wall"),
+    "opening": ("upcard", "eleven"),
+    "line_bonus_timing": ("end", "immediate"),
+    "shutout": ("double", "plus100", "bonus200", "none"),
+    "next_dealer": ("winner", "alternate"),
+    "three_player": ("dealer-sits-out", "loser-sits-out"),
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule choice of a gin rummy hand and game (points unless stated)."""
+
+    knock_limit: int = 10
+    """Highest deadwood a player may knock with (0-10); 0 allows gin only."""
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    tie_is_undercut: bool = True
+    """Defender's deadwood equal to the knocker's is an undercut (most books); if
+    False the hand scores 0 (OpenSpiel)."""
+    big_gin: bool = False
+    """Going out with all 11 cards melded after the draw, without discarding."""
+    big_gin_bonus: int = 31
+    oklahoma: bool = False
+    """The first upcard's value sets the hand's knock limit (face cards 10)."""
+    oklahoma_ace: str = "one"
+    """With an ace upcard: knock at 1 or less (``one``) or gin only (``gin``)."""
+    oklahoma_spade_double: bool = True
+    """In Oklahoma, a spade upcard doubles the hand's score, bonuses included."""
+    straight: bool = False
+    """Straight gin: no knocking, only gin ends a hand."""
+    stock_rule: str = "dead-at-two"
+    """``dead-at-two``: the hand is a draw when two stock cards remain; ``wall``
+    (OpenSpiel): then the upcard may still be taken, but only to knock."""
+    opening: str = "upcard"
+    """``upcard``: 10 cards each and the upcard offered to the non-dealer then the
+    dealer; ``eleven``: 11 cards to the non-dealer, who starts by discarding (RLCard)."""
+    target: int = 100
+    game_bonus: int = 100
+    line_bonus: int = 25
+    """Line (box) bonus per hand won; 0 for none."""
+    line_bonus_timing: str = "end"
+    """``end``: line bonuses added when the game ends; ``immediate``: with each hand."""
+    shutout: str = "double"
+    """When the loser scored nothing: ``double`` the winner's total, ``plus100``,
+    ``bonus200`` (game bonus 200 instead), or ``none``."""
+    next_dealer: str = "winner"
+    """Who deals the next hand: the ``winner`` of the last, or ``alternate``.
+    After a drawn hand the same dealer deals again."""
+    hollywood: bool = False
+    """Hollywood scoring: three games on one sheet (first win scores in game 1, the
+    second in games 1-2, later ones in games 1-3)."""
+    three_player: str = "dealer-sits-out"
+    """Seating with three players: ``dealer-sits-out`` or ``loser-sits-out``."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.knock_limit <= 10:
+            raise ValueError(f"knock_limit must be 0-10, got {self.knock_limit}")
+        for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "line_bonus"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if self.target < 1:
+            raise ValueError(f"target must be >= 1, got {self.target}")
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ValueError(f"{name} must be one of {', '.join(choices)}; "
+                                 f"got {getattr(self, name)!r}")
+        if self.oklahoma and self.opening != "upcard":
+            raise ValueError("oklahoma needs opening=upcard (the upcard sets the knock limit)")
+
+    def with_overrides(self, assignments: Iterable[str]) -> Rules:
+        """A copy with ``field=value`` assignments applied (``yes/no`` for flags)."""
+        changes: dict[str, object] = {}
+        known = {f.name: f for f in fields(self)}
+        for text in assignments:
+            name, sep, value = text.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or name not in known:
+                raise ValueError(f"bad rule override {text!r}: expected field=value with field "
+                                 f"one of {', '.join(known)}")
+            changes[name] = _convert(name, value.strip(), type(getattr(self, name)))
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The rules as the ``np.int64`` array that kernels read, by :class:`RuleField`."""
+        values = {
+            RuleField.KNOCK_LIMIT: self.knock_limit,
+            RuleField.GIN_BONUS: self.gin_bonus,
+            RuleField.UNDERCUT_BONUS: self.undercut_bonus,
+            RuleField.TIE_IS_UNDERCUT: self.tie_is_undercut,
+            RuleField.BIG_GIN: self.big_gin,
+            RuleField.BIG_GIN_BONUS: self.big_gin_bonus,
+            RuleField.OKLAHOMA: self.oklahoma,
+            RuleField.OKLAHOMA_ACE_GIN_ONLY: self.oklahoma_ace == "gin",
+            RuleField.OKLAHOMA_SPADE_DOUBLE: self.oklahoma_spade_double,
+            RuleField.STRAIGHT: self.straight,
+            RuleField.WALL: self.stock_rule == "wall",
+            RuleField.OPENING_ELEVEN: self.opening == "eleven",
+            RuleField.TARGET: self.target,
+            RuleField.GAME_BONUS: self.game_bonus,
+            RuleField.LINE_BONUS: self.line_bonus,
+            RuleField.LINE_IMMEDIATE: self.line_bonus_timing == "immediate",
+            RuleField.SHUTOUT: _CHOICES["shutout"].index(self.shutout),
+            RuleField.WINNER_DEALS: self.next_dealer == "winner",
+            RuleField.HOLLYWOOD: self.hollywood,
+        }
+        array = np.zeros(len(RuleField), dtype=np.int64)
+        for field, value in values.items():
+            array[field] = int(value)
+        return array
+
+    def describe(self) -> dict[str, object]:
+        """The rules as a plain dict (for reports and JSON)."""
+        return dataclasses.asdict(self)
+
+
+class RuleField(IntEnum):
+    """Index of each rule in :meth:`Rules.to_array`."""
+
+    KNOCK_LIMIT = 0
+    GIN_BONUS = 1
+    UNDERCUT_BONUS = 2
+    TIE_IS_UNDERCUT = 3
+    BIG_GIN = 4
+    BIG_GIN_BONUS = 5
+    OKLAHOMA = 6
+    OKLAHOMA_ACE_GIN_ONLY = 7
+    OKLAHOMA_SPADE_DOUBLE = 8
+    STRAIGHT = 9
+    WALL = 10
+    OPENING_ELEVEN = 11
+    TARGET = 12
+    GAME_BONUS = 13
+    LINE_BONUS = 14
+    LINE_IMMEDIATE = 15
+    SHUTOUT = 16
+    WINNER_DEALS = 17
+    HOLLYWOOD = 18
+
+
+class Shutout(IntEnum):
+    """Codes of :attr:`Rules.shutout` in the rules array."""
+
+    DOUBLE = 0
+    PLUS100 = 1
+    BONUS200 = 2
+    NONE = 3
+
+
+def _convert(name: str, text: str, kind: type) -> object:
+    if kind is bool:
+        lowered = text.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"bad value {text!r} for {name}: expected yes or no")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"bad value {text!r} for {name}: expected an integer") from None
+    return text
+
+
+STANDARD = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "standard": STANDARD,
+    "classic": Rules(gin_bonus=20, undercut_bonus=10, line_bonus=20, shutout="bonus200"),
+    "undercut20": Rules(undercut_bonus=20),
+    "eaai": Rules(line_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate"),
+    "openspiel": Rules(tie_is_undercut=False, stock_rule="wall", line_bonus=0, game_bonus=0,
+                       shutout="none", next_dealer="alternate"),
+    "oklahoma": Rules(oklahoma=True, target=150),
+    "oklahoma-nodouble": Rules(oklahoma=True, oklahoma_spade_double=False, target=150),
+    "oklahoma-acegin": Rules(oklahoma=True, oklahoma_ace="gin", target=150),
+    "straight": Rules(straight=True),
+    "biggin": Rules(big_gin=True),
+    "hollywood": Rules(hollywood=True),
+    "target150": Rules(target=150),
+    "target250": Rules(target=250),
+}
+
+
+def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Rules:
+    """The named preset with ``field=value`` overrides; unknown names raise ``ValueError``."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown rules preset {preset!r}; choose from {', '.join(PRESETS)}")
+    return PRESETS[preset].with_overrides(overrides)
