@@ -44,7 +44,7 @@ from .evaluator import (
     min_deadwood_kernel,
 )
 from .policies import SCHEDULE_TURNS, DiscardRule, DrawRule, PolicyField
-from .rng import next_below
+from .rng import next_below, stream_key
 from .rules import RuleField
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
@@ -499,3 +499,35 @@ def new_state() -> npt.NDArray[np.int64]:
 def new_scratch() -> npt.NDArray[np.int64]:
     """Work space for :func:`advance` (reuse it across hands on one thread)."""
     return np.zeros(SCRATCH_SIZE, dtype=np.int64)
+
+
+def deck_order(first: list[int], second: list[int], upcard: int | None,
+               stock: list[int]) -> npt.NDArray[np.int8]:
+    """A deck giving ``first`` to the non-dealer and ``second`` to the dealer, then the
+    upcard (``None`` with the ``eleven`` opening) and ``stock`` in draw order.
+
+    Hands given short are filled up (to 10 cards, 11 for the non-dealer without an
+    upcard) with the cards not named, in index order; so is the rest of the stock.
+    """
+    named = [*first, *second, *([] if upcard is None else [upcard]), *stock]
+    if len(set(named)) != len(named):
+        raise ValueError("a card is named twice in the deck order")
+    first_size = 10 if upcard is not None else 11
+    if len(first) > first_size or len(second) > 10:
+        raise ValueError(f"hands hold at most {first_size} and 10 cards")
+    spare = iter(c for c in range(52) if c not in set(named))
+    order = [*first, *(next(spare) for _ in range(first_size - len(first)))]
+    order += [*second, *(next(spare) for _ in range(10 - len(second)))]
+    order += ([] if upcard is None else [upcard]) + [*stock, *spare]
+    return np.array(order, dtype=np.int8)
+
+
+def play_from_deck(deck: npt.NDArray[np.int8], dealer: int, rules_array: npt.NDArray[np.int64],
+                   policies: npt.NDArray[np.int64], policy_seed: int = 0
+                   ) -> npt.NDArray[np.int64]:
+    """Play one hand from a given deck order to its end and return the final state."""
+    state = new_state()
+    new_hand(state, deck.astype(np.int8), np.int64(dealer), rules_array)
+    rng = np.array([stream_key(np.int64(policy_seed), np.int64(0))], dtype=np.uint64)
+    advance(state, rules_array, policies, rng, new_scratch(), False)
+    return state

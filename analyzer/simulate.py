@@ -478,8 +478,8 @@ def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, dea
                 a_dealer: bool = False) -> npt.NDArray[np.int64]:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
-    play_hand(stream_key(np.int64(seed), np.int64(deal)),
-              stream_key(np.int64(seed) ^ _POLICY_SALT, np.int64(deal)),
+    play_hand(np.uint64(stream_key(np.int64(seed), np.int64(deal))),
+              np.uint64(stream_key(np.int64(seed) ^ _POLICY_SALT, np.int64(deal))),
               np.int64(0 if a_dealer else 1), rules.to_array(),
               _policy_matrix(policy_a, policy_b), state, np.empty(52, dtype=np.int8),
               np.empty(1, dtype=np.uint64), np.zeros(SCRATCH_SIZE, dtype=np.int64))
