@@ -37,6 +37,7 @@ from numba import njit
 from .cards import CARD_POINTS
 from .evaluator import (
     best_arrangement_kernel,
+    bit_index,
     best_discard_kernel,
     discard_deadwoods_kernel,
     layoff_deadwood_kernel,
@@ -308,53 +309,78 @@ def _expected_next_deadwood(state: npt.NDArray[np.int64], player: np.int64, hand
 
 
 @njit(cache=True)
+def _least(candidates: np.int64, values: npt.NDArray[np.int64]) -> np.int64:
+    """Least ``values[card]`` over the cards of ``candidates``."""
+    least = _NONE
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        least = min(least, values[bit_index(bit)])
+    return least
+
+
+@njit(cache=True)
+def _highest(candidates: np.int64) -> np.int64:
+    """The card of ``candidates`` preferred as a throw on a tie (see ``_better_high``)."""
+    best = np.int64(-1)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        if best < 0 or _better_high(card, best):
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _cards_at(candidates: np.int64, values: npt.NDArray[np.int64], value: np.int64) -> np.int64:
+    """The cards of ``candidates`` whose ``values[card]`` equals ``value``."""
+    out = np.int64(0)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if values[bit_index(bit)] == value:
+            out |= bit
+    return out
+
+
+@njit(cache=True)
 def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
                    policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
                    scratch: npt.NDArray[np.int64],
                    lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards."""
     hand = state[Slot.HAND + player]
-    allowed = hand
+    candidates = hand
     if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, allowed, scratch)
-    least = _NONE
-    for card in range(52):
-        least = min(least, scratch[card])
-    threshold = knock_threshold(state, player, policy)
-    knock = least == 0 or least <= threshold
-    rule = policy[PolicyField.DISCARD]
-    avoid_repeats = policy[PolicyField.NO_REPEAT] != 0 and not knock
-    if avoid_repeats:
+        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, candidates, scratch)
+    least = _least(candidates, scratch)
+    if least == 0 or least <= knock_threshold(state, player, policy):
+        return _highest(_cards_at(candidates, scratch, least)), True
+    if policy[PolicyField.NO_REPEAT] != 0 and state[Slot.TAKEN] >= 0:
         # drop repeated (taken, thrown) pairs unless nothing else is left
-        left = np.int64(0)
-        for card in range(52):
-            if scratch[card] < _NONE and not _repeats(state, player, card):
-                left += 1
-        if left:
-            for card in range(52):
-                if scratch[card] < _NONE and _repeats(state, player, card):
-                    scratch[card] = _NONE
-            least = _NONE
-            for card in range(52):
-                least = min(least, scratch[card])
-    if knock or rule == DiscardRule.HIGH or rule == DiscardRule.RANDOM:
-        if rule == DiscardRule.RANDOM and not knock:
-            ties = np.int64(0)
-            for card in range(52):
-                if scratch[card] == least:
-                    ties += 1
-            pick = next_below(rng, ties)
-            for card in range(52):
-                if scratch[card] == least:
-                    if pick == 0:
-                        return np.int64(card), False
-                    pick -= 1
-        best_card = np.int64(-1)
-        for card in range(52):
-            if scratch[card] == least and (best_card < 0 or _better_high(card, best_card)):
-                best_card = card
-        return best_card, knock
+        fresh = np.int64(0)
+        rest = candidates
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if not _repeats(state, player, bit_index(bit)):
+                fresh |= bit
+        if fresh:
+            candidates = fresh
+            least = _least(candidates, scratch)
+    rule = policy[PolicyField.DISCARD]
+    if rule == DiscardRule.RANDOM:
+        ties = _cards_at(candidates, scratch, least)
+        for _ in range(next_below(rng, _popcount(ties))):
+            ties &= ties - 1
+        return bit_index(ties & -ties), False
+    if rule == DiscardRule.HIGH:
+        return _highest(_cards_at(candidates, scratch, least)), False
     best_card = np.int64(-1)
     best_score = np.inf
     best_now = _NONE
@@ -362,22 +388,31 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
         opponent = 1 - player
         held = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
         penalty = policy[PolicyField.DANGER_PENALTY]
-        for card in range(52):
-            if scratch[card] >= _NONE:
-                continue
+        rest = candidates
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            card = bit_index(bit)
             score = np.float64(scratch[card] + penalty * _popcount(_RELATED[card] & held))
             if score < best_score or (score == best_score and _better_high(card, best_card)):
                 best_card, best_score = card, score
         return best_card, False
-    # lookahead: copy the per-discard deadwoods out, scratch is reused for each draw
-    for card in range(52):
-        lookahead_scratch[card] = scratch[card]
+    # lookahead: keep the per-discard deadwoods, scratch is reused for each draw
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        lookahead_scratch[bit_index(bit)] = scratch[bit_index(bit)]
     slack = policy[PolicyField.SLACK]
-    for card in range(52):
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
         now = lookahead_scratch[card]
         if now > least + slack:
             continue
-        score = _expected_next_deadwood(state, player, hand & ~(np.int64(1) << card), scratch)
+        score = _expected_next_deadwood(state, player, hand & ~bit, scratch)
         if (score < best_score or (score == best_score and now < best_now)
                 or (score == best_score and now == best_now and _better_high(card, best_card))):
             best_card, best_score, best_now = card, score, now

@@ -70,6 +70,18 @@ _RANK_POINTS = np.array([min(r + 1, 10) for r in range(N_RANKS)], dtype=np.int64
 # --------------------------------------------------------------------------- kernels
 
 
+_DEBRUIJN = np.int64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((int(_DEBRUIJN) << _i) & (2**64 - 1)) >> 58] = _i
+
+
+@njit(cache=True)
+def bit_index(bit: np.int64) -> np.int64:
+    """Index of the single set bit of ``bit`` (a de Bruijn multiply; wraps as uint64)."""
+    return _DEBRUIJN_INDEX[((bit * _DEBRUIJN) >> 58) & 63]
+
+
 @njit(cache=True)
 def _lanes_deadwood(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
     return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
@@ -170,19 +182,23 @@ def _discard_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np
 def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
                              out: npt.NDArray[np.int64]) -> None:
     """Fill ``out[card]`` (length 52) with the minimum deadwood left after discarding
-    ``card``, for every card of ``hand & allowed``; other entries get ``_NO_ARRANGEMENT``.
+    ``card``, for every card of ``hand & allowed``; other entries are left as they were.
 
     Exact: each discard's value is the minimum over every arrangement of what is left,
     because an arrangement of ``hand - card`` is an arrangement of ``hand`` that leaves
     ``card`` out of its sets.
     """
-    for i in range(52):
-        out[i] = _NO_ARRANGEMENT
+    allowed &= hand
+    rest = allowed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        out[bit_index(bit)] = _NO_ARRANGEMENT
     c = hand & _LANE
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    _discard_rec(c, d, h, s, _set_ranks(c, d, h, s), allowed & hand, out)
+    _discard_rec(c, d, h, s, _set_ranks(c, d, h, s), allowed, out)
 
 
 @njit(cache=True)
@@ -192,13 +208,16 @@ def best_discard_kernel(hand: np.int64, allowed: np.int64,
     discard_deadwoods_kernel(hand, allowed, scratch)
     best = _NO_ARRANGEMENT
     discards = np.int64(0)
-    for card in range(52):
-        value = scratch[card]
+    rest = hand & allowed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        value = scratch[bit_index(bit)]
         if value < best:
             best = value
-            discards = np.int64(1) << card
-        elif value == best and value < _NO_ARRANGEMENT:
-            discards |= np.int64(1) << card
+            discards = bit
+        elif value == best:
+            discards |= bit
     return best, discards
 
 

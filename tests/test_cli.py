@@ -58,3 +58,63 @@ def test_deadwood_file_names_bad_line(tmp_path):
 def test_version_and_help():
     assert run("--version").exit_code == 0
     assert "Example" in run("deadwood", "--help").output
+
+
+def test_simulate_json_keys_and_consistency():
+    result = run("simulate", "--deals", "300", "--seed", "3", "--json", "--a", "simple",
+                 "--b", "basic", "--rules", "eaai")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in ("deals", "seed", "rules", "outcomes", "points_per_hand", "turns_per_hand",
+                "first_player_win_rate", "elapsed_s", "deals_per_s"):
+        assert key in data
+    assert data["deals"] == 300
+    assert set(data["outcomes"]) >= {"knock", "gin", "big_gin", "undercut", "draw"}
+    assert sum(data["outcomes"].values()) == pytest.approx(1)
+    low, high = data["points_per_hand"]["ci95"]
+    assert low <= data["points_per_hand"]["mean"] <= high
+    again = json.loads(run("simulate", "--deals", "300", "--seed", "3", "--json", "--a", "simple",
+                           "--b", "basic", "--rules", "eaai", "--jobs", "1").output)
+    assert again["outcomes"] == data["outcomes"]
+    assert again["points_per_hand"] == data["points_per_hand"]
+
+
+def test_simulate_text():
+    result = run("simulate", "--deals", "200", "--set", "knock_limit=7", "--a", "lookahead")
+    assert result.exit_code == 0, result.output
+    assert "points/hand to A" in result.output
+    assert "knock_limit=7" in result.output
+
+
+def test_games_json():
+    result = run("games", "--games", "50", "--json", "--b", "gin-hunter")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 100
+    assert 0 <= data["game_win_rate_a"]["mean"] <= 1
+    for key in ("hands_per_game", "shutout_rate"):
+        assert key in data
+
+
+def test_rules_lists_presets():
+    result = run("rules")
+    assert result.exit_code == 0
+    for name in ("standard", "classic", "eaai", "oklahoma", "straight", "hollywood"):
+        assert name in result.output
+    assert json.loads(run("rules", "--json").output)["classic"]["gin_bonus"] == 20
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--rules", "bogus"], "unknown rules preset 'bogus'; choose from standard"),
+    (["simulate", "--set", "knock_limit=12"], "knock_limit must be 0-10"),
+    (["simulate", "--set", "nonsense=1"], "bad rule override 'nonsense=1'"),
+    (["simulate", "--a", "draw=foo"], "unknown draw rule 'foo'; choose from never"),
+    (["simulate", "--a", "wizard"], "unknown policy 'wizard'; presets are basic"),
+    (["simulate", "--b", "knock=x"], "bad knock 'x'"),
+    (["games", "--set", "oklahoma=maybe"], "expected yes or no"),
+])
+def test_bad_options_one_line_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1
