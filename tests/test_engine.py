@@ -30,7 +30,10 @@ def hand(text):
     return cards.parse_hand(text)
 
 
-def play(nd, dealer_hand, upcard, stock, rules=Rules(), policy=BASIC, other=None):
+STANDARD = Rules()
+
+
+def play(nd, dealer_hand, upcard, stock, rules=STANDARD, policy=BASIC, other=None):
     """Deal nd to the non-dealer (seat 0) and dealer_hand to the dealer (seat 1)."""
     deck = deck_order(hand(nd), hand(dealer_hand),
                       None if upcard is None else cards.parse_card(upcard), hand(stock))
