@@ -158,12 +158,14 @@ def _close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
 @njit(cache=True)
 def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
               rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-              row: npt.NDArray[np.int64]) -> None:
+              start: npt.NDArray[np.int64], row: npt.NDArray[np.int64]) -> None:
     """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
 
-    Hand ``h`` of game ``g`` is dealt from stream ``g * MAX_HANDS_PER_GAME + h`` of the
-    game seed, so two plays of a game with the seats' first dealer swapped share decks
-    for as long as they last.
+    ``start`` holds the score (points) and boxes (hands won) each seat begins with:
+    ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
+    all start from it).  Hand ``h`` of game ``g`` is dealt from stream
+    ``g * MAX_HANDS_PER_GAME + h`` of the game seed, so two plays of a game with the
+    first dealer swapped share decks for as long as they last.
     """
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int8)
@@ -175,6 +177,10 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     closed = np.zeros(3, dtype=np.bool_)
     wins = np.zeros(2, dtype=np.int64)
     totals = np.zeros(2, dtype=np.int64)
+    for col in range(3):
+        for seat in range(2):
+            scores[col, seat] = start[seat]
+            boxes[col, seat] = start[2 + seat]
     for i in range(row.shape[0]):
         row[i] = 0
     row[GameColumn.GAME] = game
@@ -224,13 +230,13 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
 @njit(cache=True, parallel=True)
 def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                  rows: npt.NDArray[np.int64]) -> None:
+                  start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
     reps = 2 if swap else 1
     for i in prange(n_games):
         game = first_game + i
         for rep in range(reps):
             first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)
-            play_game(seed, game, first_dealer, rules, policies, rows[i * reps + rep])
+            play_game(seed, game, first_dealer, rules, policies, start, rows[i * reps + rep])
 
 
 # ---------------------------------------------------------------------------- driver
@@ -330,6 +336,59 @@ def _policy_matrix(policy_a: Policy, policy_b: Policy) -> npt.NDArray[np.int64]:
     return np.stack([policy_a.to_array(), policy_b.to_array()])
 
 
+def hand_rows(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_deal: int,
+              n_deals: int, swap_seats: bool = True) -> npt.NDArray[np.int64]:
+    """Per-hand rows (columns :class:`HandColumn`) of deals ``first_deal ..`` of a run."""
+    reps = 2 if swap_seats else 1
+    rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
+    _hands_kernel(np.int64(seed), np.int64(first_deal), np.int64(n_deals), swap_seats,
+                  rules.to_array(), _policy_matrix(policy_a, policy_b), rows)
+    return rows
+
+
+def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
+                    first_deal: int, n_deals: int, swap_seats: bool = True) -> dict[str, float]:
+    """Mergeable sums (counts, sums, sums of squares) over one chunk of deals.
+
+    The values are integers or halves, so adding chunks' sums in any grouping is exact.
+    """
+    rows = hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats)
+    sums = _Sums()
+    _accumulate_hands(rows, 2 if swap_seats else 1, sums)
+    return sums.values
+
+
+def game_rows(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_game: int,
+              n_games: int, swap_seats: bool = True,
+              start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> npt.NDArray[np.int64]:
+    """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
+    reps = 2 if swap_seats else 1
+    rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
+    _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), swap_seats,
+                  rules.to_array(), _policy_matrix(policy_a, policy_b),
+                  np.array(start, dtype=np.int64), rows)
+    return rows
+
+
+def game_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
+                    first_game: int, n_games: int, swap_seats: bool = True,
+                    start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> dict[str, float]:
+    """Mergeable sums over one chunk of games (see :func:`hand_chunk_sums`)."""
+    rows = game_rows(rules, policy_a, policy_b, seed, first_game, n_games, swap_seats, start)
+    sums = _Sums()
+    _accumulate_games(rows, 2 if swap_seats else 1, sums)
+    return sums.values
+
+
+def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
+    """Add chunk sums key by key (in list order)."""
+    total = _Sums()
+    for part in parts:
+        for name, value in part.items():
+            total.add(name, value)
+    return total.values
+
+
 def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, seed: int = 0,
              swap_seats: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
              progress: Progress | None = None) -> HandResult:
@@ -340,8 +399,6 @@ def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, see
     """
     if n_deals < 1:
         raise ValueError(f"n_deals must be >= 1, got {n_deals}")
-    rules_array = rules.to_array()
-    policies = _policy_matrix(policy_a, policy_b)
     reps = 2 if swap_seats else 1
     sums = _Sums()
     kept: list[npt.NDArray[np.int64]] = []
@@ -349,9 +406,7 @@ def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, see
     started = time.perf_counter()
     try:
         for first, count in _chunks(n_deals, chunk):
-            rows = np.zeros((count * reps, len(HandColumn)), dtype=np.int64)
-            _hands_kernel(np.int64(seed), np.int64(first), np.int64(count), swap_seats,
-                          rules_array, policies, rows)
+            rows = hand_rows(rules, policy_a, policy_b, seed, first, count, swap_seats)
             _accumulate_hands(rows, reps, sums)
             if keep_rows:
                 kept.append(rows)
@@ -362,24 +417,23 @@ def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, see
         if done == 0:
             raise
     elapsed = time.perf_counter() - started
-    return _hand_result(sums, done, reps, seed, rules, policy_a, policy_b, elapsed,
-                        _hand_frame(kept, reps) if keep_rows else None)
+    return hand_result(sums.values, seed, rules, policy_a, policy_b, elapsed,
+                       _hand_frame(kept) if keep_rows else None)
 
 
 def _accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> None:
     outcome = rows[:, HandColumn.OUTCOME]
     for code, name in enumerate(OUTCOME_NAMES):
         sums.add(name, np.count_nonzero(outcome == code))
+    sums.add("hands", len(rows))
     per_deal = rows[:, HandColumn.POINTS_A].reshape(-1, reps).mean(axis=1)
     sums.add("deals", len(per_deal))
     sums.add("points_a", per_deal.sum())
     sums.add("points_a_sq", np.square(per_deal).sum())
     wins = (rows[:, HandColumn.WINNER] == 0).astype(np.float64)
-    losses = (rows[:, HandColumn.WINNER] == 1).astype(np.float64)
     deal_wins = wins.reshape(-1, reps).mean(axis=1)
     sums.add("wins_a", deal_wins.sum())
     sums.add("wins_a_sq", np.square(deal_wins).sum())
-    sums.add("losses_a", losses.sum())
     turns = rows[:, HandColumn.TURNS].astype(np.float64)
     sums.add("turns", turns.sum())
     sums.add("turns_sq", np.square(turns).sum())
@@ -394,42 +448,75 @@ def _accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> No
     sums.add("decided", np.count_nonzero(winner >= 0))
 
 
-def _hand_result(sums: _Sums, deals: int, reps: int, seed: int, rules: Rules,
-                 policy_a: Policy, policy_b: Policy, elapsed: float,
-                 rows: pd.DataFrame | None) -> HandResult:
-    hands = deals * reps
-    outcomes = {name: sums.get(name) / hands for name in OUTCOME_NAMES}
-    decided = sums.get("decided")
+def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Policy,
+                policy_b: Policy, elapsed: float, rows: pd.DataFrame | None = None
+                ) -> HandResult:
+    """The summary of a hands run from its merged sums."""
+    def get(name: str) -> float:
+        return sums.get(name, 0.0)
+
+    deals, hands = int(get("deals")), int(get("hands"))
+    outcomes = {name: get(name) / hands for name in OUTCOME_NAMES}
+    decided = get("decided")
     return HandResult(
         deals=deals, hands=hands, seed=seed, rules=rules, policy_a=policy_a,
         policy_b=policy_b, outcomes=outcomes,
-        points_a=Estimate.from_sums(sums.get("points_a"), sums.get("points_a_sq"), deals),
-        win_rate_a=Estimate.from_sums(sums.get("wins_a"), sums.get("wins_a_sq"), deals),
-        turns=Estimate.from_sums(sums.get("turns"), sums.get("turns_sq"), hands),
-        first_player_points=Estimate.from_sums(sums.get("first_points"),
-                                               sums.get("first_points_sq"), hands),
-        first_player_win_rate=sums.get("first_wins") / decided if decided else float("nan"),
+        points_a=Estimate.from_sums(get("points_a"), get("points_a_sq"), deals),
+        win_rate_a=Estimate.from_sums(get("wins_a"), get("wins_a_sq"), deals),
+        turns=Estimate.from_sums(get("turns"), get("turns_sq"), hands),
+        first_player_points=Estimate.from_sums(get("first_points"), get("first_points_sq"),
+                                               hands),
+        first_player_win_rate=get("first_wins") / decided if decided else float("nan"),
         undercut_rate=outcomes["undercut"], gin_rate=outcomes["gin"] + outcomes["big_gin"],
         elapsed_s=elapsed, rows=rows)
 
 
-def _hand_frame(chunks: list[npt.NDArray[np.int64]], reps: int) -> pd.DataFrame:
+def _hand_frame(chunks: list[npt.NDArray[np.int64]]) -> pd.DataFrame:
     rows = np.concatenate(chunks) if chunks else np.zeros((0, len(HandColumn)), np.int64)
     frame = pd.DataFrame(rows, columns=[c.name.lower() for c in HandColumn])
     frame["outcome"] = pd.Categorical.from_codes(frame["outcome"], categories=OUTCOME_NAMES)
-    frame.insert(1, "a_seat_dealer", frame["dealer"] == 0)
     return frame
+
+
+def _accumulate_games(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> None:
+    played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
+    per_game = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, reps).mean(axis=1)
+    margin = rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, reps).mean(axis=1)
+    hands = rows[:, GameColumn.HANDS].astype(np.float64)
+    for name, values in (("win", per_game), ("margin", margin), ("hands", hands)):
+        sums.add(name, values.sum())
+        sums.add(name + "_sq", np.square(values).sum())
+        sums.add(name + "_n", len(values))
+    sums.add("shutouts", rows[:, GameColumn.SHUTOUTS].sum())
+    sums.add("games", played.sum())
+    sums.add("unfinished", np.count_nonzero(rows[:, GameColumn.FINISHED] == 0))
+
+
+def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Policy,
+                policy_b: Policy, elapsed: float, rows: pd.DataFrame | None = None
+                ) -> GameResult:
+    """The summary of a games run from its merged sums."""
+    def estimate(name: str) -> Estimate:
+        return Estimate.from_sums(sums.get(name, 0.0), sums.get(name + "_sq", 0.0),
+                                  int(sums.get(name + "_n", 0)))
+
+    games = sums.get("games", 0.0)
+    return GameResult(games=int(games), seed=seed, rules=rules, policy_a=policy_a,
+                      policy_b=policy_b, game_win_rate_a=estimate("win"),
+                      margin_a=estimate("margin"), hands_per_game=estimate("hands"),
+                      shutout_rate=sums.get("shutouts", 0.0) / max(games, 1),
+                      unfinished=int(sums.get("unfinished", 0)), elapsed_s=elapsed, rows=rows)
 
 
 def play_games(rules: Rules, policy_a: Policy, policy_b: Policy, n_games: int, seed: int = 0,
                swap_seats: bool = True, keep_rows: bool = False, chunk: int = 1 << 12,
-               progress: Progress | None = None) -> GameResult:
-    """Play ``n_games`` whole games of A against B (twice each with ``swap_seats``: A
-    dealing first, then B, on common decks)."""
+               progress: Progress | None = None,
+               start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> GameResult:
+    """Play ``n_games`` whole games of A against B (twice each with ``swap_seats``: B
+    dealing first, then A, on common decks), from the ``start`` scores and boxes
+    ``(score_a, score_b, boxes_a, boxes_b)``."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
-    rules_array = rules.to_array()
-    policies = _policy_matrix(policy_a, policy_b)
     reps = 2 if swap_seats else 1
     kept: list[npt.NDArray[np.int64]] = []
     sums = _Sums()
@@ -437,20 +524,8 @@ def play_games(rules: Rules, policy_a: Policy, policy_b: Policy, n_games: int, s
     started = time.perf_counter()
     try:
         for first, count in _chunks(n_games, chunk):
-            rows = np.zeros((count * reps, len(GameColumn)), dtype=np.int64)
-            _games_kernel(np.int64(seed), np.int64(first), np.int64(count), swap_seats,
-                          rules_array, policies, rows)
-            played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
-            per_game = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, reps).mean(axis=1)
-            margin = rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, reps).mean(axis=1)
-            hands = rows[:, GameColumn.HANDS].astype(np.float64)
-            for name, values in (("win", per_game), ("margin", margin), ("hands", hands)):
-                sums.add(name, values.sum())
-                sums.add(name + "_sq", np.square(values).sum())
-                sums.add(name + "_n", len(values))
-            sums.add("shutouts", rows[:, GameColumn.SHUTOUTS].sum())
-            sums.add("games", played.sum())
-            sums.add("unfinished", np.count_nonzero(rows[:, GameColumn.FINISHED] == 0))
+            rows = game_rows(rules, policy_a, policy_b, seed, first, count, swap_seats, start)
+            _accumulate_games(rows, reps, sums)
             if keep_rows:
                 kept.append(rows)
             done += count
@@ -459,19 +534,11 @@ def play_games(rules: Rules, policy_a: Policy, policy_b: Policy, n_games: int, s
     except KeyboardInterrupt:
         if done == 0:
             raise
-    elapsed = time.perf_counter() - started
-
-    def estimate(name: str) -> Estimate:
-        return Estimate.from_sums(sums.get(name), sums.get(name + "_sq"), int(sums.get(name + "_n")))
-
     frame = None
     if keep_rows:
         frame = pd.DataFrame(np.concatenate(kept), columns=[c.name.lower() for c in GameColumn])
-    return GameResult(games=int(sums.get("games")), seed=seed, rules=rules, policy_a=policy_a,
-                      policy_b=policy_b, game_win_rate_a=estimate("win"),
-                      margin_a=estimate("margin"), hands_per_game=estimate("hands"),
-                      shutout_rate=sums.get("shutouts") / max(sums.get("games"), 1),
-                      unfinished=int(sums.get("unfinished")), elapsed_s=elapsed, rows=frame)
+    return game_result(sums.values, seed, rules, policy_a, policy_b,
+                       time.perf_counter() - started, frame)
 
 
 def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, deal: int,
@@ -486,5 +553,5 @@ def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, dea
     return state
 
 
-__all__ = ["Estimate", "GameResult", "HandResult", "Outcome", "play_games", "replay_deal",
-           "simulate"]
+__all__ = ["Estimate", "GameResult", "HandResult", "Outcome", "game_chunk_sums", "hand_chunk_sums",
+           "merge_sums", "play_games", "replay_deal", "simulate"]

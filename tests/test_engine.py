@@ -322,3 +322,22 @@ def test_games_invariants():
     hollywood = play_games(PRESETS["hollywood"], BASIC, BASIC, 50, seed=6, keep_rows=True)
     assert (hollywood.rows["games_played"] == 3).all()
     assert hollywood.games == 300
+
+
+def test_chunk_sums_merge_to_the_whole_run():
+    from analyzer.simulate import hand_chunk_sums, hand_result, merge_sums
+
+    whole = simulate(Rules(), BASIC, POLICIES["simple"], 900, seed=8)
+    parts = [hand_chunk_sums(Rules(), BASIC, POLICIES["simple"], 8, first, 300)
+             for first in (600, 0, 300)]
+    merged = hand_result(merge_sums(parts), 8, Rules(), BASIC, POLICIES["simple"], 1.0)
+    assert merged.points_a == whole.points_a
+    assert merged.outcomes == whole.outcomes
+
+
+def test_games_from_a_score_state():
+    result = play_games(Rules(), BASIC, BASIC, 300, seed=2, start=(95, 0, 5, 0))
+    # A needs any win; B needs about 100 points: A wins far more often than not
+    assert result.game_win_rate_a.low > 0.8
+    rows = play_games(Rules(), BASIC, BASIC, 50, seed=2, start=(95, 0, 5, 0), keep_rows=True).rows
+    assert (rows["hands"] >= 1).all()
