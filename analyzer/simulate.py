@@ -157,9 +157,15 @@ def _close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
 
 @njit(cache=True)
 def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
-              rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-              start: npt.NDArray[np.int64], row: npt.NDArray[np.int64]) -> None:
+              rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
+              regions: npt.NDArray[np.int64], start: npt.NDArray[np.int64],
+              row: npt.NDArray[np.int64]) -> None:
     """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
+
+    Policies may depend on the score: before each hand seat ``s`` plays
+    ``score_policies[s, regions[s, min(own, cap), min(other, cap)]]`` where ``own`` and
+    ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
+    is the last index of the region tables.
 
     ``start`` holds the score (points) and boxes (hands won) each seat begins with:
     ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
@@ -177,6 +183,8 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     closed = np.zeros(3, dtype=np.bool_)
     wins = np.zeros(2, dtype=np.int64)
     totals = np.zeros(2, dtype=np.int64)
+    policies = np.empty((2, score_policies.shape[2]), dtype=np.int64)
+    cap = regions.shape[1] - 1
     for col in range(3):
         for seat in range(2):
             scores[col, seat] = start[seat]
@@ -192,6 +200,9 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     hand_number = 0
     while open_columns > 0 and hand_number < MAX_HANDS_PER_GAME:
         stream = game * MAX_HANDS_PER_GAME + hand_number
+        for seat in range(2):
+            region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
+            policies[seat] = score_policies[seat, region]
         play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ _POLICY_SALT, stream),
                   dealer, rules, policies, state, deck, rng, scratch)
         hand_number += 1
@@ -229,14 +240,16 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
 
 @njit(cache=True, parallel=True)
 def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
-                  rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                  start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+                  rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
+                  regions: npt.NDArray[np.int64], start: npt.NDArray[np.int64],
+                  rows: npt.NDArray[np.int64]) -> None:
     reps = 2 if swap else 1
     for i in prange(n_games):
         game = first_game + i
         for rep in range(reps):
             first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)
-            play_game(seed, game, first_dealer, rules, policies, start, rows[i * reps + rep])
+            play_game(seed, game, first_dealer, rules, score_policies, regions, start,
+                      rows[i * reps + rep])
 
 
 # ---------------------------------------------------------------------------- driver
@@ -314,8 +327,8 @@ class GameResult:
     games: int
     seed: int
     rules: Rules
-    policy_a: Policy
-    policy_b: Policy
+    policy_a: GamePolicy
+    policy_b: GamePolicy
     game_win_rate_a: Estimate
     margin_a: Estimate
     hands_per_game: Estimate
@@ -358,19 +371,59 @@ def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
     return sums.values
 
 
-def game_rows(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_game: int,
-              n_games: int, swap_seats: bool = True,
+@dataclass(frozen=True)
+class ScoreAware:
+    """A policy that changes with the score: before each hand of a game the player uses
+    ``policies[regions[own_score, other_score]]`` (scores in points, capped at the last
+    index of ``regions``, a square ``np.int64`` table)."""
+
+    policies: tuple[Policy, ...]
+    regions: npt.NDArray[np.int64]
+
+    def __post_init__(self) -> None:
+        if self.regions.ndim != 2 or self.regions.shape[0] != self.regions.shape[1]:
+            raise ValueError("regions must be a square table indexed by (own, other) score")
+        if self.regions.min() < 0 or self.regions.max() >= len(self.policies):
+            raise ValueError("regions must index into policies")
+
+
+GamePolicy = Policy | ScoreAware
+
+
+def _score_policy_arrays(policy_a: GamePolicy, policy_b: GamePolicy, target: int
+                         ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(policies by seat and region, region tables by seat) for the game kernel."""
+    sides = [p if isinstance(p, ScoreAware) else
+             ScoreAware((p,), np.zeros((target + 1, target + 1), dtype=np.int64))
+             for p in (policy_a, policy_b)]
+    n_regions = max(len(side.policies) for side in sides)
+    size = max(side.regions.shape[0] for side in sides)
+    first = sides[0].policies[0].to_array()
+    arrays = np.zeros((2, n_regions, len(first)), dtype=np.int64)
+    regions = np.zeros((2, size, size), dtype=np.int64)
+    for seat, side in enumerate(sides):
+        for index, policy in enumerate(side.policies):
+            arrays[seat, index] = policy.to_array()
+        table = side.regions
+        # pad by repeating the last row and column: scores past the table use its edge
+        regions[seat] = np.pad(table, ((0, size - table.shape[0]), (0, size - table.shape[0])),
+                               mode="edge")
+    return arrays, regions
+
+
+def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
+              first_game: int, n_games: int, swap_seats: bool = True,
               start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> npt.NDArray[np.int64]:
     """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
+    arrays, regions = _score_policy_arrays(policy_a, policy_b, rules.target)
     _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), swap_seats,
-                  rules.to_array(), _policy_matrix(policy_a, policy_b),
-                  np.array(start, dtype=np.int64), rows)
+                  rules.to_array(), arrays, regions, np.array(start, dtype=np.int64), rows)
     return rows
 
 
-def game_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
+def game_chunk_sums(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
                     first_game: int, n_games: int, swap_seats: bool = True,
                     start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> dict[str, float]:
     """Mergeable sums over one chunk of games (see :func:`hand_chunk_sums`)."""
@@ -492,8 +545,8 @@ def _accumulate_games(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> No
     sums.add("unfinished", np.count_nonzero(rows[:, GameColumn.FINISHED] == 0))
 
 
-def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Policy,
-                policy_b: Policy, elapsed: float, rows: pd.DataFrame | None = None
+def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: GamePolicy,
+                policy_b: GamePolicy, elapsed: float, rows: pd.DataFrame | None = None
                 ) -> GameResult:
     """The summary of a games run from its merged sums."""
     def estimate(name: str) -> Estimate:
@@ -508,7 +561,8 @@ def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Polic
                       unfinished=int(sums.get("unfinished", 0)), elapsed_s=elapsed, rows=rows)
 
 
-def play_games(rules: Rules, policy_a: Policy, policy_b: Policy, n_games: int, seed: int = 0,
+def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games: int,
+               seed: int = 0,
                swap_seats: bool = True, keep_rows: bool = False, chunk: int = 1 << 12,
                progress: Progress | None = None,
                start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> GameResult:

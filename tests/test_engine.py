@@ -341,3 +341,18 @@ def test_games_from_a_score_state():
     assert result.game_win_rate_a.low > 0.8
     rows = play_games(Rules(), BASIC, BASIC, 50, seed=2, start=(95, 0, 5, 0), keep_rows=True).rows
     assert (rows["hands"] >= 1).all()
+
+
+def test_score_aware_policy_switches_by_score():
+    from analyzer.simulate import ScoreAware
+
+    regions = np.zeros((101, 101), dtype=np.int64)
+    same = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)
+    plain = play_games(Rules(), BASIC, BASIC, 200, seed=3, keep_rows=True).rows
+    assert play_games(Rules(), same, BASIC, 200, seed=3, keep_rows=True).rows.equals(plain)
+    regions[:, :] = 1
+    switched = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)
+    hunter = play_games(Rules(), POLICIES["gin-hunter"], BASIC, 200, seed=3, keep_rows=True).rows
+    assert play_games(Rules(), switched, BASIC, 200, seed=3, keep_rows=True).rows.equals(hunter)
+    with pytest.raises(ValueError, match="index into policies"):
+        ScoreAware((BASIC,), regions)
