@@ -6,18 +6,19 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
-from tqdm import tqdm
 
 from . import __version__
 from .cards import format_hand, parse_hand
 from .evaluator import best_melds
 from .policies import Policy, format_policy, parse_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
-from .rules import Rules, resolve_rules
-from .simulate import Estimate, play_games, simulate
+from .rules import VARIANT_PRESETS, Rules, resolve_rules
+
+if TYPE_CHECKING:
+    from .simulate import Estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -138,12 +139,15 @@ def set_jobs(jobs: int | None) -> None:
 @contextmanager
 def progress_bar(total: int, unit: str, hidden: bool) -> Iterator[Callable[[int], None]]:
     """A tqdm bar on stderr fed by chunk completions (hidden for small runs or on request)."""
+    from tqdm import tqdm
+
     with tqdm(total=total, unit=unit, unit_scale=True, disable=hidden or total < 20_000,
               file=sys.stderr, leave=False) as bar:
         yield bar.update
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:
+    """``mean ± half-width`` of a 95% CI."""
     half = (estimate.high - estimate.low) / 2
     return f"{estimate.mean:.{digits}f} ± {half:.{digits}f}"
 
@@ -200,6 +204,8 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     Example:
       analyzer simulate --rules standard --a basic --b basic --deals 1000000 --seed 1
     """
+    from .simulate import simulate
+
     rules = get_rules(preset, overrides)
     a, b = get_policy(policy_a), get_policy(policy_b)
     set_jobs(jobs)
@@ -253,6 +259,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     Example:
       analyzer games --rules standard --a basic --b gin-hunter --games 20000
     """
+    from .simulate import play_games
+
     rules = get_rules(preset, overrides)
     a, b = get_policy(policy_a), get_policy(policy_b)
     set_jobs(jobs)
@@ -283,3 +291,266 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     click.echo(f"hands per game:      {estimate_text(result.hands_per_game, 2)}")
     click.echo(f"shutout rate:        {result.shutout_rate:.2%}")
     click.echo(f"time:                {result.elapsed_s:.1f} s")
+
+
+# ------------------------------------------------------------------------- studies
+
+
+def output_options(function: F) -> F:
+    """``--out DIR`` and ``--format table|csv|json``."""
+    function = click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]),
+                            default="table", show_default=True, help="Terminal output format.")(
+        function)
+    return click.option("--out", type=click.Path(file_okay=False), default=None,
+                        help="Also write the table (CSV) and chart (PNG) into this folder.")(
+        function)
+
+
+def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
+    """Print a study table as an aligned table, CSV or JSON records."""
+    shown = frame if columns is None else frame[columns]
+    if fmt == "csv":
+        click.echo(shown.to_csv(index=False), nl=False)
+    elif fmt == "json":
+        click.echo(shown.to_json(orient="records", indent=2))
+    else:
+        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+
+
+def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
+               figsize: tuple[float, float], ncols: int = 1) -> None:
+    """Write ``name``.csv and ``name``.png into ``out`` when given."""
+    if out is None:
+        return
+    from pathlib import Path
+
+    from .report import figure_file
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(folder / f"{name}.csv", index=False)
+    with figure_file(folder / f"{name}.png", 1, ncols, figsize) as axes:
+        draw(axes)
+    click.echo(f"wrote {folder / name}.csv and .png", err=True)
+
+
+@cli.command("knock-sweep")
+@rules_options
+@policy_options
+@click.option("--deals", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Deals per threshold (each twice, seats swapped).")
+@click.option("--games", type=click.IntRange(1), default=2_000, show_default=True,
+              help="Game pairs per threshold.")
+@run_options
+@output_options
+def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
+                        deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
+                        no_progress: bool, out: str | None, fmt: str) -> None:
+    """Knock at deadwood <= t for t = 0..10: points per hand and games won.
+
+    A is --a with its knock threshold set to t; the opponent is --b, or A's twin with
+    --b same.
+
+    \b
+    Example:
+      analyzer knock-sweep --a basic --b gin-hunter --deals 50000 --out sweep/
+    """
+    from . import charts, studies
+
+    rules = get_rules(preset, overrides)
+    subject = get_policy(policy_a)
+    opponent = None if policy_b == "same" else get_policy(policy_b)
+    set_jobs(jobs)
+    with progress_bar(11 * (deals + games), "deal", no_progress) as update:
+        sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games, seed,
+                                    progress=update)
+    save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
+               (14, 4.2), ncols=3)
+    emit(sweep, "json" if as_json else fmt,
+         ["threshold", "points_mean", "diff_mean", "diff_low", "diff_high", "win_mean",
+          "undercut_mean", "gin_mean", "turns_mean", "game_win_mean", "game_win_low",
+          "game_win_high"])
+
+
+@cli.command("knock-chart")
+@rules_options
+@policy_options
+@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+              help="Deals whose knock decisions are branched (each twice, seats swapped).")
+@click.option("--min-samples", type=click.IntRange(1), default=300, show_default=True,
+              help="Cells with fewer states are greyed out.")
+@run_options
+@output_options
+def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
+                        deals: int, min_samples: int, seed: int, jobs: int | None,
+                        as_json: bool, no_progress: bool, out: str | None, fmt: str) -> None:
+    """Knock now or play on? Mean points difference by own turn and deadwood.
+
+    \b
+    Example:
+      analyzer knock-chart --deals 200000 --out chart/
+    """
+    from . import charts, studies
+    from .branching import MAX_TURN
+
+    rules = get_rules(preset, overrides)
+    set_jobs(jobs)
+    with progress_bar(deals, "deal", no_progress) as update:
+        chart = studies.knock_chart(rules, get_policy(policy_a), get_policy(policy_b), deals,
+                                    seed, min_samples, progress=update)
+    save_chart(out, "knock_chart", chart,
+               lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN), (12, 5))
+    emit(chart, "json" if as_json else fmt)
+
+
+@cli.command("tournament")
+@rules_options
+@click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
+              show_default=True, help="Comma-separated policy presets in the round robin.")
+@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Deals per pairing (each twice, seats swapped).")
+@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+              help="Game pairs per pairing.")
+@run_options
+@output_options
+def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
+                       games: int, seed: int, jobs: int | None, as_json: bool,
+                       no_progress: bool, out: str | None, fmt: str) -> None:
+    """Round robin of policy presets: points per hand and game-win rates.
+
+    \b
+    Example:
+      analyzer tournament --policies basic,simple,lookahead --deals 20000
+    """
+    from . import charts, studies
+
+    rules = get_rules(preset, overrides)
+    names = [n.strip() for n in policies.split(",") if n.strip()]
+    if len(names) < 2:
+        fail("--policies needs at least two presets")
+    field = {name: get_policy(name) for name in names}
+    set_jobs(jobs)
+    pairs = len(names) * (len(names) - 1) // 2
+    with progress_bar(pairs * (deals + games), "deal", no_progress) as update:
+        results = studies.tournament(rules, field, deals, games, seed, progress=update)
+    order = list(studies.ranking(results)["policy"])
+
+    def draw(axes: Any) -> None:
+        charts.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
+        charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
+
+    save_chart(out, "tournament", results, draw, (14, 5.5), ncols=2)
+    emit(results, "json" if as_json else fmt)
+
+
+@cli.command("variants")
+@click.option("--presets", default=",".join(VARIANT_PRESETS), show_default=True,
+              help="Comma-separated rules presets to compare.")
+@click.option("--a", "policy_a", default="basic", show_default=True,
+              help="The stronger policy (plays itself, and the weaker).")
+@click.option("--b", "policy_b", default="simple", show_default=True,
+              help="The weaker policy.")
+@click.option("--deals", type=click.IntRange(2), default=10_000, show_default=True,
+              help="Deals per preset (each twice, seats swapped).")
+@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+              help="Game pairs per preset.")
+@run_options
+@output_options
+def variants_command(presets: str, policy_a: str, policy_b: str, deals: int, games: int,
+                     seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+                     out: str | None, fmt: str) -> None:
+    """Compare rules presets: hand size, game length, skill share, best threshold.
+
+    \b
+    Example:
+      analyzer variants --presets standard,classic,oklahoma --deals 20000
+    """
+    from . import charts, studies
+
+    names = [n.strip() for n in presets.split(",") if n.strip()]
+    unknown = [n for n in names if n not in RULE_PRESETS]
+    if unknown:
+        fail(f"unknown rules preset {unknown[0]!r}; choose from {', '.join(RULE_PRESETS)}")
+    set_jobs(jobs)
+    with progress_bar(len(names) * (2 * deals + 2 * games), "deal", no_progress) as update:
+        table = studies.variants(names, get_policy(policy_a), get_policy(policy_b), deals,
+                                 games, seed, progress=update)
+
+    def draw(axes: Any) -> None:
+        charts.variant_bars(table, "hand_points", axes[0], "points per hand")
+        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game")
+        charts.variant_bars(table, "strong_game_win", axes[2], "games won by --a vs --b",
+                            interval=True)
+
+    save_chart(out, "variants", table, draw, (14, 4.5), ncols=3)
+    emit(table, "json" if as_json else fmt)
+
+
+@cli.command("dealt")
+@click.option("--deals", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Random hands of each size.")
+@run_options
+@output_options
+def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+                  out: str | None, fmt: str) -> None:
+    """Dealt deadwood: P(gin) and P(deadwood <= k) for every knock limit k.
+
+    \b
+    Example:
+      analyzer dealt --deals 5000000
+    """
+    from . import charts, studies
+
+    set_jobs(jobs)
+    distribution = studies.dealt_hands(deals, seed)
+    save_chart(out, "dealt", distribution,
+               lambda ax: charts.dealt_histogram(distribution, ax), (9, 4))
+    emit(studies.knock_eligibility(distribution), "json" if as_json else fmt)
+
+
+@cli.command("report")
+@click.option("--deals", type=click.IntRange(100), default=None,
+              help="Base size: deals per arm of the knock sweep (default 40,000); every "
+                   "study scales from it.")
+@click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
+@click.option("--seed", type=int, default=2026, show_default=True, help="Random seed.")
+@click.option("--out", type=click.Path(file_okay=False), default="results", show_default=True,
+              help="Folder for the report.")
+@click.option("--only", default=None,
+              help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
+                   "variants (default all).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
+@click.option("--no-progress", is_flag=True, help="Hide progress.")
+def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,
+                   jobs: int | None, no_progress: bool) -> None:
+    """Run every study and write the report (Markdown, PNG, CSV) into --out.
+
+    \b
+    Example:
+      analyzer report              # the committed results/ (about 5 minutes on 2 cores)
+      analyzer report --quick --out /tmp/report
+    """
+    from pathlib import Path
+
+    from .report import DEFAULT_DEALS, QUICK_DEALS, SECTIONS, ReportConfig, generate_report
+
+    size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
+    sections = None if only is None else [s.strip() for s in only.split(",")]
+    if sections is not None:
+        unknown = [s for s in sections if s not in SECTIONS]
+        if unknown:
+            fail(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+    set_jobs(jobs)
+    command = " ".join(["analyzer report", *([f"--deals {deals}"] if deals else []),
+                        *(["--quick"] if quick and not deals else []),
+                        *([f"--seed {seed}"] if seed != 2026 else [])])
+
+    def announce(study: str, total: int, _: int) -> Callable[[int], None]:
+        if not no_progress:
+            click.echo(f"[report] {study} ...", err=True)
+        return lambda n: None
+
+    config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
+                          progress=announce)
+    path = generate_report(config, sections)
+    click.echo(f"wrote {path}")

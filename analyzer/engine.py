@@ -37,8 +37,8 @@ from numba import njit
 from .cards import CARD_POINTS
 from .evaluator import (
     best_arrangement_kernel,
-    bit_index,
     best_discard_kernel,
+    bit_index,
     discard_deadwoods_kernel,
     layoff_deadwood_kernel,
     melds_card_kernel,

@@ -217,3 +217,8 @@ def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Ru
     if preset not in PRESETS:
         raise ValueError(f"unknown rules preset {preset!r}; choose from {', '.join(PRESETS)}")
     return PRESETS[preset].with_overrides(overrides)
+
+#: The presets compared by the variants study.
+VARIANT_PRESETS = ("standard", "classic", "undercut20", "oklahoma", "oklahoma-nodouble",
+                   "oklahoma-acegin", "straight", "biggin", "hollywood", "target150",
+                   "target250")

@@ -1,0 +1,116 @@
+"""Knock now or play on? Branching at every legal knock, on common continuations.
+
+For each deal the subject (seat 0, policy A) plays against B.  Whenever the subject holds
+11 cards and may legally knock (without gin), the state is copied twice:
+
+* **knock**: knock now, discarding a card that leaves the least deadwood;
+* **play on**: throw the card the policy throws when it does not knock, then both
+  players continue with their policies (A knocks at its next chance if its schedule
+  says so).
+
+Both branches continue from the same stock order and random stream, so the difference
+of their points (to A) is measured on common cards.  The main line then goes on as in
+the play-on branch, without knocking, so that later turns are visited too; it ends when
+B knocks, somebody goes gin, or the stock runs out.  The differences are summed by cell
+(A's own turn number, deadwood), seats swapped over each deal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from .engine import (
+    SCRATCH_SIZE,
+    STATE_SIZE,
+    Slot,
+    advance,
+    apply_discard,
+    choose_discard,
+    knock_deadwood,
+    new_hand,
+)
+from .policies import Policy, PolicyField
+from .rng import shuffle_deck, stream_key
+from .rules import Rules
+from .simulate import _POLICY_SALT
+
+#: Own turns tracked separately; later turns are pooled into the last row.
+MAX_TURN = 20
+
+
+@njit(cache=True)
+def _points_to_seat0(state: npt.NDArray[np.int64]) -> np.int64:
+    winner = state[Slot.WINNER]
+    if winner < 0:
+        return np.int64(0)
+    return state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS]
+
+
+@njit(cache=True, parallel=True)
+def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
+                        rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
+                        knock_now: npt.NDArray[np.int64], hold: npt.NDArray[np.int64],
+                        sums: npt.NDArray[np.float64]) -> None:
+    """Add (n, sum, sum of squares) of knock-minus-play-on points to ``sums[k, turn, dw]``
+    where ``k`` is the slot of the deal (reduced by the caller).  ``knock_now`` and
+    ``hold`` are A's policy with its schedule set to always / never knock."""
+    slots = sums.shape[0]
+    per_slot = (count + slots - 1) // slots
+    for slot in prange(slots):
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        branch = np.zeros(STATE_SIZE, dtype=np.int64)
+        deck = np.empty(52, dtype=np.int8)
+        rng = np.empty(1, dtype=np.uint64)
+        branch_rng = np.empty(1, dtype=np.uint64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        for i in range(slot * per_slot, min(count, (slot + 1) * per_slot)):
+            deal = first + i
+            for rep in range(2):
+                rng[0] = stream_key(seed, deal)
+                shuffle_deck(rng, deck)
+                new_hand(state, deck, np.int64(1 - rep), rules)
+                rng[0] = stream_key(seed ^ _POLICY_SALT, deal)
+                while advance(state, rules, policies, rng, scratch, True):
+                    player = state[Slot.TURN]
+                    deadwood = knock_deadwood(state, scratch)
+                    if player != 0 or deadwood == 0:
+                        card, knock = choose_discard(state, player, policies[player], rng,
+                                                     scratch[:52], scratch[52:])
+                        apply_discard(state, card, knock, rules)
+                        continue
+                    turn = min(state[Slot.OWN_TURNS], MAX_TURN)
+                    # knock now: the policy's knock discard (least deadwood, highest card)
+                    branch[:] = state
+                    branch_rng[0] = rng[0]
+                    card, _ = choose_discard(branch, np.int64(0), knock_now, branch_rng,
+                                             scratch[:52], scratch[52:])
+                    apply_discard(branch, card, True, rules)
+                    knock_points = _points_to_seat0(branch)
+                    # play on: the throw of the same policy with knocking held back
+                    card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52],
+                                             scratch[52:])
+                    apply_discard(state, card, False, rules)
+                    branch[:] = state
+                    branch_rng[0] = rng[0]
+                    advance(branch, rules, policies, branch_rng, scratch, False)
+                    difference = np.float64(knock_points - _points_to_seat0(branch))
+                    sums[slot, turn, deadwood, 0] += 1.0
+                    sums[slot, turn, deadwood, 1] += difference
+                    sums[slot, turn, deadwood, 2] += difference * difference
+
+
+def knock_chart_sums(rules: Rules, subject: Policy, opponent: Policy, seed: int, first: int,
+                     count: int, slots: int = 64) -> npt.NDArray[np.float64]:
+    """(n, sum, sum of squares) of knock-minus-play-on points (to A) for deals
+    ``first .. first + count``, shaped ``(MAX_TURN + 1, 11, 3)`` by (A's own turn,
+    deadwood in points).  Sums are exact (integer values), so chunks merge exactly."""
+    hold = subject.to_array()
+    hold[PolicyField.SCHEDULE:] = -1  # never knock (gin still ends the hand)
+    knock_now = subject.with_knock(10).to_array()
+    sums = np.zeros((slots, MAX_TURN + 1, 11, 3), dtype=np.float64)
+    policies = np.stack([subject.to_array(), opponent.to_array()])
+    _knock_chart_kernel(np.int64(seed), np.int64(first), np.int64(count), rules.to_array(),
+                        policies, knock_now, hold, sums)
+    return sums.sum(axis=0)
