@@ -76,8 +76,7 @@ def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int) -> None:
         enough[row.deadwood - 1, row.turn - 1] = row.enough
     shown = np.where(enough, grid, np.nan)
     limit = np.nanmax(np.abs(shown)) if np.isfinite(shown).any() else 1.0
-    cmap = mpl.colormaps["RdBu"].copy()
-    cmap.set_bad("#d9d9d9")
+    cmap = mpl.colormaps["RdBu"].with_extremes(bad="#d9d9d9")
     image = ax.imshow(shown, origin="lower", aspect="auto", cmap=cmap,
                       norm=TwoSlopeNorm(0, -limit, limit),
                       extent=(0.5, max_turn + 0.5, 0.5, 10.5))
@@ -130,8 +129,7 @@ def matrix_heatmap(results: pd.DataFrame, metric: str, ax: Axes, order: Sequence
     half = results.set_index(["a", "b"])
     values = table.to_numpy(dtype=float)
     spread = np.nanmax(np.abs(values - center)) or 1.0
-    cmap = mpl.colormaps["RdBu"].copy()
-    cmap.set_bad("#eeeeee")
+    cmap = mpl.colormaps["RdBu"].with_extremes(bad="#eeeeee")
     image = ax.imshow(values, cmap=cmap, norm=TwoSlopeNorm(center, center - spread,
                                                            center + spread))
     for i, a in enumerate(order):
