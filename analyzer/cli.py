@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -12,6 +13,7 @@ import click
 
 from . import __version__
 from .cards import format_hand, parse_hand
+from .cluster import scheduler_option
 from .evaluator import best_melds
 from .policies import Policy, format_policy, parse_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
@@ -23,7 +25,31 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands from other modules are imported only when used.
+
+    Those modules import their shared options from here, so importing them lazily
+    avoids an import cycle and keeps ``analyzer --help`` and quick commands fast.
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = lazy_commands
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy_commands])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.lazy_commands:
+            return super().get_command(ctx, name)
+        module_name, attribute = self.lazy_commands[name].split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy_commands={"exact": "analyzer.exact_cli:exact"})
 @click.version_option(__version__, prog_name="analyzer")
 def cli() -> None:
     """Gin rummy and rummy strategy analyzer."""
@@ -193,9 +219,10 @@ def _cell(value: object) -> str:
 @click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
               help="Deals; each is played twice with seats swapped.")
 @run_options
+@scheduler_option
 def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                      deals: int, seed: int, jobs: int | None, as_json: bool,
-                     no_progress: bool) -> None:
+                     no_progress: bool, scheduler: str | None) -> None:
     """Play DEALS hands of A against B and summarise them.
 
     Each deal is played twice on the same cards, A as non-dealer then as dealer.
@@ -210,7 +237,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     a, b = get_policy(policy_a), get_policy(policy_b)
     set_jobs(jobs)
     with progress_bar(deals, "deal", no_progress) as update:
-        result = simulate(rules, a, b, deals, seed, progress=update)
+        result = simulate(rules, a, b, deals, seed, progress=update, scheduler=scheduler)
     summary = {
         "deals": result.deals,
         "hands": result.hands,
@@ -250,9 +277,10 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
               help="Games; each is played twice with the first dealer swapped.")
 @run_options
+@scheduler_option
 def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                   games: int, seed: int, jobs: int | None, as_json: bool,
-                  no_progress: bool) -> None:
+                  no_progress: bool, scheduler: str | None) -> None:
     """Play whole games to the target score of A against B.
 
     \b
@@ -265,7 +293,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     a, b = get_policy(policy_a), get_policy(policy_b)
     set_jobs(jobs)
     with progress_bar(games, "game", no_progress) as update:
-        result = play_games(rules, a, b, games, seed, progress=update)
+        result = play_games(rules, a, b, games, seed, progress=update, scheduler=scheduler)
     summary = {
         "games": result.games,
         "seed": seed,
@@ -554,3 +582,4 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
                           progress=announce)
     path = generate_report(config, sections)
     click.echo(f"wrote {path}")
+

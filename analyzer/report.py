@@ -138,10 +138,17 @@ def section_dealt(config: ReportConfig) -> str:
     _meta(folder, config, "dealt", started, hands_per_size=n)
     mean10 = float((distribution.query("cards == 10")["deadwood"]
                     * distribution.query("cards == 10")["probability"]).sum())
-    exact_note = ("The lines are the exact distributions from `analyzer exact` (see "
-                  "[exact](exact/README.md)); the bars, the Monte Carlo estimate."
-                  if exact is not None else
-                  "Exact figures: run `analyzer exact --cards 10` (see the exact section).")
+    exact_note = "Exact figures: run `analyzer exact --cards 10` and `--cards 11`."
+    if exact is not None:
+        cumulative = exact.groupby("cards")["probability"].cumsum()
+        exact_at = {(c, d): p for c, d, p in zip(exact["cards"], exact["deadwood"], cumulative,
+                                                 strict=True)}
+        exact_note = (
+            "By exhaustive enumeration of all C(52,10) and C(52,11) hands (`analyzer exact`, "
+            f"files in [exact/](exact/)) the exact figures are: P(gin dealt) = "
+            f"{exact_at[(10, 0)]:.4e}, P(dealt deadwood <= 10) = {exact_at[(10, 10)]:.4e}, "
+            f"P(best 10 of 11 <= 10) = {exact_at[(11, 10)]:.4e}; the Monte Carlo intervals "
+            "below contain them. In the chart the lines are exact, the bars Monte Carlo.")
     return f"""## 1. Dealt hands: how often can you knock at once?
 
 **Question.** How is the deadwood of a dealt hand distributed, and how often can the
@@ -166,7 +173,7 @@ def _exact_distribution(out: Path) -> pd.DataFrame | None:
     """The exact dealt distributions written by ``analyzer exact``, when present."""
     frames = []
     for cards in (10, 11):
-        path = out / "exact" / f"counts_{cards}.csv"
+        path = out / "exact" / f"cards{cards}_counts.csv"
         if path.exists():
             counts = pd.read_csv(path)
             frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
