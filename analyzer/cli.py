@@ -274,26 +274,39 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @cli.command("games")
 @rules_options
 @policy_options
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
+              help="3: separate scores (seating by the three_player rule); 4: partnerships "
+                   "0+2 v 1+3.")
+@click.option("--policies", default=None,
+              help="With 3 or 4 players: comma-separated policies, one per player "
+                   "(default: --a and --b alternating).")
 @click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
-              help="Games; each is played twice with the first dealer swapped.")
+              help="Games; with 2 players each is played twice with the first dealer swapped.")
 @run_options
-@scheduler_option
 def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                  games: int, seed: int, jobs: int | None, as_json: bool,
-                  no_progress: bool, scheduler: str | None) -> None:
-    """Play whole games to the target score of A against B.
+                  players: int, policies: str | None, games: int, seed: int, jobs: int | None,
+                  as_json: bool, no_progress: bool) -> None:
+    """Play whole games to the target score of A against B (or 3-4 players).
 
     \b
     Example:
       analyzer games --rules standard --a basic --b gin-hunter --games 20000
+      analyzer games --players 3 --policies basic,simple,gin-hunter --set three_player=loser-sits-out
     """
+    rules = get_rules(preset, overrides)
+    set_jobs(jobs)
+    if players > 2:
+        names = ([n.strip() for n in policies.split(",")] if policies
+                 else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
+        if len(names) != players:
+            fail(f"--policies needs {players} policies, got {len(names)}")
+        _multiplayer(rules, preset, names, games, seed, as_json)
+        return
     from .simulate import play_games
 
-    rules = get_rules(preset, overrides)
     a, b = get_policy(policy_a), get_policy(policy_b)
-    set_jobs(jobs)
     with progress_bar(games, "game", no_progress) as update:
-        result = play_games(rules, a, b, games, seed, progress=update, scheduler=scheduler)
+        result = play_games(rules, a, b, games, seed, progress=update)
     summary = {
         "games": result.games,
         "seed": seed,
@@ -319,6 +332,31 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     click.echo(f"hands per game:      {estimate_text(result.hands_per_game, 2)}")
     click.echo(f"shutout rate:        {result.shutout_rate:.2%}")
     click.echo(f"time:                {result.elapsed_s:.1f} s")
+
+
+def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
+                 as_json: bool) -> None:
+    from .multiplayer import multiplayer_summary, play_multiplayer_games
+
+    chosen = [get_policy(name) for name in names]
+    try:
+        frame = play_multiplayer_games(rules, chosen, games, seed)
+    except ValueError as error:
+        fail(str(error))
+    summary = multiplayer_summary(frame)
+    summary.insert(1, "policy", names if len(names) == 3 else
+                   [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"])
+    if as_json:
+        echo_json({"games": games, "seed": seed, "players": len(names), "rules": preset,
+                   "hands_per_game": float(frame["hands"].mean()),
+                   "shutout_rate": float(frame["shutout"].mean()),
+                   "sides": summary.to_dict(orient="records")})
+        return
+    seating = rules.three_player if len(names) == 3 else "partnerships 0+2 v 1+3"
+    click.echo(f"{games:,} games of {len(names)} players ({seating}), seed {seed}, rules {preset}")
+    click.echo(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    click.echo(f"hands per game: {frame['hands'].mean():.2f}   "
+               f"shutout rate: {frame['shutout'].mean():.2%}")
 
 
 # ------------------------------------------------------------------------- studies

@@ -118,3 +118,16 @@ def test_bad_options_one_line_exit_2(args, message):
     assert result.exit_code == 2
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_games_three_and_four_players():
+    result = run("games", "--players", "3", "--policies", "basic,simple,gin-hunter", "--games",
+                 "60", "--set", "three_player=loser-sits-out")
+    assert result.exit_code == 0, result.output
+    assert "loser-sits-out" in result.output
+    data = json.loads(run("games", "--players", "4", "--games", "40", "--json").output)
+    assert len(data["sides"]) == 2
+    assert sum(side["win_rate"] for side in data["sides"]) == pytest.approx(1)
+    bad = run("games", "--players", "3", "--policies", "basic,simple")
+    assert bad.exit_code == 2
+    assert "needs 3 policies" in bad.output
