@@ -283,9 +283,10 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
               help="Games; with 2 players each is played twice with the first dealer swapped.")
 @run_options
+@scheduler_option
 def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                   players: int, policies: str | None, games: int, seed: int, jobs: int | None,
-                  as_json: bool, no_progress: bool) -> None:
+                  as_json: bool, no_progress: bool, scheduler: str | None) -> None:
     """Play whole games to the target score of A against B (or 3-4 players).
 
     \b
@@ -306,7 +307,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
 
     a, b = get_policy(policy_a), get_policy(policy_b)
     with progress_bar(games, "game", no_progress) as update:
-        result = play_games(rules, a, b, games, seed, progress=update)
+        result = play_games(rules, a, b, games, seed, progress=update, scheduler=scheduler)
     summary = {
         "games": result.games,
         "seed": seed,
@@ -512,17 +513,20 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
 @cli.command("variants")
 @click.option("--presets", default=",".join(VARIANT_PRESETS), show_default=True,
               help="Comma-separated rules presets to compare.")
-@click.option("--a", "policy_a", default="basic", show_default=True,
-              help="The stronger policy (plays itself, and the weaker).")
-@click.option("--b", "policy_b", default="simple", show_default=True,
-              help="The weaker policy.")
+@click.option("--baseline", default="basic", show_default=True,
+              help="Policy for self-play statistics and the knock-threshold search.")
+@click.option("--a", "policy_a", default="gin-hunter", show_default=True,
+              help="The stronger policy of the skill measure.")
+@click.option("--b", "policy_b", default="basic", show_default=True,
+              help="The weaker policy of the skill measure.")
 @click.option("--deals", type=click.IntRange(2), default=10_000, show_default=True,
               help="Deals per preset (each twice, seats swapped).")
 @click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
               help="Game pairs per preset.")
 @run_options
 @output_options
-def variants_command(presets: str, policy_a: str, policy_b: str, deals: int, games: int,
+def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
+                     games: int,
                      seed: int, jobs: int | None, as_json: bool, no_progress: bool,
                      out: str | None, fmt: str) -> None:
     """Compare rules presets: hand size, game length, skill share, best threshold.
@@ -539,8 +543,8 @@ def variants_command(presets: str, policy_a: str, policy_b: str, deals: int, gam
         fail(f"unknown rules preset {unknown[0]!r}; choose from {', '.join(RULE_PRESETS)}")
     set_jobs(jobs)
     with progress_bar(len(names) * (2 * deals + 2 * games), "deal", no_progress) as update:
-        table = studies.variants(names, get_policy(policy_a), get_policy(policy_b), deals,
-                                 games, seed, progress=update)
+        table = studies.variants(names, get_policy(baseline), get_policy(policy_a),
+                                 get_policy(policy_b), deals, games, seed, progress=update)
 
     def draw(axes: Any) -> None:
         charts.variant_bars(table, "hand_points", axes[0], "points per hand")

@@ -51,7 +51,7 @@ from numba import njit, prange
 from tqdm.auto import tqdm
 
 from .cards import N_RANKS, N_SUITS
-from .evaluator import RUN_DEADWOOD, min_deadwood_kernel
+from .evaluator import RUN_DEADWOOD, dealt_deadwood_distribution, min_deadwood_kernel
 
 #: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
 #: after the best discard.
@@ -580,6 +580,22 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
     fig.savefig(paths["chart"], dpi=130)
     plt.close(fig)
     return paths
+
+
+def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits: int = N_SUITS,
+                        progress: bool = True, checkpoint: Path | None = None,
+                        mc_deals: int = 1_000_000, mc_seed: int = 0, stem: str | None = None
+                        ) -> tuple[ExactResult, dict[str, Path]]:
+    """Enumerate, add a Monte Carlo overlay of ``mc_deals`` deals (0: none), and write
+    the counts, summary and chart to ``out_dir`` (see :func:`write_results`)."""
+    result = exact_enumeration(n_cards, ranks, suits, progress=progress, checkpoint=checkpoint)
+    meta: dict[str, Any] = {"deck": f"{suits} suits x {ranks} ranks", "classes": result.classes}
+    mc = None
+    if mc_deals:
+        mc = dealt_deadwood_distribution(mc_deals, n_cards, mc_seed)
+        meta["monte_carlo"] = {"seed": mc_seed}
+    paths = write_results(result.counts, n_cards, out_dir, result.seconds, mc, meta, stem)
+    return result, paths
 
 
 def _machine() -> str:

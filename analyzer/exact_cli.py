@@ -8,8 +8,7 @@ import click
 
 from .cards import N_RANKS, N_SUITS
 from .cli import fail
-from .evaluator import dealt_deadwood_distribution
-from .exact import exact_enumeration, summarize, write_results
+from .exact import enumerate_and_write, summarize
 
 
 @click.command("exact")
@@ -57,15 +56,10 @@ def exact(n_cards: int, out_dir: Path, no_progress: bool, mc_deals: int, mc_seed
     checkpoint = out_dir / f"{stem}_checkpoint.json"
     if restart:
         checkpoint.unlink(missing_ok=True)
-    result = exact_enumeration(n_cards, ranks, suits, progress=not no_progress,
-                               checkpoint=checkpoint)
-    meta = {"deck": f"{suits} suits x {ranks} ranks", "classes": result.classes}
-    mc = None
-    if full_deck and mc_deals:
-        mc = dealt_deadwood_distribution(mc_deals, n_cards, mc_seed)
-        meta["monte_carlo"] = {"seed": mc_seed}
     try:
-        paths = write_results(result.counts, n_cards, out_dir, result.seconds, mc, meta, stem)
+        result, paths = enumerate_and_write(n_cards, out_dir, ranks, suits, not no_progress,
+                                            checkpoint, mc_deals if full_deck else 0, mc_seed,
+                                            stem)
     except OSError as error:
         fail(f"cannot write results to {out_dir}: {error.strerror}")
     stats = summarize(result.counts)

@@ -119,66 +119,68 @@ def _folder(config: ReportConfig, name: str) -> Path:
 def section_dealt(config: ReportConfig) -> str:
     started = time.perf_counter()
     folder = _folder(config, "dealt")
+    exact = _exact_distribution(config.out)
     n = config.size(25)
     distribution = studies.dealt_hands(n, config.seed)
     eligibility = studies.knock_eligibility(distribution)
-    exact = _exact_distribution(config.out)
     distribution.to_csv(folder / "distribution.csv", index=False)
     eligibility.to_csv(folder / "knock_eligibility.csv", index=False)
     with figure_file(folder / "dealt.png", figsize=(9, 4)) as ax:
         charts.dealt_histogram(distribution, ax, exact)
-    wide = eligibility.pivot(index="limit", columns="cards", values="probability")
-    se = eligibility.pivot(index="limit", columns="cards", values="se")
-    table = pd.DataFrame({
-        "knock limit (points)": wide.index,
-        "P(10 dealt <= limit)": [f"{p:.5f} ± {1.96 * s:.5f}" for p, s in zip(wide[10], se[10],
-                                                                             strict=True)],
-        "P(best 10 of 11 <= limit)": [f"{p:.5f} ± {1.96 * s:.5f}"
-                                      for p, s in zip(wide[11], se[11], strict=True)]})
-    _meta(folder, config, "dealt", started, hands_per_size=n)
-    mean10 = float((distribution.query("cards == 10")["deadwood"]
-                    * distribution.query("cards == 10")["probability"]).sum())
-    exact_note = "Exact figures: run `analyzer exact --cards 10` and `--cards 11`."
-    if exact is not None:
-        cumulative = exact.groupby("cards")["probability"].cumsum()
-        exact_at = {(c, d): p for c, d, p in zip(exact["cards"], exact["deadwood"], cumulative,
-                                                 strict=True)}
-        exact_note = (
-            "By exhaustive enumeration of all C(52,10) and C(52,11) hands (`analyzer exact`, "
-            f"files in [exact/](exact/)) the exact figures are: P(gin dealt) = "
-            f"{exact_at[(10, 0)]:.4e}, P(dealt deadwood <= 10) = {exact_at[(10, 10)]:.4e}, "
-            f"P(best 10 of 11 <= 10) = {exact_at[(11, 10)]:.4e}; the Monte Carlo intervals "
-            "below contain them. In the chart the lines are exact, the bars Monte Carlo.")
+    exact_at = exact.groupby("cards")["probability"].cumsum().set_axis(
+        pd.MultiIndex.from_frame(exact[["cards", "deadwood"]]))
+    mc = eligibility.set_index(["cards", "limit"])
+    table = pd.DataFrame({"knock limit (points)": range(11)})
+    for cards, label in ((10, "10 dealt"), (11, "best 10 of 11")):
+        table[f"P({label} <= limit), exact"] = [f"{exact_at[(cards, k)]:.4e}"
+                                                 for k in range(11)]
+        table[f"Monte Carlo ± 95% CI ({label})"] = [
+            f"{mc.loc[(cards, k), 'probability']:.4e} ± {1.96 * mc.loc[(cards, k), 'se']:.1e}"
+            for k in range(11)]
+    inside = sum(abs(mc.loc[(c, k), "probability"] - exact_at[(c, k)])
+                 <= 1.96 * mc.loc[(c, k), "se"] + 1e-12 for c in (10, 11) for k in range(11))
+    mean10 = float((exact.query("cards == 10")["deadwood"]
+                    * exact.query("cards == 10")["probability"]).sum())
+    _meta(folder, config, "dealt", started, monte_carlo_hands_per_size=n,
+          exact="results/exact (analyzer exact --cards 10 / --cards 11)")
     return f"""## 1. Dealt hands: how often can you knock at once?
 
 **Question.** How is the deadwood of a dealt hand distributed, and how often can the
 first player knock right away, for each knock limit (Oklahoma's upcard sets the limit)?
 
-**Answer.** A dealt 10-card hand is gin with probability {wide.loc[0, 10]:.5f} and
-knock-eligible (deadwood <= 10) with probability {wide.loc[10, 10]:.4f}; the best 10 of
-11 cards (the non-dealer after taking the upcard) is knock-eligible with probability
-{wide.loc[10, 11]:.4f}. The mean dealt deadwood is {mean10:.1f} points.
-{exact_note}
+**Answer.** Exactly (every one of the C(52,10) = 15,820,024,220 ten-card hands and
+C(52,11) = 60,403,728,840 eleven-card hands enumerated), a dealt hand is gin with
+probability {exact_at[(10, 0)]:.4e} (1 in {1 / exact_at[(10, 0)]:,.0f}) and
+knock-eligible (deadwood <= 10) with probability {exact_at[(10, 10)]:.4e}; after taking
+the upcard, the best 10 of 11 cards is knock-eligible with probability
+{exact_at[(11, 10)]:.4e}. The mean dealt deadwood is {mean10:.2f} points. The Monte Carlo
+estimate from {n:,} hands of each size contains the exact value in {inside} of 22 cells
+of the table (about 21 expected at 95%).
 
 ![dealt deadwood](dealt/dealt.png)
 
 {markdown_table(table)}
 
-Monte Carlo over {n:,} random hands of each size (± = 95% CI), seed {config.seed}.
-Tables: [distribution.csv](dealt/distribution.csv), [knock_eligibility.csv](dealt/knock_eligibility.csv).
+Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 10` and
+`--cards 11`; the report runs them when their files are missing). Monte Carlo seed
+{config.seed}. Tables: [distribution.csv](dealt/distribution.csv),
+[knock_eligibility.csv](dealt/knock_eligibility.csv).
 """
 
 
-def _exact_distribution(out: Path) -> pd.DataFrame | None:
-    """The exact dealt distributions written by ``analyzer exact``, when present."""
+def _exact_distribution(out: Path) -> pd.DataFrame:
+    """The exact dealt distributions of ``analyzer exact``, enumerated here if missing."""
+    from .exact import enumerate_and_write
+
     frames = []
     for cards in (10, 11):
         path = out / "exact" / f"cards{cards}_counts.csv"
-        if path.exists():
-            counts = pd.read_csv(path)
-            frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
-                                        "probability": counts["count"] / counts["count"].sum()}))
-    return pd.concat(frames, ignore_index=True) if frames else None
+        if not path.exists():
+            enumerate_and_write(cards, out / "exact", progress=False)
+        counts = pd.read_csv(path)
+        frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
+                                    "probability": counts["count"] / counts["count"].sum()}))
+    return pd.concat(frames, ignore_index=True)
 
 
 def section_sweep(config: ReportConfig) -> str:
@@ -257,25 +259,7 @@ def section_chart(config: ReportConfig) -> str:
         charts.knock_chart_heatmap(chart, ax, MAX_TURN)
     _meta(folder, config, "knock_chart", started, deals=deals, rules="standard",
           subject=format_policy(subject), opponent=format_policy(opponent))
-    solid = chart[chart["enough"]]
-    counts = solid["verdict"].value_counts()
-    knock_cells = solid[solid["verdict"] == "knock"]
-    play_cells = solid[solid["verdict"] == "play on"]
-    early = knock_cells.groupby("turn")["deadwood"].min()
-    statement = (f"In {counts.get('knock', 0)} of {len(solid)} well-sampled cells knocking is "
-                 f"significantly better, in {counts.get('play on', 0)} playing on is, and "
-                 f"{counts.get('unclear', 0)} are too close to call.")
-    if len(knock_cells):
-        statement += (f" Knocking wins where the hand is young and the deadwood high: up to "
-                      f"own turn {int(knock_cells['turn'].max())}; from turn "
-                      f"{int(early.index.min())} the smallest deadwood worth knocking with is "
-                      f"{int(early.iloc[0])} points.")
-    if len(play_cells):
-        statement += (f" Playing on wins with low deadwood late (e.g. turn "
-                      f"{int(play_cells['turn'].median())}, deadwood "
-                      f"{int(play_cells['deadwood'].min())}-{int(play_cells['deadwood'].max())}): "
-                      "a knock-at-once opponent who knocks into such a hand is undercut, and gin "
-                      "is close.")
+    statement = _chart_statement(chart)
     return f"""## 3. When to knock, by turn: knock now or play on?
 
 **Question.** You may knock with d deadwood on your n-th turn. Is it better to knock
@@ -295,6 +279,30 @@ States come from {deals:,} deals (each played twice, seats swapped) of `basic` a
 so later turns are reached; seed {config.seed}. Full table with CIs:
 [knock_chart.csv](knock_chart/knock_chart.csv).
 """
+
+
+def _chart_statement(chart: pd.DataFrame) -> str:
+    """One paragraph summarising the knock chart: counts of verdicts, then per turn the
+    deadwood values at which knocking is significantly better."""
+    solid = chart[chart["enough"]]
+    counts = solid["verdict"].value_counts()
+    text = (f"In {counts.get('knock', 0)} of {len(solid)} well-sampled cells knocking now is "
+            f"significantly better, in {counts.get('play on', 0)} playing on is, and "
+            f"{counts.get('unclear', 0)} are too close to call.")
+    knock = solid[solid["verdict"] == "knock"].groupby("turn")["deadwood"].agg(["min", "max"])
+    if len(knock):
+        spans = [f"turn {turn}: {low}-{high}" if low != high else f"turn {turn}: {low}"
+                 for turn, (low, high) in knock.iterrows()]
+        last = int(knock.index.max())
+        text += (f" Knock now with deadwood (points) {'; '.join(spans)}; from own turn "
+                 f"{last + 1} on, playing on is never significantly worse.")
+    play = solid[solid["verdict"] == "play on"]
+    if len(play):
+        low = play[play["deadwood"] <= 3]
+        text += (f" With 3 or less deadwood, playing on is better in {len(low)} of "
+                 f"{len(solid[solid['deadwood'] <= 3])} cells: an opponent who knocks at its "
+                 "first chance is undercut by such a hand, and gin is near.")
+    return text
 
 
 def section_schedule(config: ReportConfig) -> str:
@@ -393,24 +401,28 @@ Tables: [pairs.csv](tournament/pairs.csv), [ranking.csv](tournament/ranking.csv)
 def section_variants(config: ReportConfig) -> str:
     started = time.perf_counter()
     folder = _folder(config, "variants")
-    deals, games = config.size(0.25), config.size(0.025, least=30)
-    strong, weak = POLICIES["basic"], POLICIES["simple"]
-    table = studies.variants(VARIANT_PRESETS, strong, weak, deals, games, config.seed,
+    deals, games = config.size(0.25), config.size(0.05, least=30)
+    baseline, strong, weak = POLICIES["basic"], POLICIES["gin-hunter"], POLICIES["basic"]
+    table = studies.variants(VARIANT_PRESETS, baseline, strong, weak, deals, games, config.seed,
                              progress=_progress(config, "variants", 0),
                              scheduler=config.scheduler)
     table.to_csv(folder / "variants.csv", index=False)
     with figure_file(folder / "variants.png", 1, 4, figsize=(15, 4.5)) as axes:
-        charts.variant_bars(table, "hand_points", axes[0], "points per hand (mean)")
+        charts.variant_bars(table, "hand_points", axes[0], "points scored per hand (mean)")
         charts.variant_bars(table, "hands_per_game", axes[1], "hands per game")
         charts.variant_bars(table, "strong_game_win", axes[2],
-                            "games won by basic vs simple", interval=True)
-        charts.variant_bars(table, "first_edge", axes[3], "first player's points per hand",
-                            interval=True)
+                            "games won by gin-hunter against basic", interval=True)
+        charts.variant_bars(table, "first_edge", axes[3],
+                            "non-dealer's points per hand", interval=True)
     _meta(folder, config, "variants", started, deals=deals, games=games,
-          strong=format_policy(strong), weak=format_policy(weak))
-    most_skill = table.loc[table["strong_game_win"].idxmax()]
-    least_skill = table.loc[table["strong_game_win"].idxmin()]
+          baseline=format_policy(baseline), strong=format_policy(strong),
+          weak=format_policy(weak))
+    skill = table.sort_values("strong_game_win", ascending=False)
+    most, least = skill.iloc[0], skill.iloc[-1]
+    separated = most["strong_game_win_low"] > least["strong_game_win_high"]
     longest = table.loc[table["hands_per_game"].idxmax()]
+    biggest = table.loc[table["hand_points"].idxmax()]
+    moved = table[table["best_threshold"] != table.loc[0, "best_threshold"]]["rules"]
     shown = table[["rules", "hand_points", "hand_points_sd", "hands_per_game", "shutout_rate",
                    "strong_game_win", "strong_game_win_low", "strong_game_win_high",
                    "first_edge", "best_threshold"]]
@@ -419,22 +431,23 @@ def section_variants(config: ReportConfig) -> str:
 **Question.** Under each rules preset, how big and how spread are the hands, how long is
 a game, how much does skill decide it, and does the best knock threshold move?
 
-**Answer.** `basic` beats the weaker EAAI `simple` player in
-{most_skill["strong_game_win"]:.1%} of games under `{most_skill["rules"]}` (the variant
-that rewards skill most here) but only {least_skill["strong_game_win"]:.1%} under
-`{least_skill["rules"]}`; games are longest under `{longest["rules"]}`
-({longest["hands_per_game"]:.1f} hands). Intervals overlap for many presets: with
-{games:,} game pairs per preset a difference under about
-{(most_skill["strong_game_win_high"] - most_skill["strong_game_win_low"]):.0%} is not
-significant.
+**Answer.** Patient play pays differently by rule book: `gin-hunter` wins
+{most["strong_game_win"]:.1%} of its games against `basic` under `{most["rules"]}` but
+{least["strong_game_win"]:.1%} under `{least["rules"]}`
+({"a significant difference" if separated else "the intervals overlap, so the presets cannot be told apart at this size"}).
+Hands score most under `{biggest["rules"]}` ({biggest["hand_points"]:.1f} points a hand)
+and games last longest under `{longest["rules"]}` ({longest["hands_per_game"]:.1f} hands).
+The best knock threshold against `basic` is {table.loc[0, "best_threshold"]} under the
+standard rules{"; it moves under " + ", ".join(f"`{r}`" for r in moved) if len(moved) else " and under every preset"}.
 
 ![variants](variants/variants.png)
 
 {markdown_table(shown, {c: ".3f" for c in shown.columns if c not in ("rules", "best_threshold")})}
 
-`hand_points` is the points a hand scores in `basic` self-play ({deals:,} deals, seats
-swapped); games: {games:,} seat-swapped game pairs; `best_threshold` is the knock
-threshold among 0, 2, ..., 10 with the most points per hand against `basic`; seed
+`hand_points`, `first_edge`: `basic` self-play, {deals:,} deals per preset (seats swapped);
+`hands_per_game`, `shutout_rate`: {games:,} seat-swapped pairs of `basic` self-play games;
+`strong_game_win`: {games:,} game pairs of `gin-hunter` against `basic`;
+`best_threshold`: knock thresholds 0, 2, ..., 10 against `basic` on common deals. Seed
 {config.seed}. Table: [variants.csv](variants/variants.csv).
 """
 

@@ -296,41 +296,42 @@ def ranking(results: pd.DataFrame) -> pd.DataFrame:
 
 
 
-def variants(presets: Sequence[str], strong: Policy, weak: Policy, n_deals: int, n_games: int,
-             seed: int, thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
+def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Policy,
+             n_deals: int, n_games: int, seed: int,
+             thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
              progress: Progress | None = None, scheduler: str | None = None) -> pd.DataFrame:
-    """One row per rules preset, ``strong`` playing itself and ``weak``.
+    """One row per rules preset.
 
-    Columns: ``hand_points`` (mean and SD of the points a hand scores, self-play),
-    ``first_edge`` (points per hand to the non-dealer), ``hands_per_game``,
-    ``shutout_rate``, ``strong_game_win`` (share of games the strong policy wins against
-    the weak, with CI: how much the variant rewards skill), ``best_threshold`` (the knock
-    threshold among ``thresholds`` with the most points per hand against ``strong``).
+    Columns: ``hand_points`` (mean and SD of the points a hand scores in ``baseline``
+    self-play), ``first_edge`` (points per hand to the non-dealer, with CI),
+    ``hands_per_game`` and ``shutout_rate`` (``baseline`` self-play games),
+    ``strong_game_win`` (share of games ``strong`` wins against ``weak``, with CI: how
+    much the variant rewards skill), ``best_threshold`` (the knock threshold among
+    ``thresholds`` with the most points per hand against ``baseline``).
     """
     from .simulate import simulate
 
     rows = []
     for name in presets:
         rules = RULE_PRESETS[name]
-        self_play = simulate(rules, strong, strong, n_deals, seed, keep_rows=True,
+        self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
                              progress=progress)
-        scored = self_play.rows.loc[self_play.rows["winner"] >= 0, "points"]
+        hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]
-        games = compare_games([Arm(name, rules, strong, strong)], n_games, seed,
+        games = compare_games([Arm(name, rules, baseline, baseline)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]
         if rules.straight:
             best = "n/a (no knocking)"
         else:
-            sweep = compare_hands(knock_arms(rules, strong, strong, thresholds), n_deals // 2,
-                                  seed, reference=len(thresholds) - 1, progress=progress,
-                                  scheduler=scheduler)
+            sweep = compare_hands(knock_arms(rules, baseline, baseline, thresholds),
+                                  n_deals // 2, seed, reference=len(thresholds) - 1,
+                                  progress=progress, scheduler=scheduler)
             best = str(thresholds[int(sweep["points_mean"].idxmax())])
         rows.append({
             "rules": name,
-            "hand_points": float(self_play.rows["points"].mean()),
-            "hand_points_sd": float(self_play.rows["points"].std()),
-            "points_when_scored": float(scored.mean()),
+            "hand_points": float(hand_points.mean()),
+            "hand_points_sd": float(hand_points.std()),
             "first_edge": self_play.first_player_points.mean,
             "first_edge_low": self_play.first_player_points.low,
             "first_edge_high": self_play.first_player_points.high,
