@@ -43,6 +43,7 @@ from .evaluator import (
     layoff_deadwood_kernel,
     melds_card_kernel,
     min_deadwood_kernel,
+    popcount,
 )
 from .policies import SCHEDULE_TURNS, DiscardRule, DrawRule, PolicyField
 from .rng import next_below, stream_key
@@ -126,15 +127,6 @@ def _related_masks() -> npt.NDArray[np.int64]:
 
 
 _RELATED = _related_masks()
-
-
-@njit(cache=True)
-def _popcount(mask: np.int64) -> np.int64:
-    count = np.int64(0)
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -376,7 +368,7 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
     rule = policy[PolicyField.DISCARD]
     if rule == DiscardRule.RANDOM:
         ties = _cards_at(candidates, scratch, least)
-        for _ in range(next_below(rng, _popcount(ties))):
+        for _ in range(next_below(rng, popcount(ties))):
             ties &= ties - 1
         return bit_index(ties & -ties), False
     if rule == DiscardRule.HIGH:
@@ -393,7 +385,7 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
             bit = rest & -rest
             rest ^= bit
             card = bit_index(bit)
-            score = np.float64(scratch[card] + penalty * _popcount(_RELATED[card] & held))
+            score = np.float64(scratch[card] + penalty * popcount(_RELATED[card] & held))
             if score < best_score or (score == best_score and _better_high(card, best_card)):
                 best_card, best_score = card, score
         return best_card, False

@@ -83,6 +83,16 @@ def bit_index(bit: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def popcount(mask: np.int64) -> np.int64:
+    """Number of set bits (cards) of a mask."""
+    count = np.int64(0)
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
 def _lanes_deadwood(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
     return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
 
@@ -237,12 +247,7 @@ def _exposure(sets: np.int64, runs: np.int64, hand: np.int64) -> np.int64:
     for suit in range(4):
         lane = (runs >> (13 * suit)) & _LANE
         spots |= (((lane << 1) | (lane >> 1)) & _LANE & ~lane) << (13 * suit)
-    spots &= ~hand
-    count = np.int64(0)
-    while spots:
-        spots &= spots - 1
-        count += 1
-    return count
+    return popcount(spots & ~hand)
 
 
 @njit(cache=True)
