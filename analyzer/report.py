@@ -452,6 +452,18 @@ standard rules{"; it moves under " + ", ".join(f"`{r}`" for r in moved) if len(m
 """
 
 
+def section_equity(config: ReportConfig) -> str:
+    from .equity import write_equity_report
+
+    started = time.perf_counter()
+    folder = _folder(config, "equity")
+    text = write_equity_report(folder, deals=config.size(2.5), games=config.size(0.5),
+                               seed=config.seed)
+    _meta(folder, config, "equity", started, deals=config.size(2.5), games=config.size(0.5),
+          rules="standard", policies="basic v basic")
+    return text.replace("## Game equity", "## 7. Game equity", 1)
+
+
 SECTIONS: dict[str, SectionWriter] = {
     "dealt": section_dealt,
     "sweep": section_sweep,
@@ -459,6 +471,7 @@ SECTIONS: dict[str, SectionWriter] = {
     "schedule": section_schedule,
     "tournament": section_tournament,
     "variants": section_variants,
+    "equity": section_equity,
 }
 
 
