@@ -50,7 +50,8 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              lazy_commands={"exact": "analyzer.exact_cli:exact",
-                            "equity": "analyzer.equity_cli:equity"})
+                            "equity": "analyzer.equity_cli:equity",
+                            "advise": "analyzer.advise_cli:advise_command"})
 @click.version_option(__version__, prog_name="analyzer")
 def cli() -> None:
     """Gin rummy and rummy strategy analyzer."""
