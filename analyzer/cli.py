@@ -51,7 +51,8 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              lazy_commands={"exact": "analyzer.exact_cli:exact",
                             "equity": "analyzer.equity_cli:equity",
-                            "advise": "analyzer.advise_cli:advise_command"})
+                            "advise": "analyzer.advise_cli:advise_command",
+                            "rummy": "analyzer.rummy.cli:rummy"})
 @click.version_option(__version__, prog_name="analyzer")
 def cli() -> None:
     """Gin rummy and rummy strategy analyzer."""
@@ -590,7 +591,7 @@ def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_pro
               help="Folder for the report.")
 @click.option("--only", default=None,
               help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
-                   "variants,equity (default all).")
+                   "variants,equity,rummy (default all).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
 def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,

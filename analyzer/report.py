@@ -464,6 +464,17 @@ def section_equity(config: ReportConfig) -> str:
     return text.replace("## Game equity", "## 7. Game equity", 1)
 
 
+def section_rummy(config: ReportConfig) -> str:
+    from .rummy.studies import write_rummy_report
+
+    started = time.perf_counter()
+    folder = _folder(config, "rummy")
+    deals = config.size(0.3)
+    text = write_rummy_report(folder, deals=deals, seed=config.seed)
+    _meta(folder, config, "rummy", started, deals=deals)
+    return text.replace("## Plain rummy", "## 8. Plain rummy", 1)
+
+
 SECTIONS: dict[str, SectionWriter] = {
     "dealt": section_dealt,
     "sweep": section_sweep,
@@ -472,6 +483,7 @@ SECTIONS: dict[str, SectionWriter] = {
     "tournament": section_tournament,
     "variants": section_variants,
     "equity": section_equity,
+    "rummy": section_rummy,
 }
 
 

@@ -28,9 +28,9 @@ import numba
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyzer.policies import PRESETS as POLICIES  # noqa: E402
-from analyzer.rules import PRESETS as RULES  # noqa: E402
-from analyzer.simulate import simulate  # noqa: E402
+from analyzer.policies import PRESETS as POLICIES
+from analyzer.rules import PRESETS as RULES
+from analyzer.simulate import simulate
 
 SEED = 20261130
 

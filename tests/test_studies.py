@@ -124,10 +124,10 @@ def test_report_writes_every_section(tmp_path):
     text = path.read_text()
     for heading in ("## 1. Dealt hands", "## 2. Knock threshold sweep", "## 3. When to knock",
                     "## 4. Best knock schedule", "## 5. Draw and discard policies",
-                    "## 6. Scoring variants", "## 7. Game equity"):
+                    "## 6. Scoring variants", "## 7. Game equity", "## 8. Plain rummy"):
         assert heading in text
     for folder in ("dealt", "knock_sweep", "knock_chart", "schedule", "tournament", "variants",
-                   "equity"):
+                   "equity", "rummy"):
         assert (tmp_path / folder / "meta.json").exists()
         assert list((tmp_path / folder).glob("*.png"))
         assert list((tmp_path / folder).glob("*.csv"))

@@ -1,0 +1,154 @@
+"""Playing policies for plain rummy, as frozen specs turned into int64 parameter rows.
+
+Every policy draws the same way: it takes the top discard when that lowers the points it
+could not get rid of (its deadwood counting melds and layoffs), else it draws from the
+stock; and it always goes out when it can.  The specs differ in three choices:
+
+* ``meld``: ``asap`` lays down melds as soon as it holds them; ``hold`` keeps them in hand
+  to go out "Rummy" in one turn (double score, at the risk of being caught holding them),
+  until its own turn number passes ``hold_turns`` or the points sitting in melds in its
+  hand pass ``hold_points``;
+* ``layoff``: ``eager`` lays off every card it can; ``keep`` lays off only to go out;
+* ``discard``: ``points`` throws the card leaving the least deadwood (highest points on a
+  tie); ``potential`` throws, among its deadwood cards, the one with the fewest partners
+  (same rank, or same suit within two ranks) so partial melds survive.
+
+``call`` says whether the player calls "rummy on the board" when the rule is on (a player
+still holding for Rummy never calls: calling counts as melding).
+
+>>> str(parse_policy("simple"))
+'meld=asap,layoff=eager,discard=points'
+>>> parse_policy("meld=hold,hold_turns=6").to_array().tolist()
+[1, 6, 999, 0, 0, 1]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+import numpy as np
+import numpy.typing as npt
+
+# Index of each parameter in :meth:`RummyPolicy.to_array` (read by the engine kernel).
+P_MELD = 0
+P_HOLD_TURNS = 1
+P_HOLD_POINTS = 2
+P_LAYOFF = 3
+P_DISCARD = 4
+P_CALL = 5
+N_POLICY_FIELDS = 6
+
+MELD_CHOICES = ("asap", "hold")
+LAYOFF_CHOICES = ("eager", "keep")
+DISCARD_CHOICES = ("points", "potential")
+_NEVER = 999
+
+
+@dataclass(frozen=True)
+class RummyPolicy:
+    """A rummy playing policy (see the module docstring for the strategy in words).
+
+    Parameters
+    ----------
+    meld : str
+        ``"asap"`` or ``"hold"`` (hold melds to go out Rummy).
+    hold_turns : int
+        With ``hold``: the last of its own turns (1 = first) on which it still holds.
+    hold_points : int
+        With ``hold``: give up holding once the cards it holds in melds are worth more
+        than this many points.
+    layoff : str
+        ``"eager"`` or ``"keep"`` (lay off only when going out).
+    discard : str
+        ``"points"`` or ``"potential"``.
+    call : bool
+        Call "rummy on the board" when the rule allows it.
+    """
+
+    meld: str = "asap"
+    hold_turns: int = _NEVER
+    hold_points: int = _NEVER
+    layoff: str = "eager"
+    discard: str = "points"
+    call: bool = True
+
+    def __post_init__(self) -> None:
+        for name, choices in (("meld", MELD_CHOICES), ("layoff", LAYOFF_CHOICES),
+                              ("discard", DISCARD_CHOICES)):
+            if getattr(self, name) not in choices:
+                raise ValueError(f"policy {name} must be one of {', '.join(choices)}, "
+                                 f"got {getattr(self, name)!r}")
+        for name in ("hold_turns", "hold_points"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"policy {name} must be an integer >= 0, got {value!r}")
+        if not isinstance(self.call, bool):
+            raise TypeError(f"policy call must be true or false, got {self.call!r}")
+
+    def __str__(self) -> str:
+        parts = [f"meld={self.meld}"]
+        if self.meld == "hold":
+            parts += [f"hold_turns={self.hold_turns}", f"hold_points={self.hold_points}"]
+        parts += [f"layoff={self.layoff}", f"discard={self.discard}"]
+        if not self.call:
+            parts.append("call=no")
+        return ",".join(parts)
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The policy as an int64 row indexed by the ``P_*`` constants."""
+        out = np.zeros(N_POLICY_FIELDS, dtype=np.int64)
+        out[P_MELD] = MELD_CHOICES.index(self.meld)
+        out[P_HOLD_TURNS] = self.hold_turns
+        out[P_HOLD_POINTS] = self.hold_points
+        out[P_LAYOFF] = LAYOFF_CHOICES.index(self.layoff)
+        out[P_DISCARD] = DISCARD_CHOICES.index(self.discard)
+        out[P_CALL] = self.call
+        return out
+
+
+#: Named policies.  ``simple`` is the benchmark pair's policy.
+POLICY_PRESETS: dict[str, RummyPolicy] = {
+    "simple": RummyPolicy(),
+    "rummy": RummyPolicy(meld="hold"),
+    "hold6": RummyPolicy(meld="hold", hold_turns=6),
+    "keeper": RummyPolicy(layoff="keep"),
+    "potential": RummyPolicy(discard="potential"),
+}
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def parse_policy(text: str) -> RummyPolicy:
+    """A policy from a preset name or ``"key=value,..."`` (keys are the spec's fields);
+    the first item may be a preset name that the rest modifies.
+
+    >>> str(parse_policy("rummy,hold_points=30"))
+    'meld=hold,hold_turns=999,hold_points=30,layoff=eager,discard=points'
+    """
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise ValueError("empty policy: give a preset name or key=value pairs")
+    policy = RummyPolicy()
+    if "=" not in items[0]:
+        if items[0] not in POLICY_PRESETS:
+            raise ValueError(f"unknown policy {items[0]!r}: presets are "
+                             f"{', '.join(POLICY_PRESETS)}, or key=value pairs")
+        policy = POLICY_PRESETS[items.pop(0)]
+    names = {f.name for f in fields(RummyPolicy)}
+    changes: dict[str, str | int | bool] = {}
+    for item in items:
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or key not in names:
+            raise ValueError(f"bad policy item {item!r}: keys are {', '.join(sorted(names))}")
+        if key in ("hold_turns", "hold_points"):
+            if not value.isdigit():
+                raise ValueError(f"bad policy item {item!r}: {key} takes an integer >= 0")
+            changes[key] = int(value)
+        elif key == "call":
+            if value.lower() not in _TRUE | _FALSE:
+                raise ValueError(f"bad policy item {item!r}: call takes yes or no")
+            changes[key] = value.lower() in _TRUE
+        else:
+            changes[key] = value
+    return replace(policy, **changes)  # type: ignore[arg-type]

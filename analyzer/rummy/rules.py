@@ -1,0 +1,195 @@
+"""Rules of plain rummy as frozen, validated data, with named presets.
+
+The defaults are the game of seed document 000 (two players, ten cards each, lay off
+onto any meld, go out by melding everything with or without a final discard, a dry
+stock voids the hand); every alternative that seed 004 or the common rule books name is
+a field.  Kernels read the rules as an int64 array indexed by the ``R_*`` constants.
+
+>>> RummyRules().cards_dealt
+10
+>>> RummyRules(players=4).cards_dealt
+7
+>>> rules_from_options("seed004", ["players=3"]).max_run
+4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields, replace
+
+import numpy as np
+import numpy.typing as npt
+
+# Index of each field in :meth:`RummyRules.to_array` (read by the numba kernels).
+R_PLAYERS = 0
+R_HAND_SIZE = 1
+R_LAYOFF_OWN_ONLY = 2
+R_FINAL_DISCARD = 3
+R_RUMMY_MULTIPLIER = 4
+R_RESHUFFLE = 5
+R_SECOND_TURN_OUT = 6
+R_MAX_RUN = 7
+R_MUST_MELD = 8
+R_RUMMY_ON_BOARD = 9
+R_TURN_LIMIT = 10
+R_TARGET = 11
+N_RULE_FIELDS = 12
+
+#: Cards dealt to each player by player count (seed 004): 10 for two, 7 for three or
+#: four, 6 for five or six.
+DEALT_BY_PLAYERS = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+
+
+@dataclass(frozen=True)
+class RummyRules:
+    """One set of plain-rummy rules.
+
+    Parameters
+    ----------
+    players : int
+        Number of players, 2-6.
+    hand_size : int
+        Cards dealt to each player; 0 deals by player count (10 / 7 / 6, seed 004).
+    layoff_own_only : bool
+        Lay off only onto one's own melds (default: onto any meld on the table).
+    final_discard : bool
+        Going out needs a final discard: the last card must be discarded, not melded
+        (seed 004 names both ways; seed 000 lets a player go out with nothing left).
+    rummy_multiplier : int
+        Factor on the score for going out "Rummy" (every card in one turn, nothing
+        melded or laid off before); 2 in seed 004, 1 switches the bonus off.
+    reshuffle : bool
+        When a player wants to draw from an empty stock, turn the discard pile over as
+        the new stock (common alternative) instead of ending the hand with no score
+        (seed 000).
+    second_turn_out : bool
+        A player may not go out before its second turn (seed 004).
+    max_run : int
+        Longest run allowed, in cards, 3-13; 0 means no cap (seed 004 caps runs at 4).
+    must_meld : bool
+        A player holding a meld must lay it down (seed 004).
+    rummy_on_board : bool
+        After a discard that could be laid off, or that completes a meld on top of the
+        discard pile, another player may call "rummy on the board" and take it (seed 004).
+    turn_limit : int
+        Turns (all players together) after which a hand is abandoned with no score; a
+        safety stop for the endless pile turnovers ``reshuffle`` allows.
+    target : int
+        Game score, in points, that ends a game of several hands (100 or 500 usually).
+    """
+
+    players: int = 2
+    hand_size: int = 0
+    layoff_own_only: bool = False
+    final_discard: bool = False
+    rummy_multiplier: int = 2
+    reshuffle: bool = False
+    second_turn_out: bool = False
+    max_run: int = 0
+    must_meld: bool = False
+    rummy_on_board: bool = False
+    turn_limit: int = 400
+    target: int = 100
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            is_bool = isinstance(value, (bool, np.bool_))
+            if field.type in ("bool", bool):
+                if not is_bool:
+                    raise ValueError(f"rule {field.name} must be bool, got {value!r}")
+            elif is_bool or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"rule {field.name} must be int, got {value!r}")
+        if self.players not in DEALT_BY_PLAYERS:
+            raise ValueError(f"players must be 2-6, got {self.players}")
+        if self.hand_size < 0 or self.players * self.cards_dealt + 1 > 52:
+            raise ValueError(f"hand_size {self.hand_size} does not fit {self.players} players "
+                             "and an upcard in 52 cards")
+        if self.hand_size and self.hand_size < 3:
+            raise ValueError(f"hand_size must be 0 (by player count) or >= 3, got {self.hand_size}")
+        if self.max_run != 0 and not 3 <= self.max_run <= 13:
+            raise ValueError(f"max_run must be 0 (no cap) or 3-13, got {self.max_run}")
+        if self.rummy_multiplier < 1:
+            raise ValueError(f"rummy_multiplier must be >= 1, got {self.rummy_multiplier}")
+        if self.turn_limit < 1:
+            raise ValueError(f"turn_limit must be >= 1, got {self.turn_limit}")
+        if self.target < 1:
+            raise ValueError(f"target must be >= 1 point, got {self.target}")
+
+    @property
+    def cards_dealt(self) -> int:
+        """Cards dealt to each player."""
+        return self.hand_size or DEALT_BY_PLAYERS[self.players]
+
+    @property
+    def run_cap(self) -> int:
+        """Longest legal run, in cards (13 when uncapped)."""
+        return self.max_run or 13
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The rules as an int64 array indexed by the ``R_*`` constants."""
+        out = np.zeros(N_RULE_FIELDS, dtype=np.int64)
+        out[R_PLAYERS] = self.players
+        out[R_HAND_SIZE] = self.cards_dealt
+        out[R_LAYOFF_OWN_ONLY] = self.layoff_own_only
+        out[R_FINAL_DISCARD] = self.final_discard
+        out[R_RUMMY_MULTIPLIER] = self.rummy_multiplier
+        out[R_RESHUFFLE] = self.reshuffle
+        out[R_SECOND_TURN_OUT] = self.second_turn_out
+        out[R_MAX_RUN] = self.run_cap
+        out[R_MUST_MELD] = self.must_meld
+        out[R_RUMMY_ON_BOARD] = self.rummy_on_board
+        out[R_TURN_LIMIT] = self.turn_limit
+        out[R_TARGET] = self.target
+        return out
+
+    def to_dict(self) -> dict[str, int | bool]:
+        """Field name -> value (for JSON and report metadata)."""
+        return asdict(self)
+
+    def with_options(self, options: Iterable[str]) -> RummyRules:
+        """A copy with ``"field=value"`` overrides applied (booleans: true/false/1/0/yes/no).
+
+        >>> RummyRules().with_options(["final_discard=yes", "max_run=4"]).max_run
+        4
+        """
+        kinds = {f.name: f.type for f in fields(self)}
+        changes: dict[str, int | bool] = {}
+        for option in options:
+            name, sep, text = option.partition("=")
+            name, text = name.strip().replace("-", "_"), text.strip().lower()
+            if not sep or name not in kinds:
+                known = ", ".join(kinds)
+                raise ValueError(f"bad rule option {option!r}: expected field=value, fields are {known}")
+            if kinds[name] in ("bool", bool):
+                if text not in _BOOLEANS:
+                    raise ValueError(f"bad rule option {option!r}: {name} takes true or false")
+                changes[name] = _BOOLEANS[text]
+            else:
+                try:
+                    changes[name] = int(text)
+                except ValueError:
+                    raise ValueError(f"bad rule option {option!r}: {name} takes an integer") from None
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
+             "0": False, "false": False, "no": False, "off": False}
+
+#: Named rule sets: seed 000's game, seed 004's full option set, and the common
+#: alternative of turning the discard pile over when the stock runs out.
+RULE_PRESETS: dict[str, RummyRules] = {
+    "standard": RummyRules(),
+    "seed004": RummyRules(final_discard=True, second_turn_out=True, max_run=4, must_meld=True,
+                          rummy_on_board=True),
+    "reshuffle": RummyRules(reshuffle=True),
+    "own-layoffs": RummyRules(layoff_own_only=True),
+}
+
+
+def rules_from_options(preset: str = "standard", options: Iterable[str] = ()) -> RummyRules:
+    """The preset named ``preset`` with ``"field=value"`` overrides applied."""
+    if preset not in RULE_PRESETS:
+        raise ValueError(f"unknown rules preset {preset!r}: choose from {', '.join(RULE_PRESETS)}")
+    return RULE_PRESETS[preset].with_options(options)

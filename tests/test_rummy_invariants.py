@@ -1,0 +1,180 @@
+"""Invariants of the plain rummy engine and simulator over random deals, 2-6 players."""
+
+import numba
+import numpy as np
+import pytest
+
+from analyzer.rummy import RummyRules, parse_policy, simulate
+from analyzer.rummy.engine import (
+    C_MELDS,
+    C_PILE,
+    C_STOCK,
+    END_OUT,
+    MAX_MELDS,
+    N_COUNTERS,
+    N_RESULT,
+    RES_END,
+    RES_LEFT,
+    RES_POINTS,
+    RES_RUMMY,
+    RES_WINNER,
+    deal,
+    lane_tables,
+    play_hand,
+)
+from analyzer.rummy.simulate import simulate_games
+
+POLICIES = ["simple", "rummy", "hold6", "keeper", "potential", "meld=hold,hold_points=20"]
+
+
+def points_of(mask):
+    return sum(min(c % 13 + 1, 10) for c in range(52) if mask >> c & 1)
+
+
+def legal_meld(mask, cap):
+    cards = [c for c in range(52) if mask >> c & 1]
+    if len({c % 13 for c in cards}) == 1:
+        return 3 <= len(cards) <= 4
+    low = cards[0]
+    return (len({c // 13 for c in cards}) == 1 and 3 <= len(cards) <= cap
+            and cards == list(range(low, low + len(cards))))
+
+
+def play_random(rules, deals, seed):
+    """Yield (hands, deck, pile, melds, owners, counters, result) after each random deal."""
+    rng = np.random.default_rng(seed)
+    n = rules.players
+    rules_array = rules.to_array()
+    policies = np.array([parse_policy(POLICIES[(seat + seed) % len(POLICIES)]).to_array()
+                         for seat in range(n)])
+    rd, rm, lp = lane_tables(rules.run_cap)
+    for _ in range(deals):
+        deck = rng.permutation(52).astype(np.int8)
+        hands = np.zeros(n, dtype=np.int64)
+        pile = np.zeros(52, dtype=np.int8)
+        melds = np.zeros(MAX_MELDS, dtype=np.int64)
+        owners = np.zeros(MAX_MELDS, dtype=np.int64)
+        counters = np.zeros(N_COUNTERS, dtype=np.int64)
+        result = np.zeros(N_RESULT, dtype=np.int64)
+        deal(deck, rules_array, 0, hands, pile, counters)
+        assert [bin(int(h)).count("1") for h in hands] == [rules.cards_dealt] * n
+        play_hand(hands, deck, pile, melds, owners, counters, rules_array, policies,
+                  rd, rm, lp, result)
+        yield hands, deck, pile, melds, owners, counters, result
+
+
+RULE_SETS = [
+    {},
+    {"final_discard": True, "second_turn_out": True, "max_run": 4, "must_meld": True,
+     "rummy_on_board": True},
+    {"reshuffle": True, "layoff_own_only": True, "turn_limit": 200},
+    {"rummy_on_board": True, "max_run": 3, "rummy_multiplier": 1},
+]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("options", range(len(RULE_SETS)))
+def test_cards_conserved_and_scores_follow_the_formula(players, options):
+    rules = RummyRules(players=players, **RULE_SETS[options])
+    outcomes = set()
+    for hands, deck, pile, melds, owners, counters, result in play_random(
+            rules, 150, seed=players * 10 + options):
+        n_melds = int(counters[C_MELDS])
+        parts = ([int(h) for h in hands] + [int(m) for m in melds[:n_melds]]
+                 + [1 << int(c) for c in deck[counters[C_STOCK]:]]
+                 + [1 << int(c) for c in pile[: counters[C_PILE]]])
+        union = 0
+        for part in parts:
+            assert union & part == 0, "a card is in two places"
+            union |= part
+        assert union == (1 << 52) - 1, "a card went missing"
+        assert all(legal_meld(int(m), rules.run_cap) for m in melds[:n_melds])
+        assert all(0 <= owners[m] < players for m in range(n_melds))
+        left = [points_of(int(h)) for h in hands]
+        assert list(result[RES_LEFT:RES_LEFT + players]) == left
+        winner = int(result[RES_WINNER])
+        if result[RES_END] == END_OUT:
+            assert hands[winner] == 0
+            multiplier = rules.rummy_multiplier if result[RES_RUMMY] else 1
+            assert result[RES_POINTS] == sum(left) * multiplier
+        else:
+            assert (winner, result[RES_POINTS]) == (-1, 0)
+        outcomes.add(int(result[RES_END]))
+    assert END_OUT in outcomes
+
+
+def test_simulation_rows_match_totals():
+    rules = RummyRules(players=3)
+    result = simulate(rules, [parse_policy(p) for p in ("simple", "rummy", "keeper")],
+                      deals=600, seed=5, keep_hands=True)
+    rows = result.hands
+    assert len(rows) == 600
+    won = rows[rows.end == END_OUT]
+    assert result.summary["hands"] == 600
+    assert result.summary["winner_points"][0] == pytest.approx(won.points.mean())
+    assert (rows.winner_player == (rows.winner_seat + rows.deal % 3) % 3)[rows.end == END_OUT].all()
+    wins = won.winner_player.value_counts().reindex(range(3), fill_value=0)
+    assert [w[0] * 600 for w in result.summary["player_win_rate"]] == pytest.approx(list(wins))
+
+
+def test_same_numbers_whatever_the_thread_count():
+    policies = [parse_policy("simple"), parse_policy("hold6")]
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = simulate(RummyRules(), policies, deals=3000, seed=11, keep_hands=True)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = simulate(RummyRules(), policies, deals=3000, seed=11, keep_hands=True)
+    finally:
+        numba.set_num_threads(before)
+    assert (one.totals == two.totals).all()
+    assert one.hands.equals(two.hands)
+    assert one.summary == two.summary
+
+
+def test_games_end_at_the_target():
+    for target in (50, 300):
+        summary = simulate_games(RummyRules(players=3, target=target),
+                                 [parse_policy("simple")] * 3, games=60, seed=2)
+        assert summary["finished_rate"][0] == 1.0
+        assert sum(w[0] for w in summary["player_game_win_rate"]) == pytest.approx(1.0)
+        # the winner reached the target: the mean top score is at least target / players
+        assert sum(summary["player_final_score"]) >= target
+    short = simulate_games(RummyRules(target=50), [parse_policy("simple")] * 2, 200, seed=2)
+    long = simulate_games(RummyRules(target=500), [parse_policy("simple")] * 2, 200, seed=2)
+    assert long["hands_per_game"][0] > 5 * short["hands_per_game"][0]
+
+
+def test_seed_changes_the_deals():
+    policies = [parse_policy("simple")] * 2
+    a = simulate(RummyRules(), policies, deals=500, seed=1, keep_hands=True).hands
+    b = simulate(RummyRules(), policies, deals=500, seed=2, keep_hands=True).hands
+    assert not a.equals(b)
+
+
+def test_two_player_margin_is_zero_sum_and_symmetric_policies_are_even():
+    # same policy on both sides, seats rotated: player 0's edge must be near zero
+    result = simulate(RummyRules(), [parse_policy("simple")] * 2, deals=20_000, seed=3)
+    mean, low, high = result.summary["margin"]
+    assert low < 0 < high
+    seat0, seat1 = (p[0] for p in result.summary["seat_points"])
+    players = [p[0] for p in result.summary["player_points"]]
+    assert seat0 + seat1 == pytest.approx(sum(players))
+    assert mean == pytest.approx(players[0] - players[1])
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"players": 7}, "players must be 2-6"),
+    ({"max_run": 2}, "max_run must be 0"),
+    ({"hand_size": 9, "players": 6}, "does not fit"),
+    ({"rummy_multiplier": 0}, "rummy_multiplier"),
+    ({"final_discard": 1}, "must be bool"),
+])
+def test_rules_are_validated(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        RummyRules(**kwargs)
+
+
+def test_simulate_checks_policy_count():
+    with pytest.raises(ValueError, match="3 players need 3 policies"):
+        simulate(RummyRules(players=3), [parse_policy("simple")] * 2, deals=10)
