@@ -13,7 +13,7 @@ runs never cross suits.  Two facts make the search tiny:
 2. Only ranks held three or four times need a set decision: with three cards, set or
    no set; with four, no set, the four-card set, or one of the four three-card sets.
 
-``_min_deadwood_rec`` walks those decisions depth first (no decision at all for most
+``lanes_min_rec`` walks those decisions depth first (no decision at all for most
 hands: four lookups and three adds) and sums the four lane lookups at each leaf.  A
 10-card hand has at most three such ranks, so at most 2 x 6 x 6 = 72 leaves.
 
@@ -98,38 +98,46 @@ def _lanes_deadwood(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.in
 
 
 @njit(cache=True)
-def _set_ranks(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
+def set_ranks(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
     """Rank bits held at least three times (the ranks that need a set decision)."""
     return (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
 
 
 @njit(cache=True)
-def _min_deadwood_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64,
-                      pending: np.int64, forced: np.int64) -> np.int64:
+def lanes_min_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
+                  forced: np.int64, run_deadwood: npt.NDArray[np.int64],
+                  run_melded: npt.NDArray[np.int64]) -> np.int64:
     """Least deadwood of lanes c, d, h, s deciding a set at every rank bit in ``pending``.
 
-    ``forced`` (a 52-bit mask, usually 0) lists cards that must end up melded; a leaf
-    that leaves one of them as deadwood does not count.
+    ``run_deadwood`` / ``run_melded`` are the run-only lane tables (``RUN_DEADWOOD`` and
+    ``RUN_MELDED`` here; plain rummy passes tables with capped runs).  ``forced`` (a
+    52-bit mask, usually 0) lists cards that must end up melded: a leaf leaving one of
+    them as deadwood does not count.  ``run_melded`` is read only when ``forced`` is set.
     """
     if pending == 0:
         if forced != 0:
-            loose = ((c & ~RUN_MELDED[c])
-                     | (d & ~RUN_MELDED[d]) << 13
-                     | (h & ~RUN_MELDED[h]) << 26
-                     | (s & ~RUN_MELDED[s]) << 39)
+            loose = ((c & ~run_melded[c])
+                     | (d & ~run_melded[d]) << 13
+                     | (h & ~run_melded[h]) << 26
+                     | (s & ~run_melded[s]) << 39)
             if loose & forced:
                 return _NO_ARRANGEMENT
-        return _lanes_deadwood(c, d, h, s)
+        return run_deadwood[c] + run_deadwood[d] + run_deadwood[h] + run_deadwood[s]
     bit = pending & -pending
     rest = pending ^ bit
     keep = ~bit
-    best = _min_deadwood_rec(c, d, h, s, rest, forced)
-    best = min(best, _min_deadwood_rec(c & keep, d & keep, h & keep, s & keep, rest, forced))
+    best = lanes_min_rec(c, d, h, s, rest, forced, run_deadwood, run_melded)
+    best = min(best, lanes_min_rec(c & keep, d & keep, h & keep, s & keep, rest, forced,
+                                   run_deadwood, run_melded))
     if c & d & h & s & bit:
-        best = min(best, _min_deadwood_rec(c, d & keep, h & keep, s & keep, rest, forced))
-        best = min(best, _min_deadwood_rec(c & keep, d, h & keep, s & keep, rest, forced))
-        best = min(best, _min_deadwood_rec(c & keep, d & keep, h, s & keep, rest, forced))
-        best = min(best, _min_deadwood_rec(c & keep, d & keep, h & keep, s, rest, forced))
+        best = min(best, lanes_min_rec(c, d & keep, h & keep, s & keep, rest, forced,
+                                       run_deadwood, run_melded))
+        best = min(best, lanes_min_rec(c & keep, d, h & keep, s & keep, rest, forced,
+                                       run_deadwood, run_melded))
+        best = min(best, lanes_min_rec(c & keep, d & keep, h, s & keep, rest, forced,
+                                       run_deadwood, run_melded))
+        best = min(best, lanes_min_rec(c & keep, d & keep, h & keep, s, rest, forced,
+                                       run_deadwood, run_melded))
     return best
 
 
@@ -140,10 +148,10 @@ def min_deadwood_kernel(hand: np.int64) -> np.int64:
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    pending = _set_ranks(c, d, h, s)
+    pending = set_ranks(c, d, h, s)
     if pending == 0:
         return _lanes_deadwood(c, d, h, s)
-    return _min_deadwood_rec(c, d, h, s, pending, np.int64(0))
+    return lanes_min_rec(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED)
 
 
 @njit(cache=True)
@@ -153,39 +161,49 @@ def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    pending = _set_ranks(c, d, h, s)
+    pending = set_ranks(c, d, h, s)
     forced = np.int64(1) << card
-    return (_min_deadwood_rec(c, d, h, s, pending, forced)
-            == _min_deadwood_rec(c, d, h, s, pending, np.int64(0)))
+    return (lanes_min_rec(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
+            == lanes_min_rec(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED))
 
 
 @njit(cache=True)
-def _discard_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                 allowed: np.int64, out: npt.NDArray[np.int64]) -> None:
+def lanes_discard_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
+                      allowed: np.int64, run_deadwood: npt.NDArray[np.int64],
+                      out: npt.NDArray[np.int64]) -> np.int64:
+    """Lower ``out[card]`` to the deadwood left after discarding ``card`` (each card of
+    ``allowed`` still in the lanes) at every leaf of the set decisions in ``pending``;
+    return the least deadwood of the lanes themselves."""
     if pending == 0:
-        base = _lanes_deadwood(c, d, h, s)
+        base = run_deadwood[c] + run_deadwood[d] + run_deadwood[h] + run_deadwood[s]
         for suit in range(4):
             lane = c if suit == 0 else d if suit == 1 else h if suit == 2 else s
             bits = lane & (allowed >> (13 * suit)) & _LANE
             rank = 0
             while bits:
                 if bits & 1:
-                    value = base - RUN_DEADWOOD[lane] + RUN_DEADWOOD[lane ^ (np.int64(1) << rank)]
+                    value = base - run_deadwood[lane] + run_deadwood[lane ^ (np.int64(1) << rank)]
                     card = 13 * suit + rank
                     out[card] = min(out[card], value)
                 bits >>= 1
                 rank += 1
-        return
+        return base
     bit = pending & -pending
     rest = pending ^ bit
     keep = ~bit
-    _discard_rec(c, d, h, s, rest, allowed, out)
-    _discard_rec(c & keep, d & keep, h & keep, s & keep, rest, allowed, out)
+    best = lanes_discard_rec(c, d, h, s, rest, allowed, run_deadwood, out)
+    best = min(best, lanes_discard_rec(c & keep, d & keep, h & keep, s & keep, rest, allowed,
+                                       run_deadwood, out))
     if c & d & h & s & bit:
-        _discard_rec(c, d & keep, h & keep, s & keep, rest, allowed, out)
-        _discard_rec(c & keep, d, h & keep, s & keep, rest, allowed, out)
-        _discard_rec(c & keep, d & keep, h, s & keep, rest, allowed, out)
-        _discard_rec(c & keep, d & keep, h & keep, s, rest, allowed, out)
+        best = min(best, lanes_discard_rec(c, d & keep, h & keep, s & keep, rest, allowed,
+                                           run_deadwood, out))
+        best = min(best, lanes_discard_rec(c & keep, d, h & keep, s & keep, rest, allowed,
+                                           run_deadwood, out))
+        best = min(best, lanes_discard_rec(c & keep, d & keep, h, s & keep, rest, allowed,
+                                           run_deadwood, out))
+        best = min(best, lanes_discard_rec(c & keep, d & keep, h & keep, s, rest, allowed,
+                                           run_deadwood, out))
+    return best
 
 
 @njit(cache=True)
@@ -208,7 +226,7 @@ def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    _discard_rec(c, d, h, s, _set_ranks(c, d, h, s), allowed, out)
+    lanes_discard_rec(c, d, h, s, set_ranks(c, d, h, s), allowed, RUN_DEADWOOD, out)
 
 
 @njit(cache=True)
@@ -239,7 +257,7 @@ def _exposure(sets: np.int64, runs: np.int64, hand: np.int64) -> np.int64:
     d = (sets >> 13) & _LANE
     h = (sets >> 26) & _LANE
     s = (sets >> 39) & _LANE
-    three = _set_ranks(c, d, h, s) & ~(c & d & h & s)
+    three = set_ranks(c, d, h, s) & ~(c & d & h & s)
     spots |= three & ~c
     spots |= (three & ~d) << 13
     spots |= (three & ~h) << 26
@@ -294,7 +312,7 @@ def best_arrangement_kernel(hand: np.int64) -> tuple[np.int64, np.int64, np.int6
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    deadwood, _, sets = _arrangement_rec(c, d, h, s, _set_ranks(c, d, h, s), hand)
+    deadwood, _, sets = _arrangement_rec(c, d, h, s, set_ranks(c, d, h, s), hand)
     rest = hand & ~sets
     runs = np.int64(0)
     for suit in range(4):
@@ -331,7 +349,7 @@ def layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.int64) -
     d = (sets >> 13) & _LANE
     h = (sets >> 26) & _LANE
     s = (sets >> 39) & _LANE
-    three = _set_ranks(c, d, h, s) & ~(c & d & h & s)
+    three = set_ranks(c, d, h, s) & ~(c & d & h & s)
     fourth = (three & ~c) | (three & ~d) << 13 | (three & ~h) << 26 | (three & ~s) << 39
     fourth &= defender
     while fourth:

@@ -60,6 +60,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ..cards import N_RANKS, SUIT_BITS
+from ..evaluator import bit_index, lanes_discard_rec, lanes_min_rec, popcount, set_ranks
 from .policies import (
     P_CALL,
     P_DISCARD,
@@ -108,6 +109,9 @@ END_STOCK = 1        # the stock ran out (no score)
 END_TURN_LIMIT = 2   # abandoned after rules.turn_limit turns (no score)
 
 _BIG = np.int64(1 << 20)
+# no card has to be melded: the evaluator then never reads its melded-lanes table, so the
+# deadwood table is passed in its place
+_NOT_FORCED = np.int64(0)
 _LANE = np.int64(SUIT_BITS)
 _MODE_MIN = 0        # _view_rec returns the least deadwood
 _MODE_DISCARD = 1    # ... and fills out[card] with the least deadwood after discarding card
@@ -184,62 +188,6 @@ def _cover_stretch(values: list[int], run_cap: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _set_ranks(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
-    """Rank bits held at least three times (the ranks that need a set decision)."""
-    return (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
-
-
-@njit(cache=True)
-def _min_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-             rd: npt.NDArray[np.int64]) -> np.int64:
-    """Least deadwood of the lanes deciding a set at every rank bit of ``pending``."""
-    if pending == 0:
-        return rd[c] + rd[d] + rd[h] + rd[s]
-    bit = pending & -pending
-    rest = pending ^ bit
-    keep = ~bit
-    best = _min_rec(c, d, h, s, rest, rd)
-    best = min(best, _min_rec(c & keep, d & keep, h & keep, s & keep, rest, rd))
-    if c & d & h & s & bit:
-        best = min(best, _min_rec(c, d & keep, h & keep, s & keep, rest, rd))
-        best = min(best, _min_rec(c & keep, d, h & keep, s & keep, rest, rd))
-        best = min(best, _min_rec(c & keep, d & keep, h, s & keep, rest, rd))
-        best = min(best, _min_rec(c & keep, d & keep, h & keep, s, rest, rd))
-    return best
-
-
-@njit(cache=True)
-def _disc_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-              allowed: np.int64, rd: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> np.int64:
-    """Lower ``out[card]`` to the deadwood left after discarding ``card`` (cards of
-    ``allowed`` still in the lanes) at every leaf; return the least deadwood itself."""
-    if pending == 0:
-        base = rd[c] + rd[d] + rd[h] + rd[s]
-        for suit in range(4):
-            lane = c if suit == 0 else d if suit == 1 else h if suit == 2 else s
-            bits = lane & (allowed >> (13 * suit)) & _LANE
-            while bits:
-                bit = bits & -bits
-                bits ^= bit
-                value = base - rd[lane] + rd[lane ^ bit]
-                card = 13 * suit + _bit_index(bit)
-                if value < out[card]:
-                    out[card] = value
-        return base
-    bit = pending & -pending
-    rest = pending ^ bit
-    keep = ~bit
-    best = _disc_rec(c, d, h, s, rest, allowed, rd, out)
-    best = min(best, _disc_rec(c & keep, d & keep, h & keep, s & keep, rest, allowed, rd, out))
-    if c & d & h & s & bit:
-        best = min(best, _disc_rec(c, d & keep, h & keep, s & keep, rest, allowed, rd, out))
-        best = min(best, _disc_rec(c & keep, d, h & keep, s & keep, rest, allowed, rd, out))
-        best = min(best, _disc_rec(c & keep, d & keep, h, s & keep, rest, allowed, rd, out))
-        best = min(best, _disc_rec(c & keep, d & keep, h & keep, s, rest, allowed, rd, out))
-    return best
-
-
-@njit(cache=True)
 def _set_cards(c: np.int64, d: np.int64, h: np.int64, s: np.int64, bit: np.int64) -> np.int64:
     """52-bit mask of the cards at rank ``bit`` in the given lanes."""
     return (c & bit) | (d & bit) << 13 | (h & bit) << 26 | (s & bit) << 39
@@ -273,42 +221,9 @@ def _arr_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int
 
 
 @njit(cache=True)
-def _bit_index(bit: np.int64) -> np.int64:
-    """Index of the single set bit of ``bit`` (a binary search: six compares)."""
-    index = np.int64(0)
-    if bit >= np.int64(1) << 32:
-        bit >>= 32
-        index += 32
-    if bit >= 1 << 16:
-        bit >>= 16
-        index += 16
-    if bit >= 1 << 8:
-        bit >>= 8
-        index += 8
-    if bit >= 1 << 4:
-        bit >>= 4
-        index += 4
-    if bit >= 1 << 2:
-        bit >>= 2
-        index += 2
-    if bit >= 2:
-        index += 1
-    return index
-
-
-@njit(cache=True)
-def _popcount(mask: np.int64) -> np.int64:
-    count = np.int64(0)
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
-
-
-@njit(cache=True)
 def _card_of(mask: np.int64) -> np.int64:
     """Index of the lowest card of a non-empty 52-bit mask."""
-    return _bit_index(mask & -mask)
+    return bit_index(mask & -mask)
 
 
 @njit(cache=True)
@@ -338,7 +253,7 @@ def _build_view(melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64], n_m
         suit = low // 13
         if mask & ~(_LANE << (13 * suit)):
             # a set: only a three-card set takes a layoff, its missing fourth card
-            if _popcount(mask) == 3:
+            if popcount(mask) == 3:
                 rank = low % 13
                 for other in range(4):
                     card = np.int64(1) << (13 * other + rank)
@@ -346,7 +261,7 @@ def _build_view(melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64], n_m
                         fourths |= card
                 view[_V_SET_MELD + rank] = m
             continue
-        length = _popcount(mask)
+        length = popcount(mask)
         if length >= cap:
             continue
         base = _V_RUN0 + 4 * n_runs
@@ -374,11 +289,11 @@ def _leaf(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64]
         d = (rest >> 13) & _LANE
         h = (rest >> 26) & _LANE
         s = (rest >> 39) & _LANE
-        pending = _set_ranks(c, d, h, s)
+        pending = set_ranks(c, d, h, s)
         if mode == _MODE_MIN:
-            value = _min_rec(c, d, h, s, pending, rd)
+            value = lanes_min_rec(c, d, h, s, pending, _NOT_FORCED, rd, rd)
         elif mode == _MODE_DISCARD:
-            value = _disc_rec(c, d, h, s, pending, allowed & rest, rd, out)
+            value = lanes_discard_rec(c, d, h, s, pending, allowed & rest, rd, out)
         else:
             value, sets = _arr_rec(c, d, h, s, pending, rd)
             if value < best[0]:
@@ -456,11 +371,11 @@ def _with_table(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    pending = _set_ranks(c, d, h, s)
+    pending = set_ranks(c, d, h, s)
     if mode == _MODE_MIN:
-        return _min_rec(c, d, h, s, pending, rd)
+        return lanes_min_rec(c, d, h, s, pending, _NOT_FORCED, rd, rd)
     if mode == _MODE_DISCARD:
-        return _disc_rec(c, d, h, s, pending, allowed & hand, rd, out)
+        return lanes_discard_rec(c, d, h, s, pending, allowed & hand, rd, out)
     value, sets = _arr_rec(c, d, h, s, pending, rd)
     best[0] = value
     best[1] = sets
@@ -645,10 +560,10 @@ def _choose_discard(hand: np.int64, allowed: np.int64, least: np.int64,
         key = out[card] * 16 - value
         if potential and out[card] == least - value:
             rank = card % 13
-            same_rank = _popcount((hand >> rank) & (np.int64(1) | np.int64(1) << 13
+            same_rank = popcount((hand >> rank) & (np.int64(1) | np.int64(1) << 13
                                                      | np.int64(1) << 26 | np.int64(1) << 39))
             lane = (hand >> (13 * (card // 13))) & _LANE
-            near = _popcount(((lane << 2) >> rank) & 0b11111)
+            near = popcount(((lane << 2) >> rank) & 0b11111)
             # partners first, then high cards; below every non-deadwood key
             key = -_BIG + (same_rank + near - 2) * 16 - value
         if key <= chosen_key:
@@ -815,7 +730,8 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         holding = pol[P_MELD] == 1 and played[p] == 0
         if holding:
             c, d, h, s = hand & _LANE, (hand >> 13) & _LANE, (hand >> 26) & _LANE, hand >> 39
-            in_melds = hand_points(hand, lp) - _min_rec(c, d, h, s, _set_ranks(c, d, h, s), rd)
+            in_melds = hand_points(hand, lp) - lanes_min_rec(c, d, h, s, set_ranks(c, d, h, s),
+                                                             _NOT_FORCED, rd, rd)
             holding = not (turns[p] > pol[P_HOLD_TURNS] or in_melds > pol[P_HOLD_POINTS]
                            or (rules[R_MUST_MELD] and in_melds > 0))
         # nothing to play when no card can be got rid of (least counts layoffs too)
@@ -825,7 +741,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
             if best[0] < hand_points(hand, lp):
                 left = _arrangement_left(hand, table, best, best_choice, rm)
                 # a player not going out must keep a card to discard and one to hold
-                if _popcount(left) >= 2 and left & ~forbidden:
+                if popcount(left) >= 2 and left & ~forbidden:
                     hand, n_melds = _play_arrangement(hand, p, table, best, best_choice, rm,
                                                       cap, melds, owners, n_melds)
                     played[p] = 1
