@@ -28,6 +28,7 @@ All masks are ``np.int64``; card ``c`` is bit ``c``, lane ``k`` is bits ``13k..1
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -43,11 +44,26 @@ _NO_ARRANGEMENT = np.int64(1 << 20)
 _LANE = np.int64(SUIT_BITS)
 
 
-def _build_run_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Deadwood (points) and melded cards of every 13-bit suit lane using runs only."""
+@cache
+def lane_tables(run_cap: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                       npt.NDArray[np.int64]]:
+    """Tables over every 13-bit suit lane for runs of 3 to ``run_cap`` cards.
+
+    Returns
+    -------
+    deadwood : ndarray(int64, shape=(8192,))
+        Least points left unmelded in the lane using runs only.
+    melded : ndarray(int64, shape=(8192,))
+        Lane bits melded by one such best covering (ties: the lower cards stay out).
+    points : ndarray(int64, shape=(8192,))
+        Total points of the lane's cards.
+    """
+    values = [min(r + 1, 10) for r in range(N_RANKS)]
     deadwood = np.zeros(1 << N_RANKS, dtype=np.int64)
     melded = np.zeros(1 << N_RANKS, dtype=np.int64)
+    points = np.zeros(1 << N_RANKS, dtype=np.int64)
     for lane in range(1 << N_RANKS):
+        points[lane] = sum(values[r] for r in range(N_RANKS) if lane >> r & 1)
         rank = 0
         while rank < N_RANKS:
             if not lane >> rank & 1:
@@ -56,15 +72,36 @@ def _build_run_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
             start = rank
             while rank < N_RANKS and lane >> rank & 1:
                 rank += 1
-            if rank - start >= 3:
-                melded[lane] |= ((1 << (rank - start)) - 1) << start
-            else:
-                deadwood[lane] += sum(min(r + 1, 10) for r in range(start, rank))
-    return deadwood, melded
+            dead, bits = _cover_stretch(values[start:rank], run_cap)
+            deadwood[lane] += dead
+            melded[lane] |= bits << start
+    return deadwood, melded, points
 
 
-RUN_DEADWOOD, RUN_MELDED = _build_run_tables()
-_RANK_POINTS = np.array([min(r + 1, 10) for r in range(N_RANKS)], dtype=np.int64)
+def _cover_stretch(values: list[int], run_cap: int) -> tuple[int, int]:
+    """(least points left, melded bits) covering consecutive cards by runs of 3..cap."""
+    size = len(values)
+    # best[i]: least deadwood of the first i cards; how[i]: length of the run ending at
+    # card i, 0 when card i - 1 is left out
+    best = [0] * (size + 1)
+    how = [0] * (size + 1)
+    for i in range(1, size + 1):
+        best[i], how[i] = best[i - 1] + values[i - 1], 0
+        for length in range(3, min(run_cap, i) + 1):
+            if best[i - length] < best[i] or (best[i - length] == best[i] and how[i] == 0):
+                best[i], how[i] = best[i - length], length
+    bits, i = 0, size
+    while i > 0:
+        if how[i]:
+            bits |= ((1 << how[i]) - 1) << (i - how[i])
+            i -= how[i]
+        else:
+            i -= 1
+    return best[size], bits
+
+
+#: Run-only deadwood (points) and melded cards of every suit lane, runs of any length.
+RUN_DEADWOOD, RUN_MELDED, _ = lane_tables(N_RANKS)
 
 
 # --------------------------------------------------------------------------- kernels

@@ -53,14 +53,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from ..cards import N_RANKS, SUIT_BITS
-from ..evaluator import bit_index, lanes_discard_rec, lanes_min_rec, popcount, set_ranks
+from ..evaluator import (
+    bit_index,
+    lane_tables,
+    lanes_discard_rec,
+    lanes_min_rec,
+    popcount,
+    set_ranks,
+)
 from .policies import (
     P_CALL,
     P_DISCARD,
@@ -126,62 +132,6 @@ _VIEW_SIZE = _V_RUN0 + 4 * MAX_MELDS
 
 
 # ------------------------------------------------------------------------ lane tables
-
-
-@cache
-def lane_tables(run_cap: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                       npt.NDArray[np.int64]]:
-    """Tables over every 13-bit suit lane for runs of 3 to ``run_cap`` cards.
-
-    Returns
-    -------
-    deadwood : ndarray(int64, shape=(8192,))
-        Least points left unmelded in the lane using runs only.
-    melded : ndarray(int64, shape=(8192,))
-        Lane bits melded by one such best covering (ties: the lower cards stay out).
-    points : ndarray(int64, shape=(8192,))
-        Total points of the lane's cards.
-    """
-    values = [min(r + 1, 10) for r in range(N_RANKS)]
-    deadwood = np.zeros(1 << N_RANKS, dtype=np.int64)
-    melded = np.zeros(1 << N_RANKS, dtype=np.int64)
-    points = np.zeros(1 << N_RANKS, dtype=np.int64)
-    for lane in range(1 << N_RANKS):
-        points[lane] = sum(values[r] for r in range(N_RANKS) if lane >> r & 1)
-        rank = 0
-        while rank < N_RANKS:
-            if not lane >> rank & 1:
-                rank += 1
-                continue
-            start = rank
-            while rank < N_RANKS and lane >> rank & 1:
-                rank += 1
-            dead, bits = _cover_stretch(values[start:rank], run_cap)
-            deadwood[lane] += dead
-            melded[lane] |= bits << start
-    return deadwood, melded, points
-
-
-def _cover_stretch(values: list[int], run_cap: int) -> tuple[int, int]:
-    """(least points left, melded bits) covering consecutive cards by runs of 3..cap."""
-    size = len(values)
-    # best[i]: least deadwood of the first i cards; how[i]: length of the run ending at
-    # card i, 0 when card i - 1 is left out
-    best = [0] * (size + 1)
-    how = [0] * (size + 1)
-    for i in range(1, size + 1):
-        best[i], how[i] = best[i - 1] + values[i - 1], 0
-        for length in range(3, min(run_cap, i) + 1):
-            if best[i - length] < best[i] or (best[i - length] == best[i] and how[i] == 0):
-                best[i], how[i] = best[i - length], length
-    bits, i = 0, size
-    while i > 0:
-        if how[i]:
-            bits |= ((1 << how[i]) - 1) << (i - how[i])
-            i -= how[i]
-        else:
-            i -= 1
-    return best[size], bits
 
 
 # ----------------------------------------------------------- set / run search kernels

@@ -27,6 +27,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
+from ..evaluator import lane_tables
 from ..rng import shuffle_deck, stream_key
 from .engine import (
     END_OUT,
@@ -43,7 +44,6 @@ from .engine import (
     RES_TURNS,
     RES_WINNER,
     deal,
-    lane_tables,
     play_hand,
 )
 from .policies import N_POLICY_FIELDS, RummyPolicy
