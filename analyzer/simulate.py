@@ -9,7 +9,9 @@ policies meet on common cards, which removes most of the luck from a comparison.
 
 Deals run in chunks (a parallel kernel per chunk), each chunk reduced to a few sums
 before the next, so memory stays flat however many deals are asked for; the per-hand
-rows are kept only when ``keep_rows`` is set.
+rows are kept only when ``keep_rows`` is set.  The chunks run in this process or, with
+``scheduler``, on a Dask cluster (:func:`analyzer.cluster.map_chunks`) with the same
+result bit for bit.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
+from .cluster import ChunksInterrupted, map_chunks
 from .engine import (
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -365,10 +368,18 @@ def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
 
     The values are integers or halves, so adding chunks' sums in any grouping is exact.
     """
+    return _hand_chunk(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats,
+                       keep_rows=False)[0]
+
+
+def _hand_chunk(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_deal: int,
+                n_deals: int, swap_seats: bool, keep_rows: bool
+                ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
+    """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`simulate` maps)."""
     rows = hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats)
     sums = _Sums()
     _accumulate_hands(rows, 2 if swap_seats else 1, sums)
-    return sums.values
+    return sums.values, rows if keep_rows else None
 
 
 @dataclass(frozen=True)
@@ -427,10 +438,19 @@ def game_chunk_sums(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, se
                     first_game: int, n_games: int, swap_seats: bool = True,
                     start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> dict[str, float]:
     """Mergeable sums over one chunk of games (see :func:`hand_chunk_sums`)."""
+    return _game_chunk(rules, policy_a, policy_b, seed, first_game, n_games, swap_seats,
+                       start, keep_rows=False)[0]
+
+
+def _game_chunk(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
+                first_game: int, n_games: int, swap_seats: bool,
+                start: tuple[int, int, int, int], keep_rows: bool
+                ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
+    """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`play_games` maps)."""
     rows = game_rows(rules, policy_a, policy_b, seed, first_game, n_games, swap_seats, start)
     sums = _Sums()
     _accumulate_games(rows, 2 if swap_seats else 1, sums)
-    return sums.values
+    return sums.values, rows if keep_rows else None
 
 
 def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
@@ -442,35 +462,46 @@ def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
     return total.values
 
 
+def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
+                chunk_kwargs: list[dict[str, object]], weights: list[int],
+                scheduler: str | None, progress: Progress | None
+                ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
+    """Merged sums and kept rows of the chunks; after Ctrl-C, of the chunks finished
+    (re-raising when none had)."""
+    try:
+        parts = map_chunks(function, chunk_kwargs, scheduler, progress, weights)
+    except ChunksInterrupted as stop:
+        if not stop.finished:
+            raise
+        parts = [stop.finished[index] for index in sorted(stop.finished)]
+    rows = [part_rows for _, part_rows in parts if part_rows is not None]
+    return merge_sums([part_sums for part_sums, _ in parts]), rows
+
+
 def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, seed: int = 0,
              swap_seats: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
-             progress: Progress | None = None) -> HandResult:
+             progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
     """Play ``n_deals`` deals (two hands each with ``swap_seats``) of A against B.
 
-    A ``KeyboardInterrupt`` between chunks stops the run; the summary then covers the
-    deals finished so far.
+    ``chunk`` deals go to each kernel call (or cluster task); ``progress`` is called
+    with the deals of each chunk finished.  ``scheduler`` (see
+    :func:`analyzer.cluster.map_chunks`; None reads ``$ANALYZER_SCHEDULER``) runs the
+    chunks on a Dask cluster with the same result bit for bit; ``elapsed_s`` then
+    includes connecting to it.  A ``KeyboardInterrupt`` stops the run; the summary then
+    covers the chunks finished so far.
     """
     if n_deals < 1:
         raise ValueError(f"n_deals must be >= 1, got {n_deals}")
-    reps = 2 if swap_seats else 1
-    sums = _Sums()
-    kept: list[npt.NDArray[np.int64]] = []
-    done = 0
     started = time.perf_counter()
-    try:
-        for first, count in _chunks(n_deals, chunk):
-            rows = hand_rows(rules, policy_a, policy_b, seed, first, count, swap_seats)
-            _accumulate_hands(rows, reps, sums)
-            if keep_rows:
-                kept.append(rows)
-            done += count
-            if progress is not None:
-                progress(count)
-    except KeyboardInterrupt:
-        if done == 0:
-            raise
+    spans = _chunks(n_deals, chunk)
+    calls: list[dict[str, object]] = [
+        {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+         "first_deal": first, "n_deals": count, "swap_seats": swap_seats,
+         "keep_rows": keep_rows} for first, count in spans]
+    sums, kept = _run_chunks(_hand_chunk, calls, [count for _, count in spans], scheduler,
+                             progress)
     elapsed = time.perf_counter() - started
-    return hand_result(sums.values, seed, rules, policy_a, policy_b, elapsed,
+    return hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
                        _hand_frame(kept) if keep_rows else None)
 
 
@@ -565,33 +596,28 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
                seed: int = 0,
                swap_seats: bool = True, keep_rows: bool = False, chunk: int = 1 << 12,
                progress: Progress | None = None,
-               start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> GameResult:
+               start: tuple[int, int, int, int] = (0, 0, 0, 0),
+               scheduler: str | None = None) -> GameResult:
     """Play ``n_games`` whole games of A against B (twice each with ``swap_seats``: B
     dealing first, then A, on common decks), from the ``start`` scores and boxes
-    ``(score_a, score_b, boxes_a, boxes_b)``."""
+    ``(score_a, score_b, boxes_a, boxes_b)``.
+
+    ``chunk``, ``progress``, ``scheduler`` and Ctrl-C work as in :func:`simulate`, in
+    games."""
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
-    reps = 2 if swap_seats else 1
-    kept: list[npt.NDArray[np.int64]] = []
-    sums = _Sums()
-    done = 0
     started = time.perf_counter()
-    try:
-        for first, count in _chunks(n_games, chunk):
-            rows = game_rows(rules, policy_a, policy_b, seed, first, count, swap_seats, start)
-            _accumulate_games(rows, reps, sums)
-            if keep_rows:
-                kept.append(rows)
-            done += count
-            if progress is not None:
-                progress(count)
-    except KeyboardInterrupt:
-        if done == 0:
-            raise
+    spans = _chunks(n_games, chunk)
+    calls: list[dict[str, object]] = [
+        {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+         "first_game": first, "n_games": count, "swap_seats": swap_seats, "start": start,
+         "keep_rows": keep_rows} for first, count in spans]
+    sums, kept = _run_chunks(_game_chunk, calls, [count for _, count in spans], scheduler,
+                             progress)
     frame = None
     if keep_rows:
         frame = pd.DataFrame(np.concatenate(kept), columns=[c.name.lower() for c in GameColumn])
-    return game_result(sums.values, seed, rules, policy_a, policy_b,
+    return game_result(sums, seed, rules, policy_a, policy_b,
                        time.perf_counter() - started, frame)
 
 
