@@ -413,9 +413,11 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
               help="Game pairs per threshold.")
 @run_options
 @output_options
+@scheduler_option
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
-                        no_progress: bool, out: str | None, fmt: str) -> None:
+                        no_progress: bool, out: str | None, fmt: str,
+                        scheduler: str | None) -> None:
     """Knock at deadwood <= t for t = 0..10: points per hand and games won.
 
     A is --a with its knock threshold set to t; the opponent is --b, or A's twin with
@@ -433,7 +435,7 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     set_jobs(jobs)
     with progress_bar(11 * (deals + games), "deal", no_progress) as update:
         sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games, seed,
-                                    progress=update)
+                                    progress=update, scheduler=scheduler)
     save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
                (14, 4.2), ncols=3)
     emit(sweep, "json" if as_json else fmt,
@@ -451,9 +453,11 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
               help="Cells with fewer states are greyed out.")
 @run_options
 @output_options
+@scheduler_option
 def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, min_samples: int, seed: int, jobs: int | None,
-                        as_json: bool, no_progress: bool, out: str | None, fmt: str) -> None:
+                        as_json: bool, no_progress: bool, out: str | None, fmt: str,
+                        scheduler: str | None) -> None:
     """Knock now or play on? Mean points difference by own turn and deadwood.
 
     \b
@@ -467,7 +471,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     set_jobs(jobs)
     with progress_bar(deals, "deal", no_progress) as update:
         chart = studies.knock_chart(rules, get_policy(policy_a), get_policy(policy_b), deals,
-                                    seed, min_samples, progress=update)
+                                    seed, min_samples, progress=update, scheduler=scheduler)
     save_chart(out, "knock_chart", chart,
                lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN), (12, 5))
     emit(chart, "json" if as_json else fmt)
@@ -483,9 +487,11 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
               help="Game pairs per pairing.")
 @run_options
 @output_options
+@scheduler_option
 def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
                        games: int, seed: int, jobs: int | None, as_json: bool,
-                       no_progress: bool, out: str | None, fmt: str) -> None:
+                       no_progress: bool, out: str | None, fmt: str,
+                       scheduler: str | None) -> None:
     """Round robin of policy presets: points per hand and game-win rates.
 
     \b
@@ -502,7 +508,8 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     set_jobs(jobs)
     pairs = len(names) * (len(names) - 1) // 2
     with progress_bar(pairs * (deals + games), "deal", no_progress) as update:
-        results = studies.tournament(rules, field, deals, games, seed, progress=update)
+        results = studies.tournament(rules, field, deals, games, seed, progress=update,
+                                     scheduler=scheduler)
     order = list(studies.ranking(results)["policy"])
 
     def draw(axes: Any) -> None:
@@ -528,10 +535,10 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="Game pairs per preset.")
 @run_options
 @output_options
+@scheduler_option
 def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
-                     games: int,
-                     seed: int, jobs: int | None, as_json: bool, no_progress: bool,
-                     out: str | None, fmt: str) -> None:
+                     games: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+                     out: str | None, fmt: str, scheduler: str | None) -> None:
     """Compare rules presets: hand size, game length, skill share, best threshold.
 
     \b
@@ -547,7 +554,8 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
     set_jobs(jobs)
     with progress_bar(len(names) * (2 * deals + 2 * games), "deal", no_progress) as update:
         table = studies.variants(names, get_policy(baseline), get_policy(policy_a),
-                                 get_policy(policy_b), deals, games, seed, progress=update)
+                                 get_policy(policy_b), deals, games, seed, progress=update,
+                                 scheduler=scheduler)
 
     def draw(axes: Any) -> None:
         charts.variant_bars(table, "hand_points", axes[0], "points per hand")
@@ -594,8 +602,9 @@ def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_pro
                    "variants,equity,rummy (default all).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
+@scheduler_option
 def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,
-                   jobs: int | None, no_progress: bool) -> None:
+                   jobs: int | None, no_progress: bool, scheduler: str | None) -> None:
     """Run every study and write the report (Markdown, PNG, CSV) into --out.
 
     \b
@@ -624,7 +633,7 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
         return lambda n: None
 
     config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
-                          progress=announce)
+                          progress=announce, scheduler=scheduler)
     path = generate_report(config, sections)
     click.echo(f"wrote {path}")
 

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from .cluster import map_chunks
 from .engine import Outcome
 from .policies import Policy
 from .rules import Rules
@@ -36,6 +37,7 @@ from .simulate import (
     _chunks,
     game_rows,
     hand_rows,
+    merge_sums,
 )
 
 Progress = Callable[[int], None]
@@ -124,15 +126,11 @@ def compare_games_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
 def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], total: int,
          seed: int, reference: int, chunk: int, progress: Progress | None,
          scheduler: str | None) -> dict[str, float]:
-    merged: dict[str, float] = {}
-    for first, count in _chunks(total, chunk):
-        part = chunk_function(arms=list(arms), seed=seed, first=first, count=count,
-                              reference=reference)
-        for name, value in part.items():
-            merged[name] = merged.get(name, 0.0) + value
-        if progress is not None:
-            progress(count)
-    return merged
+    spans = _chunks(total, chunk)
+    jobs = [{"arms": list(arms), "seed": seed, "first": first, "count": count,
+             "reference": reference} for first, count in spans]
+    parts = map_chunks(chunk_function, jobs, scheduler, progress, [c for _, c in spans])
+    return merge_sums(parts)
 
 
 def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],

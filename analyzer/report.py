@@ -253,7 +253,8 @@ def section_chart(config: ReportConfig) -> str:
     subject = opponent = POLICIES["basic"]
     chart = studies.knock_chart(STANDARD, subject, opponent, deals, config.seed,
                                 min_samples=300,
-                                progress=_progress(config, "knock chart", deals))
+                                progress=_progress(config, "knock chart", deals),
+                                scheduler=config.scheduler)
     chart.to_csv(folder / "knock_chart.csv", index=False)
     with figure_file(folder / "knock_chart.png", figsize=(12, 5)) as ax:
         charts.knock_chart_heatmap(chart, ax, MAX_TURN)

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .branching import MAX_TURN, knock_chart_sums
+from .cluster import map_chunks
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
@@ -112,18 +113,20 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
 
 def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, seed: int,
                 min_samples: int = 200, chunk: int = 1 << 15,
-                progress: Progress | None = None) -> pd.DataFrame:
+                progress: Progress | None = None, scheduler: str | None = None
+                ) -> pd.DataFrame:
     """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
 
     One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI),
     ``verdict`` (``knock`` / ``play on`` when the CI excludes 0, else ``unclear``) and
     ``enough`` (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
     """
-    total = np.zeros((MAX_TURN + 1, 11, 3))
-    for first, count in _chunks(n_deals, chunk):
-        total += knock_chart_sums(rules, subject, opponent, seed, first, count)
-        if progress is not None:
-            progress(count)
+    spans = _chunks(n_deals, chunk)
+    jobs = [{"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
+             "first": first, "count": count} for first, count in spans]
+    # integer-valued sums: adding the chunks' arrays in order is exact
+    total = np.sum(map_chunks(knock_chart_sums, jobs, scheduler, progress,
+                              [count for _, count in spans]), axis=0)
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):

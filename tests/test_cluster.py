@@ -149,6 +149,18 @@ def test_knock_limit_sweep_on_cluster_is_identical(address):
     assert remote[0] != remote[2]
 
 
+def test_studies_on_cluster_are_identical(address):
+    from analyzer.compare import compare_hands, knock_arms
+    from analyzer.studies import knock_chart
+
+    arms = knock_arms(STANDARD, BASIC, HUNTER, [0, 5, 10])
+    local = compare_hands(arms, 900, seed=3, chunk=300, scheduler="")
+    assert compare_hands(arms, 900, seed=3, chunk=300, scheduler=address).equals(local)
+    chart = knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200, scheduler="")
+    assert knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200,
+                       scheduler=address).equals(chart)
+
+
 def test_worker_killed_mid_run_changes_nothing(address, reference):
     distributed = pytest.importorskip("distributed")
     with distributed.Client(address, set_as_default=False) as client:
