@@ -216,16 +216,52 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+def raw_option(function: F) -> F:
+    """``--raw FILE``: write every row (hand or game) to a Parquet file."""
+    return click.option("--raw", type=click.Path(dir_okay=False), default=None,
+                        help="Also write every row to this Parquet file (needs pyarrow: "
+                             "pip install -e '.[parquet]').")(function)
+
+
+def write_raw(frame: Any, path: str | None) -> None:
+    """Write ``frame`` as Parquet to ``path``; a missing pyarrow is a one-line error."""
+    if path is None:
+        return
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        fail("--raw needs pyarrow: pip install -e '.[parquet]'")
+    frame.to_parquet(path, index=False)
+    click.echo(f"wrote {len(frame):,} rows to {path}", err=True)
+
+
+def _run_summary(preset: str, overrides: tuple[str, ...], rules: Rules, seed: int,
+                 a: Policy, b: Policy) -> dict[str, Any]:
+    """The JSON keys every simulation command shares."""
+    return {"seed": seed,
+            "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
+            "rules_fields": rules.describe(), "policy_a": format_policy(a),
+            "policy_b": format_policy(b)}
+
+
+def _echo_header(what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Policy,
+                 b: Policy) -> None:
+    click.echo(f"{what}, seed {seed}, rules {preset}"
+               + (f" with {', '.join(overrides)}" if overrides else ""))
+    click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
+
+
 @cli.command("simulate")
 @rules_options
 @policy_options
 @click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
               help="Deals; each is played twice with seats swapped.")
 @run_options
+@raw_option
 @scheduler_option
 def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                      deals: int, seed: int, jobs: int | None, as_json: bool,
-                     no_progress: bool, scheduler: str | None) -> None:
+                     no_progress: bool, raw: str | None, scheduler: str | None) -> None:
     """Play DEALS hands of A against B and summarise them.
 
     Each deal is played twice on the same cards, A as non-dealer then as dealer.
@@ -233,6 +269,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     \b
     Example:
       analyzer simulate --rules standard --a basic --b basic --deals 1000000 --seed 1
+      analyzer simulate --deals 10000 --raw hands.parquet
     """
     from .simulate import simulate
 
@@ -240,15 +277,13 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     a, b = get_policy(policy_a), get_policy(policy_b)
     set_jobs(jobs)
     with progress_bar(deals, "deal", no_progress) as update:
-        result = simulate(rules, a, b, deals, seed, progress=update, scheduler=scheduler)
+        result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None, progress=update,
+                          scheduler=scheduler)
+    write_raw(result.rows, raw)
     summary = {
         "deals": result.deals,
         "hands": result.hands,
-        "seed": seed,
-        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-        "rules_fields": rules.describe(),
-        "policy_a": format_policy(a),
-        "policy_b": format_policy(b),
+        **_run_summary(preset, overrides, rules, seed, a, b),
         "outcomes": result.outcomes,
         "points_per_hand": result.points_a.as_dict(),
         "win_rate_a": result.win_rate_a.as_dict(),
@@ -261,9 +296,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     if as_json:
         echo_json(summary)
         return
-    click.echo(f"{result.deals:,} deals ({result.hands:,} hands), seed {seed}, rules {preset}"
-               + (f" with {', '.join(overrides)}" if overrides else ""))
-    click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
+    _echo_header(f"{result.deals:,} deals ({result.hands:,} hands)", seed, preset, overrides, a, b)
     mix = "  ".join(f"{k} {v:.2%}" for k, v in result.outcomes.items() if v or k != "tie")
     click.echo(f"outcomes:            {mix}")
     click.echo(f"points/hand to A:    {estimate_text(result.points_a)}  (95% CI)")
@@ -286,10 +319,12 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
               help="Games; with 2 players each is played twice with the first dealer swapped.")
 @run_options
+@raw_option
 @scheduler_option
 def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                   players: int, policies: str | None, games: int, seed: int, jobs: int | None,
-                  as_json: bool, no_progress: bool, scheduler: str | None) -> None:
+                  as_json: bool, no_progress: bool, raw: str | None,
+                  scheduler: str | None) -> None:
     """Play whole games to the target score of A against B (or 3-4 players).
 
     \b
@@ -304,20 +339,18 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
                  else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
         if len(names) != players:
             fail(f"--policies needs {players} policies, got {len(names)}")
-        _multiplayer(rules, preset, names, games, seed, as_json)
+        _multiplayer(rules, preset, names, games, seed, as_json, raw)
         return
     from .simulate import play_games
 
     a, b = get_policy(policy_a), get_policy(policy_b)
     with progress_bar(games, "game", no_progress) as update:
-        result = play_games(rules, a, b, games, seed, progress=update, scheduler=scheduler)
+        result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
+                            progress=update, scheduler=scheduler)
+    write_raw(result.rows, raw)
     summary = {
         "games": result.games,
-        "seed": seed,
-        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-        "rules_fields": rules.describe(),
-        "policy_a": format_policy(a),
-        "policy_b": format_policy(b),
+        **_run_summary(preset, overrides, rules, seed, a, b),
         "game_win_rate_a": result.game_win_rate_a.as_dict(),
         "margin_a": result.margin_a.as_dict(),
         "hands_per_game": result.hands_per_game.as_dict(),
@@ -328,9 +361,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     if as_json:
         echo_json(summary)
         return
-    click.echo(f"{result.games:,} games, seed {seed}, rules {preset}"
-               + (f" with {', '.join(overrides)}" if overrides else ""))
-    click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
+    _echo_header(f"{result.games:,} games", seed, preset, overrides, a, b)
     click.echo(f"game win rate of A:  {estimate_text(result.game_win_rate_a)}  (95% CI)")
     click.echo(f"final margin of A:   {estimate_text(result.margin_a, 1)} points")
     click.echo(f"hands per game:      {estimate_text(result.hands_per_game, 2)}")
@@ -339,7 +370,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
 
 
 def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
-                 as_json: bool) -> None:
+                 as_json: bool, raw: str | None) -> None:
     from .multiplayer import multiplayer_summary, play_multiplayer_games
 
     chosen = [get_policy(name) for name in names]
@@ -347,6 +378,7 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
         frame = play_multiplayer_games(rules, chosen, games, seed)
     except ValueError as error:
         fail(str(error))
+    write_raw(frame, raw)
     summary = multiplayer_summary(frame)
     summary.insert(1, "policy", names if len(names) == 3 else
                    [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"])

@@ -131,3 +131,17 @@ def test_games_three_and_four_players():
     bad = run("games", "--players", "3", "--policies", "basic,simple")
     assert bad.exit_code == 2
     assert "needs 3 policies" in bad.output
+
+
+def test_raw_rows_to_parquet(tmp_path):
+    import pandas as pd
+
+    path = tmp_path / "hands.parquet"
+    result = run("simulate", "--deals", "100", "--raw", str(path))
+    assert result.exit_code == 0, result.output
+    frame = pd.read_parquet(path)
+    assert len(frame) == 200
+    assert {"deal", "outcome", "points", "points_a", "turns"} <= set(frame.columns)
+    games = tmp_path / "games.parquet"
+    assert run("games", "--games", "20", "--raw", str(games)).exit_code == 0
+    assert len(pd.read_parquet(games)) == 40
