@@ -46,6 +46,9 @@ _GAME_SALT = np.int64(0x6A3E)
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
 MAX_HANDS_PER_GAME = 1000
 DEFAULT_CHUNK = 1 << 15
+#: Parallel work units of a chunk (each owns its work space); many more than cores so
+#: that uneven hand lengths even out.
+_SLOTS = 256
 
 
 class HandColumn(IntEnum):
@@ -121,18 +124,24 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
     same deck; otherwise the dealer alternates with the deal number.
     """
     reps = 2 if swap else 1
-    for i in prange(n_deals):
-        deal = first_deal + i
+    # work space is allocated once per slot, not per deal: allocating inside the loop
+    # serialises the threads on the allocator
+    slots = min(n_deals, _SLOTS)
+    per_slot = (n_deals + slots - 1) // max(slots, 1)
+    for slot in prange(slots):
         state = np.zeros(STATE_SIZE, dtype=np.int64)
         deck = np.empty(52, dtype=np.int8)
         rng = np.empty(1, dtype=np.uint64)
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        deck_key = stream_key(seed, deal)
-        policy_key = stream_key(seed ^ _POLICY_SALT, deal)
-        for rep in range(reps):
-            dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
-            play_hand(deck_key, policy_key, dealer, rules, policies, state, deck, rng, scratch)
-            _write_hand_row(state, deal, rows[i * reps + rep])
+        for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
+            deal = first_deal + i
+            deck_key = stream_key(seed, deal)
+            policy_key = stream_key(seed ^ _POLICY_SALT, deal)
+            for rep in range(reps):
+                dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
+                play_hand(deck_key, policy_key, dealer, rules, policies, state, deck, rng,
+                          scratch)
+                _write_hand_row(state, deal, rows[i * reps + rep])
 
 
 @njit(cache=True)
