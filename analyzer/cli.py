@@ -408,6 +408,11 @@ def output_options(function: F) -> F:
         function)
 
 
+def study_options(function: F) -> F:
+    """The options every study command shares: run, output and scheduler options."""
+    return run_options(output_options(scheduler_option(function)))
+
+
 def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
     """Print a study table as an aligned table, CSV or JSON records."""
     shown = frame if columns is None else frame[columns]
@@ -443,9 +448,7 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
               help="Deals per threshold (each twice, seats swapped).")
 @click.option("--games", type=click.IntRange(1), default=2_000, show_default=True,
               help="Game pairs per threshold.")
-@run_options
-@output_options
-@scheduler_option
+@study_options
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
                         no_progress: bool, out: str | None, fmt: str,
@@ -483,9 +486,7 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
               help="Deals whose knock decisions are branched (each twice, seats swapped).")
 @click.option("--min-samples", type=click.IntRange(1), default=300, show_default=True,
               help="Cells with fewer states are greyed out.")
-@run_options
-@output_options
-@scheduler_option
+@study_options
 def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, min_samples: int, seed: int, jobs: int | None,
                         as_json: bool, no_progress: bool, out: str | None, fmt: str,
@@ -517,9 +518,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
               help="Deals per pairing (each twice, seats swapped).")
 @click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
               help="Game pairs per pairing.")
-@run_options
-@output_options
-@scheduler_option
+@study_options
 def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
                        games: int, seed: int, jobs: int | None, as_json: bool,
                        no_progress: bool, out: str | None, fmt: str,
@@ -565,9 +564,7 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="Deals per preset (each twice, seats swapped).")
 @click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
               help="Game pairs per preset.")
-@run_options
-@output_options
-@scheduler_option
+@study_options
 def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
                      games: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
                      out: str | None, fmt: str, scheduler: str | None) -> None:
