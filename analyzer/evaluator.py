@@ -13,11 +13,12 @@ runs never cross suits.  Two facts make the search tiny:
 2. Only ranks held three or four times need a set decision: with three cards, set or
    no set; with four, no set, the four-card set, or one of the four three-card sets.
 
-``lanes_min_rec`` walks those decisions depth first (no decision at all for most
-hands: four lookups and three adds) and sums the four lane lookups at each leaf.  A
-10-card hand has at most three such ranks, so at most 2 x 6 x 6 = 72 leaves.
+``lanes_min`` numbers those decisions (a mixed-radix counter, see ``choose_sets``; no
+decision at all for most hands: four lookups and three adds) and sums the four lane
+lookups for each.  A 10-card hand has at most three such ranks, so at most
+2 x 6 x 6 = 72 decisions.
 
-The same walk, with a different leaf, gives the best discard of an 11-card hand
+The same enumeration, with a different evaluation, gives the best discard of an 11-card hand
 exactly (every discard, every arrangement), the best arrangement for a knocker (the
 fewest cards that could be laid off on it among the minimum-deadwood arrangements), and
 the defender's deadwood after laying off (every choice of layoffs, each a prefix of a
@@ -141,40 +142,74 @@ def set_ranks(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def lanes_min_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                  forced: np.int64, run_deadwood: npt.NDArray[np.int64],
-                  run_melded: npt.NDArray[np.int64]) -> np.int64:
-    """Least deadwood of lanes c, d, h, s deciding a set at every rank bit in ``pending``.
+def set_choices(c: np.int64, d: np.int64, h: np.int64, s: np.int64,
+                pending: np.int64) -> np.int64:
+    """Number of ways to decide the sets at the rank bits of ``pending``: 2 for a rank
+    held three times (set or not), 6 for one held four times (none, all four, or the
+    three-card set leaving out each suit)."""
+    four = c & d & h & s
+    count = np.int64(1)
+    rest = pending
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        count *= 6 if four & bit else 2
+    return count
 
-    ``run_deadwood`` / ``run_melded`` are the run-only lane tables (``RUN_DEADWOOD`` and
-    ``RUN_MELDED`` here; plain rummy passes tables with capped runs).  ``forced`` (a
-    52-bit mask, usually 0) lists cards that must end up melded: a leaf leaving one of
-    them as deadwood does not count.  ``run_melded`` is read only when ``forced`` is set.
+
+@njit(cache=True)
+def choose_sets(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
+                choice: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64]:
+    """The lanes left for runs after set decision number ``choice`` (0 .. set_choices - 1,
+    one mixed-radix digit per rank of ``pending``, lowest rank first: 0 no set, 1 a set of
+    every card held, 2 + k the three-card set leaving suit k to the runs)."""
+    four = c & d & h & s
+    cc, dd, hh, ss = c, d, h, s
+    rest = pending
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        radix = 6 if four & bit else 2
+        digit = choice % radix
+        choice //= radix
+        if digit:
+            keep = ~bit
+            cc, dd, hh, ss = cc & keep, dd & keep, hh & keep, ss & keep
+            if digit == 2:
+                cc |= bit
+            elif digit == 3:
+                dd |= bit
+            elif digit == 4:
+                hh |= bit
+            elif digit == 5:
+                ss |= bit
+    return cc, dd, hh, ss
+
+
+@njit(cache=True)
+def lanes_min(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
+              forced: np.int64, run_deadwood: npt.NDArray[np.int64],
+              run_melded: npt.NDArray[np.int64]) -> np.int64:
+    """Least deadwood of lanes c, d, h, s over every set decision at the ranks of
+    ``pending``, runs by the lane tables ``run_deadwood`` / ``run_melded``
+    (``RUN_DEADWOOD`` / ``RUN_MELDED`` here; plain rummy passes tables with capped runs).
+
+    ``forced`` (a 52-bit mask, usually 0) lists cards that must end up melded: a decision
+    leaving one of them as deadwood does not count.  ``run_melded`` is read only when
+    ``forced`` is set.
     """
-    if pending == 0:
+    best = _NO_ARRANGEMENT
+    for choice in range(set_choices(c, d, h, s, pending)):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
         if forced != 0:
-            loose = ((c & ~run_melded[c])
-                     | (d & ~run_melded[d]) << 13
-                     | (h & ~run_melded[h]) << 26
-                     | (s & ~run_melded[s]) << 39)
+            loose = ((cc & ~run_melded[cc])
+                     | (dd & ~run_melded[dd]) << 13
+                     | (hh & ~run_melded[hh]) << 26
+                     | (ss & ~run_melded[ss]) << 39)
             if loose & forced:
-                return _NO_ARRANGEMENT
-        return run_deadwood[c] + run_deadwood[d] + run_deadwood[h] + run_deadwood[s]
-    bit = pending & -pending
-    rest = pending ^ bit
-    keep = ~bit
-    best = lanes_min_rec(c, d, h, s, rest, forced, run_deadwood, run_melded)
-    best = min(best, lanes_min_rec(c & keep, d & keep, h & keep, s & keep, rest, forced,
-                                   run_deadwood, run_melded))
-    if c & d & h & s & bit:
-        best = min(best, lanes_min_rec(c, d & keep, h & keep, s & keep, rest, forced,
-                                       run_deadwood, run_melded))
-        best = min(best, lanes_min_rec(c & keep, d, h & keep, s & keep, rest, forced,
-                                       run_deadwood, run_melded))
-        best = min(best, lanes_min_rec(c & keep, d & keep, h, s & keep, rest, forced,
-                                       run_deadwood, run_melded))
-        best = min(best, lanes_min_rec(c & keep, d & keep, h & keep, s, rest, forced,
-                                       run_deadwood, run_melded))
+                continue
+        best = min(best, run_deadwood[cc] + run_deadwood[dd] + run_deadwood[hh]
+                   + run_deadwood[ss])
     return best
 
 
@@ -188,7 +223,7 @@ def min_deadwood_kernel(hand: np.int64) -> np.int64:
     pending = set_ranks(c, d, h, s)
     if pending == 0:
         return _lanes_deadwood(c, d, h, s)
-    return lanes_min_rec(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED)
+    return lanes_min(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED)
 
 
 @njit(cache=True)
@@ -200,21 +235,24 @@ def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
     s = (hand >> 39) & _LANE
     pending = set_ranks(c, d, h, s)
     forced = np.int64(1) << card
-    return (lanes_min_rec(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
-            == lanes_min_rec(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED))
+    return (lanes_min(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
+            == lanes_min(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED))
 
 
 @njit(cache=True)
-def lanes_discard_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                      allowed: np.int64, run_deadwood: npt.NDArray[np.int64],
-                      out: npt.NDArray[np.int64]) -> np.int64:
+def lanes_discards(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
+                   allowed: np.int64, run_deadwood: npt.NDArray[np.int64],
+                   out: npt.NDArray[np.int64]) -> np.int64:
     """Lower ``out[card]`` to the deadwood left after discarding ``card`` (each card of
-    ``allowed`` still in the lanes) at every leaf of the set decisions in ``pending``;
+    ``allowed`` left in the lanes) under every set decision at the ranks of ``pending``;
     return the least deadwood of the lanes themselves."""
-    if pending == 0:
-        base = run_deadwood[c] + run_deadwood[d] + run_deadwood[h] + run_deadwood[s]
+    best = _NO_ARRANGEMENT
+    for choice in range(set_choices(c, d, h, s, pending)):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        base = run_deadwood[cc] + run_deadwood[dd] + run_deadwood[hh] + run_deadwood[ss]
+        best = min(best, base)
         for suit in range(4):
-            lane = c if suit == 0 else d if suit == 1 else h if suit == 2 else s
+            lane = cc if suit == 0 else dd if suit == 1 else hh if suit == 2 else ss
             bits = lane & (allowed >> (13 * suit)) & _LANE
             rank = 0
             while bits:
@@ -224,22 +262,6 @@ def lanes_discard_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pendin
                     out[card] = min(out[card], value)
                 bits >>= 1
                 rank += 1
-        return base
-    bit = pending & -pending
-    rest = pending ^ bit
-    keep = ~bit
-    best = lanes_discard_rec(c, d, h, s, rest, allowed, run_deadwood, out)
-    best = min(best, lanes_discard_rec(c & keep, d & keep, h & keep, s & keep, rest, allowed,
-                                       run_deadwood, out))
-    if c & d & h & s & bit:
-        best = min(best, lanes_discard_rec(c, d & keep, h & keep, s & keep, rest, allowed,
-                                           run_deadwood, out))
-        best = min(best, lanes_discard_rec(c & keep, d, h & keep, s & keep, rest, allowed,
-                                           run_deadwood, out))
-        best = min(best, lanes_discard_rec(c & keep, d & keep, h, s & keep, rest, allowed,
-                                           run_deadwood, out))
-        best = min(best, lanes_discard_rec(c & keep, d & keep, h & keep, s, rest, allowed,
-                                           run_deadwood, out))
     return best
 
 
@@ -263,7 +285,7 @@ def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    lanes_discard_rec(c, d, h, s, set_ranks(c, d, h, s), allowed, RUN_DEADWOOD, out)
+    lanes_discards(c, d, h, s, set_ranks(c, d, h, s), allowed, RUN_DEADWOOD, out)
 
 
 @njit(cache=True)
@@ -306,36 +328,25 @@ def _exposure(sets: np.int64, runs: np.int64, hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _lesser(first: tuple[np.int64, np.int64, np.int64],
-            second: tuple[np.int64, np.int64, np.int64]) -> tuple[np.int64, np.int64, np.int64]:
-    """The lexicographically smaller (deadwood, exposure, sets); the first on a tie."""
-    if second[0] < first[0] or (second[0] == first[0] and second[1] < first[1]):
-        return second
-    return first
-
-
-@njit(cache=True)
-def _arrangement_rec(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                     hand: np.int64) -> tuple[np.int64, np.int64, np.int64]:
-    """(deadwood, exposure, set cards) of the best arrangement: least deadwood, then least
-    exposure, then the first found (no set is tried before a set, low ranks first)."""
-    if pending == 0:
-        runs = (RUN_MELDED[c] | RUN_MELDED[d] << 13 | RUN_MELDED[h] << 26
-                | RUN_MELDED[s] << 39)
-        lanes = c | d << 13 | h << 26 | s << 39
-        sets = hand & ~lanes
-        return _lanes_deadwood(c, d, h, s), _exposure(sets, runs, hand), sets
-    bit = pending & -pending
-    rest = pending ^ bit
-    keep = ~bit
-    best = _arrangement_rec(c, d, h, s, rest, hand)
-    best = _lesser(best, _arrangement_rec(c & keep, d & keep, h & keep, s & keep, rest, hand))
-    if c & d & h & s & bit:
-        best = _lesser(best, _arrangement_rec(c, d & keep, h & keep, s & keep, rest, hand))
-        best = _lesser(best, _arrangement_rec(c & keep, d, h & keep, s & keep, rest, hand))
-        best = _lesser(best, _arrangement_rec(c & keep, d & keep, h, s & keep, rest, hand))
-        best = _lesser(best, _arrangement_rec(c & keep, d & keep, h & keep, s, rest, hand))
-    return best
+def _best_arrangement(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
+                      hand: np.int64) -> tuple[np.int64, np.int64]:
+    """(deadwood, set cards) of the best arrangement: least deadwood, then least exposure,
+    then the first set decision in :func:`choose_sets` order (no sets first)."""
+    best = _NO_ARRANGEMENT
+    best_exposure = _NO_ARRANGEMENT
+    best_sets = np.int64(0)
+    for choice in range(set_choices(c, d, h, s, pending)):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        deadwood = _lanes_deadwood(cc, dd, hh, ss)
+        if deadwood > best:
+            continue
+        runs = (RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26
+                | RUN_MELDED[ss] << 39)
+        sets = hand & ~(cc | dd << 13 | hh << 26 | ss << 39)
+        exposure = _exposure(sets, runs, hand)
+        if deadwood < best or exposure < best_exposure:
+            best, best_exposure, best_sets = deadwood, exposure, sets
+    return best, best_sets
 
 
 @njit(cache=True)
@@ -349,7 +360,7 @@ def best_arrangement_kernel(hand: np.int64) -> tuple[np.int64, np.int64, np.int6
     d = (hand >> 13) & _LANE
     h = (hand >> 26) & _LANE
     s = (hand >> 39) & _LANE
-    deadwood, _, sets = _arrangement_rec(c, d, h, s, set_ranks(c, d, h, s), hand)
+    deadwood, sets = _best_arrangement(c, d, h, s, set_ranks(c, d, h, s), hand)
     rest = hand & ~sets
     runs = np.int64(0)
     for suit in range(4):

@@ -62,8 +62,8 @@ from ..cards import N_RANKS, SUIT_BITS
 from ..evaluator import (
     bit_index,
     lane_tables,
-    lanes_discard_rec,
-    lanes_min_rec,
+    lanes_discards,
+    lanes_min,
     popcount,
     set_ranks,
 )
@@ -241,9 +241,9 @@ def _leaf(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64]
         s = (rest >> 39) & _LANE
         pending = set_ranks(c, d, h, s)
         if mode == _MODE_MIN:
-            value = lanes_min_rec(c, d, h, s, pending, _NOT_FORCED, rd, rd)
+            value = lanes_min(c, d, h, s, pending, _NOT_FORCED, rd, rd)
         elif mode == _MODE_DISCARD:
-            value = lanes_discard_rec(c, d, h, s, pending, allowed & rest, rd, out)
+            value = lanes_discards(c, d, h, s, pending, allowed & rest, rd, out)
         else:
             value, sets = _arr_rec(c, d, h, s, pending, rd)
             if value < best[0]:
@@ -323,9 +323,9 @@ def _with_table(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.
     s = (hand >> 39) & _LANE
     pending = set_ranks(c, d, h, s)
     if mode == _MODE_MIN:
-        return lanes_min_rec(c, d, h, s, pending, _NOT_FORCED, rd, rd)
+        return lanes_min(c, d, h, s, pending, _NOT_FORCED, rd, rd)
     if mode == _MODE_DISCARD:
-        return lanes_discard_rec(c, d, h, s, pending, allowed & hand, rd, out)
+        return lanes_discards(c, d, h, s, pending, allowed & hand, rd, out)
     value, sets = _arr_rec(c, d, h, s, pending, rd)
     best[0] = value
     best[1] = sets
@@ -680,7 +680,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         holding = pol[P_MELD] == 1 and played[p] == 0
         if holding:
             c, d, h, s = hand & _LANE, (hand >> 13) & _LANE, (hand >> 26) & _LANE, hand >> 39
-            in_melds = hand_points(hand, lp) - lanes_min_rec(c, d, h, s, set_ranks(c, d, h, s),
+            in_melds = hand_points(hand, lp) - lanes_min(c, d, h, s, set_ranks(c, d, h, s),
                                                              _NOT_FORCED, rd, rd)
             holding = not (turns[p] > pol[P_HOLD_TURNS] or in_melds > pol[P_HOLD_POINTS]
                            or (rules[R_MUST_MELD] and in_melds > 0))
