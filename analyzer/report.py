@@ -505,6 +505,11 @@ deals or games; comparisons are paired on common deals). The run is reproducible
 bit from its seed, whatever the thread count.
 
 Study run times: {", ".join(f"{k} {v:.0f} s" for k, v in config.timings.items())}.
+
+Two folders here come from their own commands: [exact/](exact/) (`analyzer exact --cards
+10` and `--cards 11`, run by this report only when missing: the counts are exact, so they
+never change) and [advisor_crosscheck/](advisor_crosscheck/)
+(`python scripts/advisor_crosscheck.py`: the advisor's verdicts against the knock chart).
 """
     path = config.out / "README.md"
     path.write_text(header + "\n" + "\n".join(parts))
