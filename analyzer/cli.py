@@ -510,6 +510,49 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     emit(chart, "json" if as_json else fmt)
 
 
+@cli.command("knock-schedule")
+@rules_options
+@policy_options
+@click.option("--objective", type=click.Choice(["points", "games"]), default="points",
+              show_default=True, help="Maximise points per hand, or the game-win rate.")
+@click.option("--deals", type=click.IntRange(1), default=5_000, show_default=True,
+              help="Deals (points) or game pairs (games) per evaluation.")
+@click.option("--rounds", type=click.IntRange(1, 10), default=2, show_default=True,
+              help="Rounds of alternating best responses.")
+@study_options
+def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: str,
+                           policy_b: str, objective: str, deals: int, rounds: int, seed: int,
+                           jobs: int | None, as_json: bool, no_progress: bool, out: str | None,
+                           fmt: str, scheduler: str | None) -> None:
+    """Best turn-dependent knock schedule, then alternating best responses.
+
+    A (--a with its schedule searched over own turns 1-3, 4-6, 7-9, 10+) best-responds to
+    --b, then B (the same base policy) to A, and so on.
+
+    \b
+    Example:
+      analyzer knock-schedule --objective games --deals 2000 --rounds 1
+    """
+    from . import charts, studies
+
+    rules = get_rules(preset, overrides)
+    base = get_policy(policy_a)
+    set_jobs(jobs)
+    search = studies.best_schedule(rules, base, get_policy(policy_b), deals, seed, rounds,
+                                   objective, scheduler=scheduler)
+    save_chart(out, "knock_schedule", search.steps,
+               lambda ax: charts.schedules_chart({"A": search.final_a, "B": search.final_b},
+                                                 studies.SCHEDULE_BINS, ax), (8, 3.8))
+    if out is not None:
+        from pathlib import Path
+
+        search.gaps.to_csv(Path(out) / "knock_schedule_gaps.csv", index=False)
+    emit(search.steps, "json" if as_json else fmt)
+    if fmt == "table" and not as_json:
+        click.echo("")
+        emit(search.gaps, fmt)
+
+
 @cli.command("tournament")
 @rules_options
 @click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",

@@ -163,20 +163,34 @@ class ScheduleSearch:
     """Result of :func:`best_schedule`."""
 
     steps: pd.DataFrame
-    """One row per best-response step: side, schedule, points/hand gain with CI."""
+    """One row per best-response step: side, schedule, gain (points per hand or game-win
+    rate, by the objective) with CI."""
     final_a: tuple[int, ...]
     final_b: tuple[int, ...]
     gaps: pd.DataFrame
     """How far the final pair is from mutual best response: each side's best one-bin
-    deviation gain (points per hand) with CI."""
+    deviation gain (in the objective's unit) with CI."""
 
 
-def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
-                   n_deals: int, seed: int, progress: Progress | None,
-                   scheduler: str | None) -> tuple[list[int], float, float, float]:
+OBJECTIVES = {"points": "points_mean", "games": "game_win_mean"}
+"""What a schedule search maximises: points per hand, or the game-win rate (to 100)."""
+
+
+def _evaluate(arms: Sequence[Arm], n: int, seed: int, objective: str, reference: int,
+              progress: Progress | None, scheduler: str | None) -> pd.DataFrame:
+    """Paired comparison of the arms on ``n`` deals (points) or game pairs (games)."""
+    compare = compare_hands if objective == "points" else compare_games
+    return compare(arms, n, seed, reference=reference, progress=progress, scheduler=scheduler)
+
+
+def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
+                  n: int, seed: int, objective: str = "points",
+                  progress: Progress | None = None, scheduler: str | None = None
+                  ) -> tuple[list[int], float, float, float]:
     """Coordinate ascent over bins: each bin's threshold set to the best of 0..10 with
     the others fixed, sweeping until nothing changes.  Returns the schedule and the
-    paired gain over ``start`` (points per hand, with 95% CI)."""
+    paired gain over ``start`` (points per hand or game-win rate, with 95% CI)."""
+    metric = OBJECTIVES[objective]
     current = list(start)
     for _ in range(3):
         changed = False
@@ -186,9 +200,8 @@ def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: P
                 trial = [*current]
                 trial[index] = threshold
                 arms.append(Arm(str(threshold), rules, schedule_policy(base, trial), opponent))
-            table = compare_hands(arms, n_deals, seed, reference=current[index],
-                                  progress=progress, scheduler=scheduler)
-            best = int(table["points_mean"].idxmax())
+            table = _evaluate(arms, n, seed, objective, current[index], progress, scheduler)
+            best = int(table[metric].idxmax())
             # move only on a significant gain, so noise does not make the search wander
             if best != current[index] and table.loc[best, "diff_low"] > 0:
                 current[index] = best
@@ -197,35 +210,40 @@ def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: P
             break
     arms = [Arm("start", rules, schedule_policy(base, start), opponent),
             Arm("best", rules, schedule_policy(base, current), opponent)]
-    gain = compare_hands(arms, n_deals, seed + 1, scheduler=scheduler).iloc[1]
+    gain = _evaluate(arms, n, seed + 1, objective, 0, None, scheduler).iloc[1]
     return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
 
 
-def best_schedule(rules: Rules, base: Policy, opponent: Policy, n_deals: int, seed: int,
-                  rounds: int = 3, progress: Progress | None = None,
+def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: int,
+                  rounds: int = 3, objective: str = "points", progress: Progress | None = None,
                   scheduler: str | None = None) -> ScheduleSearch:
     """A best-responds to ``opponent``, then B (same base policy) to A's schedule, and so
-    on for ``rounds`` rounds or until neither schedule changes."""
+    on for ``rounds`` rounds or until neither schedule changes.
+
+    ``objective`` is ``points`` (points per hand, ``n`` deals per evaluation) or
+    ``games`` (game-win rate, ``n`` seat-swapped game pairs per evaluation).
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     schedule_a = [10] * len(SCHEDULE_BINS)
     schedule_b: list[int] | None = None
-    opponent_policy = opponent
     steps = []
     for round_number in range(1, rounds + 1):
         changed = False
         for side in ("A", "B"):
             if side == "A":
-                against = opponent_policy if schedule_b is None else schedule_policy(base,
-                                                                                       schedule_b)
-                new, gain, low, high = _best_response(rules, base, schedule_a, against, n_deals,
-                                                      seed + round_number, progress, scheduler)
+                against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
+                new, gain, low, high = best_response(rules, base, schedule_a, against, n,
+                                                      seed + round_number, objective, progress,
+                                                      scheduler)
                 changed |= new != schedule_a
                 schedule_a = new
             else:
                 start = schedule_b or [10] * len(SCHEDULE_BINS)
-                new, gain, low, high = _best_response(rules, base, start,
-                                                      schedule_policy(base, schedule_a), n_deals,
-                                                      seed + 100 + round_number, progress,
-                                                      scheduler)
+                new, gain, low, high = best_response(rules, base, start,
+                                                      schedule_policy(base, schedule_a), n,
+                                                      seed + 100 + round_number, objective,
+                                                      progress, scheduler)
                 changed |= new != schedule_b
                 schedule_b = new
             steps.append({"round": round_number, "side": side,
@@ -244,7 +262,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n_deals: int, se
                     trial[index] = threshold
                     arms.append(Arm("/".join(map(str, trial)), rules,
                                     schedule_policy(base, trial), schedule_policy(base, theirs)))
-        table = compare_hands(arms, n_deals, seed + 999, progress=progress, scheduler=scheduler)
+        table = _evaluate(arms, n, seed + 999, objective, 0, progress, scheduler)
         best = table.iloc[1:]["diff_mean"].idxmax()
         gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
                      "best_deviation": table.loc[best, "arm"],

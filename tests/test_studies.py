@@ -141,6 +141,8 @@ def test_report_writes_every_section(tmp_path):
     ["tournament", "--policies", "basic,simple", "--deals", "100", "--games", "10"],
     ["variants", "--presets", "standard,oklahoma", "--deals", "100", "--games", "10"],
     ["dealt", "--deals", "1000"],
+    ["knock-schedule", "--deals", "60", "--rounds", "1"],
+    ["knock-schedule", "--objective", "games", "--deals", "20", "--rounds", "1"],
 ])
 def test_study_commands(command, tmp_path):
     result = CliRunner().invoke(cli, [*command, "--out", str(tmp_path)])
