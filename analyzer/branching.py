@@ -38,6 +38,10 @@ from .simulate import _POLICY_SALT
 
 #: Own turns tracked separately; later turns are pooled into the last row.
 MAX_TURN = 20
+#: Largest points a hand can score in the game-value table (|points| above it are capped).
+MAX_POINTS = 400
+#: Per-cell sums: n, points difference and its square, game-win difference and its square.
+N_SUMS = 5
 
 
 @njit(cache=True)
@@ -48,14 +52,21 @@ def _points_to_seat0(state: npt.NDArray[np.int64]) -> np.int64:
     return state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS]
 
 
+@njit(cache=True)
+def _capped(points: np.int64) -> np.int64:
+    return max(-MAX_POINTS, min(MAX_POINTS, points))
+
+
 @njit(cache=True, parallel=True)
 def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
                         rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
                         knock_now: npt.NDArray[np.int64], hold: npt.NDArray[np.int64],
+                        game_values: npt.NDArray[np.float64],
                         sums: npt.NDArray[np.float64]) -> None:
-    """Add (n, sum, sum of squares) of knock-minus-play-on points to ``sums[k, turn, dw]``
-    where ``k`` is the slot of the deal (reduced by the caller).  ``knock_now`` and
-    ``hold`` are A's policy with its schedule set to always / never knock."""
+    """Add the knock-minus-play-on sums (see ``N_SUMS``) to ``sums[k, turn, dw]`` where
+    ``k`` is the slot of the deal (reduced by the caller).  ``knock_now`` and ``hold`` are
+    A's policy with its schedule set to always / never knock; ``game_values[a_dealt,
+    MAX_POINTS + points to A]`` is A's game-win probability after the hand."""
     slots = sums.shape[0]
     per_slot = (count + slots - 1) // slots
     for slot in prange(slots):
@@ -88,6 +99,7 @@ def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
                                              scratch[:52], scratch[52:])
                     apply_discard(branch, card, True, rules)
                     knock_points = _points_to_seat0(branch)
+                    a_dealt = 1 - rep
                     # play on: the throw of the same policy with knocking held back
                     card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52],
                                              scratch[52:])
@@ -95,22 +107,37 @@ def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
                     branch[:] = state
                     branch_rng[0] = rng[0]
                     advance(branch, rules, policies, branch_rng, scratch, False)
-                    difference = np.float64(knock_points - _points_to_seat0(branch))
-                    sums[slot, turn, deadwood, 0] += 1.0
-                    sums[slot, turn, deadwood, 1] += difference
-                    sums[slot, turn, deadwood, 2] += difference * difference
+                    play_points = _points_to_seat0(branch)
+                    difference = np.float64(knock_points - play_points)
+                    win = (game_values[a_dealt, MAX_POINTS + _capped(knock_points)]
+                           - game_values[a_dealt, MAX_POINTS + _capped(play_points)])
+                    cell = sums[slot, turn, deadwood]
+                    cell[0] += 1.0
+                    cell[1] += difference
+                    cell[2] += difference * difference
+                    cell[3] += win
+                    cell[4] += win * win
 
 
 def knock_chart_sums(rules: Rules, subject: Policy, opponent: Policy, seed: int, first: int,
-                     count: int, slots: int = 64) -> npt.NDArray[np.float64]:
-    """(n, sum, sum of squares) of knock-minus-play-on points (to A) for deals
-    ``first .. first + count``, shaped ``(MAX_TURN + 1, 11, 3)`` by (A's own turn,
-    deadwood in points).  Sums are exact (integer values), so chunks merge exactly."""
+                     count: int, game_values: npt.NDArray[np.float64] | None = None,
+                     slots: int = 64) -> npt.NDArray[np.float64]:
+    """Sums of knock-minus-play-on differences for deals ``first .. first + count``,
+    shaped ``(MAX_TURN + 1, 11, N_SUMS)`` by (A's own turn, deadwood in points): n, points
+    (to A) and its square, game-win probability and its square.
+
+    ``game_values`` (shape ``(2, 2 * MAX_POINTS + 1)``: by whether A dealt, and points to
+    A) values a hand's result as A's chance of winning the game; zeros when not given.
+    The point sums are integers, so chunks merge exactly; the game-win sums are floats,
+    merged in chunk order.
+    """
     hold = subject.to_array()
     hold[PolicyField.SCHEDULE:] = -1  # never knock (gin still ends the hand)
     knock_now = subject.with_knock(10).to_array()
-    sums = np.zeros((slots, MAX_TURN + 1, 11, 3), dtype=np.float64)
+    if game_values is None:
+        game_values = np.zeros((2, 2 * MAX_POINTS + 1))
+    sums = np.zeros((slots, MAX_TURN + 1, 11, N_SUMS), dtype=np.float64)
     policies = np.stack([subject.to_array(), opponent.to_array()])
     _knock_chart_kernel(np.int64(seed), np.int64(first), np.int64(count), rules.to_array(),
-                        policies, knock_now, hold, sums)
+                        policies, knock_now, hold, game_values, sums)
     return sums.sum(axis=0)

@@ -486,9 +486,13 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
               help="Deals whose knock decisions are branched (each twice, seats swapped).")
 @click.option("--min-samples", type=click.IntRange(1), default=300, show_default=True,
               help="Cells with fewer states are greyed out.")
+@click.option("--equity-deals", type=click.IntRange(0), default=0, show_default=True,
+              help="Also value each hand as the chance of winning a game from 0:0, by an "
+                   "equity table from this many deals (0: points only).")
 @study_options
 def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                        deals: int, min_samples: int, seed: int, jobs: int | None,
+                        deals: int, min_samples: int, equity_deals: int, seed: int,
+                        jobs: int | None,
                         as_json: bool, no_progress: bool, out: str | None, fmt: str,
                         scheduler: str | None) -> None:
     """Knock now or play on? Mean points difference by own turn and deadwood.
@@ -503,8 +507,12 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     rules = get_rules(preset, overrides)
     set_jobs(jobs)
     with progress_bar(deals, "deal", no_progress) as update:
-        chart = studies.knock_chart(rules, get_policy(policy_a), get_policy(policy_b), deals,
-                                    seed, min_samples, progress=update, scheduler=scheduler)
+        try:
+            chart = studies.knock_chart(rules, get_policy(policy_a), get_policy(policy_b),
+                                        deals, seed, min_samples, progress=update,
+                                        scheduler=scheduler, equity_deals=equity_deals)
+        except ValueError as error:
+            fail(str(error))
     save_chart(out, "knock_chart", chart,
                lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN), (12, 5))
     emit(chart, "json" if as_json else fmt)

@@ -251,15 +251,17 @@ def section_chart(config: ReportConfig) -> str:
     folder = _folder(config, "knock_chart")
     deals = config.size(4.0)
     subject = opponent = POLICIES["basic"]
+    equity_deals = config.size(0.5)
     chart = studies.knock_chart(STANDARD, subject, opponent, deals, config.seed,
                                 min_samples=300,
                                 progress=_progress(config, "knock chart", deals),
-                                scheduler=config.scheduler)
+                                scheduler=config.scheduler, equity_deals=equity_deals)
     chart.to_csv(folder / "knock_chart.csv", index=False)
     with figure_file(folder / "knock_chart.png", figsize=(12, 5)) as ax:
         charts.knock_chart_heatmap(chart, ax, MAX_TURN)
     _meta(folder, config, "knock_chart", started, deals=deals, rules="standard",
-          subject=format_policy(subject), opponent=format_policy(opponent))
+          subject=format_policy(subject), opponent=format_policy(opponent),
+          equity_deals=equity_deals)
     statement = _chart_statement(chart)
     return f"""## 3. When to knock, by turn: knock now or play on?
 
@@ -277,7 +279,8 @@ knock / play-on boundary.
 
 States come from {deals:,} deals (each played twice, seats swapped) of `basic` against
 `basic` under the standard rules, the player holding back its knock along the main line
-so later turns are reached; seed {config.seed}. Full table with CIs:
+so later turns are reached; seed {config.seed}. The game-win values use an equity table of
+the same pair from {equity_deals:,} deals. Full table with CIs (points and game-win):
 [knock_chart.csv](knock_chart/knock_chart.csv).
 """
 
@@ -297,6 +300,11 @@ def _chart_statement(chart: pd.DataFrame) -> str:
         last = int(knock.index.max())
         text += (f" Knock now with deadwood (points) {'; '.join(spans)}; from own turn "
                  f"{last + 1} on, playing on is never significantly worse.")
+    if "win_verdict" in solid:
+        differ = solid[solid["verdict"] != solid["win_verdict"]]
+        text += (f" Valued as the chance of winning a game to 100 that this hand opens "
+                 f"(columns `win_*`), the verdict is the same in {len(solid) - len(differ)} of "
+                 f"{len(solid)} cells; where it differs one of the two is too close to call.")
     play = solid[solid["verdict"] == "play on"]
     if len(play):
         low = play[play["deadwood"] <= 3]

@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from .branching import MAX_TURN, knock_chart_sums
+from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
 from .cluster import map_chunks
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
@@ -113,34 +114,66 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
 
 def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, seed: int,
                 min_samples: int = 200, chunk: int = 1 << 15,
-                progress: Progress | None = None, scheduler: str | None = None
-                ) -> pd.DataFrame:
+                progress: Progress | None = None, scheduler: str | None = None,
+                equity_deals: int = 0) -> pd.DataFrame:
     """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
 
     One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI),
     ``verdict`` (``knock`` / ``play on`` when the CI excludes 0, else ``unclear``) and
     ``enough`` (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
+
+    With ``equity_deals`` > 0 the hand's result is also valued as A's chance to win a game
+    to the target that this hand opens (score 0:0), by an equity table estimated from that
+    many deals of the same policies: columns ``win_mean``, ``win_low``, ``win_high``
+    (game-win probability, knock now minus play on) and ``win_verdict``.
     """
+    values = None
+    if equity_deals:
+        values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed)
     spans = _chunks(n_deals, chunk)
     jobs = [{"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
-             "first": first, "count": count} for first, count in spans]
-    # integer-valued sums: adding the chunks' arrays in order is exact
+             "first": first, "count": count, "game_values": values} for first, count in spans]
+    # integer-valued point sums: adding the chunks' arrays in order is exact
     total = np.sum(map_chunks(knock_chart_sums, jobs, scheduler, progress,
                               [count for _, count in spans]), axis=0)
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
-            n, s, sq = total[turn, deadwood]
+            n, points, points_sq, win, win_sq = total[turn, deadwood]
             if n == 0:
                 continue
-            mean = s / n
-            sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
-            half = Z95 * sd / np.sqrt(n)
-            verdict = "knock" if mean - half > 0 else "play on" if mean + half < 0 else "unclear"
-            rows.append({"turn": turn, "deadwood": deadwood, "n": int(n), "mean": mean,
-                         "low": mean - half, "high": mean + half, "verdict": verdict,
-                         "enough": n >= min_samples})
+            row: dict[str, object] = {"turn": turn, "deadwood": deadwood, "n": int(n)}
+            for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
+                if prefix and values is None:
+                    continue
+                mean = s / n
+                sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
+                half = Z95 * sd / np.sqrt(n)
+                row[f"{prefix}mean"] = mean
+                row[f"{prefix}low"] = mean - half
+                row[f"{prefix}high"] = mean + half
+                row[f"{prefix}verdict"] = ("knock" if mean - half > 0 else
+                                           "play on" if mean + half < 0 else "unclear")
+            row["enough"] = n >= min_samples
+            rows.append(row)
     return pd.DataFrame(rows)
+
+
+def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
+                                 n_deals: int, seed: int) -> npt.NDArray[np.float64]:
+    """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
+    (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
+    the two policies estimated on ``n_deals`` deals."""
+    from .equity import equity_table, hand_outcome_distribution
+
+    table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed),
+                         rules)
+    values = np.zeros((2, 2 * MAX_POINTS + 1))
+    for a_dealt in (0, 1):
+        for points in range(-MAX_POINTS, MAX_POINTS + 1):
+            values[a_dealt, MAX_POINTS + points] = table.win_probability_after(
+                0, 0, points, bool(a_dealt))
+    return values
 
 
 # -------------------------------------------------------------------- best schedule

@@ -72,6 +72,13 @@ def test_knock_chart_cells_and_ci():
     assert (chart["mean"] <= chart["high"]).all()
     again = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, chunk=300)
     assert chart.equals(again)
+    valued = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20,
+                                 equity_deals=2_000)
+    assert valued["mean"].equals(chart["mean"])
+    assert valued["win_mean"].abs().max() < 1
+    assert (valued["win_low"] <= valued["win_mean"]).all()
+    # a bigger win in points is a bigger chance to win the game: the signs mostly agree
+    assert (np.sign(valued["mean"]) == np.sign(valued["win_mean"])).mean() > 0.8
 
 
 def test_tournament_is_antisymmetric():
@@ -137,7 +144,7 @@ def test_report_writes_every_section(tmp_path):
 
 @pytest.mark.parametrize("command", [
     ["knock-sweep", "--deals", "100", "--games", "10", "--format", "csv"],
-    ["knock-chart", "--deals", "200", "--format", "json"],
+    ["knock-chart", "--deals", "200", "--format", "json", "--equity-deals", "500"],
     ["tournament", "--policies", "basic,simple", "--deals", "100", "--games", "10"],
     ["variants", "--presets", "standard,oklahoma", "--deals", "100", "--games", "10"],
     ["dealt", "--deals", "1000"],
