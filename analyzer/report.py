@@ -302,9 +302,11 @@ def _chart_statement(chart: pd.DataFrame) -> str:
                  f"{last + 1} on, playing on is never significantly worse.")
     if "win_verdict" in solid:
         differ = solid[solid["verdict"] != solid["win_verdict"]]
+        opposite = differ[(differ["verdict"] != "unclear") & (differ["win_verdict"] != "unclear")]
         text += (f" Valued as the chance of winning a game to 100 that this hand opens "
                  f"(columns `win_*`), the verdict is the same in {len(solid) - len(differ)} of "
-                 f"{len(solid)} cells; where it differs one of the two is too close to call.")
+                 f"{len(solid)} cells; in {len(differ) - len(opposite)} of the others one "
+                 f"verdict is too close to call, and {len(opposite)} are opposite.")
     play = solid[solid["verdict"] == "play on"]
     if len(play):
         low = play[play["deadwood"] <= 3]
