@@ -57,6 +57,44 @@ def _capped(points: np.int64) -> np.int64:
     return max(-MAX_POINTS, min(MAX_POINTS, points))
 
 
+@njit(cache=True)
+def start_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
+               rng: npt.NDArray[np.uint64], seed: np.int64, deal: np.int64, rep: np.int64,
+               rules: npt.NDArray[np.int64]) -> None:
+    """Deal ``deal`` of ``seed`` with A (seat 0) the non-dealer (``rep`` 0) or the dealer
+    (``rep`` 1), leaving ``rng`` on the deal's policy stream."""
+    rng[0] = stream_key(seed, deal)
+    shuffle_deck(rng, deck)
+    new_hand(state, deck, np.int64(1 - rep), rules)
+    rng[0] = stream_key(seed ^ _POLICY_SALT, deal)
+
+
+@njit(cache=True)
+def next_knock_decision(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                        policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+                        scratch: npt.NDArray[np.int64]) -> np.int64:
+    """Play on (both players by ``policies``) until A holds 11 cards and may knock without
+    gin; return its least deadwood then (points), or -1 once the hand is over."""
+    while advance(state, rules, policies, rng, scratch, True):
+        player = state[Slot.TURN]
+        deadwood = knock_deadwood(state, scratch)
+        if player == 0 and deadwood > 0:
+            return deadwood
+        card, knock = choose_discard(state, player, policies[player], rng, scratch[:52],
+                                     scratch[52:])
+        apply_discard(state, card, knock, rules)
+    return np.int64(-1)
+
+
+def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """A's policy rows with its schedule set to always knock and to never knock (gin
+    still ends the hand): the two branches of a knock decision."""
+    knock_now = subject.with_knock(10).to_array()
+    hold = subject.to_array()
+    hold[PolicyField.SCHEDULE:] = -1
+    return knock_now, hold
+
+
 @njit(cache=True, parallel=True)
 def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
                         rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
@@ -79,18 +117,11 @@ def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
         for i in range(slot * per_slot, min(count, (slot + 1) * per_slot)):
             deal = first + i
             for rep in range(2):
-                rng[0] = stream_key(seed, deal)
-                shuffle_deck(rng, deck)
-                new_hand(state, deck, np.int64(1 - rep), rules)
-                rng[0] = stream_key(seed ^ _POLICY_SALT, deal)
-                while advance(state, rules, policies, rng, scratch, True):
-                    player = state[Slot.TURN]
-                    deadwood = knock_deadwood(state, scratch)
-                    if player != 0 or deadwood == 0:
-                        card, knock = choose_discard(state, player, policies[player], rng,
-                                                     scratch[:52], scratch[52:])
-                        apply_discard(state, card, knock, rules)
-                        continue
+                start_hand(state, deck, rng, seed, deal, rep, rules)
+                while True:
+                    deadwood = next_knock_decision(state, rules, policies, rng, scratch)
+                    if deadwood < 0:
+                        break
                     turn = min(state[Slot.OWN_TURNS], MAX_TURN)
                     # knock now: the policy's knock discard (least deadwood, highest card)
                     branch[:] = state
@@ -131,9 +162,7 @@ def knock_chart_sums(rules: Rules, subject: Policy, opponent: Policy, seed: int,
     The point sums are integers, so chunks merge exactly; the game-win sums are floats,
     merged in chunk order.
     """
-    hold = subject.to_array()
-    hold[PolicyField.SCHEDULE:] = -1  # never knock (gin still ends the hand)
-    knock_now = subject.with_knock(10).to_array()
+    knock_now, hold = decision_policies(subject)
     if game_values is None:
         game_values = np.zeros((2, 2 * MAX_POINTS + 1))
     sums = np.zeros((slots, MAX_TURN + 1, 11, N_SUMS), dtype=np.float64)

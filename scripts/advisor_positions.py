@@ -11,19 +11,9 @@ import numpy as np
 import numpy.typing as npt
 
 from analyzer.advisor import Position
-from analyzer.engine import (
-    Slot,
-    advance,
-    apply_discard,
-    choose_discard,
-    knock_deadwood,
-    new_hand,
-    new_scratch,
-    new_state,
-)
+from analyzer.branching import decision_policies, next_knock_decision, start_hand
+from analyzer.engine import Slot, apply_discard, choose_discard, new_scratch, new_state
 from analyzer.policies import PRESETS as POLICIES
-from analyzer.policies import PolicyField
-from analyzer.rng import shuffle_deck, stream_key
 from analyzer.rules import Rules
 
 
@@ -32,9 +22,7 @@ def branch_points(rules: Rules, n_deals: int, seed: int) -> list[dict[str, objec
     chart's two candidate discards, for deals ``0 .. n_deals`` (both seatings)."""
     subject = POLICIES["basic"]
     policies = np.stack([subject.to_array(), subject.to_array()])
-    hold = subject.to_array()
-    hold[PolicyField.SCHEDULE:] = -1  # never knock, as the chart's play-on branch
-    knock_now = subject.with_knock(10).to_array()
+    knock_now, hold = decision_policies(subject)
     rules_array = rules.to_array()
     state, scratch = new_state(), new_scratch()
     deck = np.empty(52, dtype=np.int8)
@@ -42,18 +30,10 @@ def branch_points(rules: Rules, n_deals: int, seed: int) -> list[dict[str, objec
     found = []
     for deal in range(n_deals):
         for rep in range(2):
-            rng[0] = stream_key(np.int64(seed), np.int64(deal))
-            shuffle_deck(rng, deck)
-            new_hand(state, deck, np.int64(1 - rep), rules_array)
-            rng[0] = stream_key(np.int64(seed) ^ np.int64(0x5EED), np.int64(deal))
-            while advance(state, rules_array, policies, rng, scratch, True):
-                player = state[Slot.TURN]
-                deadwood = knock_deadwood(state, scratch)
-                if player != 0 or deadwood == 0:
-                    card, knock = choose_discard(state, player, policies[player], rng,
-                                                 scratch[:52], scratch[52:])
-                    apply_discard(state, card, knock, rules_array)
-                    continue
+            start_hand(state, deck, rng, np.int64(seed), np.int64(deal), np.int64(rep),
+                       rules_array)
+            while (deadwood := next_knock_decision(state, rules_array, policies, rng,
+                                                   scratch)) >= 0:
                 knock_card, _ = choose_discard(state.copy(), np.int64(0), knock_now, rng.copy(),
                                                scratch[:52], scratch[52:])
                 hold_card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52],
