@@ -88,6 +88,19 @@ _N_CHUNKS = 64
 _Z95 = 1.959963984540054
 
 
+@njit(cache=True)
+def _work_space(players: np.int64) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8],
+                                            npt.NDArray[np.int8], npt.NDArray[np.int64],
+                                            npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                            npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(rng state, deck, pile, hands, melds, meld owners, counters, result): the arrays a
+    parallel slot plays its hands in, allocated once per slot."""
+    return (np.empty(1, dtype=np.uint64), np.empty(52, dtype=np.int8),
+            np.empty(52, dtype=np.int8), np.empty(players, dtype=np.int64),
+            np.empty(MAX_MELDS, dtype=np.int64), np.empty(MAX_MELDS, dtype=np.int64),
+            np.empty(N_COUNTERS, dtype=np.int64), np.empty(N_RESULT, dtype=np.int64))
+
+
 @njit(cache=True, parallel=True)
 def _simulate_kernel(seed: np.int64, n_deals: np.int64, rules: npt.NDArray[np.int64],
                      policies: npt.NDArray[np.int64], rotate: bool, rd: npt.NDArray[np.int64],
@@ -100,14 +113,7 @@ def _simulate_kernel(seed: np.int64, n_deals: np.int64, rules: npt.NDArray[np.in
     chunk = (n_deals + n_chunks - 1) // n_chunks
     keep_rows = rows.shape[0] == n_deals
     for k in prange(n_chunks):
-        state = np.empty(1, dtype=np.uint64)
-        deck = np.empty(52, dtype=np.int8)
-        pile = np.empty(52, dtype=np.int8)
-        hands = np.empty(n, dtype=np.int64)
-        melds = np.empty(MAX_MELDS, dtype=np.int64)
-        owners = np.empty(MAX_MELDS, dtype=np.int64)
-        counters = np.empty(N_COUNTERS, dtype=np.int64)
-        result = np.empty(N_RESULT, dtype=np.int64)
+        state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
         seated = np.empty((n, N_POLICY_FIELDS), dtype=np.int64)
         row = totals[k]
         for i in range(k * chunk, min(n_deals, (k + 1) * chunk)):
@@ -171,14 +177,7 @@ def _games_kernel(seed: np.int64, n_games: np.int64, rules: npt.NDArray[np.int64
     n_chunks = totals.shape[0]
     chunk = (n_games + n_chunks - 1) // n_chunks
     for k in prange(n_chunks):
-        state = np.empty(1, dtype=np.uint64)
-        deck = np.empty(52, dtype=np.int8)
-        pile = np.empty(52, dtype=np.int8)
-        hands = np.empty(n, dtype=np.int64)
-        melds = np.empty(MAX_MELDS, dtype=np.int64)
-        owners = np.empty(MAX_MELDS, dtype=np.int64)
-        counters = np.empty(N_COUNTERS, dtype=np.int64)
-        result = np.empty(N_RESULT, dtype=np.int64)
+        state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
         scores = np.empty(n, dtype=np.int64)
         row = totals[k]
         for g in range(k * chunk, min(n_games, (k + 1) * chunk)):
