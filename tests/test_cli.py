@@ -145,3 +145,13 @@ def test_raw_rows_to_parquet(tmp_path):
     games = tmp_path / "games.parquet"
     assert run("games", "--games", "20", "--raw", str(games)).exit_code == 0
     assert len(pd.read_parquet(games)) == 40
+
+
+def test_raw_without_pyarrow_is_one_line(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # makes `import pyarrow` fail
+    result = run("simulate", "--deals", "10", "--raw", str(tmp_path / "h.parquet"))
+    assert result.exit_code == 2
+    assert "--raw needs pyarrow" in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -164,6 +164,9 @@ def test_study_commands(command, tmp_path):
     (["variants", "--presets", "standard,bogus"], "unknown rules preset 'bogus'"),
     (["report", "--only", "nothing"], "unknown section 'nothing'"),
     (["knock-sweep", "--format", "xml"], "'xml' is not one of"),
+    (["knock-chart", "--rules", "hollywood", "--equity-deals", "100", "--deals", "10"],
+     "Hollywood"),
+    (["knock-schedule", "--objective", "fame"], "'fame' is not one of"),
 ])
 def test_study_command_errors(command, message):
     result = CliRunner().invoke(cli, command)
