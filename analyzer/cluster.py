@@ -172,6 +172,17 @@ def map_chunks(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, A
     return [finished[index] for index in range(len(chunk_kwargs))]
 
 
+def map_spans(function: Callable[..., R], total: int, chunk: int, common: Mapping[str, Any],
+              scheduler: str | None = None, progress: Callable[[int], None] | None = None,
+              first_key: str = "first", count_key: str = "count") -> list[R]:
+    """:func:`map_chunks` over the seed-addressed spans of a run of ``total`` units (deals
+    or games): chunk ``k`` gets ``common`` plus ``first_key = k * chunk`` and
+    ``count_key`` = its length, and reports that length to ``progress``."""
+    spans = [(first, min(chunk, total - first)) for first in range(0, total, chunk)]
+    calls = [{**common, first_key: first, count_key: count} for first, count in spans]
+    return map_chunks(function, calls, scheduler, progress, [count for _, count in spans])
+
+
 def _map_on_cluster(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, Any]],
                     scheduler: str, progress: Callable[[int], None] | None,
                     weights: Sequence[int], finished: dict[int, R]) -> None:

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .cluster import map_chunks
+from .cluster import map_spans
 from .engine import Outcome
 from .policies import Policy
 from .rules import Rules
@@ -34,7 +34,6 @@ from .simulate import (
     GameColumn,
     GamePolicy,
     HandColumn,
-    _chunks,
     game_rows,
     hand_rows,
     merge_sums,
@@ -126,11 +125,8 @@ def compare_games_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
 def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], total: int,
          seed: int, reference: int, chunk: int, progress: Progress | None,
          scheduler: str | None) -> dict[str, float]:
-    spans = _chunks(total, chunk)
-    jobs = [{"arms": list(arms), "seed": seed, "first": first, "count": count,
-             "reference": reference} for first, count in spans]
-    parts = map_chunks(chunk_function, jobs, scheduler, progress, [c for _, c in spans])
-    return merge_sums(parts)
+    common = {"arms": list(arms), "seed": seed, "reference": reference}
+    return merge_sums(map_spans(chunk_function, total, chunk, common, scheduler, progress))
 
 
 def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],

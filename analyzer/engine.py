@@ -389,22 +389,18 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
             if score < best_score or (score == best_score and _better_high(card, best_card)):
                 best_card, best_score = card, score
         return best_card, False
-    # lookahead: keep the per-discard deadwoods, scratch is reused for each draw
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        lookahead_scratch[bit_index(bit)] = scratch[bit_index(bit)]
+    # lookahead: the next draws are evaluated in their own work space, so ``scratch``
+    # keeps the per-discard deadwoods
     slack = policy[PolicyField.SLACK]
     rest = candidates
     while rest:
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        now = lookahead_scratch[card]
+        now = scratch[card]
         if now > least + slack:
             continue
-        score = _expected_next_deadwood(state, player, hand & ~bit, scratch)
+        score = _expected_next_deadwood(state, player, hand & ~bit, lookahead_scratch)
         if (score < best_score or (score == best_score and now < best_now)
                 or (score == best_score and now == best_now and _better_high(card, best_card))):
             best_card, best_score, best_now = card, score, now

@@ -131,6 +131,12 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def split_lanes(mask: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64]:
+    """The four 13-bit suit lanes (clubs, diamonds, hearts, spades) of a 52-bit mask."""
+    return mask & _LANE, (mask >> 13) & _LANE, (mask >> 26) & _LANE, (mask >> 39) & _LANE
+
+
+@njit(cache=True)
 def _lanes_deadwood(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
     return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
 
@@ -216,10 +222,7 @@ def lanes_min(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.in
 @njit(cache=True)
 def min_deadwood_kernel(hand: np.int64) -> np.int64:
     """Minimum deadwood (points) of a hand mask of any size."""
-    c = hand & _LANE
-    d = (hand >> 13) & _LANE
-    h = (hand >> 26) & _LANE
-    s = (hand >> 39) & _LANE
+    c, d, h, s = split_lanes(hand)
     pending = set_ranks(c, d, h, s)
     if pending == 0:
         return _lanes_deadwood(c, d, h, s)
@@ -229,10 +232,7 @@ def min_deadwood_kernel(hand: np.int64) -> np.int64:
 @njit(cache=True)
 def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
     """Whether some minimum-deadwood arrangement of ``hand`` melds ``card``."""
-    c = hand & _LANE
-    d = (hand >> 13) & _LANE
-    h = (hand >> 26) & _LANE
-    s = (hand >> 39) & _LANE
+    c, d, h, s = split_lanes(hand)
     pending = set_ranks(c, d, h, s)
     forced = np.int64(1) << card
     return (lanes_min(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
@@ -281,10 +281,7 @@ def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
         bit = rest & -rest
         rest ^= bit
         out[bit_index(bit)] = _NO_ARRANGEMENT
-    c = hand & _LANE
-    d = (hand >> 13) & _LANE
-    h = (hand >> 26) & _LANE
-    s = (hand >> 39) & _LANE
+    c, d, h, s = split_lanes(hand)
     lanes_discards(c, d, h, s, set_ranks(c, d, h, s), allowed, RUN_DEADWOOD, out)
 
 
@@ -312,10 +309,7 @@ def best_discard_kernel(hand: np.int64, allowed: np.int64,
 def _exposure(sets: np.int64, runs: np.int64, hand: np.int64) -> np.int64:
     """Cards outside ``hand`` that could be laid off on these sets and runs."""
     spots = np.int64(0)
-    c = sets & _LANE
-    d = (sets >> 13) & _LANE
-    h = (sets >> 26) & _LANE
-    s = (sets >> 39) & _LANE
+    c, d, h, s = split_lanes(sets)
     three = set_ranks(c, d, h, s) & ~(c & d & h & s)
     spots |= three & ~c
     spots |= (three & ~d) << 13
@@ -356,10 +350,7 @@ def best_arrangement_kernel(hand: np.int64) -> tuple[np.int64, np.int64, np.int6
     Among the minimum-deadwood arrangements, the one leaving the fewest cards outside
     the hand that could be laid off on it; then the first in search order.
     """
-    c = hand & _LANE
-    d = (hand >> 13) & _LANE
-    h = (hand >> 26) & _LANE
-    s = (hand >> 39) & _LANE
+    c, d, h, s = split_lanes(hand)
     deadwood, sets = _best_arrangement(c, d, h, s, set_ranks(c, d, h, s), hand)
     rest = hand & ~sets
     runs = np.int64(0)
@@ -393,10 +384,7 @@ def layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.int64) -
     chains = np.zeros((30, 13), dtype=np.int64)
     lengths = np.zeros(30, dtype=np.int64)
     n_chains = 0
-    c = sets & _LANE
-    d = (sets >> 13) & _LANE
-    h = (sets >> 26) & _LANE
-    s = (sets >> 39) & _LANE
+    c, d, h, s = split_lanes(sets)
     three = set_ranks(c, d, h, s) & ~(c & d & h & s)
     fourth = (three & ~c) | (three & ~d) << 13 | (three & ~h) << 26 | (three & ~s) << 39
     fourth &= defender

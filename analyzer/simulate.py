@@ -26,7 +26,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from .cluster import ChunksInterrupted, map_chunks
+from .cluster import ChunksInterrupted, map_spans
 from .engine import (
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -353,10 +353,6 @@ class GameResult:
 Progress = Callable[[int], None]
 
 
-def _chunks(total: int, size: int) -> list[tuple[int, int]]:
-    return [(start, min(size, total - start)) for start in range(0, total, size)]
-
-
 def _policy_matrix(policy_a: Policy, policy_b: Policy) -> npt.NDArray[np.int64]:
     return np.stack([policy_a.to_array(), policy_b.to_array()])
 
@@ -472,13 +468,14 @@ def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
 
 
 def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
-                chunk_kwargs: list[dict[str, object]], weights: list[int],
-                scheduler: str | None, progress: Progress | None
+                total: int, chunk: int, first_key: str, count_key: str,
+                common: dict[str, object], scheduler: str | None, progress: Progress | None
                 ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
-    """Merged sums and kept rows of the chunks; after Ctrl-C, of the chunks finished
-    (re-raising when none had)."""
+    """Merged sums and kept rows of the chunks of a run; after Ctrl-C, of the chunks
+    finished (re-raising when none had)."""
     try:
-        parts = map_chunks(function, chunk_kwargs, scheduler, progress, weights)
+        parts = map_spans(function, total, chunk, common, scheduler, progress, first_key,
+                          count_key)
     except ChunksInterrupted as stop:
         if not stop.finished:
             raise
@@ -502,13 +499,10 @@ def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, see
     if n_deals < 1:
         raise ValueError(f"n_deals must be >= 1, got {n_deals}")
     started = time.perf_counter()
-    spans = _chunks(n_deals, chunk)
-    calls: list[dict[str, object]] = [
-        {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-         "first_deal": first, "n_deals": count, "swap_seats": swap_seats,
-         "keep_rows": keep_rows} for first, count in spans]
-    sums, kept = _run_chunks(_hand_chunk, calls, [count for _, count in spans], scheduler,
-                             progress)
+    common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+              "swap_seats": swap_seats, "keep_rows": keep_rows}
+    sums, kept = _run_chunks(_hand_chunk, n_deals, chunk, "first_deal", "n_deals", common,
+                             scheduler, progress)
     elapsed = time.perf_counter() - started
     return hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
                        _hand_frame(kept) if keep_rows else None)
@@ -616,13 +610,10 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     started = time.perf_counter()
-    spans = _chunks(n_games, chunk)
-    calls: list[dict[str, object]] = [
-        {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-         "first_game": first, "n_games": count, "swap_seats": swap_seats, "start": start,
-         "keep_rows": keep_rows} for first, count in spans]
-    sums, kept = _run_chunks(_game_chunk, calls, [count for _, count in spans], scheduler,
-                             progress)
+    common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+              "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
+    sums, kept = _run_chunks(_game_chunk, n_games, chunk, "first_game", "n_games", common,
+                             scheduler, progress)
     frame = None
     if keep_rows:
         frame = pd.DataFrame(np.concatenate(kept), columns=[c.name.lower() for c in GameColumn])

@@ -22,14 +22,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
-from .cluster import map_chunks
+from .cluster import map_spans
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
 from .policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
-from .simulate import _chunks
 
 Progress = Callable[[int], None]
 Z95 = 1.959964
@@ -130,12 +129,11 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
     values = None
     if equity_deals:
         values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed)
-    spans = _chunks(n_deals, chunk)
-    jobs = [{"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
-             "first": first, "count": count, "game_values": values} for first, count in spans]
+    common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
+              "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    total = np.sum(map_chunks(knock_chart_sums, jobs, scheduler, progress,
-                              [count for _, count in spans]), axis=0)
+    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
+                   axis=0)
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):

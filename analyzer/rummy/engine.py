@@ -66,6 +66,7 @@ from ..evaluator import (
     lanes_min,
     popcount,
     set_ranks,
+    split_lanes,
 )
 from .policies import (
     P_CALL,
@@ -235,10 +236,7 @@ def _leaf(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64]
     least = _BIG
     while True:
         rest = hand & ~sub
-        c = rest & _LANE
-        d = (rest >> 13) & _LANE
-        h = (rest >> 26) & _LANE
-        s = (rest >> 39) & _LANE
+        c, d, h, s = split_lanes(rest)
         pending = set_ranks(c, d, h, s)
         if mode == _MODE_MIN:
             value = lanes_min(c, d, h, s, pending, _NOT_FORCED, rd, rd)
@@ -317,10 +315,7 @@ def _with_table(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.
     if _can_lay_off(hand, view):
         return _layoff_search(hand, view, rd, mode, allowed, out, choice, best, best_choice)
     # most positions: nothing to lay off, so skip the layoff search and its calls
-    c = hand & _LANE
-    d = (hand >> 13) & _LANE
-    h = (hand >> 26) & _LANE
-    s = (hand >> 39) & _LANE
+    c, d, h, s = split_lanes(hand)
     pending = set_ranks(c, d, h, s)
     if mode == _MODE_MIN:
         return lanes_min(c, d, h, s, pending, _NOT_FORCED, rd, rd)
@@ -679,7 +674,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         # ---- meld and lay off, unless holding for Rummy
         holding = pol[P_MELD] == 1 and played[p] == 0
         if holding:
-            c, d, h, s = hand & _LANE, (hand >> 13) & _LANE, (hand >> 26) & _LANE, hand >> 39
+            c, d, h, s = split_lanes(hand)
             in_melds = hand_points(hand, lp) - lanes_min(c, d, h, s, set_ranks(c, d, h, s),
                                                              _NOT_FORCED, rd, rd)
             holding = not (turns[p] > pol[P_HOLD_TURNS] or in_melds > pol[P_HOLD_POINTS]
