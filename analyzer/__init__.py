@@ -1,11 +1,11 @@
 """Gin rummy and rummy strategy analyzer.
 
 Cards are indices ``suit * 13 + rank`` (clubs, diamonds, hearts, spades; ace low) and
-hands are 52-bit ``np.int64`` masks; see :mod:`analyzer.cards`.
+hands are 52-bit ``np.int64`` masks; see :mod:`analyzer.core.cards`.
 """
 
-from .cards import format_card, format_hand, parse_card, parse_hand, to_indices, to_mask
-from .evaluator import (
+from .core.cards import format_card, format_hand, parse_card, parse_hand, to_indices, to_mask
+from .gin.evaluator import (
     best_discard,
     best_melds,
     deadwood_after_layoff,

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from advisor_positions import branch_points, seat0_position
 
-from analyzer.advisor import Position, advise
-from analyzer.rules import Rules
+from analyzer.gin.advisor import Position, advise
+from analyzer.gin.rules import Rules
 
 SEED = 77
 
@@ -82,7 +82,7 @@ def _cold_run(position: Position) -> float:
             "--seed", "1", "--no-progress"]
     if described["drawn"] and described["from_pile"]:
         argv += ["--drawn", described["drawn"], "--from-pile"]
-    code = ("import sys; from analyzer.advise_cli import advise_command; "
+    code = ("import sys; from analyzer.cli.advise import advise_command; "
             "advise_command(sys.argv[1:])")
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code, *argv], check=False, capture_output=True)

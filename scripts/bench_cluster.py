@@ -39,9 +39,9 @@ import numba
 import psutil
 from distributed import LocalCluster
 
-from analyzer.policies import PRESETS as POLICIES
-from analyzer.rules import STANDARD
-from analyzer.simulate import HandResult, simulate
+from analyzer.gin.policies import PRESETS as POLICIES
+from analyzer.gin.rules import STANDARD
+from analyzer.gin.simulate import HandResult, simulate
 
 SEED = 20261130
 BASIC = POLICIES["basic"]
@@ -87,7 +87,7 @@ def main() -> None:
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                       host="127.0.0.1", dashboard_address=None,
                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                      preload=["analyzer.cluster"]) as warm:
+                      preload=["analyzer.core.cluster"]) as warm:
         # load the kernels in the warm workers
         simulate(STANDARD, BASIC, BASIC, 4 * args.workers, SEED, chunk=1,
                  scheduler=warm.scheduler_address)

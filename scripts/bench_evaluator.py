@@ -62,7 +62,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from analyzer import min_deadwood_batch
-from analyzer.evaluator import best_discard_kernel, min_deadwood_kernel
+from analyzer.gin.evaluator import best_discard_kernel, min_deadwood_kernel
 
 SEED = 20240611
 REPO = Path(__file__).resolve().parents[1]

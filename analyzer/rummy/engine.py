@@ -16,7 +16,7 @@ least total points of the cards that could not be got rid of by melding them or 
 them off.  A layoff onto a run is a chain of the hand's cards continuing the run down or
 up (at most ``max_run - length`` cards); a layoff onto a three-card set is its missing
 fourth card.  :func:`_view_rec` tries every combination of chains and fourth cards and
-leaves the rest to the set/run search of :mod:`analyzer.evaluator`, repeated here with
+leaves the rest to the set/run search of :mod:`analyzer.gin.evaluator`, repeated here with
 lane tables built for the run cap in force (:func:`lane_tables`).
 
 Seats are numbered from the dealer's left: seat 0 is dealt first and plays first, seat
@@ -58,8 +58,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..cards import N_RANKS, SUIT_BITS
-from ..evaluator import (
+from ..core.cards import N_RANKS
+from ..core.lanes import (
+    LANE_MASK,
     bit_index,
     lane_tables,
     lanes_discards,
@@ -119,7 +120,7 @@ _BIG = np.int64(1 << 20)
 # no card has to be melded: the evaluator then never reads its melded-lanes table, so the
 # deadwood table is passed in its place
 _NOT_FORCED = np.int64(0)
-_LANE = np.int64(SUIT_BITS)
+
 _MODE_MIN = 0        # _view_rec returns the least deadwood
 _MODE_DISCARD = 1    # ... and fills out[card] with the least deadwood after discarding card
 _MODE_ARRANGE = 2    # ... and records the best arrangement in best / best_choice
@@ -180,7 +181,7 @@ def _card_of(mask: np.int64) -> np.int64:
 @njit(cache=True)
 def hand_points(hand: np.int64, lp: npt.NDArray[np.int64]) -> np.int64:
     """Total card points of a hand mask (``lp``: lane points table)."""
-    return lp[hand & _LANE] + lp[(hand >> 13) & _LANE] + lp[(hand >> 26) & _LANE] + lp[hand >> 39]
+    return lp[hand & LANE_MASK] + lp[(hand >> 13) & LANE_MASK] + lp[(hand >> 26) & LANE_MASK] + lp[hand >> 39]
 
 
 # ------------------------------------------------------------- deadwood with the table
@@ -202,7 +203,7 @@ def _build_view(melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64], n_m
         mask = melds[m]
         low = _card_of(mask)
         suit = low // 13
-        if mask & ~(_LANE << (13 * suit)):
+        if mask & ~(LANE_MASK << (13 * suit)):
             # a set: only a three-card set takes a layoff, its missing fourth card
             if popcount(mask) == 3:
                 rank = low % 13
@@ -387,7 +388,7 @@ def _arrangement_left(hand: np.int64, view: npt.NDArray[np.int64], best: npt.NDA
         hand &= ~(((np.int64(1) << b) - 1) << (view[_V_RUN0 + 4 * k + 1] + 1))
     hand &= ~best[2] & ~best[1]
     for suit in range(4):
-        hand &= ~(rm[(hand >> (13 * suit)) & _LANE] << (13 * suit))
+        hand &= ~(rm[(hand >> (13 * suit)) & LANE_MASK] << (13 * suit))
     return hand
 
 
@@ -426,7 +427,7 @@ def _play_arrangement(hand: np.int64, player: np.int64, view: npt.NDArray[np.int
         if cards:
             n_melds = _add_meld(cards, player, melds, owners, n_melds)
     for suit in range(4):
-        bits = rm[(hand >> (13 * suit)) & _LANE]
+        bits = rm[(hand >> (13 * suit)) & LANE_MASK]
         hand &= ~(bits << (13 * suit))
         rank = 0
         while rank < N_RANKS:
@@ -472,10 +473,10 @@ def _pile_meld(pile: npt.NDArray[np.int8], n_pile: np.int64, cap: np.int64) -> n
             mask |= np.int64(1) << np.int64(pile[i])
         low = _card_of(mask)
         lane = mask >> (13 * (low // 13))
-        if k <= cap and lane == (np.int64(1) << k) - 1 << (low % 13) and lane <= _LANE:
+        if k <= cap and lane == (np.int64(1) << k) - 1 << (low % 13) and lane <= LANE_MASK:
             return k
         ranks = mask | mask >> 13 | mask >> 26 | mask >> 39
-        if k <= 4 and (ranks & _LANE) == np.int64(1) << (low % 13):
+        if k <= 4 and (ranks & LANE_MASK) == np.int64(1) << (low % 13):
             return k
     return np.int64(0)
 
@@ -507,7 +508,7 @@ def _choose_discard(hand: np.int64, allowed: np.int64, least: np.int64,
             rank = card % 13
             same_rank = popcount((hand >> rank) & (np.int64(1) | np.int64(1) << 13
                                                      | np.int64(1) << 26 | np.int64(1) << 39))
-            lane = (hand >> (13 * (card // 13))) & _LANE
+            lane = (hand >> (13 * (card // 13))) & LANE_MASK
             near = popcount(((lane << 2) >> rank) & 0b11111)
             # partners first, then high cards; below every non-deadwood key
             key = -_BIG + (same_rank + near - 2) * 16 - value

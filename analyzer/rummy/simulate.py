@@ -27,8 +27,8 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from ..evaluator import lane_tables
-from ..rng import shuffle_deck, stream_key
+from ..core.lanes import lane_tables
+from ..core.rng import shuffle_deck, stream_key
 from .engine import (
     END_OUT,
     END_STOCK,

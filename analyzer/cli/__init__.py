@@ -1,0 +1,5 @@
+"""The ``analyzer`` command line (click)."""
+
+from .main import cli
+
+__all__ = ["cli"]

@@ -1,0 +1,163 @@
+"""The ``analyzer equity`` command: the game-equity table of a policy pair, its check
+against whole games, and the score-aware knocking study."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+import pandas as pd
+
+from ..gin.equity import (
+    Value,
+    check_against_simulation,
+    check_rules,
+    check_summary,
+    equity_table,
+    hand_outcome_distribution,
+    heatmap_data,
+    knock_distributions,
+    measure_gain,
+    sample_states,
+    score_aware_best_response,
+    write_response_files,
+    write_table_files,
+)
+from ..gin.policies import policy_name
+from .options import (
+    echo_json,
+    fail,
+    get_policy,
+    get_rules,
+    policy_options,
+    progress_bar,
+    rules_options,
+)
+
+#: Spacing (points) of the grid printed by ``--format table``.
+_GRID_STEP = 10
+
+
+@click.command("equity")
+@rules_options
+@policy_options
+@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+              help="Deals for the hand-outcome distribution (each played by both dealers).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("results/equity"), show_default=True,
+              help="Directory for the CSV files and charts.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="Standard output: a summary and grid, the full "
+                                      "table as CSV, or a JSON summary.")
+@click.option("--check", "n_check", type=click.IntRange(0), default=0, show_default=True,
+              help="Check the table against whole games from N score states (0:0 and a "
+                   "sample of the states games visit).")
+@click.option("--games", type=click.IntRange(1), default=20_000, show_default=True,
+              help="Games per arm of --score-aware; --check plays a quarter of it per state.")
+@click.option("--score-aware", is_flag=True,
+              help="Also find A's best score-aware knock table against B (a knock "
+                   "threshold 0-10 per score, replacing A's knock schedule) and measure its "
+                   "game-win gain over the best constant threshold.")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str, deals: int,
+           seed: int, out_dir: Path, fmt: str, n_check: int, games: int, score_aware: bool,
+           no_progress: bool) -> None:
+    """P(A wins the game) and E[final margin] from every score state.
+
+    Estimates the law of one hand's result by simulation, then solves the game by
+    dynamic programming over (A's score, B's score, next dealer); writes the table
+    (CSV) and a heatmap (PNG) to OUT.
+
+    \b
+    Example:
+      analyzer equity --rules standard --a basic --b basic
+      analyzer equity --check 8 --score-aware --format json
+    """
+    rules = get_rules(preset, overrides)
+    a, b = get_policy(policy_a), get_policy(policy_b)
+    try:
+        check_rules(rules)
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except ValueError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot create {out_dir}: {error.strerror}")
+    stem = _slug(f"{preset}_{policy_name(a)}_vs_{policy_name(b)}")
+    with progress_bar(deals, "deal", no_progress) as update:
+        distribution = hand_outcome_distribution(rules, a, b, deals, seed, update)
+    try:
+        table = equity_table(distribution, rules)
+    except ValueError as error:
+        fail(str(error))
+    paths = write_table_files(table, distribution, out_dir, stem,
+                              f"{preset}, {policy_name(a)} vs {policy_name(b)}")
+    summary: dict[str, Any] = {
+        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
+        "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
+        "win_if_a_deals_first": table.win_probability(0, 0, True),
+        "win_if_b_deals_first": table.win_probability(0, 0, False),
+        "margin_if_a_deals_first": table.expected_margin(0, 0, True),
+        "hands_per_game": table.start(Value.HANDS),
+    }
+    if n_check:
+        check = check_against_simulation(table, distribution, rules, a, b,
+                                         sample_states(table, n_check, seed),
+                                         max(games // 4, 10), seed + 1)
+        paths["check"] = out_dir / f"{stem}_check.csv"
+        check.to_csv(paths["check"], index=False, float_format="%.6g")
+        summary["check"] = check_summary(check)
+    if score_aware:
+        response = score_aware_best_response(knock_distributions(rules, a, b, deals, seed + 2),
+                                             rules)
+        paths |= write_response_files(response, out_dir, stem,
+                                      f"best-response knock threshold vs {policy_name(b)}")
+        gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
+                            seed + 3)
+        summary["score_aware"] = {
+            "best_constant_threshold": response.thresholds[response.best_constant],
+            "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]
+            .to_dict(),
+            **{f"game_win_{name}": e.as_dict() for name, e in gain.items()}}
+    summary["files"] = {kind: str(path) for kind, path in paths.items()}
+    if fmt == "json":
+        echo_json(summary)
+    elif fmt == "csv":
+        click.echo(table.to_frame().to_csv(index=False, float_format="%.6g"), nl=False)
+    else:
+        _echo_table(summary, heatmap_data(table, True))
+
+
+def _slug(text: str) -> str:
+    """A file-name-safe form of a run's name."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")
+
+
+def _echo_table(summary: dict[str, Any], grid: pd.DataFrame) -> None:
+    click.echo(f"rules {summary['rules']}, A: {summary['policy_a']}, B: {summary['policy_b']}, "
+               f"{summary['deals']:,} deals, seed {summary['seed']}")
+    click.echo(f"P(A wins) from 0:0:  {summary['win_if_a_deals_first']:.4f} if A deals first, "
+               f"{summary['win_if_b_deals_first']:.4f} if B does")
+    click.echo(f"E[margin of A]:      {summary['margin_if_a_deals_first']:+.2f} points "
+               f"(A deals first)")
+    click.echo(f"hands per game:      {summary['hands_per_game']:.2f}")
+    click.echo("P(A wins) when A deals next (rows: A's score, columns: B's score):")
+    coarse = grid.iloc[::_GRID_STEP, ::_GRID_STEP]
+    click.echo("      " + "".join(f"{column:>6}" for column in coarse.columns))
+    for score, row in coarse.iterrows():
+        click.echo(f"{score:>6}" + "".join(f"{value:6.2f}" for value in row))
+    for name, result in summary.get("check", {}).items():
+        click.echo(f"check {name:<7} {result['agree']}/{result['rows']} within 95%, "
+                   f"chi2 {result['chi2']:.1f} on {result['rows']} df, "
+                   f"p = {result['p_value']:.2f}")
+    if "score_aware" in summary:
+        study = summary["score_aware"]
+        gain = study["game_win_gain"]
+        click.echo(f"score-aware knocking: game-win gain {gain['mean']:+.4f} "
+                   f"(95% CI {gain['ci95'][0]:+.4f} to {gain['ci95'][1]:+.4f}) over "
+                   f"constant threshold {study['best_constant_threshold']}")
+    for kind, path in summary["files"].items():
+        click.echo(f"wrote {path} ({kind})")

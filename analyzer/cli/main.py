@@ -1,0 +1,58 @@
+"""The ``analyzer`` click group; each command lives in a module of its family and is
+imported only when used, which keeps ``analyzer --help`` and quick commands fast."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from .. import __version__
+
+#: Command name -> "module:attribute" of its click command.
+COMMANDS = {
+    "deadwood": "analyzer.cli.play:deadwood",
+    "rules": "analyzer.cli.play:rules_command",
+    "simulate": "analyzer.cli.play:simulate_command",
+    "games": "analyzer.cli.play:games_command",
+    "knock-sweep": "analyzer.cli.studies:knock_sweep_command",
+    "knock-chart": "analyzer.cli.studies:knock_chart_command",
+    "knock-schedule": "analyzer.cli.studies:knock_schedule_command",
+    "tournament": "analyzer.cli.studies:tournament_command",
+    "variants": "analyzer.cli.studies:variants_command",
+    "dealt": "analyzer.cli.studies:dealt_command",
+    "report": "analyzer.cli.report:report_command",
+    "exact": "analyzer.cli.exact:exact",
+    "equity": "analyzer.cli.equity:equity",
+    "advise": "analyzer.cli.advise:advise_command",
+    "rummy": "analyzer.cli.rummy:rummy",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands from other modules are imported only when used.
+
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = lazy_commands
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy_commands])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.lazy_commands:
+            return super().get_command(ctx, name)
+        module_name, attribute = self.lazy_commands[name].split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy_commands=COMMANDS)
+@click.version_option(__version__, prog_name="analyzer")
+def cli() -> None:
+    """Gin rummy and rummy strategy analyzer."""

@@ -1,0 +1,62 @@
+"""The ``report`` command: the standard report."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from .options import (
+    fail,
+    scheduler_option,
+    set_jobs,
+)
+
+
+@click.command("report")
+@click.option("--deals", type=click.IntRange(100), default=None,
+              help="Base size: deals per arm of the knock sweep (default 40,000); every "
+                   "study scales from it.")
+@click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
+@click.option("--seed", type=int, default=2026, show_default=True, help="Random seed.")
+@click.option("--out", type=click.Path(file_okay=False), default="results", show_default=True,
+              help="Folder for the report.")
+@click.option("--only", default=None,
+              help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
+                   "variants,equity,rummy (default all).")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
+@click.option("--no-progress", is_flag=True, help="Hide progress.")
+@scheduler_option
+def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,
+                   jobs: int | None, no_progress: bool, scheduler: str | None) -> None:
+    """Run every study and write the report (Markdown, PNG, CSV) into --out.
+
+    \b
+    Example:
+      analyzer report              # the committed results/ (about 5 minutes on 2 cores)
+      analyzer report --quick --out /tmp/report
+    """
+    from pathlib import Path
+
+    from ..report.build import DEFAULT_DEALS, QUICK_DEALS, SECTIONS, ReportConfig, generate_report
+
+    size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
+    sections = None if only is None else [s.strip() for s in only.split(",")]
+    if sections is not None:
+        unknown = [s for s in sections if s not in SECTIONS]
+        if unknown:
+            fail(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+    set_jobs(jobs)
+    command = " ".join(["analyzer report", *([f"--deals {deals}"] if deals else []),
+                        *(["--quick"] if quick and not deals else []),
+                        *([f"--seed {seed}"] if seed != 2026 else [])])
+
+    def announce(study: str, total: int, _: int) -> Callable[[int], None]:
+        if not no_progress:
+            click.echo(f"[report] {study} ...", err=True)
+        return lambda n: None
+
+    config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
+                          progress=announce, scheduler=scheduler)
+    path = generate_report(config, sections)
+    click.echo(f"wrote {path}")

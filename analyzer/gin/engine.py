@@ -1,0 +1,556 @@
+"""One hand of gin rummy as numba kernels over an explicit state array.
+
+The whole hand state is one ``np.int64`` array indexed by :class:`Slot`: both hands
+(masks), the deck order (the stock is ``deck[stock_pos:]``), the discard pile, whose
+turn it is and in which phase, what each player took from and threw to the pile, and
+the result once the hand is over.  A state can therefore be built from a described
+position, copied with ``state.copy()`` and continued with another decision: that is how
+the knock chart and the advisor branch (see :func:`advance` with ``stop_at_knock``).
+
+Deal layout (documented so scripted decks can be written by hand):
+
+* ``opening=upcard``: the non-dealer gets ``deck[0:10]``, the dealer ``deck[10:20]``,
+  ``deck[20]`` is the upcard and the stock is drawn from ``deck[21]`` on.
+* ``opening=eleven``: the non-dealer gets ``deck[0:11]`` and starts by discarding, the
+  dealer ``deck[11:21]``; the stock is drawn from ``deck[21]`` on.
+
+Flow: the upcard is offered to the non-dealer, then the dealer; if both refuse, the
+non-dealer must draw from the stock.  Each turn is a draw (stock or the pile's top) then
+a discard, which may be a knock; a card taken from the pile may not be thrown in the
+same turn.  When a turn would start with two cards in the stock the hand is a draw
+(``dead-at-two``), or (``wall``) the player may take the pile's top only to knock.  As a
+safeguard against endless pile swapping a hand is also a draw after ``MAX_DRAWS`` draws.
+
+On a knock the knocker lays out the arrangement chosen by
+:func:`analyzer.gin.evaluator.best_arrangement_kernel` (least deadwood, then the fewest cards
+that could be laid off on it) and the defender melds and lays off as well as possible.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core.cards import CARD_POINTS
+from ..core.rng import next_below, stream_key
+from .evaluator import (
+    best_arrangement_kernel,
+    best_discard_kernel,
+    bit_index,
+    discard_deadwoods_kernel,
+    layoff_deadwood_kernel,
+    melds_card_kernel,
+    min_deadwood_kernel,
+    popcount,
+)
+from .policies import SCHEDULE_TURNS, DiscardRule, DrawRule, PolicyField
+from .rules import RuleField
+
+#: Draws after which a hand is scored as a draw (endless pile swapping never ends).
+MAX_DRAWS = 200
+_FULL_DECK = np.int64((1 << 52) - 1)
+_NONE = np.int64(1 << 20)
+
+
+class Slot(IntEnum):
+    """Index of each field in the state array (``HAND + p`` is player ``p``'s hand)."""
+
+    HAND = 0
+    TOOK = 2
+    THREW = 4
+    OWN_TURNS = 6
+    DEALER = 8
+    TURN = 9
+    PHASE = 10
+    STOCK_POS = 11
+    PILE_LEN = 12
+    DRAWS = 13
+    KNOCK_LIMIT = 14
+    MULTIPLIER = 15
+    TAKEN = 16
+    OFFERS = 17
+    OUTCOME = 18
+    WINNER = 19
+    POINTS = 20
+    KNOCKER = 21
+    KNOCKER_DEADWOOD = 22
+    DEFENDER_DEADWOOD = 23
+    UPCARD = 24
+    PILE_MASK = 25
+    N_PAIRS = 26
+    DECK = 28
+    PILE = 80
+    PAIRS = 132
+    SIZE = 132 + 2 * 32
+
+
+class Phase(IntEnum):
+    OFFER = 0
+    DRAW = 1
+    DISCARD = 2
+    DONE = 3
+
+
+class Outcome(IntEnum):
+    """How a hand ended (``TIE``: equal deadwood scored 0, when ties are not undercuts)."""
+
+    KNOCK = 0
+    GIN = 1
+    BIG_GIN = 2
+    UNDERCUT = 3
+    DRAW = 4
+    TIE = 5
+
+
+OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
+#: Length of a state array and of the work space :func:`advance` needs.
+STATE_SIZE = int(Slot.SIZE)
+SCRATCH_SIZE = 104
+_MAX_PAIRS = 32
+
+
+def _related_masks() -> npt.NDArray[np.int64]:
+    """For each card, the cards sharing its rank or within two ranks in its suit."""
+    out = np.zeros(52, dtype=np.int64)
+    for card in range(52):
+        suit, rank = divmod(card, 13)
+        mask = 0
+        for other in range(4):
+            mask |= 1 << (other * 13 + rank)
+        for near in range(max(0, rank - 2), min(12, rank + 2) + 1):
+            mask |= 1 << (suit * 13 + near)
+        out[card] = mask & ~(1 << card)
+    return out
+
+
+_RELATED = _related_masks()
+
+
+@njit(cache=True)
+def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: np.int64,
+             rules: npt.NDArray[np.int64]) -> None:
+    """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
+    for i in range(STATE_SIZE):
+        state[i] = 0
+    for i in range(52):
+        state[Slot.DECK + i] = deck[i]
+    non_dealer = 1 - dealer
+    state[Slot.DEALER] = dealer
+    state[Slot.TURN] = non_dealer
+    state[Slot.TAKEN] = -1
+    state[Slot.WINNER] = -1
+    state[Slot.KNOCKER] = -1
+    state[Slot.OUTCOME] = -1
+    state[Slot.MULTIPLIER] = 1
+    state[Slot.STOCK_POS] = 21
+    limit = rules[RuleField.KNOCK_LIMIT]
+    if rules[RuleField.OPENING_ELEVEN]:
+        for i in range(11):
+            state[Slot.HAND + non_dealer] |= np.int64(1) << deck[i]
+        for i in range(11, 21):
+            state[Slot.HAND + dealer] |= np.int64(1) << deck[i]
+        state[Slot.UPCARD] = -1
+        state[Slot.OWN_TURNS + non_dealer] = 1
+        state[Slot.PHASE] = Phase.DISCARD
+    else:
+        for i in range(10):
+            state[Slot.HAND + non_dealer] |= np.int64(1) << deck[i]
+            state[Slot.HAND + dealer] |= np.int64(1) << deck[10 + i]
+        upcard = np.int64(deck[20])
+        state[Slot.UPCARD] = upcard
+        state[Slot.PILE] = upcard
+        state[Slot.PILE_LEN] = 1
+        state[Slot.PILE_MASK] = np.int64(1) << upcard
+        state[Slot.PHASE] = Phase.OFFER
+        if rules[RuleField.OKLAHOMA]:
+            limit = CARD_POINTS[upcard]
+            if upcard % 13 == 0 and rules[RuleField.OKLAHOMA_ACE_GIN_ONLY]:
+                limit = 0
+            if upcard >= 39 and rules[RuleField.OKLAHOMA_SPADE_DOUBLE]:
+                state[Slot.MULTIPLIER] = 2
+    if rules[RuleField.STRAIGHT]:
+        limit = 0
+    state[Slot.KNOCK_LIMIT] = limit
+
+
+@njit(cache=True)
+def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
+    """Cards left in the stock."""
+    return 52 - state[Slot.STOCK_POS]
+
+
+@njit(cache=True)
+def knock_threshold(state: npt.NDArray[np.int64], player: np.int64,
+                    policy: npt.NDArray[np.int64]) -> np.int64:
+    """The deadwood (points) at or under which ``player`` knocks now: the policy's
+    schedule for its turn, capped by the hand's knock limit."""
+    turn = min(max(state[Slot.OWN_TURNS + player], 1), SCHEDULE_TURNS) - 1
+    return min(policy[PolicyField.SCHEDULE + turn], state[Slot.KNOCK_LIMIT])
+
+
+@njit(cache=True)
+def _pile_top(state: npt.NDArray[np.int64]) -> np.int64:
+    return state[Slot.PILE + state[Slot.PILE_LEN] - 1]
+
+
+@njit(cache=True)
+def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
+                  policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
+    upcard = _pile_top(state)
+    hand = state[Slot.HAND + player]
+    rule = policy[PolicyField.DRAW]
+    if rule == DrawRule.NEVER:
+        return False
+    if rule == DrawRule.MELD:
+        return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
+    after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
+    return after < min_deadwood_kernel(hand)
+
+
+@njit(cache=True)
+def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
+    card = _pile_top(state)
+    bit = np.int64(1) << card
+    state[Slot.PILE_LEN] -= 1
+    state[Slot.PILE_MASK] &= ~bit
+    state[Slot.HAND + player] |= bit
+    state[Slot.TOOK + player] |= bit
+    state[Slot.TAKEN] = card
+    state[Slot.DRAWS] += 1
+    state[Slot.OWN_TURNS + player] += 1
+    state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
+    card = state[Slot.DECK + state[Slot.STOCK_POS]]
+    state[Slot.STOCK_POS] += 1
+    state[Slot.HAND + player] |= np.int64(1) << card
+    state[Slot.TAKEN] = -1
+    state[Slot.DRAWS] += 1
+    state[Slot.OWN_TURNS + player] += 1
+    state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def _end(state: npt.NDArray[np.int64], outcome: np.int64, winner: np.int64,
+         points: np.int64) -> None:
+    state[Slot.OUTCOME] = outcome
+    state[Slot.WINNER] = winner
+    state[Slot.POINTS] = points * state[Slot.MULTIPLIER]
+    state[Slot.PHASE] = Phase.DONE
+
+
+@njit(cache=True)
+def knock_deadwood(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
+    """Least deadwood (points) the player to discard can knock with now, or -1 when a
+    knock is not legal (over the hand's limit)."""
+    player = state[Slot.TURN]
+    hand = state[Slot.HAND + player]
+    allowed = hand
+    if state[Slot.TAKEN] >= 0:
+        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    best, _ = best_discard_kernel(hand, allowed, scratch)
+    return best if best <= state[Slot.KNOCK_LIMIT] else np.int64(-1)
+
+
+@njit(cache=True)
+def _better_high(card: np.int64, other: np.int64) -> bool:
+    """Whether ``card`` is the preferred throw over ``other`` on a tie: higher value,
+    then higher rank, then higher index."""
+    if CARD_POINTS[card] != CARD_POINTS[other]:
+        return CARD_POINTS[card] > CARD_POINTS[other]
+    if card % 13 != other % 13:
+        return card % 13 > other % 13
+    return card > other
+
+
+@njit(cache=True)
+def _repeats(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> bool:
+    taken = state[Slot.TAKEN]
+    if taken < 0:
+        return False
+    code = taken * 52 + card
+    base = Slot.PAIRS + player * _MAX_PAIRS
+    for i in range(state[Slot.N_PAIRS + player]):
+        if state[base + i] == code:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _expected_next_deadwood(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64,
+                            scratch: npt.NDArray[np.int64]) -> np.float64:
+    """Mean best deadwood after drawing one card this player has not seen (points)."""
+    opponent = 1 - player
+    known = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
+    unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
+    total = np.int64(0)
+    count = np.int64(0)
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, scratch)
+        total += value
+        count += 1
+    return total / max(count, 1)
+
+
+@njit(cache=True)
+def _least(candidates: np.int64, values: npt.NDArray[np.int64]) -> np.int64:
+    """Least ``values[card]`` over the cards of ``candidates``."""
+    least = _NONE
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        least = min(least, values[bit_index(bit)])
+    return least
+
+
+@njit(cache=True)
+def _highest(candidates: np.int64) -> np.int64:
+    """The card of ``candidates`` preferred as a throw on a tie (see ``_better_high``)."""
+    best = np.int64(-1)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        if best < 0 or _better_high(card, best):
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _cards_at(candidates: np.int64, values: npt.NDArray[np.int64], value: np.int64) -> np.int64:
+    """The cards of ``candidates`` whose ``values[card]`` equals ``value``."""
+    out = np.int64(0)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if values[bit_index(bit)] == value:
+            out |= bit
+    return out
+
+
+@njit(cache=True)
+def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
+                   policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+                   scratch: npt.NDArray[np.int64],
+                   lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
+    """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+    hand = state[Slot.HAND + player]
+    candidates = hand
+    if state[Slot.TAKEN] >= 0:
+        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, candidates, scratch)
+    least = _least(candidates, scratch)
+    if least == 0 or least <= knock_threshold(state, player, policy):
+        return _highest(_cards_at(candidates, scratch, least)), True
+    if policy[PolicyField.NO_REPEAT] != 0 and state[Slot.TAKEN] >= 0:
+        # drop repeated (taken, thrown) pairs unless nothing else is left
+        fresh = np.int64(0)
+        rest = candidates
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if not _repeats(state, player, bit_index(bit)):
+                fresh |= bit
+        if fresh:
+            candidates = fresh
+            least = _least(candidates, scratch)
+    rule = policy[PolicyField.DISCARD]
+    if rule == DiscardRule.RANDOM:
+        ties = _cards_at(candidates, scratch, least)
+        for _ in range(next_below(rng, popcount(ties))):
+            ties &= ties - 1
+        return bit_index(ties & -ties), False
+    if rule == DiscardRule.HIGH:
+        return _highest(_cards_at(candidates, scratch, least)), False
+    best_card = np.int64(-1)
+    best_score = np.inf
+    best_now = _NONE
+    if rule == DiscardRule.SAFE:
+        opponent = 1 - player
+        held = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
+        penalty = policy[PolicyField.DANGER_PENALTY]
+        rest = candidates
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            card = bit_index(bit)
+            score = np.float64(scratch[card] + penalty * popcount(_RELATED[card] & held))
+            if score < best_score or (score == best_score and _better_high(card, best_card)):
+                best_card, best_score = card, score
+        return best_card, False
+    # lookahead: the next draws are evaluated in their own work space, so ``scratch``
+    # keeps the per-discard deadwoods
+    slack = policy[PolicyField.SLACK]
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        now = scratch[card]
+        if now > least + slack:
+            continue
+        score = _expected_next_deadwood(state, player, hand & ~bit, lookahead_scratch)
+        if (score < best_score or (score == best_score and now < best_now)
+                or (score == best_score and now == best_now and _better_high(card, best_card))):
+            best_card, best_score, best_now = card, score, now
+    return best_card, False
+
+
+@njit(cache=True)
+def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
+                  rules: npt.NDArray[np.int64]) -> None:
+    """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand."""
+    defender = 1 - knocker
+    knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
+    state[Slot.KNOCKER] = knocker
+    state[Slot.KNOCKER_DEADWOOD] = knocker_deadwood
+    if knocker_deadwood == 0:
+        defender_deadwood = min_deadwood_kernel(state[Slot.HAND + defender])
+        state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+        _end(state, Outcome.GIN, knocker, rules[RuleField.GIN_BONUS] + defender_deadwood)
+        return
+    defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
+    state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+    if defender_deadwood < knocker_deadwood or (
+            defender_deadwood == knocker_deadwood and rules[RuleField.TIE_IS_UNDERCUT]):
+        _end(state, Outcome.UNDERCUT, defender,
+             rules[RuleField.UNDERCUT_BONUS] + knocker_deadwood - defender_deadwood)
+    elif defender_deadwood == knocker_deadwood:
+        _end(state, Outcome.TIE, np.int64(-1), np.int64(0))
+    else:
+        _end(state, Outcome.KNOCK, knocker, defender_deadwood - knocker_deadwood)
+
+
+@njit(cache=True)
+def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
+                  rules: npt.NDArray[np.int64]) -> None:
+    """The player to move throws ``card`` (knocking if ``knock``); the turn passes."""
+    player = state[Slot.TURN]
+    bit = np.int64(1) << card
+    state[Slot.HAND + player] &= ~bit
+    state[Slot.THREW + player] |= bit
+    state[Slot.PILE + state[Slot.PILE_LEN]] = card
+    state[Slot.PILE_LEN] += 1
+    state[Slot.PILE_MASK] |= bit
+    taken = state[Slot.TAKEN]
+    pairs = state[Slot.N_PAIRS + player]
+    if taken >= 0 and pairs < _MAX_PAIRS:
+        state[Slot.PAIRS + player * _MAX_PAIRS + pairs] = taken * 52 + card
+        state[Slot.N_PAIRS + player] = pairs + 1
+    state[Slot.TAKEN] = -1
+    if knock:
+        resolve_knock(state, player, rules)
+        return
+    state[Slot.TURN] = 1 - player
+    state[Slot.PHASE] = Phase.DRAW
+
+
+@njit(cache=True)
+def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+            policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+            scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
+    """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
+    ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
+    is left before that discard, to be branched on with :func:`apply_discard`)."""
+    lookahead_scratch = scratch[52:104]
+    while state[Slot.PHASE] != Phase.DONE:
+        player = state[Slot.TURN]
+        policy = policies[player]
+        phase = state[Slot.PHASE]
+        if phase == Phase.OFFER:
+            if _wants_upcard(state, player, policy, scratch):
+                _take_upcard(state, player)
+            else:
+                state[Slot.OFFERS] += 1
+                state[Slot.TURN] = 1 - player
+                if state[Slot.OFFERS] == 2:
+                    state[Slot.PHASE] = Phase.DRAW
+        elif phase == Phase.DRAW:
+            if state[Slot.DRAWS] >= MAX_DRAWS:
+                _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+            elif stock_left(state) <= 2:
+                if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
+                    upcard = _pile_top(state)
+                    hand = state[Slot.HAND + player]
+                    after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
+                    # own turn counter moves on the draw; the threshold is for that turn
+                    state[Slot.OWN_TURNS + player] += 1
+                    threshold = knock_threshold(state, player, policy)
+                    state[Slot.OWN_TURNS + player] -= 1
+                    if after == 0 or after <= threshold:
+                        _take_upcard(state, player)
+                        continue
+                _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+            elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
+                _draw_stock(state, player)
+            elif state[Slot.PILE_LEN] > 0 and _wants_upcard(state, player, policy, scratch):
+                _take_upcard(state, player)
+            else:
+                _draw_stock(state, player)
+        else:
+            hand = state[Slot.HAND + player]
+            if rules[RuleField.BIG_GIN] and min_deadwood_kernel(hand) == 0:
+                state[Slot.KNOCKER] = player
+                defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+                state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+                _end(state, Outcome.BIG_GIN, player,
+                     rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+                break
+            if stop_at_knock and knock_deadwood(state, scratch) >= 0:
+                return True
+            card, knock = choose_discard(state, player, policy, rng, scratch, lookahead_scratch)
+            apply_discard(state, card, knock, rules)
+    return False
+
+
+def new_state() -> npt.NDArray[np.int64]:
+    """An empty state array (fill it with :func:`new_hand`)."""
+    return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+def new_scratch() -> npt.NDArray[np.int64]:
+    """Work space for :func:`advance` (reuse it across hands on one thread)."""
+    return np.zeros(SCRATCH_SIZE, dtype=np.int64)
+
+
+def deck_order(first: list[int], second: list[int], upcard: int | None,
+               stock: list[int]) -> npt.NDArray[np.int8]:
+    """A deck giving ``first`` to the non-dealer and ``second`` to the dealer, then the
+    upcard (``None`` with the ``eleven`` opening) and ``stock`` in draw order.
+
+    Hands given short are filled up (to 10 cards, 11 for the non-dealer without an
+    upcard) with the cards not named, in index order; so is the rest of the stock.
+    """
+    named = [*first, *second, *([] if upcard is None else [upcard]), *stock]
+    if len(set(named)) != len(named):
+        raise ValueError("a card is named twice in the deck order")
+    first_size = 10 if upcard is not None else 11
+    if len(first) > first_size or len(second) > 10:
+        raise ValueError(f"hands hold at most {first_size} and 10 cards")
+    spare = iter(c for c in range(52) if c not in set(named))
+    order = [*first, *(next(spare) for _ in range(first_size - len(first)))]
+    order += [*second, *(next(spare) for _ in range(10 - len(second)))]
+    order += ([] if upcard is None else [upcard]) + [*stock, *spare]
+    return np.array(order, dtype=np.int8)
+
+
+def play_from_deck(deck: npt.NDArray[np.int8], dealer: int, rules_array: npt.NDArray[np.int64],
+                   policies: npt.NDArray[np.int64], policy_seed: int = 0
+                   ) -> npt.NDArray[np.int64]:
+    """Play one hand from a given deck order to its end and return the final state."""
+    state = new_state()
+    new_hand(state, deck.astype(np.int8), np.int64(dealer), rules_array)
+    rng = np.array([stream_key(np.int64(policy_seed), np.int64(0))], dtype=np.uint64)
+    advance(state, rules_array, policies, rng, new_scratch(), False)
+    return state

@@ -1,0 +1,404 @@
+"""Strategy studies: each returns tidy pandas tables with 95% confidence intervals.
+
+* :func:`dealt_hands` - distribution of dealt deadwood (10 cards; best 10 of 11).
+* :func:`knock_sweep` - knock at deadwood <= t, t = 0..10, against several opponents,
+  per hand and per game.
+* :func:`knock_chart` - "knock now or play on?" by own turn and deadwood.
+* :func:`best_schedule` - the turn-dependent knock schedule maximising points per hand,
+  then best responses back and forth.
+* :func:`tournament` - round robin of policies, seats swapped on common deals.
+* :func:`variants` - the same policies under every rules preset.
+
+Every comparison inside a study runs its arms on the same deals of the same seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ..core.cluster import map_spans
+from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
+from .compare import Arm, compare_games, compare_hands, knock_arms
+from .evaluator import dealt_deadwood_distribution
+from .policies import PRESETS as POLICY_PRESETS
+from .policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
+from .rules import PRESETS as RULE_PRESETS
+from .rules import Rules
+
+Progress = Callable[[int], None]
+Z95 = 1.959964
+
+
+# ---------------------------------------------------------------------- dealt hands
+
+
+def dealt_hands(n_deals: int, seed: int) -> pd.DataFrame:
+    """Monte Carlo distribution of dealt deadwood: one row per (hand size, deadwood).
+
+    Columns: ``cards`` (10, or 11 = the best 10 of 11 after the best discard),
+    ``deadwood`` (points), ``count``, ``probability``, ``cumulative`` (P(deadwood <= d))
+    and ``se`` (binomial standard error of ``cumulative``).
+    """
+    frames = []
+    for cards in (10, 11):
+        counts = dealt_deadwood_distribution(n_deals, cards, seed)
+        probability = counts / counts.sum()
+        cumulative = np.cumsum(probability)
+        frames.append(pd.DataFrame({
+            "cards": cards, "deadwood": np.arange(len(counts)), "count": counts,
+            "probability": probability, "cumulative": cumulative,
+            "se": np.sqrt(np.clip(cumulative * (1 - cumulative), 0, None) / counts.sum())}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def knock_eligibility(distribution: pd.DataFrame) -> pd.DataFrame:
+    """P(gin) and P(deadwood <= k) for knock limits k = 1..10, by hand size."""
+    rows = []
+    for cards, group in distribution.groupby("cards"):
+        cumulative = group.set_index("deadwood")["cumulative"]
+        se = group.set_index("deadwood")["se"]
+        for limit in range(11):
+            rows.append({"cards": cards, "limit": limit,
+                         "probability": float(cumulative.get(limit, 0.0)),
+                         "se": float(se.get(limit, 0.0))})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------- knock sweep
+
+
+def default_opponents() -> dict[str, Policy | None]:
+    """Opponents of the knock sweep: knock-ASAP, a patient gin hunter, and A's twin."""
+    return {"knock-ASAP (basic)": POLICY_PRESETS["basic"],
+            "gin-hunter": POLICY_PRESETS["gin-hunter"],
+            "same threshold": None}
+
+
+def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
+                n_deals: int, n_games: int, seed: int, thresholds: Sequence[int] = range(11),
+                progress: Progress | None = None, scheduler: str | None = None
+                ) -> pd.DataFrame:
+    """A knocks at deadwood <= t for each t, against each opponent.
+
+    One row per (opponent, t) with A's per-hand metrics (see
+    :func:`analyzer.gin.compare.compare_hands`), ``diff`` = points per hand relative to
+    t = 10 (paired on common deals), and per game: ``game_win`` rate, ``game_diff``
+    relative to t = 10 (paired on common games), ``hands`` per game.
+    """
+    frames = []
+    reference = list(thresholds).index(10) if 10 in thresholds else 0
+    for name, opponent in opponents.items():
+        arms = knock_arms(rules, subject, opponent, thresholds)
+        hands = compare_hands(arms, n_deals, seed, reference, progress=progress,
+                              scheduler=scheduler)
+        games = compare_games(arms, n_games, seed, reference, progress=progress,
+                              scheduler=scheduler)
+        games = games.drop(columns=["arm", "n"]).rename(
+            columns={c: c.replace("diff", "game_diff") for c in games.columns
+                     if c.startswith("diff")})
+        frame = pd.concat([hands, games], axis=1)
+        frame.insert(0, "opponent", name)
+        frame.insert(1, "threshold", list(thresholds))
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+# ---------------------------------------------------------------------- knock chart
+
+
+def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, seed: int,
+                min_samples: int = 200, chunk: int = 1 << 15,
+                progress: Progress | None = None, scheduler: str | None = None,
+                equity_deals: int = 0) -> pd.DataFrame:
+    """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
+
+    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI),
+    ``verdict`` (``knock`` / ``play on`` when the CI excludes 0, else ``unclear``) and
+    ``enough`` (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
+
+    With ``equity_deals`` > 0 the hand's result is also valued as A's chance to win a game
+    to the target that this hand opens (score 0:0), by an equity table estimated from that
+    many deals of the same policies: columns ``win_mean``, ``win_low``, ``win_high``
+    (game-win probability, knock now minus play on) and ``win_verdict``.
+    """
+    values = None
+    if equity_deals:
+        values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed)
+    common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
+              "game_values": values}
+    # integer-valued point sums: adding the chunks' arrays in order is exact
+    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
+                   axis=0)
+    rows = []
+    for turn in range(1, MAX_TURN + 1):
+        for deadwood in range(1, 11):
+            n, points, points_sq, win, win_sq = total[turn, deadwood]
+            if n == 0:
+                continue
+            row: dict[str, object] = {"turn": turn, "deadwood": deadwood, "n": int(n)}
+            for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
+                if prefix and values is None:
+                    continue
+                mean = s / n
+                sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
+                half = Z95 * sd / np.sqrt(n)
+                row[f"{prefix}mean"] = mean
+                row[f"{prefix}low"] = mean - half
+                row[f"{prefix}high"] = mean + half
+                row[f"{prefix}verdict"] = ("knock" if mean - half > 0 else
+                                           "play on" if mean + half < 0 else "unclear")
+            row["enough"] = n >= min_samples
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
+                                 n_deals: int, seed: int) -> npt.NDArray[np.float64]:
+    """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
+    (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
+    the two policies estimated on ``n_deals`` deals."""
+    from .equity import equity_table, hand_outcome_distribution
+
+    table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed),
+                         rules)
+    values = np.zeros((2, 2 * MAX_POINTS + 1))
+    for a_dealt in (0, 1):
+        for points in range(-MAX_POINTS, MAX_POINTS + 1):
+            values[a_dealt, MAX_POINTS + points] = table.win_probability_after(
+                0, 0, points, bool(a_dealt))
+    return values
+
+
+# -------------------------------------------------------------------- best schedule
+
+#: Own-turn bins of a knock schedule: turns 1-3, 4-6, 7-9, 10 and later.
+SCHEDULE_BINS = ((1, 3), (4, 6), (7, 9), (10, SCHEDULE_TURNS))
+
+
+def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
+    """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`."""
+    steps = []
+    for (first, _), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
+        if not steps or steps[-1][1] != threshold:
+            steps.append((first, threshold))
+    return base.with_knock(tuple(steps))
+
+
+@dataclass
+class ScheduleSearch:
+    """Result of :func:`best_schedule`."""
+
+    steps: pd.DataFrame
+    """One row per best-response step: side, schedule, gain (points per hand or game-win
+    rate, by the objective) with CI."""
+    final_a: tuple[int, ...]
+    final_b: tuple[int, ...]
+    gaps: pd.DataFrame
+    """How far the final pair is from mutual best response: each side's best one-bin
+    deviation gain (in the objective's unit) with CI."""
+
+
+OBJECTIVES = {"points": "points_mean", "games": "game_win_mean"}
+"""What a schedule search maximises: points per hand, or the game-win rate (to 100)."""
+
+
+def _evaluate(arms: Sequence[Arm], n: int, seed: int, objective: str, reference: int,
+              progress: Progress | None, scheduler: str | None) -> pd.DataFrame:
+    """Paired comparison of the arms on ``n`` deals (points) or game pairs (games)."""
+    compare = compare_hands if objective == "points" else compare_games
+    return compare(arms, n, seed, reference=reference, progress=progress, scheduler=scheduler)
+
+
+def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
+                  n: int, seed: int, objective: str = "points",
+                  progress: Progress | None = None, scheduler: str | None = None
+                  ) -> tuple[list[int], float, float, float]:
+    """Coordinate ascent over bins: each bin's threshold set to the best of 0..10 with
+    the others fixed, sweeping until nothing changes.  Returns the schedule and the
+    paired gain over ``start`` (points per hand or game-win rate, with 95% CI)."""
+    metric = OBJECTIVES[objective]
+    current = list(start)
+    for _ in range(3):
+        changed = False
+        for index in range(len(SCHEDULE_BINS)):
+            arms = []
+            for threshold in range(11):
+                trial = [*current]
+                trial[index] = threshold
+                arms.append(Arm(str(threshold), rules, schedule_policy(base, trial), opponent))
+            table = _evaluate(arms, n, seed, objective, current[index], progress, scheduler)
+            best = int(table[metric].idxmax())
+            # move only on a significant gain, so noise does not make the search wander
+            if best != current[index] and table.loc[best, "diff_low"] > 0:
+                current[index] = best
+                changed = True
+        if not changed:
+            break
+    arms = [Arm("start", rules, schedule_policy(base, start), opponent),
+            Arm("best", rules, schedule_policy(base, current), opponent)]
+    gain = _evaluate(arms, n, seed + 1, objective, 0, None, scheduler).iloc[1]
+    return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
+
+
+def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: int,
+                  rounds: int = 3, objective: str = "points", progress: Progress | None = None,
+                  scheduler: str | None = None) -> ScheduleSearch:
+    """A best-responds to ``opponent``, then B (same base policy) to A's schedule, and so
+    on for ``rounds`` rounds or until neither schedule changes.
+
+    ``objective`` is ``points`` (points per hand, ``n`` deals per evaluation) or
+    ``games`` (game-win rate, ``n`` seat-swapped game pairs per evaluation).
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    schedule_a = [10] * len(SCHEDULE_BINS)
+    schedule_b: list[int] | None = None
+    steps = []
+    for round_number in range(1, rounds + 1):
+        changed = False
+        for side in ("A", "B"):
+            if side == "A":
+                against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
+                new, gain, low, high = best_response(rules, base, schedule_a, against, n,
+                                                      seed + round_number, objective, progress,
+                                                      scheduler)
+                changed |= new != schedule_a
+                schedule_a = new
+            else:
+                start = schedule_b or [10] * len(SCHEDULE_BINS)
+                new, gain, low, high = best_response(rules, base, start,
+                                                      schedule_policy(base, schedule_a), n,
+                                                      seed + 100 + round_number, objective,
+                                                      progress, scheduler)
+                changed |= new != schedule_b
+                schedule_b = new
+            steps.append({"round": round_number, "side": side,
+                          "schedule": "/".join(str(t) for t in new), "gain": gain,
+                          "gain_low": low, "gain_high": high})
+        if not changed:
+            break
+    final_b = schedule_b or [10] * len(SCHEDULE_BINS)
+    gaps = []
+    for side, mine, theirs in (("A", schedule_a, final_b), ("B", final_b, schedule_a)):
+        arms = [Arm("final", rules, schedule_policy(base, mine), schedule_policy(base, theirs))]
+        for index in range(len(SCHEDULE_BINS)):
+            for threshold in range(11):
+                if threshold != mine[index]:
+                    trial = [*mine]
+                    trial[index] = threshold
+                    arms.append(Arm("/".join(map(str, trial)), rules,
+                                    schedule_policy(base, trial), schedule_policy(base, theirs)))
+        table = _evaluate(arms, n, seed + 999, objective, 0, progress, scheduler)
+        best = table.iloc[1:]["diff_mean"].idxmax()
+        gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
+                     "best_deviation": table.loc[best, "arm"],
+                     "gain": table.loc[best, "diff_mean"], "gain_low": table.loc[best, "diff_low"],
+                     "gain_high": table.loc[best, "diff_high"]})
+    return ScheduleSearch(pd.DataFrame(steps), tuple(schedule_a), tuple(final_b),
+                          pd.DataFrame(gaps))
+
+
+# ----------------------------------------------------------------------- tournament
+
+
+def default_field() -> dict[str, Policy]:
+    """The tournament field: the policy presets that differ in how they draw and throw."""
+    return {name: POLICY_PRESETS[name] for name in
+            ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive")}
+
+
+def tournament(rules: Rules, field: dict[str, Policy], n_deals: int, n_games: int, seed: int,
+               progress: Progress | None = None, scheduler: str | None = None
+               ) -> pd.DataFrame:
+    """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
+    and game-win rate against b (95% CIs), seats swapped on common deals and games."""
+    names = list(field)
+    rows = []
+    for i, name_a in enumerate(names):
+        for name_b in names[i + 1:]:
+            arm = [Arm(f"{name_a} v {name_b}", rules, field[name_a], field[name_b])]
+            hands = compare_hands(arm, n_deals, seed, progress=progress, scheduler=scheduler)
+            games = compare_games(arm, n_games, seed, progress=progress, scheduler=scheduler)
+            h, g = hands.iloc[0], games.iloc[0]
+            for a, b, sign in ((name_a, name_b, 1.0), (name_b, name_a, -1.0)):
+                points = sorted((sign * h["points_low"], sign * h["points_high"]))
+                win = g["game_win_mean"] if sign > 0 else 1 - g["game_win_mean"]
+                half = (g["game_win_high"] - g["game_win_low"]) / 2
+                rows.append({"a": a, "b": b, "points": sign * h["points_mean"],
+                             "points_low": points[0], "points_high": points[1],
+                             "game_win": win, "game_win_low": win - half,
+                             "game_win_high": win + half, "deals": int(h["n"]),
+                             "games": int(g["n"])})
+    return pd.DataFrame(rows)
+
+
+def ranking(results: pd.DataFrame) -> pd.DataFrame:
+    """Policies ranked by mean points per hand against the rest of the field."""
+    table = results.groupby("a").agg(points=("points", "mean"), game_win=("game_win", "mean"))
+    return table.sort_values("points", ascending=False).reset_index().rename(
+        columns={"a": "policy"})
+
+
+# ------------------------------------------------------------------------- variants
+
+
+
+def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Policy,
+             n_deals: int, n_games: int, seed: int,
+             thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
+             progress: Progress | None = None, scheduler: str | None = None) -> pd.DataFrame:
+    """One row per rules preset.
+
+    Columns: ``hand_points`` (mean and SD of the points a hand scores in ``baseline``
+    self-play), ``first_edge`` (points per hand to the non-dealer, with CI),
+    ``hands_per_game`` and ``shutout_rate`` (``baseline`` self-play games),
+    ``strong_game_win`` (share of games ``strong`` wins against ``weak``, with CI: how
+    much the variant rewards skill), ``best_threshold`` (the knock threshold among
+    ``thresholds`` with the most points per hand against ``baseline``).
+    """
+    from .simulate import simulate
+
+    rows = []
+    for name in presets:
+        rules = RULE_PRESETS[name]
+        self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
+                             progress=progress)
+        hand_points = self_play.rows["points"]
+        skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
+                              progress=progress, scheduler=scheduler).iloc[0]
+        games = compare_games([Arm(name, rules, baseline, baseline)], n_games, seed,
+                              progress=progress, scheduler=scheduler).iloc[0]
+        if rules.straight:
+            best = "n/a (no knocking)"
+        else:
+            sweep = compare_hands(knock_arms(rules, baseline, baseline, thresholds),
+                                  n_deals // 2, seed, reference=len(thresholds) - 1,
+                                  progress=progress, scheduler=scheduler)
+            best = str(thresholds[int(sweep["points_mean"].idxmax())])
+        rows.append({
+            "rules": name,
+            "hand_points": float(hand_points.mean()),
+            "hand_points_sd": float(hand_points.std()),
+            "first_edge": self_play.first_player_points.mean,
+            "first_edge_low": self_play.first_player_points.low,
+            "first_edge_high": self_play.first_player_points.high,
+            "hands_per_game": games["hands_mean"],
+            "shutout_rate": games["shutout_mean"],
+            "strong_game_win": skill["game_win_mean"],
+            "strong_game_win_low": skill["game_win_low"],
+            "strong_game_win_high": skill["game_win_high"],
+            "best_threshold": best,
+        })
+    return pd.DataFrame(rows)
+
+
+def describe_policy(policy: Policy) -> str:
+    """Preset name and string form, for report captions."""
+    name = policy_name(policy)
+    text = format_policy(policy)
+    return name if name == text else f"{name} ({text})"

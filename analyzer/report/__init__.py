@@ -1,0 +1,1 @@
+"""The standard report: Markdown, figures and CSV files written from study results."""

@@ -1,0 +1,229 @@
+"""The cluster path gives the in-process results bit for bit, also after a worker dies.
+
+The Dask tests run on a ``LocalCluster`` of two worker processes on loopback and are
+skipped when ``dask.distributed`` (the ``cluster`` extra) is not installed.
+"""
+
+import dataclasses
+import json
+import os
+import signal
+import socket
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli.main import cli
+from analyzer.core import cluster
+from analyzer.core.cluster import ChunksInterrupted, SchedulerUnreachable, map_chunks
+from analyzer.gin.policies import parse_policy
+from analyzer.gin.rules import STANDARD, Rules
+from analyzer.gin.simulate import hand_chunk_sums, merge_sums, play_games, simulate
+
+BASIC = parse_policy("basic")
+HUNTER = parse_policy("gin-hunter")
+# small chunks: several per worker, so that work is still queued when a worker dies
+DEALS, CHUNK = 12_000, 1_000
+
+
+def without_time(result):
+    """A run's summary with the wall time zeroed (the only field allowed to differ)."""
+    return dataclasses.replace(result, elapsed_s=0.0, rows=None)
+
+
+@pytest.fixture(autouse=True)
+def no_scheduler_env(monkeypatch):
+    # the in-process reference runs must not pick up a scheduler from the environment
+    monkeypatch.delenv(cluster.SCHEDULER_ENV, raising=False)
+
+
+@pytest.fixture(scope="module")
+def address():
+    """Address of a two-process LocalCluster shared by the tests of this module."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                  preload=["analyzer.core.cluster"]) as local:
+        yield local.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The in-process run every cluster run must reproduce."""
+    return simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK, scheduler="")
+
+
+# ------------------------------------------------------------------ in-process path
+
+
+def test_in_process_map_keeps_chunk_order_and_reports_weights():
+    seen = []
+    results = map_chunks(pow, [{"base": 2, "exp": 10}, {"base": 3, "exp": 4}], scheduler="",
+                         progress=seen.append, weights=[5, 3])
+    assert results == [1024, 81]
+    assert seen == [5, 3]
+
+
+def test_in_process_interrupt_carries_finished_chunks():
+    def stop_at_second(weight):
+        calls.append(weight)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    calls = []
+    with pytest.raises(ChunksInterrupted) as stop:
+        map_chunks(pow, [{"base": n, "exp": 2} for n in range(5)], scheduler="",
+                   progress=stop_at_second)
+    assert stop.value.finished == {0: 0, 1: 1}
+    assert stop.value.total == 5
+
+
+def test_interrupted_simulate_summarises_finished_deals():
+    def stop_at_third(deals):
+        done.append(deals)
+        if len(done) == 3:
+            raise KeyboardInterrupt
+
+    done = []
+    partial = simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK, scheduler="",
+                       progress=stop_at_third)
+    # the chunk whose progress call was interrupted had finished: it counts
+    assert partial.deals == 3 * CHUNK
+    assert without_time(partial) == without_time(
+        simulate(STANDARD, BASIC, HUNTER, 3 * CHUNK, seed=7, chunk=CHUNK, scheduler=""))
+
+
+@pytest.mark.parametrize("text", ["local", "local:0", "local:x", "local:-1"])
+def test_malformed_local_scheduler(text):
+    with pytest.raises(ValueError, match="local:N"):
+        cluster.resolve_scheduler(text)
+
+
+def test_scheduler_from_environment(monkeypatch):
+    monkeypatch.setenv(cluster.SCHEDULER_ENV, "tcp://10.0.0.1:8786")
+    assert cluster.resolve_scheduler(None) == "tcp://10.0.0.1:8786"
+    assert cluster.resolve_scheduler("") == ""
+
+
+# -------------------------------------------------------------------- cluster path
+
+
+def test_simulate_on_local_cluster_is_identical(reference):
+    pytest.importorskip("distributed")
+    seen = []
+    result = simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK,
+                      scheduler="local:2", progress=seen.append)
+    assert without_time(result) == without_time(reference)
+    assert sorted(seen) == [CHUNK] * (DEALS // CHUNK)
+
+
+def test_simulate_rows_on_cluster_are_identical(address):
+    local = simulate(STANDARD, BASIC, HUNTER, 3_000, seed=3, chunk=CHUNK, keep_rows=True,
+                     scheduler="")
+    remote = simulate(STANDARD, BASIC, HUNTER, 3_000, seed=3, chunk=CHUNK, keep_rows=True,
+                      scheduler=address)
+    assert remote.rows.equals(local.rows)
+    assert without_time(remote) == without_time(local)
+
+
+def test_games_on_cluster_are_identical(address):
+    kwargs = {"rules": STANDARD, "policy_a": BASIC, "policy_b": HUNTER, "n_games": 600,
+              "seed": 11, "chunk": 100}
+    remote = play_games(**kwargs, scheduler=address)
+    assert without_time(remote) == without_time(play_games(**kwargs, scheduler=""))
+
+
+def test_knock_limit_sweep_on_cluster_is_identical(address):
+    # a study in miniature: one chunk list over several rule variants, merged per variant
+    limits = (4, 7, 10)
+    chunks = [{"rules": Rules(knock_limit=limit), "policy_a": BASIC, "policy_b": HUNTER,
+               "seed": 5, "first_deal": first, "n_deals": 500}
+              for limit in limits for first in range(0, 2_000, 500)]
+
+    def by_limit(parts):
+        return [merge_sums(parts[i * 4:(i + 1) * 4]) for i in range(len(limits))]
+
+    remote = by_limit(map_chunks(hand_chunk_sums, chunks, scheduler=address))
+    assert remote == by_limit(map_chunks(hand_chunk_sums, chunks, scheduler=""))
+    assert remote[0] != remote[2]
+
+
+def test_studies_on_cluster_are_identical(address):
+    from analyzer.gin.compare import compare_hands, knock_arms
+    from analyzer.gin.studies import knock_chart
+
+    arms = knock_arms(STANDARD, BASIC, HUNTER, [0, 5, 10])
+    local = compare_hands(arms, 900, seed=3, chunk=300, scheduler="")
+    assert compare_hands(arms, 900, seed=3, chunk=300, scheduler=address).equals(local)
+    chart = knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200, scheduler="")
+    assert knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200,
+                       scheduler=address).equals(chart)
+
+
+def test_worker_killed_mid_run_changes_nothing(address, reference):
+    distributed = pytest.importorskip("distributed")
+    with distributed.Client(address, set_as_default=False) as client:
+        pids = client.run(os.getpid)
+    victim = next(iter(pids.values()))
+    done = []
+
+    def kill_on_first_chunk(deals):
+        if not done:
+            os.kill(victim, signal.SIGKILL)
+        done.append(deals)
+
+    result = simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK, scheduler=address,
+                      progress=kill_on_first_chunk)
+    assert without_time(result) == without_time(reference)
+    assert len(done) == DEALS // CHUNK
+    with distributed.Client(address, set_as_default=False) as client:
+        assert victim not in client.run(os.getpid).values()
+
+
+def test_cli_on_cluster_matches_in_process(address, monkeypatch):
+    args = ["simulate", "--a", "basic", "--b", "gin-hunter", "--deals", "3000", "--seed", "2",
+            "--json"]
+    local = CliRunner().invoke(cli, args)
+    monkeypatch.setenv(cluster.SCHEDULER_ENV, address)
+    remote = CliRunner().invoke(cli, args)
+    assert local.exit_code == 0, local.output
+    assert remote.exit_code == 0, remote.output
+    drop = ("elapsed_s", "deals_per_s")
+    assert ({k: v for k, v in json.loads(remote.output).items() if k not in drop}
+            == {k: v for k, v in json.loads(local.output).items() if k not in drop})
+
+
+# ------------------------------------------------------------------ unreachable
+
+
+@pytest.fixture
+def dead_address(monkeypatch):
+    """A loopback address nobody listens on, and a short connect timeout."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 1.0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"tcp://127.0.0.1:{port}"
+
+
+def test_unreachable_scheduler_is_a_clear_error(dead_address):
+    with pytest.raises(SchedulerUnreachable, match=f"^cannot reach the Dask scheduler at "
+                                                    f"{dead_address}: no answer within 1 s$"):
+        simulate(STANDARD, BASIC, BASIC, 100, scheduler=dead_address)
+
+
+def test_unreachable_scheduler_is_one_cli_line(dead_address):
+    result = CliRunner().invoke(cli, ["games", "--games", "10", "--scheduler", dead_address])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"Error: cannot reach the Dask scheduler at {dead_address}: no answer within 1 s"]
+
+
+def test_malformed_address_is_one_cli_line():
+    pytest.importorskip("distributed")
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--scheduler", "nowhere"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [("Error: not a Dask scheduler address: 'nowhere' "
+                                           "(missing port number in address 'nowhere')")]

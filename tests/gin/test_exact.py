@@ -1,0 +1,278 @@
+import json
+import math
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli.exact import exact as exact_command
+from analyzer.core import cards
+from analyzer.gin import exact
+from analyzer.gin.evaluator import best_discard_kernel, min_deadwood_batch
+
+from . import reference
+
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "exact"
+
+
+# ----------------------------------------------------------------- independent helpers
+
+
+def deck_hands(n, ranks, suits):
+    """Every n-card hand of the deck of suits 0..suits-1 and ranks 0..ranks-1, as masks."""
+    codes = np.arange(1 << (ranks * suits), dtype=np.int64)
+    codes = codes[np.bitwise_count(codes) == n]
+    masks = np.zeros_like(codes)
+    for suit in range(suits):
+        masks |= ((codes >> (suit * ranks)) & ((1 << ranks) - 1)) << (13 * suit)
+    return masks
+
+
+def brute_values(masks, discard):
+    """Minimum deadwood of each hand, or the least over its discards of that of the rest."""
+    if not discard:
+        return min_deadwood_batch(masks)
+    best = np.full(len(masks), 1 << 30, dtype=np.int64)
+    rest = masks.copy()
+    while (live := np.flatnonzero(rest)).size:
+        low = rest[live] & -rest[live]
+        best[live] = np.minimum(best[live], min_deadwood_batch(masks[live] ^ low))
+        rest[live] ^= low
+    return best
+
+
+def deck_melds(ranks=13, suits=4):
+    """Masks of the rules' melds (from the plain-Python oracle) inside a reduced deck."""
+    return np.array(sorted({sum(1 << c for c in meld) for meld in reference.all_melds()
+                            if all(c // 13 < suits and c % 13 < ranks for c in meld)}),
+                    dtype=np.int64)
+
+
+def meld_unions(melds, n):
+    """Distinct n-card masks that are unions of pairwise disjoint melds (deadwood 0)."""
+    sizes = np.bitwise_count(melds).astype(np.int64)
+    frontier = np.zeros(1, dtype=np.int64)
+    found = []
+    while frontier.size:
+        grown = []
+        for start in range(0, frontier.size, 10_000):
+            part = frontier[start:start + 10_000, None]
+            fits = ((part & melds) == 0) & (
+                np.bitwise_count(part).astype(np.int64) + sizes <= n)
+            grown.append((part | melds)[fits])
+        frontier = np.unique(np.concatenate(grown))
+        full = np.bitwise_count(frontier) == n
+        found.append(frontier[full])
+        frontier = frontier[~full]
+    return np.unique(np.concatenate(found))
+
+
+def plus_one_card(hands, deck):
+    """Distinct masks of each hand plus one more card of ``deck`` (a mask)."""
+    grown = [hands[(hands >> c) & 1 == 0] | (1 << c) for c in range(52) if deck >> c & 1]
+    return np.unique(np.concatenate(grown))
+
+
+def deck_mask(ranks, suits):
+    return sum(((1 << ranks) - 1) << (13 * s) for s in range(suits))
+
+
+# ------------------------------------------------------------------------------- tests
+
+
+def test_lane_table_and_patterns():
+    table, lengths = exact.lane_table()
+    assert lengths.tolist() == [math.comb(13, p) for p in range(14)]
+    for p in range(14):
+        row = table[p, : lengths[p]]
+        assert np.all(np.diff(row) > 0)
+        assert np.all(np.bitwise_count(row) == p)
+    assert exact.popcount_patterns(10)[0] == (0, 0, 0, 10)
+    assert all(sum(q) == 10 and list(q) == sorted(q) for q in exact.popcount_patterns(10))
+
+
+def lanes_gf(k):
+    """Generating function (1 + x^k)^13 of one lane taken k times over, by card count."""
+    return np.polynomial.Polynomial([1] + [0] * (k - 1) + [1]) ** 13
+
+
+@pytest.mark.parametrize("n_cards", [10, 11])
+def test_pieces_cover_every_class(n_cards):
+    # multisets of 4 lanes by card count: Polya's cycle index of S4 applied to one lane
+    f1, f2, f3, f4 = (lanes_gf(k) for k in (1, 2, 3, 4))
+    classes = (f1 ** 4 + 6 * f1 ** 2 * f2 + 3 * f2 ** 2 + 8 * f1 * f3 + 6 * f4) / 24
+    pieces = exact.make_pieces(n_cards)
+    assert int(pieces.work.sum()) == round(classes.coef[n_cards])
+
+
+def test_full_deck_ten_card_weights_sum_to_all_hands():
+    result = exact.exact_enumeration(10, progress=False, mode=exact.MODE_COUNT)
+    assert result.counts.tolist() == [math.comb(52, 10)]
+    assert result.classes == 671_225_412
+
+
+@pytest.mark.parametrize(("n_cards", "ranks", "suits"), [
+    (10, 6, 4),
+    (11, 6, 4),
+    (10, 7, 3),
+    (11, 7, 3),
+    (7, 5, 4),
+    (5, 4, 2),
+    (6, 9, 1),
+])
+def test_matches_brute_force_over_every_hand(n_cards, ranks, suits):
+    discard = n_cards == 11
+    hands = deck_hands(n_cards, ranks, suits)
+    assert len(hands) == math.comb(ranks * suits, n_cards)
+    want = np.bincount(brute_values(hands, discard))
+    got = exact.exact_distribution(n_cards, ranks, suits, progress=False)
+    assert got.tolist() == want.tolist()
+    assert int(got.sum()) == math.comb(ranks * suits, n_cards)
+
+
+@pytest.mark.parametrize(("n_cards", "ranks", "suits", "discard"), [
+    (6, 5, 3, False),
+    (5, 4, 4, False),
+    (6, 4, 3, True),
+])
+def test_matches_plain_python_oracle(n_cards, ranks, suits, discard):
+    deck = [s * 13 + r for s in range(suits) for r in range(ranks)]
+    values = []
+    for hand in combinations(deck, n_cards):
+        held = frozenset(hand)
+        values.append(reference.best_discard(held)[1] if discard
+                      else reference.min_deadwood(held))
+    got = exact.exact_distribution(n_cards, ranks, suits, progress=False, discard=discard)
+    assert got.tolist() == np.bincount(values).tolist()
+
+
+def test_discard_kernel_matches_evaluator_on_full_deck():
+    rng = np.random.default_rng(21)
+    scratch = np.empty(52, dtype=np.int64)
+    for _ in range(3000):
+        hand = cards.to_mask([int(c) for c in rng.choice(52, 11, replace=False)])
+        lanes = [np.int64((hand >> (13 * s)) & 0x1FFF) for s in range(4)]
+        want, _ = best_discard_kernel(np.int64(hand), np.int64(hand), scratch)
+        assert exact.after_discard_lanes(*lanes) == want
+
+
+@pytest.mark.parametrize(("ranks", "suits"), [(6, 4), (7, 3), (8, 4)])
+def test_zero_deadwood_counts_match_unions_of_melds(ranks, suits):
+    gin10 = meld_unions(deck_melds(ranks, suits), 10)
+    gin11 = plus_one_card(gin10, deck_mask(ranks, suits))
+    assert exact.exact_distribution(10, ranks, suits, progress=False)[0] == len(gin10)
+    assert exact.exact_distribution(11, ranks, suits, progress=False)[0] == len(gin11)
+
+
+@pytest.mark.parametrize("n_cards", [10, 11])
+def test_published_results(n_cards):
+    path = RESULTS / f"cards{n_cards}_counts.csv"
+    if not path.exists():
+        pytest.skip(f"{path} not generated yet (analyzer exact --cards {n_cards})")
+    table = pd.read_csv(path)
+    counts = table["count"].to_numpy()
+    assert int(counts.sum()) == math.comb(52, n_cards)
+    gin10 = meld_unions(deck_melds(), 10)
+    zero = len(gin10) if n_cards == 10 else len(plus_one_card(gin10, cards.FULL_DECK))
+    assert counts[0] == zero
+    summary = json.loads((RESULTS / f"cards{n_cards}_summary.json").read_text())
+    assert summary["hands"] == math.comb(52, n_cards)
+    assert summary["p_gin"] == pytest.approx(zero / math.comb(52, n_cards), rel=1e-12)
+    assert summary == summary | {k: v for k, v in exact.summarize(counts).items()
+                                 if k not in ("p_at_most",)}
+
+
+def test_checkpoint_resumes(tmp_path):
+    path = tmp_path / "progress.json"
+    whole = exact.exact_distribution(10, 6, 4, progress=False)
+
+    class Interrupt(Exception):
+        pass
+
+    def interrupt_second_batch(next_piece):
+        seen.append(next_piece)
+        if len(seen) == 2:
+            raise Interrupt
+
+    seen = []
+    with pytest.raises(Interrupt):
+        exact.exact_enumeration(10, 6, 4, progress=False, checkpoint=path, batch_work=5_000,
+                                on_batch=interrupt_second_batch)
+    state = json.loads(path.read_text())
+    assert state["next_piece"] == seen[1] < state["params"]["pieces"]
+    assert 0 < sum(state["counts"]) < math.comb(24, 10)
+    resumed_batches = []
+    resumed = exact.exact_enumeration(10, 6, 4, progress=False, checkpoint=path,
+                                      batch_work=5_000, on_batch=resumed_batches.append)
+    assert resumed_batches[0] > seen[1]  # carried on after the saved batches
+    assert resumed.counts.tolist() == whole.tolist()
+    assert not path.exists()
+
+
+def test_checkpoint_for_other_parameters_is_ignored(tmp_path):
+    path = tmp_path / "progress.json"
+    params = {"n_cards": 9}
+    path.write_text(json.dumps({"params": params, "next_piece": 3, "elapsed_seconds": 1.0,
+                                "counts": [5, 5]}))
+    got = exact.exact_distribution(10, 6, 4, progress=False, checkpoint=path)
+    assert int(got.sum()) == math.comb(24, 10)
+
+
+def test_summarize_exact_values():
+    stats = exact.summarize([2, 0, 0, 0, 2, 4, 6, 4, 2])
+    assert stats["hands"] == 20
+    assert stats["p_gin"] == 0.1
+    assert stats["mean_exact"] == "27/5"
+    assert stats["median"] == 6
+    assert stats["p_at_most"][4] == pytest.approx(0.2)
+    assert stats["p_at_most"][8] == 1.0
+    with pytest.raises(ValueError, match="no hands"):
+        exact.summarize([0, 0])
+
+
+def test_input_validation():
+    with pytest.raises(ValueError, match="suits"):
+        exact.exact_distribution(3, suits=5)
+    with pytest.raises(ValueError, match="n_cards"):
+        exact.exact_distribution(13, ranks=3, suits=4)
+
+
+def test_write_results_with_monte_carlo_overlay(tmp_path):
+    counts = exact.exact_distribution(10, 6, 4, progress=False)
+    mc = np.bincount(brute_values(deck_hands(10, 6, 4)[::97], False))
+    paths = exact.write_results(counts, 10, tmp_path, 1.5, mc, {"deck": "4 suits x 6 ranks"})
+    assert paths["chart"].stat().st_size > 10_000
+    summary = json.loads(paths["summary"].read_text())
+    assert summary["wall_seconds"] == 1.5
+    assert summary["monte_carlo"]["n_deals"] == int(mc.sum())
+    assert summary["deck"] == "4 suits x 6 ranks"
+    table = pd.read_csv(paths["counts"])
+    assert table["count"].tolist() == counts.tolist()
+    assert table["cumulative"].iloc[-1] == pytest.approx(1.0)
+
+
+def test_cli_reduced_deck(tmp_path):
+    result = CliRunner().invoke(exact_command, [
+        "--cards", "11", "--ranks", "6", "--suits", "4", "--out", str(tmp_path),
+        "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert f"hands:              {math.comb(24, 11):,}" in result.output
+    table = pd.read_csv(tmp_path / "cards11_4x6_counts.csv")
+    assert int(table["count"].sum()) == math.comb(24, 11)
+    assert (tmp_path / "cards11_4x6.png").exists()
+    assert not (tmp_path / "cards11_4x6_checkpoint.json").exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--cards", "9"], "--cards must be 10 or 11"),
+    (["--cards", "10", "--suits", "1", "--ranks", "5"], "cannot deal 10 cards"),
+    (["--mc-deals", "-1"], "--mc-deals must be >= 0"),
+])
+def test_cli_bad_input(args, message):
+    result = CliRunner().invoke(exact_command, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -1,0 +1,175 @@
+"""Studies, charts and the report at tiny sizes: files written, numbers consistent."""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from matplotlib.figure import Figure
+
+from analyzer.cli.main import cli
+from analyzer.gin import studies
+from analyzer.gin.compare import Arm, compare_games, compare_hands, knock_arms
+from analyzer.gin.policies import PRESETS as POLICIES
+from analyzer.gin.rules import STANDARD
+from analyzer.gin.simulate import simulate
+from analyzer.report import figures as charts
+from analyzer.report.build import ReportConfig, generate_report, markdown_table
+
+BASIC = POLICIES["basic"]
+
+
+def test_compare_pairs_arms_on_common_deals():
+    arms = knock_arms(STANDARD, BASIC, BASIC, [10, 0, 5])
+    table = compare_hands(arms, 400, seed=3)
+    assert list(table["arm"]) == ["t=10", "t=0", "t=5"]
+    assert table.loc[0, "diff_mean"] == 0
+    # the t=10 arm is basic against basic: the same numbers as a plain simulation
+    plain = simulate(STANDARD, BASIC, BASIC, 400, seed=3)
+    assert table.loc[0, "points_mean"] == plain.points_a.mean
+    assert table.loc[1, "points_mean"] - table.loc[0, "points_mean"] == pytest.approx(
+        table.loc[1, "diff_mean"])
+    for column in ("points", "diff", "win", "turns"):
+        assert (table[f"{column}_low"] <= table[f"{column}_mean"] + 1e-12).all()
+        assert (table[f"{column}_mean"] <= table[f"{column}_high"] + 1e-12).all()
+
+
+def test_compare_games_reference_difference_is_zero():
+    arms = [Arm("basic", STANDARD, BASIC, POLICIES["simple"]),
+            Arm("hunter", STANDARD, POLICIES["gin-hunter"], POLICIES["simple"])]
+    table = compare_games(arms, 60, seed=2)
+    assert table.loc[0, "diff_mean"] == 0
+    assert ((table["game_win_mean"] >= 0) & (table["game_win_mean"] <= 1)).all()
+
+
+def test_dealt_hands_probabilities():
+    distribution = studies.dealt_hands(20_000, seed=1)
+    for _, group in distribution.groupby("cards"):
+        assert group["probability"].sum() == pytest.approx(1)
+        assert group["cumulative"].iloc[-1] == pytest.approx(1)
+    eligibility = studies.knock_eligibility(distribution)
+    assert len(eligibility) == 22
+    assert eligibility.groupby("cards")["probability"].apply(
+        lambda p: bool(np.all(np.diff(p) >= 0))).all()
+
+
+def test_knock_sweep_t10_row_equals_knock_asap():
+    sweep = studies.knock_sweep(STANDARD, BASIC, {"basic": BASIC}, 300, 30, seed=4,
+                                thresholds=[0, 10])
+    row = sweep.set_index("threshold").loc[10]
+    plain = simulate(STANDARD, BASIC, BASIC, 300, seed=4)
+    assert row["points_mean"] == plain.points_a.mean
+    assert row["diff_mean"] == 0
+    assert row["game_win_mean"] == 0.5  # basic against itself, seats swapped
+
+
+def test_knock_chart_cells_and_ci():
+    chart = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20)
+    assert set(chart["verdict"]) <= {"knock", "play on", "unclear"}
+    assert chart["deadwood"].between(1, 10).all()
+    assert (chart["low"] <= chart["mean"]).all()
+    assert (chart["mean"] <= chart["high"]).all()
+    again = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, chunk=300)
+    assert chart.equals(again)
+    valued = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20,
+                                 equity_deals=2_000)
+    assert valued["mean"].equals(chart["mean"])
+    assert valued["win_mean"].abs().max() < 1
+    assert (valued["win_low"] <= valued["win_mean"]).all()
+    # a bigger win in points is a bigger chance to win the game: the signs mostly agree
+    assert (np.sign(valued["mean"]) == np.sign(valued["win_mean"])).mean() > 0.8
+
+
+def test_tournament_is_antisymmetric():
+    field = {"basic": BASIC, "simple": POLICIES["simple"], "passive": POLICIES["passive"]}
+    results = studies.tournament(STANDARD, field, 200, 20, seed=1)
+    assert len(results) == 6
+    pairs = results.set_index(["a", "b"])
+    assert pairs.loc[("basic", "simple"), "points"] == -pairs.loc[("simple", "basic"), "points"]
+    assert pairs.loc[("basic", "simple"), "game_win"] + pairs.loc[
+        ("simple", "basic"), "game_win"] == pytest.approx(1)
+    assert list(studies.ranking(results).columns) == ["policy", "points", "game_win"]
+
+
+def test_schedule_policy_bins():
+    policy = studies.schedule_policy(BASIC, [10, 10, 4, 0])
+    assert policy.knock == ((1, 10), (7, 4), (10, 0))
+
+
+def test_charts_render_with_labels():
+    sweep = studies.knock_sweep(STANDARD, BASIC, {"basic": BASIC}, 100, 10, seed=1,
+                                thresholds=[0, 5, 10])
+    figure = Figure()
+    axes = figure.subplots(1, 3)
+    charts.knock_sweep_panels(sweep, axes)
+    assert axes[0].get_xlabel() == "A knocks at deadwood <= t (points)"
+    assert "points per hand" in axes[0].get_ylabel()
+    figure = Figure()
+    ax = figure.subplots()
+    chart = studies.knock_chart(STANDARD, BASIC, BASIC, 300, seed=1, min_samples=5)
+    charts.knock_chart_heatmap(chart, ax, 20)
+    assert ax.get_ylabel() == "deadwood after the discard (points)"
+    figure.savefig(__import__("io").BytesIO(), format="png")
+
+
+def test_markdown_table():
+    import pandas as pd
+
+    text = markdown_table(pd.DataFrame({"a": ["x"], "b": [1.23456]}), {"b": ".2f"})
+    assert text.splitlines() == ["| a | b |", "|---|---:|", "| x | 1.23 |"]
+
+
+def test_report_writes_every_section(tmp_path):
+    # the exact counts take a minute to enumerate; their own tests live in test_exact.py
+    committed = Path(__file__).resolve().parents[2] / "results" / "exact"
+    (tmp_path / "exact").mkdir()
+    for path in committed.glob("cards*_counts.csv"):
+        shutil.copy(path, tmp_path / "exact" / path.name)
+    config = ReportConfig(out=tmp_path, deals=150, seed=3)
+    path = generate_report(config)
+    text = path.read_text()
+    for heading in ("## 1. Dealt hands", "## 2. Knock threshold sweep", "## 3. When to knock",
+                    "## 4. Best knock schedule", "## 5. Draw and discard policies",
+                    "## 6. Scoring variants", "## 7. Game equity", "## 8. Plain rummy"):
+        assert heading in text
+    for folder in ("dealt", "knock_sweep", "knock_chart", "schedule", "tournament", "variants",
+                   "equity", "rummy"):
+        assert (tmp_path / folder / "meta.json").exists()
+        assert list((tmp_path / folder).glob("*.png"))
+        assert list((tmp_path / folder).glob("*.csv"))
+        meta = json.loads((tmp_path / folder / "meta.json").read_text())
+        assert meta["seed"] == 3
+
+
+@pytest.mark.parametrize("command", [
+    ["knock-sweep", "--deals", "100", "--games", "10", "--format", "csv"],
+    ["knock-chart", "--deals", "200", "--format", "json", "--equity-deals", "500"],
+    ["tournament", "--policies", "basic,simple", "--deals", "100", "--games", "10"],
+    ["variants", "--presets", "standard,oklahoma", "--deals", "100", "--games", "10"],
+    ["dealt", "--deals", "1000"],
+    ["knock-schedule", "--deals", "60", "--rounds", "1"],
+    ["knock-schedule", "--objective", "games", "--deals", "20", "--rounds", "1"],
+])
+def test_study_commands(command, tmp_path):
+    result = CliRunner().invoke(cli, [*command, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.glob("*.png"))
+    assert list(tmp_path.glob("*.csv"))
+
+
+@pytest.mark.parametrize(("command", "message"), [
+    (["tournament", "--policies", "basic"], "at least two"),
+    (["tournament", "--policies", "basic,wizard"], "unknown policy 'wizard'"),
+    (["variants", "--presets", "standard,bogus"], "unknown rules preset 'bogus'"),
+    (["report", "--only", "nothing"], "unknown section 'nothing'"),
+    (["knock-sweep", "--format", "xml"], "'xml' is not one of"),
+    (["knock-chart", "--rules", "hollywood", "--equity-deals", "100", "--deals", "10"],
+     "Hollywood"),
+    (["knock-schedule", "--objective", "fame"], "'fame' is not one of"),
+])
+def test_study_command_errors(command, message):
+    result = CliRunner().invoke(cli, command)
+    assert result.exit_code == 2
+    assert message in result.output
