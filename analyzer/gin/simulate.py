@@ -28,6 +28,7 @@ from numba import njit, prange
 
 from ..core.cluster import ChunksInterrupted, map_spans
 from ..core.rng import shuffle_deck, stream_key
+from ..core.stats import Estimate
 from .engine import (
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -265,31 +266,6 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap:
 
 
 # ---------------------------------------------------------------------------- driver
-
-
-@dataclass
-class Estimate:
-    """A mean with its 95% confidence interval (normal approximation)."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def from_sums(cls, total: float, squares: float, n: int) -> Estimate:
-        if n == 0:
-            return cls(float("nan"), float("nan"), float("nan"), 0)
-        mean = total / n
-        variance = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = 1.959964 * np.sqrt(variance / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"mean": self.mean, "ci95": [self.low, self.high]}
-
-    def __str__(self) -> str:
-        return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
 
 
 @dataclass

@@ -22,6 +22,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..core.cluster import map_spans
+from ..core.stats import Estimate
 from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
@@ -31,7 +32,6 @@ from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
 
 Progress = Callable[[int], None]
-Z95 = 1.959964
 
 
 # ---------------------------------------------------------------------- dealt hands
@@ -144,14 +144,12 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
             for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
                 if prefix and values is None:
                     continue
-                mean = s / n
-                sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
-                half = Z95 * sd / np.sqrt(n)
-                row[f"{prefix}mean"] = mean
-                row[f"{prefix}low"] = mean - half
-                row[f"{prefix}high"] = mean + half
-                row[f"{prefix}verdict"] = ("knock" if mean - half > 0 else
-                                           "play on" if mean + half < 0 else "unclear")
+                estimate = Estimate.from_sums(s, sq, n)
+                row[f"{prefix}mean"] = estimate.mean
+                row[f"{prefix}low"] = estimate.low
+                row[f"{prefix}high"] = estimate.high
+                row[f"{prefix}verdict"] = ("knock" if estimate.low > 0 else
+                                           "play on" if estimate.high < 0 else "unclear")
             row["enough"] = n >= min_samples
             rows.append(row)
     return pd.DataFrame(rows)
