@@ -21,8 +21,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
-from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
+from ..core.cluster import ChunkPlan, fold_plan
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
@@ -132,8 +132,9 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
     common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
-                   axis=0)
+    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                      progress).value
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
