@@ -12,6 +12,7 @@ from ..gin.evaluator import best_melds
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules
 from .options import (
+    UNITS,
     echo_header,
     echo_json,
     estimate_text,
@@ -112,7 +113,7 @@ def _cell(value: object) -> str:
 @click.command("simulate")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals; each is played twice with seats swapped.")
 @run_options
 @raw_option
@@ -174,7 +175,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @click.option("--policies", default=None,
               help="With 3 or 4 players: comma-separated policies, one per player "
                    "(default: --a and --b alternating).")
-@click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--games", type=UNITS, default=10_000, show_default=True,
               help="Games; with 2 players each is played twice with the first dealer swapped.")
 @run_options
 @raw_option

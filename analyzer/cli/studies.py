@@ -9,6 +9,9 @@ import click
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
 from .options import (
+    MAX_UNITS,
+    UNITS,
+    UNITS_OR_NONE,
     emit,
     fail,
     get_policy,
@@ -27,9 +30,9 @@ from .options import (
 @click.command("knock-sweep")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--deals", type=UNITS, default=20_000, show_default=True,
               help="Deals per threshold (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=2_000, show_default=True,
+@click.option("--games", type=UNITS, default=2_000, show_default=True,
               help="Game pairs per threshold.")
 @study_options
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
@@ -66,11 +69,11 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @click.command("knock-chart")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals whose knock decisions are branched (each twice, seats swapped).")
-@click.option("--min-samples", type=click.IntRange(1), default=300, show_default=True,
+@click.option("--min-samples", type=UNITS, default=300, show_default=True,
               help="Cells with fewer states are greyed out.")
-@click.option("--equity-deals", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--equity-deals", type=UNITS_OR_NONE, default=0, show_default=True,
               help="Also value each hand as the chance of winning a game from 0:0, by an "
                    "equity table from this many deals (0: points only).")
 @study_options
@@ -108,7 +111,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @policy_options
 @click.option("--objective", type=click.Choice(["points", "games"]), default="points",
               show_default=True, help="Maximise points per hand, or the game-win rate.")
-@click.option("--deals", type=click.IntRange(1), default=5_000, show_default=True,
+@click.option("--deals", type=UNITS, default=5_000, show_default=True,
               help="Deals (points) or game pairs (games) per evaluation.")
 @click.option("--rounds", type=click.IntRange(1, 10), default=2, show_default=True,
               help="Rounds of alternating best responses.")
@@ -151,9 +154,9 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 @rules_options
 @click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
               show_default=True, help="Comma-separated policy presets in the round robin.")
-@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--deals", type=UNITS, default=10_000, show_default=True,
               help="Deals per pairing (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+@click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per pairing.")
 @study_options
 def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
@@ -198,9 +201,9 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="The stronger policy of the skill measure.")
 @click.option("--b", "policy_b", default="basic", show_default=True,
               help="The weaker policy of the skill measure.")
-@click.option("--deals", type=click.IntRange(2), default=10_000, show_default=True,
+@click.option("--deals", type=click.IntRange(2, MAX_UNITS), default=10_000, show_default=True,
               help="Deals per preset (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+@click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per preset.")
 @study_options
 def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
@@ -236,7 +239,7 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
 
 
 @click.command("dealt")
-@click.option("--deals", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--deals", type=UNITS, default=1_000_000, show_default=True,
               help="Random hands of each size.")
 @run_options
 @output_options

@@ -48,6 +48,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ..core.rng import offset_seed
 from .policies import Policy, format_policy
 from .rules import Rules, resolve_rules
 from .simulate import (
@@ -910,15 +911,15 @@ def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = R
     write_table_files(table, distribution, out_dir, stem, "standard, basic vs basic")
     check = check_against_simulation(table, distribution, rules, basic, basic,
                                      sample_states(table, REPORT_CHECK_STATES, seed),
-                                     max(games // 4, 100), seed + 1)
+                                     max(games // 4, 100), offset_seed(seed, 1))
     check.to_csv(out_dir / f"{stem}_check.csv", index=False, float_format="%.6g")
     presets = _preset_summary(basic, deals, seed)
     presets.to_csv(out_dir / "presets_basic_vs_basic.csv", index=False, float_format="%.6g")
     response = score_aware_best_response(
-        knock_distributions(rules, basic, basic, deals, seed + 2), rules)
+        knock_distributions(rules, basic, basic, deals, offset_seed(seed, 2)), rules)
     write_response_files(response, out_dir, stem, "best-response knock threshold vs basic")
     gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
-                        games, seed + 3)
+                        games, offset_seed(seed, 3))
     pd.DataFrame({name: {"mean": e.mean, "low95": e.low, "high95": e.high, "games": e.n}
                   for name, e in gain.items()}).T.to_csv(out_dir / f"{stem}_knock_gain.csv",
                                                          index_label="game_win_rate")
