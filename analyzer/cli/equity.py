@@ -28,8 +28,10 @@ from ..gin.equity import (
 )
 from ..gin.policies import policy_name
 from .options import (
+    SEED,
     UNITS,
     UNITS_OR_NONE,
+    check_out_folder,
     echo_json,
     fail,
     get_policy,
@@ -48,10 +50,10 @@ _GRID_STEP = 10
 @policy_options
 @click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals for the hand-outcome distribution (each played by both dealers).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("results/equity"), show_default=True,
+              default=Path("results/equity"), show_default=True, callback=check_out_folder,
               help="Directory for the CSV files and charts.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="Standard output: a summary and grid, the full "

@@ -191,6 +191,28 @@ def check_out_folder(context: click.Context, parameter: click.Parameter,
     return value
 
 
+@contextmanager
+def new_files_removed_on_failure(folder: str | Path) -> Iterator[None]:
+    """Inside the block, a failure or stop removes every file and folder under
+    ``folder`` (and ``folder`` itself) that did not exist before it: a run that fails
+    part way leaves no partial outputs.  Files it overwrote keep their new content."""
+    root = Path(folder)
+    before = {root, *root.rglob("*")} if root.exists() else set()
+    try:
+        yield
+    except BaseException:
+        if root.exists():
+            # deepest first: a new folder holds only new entries, removed before it
+            made = sorted({root, *root.rglob("*")} - before, key=lambda p: len(p.parts),
+                          reverse=True)
+            for path in made:
+                if path.is_dir() and not path.is_symlink():
+                    path.rmdir()
+                else:
+                    path.unlink(missing_ok=True)
+        raise
+
+
 def check_raw_count(raw: str | None, count: int, unit: str) -> None:
     """Refuse --raw for runs whose rows would not fit the stated memory."""
     if raw is not None and count > MAX_RAW_UNITS:
