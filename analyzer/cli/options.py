@@ -23,9 +23,16 @@ from ..core.cluster import (
     resolve_scheduler,
     write_atomic,
 )
-from ..gin.policies import Policy, format_policy, parse_policy, policy_name
+from ..gin.policies import (
+    MAX_PENALTY,
+    SCHEDULE_TURNS,
+    Policy,
+    format_policy,
+    parse_policy,
+    policy_name,
+)
 from ..gin.rules import PRESETS as RULE_PRESETS
-from ..gin.rules import Rules, resolve_rules
+from ..gin.rules import Rules, ranges_text, resolve_rules
 
 if TYPE_CHECKING:
     from ..gin.simulate import Estimate
@@ -64,7 +71,8 @@ INTERRUPTED_EXIT = 130
 def rules_options(function: F) -> F:
     """``--rules PRESET`` and repeatable ``--set field=value``."""
     function = click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
-                            help="Override one rule field (repeatable), e.g. knock_limit=7.")(function)
+                            help="Override one rule field (repeatable), e.g. knock_limit=7; "
+                                 f"ranges: {ranges_text()}; flags yes/no.")(function)
     return click.option("--rules", "preset", default="standard", show_default=True,
                         help=f"Rules preset: {', '.join(RULE_PRESETS)}.")(function)
 
@@ -85,10 +93,15 @@ def run_options(function: F) -> F:
 def policy_options(function: F) -> F:
     """``--a`` and ``--b`` policies."""
     function = click.option("--b", "policy_b", default="basic", show_default=True,
-                            help="Policy of player B (preset or draw=..,discard=..,knock=..).")(
-        function)
+                            help="Policy of player B (as --a).")(function)
     return click.option("--a", "policy_a", default="basic", show_default=True,
-                        help="Policy of player A (preset or draw=..,discard=..,knock=..).")(function)
+                        help="Policy of player A: a preset, or draw=..,discard=..,knock=.. "
+                             f"({POLICY_RANGES}).")(function)
+
+
+#: The ranges of a policy's parameters, for --help.
+POLICY_RANGES = (f"knock 0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}; "
+                 f"danger_penalty and slack 0-{MAX_PENALTY}; norepeat yes/no")
 
 
 def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
@@ -213,10 +226,11 @@ def new_files_removed_on_failure(folder: str | Path) -> Iterator[None]:
         raise
 
 
-def check_raw_count(raw: str | None, count: int, unit: str) -> None:
-    """Refuse --raw for runs whose rows would not fit the stated memory."""
+def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw") -> None:
+    """Refuse ``option`` (which keeps every row) for runs whose rows would not fit the
+    stated memory."""
     if raw is not None and count > MAX_RAW_UNITS:
-        fail(f"--raw keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, "
+        fail(f"{option} keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, "
              f"got {count:,}")
 
 

@@ -6,20 +6,25 @@ from typing import Any
 
 import click
 
+from ..core.cluster import write_atomic
+from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
 from .options import (
     MAX_UNITS,
     UNITS,
     UNITS_OR_NONE,
+    checkpoint_options,
     emit,
     fail,
     get_policy,
     get_rules,
+    interrupted,
     output_options,
     policy_options,
     progress_bar,
     rules_options,
+    run_checkpoint,
     run_options,
     save_chart,
     set_jobs,
@@ -35,10 +40,11 @@ from .options import (
 @click.option("--games", type=UNITS, default=2_000, show_default=True,
               help="Game pairs per threshold.")
 @study_options
+@checkpoint_options
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
                         no_progress: bool, out: str | None, fmt: str,
-                        scheduler: str | None) -> None:
+                        scheduler: str | None, checkpoint: str | None, resume: bool) -> None:
     """Knock at deadwood <= t for t = 0..10: points per hand and games won.
 
     A is --a with its knock threshold set to t; the opponent is --b, or A's twin with
@@ -47,6 +53,10 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     \b
     Example:
       analyzer knock-sweep --a basic --b gin-hunter --deals 50000 --out sweep/
+      analyzer knock-sweep --deals 1000000 --checkpoint sweep.json   # Ctrl-C, then --resume
+
+    Ctrl-C or SIGTERM stops the sweep and exits with status 130; with --checkpoint the
+    finished chunks are kept, and --resume ends with the same table bit for bit.
     """
     from ..gin import studies
     from ..report import figures as charts
@@ -55,9 +65,16 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     subject = get_policy(policy_a)
     opponent = None if policy_b == "same" else get_policy(policy_b)
     set_jobs(jobs)
-    with progress_bar(11 * (deals + games), "deal", no_progress) as update:
-        sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games, seed,
-                                    progress=update, scheduler=scheduler)
+    identity = {"command": "knock-sweep", "rules": rules.describe(), "a": format_policy(subject),
+                "b": policy_b if opponent is None else format_policy(opponent),
+                "deals": deals, "games": games, "seed": seed}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with progress_bar(11 * (deals + games), "deal", no_progress) as update:
+                sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games,
+                                            seed, progress=update, scheduler=scheduler)
+        except KeyboardInterrupt:
+            interrupted(as_json, None, saved)
     save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
                (14, 4.2), ncols=3)
     emit(sweep, "json" if as_json else fmt,
@@ -143,7 +160,8 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
     if out is not None:
         from pathlib import Path
 
-        search.gaps.to_csv(Path(out) / "knock_schedule_gaps.csv", index=False)
+        write_atomic(Path(out) / "knock_schedule_gaps.csv",
+                     search.gaps.to_csv(index=False).encode())
     emit(search.steps, "json" if as_json else fmt)
     if fmt == "table" and not as_json:
         click.echo("")
@@ -176,6 +194,9 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     names = [n.strip() for n in policies.split(",") if n.strip()]
     if len(names) < 2:
         fail("--policies needs at least two presets")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        fail(f"--policies names {repeated[0]!r} twice; each policy plays once")
     field = {name: get_policy(name) for name in names}
     set_jobs(jobs)
     pairs = len(names) * (len(names) - 1) // 2
@@ -219,6 +240,10 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
     from ..report import figures as charts
 
     names = [n.strip() for n in presets.split(",") if n.strip()]
+    if not names:
+        fail(f"--presets is empty; choose from {', '.join(RULE_PRESETS)}")
+    if len(set(names)) < len(names):
+        fail("--presets names a preset twice")
     unknown = [n for n in names if n not in RULE_PRESETS]
     if unknown:
         fail(f"unknown rules preset {unknown[0]!r}; choose from {', '.join(RULE_PRESETS)}")

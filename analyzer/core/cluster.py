@@ -237,7 +237,7 @@ class FoldState(Generic[A]):
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C (or SIGTERM, see :func:`stop_on_sigterm`) stopped :func:`fold_plan`.
+    """Ctrl-C (or SIGTERM, see :func:`interrupt_on_sigterm`) stopped :func:`fold_plan`.
 
     It carries the fold over the chunks finished in order before the stop, so that a
     caller can report a partial result; with a checkpoint active, that state is saved.
@@ -599,23 +599,16 @@ def _decode(data: Any) -> Any:
     return tuple(_decode(v) for v in data["tuple"])
 
 
-@contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """Treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``) inside the block, so a run
+def interrupt_on_sigterm() -> None:
+    """From now on, treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``), so that a run
     stopped by a job scheduler reports, and checkpoints, as one stopped from the
-    keyboard.  Does nothing outside the main thread."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    keyboard.  Does nothing outside the main thread (signals go to the main thread)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_interrupt)
 
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def dask_setup(worker: object) -> None:
@@ -631,5 +624,5 @@ def dask_setup(worker: object) -> None:
 __all__ = ["CHECKPOINT_INTERVAL_S", "CONNECT_TIMEOUT_S", "IN_FLIGHT_PER_WORKER", "SCHEDULER_ENV",
            "TASK_RETRIES", "Checkpoint", "CheckpointMismatch", "ChunkPlan", "ChunkSpan",
            "ChunksInterrupted", "FoldState", "RunInterrupted", "SchedulerUnreachable",
-           "checkpointing", "fold_plan", "map_chunks", "map_spans", "resolve_scheduler",
-           "stop_on_sigterm", "write_atomic"]
+           "checkpointing", "fold_plan", "interrupt_on_sigterm", "map_chunks", "map_spans",
+           "resolve_scheduler", "write_atomic"]
