@@ -46,6 +46,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ..core.rng import offset_seed
 from .policies import Policy, format_policy
 from .rules import Rules, resolve_rules
 from .simulate import (
@@ -874,12 +875,12 @@ def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int
     table = equity_table(distribution, rules)
     check = check_against_simulation(table, distribution, rules, basic, basic,
                                      sample_states(table, REPORT_CHECK_STATES, seed),
-                                     max(games // 4, 100), seed + 1)
+                                     max(games // 4, 100), offset_seed(seed, 1))
     presets = preset_summary(basic, deals, seed)
     response = score_aware_best_response(
-        knock_distributions(rules, basic, basic, deals, seed + 2), rules)
+        knock_distributions(rules, basic, basic, deals, offset_seed(seed, 2)), rules)
     gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
-                        games, seed + 3)
+                        games, offset_seed(seed, 3))
     return EquityStudy(distribution, table, check, presets, response, gain, deals, games,
                        seed)
 

@@ -23,7 +23,16 @@ from ..policies import PRESETS as POLICY_PRESETS
 from ..policies import Policy, policy_name
 from ..rules import STANDARD, Rules
 from ..simulate import GameColumn, game_rows
-from .position import ME, OPP, Action, ActionKind, Position, legal_actions, parse_action
+from .position import (
+    ME,
+    OPP,
+    Action,
+    ActionKind,
+    Position,
+    check_game_position,
+    legal_actions,
+    parse_action,
+)
 from .sampling import (
     SampleLayout,
     base_state,
@@ -255,12 +264,7 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
         raise ValueError(f"temperature must be > 0 points, got {temperature}")
     game = position.score is not None
     if game:
-        assert position.score is not None
-        if rules.hollywood:
-            raise ValueError("game-win advice is not supported with hollywood scoring")
-        if max(position.score) >= rules.target:
-            raise ValueError(f"score {position.score[0]}:{position.score[1]} already reaches "
-                             f"the target {rules.target}")
+        check_game_position(position, rules)
         if equity is None:
             equity = simulated_equity(rules, policy, opponent, equity_games, seed)
     if tolerance is None:
