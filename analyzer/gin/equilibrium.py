@@ -66,7 +66,7 @@ def table_of(policy: Policy) -> tuple[int, ...]:
     return tuple(int(thresholds[first - 1]) for first, _ in SCHEDULE_BINS)
 
 
-def _knock_coordinates(policy: Policy) -> list[tuple[str, list[Policy]]]:
+def knock_coordinates(policy: Policy) -> list[tuple[str, list[Policy]]]:
     """Knock-table coordinates only: one threshold for all turns, then one per bin."""
     table = list(table_of(policy))
     coordinates = [("knock all turns", [table_policy(policy, (t,) * len(table))
@@ -143,7 +143,7 @@ def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
         start = members[int(np.argmax(member_weights))]
         search = best_response(rules, members, list(member_weights), start, n_deals,
                                seed + 1000 * iteration, rounds=2,
-                               coordinates=_knock_coordinates, progress=progress,
+                               coordinates=knock_coordinates, progress=progress,
                                scheduler=scheduler)
         response = search.response
         held_out = mixture_payoffs(rules, [response], members, list(member_weights),
