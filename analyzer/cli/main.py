@@ -28,6 +28,8 @@ COMMANDS = {
     "equity": "analyzer.cli.equity:equity",
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
+    "exploit": "analyzer.cli.exploit:exploit_command",
+    "equilibrium": "analyzer.cli.exploit:equilibrium_command",
 }
 
 

@@ -23,7 +23,8 @@ import pandas as pd
 
 from ..core.cluster import ChunkPlan, fold_plan
 from ..core.rng import offset_seed
-from ..core.stats import Estimate
+from ..core.significance import benjamini_hochberg, normal_p_value
+from ..core.stats import Z95, Estimate
 from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
@@ -118,9 +119,11 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
                 equity_deals: int = 0) -> pd.DataFrame:
     """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
 
-    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI),
-    ``verdict`` (``knock`` / ``play on`` when the CI excludes 0, else ``unclear``) and
-    ``enough`` (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
+    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI), ``p_value``
+    (two-sided, against no difference), ``verdict`` (``knock`` / ``play on`` when the
+    cell is significant after the Benjamini-Hochberg correction at a 5% false discovery
+    rate over all the chart's cells, else ``unclear``) and ``enough``
+    (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
 
     With ``equity_deals`` > 0 the hand's result is also valued as A's chance to win a game
     to the target that this hand opens (score 0:0), by an equity table estimated from that
@@ -150,11 +153,18 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
                 row[f"{prefix}mean"] = estimate.mean
                 row[f"{prefix}low"] = estimate.low
                 row[f"{prefix}high"] = estimate.high
-                row[f"{prefix}verdict"] = ("knock" if estimate.low > 0 else
-                                           "play on" if estimate.high < 0 else "unclear")
+                row[f"{prefix}p_value"] = normal_p_value(estimate.mean,
+                                                         estimate.half_width / Z95)
             row["enough"] = n >= min_samples
             rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    for prefix in ("", "win_"):
+        if f"{prefix}p_value" not in frame:
+            continue
+        significant = benjamini_hochberg(frame[f"{prefix}p_value"].to_numpy())
+        frame[f"{prefix}verdict"] = np.where(
+            ~significant, "unclear", np.where(frame[f"{prefix}mean"] > 0, "knock", "play on"))
+    return frame
 
 
 def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
