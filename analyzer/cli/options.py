@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 import click
 
 from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
+from ..core.progress import Progress
 from ..gin.policies import Policy, format_policy, parse_policy, policy_name
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules, resolve_rules
@@ -37,10 +38,8 @@ def rules_options(function: F) -> F:
 
 
 def run_options(function: F) -> F:
-    """``--deals``/``--seed``/``--jobs``/``--json``/``--no-progress``."""
+    """``--seed``/``--jobs``/``--no-progress``."""
     function = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(function)
-    function = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(
-        function)
     function = click.option("--jobs", type=click.IntRange(1, 256), default=None,
                             help="Threads (default: all cores). Results do not depend on it.")(
         function)
@@ -78,14 +77,41 @@ def set_jobs(jobs: int | None) -> None:
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
 
 
+#: Widest line the CLI prints (tables, bars): fits a 100-column terminal.
+MAX_WIDTH = 100
+#: Seconds a step runs before its progress bar appears (quick steps stay quiet).
+PROGRESS_DELAY_S = 2.0
+
+
+def progress_hidden(no_progress: bool) -> bool:
+    """Bars are hidden under ``--no-progress`` and when stderr is not a terminal
+    (a pipe, a log file, a test runner)."""
+    return no_progress or not sys.stderr.isatty()
+
+
 @contextmanager
-def progress_bar(total: int, unit: str, hidden: bool) -> Iterator[Callable[[int], None]]:
-    """A tqdm bar on stderr fed by chunk completions (hidden for small runs or on request)."""
+def progress_bar(total: int | None, unit: str, hidden: bool,
+                 desc: str | None = None) -> Iterator[Progress]:
+    """The CLI's one progress display: a tqdm bar with an ETA on stderr, fed by the
+    compute layers' plain progress callable (:mod:`analyzer.core.progress`).
+
+    ``total`` may be ``None`` when the study announces it (``progress(0, total=T)``).
+    The bar appears once a step has run :data:`PROGRESS_DELAY_S` seconds, and never
+    under ``--no-progress`` or when stderr is not a terminal.
+    """
     from tqdm import tqdm
 
-    with tqdm(total=total, unit=unit, unit_scale=True, disable=hidden or total < 20_000,
-              file=sys.stderr, leave=False) as bar:
-        yield bar.update
+    with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, delay=PROGRESS_DELAY_S,
+              disable=progress_hidden(hidden), file=sys.stderr, leave=False,
+              ncols=MAX_WIDTH, dynamic_ncols=False) as bar:
+
+        def update(advance: int, /, total: int | None = None) -> None:
+            if total is not None:
+                bar.total = total
+            if advance:
+                bar.update(advance)
+
+        yield update
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:
@@ -94,7 +120,7 @@ def estimate_text(estimate: Estimate, digits: int = 3) -> str:
     return f"{estimate.mean:.{digits}f} ± {half:.{digits}f}"
 
 
-def echo_json(data: dict[str, Any]) -> None:
+def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
 
 
@@ -136,14 +162,28 @@ def echo_header(what: str, seed: int, preset: str, overrides: tuple[str, ...], a
     click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
 
 
+FORMATS = ("table", "csv", "json")
+
+
+def format_options(function: F) -> F:
+    """``--format table|csv|json`` and its alias ``--json``; the command receives one
+    ``fmt`` argument."""
+
+    @functools.wraps(function)
+    def run(*args: Any, fmt: str, as_json: bool, **kwargs: Any) -> Any:
+        return function(*args, fmt="json" if as_json else fmt, **kwargs)
+
+    run = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(run)
+    return cast(F, click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                                show_default=True, help="Terminal output format.")(run))
+
+
 def output_options(function: F) -> F:
-    """``--out DIR`` and ``--format table|csv|json``."""
-    function = click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]),
-                            default="table", show_default=True, help="Terminal output format.")(
-        function)
+    """``--out DIR`` and ``--format table|csv|json`` (``--json``)."""
+    function = format_options(function)
     return click.option("--out", type=click.Path(file_okay=False), default=None,
-                        help="Also write the table (CSV) and chart (PNG) into this folder.")(
-        function)
+                        help="Write the table (CSV) and chart (PNG) into this folder "
+                             "(default: write nothing).")(function)
 
 
 def study_options(function: F) -> F:

@@ -48,9 +48,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
-from tqdm.auto import tqdm
 
 from ..core.cards import N_RANKS, N_SUITS
+from ..core.progress import Progress, advance, tell_total
 from .evaluator import RUN_DEADWOOD, dealt_deadwood_distribution, min_deadwood_kernel
 
 #: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
@@ -321,7 +321,8 @@ class ExactResult(NamedTuple):
 
 
 def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                      progress: bool = True, checkpoint: str | os.PathLike[str] | None = None,
+                      progress: Progress | None = None,
+                      checkpoint: str | os.PathLike[str] | None = None,
                       discard: bool | None = None, mode: int | None = None,
                       batch_work: int | None = None,
                       on_batch: Callable[[int], None] | None = None) -> ExactResult:
@@ -329,7 +330,8 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
 
     ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
     ``batch_work`` is the number of tuples per parallel call (default: total / 500, at
-    least one million); ``on_batch(next_piece)`` is called after every checkpointed batch.
+    least one million); ``on_batch(next_piece)`` is called after every checkpointed batch;
+    ``progress`` counts suit-symmetry classes (a resumed run first reports those done).
     """
     if not 1 <= suits <= N_SUITS:
         raise ValueError(f"suits must be 1-{N_SUITS}, got {suits}")
@@ -360,21 +362,21 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     n_rows = numba.get_num_threads()
     done = int(pieces.work[:next_piece].sum())
     started = time.perf_counter() - elapsed
-    with tqdm(total=total_work, initial=done, disable=not progress, unit="class",
-              unit_scale=True, desc=f"{n_cards} cards", smoothing=0.05) as bar:
-        for lo, hi in _batches(pieces.work, next_piece, batch_work):
-            order, row_start = _balance(pieces.work[lo:hi], n_rows)
-            out = np.zeros((n_rows, params["width"]), dtype=np.int64)
-            _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
-                              pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
-                              pieces.hi[lo:hi], order, row_start,
-                              np.int64(N_SUITS - suits), np.int64(mode), out)
-            counts += out.sum(axis=0)
-            if path is not None:
-                _save_checkpoint(path, params, hi, counts, time.perf_counter() - started)
-            bar.update(int(pieces.work[lo:hi].sum()))
-            if on_batch is not None:
-                on_batch(hi)
+    tell_total(progress, total_work)
+    advance(progress, done)
+    for lo, hi in _batches(pieces.work, next_piece, batch_work):
+        order, row_start = _balance(pieces.work[lo:hi], n_rows)
+        out = np.zeros((n_rows, params["width"]), dtype=np.int64)
+        _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
+                          pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
+                          pieces.hi[lo:hi], order, row_start,
+                          np.int64(N_SUITS - suits), np.int64(mode), out)
+        counts += out.sum(axis=0)
+        if path is not None:
+            _save_checkpoint(path, params, hi, counts, time.perf_counter() - started)
+        advance(progress, int(pieces.work[lo:hi].sum()))
+        if on_batch is not None:
+            on_batch(hi)
     seconds = time.perf_counter() - started
     if path is not None:
         path.unlink(missing_ok=True)
@@ -383,7 +385,7 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
 
 
 def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                       progress: bool = True,
+                       progress: Progress | None = None,
                        checkpoint: str | os.PathLike[str] | None = None,
                        discard: bool | None = None) -> npt.NDArray[np.int64]:
     """Exact counts of dealt deadwood over every ``n_cards``-card hand; index = points.
@@ -400,8 +402,8 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
         Cards per hand.
     ranks, suits : int
         Deck shape.
-    progress : bool
-        Show a tqdm bar counted in suit-symmetry classes.
+    progress : callable, optional
+        Progress callback (:mod:`analyzer.core.progress`) counted in suit-symmetry classes.
     checkpoint : path or None
         Resumable progress file.
     discard : bool or None
@@ -416,7 +418,7 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     --------
     Every 3-card hand of a 2-suit, 3-rank deck: only A-2-3 of either suit is a meld.
 
-    >>> exact_distribution(3, ranks=3, suits=2, progress=False).tolist()
+    >>> exact_distribution(3, ranks=3, suits=2).tolist()
     [2, 0, 0, 0, 2, 4, 6, 4, 2]
     """
     return exact_enumeration(n_cards, ranks, suits, progress, checkpoint, discard).counts
@@ -583,7 +585,7 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
 
 
 def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits: int = N_SUITS,
-                        progress: bool = True, checkpoint: Path | None = None,
+                        progress: Progress | None = None, checkpoint: Path | None = None,
                         mc_deals: int = 1_000_000, mc_seed: int = 0, stem: str | None = None
                         ) -> tuple[ExactResult, dict[str, Path]]:
     """Enumerate, add a Monte Carlo overlay of ``mc_deals`` deals (0: none), and write

@@ -109,7 +109,7 @@ def test_pieces_cover_every_class(n_cards):
 
 
 def test_full_deck_ten_card_weights_sum_to_all_hands():
-    result = exact.exact_enumeration(10, progress=False, mode=exact.MODE_COUNT)
+    result = exact.exact_enumeration(10, mode=exact.MODE_COUNT)
     assert result.counts.tolist() == [math.comb(52, 10)]
     assert result.classes == 671_225_412
 
@@ -128,7 +128,7 @@ def test_matches_brute_force_over_every_hand(n_cards, ranks, suits):
     hands = deck_hands(n_cards, ranks, suits)
     assert len(hands) == math.comb(ranks * suits, n_cards)
     want = np.bincount(brute_values(hands, discard))
-    got = exact.exact_distribution(n_cards, ranks, suits, progress=False)
+    got = exact.exact_distribution(n_cards, ranks, suits)
     assert got.tolist() == want.tolist()
     assert int(got.sum()) == math.comb(ranks * suits, n_cards)
 
@@ -145,7 +145,7 @@ def test_matches_plain_python_oracle(n_cards, ranks, suits, discard):
         held = frozenset(hand)
         values.append(reference.best_discard(held)[1] if discard
                       else reference.min_deadwood(held))
-    got = exact.exact_distribution(n_cards, ranks, suits, progress=False, discard=discard)
+    got = exact.exact_distribution(n_cards, ranks, suits, discard=discard)
     assert got.tolist() == np.bincount(values).tolist()
 
 
@@ -163,8 +163,8 @@ def test_discard_kernel_matches_evaluator_on_full_deck():
 def test_zero_deadwood_counts_match_unions_of_melds(ranks, suits):
     gin10 = meld_unions(deck_melds(ranks, suits), 10)
     gin11 = plus_one_card(gin10, deck_mask(ranks, suits))
-    assert exact.exact_distribution(10, ranks, suits, progress=False)[0] == len(gin10)
-    assert exact.exact_distribution(11, ranks, suits, progress=False)[0] == len(gin11)
+    assert exact.exact_distribution(10, ranks, suits)[0] == len(gin10)
+    assert exact.exact_distribution(11, ranks, suits)[0] == len(gin11)
 
 
 @pytest.mark.parametrize("n_cards", [10, 11])
@@ -187,7 +187,7 @@ def test_published_results(n_cards):
 
 def test_checkpoint_resumes(tmp_path):
     path = tmp_path / "progress.json"
-    whole = exact.exact_distribution(10, 6, 4, progress=False)
+    whole = exact.exact_distribution(10, 6, 4)
 
     class Interrupt(Exception):
         pass
@@ -199,13 +199,13 @@ def test_checkpoint_resumes(tmp_path):
 
     seen = []
     with pytest.raises(Interrupt):
-        exact.exact_enumeration(10, 6, 4, progress=False, checkpoint=path, batch_work=5_000,
+        exact.exact_enumeration(10, 6, 4, checkpoint=path, batch_work=5_000,
                                 on_batch=interrupt_second_batch)
     state = json.loads(path.read_text())
     assert state["next_piece"] == seen[1] < state["params"]["pieces"]
     assert 0 < sum(state["counts"]) < math.comb(24, 10)
     resumed_batches = []
-    resumed = exact.exact_enumeration(10, 6, 4, progress=False, checkpoint=path,
+    resumed = exact.exact_enumeration(10, 6, 4, checkpoint=path,
                                       batch_work=5_000, on_batch=resumed_batches.append)
     assert resumed_batches[0] > seen[1]  # carried on after the saved batches
     assert resumed.counts.tolist() == whole.tolist()
@@ -217,7 +217,7 @@ def test_checkpoint_for_other_parameters_is_ignored(tmp_path):
     params = {"n_cards": 9}
     path.write_text(json.dumps({"params": params, "next_piece": 3, "elapsed_seconds": 1.0,
                                 "counts": [5, 5]}))
-    got = exact.exact_distribution(10, 6, 4, progress=False, checkpoint=path)
+    got = exact.exact_distribution(10, 6, 4, checkpoint=path)
     assert int(got.sum()) == math.comb(24, 10)
 
 
@@ -241,7 +241,7 @@ def test_input_validation():
 
 
 def test_write_results_with_monte_carlo_overlay(tmp_path):
-    counts = exact.exact_distribution(10, 6, 4, progress=False)
+    counts = exact.exact_distribution(10, 6, 4)
     mc = np.bincount(brute_values(deck_hands(10, 6, 4)[::97], False))
     paths = exact.write_results(counts, 10, tmp_path, 1.5, mc, {"deck": "4 suits x 6 ranks"})
     assert paths["chart"].stat().st_size > 10_000
