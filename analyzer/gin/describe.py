@@ -17,6 +17,7 @@ import inspect
 import textwrap
 from dataclasses import fields
 from functools import cache
+from itertools import pairwise
 
 from .policies import PRESETS, Policy, format_policy
 from .rules import PRESETS as RULE_PRESETS
@@ -104,7 +105,7 @@ def rule_field_docs() -> dict[str, str]:
     tree = ast.parse(textwrap.dedent(inspect.getsource(Rules)))
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
-    for node, following in zip(body, body[1:], strict=False):
+    for node, following in pairwise(body):
         if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
                 and isinstance(following, ast.Expr)
                 and isinstance(following.value, ast.Constant)
