@@ -124,6 +124,25 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
 
 
+def echo_summary(summary: dict[str, Any], fmt: str) -> None:
+    """A run summary as one JSON object, or as ``key,value`` CSV rows (nested keys
+    joined with dots)."""
+    if fmt == "json":
+        echo_json(summary)
+        return
+    click.echo("key,value")
+    for key, value in _flatten(summary):
+        click.echo(f"{key},{json.dumps(value) if isinstance(value, (list, str)) else value}")
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
 # ---------------------------------------------------------------------- commands
 
 
