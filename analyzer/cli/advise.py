@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
 import click
-from tqdm import tqdm
 
 from ..gin.advisor import ActionEstimate, Advice, Position, advise
-from .options import echo_json, fail, get_policy, get_rules, rules_options
+from .options import (
+    echo_json,
+    fail,
+    format_options,
+    get_policy,
+    get_rules,
+    progress_bar,
+    rules_options,
+)
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -63,7 +69,7 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
                    "equity table that values each final score.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Random seed; the advice is reproducible from it.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@format_options
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: str,
                    opp_took: str, opp_threw: str, stock: int | None, turn: int | None,
@@ -71,7 +77,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
                    position_file: TextIO | None, preset: str, overrides: tuple[str, ...],
                    policy: str, opponent: str, actions: tuple[str, ...], samples: int,
                    tolerance: float | None, weights: str, temperature: float,
-                   equity_deals: int, seed: int, as_json: bool, no_progress: bool) -> None:
+                   equity_deals: int, seed: int, fmt: str, no_progress: bool) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
 
     Samples the opponent's hidden hand and the stock order from the cards you have not
@@ -93,15 +99,17 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
             from ..gin.equity import equity_function
 
             equity = equity_function(rules, mine, theirs, equity_deals, seed)
-        with tqdm(total=samples, unit="sample", delay=1.0, disable=no_progress,
-                  file=sys.stderr, leave=False) as bar:
+        with progress_bar(samples, "sample", no_progress) as update:
             advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
                             tolerance=tolerance, weights=weights, temperature=temperature,
-                            actions=actions or None, equity=equity, progress=bar.update)
+                            actions=actions or None, equity=equity, progress=update)
     except (ValueError, TypeError) as error:
         fail(str(error))
-    if as_json:
+    if fmt == "json":
         echo_json(advice.to_dict() | {"rules_preset": preset, "rules_overrides": overrides})
+        return
+    if fmt == "csv":
+        click.echo(advice.to_frame().to_csv(index=False), nl=False)
         return
     for line in format_advice(advice):
         click.echo(line)

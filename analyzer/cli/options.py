@@ -211,14 +211,49 @@ def study_options(function: F) -> F:
 
 
 def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
-    """Print a study table as an aligned table, CSV or JSON records."""
+    """Print a study table as an aligned table (wrapped into blocks of columns that fit
+    :data:`MAX_WIDTH`), CSV or JSON records."""
     shown = frame if columns is None else frame[columns]
     if fmt == "csv":
         click.echo(shown.to_csv(index=False), nl=False)
     elif fmt == "json":
         click.echo(shown.to_json(orient="records", indent=2))
     else:
-        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}",
+                                   line_width=MAX_WIDTH))
+
+
+def chance_text(probability: float) -> str:
+    """A probability a player can read at any size: ``1 in 115,733`` below 1 %, else a
+    percentage.
+
+    >>> chance_text(8.64e-06), chance_text(0.0412), chance_text(0.0)
+    ('1 in 115,741', '4.12%', 'never seen')
+    """
+    if probability <= 0:
+        return "never seen"
+    if probability < 0.01:
+        return f"1 in {round(1 / probability):,}"
+    return f"{probability:.2%}"
+
+
+def verdict_grid(chart: Any, min_samples: int) -> list[str]:
+    """The knock chart as a turn x deadwood grid of verdicts: ``K`` knock now, ``P``
+    play on (95% CI excludes 0), ``·`` too close to call, blank: fewer than
+    ``min_samples`` states."""
+    from ..gin.branching import MAX_TURN
+
+    marks = {"knock": "K", "play on": "P", "unclear": "·"}
+    cells = {(int(r.turn), int(r.deadwood)): marks[r.verdict] if r.n >= min_samples else " "
+             for r in chart.itertuples()}
+    lines = ["own turn   deadwood " + " ".join(f"{d:>2}" for d in range(1, 11))]
+    for turn in range(1, MAX_TURN + 1):
+        label = f"{turn}+" if turn == MAX_TURN else str(turn)
+        lines.append(f"{label:>8}            " + " ".join(f"{cells.get((turn, d), ' '):>2}"
+                                                        for d in range(1, 11)))
+    lines.append(f"K knock now, P play on (95% CI excludes 0), · too close to call, blank: "
+                 f"under {min_samples} states")
+    return lines
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],

@@ -48,6 +48,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ..core.progress import Progress, advance, tell_total
 from .policies import Policy, format_policy
 from .rules import Rules, resolve_rules
 from .simulate import (
@@ -883,7 +884,7 @@ def check_summary(check: pd.DataFrame) -> dict[str, dict[str, float]]:
 
 
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
-                        seed: int = 1) -> str:
+                        seed: int = 1, progress: Progress | None = None) -> str:
     """Run the equity study at the given size, write CSV and PNG files to ``out_dir``
     and return the report section (Markdown, links relative to ``out_dir.parent``).
 
@@ -900,7 +901,10 @@ def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = R
         Base seed; the table, the check, the knock laws and the gain use ``seed``,
         ``seed + 1``, ``seed + 2`` and ``seed + 3``, so the gain is measured on games
         the choice of knock table never saw.
+    progress : callable, optional
+        Counts the study's six steps (:mod:`analyzer.core.progress`).
     """
+    tell_total(progress, 6)
     out_dir.mkdir(parents=True, exist_ok=True)
     rules = resolve_rules("standard")
     basic = Policy()
@@ -908,17 +912,22 @@ def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = R
     distribution = hand_outcome_distribution(rules, basic, basic, deals, seed)
     table = equity_table(distribution, rules)
     write_table_files(table, distribution, out_dir, stem, "standard, basic vs basic")
+    advance(progress, 1)
     check = check_against_simulation(table, distribution, rules, basic, basic,
                                      sample_states(table, REPORT_CHECK_STATES, seed),
                                      max(games // 4, 100), seed + 1)
     check.to_csv(out_dir / f"{stem}_check.csv", index=False, float_format="%.6g")
+    advance(progress, 1)
     presets = _preset_summary(basic, deals, seed)
+    advance(progress, 1)
     presets.to_csv(out_dir / "presets_basic_vs_basic.csv", index=False, float_format="%.6g")
     response = score_aware_best_response(
         knock_distributions(rules, basic, basic, deals, seed + 2), rules)
     write_response_files(response, out_dir, stem, "best-response knock threshold vs basic")
+    advance(progress, 1)
     gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
                         games, seed + 3)
+    advance(progress, 2)
     pd.DataFrame({name: {"mean": e.mean, "low95": e.low, "high95": e.high, "games": e.n}
                   for name, e in gain.items()}).T.to_csv(out_dir / f"{stem}_knock_gain.csv",
                                                          index_label="game_win_rate")

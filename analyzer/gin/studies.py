@@ -155,7 +155,9 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
                 if prefix and values is None:
                     continue
                 mean = s / n
-                sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
+                # one state has no spread to estimate: no interval, no verdict
+                sd = (np.sqrt(max(sq / n - mean * mean, 0.0) * n / (n - 1)) if n > 1
+                      else np.nan)
                 half = Z95 * sd / np.sqrt(n)
                 row[f"{prefix}mean"] = mean
                 row[f"{prefix}low"] = mean - half
