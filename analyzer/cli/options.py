@@ -219,8 +219,9 @@ def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
     elif fmt == "json":
         click.echo(shown.to_json(orient="records", indent=2))
     else:
-        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}",
-                                   line_width=MAX_WIDTH))
+        text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}",
+                               line_width=MAX_WIDTH)
+        click.echo("\n".join(line.rstrip() for line in text.splitlines()))
 
 
 def chance_text(probability: float) -> str:
@@ -249,8 +250,8 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
     lines = ["own turn   deadwood " + " ".join(f"{d:>2}" for d in range(1, 11))]
     for turn in range(1, MAX_TURN + 1):
         label = f"{turn}+" if turn == MAX_TURN else str(turn)
-        lines.append(f"{label:>8}            " + " ".join(f"{cells.get((turn, d), ' '):>2}"
-                                                        for d in range(1, 11)))
+        row = " ".join(f"{cells.get((turn, d), ' '):>2}" for d in range(1, 11))
+        lines.append(f"{label:>8}            {row}".rstrip())
     lines.append(f"K knock now, P play on (95% CI excludes 0), · too close to call, blank: "
                  f"under {min_samples} states")
     return lines
