@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
 import click
-from tqdm import tqdm
 
 from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.engine import MAX_DRAWS
 from ..gin.policies import format_policy, policy_name
-from .options import MAX_UNITS, SEED, echo_json, fail, get_policy, get_rules, rules_options
+from .options import (
+    MAX_UNITS,
+    SEED,
+    echo_json,
+    fail,
+    format_options,
+    get_policy,
+    get_rules,
+    progress_bar,
+    rules_options,
+)
 
 #: Most rollout samples: each keeps four 8-byte values per action (at most 12), so
 #: 10**6 samples stay under 0.5 GB.
 MAX_SAMPLES = 1_000_000
+
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -78,7 +87,7 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
                    "equity table that values each final score.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@format_options
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: str,
                    opp_took: str, opp_threw: str, stock: int | None, turn: int | None,
@@ -87,7 +96,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
                    policy: str | None, opponent: str | None, cross_check: str | None,
                    actions: tuple[str, ...], samples: int,
                    tolerance: float | None, weights: str, temperature: float,
-                   equity_deals: int, seed: int, as_json: bool, no_progress: bool) -> None:
+                   equity_deals: int, seed: int, fmt: str, no_progress: bool) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
 
     Samples the opponent's hidden hand and the stock order from the cards you have not
@@ -117,28 +126,30 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
             from ..gin.equity import equity_function
 
             equity = equity_function(rules, mine, theirs, equity_deals, seed)
-        with tqdm(total=samples, unit="sample", delay=1.0, disable=no_progress,
-                  file=sys.stderr, leave=False) as bar:
+        with progress_bar(samples, "sample", no_progress) as update:
             advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
                             tolerance=tolerance, weights=weights, temperature=temperature,
-                            actions=actions or None, equity=equity, progress=bar.update)
+                            actions=actions or None, equity=equity, progress=update)
             check = None
             if other is not None:
                 check = advise(position, rules, mine, other, samples=max(samples // 4, 1),
                                seed=seed, tolerance=tolerance, weights=weights,
                                temperature=temperature, actions=actions or None,
-                               equity=equity, progress=bar.update)
+                               equity=equity)
     except (ValueError, TypeError) as error:
         fail(str(error))
     models = {"opponent_model": policy_name(theirs), "opponent_policy": format_policy(theirs),
               "own_policy": policy_name(mine)}
     difference = None if check is None else model_difference(advice, check, cross_check)
-    if as_json:
+    if fmt == "json":
         echo_json(advice.to_dict() | models | {
             "rules_preset": preset, "rules_overrides": overrides,
             "cross_check": None if check is None else {
                 "opponent_model": cross_check, "best": check.actions[0].action,
                 "same_verdict": difference is None, "note": difference}})
+        return
+    if fmt == "csv":
+        click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
         return
     click.echo(f"opponent model: {models['opponent_model']}; you play on as "
                f"{models['own_policy']}")

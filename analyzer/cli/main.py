@@ -15,6 +15,8 @@ from ..core.cluster import interrupt_on_sigterm
 COMMANDS = {
     "deadwood": "analyzer.cli.play:deadwood",
     "rules": "analyzer.cli.play:rules_command",
+    "policies": "analyzer.cli.play:policies_command",
+    "replay": "analyzer.cli.play:replay_command",
     "simulate": "analyzer.cli.play:simulate_command",
     "games": "analyzer.cli.play:games_command",
     "knock-sweep": "analyzer.cli.studies:knock_sweep_command",
