@@ -36,6 +36,8 @@ TINY = {
     "exact": ["exact", "--ranks", "6", "--suits", "4", "--cards", "10"],
     "equity": ["equity", "--deals", "300", "--games", "40"],
     "advise": _ADVICE,
+    "exploit": ["exploit", "basic", "--deals", "100", "--games", "0", "--rounds", "1"],
+    "equilibrium": ["equilibrium", "--base", "basic", "--deals", "100", "--iterations", "1"],
 }
 
 
