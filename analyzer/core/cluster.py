@@ -312,7 +312,8 @@ def map_spans(function: Callable[..., R], total: int, chunk: int, common: Mappin
         return results
 
     plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
-    return fold_plan(plan, append, [], scheduler, progress).value
+    initial: list[R] = []
+    return fold_plan(plan, append, initial, scheduler, progress).value
 
 
 def _map_on_cluster(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, Any]],

@@ -328,3 +328,35 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     assert data["interrupted"] is True and data["requested_deals"] == 10**12
     assert data["deals"] % 32_768 == 0
     assert "1.00T" in err and "Error: interrupted" in err  # the progress bar's total
+
+
+def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeypatch):
+    """The report per study: stopped after two chunks (a hook in the chunk loops), it
+    leaves no files; resumed, it writes the tables of an uninterrupted run."""
+    args = ["report", "--quick", "--only", "sweep", "--no-progress"]
+    assert run(*args, "--out", "whole").exit_code == 0
+    original = cluster._results_in_process
+
+    def two_chunks_then_stop(plan, start):
+        for item in original(plan, start):
+            chunks.append(item)
+            if len(chunks) == 3:
+                raise KeyboardInterrupt
+            yield item
+
+    chunks = []
+
+    monkeypatch.setattr(cluster, "_results_in_process", two_chunks_then_stop)
+    stopped = run(*args, "--out", "again", "--checkpoint", "report.json")
+    assert stopped.exit_code == 130
+    assert not (tmp_path / "again").exists()
+    stages = json.loads((tmp_path / "report.json").read_text())["stages"]
+    assert sum(stage["chunks"] for stage in stages.values()) == 2
+    monkeypatch.setattr(cluster, "_results_in_process", original)
+    resumed = run(*args, "--out", "again", "--checkpoint", "report.json", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    tables = sorted(p.relative_to(tmp_path / "whole") for p in (tmp_path / "whole").rglob("*.csv"))
+    assert tables == sorted(p.relative_to(tmp_path / "again")
+                            for p in (tmp_path / "again").rglob("*.csv"))
+    for table in tables:
+        assert (tmp_path / "again" / table).read_bytes() == (tmp_path / "whole" / table).read_bytes()
