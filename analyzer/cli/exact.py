@@ -8,26 +8,26 @@ import click
 
 from ..core.cards import N_RANKS, N_SUITS
 from ..gin.exact import enumerate_and_write, summarize
-from .options import SEED, UNITS_OR_NONE, fail
+from .options import MAX_UNITS, SEED, fail
 
 
 @click.command("exact")
-@click.option("--cards", "n_cards", type=click.IntRange(10, 11), default=10, show_default=True,
+@click.option("--cards", "n_cards", type=int, default=10, show_default=True,
               help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
                    "the best discard of every 11-card hand.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("results/exact"), show_default=True,
               help="Directory for the counts CSV, summary JSON, chart and checkpoint.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-@click.option("--mc-deals", type=UNITS_OR_NONE, default=1_000_000, show_default=True,
-              help="Monte Carlo deals for the chart overlay (0: none).")
+@click.option("--mc-deals", type=int, default=1_000_000, show_default=True,
+              help="Monte Carlo deals for the chart overlay, 0 (none) to 10**12.")
 @click.option("--mc-seed", type=SEED, default=0, show_default=True,
               help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.")
 @click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
-@click.option("--ranks", type=click.IntRange(1, N_RANKS), default=N_RANKS, show_default=True,
-              help="Ranks per suit of a reduced deck (for checks; no Monte Carlo overlay).")
-@click.option("--suits", type=click.IntRange(1, N_SUITS), default=N_SUITS, show_default=True,
-              help="Suits of a reduced deck.")
+@click.option("--ranks", type=int, default=N_RANKS, show_default=True,
+              help="Ranks per suit of a reduced deck, 1-13 (for checks; no Monte Carlo overlay).")
+@click.option("--suits", type=int, default=N_SUITS, show_default=True,
+              help="Suits of a reduced deck, 1-4.")
 def exact(n_cards: int, out_dir: Path, no_progress: bool, mc_deals: int, mc_seed: int,
           restart: bool, ranks: int, suits: int) -> None:
     """Exact distribution of dealt deadwood over every hand of --cards cards.
@@ -42,8 +42,8 @@ def exact(n_cards: int, out_dir: Path, no_progress: bool, mc_deals: int, mc_seed
     """
     if n_cards not in (10, 11):
         fail(f"--cards must be 10 or 11, got {n_cards}")
-    if mc_deals < 0:
-        fail(f"--mc-deals must be >= 0, got {mc_deals}")
+    if not 0 <= mc_deals <= MAX_UNITS:
+        fail(f"--mc-deals must be >= 0 and <= 10**12, got {mc_deals}")
     if not (1 <= suits <= N_SUITS and 1 <= ranks <= N_RANKS and n_cards <= ranks * suits):
         fail(f"a deck of {suits} suits x {ranks} ranks cannot deal {n_cards} cards "
              f"(suits 1-{N_SUITS}, ranks 1-{N_RANKS})")
