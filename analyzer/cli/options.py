@@ -252,9 +252,12 @@ def check_out_folder(context: click.Context, parameter: click.Parameter,
 @contextmanager
 def new_files_removed_on_failure(folder: str | Path) -> Iterator[None]:
     """Inside the block, a failure or stop removes every file and folder under
-    ``folder`` (and ``folder`` itself) that did not exist before it: a run that fails
-    part way leaves no partial outputs.  Files it overwrote keep their new content."""
-    root = Path(folder)
+    ``folder`` (``folder`` and its missing parents included) that did not exist before
+    it: a run that fails part way leaves no partial outputs.  Files it overwrote keep
+    their new content."""
+    root = Path(folder).absolute()
+    while not root.exists() and not root.parent.exists():
+        root = root.parent  # the highest folder the run will create
     before = {root, *root.rglob("*")} if root.exists() else set()
     try:
         yield

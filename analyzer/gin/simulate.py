@@ -48,8 +48,8 @@ _GAME_SALT = np.int64(0x6A3E)
 MAX_HANDS_PER_GAME = 1000
 DEFAULT_CHUNK = 1 << 15
 #: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
-#: (about 0.1 s on one core).
-INTERRUPT_SPAN = 1 << 12
+#: (a few hundredths of a second on one core).
+INTERRUPT_SPAN = 1 << 10
 #: Parallel work units of a chunk (each owns its work space); many more than cores so
 #: that uneven hand lengths even out.
 _SLOTS = 256
