@@ -72,7 +72,8 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     if hand is not None and path is not None:
         fail("give either a HAND or --file, not both")
     if hand is None and path is None:
-        fail("give a HAND (10 or 11 cards, e.g. \"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\") or --file FILE")
+        fail("give a HAND (10 or 11 cards) or --file FILE, e.g. "
+             "\"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\"")
     if path is not None:
         results = _file_arrangements(path)
         if fmt == "json":
@@ -83,8 +84,6 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
             click.echo(f"{result['hand']},{result['deadwood']}")
         return
     try:
-        if not (hand or "").strip():
-            raise ValueError("wrong hand size: 0 cards (give 1 to 11 cards)")
         result = _arrangement_dict(hand or "")
     except ValueError as error:
         fail(str(error))
