@@ -38,6 +38,10 @@ from .options import (
 if TYPE_CHECKING:
     from ..gin.simulate import HandResult
 
+#: Most games of 3 or 4 players: they are played in one kernel call and every game's row
+#: is kept (about 100 bytes each).
+MAX_MULTIPLAYER_GAMES = 1_000_000
+
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
     hand = parse_hand(text, GIN_HAND_SIZES)
@@ -229,7 +233,8 @@ def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tup
               help="With 3 or 4 players: comma-separated policies, one per player "
                    "(default: --a and --b alternating).")
 @click.option("--games", type=UNITS, default=10_000, show_default=True,
-              help="Games; with 2 players each is played twice with the first dealer swapped.")
+              help="Games; with 2 players each is played twice with the first dealer swapped; "
+                   "with 3 or 4 at most 1,000,000.")
 @run_options
 @raw_option
 @scheduler_option
@@ -254,6 +259,9 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
                  else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
         if len(names) != players:
             fail(f"--policies needs {players} policies, got {len(names)}")
+        if games > MAX_MULTIPLAYER_GAMES:
+            fail(f"with {players} players at most {MAX_MULTIPLAYER_GAMES:,} games (every game "
+                 f"is kept in memory), got {games:,}")
         _multiplayer(rules, preset, names, games, seed, as_json, raw)
         return
     from ..gin.simulate import play_games
