@@ -270,7 +270,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     with progress_bar(games, "game", no_progress) as update:
         result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
                             progress=update, scheduler=scheduler)
-    write_raw(result.rows, raw)
+    if not result.interrupted:
+        write_raw(result.rows, raw)
     summary = {
         "games": result.games,
         **run_summary(preset, overrides, rules, seed, a, b),
@@ -281,6 +282,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         "unfinished": result.unfinished,
         "elapsed_s": result.elapsed_s,
     }
+    if result.interrupted:
+        interrupted(as_json, {**summary, "requested_games": games})
     if as_json:
         echo_json(summary)
         return

@@ -360,3 +360,14 @@ def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeyp
                             for p in (tmp_path / "again").rglob("*.csv"))
     for table in tables:
         assert (tmp_path / "again" / table).read_bytes() == (tmp_path / "whole" / table).read_bytes()
+
+
+def test_interrupted_games_exit_130(monkeypatch):
+    def stop_at_once(plan, start):
+        raise KeyboardInterrupt
+        yield  # a generator, like the real one
+
+    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    result = run("games", "--games", 10, "--json")
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "Error: interrupted"
