@@ -97,6 +97,11 @@ ROWS = [
     (12, ["advise", "--hand", HAND, "--score", "150:20"], "score 150:20 already reaches"),
     (12, ["advise", "--hand", HAND, "--stock", 25, "--turn", 99], "turn 99 does not fit"),
     (12, ["advise", "--hand", HAND, "--samples", 10**7], "10000000 is not in the range"),
+    (12, ["advise", "--hand", HAND, "--temperature", "nan"], "'nan' is not a finite number"),
+    (12, ["advise", "--hand", HAND, "--tolerance", "inf"], "'inf' is not a finite number"),
+    (6, ["variants", "--deals", 10**7], "10000000 is not in the range 2<=x<=5000000"),
+    (6, ["games", "--players", 3, "--games", 2_000_000], "at most 1,000,000 games"),
+    (6, ["dealt", "--deals", 10**13], "not in the range 1<=x<=1000000000000"),
 ]
 
 
