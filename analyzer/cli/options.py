@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
 import tempfile
@@ -65,6 +66,20 @@ UNITS_OR_NONE = click.IntRange(0, MAX_UNITS)
 #: Most deals (or games) whose rows --raw keeps in memory: two rows of at most 11 int64
 #: columns each, under 1 GB in all.
 MAX_RAW_UNITS = 5_000_000
+class FiniteFloatRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf`` (which compare
+    as inside any open range)."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
 #: Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
 INTERRUPTED_EXIT = 130
 

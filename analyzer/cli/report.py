@@ -8,7 +8,6 @@ import click
 
 from ..core.progress import Progress
 from .options import (
-    MAX_UNITS,
     SEED,
     check_out_folder,
     checkpoint_options,
@@ -21,11 +20,15 @@ from .options import (
     set_jobs,
 )
 
+#: Largest base size of the report (see --deals).
+MAX_REPORT_DEALS = 10_000_000
+
 
 @click.command("report")
-@click.option("--deals", type=click.IntRange(100, MAX_UNITS), default=None,
+@click.option("--deals", type=click.IntRange(100, MAX_REPORT_DEALS), default=None,
               help="Base size: deals per arm of the knock sweep (default 40,000); every "
-                   "study scales from it.")
+                   "study scales from it (the variants study keeps a quarter of it as "
+                   "rows: under 0.5 GB at the top of the range).")
 @click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
 @click.option("--seed", type=SEED, default=2026, show_default=True,
               help="Random seed, 0 <= seed < 2**63.")

@@ -11,7 +11,7 @@ from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
 from .options import (
-    MAX_UNITS,
+    MAX_RAW_UNITS,
     UNITS,
     UNITS_OR_NONE,
     chance_text,
@@ -230,8 +230,10 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="The stronger policy of the skill measure.")
 @click.option("--b", "policy_b", default="basic", show_default=True,
               help="The weaker policy of the skill measure.")
-@click.option("--deals", type=click.IntRange(2, MAX_UNITS), default=10_000, show_default=True,
-              help="Deals per preset (each twice, seats swapped).")
+@click.option("--deals", type=click.IntRange(2, MAX_RAW_UNITS), default=10_000,
+              show_default=True,
+              help="Deals per preset (each twice, seats swapped); the self-play hands are "
+                   "kept in memory.")
 @click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per preset.")
 @study_options

@@ -426,6 +426,8 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
         rules = RULE_PRESETS[name]
         self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
                              progress=progress)
+        if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
+            raise KeyboardInterrupt
         hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]

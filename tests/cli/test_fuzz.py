@@ -74,6 +74,17 @@ COMMANDS = {
               option("--raw", RAW_PATHS)],
     "dealt": [*RUN, option("--deals", COUNTS), option("--out", PATHS),
               option("--format", st.sampled_from(["table", "csv", "json", "xml"]))],
+    "rummy": [option("--deals", COUNTS), option("--seed", NUMBERS),
+              option("--players", NUMBERS), option("--json", st.none()),
+              option("--games", st.none()), option("--no-rotate", st.none()),
+              option("--set", st.builds(lambda field, value: f"{field}={value}",
+                                        st.sampled_from(["hand_size", "turn_limit", "target",
+                                                         "rummy_multiplier", "max_run",
+                                                         "reshuffle", "players", "bogus"]),
+                                        NUMBERS | st.sampled_from(["true", "maybe"]))),
+              option("--a", st.sampled_from(["simple", "rummy", "hold6", "x", ""]) | WORDS),
+              option("--policies", st.sampled_from(["simple;simple", "simple;;", ";"])),
+              option("--out", PATHS)],
 }
 
 
@@ -86,14 +97,14 @@ def command_lines(draw):
         return ["deadwood", " ".join(hand), *extra]
     command = draw(st.sampled_from(sorted(COMMANDS)))
     choices = COMMANDS[command]
-    args = [command, "--no-progress"]
+    args = ["rummy", "simulate"] if command == "rummy" else [command, "--no-progress"]
     for _ in range(draw(st.integers(0, 6))):
         name, values = draw(st.sampled_from(choices))
         value = draw(values)
         args += [name] if value is None else [name, value]
-    if command in ("simulate", "games", "dealt") and not any(
-            a in args for a in ("--deals", "--games")):
-        args += ["--games" if command == "games" else "--deals", "2"]
+    count = "--games" if command == "games" else "--deals"  # rummy's --games is a flag
+    if count not in args:
+        args += [count, "2"]
     return args
 
 

@@ -97,6 +97,11 @@ ROWS = [
     (12, ["advise", "--hand", HAND, "--score", "150:20"], "score 150:20 already reaches"),
     (12, ["advise", "--hand", HAND, "--stock", 25, "--turn", 99], "turn 99 does not fit"),
     (12, ["advise", "--hand", HAND, "--samples", 10**7], "10000000 is not in the range"),
+    (12, ["advise", "--hand", HAND, "--temperature", "nan"], "'nan' is not a finite number"),
+    (12, ["advise", "--hand", HAND, "--tolerance", "inf"], "'inf' is not a finite number"),
+    (6, ["variants", "--deals", 10**7], "10000000 is not in the range 2<=x<=5000000"),
+    (6, ["games", "--players", 3, "--games", 2_000_000], "at most 1,000,000 games"),
+    (6, ["dealt", "--deals", 10**13], "not in the range 1<=x<=1000000000000"),
 ]
 
 
@@ -362,3 +367,14 @@ def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeyp
                             for p in (tmp_path / "again").rglob("*.csv"))
     for table in tables:
         assert (tmp_path / "again" / table).read_bytes() == (tmp_path / "whole" / table).read_bytes()
+
+
+def test_interrupted_games_exit_130(monkeypatch):
+    def stop_at_once(plan, start):
+        raise KeyboardInterrupt
+        yield  # a generator, like the real one
+
+    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    result = run("games", "--games", 10, "--json")
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "Error: interrupted"

@@ -139,3 +139,23 @@ def test_policy_values_are_typed():
 def test_rummy_rule_ranges(field, value):
     with pytest.raises(ValueError, match=field):
         RummyRules(**{field: value})
+
+
+def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
+    from analyzer.gin import evaluator
+
+    whole = evaluator.dealt_deadwood_distribution(5_000, 11, seed=9)
+    monkeypatch.setattr(evaluator, "DEALT_SPAN", 777)  # interruptible pieces
+    assert evaluator.dealt_deadwood_distribution(5_000, 11, seed=9).tolist() == whole.tolist()
+    assert whole.sum() == 5_000
+
+
+@pytest.mark.parametrize(("kwargs", "error"), [
+    ({"n_deals": 2.0}, TypeError), ({"n_deals": True}, TypeError), ({"n_deals": -1}, ValueError),
+    ({"n_deals": 10, "seed": 2**63}, ValueError), ({"n_deals": 10, "seed": -1}, ValueError),
+    ({"n_deals": 10, "hand_size": 12}, ValueError)])
+def test_dealt_distribution_arguments(kwargs, error):
+    from analyzer.gin.evaluator import dealt_deadwood_distribution
+
+    with pytest.raises(error):
+        dealt_deadwood_distribution(**kwargs)
