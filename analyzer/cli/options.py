@@ -145,10 +145,17 @@ MAX_WIDTH = 100
 PROGRESS_DELAY_S = 2.0
 
 
+#: Set to ``always`` to show progress bars on a stderr that is not a terminal (a log
+#: file of a long run); ``--no-progress`` still hides them.
+PROGRESS_ENV = "ANALYZER_PROGRESS"
+
+
 def progress_hidden(no_progress: bool) -> bool:
     """Bars are hidden under ``--no-progress`` and when stderr is not a terminal
-    (a pipe, a log file, a test runner)."""
-    return no_progress or not sys.stderr.isatty()
+    (a pipe, a log file, a test runner), unless ``$ANALYZER_PROGRESS`` is ``always``."""
+    if no_progress:
+        return True
+    return not sys.stderr.isatty() and os.environ.get(PROGRESS_ENV, "") != "always"
 
 
 @contextmanager
