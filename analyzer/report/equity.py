@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from ..gin.equity import (
     heatmap_data,
     threshold_data,
 )
+from .common import ReportConfig, section_folder, write_meta
 from .figures import figure_file, score_heatmap
 from .markdown import markdown_table
 
@@ -73,6 +75,17 @@ def write_study_files(study: EquityStudy, out_dir: Path) -> dict[str, Path]:
     paths["gain"] = out_dir / f"{STEM}_knock_gain.csv"
     study.gain_frame().to_csv(paths["gain"], index_label="game_win_rate")
     return paths
+
+
+def section_equity(config: ReportConfig) -> str:
+    """Section 7 of the standard report, its files in ``config.out / "equity"``."""
+    started = time.perf_counter()
+    folder = section_folder(config, "equity")
+    deals, games = config.size(2.5), config.size(0.5)
+    text = write_equity_report(folder, deals=deals, games=games, seed=config.seed, number=7)
+    write_meta(folder, config, "equity", started, deals=deals, games=games, rules="standard",
+               policies="basic v basic")
+    return text
 
 
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
@@ -201,5 +214,5 @@ def section_text(study: EquityStudy, link: str, number: int | None = None) -> st
     ])
 
 
-__all__ = ["STEM", "TITLE", "section_text", "write_equity_report", "write_response_files",
+__all__ = ["STEM", "TITLE", "section_equity", "section_text", "write_equity_report", "write_response_files",
            "write_study_files", "write_table_files"]
