@@ -93,7 +93,7 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     except ValueError as error:
         fail(str(error))
     paths = write_table_files(table, distribution, out_dir, stem,
-                              f"{preset}, {policy_name(a)} vs {policy_name(b)}")
+                              f"{preset} rules, {policy_name(a)} vs {policy_name(b)}")
     summary: dict[str, Any] = {
         "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
         "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
@@ -113,7 +113,7 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         response = score_aware_best_response(knock_distributions(rules, a, b, deals, seed + 2),
                                              rules)
         paths |= write_response_files(response, out_dir, stem,
-                                      f"best-response knock threshold vs {policy_name(b)}")
+                                      f"{preset} rules, A against {policy_name(b)}")
         gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
                             seed + 3)
         summary["score_aware"] = {

@@ -163,8 +163,10 @@ def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
-               figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Write ``name``.csv and ``name``.png into ``out`` when given."""
+               figsize: tuple[float, float], ncols: int = 1, *, title: str,
+               caption: str, sharey: bool = False) -> None:
+    """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
+    :func:`analyzer.report.figures.figure_file`) into ``out`` when given."""
     if out is None:
         return
     from pathlib import Path
@@ -174,7 +176,8 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     frame.to_csv(folder / f"{name}.csv", index=False)
-    with figure_file(folder / f"{name}.png", 1, ncols, figsize) as axes:
+    with figure_file(folder / f"{name}.png", 1, ncols, figsize, title=title,
+                     caption=caption, sharey=sharey) as axes:
         draw(axes)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
 

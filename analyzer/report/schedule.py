@@ -28,7 +28,12 @@ def section_schedule(config: ReportConfig) -> str:
     search.steps.to_csv(folder / "steps.csv", index=False)
     search.gaps.to_csv(folder / "gaps.csv", index=False)
     bins = studies.SCHEDULE_BINS
-    with figure_file(folder / "schedules.png", figsize=(8, 3.8)) as ax:
+    with figure_file(folder / "schedules.png", figsize=(8, 3.8),
+                     title="Best knock threshold by own turn",
+                     caption=f"Schedules found by coordinate ascent, standard rules, base "
+                             f"policy basic, opponent knock-at-10 (then best responses); "
+                             f"{deals:,} deals per evaluation, gains with 95% CIs in "
+                             f"steps.csv; seed {config.seed}.") as ax:
         charts.schedules_chart({"A: most points against knock-at-10": _first_a(search),
                                 "A: most games against knock-at-10": for_games,
                                 "A after best responses (points)": search.final_a,

@@ -25,7 +25,12 @@ def section_sweep(config: ReportConfig) -> str:
                                                    33 * (deals + games)),
                                 scheduler=config.scheduler)
     sweep.to_csv(folder / "sweep.csv", index=False)
-    with figure_file(folder / "sweep.png", 1, 3, figsize=(14, 4.2)) as axes:
+    with figure_file(folder / "sweep.png", 1, 3, figsize=(14, 4.2),
+                     title="Knock as soon as deadwood <= t: which t pays best?",
+                     caption=f"Player A = basic with threshold t against three opponents "
+                             f"(legend), standard rules; {deals:,} deals and {games:,} game "
+                             f"pairs per arm, seats swapped; bands: 95% CI; seed "
+                             f"{config.seed}.") as axes:
         charts.knock_sweep_panels(sweep, axes)
     write_meta(folder, config, "knock_sweep", started, deals_per_arm=deals, games_per_arm=games,
                rules="standard", subject=format_policy(subject),

@@ -25,7 +25,12 @@ def section_tournament(config: ReportConfig) -> str:
     results.to_csv(folder / "pairs.csv", index=False)
     ranking.to_csv(folder / "ranking.csv", index=False)
     order = list(ranking["policy"])
-    with figure_file(folder / "tournament.png", 1, 2, figsize=(14, 5.5)) as axes:
+    with figure_file(folder / "tournament.png", 1, 2, figsize=(14, 5.5),
+                     title="Round robin of draw and discard policies: row against column",
+                     caption=f"Standard rules, seats swapped on common deals: {deals:,} deals "
+                             f"and {games:,} game pairs per pairing (seed {config.seed}). Each "
+                             "cell: estimate and ± 95% CI half-width; blue: the row policy "
+                             "is ahead.") as axes:
         charts.matrix_heatmap(results, "points", axes[0], order, 0.0,
                               "points per hand (row vs column)", "+.2f")
         charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5,

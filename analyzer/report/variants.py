@@ -23,13 +23,19 @@ def section_variants(config: ReportConfig) -> str:
                              progress=progress_for(config, "variants", 0),
                              scheduler=config.scheduler)
     table.to_csv(folder / "variants.csv", index=False)
-    with figure_file(folder / "variants.png", 1, 4, figsize=(15, 4.5)) as axes:
-        charts.variant_bars(table, "hand_points", axes[0], "points scored per hand (mean)")
-        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game")
+    with figure_file(folder / "variants.png", 1, 4, figsize=(15, 4.5), sharey=True,
+                     title="Scoring variants: what each rules preset does to the game",
+                     caption=f"basic self-play ({deals:,} deals, {games:,} game pairs per "
+                             f"preset) and gin-hunter against basic ({games:,} game pairs); "
+                             f"bars: 95% CI; seed {config.seed}.") as axes:
+        charts.variant_bars(table, "hand_points", axes[0], "points scored per hand (mean)",
+                            "points")
+        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
         charts.variant_bars(table, "strong_game_win", axes[2],
-                            "games won by gin-hunter against basic", interval=True)
-        charts.variant_bars(table, "first_edge", axes[3],
-                            "non-dealer's points per hand", interval=True)
+                            "games won by gin-hunter against basic", "share of games",
+                            interval=True)
+        charts.variant_bars(table, "first_edge", axes[3], "non-dealer's points per hand",
+                            "points", interval=True)
     write_meta(folder, config, "variants", started, deals=deals, games=games,
                baseline=format_policy(baseline), strong=format_policy(strong),
                weak=format_policy(weak))
