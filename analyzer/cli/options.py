@@ -470,8 +470,10 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
-               figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Write ``name``.csv and ``name``.png into ``out`` when given."""
+               figsize: tuple[float, float], ncols: int = 1, *, title: str,
+               caption: str, sharey: bool = False) -> None:
+    """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
+    :func:`analyzer.report.figures.figure_file`) into ``out`` when given."""
     if out is None:
         return
     from pathlib import Path
@@ -482,7 +484,8 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / f"{name}.csv", frame.to_csv(index=False).encode())
     with _temporary_beside(folder / f"{name}.png") as temporary, \
-            figure_file(temporary, 1, ncols, figsize) as axes:
+            figure_file(temporary, 1, ncols, figsize, title=title, caption=caption,
+                        sharey=sharey) as axes:
         draw(axes)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
 
