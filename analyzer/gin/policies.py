@@ -47,6 +47,8 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import parse_yes_no
+
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
@@ -169,7 +171,7 @@ def parse_policy(text: str) -> Policy:
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
-            changes[key] = value.lower() in ("1", "yes", "true", "on")
+            changes[key] = parse_yes_no(value, "norepeat")
         elif key in ("danger_penalty", "slack"):
             changes[key] = _int(value, key)
         else:

@@ -29,6 +29,8 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import convert_field, parse_field_values, split_list
+
 # Index of each parameter in :meth:`RummyPolicy.to_array` (read by the engine kernel).
 P_MELD = 0
 P_HOLD_TURNS = 1
@@ -115,9 +117,6 @@ POLICY_PRESETS: dict[str, RummyPolicy] = {
     "potential": RummyPolicy(discard="potential"),
 }
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
 
 def parse_policy(text: str) -> RummyPolicy:
     """A policy from a preset name or ``"key=value,..."`` (keys are the spec's fields);
@@ -126,7 +125,7 @@ def parse_policy(text: str) -> RummyPolicy:
     >>> str(parse_policy("rummy,hold_points=30"))
     'meld=hold,hold_turns=999,hold_points=30,layoff=eager,discard=points'
     """
-    items = [item.strip() for item in text.split(",") if item.strip()]
+    items = split_list(text)
     if not items:
         raise ValueError("empty policy: give a preset name or key=value pairs")
     policy = RummyPolicy()
@@ -135,20 +134,7 @@ def parse_policy(text: str) -> RummyPolicy:
             raise ValueError(f"unknown policy {items[0]!r}: presets are "
                              f"{', '.join(POLICY_PRESETS)}, or key=value pairs")
         policy = POLICY_PRESETS[items.pop(0)]
-    names = {f.name for f in fields(RummyPolicy)}
-    changes: dict[str, str | int | bool] = {}
-    for item in items:
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if not sep or key not in names:
-            raise ValueError(f"bad policy item {item!r}: keys are {', '.join(sorted(names))}")
-        if key in ("hold_turns", "hold_points"):
-            if not value.isdigit():
-                raise ValueError(f"bad policy item {item!r}: {key} takes an integer >= 0")
-            changes[key] = int(value)
-        elif key == "call":
-            if value.lower() not in _TRUE | _FALSE:
-                raise ValueError(f"bad policy item {item!r}: call takes yes or no")
-            changes[key] = value.lower() in _TRUE
-        else:
-            changes[key] = value
+    kinds = {f.name: type(getattr(policy, f.name)) for f in fields(RummyPolicy)}
+    changes = {key: convert_field(key, value, kinds[key])
+               for key, value in parse_field_values(items, kinds, "policy item")}
     return replace(policy, **changes)  # type: ignore[arg-type]

@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, fields, replace
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import convert_field, parse_field_values
+
 # Index of each field in :meth:`RummyRules.to_array` (read by the numba kernels).
 R_PLAYERS = 0
 R_HAND_SIZE = 1
@@ -154,28 +156,11 @@ class RummyRules:
         >>> RummyRules().with_options(["final_discard=yes", "max_run=4"]).max_run
         4
         """
-        kinds = {f.name: f.type for f in fields(self)}
-        changes: dict[str, int | bool] = {}
-        for option in options:
-            name, sep, text = option.partition("=")
-            name, text = name.strip().replace("-", "_"), text.strip().lower()
-            if not sep or name not in kinds:
-                known = ", ".join(kinds)
-                raise ValueError(f"bad rule option {option!r}: expected field=value, fields are {known}")
-            if kinds[name] in ("bool", bool):
-                if text not in _BOOLEANS:
-                    raise ValueError(f"bad rule option {option!r}: {name} takes true or false")
-                changes[name] = _BOOLEANS[text]
-            else:
-                try:
-                    changes[name] = int(text)
-                except ValueError:
-                    raise ValueError(f"bad rule option {option!r}: {name} takes an integer") from None
+        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
+        changes = {name: convert_field(name, value, kinds[name])
+                   for name, value in parse_field_values(options, kinds, "rule option")}
         return replace(self, **changes)  # type: ignore[arg-type]
 
-
-_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
-             "0": False, "false": False, "no": False, "off": False}
 
 #: Named rule sets: seed 000's game, seed 004's full option set, and the common
 #: alternative of turning the discard pile over when the stock runs out.

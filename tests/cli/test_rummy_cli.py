@@ -59,7 +59,7 @@ def test_simulate_is_reproducible():
     (["simulate", "--rules", "nope"], "unknown rules preset 'nope'"),
     (["simulate", "--set", "max_run=2"], "max_run must be 0 (no cap) or 3-13"),
     (["simulate", "--set", "colour=red"], "bad rule option 'colour=red'"),
-    (["simulate", "--set", "reshuffle=maybe"], "reshuffle takes true or false"),
+    (["simulate", "--set", "reshuffle=maybe"], "bad value 'maybe' for reshuffle"),
     (["simulate", "--a", "bogus"], "unknown policy 'bogus'"),
     (["simulate", "--b", "meld=later"], "policy meld must be one of asap, hold"),
     (["simulate", "--players", "3", "--policies", "simple;simple"], "lists 2 policies for 3"),
