@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..core.cluster import map_spans
-from ..core.stats import Estimate
+from ..core.stats import Estimate, sample_variance
 from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
@@ -144,7 +144,7 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
             for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
                 if prefix and values is None:
                     continue
-                estimate = Estimate.from_sums(s, sq, n)
+                estimate = Estimate.from_mean_sd(s / n, np.sqrt(sample_variance(s, sq, n)), n)
                 row[f"{prefix}mean"] = estimate.mean
                 row[f"{prefix}low"] = estimate.low
                 row[f"{prefix}high"] = estimate.high
