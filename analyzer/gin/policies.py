@@ -52,6 +52,10 @@ from ..core.options import parse_yes_no
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
+#: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
+#: about 100 points, so larger values change nothing.
+MAX_PENALTY = 100
+
 DRAW_RULES = ("never", "improve", "meld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead")
 
@@ -106,8 +110,14 @@ class Policy:
         for _, threshold in self.knock:
             if not 0 <= threshold <= 10:
                 raise ValueError(f"knock threshold must be 0-10, got {threshold}")
-        if self.danger_penalty < 0 or self.slack < 0:
-            raise ValueError("danger_penalty and slack must be >= 0")
+        if not isinstance(self.norepeat, bool):
+            raise TypeError(f"norepeat must be True or False, got {self.norepeat!r}")
+        for name in ("danger_penalty", "slack"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an integer, got {value!r}")
+            if not 0 <= value <= MAX_PENALTY:
+                raise ValueError(f"{name} must be 0-{MAX_PENALTY}, got {value}")
 
     def thresholds(self) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
@@ -171,7 +181,7 @@ def parse_policy(text: str) -> Policy:
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
-            changes[key] = parse_yes_no(value, "norepeat")
+            changes[key] = parse_yes_no(value, key)
         elif key in ("danger_penalty", "slack"):
             changes[key] = _int(value, key)
         else:

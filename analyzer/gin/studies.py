@@ -21,9 +21,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
+from ..core.cluster import ChunkPlan, fold_plan
+from ..core.rng import offset_seed
 from ..core.stats import Estimate, sample_variance
-from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
@@ -132,8 +133,9 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
     common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
-                   axis=0)
+    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                      progress).value
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
@@ -239,7 +241,7 @@ def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Po
             break
     arms = [Arm("start", rules, schedule_policy(base, start), opponent),
             Arm("best", rules, schedule_policy(base, current), opponent)]
-    gain = _evaluate(arms, n, seed + 1, objective, 0, None, scheduler).iloc[1]
+    gain = _evaluate(arms, n, offset_seed(seed, 1), objective, 0, None, scheduler).iloc[1]
     return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
 
 
@@ -263,7 +265,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
             if side == "A":
                 against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
                 new, gain, low, high = best_response(rules, base, schedule_a, against, n,
-                                                      seed + round_number, objective, progress,
+                                                      offset_seed(seed, round_number), objective, progress,
                                                       scheduler)
                 changed |= new != schedule_a
                 schedule_a = new
@@ -271,7 +273,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                 start = schedule_b or [10] * len(SCHEDULE_BINS)
                 new, gain, low, high = best_response(rules, base, start,
                                                       schedule_policy(base, schedule_a), n,
-                                                      seed + 100 + round_number, objective,
+                                                      offset_seed(seed, 100 + round_number), objective,
                                                       progress, scheduler)
                 changed |= new != schedule_b
                 schedule_b = new
@@ -291,7 +293,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                     trial[index] = threshold
                     arms.append(Arm("/".join(map(str, trial)), rules,
                                     schedule_policy(base, trial), schedule_policy(base, theirs)))
-        table = _evaluate(arms, n, seed + 999, objective, 0, progress, scheduler)
+        table = _evaluate(arms, n, offset_seed(seed, 999), objective, 0, progress, scheduler)
         best = table.iloc[1:]["diff_mean"].idxmax()
         gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
                      "best_deviation": table.loc[best, "arm"],
