@@ -48,6 +48,25 @@ def split_list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
+def split_policy_list(text: str) -> list[str]:
+    """The policies of a comma-separated list whose policies may carry ``key=value``
+    items: a preset name starts a new policy, and ``key=value`` items belong to the
+    policy before them (or start one from the default when first).
+
+    >>> split_policy_list("rummy,hold_turns=4, simple ,meld=hold")
+    ['rummy,hold_turns=4', 'simple,meld=hold']
+    >>> split_policy_list("meld=hold,hold_turns=6,simple")
+    ['meld=hold,hold_turns=6', 'simple']
+    """
+    policies: list[list[str]] = []
+    for item in split_list(text):
+        if "=" in item and policies:
+            policies[-1].append(item)
+        else:
+            policies.append([item])
+    return [",".join(items) for items in policies]
+
+
 def parse_field_values(items: Iterable[str], known: Collection[str], what: str
                        ) -> list[tuple[str, str]]:
     """``(field, value)`` pairs of ``field=value`` items, in order.
@@ -77,4 +96,5 @@ def convert_field(name: str, text: str, kind: type) -> object:
     return text
 
 
-__all__ = ["convert_field", "parse_field_values", "parse_int", "parse_yes_no", "split_list"]
+__all__ = ["convert_field", "parse_field_values", "parse_int", "parse_yes_no", "split_list",
+           "split_policy_list"]

@@ -451,7 +451,7 @@ def section_equity(config: ReportConfig) -> str:
 
 
 def section_rummy(config: ReportConfig) -> str:
-    from ..rummy.studies import write_rummy_report
+    from .rummy import write_rummy_report
 
     started = time.perf_counter()
     folder = _folder(config, "rummy")

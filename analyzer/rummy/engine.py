@@ -69,27 +69,8 @@ from ..core.lanes import (
     set_ranks,
     split_lanes,
 )
-from .policies import (
-    P_CALL,
-    P_DISCARD,
-    P_HOLD_POINTS,
-    P_HOLD_TURNS,
-    P_LAYOFF,
-    P_MELD,
-)
-from .rules import (
-    R_FINAL_DISCARD,
-    R_HAND_SIZE,
-    R_LAYOFF_OWN_ONLY,
-    R_MAX_RUN,
-    R_MUST_MELD,
-    R_PLAYERS,
-    R_RESHUFFLE,
-    R_RUMMY_MULTIPLIER,
-    R_RUMMY_ON_BOARD,
-    R_SECOND_TURN_OUT,
-    R_TURN_LIMIT,
-)
+from .policies import PolicyField
+from .rules import RuleField
 
 #: Room for table melds: 52 cards make at most 17 melds of three.
 MAX_MELDS = 20
@@ -528,8 +509,8 @@ def deal(deck: npt.NDArray[np.int8], rules: npt.NDArray[np.int64], first: np.int
     """Deal from ``deck`` one card at a time starting with seat ``first`` (the dealer's
     left, who also plays first), turn the next card up as the discard pile and leave the
     rest as the stock."""
-    n = rules[R_PLAYERS]
-    dealt = n * rules[R_HAND_SIZE]
+    n = rules[RuleField.PLAYERS]
+    dealt = n * rules[RuleField.HAND_SIZE]
     for seat in range(n):
         hands[seat] = 0
     for k in range(dealt):
@@ -580,9 +561,9 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
     other players call the discard.  Turns are counted per seat from the given position
     (for ``second_turn_out``) and in total (for ``turn_limit``).
     """
-    n = rules[R_PLAYERS]
-    cap = rules[R_MAX_RUN]
-    own_only = rules[R_LAYOFF_OWN_ONLY]
+    n = rules[RuleField.PLAYERS]
+    cap = rules[RuleField.MAX_RUN]
+    own_only = rules[RuleField.LAYOFF_OWN_ONLY]
     out = np.empty(52, dtype=np.int64)
     view = np.empty(_VIEW_SIZE, dtype=np.int64)
     no_table = np.zeros(_VIEW_SIZE, dtype=np.int64)
@@ -605,7 +586,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         played[owners[m]] = 1
     total = 0
     end = END_TURN_LIMIT
-    while total < rules[R_TURN_LIMIT]:
+    while total < rules[RuleField.TURN_LIMIT]:
         hand = hands[p]
         pol = policies[p]
         _build_view(melds, owners, n_melds, p, own_only, cap, view)
@@ -634,7 +615,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
             n_pile -= 1
         else:
             if ptr >= 52:
-                if not rules[R_RESHUFFLE] or n_pile == 0:
+                if not rules[RuleField.RESHUFFLE] or n_pile == 0:
                     end = END_STOCK
                     break
                 # turn the pile over: its bottom card becomes the top of the new stock
@@ -650,16 +631,16 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         turns[p] += 1
         total += 1
         # ---- go out when possible: everything melded, or all but one card to discard
-        if not (rules[R_SECOND_TURN_OUT] and turns[p] == 1):
+        if not (rules[RuleField.SECOND_TURN_OUT] and turns[p] == 1):
             last = np.int64(-1)
-            if not (least == 0 and not rules[R_FINAL_DISCARD]):
+            if not (least == 0 and not rules[RuleField.FINAL_DISCARD]):
                 bits = hand & ~forbidden
                 while bits:
                     card = _card_of(bits)
                     bits &= bits - 1
                     if out[card] == 0:
                         last = card
-            if (least == 0 and not rules[R_FINAL_DISCARD]) or last >= 0:
+            if (least == 0 and not rules[RuleField.FINAL_DISCARD]) or last >= 0:
                 keep = hand if last < 0 else hand & ~(np.int64(1) << last)
                 _with_table(keep, view, rd, _MODE_ARRANGE, 0, out, choice, best, best_choice)
                 _, n_melds = _play_arrangement(keep, p, view, best, best_choice, rm, cap,
@@ -673,16 +654,16 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
                 end = END_OUT
                 break
         # ---- meld and lay off, unless holding for Rummy
-        holding = pol[P_MELD] == 1 and played[p] == 0
+        holding = pol[PolicyField.MELD] == 1 and played[p] == 0
         if holding:
             c, d, h, s = split_lanes(hand)
             in_melds = hand_points(hand, lp) - lanes_min(c, d, h, s, set_ranks(c, d, h, s),
                                                              _NOT_FORCED, rd, rd)
-            holding = not (turns[p] > pol[P_HOLD_TURNS] or in_melds > pol[P_HOLD_POINTS]
-                           or (rules[R_MUST_MELD] and in_melds > 0))
+            holding = not (turns[p] > pol[PolicyField.HOLD_TURNS] or in_melds > pol[PolicyField.HOLD_POINTS]
+                           or (rules[RuleField.MUST_MELD] and in_melds > 0))
         # nothing to play when no card can be got rid of (least counts layoffs too)
         if not holding and least < hand_points(hand, lp):
-            table = view if pol[P_LAYOFF] == 0 else no_table
+            table = view if pol[PolicyField.LAYOFF] == 0 else no_table
             _with_table(hand, table, rd, _MODE_ARRANGE, 0, out, choice, best, best_choice)
             if best[0] < hand_points(hand, lp):
                 left = _arrangement_left(hand, table, best, best_choice, rm)
@@ -696,7 +677,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
                     least = _with_table(hand, view, rd, _MODE_DISCARD, hand, out, choice, best,
                                         best_choice)
         # ---- discard
-        card = _choose_discard(hand, ~forbidden, least, out, pol[P_DISCARD] == 1, lp)
+        card = _choose_discard(hand, ~forbidden, least, out, pol[PolicyField.DISCARD] == 1, lp)
         hand &= ~(np.int64(1) << card)
         pile[n_pile] = card
         n_pile += 1
@@ -705,10 +686,10 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         known_version[p] = version
         # ---- rummy on the board: the first other player (in turn order) who may call
         # it takes the discard onto a meld, or the top of the pile as a new meld
-        if rules[R_RUMMY_ON_BOARD]:
+        if rules[RuleField.RUMMY_ON_BOARD]:
             for j in range(1, n):
                 q = (p + j) % n
-                if policies[q, P_CALL] == 0 or (policies[q, P_MELD] == 1 and played[q] == 0):
+                if policies[q, PolicyField.CALL] == 0 or (policies[q, PolicyField.MELD] == 1 and played[q] == 0):
                     continue
                 _build_view(melds, owners, n_melds, q, own_only, cap, view)
                 target = _layoff_target(card, view)
@@ -740,7 +721,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         result[RES_LEFT + seat] = hand_points(hands[seat], lp)
         left_total += result[RES_LEFT + seat]
     if end == END_OUT:
-        multiplier = rules[R_RUMMY_MULTIPLIER] if result[RES_RUMMY] else 1
+        multiplier = rules[RuleField.RUMMY_MULTIPLIER] if result[RES_RUMMY] else 1
         result[RES_POINTS] = left_total * multiplier
 
 
@@ -777,7 +758,7 @@ def play_scripted(hands: Sequence[int], stock: Sequence[int], pile: Sequence[int
     ``stock`` is drawn from the front; ``pile`` lists the discard pile bottom first;
     ``melds`` are table melds as (mask, owner seat).  Every card must appear at most once.
     """
-    n = int(rules_array[R_PLAYERS])
+    n = int(rules_array[RuleField.PLAYERS])
     if len(hands) != n or policies.shape[0] != n:
         raise ValueError(f"need {n} hands and {n} policies")
     used = 0
@@ -798,7 +779,7 @@ def play_scripted(hands: Sequence[int], stock: Sequence[int], pile: Sequence[int
         meld_array[i], owner_array[i] = mask, owner
     counters = np.array([ptr, len(pile), len(melds), first], dtype=np.int64)
     result = np.zeros(N_RESULT, dtype=np.int64)
-    rd, rm, lp = lane_tables(int(rules_array[R_MAX_RUN]))
+    rd, rm, lp = lane_tables(int(rules_array[RuleField.MAX_RUN]))
     play_hand(hand_array, deck, pile_array, meld_array, owner_array, counters,
               rules_array, np.ascontiguousarray(policies, dtype=np.int64), rd, rm, lp, result)
     return HandOutcome(

@@ -8,6 +8,7 @@ from analyzer.core.options import (
     parse_int,
     parse_yes_no,
     split_list,
+    split_policy_list,
 )
 from analyzer.gin.policies import parse_policy as parse_gin_policy
 from analyzer.gin.rules import resolve_rules
@@ -57,11 +58,18 @@ def test_split_list_drops_blank_items():
     assert split_list(" basic, ,lookahead ,") == ["basic", "lookahead"]
 
 
+def test_policy_lists_group_key_values_with_their_preset():
+    assert split_policy_list("simple,keeper,meld=hold,hold_turns=4") == [
+        "simple", "keeper,meld=hold,hold_turns=4"]
+    assert split_policy_list("meld=hold,simple") == ["meld=hold", "simple"]
+    assert split_policy_list(" , ") == []
+
+
 @pytest.mark.parametrize("parse", [
     lambda: parse_gin_policy("basic,norepeat=maybe"),
     lambda: parse_rummy_policy("simple,call=maybe"),
     lambda: resolve_rules("standard", ["hollywood=maybe"]),
-    lambda: RummyRules().with_options(["reshuffle=maybe"]),
+    lambda: RummyRules().with_overrides(["reshuffle=maybe"]),
 ])
 def test_every_parser_rejects_a_bad_flag(parse):
     with pytest.raises(ValueError, match="bad value 'maybe'"):
@@ -72,4 +80,4 @@ def test_every_parser_reads_the_same_yes_no_words():
     assert parse_gin_policy("basic,norepeat=On").norepeat
     assert not parse_rummy_policy("simple,call=off").call
     assert resolve_rules("standard", ["hollywood=TRUE"]).hollywood
-    assert RummyRules().with_options(["reshuffle=1"]).reshuffle
+    assert RummyRules().with_overrides(["reshuffle=1"]).reshuffle
