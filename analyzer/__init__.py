@@ -4,6 +4,11 @@ Cards are indices ``suit * 13 + rank`` (clubs, diamonds, hearts, spades; ace low
 hands are 52-bit ``np.int64`` masks; see :mod:`analyzer.core.cards`.
 """
 
+# before any kernel module is imported: numba reads the cache folder at decoration time
+from ._kernel_cache import configure as _configure_kernel_cache
+
+_configure_kernel_cache()
+
 from .core.cards import format_card, format_hand, parse_card, parse_hand, to_indices, to_mask
 from .gin.evaluator import (
     best_discard,
