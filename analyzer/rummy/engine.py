@@ -522,7 +522,7 @@ def deal(deck: npt.NDArray[np.int8], rules: npt.NDArray[np.int64], first: np.int
     counters[C_PLAYER] = first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(hand: np.int64, p: np.int64, deck: npt.NDArray[np.int8], pile: npt.NDArray[np.int8],
           counters: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
           view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64], known: npt.NDArray[np.int64],
@@ -573,7 +573,7 @@ def _draw(hand: np.int64, p: np.int64, deck: npt.NDArray[np.int8], pile: npt.NDA
     return hand, np.int64(0), least, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _go_out(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
             first_turn: bool, played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64], rm: npt.NDArray[np.int64],
@@ -611,7 +611,7 @@ def _go_out(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld_and_lay_off(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
                       turn: np.int64, pol: npt.NDArray[np.int64],
                       played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
@@ -655,7 +655,7 @@ def _meld_and_lay_off(hand: np.int64, forbidden: np.int64, least: np.int64, p: n
     return hand, least, True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
              pol: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
              lp: npt.NDArray[np.int64], pile: npt.NDArray[np.int8],
@@ -671,7 +671,7 @@ def _discard(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rummy_on_board(card: np.int64, p: np.int64, policies: npt.NDArray[np.int64],
                     played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                     view: npt.NDArray[np.int64], melds: npt.NDArray[np.int64],
@@ -708,7 +708,7 @@ def _rummy_on_board(card: np.int64, p: np.int64, policies: npt.NDArray[np.int64]
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score(hands: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
            lp: npt.NDArray[np.int64], result: npt.NDArray[np.int64]) -> None:
     """Points left in each hand and, when someone went out, its score (points)."""
