@@ -109,9 +109,8 @@ def _player_table(result: HandResult | GameResult) -> pd.DataFrame:
 @scheduler_option
 def simulate_command(players: int | None, deals: int, preset: str, overrides: tuple[str, ...],
                      policy_a: str, policy_b: str, listed: str | None, no_rotate: bool,
-                     games: bool, seed: int, jobs: int | None, as_json: bool,
-                     no_progress: bool, out: str | None, fmt: str, scheduler: str | None
-                     ) -> None:
+                     games: bool, seed: int, jobs: int | None, no_progress: bool,
+                     out: str | None, fmt: str, scheduler: str | None) -> None:
     """Play many hands of plain rummy and report win rates and points with 95% CIs.
 
     With --out, writes summary.json, players.csv and (hands only) hands.csv, one row per
@@ -127,7 +126,6 @@ def simulate_command(players: int | None, deals: int, preset: str, overrides: tu
     rules = _rules(preset, players, overrides)
     policies = _policies(rules.players, policy_a, policy_b, listed)
     set_jobs(jobs)
-    fmt = "json" if as_json else fmt
     result: HandResult | GameResult
     if games:
         with progress_bar(deals, "game", no_progress) as progress:
@@ -194,8 +192,8 @@ def _print_games(result: GameResult) -> None:
 @run_options
 @output_options
 @scheduler_option
-def study_command(name: str, deals: int, seed: int, jobs: int | None, as_json: bool,
-                  no_progress: bool, out: str | None, fmt: str, scheduler: str | None) -> None:
+def study_command(name: str, deals: int, seed: int, jobs: int | None, no_progress: bool,
+                  out: str | None, fmt: str, scheduler: str | None) -> None:
     """Run study NAME: meld-or-hold, players, options, or all (the report section).
 
     The report runs them with seed 2026.  With 'all', --out is required and also gets
@@ -208,20 +206,21 @@ def study_command(name: str, deals: int, seed: int, jobs: int | None, as_json: b
       analyzer rummy study all --seed 2026 --out rummy_out
     """
     set_jobs(jobs)
-    fmt = "json" if as_json else fmt
     if name == "all":
         if out is None:
             fail("study all writes CSV and PNG files: give --out DIR")
         folder = Path(out)
-        with new_files_removed_on_failure(folder):
-            markdown = write_rummy_report(folder, deals, seed, links_from_parent=False)
+        with new_files_removed_on_failure(folder), \
+                progress_bar(None, "deal", no_progress) as progress:
+            markdown = write_rummy_report(folder, deals, seed, links_from_parent=False,
+                                          progress=progress, scheduler=scheduler)
             write_atomic(folder / "report.md", markdown.encode())
         click.echo(f"wrote {folder / 'report.md'} and the studies' CSV and PNG files", err=True)
         return
     if name not in studies.STUDIES:
         fail(f"unknown study {name!r}: choose from {', '.join(studies.STUDIES)}, all")
     run, stem = studies.STUDIES[name]
-    with progress_bar(deals * studies.hand_runs(name), "deal", no_progress) as progress:
+    with progress_bar(None, "deal", no_progress) as progress:
         table: pd.DataFrame = run(deals, seed, progress=progress, scheduler=scheduler)
     if out is not None:
         write_study(Path(out), stem, table)

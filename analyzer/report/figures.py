@@ -195,7 +195,7 @@ def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str = "",
     contour lines at ``levels``."""
     image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap, vmin=vmin, vmax=vmax,
                       aspect="equal", interpolation="nearest")
-    if levels:
+    if levels and min(grid.shape) >= 2:  # a contour needs a 2 x 2 grid (target >= 2)
         contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k", linewidths=0.7)
         ax.clabel(contours, fmt="%.2f", fontsize=7)
     ax.set_xlabel(f"{grid.columns.name or 'column'} (points)")

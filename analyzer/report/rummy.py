@@ -13,8 +13,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from ..core.progress import Progress, advance, tell_total
 from ..rummy.rules import RummyRules
 from ..rummy.studies import (
+    HOLD_POINTS,
+    HOLD_TURNS,
+    OPTION_VARIANTS,
+    PLAYER_COUNTS,
     REPORT_DEALS,
     STOCK_RULES,
     meld_or_hold,
@@ -111,8 +116,29 @@ def _save(figure: Figure, path: Path) -> None:
     figure.savefig(path, dpi=110)
 
 
+def _units_only(progress: Progress | None) -> Progress | None:
+    """``progress`` without the totals that each study announces (the report gives one
+    total for all three)."""
+    if progress is None:
+        return None
+    outer = progress
+
+    def report(units: int, /, total: int | None = None) -> None:
+        advance(outer, units)
+
+    return report
+
+
+def report_deals(deals: int) -> int:
+    """Deals that :func:`write_rummy_report` plays in hand runs (the progress total)."""
+    hold_runs = sum(len(HOLD_POINTS) if turns else 1 for turns in HOLD_TURNS)
+    return deals * (hold_runs + len(STOCK_RULES) * len(PLAYER_COUNTS)
+                    + 2 * len(OPTION_VARIANTS))
+
+
 def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
-                       links_from_parent: bool = True) -> str:
+                       links_from_parent: bool = True, progress: Progress | None = None,
+                       scheduler: str | None = None) -> str:
     """Run the three studies, write CSV and PNG files into ``out_dir`` and return the
     report's Markdown section on plain rummy.
 
@@ -129,13 +155,18 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
         Chart links relative to the parent of ``out_dir`` (``rummy/meld_or_hold.png``,
         for the report's README) or, when False, to ``out_dir`` itself (for a
         ``report.md`` written inside it).
+    progress, scheduler
+        As in :func:`analyzer.rummy.simulate.simulate`; ``progress`` is told the total,
+        :func:`report_deals`, first.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     link = f"{out_dir.name}/" if links_from_parent else ""
     command = f"analyzer rummy study all --deals {deals} --seed {seed} --out {out_dir}"
-    hold = meld_or_hold(deals, seed)
-    seats = player_counts(deals, seed)
-    options = option_values(deals, seed)
+    tell_total(progress, report_deals(deals))
+    units = _units_only(progress)
+    hold = meld_or_hold(deals, seed, progress=units, scheduler=scheduler)
+    seats = player_counts(deals, seed, progress=units, scheduler=scheduler)
+    options = option_values(deals, seed, progress=units, scheduler=scheduler)
     for name, table in (("meld_or_hold", hold), ("player_counts", seats),
                         ("option_values", options)):
         write_study(out_dir, name, table)
@@ -236,5 +267,12 @@ def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
 CHARTS = {"meld_or_hold": plot_meld_or_hold, "player_counts": plot_player_counts,
           "option_values": plot_option_values}
 
-__all__ = ["CHARTS", "plot_meld_or_hold", "plot_option_values", "plot_player_counts",
-           "write_rummy_report", "write_study"]
+__all__ = [
+    "CHARTS",
+    "plot_meld_or_hold",
+    "plot_option_values",
+    "plot_player_counts",
+    "report_deals",
+    "write_rummy_report",
+    "write_study",
+]

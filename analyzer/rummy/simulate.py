@@ -29,6 +29,7 @@ from numba import njit, prange
 
 from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
 from ..core.lanes import lane_tables
+from ..core.progress import Progress
 from ..core.rng import shuffle_deck, stream_key
 from ..core.stats import Z95_EXACT, Estimate
 from .engine import (
@@ -220,7 +221,6 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64,
 #: Deals (or games) per kernel call or cluster task.
 DEFAULT_CHUNK = 1 << 14
 DEFAULT_GAME_CHUNK = 1 << 9
-Progress = Callable[[int], None]
 
 
 def _estimate(total: float, squares: float, count: float) -> Estimate:

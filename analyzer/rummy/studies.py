@@ -15,12 +15,13 @@ Three questions, each answered by :func:`simulate` runs with fixed seeds:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
+from ..core.progress import Progress, tell_total
 from ..core.stats import Z95_EXACT, Estimate
 from .policies import RummyPolicy
 from .rules import RummyRules
@@ -37,7 +38,6 @@ HOLD_TURNS = (0, 2, 4, 6, 8, 12, 999)
 HOLD_POINTS = (15, 30, 999)
 #: Player counts of :func:`player_counts`.
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
-Progress = Callable[[int], None]
 #: Rule variants of :func:`option_values`: the name shown and the fields changed.
 OPTION_VARIANTS: dict[str, dict[str, int | bool]] = {
     "standard (seed 000)": {},
@@ -76,8 +76,8 @@ def meld_or_hold(deals: int, seed: int = 0, hold_turns: Sequence[int] = HOLD_TUR
     rules : RummyRules, optional
         Two-player rules (default: seed 000's game).
     progress, scheduler
-        As in :func:`analyzer.rummy.simulate.simulate`; ``progress`` counts the deals of
-        the hand runs (:func:`hand_runs` of them).
+        As in :func:`analyzer.rummy.simulate.simulate`; ``progress`` is told the total
+        first and counts the deals of the hand runs (games runs are not counted).
 
     Returns
     -------
@@ -90,6 +90,7 @@ def meld_or_hold(deals: int, seed: int = 0, hold_turns: Sequence[int] = HOLD_TUR
         over ``deals // 20`` games (at least 50) of its own seeds.
     """
     rules = rules or RummyRules()
+    tell_total(progress, deals * sum(len(hold_points) if turns else 1 for turns in hold_turns))
     rows = []
     for turns in hold_turns:
         for points in (hold_points if turns else hold_points[-1:]):
@@ -134,6 +135,7 @@ def player_counts(deals: int, seed: int = 0, players: Sequence[int] = PLAYER_COU
         ``void_rate``, the seat's ``win_rate`` (share of all hands, + CI) and
         ``win_share`` (share of the hands someone won, + CI; fair is ``1 / players``).
     """
+    tell_total(progress, deals * len(STOCK_RULES) * len(players))
     rows = []
     for stock, reshuffle in STOCK_RULES.items():
         for n in players:
@@ -172,9 +174,11 @@ def option_values(deals: int, seed: int = 0,
         ``rummy_rate`` (share of won hands), ``calls`` per hand, and ``hold_margin``
         (+ CI).
     """
+    variants = variants or OPTION_VARIANTS
+    tell_total(progress, deals * 2 * len(variants))
     rows = []
     holder = RummyPolicy(meld="hold", hold_turns=6)
-    for name, fields in (variants or OPTION_VARIANTS).items():
+    for name, fields in variants.items():
         rules = replace(RummyRules(), **fields)  # type: ignore[arg-type]
         plain = simulate(rules, [_ASAP, _ASAP], deals, seed, progress=progress,
                          scheduler=scheduler)
@@ -191,15 +195,6 @@ def option_values(deals: int, seed: int = 0,
             **_ci_columns("hold_margin", hold.margin),
         })
     return pd.DataFrame(rows)
-
-
-def hand_runs(study: str) -> int:
-    """Hand runs (of ``deals`` deals each) that a study makes with its defaults."""
-    if study == "meld-or-hold":
-        return sum(len(HOLD_POINTS) if turns else 1 for turns in HOLD_TURNS)
-    if study == "players":
-        return len(STOCK_RULES) * len(PLAYER_COUNTS)
-    return 2 * len(OPTION_VARIANTS)
 
 
 #: The studies by name: (table function, file stem shared by the CLI and the report).
