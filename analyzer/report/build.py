@@ -34,7 +34,7 @@ from .variants import section_variants
 
 
 def section_rummy(config: ReportConfig) -> str:
-    from ..rummy.studies import write_rummy_report
+    from .rummy import write_rummy_report
 
     started = time.perf_counter()
     folder = section_folder(config, "rummy")
