@@ -27,6 +27,7 @@ COMMANDS = {
     "equity": "analyzer.cli.equity:equity",
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
+    "agent": "analyzer.cli.agent:agent_command",
 }
 
 
