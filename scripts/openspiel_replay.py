@@ -56,6 +56,33 @@ def deck_of(seed: int, deal: int) -> np.ndarray:
     return deck
 
 
+class EngineTally:
+    """Outcome counts, points per scored hand and draws per hand of one engine."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter[str] = Counter()
+        self.points: list[float] = []
+        self.draws: list[float] = []
+
+    def add(self, outcome: str, points: int, draws: int) -> None:
+        self.outcomes[outcome] += 1
+        if outcome != "draw":
+            self.points.append(abs(points))
+        self.draws.append(draws)
+
+    def summary(self) -> dict:
+        hands = len(self.draws)
+        return {"hands": hands,
+                "outcomes": {k: _share(v, hands) for k, v in sorted(self.outcomes.items())},
+                "points_per_scored_hand": _ci(self.points), "draws_per_hand": _ci(self.draws)}
+
+
+def _share(count: int, n: int) -> list[float]:
+    share = count / n
+    half = 1.959964 * math.sqrt(share * (1 - share) / n)
+    return [share, share - half, share + half]
+
+
 def replay(policy_name: str, deals: int, seed: int) -> dict:
     rules = PRESETS["openspiel"]
     rules_array = rules.to_array()
@@ -65,24 +92,31 @@ def replay(policy_name: str, deals: int, seed: int) -> dict:
     bots = [AnalyzerBot(game, p, policy, rules) for p in range(2)]
     causes: Counter[str] = Counter()
     examples: dict[str, int] = {}
+    tallies = {"analyzer": EngineTally(), "openspiel": EngineTally()}
     for deal in range(deals):
         deck = deck_of(seed, deal)
         ours = play_from_deck(deck, 1, rules_array, policies)
         our_name = OUTCOME_NAMES[int(ours[Slot.OUTCOME])]
         winner = int(ours[Slot.WINNER])
         our_points = 0 if winner < 0 else int(ours[Slot.POINTS]) * (1 if winner == 0 else -1)
+        tallies["analyzer"].add(our_name, our_points, int(ours[Slot.DRAWS]))
         state = game.new_initial_state()
         for bot in bots:
             bot.restart()
         refused = [b.refused_knocks for b in bots]
         position = 0
+        draws = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(int(TO_OPENSPIEL[deck[position]]))
                 position += 1
             else:
-                state.apply_action(bots[state.current_player()].step(state))
+                action = bots[state.current_player()].step(state)
+                draws += action == GIN.DRAW_UPCARD_ACTION or action == GIN.DRAW_STOCK_ACTION or (
+                    action == GIN.KNOCK_ACTION and state.current_phase() == GIN.Phase.WALL)
+                state.apply_action(action)
         name, points = spiel_outcome(state)
+        tallies["openspiel"].add(name, points, draws)
         if (name, points) == (our_name, our_points):
             causes["identical"] += 1
             continue
@@ -94,8 +128,9 @@ def replay(policy_name: str, deals: int, seed: int) -> dict:
             cause = f"other: analyzer {our_name} {our_points:+d}, openspiel {name} {points:+d}"
         causes[cause] += 1
         examples.setdefault(cause, deal)
-    return {"policy": policy_name, "deals": deals, "seed": seed, "counts": dict(causes),
-            "first_deal_of_each_cause": examples}
+    return {"policy": policy_name, "rules": "openspiel", "deals": deals, "seed": seed,
+            "counts": dict(causes), "first_deal_of_each_cause": examples,
+            "engines": {k: v.summary() for k, v in tallies.items()}}
 
 
 def _ci(values: list[float]) -> list[float]:
@@ -107,14 +142,15 @@ def _ci(values: list[float]) -> list[float]:
 
 
 def match(policy_name: str, games: int, seed: int) -> dict:
-    """Analyzer policy against OpenSpiel's simple bot, one hand per game, seats alternating."""
+    """Analyzer policy against OpenSpiel's simple bot, one hand per game, seats alternating;
+    points are the analyzer's (negative when the simple bot scores)."""
     rules = PRESETS["openspiel"]
     game = pyspiel.load_game("gin_rummy")
     params = game.get_parameters()
     points: list[float] = []
-    turns: list[float] = []
-    outcomes: Counter[str] = Counter()
+    tally = EngineTally()
     rng = np.random.default_rng(seed)
+    outcomes: Counter[str] = Counter()
     for index in range(games):
         seat = index % 2
         ours = AnalyzerBot(game, seat, POLICIES[policy_name], rules, seed=index)
@@ -126,21 +162,23 @@ def match(policy_name: str, games: int, seed: int) -> dict:
                 actions, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(int(rng.choice(actions, p=probs)))
             else:
-                player = state.current_player()
-                if state.current_phase() in (GIN.Phase.DRAW, GIN.Phase.FIRST_UPCARD):
-                    draws += 1
-                bot = ours if player == seat else theirs
-                state.apply_action(bot.step(state))
+                bot = ours if state.current_player() == seat else theirs
+                action = bot.step(state)
+                draws += action == GIN.DRAW_UPCARD_ACTION or action == GIN.DRAW_STOCK_ACTION or (
+                    action == GIN.KNOCK_ACTION and state.current_phase() == GIN.Phase.WALL)
+                state.apply_action(action)
         name, p0 = spiel_outcome(state)
-        knocker = 0 if state.knocked()[0] else 1 if state.knocked()[1] else -1
-        mine = p0 if seat == 0 else -p0
+        knocked = state.knocked()
+        knocker = 0 if knocked[0] else 1 if knocked[1] else -1
         label = name if knocker < 0 else f"{name} by {'analyzer' if knocker == seat else 'simple bot'}"
         outcomes[label] += 1
-        points.append(mine)
-        turns.append(state.move_number())
-    return {"policy": policy_name, "opponent": "OpenSpiel SimpleGinRummyBot (C++)",
-            "games": games, "points_per_hand": _ci(points),
-            "outcomes": {k: v / games for k, v in sorted(outcomes.items())}}
+        points.append(p0 if seat == 0 else -p0)
+        tally.add(name, p0, draws)
+    return {"policy": policy_name, "rules": "openspiel",
+            "opponent": "OpenSpiel SimpleGinRummyBot (C++, make_simple_gin_rummy_bot)",
+            "games": games, "seed": seed, "analyzer_points_per_hand": _ci(points),
+            "outcomes_by_knocker": {k: _share(v, games) for k, v in sorted(outcomes.items())},
+            "hands": tally.summary()}
 
 
 def main() -> None:

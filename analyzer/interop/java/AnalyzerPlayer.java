@@ -101,8 +101,11 @@ public class AnalyzerPlayer implements GinRummyPlayer {
         if (body.isEmpty()) return melds;
         for (String meldText : body.split("\\]\\s*,\\s*\\[")) {
             ArrayList<Card> meld = new ArrayList<Card>();
-            for (String name : meldText.replace("[", "").replace("]", "").split(","))
-                meld.add(Card.strCardMap.get(name.trim().toUpperCase()));
+            for (String name : meldText.replace("[", "").replace("]", "").split(",")) {
+                Card card = Card.strCardMap.get(name.replace("\"", "").trim().toUpperCase());
+                if (card == null) throw new IllegalStateException("agent sent a bad meld: " + text);
+                meld.add(card);
+            }
             melds.add(meld);
         }
         return melds;

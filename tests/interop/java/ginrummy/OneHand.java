@@ -47,14 +47,28 @@ public class OneHand {
         if (knockMelds == null) {
             System.out.println("hand over: cancelled after " + turns + " turns");
         } else {
+            int knockerDeadwood = deadwood(hands.get(current), knockMelds);
+            if (knockerDeadwood > 10) throw new IllegalStateException("illegal knock " + knockMelds);
             for (int p = 0; p < 2; p++) players[p].reportFinalMelds(current, knockMelds);
             ArrayList<ArrayList<Card>> own = players[1 - current].getFinalMelds();
             for (int p = 0; p < 2; p++) players[p].reportFinalMelds(1 - current, own);
             int[] scores = {0, 0};
             for (int p = 0; p < 2; p++) players[p].reportScores(scores);
             System.out.println("hand over: player " + current + " knocked with " + knockMelds
-                    + "; defender melds " + own);
+                    + " (deadwood " + knockerDeadwood + "); defender melds " + own
+                    + " (deadwood " + deadwood(hands.get(1 - current), own) + ")");
         }
         System.exit(0);
+    }
+
+    /** Points of the cards of a hand outside the given melds (each meld must be in the hand). */
+    static int deadwood(ArrayList<Card> hand, ArrayList<ArrayList<Card>> melds) {
+        ArrayList<Card> left = new ArrayList<Card>(hand);
+        for (ArrayList<Card> meld : melds)
+            for (Card c : meld)
+                if (c == null || !left.remove(c)) throw new IllegalStateException("meld not in hand: " + meld);
+        int points = 0;
+        for (Card c : left) points += Math.min(c.rank + 1, 10);
+        return points;
     }
 }
