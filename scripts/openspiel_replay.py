@@ -170,7 +170,8 @@ def match(policy_name: str, games: int, seed: int) -> dict:
         name, p0 = spiel_outcome(state)
         knocked = state.knocked()
         knocker = 0 if knocked[0] else 1 if knocked[1] else -1
-        label = name if knocker < 0 else f"{name} by {'analyzer' if knocker == seat else 'simple bot'}"
+        label = name if knocker < 0 else (
+            f"{name} (knocker: {'analyzer' if knocker == seat else 'simple bot'})")
         outcomes[label] += 1
         points.append(p0 if seat == 0 else -p0)
         tally.add(name, p0, draws)

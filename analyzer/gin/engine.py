@@ -43,6 +43,7 @@ from .evaluator import (
     best_discard_kernel,
     bit_index,
     discard_deadwoods_kernel,
+    forms_meld_kernel,
     greedy_layoff_deadwood_kernel,
     layoff_deadwood_kernel,
     melds_card_kernel,
@@ -210,6 +211,8 @@ def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
         return False
     if rule == DrawRule.MELD:
         return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
+    if rule == DrawRule.ANY_MELD:
+        return forms_meld_kernel(hand, upcard)
     after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
     return after < min_deadwood_kernel(hand)
 

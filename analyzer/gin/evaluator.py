@@ -123,6 +123,25 @@ def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
 
 
 @njit(cache=True)
+def forms_meld_kernel(hand: np.int64, card: np.int64) -> bool:
+    """Whether ``card`` makes some meld (a set of 3 or a run of 3) with cards of ``hand``,
+    whether or not that meld is in a best arrangement."""
+    suit, rank = card // 13, card % 13
+    same_rank = np.int64(0)
+    for other in range(4):
+        if other != suit:
+            same_rank += (hand >> (13 * other + rank)) & 1
+    if same_rank >= 2:
+        return True
+    lane = (hand >> (13 * suit)) & LANE_MASK
+    below = rank >= 1 and (lane >> (rank - 1)) & 1 == 1
+    above = rank <= 11 and (lane >> (rank + 1)) & 1 == 1
+    return bool((below and (rank >= 2 and (lane >> (rank - 2)) & 1 == 1))
+                or (below and above)
+                or (above and (rank <= 10 and (lane >> (rank + 2)) & 1 == 1)))
+
+
+@njit(cache=True)
 def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
                              out: npt.NDArray[np.int64]) -> None:
     """Fill ``out[card]`` (length 52) with the minimum deadwood left after discarding

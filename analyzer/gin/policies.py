@@ -11,7 +11,10 @@ Draw rules (whether to take the face-up card):
   ``improve``  take it when the best deadwood after taking it (and discarding another
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
-               11 cards (the EAAI framework's simple player).
+               11 cards;
+  ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
+               framework's simple player: ``willDrawFaceUpCard`` looks for a meld
+               containing the card among all melds of the 11 cards).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -50,7 +53,7 @@ import numpy.typing as npt
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
-DRAW_RULES = ("never", "improve", "meld")
+DRAW_RULES = ("never", "improve", "meld", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead")
 
 
@@ -69,6 +72,7 @@ class DrawRule(IntEnum):
     NEVER = 0
     IMPROVE = 1
     MELD = 2
+    ANY_MELD = 3
 
 
 class DiscardRule(IntEnum):

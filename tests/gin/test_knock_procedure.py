@@ -113,3 +113,21 @@ def test_eaai_procedure_lowers_undercuts_and_replays():
     assert first.outcomes == again.outcomes
     best = simulate(optimal, simple, simple, 4000, seed=3)
     assert first.outcomes["undercut"] <= best.outcomes["undercut"]
+
+
+def test_forms_meld_matches_a_three_card_oracle():
+    from itertools import combinations
+
+    from analyzer.core.melds import meld_index
+    from analyzer.gin.evaluator import forms_meld_kernel
+    gen = np.random.default_rng(4)
+    for _ in range(300):
+        cards = [int(c) for c in gen.permutation(52)[:11]]
+        hand, card = cards[:10], cards[10]
+        mask = sum(1 << c for c in hand)
+        # any meld holding the card holds a three-card meld holding it
+        oracle = any(meld_index((1 << card) | (1 << a) | (1 << b)) >= 0
+                     for a, b in combinations(hand, 2))
+        assert forms_meld_kernel(np.int64(mask), np.int64(card)) == oracle
+    # 7c with 5c 6c melds, though the best arrangement keeps 5c 5d 5h as a set
+    assert forms_meld_kernel(_mask("5c 6c 5d 5h"), np.int64(to_mask("7c").bit_length() - 1))
