@@ -7,7 +7,10 @@
 2. Matches: analyzer policies against OpenSpiel's C++ simple bot inside OpenSpiel's engine,
    seats alternating, with 95% CIs.
 
-Usage: python scripts/openspiel_replay.py --deals 10000 --games 2000 --out results/interop
+Usage (the committed results/interop/openspiel.json):
+  python scripts/openspiel_replay.py --deals 10000 --games 2000 --policies basic --out results/interop
+  python scripts/openspiel_replay.py --deals 2000 --games 2000 --policies lookahead \
+      --out results/interop --append
 """
 
 from __future__ import annotations
@@ -190,8 +193,13 @@ def main() -> None:
     parser.add_argument("--policies", default="basic",
                         help="comma-separated deterministic policies to replay and match")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--append", action="store_true",
+                        help="add to the replays and matches already in OUT/openspiel.json")
     args = parser.parse_args()
-    report: dict = {"replay": [], "matches": []}
+    report: dict = {"replay": [], "matches": [], "seconds": 0.0}
+    target = Path(args.out) / "openspiel.json" if args.out else None
+    if args.append and target is not None and target.exists():
+        report = json.loads(target.read_text())
     started = time.perf_counter()
     names = args.policies.split(",")
     for name in names:
@@ -200,10 +208,10 @@ def main() -> None:
     for name in names:
         report["matches"].append(match(name, args.games, args.seed))
         print(json.dumps(report["matches"][-1]), flush=True)
-    report["seconds"] = time.perf_counter() - started
-    if args.out:
-        Path(args.out).mkdir(parents=True, exist_ok=True)
-        (Path(args.out) / "openspiel.json").write_text(json.dumps(report, indent=2) + "\n")
+    report["seconds"] += time.perf_counter() - started
+    if target is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -139,13 +139,16 @@ class Policy:
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
     "simple": Policy(draw="meld", discard="random", norepeat=True),
+    "eaai-simple": Policy(draw="anymeld", discard="random", norepeat=True),
     "gin-hunter": Policy(knock=((1, 0), (10, 10))),
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
-baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
+baseline player, except that it takes the upcard only when a best arrangement melds it);
+``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
+when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
 chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard)."""
 
 
