@@ -11,6 +11,8 @@ Usage (the committed results/interop/openspiel.json):
   python scripts/openspiel_replay.py --deals 10000 --games 2000 --policies basic --out results/interop
   python scripts/openspiel_replay.py --deals 2000 --games 2000 --policies lookahead \
       --out results/interop --append
+  python scripts/openspiel_replay.py --games 100 --policies basic --opponent ismcts \
+      --skip-replay --out results/interop --append
 """
 
 from __future__ import annotations
@@ -144,12 +146,33 @@ def _ci(values: list[float]) -> list[float]:
     return [mean, mean - half, mean + half]
 
 
-def match(policy_name: str, games: int, seed: int) -> dict:
-    """Analyzer policy against OpenSpiel's simple bot, one hand per game, seats alternating;
-    points are the analyzer's (negative when the simple bot scores)."""
+def simple_bot(game, player: int, seed: int):
+    """OpenSpiel's C++ simple gin rummy bot (deterministic)."""
+    return pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player)
+
+
+def ismcts_bot(game, player: int, seed: int):
+    """OpenSpiel's C++ IS-MCTS bot: ``ISMCTS_SIMULATIONS`` simulations per move, one random
+    rollout per leaf, observation strings as information states (gin_rummy has no
+    information-state string)."""
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, ISMCTS_SIMULATIONS, -1,
+                             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, True, True)
+
+
+ISMCTS_SIMULATIONS = 100
+_ISMCTS_NAME = f"OpenSpiel ISMCTSBot (C++, {ISMCTS_SIMULATIONS} simulations, random rollouts)"
+OPPONENTS = {"simple": ("OpenSpiel SimpleGinRummyBot (C++, make_simple_gin_rummy_bot)",
+                        simple_bot),
+             "ismcts": (_ISMCTS_NAME, ismcts_bot)}
+
+
+def match(policy_name: str, games: int, seed: int, opponent: str = "simple") -> dict:
+    """Analyzer policy against an OpenSpiel bot, one hand per game, seats alternating;
+    points are the analyzer's (negative when the bot scores)."""
     rules = PRESETS["openspiel"]
     game = pyspiel.load_game("gin_rummy")
-    params = game.get_parameters()
+    opponent_name, make_opponent = OPPONENTS[opponent]
     points: list[float] = []
     tally = EngineTally()
     rng = np.random.default_rng(seed)
@@ -157,7 +180,7 @@ def match(policy_name: str, games: int, seed: int) -> dict:
     for index in range(games):
         seat = index % 2
         ours = AnalyzerBot(game, seat, POLICIES[policy_name], rules, seed=index)
-        theirs = pyspiel.make_simple_gin_rummy_bot(params, 1 - seat)
+        theirs = make_opponent(game, 1 - seat, seed + index)
         state = game.new_initial_state()
         draws = 0
         while not state.is_terminal():
@@ -174,12 +197,12 @@ def match(policy_name: str, games: int, seed: int) -> dict:
         knocked = state.knocked()
         knocker = 0 if knocked[0] else 1 if knocked[1] else -1
         label = name if knocker < 0 else (
-            f"{name} (knocker: {'analyzer' if knocker == seat else 'simple bot'})")
+            f"{name} (knocker: {'analyzer' if knocker == seat else opponent})")
         outcomes[label] += 1
         points.append(p0 if seat == 0 else -p0)
         tally.add(name, p0, draws)
     return {"policy": policy_name, "rules": "openspiel",
-            "opponent": "OpenSpiel SimpleGinRummyBot (C++, make_simple_gin_rummy_bot)",
+            "opponent": opponent_name,
             "games": games, "seed": seed, "analyzer_points_per_hand": _ci(points),
             "outcomes_by_knocker": {k: _share(v, games) for k, v in sorted(outcomes.items())},
             "hands": tally.summary()}
@@ -192,6 +215,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--policies", default="basic",
                         help="comma-separated deterministic policies to replay and match")
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="simple")
+    parser.add_argument("--skip-replay", action="store_true")
     parser.add_argument("--out", default=None)
     parser.add_argument("--append", action="store_true",
                         help="add to the replays and matches already in OUT/openspiel.json")
@@ -202,11 +227,11 @@ def main() -> None:
         report = json.loads(target.read_text())
     started = time.perf_counter()
     names = args.policies.split(",")
-    for name in names:
+    for name in [] if args.skip_replay else names:
         report["replay"].append(replay(name, args.deals, args.seed))
         print(json.dumps(report["replay"][-1]), flush=True)
     for name in names:
-        report["matches"].append(match(name, args.games, args.seed))
+        report["matches"].append(match(name, args.games, args.seed, args.opponent))
         print(json.dumps(report["matches"][-1]), flush=True)
     report["seconds"] += time.perf_counter() - started
     if target is not None:

@@ -97,9 +97,10 @@ def rules_command(as_json: bool) -> None:
     names = list(table)
     field_names = list(table["standard"])
     width = max(len(f) for f in field_names)
-    click.echo(" " * width + "  " + "  ".join(f"{n:>12}" for n in names))
+    cell = max(12, *(len(_cell(value)) for rules in table.values() for value in rules.values()))
+    click.echo(" " * width + "  " + "  ".join(f"{n:>{cell}}" for n in names))
     for field in field_names:
-        cells = "  ".join(f"{_cell(table[n][field]):>12}" for n in names)
+        cells = "  ".join(f"{_cell(table[n][field]):>{cell}}" for n in names)
         click.echo(f"{field:<{width}}  {cells}")
 
 
