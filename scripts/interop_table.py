@@ -107,8 +107,9 @@ def openspiel_rows(path: Path) -> list[dict]:
             rows.append(row)
     for match in data["matches"]:
         summary = match["hands"]
+        opponent = match["opponent"].split(" (")[0]
         row = {"engine": "OpenSpiel gin_rummy (C++)", "label": "match in OpenSpiel",
-               "rules": "openspiel", "players": f"{match['policy']} v OpenSpiel simple bot",
+               "rules": "openspiel", "players": f"{match['policy']} v {opponent}",
                "hands": summary["hands"], "seed": match["seed"]}
         for name in COLUMNS:
             row[name] = summary["outcomes"].get(name, [0.0, 0.0, 0.0])
@@ -145,16 +146,25 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default="results/interop")
+    parser.add_argument("--reuse-analyzer", action="store_true",
+                        help="take the simulated analyzer rows from OUT/cross_engine.json")
     args = parser.parse_args()
     out = Path(args.out)
-    eaai = PRESETS["eaai"]
-    before = dataclasses.replace(eaai, defender_layoff="optimal", knocker_melds="fewest-layoffs")
-    rows = [eaai_row(out / "eaai_reference.json"),
+    if args.reuse_analyzer:
+        old = json.loads((out / "cross_engine.json").read_text())
+        simulated = [r for r in old if r["engine"] == "analyzer" and r["rules"] != "openspiel"]
+    else:
+        eaai = PRESETS["eaai"]
+        before = dataclasses.replace(eaai, defender_layoff="optimal",
+                                     knocker_melds="fewest-layoffs")
+        simulated = [
             analyzer_row("EAAI procedure", "eaai", eaai, "eaai-simple", args.deals, args.seed),
             analyzer_row("EAAI procedure, draw=meld", "eaai", eaai, "simple", args.deals,
                          args.seed),
             analyzer_row("before: optimal layoffs", "eaai, defender_layoff=optimal, "
-                         "knocker_melds=fewest-layoffs", before, "simple", args.deals, args.seed),
+                         "knocker_melds=fewest-layoffs", before, "simple", args.deals,
+                         args.seed)]
+    rows = [eaai_row(out / "eaai_reference.json"), *simulated,
             *openspiel_rows(out / "openspiel.json")]
     (out / "cross_engine.json").write_text(json.dumps(rows, indent=2) + "\n")
     (out / "cross_engine.md").write_text(markdown(rows))
