@@ -62,9 +62,9 @@ from .state import (
 )
 
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
-           "Slot", "advance", "apply_discard", "choose_discard", "deck_order", "knock_deadwood",
-           "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
-           "resolve_knock", "step", "stock_left"]
+           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order",
+           "knock_deadwood", "knock_threshold", "new_hand", "new_scratch", "new_state",
+           "play_from_deck", "resolve_knock", "step", "stock_left"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
@@ -182,6 +182,19 @@ def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
     state[Slot.DRAWS] += 1
     state[Slot.OWN_TURNS + player] += 1
     state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
+    """The player to move (phase DRAW, at least three stock cards) takes the pile's top
+    (``take``) or draws from the stock, leaving the top refused."""
+    player = state[Slot.TURN]
+    if take:
+        _take_upcard(state, player)
+        return
+    if state[Slot.PILE_LEN] > 0:
+        note_refuse(state, player, _pile_top(state))
+    _draw_stock(state, player)
 
 
 @njit(cache=True)
@@ -459,14 +472,11 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
             _draw_stock(state, player)
-        elif state[Slot.PILE_LEN] > 0 and _wants_upcard(state, player, policy, scratch):
-            _take_upcard(state, player)
         else:
-            if state[Slot.PILE_LEN] > 0:
-                note_refuse(state, player, _pile_top(state))
-            _draw_stock(state, player)
+            apply_draw(state, state[Slot.PILE_LEN] > 0
+                       and _wants_upcard(state, player, policy, scratch))
     elif phase == Phase.DISCARD and not _big_gin(state, rules):
-        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:104])
+        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:])
         apply_discard(state, card, knock, rules)
 
 
