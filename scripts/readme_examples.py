@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-CONSOLE_BLOCK = re.compile(r"```console\n(.*?)```", re.S)
+CONSOLE_BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 
 
 def commands_of(block: str) -> list[str]:
