@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
@@ -111,7 +112,25 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
             if advance:
                 bar.update(advance)
 
-        yield update
+        # redraw every second once the delay is over, so that the elapsed time moves
+        # even while a long chunk (or a step that reports nothing) runs
+        stop = threading.Event()
+
+        def tick() -> None:
+            if stop.wait(PROGRESS_DELAY_S):
+                return
+            while not stop.wait(1.0):
+                bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        if not bar.disable:
+            ticker.start()
+        try:
+            yield update
+        finally:
+            stop.set()
+            if ticker.is_alive():
+                ticker.join()
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:
