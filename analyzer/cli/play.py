@@ -48,7 +48,8 @@ def _arrangement_dict(text: str) -> dict[str, Any]:
 
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--file", "path", type=click.File("r"), help="Evaluate one hand per line; CSV out.")
+@click.option("--file", "path", type=click.File("r"),
+              help="Evaluate one hand per line; CSV out (or --format json).")
 @format_options
 def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     """Best melds, deadwood cards and deadwood points of HAND.
@@ -63,14 +64,19 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     if hand is None and path is None:
         fail("give a HAND (e.g. \"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\") or --file FILE")
     if path is not None:
-        click.echo("hand,min_deadwood")
+        rows = []
         for number, line in enumerate(path, start=1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
-                result = _arrangement_dict(line)
+                rows.append(_arrangement_dict(line))
             except ValueError as error:
                 fail(f"line {number}: {error}")
+        if fmt == "json":
+            echo_json(rows)
+            return
+        click.echo("hand,min_deadwood")
+        for result in rows:
             click.echo(f"{result['hand']},{result['deadwood']}")
         return
     try:
