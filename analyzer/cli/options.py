@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 import click
 
 from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
-from ..core.progress import Progress
+from ..core.progress import Progress, bar_progress
 from ..gin.policies import Policy, format_policy, parse_policy, policy_name
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules, resolve_rules
@@ -106,12 +106,6 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
               disable=progress_hidden(hidden), file=sys.stderr, leave=False,
               ncols=MAX_WIDTH, dynamic_ncols=False) as bar:
 
-        def update(advance: int, /, total: int | None = None) -> None:
-            if total is not None:
-                bar.total = total
-            if advance:
-                bar.update(advance)
-
         # redraw every second once the delay is over, so that the elapsed time moves
         # even while a long chunk (or a step that reports nothing) runs
         stop = threading.Event()
@@ -126,7 +120,7 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
         if not bar.disable:
             ticker.start()
         try:
-            yield update
+            yield bar_progress(bar)
         finally:
             stop.set()
             if ticker.is_alive():

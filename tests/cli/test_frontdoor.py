@@ -209,3 +209,28 @@ def test_deadwood_file_as_json(tmp_path):
     hands.write_text("As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n# a comment\nKs Kc Kd\n")
     rows = json.loads(invoke(["deadwood", "--file", str(hands), "--json"]).output)
     assert [row["deadwood"] for row in rows] == [33, 0]
+
+
+def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
+    import io
+    import time
+
+    from analyzer.cli import options
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr(options, "PROGRESS_DELAY_S", 0.0)
+    with options.progress_bar(None, "deal", False, "study") as update:
+        update(0, total=400)
+        for _ in range(4):
+            time.sleep(0.15)  # past tqdm's shortest redraw interval (0.1 s)
+            update(100)
+    shown = terminal.getvalue()
+    assert "study:" in shown
+    assert "/400" in shown
+    assert "<" in shown  # the ETA
+    assert max(len(line) for line in shown.replace("\r", "\n").splitlines()) <= MAX_WIDTH
