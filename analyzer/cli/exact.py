@@ -7,8 +7,17 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
-from ..gin.exact import distribution_table, enumerate_and_write, exact_enumeration, summarize
-from .options import chance_text, echo_json, fail, format_options, progress_bar
+from ..gin.exact import distribution_table, exact_enumeration, summarize
+from ..report.exact import enumerate_and_write
+from .options import (
+    MAX_UNITS,
+    SEED,
+    chance_text,
+    echo_json,
+    fail,
+    format_options,
+    progress_bar,
+)
 
 
 @click.command("exact")
@@ -21,13 +30,13 @@ from .options import chance_text, echo_json, fail, format_options, progress_bar
                                  "only).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--mc-deals", type=int, default=1_000_000, show_default=True,
-              help="Monte Carlo deals for the chart overlay (0: none).")
-@click.option("--mc-seed", type=int, default=0, show_default=True,
-              help="Seed of the Monte Carlo overlay.")
+              help="Monte Carlo deals for the chart overlay, 0 (none) to 10**12.")
+@click.option("--mc-seed", type=SEED, default=0, show_default=True,
+              help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.")
 @click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
-@click.option("--ranks", type=int, default=N_RANKS, show_default=True,
+@click.option("--ranks", type=click.IntRange(1, N_RANKS), default=N_RANKS, show_default=True,
               help="Ranks per suit of a reduced deck (for checks; no Monte Carlo overlay).")
-@click.option("--suits", type=int, default=N_SUITS, show_default=True,
+@click.option("--suits", type=click.IntRange(1, N_SUITS), default=N_SUITS, show_default=True,
               help="Suits of a reduced deck.")
 @format_options
 def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, mc_seed: int,
@@ -44,8 +53,8 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
     """
     if n_cards not in (10, 11):
         fail(f"--cards must be 10 or 11, got {n_cards}")
-    if mc_deals < 0:
-        fail(f"--mc-deals must be >= 0, got {mc_deals}")
+    if not 0 <= mc_deals <= MAX_UNITS:
+        fail(f"--mc-deals must be >= 0 and <= 10**12, got {mc_deals}")
     if not (1 <= suits <= N_SUITS and 1 <= ranks <= N_RANKS and n_cards <= ranks * suits):
         fail(f"a deck of {suits} suits x {ranks} ranks cannot deal {n_cards} cards "
              f"(suits 1-{N_SUITS}, ranks 1-{N_RANKS})")

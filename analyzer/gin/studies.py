@@ -21,18 +21,18 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
+from ..core.cluster import ChunkPlan, fold_plan
 from ..core.progress import Progress, advance, scaled, tell_total
-from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
+from ..core.rng import offset_seed
+from ..core.significance import benjamini_hochberg, normal_p_value
+from ..core.stats import Z95, Estimate
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
 from .policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
-
-Z95 = 1.959964
-
 
 # ---------------------------------------------------------------------- dealt hands
 
@@ -123,9 +123,11 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
                 equity_deals: int = 0) -> pd.DataFrame:
     """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
 
-    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI),
-    ``verdict`` (``knock`` / ``play on`` when the CI excludes 0, else ``unclear``) and
-    ``enough`` (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
+    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI), ``p_value``
+    (two-sided, against no difference), ``verdict`` (``knock`` / ``play on`` when the
+    cell is significant after the Benjamini-Hochberg correction at a 5% false discovery
+    rate over all the chart's cells, else ``unclear``) and ``enough``
+    (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
 
     With ``equity_deals`` > 0 the hand's result is also valued as A's chance to win a game
     to the target that this hand opens (score 0:0), by an equity table estimated from that
@@ -142,8 +144,9 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
     common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
-                   axis=0)
+    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                      progress).value
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
@@ -154,19 +157,23 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
             for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
                 if prefix and values is None:
                     continue
-                mean = s / n
-                # one state has no spread to estimate: no interval, no verdict
-                sd = (np.sqrt(max(sq / n - mean * mean, 0.0) * n / (n - 1)) if n > 1
-                      else np.nan)
-                half = Z95 * sd / np.sqrt(n)
-                row[f"{prefix}mean"] = mean
-                row[f"{prefix}low"] = mean - half
-                row[f"{prefix}high"] = mean + half
-                row[f"{prefix}verdict"] = ("knock" if mean - half > 0 else
-                                           "play on" if mean + half < 0 else "unclear")
+                estimate = Estimate.from_sums(s, sq, n)
+                # one state says nothing about the spread: no interval (and p = 1 below)
+                row[f"{prefix}mean"] = estimate.mean
+                row[f"{prefix}low"] = estimate.low if n > 1 else np.nan
+                row[f"{prefix}high"] = estimate.high if n > 1 else np.nan
+                row[f"{prefix}p_value"] = normal_p_value(estimate.mean,
+                                                         estimate.half_width / Z95)
             row["enough"] = n >= min_samples
             rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    for prefix in ("", "win_"):
+        if f"{prefix}p_value" not in frame:
+            continue
+        significant = benjamini_hochberg(frame[f"{prefix}p_value"].to_numpy())
+        frame[f"{prefix}verdict"] = np.where(
+            ~significant, "unclear", np.where(frame[f"{prefix}mean"] > 0, "knock", "play on"))
+    return frame
 
 
 def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
@@ -276,7 +283,8 @@ def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: P
             break
     arms = [Arm("start", rules, schedule_policy(base, start), opponent),
             Arm("best", rules, schedule_policy(base, current), opponent)]
-    gain = _evaluate(arms, n, seed + 1, objective, 0, scaled(progress, 2), scheduler).iloc[1]
+    gain = _evaluate(arms, n, offset_seed(seed, 1), objective, 0, scaled(progress, 2),
+                     scheduler).iloc[1]
     return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
 
 
@@ -302,16 +310,16 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
             if side == "A":
                 against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
                 new, gain, low, high = _best_response(rules, base, schedule_a, against, n,
-                                                       seed + round_number, objective,
-                                                       progress, scheduler)
+                                                       offset_seed(seed, round_number),
+                                                       objective, progress, scheduler)
                 changed |= new != schedule_a
                 schedule_a = new
             else:
                 start = schedule_b or [10] * len(SCHEDULE_BINS)
                 new, gain, low, high = _best_response(rules, base, start,
                                                        schedule_policy(base, schedule_a), n,
-                                                       seed + 100 + round_number, objective,
-                                                       progress, scheduler)
+                                                       offset_seed(seed, 100 + round_number),
+                                                       objective, progress, scheduler)
                 changed |= new != schedule_b
                 schedule_b = new
             steps.append({"round": round_number, "side": side,
@@ -331,8 +339,8 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                     trial[index] = threshold
                     arms.append(Arm("/".join(map(str, trial)), rules,
                                     schedule_policy(base, trial), schedule_policy(base, theirs)))
-        table = _evaluate(arms, n, seed + 999, objective, 0, scaled(progress, len(arms)),
-                          scheduler)
+        table = _evaluate(arms, n, offset_seed(seed, 999), objective, 0,
+                          scaled(progress, len(arms)), scheduler)
         best = table.iloc[1:]["diff_mean"].idxmax()
         gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
                      "best_deviation": table.loc[best, "arm"],
@@ -419,6 +427,8 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
         rules = RULE_PRESETS[name]
         self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
                              progress=progress)
+        if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
+            raise KeyboardInterrupt
         hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]

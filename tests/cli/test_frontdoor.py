@@ -36,6 +36,8 @@ TINY = {
     "exact": ["exact", "--ranks", "6", "--suits", "4", "--cards", "10"],
     "equity": ["equity", "--deals", "300", "--games", "40"],
     "advise": _ADVICE,
+    "exploit": ["exploit", "basic", "--deals", "100", "--games", "0", "--rounds", "1"],
+    "equilibrium": ["equilibrium", "--base", "basic", "--deals", "100", "--iterations", "1"],
 }
 
 
@@ -206,7 +208,7 @@ def test_readme_commands_exist_and_their_outputs_fit():
 
 def test_deadwood_file_as_json(tmp_path):
     hands = tmp_path / "hands.txt"
-    hands.write_text("As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n# a comment\nKs Kc Kd\n")
+    hands.write_text("As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n# a comment\nAs 2s 3s 4s 5s 6s 7s 8s 9s Ts\n")
     rows = json.loads(invoke(["deadwood", "--file", str(hands), "--json"]).output)
     assert [row["deadwood"] for row in rows] == [33, 0]
 

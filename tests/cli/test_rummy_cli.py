@@ -54,7 +54,7 @@ def test_simulate_is_reproducible():
 
 @pytest.mark.parametrize(("args", "message"), [
     (["simulate", "--deals", "x"], "--deals must be an integer"),
-    (["simulate", "--deals", "0"], "--deals must be >= 1"),
+    (["simulate", "--deals", "0"], "--deals must be 1-1000000000000, got 0"),
     (["simulate", "--players", "7"], "--players must be 2-6"),
     (["simulate", "--rules", "nope"], "unknown rules preset 'nope'"),
     (["simulate", "--set", "max_run=2"], "max_run must be 0 (no cap) or 3-13"),
@@ -65,7 +65,7 @@ def test_simulate_is_reproducible():
     (["simulate", "--players", "3", "--policies", "simple;simple"], "lists 2 policies for 3"),
     (["study", "nothing"], "unknown study 'nothing'"),
     (["study", "all", "--deals", "10"], "give --out DIR"),
-    (["study", "players", "--seed", "-1"], "--seed must be >= 0"),
+    (["study", "players", "--seed", "-1"], "--seed must be 0-9223372036854775807, got -1"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):
     result = run(*args)
