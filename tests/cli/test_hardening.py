@@ -92,8 +92,8 @@ ROWS = [
     (11, ["advise", "--hand", HAND, "--seed", -1], "-1 is not in the range"),
     (11, ["report", "--seed", -1], "-1 is not in the range"),
     (11, ["exact", "--mc-seed", -1], "-1 is not in the range"),
-    (11, ["rummy", "simulate", "--seed", -1], "--seed must be 0-9223372036854775807, got -1"),
-    (11, ["rummy", "study", "players", "--seed", 2**63], "--seed must be 0-9223372036854775807"),
+    (11, ["rummy", "simulate", "--seed", -1], "-1 is not in the range 0<=x<=9223372036854775807"),
+    (11, ["rummy", "study", "players", "--seed", 2**63], "0<=x<=9223372036854775807"),
     (12, ["advise", "--hand", HAND, "--score", "150:20"], "score 150:20 already reaches"),
     (12, ["advise", "--hand", HAND, "--stock", 25, "--turn", 99], "turn 99 does not fit"),
     (12, ["advise", "--hand", HAND, "--samples", 10**7], "10000000 is not in the range"),
@@ -309,7 +309,7 @@ def rss_mb(pid):
 def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     """Rows 2 and 8 in a real process: flat memory, a progress bar, and a signal stops the
     run within about a second with the partial JSON marked as interrupted."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "ANALYZER_PROGRESS": "always"}
     environment.pop(cluster.SCHEDULER_ENV, None)
     process = subprocess.Popen(
         [sys.executable, "-m", "analyzer", "simulate", "--deals", str(10**12), "--json"],
