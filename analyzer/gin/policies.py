@@ -11,7 +11,10 @@ Draw rules (whether to take the face-up card):
   ``improve``  take it when the best deadwood after taking it (and discarding another
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
-               11 cards (the EAAI framework's simple player).
+               11 cards;
+  ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
+               framework's simple player: ``willDrawFaceUpCard`` looks for a meld
+               containing the card among all melds of the 11 cards).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -56,7 +59,7 @@ SCHEDULE_TURNS = 32
 #: about 100 points, so larger values change nothing.
 MAX_PENALTY = 100
 
-DRAW_RULES = ("never", "improve", "meld")
+DRAW_RULES = ("never", "improve", "meld", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead")
 
 
@@ -75,6 +78,7 @@ class DrawRule(IntEnum):
     NEVER = 0
     IMPROVE = 1
     MELD = 2
+    ANY_MELD = 3
 
 
 class DiscardRule(IntEnum):
@@ -147,13 +151,16 @@ class Policy:
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
     "simple": Policy(draw="meld", discard="random", norepeat=True),
+    "eaai-simple": Policy(draw="anymeld", discard="random", norepeat=True),
     "gin-hunter": Policy(knock=((1, 0), (10, 10))),
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
-baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
+baseline player, except that it takes the upcard only when a best arrangement melds it);
+``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
+when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
 chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard)."""
 
 
