@@ -158,9 +158,10 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
                 if prefix and values is None:
                     continue
                 estimate = Estimate.from_mean_sd(s / n, np.sqrt(sample_variance(s, sq, n)), n)
+                # one state says nothing about the spread: no interval (and p = 1 below)
                 row[f"{prefix}mean"] = estimate.mean
-                row[f"{prefix}low"] = estimate.low
-                row[f"{prefix}high"] = estimate.high
+                row[f"{prefix}low"] = estimate.low if n > 1 else np.nan
+                row[f"{prefix}high"] = estimate.high if n > 1 else np.nan
                 row[f"{prefix}p_value"] = normal_p_value(estimate.mean,
                                                          estimate.half_width / Z95)
             row["enough"] = n >= min_samples
