@@ -20,7 +20,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 
-STYLE = {
+STYLE: dict[str, Any] = {
     "figure.dpi": 100,
     "savefig.dpi": 110,
     "font.size": 10,
@@ -31,7 +31,7 @@ STYLE = {
     "axes.spines.right": False,
     "legend.frameon": False,
 }
-COLORS = mpl.colormaps["tab10"].colors
+COLORS = mpl.colormaps["tab10"].colors  # type: ignore[attr-defined]  # a ListedColormap
 
 
 @contextmanager
@@ -44,7 +44,7 @@ def figure_file(path: Path, rows: int = 1, columns: int = 1,
     above every panel.  A bare :class:`~matplotlib.figure.Figure` needs no pyplot
     backend or global state.
     """
-    with mpl.rc_context(STYLE):
+    with mpl.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types keys as literals
         figure = Figure(figsize=figsize)
         axes = figure.subplots(rows, columns)
         yield axes
