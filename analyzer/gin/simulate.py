@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -289,7 +290,7 @@ class _Sums:
 
     values: dict[str, float] = field(default_factory=dict)
 
-    def add(self, name: str, value: float) -> None:
+    def add(self, name: str, value: float | np.number[Any]) -> None:
         self.values[name] = self.values.get(name, 0.0) + float(value)
 
     def get(self, name: str) -> float:
@@ -651,8 +652,9 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     started = time.perf_counter()
-    common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-              "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
+    common: dict[str, object] = {
+        "rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+        "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
     sums, kept, interrupted = _run_chunks(_game_chunk, n_games, chunk, "first_game",
                                           "n_games", common, scheduler, progress)
     frame = None

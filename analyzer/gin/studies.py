@@ -202,7 +202,7 @@ SCHEDULE_BINS = ((1, 3), (4, 6), (7, 9), (10, SCHEDULE_TURNS))
 
 def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
     """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`."""
-    steps = []
+    steps: list[tuple[int, int]] = []
     for (first, _), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
         if not steps or steps[-1][1] != threshold:
             steps.append((first, threshold))
@@ -431,6 +431,7 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
                              progress=progress)
         if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
             raise KeyboardInterrupt
+        assert self_play.rows is not None  # keep_rows
         hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]

@@ -18,6 +18,7 @@ from numba import njit, prange
 
 from ...core.cards import format_card
 from ...core.rng import ADVISOR_POLICY_SALT, stream_key
+from ...core.stats import Z95
 from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, advance, apply_discard
 from ..policies import PRESETS as POLICY_PRESETS
 from ..policies import Policy, policy_name
@@ -43,7 +44,6 @@ from .sampling import (
 )
 from .verdict import ActionEstimate, Advice, verdict_text
 
-_Z95 = 1.959964
 #: Effective samples needed before the race drops an action or stops.
 _MIN_ESS = 200
 
@@ -153,7 +153,7 @@ def weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float
     ess = total * total / float(weights @ weights)
     variance = float(np.sum(np.square(weights * (values - mean)))) / (total * total)
     variance *= ess / max(ess - 1.0, 1e-9)  # small-sample correction, exact when uniform
-    return mean, _Z95 * float(np.sqrt(variance))
+    return mean, Z95 * float(np.sqrt(variance))
 
 
 class Race:
