@@ -75,11 +75,17 @@ def knock_eligibility(distribution: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------- knock sweep
 
 
+#: Label of the knock sweep's arm against A's own twin: a determinism check (a policy
+#: against itself with seats swapped on common deals is exactly even), not a strategy
+#: answer.
+SELF_PLAY_CHECK = "same threshold (determinism check)"
+
+
 def default_opponents() -> dict[str, Policy | None]:
     """Opponents of the knock sweep: knock-ASAP, a patient gin hunter, and A's twin."""
     return {"knock-ASAP (basic)": POLICY_PRESETS["basic"],
             "gin-hunter": POLICY_PRESETS["gin-hunter"],
-            "same threshold": None}
+            SELF_PLAY_CHECK: None}
 
 
 def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
