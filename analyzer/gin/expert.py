@@ -68,12 +68,12 @@ from .evaluator import (
     min_deadwood_kernel,
 )
 from .inference import (
+    from_sampling_table,
     infer_hidden,
     play_in_rounds,
     random_card,
     sample_played_in,
-    to_odds,
-    to_probs,
+    to_sampling_table,
 )
 from .knowledge import hidden_count, pile_top, unseen_cards
 from .policies import KnockRule, PolicyField
@@ -292,7 +292,7 @@ def knock_outlook(state: npt.NDArray[np.int64], player: np.int64,
     push = policy[PolicyField.GAME_PUSH]
     threshold = policy[PolicyField.KNOCK_BIAS] + policy[PolicyField.KNOCK_STOCK] * stock_left(state)
     n_samples = policy[PolicyField.KNOCK_SAMPLES]
-    to_odds(unseen, probs)
+    to_sampling_table(unseen, probs)
     rounds = play_in_rounds(state, player, policy[PolicyField.PLAY_IN])
     total = 0.0
     undercuts = 0
@@ -327,7 +327,7 @@ def knock_outlook(state: npt.NDArray[np.int64], player: np.int64,
                 drawn = random_card(unseen & ~opp, rng)
                 best, _ = best_discard_kernel(opp | drawn, opp | drawn, scratch)
             ends += best <= limit
-    to_probs(unseen, probs)
+    from_sampling_table(state, player, unseen, probs)
     n = max(n, 1)
     score = 100.0 * total / n + threat * ends / n + push * game / n - threshold
     return total / n, undercuts / n, ends / n, game / n, score
