@@ -38,12 +38,13 @@ Kernels for a search or a policy (all pure functions of the state and work array
 
 * ``infer_hidden(state, observer, probs)`` fills ``probs[52]`` (float64) and returns the
   unseen mask;
-* ``to_odds(unseen, probs)`` turns them into odds in place (``to_probs`` undoes it);
-* ``sample_hidden(state, observer, odds, unseen, rng)`` returns one sampled opponent
+* ``to_sampling_table(unseen, probs)`` turns them into a sampling table in place
+  (``from_sampling_table(state, observer, unseen, table)`` undoes it);
+* ``sample_hidden(state, observer, table, unseen, rng)`` returns one sampled opponent
   hand (mask, the known cards included);
-* ``sample_played_in(state, observer, odds, unseen, rounds, rng, scratch)``: the same,
+* ``sample_played_in(state, observer, table, unseen, rounds, rng, scratch)``: the same,
   played in for ``rounds`` turns (``play_in_rounds(state, observer, limit)``);
-* ``opponent_outlook(state, observer, odds, unseen, throw, n, rounds, rng, scratch,
+* ``opponent_outlook(state, observer, table, unseen, throw, n, rounds, rng, scratch,
   deadwoods)``
   returns (mean deadwood, P(knock or gin next turn), P(gin next turn)) and fills
   ``deadwoods[:n]`` with the sampled deadwoods (points).
@@ -276,69 +277,82 @@ def infer_hidden(state: npt.NDArray[np.int64], observer: np.int64,
     return unseen
 
 
+_MAX_ODDS = 999.0
+
+
 @njit(cache=True)
 def _uniform(rng: npt.NDArray[np.uint64]) -> np.float64:
     return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-_MAX_ODDS = 999.0
+@njit(cache=True)
+def to_sampling_table(unseen: np.int64, probs: npt.NDArray[np.float64]) -> None:
+    """Replace ``probs`` (length 52) by the cumulative odds ``p / (1 - p)`` (capped at
+    999) of the ``unseen`` cards in card order: ``table[c]`` = the sum of the odds of the
+    unseen cards up to ``c``; :func:`from_sampling_table` undoes it."""
+    total = 0.0
+    for card in range(52):
+        if (unseen >> card) & 1:
+            p = probs[card]
+            total += _MAX_ODDS if p >= _MAX_ODDS / (1.0 + _MAX_ODDS) else p / (1.0 - p)
+        probs[card] = total
 
 
 @njit(cache=True)
-def to_odds(cards: np.int64, probs: npt.NDArray[np.float64]) -> None:
-    """Replace ``probs[c]`` by the odds ``p / (1 - p)`` (capped at 999) for ``cards``."""
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        p = probs[card]
-        probs[card] = _MAX_ODDS if p >= _MAX_ODDS / (1.0 + _MAX_ODDS) else p / (1.0 - p)
+def from_sampling_table(state: npt.NDArray[np.int64], observer: np.int64, unseen: np.int64,
+                        table: npt.NDArray[np.float64]) -> None:
+    """Undo :func:`to_sampling_table`: the unseen cards get back their probabilities (a
+    card at the odds cap 0.999), the opponent's known cards 1, the others 0."""
+    held = state[Slot.HELD + 1 - observer]
+    previous = 0.0
+    for card in range(52):
+        odds = table[card] - previous
+        previous = table[card]
+        if (unseen >> card) & 1:
+            table[card] = odds / (1.0 + odds)
+        else:
+            table[card] = 1.0 if (held >> card) & 1 else 0.0
 
 
 @njit(cache=True)
-def to_probs(cards: np.int64, odds: npt.NDArray[np.float64]) -> None:
-    """Undo :func:`to_odds` (a card at the odds cap gets back 0.999)."""
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        odds[card] = odds[card] / (1.0 + odds[card])
+def _search(table: npt.NDArray[np.float64], target: np.float64) -> np.int64:
+    """The first card whose cumulative odds exceed ``target``."""
+    low, high = 0, 51
+    while low < high:
+        middle = (low + high) // 2
+        if table[middle] > target:
+            high = middle
+        else:
+            low = middle + 1
+    return np.int64(low)
 
 
 @njit(cache=True)
 def sample_hidden(state: npt.NDArray[np.int64], observer: np.int64,
-                  odds: npt.NDArray[np.float64], unseen: np.int64,
+                  table: npt.NDArray[np.float64], unseen: np.int64,
                   rng: npt.NDArray[np.uint64], extra: np.int64 = 0) -> np.int64:
     """One opponent hand drawn from the model: its known cards plus ``hidden_count``
     (+ ``extra``) unseen cards picked one by one with chance proportional to their odds
-    (``odds``: :func:`to_odds` of the inferred probabilities)."""
+    among those not yet picked (``table``: :func:`to_sampling_table` of the inferred
+    probabilities).  Drawing from the whole table and redrawing a card already picked
+    is the same law as drawing from the cards left, and needs no rescan."""
     hand = state[Slot.HELD + 1 - observer]
-    pool = unseen
-    total = 0.0
-    rest = pool
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        total += odds[bit_index(bit)]
-    for _ in range(hidden_count(state, observer) + extra):
-        if total <= 0.0 or pool == 0:
-            break
-        target = _uniform(rng) * total
-        rest = pool
-        pick = rest & -rest
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            target -= odds[bit_index(bit)]
-            pick = bit
-            if target < 0.0:
+    picked = np.int64(0)
+    wanted = min(hidden_count(state, observer) + extra, popcount(unseen))
+    total = table[51]
+    if total <= 0.0:
+        return hand
+    while popcount(picked) < wanted:
+        bit = np.int64(0)
+        for _ in range(64):
+            bit = np.int64(1) << _search(table, _uniform(rng) * total)
+            if not picked & bit:
                 break
-        hand |= pick
-        pool &= ~pick
-        total -= odds[bit_index(pick)]
-    return hand
+        if picked & bit:  # the cards left carry almost no weight: take the first
+            left = unseen & ~picked
+            bit = left & -left
+        picked |= bit
+    return hand | picked
 
 
 @njit(cache=True)
@@ -361,7 +375,7 @@ def _before(card: np.int64, other: np.int64) -> bool:
 
 @njit(cache=True)
 def sample_played_in(state: npt.NDArray[np.int64], observer: np.int64,
-                     odds: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
+                     table: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
                      rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> np.int64:
     """An opponent hand drawn from the model and then *played in*: ``rounds`` more
     unseen cards are drawn with it, and ``rounds`` cards are thrown from the whole: the
@@ -371,7 +385,7 @@ def sample_played_in(state: npt.NDArray[np.int64], observer: np.int64,
     are never thrown.  A marginal draw is as poor as a fresh deal; this restores the
     melded structure of a hand that has been played for some turns."""
     known = state[Slot.HELD + 1 - observer]
-    hand = sample_hidden(state, observer, odds, unseen, rng, rounds)
+    hand = sample_hidden(state, observer, table, unseen, rng, rounds)
     if rounds <= 0:
         return hand
     _, sets, runs = best_arrangement_kernel(hand)
@@ -409,12 +423,12 @@ def random_card(pool: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
 
 @njit(cache=True)
 def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
-                     odds: npt.NDArray[np.float64], unseen: np.int64, throw: np.int64,
+                     table: npt.NDArray[np.float64], unseen: np.int64, throw: np.int64,
                      n_samples: np.int64, rounds: np.int64, rng: npt.NDArray[np.uint64],
                      scratch: npt.NDArray[np.int64], deadwoods: npt.NDArray[np.int64]
                      ) -> tuple[np.float64, np.float64, np.float64]:
     """(mean deadwood, P(knock or gin on its next turn), P(gin on its next turn)) of the
-    opponent over ``n_samples`` hands drawn from ``odds`` and played in for ``rounds``
+    opponent over ``n_samples`` hands drawn from ``table`` and played in for ``rounds``
     (see :func:`sample_played_in`); ``deadwoods[i]`` gets sample
     ``i``'s deadwood (points).  On its turn the sampled opponent takes ``throw`` (the
     card the observer is about to throw, -1 for none) when that lets it knock, else
@@ -425,7 +439,7 @@ def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
     ends = 0
     gins = 0
     for i in range(n_samples):
-        hand = sample_played_in(state, observer, odds, unseen, rounds, rng, scratch)
+        hand = sample_played_in(state, observer, table, unseen, rounds, rng, scratch)
         deadwood = min_deadwood_kernel(hand)
         deadwoods[i] = deadwood
         total += deadwood

@@ -3,8 +3,9 @@
 A policy is a :class:`Policy` value (frozen, validated) that packs into a small
 ``np.int64`` array (:meth:`Policy.to_array`, indexed by :class:`PolicyField`) which the
 engine kernel reads; there are no Python callbacks.  A policy sees only what its player
-may see: its hand, the discard pile, the cards the opponent took from the pile and
-threw, the stock size and its own turn number.
+may see: its hand, the discard pile, the cards the opponent took from the pile, threw
+and refused (:mod:`analyzer.gin.knowledge`), the stock size, its own turn number and,
+in a game, the score.
 
 Draw rules (whether to take the face-up card):
   ``never``    always draw from the stock;
@@ -12,6 +13,8 @@ Draw rules (whether to take the face-up card):
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
                11 cards;
+  ``expert``   take it when it lowers the hand's value (deadwood less the live outs,
+               weighted) by more than ``take_margin`` (:mod:`analyzer.gin.expert`);
   ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
                framework's simple player: ``willDrawFaceUpCard`` looks for a meld
                containing the card among all melds of the 11 cards).
@@ -25,16 +28,24 @@ Discard rules (which card to throw when not knocking):
                 share its rank or sit within two ranks in its suit; ties as ``high``;
   ``lookahead`` among discards within ``slack`` points of the least deadwood, the one
                 with the least expected deadwood after the next draw (over the cards
-                this player has not seen); ties to the lower deadwood now, then ``high``.
+                this player has not seen); ties to the lower deadwood now, then ``high``;
+  ``expert``    least value + ``danger`` x P(the opponent melds the card, from the
+                opponent-hand inference) - ``low_late`` x lateness x points.
 
 Knock rule: after drawing, knock (discarding a card that leaves the least deadwood)
 when that deadwood is at most the threshold for this player's turn number (its own
-draws, counted from 1) and within the rules' limit; gin is always taken.
+draws, counted from 1) and within the rules' limit; gin is always taken.  With
+``knock_rule=expert`` the schedule only says when a knock may be considered: the knock is
+valued on sampled opponent hands (EV, undercuts, the game score) against
+``knock_bias + knock_stock x stock left`` (see :mod:`analyzer.gin.expert`).
 
 String form: ``draw=improve,discard=high,knock=10``.  ``knock`` is a number, ``gin``
 (0), or a schedule ``1:0/8:10`` (from own turn 1 knock only with gin, from turn 8 at
 10 or less).  ``norepeat`` (yes/no): never repeat within a hand the same pair of
-face-up card taken and card discarded.
+face-up card taken and card discarded.  ``knock_rule`` (schedule/expert) and the expert's
+integer weights (``outs``, ``danger``, ``take_margin``, ``low_late``, ``knock_bias``,
+``knock_stock``, ``knock_threat``, ``knock_samples``, ``game_push``, ``play_in``) are
+written only when they differ from their defaults: ``expert,knock_bias=0``.
 
 >>> parse_policy("basic") == PRESETS["basic"]
 True
