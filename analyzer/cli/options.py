@@ -8,6 +8,7 @@ import math
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +25,7 @@ from ..core.cluster import (
     resolve_scheduler,
     write_atomic,
 )
-from ..core.progress import Progress
+from ..core.progress import Progress, bar_progress
 from ..gin.policies import (
     MAX_PENALTY,
     SCHEDULE_TURNS,
@@ -145,10 +146,17 @@ MAX_WIDTH = 100
 PROGRESS_DELAY_S = 2.0
 
 
+#: Set to ``always`` to show progress bars on a stderr that is not a terminal (a log
+#: file of a long run); ``--no-progress`` still hides them.
+PROGRESS_ENV = "ANALYZER_PROGRESS"
+
+
 def progress_hidden(no_progress: bool) -> bool:
     """Bars are hidden under ``--no-progress`` and when stderr is not a terminal
-    (a pipe, a log file, a test runner)."""
-    return no_progress or not sys.stderr.isatty()
+    (a pipe, a log file, a test runner), unless ``$ANALYZER_PROGRESS`` is ``always``."""
+    if no_progress:
+        return True
+    return not sys.stderr.isatty() and os.environ.get(PROGRESS_ENV, "") != "always"
 
 
 @contextmanager
@@ -167,13 +175,25 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
               disable=progress_hidden(hidden), file=sys.stderr, leave=False,
               ncols=MAX_WIDTH, dynamic_ncols=False) as bar:
 
-        def update(advance: int, /, total: int | None = None) -> None:
-            if total is not None:
-                bar.total = total
-            if advance:
-                bar.update(advance)
+        # on a terminal, redraw every second once the delay is over, so that the elapsed
+        # time moves even while a long chunk (or a step that reports nothing) runs
+        stop = threading.Event()
 
-        yield update
+        def tick() -> None:
+            if stop.wait(PROGRESS_DELAY_S):
+                return
+            while not stop.wait(1.0):
+                bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        if not bar.disable and sys.stderr.isatty():  # a log file gets no idle redraws
+            ticker.start()
+        try:
+            yield bar_progress(bar)
+        finally:
+            stop.set()
+            if ticker.is_alive():
+                ticker.join()
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:
@@ -463,8 +483,10 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
-               figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Write ``name``.csv and ``name``.png into ``out`` when given."""
+               figsize: tuple[float, float], ncols: int = 1, *, title: str,
+               caption: str, sharey: bool = False) -> None:
+    """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
+    :func:`analyzer.report.figures.figure_file`) into ``out`` when given."""
     if out is None:
         return
     from pathlib import Path
@@ -475,7 +497,8 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / f"{name}.csv", frame.to_csv(index=False).encode())
     with _temporary_beside(folder / f"{name}.png") as temporary, \
-            figure_file(temporary, 1, ncols, figsize) as axes:
+            figure_file(temporary, 1, ncols, figsize, title=title, caption=caption,
+                        sharey=sharey) as axes:
         draw(axes)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
 

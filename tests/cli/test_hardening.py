@@ -309,7 +309,7 @@ def rss_mb(pid):
 def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     """Rows 2 and 8 in a real process: flat memory, a progress bar, and a signal stops the
     run within about a second with the partial JSON marked as interrupted."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "ANALYZER_PROGRESS": "always"}
     environment.pop(cluster.SCHEDULER_ENV, None)
     process = subprocess.Popen(
         [sys.executable, "-m", "analyzer", "simulate", "--deals", str(10**12), "--json"],
