@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
@@ -25,6 +26,8 @@ def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], see
     from ..interop.eaai import QUESTIONS, AgentSession
 
     session = AgentSession(get_policy(policy_text), get_rules(preset, overrides), seed)
+    message: Any
+    reply: dict[str, Any] | None
     for line in sys.stdin:
         if not line.strip():
             continue

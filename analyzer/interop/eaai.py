@@ -136,6 +136,7 @@ class AgentSession:
             (state[Slot.PILE_LEN] > 0 and self._pile_top() == card)
             or (player != self.me and not state[Slot.PILE_MASK] & bit))
         if face_up:
+            assert card is not None  # face up means a card was named
             if state[Slot.PILE_LEN] > 0 and self._pile_top() == card:
                 state[Slot.PILE_LEN] -= 1
                 state[Slot.PILE_MASK] &= ~bit

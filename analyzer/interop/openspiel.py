@@ -318,7 +318,7 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
             card, _ = choose_discard(engine_state, np.int64(me), self.policy_row, self.rng,
                                      self.scratch, self.scratch[52:104])
             if not cards >> int(card) & 1:  # the policy's card must keep the knock legal
-                card = max((c for c in range(52) if cards >> c & 1), key=lambda c: (
+                card = max((np.int64(c) for c in range(52) if cards >> c & 1), key=lambda c: (
                     CARD_POINTS[c], c % 13, c))
             return int(TO_OPENSPIEL[card])
         laid = [sum(1 << int(FROM_OPENSPIEL[c]) for c in self._meld_cards(m))
