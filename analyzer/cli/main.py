@@ -17,6 +17,8 @@ from .options import exit_interrupted
 COMMANDS = {
     "deadwood": "analyzer.cli.play:deadwood",
     "rules": "analyzer.cli.play:rules_command",
+    "policies": "analyzer.cli.play:policies_command",
+    "replay": "analyzer.cli.play:replay_command",
     "simulate": "analyzer.cli.play:simulate_command",
     "games": "analyzer.cli.play:games_command",
     "knock-sweep": "analyzer.cli.studies:knock_sweep_command",
@@ -30,6 +32,8 @@ COMMANDS = {
     "equity": "analyzer.cli.equity:equity",
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
+    "exploit": "analyzer.cli.exploit:exploit_command",
+    "equilibrium": "analyzer.cli.exploit:equilibrium_command",
 }
 
 

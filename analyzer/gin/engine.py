@@ -457,60 +457,73 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
 
 
 @njit(cache=True)
+def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+         policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+         scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
+    """One decision of the player to move with ``policies[p]`` for player ``p``: an offer
+    of the upcard taken or passed, a draw, or a discard (maybe a knock), or the end of the
+    hand (a draw by the stock rule, big gin).  Returns True, leaving the state unchanged,
+    when ``stop_at_knock`` is set and the player holding 11 cards may legally knock."""
+    lookahead_scratch = scratch[52:104]
+    player = state[Slot.TURN]
+    policy = policies[player]
+    phase = state[Slot.PHASE]
+    if phase == Phase.OFFER:
+        if _wants_upcard(state, player, policy, scratch):
+            _take_upcard(state, player)
+        else:
+            state[Slot.OFFERS] += 1
+            state[Slot.TURN] = 1 - player
+            if state[Slot.OFFERS] == 2:
+                state[Slot.PHASE] = Phase.DRAW
+    elif phase == Phase.DRAW:
+        if state[Slot.DRAWS] >= MAX_DRAWS:
+            _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+        elif stock_left(state) <= 2:
+            if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
+                upcard = _pile_top(state)
+                hand = state[Slot.HAND + player]
+                after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
+                # own turn counter moves on the draw; the threshold is for that turn
+                state[Slot.OWN_TURNS + player] += 1
+                threshold = knock_threshold(state, player, policy)
+                state[Slot.OWN_TURNS + player] -= 1
+                if after == 0 or after <= threshold:
+                    _take_upcard(state, player)
+                    return False
+            _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+        elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
+            _draw_stock(state, player)
+        elif state[Slot.PILE_LEN] > 0 and _wants_upcard(state, player, policy, scratch):
+            _take_upcard(state, player)
+        else:
+            _draw_stock(state, player)
+    elif phase == Phase.DISCARD:
+        hand = state[Slot.HAND + player]
+        if rules[RuleField.BIG_GIN] and min_deadwood_kernel(hand) == 0:
+            state[Slot.KNOCKER] = player
+            defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+            state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+            _end(state, Outcome.BIG_GIN, player,
+                 rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+            return False
+        if stop_at_knock and knock_deadwood(state, scratch) >= 0:
+            return True
+        card, knock = choose_discard(state, player, policy, rng, scratch, lookahead_scratch)
+        apply_discard(state, card, knock, rules)
+    return False
+
+
+@njit(cache=True)
 def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
             scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
     """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
-    lookahead_scratch = scratch[52:104]
     while state[Slot.PHASE] != Phase.DONE:
-        player = state[Slot.TURN]
-        policy = policies[player]
-        phase = state[Slot.PHASE]
-        if phase == Phase.OFFER:
-            if _wants_upcard(state, player, policy, scratch):
-                _take_upcard(state, player)
-            else:
-                state[Slot.OFFERS] += 1
-                state[Slot.TURN] = 1 - player
-                if state[Slot.OFFERS] == 2:
-                    state[Slot.PHASE] = Phase.DRAW
-        elif phase == Phase.DRAW:
-            if state[Slot.DRAWS] >= MAX_DRAWS:
-                _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
-            elif stock_left(state) <= 2:
-                if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
-                    upcard = _pile_top(state)
-                    hand = state[Slot.HAND + player]
-                    after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
-                    # own turn counter moves on the draw; the threshold is for that turn
-                    state[Slot.OWN_TURNS + player] += 1
-                    threshold = knock_threshold(state, player, policy)
-                    state[Slot.OWN_TURNS + player] -= 1
-                    if after == 0 or after <= threshold:
-                        _take_upcard(state, player)
-                        continue
-                _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
-            elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
-                _draw_stock(state, player)
-            elif state[Slot.PILE_LEN] > 0 and _wants_upcard(state, player, policy, scratch):
-                _take_upcard(state, player)
-            else:
-                _draw_stock(state, player)
-        else:
-            hand = state[Slot.HAND + player]
-            if rules[RuleField.BIG_GIN] and min_deadwood_kernel(hand) == 0:
-                state[Slot.KNOCKER] = player
-                defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
-                state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
-                _end(state, Outcome.BIG_GIN, player,
-                     rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
-                break
-            if stop_at_knock and knock_deadwood(state, scratch) >= 0:
-                return True
-            card, knock = choose_discard(state, player, policy, rng, scratch, lookahead_scratch)
-            apply_discard(state, card, knock, rules)
+        if step(state, rules, policies, rng, scratch, stop_at_knock):
+            return True
     return False
 
 

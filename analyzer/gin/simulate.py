@@ -28,6 +28,7 @@ from numba import njit, prange
 
 from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
 from ..core.rng import shuffle_deck, stream_key
+from ..core.stats import Estimate
 from .engine import (
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -271,31 +272,6 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap:
 
 
 @dataclass
-class Estimate:
-    """A mean with its 95% confidence interval (normal approximation)."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def from_sums(cls, total: float, squares: float, n: int) -> Estimate:
-        if n == 0:
-            return cls(float("nan"), float("nan"), float("nan"), 0)
-        mean = total / n
-        variance = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = 1.959964 * np.sqrt(variance / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"mean": self.mean, "ci95": [self.low, self.high]}
-
-    def __str__(self) -> str:
-        return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
-
-
-@dataclass
 class _Sums:
     """Mergeable sums over chunks (counts, sums and sums of squares per unit)."""
 
@@ -336,6 +312,14 @@ class HandResult:
     def deals_per_s(self) -> float:
         return self.deals / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` deals), then each outcome's share of hands."""
+        return _estimates_frame(
+            {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
+             "turns_per_hand": self.turns, "first_player_points": self.first_player_points},
+            {f"share_{name}": share for name, share in self.outcomes.items()}, self.deals)
+
 
 @dataclass
 class GameResult:
@@ -355,6 +339,23 @@ class GameResult:
     rows: pd.DataFrame | None = None
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the summary covers the games finished."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` games)."""
+        return _estimates_frame(
+            {"game_win_rate_a": self.game_win_rate_a, "margin_a": self.margin_a,
+             "hands_per_game": self.hands_per_game}, {"shutout_rate": self.shutout_rate},
+            self.games)
+
+
+def _estimates_frame(estimates: dict[str, Estimate], shares: dict[str, float],
+                     n: int) -> pd.DataFrame:
+    rows = [{"metric": name, "mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
+            for name, e in estimates.items()]
+    rows += [{"metric": name, "mean": value, "low": float("nan"), "high": float("nan"), "n": n}
+             for name, value in shares.items()]
+    return pd.DataFrame(rows, columns=["metric", "mean", "low", "high", "n"])
 
 
 Progress = Callable[[int], None]

@@ -240,8 +240,10 @@ class StopAfter:
         self.updates = updates
 
     @contextmanager
-    def __call__(self, total, unit, hidden):
-        def update(units):
+    def __call__(self, total, unit, hidden, desc=None):
+        def update(units, /, total=None):
+            if not units:  # a study announcing its total
+                return
             self.updates -= 1
             if self.updates == 0:
                 raise KeyboardInterrupt
