@@ -105,7 +105,7 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         paths: dict[str, Path] = {}
         if out_dir is not None:
             paths = write_table_files(table, distribution, out_dir, stem,
-                                      f"{preset}, {policy_name(a)} vs {policy_name(b)}")
+                                      f"{preset} rules, {policy_name(a)} vs {policy_name(b)}")
         summary: dict[str, Any] = {
             "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
             "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
@@ -135,7 +135,7 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
                 update(1)
             if out_dir is not None:
                 paths |= write_response_files(response, out_dir, stem,
-                                              f"best-response knock threshold vs {policy_name(b)}")
+                                              f"{preset} rules, A against {policy_name(b)}")
             summary["score_aware"] = {
                 "best_constant_threshold": response.thresholds[response.best_constant],
                 "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]

@@ -34,6 +34,7 @@ COMMANDS = {
     "rummy": "analyzer.cli.rummy:rummy",
     "exploit": "analyzer.cli.exploit:exploit_command",
     "equilibrium": "analyzer.cli.exploit:equilibrium_command",
+    "agent": "analyzer.cli.agent:agent_command",
 }
 
 

@@ -145,10 +145,17 @@ MAX_WIDTH = 100
 PROGRESS_DELAY_S = 2.0
 
 
+#: Set to ``always`` to show progress bars on a stderr that is not a terminal (a log
+#: file of a long run); ``--no-progress`` still hides them.
+PROGRESS_ENV = "ANALYZER_PROGRESS"
+
+
 def progress_hidden(no_progress: bool) -> bool:
     """Bars are hidden under ``--no-progress`` and when stderr is not a terminal
-    (a pipe, a log file, a test runner)."""
-    return no_progress or not sys.stderr.isatty()
+    (a pipe, a log file, a test runner), unless ``$ANALYZER_PROGRESS`` is ``always``."""
+    if no_progress:
+        return True
+    return not sys.stderr.isatty() and os.environ.get(PROGRESS_ENV, "") != "always"
 
 
 @contextmanager
@@ -475,8 +482,10 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
-               figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Write ``name``.csv and ``name``.png into ``out`` when given."""
+               figsize: tuple[float, float], ncols: int = 1, *, title: str,
+               caption: str, sharey: bool = False) -> None:
+    """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
+    :func:`analyzer.report.figures.figure_file`) into ``out`` when given."""
     if out is None:
         return
     from pathlib import Path
@@ -487,7 +496,8 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / f"{name}.csv", frame.to_csv(index=False).encode())
     with _temporary_beside(folder / f"{name}.png") as temporary, \
-            figure_file(temporary, 1, ncols, figsize) as axes:
+            figure_file(temporary, 1, ncols, figsize, title=title, caption=caption,
+                        sharey=sharey) as axes:
         draw(axes)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
 

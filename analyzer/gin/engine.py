@@ -23,7 +23,9 @@ safeguard against endless pile swapping a hand is also a draw after ``MAX_DRAWS`
 
 On a knock the knocker lays out the arrangement chosen by
 :func:`analyzer.gin.evaluator.best_arrangement_kernel` (least deadwood, then the fewest cards
-that could be laid off on it) and the defender melds and lays off as well as possible.
+that could be laid off on it) and the defender melds and lays off as well as possible;
+the rules ``knocker_melds=random-best`` and ``defender_layoff=melds-then-greedy`` replace
+these with the EAAI framework's procedure (see :func:`resolve_knock`).
 """
 
 from __future__ import annotations
@@ -35,16 +37,19 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core.cards import CARD_POINTS
-from ..core.rng import next_below, stream_key
+from ..core.rng import mix64, next_below, stream_key
 from .evaluator import (
     best_arrangement_kernel,
     best_discard_kernel,
     bit_index,
     discard_deadwoods_kernel,
+    forms_meld_kernel,
+    greedy_layoff_deadwood_kernel,
     layoff_deadwood_kernel,
     melds_card_kernel,
     min_deadwood_kernel,
     popcount,
+    random_arrangement_kernel,
 )
 from .policies import SCHEDULE_TURNS, DiscardRule, DrawRule, PolicyField
 from .rules import RuleField
@@ -206,6 +211,8 @@ def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
         return False
     if rule == DrawRule.MELD:
         return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
+    if rule == DrawRule.ANY_MELD:
+        return forms_meld_kernel(hand, upcard)
     after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
     return after < min_deadwood_kernel(hand)
 
@@ -408,11 +415,33 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
+def _knock_stream(state: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """The random stream of a knock's resolution (rules ``random-best`` and
+    ``melds-then-greedy``), keyed by the deal (its deck order) and the draw count: the
+    same deal played the same way resolves the same way on any thread or chunk."""
+    key = np.uint64(0)
+    for i in range(52):
+        key = mix64(key ^ np.uint64(state[Slot.DECK + i]))
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_key(np.int64(key >> np.uint64(1)), state[Slot.DRAWS])
+    return rng
+
+
+@njit(cache=True)
 def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
                   rules: npt.NDArray[np.int64]) -> None:
-    """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand."""
+    """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand.
+
+    The knocker's arrangement and the defender's melds and layoffs follow the rules'
+    ``knocker_melds`` and ``defender_layoff`` fields."""
     defender = 1 - knocker
-    knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
+    random_melds = rules[RuleField.KNOCKER_RANDOM] != 0
+    greedy = rules[RuleField.DEFENDER_GREEDY] != 0
+    rng = _knock_stream(state) if random_melds or greedy else np.empty(1, dtype=np.uint64)
+    if random_melds:
+        knocker_deadwood, sets, runs = random_arrangement_kernel(state[Slot.HAND + knocker], rng)
+    else:
+        knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
     state[Slot.KNOCKER] = knocker
     state[Slot.KNOCKER_DEADWOOD] = knocker_deadwood
     if knocker_deadwood == 0:
@@ -420,7 +449,11 @@ def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
         state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
         _end(state, Outcome.GIN, knocker, rules[RuleField.GIN_BONUS] + defender_deadwood)
         return
-    defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
+    if greedy:
+        defender_deadwood = greedy_layoff_deadwood_kernel(state[Slot.HAND + defender], sets,
+                                                          runs, rng)
+    else:
+        defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
     state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
     if defender_deadwood < knocker_deadwood or (
             defender_deadwood == knocker_deadwood and rules[RuleField.TIE_IS_UNDERCUT]):

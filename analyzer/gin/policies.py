@@ -11,7 +11,10 @@ Draw rules (whether to take the face-up card):
   ``improve``  take it when the best deadwood after taking it (and discarding another
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
-               11 cards (the EAAI framework's simple player).
+               11 cards;
+  ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
+               framework's simple player: ``willDrawFaceUpCard`` looks for a meld
+               containing the card among all melds of the 11 cards).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -47,6 +50,8 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import parse_yes_no
+
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
@@ -54,7 +59,7 @@ SCHEDULE_TURNS = 32
 #: about 100 points, so larger values change nothing.
 MAX_PENALTY = 100
 
-DRAW_RULES = ("never", "improve", "meld")
+DRAW_RULES = ("never", "improve", "meld", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead")
 
 
@@ -73,6 +78,7 @@ class DrawRule(IntEnum):
     NEVER = 0
     IMPROVE = 1
     MELD = 2
+    ANY_MELD = 3
 
 
 class DiscardRule(IntEnum):
@@ -145,13 +151,16 @@ class Policy:
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
     "simple": Policy(draw="meld", discard="random", norepeat=True),
+    "eaai-simple": Policy(draw="anymeld", discard="random", norepeat=True),
     "gin-hunter": Policy(knock=((1, 0), (10, 10))),
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
-baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
+baseline player, except that it takes the upcard only when a best arrangement melds it);
+``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
+when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
 chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard)."""
 
 
@@ -179,7 +188,7 @@ def parse_policy(text: str) -> Policy:
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
-            changes[key] = _yes_no(value, key)
+            changes[key] = parse_yes_no(value, key)
         elif key in ("danger_penalty", "slack"):
             changes[key] = _int(value, key)
         else:
@@ -226,15 +235,6 @@ def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:
             raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
         steps.append((_int(turn, "knock turn"), _int(threshold, "knock threshold")))
     return tuple(steps)
-
-
-def _yes_no(text: str, what: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "yes", "true", "on"):
-        return True
-    if lowered in ("0", "no", "false", "off"):
-        return False
-    raise ValueError(f"bad {what} {text!r}: expected yes or no")
 
 
 def _int(text: str, what: str) -> int:

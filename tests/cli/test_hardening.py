@@ -92,8 +92,8 @@ ROWS = [
     (11, ["advise", "--hand", HAND, "--seed", -1], "-1 is not in the range"),
     (11, ["report", "--seed", -1], "-1 is not in the range"),
     (11, ["exact", "--mc-seed", -1], "-1 is not in the range"),
-    (11, ["rummy", "simulate", "--seed", -1], "--seed must be 0-9223372036854775807, got -1"),
-    (11, ["rummy", "study", "players", "--seed", 2**63], "--seed must be 0-9223372036854775807"),
+    (11, ["rummy", "simulate", "--seed", -1], "-1 is not in the range 0<=x<=9223372036854775807"),
+    (11, ["rummy", "study", "players", "--seed", 2**63], "0<=x<=9223372036854775807"),
     (12, ["advise", "--hand", HAND, "--score", "150:20"], "score 150:20 already reaches"),
     (12, ["advise", "--hand", HAND, "--stock", 25, "--turn", 99], "turn 99 does not fit"),
     (12, ["advise", "--hand", HAND, "--samples", 10**7], "10000000 is not in the range"),
@@ -307,31 +307,13 @@ def rss_mb(pid):
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
-    """Rows 2 and 8 in a real process: flat memory, and a signal stops the run within a
-    second with the partial JSON marked as interrupted.  Stderr is a terminal, as from a
-    shell, so the progress bar is live while the run is stopped."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    """Rows 2 and 8 in a real process: flat memory, a progress bar, and a signal stops the
+    run within a second with the partial JSON marked as interrupted."""
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "ANALYZER_PROGRESS": "always"}
     environment.pop(cluster.SCHEDULER_ENV, None)
-    terminal, terminal_side = os.openpty()
-    shown = []
-
-    def drain():
-        # the bar must never block on a full terminal buffer
-        while True:
-            try:
-                data = os.read(terminal, 4096)
-            except OSError:
-                return
-            if not data:
-                return
-            shown.append(data)
-
     process = subprocess.Popen(
         [sys.executable, "-m", "analyzer", "simulate", "--deals", str(10**12), "--json"],
-        stdout=subprocess.PIPE, stderr=terminal_side, text=True, env=environment)
-    os.close(terminal_side)
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
     try:
         peak = 0.0
         for _ in range(16):
@@ -340,22 +322,19 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
         assert process.poll() is None
         signalled = time.perf_counter()
         process.send_signal(stop)
-        out, _ = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=30)
         stopped_in = time.perf_counter() - signalled
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
-        reader.join(timeout=5)
-        os.close(terminal)
-    err = b"".join(shown).decode(errors="replace")
     assert process.returncode == 130, err
     assert peak < 500
     assert stopped_in < 1.0
     data = json.loads(out)
     assert data["interrupted"] is True and data["requested_deals"] == 10**12
     assert data["deals"] % 32_768 == 0
-    assert "Error: interrupted" in err
+    assert "1.00T" in err and "Error: interrupted" in err  # the progress bar's total
 
 
 def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeypatch):

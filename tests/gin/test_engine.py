@@ -254,7 +254,11 @@ def test_invariants_over_random_hands(preset, policy):
             defender_dw = min_deadwood(defender)
             expected = rules.gin_bonus + defender_dw
         else:
-            defender_dw = deadwood_after_layoff(defender, best_melds(hands[knocker]).melds)
+            if rules.defender_layoff == "optimal" and rules.knocker_melds == "fewest-layoffs":
+                defender_dw = deadwood_after_layoff(defender, best_melds(hands[knocker]).melds)
+            else:  # the EAAI procedure: own melds first, then greedy layoffs
+                defender_dw = int(state[Slot.DEFENDER_DEADWOOD])
+                assert defender_dw <= min_deadwood(defender)
             if defender_dw <= knocker_dw:
                 expected = rules.undercut_bonus + knocker_dw - defender_dw
                 assert outcome in (Outcome.UNDERCUT, Outcome.TIE)
