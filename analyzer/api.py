@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from .core.progress import Progress
+from .core.progress import Progress, bar_progress
 from .gin.advisor import Advice, Position
 from .gin.policies import PRESETS as POLICY_PRESETS
 from .gin.policies import Policy, format_policy, parse_policy
@@ -82,14 +82,7 @@ def _progress(progress: ProgressLike, unit: str) -> Iterator[Progress | None]:
     from tqdm.auto import tqdm
 
     with tqdm(unit=unit, unit_scale=True, leave=False) as bar:
-
-        def update(advance: int, /, total: int | None = None) -> None:
-            if total is not None:
-                bar.total = total
-            if advance:
-                bar.update(advance)
-
-        yield update
+        yield bar_progress(bar)
 
 
 def rule_presets() -> pd.DataFrame:

@@ -47,6 +47,8 @@ _DRAW_TEXT = {
     "never": "Never takes the face-up card",
     "improve": "Takes the face-up card when that lowers its deadwood",
     "meld": "Takes the face-up card when it fits a meld of a best arrangement",
+    "anymeld": "Takes the face-up card whenever it forms any meld with its hand (the EAAI "
+               "framework's simple player)",
 }
 _DISCARD_TEXT = {
     "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -57,8 +59,8 @@ _DISCARD_TEXT = {
                  "one with the best expected deadwood after the next draw",
 }
 _POLICY_FIELD_TEXT = {
-    "draw": "When to take the face-up card: never, improve (when it lowers the deadwood) "
-            "or meld (when it fits a meld).",
+    "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "
+            "meld (when it fits a meld of a best arrangement) or anymeld (any meld).",
     "discard": "Which card to throw: high, random, safe or lookahead.",
     "knock": "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
              "steps); gin is always taken.",
