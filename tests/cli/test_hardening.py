@@ -82,7 +82,7 @@ ROWS = [
     (9, ["deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s"], "9 cards, expected 10 or 11"),
     (9, ["deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs"], "12 cards"),
     (9, ["deadwood"], "give a HAND (10 or 11 cards) or --file FILE"),
-    (10, ["simulate", "--a", "basic,norepeat=maybe"], "bad norepeat 'maybe'"),
+    (10, ["simulate", "--a", "basic,norepeat=maybe"], "'maybe' for norepeat"),
     (10, ["games", "--players", 2, "--policies", "a,b,c"], "--policies is for 3 or 4 players"),
     (10, ["variants", "--presets", ""], "--presets is empty"),
     (11, ["simulate", "--seed", -1], "-1 is not in the range 0<=x<=9223372036854775807"),
