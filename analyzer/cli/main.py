@@ -11,7 +11,7 @@ import click
 
 from .. import __version__
 from ..core.cluster import interrupt_on_sigterm
-from .options import INTERRUPTED_EXIT
+from .options import exit_interrupted
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
@@ -69,7 +69,7 @@ class LazyGroup(click.Group):
             sys.exit(error.exit_code)
         except (click.Abort, KeyboardInterrupt):
             click.echo("Error: interrupted", err=True)
-            sys.exit(INTERRUPTED_EXIT)
+            exit_interrupted()
         sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

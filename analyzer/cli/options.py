@@ -369,6 +369,18 @@ def interrupted(as_json: bool, partial: dict[str, Any] | None = None,
         echo_json({**(partial or {}), "interrupted": True})
     where = f"; progress saved in {checkpoint.path}, continue with --resume" if checkpoint else ""
     click.echo(f"Error: interrupted{where}", err=True)
+    exit_interrupted()
+
+
+def exit_interrupted() -> NoReturn:
+    """Exit with :data:`INTERRUPTED_EXIT` at once.  In a real process (not under click's
+    test runner) this skips the interpreter's teardown, which takes over a second with
+    numba's thread pools loaded: a stopped run must end promptly, and everything it
+    reports or saves is already written and flushed."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__:
+        os._exit(INTERRUPTED_EXIT)
     sys.exit(INTERRUPTED_EXIT)
 
 

@@ -34,7 +34,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -277,9 +277,11 @@ def fold_plan(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
         state = book.restore(stage, state)
         if progress is not None and state.units:
             progress(state.units)
+    # a generator: nothing runs until the loop asks; closed below whatever happens, so
+    # a cluster's client (and a local:N cluster) shuts down before this returns
+    results = (_results_on_cluster(plan, scheduler, state.chunks) if scheduler
+               else _results_in_process(plan, state.chunks))
     try:
-        results = (_results_on_cluster(plan, scheduler, state.chunks) if scheduler
-                   else _results_in_process(plan, state.chunks))
         for span, result in results:
             state.value = fold(state.value, result)
             state.chunks = span.index + 1
@@ -292,12 +294,14 @@ def fold_plan(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
         if book is not None and stage is not None:
             book.save(stage, state)
         raise RunInterrupted(state, plan.total) from None
+    finally:
+        results.close()
     if book is not None and stage is not None:
         book.save(stage, state)
     return state
 
 
-def _results_in_process(plan: ChunkPlan, start: int) -> Iterator[tuple[ChunkSpan, Any]]:
+def _results_in_process(plan: ChunkPlan, start: int) -> Generator[tuple[ChunkSpan, Any]]:
     for span in plan.spans(start):
         yield span, plan.function(**plan.kwargs(span))
 
@@ -345,7 +349,7 @@ def _map_on_cluster(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[s
 
 
 def _results_on_cluster(plan: ChunkPlan, scheduler: str, start: int
-                        ) -> Iterator[tuple[ChunkSpan, Any]]:
+                        ) -> Generator[tuple[ChunkSpan, Any]]:
     """Run the chunks from ``start`` on as Dask tasks, a bounded number at a time, and
     yield their results in chunk order."""
     from distributed import as_completed

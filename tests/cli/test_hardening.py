@@ -82,7 +82,7 @@ ROWS = [
     (9, ["deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s"], "9 cards, expected 10 or 11"),
     (9, ["deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs"], "12 cards"),
     (9, ["deadwood"], "give a HAND (10 or 11 cards) or --file FILE"),
-    (10, ["simulate", "--a", "basic,norepeat=maybe"], "bad value 'maybe' for norepeat"),
+    (10, ["simulate", "--a", "basic,norepeat=maybe"], "'maybe' for norepeat"),
     (10, ["games", "--players", 2, "--policies", "a,b,c"], "--policies is for 3 or 4 players"),
     (10, ["variants", "--presets", ""], "--presets is empty"),
     (11, ["simulate", "--seed", -1], "-1 is not in the range 0<=x<=9223372036854775807"),
@@ -308,7 +308,7 @@ def rss_mb(pid):
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     """Rows 2 and 8 in a real process: flat memory, a progress bar, and a signal stops the
-    run within about a second with the partial JSON marked as interrupted."""
+    run within a second with the partial JSON marked as interrupted."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "ANALYZER_PROGRESS": "always"}
     environment.pop(cluster.SCHEDULER_ENV, None)
     process = subprocess.Popen(
@@ -330,7 +330,7 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
             process.communicate()
     assert process.returncode == 130, err
     assert peak < 500
-    assert stopped_in < 2.0
+    assert stopped_in < 1.0
     data = json.loads(out)
     assert data["interrupted"] is True and data["requested_deals"] == 10**12
     assert data["deals"] % 32_768 == 0
