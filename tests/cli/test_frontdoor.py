@@ -236,3 +236,12 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
     assert "/400" in shown
     assert "<" in shown  # the ETA
     assert max(len(line) for line in shown.replace("\r", "\n").splitlines()) <= MAX_WIDTH
+
+
+def test_every_draw_and_discard_rule_has_a_sentence():
+    from analyzer.gin.describe import explain_policy
+    from analyzer.gin.policies import DISCARD_RULES, DRAW_RULES, Policy
+
+    for draw in DRAW_RULES:
+        for discard in DISCARD_RULES:
+            assert explain_policy(Policy(draw=draw, discard=discard)).endswith(".")
