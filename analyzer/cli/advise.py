@@ -207,10 +207,10 @@ def format_advice(advice: Advice) -> list[str]:
         f"hand {position['hand']} | stock {position['stock']}, your turn {position['turn']}, "
         f"{'you' if position['dealer'] == 'me' else 'opponent'} dealt"
         + (f" | score {position['score'][0]}:{position['score'][1]}" if game else ""),
-        f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
+        (f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
         f"seed {advice.seed}, {advice.elapsed_s:.1f} s, "
-        f"{'converged' if advice.stopped == 'converged' else 'budget spent'}; "
-        + ("values are game-win probabilities" if game else "values are points per hand"),
+        f"{'converged' if advice.stopped == 'converged' else 'budget spent'}"),
+        "values are game-win probabilities" if game else "values are points per hand",
         "",
         (f"{'#':>2}  {'action':<10} {'dw':>3} {'value':>8} {'±95%':>6} {'vs best':>15} "
          f"{'P(win)':>7} {'P(undercut)':>11} {'P(opp gin)':>10}"),

@@ -28,8 +28,8 @@ RULE_PRESET_NOTES = {
     "standard": "The common book: knock at 10 or less, gin 25, undercut 25, game to 100.",
     "classic": "Older scoring: gin 20, undercut 10, line bonus 20, a shutout scores 200.",
     "undercut20": "Standard, but an undercut earns 20 instead of 25.",
-    "eaai": "The EAAI competition's hand scoring: no game, line or shutout bonus; "
-            "the deal alternates.",
+    "eaai": "The EAAI competition's game: no game, line or shutout bonus, the deal "
+            "alternates, and its framework's knock and layoff procedures.",
     "openspiel": "OpenSpiel's game: a tie is no undercut, the wall rule at the end of the "
                  "stock, no bonuses but gin and undercut.",
     "oklahoma": "The first upcard sets the knock limit and a spade upcard doubles the hand; "
@@ -47,8 +47,7 @@ _DRAW_TEXT = {
     "never": "Never takes the face-up card",
     "improve": "Takes the face-up card when that lowers its deadwood",
     "meld": "Takes the face-up card when it fits a meld of a best arrangement",
-    "anymeld": "Takes the face-up card whenever it forms any meld with its hand (the EAAI "
-               "framework's simple player)",
+    "anymeld": "Takes the face-up card when it forms any meld with its cards",
 }
 _DISCARD_TEXT = {
     "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -60,7 +59,7 @@ _DISCARD_TEXT = {
 }
 _POLICY_FIELD_TEXT = {
     "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "
-            "meld (when it fits a meld of a best arrangement) or anymeld (any meld).",
+            "meld (when it fits a best arrangement's meld) or anymeld (any meld).",
     "discard": "Which card to throw: high, random, safe or lookahead.",
     "knock": "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
              "steps); gin is always taken.",

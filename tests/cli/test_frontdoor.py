@@ -48,7 +48,7 @@ def invoke(args: list[str]):
 
 
 def test_every_gin_command_has_a_tiny_case():
-    # agent speaks a line protocol on stdin (tests/interop play whole games through it)
+    # report: its own rerun test below; rummy: its own tests; agent: a protocol loop on stdin
     assert set(COMMANDS) - {"report", "rummy", "agent"} == set(TINY)
 
 
@@ -64,7 +64,7 @@ def test_table_fits_100_columns_and_json_parses(name, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("name", sorted([*TINY, "report", "rummy"]))
+@pytest.mark.parametrize("name", sorted([*TINY, "report", "rummy", "agent"]))
 def test_help_fits_100_columns(name):
     text = invoke([name, "--help"]).output
     assert max(len(line) for line in text.splitlines()) <= MAX_WIDTH
@@ -237,3 +237,12 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
     assert "/400" in shown
     assert "<" in shown  # the ETA
     assert max(len(line) for line in shown.replace("\r", "\n").splitlines()) <= MAX_WIDTH
+
+
+def test_every_draw_and_discard_rule_has_a_sentence():
+    from analyzer.gin.describe import explain_policy
+    from analyzer.gin.policies import DISCARD_RULES, DRAW_RULES, Policy
+
+    for draw in DRAW_RULES:
+        for discard in DISCARD_RULES:
+            assert explain_policy(Policy(draw=draw, discard=discard)).endswith(".")

@@ -208,7 +208,7 @@ def test_cli_text_and_json(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert lines[0].startswith("opponent model: gin-hunter;")  # the advice says whom it assumes
-    assert lines[4].split()[:2] == ["#", "action"]
+    assert lines[5].split()[:2] == ["#", "action"]  # after position, run and unit lines
     assert lines[-2].startswith(("Knock, discarding", "Play on, discarding"))
     assert lines[-1].startswith("Against the ")  # the other opponent model's verdict
     path = tmp_path / "pos.json"
