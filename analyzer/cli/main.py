@@ -27,6 +27,7 @@ COMMANDS = {
     "equity": "analyzer.cli.equity:equity",
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
+    "serve": "analyzer.cli.serve:serve_command",
 }
 
 

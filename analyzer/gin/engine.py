@@ -457,25 +457,60 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
 
 
 @njit(cache=True)
+def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> None:
+    """The player to move goes out with all 11 cards melded (the caller checks it)."""
+    player = state[Slot.TURN]
+    state[Slot.KNOCKER] = player
+    defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+    state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+    _end(state, Outcome.BIG_GIN, player, rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+
+
+@njit(cache=True)
+def apply_draw(state: npt.NDArray[np.int64], from_pile: bool) -> None:
+    """The player to move takes the pile's top (``from_pile``) or, in the offer phase,
+    passes the upcard; or draws from the stock, which ends the hand as a draw when only
+    two cards are left (the caller checks what the rules allow)."""
+    player = state[Slot.TURN]
+    if from_pile:
+        _take_upcard(state, player)
+    elif state[Slot.PHASE] == Phase.OFFER:
+        state[Slot.OFFERS] += 1
+        state[Slot.TURN] = 1 - player
+        if state[Slot.OFFERS] == 2:
+            state[Slot.PHASE] = Phase.DRAW
+    elif stock_left(state) <= 2 or state[Slot.DRAWS] >= MAX_DRAWS:
+        _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+    else:
+        _draw_stock(state, player)
+
+
+@njit(cache=True)
 def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
             scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
     """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
+    return advance_until(state, rules, policies, rng, scratch, stop_at_knock, np.int64(-1))
+
+
+@njit(cache=True)
+def advance_until(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                  policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+                  scratch: npt.NDArray[np.int64], stop_at_knock: bool,
+                  stop_player: np.int64) -> bool:
+    """:func:`advance`, also stopping (False) as soon as it is ``stop_player``'s turn to
+    act (any phase), so that a person can play that seat (-1: never)."""
     lookahead_scratch = scratch[52:104]
     while state[Slot.PHASE] != Phase.DONE:
         player = state[Slot.TURN]
+        if player == stop_player:
+            return False
         policy = policies[player]
         phase = state[Slot.PHASE]
         if phase == Phase.OFFER:
-            if _wants_upcard(state, player, policy, scratch):
-                _take_upcard(state, player)
-            else:
-                state[Slot.OFFERS] += 1
-                state[Slot.TURN] = 1 - player
-                if state[Slot.OFFERS] == 2:
-                    state[Slot.PHASE] = Phase.DRAW
+            apply_draw(state, _wants_upcard(state, player, policy, scratch))
         elif phase == Phase.DRAW:
             if state[Slot.DRAWS] >= MAX_DRAWS:
                 _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
@@ -501,11 +536,7 @@ def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         else:
             hand = state[Slot.HAND + player]
             if rules[RuleField.BIG_GIN] and min_deadwood_kernel(hand) == 0:
-                state[Slot.KNOCKER] = player
-                defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
-                state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
-                _end(state, Outcome.BIG_GIN, player,
-                     rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+                apply_big_gin(state, rules)
                 break
             if stop_at_knock and knock_deadwood(state, scratch) >= 0:
                 return True
