@@ -118,24 +118,27 @@ class BodyLimit:
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                 await _too_large(self.limit, send)
                 return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        # buffer the body (small by construction) so that an oversized one is refused
+        # before the app reads any of it, however it is sent (declared or chunked)
+        messages: list[Message] = []
+        size = 0
+        more = True
+        while more:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _BodyTooLarge
-            return message
+            if message["type"] != "http.request":
+                messages.append(message)
+                break
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await _too_large(self.limit, send)
+                return
+            messages.append(message)
+            more = message.get("more_body", False)
 
-        try:
-            await self.app(scope, limited, send)
-        except _BodyTooLarge:
-            await _too_large(self.limit, send)
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
 
-
-class _BodyTooLarge(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 async def _too_large(limit: int, send: Send) -> None:

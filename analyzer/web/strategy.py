@@ -145,7 +145,7 @@ def strategy_charts(results: Path) -> dict[str, Any]:
     if chart_csv.is_file():
         chart = pd.read_csv(chart_csv)
         meta = _meta(chart_csv.parent)
-        if _CHART_COLUMNS <= set(chart.columns):
+        if set(chart.columns) >= _CHART_COLUMNS:
             charts.append({"id": "knock-chart", "source": "knock_chart/knock_chart.csv",
                            "figure": knock_chart_figure(chart, meta, "Knock chart: knock or "
                                                         "play on?")})
@@ -163,7 +163,7 @@ def strategy_charts(results: Path) -> dict[str, Any]:
     for path in robust:
         table = pd.read_csv(path)
         name = path.relative_to(results).as_posix()
-        if _CHART_COLUMNS <= set(table.columns):
+        if set(table.columns) >= _CHART_COLUMNS:
             charts.append({"id": "robust-" + path.stem, "source": name,
                            "figure": knock_chart_figure(table, _meta(path.parent),
                                                         f"Robust knock chart ({name})")})
@@ -177,7 +177,7 @@ def strategy_charts(results: Path) -> dict[str, Any]:
     if sweep_csv.is_file():
         sweep = pd.read_csv(sweep_csv)
         meta = _meta(sweep_csv.parent)
-        if _SWEEP_COLUMNS <= set(sweep.columns):
+        if set(sweep.columns) >= _SWEEP_COLUMNS:
             for metric in ("diff", "game_win"):
                 charts.append({"id": f"knock-sweep-{metric.replace('_', '-')}",
                                "source": "knock_sweep/sweep.csv",

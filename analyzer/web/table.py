@@ -36,7 +36,7 @@ from ..gin.engine import (
 )
 from ..gin.evaluator import best_discard_kernel, min_deadwood_kernel
 from ..gin.policies import Policy
-from ..gin.rules import Rules, RuleField
+from ..gin.rules import RuleField, Rules
 from ..gin.simulate import close_game
 
 #: The person's seat and the computer's.
@@ -44,6 +44,7 @@ ME, COMPUTER = 0, 1
 _POLICY_SALT = np.int64(0x7AB1E)
 MODES = ("hand", "game")
 HINTS = ("off", "before", "after")
+_VERBS = ("take", "pass", "stock", "pile", "play", "knock", "gin", "big")
 
 
 class IllegalMove(ValueError):
@@ -129,8 +130,8 @@ class PracticeGame:
         new_hand(self.state, deck, np.int64(self.dealer), self._rules_array)
         self._rng[0] = stream_key(np.int64(self.seed) ^ _POLICY_SALT, np.int64(self.hand_number))
         self.hand_number += 1
-        self.log = [f"Hand {self.hand_number}: {'you' if self.dealer == ME else 'the computer'} "
-                    "dealt."]
+        dealer = "you" if self.dealer == ME else "the computer"
+        self.log = [f"Hand {self.hand_number}: {dealer} dealt."]
         self.drawn = None
         self.must_knock = False
         self._computer_moves()
@@ -204,6 +205,11 @@ class PracticeGame:
         if not legal:
             raise IllegalMove(f"no move to make: the {self.phase.replace('over', 'is over')}")
         verb, _, card_text = move.partition(" ")
+        if verb not in _VERBS or move == "big":
+            raise IllegalMove(f"'{move}' is not a move now ({self.phase}); legal: "
+                              f"{', '.join(legal)}")
+        if move == "big gin":
+            card_text = ""
         if card_text:  # normalise the card ("kd", "K♦" -> "Kd") before comparing
             try:
                 move = f"{verb} {format_card(parse_card(card_text))}".lower()
@@ -396,6 +402,7 @@ class PracticeGame:
             "legal": self.legal_moves(), "log": list(self.log),
             "last_result": self.results[-1] if phase in ("hand over", "game over") else None,
             "decisions": len(self.decisions), "final": self.final,
+            "decision_made": None,
         }
 
 

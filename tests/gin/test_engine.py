@@ -5,23 +5,28 @@ import numpy as np
 import pytest
 
 from analyzer.core import cards
+from analyzer.core.rng import shuffle_deck, stream_key
 from analyzer.gin.engine import (
     Outcome,
     Phase,
     Slot,
     advance,
+    advance_until,
+    apply_big_gin,
+    apply_draw,
     choose_discard,
     deck_order,
     new_hand,
     new_scratch,
     new_state,
     play_from_deck,
+    stock_left,
 )
 from analyzer.gin.evaluator import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.policies import PRESETS as POLICIES
 from analyzer.gin.policies import Policy, parse_policy
 from analyzer.gin.rules import PRESETS, Rules
-from analyzer.gin.simulate import _close_game, play_games, replay_deal, simulate
+from analyzer.gin.simulate import close_game, play_games, replay_deal, simulate
 
 BASIC = POLICIES["basic"]
 
@@ -302,11 +307,11 @@ def test_outcome_fractions_sum_to_one_and_cis_cover_means():
 ])
 def test_game_end_line_bonus_and_shutout(shutout, winner_total):
     totals = np.zeros(2, dtype=np.int64)
-    shut = _close_game(np.array([100, 0]), np.array([3, 0]), np.int64(0),
+    shut = close_game(np.array([100, 0]), np.array([3, 0]), np.int64(0),
                        Rules(shutout=shutout).to_array(), totals)
     assert shut
     assert totals.tolist() == [winner_total, 0]
-    shut = _close_game(np.array([30, 104]), np.array([1, 4]), np.int64(1),
+    shut = close_game(np.array([30, 104]), np.array([1, 4]), np.int64(1),
                        Rules(shutout=shutout).to_array(), totals)
     assert not shut
     assert totals.tolist() == [30 + 25, 104 + 100 + 100]
@@ -356,3 +361,64 @@ def test_score_aware_policy_switches_by_score():
     assert play_games(Rules(), switched, BASIC, 200, seed=3, keep_rows=True).rows.equals(hunter)
     with pytest.raises(ValueError, match="index into policies"):
         ScoreAware((BASIC,), regions)
+
+
+@pytest.mark.parametrize(("preset", "policy"), [
+    ("standard", "basic"), ("openspiel", "lookahead"), ("eaai", "simple")])
+def test_advance_until_each_seat_in_turn_replays_advance(preset, policy):
+    """Stopping at every change of seat and resuming plays exactly the same hand."""
+    rules = PRESETS[preset].to_array()
+    policies = np.stack([POLICIES[policy].to_array(), BASIC.to_array()])
+    deck = np.empty(52, np.int8)
+    for deal in range(40):
+        rng = np.array([stream_key(np.int64(7), np.int64(deal))], np.uint64)
+        shuffle_deck(rng, deck)
+        whole, stepped = new_state(), new_state()
+        for state in (whole, stepped):
+            new_hand(state, deck, np.int64(deal % 2), rules)
+        rng[0] = stream_key(np.int64(8), np.int64(deal))
+        advance(whole, rules, policies, rng, new_scratch(), False)
+        rng[0] = stream_key(np.int64(8), np.int64(deal))
+        stops = 0
+        while stepped[Slot.PHASE] != Phase.DONE:
+            seat = stepped[Slot.TURN]
+            assert not advance_until(stepped, rules, policies, rng, new_scratch(), False,
+                                     np.int64(1 - seat))
+            assert stepped[Slot.PHASE] == Phase.DONE or stepped[Slot.TURN] != seat
+            stops += 1
+        assert stops >= 2
+        np.testing.assert_array_equal(whole, stepped)
+
+
+def test_apply_draw_pass_take_stock_and_dead_at_two():
+    rules = STANDARD.to_array()
+    state = new_state()
+    new_hand(state, deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
+             np.int64(1), rules)
+    apply_draw(state, False)  # the non-dealer (seat 0) passes the upcard
+    assert (state[Slot.PHASE], state[Slot.TURN], state[Slot.OFFERS]) == (Phase.OFFER, 1, 1)
+    apply_draw(state, False)  # so does the dealer: the non-dealer must draw
+    assert (state[Slot.PHASE], state[Slot.TURN]) == (Phase.DRAW, 0)
+    apply_draw(state, False)
+    assert state[Slot.PHASE] == Phase.DISCARD
+    assert stock_left(state) == 30
+    state[Slot.TURN], state[Slot.PHASE] = 1, Phase.DRAW
+    apply_draw(state, True)  # the dealer takes the upcard 9h
+    assert state[Slot.HAND + 1] >> cards.parse_card("9h") & 1
+    assert state[Slot.TAKEN] == cards.parse_card("9h")
+    state[Slot.STOCK_POS] = 50
+    state[Slot.PHASE] = Phase.DRAW
+    apply_draw(state, False)  # two cards left: drawing ends the hand as a draw
+    assert (state[Slot.PHASE], state[Slot.OUTCOME]) == (Phase.DONE, Outcome.DRAW)
+
+
+def test_apply_big_gin_scores_the_bonus_plus_the_defenders_deadwood():
+    rules = PRESETS["biggin"].with_overrides(["opening=eleven"])
+    defender = "Tc Jc Qc 2d 3d 4d 9h Th Kh Ks"
+    state = new_state()
+    new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s 8c"), hand(defender), None,
+                               []), np.int64(1), rules.to_array())
+    assert (state[Slot.TURN], state[Slot.PHASE]) == (0, Phase.DISCARD)
+    apply_big_gin(state, rules.to_array())
+    assert (state[Slot.OUTCOME], state[Slot.WINNER]) == (Outcome.BIG_GIN, 0)
+    assert state[Slot.POINTS] == rules.big_gin_bonus + min_deadwood(hand(defender)) == 31 + 39
