@@ -37,6 +37,8 @@ MAX_BODY_BYTES = 16 * 1024
 MAX_GAMES = 500
 #: Most samples one advisor request may ask for.
 MAX_SAMPLES = 50_000
+#: Longest wait for an advisor run with an explicit sample budget (s).
+MAX_WAIT_S = 120.0
 STATIC = Path(__file__).parent / "static"
 CardList = str | list[str]
 
@@ -80,6 +82,9 @@ class AdviseIn(BaseModel):
     policy: str = Field("basic", description="How you play on after this discard.")
     samples: int | None = Field(None, ge=1, le=MAX_SAMPLES,
                                 description="Sample budget [default: the time budget].")
+    tolerance: float | None = Field(None, gt=0, description="Stop when every rival's "
+                                    "difference to the best is this precise (95% half-width; "
+                                    "points, or win probability with a score).")
     seed: int = 1
 
 
@@ -173,7 +178,8 @@ class AdvisorService:
         return int(min(self.max_samples, max(256, rate * self.seconds)))
 
     def run(self, position: Any, rules_preset: str, policy_text: str, opponent_text: str,
-            samples: int | None, seed: int, measure: bool = True) -> dict[str, Any]:
+            samples: int | None, seed: int, tolerance: float | None = None,
+            measure: bool = True) -> dict[str, Any]:
         """The advice as JSON-ready data (blocking: call it in :attr:`executor`)."""
         from ..gin.advisor import advise
 
@@ -185,16 +191,22 @@ class AdvisorService:
             equity = _equity(rules_preset, policy_text, opponent_text)
         budget = samples if samples is not None else self.budget(key)
         advice = advise(position, rules, policy, opponent, samples=budget, seed=seed,
-                        equity=equity)
+                        tolerance=tolerance, equity=equity)
         if measure and advice.elapsed_s > 0:
             self.rates[key] = advice.samples / advice.elapsed_s
         return advice.to_dict() | {"rules_preset": rules_preset, "sample_budget": budget}
 
-    async def advise(self, *args: Any) -> dict[str, Any]:
+    async def advise(self, position: Any, rules_preset: str, policy_text: str,
+                     opponent_text: str, samples: int | None, seed: int,
+                     tolerance: float | None = None) -> dict[str, Any]:
+        """:meth:`run` in the advisor thread; 503 past a generous multiple of the budget
+        (an explicit ``samples`` budget gets :data:`MAX_WAIT_S`)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self.executor, self.run, *args)
+        future = loop.run_in_executor(self.executor, self.run, position, rules_preset,
+                                      policy_text, opponent_text, samples, seed, tolerance)
+        limit = MAX_WAIT_S if samples is not None else 10 * self.seconds + 5
         try:
-            return await asyncio.wait_for(asyncio.shield(future), timeout=10 * self.seconds + 5)
+            return await asyncio.wait_for(asyncio.shield(future), timeout=limit)
         except TimeoutError:
             raise HTTPException(503, "the advisor ran over its time budget; try again "
                                      "or ask for fewer samples") from None
@@ -346,7 +358,7 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
         opponent = body.opponent or default_opponent()
         _rules(body.rules), _policy(body.policy), _policy(opponent)  # 400 before queueing
         return await service.advise(position, body.rules, body.policy, opponent, body.samples,
-                                    body.seed)
+                                    body.seed, body.tolerance)
 
     @app.post("/api/games", summary="Start a practice game against a policy")
     def new_game(body: NewGameIn) -> dict[str, Any]:
@@ -474,7 +486,7 @@ def _warm_up(service: AdvisorService) -> None:
                                      pile="Td Ks Jh Ts Kd Tc", opp_took="8d 9s",
                                      opp_threw="Tc Jh Ts Ks", stock=25, turn=5, upcard="5c")
     service.executor.submit(service.run, position, "standard", "basic", opponent, 512, 1,
-                            False)
+                            None, False)
     service.warm_s = time.perf_counter() - started  # type: ignore[attr-defined]
 
 

@@ -396,7 +396,8 @@ class PracticeGame:
             "drawn": format_card(self.drawn) if self.drawn is not None else None,
             "pile": pile, "stock": int(stock_left(state)),
             "computer_cards": bin(int(state[Slot.HAND + COMPUTER])).count("1"),
-            "computer_took": _sorted_for_display(_cards(int(state[Slot.TOOK + COMPUTER]))),
+            "computer_holds": _sorted_for_display(_cards(
+                int(state[Slot.TOOK + COMPUTER]) & ~int(state[Slot.THREW + COMPUTER]))),
             "knock_limit": int(state[Slot.KNOCK_LIMIT]),
             "scores": list(self.scores), "boxes": list(self.boxes),
             "legal": self.legal_moves(), "log": list(self.log),

@@ -189,3 +189,32 @@ def test_pages_scripts_and_openapi_are_served_locally(client):
     schema = client.get("/openapi.json").json()
     assert {"/api/advise", "/api/games", "/api/games/{game_id}/move",
             "/api/games/{game_id}/review", "/api/strategy"} <= set(schema["paths"])
+
+
+def test_a_long_advisor_run_does_not_block_other_requests(client):
+    """Advisor work runs off the event loop: a game starts while a 20,000-sample run
+    (a few seconds) is going on."""
+    import threading
+    import time
+
+    slow = {}
+
+    def long_advice():
+        started = time.perf_counter()
+        slow["response"] = client.post("/api/advise", json={
+            "position": KNOCK_DECISION, "samples": 20_000, "tolerance": 0.01,
+            "opponent": "basic"})
+        slow["seconds"] = time.perf_counter() - started
+
+    client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 300,
+                                     "opponent": "basic"})  # JIT loaded before timing
+    thread = threading.Thread(target=long_advice)
+    thread.start()
+    time.sleep(0.3)
+    started = time.perf_counter()
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 1})
+    quick = time.perf_counter() - started
+    thread.join()
+    assert game.status_code == 200 and slow["response"].status_code == 200
+    assert slow["response"].json()["samples"] == 20_000  # the whole budget: no early stop
+    assert quick < slow["seconds"] / 2

@@ -4,6 +4,7 @@ const $ = (id) => document.getElementById(id);
 let game = null;
 let selected = null;
 let busy = false;
+let hintToken = 0;  // a hint or verdict is shown only if no move was made meanwhile
 
 function setError(message) { $("error").textContent = message || ""; }
 
@@ -13,8 +14,8 @@ function render() {
   $("game").hidden = false;
   $("opp-name").textContent = game.opponent;
   $("opp-count").textContent = game.computer_cards;
-  $("opp-took").textContent = game.computer_took.length ?
-    "· took from the pile: " + game.computer_took.map(cardLabel).join(" ") : "";
+  $("opp-took").textContent = game.computer_holds.length ?
+    "· holds from the pile: " + game.computer_holds.map(cardLabel).join(" ") : "";
   const over = game.phase === "hand over" || game.phase === "game over";
   const shown = over && game.last_result ? game.last_result.computer_hand : null;
   $("opp-hand").replaceChildren(...(shown ? shown.map(c => cardButton(c)) :
@@ -53,7 +54,10 @@ function render() {
     return li;
   }));
   renderResult();
+  // for scripts and tests: the phase, the legal moves and whether a move is in flight
   document.body.dataset.phase = game.phase;
+  document.body.dataset.legal = game.legal.join(",");
+  document.body.dataset.busy = busy ? "1" : "0";
 }
 
 function statusText() {
@@ -91,6 +95,8 @@ function clickHand(card) {
 async function act(move) {
   if (busy) return;
   busy = true;
+  hintToken++;
+  document.body.dataset.busy = "1";
   setError("");
   try {
     const wasDiscard = game.phase === "discard";
@@ -115,24 +121,28 @@ async function maybeHint() {
 
 async function showHint() {
   const panel = $("hint-panel");
+  const token = hintToken;
   panel.hidden = false;
   panel.textContent = "The advisor is thinking…";
   try {
     const advice = await api(`/api/games/${game.id}/hint`);
+    if (token !== hintToken) return;
     panel.replaceChildren(verdictLine(advice.verdict), adviceTable(advice), note(adviceSummary(advice)));
-  } catch (error) { panel.textContent = "No hint: " + error.message; }
+  } catch (error) { if (token === hintToken) panel.textContent = "No hint: " + error.message; }
 }
 
 async function showAfter(index) {
   const panel = $("hint-panel");
+  const token = hintToken;
   panel.hidden = false;
   panel.textContent = "The advisor is reviewing your move…";
   try {
     const row = await api(`/api/games/${game.id}/decisions/${index}`);
+    if (token !== hintToken) return;
     panel.replaceChildren(verdictLine(`You chose ${row.move}; the advisor: ${row.verdict}` +
       (row.cost === null ? "" : ` Your move cost ${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)} points.`)),
     adviceTable(row.advice));
-  } catch (error) { panel.textContent = "No verdict: " + error.message; }
+  } catch (error) { if (token === hintToken) panel.textContent = "No verdict: " + error.message; }
 }
 
 async function showReview() {
@@ -188,6 +198,7 @@ function remember(id) {
 
 async function newGame() {
   setError("");
+  hintToken++;
   try {
     game = await api("/api/games", { rules: $("rules").value, opponent: $("opponent").value,
       mode: $("mode").value, hints: $("hints").value });
@@ -201,6 +212,7 @@ async function newGame() {
 
 async function nextHand() {
   setError("");
+  hintToken++;
   try {
     game = await api(`/api/games/${game.id}/next`, {});
     $("hint-panel").hidden = true;
