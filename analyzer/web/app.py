@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -409,6 +408,8 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
             preset, opponent = game.rules_preset, game.opponent_name
         advice = await service.advise(position, preset, "basic", opponent, None, 1)
         hints[game_id] = (index, advice)
+        while len(hints) > MAX_GAMES:
+            hints.pop(next(iter(hints)))
         return advice
 
     @app.get("/api/games/{game_id}/decisions/{index}",
@@ -474,7 +475,6 @@ def _version() -> str:
 def _warm_up(service: AdvisorService) -> None:
     """Load the JIT-compiled kernels of the advisor and the table before the first
     request needs them (and measure the advisor's rate for the default opponent)."""
-    started = time.perf_counter()
     from ..gin.advisor import Position
     from .table import PracticeGame
 
@@ -487,7 +487,6 @@ def _warm_up(service: AdvisorService) -> None:
                                      opp_threw="Tc Jh Ts Ks", stock=25, turn=5, upcard="5c")
     service.executor.submit(service.run, position, "standard", "basic", opponent, 512, 1,
                             None, False)
-    service.warm_s = time.perf_counter() - started  # type: ignore[attr-defined]
 
 
 __all__ = ["MAX_BODY_BYTES", "AdvisorService", "create_app", "default_opponent"]
