@@ -56,9 +56,11 @@ def knock_chart_figure(chart: pd.DataFrame, meta: dict[str, Any], title: str,
     cells = chart.set_index(["deadwood", "turn"])
     scale = 100.0 if value == "win_" else 1.0
     unit = "percentage points of game-win chance" if value == "win_" else "points per hand"
-    z, custom = [], []
+    z: list[list[float | None]] = []
+    custom: list[list[Any]] = []
     for dw in deadwoods:
-        z_row, custom_row = [], []
+        z_row: list[float | None] = []
+        custom_row: list[Any] = []
         for turn in turns:
             if (dw, turn) not in cells.index:
                 z_row.append(None)

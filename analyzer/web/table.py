@@ -244,7 +244,7 @@ class PracticeGame:
         state = self.state
         if move in ("take", "pile"):
             card = int(state[Slot.PILE + state[Slot.PILE_LEN] - 1])
-            self.must_knock = stock_left(state) <= 2
+            self.must_knock = bool(stock_left(state) <= 2)
             apply_draw(state, True)
             self.drawn = card
             self.log.append(f"You took {format_card(card)} from the pile.")
