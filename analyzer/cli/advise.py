@@ -9,8 +9,13 @@ from typing import Any, TextIO
 import click
 from tqdm import tqdm
 
-from ..gin.advisor import ActionEstimate, Advice, Position, advise
-from .options import echo_json, fail, get_policy, get_rules, rules_options
+from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
+from ..gin.engine import MAX_DRAWS
+from .options import MAX_UNITS, SEED, echo_json, fail, get_policy, get_rules, rules_options
+
+#: Most rollout samples: each keeps four 8-byte values per action (at most 12), so
+#: 10**6 samples stay under 0.5 GB.
+MAX_SAMPLES = 1_000_000
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -27,8 +32,9 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option("--pile", default="", help="The discard pile now, bottom to top.")
 @click.option("--opp-took", default="", help="Cards the opponent took from the pile.")
 @click.option("--opp-threw", default="", help="Cards the opponent discarded.")
-@click.option("--stock", type=int, help="Cards left in the stock [default: from the pile].")
-@click.option("--turn", type=int, help="Your own turn number, this draw included "
+@click.option("--stock", type=click.IntRange(2, 31),
+              help="Cards left in the stock [default: from the pile].")
+@click.option("--turn", type=click.IntRange(1, MAX_DRAWS // 2), help="Your own turn number, this draw included "
                                        "[default: from the stock].")
 @click.option("--dealer", type=click.Choice(["me", "opp"]), default="opp", show_default=True,
               help="Who dealt this hand.")
@@ -48,8 +54,9 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option("--action", "actions", multiple=True, metavar="ACTION",
               help="Only these actions, e.g. 'knock Kd', 'play 9c', 'gin Kd', 'big gin' "
                    "(repeatable) [default: every legal action].")
-@click.option("--samples", type=click.IntRange(1), default=20_000, show_default=True,
-              help="Most samples (opponent hand + stock order) to roll out.")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=20_000, show_default=True,
+              help="Most samples (opponent hand + stock order) to roll out (their results "
+                   "are kept: about 400 bytes each).")
 @click.option("--tolerance", type=click.FloatRange(min=0, min_open=True),
               help="Stop when every rival's difference to the best is this precise (95% "
                    "half-width) [default: 1 point, or 0.01 win probability with --score].")
@@ -58,11 +65,11 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
               help="Weight sampled opponent hands by how well they explain its play, or not.")
 @click.option("--temperature", type=click.FloatRange(min=0, min_open=True), default=8.0,
               show_default=True, help="Softness of the weighting model (points).")
-@click.option("--equity-deals", type=click.IntRange(100), default=30_000, show_default=True,
+@click.option("--equity-deals", type=click.IntRange(100, MAX_UNITS), default=30_000, show_default=True,
               help="With --score: deals estimating the hand-outcome law behind the game "
                    "equity table that values each final score.")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Random seed; the advice is reproducible from it.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: str,
@@ -88,6 +95,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
     try:
         position = _read_position(position_file, hand, drawn, from_pile, pile, opp_took,
                                   opp_threw, stock, turn, dealer, score, upcard)
+        check_game_position(position, rules)
         equity = None
         if position.score is not None:
             from ..gin.equity import equity_function

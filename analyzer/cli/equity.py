@@ -10,6 +10,7 @@ from typing import Any
 import click
 import pandas as pd
 
+from ..core.rng import offset_seed
 from ..gin.equity import (
     Value,
     check_against_simulation,
@@ -22,11 +23,14 @@ from ..gin.equity import (
     measure_gain,
     sample_states,
     score_aware_best_response,
-    write_response_files,
-    write_table_files,
 )
 from ..gin.policies import policy_name
+from ..report.equity import write_response_files, write_table_files
 from .options import (
+    SEED,
+    UNITS,
+    UNITS_OR_NONE,
+    check_out_folder,
     echo_json,
     fail,
     get_policy,
@@ -43,20 +47,20 @@ _GRID_STEP = 10
 @click.command("equity")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals for the hand-outcome distribution (each played by both dealers).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("results/equity"), show_default=True,
+              default=Path("results/equity"), show_default=True, callback=check_out_folder,
               help="Directory for the CSV files and charts.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="Standard output: a summary and grid, the full "
                                       "table as CSV, or a JSON summary.")
-@click.option("--check", "n_check", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--check", "n_check", type=UNITS_OR_NONE, default=0, show_default=True,
               help="Check the table against whole games from N score states (0:0 and a "
                    "sample of the states games visit).")
-@click.option("--games", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--games", type=UNITS, default=20_000, show_default=True,
               help="Games per arm of --score-aware; --check plays a quarter of it per state.")
 @click.option("--score-aware", is_flag=True,
               help="Also find A's best score-aware knock table against B (a knock "
@@ -106,17 +110,17 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     if n_check:
         check = check_against_simulation(table, distribution, rules, a, b,
                                          sample_states(table, n_check, seed),
-                                         max(games // 4, 10), seed + 1)
+                                         max(games // 4, 10), offset_seed(seed, 1))
         paths["check"] = out_dir / f"{stem}_check.csv"
         check.to_csv(paths["check"], index=False, float_format="%.6g")
         summary["check"] = check_summary(check)
     if score_aware:
-        response = score_aware_best_response(knock_distributions(rules, a, b, deals, seed + 2),
-                                             rules)
+        response = score_aware_best_response(
+            knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
         paths |= write_response_files(response, out_dir, stem,
                                       f"best-response knock threshold vs {policy_name(b)}")
         gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
-                            seed + 3)
+                            offset_seed(seed, 3))
         summary["score_aware"] = {
             "best_constant_threshold": response.thresholds[response.best_constant],
             "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]

@@ -7,26 +7,27 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
-from ..gin.exact import enumerate_and_write, summarize
-from .options import fail
+from ..gin.exact import summarize
+from ..report.exact import enumerate_and_write
+from .options import SEED, UNITS_OR_NONE, fail
 
 
 @click.command("exact")
-@click.option("--cards", "n_cards", type=int, default=10, show_default=True,
+@click.option("--cards", "n_cards", type=click.IntRange(10, 11), default=10, show_default=True,
               help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
                    "the best discard of every 11-card hand.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("results/exact"), show_default=True,
               help="Directory for the counts CSV, summary JSON, chart and checkpoint.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-@click.option("--mc-deals", type=int, default=1_000_000, show_default=True,
+@click.option("--mc-deals", type=UNITS_OR_NONE, default=1_000_000, show_default=True,
               help="Monte Carlo deals for the chart overlay (0: none).")
-@click.option("--mc-seed", type=int, default=0, show_default=True,
-              help="Seed of the Monte Carlo overlay.")
+@click.option("--mc-seed", type=SEED, default=0, show_default=True,
+              help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.")
 @click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
-@click.option("--ranks", type=int, default=N_RANKS, show_default=True,
+@click.option("--ranks", type=click.IntRange(1, N_RANKS), default=N_RANKS, show_default=True,
               help="Ranks per suit of a reduced deck (for checks; no Monte Carlo overlay).")
-@click.option("--suits", type=int, default=N_SUITS, show_default=True,
+@click.option("--suits", type=click.IntRange(1, N_SUITS), default=N_SUITS, show_default=True,
               help="Suits of a reduced deck.")
 def exact(n_cards: int, out_dir: Path, no_progress: bool, mc_deals: int, mc_seed: int,
           restart: bool, ranks: int, suits: int) -> None:

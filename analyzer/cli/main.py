@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from .. import __version__
+from ..core.cluster import interrupt_on_sigterm
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
@@ -56,4 +57,10 @@ class LazyGroup(click.Group):
              lazy_commands=COMMANDS)
 @click.version_option(__version__, prog_name="analyzer")
 def cli() -> None:
-    """Gin rummy and rummy strategy analyzer."""
+    """Gin rummy and rummy strategy analyzer.
+
+    Every number an option takes has a range, shown in each command's --help and checked
+    before any work starts.  Ctrl-C or SIGTERM stops a run within about a second and exits
+    with status 130 (simulate and knock-sweep first print or save what they finished).
+    """
+    interrupt_on_sigterm()

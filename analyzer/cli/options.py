@@ -4,17 +4,35 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
-from collections.abc import Callable, Iterator
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import click
 
-from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
-from ..gin.policies import Policy, format_policy, parse_policy, policy_name
+from ..core.cluster import (
+    SCHEDULER_ENV,
+    Checkpoint,
+    CheckpointMismatch,
+    SchedulerUnreachable,
+    checkpointing,
+    resolve_scheduler,
+    write_atomic,
+)
+from ..gin.policies import (
+    MAX_PENALTY,
+    SCHEDULE_TURNS,
+    Policy,
+    format_policy,
+    parse_policy,
+    policy_name,
+)
 from ..gin.rules import PRESETS as RULE_PRESETS
-from ..gin.rules import Rules, resolve_rules
+from ..gin.rules import Rules, ranges_text, resolve_rules
 
 if TYPE_CHECKING:
     from ..gin.simulate import Estimate
@@ -24,14 +42,37 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def fail(message: str) -> NoReturn:
     """Print a one-line error and exit with status 2 (bad usage or input)."""
-    click.echo(f"Error: {message}", err=True)
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
     sys.exit(2)
+
+
+# ---------------------------------------------------------------- input ranges
+#
+# Every number a user can type has a range, checked by click before any work starts and
+# shown in --help.  The bounds keep every count, index and sum inside int64 and every
+# allocation small (the memory each one allows is stated where it is defined).
+
+#: Seeds of every command: 0 <= seed < 2**63 (a seed is an int64 stream key).
+SEED_MAX = 2**63 - 1
+SEED = click.IntRange(0, SEED_MAX)
+#: Most deals or games of one run.  Runs are folded chunk by chunk, so memory does not
+#: grow with the count; 10**12 keeps deal indices (doubled for seat swaps) and counts far
+#: inside int64.
+MAX_UNITS = 10**12
+UNITS = click.IntRange(1, MAX_UNITS)
+UNITS_OR_NONE = click.IntRange(0, MAX_UNITS)
+#: Most deals (or games) whose rows --raw keeps in memory: two rows of at most 11 int64
+#: columns each, under 1 GB in all.
+MAX_RAW_UNITS = 5_000_000
+#: Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+INTERRUPTED_EXIT = 130
 
 
 def rules_options(function: F) -> F:
     """``--rules PRESET`` and repeatable ``--set field=value``."""
     function = click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
-                            help="Override one rule field (repeatable), e.g. knock_limit=7.")(function)
+                            help="Override one rule field (repeatable), e.g. knock_limit=7; "
+                                 f"ranges: {ranges_text()}; flags yes/no.")(function)
     return click.option("--rules", "preset", default="standard", show_default=True,
                         help=f"Rules preset: {', '.join(RULE_PRESETS)}.")(function)
 
@@ -44,17 +85,23 @@ def run_options(function: F) -> F:
     function = click.option("--jobs", type=click.IntRange(1, 256), default=None,
                             help="Threads (default: all cores). Results do not depend on it.")(
         function)
-    return click.option("--seed", type=int, default=1, show_default=True,
-                        help="Random seed; a run is reproducible from it.")(function)
+    return click.option("--seed", type=SEED, default=1, show_default=True,
+                        help="Random seed, 0 <= seed < 2**63; a run is reproducible from it.")(
+        function)
 
 
 def policy_options(function: F) -> F:
     """``--a`` and ``--b`` policies."""
     function = click.option("--b", "policy_b", default="basic", show_default=True,
-                            help="Policy of player B (preset or draw=..,discard=..,knock=..).")(
-        function)
+                            help="Policy of player B (as --a).")(function)
     return click.option("--a", "policy_a", default="basic", show_default=True,
-                        help="Policy of player A (preset or draw=..,discard=..,knock=..).")(function)
+                        help="Policy of player A: a preset, or draw=..,discard=..,knock=.. "
+                             f"({POLICY_RANGES}).")(function)
+
+
+#: The ranges of a policy's parameters, for --help.
+POLICY_RANGES = (f"knock 0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}; "
+                 f"danger_penalty and slack 0-{MAX_PENALTY}; norepeat yes/no")
 
 
 def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
@@ -104,8 +151,143 @@ def echo_json(data: dict[str, Any]) -> None:
 def raw_option(function: F) -> F:
     """``--raw FILE``: write every row (hand or game) to a Parquet file."""
     return click.option("--raw", type=click.Path(dir_okay=False), default=None,
+                        callback=_check_raw_path,
                         help="Also write every row to this Parquet file (needs pyarrow: "
-                             "pip install -e '.[parquet]').")(function)
+                             "pip install -e '.[parquet]'); at most "
+                             f"{MAX_RAW_UNITS:,} deals or games.")(function)
+
+
+def _check_raw_path(context: click.Context, parameter: click.Parameter,
+                    value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise click.BadParameter("needs pyarrow: pip install -e '.[parquet]'") from None
+    path = Path(value)
+    if path.is_dir():
+        raise click.BadParameter(f"{value} is a folder, expected a file name")
+    _probe_folder(path.parent if str(path.parent) else Path("."), parameter)
+    return value
+
+
+def _probe_folder(folder: Path, parameter: click.Parameter) -> None:
+    """Show that files can be made in ``folder`` (creating it if need be), and leave
+    nothing behind: the run writes there only once its work is done."""
+    created: list[Path] = []
+    try:
+        missing = [folder, *folder.parents]
+        for candidate in reversed(missing):
+            if not candidate.exists():
+                candidate.mkdir()
+                created.append(candidate)
+        if not folder.is_dir():
+            raise NotADirectoryError(f"{folder} is not a folder")
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise click.BadParameter(f"cannot write to {folder}: {reason}",
+                                 param=parameter) from None
+    finally:
+        for made in reversed(created):
+            made.rmdir()
+
+
+def check_out_folder(context: click.Context, parameter: click.Parameter,
+                     value: str | Path | None) -> str | Path | None:
+    """Click callback of an ``--out`` folder: it must be creatable and writable, checked
+    before the command starts (and left as it was until the results are written)."""
+    if value is not None:
+        _probe_folder(Path(value), parameter)
+    return value
+
+
+@contextmanager
+def new_files_removed_on_failure(folder: str | Path) -> Iterator[None]:
+    """Inside the block, a failure or stop removes every file and folder under
+    ``folder`` (and ``folder`` itself) that did not exist before it: a run that fails
+    part way leaves no partial outputs.  Files it overwrote keep their new content."""
+    root = Path(folder)
+    before = {root, *root.rglob("*")} if root.exists() else set()
+    try:
+        yield
+    except BaseException:
+        if root.exists():
+            # deepest first: a new folder holds only new entries, removed before it
+            made = sorted({root, *root.rglob("*")} - before, key=lambda p: len(p.parts),
+                          reverse=True)
+            for path in made:
+                if path.is_dir() and not path.is_symlink():
+                    path.rmdir()
+                else:
+                    path.unlink(missing_ok=True)
+        raise
+
+
+def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw") -> None:
+    """Refuse ``option`` (which keeps every row) for runs whose rows would not fit the
+    stated memory."""
+    if raw is not None and count > MAX_RAW_UNITS:
+        fail(f"{option} keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, "
+             f"got {count:,}")
+
+
+def checkpoint_options(function: F) -> F:
+    """``--checkpoint FILE`` and ``--resume``."""
+    function = click.option("--resume", is_flag=True,
+                            help="Continue the run saved in --checkpoint; the result is the "
+                                 "same bit for bit as an uninterrupted run.")(function)
+    return click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+                        callback=_check_raw_free_path,
+                        help="Save finished chunks to this file every few seconds and on "
+                             "Ctrl-C, so that --resume can continue the run.")(function)
+
+
+def _check_raw_free_path(context: click.Context, parameter: click.Parameter,
+                         value: str | None) -> str | None:
+    if value is not None:
+        path = Path(value)
+        if path.is_dir():
+            raise click.BadParameter(f"{value} is a folder, expected a file name")
+        _probe_folder(path.parent if str(path.parent) else Path("."), parameter)
+    return value
+
+
+@contextmanager
+def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
+                   ) -> Iterator[Checkpoint | None]:
+    """The run's :class:`~analyzer.core.cluster.Checkpoint` (None without --checkpoint),
+    active inside the block; a file of another run, or --resume without a file, is a
+    one-line error before any work."""
+    if path is None:
+        if resume:
+            fail("--resume needs --checkpoint FILE")
+        yield None
+        return
+    if not resume and Path(path).exists():
+        fail(f"checkpoint {path} exists: add --resume to continue it, or delete it")
+    try:
+        checkpoint = Checkpoint(path, identity, resume)
+    except CheckpointMismatch as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write checkpoint {path}: {error.strerror or error}")
+    with checkpointing(checkpoint):
+        yield checkpoint
+
+
+def interrupted(as_json: bool, partial: dict[str, Any] | None = None,
+                checkpoint: Checkpoint | None = None) -> NoReturn:
+    """Report a run stopped by Ctrl-C/SIGTERM and exit with :data:`INTERRUPTED_EXIT`:
+    with --json, the partial result marked ``"interrupted": true``."""
+    if as_json:
+        echo_json({**(partial or {}), "interrupted": True})
+    where = f"; progress saved in {checkpoint.path}, continue with --resume" if checkpoint else ""
+    click.echo(f"Error: interrupted{where}", err=True)
+    sys.exit(INTERRUPTED_EXIT)
+
 
 
 def write_raw(frame: Any, path: str | None) -> None:
@@ -116,7 +298,10 @@ def write_raw(frame: Any, path: str | None) -> None:
         import pyarrow  # noqa: F401
     except ImportError:
         fail("--raw needs pyarrow: pip install -e '.[parquet]'")
-    frame.to_parquet(path, index=False)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _temporary_beside(target) as temporary:
+        frame.to_parquet(temporary, index=False)
     click.echo(f"wrote {len(frame):,} rows to {path}", err=True)
 
 
@@ -142,8 +327,9 @@ def output_options(function: F) -> F:
                             default="table", show_default=True, help="Terminal output format.")(
         function)
     return click.option("--out", type=click.Path(file_okay=False), default=None,
-                        help="Also write the table (CSV) and chart (PNG) into this folder.")(
-        function)
+                        callback=check_out_folder,
+                        help="Also write the table (CSV) and chart (PNG) into this folder "
+                             "(checked writable before the run).")(function)
 
 
 def study_options(function: F) -> F:
@@ -169,14 +355,30 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
         return
     from pathlib import Path
 
-    from ..report.build import figure_file
+    from ..report.figures import figure_file
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(folder / f"{name}.csv", index=False)
-    with figure_file(folder / f"{name}.png", 1, ncols, figsize) as axes:
+    write_atomic(folder / f"{name}.csv", frame.to_csv(index=False).encode())
+    with _temporary_beside(folder / f"{name}.png") as temporary, \
+            figure_file(temporary, 1, ncols, figsize) as axes:
         draw(axes)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
+
+
+@contextmanager
+def _temporary_beside(target: Path) -> Iterator[Path]:
+    """A temporary name next to ``target``, renamed to ``target`` when the block ends
+    without error (removed otherwise), so no partial file is ever left."""
+    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.",
+                                    suffix=target.suffix)
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        yield temporary
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def scheduler_option(command: F) -> F:

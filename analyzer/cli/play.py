@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..core.cards import format_hand, parse_hand
-from ..gin.evaluator import best_melds
+from ..gin.evaluator import GIN_HAND_SIZES, best_melds
+from ..gin.policies import Policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules
 from .options import (
+    UNITS,
+    check_raw_count,
+    checkpoint_options,
     echo_header,
     echo_json,
     estimate_text,
     fail,
     get_policy,
     get_rules,
+    interrupted,
     policy_options,
     progress_bar,
     raw_option,
     rules_options,
+    run_checkpoint,
     run_options,
     run_summary,
     scheduler_option,
@@ -29,9 +35,12 @@ from .options import (
     write_raw,
 )
 
+if TYPE_CHECKING:
+    from ..gin.simulate import HandResult
+
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
-    hand = parse_hand(text)
+    hand = parse_hand(text, GIN_HAND_SIZES)
     result = best_melds(hand)
     return {
         "hand": format_hand(hand),
@@ -43,27 +52,30 @@ def _arrangement_dict(text: str) -> dict[str, Any]:
 
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--file", "path", type=click.File("r"), help="Evaluate one hand per line; CSV out.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--file", "path", type=click.File("r", encoding="utf-8-sig"),
+              help="Evaluate one hand per line (UTF-8, '#' comments); CSV out.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (with --file, a JSON list of them).")
 def deadwood(hand: str | None, path: Any, as_json: bool) -> None:
-    """Best melds, deadwood cards and deadwood points of HAND.
+    """Best melds, deadwood cards and deadwood points of HAND (10 or 11 cards: a gin
+    hand before or after its draw).
 
     \b
     Example:
       analyzer deadwood "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"
       analyzer deadwood --file hands.txt > deadwood.csv
     """
-    if (hand is None) == (path is None):
+    if hand is not None and path is not None:
         fail("give either a HAND or --file, not both")
+    if hand is None and path is None:
+        fail("give a HAND (10 or 11 cards) or --file FILE")
     if path is not None:
+        results = _file_arrangements(path)
+        if as_json:
+            click.echo(json.dumps(results, indent=2))
+            return
         click.echo("hand,min_deadwood")
-        for number, line in enumerate(path, start=1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                result = _arrangement_dict(line)
-            except ValueError as error:
-                fail(f"line {number}: {error}")
+        for result in results:
             click.echo(f"{result['hand']},{result['deadwood']}")
         return
     try:
@@ -76,6 +88,23 @@ def deadwood(hand: str | None, path: Any, as_json: bool) -> None:
     click.echo(f"hand:     {result['hand']}")
     click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
     click.echo(f"deadwood: {result['deadwood_cards'] or '-'} = {result['deadwood']} points")
+
+
+def _file_arrangements(path: Any) -> list[dict[str, Any]]:
+    """Every hand of a --file, checked whole before anything is printed."""
+    results = []
+    number = 0
+    try:
+        for number, line in enumerate(path, start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                results.append(_arrangement_dict(line))
+            except ValueError as error:
+                fail(f"line {number}: {error}")
+    except UnicodeDecodeError:
+        fail(f"{path.name} line {number + 1}: not UTF-8 text")
+    return results
 
 
 # ------------------------------------------------------------------ shared options
@@ -112,14 +141,16 @@ def _cell(value: object) -> str:
 @click.command("simulate")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals; each is played twice with seats swapped.")
 @run_options
 @raw_option
+@checkpoint_options
 @scheduler_option
 def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                      deals: int, seed: int, jobs: int | None, as_json: bool,
-                     no_progress: bool, raw: str | None, scheduler: str | None) -> None:
+                     no_progress: bool, raw: str | None, checkpoint: str | None, resume: bool,
+                     scheduler: str | None) -> None:
     """Play DEALS hands of A against B and summarise them.
 
     Each deal is played twice on the same cards, A as non-dealer then as dealer.
@@ -128,16 +159,30 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     Example:
       analyzer simulate --rules standard --a basic --b basic --deals 1000000 --seed 1
       analyzer simulate --deals 10000 --raw hands.parquet
+      analyzer simulate --deals 100000000 --checkpoint run.json   # Ctrl-C, then add --resume
+
+    Ctrl-C or SIGTERM stops the run within a second and exits with status 130, after
+    printing the summary of the deals finished (with --json, marked "interrupted": true).
     """
     from ..gin.simulate import simulate
 
     rules = get_rules(preset, overrides)
     a, b = get_policy(policy_a), get_policy(policy_b)
+    check_raw_count(raw, deals, "deals")
+    if raw is not None and checkpoint is not None:
+        fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
     set_jobs(jobs)
-    with progress_bar(deals, "deal", no_progress) as update:
-        result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None, progress=update,
-                          scheduler=scheduler)
-    write_raw(result.rows, raw)
+    identity = {"command": "simulate", **run_summary(preset, overrides, rules, seed, a, b),
+                "deals": deals}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with progress_bar(deals, "deal", no_progress) as update:
+                result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None,
+                                  progress=update, scheduler=scheduler)
+        except KeyboardInterrupt:
+            interrupted(as_json, {"deals": 0, "requested_deals": deals, "seed": seed}, saved)
+    if not result.interrupted:
+        write_raw(result.rows, raw)
     summary = {
         "deals": result.deals,
         "hands": result.hands,
@@ -151,9 +196,18 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
         "elapsed_s": result.elapsed_s,
         "deals_per_s": result.deals_per_s,
     }
+    if result.interrupted:
+        if not as_json:
+            _print_simulation(result, seed, preset, overrides, a, b)
+        interrupted(as_json, {**summary, "requested_deals": deals}, saved)
     if as_json:
         echo_json(summary)
         return
+    _print_simulation(result, seed, preset, overrides, a, b)
+
+
+def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tuple[str, ...],
+                      a: Policy, b: Policy) -> None:
     echo_header(f"{result.deals:,} deals ({result.hands:,} hands)", seed, preset, overrides, a, b)
     mix = "  ".join(f"{k} {v:.2%}" for k, v in result.outcomes.items() if v or k != "tie")
     click.echo(f"outcomes:            {mix}")
@@ -174,7 +228,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @click.option("--policies", default=None,
               help="With 3 or 4 players: comma-separated policies, one per player "
                    "(default: --a and --b alternating).")
-@click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--games", type=UNITS, default=10_000, show_default=True,
               help="Games; with 2 players each is played twice with the first dealer swapped.")
 @run_options
 @raw_option
@@ -191,7 +245,10 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
       analyzer games --players 3 --policies basic,simple,gin-hunter --set three_player=loser-sits-out
     """
     rules = get_rules(preset, overrides)
+    check_raw_count(raw, games, "games")
     set_jobs(jobs)
+    if players == 2 and policies is not None:
+        fail("--policies is for 3 or 4 players; with 2 use --a and --b")
     if players > 2:
         names = ([n.strip() for n in policies.split(",")] if policies
                  else [policy_a if i % 2 == 0 else policy_b for i in range(players)])

@@ -7,20 +7,27 @@ from collections.abc import Callable
 import click
 
 from .options import (
+    MAX_UNITS,
+    SEED,
+    check_out_folder,
     fail,
+    new_files_removed_on_failure,
     scheduler_option,
     set_jobs,
 )
 
 
 @click.command("report")
-@click.option("--deals", type=click.IntRange(100), default=None,
+@click.option("--deals", type=click.IntRange(100, MAX_UNITS), default=None,
               help="Base size: deals per arm of the knock sweep (default 40,000); every "
                    "study scales from it.")
 @click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
-@click.option("--seed", type=int, default=2026, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=2026, show_default=True,
+              help="Random seed, 0 <= seed < 2**63.")
 @click.option("--out", type=click.Path(file_okay=False), default="results", show_default=True,
-              help="Folder for the report.")
+              callback=check_out_folder,
+              help="Folder for the report (checked writable before the run; a run that fails "
+                   "removes the files it made).")
 @click.option("--only", default=None,
               help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
                    "variants,equity,rummy (default all).")
@@ -58,5 +65,6 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
 
     config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
                           progress=announce, scheduler=scheduler)
-    path = generate_report(config, sections)
+    with new_files_removed_on_failure(out):
+        path = generate_report(config, sections)
     click.echo(f"wrote {path}")

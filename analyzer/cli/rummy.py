@@ -14,11 +14,19 @@ import click
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..core.cluster import write_atomic
 from ..rummy import studies
 from ..rummy.policies import POLICY_PRESETS, RummyPolicy, parse_policy
 from ..rummy.rules import RULE_PRESETS, RummyRules, rules_from_options
 from ..rummy.simulate import SimulationResult, simulate, simulate_games
-from .options import fail
+from .options import (
+    MAX_UNITS,
+    SEED_MAX,
+    check_out_folder,
+    check_raw_count,
+    fail,
+    new_files_removed_on_failure,
+)
 
 # study name -> (table function, chart function, file stem shared with the report)
 _STUDIES = {
@@ -87,9 +95,9 @@ def _ci_text(values: tuple[float, float, float], digits: int = 2) -> str:
 @rummy.command("simulate")
 @click.option("--players", default=None, metavar="INT", help="Number of players, 2-6 (default: the preset's).")
 @click.option("--deals", default="10000", show_default=True, metavar="INT",
-              help="Hands (or with --games, games) to play.")
+              help="Hands (or with --games, games) to play, 1 to 10**12.")
 @click.option("--seed", default="0", show_default=True, metavar="INT",
-              help="Random seed (deal i uses stream i).")
+              help="Random seed, 0 <= seed < 2**63 (deal i uses stream i).")
 @click.option("--rules", "preset", default="standard", show_default=True, metavar="PRESET",
               help=f"Rules preset: {', '.join(RULE_PRESETS)}.")
 @click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
@@ -105,6 +113,7 @@ def _ci_text(values: tuple[float, float, float], digits: int = 2) -> str:
               help="Play --deals games to the target score (--set target=500) instead of hands.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              callback=check_out_folder,
               help="Write summary.json and hands.csv (one row per hand) here.")
 def simulate_command(players: str | None, deals: str, seed: str, preset: str,
                      sets: tuple[str, ...], policy_a: str, policy_b: str, listed: str | None,
@@ -117,20 +126,23 @@ def simulate_command(players: str | None, deals: str, seed: str, preset: str,
       analyzer rummy simulate --players 4 --rules seed004 --set reshuffle=true --json
       analyzer rummy simulate --games --deals 2000 --set target=500 --a hold6
     """
-    n_deals = _integer("--deals", deals, 1)
+    n_deals = _integer("--deals", deals, 1, MAX_UNITS)
     rules = _rules(preset, players, sets)
     policies = _policies(rules.players, policy_a, policy_b, listed)
     if games:
-        _report_games(rules, policies, n_deals, _integer("--seed", seed, 0), as_json)
+        _report_games(rules, policies, n_deals, _integer("--seed", seed, 0, SEED_MAX), as_json)
         return
-    result = simulate(rules, policies, n_deals, _integer("--seed", seed, 0),
+    if out is not None:
+        check_raw_count(str(out), n_deals, "hands", option="--out")
+    result = simulate(rules, policies, n_deals, _integer("--seed", seed, 0, SEED_MAX),
                       rotate=not no_rotate, keep_hands=out is not None)
     data = _summary_dict(result)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(data, indent=2, sort_keys=True))
         assert result.hands is not None
-        result.hands.to_csv(out / "hands.csv", index=False)
+        write_atomic(out / "hands.csv", result.hands.to_csv(index=False).encode())
+        write_atomic(out / "summary.json",
+                     json.dumps(data, indent=2, sort_keys=True).encode())
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
@@ -170,8 +182,9 @@ def _report_games(rules: RummyRules, policies: list[RummyPolicy], games: int, se
 @click.option("--deals", default=str(studies.REPORT_DEALS), show_default=True, metavar="INT",
               help="Deals per configuration.")
 @click.option("--seed", default="0", show_default=True, metavar="INT",
-              help="Random seed of every run.")
+              help="Random seed of every run, 0 <= seed < 2**63.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              callback=check_out_folder,
               help="Write the table (CSV) and chart (PNG) here; with 'all', also report.md.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
 def study_command(name: str, deals: str, seed: str, out: Path | None, as_json: bool) -> None:
@@ -182,13 +195,14 @@ def study_command(name: str, deals: str, seed: str, out: Path | None, as_json: b
       analyzer rummy study meld-or-hold --deals 20000 --out results/rummy
       analyzer rummy study all --out results/rummy
     """
-    n_deals = _integer("--deals", deals, 1)
-    n_seed = _integer("--seed", seed, 0)
+    n_deals = _integer("--deals", deals, 1, MAX_UNITS)
+    n_seed = _integer("--seed", seed, 0, SEED_MAX)
     if name == "all":
         if out is None:
             _fail("study all writes CSV and PNG files: give --out DIR")
-        markdown = studies.write_rummy_report(out, n_deals, n_seed)
-        (out / "report.md").write_text(markdown)
+        with new_files_removed_on_failure(out):
+            markdown = studies.write_rummy_report(out, n_deals, n_seed)
+            write_atomic(out / "report.md", markdown.encode())
         click.echo(markdown)
         return
     if name not in _STUDIES:
@@ -197,7 +211,7 @@ def study_command(name: str, deals: str, seed: str, out: Path | None, as_json: b
     table: pd.DataFrame = run(n_deals, n_seed)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        table.to_csv(out / f"{stem}.csv", index=False)
+        write_atomic(out / f"{stem}.csv", table.to_csv(index=False).encode())
         figure = Figure(figsize=(7, 4.2))
         plot(table, figure.add_subplot())
         figure.tight_layout()

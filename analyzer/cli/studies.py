@@ -6,17 +6,25 @@ from typing import Any
 
 import click
 
+from ..core.cluster import write_atomic
+from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
 from .options import (
+    MAX_UNITS,
+    UNITS,
+    UNITS_OR_NONE,
+    checkpoint_options,
     emit,
     fail,
     get_policy,
     get_rules,
+    interrupted,
     output_options,
     policy_options,
     progress_bar,
     rules_options,
+    run_checkpoint,
     run_options,
     save_chart,
     set_jobs,
@@ -27,15 +35,16 @@ from .options import (
 @click.command("knock-sweep")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--deals", type=UNITS, default=20_000, show_default=True,
               help="Deals per threshold (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=2_000, show_default=True,
+@click.option("--games", type=UNITS, default=2_000, show_default=True,
               help="Game pairs per threshold.")
 @study_options
+@checkpoint_options
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
                         no_progress: bool, out: str | None, fmt: str,
-                        scheduler: str | None) -> None:
+                        scheduler: str | None, checkpoint: str | None, resume: bool) -> None:
     """Knock at deadwood <= t for t = 0..10: points per hand and games won.
 
     A is --a with its knock threshold set to t; the opponent is --b, or A's twin with
@@ -44,6 +53,10 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     \b
     Example:
       analyzer knock-sweep --a basic --b gin-hunter --deals 50000 --out sweep/
+      analyzer knock-sweep --deals 1000000 --checkpoint sweep.json   # Ctrl-C, then --resume
+
+    Ctrl-C or SIGTERM stops the sweep and exits with status 130; with --checkpoint the
+    finished chunks are kept, and --resume ends with the same table bit for bit.
     """
     from ..gin import studies
     from ..report import figures as charts
@@ -52,9 +65,16 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     subject = get_policy(policy_a)
     opponent = None if policy_b == "same" else get_policy(policy_b)
     set_jobs(jobs)
-    with progress_bar(11 * (deals + games), "deal", no_progress) as update:
-        sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games, seed,
-                                    progress=update, scheduler=scheduler)
+    identity = {"command": "knock-sweep", "rules": rules.describe(), "a": format_policy(subject),
+                "b": policy_b if opponent is None else format_policy(opponent),
+                "deals": deals, "games": games, "seed": seed}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with progress_bar(11 * (deals + games), "deal", no_progress) as update:
+                sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games,
+                                            seed, progress=update, scheduler=scheduler)
+        except KeyboardInterrupt:
+            interrupted(as_json, None, saved)
     save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
                (14, 4.2), ncols=3)
     emit(sweep, "json" if as_json else fmt,
@@ -66,11 +86,11 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @click.command("knock-chart")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals whose knock decisions are branched (each twice, seats swapped).")
-@click.option("--min-samples", type=click.IntRange(1), default=300, show_default=True,
+@click.option("--min-samples", type=UNITS, default=300, show_default=True,
               help="Cells with fewer states are greyed out.")
-@click.option("--equity-deals", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--equity-deals", type=UNITS_OR_NONE, default=0, show_default=True,
               help="Also value each hand as the chance of winning a game from 0:0, by an "
                    "equity table from this many deals (0: points only).")
 @study_options
@@ -108,7 +128,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @policy_options
 @click.option("--objective", type=click.Choice(["points", "games"]), default="points",
               show_default=True, help="Maximise points per hand, or the game-win rate.")
-@click.option("--deals", type=click.IntRange(1), default=5_000, show_default=True,
+@click.option("--deals", type=UNITS, default=5_000, show_default=True,
               help="Deals (points) or game pairs (games) per evaluation.")
 @click.option("--rounds", type=click.IntRange(1, 10), default=2, show_default=True,
               help="Rounds of alternating best responses.")
@@ -140,7 +160,8 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
     if out is not None:
         from pathlib import Path
 
-        search.gaps.to_csv(Path(out) / "knock_schedule_gaps.csv", index=False)
+        write_atomic(Path(out) / "knock_schedule_gaps.csv",
+                     search.gaps.to_csv(index=False).encode())
     emit(search.steps, "json" if as_json else fmt)
     if fmt == "table" and not as_json:
         click.echo("")
@@ -151,9 +172,9 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 @rules_options
 @click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
               show_default=True, help="Comma-separated policy presets in the round robin.")
-@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--deals", type=UNITS, default=10_000, show_default=True,
               help="Deals per pairing (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+@click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per pairing.")
 @study_options
 def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
@@ -173,6 +194,9 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     names = [n.strip() for n in policies.split(",") if n.strip()]
     if len(names) < 2:
         fail("--policies needs at least two presets")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        fail(f"--policies names {repeated[0]!r} twice; each policy plays once")
     field = {name: get_policy(name) for name in names}
     set_jobs(jobs)
     pairs = len(names) * (len(names) - 1) // 2
@@ -198,9 +222,9 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="The stronger policy of the skill measure.")
 @click.option("--b", "policy_b", default="basic", show_default=True,
               help="The weaker policy of the skill measure.")
-@click.option("--deals", type=click.IntRange(2), default=10_000, show_default=True,
+@click.option("--deals", type=click.IntRange(2, MAX_UNITS), default=10_000, show_default=True,
               help="Deals per preset (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+@click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per preset.")
 @study_options
 def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
@@ -216,6 +240,10 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
     from ..report import figures as charts
 
     names = [n.strip() for n in presets.split(",") if n.strip()]
+    if not names:
+        fail(f"--presets is empty; choose from {', '.join(RULE_PRESETS)}")
+    if len(set(names)) < len(names):
+        fail("--presets names a preset twice")
     unknown = [n for n in names if n not in RULE_PRESETS]
     if unknown:
         fail(f"unknown rules preset {unknown[0]!r}; choose from {', '.join(RULE_PRESETS)}")
@@ -236,7 +264,7 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
 
 
 @click.command("dealt")
-@click.option("--deals", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--deals", type=UNITS, default=1_000_000, show_default=True,
               help="Random hands of each size.")
 @run_options
 @output_options

@@ -59,3 +59,17 @@ def shuffle_deck(state: npt.NDArray[np.uint64], deck: npt.NDArray[np.int8]) -> N
     for i in range(51, 0, -1):
         j = next_below(state, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+
+
+#: Seeds are ``0 <= seed < SEED_LIMIT`` everywhere (int64 stream keys).
+SEED_LIMIT = 2**63
+
+
+def offset_seed(seed: int, offset: int) -> int:
+    """The seed ``offset`` places after ``seed`` (the seed of a run's second, third, ..
+    stage), wrapping inside ``0 <= seed < 2**63`` so that every valid seed stays valid.
+
+    >>> offset_seed(1, 2), offset_seed(2**63 - 1, 1)
+    (3, 0)
+    """
+    return (seed + offset) % SEED_LIMIT

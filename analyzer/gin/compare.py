@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
+from ..core.cluster import ChunkPlan, fold_plan
 from .engine import Outcome
 from .policies import Policy
 from .rules import Rules
@@ -126,7 +126,9 @@ def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], t
          seed: int, reference: int, chunk: int, progress: Progress | None,
          scheduler: str | None) -> dict[str, float]:
     common = {"arms": list(arms), "seed": seed, "reference": reference}
-    return merge_sums(map_spans(chunk_function, total, chunk, common, scheduler, progress))
+    plan = ChunkPlan(chunk_function, total, chunk, common)
+    return fold_plan(plan, lambda sums, part: merge_sums([sums, part]), {}, scheduler,
+                     progress).value
 
 
 def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],

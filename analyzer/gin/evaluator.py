@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from ..core.cards import N_RANKS, SUIT_BITS, HandLike, format_hand, to_indices, to_mask
+from ..core.cards import FULL_DECK, N_RANKS, SUIT_BITS, HandLike, format_hand, to_indices, to_mask
 from ..core.lanes import (
     LANE_MASK,
     NO_ARRANGEMENT,
@@ -54,6 +54,15 @@ from ..core.rng import next_below, stream_key
 
 #: Run-only deadwood (points) and melded cards of every suit lane, runs of any length.
 RUN_DEADWOOD, RUN_MELDED, _ = lane_tables(N_RANKS)
+
+#: Most cards the Python wrappers evaluate.  The largest hand a supported game needs is
+#: 14 cards (plain rummy's largest deal, 13, plus a draw; gin needs 11: 10 dealt plus the
+#: card drawn).  The search enumerates the set choices of ranks held three or four times
+#: and grows about 6-fold per such rank (52 cards: 6**13 choices, hours); up to 16 cards
+#: there are at most four, 6**4 = 1,296 choices, so every call stays under a millisecond.
+MAX_HAND_CARDS = 16
+#: Sizes of a gin hand: before and after its draw.
+GIN_HAND_SIZES = (10, 11)
 
 
 # --------------------------------------------------------------------------- kernels
@@ -300,30 +309,89 @@ class Arrangement(NamedTuple):
     deadwood: int
 
 
+def _hand_mask(hand: HandLike, what: str = "hand") -> int:
+    """The mask of a hand of at most :data:`MAX_HAND_CARDS` cards; ``TypeError`` for a
+    value that is no hand (bool, float, ...), ``ValueError`` for a bad or too big one."""
+    if isinstance(hand, (bool, np.bool_)) or not isinstance(hand, (str, int, np.integer,
+                                                                     list, tuple, np.ndarray)):
+        raise TypeError(f"{what} must be card notation, card indices or an int mask, "
+                        f"got {hand!r}")
+    if isinstance(hand, np.integer) and hand.dtype.kind == "u" and int(hand) > FULL_DECK:
+        raise ValueError(f"bad mask {int(hand):#x}: only bits 0-51 may be set")
+    mask = to_mask(hand)
+    cards = mask.bit_count()
+    if cards > MAX_HAND_CARDS:
+        raise ValueError(f"{what} has {cards} cards; the evaluator takes at most "
+                         f"{MAX_HAND_CARDS} (gin hands hold 10-11, rummy hands up to 14)")
+    return mask
+
+
 def min_deadwood(hand: HandLike) -> int:
     """Minimum deadwood (points) over every partition of ``hand`` into disjoint melds.
 
-    ``hand`` is notation, card indices or a mask, of any size.
+    ``hand`` is notation, card indices or a mask, of at most :data:`MAX_HAND_CARDS`
+    cards (``ValueError`` above; ``TypeError`` for a bool, float or other non-hand).
 
     >>> min_deadwood("As 2s 3s 4c 4d 4h 9c Tc Jc Kd")
     10
     >>> min_deadwood("Ks Kc Qd Qh Js Jc Td Th 9s 9c")
     98
     """
-    return int(min_deadwood_kernel(np.int64(to_mask(hand))))
+    return int(min_deadwood_kernel(np.int64(_hand_mask(hand))))
 
 
 def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> npt.NDArray[np.int64]:
-    """Minimum deadwood (points) of each hand in an array of 52-bit int64 masks."""
-    array = np.ascontiguousarray(masks, dtype=np.int64)
+    """Minimum deadwood (points) of each hand in an array of 52-bit masks.
+
+    ``masks`` is a one-dimensional sequence or array of integers (any integer dtype,
+    not bool); each mask has at most :data:`MAX_HAND_CARDS` bits set.  Anything else
+    (floats, bools, strings, masks outside bits 0-51) raises ``TypeError`` or
+    ``ValueError`` naming the first bad value.
+    """
+    array = _mask_array(masks)
     if array.ndim != 1:
         raise ValueError(f"masks must be one-dimensional, got shape {array.shape}")
-    if array.size and (array.min() < 0 or array.max() >= 1 << 52):
-        bad = array[(array < 0) | (array >= 1 << 52)][0]
-        raise ValueError(f"bad mask {int(bad):#x}: only bits 0-51 may be set")
+    if array.size:
+        cards = _popcounts(array)
+        if cards.max() > MAX_HAND_CARDS:
+            bad = array[np.argmax(cards > MAX_HAND_CARDS)]
+            raise ValueError(f"mask {int(bad):#x} has {int(cards.max())} cards; the evaluator "
+                             f"takes at most {MAX_HAND_CARDS}")
     out = np.empty(len(array), dtype=np.int64)
     (_min_deadwood_batch if parallel else _min_deadwood_serial)(array, out)
     return out
+
+
+def _mask_array(masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """``masks`` as a contiguous int64 array, every value checked to lie in 0 .. 2**52-1
+    before any conversion (so a uint64 or a Python int beyond int64 is not wrapped)."""
+    raw = np.asarray(masks, dtype=object) if isinstance(masks, (list, tuple)) else \
+        np.asarray(masks)
+    if raw.dtype == object:
+        for value in raw.ravel():
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"masks must be integers, got {value!r}")
+            if not 0 <= int(value) <= FULL_DECK:
+                raise ValueError(f"bad mask {int(value):#x}: only bits 0-51 may be set")
+        return np.ascontiguousarray(raw.astype(np.int64) if raw.size else
+                                    np.zeros(raw.shape, np.int64))
+    if raw.dtype.kind not in "iu":
+        raise TypeError(f"masks must be an integer array, got dtype {raw.dtype}"
+                        + (f" ({raw.ravel()[0]!r})" if raw.size else ""))
+    if raw.size:
+        bad = (raw < 0) | (raw > FULL_DECK)
+        if bad.any():
+            value = raw[bad].ravel()[0]
+            raise ValueError(f"bad mask {int(value):#x}: only bits 0-51 may be set")
+    return np.ascontiguousarray(raw, dtype=np.int64)
+
+
+def _popcounts(array: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Cards in each mask."""
+    counts = np.zeros(array.shape, dtype=np.int64)
+    for card in range(52):
+        counts += (array >> card) & 1
+    return counts
 
 
 def best_discard(hand11: HandLike, forbidden: HandLike = 0) -> Discards:
@@ -337,10 +405,10 @@ def best_discard(hand11: HandLike, forbidden: HandLike = 0) -> Discards:
     >>> result.deadwood, [format_card(c) for c in result.discards]
     (6, ['8d'])
     """
-    hand = to_mask(hand11)
+    hand = _hand_mask(hand11)
     if (hand).bit_count() < 1:
         raise ValueError("wrong hand size: 0 cards, nothing to discard")
-    banned = to_mask(forbidden)
+    banned = _hand_mask(forbidden, "forbidden")
     if hand & ~banned == 0:
         raise ValueError("every card of the hand is forbidden as a discard")
     scratch = np.empty(52, dtype=np.int64)
@@ -364,7 +432,7 @@ def best_melds(hand: HandLike) -> Arrangement:
     >>> [format_hand(m) for m in result.melds], format_hand(result.deadwood_cards), result.deadwood
     (['7c 7d 7h'], '6c 8c Ks', 24)
     """
-    mask = to_mask(hand)
+    mask = _hand_mask(hand)
     deadwood, sets, runs = best_arrangement_kernel(np.int64(mask))
     return Arrangement(_split_sets(int(sets)) + _split_runs(int(runs)),
                        mask & ~int(sets) & ~int(runs), int(deadwood))
@@ -377,10 +445,10 @@ def deadwood_after_layoff(defender: HandLike, knocker_melds: list[HandLike]) -> 
     >>> deadwood_after_layoff("8s 9s Kd", ["5s 6s 7s"])
     10
     """
-    hand = to_mask(defender)
+    hand = _hand_mask(defender, "defender")
     sets = runs = 0
     for meld in knocker_melds:
-        mask = to_mask(meld)
+        mask = _hand_mask(meld, "meld")
         row = meld_index(mask)
         if row < 0:
             raise ValueError(f"not a meld: {format_hand(mask)!r}")

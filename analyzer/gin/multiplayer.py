@@ -28,6 +28,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..core.rng import stream_key
+from ..core.stats import Estimate
 from .engine import SCRATCH_SIZE, STATE_SIZE, Slot
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
@@ -184,9 +185,8 @@ def multiplayer_summary(frame: pd.DataFrame) -> pd.DataFrame:
     n = len(frame)
     records = []
     for index, column in enumerate(sides):
-        rate = float((frame["winner"] == index).mean())
-        half = 1.959964 * np.sqrt(rate * (1 - rate) / n)
-        records.append({"side": column.removeprefix("total_"), "win_rate": rate,
-                        "win_low": rate - half, "win_high": rate + half,
+        win = Estimate.binomial(float((frame["winner"] == index).mean()), n)
+        records.append({"side": column.removeprefix("total_"), "win_rate": win.mean,
+                        "win_low": win.low, "win_high": win.high,
                         "mean_total": float(frame[column].mean())})
     return pd.DataFrame(records)

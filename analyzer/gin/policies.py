@@ -50,6 +50,10 @@ import numpy.typing as npt
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
+#: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
+#: about 100 points, so larger values change nothing.
+MAX_PENALTY = 100
+
 DRAW_RULES = ("never", "improve", "meld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead")
 
@@ -104,8 +108,14 @@ class Policy:
         for _, threshold in self.knock:
             if not 0 <= threshold <= 10:
                 raise ValueError(f"knock threshold must be 0-10, got {threshold}")
-        if self.danger_penalty < 0 or self.slack < 0:
-            raise ValueError("danger_penalty and slack must be >= 0")
+        if not isinstance(self.norepeat, bool):
+            raise TypeError(f"norepeat must be True or False, got {self.norepeat!r}")
+        for name in ("danger_penalty", "slack"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an integer, got {value!r}")
+            if not 0 <= value <= MAX_PENALTY:
+                raise ValueError(f"{name} must be 0-{MAX_PENALTY}, got {value}")
 
     def thresholds(self) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
@@ -169,7 +179,7 @@ def parse_policy(text: str) -> Policy:
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
-            changes[key] = value.lower() in ("1", "yes", "true", "on")
+            changes[key] = _yes_no(value, key)
         elif key in ("danger_penalty", "slack"):
             changes[key] = _int(value, key)
         else:
@@ -216,6 +226,15 @@ def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:
             raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
         steps.append((_int(turn, "knock turn"), _int(threshold, "knock threshold")))
     return tuple(steps)
+
+
+def _yes_no(text: str, what: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "yes", "true", "on"):
+        return True
+    if lowered in ("0", "no", "false", "off"):
+        return False
+    raise ValueError(f"bad {what} {text!r}: expected yes or no")
 
 
 def _int(text: str, what: str) -> int:

@@ -36,6 +36,26 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Range (inclusive, points) of every integer rule.  Bonuses up to 1,000 keep a hand's
+#: score (doubled by an Oklahoma spade) and a game's totals far inside int64, and a
+#: target of at most 500 keeps the score tables of games and the equity DP under about
+#: 0.5 GB (they grow with the square of the target).
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "target": (1, 500),
+    "game_bonus": (0, 1000),
+    "line_bonus": (0, 1000),
+}
+
+
+def ranges_text() -> str:
+    """The integer rules' ranges, for --help: ``knock_limit 0-10, ...``."""
+    return ", ".join(f"{name} {low}-{high}" for name, (low, high) in INT_RANGES.items())
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every rule choice of a gin rummy hand and game (points unless stated)."""
@@ -83,13 +103,16 @@ class Rules:
     """Seating with three players: ``dealer-sits-out`` or ``loser-sits-out``."""
 
     def __post_init__(self) -> None:
-        if not 0 <= self.knock_limit <= 10:
-            raise ValueError(f"knock_limit must be 0-10, got {self.knock_limit}")
-        for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "line_bonus"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        if self.target < 1:
-            raise ValueError(f"target must be >= 1, got {self.target}")
+        for item in fields(self):
+            value = getattr(self, item.name)
+            kind = type(Rules.__dataclass_fields__[item.name].default)
+            if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"{item.name} must be an integer, got {value!r}")
+            if kind is bool and not isinstance(value, bool):
+                raise TypeError(f"{item.name} must be True or False, got {value!r}")
+        for name, (low, high) in INT_RANGES.items():
+            if not low <= getattr(self, name) <= high:
+                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
                 raise ValueError(f"{name} must be one of {', '.join(choices)}; "

@@ -26,8 +26,9 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from ..core.cluster import ChunksInterrupted, map_spans
+from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
 from ..core.rng import shuffle_deck, stream_key
+from ..core.stats import Estimate
 from .engine import (
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -46,6 +47,9 @@ _GAME_SALT = np.int64(0x6A3E)
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
 MAX_HANDS_PER_GAME = 1000
 DEFAULT_CHUNK = 1 << 15
+#: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
+#: (about 0.1 s on one core).
+INTERRUPT_SPAN = 1 << 12
 #: Parallel work units of a chunk (each owns its work space); many more than cores so
 #: that uneven hand lengths even out.
 _SLOTS = 256
@@ -268,31 +272,6 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap:
 
 
 @dataclass
-class Estimate:
-    """A mean with its 95% confidence interval (normal approximation)."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def from_sums(cls, total: float, squares: float, n: int) -> Estimate:
-        if n == 0:
-            return cls(float("nan"), float("nan"), float("nan"), 0)
-        mean = total / n
-        variance = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = 1.959964 * np.sqrt(variance / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"mean": self.mean, "ci95": [self.low, self.high]}
-
-    def __str__(self) -> str:
-        return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
-
-
-@dataclass
 class _Sums:
     """Mergeable sums over chunks (counts, sums and sums of squares per unit)."""
 
@@ -326,6 +305,8 @@ class HandResult:
     gin_rate: float
     elapsed_s: float
     rows: pd.DataFrame | None = None
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the summary covers the deals finished."""
 
     @property
     def deals_per_s(self) -> float:
@@ -348,6 +329,8 @@ class GameResult:
     unfinished: int
     elapsed_s: float
     rows: pd.DataFrame | None = None
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the summary covers the games finished."""
 
 
 Progress = Callable[[int], None]
@@ -362,8 +345,14 @@ def hand_rows(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first
     """Per-hand rows (columns :class:`HandColumn`) of deals ``first_deal ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
-    _hands_kernel(np.int64(seed), np.int64(first_deal), np.int64(n_deals), swap_seats,
-                  rules.to_array(), _policy_matrix(policy_a, policy_b), rows)
+    rules_array, policies = rules.to_array(), _policy_matrix(policy_a, policy_b)
+    # in kernel calls of a bounded size: Ctrl-C is seen between them (a kernel cannot
+    # be interrupted), and every deal has its own stream, so the rows do not change
+    for start in range(0, n_deals, INTERRUPT_SPAN):
+        count = min(INTERRUPT_SPAN, n_deals - start)
+        _hands_kernel(np.int64(seed), np.int64(first_deal + start), np.int64(count),
+                      swap_seats, rules_array, policies,
+                      rows[start * reps:(start + count) * reps])
     return rows
 
 
@@ -434,8 +423,13 @@ def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: in
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
     arrays, regions = _score_policy_arrays(policy_a, policy_b, rules.target)
-    _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), swap_seats,
-                  rules.to_array(), arrays, regions, np.array(start, dtype=np.int64), rows)
+    rules_array, scores = rules.to_array(), np.array(start, dtype=np.int64)
+    span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
+    for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
+        count = min(span, n_games - offset)
+        _games_kernel(np.int64(seed), np.int64(first_game + offset), np.int64(count),
+                      swap_seats, rules_array, arrays, regions, scores,
+                      rows[offset * reps:(offset + count) * reps])
     return rows
 
 
@@ -470,18 +464,26 @@ def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
 def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
                 total: int, chunk: int, first_key: str, count_key: str,
                 common: dict[str, object], scheduler: str | None, progress: Progress | None
-                ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
-    """Merged sums and kept rows of the chunks of a run; after Ctrl-C, of the chunks
-    finished (re-raising when none had)."""
+                ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]], bool]:
+    """Merged sums, kept rows and whether Ctrl-C stopped it, of the chunks of a run;
+    after Ctrl-C, of the chunks finished in order (re-raising when none had)."""
+    def fold(value: tuple[dict[str, float], list[npt.NDArray[np.int64]]],
+             part: tuple[dict[str, float], npt.NDArray[np.int64] | None]
+             ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
+        sums, kept = value
+        if part[1] is not None:
+            kept.append(part[1])
+        return merge_sums([sums, part[0]]), kept
+
+    plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
+    initial: tuple[dict[str, float], list[npt.NDArray[np.int64]]] = ({}, [])
     try:
-        parts = map_spans(function, total, chunk, common, scheduler, progress, first_key,
-                          count_key)
-    except ChunksInterrupted as stop:
-        if not stop.finished:
+        state = fold_plan(plan, fold, initial, scheduler, progress)
+    except RunInterrupted as stop:
+        if not stop.state.chunks:
             raise
-        parts = [stop.finished[index] for index in sorted(stop.finished)]
-    rows = [part_rows for _, part_rows in parts if part_rows is not None]
-    return merge_sums([part_sums for part_sums, _ in parts]), rows
+        return *stop.state.value, True
+    return *state.value, False
 
 
 def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, seed: int = 0,
@@ -501,11 +503,13 @@ def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, see
     started = time.perf_counter()
     common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
               "swap_seats": swap_seats, "keep_rows": keep_rows}
-    sums, kept = _run_chunks(_hand_chunk, n_deals, chunk, "first_deal", "n_deals", common,
-                             scheduler, progress)
+    sums, kept, interrupted = _run_chunks(_hand_chunk, n_deals, chunk, "first_deal",
+                                          "n_deals", common, scheduler, progress)
     elapsed = time.perf_counter() - started
-    return hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
-                       _hand_frame(kept) if keep_rows else None)
+    result = hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
+                         _hand_frame(kept) if keep_rows else None)
+    result.interrupted = interrupted
+    return result
 
 
 def _accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> None:
@@ -612,13 +616,15 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
     started = time.perf_counter()
     common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
               "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
-    sums, kept = _run_chunks(_game_chunk, n_games, chunk, "first_game", "n_games", common,
-                             scheduler, progress)
+    sums, kept, interrupted = _run_chunks(_game_chunk, n_games, chunk, "first_game",
+                                          "n_games", common, scheduler, progress)
     frame = None
     if keep_rows:
         frame = pd.DataFrame(np.concatenate(kept), columns=[c.name.lower() for c in GameColumn])
-    return game_result(sums, seed, rules, policy_a, policy_b,
-                       time.perf_counter() - started, frame)
+    result = game_result(sums, seed, rules, policy_a, policy_b,
+                         time.perf_counter() - started, frame)
+    result.interrupted = interrupted
+    return result
 
 
 def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, deal: int,

@@ -21,8 +21,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
-from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
+from ..core.cluster import ChunkPlan, fold_plan
+from ..core.rng import offset_seed
+from ..core.stats import Estimate
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
@@ -31,7 +33,6 @@ from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
 
 Progress = Callable[[int], None]
-Z95 = 1.959964
 
 
 # ---------------------------------------------------------------------- dealt hands
@@ -132,8 +133,9 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
     common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
-                   axis=0)
+    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                      progress).value
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
@@ -144,14 +146,12 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
             for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
                 if prefix and values is None:
                     continue
-                mean = s / n
-                sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
-                half = Z95 * sd / np.sqrt(n)
-                row[f"{prefix}mean"] = mean
-                row[f"{prefix}low"] = mean - half
-                row[f"{prefix}high"] = mean + half
-                row[f"{prefix}verdict"] = ("knock" if mean - half > 0 else
-                                           "play on" if mean + half < 0 else "unclear")
+                estimate = Estimate.from_sums(s, sq, n)
+                row[f"{prefix}mean"] = estimate.mean
+                row[f"{prefix}low"] = estimate.low
+                row[f"{prefix}high"] = estimate.high
+                row[f"{prefix}verdict"] = ("knock" if estimate.low > 0 else
+                                           "play on" if estimate.high < 0 else "unclear")
             row["enough"] = n >= min_samples
             rows.append(row)
     return pd.DataFrame(rows)
@@ -241,7 +241,7 @@ def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Po
             break
     arms = [Arm("start", rules, schedule_policy(base, start), opponent),
             Arm("best", rules, schedule_policy(base, current), opponent)]
-    gain = _evaluate(arms, n, seed + 1, objective, 0, None, scheduler).iloc[1]
+    gain = _evaluate(arms, n, offset_seed(seed, 1), objective, 0, None, scheduler).iloc[1]
     return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
 
 
@@ -265,7 +265,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
             if side == "A":
                 against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
                 new, gain, low, high = best_response(rules, base, schedule_a, against, n,
-                                                      seed + round_number, objective, progress,
+                                                      offset_seed(seed, round_number), objective, progress,
                                                       scheduler)
                 changed |= new != schedule_a
                 schedule_a = new
@@ -273,7 +273,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                 start = schedule_b or [10] * len(SCHEDULE_BINS)
                 new, gain, low, high = best_response(rules, base, start,
                                                       schedule_policy(base, schedule_a), n,
-                                                      seed + 100 + round_number, objective,
+                                                      offset_seed(seed, 100 + round_number), objective,
                                                       progress, scheduler)
                 changed |= new != schedule_b
                 schedule_b = new
@@ -293,7 +293,7 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                     trial[index] = threshold
                     arms.append(Arm("/".join(map(str, trial)), rules,
                                     schedule_policy(base, trial), schedule_policy(base, theirs)))
-        table = _evaluate(arms, n, seed + 999, objective, 0, progress, scheduler)
+        table = _evaluate(arms, n, offset_seed(seed, 999), objective, 0, progress, scheduler)
         best = table.iloc[1:]["diff_mean"].idxmax()
         gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
                      "best_deviation": table.loc[best, "arm"],

@@ -41,6 +41,18 @@ N_RULE_FIELDS = 12
 DEALT_BY_PLAYERS = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 
 
+#: Most cards dealt to a player: 13 (14 held after a draw) keeps every hand evaluation
+#: bounded, at most four ranks held three or four times.
+MAX_HAND_SIZE = 13
+#: Ranges (inclusive) of the other integer rules: a hand's score times the multiplier and
+#: a game's totals stay far inside int64, and a hand stops within 10,000 turns.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "rummy_multiplier": (1, 10),
+    "turn_limit": (1, 10_000),
+    "target": (1, 10_000),
+}
+
+
 @dataclass(frozen=True)
 class RummyRules:
     """One set of plain-rummy rules.
@@ -106,16 +118,14 @@ class RummyRules:
         if self.hand_size < 0 or self.players * self.cards_dealt + 1 > 52:
             raise ValueError(f"hand_size {self.hand_size} does not fit {self.players} players "
                              "and an upcard in 52 cards")
-        if self.hand_size and self.hand_size < 3:
-            raise ValueError(f"hand_size must be 0 (by player count) or >= 3, got {self.hand_size}")
+        if self.hand_size and not 3 <= self.hand_size <= MAX_HAND_SIZE:
+            raise ValueError(f"hand_size must be 0 (by player count) or 3-{MAX_HAND_SIZE}, "
+                             f"got {self.hand_size}")
         if self.max_run != 0 and not 3 <= self.max_run <= 13:
             raise ValueError(f"max_run must be 0 (no cap) or 3-13, got {self.max_run}")
-        if self.rummy_multiplier < 1:
-            raise ValueError(f"rummy_multiplier must be >= 1, got {self.rummy_multiplier}")
-        if self.turn_limit < 1:
-            raise ValueError(f"turn_limit must be >= 1, got {self.turn_limit}")
-        if self.target < 1:
-            raise ValueError(f"target must be >= 1 point, got {self.target}")
+        for name, (low, high) in INT_RANGES.items():
+            if not low <= getattr(self, name) <= high:
+                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
 
     @property
     def cards_dealt(self) -> int:

@@ -17,7 +17,6 @@ without it player ``j`` always has seat ``j``.  Seat 0 plays first, the last sea
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +28,7 @@ from numba import njit, prange
 
 from ..core.lanes import lane_tables
 from ..core.rng import shuffle_deck, stream_key
+from ..core.stats import Z95_EXACT, Estimate
 from .engine import (
     END_OUT,
     END_STOCK,
@@ -85,7 +85,6 @@ _MAX_GAME_HANDS = 1000
 ROW_COLUMNS = ("deal", "winner_seat", "winner_player", "points", "rummy", "turns", "end",
                "reshuffles", "calls")
 _N_CHUNKS = 64
-_Z95 = 1.959963984540054
 
 
 @njit(cache=True)
@@ -324,12 +323,7 @@ def mean_ci(total: float, total_sq: float, count: float) -> tuple[float, float, 
     >>> mean_ci(6.0, 14.0, 3)[0]
     2.0
     """
-    if count <= 0:
-        return math.nan, math.nan, math.nan
-    mean = total / count
-    var = max(total_sq / count - mean * mean, 0.0) * count / max(count - 1, 1)
-    half = _Z95 * math.sqrt(var / count)
-    return mean, mean - half, mean + half
+    return Estimate.from_sums(total, total_sq, count, Z95_EXACT).as_tuple()
 
 
 def rate_ci(hits: float, count: float) -> tuple[float, float, float]:
