@@ -268,15 +268,21 @@ class GameStore:
 
 
 def _decision_view(decision: Any, index: int) -> dict[str, Any]:
-    """A decision with its advice and the cost of the move made (points, >= 0)."""
-    advice = decision.advice
-    chosen = next((a for a in advice["actions"] if a["action"] == decision.action), None)
-    best = advice["actions"][0]
-    cost = None if chosen is None else max(chosen["behind"], 0.0)
-    return {"index": index, "hand": decision.hand, "position": decision.position.describe(),
-            "move": decision.action, "best": best["action"], "cost": cost,
-            "cost_half_width": None if chosen is None else chosen["behind_half_width"],
-            "verdict": advice["verdict"], "advice": advice}
+    """A decision with its advice and the cost of the move made (points, >= 0); without
+    advice (``error`` says why) the advice fields are ``None``."""
+    view: dict[str, Any] = {
+        "index": index, "hand": decision.hand, "move": decision.action,
+        "position": None if decision.position is None else decision.position.describe(),
+        "best": None, "cost": None, "cost_half_width": None, "verdict": None,
+        "advice": decision.advice, "error": decision.error}
+    if decision.advice is not None:
+        actions = decision.advice["actions"]
+        chosen = next((a for a in actions if a["action"] == decision.action), None)
+        view |= {"best": actions[0]["action"], "verdict": decision.advice["verdict"]}
+        if chosen is not None:
+            view |= {"cost": max(chosen["behind"], 0.0),
+                     "cost_half_width": chosen["behind_half_width"]}
+    return view
 
 
 # ------------------------------------------------------------------------ the app
@@ -435,12 +441,12 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
 
     async def _advised(game: Any, index: int) -> dict[str, Any]:
         decision = game.decisions[index]
-        if decision.advice is None:
+        if decision.advice is None and decision.position is not None and not decision.error:
             try:
                 decision.advice = await service.advise(decision.position, game.rules_preset,
                                                        "basic", game.opponent_name, None, 1)
             except ValueError as error:
-                raise HTTPException(400, f"no advice for this decision: {error}") from None
+                decision.error = str(error).splitlines()[0]
         return _decision_view(decision, index)
 
     @app.get("/api/strategy", summary="The strategy charts (plotly figures) from results/")

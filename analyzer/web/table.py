@@ -67,11 +67,13 @@ class Decision:
 
     hand: int
     """The hand number (from 1)."""
-    position: Position
+    position: Position | None
+    """``None`` when the advisor cannot take the position (``error`` says why)."""
     action: str
     """The advisor's action name of the move made, e.g. ``knock Kd`` or ``play 9c``."""
     advice: dict[str, Any] | None = None
     """The advisor's verdict (``Advice.to_dict()``), once computed."""
+    error: str | None = None
 
 
 @dataclass
@@ -260,7 +262,10 @@ class PracticeGame:
             self.drawn = int(state[Slot.DECK + state[Slot.STOCK_POS] - 1])
             self.log.append(f"You drew {format_card(self.drawn)} from the stock.")
         else:
-            self.decisions.append(Decision(self.hand_number, self.position(), move))
+            try:
+                self.decisions.append(Decision(self.hand_number, self.position(), move))
+            except ValueError as error:  # the move stands; only its review is lost
+                self.decisions.append(Decision(self.hand_number, None, move, error=str(error)))
             verb, _, card_text = move.partition(" ")
             if move == "big gin":
                 apply_big_gin(state, self._rules_array)
@@ -359,15 +364,26 @@ class PracticeGame:
             raise ValueError("advice is given at your discard decisions only")
         taken = int(state[Slot.TAKEN])
         upcard = int(state[Slot.UPCARD])
-        return Position(
-            hand=tuple(_cards(int(state[Slot.HAND + ME]))),
-            pile=tuple(int(c) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]),
-            opp_took=tuple(_cards(int(state[Slot.TOOK + COMPUTER]))),
-            opp_threw=tuple(_cards(int(state[Slot.THREW + COMPUTER]))),
-            stock=int(stock_left(state)), turn=max(int(state[Slot.OWN_TURNS + ME]), 1),
-            dealer="me" if int(state[Slot.DEALER]) == ME else "opp",
-            drawn=taken if taken >= 0 else self.drawn, from_pile=taken >= 0,
-            upcard=upcard if upcard >= 0 else None)
+        known = {
+            "hand": tuple(_cards(int(state[Slot.HAND + ME]))),
+            "pile": tuple(int(c) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]),
+            "opp_took": tuple(_cards(int(state[Slot.TOOK + COMPUTER]))),
+            # a throw in neither the pile nor this hand was taken back by the computer:
+            # the advisor then counts it as held (taken, not thrown)
+            "opp_threw": tuple(_cards(int(state[Slot.THREW + COMPUTER])
+                                      & (int(state[Slot.PILE_MASK])
+                                         | int(state[Slot.HAND + ME])))),
+            "stock": int(stock_left(state)),
+            "dealer": "me" if int(state[Slot.DEALER]) == ME else "opp",
+            "drawn": taken if taken >= 0 else self.drawn, "from_pile": taken >= 0,
+            "upcard": upcard if upcard >= 0 else None}
+        try:
+            return Position(**known, turn=max(int(state[Slot.OWN_TURNS + ME]), 1))
+        except ValueError:
+            # the advisor's turn check counts one draw per turn from the deal, which a
+            # dealer taking the refused upcard on turn 1 breaks; it then infers the turn
+            # from the stock, which is exact there
+            return Position(**known)
 
     def view(self) -> dict[str, Any]:
         """Everything the person may see, as JSON-ready data."""

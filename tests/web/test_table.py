@@ -1,9 +1,12 @@
 """The practice table's game logic: legality, the computer's replies, scoring."""
 
+import random
+
 import numpy as np
 import pytest
 
 from analyzer.core.cards import format_card, parse_card
+from analyzer.gin.advisor import legal_actions
 from analyzer.gin.engine import Slot
 from analyzer.gin.evaluator import min_deadwood
 from analyzer.gin.policies import PRESETS as POLICIES
@@ -149,3 +152,38 @@ def test_a_new_hand_only_after_the_last_one_ended():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="mode must be"):
         PracticeGame("x", RULES["standard"], "standard", POLICIES["basic"], "basic", mode="x")
+
+
+def test_the_dealer_taking_the_refused_upcard_gets_a_position_for_advice():
+    for seed in range(50):
+        game = PracticeGame("d", RULES["standard"], "standard", POLICIES["basic"], "basic",
+                            seed=seed, dealer=ME)
+        if game.phase == "offer":  # the computer (non-dealer) passed the upcard
+            game.move("take")
+            position = game.position()
+            assert (position.turn, position.stock, position.dealer) == (1, 31, "me")
+            assert position.from_pile and position.taken == position.drawn
+            return
+    pytest.fail("the computer took the upcard in 50 deals")
+
+
+@pytest.mark.parametrize("preset", ["standard", "oklahoma", "openspiel", "biggin", "straight"])
+def test_every_discard_decision_is_an_advisor_position_with_the_same_actions(preset):
+    """Random play taking the pile often (cards thrown, retaken and thrown again): each
+    decision is a valid advisor position, and the table's discard moves are exactly the
+    advisor's legal actions."""
+    rng = random.Random(preset)
+    decisions = 0
+    for seed in range(6):
+        game = PracticeGame("r", RULES[preset], preset, POLICIES["basic"], "basic", seed=seed,
+                            dealer=seed % 2)
+        while game.phase in ("offer", "draw", "discard"):
+            legal = game.legal_moves()
+            if game.phase == "discard" and not game.must_knock:
+                names = {action.name for action in legal_actions(game.position(), RULES[preset])}
+                assert names == set(legal)
+                decisions += 1
+            pile = [m for m in legal if m in ("take", "pile")]
+            game.move(rng.choice(pile) if pile and rng.random() < 0.5 else rng.choice(legal))
+        assert all(d.position is not None and d.error is None for d in game.decisions)
+    assert decisions >= 12

@@ -139,6 +139,7 @@ async function showAfter(index) {
   try {
     const row = await api(`/api/games/${game.id}/decisions/${index}`);
     if (token !== hintToken) return;
+    if (!row.advice) { panel.textContent = "No verdict for this move: " + row.error; return; }
     panel.replaceChildren(verdictLine(`You chose ${row.move}; the advisor: ${row.verdict}` +
       (row.cost === null ? "" : ` Your move cost ${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)} points.`)),
     adviceTable(row.advice));
@@ -159,7 +160,8 @@ async function showReview() {
     const body = document.createElement("tbody");
     for (const row of review.decisions) {
       const tr = document.createElement("tr");
-      for (const cell of [row.move, row.position.hand, row.position.stock, row.best,
+      for (const cell of [row.move, row.position ? row.position.hand : "?",
+        row.position ? row.position.stock : "?", row.best || "no advice: " + row.error,
         row.cost === null ? "?" : `${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)}`]) {
         const td = document.createElement("td");
         td.textContent = cell;
