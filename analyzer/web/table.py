@@ -3,7 +3,7 @@
 A :class:`PracticeGame` holds one engine state array (:mod:`analyzer.gin.engine`); the
 person's moves are checked here and applied with the engine's ``apply_draw``,
 ``apply_discard`` and ``apply_big_gin``; the computer's moves are made by the engine's
-policy kernels (``advance_until`` stops as soon as it is the person's turn again).
+policy kernels (:func:`~analyzer.gin.engine.step`, until it is the person's turn again).
 Every discard decision of the person is kept as an advisor :class:`Position`, so that
 hints and the end-of-hand review rank the same actions the advisor would.
 """
@@ -25,13 +25,13 @@ from ..gin.engine import (
     OUTCOME_NAMES,
     Phase,
     Slot,
-    advance_until,
     apply_big_gin,
     apply_discard,
     apply_draw,
     new_hand,
     new_scratch,
     new_state,
+    step,
     stock_left,
 )
 from ..gin.evaluator import best_discard_kernel, min_deadwood_kernel
@@ -130,6 +130,9 @@ class PracticeGame:
         self._rng[0] = stream_key(np.int64(self.seed), np.int64(self.hand_number))
         shuffle_deck(self._rng, deck)
         new_hand(self.state, deck, np.int64(self.dealer), self._rules_array)
+        if self.mode == "game":  # score-aware policies read it (0 outside a game)
+            for seat in (ME, COMPUTER):
+                self.state[Slot.SCORE + seat] = self.scores[seat]
         self._rng[0] = stream_key(np.int64(self.seed) ^ _POLICY_SALT, np.int64(self.hand_number))
         self.hand_number += 1
         dealer = "you" if self.dealer == ME else "the computer"
@@ -268,7 +271,8 @@ class PracticeGame:
                 self.decisions.append(Decision(self.hand_number, None, move, error=str(error)))
             verb, _, card_text = move.partition(" ")
             if move == "big gin":
-                apply_big_gin(state, self._rules_array)
+                went_out = apply_big_gin(state, self._rules_array)
+                assert went_out, "big gin was listed as legal"
                 self.log.append("You went big gin.")
             else:
                 card = parse_card(card_text)
@@ -286,8 +290,8 @@ class PracticeGame:
         if state[Slot.PHASE] == Phase.DONE or state[Slot.TURN] == ME:
             return
         before = state.copy()
-        advance_until(state, self._rules_array, self._policies, self._rng, self._scratch,
-                      False, np.int64(ME))
+        while state[Slot.PHASE] != Phase.DONE and state[Slot.TURN] != ME:
+            step(state, self._rules_array, self._policies, self._rng, self._scratch)
         self._describe_computer(before)
         if state[Slot.PHASE] == Phase.DONE:
             self._hand_over()
@@ -412,8 +416,7 @@ class PracticeGame:
             "drawn": format_card(self.drawn) if self.drawn is not None else None,
             "pile": pile, "stock": int(stock_left(state)),
             "computer_cards": bin(int(state[Slot.HAND + COMPUTER])).count("1"),
-            "computer_holds": _sorted_for_display(_cards(
-                int(state[Slot.TOOK + COMPUTER]) & ~int(state[Slot.THREW + COMPUTER]))),
+            "computer_holds": _sorted_for_display(_cards(int(state[Slot.HELD + COMPUTER]))),
             "knock_limit": int(state[Slot.KNOCK_LIMIT]),
             "scores": list(self.scores), "boxes": list(self.boxes),
             "legal": self.legal_moves(), "log": list(self.log),

@@ -5,13 +5,11 @@ import numpy as np
 import pytest
 
 from analyzer.core import cards
-from analyzer.core.rng import shuffle_deck, stream_key
 from analyzer.gin.engine import (
     Outcome,
     Phase,
     Slot,
     advance,
-    advance_until,
     apply_big_gin,
     apply_draw,
     choose_discard,
@@ -363,33 +361,6 @@ def test_score_aware_policy_switches_by_score():
         ScoreAware((BASIC,), regions)
 
 
-@pytest.mark.parametrize(("preset", "policy"), [
-    ("standard", "basic"), ("openspiel", "lookahead"), ("eaai", "simple")])
-def test_advance_until_each_seat_in_turn_replays_advance(preset, policy):
-    """Stopping at every change of seat and resuming plays exactly the same hand."""
-    rules = PRESETS[preset].to_array()
-    policies = np.stack([POLICIES[policy].to_array(), BASIC.to_array()])
-    deck = np.empty(52, np.int8)
-    for deal in range(40):
-        rng = np.array([stream_key(np.int64(7), np.int64(deal))], np.uint64)
-        shuffle_deck(rng, deck)
-        whole, stepped = new_state(), new_state()
-        for state in (whole, stepped):
-            new_hand(state, deck, np.int64(deal % 2), rules)
-        rng[0] = stream_key(np.int64(8), np.int64(deal))
-        advance(whole, rules, policies, rng, new_scratch(), False)
-        rng[0] = stream_key(np.int64(8), np.int64(deal))
-        stops = 0
-        while stepped[Slot.PHASE] != Phase.DONE:
-            seat = stepped[Slot.TURN]
-            assert not advance_until(stepped, rules, policies, rng, new_scratch(), False,
-                                     np.int64(1 - seat))
-            assert stepped[Slot.PHASE] == Phase.DONE or stepped[Slot.TURN] != seat
-            stops += 1
-        assert stops >= 2
-        np.testing.assert_array_equal(whole, stepped)
-
-
 def test_apply_draw_pass_take_stock_and_dead_at_two():
     rules = STANDARD.to_array()
     state = new_state()
@@ -399,6 +370,8 @@ def test_apply_draw_pass_take_stock_and_dead_at_two():
     assert (state[Slot.PHASE], state[Slot.TURN], state[Slot.OFFERS]) == (Phase.OFFER, 1, 1)
     apply_draw(state, False)  # so does the dealer: the non-dealer must draw
     assert (state[Slot.PHASE], state[Slot.TURN]) == (Phase.DRAW, 0)
+    nine = np.int64(1) << cards.parse_card("9h")
+    assert state[Slot.REFUSED] == state[Slot.REFUSED + 1] == nine  # both refusals noted
     apply_draw(state, False)
     assert state[Slot.PHASE] == Phase.DISCARD
     assert stock_left(state) == 30
@@ -419,6 +392,16 @@ def test_apply_big_gin_scores_the_bonus_plus_the_defenders_deadwood():
     new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s 8c"), hand(defender), None,
                                []), np.int64(1), rules.to_array())
     assert (state[Slot.TURN], state[Slot.PHASE]) == (0, Phase.DISCARD)
-    apply_big_gin(state, rules.to_array())
+    assert apply_big_gin(state, rules.to_array())
     assert (state[Slot.OUTCOME], state[Slot.WINNER]) == (Outcome.BIG_GIN, 0)
     assert state[Slot.POINTS] == rules.big_gin_bonus + min_deadwood(hand(defender)) == 31 + 39
+
+
+def test_apply_big_gin_changes_nothing_without_eleven_melded_cards():
+    rules = PRESETS["biggin"].with_overrides(["opening=eleven"]).to_array()
+    state = new_state()
+    new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s Kc"), [], None, []),
+             np.int64(1), rules)
+    before = state.copy()
+    assert not apply_big_gin(state, rules)
+    np.testing.assert_array_equal(state, before)
