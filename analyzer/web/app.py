@@ -43,8 +43,8 @@ CardList = str | list[str]
 
 
 def default_opponent() -> str:
-    """``expert`` when that preset exists, else the strongest other preset of the
-    committed tournament (``gin-hunter``)."""
+    """``expert``; ``gin-hunter`` (the strongest preset of the committed tournament) in a
+    checkout without the expert preset."""
     from ..gin.policies import PRESETS
 
     return "expert" if "expert" in PRESETS else "gin-hunter"
