@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
 import click
-from tqdm import tqdm
 
 from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.engine import MAX_DRAWS
-from .options import MAX_UNITS, SEED, echo_json, fail, get_policy, get_rules, rules_options
+from ..gin.policies import format_policy, policy_name
+from .options import (
+    MAX_UNITS,
+    SEED,
+    echo_json,
+    fail,
+    format_options,
+    get_policy,
+    get_rules,
+    progress_bar,
+    rules_options,
+)
 
 #: Most rollout samples: each keeps four 8-byte values per action (at most 12), so
 #: 10**6 samples stay under 0.5 GB.
 MAX_SAMPLES = 1_000_000
+
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -47,10 +57,17 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
                    "opp_threw, stock, turn, dealer, score, upcard (instead of those options; "
                    "--score and --upcard still override).")
 @rules_options
-@click.option("--policy", default="basic", show_default=True,
-              help="How you play on after this discard.")
-@click.option("--opponent", default="basic", show_default=True,
-              help="How the opponent plays (rollouts and the weighting model).")
+@click.option("--policy", default=None,
+              help="How you play on after this discard [default: the strongest affordable "
+                   "preset, expert].")
+@click.option("--opponent", default=None,
+              help="The opponent model: how the opponent plays (rollouts and the weighting "
+                   "model) [default: expert, the strongest affordable].")
+@click.option("--cross-check", "cross_check", type=click.Choice(["basic", "expert", "none"]),
+              default=None,
+              help="Also rank the actions against this other opponent model (a quarter of "
+                   "the samples) and say in one line whether the verdict changes [default: "
+                   "basic, or expert when --opponent basic].")
 @click.option("--action", "actions", multiple=True, metavar="ACTION",
               help="Only these actions, e.g. 'knock Kd', 'play 9c', 'gin Kd', 'big gin' "
                    "(repeatable) [default: every legal action].")
@@ -70,15 +87,16 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
                    "equity table that values each final score.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@format_options
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: str,
                    opp_took: str, opp_threw: str, stock: int | None, turn: int | None,
                    dealer: str, score: str | None, upcard: str | None,
                    position_file: TextIO | None, preset: str, overrides: tuple[str, ...],
-                   policy: str, opponent: str, actions: tuple[str, ...], samples: int,
+                   policy: str | None, opponent: str | None, cross_check: str | None,
+                   actions: tuple[str, ...], samples: int,
                    tolerance: float | None, weights: str, temperature: float,
-                   equity_deals: int, seed: int, as_json: bool, no_progress: bool) -> None:
+                   equity_deals: int, seed: int, fmt: str, no_progress: bool) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
 
     Samples the opponent's hidden hand and the stock order from the cards you have not
@@ -91,7 +109,14 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
     overrides = tuple(o for o in overrides if not o.replace(" ", "").startswith("upcard="))
     upcard = upcards[-1] if upcards and upcard is None else upcard
     rules = get_rules(preset, overrides)
+    strongest = strongest_model()
+    policy = policy or strongest
+    opponent = opponent or strongest
     mine, theirs = get_policy(policy), get_policy(opponent)
+    if cross_check is None:
+        cross_check = "basic" if policy_name(theirs) != "basic" else strongest
+    other = None if cross_check == "none" or cross_check == policy_name(theirs) else (
+        get_policy(cross_check))
     try:
         position = _read_position(position_file, hand, drawn, from_pile, pile, opp_took,
                                   opp_threw, stock, turn, dealer, score, upcard)
@@ -101,18 +126,54 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
             from ..gin.equity import equity_function
 
             equity = equity_function(rules, mine, theirs, equity_deals, seed)
-        with tqdm(total=samples, unit="sample", delay=1.0, disable=no_progress,
-                  file=sys.stderr, leave=False) as bar:
+        with progress_bar(samples, "sample", no_progress) as update:
             advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
                             tolerance=tolerance, weights=weights, temperature=temperature,
-                            actions=actions or None, equity=equity, progress=bar.update)
+                            actions=actions or None, equity=equity, progress=update)
+            check = None
+            if other is not None:
+                check = advise(position, rules, mine, other, samples=max(samples // 4, 1),
+                               seed=seed, tolerance=tolerance, weights=weights,
+                               temperature=temperature, actions=actions or None,
+                               equity=equity)
     except (ValueError, TypeError) as error:
         fail(str(error))
-    if as_json:
-        echo_json(advice.to_dict() | {"rules_preset": preset, "rules_overrides": overrides})
+    models = {"opponent_model": policy_name(theirs), "opponent_policy": format_policy(theirs),
+              "own_policy": policy_name(mine)}
+    difference = None if check is None else model_difference(advice, check, cross_check)
+    if fmt == "json":
+        echo_json(advice.to_dict() | models | {
+            "rules_preset": preset, "rules_overrides": overrides,
+            "cross_check": None if check is None else {
+                "opponent_model": cross_check, "best": check.actions[0].action,
+                "same_verdict": difference is None, "note": difference}})
         return
+    if fmt == "csv":
+        click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
+        return
+    click.echo(f"opponent model: {models['opponent_model']}; you play on as "
+               f"{models['own_policy']}")
     for line in format_advice(advice):
         click.echo(line)
+    if check is not None:
+        click.echo(difference or f"Against the {cross_check} model the verdict is the same.")
+
+
+def strongest_model() -> str:
+    """The strongest opponent model affordable inside the advisor's rollouts."""
+    from ..gin.policies import PRESETS
+
+    return "expert" if "expert" in PRESETS else "basic"
+
+
+def model_difference(advice: Advice, check: Advice, model: str) -> str | None:
+    """One line when the best action against the other opponent model is not the same
+    (None when it is)."""
+    best, other_best = advice.actions[0], check.actions[0]
+    if best.action == other_best.action:
+        return None
+    return (f"Against the {model} model the best action would be {other_best.action} instead "
+            f"of {best.action} ({other_best.mean:+.2f} against {model}).")
 
 
 def _read_position(position_file: TextIO | None, hand: str | None, drawn: str | None,

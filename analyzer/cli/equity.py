@@ -33,6 +33,7 @@ from .options import (
     check_out_folder,
     echo_json,
     fail,
+    format_options,
     get_policy,
     get_rules,
     policy_options,
@@ -52,11 +53,10 @@ _GRID_STEP = 10
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("results/equity"), show_default=True, callback=check_out_folder,
-              help="Directory for the CSV files and charts.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True, help="Standard output: a summary and grid, the full "
-                                      "table as CSV, or a JSON summary.")
+              default=None, callback=check_out_folder,
+              help="Write the CSV files and charts into this folder (checked writable "
+                   "before the run; default: write nothing).")
+@format_options
 @click.option("--check", "n_check", type=UNITS_OR_NONE, default=0, show_default=True,
               help="Check the table against whole games from N score states (0:0 and a "
                    "sample of the states games visit).")
@@ -68,7 +68,7 @@ _GRID_STEP = 10
                    "game-win gain over the best constant threshold.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str, deals: int,
-           seed: int, out_dir: Path, fmt: str, n_check: int, games: int, score_aware: bool,
+           seed: int, out_dir: Path | None, fmt: str, n_check: int, games: int, score_aware: bool,
            no_progress: bool) -> None:
     """P(A wins the game) and E[final margin] from every score state.
 
@@ -85,7 +85,8 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     a, b = get_policy(policy_a), get_policy(policy_b)
     try:
         check_rules(rules)
-        out_dir.mkdir(parents=True, exist_ok=True)
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
     except ValueError as error:
         fail(str(error))
     except OSError as error:
@@ -97,8 +98,10 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         table = equity_table(distribution, rules)
     except ValueError as error:
         fail(str(error))
-    paths = write_table_files(table, distribution, out_dir, stem,
-                              f"{preset}, {policy_name(a)} vs {policy_name(b)}")
+    paths: dict[str, Path] = {}
+    if out_dir is not None:
+        paths = write_table_files(table, distribution, out_dir, stem,
+                                  f"{preset}, {policy_name(a)} vs {policy_name(b)}")
     summary: dict[str, Any] = {
         "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
         "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
@@ -108,19 +111,27 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         "hands_per_game": table.start(Value.HANDS),
     }
     if n_check:
-        check = check_against_simulation(table, distribution, rules, a, b,
-                                         sample_states(table, n_check, seed),
-                                         max(games // 4, 10), offset_seed(seed, 1))
-        paths["check"] = out_dir / f"{stem}_check.csv"
-        check.to_csv(paths["check"], index=False, float_format="%.6g")
+        with progress_bar(None, "state", no_progress, "check") as update:
+            states = sample_states(table, n_check, seed)
+            update(0, total=len(states))
+            check = check_against_simulation(table, distribution, rules, a, b, states,
+                                             max(games // 4, 10), offset_seed(seed, 1))
+            update(len(states))
+        if out_dir is not None:
+            paths["check"] = out_dir / f"{stem}_check.csv"
+            check.to_csv(paths["check"], index=False, float_format="%.6g")
         summary["check"] = check_summary(check)
     if score_aware:
-        response = score_aware_best_response(
-            knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
-        paths |= write_response_files(response, out_dir, stem,
-                                      f"best-response knock threshold vs {policy_name(b)}")
-        gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
-                            offset_seed(seed, 3))
+        with progress_bar(2, "step", no_progress, "score-aware") as update:
+            response = score_aware_best_response(
+                knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
+            update(1)
+            gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
+                                offset_seed(seed, 3))
+            update(1)
+        if out_dir is not None:
+            paths |= write_response_files(response, out_dir, stem,
+                                          f"best-response knock threshold vs {policy_name(b)}")
         summary["score_aware"] = {
             "best_constant_threshold": response.thresholds[response.best_constant],
             "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]

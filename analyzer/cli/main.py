@@ -15,6 +15,8 @@ from ..core.cluster import interrupt_on_sigterm
 COMMANDS = {
     "deadwood": "analyzer.cli.play:deadwood",
     "rules": "analyzer.cli.play:rules_command",
+    "policies": "analyzer.cli.play:policies_command",
+    "replay": "analyzer.cli.play:replay_command",
     "simulate": "analyzer.cli.play:simulate_command",
     "games": "analyzer.cli.play:games_command",
     "knock-sweep": "analyzer.cli.studies:knock_sweep_command",
@@ -28,6 +30,8 @@ COMMANDS = {
     "equity": "analyzer.cli.equity:equity",
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
+    "exploit": "analyzer.cli.exploit:exploit_command",
+    "equilibrium": "analyzer.cli.exploit:equilibrium_command",
     "serve": "analyzer.cli.serve:serve_command",
 }
 

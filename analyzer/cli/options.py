@@ -23,6 +23,7 @@ from ..core.cluster import (
     resolve_scheduler,
     write_atomic,
 )
+from ..core.progress import Progress
 from ..gin.policies import (
     MAX_PENALTY,
     SCHEDULE_TURNS,
@@ -78,10 +79,8 @@ def rules_options(function: F) -> F:
 
 
 def run_options(function: F) -> F:
-    """``--deals``/``--seed``/``--jobs``/``--json``/``--no-progress``."""
+    """``--seed``/``--jobs``/``--no-progress``."""
     function = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(function)
-    function = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(
-        function)
     function = click.option("--jobs", type=click.IntRange(1, 256), default=None,
                             help="Threads (default: all cores). Results do not depend on it.")(
         function)
@@ -125,14 +124,41 @@ def set_jobs(jobs: int | None) -> None:
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
 
 
+#: Widest line the CLI prints (tables, bars): fits a 100-column terminal.
+MAX_WIDTH = 100
+#: Seconds a step runs before its progress bar appears (quick steps stay quiet).
+PROGRESS_DELAY_S = 2.0
+
+
+def progress_hidden(no_progress: bool) -> bool:
+    """Bars are hidden under ``--no-progress`` and when stderr is not a terminal
+    (a pipe, a log file, a test runner)."""
+    return no_progress or not sys.stderr.isatty()
+
+
 @contextmanager
-def progress_bar(total: int, unit: str, hidden: bool) -> Iterator[Callable[[int], None]]:
-    """A tqdm bar on stderr fed by chunk completions (hidden for small runs or on request)."""
+def progress_bar(total: int | None, unit: str, hidden: bool,
+                 desc: str | None = None) -> Iterator[Progress]:
+    """The CLI's one progress display: a tqdm bar with an ETA on stderr, fed by the
+    compute layers' plain progress callable (:mod:`analyzer.core.progress`).
+
+    ``total`` may be ``None`` when the study announces it (``progress(0, total=T)``).
+    The bar appears once a step has run :data:`PROGRESS_DELAY_S` seconds, and never
+    under ``--no-progress`` or when stderr is not a terminal.
+    """
     from tqdm import tqdm
 
-    with tqdm(total=total, unit=unit, unit_scale=True, disable=hidden or total < 20_000,
-              file=sys.stderr, leave=False) as bar:
-        yield bar.update
+    with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, delay=PROGRESS_DELAY_S,
+              disable=progress_hidden(hidden), file=sys.stderr, leave=False,
+              ncols=MAX_WIDTH, dynamic_ncols=False) as bar:
+
+        def update(advance: int, /, total: int | None = None) -> None:
+            if total is not None:
+                bar.total = total
+            if advance:
+                bar.update(advance)
+
+        yield update
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:
@@ -141,8 +167,27 @@ def estimate_text(estimate: Estimate, digits: int = 3) -> str:
     return f"{estimate.mean:.{digits}f} ± {half:.{digits}f}"
 
 
-def echo_json(data: dict[str, Any]) -> None:
+def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+
+
+def echo_summary(summary: dict[str, Any], fmt: str) -> None:
+    """A run summary as one JSON object, or as ``key,value`` CSV rows (nested keys
+    joined with dots)."""
+    if fmt == "json":
+        echo_json(summary)
+        return
+    click.echo("key,value")
+    for key, value in _flatten(summary):
+        click.echo(f"{key},{json.dumps(value) if isinstance(value, (list, str)) else value}")
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
 
 
 # ---------------------------------------------------------------------- commands
@@ -321,15 +366,30 @@ def echo_header(what: str, seed: int, preset: str, overrides: tuple[str, ...], a
     click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
 
 
+FORMATS = ("table", "csv", "json")
+
+
+def format_options(function: F) -> F:
+    """``--format table|csv|json`` and its alias ``--json``; the command receives one
+    ``fmt`` argument."""
+
+    @functools.wraps(function)
+    def run(*args: Any, fmt: str, as_json: bool, **kwargs: Any) -> Any:
+        return function(*args, fmt="json" if as_json else fmt, **kwargs)
+
+    run = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(run)
+    return cast(F, click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
+                                show_default=True, help="Terminal output format.")(run))
+
+
 def output_options(function: F) -> F:
-    """``--out DIR`` and ``--format table|csv|json``."""
-    function = click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]),
-                            default="table", show_default=True, help="Terminal output format.")(
-        function)
+    """``--out DIR`` and ``--format table|csv|json`` (``--json``)."""
+    function = format_options(function)
     return click.option("--out", type=click.Path(file_okay=False), default=None,
                         callback=check_out_folder,
-                        help="Also write the table (CSV) and chart (PNG) into this folder "
-                             "(checked writable before the run).")(function)
+                        help="Write the table (CSV) and chart (PNG) into this folder "
+                             "(checked writable before the run; default: write nothing).")(
+        function)
 
 
 def study_options(function: F) -> F:
@@ -338,14 +398,50 @@ def study_options(function: F) -> F:
 
 
 def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
-    """Print a study table as an aligned table, CSV or JSON records."""
+    """Print a study table as an aligned table (wrapped into blocks of columns that fit
+    :data:`MAX_WIDTH`), CSV or JSON records."""
     shown = frame if columns is None else frame[columns]
     if fmt == "csv":
         click.echo(shown.to_csv(index=False), nl=False)
     elif fmt == "json":
         click.echo(shown.to_json(orient="records", indent=2))
     else:
-        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}",
+                               line_width=MAX_WIDTH)
+        click.echo("\n".join(line.rstrip() for line in text.splitlines()))
+
+
+def chance_text(probability: float) -> str:
+    """A probability a player can read at any size: ``1 in 115,733`` below 1 %, else a
+    percentage.
+
+    >>> chance_text(8.64e-06), chance_text(0.0412), chance_text(0.0)
+    ('1 in 115,741', '4.12%', 'never seen')
+    """
+    if probability <= 0:
+        return "never seen"
+    if probability < 0.01:
+        return f"1 in {round(1 / probability):,}"
+    return f"{probability:.2%}"
+
+
+def verdict_grid(chart: Any, min_samples: int) -> list[str]:
+    """The knock chart as a turn x deadwood grid of verdicts: ``K`` knock now, ``P``
+    play on (95% CI excludes 0), ``·`` too close to call, blank: fewer than
+    ``min_samples`` states."""
+    from ..gin.branching import MAX_TURN
+
+    marks = {"knock": "K", "play on": "P", "unclear": "·"}
+    cells = {(int(r.turn), int(r.deadwood)): marks[r.verdict] if r.n >= min_samples else " "
+             for r in chart.itertuples()}
+    lines = ["own turn   deadwood " + " ".join(f"{d:>2}" for d in range(1, 11))]
+    for turn in range(1, MAX_TURN + 1):
+        label = f"{turn}+" if turn == MAX_TURN else str(turn)
+        row = " ".join(f"{cells.get((turn, d), ' '):>2}" for d in range(1, 11))
+        lines.append(f"{label:>8}            {row}".rstrip())
+    lines.append(f"K knock now, P play on (95% CI excludes 0), · too close to call, blank: "
+                 f"under {min_samples} states")
+    return lines
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],

@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import click
+import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
-from ..gin.evaluator import GIN_HAND_SIZES, best_melds
-from ..gin.policies import Policy
+from ..gin.evaluator import GIN_HAND_SIZES, best_melds, min_deadwood
+from ..gin.policies import Policy, format_policy, policy_name
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules
 from .options import (
+    MAX_WIDTH,
     UNITS,
     check_raw_count,
     checkpoint_options,
     echo_header,
     echo_json,
+    echo_summary,
     estimate_text,
     fail,
+    format_options,
     get_policy,
     get_rules,
     interrupted,
@@ -54,9 +59,8 @@ def _arrangement_dict(text: str) -> dict[str, Any]:
 @click.argument("hand", required=False)
 @click.option("--file", "path", type=click.File("r", encoding="utf-8-sig"),
               help="Evaluate one hand per line (UTF-8, '#' comments); CSV out.")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print one JSON object (with --file, a JSON list of them).")
-def deadwood(hand: str | None, path: Any, as_json: bool) -> None:
+@format_options
+def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     """Best melds, deadwood cards and deadwood points of HAND (10 or 11 cards: a gin
     hand before or after its draw).
 
@@ -68,10 +72,10 @@ def deadwood(hand: str | None, path: Any, as_json: bool) -> None:
     if hand is not None and path is not None:
         fail("give either a HAND or --file, not both")
     if hand is None and path is None:
-        fail("give a HAND (10 or 11 cards) or --file FILE")
+        fail("give a HAND (10 or 11 cards, e.g. \"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\") or --file FILE")
     if path is not None:
         results = _file_arrangements(path)
-        if as_json:
+        if fmt == "json":
             click.echo(json.dumps(results, indent=2))
             return
         click.echo("hand,min_deadwood")
@@ -79,15 +83,21 @@ def deadwood(hand: str | None, path: Any, as_json: bool) -> None:
             click.echo(f"{result['hand']},{result['deadwood']}")
         return
     try:
+        if not (hand or "").strip():
+            raise ValueError("wrong hand size: 0 cards (give 1 to 11 cards)")
         result = _arrangement_dict(hand or "")
     except ValueError as error:
         fail(str(error))
-    if as_json:
-        click.echo(json.dumps(result, indent=2))
-        return
-    click.echo(f"hand:     {result['hand']}")
-    click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
-    click.echo(f"deadwood: {result['deadwood_cards'] or '-'} = {result['deadwood']} points")
+    if fmt == "json":
+        echo_json(result)
+    elif fmt == "csv":
+        click.echo("hand,melds,deadwood_cards,deadwood")
+        click.echo(f"{result['hand']},{' | '.join(result['melds'])},{result['deadwood_cards']},"
+                   f"{result['deadwood']}")
+    else:
+        click.echo(f"hand:     {result['hand']}")
+        click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
+        click.echo(f"deadwood: {result['deadwood_cards'] or '-'} = {result['deadwood']} points")
 
 
 def _file_arrangements(path: Any) -> list[dict[str, Any]]:
@@ -110,26 +120,65 @@ def _file_arrangements(path: Any) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------ shared options
 
 
+def _wrapped(label: str, text: str, indent: int) -> list[str]:
+    """``label`` padded to ``indent`` columns, then ``text`` wrapped to the CLI width."""
+    return textwrap.wrap(text, MAX_WIDTH, initial_indent=f"{label:<{indent}}",
+                         subsequent_indent=" " * indent) or [label]
+
+
+def _explain_table(rows: list[tuple[str, object, str]]) -> None:
+    """Field, value and meaning of each field, wrapped to the CLI width."""
+    width = max(len(f"{name} = {_cell(value)}") for name, value, _ in rows) + 2
+    for name, value, meaning in rows:
+        for line in _wrapped(f"{name} = {_cell(value)}", meaning, width):
+            click.echo(line)
+
+
 @click.command("rules")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def rules_command(as_json: bool) -> None:
-    """List the rules presets with every field.
+@click.argument("name", required=False)
+@format_options
+def rules_command(name: str | None, fmt: str) -> None:
+    """List the rules presets, or explain every field of preset NAME.
 
     \b
     Example:
       analyzer rules
+      analyzer rules oklahoma
+      analyzer rules --format csv
     """
-    table = {name: rules.describe() for name, rules in RULE_PRESETS.items()}
-    if as_json:
-        echo_json(table)
+    from ..gin.describe import RULE_PRESET_NOTES, rule_changes, rule_fields
+
+    if name is not None:
+        rules = get_rules(name, ())
+        rows = rule_fields(rules)
+        if fmt == "json":
+            echo_json({"preset": name, "note": RULE_PRESET_NOTES.get(name, ""),
+                       "fields": {f: {"value": v, "meaning": m} for f, v, m in rows}})
+        elif fmt == "csv":
+            click.echo(pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(
+                index=False), nl=False)
+        else:
+            click.echo(f"{name}: {RULE_PRESET_NOTES.get(name, '')}")
+            _explain_table(rows)
         return
-    names = list(table)
-    field_names = list(table["standard"])
-    width = max(len(f) for f in field_names)
-    click.echo(" " * width + "  " + "  ".join(f"{n:>12}" for n in names))
-    for field in field_names:
-        cells = "  ".join(f"{_cell(table[n][field]):>12}" for n in names)
-        click.echo(f"{field:<{width}}  {cells}")
+    if fmt == "json":
+        echo_json({n: {"note": RULE_PRESET_NOTES.get(n, ""), "fields": r.describe()}
+                   for n, r in RULE_PRESETS.items()})
+        return
+    if fmt == "csv":
+        frame = pd.DataFrame([{"preset": n, **r.describe()} for n, r in RULE_PRESETS.items()])
+        click.echo(frame.to_csv(index=False), nl=False)
+        return
+    width = max(len(n) for n in RULE_PRESETS) + 2
+    for preset, rules in RULE_PRESETS.items():
+        changes = rule_changes(rules)
+        for line in _wrapped(preset, RULE_PRESET_NOTES.get(preset, ""), width):
+            click.echo(line)
+        if changes:
+            text = "differs: " + ", ".join(f"{k}={_cell(v)}" for k, v in changes.items())
+            for line in _wrapped("", text, width):
+                click.echo(line)
+    click.echo("\n'analyzer rules NAME' explains every field; --set FIELD=VALUE changes one.")
 
 
 def _cell(value: object) -> str:
@@ -138,17 +187,68 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+@click.command("policies")
+@click.argument("name", required=False)
+@format_options
+def policies_command(name: str | None, fmt: str) -> None:
+    """List the policy presets with their string form, or explain policy NAME.
+
+    NAME is a preset or a string form such as 'basic,knock=7'.
+
+    \b
+    Example:
+      analyzer policies
+      analyzer policies gin-hunter
+      analyzer policies "draw=meld,discard=safe,knock=8"
+    """
+    from ..gin.describe import explain_policy, policy_fields
+    from ..gin.policies import PRESETS as POLICY_PRESETS
+
+    if name is not None:
+        policy = get_policy(name)
+        rows = policy_fields(policy)
+        if fmt == "json":
+            echo_json({"policy": name, "string": format_policy(policy),
+                       "summary": explain_policy(policy),
+                       "fields": {f: {"value": v, "meaning": m} for f, v, m in rows}})
+        elif fmt == "csv":
+            click.echo(pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(
+                index=False), nl=False)
+        else:
+            for line in _wrapped(f"{name}: ", explain_policy(policy), len(name) + 2):
+                click.echo(line)
+            click.echo(f"string form: {format_policy(policy)}")
+            _explain_table(rows)
+        return
+    table = [{"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
+             for n, p in POLICY_PRESETS.items()]
+    if fmt == "json":
+        echo_json(table)
+        return
+    if fmt == "csv":
+        click.echo(pd.DataFrame(table).to_csv(index=False), nl=False)
+        return
+    width = max(len(n) for n in POLICY_PRESETS) + 2
+    for row in table:
+        click.echo(f"{row['policy']:<{width}}{row['string']}")
+        for line in _wrapped("", row["summary"], width):
+            click.echo(line)
+    click.echo("\n'analyzer policies NAME' explains every field; --a/--b take a preset or a "
+               "string form.")
+
+
 @click.command("simulate")
 @rules_options
 @policy_options
 @click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals; each is played twice with seats swapped.")
 @run_options
+@format_options
 @raw_option
 @checkpoint_options
 @scheduler_option
 def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                     deals: int, seed: int, jobs: int | None, as_json: bool,
+                     deals: int, seed: int, jobs: int | None, fmt: str,
                      no_progress: bool, raw: str | None, checkpoint: str | None, resume: bool,
                      scheduler: str | None) -> None:
     """Play DEALS hands of A against B and summarise them.
@@ -180,7 +280,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
                 result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None,
                                   progress=update, scheduler=scheduler)
         except KeyboardInterrupt:
-            interrupted(as_json, {"deals": 0, "requested_deals": deals, "seed": seed}, saved)
+            interrupted(fmt == "json", {"deals": 0, "requested_deals": deals, "seed": seed}, saved)
     if not result.interrupted:
         write_raw(result.rows, raw)
     summary = {
@@ -197,11 +297,11 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
         "deals_per_s": result.deals_per_s,
     }
     if result.interrupted:
-        if not as_json:
+        if fmt == "table":
             _print_simulation(result, seed, preset, overrides, a, b)
-        interrupted(as_json, {**summary, "requested_deals": deals}, saved)
-    if as_json:
-        echo_json(summary)
+        interrupted(fmt == "json", {**summary, "requested_deals": deals}, saved)
+    if fmt != "table":
+        echo_summary(summary, fmt)
         return
     _print_simulation(result, seed, preset, overrides, a, b)
 
@@ -231,11 +331,12 @@ def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tup
 @click.option("--games", type=UNITS, default=10_000, show_default=True,
               help="Games; with 2 players each is played twice with the first dealer swapped.")
 @run_options
+@format_options
 @raw_option
 @scheduler_option
 def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                   players: int, policies: str | None, games: int, seed: int, jobs: int | None,
-                  as_json: bool, no_progress: bool, raw: str | None,
+                  fmt: str, no_progress: bool, raw: str | None,
                   scheduler: str | None) -> None:
     """Play whole games to the target score of A against B (or 3-4 players).
 
@@ -254,7 +355,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
                  else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
         if len(names) != players:
             fail(f"--policies needs {players} policies, got {len(names)}")
-        _multiplayer(rules, preset, names, games, seed, as_json, raw)
+        _multiplayer(rules, preset, names, games, seed, fmt, raw)
         return
     from ..gin.simulate import play_games
 
@@ -273,8 +374,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         "unfinished": result.unfinished,
         "elapsed_s": result.elapsed_s,
     }
-    if as_json:
-        echo_json(summary)
+    if fmt != "table":
+        echo_summary(summary, fmt)
         return
     echo_header(f"{result.games:,} games", seed, preset, overrides, a, b)
     click.echo(f"game win rate of A:  {estimate_text(result.game_win_rate_a)}  (95% CI)")
@@ -285,7 +386,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
 
 
 def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
-                 as_json: bool, raw: str | None) -> None:
+                 fmt: str, raw: str | None) -> None:
     from ..gin.multiplayer import multiplayer_summary, play_multiplayer_games
 
     chosen = [get_policy(name) for name in names]
@@ -297,7 +398,10 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
     summary = multiplayer_summary(frame)
     summary.insert(1, "policy", names if len(names) == 3 else
                    [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"])
-    if as_json:
+    if fmt == "csv":
+        click.echo(summary.to_csv(index=False), nl=False)
+        return
+    if fmt == "json":
         echo_json({"games": games, "seed": seed, "players": len(names), "rules": preset,
                    "hands_per_game": float(frame["hands"].mean()),
                    "shutout_rate": float(frame["shutout"].mean()),
@@ -311,3 +415,81 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
 
 
 # ------------------------------------------------------------------------- studies
+
+
+@click.command("replay")
+@rules_options
+@policy_options
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the run the deal comes from (as in simulate).")
+@click.option("--deal", type=click.IntRange(0), default=0, show_default=True,
+              help="Deal number within the run.")
+@click.option("--a-deals", is_flag=True, help="A deals (default: B deals, A starts).")
+@click.option("--deck", default=None,
+              help="Deal these cards instead: 'non-dealer | dealer | upcard [| stock]' "
+                   "(hands may be short; the rest is filled in card order) or all 52 cards.")
+@click.option("--position", "position_file", type=click.File("r"), default=None,
+              help="A JSON file with the key deck (same text as --deck).")
+@format_options
+def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
+                   seed: int, deal: int, a_deals: bool, deck: str | None,
+                   position_file: Any, fmt: str) -> None:
+    """Play one hand and show it turn by turn: cards, draws, discards, deadwood, the
+    knock, melds, layoffs and the score.
+
+    The deal is deal --deal of a simulate run with --seed: the same cards and the same
+    choices as 'analyzer simulate' plays.
+
+    \b
+    Example:
+      analyzer replay --seed 1 --deal 0 --a basic --b gin-hunter
+      analyzer replay --deck 'As 2s 3s 4s 7h 7d 7c Kd Qh 9c | | 5d' --format json
+    """
+    import json
+
+    from ..gin.replay import parse_deck, replay
+
+    rules = get_rules(preset, overrides)
+    a, b = get_policy(policy_a), get_policy(policy_b)
+    if deck is not None and position_file is not None:
+        fail("give either --deck or --position, not both")
+    try:
+        if position_file is not None:
+            data = json.load(position_file)
+            if not isinstance(data, dict) or "deck" not in data:
+                raise ValueError(f"bad position file {position_file.name}: expected a JSON "
+                                 "object with the key 'deck'")
+            deck = str(data["deck"])
+        cards = None if deck is None else parse_deck(deck)
+        hand = replay(rules, a, b, seed, deal, a_deals, cards)
+    except (ValueError, json.JSONDecodeError) as error:
+        fail(str(error))
+    if fmt == "json":
+        echo_json(hand.to_dict())
+        return
+    if fmt == "csv":
+        click.echo(hand.to_frame().to_csv(index=False), nl=False)
+        return
+    origin = f"deal {deal} of seed {seed}" if deck is None else "the given deck"
+    click.echo(f"{origin}, rules {preset}" + (f" with {', '.join(overrides)}" if overrides
+                                               else "") + f"; {hand.dealer} deals")
+    click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
+    click.echo(f"A holds {hand.start_a}   (deadwood {min_deadwood(hand.start_a)})")
+    click.echo(f"B holds {hand.start_b}   (deadwood {min_deadwood(hand.start_b)})")
+    if hand.upcard:
+        click.echo(f"upcard  {hand.upcard}")
+    click.echo("")
+    click.echo(f"{'#':>3}  {'who':<3} {'action':<13} {'card':<4}  {'cards held after':<32}  "
+               f"{'dw':>3} {'stock':>5}")
+    for event in hand.events:
+        click.echo(f"{event.step:>3}  {event.player:<3} {event.action:<13} {event.card:<4}  "
+                   f"{event.hand:<32}  {event.deadwood:>3} {event.stock:>5}")
+    click.echo("")
+    if hand.knocker:
+        defender = "B" if hand.knocker == "A" else "A"
+        click.echo(f"{hand.knocker} lays out  {' | '.join(hand.knocker_melds) or '-'}  "
+                   f"(deadwood {hand.knocker_deadwood})")
+        click.echo(f"{defender} melds     {' | '.join(hand.defender_melds) or '-'}"
+                   + (f", lays off {hand.layoffs}" if hand.layoffs else "")
+                   + f"  (deadwood {hand.defender_deadwood})")
+    click.echo(f"result: {hand.summary()}")

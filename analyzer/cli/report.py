@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from contextlib import ExitStack
 
 import click
 
+from ..core.progress import Progress
 from .options import (
     MAX_UNITS,
     SEED,
     check_out_folder,
     fail,
     new_files_removed_on_failure,
+    progress_bar,
     scheduler_option,
     set_jobs,
 )
@@ -45,7 +47,14 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
     """
     from pathlib import Path
 
-    from ..report.build import DEFAULT_DEALS, QUICK_DEALS, SECTIONS, ReportConfig, generate_report
+    from ..report.build import (
+        DEFAULT_DEALS,
+        QUICK_DEALS,
+        RUN_TIMES_LOG,
+        SECTIONS,
+        ReportConfig,
+        generate_report,
+    )
 
     size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
     sections = None if only is None else [s.strip() for s in only.split(",")]
@@ -58,13 +67,15 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
                         *(["--quick"] if quick and not deals else []),
                         *([f"--seed {seed}"] if seed != 2026 else [])])
 
-    def announce(study: str, total: int, _: int) -> Callable[[int], None]:
-        if not no_progress:
-            click.echo(f"[report] {study} ...", err=True)
-        return lambda n: None
+    bars = ExitStack()
+
+    def step_bar(step: str, total: int | None, _: int) -> Progress:
+        """A fresh bar for each step of the report (closing the step before)."""
+        bars.close()
+        return bars.enter_context(progress_bar(total, "unit", no_progress, step))
 
     config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
-                          progress=announce, scheduler=scheduler)
-    with new_files_removed_on_failure(out):
+                          progress=step_bar, scheduler=scheduler)
+    with new_files_removed_on_failure(out), bars:
         path = generate_report(config, sections)
-    click.echo(f"wrote {path}")
+    click.echo(f"wrote {path} (run times appended to {path.parent / RUN_TIMES_LOG})")

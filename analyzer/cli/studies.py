@@ -14,7 +14,9 @@ from .options import (
     MAX_UNITS,
     UNITS,
     UNITS_OR_NONE,
+    chance_text,
     checkpoint_options,
+    echo_json,
     emit,
     fail,
     get_policy,
@@ -29,6 +31,7 @@ from .options import (
     save_chart,
     set_jobs,
     study_options,
+    verdict_grid,
 )
 
 
@@ -42,7 +45,7 @@ from .options import (
 @study_options
 @checkpoint_options
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                        deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
+                        deals: int, games: int, seed: int, jobs: int | None, 
                         no_progress: bool, out: str | None, fmt: str,
                         scheduler: str | None, checkpoint: str | None, resume: bool) -> None:
     """Knock at deadwood <= t for t = 0..10: points per hand and games won.
@@ -70,14 +73,14 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
                 "deals": deals, "games": games, "seed": seed}
     with run_checkpoint(checkpoint, resume, identity) as saved:
         try:
-            with progress_bar(11 * (deals + games), "deal", no_progress) as update:
+            with progress_bar(None, "deal", no_progress) as update:
                 sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games,
                                             seed, progress=update, scheduler=scheduler)
         except KeyboardInterrupt:
-            interrupted(as_json, None, saved)
+            interrupted(fmt == "json", None, saved)
     save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
                (14, 4.2), ncols=3)
-    emit(sweep, "json" if as_json else fmt,
+    emit(sweep, fmt,
          ["threshold", "points_mean", "diff_mean", "diff_low", "diff_high", "win_mean",
           "undercut_mean", "gin_mean", "turns_mean", "game_win_mean", "game_win_low",
           "game_win_high"])
@@ -97,7 +100,7 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, min_samples: int, equity_deals: int, seed: int,
                         jobs: int | None,
-                        as_json: bool, no_progress: bool, out: str | None, fmt: str,
+                        no_progress: bool, out: str | None, fmt: str,
                         scheduler: str | None) -> None:
     """Knock now or play on? Mean points difference by own turn and deadwood.
 
@@ -111,7 +114,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 
     rules = get_rules(preset, overrides)
     set_jobs(jobs)
-    with progress_bar(deals, "deal", no_progress) as update:
+    with progress_bar(None, "deal", no_progress) as update:
         try:
             chart = studies.knock_chart(rules, get_policy(policy_a), get_policy(policy_b),
                                         deals, seed, min_samples, progress=update,
@@ -120,7 +123,12 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
             fail(str(error))
     save_chart(out, "knock_chart", chart,
                lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN), (12, 5))
-    emit(chart, "json" if as_json else fmt)
+    if fmt == "table":
+        click.echo(f"{deals:,} deals, rules {preset}, A: {policy_a} v B: {policy_b}, seed {seed}")
+        for line in verdict_grid(chart, min_samples):
+            click.echo(line)
+    else:
+        emit(chart, fmt)
 
 
 @click.command("knock-schedule")
@@ -135,7 +143,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @study_options
 def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: str,
                            policy_b: str, objective: str, deals: int, rounds: int, seed: int,
-                           jobs: int | None, as_json: bool, no_progress: bool, out: str | None,
+                           jobs: int | None, no_progress: bool, out: str | None,
                            fmt: str, scheduler: str | None) -> None:
     """Best turn-dependent knock schedule, then alternating best responses.
 
@@ -152,8 +160,9 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
     rules = get_rules(preset, overrides)
     base = get_policy(policy_a)
     set_jobs(jobs)
-    search = studies.best_schedule(rules, base, get_policy(policy_b), deals, seed, rounds,
-                                   objective, scheduler=scheduler)
+    with progress_bar(None, "deal", no_progress) as update:
+        search = studies.best_schedule(rules, base, get_policy(policy_b), deals, seed, rounds,
+                                       objective, progress=update, scheduler=scheduler)
     save_chart(out, "knock_schedule", search.steps,
                lambda ax: charts.schedules_chart({"A": search.final_a, "B": search.final_b},
                                                  studies.SCHEDULE_BINS, ax), (8, 3.8))
@@ -162,8 +171,8 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 
         write_atomic(Path(out) / "knock_schedule_gaps.csv",
                      search.gaps.to_csv(index=False).encode())
-    emit(search.steps, "json" if as_json else fmt)
-    if fmt == "table" and not as_json:
+    emit(search.steps, fmt)
+    if fmt == "table":
         click.echo("")
         emit(search.gaps, fmt)
 
@@ -178,7 +187,7 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
               help="Game pairs per pairing.")
 @study_options
 def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
-                       games: int, seed: int, jobs: int | None, as_json: bool,
+                       games: int, seed: int, jobs: int | None, 
                        no_progress: bool, out: str | None, fmt: str,
                        scheduler: str | None) -> None:
     """Round robin of policy presets: points per hand and game-win rates.
@@ -199,8 +208,7 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
         fail(f"--policies names {repeated[0]!r} twice; each policy plays once")
     field = {name: get_policy(name) for name in names}
     set_jobs(jobs)
-    pairs = len(names) * (len(names) - 1) // 2
-    with progress_bar(pairs * (deals + games), "deal", no_progress) as update:
+    with progress_bar(None, "deal", no_progress) as update:
         results = studies.tournament(rules, field, deals, games, seed, progress=update,
                                      scheduler=scheduler)
     order = list(studies.ranking(results)["policy"])
@@ -210,7 +218,7 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
         charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
 
     save_chart(out, "tournament", results, draw, (14, 5.5), ncols=2)
-    emit(results, "json" if as_json else fmt)
+    emit(results, fmt)
 
 
 @click.command("variants")
@@ -228,7 +236,7 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="Game pairs per preset.")
 @study_options
 def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
-                     games: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+                     games: int, seed: int, jobs: int | None, no_progress: bool,
                      out: str | None, fmt: str, scheduler: str | None) -> None:
     """Compare rules presets: hand size, game length, skill share, best threshold.
 
@@ -248,7 +256,7 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
     if unknown:
         fail(f"unknown rules preset {unknown[0]!r}; choose from {', '.join(RULE_PRESETS)}")
     set_jobs(jobs)
-    with progress_bar(len(names) * (2 * deals + 2 * games), "deal", no_progress) as update:
+    with progress_bar(None, "deal", no_progress) as update:
         table = studies.variants(names, get_policy(baseline), get_policy(policy_a),
                                  get_policy(policy_b), deals, games, seed, progress=update,
                                  scheduler=scheduler)
@@ -260,7 +268,7 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
                             interval=True)
 
     save_chart(out, "variants", table, draw, (14, 4.5), ncols=3)
-    emit(table, "json" if as_json else fmt)
+    emit(table, fmt)
 
 
 @click.command("dealt")
@@ -268,7 +276,7 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
               help="Random hands of each size.")
 @run_options
 @output_options
-def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+def dealt_command(deals: int, seed: int, jobs: int | None, no_progress: bool,
                   out: str | None, fmt: str) -> None:
     """Dealt deadwood: P(gin) and P(deadwood <= k) for every knock limit k.
 
@@ -280,7 +288,21 @@ def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_pro
     from ..report import figures as charts
 
     set_jobs(jobs)
-    distribution = studies.dealt_hands(deals, seed)
+    with progress_bar(None, "hand", no_progress) as update:
+        distribution = studies.dealt_hands(deals, seed, progress=update)
     save_chart(out, "dealt", distribution,
                lambda ax: charts.dealt_histogram(distribution, ax), (9, 4))
-    emit(studies.knock_eligibility(distribution), "json" if as_json else fmt)
+    eligibility = studies.knock_eligibility(distribution)
+    if fmt == "json":
+        echo_json({"deals": deals, "seed": seed,
+                   "knock_limits": eligibility.to_dict(orient="records")})
+    elif fmt == "csv":
+        emit(eligibility, fmt)
+    else:
+        click.echo(f"{deals:,} random hands of each size, seed {seed}")
+        click.echo("P(dealt deadwood <= limit); limit 0 is gin; ± 95% CI")
+        shown = eligibility.assign(
+            chance=[chance_text(p) for p in eligibility["probability"]],
+            probability=[f"{p:.3e} ± {1.96 * e:.1e}" for p, e in
+                         zip(eligibility["probability"], eligibility["se"], strict=True)])
+        click.echo(shown[["cards", "limit", "probability", "chance"]].to_string(index=False))

@@ -40,6 +40,8 @@ from .simulate import (
 )
 
 Progress = Callable[[int], None]
+#: Fewest deals (or game pairs) of a chunk: smaller chunks cost more in kernel launches.
+_MIN_CHUNK = 512
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,9 @@ def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], t
          seed: int, reference: int, chunk: int, progress: Progress | None,
          scheduler: str | None) -> dict[str, float]:
     common = {"arms": list(arms), "seed": seed, "reference": reference}
+    # at least ~20 chunks, so that a progress bar moves; per-deal metrics are multiples of
+    # 1/2, so their sums (and the results) do not depend on the chunk size
+    chunk = min(chunk, max(_MIN_CHUNK, -(-total // 20)))
     plan = ChunkPlan(chunk_function, total, chunk, common)
     return fold_plan(plan, lambda sums, part: merge_sums([sums, part]), {}, scheduler,
                      progress).value

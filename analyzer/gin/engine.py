@@ -462,9 +462,11 @@ def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) ->
 @njit(cache=True)
 def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
          policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-         scratch: npt.NDArray[np.int64]) -> None:
-    """One move of the player to move with ``policies[p]``: answer the upcard offer,
-    draw, or discard (maybe knocking); a hand that cannot go on ends as a draw."""
+         scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
+    """One decision of the player to move with ``policies[p]`` for player ``p``: an offer
+    of the upcard taken or passed, a draw, or a discard (maybe a knock), or the end of the
+    hand (a draw by the stock rule, big gin).  Returns True, leaving the state unchanged,
+    when ``stop_at_knock`` is set and the player holding 11 cards may legally knock."""
     player = state[Slot.TURN]
     policy = policies[player]
     phase = state[Slot.PHASE]
@@ -487,7 +489,7 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                 state[Slot.OWN_TURNS + player] -= 1
                 if after == 0 or after <= threshold:
                     _take_upcard(state, player)
-                    return
+                    return False
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
             _draw_stock(state, player)
@@ -497,9 +499,14 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             if state[Slot.PILE_LEN] > 0:
                 note_refuse(state, player, _pile_top(state))
             _draw_stock(state, player)
-    elif phase == Phase.DISCARD and not _big_gin(state, rules):
+    elif phase == Phase.DISCARD:
+        if _big_gin(state, rules):
+            return False
+        if stop_at_knock and knock_deadwood(state, scratch) >= 0:
+            return True
         card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:104])
         apply_discard(state, card, knock, rules)
+    return False
 
 
 @njit(cache=True)
@@ -510,12 +517,8 @@ def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
     while state[Slot.PHASE] != Phase.DONE:
-        if stop_at_knock and state[Slot.PHASE] == Phase.DISCARD:
-            if _big_gin(state, rules):
-                break
-            if knock_deadwood(state, scratch) >= 0:
-                return True
-        step(state, rules, policies, rng, scratch)
+        if step(state, rules, policies, rng, scratch, stop_at_knock):
+            return True
     return False
 
 

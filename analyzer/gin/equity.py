@@ -46,6 +46,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ..core.progress import Progress, advance, tell_total
 from ..core.rng import offset_seed
 from .policies import Policy, format_policy
 from .rules import Rules, resolve_rules
@@ -853,8 +854,8 @@ class EquityStudy:
                              for name, e in self.gain.items()}).T
 
 
-def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int = 1
-                 ) -> EquityStudy:
+def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int = 1,
+                 progress: Progress | None = None) -> EquityStudy:
     """Run the equity study for basic against basic under the standard rules.
 
     Parameters
@@ -868,19 +869,27 @@ def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int
         Base seed; the table, the check, the knock laws and the gain use ``seed``,
         ``seed + 1``, ``seed + 2`` and ``seed + 3``, so the gain is measured on games
         the choice of knock table never saw.
+    progress : callable, optional
+        Counts the study's six steps (:mod:`analyzer.core.progress`).
     """
+    tell_total(progress, 6)
     rules = resolve_rules("standard")
     basic = Policy()
     distribution = hand_outcome_distribution(rules, basic, basic, deals, seed)
     table = equity_table(distribution, rules)
+    advance(progress, 1)
     check = check_against_simulation(table, distribution, rules, basic, basic,
                                      sample_states(table, REPORT_CHECK_STATES, seed),
                                      max(games // 4, 100), offset_seed(seed, 1))
+    advance(progress, 1)
     presets = preset_summary(basic, deals, seed)
+    advance(progress, 1)
     response = score_aware_best_response(
         knock_distributions(rules, basic, basic, deals, offset_seed(seed, 2)), rules)
+    advance(progress, 1)
     gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
                         games, offset_seed(seed, 3))
+    advance(progress, 2)
     return EquityStudy(distribution, table, check, presets, response, gain, deals, games,
                        seed)
 

@@ -63,13 +63,17 @@ class Rules:
     knock_limit: int = 10
     """Highest deadwood a player may knock with (0-10); 0 allows gin only."""
     gin_bonus: int = 25
+    """Bonus to a player who goes gin (all 10 cards melded), on top of the opponent's
+    deadwood."""
     undercut_bonus: int = 25
+    """Bonus to the defender whose deadwood (after laying off) is below the knocker's."""
     tie_is_undercut: bool = True
     """Defender's deadwood equal to the knocker's is an undercut (most books); if
     False the hand scores 0 (OpenSpiel)."""
     big_gin: bool = False
     """Going out with all 11 cards melded after the draw, without discarding."""
     big_gin_bonus: int = 31
+    """Bonus for big gin, on top of the opponent's deadwood."""
     oklahoma: bool = False
     """The first upcard's value sets the hand's knock limit (face cards 10)."""
     oklahoma_ace: str = "one"
@@ -85,7 +89,9 @@ class Rules:
     """``upcard``: 10 cards each and the upcard offered to the non-dealer then the
     dealer; ``eleven``: 11 cards to the non-dealer, who starts by discarding (RLCard)."""
     target: int = 100
+    """Score that ends the game."""
     game_bonus: int = 100
+    """Bonus to the player who reaches the target first."""
     line_bonus: int = 25
     """Line (box) bonus per hand won; 0 for none."""
     line_bonus_timing: str = "end"

@@ -312,6 +312,14 @@ class HandResult:
     def deals_per_s(self) -> float:
         return self.deals / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` deals), then each outcome's share of hands."""
+        return _estimates_frame(
+            {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
+             "turns_per_hand": self.turns, "first_player_points": self.first_player_points},
+            {f"share_{name}": share for name, share in self.outcomes.items()}, self.deals)
+
 
 @dataclass
 class GameResult:
@@ -331,6 +339,23 @@ class GameResult:
     rows: pd.DataFrame | None = None
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the summary covers the games finished."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` games)."""
+        return _estimates_frame(
+            {"game_win_rate_a": self.game_win_rate_a, "margin_a": self.margin_a,
+             "hands_per_game": self.hands_per_game}, {"shutout_rate": self.shutout_rate},
+            self.games)
+
+
+def _estimates_frame(estimates: dict[str, Estimate], shares: dict[str, float],
+                     n: int) -> pd.DataFrame:
+    rows = [{"metric": name, "mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
+            for name, e in estimates.items()]
+    rows += [{"metric": name, "mean": value, "low": float("nan"), "high": float("nan"), "n": n}
+             for name, value in shares.items()]
+    return pd.DataFrame(rows, columns=["metric", "mean", "low", "high", "n"])
 
 
 Progress = Callable[[int], None]

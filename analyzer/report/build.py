@@ -19,6 +19,7 @@ import numba
 import pandas as pd
 
 from .. import __version__
+from ..core.progress import Progress
 from ..gin import studies
 from ..gin.branching import MAX_TURN
 from ..gin.policies import PRESETS as POLICIES
@@ -43,8 +44,9 @@ class ReportConfig:
     seed: int = 2026
     command: str = "analyzer report"
     scheduler: str | None = None
-    progress: Callable[[str, int, int], Callable[[int], None]] | None = None
-    """Factory of progress callbacks: (study, total units, ...) -> update(n)."""
+    progress: Callable[[str, int | None, int], Progress] | None = None
+    """Factory of progress callbacks, one per step: (step name, total units or None when
+    the study announces it, units done) -> callback (:mod:`analyzer.core.progress`)."""
     timings: dict[str, float] = field(default_factory=dict)
 
     def size(self, factor: float, least: int = 50) -> int:
@@ -66,13 +68,14 @@ def _meta(folder: Path, config: ReportConfig, study: str, started: float,
           **details: object) -> None:
     elapsed = time.perf_counter() - started
     config.timings[study] = elapsed
+    # no run time here: meta.json is committed, and a rerun must leave it unchanged
+    # (run times go to the untracked RUN_TIMES_LOG)
     meta = {"study": study, "seed": config.seed, "base_deals": config.deals,
-            "command": config.command, "version": __version__, "elapsed_s": round(elapsed, 2),
-            **details}
+            "command": config.command, "version": __version__, **details}
     (folder / "meta.json").write_text(json.dumps(meta, indent=2, default=str) + "\n")
 
 
-def _progress(config: ReportConfig, study: str, total: int) -> Callable[[int], None] | None:
+def _progress(config: ReportConfig, study: str, total: int | None = None) -> Progress | None:
     return None if config.progress is None else config.progress(study, total, 0)
 
 
@@ -88,9 +91,10 @@ def _folder(config: ReportConfig, name: str) -> Path:
 def section_dealt(config: ReportConfig) -> str:
     started = time.perf_counter()
     folder = _folder(config, "dealt")
-    exact = _exact_distribution(config.out)
+    exact = _exact_distribution(config)
     n = config.size(25)
-    distribution = studies.dealt_hands(n, config.seed)
+    distribution = studies.dealt_hands(n, config.seed,
+                                       progress=_progress(config, "dealt hands"))
     eligibility = studies.knock_eligibility(distribution)
     distribution.to_csv(folder / "distribution.csv", index=False)
     eligibility.to_csv(folder / "knock_eligibility.csv", index=False)
@@ -137,13 +141,16 @@ Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 1
 """
 
 
-def _exact_distribution(out: Path) -> pd.DataFrame:
+def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
     """The exact dealt distributions of ``analyzer exact``, enumerated here if missing."""
+    out = config.out
     frames = []
     for cards in (10, 11):
         path = out / "exact" / f"cards{cards}_counts.csv"
         if not path.exists():
-            enumerate_and_write(cards, out / "exact", progress=False)
+            (out / "exact").mkdir(parents=True, exist_ok=True)
+            enumerate_and_write(cards, out / "exact",
+                                progress=_progress(config, f"exact {cards} cards"))
         counts = pd.read_csv(path)
         frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
                                     "probability": counts["count"] / counts["count"].sum()}))
@@ -157,8 +164,7 @@ def section_sweep(config: ReportConfig) -> str:
     subject = POLICIES["basic"]
     opponents = studies.default_opponents()
     sweep = studies.knock_sweep(STANDARD, subject, opponents, deals, games, config.seed,
-                                progress=_progress(config, "knock sweep",
-                                                   33 * (deals + games)),
+                                progress=_progress(config, "knock sweep"),
                                 scheduler=config.scheduler)
     sweep.to_csv(folder / "sweep.csv", index=False)
     with figure_file(folder / "sweep.png", 1, 3, figsize=(14, 4.2)) as axes:
@@ -221,7 +227,7 @@ def section_chart(config: ReportConfig) -> str:
     equity_deals = config.size(0.5)
     chart = studies.knock_chart(STANDARD, subject, opponent, deals, config.seed,
                                 min_samples=300,
-                                progress=_progress(config, "knock chart", deals),
+                                progress=_progress(config, "knock chart"),
                                 scheduler=config.scheduler, equity_deals=equity_deals)
     chart.to_csv(folder / "knock_chart.csv", index=False)
     with figure_file(folder / "knock_chart.png", figsize=(12, 5)) as ax:
@@ -289,11 +295,12 @@ def section_schedule(config: ReportConfig) -> str:
     deals, games = config.size(0.15, least=200), config.size(0.05, least=50)
     base = POLICIES["basic"]
     search = studies.best_schedule(STANDARD, base, base, deals, config.seed, rounds=2,
-                                   progress=_progress(config, "best schedule", 0),
+                                   progress=_progress(config, "best schedule"),
                                    scheduler=config.scheduler)
     for_games, game_gain, game_low, game_high = studies.best_response(
         STANDARD, base, [10] * len(studies.SCHEDULE_BINS), base, games, config.seed,
-        objective="games", scheduler=config.scheduler)
+        objective="games", progress=_progress(config, "best schedule (games)"),
+        scheduler=config.scheduler)
     search.steps.to_csv(folder / "steps.csv", index=False)
     search.gaps.to_csv(folder / "gaps.csv", index=False)
     bins = studies.SCHEDULE_BINS
@@ -347,7 +354,7 @@ def section_tournament(config: ReportConfig) -> str:
     deals, games = config.size(0.25), config.size(0.025, least=30)
     field_policies = studies.default_field()
     results = studies.tournament(STANDARD, field_policies, deals, games, config.seed,
-                                 progress=_progress(config, "tournament", 0),
+                                 progress=_progress(config, "tournament"),
                                  scheduler=config.scheduler)
     ranking = studies.ranking(results)
     results.to_csv(folder / "pairs.csv", index=False)
@@ -392,7 +399,7 @@ def section_variants(config: ReportConfig) -> str:
     deals, games = config.size(0.25), config.size(0.05, least=30)
     baseline, strong, weak = POLICIES["basic"], POLICIES["gin-hunter"], POLICIES["basic"]
     table = studies.variants(VARIANT_PRESETS, baseline, strong, weak, deals, games, config.seed,
-                             progress=_progress(config, "variants", 0),
+                             progress=_progress(config, "variants"),
                              scheduler=config.scheduler)
     table.to_csv(folder / "variants.csv", index=False)
     with figure_file(folder / "variants.png", 1, 4, figsize=(15, 4.5)) as axes:
@@ -444,7 +451,8 @@ def section_equity(config: ReportConfig) -> str:
     started = time.perf_counter()
     folder = _folder(config, "equity")
     text = write_equity_report(folder, deals=config.size(2.5), games=config.size(0.5),
-                               seed=config.seed, number=7)
+                               seed=config.seed, number=7,
+                               progress=_progress(config, "equity"))
     _meta(folder, config, "equity", started, deals=config.size(2.5), games=config.size(0.5),
           rules="standard", policies="basic v basic")
     return text
@@ -456,6 +464,8 @@ def section_rummy(config: ReportConfig) -> str:
     started = time.perf_counter()
     folder = _folder(config, "rummy")
     deals = config.size(0.3)
+    # plain rummy reports no progress of its own: the bar shows the elapsed time
+    _progress(config, "plain rummy")
     text = write_rummy_report(folder, deals=deals, seed=config.seed)
     _meta(folder, config, "rummy", started, deals=deals)
     return text.replace("## Plain rummy", "## 8. Plain rummy", 1)
@@ -483,13 +493,14 @@ def generate_report(config: ReportConfig, sections: list[str] | None = None) -> 
     header = f"""# Gin rummy strategy report
 
 Generated by `{config.command}` (analyzer {__version__}) with seed {config.seed} and base
-size {config.deals:,} deals, in {elapsed / 60:.1f} minutes on {numba.config.NUMBA_NUM_THREADS}
-threads ({platform.processor() or platform.machine()}, Python {platform.python_version()}).
+size {config.deals:,} deals, on {numba.config.NUMBA_NUM_THREADS} threads
+({platform.processor() or platform.machine()}, Python {platform.python_version()}).
 Every number comes with a 95% confidence interval (normal approximation over independent
 deals or games; comparisons are paired on common deals). The run is reproducible bit for
 bit from its seed, whatever the thread count.
 
-Study run times: {", ".join(f"{k} {v:.0f} s" for k, v in config.timings.items())}.
+Run times are not part of this file (so that a rerun leaves it unchanged): each run
+appends them to `{RUN_TIMES_LOG}` here, which git ignores.
 
 Two folders here come from their own commands: [exact/](exact/) (`analyzer exact --cards
 10` and `--cards 11`, run by this report only when missing: the counts are exact, so they
@@ -498,4 +509,18 @@ never change) and [advisor_crosscheck/](advisor_crosscheck/)
 """
     path = config.out / "README.md"
     path.write_text(header + "\n" + "\n".join(parts))
+    _log_run_times(config, elapsed)
     return path
+
+
+#: File (in the report folder, ignored by git) that collects the run times of every run.
+RUN_TIMES_LOG = "run_times.log"
+
+
+def _log_run_times(config: ReportConfig, elapsed: float) -> None:
+    """Append one line of run times (seconds) to :data:`RUN_TIMES_LOG`."""
+    studies_text = " ".join(f"{k}={v:.1f}" for k, v in config.timings.items())
+    line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} command={config.command!r} "
+            f"threads={numba.config.NUMBA_NUM_THREADS} total={elapsed:.1f} {studies_text}\n")
+    with (config.out / RUN_TIMES_LOG).open("a") as log:
+        log.write(line)

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..core.progress import Progress
 from ..gin.equity import (
     REPORT_CHECK_STATES,
     REPORT_DEALS,
@@ -76,10 +77,11 @@ def write_study_files(study: EquityStudy, out_dir: Path) -> dict[str, Path]:
 
 
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
-                        seed: int = 1, number: int | None = None) -> str:
+                        seed: int = 1, number: int | None = None,
+                        progress: Progress | None = None) -> str:
     """Run :func:`analyzer.gin.equity.equity_study`, write its files to ``out_dir`` and
     return the report section (Markdown, links relative to ``out_dir.parent``)."""
-    study = equity_study(deals, games, seed)
+    study = equity_study(deals, games, seed, progress)
     write_study_files(study, out_dir)
     return section_text(study, out_dir.name, number)
 

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import N_RANKS, N_SUITS
+from ..core.progress import Progress
 from ..gin.evaluator import dealt_deadwood_distribution
 from ..gin.exact import (
     EnumerationState,
@@ -48,7 +49,8 @@ def save_checkpoint(path: Path, state: EnumerationState) -> None:
 
 
 def enumerate_with_checkpoint(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                              progress: bool = True, checkpoint: Path | None = None,
+                              progress: Progress | None = None,
+                              checkpoint: Path | None = None,
                               batch_work: int | None = None) -> ExactResult:
     """:func:`analyzer.gin.exact.exact_enumeration`, saving the state to ``checkpoint``
     after every batch and resuming from it when its parameters match; the file is
@@ -108,7 +110,7 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
 
 
 def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits: int = N_SUITS,
-                        progress: bool = True, checkpoint: Path | None = None,
+                        progress: Progress | None = None, checkpoint: Path | None = None,
                         mc_deals: int = 1_000_000, mc_seed: int = 0, stem: str | None = None
                         ) -> tuple[ExactResult, dict[str, Path]]:
     """Enumerate (resumably when ``checkpoint`` is given), add a Monte Carlo overlay of

@@ -291,7 +291,7 @@ class PracticeGame:
             return
         before = state.copy()
         while state[Slot.PHASE] != Phase.DONE and state[Slot.TURN] != ME:
-            step(state, self._rules_array, self._policies, self._rng, self._scratch)
+            step(state, self._rules_array, self._policies, self._rng, self._scratch, False)
         self._describe_computer(before)
         if state[Slot.PHASE] == Phase.DONE:
             self._hand_over()

@@ -38,7 +38,7 @@ def test_deadwood_file(tmp_path):
     (["deadwood", "As 2s 3s 7x"], "unknown suit 'x'"),
     (["deadwood", "As As"], "duplicate card 'As'"),
     (["deadwood", "Zs"], "unknown rank 'Z'"),
-    (["deadwood"], "give either a HAND or --file"),
+    (["deadwood"], "give a HAND"),
 ])
 def test_deadwood_bad_input(args, message):
     result = run(*args)
@@ -101,7 +101,7 @@ def test_rules_lists_presets():
     assert result.exit_code == 0
     for name in ("standard", "classic", "eaai", "oklahoma", "straight", "hollywood"):
         assert name in result.output
-    assert json.loads(run("rules", "--json").output)["classic"]["gin_bonus"] == 20
+    assert json.loads(run("rules", "--json").output)["classic"]["fields"]["gin_bonus"] == 20
 
 
 @pytest.mark.parametrize(("args", "message"), [
