@@ -48,7 +48,8 @@ def invoke(args: list[str]):
 
 
 def test_every_gin_command_has_a_tiny_case():
-    assert set(COMMANDS) - {"report", "rummy"} == set(TINY)
+    # serve runs a web server, not a table/json/csv command: tests/web cover it
+    assert set(COMMANDS) - {"report", "rummy", "serve"} == set(TINY)
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
