@@ -10,6 +10,11 @@ command line starts fast.  See ``docs/api.md``.
 
 from typing import Any
 
+# before any kernel module is imported: numba reads the cache folder at decoration time
+from ._kernel_cache import configure as _configure_kernel_cache
+
+_configure_kernel_cache()
+
 from .core.cards import format_card, format_hand, parse_card, parse_hand, to_indices, to_mask
 from .gin.evaluator import (
     best_discard,

@@ -13,6 +13,7 @@ from ..gin.policies import format_policy, policy_name
 from .options import (
     MAX_UNITS,
     SEED,
+    FiniteFloatRange,
     echo_json,
     fail,
     format_options,
@@ -74,13 +75,14 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=20_000, show_default=True,
               help="Most samples (opponent hand + stock order) to roll out (their results "
                    "are kept: about 400 bytes each).")
-@click.option("--tolerance", type=click.FloatRange(min=0, min_open=True),
+@click.option("--tolerance", type=FiniteFloatRange(min=0, min_open=True, max=1000),
               help="Stop when every rival's difference to the best is this precise (95% "
                    "half-width) [default: 1 point, or 0.01 win probability with --score].")
 @click.option("--weights", type=click.Choice(["model", "uniform"]), default="model",
               show_default=True,
               help="Weight sampled opponent hands by how well they explain its play, or not.")
-@click.option("--temperature", type=click.FloatRange(min=0, min_open=True), default=8.0,
+@click.option("--temperature", type=FiniteFloatRange(min=0, min_open=True, max=1000),
+              default=8.0,
               show_default=True, help="Softness of the weighting model (points).")
 @click.option("--equity-deals", type=click.IntRange(100, MAX_UNITS), default=30_000, show_default=True,
               help="With --score: deals estimating the hand-outcome law behind the game "

@@ -4,6 +4,7 @@ against whole games, and the score-aware knocking study."""
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from .options import (
     format_options,
     get_policy,
     get_rules,
+    new_files_removed_on_failure,
     policy_options,
     progress_bar,
     rules_options,
@@ -89,8 +91,6 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
             out_dir.mkdir(parents=True, exist_ok=True)
     except ValueError as error:
         fail(str(error))
-    except OSError as error:
-        fail(f"cannot create {out_dir}: {error.strerror}")
     stem = _slug(f"{preset}_{policy_name(a)}_vs_{policy_name(b)}")
     with progress_bar(deals, "deal", no_progress) as update:
         distribution = hand_outcome_distribution(rules, a, b, deals, seed, update)
@@ -98,45 +98,49 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         table = equity_table(distribution, rules)
     except ValueError as error:
         fail(str(error))
-    paths: dict[str, Path] = {}
-    if out_dir is not None:
-        paths = write_table_files(table, distribution, out_dir, stem,
-                                  f"{preset}, {policy_name(a)} vs {policy_name(b)}")
-    summary: dict[str, Any] = {
-        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-        "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
-        "win_if_a_deals_first": table.win_probability(0, 0, True),
-        "win_if_b_deals_first": table.win_probability(0, 0, False),
-        "margin_if_a_deals_first": table.expected_margin(0, 0, True),
-        "hands_per_game": table.start(Value.HANDS),
-    }
-    if n_check:
-        with progress_bar(None, "state", no_progress, "check") as update:
-            states = sample_states(table, n_check, seed)
-            update(0, total=len(states))
-            check = check_against_simulation(table, distribution, rules, a, b, states,
-                                             max(games // 4, 10), offset_seed(seed, 1))
-            update(len(states))
+    # the folder was shown writable before the run; a failure from here on removes
+    # the files this run made
+    with (new_files_removed_on_failure(out_dir) if out_dir is not None
+          else nullcontext()):
+        paths: dict[str, Path] = {}
         if out_dir is not None:
-            paths["check"] = out_dir / f"{stem}_check.csv"
-            check.to_csv(paths["check"], index=False, float_format="%.6g")
-        summary["check"] = check_summary(check)
-    if score_aware:
-        with progress_bar(2, "step", no_progress, "score-aware") as update:
-            response = score_aware_best_response(
-                knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
-            update(1)
-            gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
-                                offset_seed(seed, 3))
-            update(1)
-        if out_dir is not None:
-            paths |= write_response_files(response, out_dir, stem,
-                                          f"best-response knock threshold vs {policy_name(b)}")
-        summary["score_aware"] = {
-            "best_constant_threshold": response.thresholds[response.best_constant],
-            "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]
-            .to_dict(),
-            **{f"game_win_{name}": e.as_dict() for name, e in gain.items()}}
+            paths = write_table_files(table, distribution, out_dir, stem,
+                                      f"{preset} rules, {policy_name(a)} vs {policy_name(b)}")
+        summary: dict[str, Any] = {
+            "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
+            "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
+            "win_if_a_deals_first": table.win_probability(0, 0, True),
+            "win_if_b_deals_first": table.win_probability(0, 0, False),
+            "margin_if_a_deals_first": table.expected_margin(0, 0, True),
+            "hands_per_game": table.start(Value.HANDS),
+        }
+        if n_check:
+            with progress_bar(None, "state", no_progress, "check") as update:
+                states = sample_states(table, n_check, seed)
+                update(0, total=len(states))
+                check = check_against_simulation(table, distribution, rules, a, b, states,
+                                                 max(games // 4, 10), offset_seed(seed, 1))
+                update(len(states))
+            if out_dir is not None:
+                paths["check"] = out_dir / f"{stem}_check.csv"
+                check.to_csv(paths["check"], index=False, float_format="%.6g")
+            summary["check"] = check_summary(check)
+        if score_aware:
+            with progress_bar(2, "step", no_progress, "score-aware") as update:
+                response = score_aware_best_response(
+                    knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
+                update(1)
+                gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
+                                    offset_seed(seed, 3))
+                update(1)
+            if out_dir is not None:
+                paths |= write_response_files(response, out_dir, stem,
+                                              f"{preset} rules, A against {policy_name(b)}")
+            summary["score_aware"] = {
+                "best_constant_threshold": response.thresholds[response.best_constant],
+                "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]
+                .to_dict(),
+                **{f"game_win_{name}": e.as_dict() for name, e in gain.items()}}
     summary["files"] = {kind: str(path) for kind, path in paths.items()}
     if fmt == "json":
         echo_json(summary)

@@ -10,8 +10,8 @@ from ..core.cards import N_RANKS, N_SUITS
 from ..gin.exact import distribution_table, exact_enumeration, summarize
 from ..report.exact import enumerate_and_write
 from .options import (
+    MAX_UNITS,
     SEED,
-    UNITS_OR_NONE,
     chance_text,
     echo_json,
     fail,
@@ -21,7 +21,7 @@ from .options import (
 
 
 @click.command("exact")
-@click.option("--cards", "n_cards", type=click.IntRange(10, 11), default=10, show_default=True,
+@click.option("--cards", "n_cards", type=int, default=10, show_default=True,
               help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
                    "the best discard of every 11-card hand.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -29,8 +29,8 @@ from .options import (
                                  "folder, with a checkpoint to resume from (default: print "
                                  "only).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-@click.option("--mc-deals", type=UNITS_OR_NONE, default=1_000_000, show_default=True,
-              help="Monte Carlo deals for the chart overlay (0: none).")
+@click.option("--mc-deals", type=int, default=1_000_000, show_default=True,
+              help="Monte Carlo deals for the chart overlay, 0 (none) to 10**12.")
 @click.option("--mc-seed", type=SEED, default=0, show_default=True,
               help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.")
 @click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
@@ -53,8 +53,8 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
     """
     if n_cards not in (10, 11):
         fail(f"--cards must be 10 or 11, got {n_cards}")
-    if mc_deals < 0:
-        fail(f"--mc-deals must be >= 0, got {mc_deals}")
+    if not 0 <= mc_deals <= MAX_UNITS:
+        fail(f"--mc-deals must be >= 0 and <= 10**12, got {mc_deals}")
     if not (1 <= suits <= N_SUITS and 1 <= ranks <= N_RANKS and n_cards <= ranks * suits):
         fail(f"a deck of {suits} suits x {ranks} ranks cannot deal {n_cards} cards "
              f"(suits 1-{N_SUITS}, ranks 1-{N_RANKS})")

@@ -4,12 +4,14 @@ imported only when used, which keeps ``analyzer --help`` and quick commands fast
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
 
 from .. import __version__
 from ..core.cluster import interrupt_on_sigterm
+from .options import INTERRUPTED_EXIT
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
@@ -36,6 +38,11 @@ COMMANDS = {
 }
 
 
+#: Click (8.2+) raises this when a group is run without arguments, to show its help.
+_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHelpError",
+                                                   type("_Never", (click.UsageError,), {}))
+
+
 class LazyGroup(click.Group):
     """A group whose commands from other modules are imported only when used.
 
@@ -44,6 +51,26 @@ class LazyGroup(click.Group):
     def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands = lazy_commands
+
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Click's ``main``, with every usage error on one stderr line (``Error: ...``,
+        exit status 2) instead of click's usage block, and Ctrl-C as status 130."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except _NO_ARGS_IS_HELP as error:
+            error.show()  # a group or command run bare: its help, not an error line
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            click.echo(f"Error: {' '.join(error.format_message().split())}", err=True)
+            sys.exit(error.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("Error: interrupted", err=True)
+            sys.exit(INTERRUPTED_EXIT)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy_commands])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import sys
 import tempfile
@@ -65,6 +66,20 @@ UNITS_OR_NONE = click.IntRange(0, MAX_UNITS)
 #: Most deals (or games) whose rows --raw keeps in memory: two rows of at most 11 int64
 #: columns each, under 1 GB in all.
 MAX_RAW_UNITS = 5_000_000
+class FiniteFloatRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf`` (which compare
+    as inside any open range)."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
 #: Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
 INTERRUPTED_EXIT = 130
 
@@ -130,10 +145,17 @@ MAX_WIDTH = 100
 PROGRESS_DELAY_S = 2.0
 
 
+#: Set to ``always`` to show progress bars on a stderr that is not a terminal (a log
+#: file of a long run); ``--no-progress`` still hides them.
+PROGRESS_ENV = "ANALYZER_PROGRESS"
+
+
 def progress_hidden(no_progress: bool) -> bool:
     """Bars are hidden under ``--no-progress`` and when stderr is not a terminal
-    (a pipe, a log file, a test runner)."""
-    return no_progress or not sys.stderr.isatty()
+    (a pipe, a log file, a test runner), unless ``$ANALYZER_PROGRESS`` is ``always``."""
+    if no_progress:
+        return True
+    return not sys.stderr.isatty() and os.environ.get(PROGRESS_ENV, "") != "always"
 
 
 @contextmanager
@@ -252,9 +274,12 @@ def check_out_folder(context: click.Context, parameter: click.Parameter,
 @contextmanager
 def new_files_removed_on_failure(folder: str | Path) -> Iterator[None]:
     """Inside the block, a failure or stop removes every file and folder under
-    ``folder`` (and ``folder`` itself) that did not exist before it: a run that fails
-    part way leaves no partial outputs.  Files it overwrote keep their new content."""
-    root = Path(folder)
+    ``folder`` (``folder`` and its missing parents included) that did not exist before
+    it: a run that fails part way leaves no partial outputs.  Files it overwrote keep
+    their new content."""
+    root = Path(folder).absolute()
+    while not root.exists() and not root.parent.exists():
+        root = root.parent  # the highest folder the run will create
     before = {root, *root.rglob("*")} if root.exists() else set()
     try:
         yield
@@ -445,8 +470,10 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
 
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
-               figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Write ``name``.csv and ``name``.png into ``out`` when given."""
+               figsize: tuple[float, float], ncols: int = 1, *, title: str,
+               caption: str, sharey: bool = False) -> None:
+    """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
+    :func:`analyzer.report.figures.figure_file`) into ``out`` when given."""
     if out is None:
         return
     from pathlib import Path
@@ -457,7 +484,8 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
     folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / f"{name}.csv", frame.to_csv(index=False).encode())
     with _temporary_beside(folder / f"{name}.png") as temporary, \
-            figure_file(temporary, 1, ncols, figsize) as axes:
+            figure_file(temporary, 1, ncols, figsize, title=title, caption=caption,
+                        sharey=sharey) as axes:
         draw(axes)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
 

@@ -43,6 +43,10 @@ from .options import (
 if TYPE_CHECKING:
     from ..gin.simulate import HandResult
 
+#: Most games of 3 or 4 players: they are played in one kernel call and every game's row
+#: is kept (about 100 bytes each).
+MAX_MULTIPLAYER_GAMES = 1_000_000
+
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
     hand = parse_hand(text, GIN_HAND_SIZES)
@@ -72,7 +76,8 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     if hand is not None and path is not None:
         fail("give either a HAND or --file, not both")
     if hand is None and path is None:
-        fail("give a HAND (10 or 11 cards, e.g. \"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\") or --file FILE")
+        fail("give a HAND (10 or 11 cards) or --file FILE, e.g. "
+             "\"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\"")
     if path is not None:
         results = _file_arrangements(path)
         if fmt == "json":
@@ -83,8 +88,6 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
             click.echo(f"{result['hand']},{result['deadwood']}")
         return
     try:
-        if not (hand or "").strip():
-            raise ValueError("wrong hand size: 0 cards (give 1 to 11 cards)")
         result = _arrangement_dict(hand or "")
     except ValueError as error:
         fail(str(error))
@@ -329,7 +332,8 @@ def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tup
               help="With 3 or 4 players: comma-separated policies, one per player "
                    "(default: --a and --b alternating).")
 @click.option("--games", type=UNITS, default=10_000, show_default=True,
-              help="Games; with 2 players each is played twice with the first dealer swapped.")
+              help="Games; with 2 players each is played twice with the first dealer swapped; "
+                   "with 3 or 4 at most 1,000,000.")
 @run_options
 @format_options
 @raw_option
@@ -355,6 +359,9 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
                  else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
         if len(names) != players:
             fail(f"--policies needs {players} policies, got {len(names)}")
+        if games > MAX_MULTIPLAYER_GAMES:
+            fail(f"with {players} players at most {MAX_MULTIPLAYER_GAMES:,} games (every game "
+                 f"is kept in memory), got {games:,}")
         _multiplayer(rules, preset, names, games, seed, fmt, raw)
         return
     from ..gin.simulate import play_games
@@ -363,7 +370,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     with progress_bar(games, "game", no_progress) as update:
         result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
                             progress=update, scheduler=scheduler)
-    write_raw(result.rows, raw)
+    if not result.interrupted:
+        write_raw(result.rows, raw)
     summary = {
         "games": result.games,
         **run_summary(preset, overrides, rules, seed, a, b),
@@ -374,6 +382,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         "unfinished": result.unfinished,
         "elapsed_s": result.elapsed_s,
     }
+    if result.interrupted:
+        interrupted(fmt == "json", {**summary, "requested_games": games})
     if fmt != "table":
         echo_summary(summary, fmt)
         return

@@ -8,21 +8,27 @@ import click
 
 from ..core.progress import Progress
 from .options import (
-    MAX_UNITS,
     SEED,
     check_out_folder,
+    checkpoint_options,
     fail,
+    interrupted,
     new_files_removed_on_failure,
     progress_bar,
+    run_checkpoint,
     scheduler_option,
     set_jobs,
 )
 
+#: Largest base size of the report (see --deals).
+MAX_REPORT_DEALS = 10_000_000
+
 
 @click.command("report")
-@click.option("--deals", type=click.IntRange(100, MAX_UNITS), default=None,
+@click.option("--deals", type=click.IntRange(100, MAX_REPORT_DEALS), default=None,
               help="Base size: deals per arm of the knock sweep (default 40,000); every "
-                   "study scales from it.")
+                   "study scales from it (the variants study keeps a quarter of it as "
+                   "rows: under 0.5 GB at the top of the range).")
 @click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
 @click.option("--seed", type=SEED, default=2026, show_default=True,
               help="Random seed, 0 <= seed < 2**63.")
@@ -35,15 +41,21 @@ from .options import (
                    "variants,equity,rummy (default all).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
+@checkpoint_options
 @scheduler_option
 def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,
-                   jobs: int | None, no_progress: bool, scheduler: str | None) -> None:
+                   jobs: int | None, no_progress: bool, checkpoint: str | None, resume: bool,
+                   scheduler: str | None) -> None:
     """Run every study and write the report (Markdown, PNG, CSV) into --out.
 
     \b
     Example:
       analyzer report              # the committed results/ (about 5 minutes on 2 cores)
       analyzer report --quick --out /tmp/report
+      analyzer report --checkpoint report.json      # Ctrl-C, then add --resume
+
+    With --checkpoint, every study saves its finished chunks; --resume runs the report
+    again, taking them from the file, and writes the same files bit for bit.
     """
     from pathlib import Path
 
@@ -76,6 +88,12 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
 
     config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
                           progress=step_bar, scheduler=scheduler)
-    with new_files_removed_on_failure(out), bars:
-        path = generate_report(config, sections)
+    identity = {"command": "report", "deals": size, "seed": seed, "only": sections,
+                "out": str(Path(out).absolute())}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with new_files_removed_on_failure(out), bars:
+                path = generate_report(config, sections)
+        except KeyboardInterrupt:
+            interrupted(False, None, saved)
     click.echo(f"wrote {path} (run times appended to {path.parent / RUN_TIMES_LOG})")

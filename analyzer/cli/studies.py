@@ -11,7 +11,7 @@ from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
 from .options import (
-    MAX_UNITS,
+    MAX_RAW_UNITS,
     UNITS,
     UNITS_OR_NONE,
     chance_text,
@@ -79,7 +79,10 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
         except KeyboardInterrupt:
             interrupted(fmt == "json", None, saved)
     save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
-               (14, 4.2), ncols=3)
+               (14, 4.2), ncols=3,
+               title=f"Knock as soon as deadwood <= t: {policy_a} against {policy_b}",
+               caption=f"Rules {preset}; {deals:,} deals and {games:,} game pairs per "
+                       f"threshold, seats swapped; bands: 95% CI; seed {seed}.")
     emit(sweep, fmt,
          ["threshold", "points_mean", "diff_mean", "diff_low", "diff_high", "win_mean",
           "undercut_mean", "gin_mean", "turns_mean", "game_win_mean", "game_win_low",
@@ -122,7 +125,10 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
         except ValueError as error:
             fail(str(error))
     save_chart(out, "knock_chart", chart,
-               lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN), (12, 5))
+               lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN, min_samples),
+               (12, 5.4), title=f"Knock now or play on? {policy_a} against {policy_b}",
+               caption=f"Each cell: mean points of knocking now minus playing on, rules "
+                       f"{preset}, {deals:,} deals (seed {seed}); 95% CIs in the CSV.")
     if fmt == "table":
         click.echo(f"{deals:,} deals, rules {preset}, A: {policy_a} v B: {policy_b}, seed {seed}")
         for line in verdict_grid(chart, min_samples):
@@ -165,7 +171,10 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
                                        objective, progress=update, scheduler=scheduler)
     save_chart(out, "knock_schedule", search.steps,
                lambda ax: charts.schedules_chart({"A": search.final_a, "B": search.final_b},
-                                                 studies.SCHEDULE_BINS, ax), (8, 3.8))
+                                                 studies.SCHEDULE_BINS, ax), (8, 3.8),
+               title=f"Knock schedules after best responses: {policy_a} against {policy_b}",
+               caption=f"Rules {preset}, objective {objective}, {deals:,} deals per "
+                       f"evaluation; gains with 95% CIs in the CSV; seed {seed}.")
     if out is not None:
         from pathlib import Path
 
@@ -217,7 +226,11 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
         charts.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
         charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
 
-    save_chart(out, "tournament", results, draw, (14, 5.5), ncols=2)
+    save_chart(out, "tournament", results, draw, (14, 5.5), ncols=2,
+               title="Round robin of policies: row against column",
+               caption=f"Rules {preset}, seats swapped on common deals: {deals:,} deals and "
+                       f"{games:,} game pairs per pairing (seed {seed}); each cell: estimate "
+                       "and ± 95% CI half-width.")
     emit(results, fmt)
 
 
@@ -230,8 +243,10 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="The stronger policy of the skill measure.")
 @click.option("--b", "policy_b", default="basic", show_default=True,
               help="The weaker policy of the skill measure.")
-@click.option("--deals", type=click.IntRange(2, MAX_UNITS), default=10_000, show_default=True,
-              help="Deals per preset (each twice, seats swapped).")
+@click.option("--deals", type=click.IntRange(2, MAX_RAW_UNITS), default=10_000,
+              show_default=True,
+              help="Deals per preset (each twice, seats swapped); the self-play hands are "
+                   "kept in memory.")
 @click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per preset.")
 @study_options
@@ -262,12 +277,17 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
                                  scheduler=scheduler)
 
     def draw(axes: Any) -> None:
-        charts.variant_bars(table, "hand_points", axes[0], "points per hand")
-        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game")
-        charts.variant_bars(table, "strong_game_win", axes[2], "games won by --a vs --b",
+        charts.variant_bars(table, "hand_points", axes[0], "points per hand", "points")
+        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
+        charts.variant_bars(table, "strong_game_win", axes[2],
+                            f"games won by {policy_a} against {policy_b}", "share of games",
                             interval=True)
 
-    save_chart(out, "variants", table, draw, (14, 4.5), ncols=3)
+    save_chart(out, "variants", table, draw, (14, 4.5), ncols=3, sharey=True,
+               title="Rules presets compared",
+               caption=f"{baseline} self-play and {policy_a} against {policy_b}: {deals:,} "
+                       f"deals and {games:,} game pairs per preset; bars: 95% CI; seed "
+                       f"{seed}.")
     emit(table, fmt)
 
 
@@ -291,7 +311,10 @@ def dealt_command(deals: int, seed: int, jobs: int | None, no_progress: bool,
     with progress_bar(None, "hand", no_progress) as update:
         distribution = studies.dealt_hands(deals, seed, progress=update)
     save_chart(out, "dealt", distribution,
-               lambda ax: charts.dealt_histogram(distribution, ax), (9, 4))
+               lambda ax: charts.dealt_histogram(distribution, ax), (9, 4.2),
+               title="Deadwood of a dealt hand",
+               caption=f"{deals:,} Monte Carlo hands of each size (seed {seed}); shaded: "
+                       "deadwood <= 10, where a standard-rules knock is allowed. Log scale.")
     eligibility = studies.knock_eligibility(distribution)
     if fmt == "json":
         echo_json({"deals": deals, "seed": seed,

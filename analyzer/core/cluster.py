@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import tempfile
 import threading
 import time
@@ -311,7 +312,8 @@ def map_spans(function: Callable[..., R], total: int, chunk: int, common: Mappin
         return results
 
     plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
-    return fold_plan(plan, append, [], scheduler, progress).value
+    initial: list[R] = []
+    return fold_plan(plan, append, initial, scheduler, progress).value
 
 
 def _map_on_cluster(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, Any]],
@@ -424,6 +426,7 @@ def _client(scheduler: str) -> Iterator[Client]:
             yield client
         return
     address = _checked_address(scheduler)
+    _check_handshake(address, scheduler)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError) as error:
@@ -609,6 +612,40 @@ def interrupt_on_sigterm() -> None:
 
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+#: Seconds a TCP scheduler has to send its handshake once connected (a scheduler sends
+#: it at once: this is a network round trip plus slack).
+HANDSHAKE_TIMEOUT_S = 1.5
+
+
+def _check_handshake(address: str, scheduler: str) -> None:
+    """Raise :class:`SchedulerUnreachable` unless a plain ``tcp://`` address answers
+    like a Dask scheduler: one sends its handshake (a msgpack map naming its
+    ``compression``) as soon as a connection opens.  Without this check a Client waits
+    forever on a server of another kind that accepts the connection and stays silent."""
+    protocol, _, location = address.partition("://")
+    if protocol != "tcp":
+        return
+    host, _, port = location.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)),
+                                      timeout=CONNECT_TIMEOUT_S) as probe:
+            probe.settimeout(HANDSHAKE_TIMEOUT_S)
+            greeting = b""
+            while len(greeting) < 512 and b"compression" not in greeting:
+                data = probe.recv(512)
+                if not data:
+                    break
+                greeting += data
+    except TimeoutError:
+        greeting = b""
+    except (OSError, ValueError) as error:
+        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {scheduler}: "
+                                   f"{getattr(error, 'strerror', None) or error}") from None
+    if b"compression" not in greeting:
+        raise SchedulerUnreachable(f"{scheduler} answers but is not a Dask scheduler (no "
+                                   f"handshake within {HANDSHAKE_TIMEOUT_S:g} s)")
 
 
 def dask_setup(worker: object) -> None:

@@ -66,6 +66,16 @@ class Estimate:
         return cls(mean, mean - half, mean + half, int(n))
 
     @classmethod
+    def from_mean_sd(cls, mean: float, sd: float, n: float, z: float = Z95) -> Estimate:
+        """The mean of ``n`` samples of standard deviation ``sd``.
+
+        The half-width is rounded as ``(z * sd) / sqrt(n)``, which may differ from
+        :meth:`from_sums` in the last bit; the knock chart's committed figures use it.
+        """
+        half = z * sd / math.sqrt(n)
+        return cls(mean, mean - half, mean + half, int(n))
+
+    @classmethod
     def from_rate(cls, hits: float, n: float, z: float = Z95) -> Estimate:
         """A proportion: ``hits`` of ``n`` 0/1 samples (unbiased variance).
 

@@ -61,6 +61,9 @@ RUN_DEADWOOD, RUN_MELDED, _ = lane_tables(N_RANKS)
 #: and grows about 6-fold per such rank (52 cards: 6**13 choices, hours); up to 16 cards
 #: there are at most four, 6**4 = 1,296 choices, so every call stays under a millisecond.
 MAX_HAND_CARDS = 16
+#: Most hands :func:`dealt_deadwood_distribution` deals per kernel call (well under a
+#: second of work: Ctrl-C is seen between calls).
+DEALT_SPAN = 1 << 18
 #: Sizes of a gin hand: before and after its draw.
 GIN_HAND_SIZES = (10, 11)
 
@@ -274,14 +277,15 @@ def _random_hand(state: npt.NDArray[np.uint64], size: np.int64) -> np.int64:
 
 
 @njit(cache=True, parallel=True)
-def _dealt_histogram(seed: np.int64, n_deals: np.int64, hand_size: np.int64,
+def _dealt_histogram(seed: np.int64, first: np.int64, n_deals: np.int64, hand_size: np.int64,
                      n_chunks: np.int64, out: npt.NDArray[np.int64]) -> None:
-    """Histogram of best deadwood (after the best discard when ``hand_size`` is 11)."""
+    """Histogram of best deadwood (after the best discard when ``hand_size`` is 11) of
+    deals ``first .. first + n_deals - 1``, added to ``out``."""
     chunk = (n_deals + n_chunks - 1) // n_chunks
     for k in prange(n_chunks):
         scratch = np.empty(52, dtype=np.int64)
         state = np.empty(1, dtype=np.uint64)
-        for deal in range(k * chunk, min(n_deals, (k + 1) * chunk)):
+        for deal in range(first + k * chunk, first + min(n_deals, (k + 1) * chunk)):
             state[0] = stream_key(seed, deal)
             hand = _random_hand(state, hand_size)
             if hand_size == 11:
@@ -467,15 +471,23 @@ def dealt_deadwood_distribution(n_deals: int, hand_size: int = 10, seed: int = 0
 
     With ``hand_size`` 11 the value is the deadwood after the best discard.  Every hand
     is drawn from its own stream of ``seed``, so the counts do not depend on
-    ``n_chunks`` or the thread count.
+    ``n_chunks`` or the thread count.  ``n_deals`` is an integer 0-10**12 and ``seed``
+    one in 0 <= seed < 2**63; the hands are dealt in kernel calls of
+    :data:`DEALT_SPAN`, between which Ctrl-C is seen.
     """
+    for name, value, low, high in (("n_deals", n_deals, 0, 10**12),
+                                   ("seed", seed, 0, 2**63 - 1), ("n_chunks", n_chunks, 1, 4096)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer, got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be {low}-{high}, got {value}")
     if hand_size not in (10, 11):
         raise ValueError(f"hand_size must be 10 or 11, got {hand_size}")
-    if n_deals < 0:
-        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
     out = np.zeros((n_chunks, 128), dtype=np.int64)
-    _dealt_histogram(np.int64(seed), np.int64(n_deals), np.int64(hand_size),
-                     np.int64(n_chunks), out)
+    for first in range(0, n_deals, DEALT_SPAN):
+        count = min(DEALT_SPAN, n_deals - first)
+        _dealt_histogram(np.int64(seed), np.int64(first), np.int64(count), np.int64(hand_size),
+                         np.int64(n_chunks), out)
     counts = out.sum(axis=0)
     return counts[: int(np.flatnonzero(counts).max(initial=0)) + 1]
 

@@ -27,12 +27,12 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from ..core.rng import stream_key
+from ..core.rng import GAME_SALT, POLICY_SALT, stream_key
 from ..core.stats import Estimate
 from .engine import SCRATCH_SIZE, STATE_SIZE, Slot
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
-from .simulate import _GAME_SALT, _POLICY_SALT, MAX_HANDS_PER_GAME, play_hand
+from .simulate import MAX_HANDS_PER_GAME, play_hand
 
 
 class MultiColumn(IntEnum):
@@ -80,7 +80,7 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
         row[i] = 0
     row[MultiColumn.GAME] = game
     row[MultiColumn.WINNER] = -1
-    game_seed = seed ^ _GAME_SALT
+    game_seed = seed ^ GAME_SALT
     dealer = np.int64(0)
     last_winner = np.int64(-1)
     last_out = np.int64(2)
@@ -95,7 +95,7 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
             pair[0] = policies[first]
             pair[1] = policies[second]
             stream = game * MAX_HANDS_PER_GAME + hand_number
-            play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ _POLICY_SALT, stream),
+            play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ POLICY_SALT, stream),
                       np.int64(1), rules, pair, state, deck, rng, scratch)
             hand_number += 1
             seat = state[Slot.WINNER]

@@ -47,6 +47,8 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import parse_yes_no
+
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
@@ -221,7 +223,7 @@ def parse_policy(text: str) -> Policy:
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
-            changes[key] = _yes_no(value, key)
+            changes[key] = parse_yes_no(value, key)
         elif key in ("danger_penalty", "slack", *EXPERT_KEYS):
             changes[key] = _int(value, key)
         else:
@@ -273,15 +275,6 @@ def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:
             raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
         steps.append((_int(turn, "knock turn"), _int(threshold, "knock threshold")))
     return tuple(steps)
-
-
-def _yes_no(text: str, what: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "yes", "true", "on"):
-        return True
-    if lowered in ("0", "no", "false", "off"):
-        return False
-    raise ValueError(f"bad {what} {text!r}: expected yes or no")
 
 
 def _int(text: str, what: str) -> int:

@@ -25,6 +25,8 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import convert_field, parse_field_values
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "oklahoma_ace": ("one", "gin"),
     "stock_rule": ("dead-at-two", "wall"),
@@ -128,15 +130,9 @@ class Rules:
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
         """A copy with ``field=value`` assignments applied (``yes/no`` for flags)."""
-        changes: dict[str, object] = {}
-        known = {f.name: f for f in fields(self)}
-        for text in assignments:
-            name, sep, value = text.partition("=")
-            name = name.strip().replace("-", "_")
-            if not sep or name not in known:
-                raise ValueError(f"bad rule override {text!r}: expected field=value with field "
-                                 f"one of {', '.join(known)}")
-            changes[name] = _convert(name, value.strip(), type(getattr(self, name)))
+        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
+        changes = {name: convert_field(name, value, kinds[name])
+                   for name, value in parse_field_values(assignments, kinds, "rule override")}
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def to_array(self) -> npt.NDArray[np.int64]:
@@ -203,22 +199,6 @@ class Shutout(IntEnum):
     PLUS100 = 1
     BONUS200 = 2
     NONE = 3
-
-
-def _convert(name: str, text: str, kind: type) -> object:
-    if kind is bool:
-        lowered = text.lower()
-        if lowered in ("1", "true", "yes", "on"):
-            return True
-        if lowered in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"bad value {text!r} for {name}: expected yes or no")
-    if kind is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"bad value {text!r} for {name}: expected an integer") from None
-    return text
 
 
 STANDARD = Rules()

@@ -27,7 +27,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
-from ..core.rng import shuffle_deck, stream_key
+from ..core.rng import GAME_SALT, POLICY_SALT, shuffle_deck, stream_key
 from ..core.stats import Estimate
 from .engine import (
     OUTCOME_NAMES,
@@ -42,14 +42,12 @@ from .engine import (
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
 
-_POLICY_SALT = np.int64(0x5A17)
-_GAME_SALT = np.int64(0x6A3E)
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
 MAX_HANDS_PER_GAME = 1000
 DEFAULT_CHUNK = 1 << 15
 #: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
-#: (about 0.1 s on one core).
-INTERRUPT_SPAN = 1 << 12
+#: (a few hundredths of a second on one core).
+INTERRUPT_SPAN = 1 << 10
 #: Parallel work units of a chunk (each owns its work space); many more than cores so
 #: that uneven hand lengths even out.
 _SLOTS = 256
@@ -140,7 +138,7 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
         for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
             deal = first_deal + i
             deck_key = stream_key(seed, deal)
-            policy_key = stream_key(seed ^ _POLICY_SALT, deal)
+            policy_key = stream_key(seed ^ POLICY_SALT, deal)
             for rep in range(reps):
                 dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
                 play_hand(deck_key, policy_key, dealer, rules, policies, state, deck, rng,
@@ -211,7 +209,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     row[GameColumn.FIRST_DEALER] = first_dealer
     row[GameColumn.GAMES_PLAYED] = columns
     dealer = first_dealer
-    game_seed = seed ^ _GAME_SALT
+    game_seed = seed ^ GAME_SALT
     open_columns = columns
     hand_number = 0
     while open_columns > 0 and hand_number < MAX_HANDS_PER_GAME:
@@ -219,7 +217,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
         for seat in range(2):
             region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
             policies[seat] = score_policies[seat, region]
-        play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ _POLICY_SALT, stream),
+        play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ POLICY_SALT, stream),
                   dealer, rules, policies, state, deck, rng, scratch)
         hand_number += 1
         winner = state[Slot.WINNER]
@@ -657,7 +655,7 @@ def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, dea
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     play_hand(np.uint64(stream_key(np.int64(seed), np.int64(deal))),
-              np.uint64(stream_key(np.int64(seed) ^ _POLICY_SALT, np.int64(deal))),
+              np.uint64(stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))),
               np.int64(0 if a_dealer else 1), rules.to_array(),
               _policy_matrix(policy_a, policy_b), state, np.empty(52, dtype=np.int8),
               np.empty(1, dtype=np.uint64), np.zeros(SCRATCH_SIZE, dtype=np.int64))

@@ -25,7 +25,7 @@ from ..core.cluster import ChunkPlan, fold_plan
 from ..core.progress import Progress, advance, scaled, tell_total
 from ..core.rng import offset_seed
 from ..core.significance import benjamini_hochberg, normal_p_value
-from ..core.stats import Z95, Estimate
+from ..core.stats import Z95, Estimate, sample_variance
 from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
@@ -157,7 +157,7 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
             for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
                 if prefix and values is None:
                     continue
-                estimate = Estimate.from_sums(s, sq, n)
+                estimate = Estimate.from_mean_sd(s / n, np.sqrt(sample_variance(s, sq, n)), n)
                 row[f"{prefix}mean"] = estimate.mean
                 row[f"{prefix}low"] = estimate.low
                 row[f"{prefix}high"] = estimate.high
@@ -426,6 +426,8 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
         rules = RULE_PRESETS[name]
         self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
                              progress=progress)
+        if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
+            raise KeyboardInterrupt
         hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]

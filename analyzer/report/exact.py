@@ -101,9 +101,13 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
                                  **monte_carlo_check(array, mc_counts)}
     paths["summary"].write_text(json.dumps(record, indent=2) + "\n")
     data = chart_data(array, mc_counts)
+    overlay = ("" if mc_counts is None else
+               f"; points: {int(np.sum(mc_counts)):,} Monte Carlo deals with ±2 SE bars")
     with figure_file(paths["chart"], 1, 2, figsize=(12, 4.5),
-                     title=f"Exact distribution of {what}, every {n_cards}-card hand "
-                           f"({int(array.sum()):,} hands)") as axes:
+                     title=f"Exact distribution of {what}, every {n_cards}-card hand",
+                     caption=f"Bars: all {int(array.sum()):,} hands enumerated{overlay}. "
+                             "Shaded: deadwood <= 10, where a standard-rules knock is "
+                             "allowed.") as axes:
         exact_distribution_chart(data, axes[0])
         exact_distribution_chart(data, axes[1], log=True)
     return paths

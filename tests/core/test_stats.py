@@ -56,3 +56,12 @@ def test_gin_simulate_reexports_the_core_estimate():
     from analyzer.gin.simulate import Estimate as GinEstimate
 
     assert GinEstimate is Estimate
+
+
+def test_mean_sd_form_agrees_with_sums_to_rounding():
+    values = np.arange(1.0, 41.0)
+    by_sums = Estimate.from_sums(values.sum(), np.square(values).sum(), 40)
+    by_sd = Estimate.from_mean_sd(values.mean(), values.std(ddof=1), 40)
+    assert by_sd.mean == by_sums.mean
+    assert by_sd.low == pytest.approx(by_sums.low, rel=1e-14)
+    assert by_sd.high == pytest.approx(by_sums.high, rel=1e-14)

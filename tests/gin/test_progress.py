@@ -53,16 +53,11 @@ def test_units_reported_add_up_to_the_announced_total(name):
     assert counter.done == counter.totals[0]
 
 
-def test_resumed_enumeration_reports_the_classes_already_done(tmp_path):
-    checkpoint = tmp_path / "checkpoint.json"
-
-    def stop(next_piece: int) -> None:
-        raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        exact.exact_enumeration(5, ranks=5, suits=3, checkpoint=checkpoint, batch_work=200,
-                                on_batch=stop)
+def test_resumed_enumeration_reports_the_classes_already_done():
+    params = exact.enumeration_params(5, ranks=5, suits=3)
+    saved = next(exact.enumeration_steps(exact.enumeration_start(params), None, 200))
+    assert not saved.done  # an interrupted run: one batch kept
     counter = Counter()
-    exact.exact_enumeration(5, ranks=5, suits=3, checkpoint=checkpoint, batch_work=200,
-                            progress=counter)
+    exact.exact_enumeration(5, ranks=5, suits=3, batch_work=200, progress=counter,
+                            resume=saved)
     assert counter.done == counter.totals[0]

@@ -1,6 +1,7 @@
 """Studies, charts and the report at tiny sizes: files written, numbers consistent."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from matplotlib.figure import Figure
+from PIL import Image
 
 from analyzer.cli.main import cli
 from analyzer.gin import studies
@@ -134,6 +136,15 @@ def test_report_writes_every_section(tmp_path):
         assert list((tmp_path / folder).glob("*.csv"))
         meta = json.loads((tmp_path / folder / "meta.json").read_text())
         assert meta["seed"] == 3
+    # every image link resolves, and every gin chart is linked and titled and captioned
+    images = set(re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", text))
+    assert all((tmp_path / link).exists() for link in images)
+    for folder in ("dealt", "knock_sweep", "knock_chart", "schedule", "tournament", "variants",
+                   "equity"):
+        for png in (tmp_path / folder).glob("*.png"):
+            assert f"{folder}/{png.name}" in images
+            with Image.open(png) as image:
+                assert image.text["Title"] and image.text["Description"]
 
 
 @pytest.mark.parametrize("command", [

@@ -228,8 +228,15 @@ class Position:
             raise ValueError("the position has no 'hand'")
         args: dict[str, Any] = {}
         for key in ("hand", "pile", "opp_took", "opp_threw"):
-            value = data.get(key, "")
-            args[key] = " ".join(value) if isinstance(value, list) else str(value)
+            value = data.get(key)
+            if value is None:  # null or absent: no cards
+                value = ""
+            if isinstance(value, list) and all(isinstance(card, str) for card in value):
+                value = " ".join(value)
+            if not isinstance(value, str):
+                raise TypeError(f"{key} must be card notation or a list of cards, "
+                                f"got {value!r}")
+            args[key] = value
         for key in ("stock", "turn"):
             if data.get(key) is not None:
                 if isinstance(data[key], bool) or not isinstance(data[key], int):
@@ -238,7 +245,9 @@ class Position:
         for key in ("dealer", "drawn", "upcard"):
             if data.get(key) is not None and not isinstance(data[key], str):
                 raise ValueError(f"{key} must be a string, got {data[key]!r}")
-        from_pile = data.get("from_pile", False)
+        from_pile = data.get("from_pile")
+        if from_pile is None:  # null or absent: drawn from the stock
+            from_pile = False
         if not isinstance(from_pile, bool):
             raise TypeError(f"from_pile must be true or false, got {from_pile!r}")
         score = data.get("score")
