@@ -25,7 +25,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..core.cards import format_card, format_hand, parse_hand, to_mask
-from ..core.rng import shuffle_deck, stream_key
+from ..core.rng import POLICY_SALT, shuffle_deck, stream_key
 from .engine import (
     OUTCOME_NAMES,
     Phase,
@@ -41,7 +41,6 @@ from .evaluator import best_discard, best_melds, min_deadwood
 from .policies import PRESETS as POLICY_PRESETS
 from .policies import Policy, policy_name
 from .rules import STANDARD, Rules
-from .simulate import _POLICY_SALT
 
 SEATS = ("A", "B")
 
@@ -195,7 +194,7 @@ def replay(rules: Rules = STANDARD, policy_a: Policy = POLICY_PRESETS["basic"],
         cards = np.asarray(deck, dtype=np.int8)
         if sorted(cards.tolist()) != list(range(52)):
             raise ValueError("a deck must hold each of the 52 cards once")
-    rng[0] = stream_key(np.int64(seed) ^ _POLICY_SALT, np.int64(deal))
+    rng[0] = stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))
     state = new_state()
     dealer = 0 if a_dealer else 1
     new_hand(state, cards, np.int64(dealer), rules_array)
