@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from .core.progress import Progress
+from .core.progress import Progress, bar_progress
 from .gin.advisor import Advice, Position
 from .gin.policies import PRESETS as POLICY_PRESETS
 from .gin.policies import Policy, format_policy, parse_policy
@@ -82,14 +82,7 @@ def _progress(progress: ProgressLike, unit: str) -> Iterator[Progress | None]:
     from tqdm.auto import tqdm
 
     with tqdm(unit=unit, unit_scale=True, leave=False) as bar:
-
-        def update(advance: int, /, total: int | None = None) -> None:
-            if total is not None:
-                bar.total = total
-            if advance:
-                bar.update(advance)
-
-        yield update
+        yield bar_progress(bar)
 
 
 def rule_presets() -> pd.DataFrame:
@@ -138,7 +131,7 @@ def knock_sweep(a: PolicyLike = "basic", b: PolicyLike | None = "basic",
     from .gin import studies
 
     opponent = None if b is None else _policy(b)
-    name = "same threshold" if b is None else (b if isinstance(b, str) else format_policy(b))
+    name = studies.SELF_PLAY_CHECK if b is None else (b if isinstance(b, str) else format_policy(b))
     with _progress(progress, "deal") as update:
         return studies.knock_sweep(_rules(rules), _policy(a), {name: opponent}, deals, games,
                                    seed, thresholds, progress=update)

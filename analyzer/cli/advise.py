@@ -127,7 +127,8 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
         if position.score is not None:
             from ..gin.equity import equity_function
 
-            equity = equity_function(rules, mine, theirs, equity_deals, seed)
+            with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
+                equity = equity_function(rules, mine, theirs, equity_deals, seed, update)
         with progress_bar(samples, "sample", no_progress) as update:
             advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
                             tolerance=tolerance, weights=weights, temperature=temperature,

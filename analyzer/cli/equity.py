@@ -75,8 +75,8 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     """P(A wins the game) and E[final margin] from every score state.
 
     Estimates the law of one hand's result by simulation, then solves the game by
-    dynamic programming over (A's score, B's score, next dealer); writes the table
-    (CSV) and a heatmap (PNG) to OUT.
+    dynamic programming over (A's score, B's score, next dealer); with --out, writes
+    the table (CSV) and a heatmap (PNG) there.
 
     \b
     Example:

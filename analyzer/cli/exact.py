@@ -44,12 +44,12 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
     """Exact distribution of dealt deadwood over every hand of --cards cards.
 
     Each multiset of suit lanes is evaluated once and weighted by its number of suit
-    assignments.  An interrupted run resumes from OUT/<stem>_checkpoint.json.
+    assignments.  With --out an interrupted run resumes from OUT/<stem>_checkpoint.json.
 
     \b
     Example:
-      analyzer exact --cards 10
-      analyzer exact --cards 11 --out results/exact --no-progress
+      analyzer exact --cards 10                      # print only
+      analyzer exact --cards 11 --out results/exact  # also write counts, summary, chart
     """
     if n_cards not in (10, 11):
         fail(f"--cards must be 10 or 11, got {n_cards}")

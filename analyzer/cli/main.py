@@ -34,6 +34,7 @@ COMMANDS = {
     "rummy": "analyzer.cli.rummy:rummy",
     "exploit": "analyzer.cli.exploit:exploit_command",
     "equilibrium": "analyzer.cli.exploit:equilibrium_command",
+    "agent": "analyzer.cli.agent:agent_command",
     "serve": "analyzer.cli.serve:serve_command",
 }
 
@@ -52,7 +53,7 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy_commands = lazy_commands
 
-    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """Click's ``main``, with every usage error on one stderr line (``Error: ...``,

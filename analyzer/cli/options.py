@@ -8,6 +8,7 @@ import math
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +25,7 @@ from ..core.cluster import (
     resolve_scheduler,
     write_atomic,
 )
-from ..core.progress import Progress
+from ..core.progress import Progress, bar_progress
 from ..gin.policies import (
     MAX_PENALTY,
     SCHEDULE_TURNS,
@@ -136,7 +137,7 @@ def set_jobs(jobs: int | None) -> None:
     if jobs is not None:
         import numba
 
-        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
 
 
 #: Widest line the CLI prints (tables, bars): fits a 100-column terminal.
@@ -174,13 +175,25 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
               disable=progress_hidden(hidden), file=sys.stderr, leave=False,
               ncols=MAX_WIDTH, dynamic_ncols=False) as bar:
 
-        def update(advance: int, /, total: int | None = None) -> None:
-            if total is not None:
-                bar.total = total
-            if advance:
-                bar.update(advance)
+        # on a terminal, redraw every second once the delay is over, so that the elapsed
+        # time moves even while a long chunk (or a step that reports nothing) runs
+        stop = threading.Event()
 
-        yield update
+        def tick() -> None:
+            if stop.wait(PROGRESS_DELAY_S):
+                return
+            while not stop.wait(1.0):
+                bar.refresh()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        if not bar.disable and sys.stderr.isatty():  # a log file gets no idle redraws
+            ticker.start()
+        try:
+            yield bar_progress(bar)
+        finally:
+            stop.set()
+            if ticker.is_alive():
+                ticker.join()
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:

@@ -362,7 +362,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         if games > MAX_MULTIPLAYER_GAMES:
             fail(f"with {players} players at most {MAX_MULTIPLAYER_GAMES:,} games (every game "
                  f"is kept in memory), got {games:,}")
-        _multiplayer(rules, preset, names, games, seed, fmt, raw)
+        _multiplayer(rules, preset, names, games, seed, fmt, raw, no_progress)
         return
     from ..gin.simulate import play_games
 
@@ -396,12 +396,13 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
 
 
 def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
-                 fmt: str, raw: str | None) -> None:
+                 fmt: str, raw: str | None, no_progress: bool) -> None:
     from ..gin.multiplayer import multiplayer_summary, play_multiplayer_games
 
     chosen = [get_policy(name) for name in names]
     try:
-        frame = play_multiplayer_games(rules, chosen, games, seed)
+        with progress_bar(None, "game", no_progress) as update:
+            frame = play_multiplayer_games(rules, chosen, games, seed, update)
     except ValueError as error:
         fail(str(error))
     write_raw(frame, raw)

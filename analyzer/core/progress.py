@@ -16,7 +16,7 @@ the total and can show an ETA before the first chunk finishes.  When a study sto
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Progress(Protocol):
@@ -51,4 +51,18 @@ def scaled(progress: Progress | None, factor: int) -> Progress | None:
     return report
 
 
-__all__ = ["Progress", "advance", "scaled", "tell_total"]
+def bar_progress(bar: Any) -> Progress:
+    """The progress callable that feeds a tqdm-like ``bar`` (anything with ``total`` and
+    ``update``): the front ends' one adapter, kept here so that no compute module needs
+    to know about bars."""
+
+    def update(advance: int, /, total: int | None = None) -> None:
+        if total is not None:
+            bar.total = total
+        if advance:
+            bar.update(advance)
+
+    return update
+
+
+__all__ = ["Progress", "advance", "bar_progress", "scaled", "tell_total"]

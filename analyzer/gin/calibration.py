@@ -97,7 +97,7 @@ def _snapshots_kernel(seed: np.int64, n_hands: np.int64, rules: npt.NDArray[np.i
                     and state[Slot.OWN_TURNS] >= stop):
                 row = _snapshot_rows(state, hand, columns, unit, probs, rows, row)
                 break
-            step(state, rules, policies, rng, scratch, False)
+            step(state, rules, policies, rng, scratch)
     return row
 
 

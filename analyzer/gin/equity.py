@@ -559,7 +559,8 @@ def equity_table(distribution: pd.DataFrame, rules: Rules) -> EquityTable:
 
 
 def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
-                    n_deals: int = 100_000, seed: int = 0) -> Callable[[int, int, bool], float]:
+                    n_deals: int = 100_000, seed: int = 0, progress: Progress | None = None
+                    ) -> Callable[[int, int, bool], float]:
     """``win(score_me, score_opp, i_deal_next)``: P(I win the game), from a table.
 
     This is the ``equity`` argument of the advisor's game-win objective
@@ -567,7 +568,8 @@ def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
     distribution of ``n_deals`` deals (a few seconds) answers every score at once.
     Scores of the target or more are not states: the caller scores finished games.
     """
-    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, n_deals, seed)
+    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, n_deals, seed,
+                                             progress)
     return equity_table(distribution, rules).win_probability
 
 
@@ -658,13 +660,13 @@ def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rul
         games = game_rows(rules, policy_a, policy_b, seed, index * n_games, n_games,
                           start=(score_a, score_b, boxes[0], boxes[1]))
         for dealer in (0, 1):
-            index = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
-            state = table.values[index]
+            cell = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
+            state = table.values[cell]
             dp = {"win": state[Value.WIN],
                   "margin": table._margin(state, np.array(boxes, dtype=float)),
                   "hands": state[Value.HANDS]}
-            dp_se = {"win": error[index][Value.WIN], "margin": error[index][Value.MARGIN],
-                     "hands": error[index][Value.HANDS]}
+            dp_se = {"win": error[cell][Value.WIN], "margin": error[cell][Value.MARGIN],
+                     "hands": error[cell][Value.HANDS]}
             played = games[games[:, GameColumn.FIRST_DEALER] == dealer]
             row: dict[str, object] = {"score_a": score_a, "score_b": score_b,
                                       "a_deals": dealer == 0, "boxes_a": boxes[0],

@@ -35,7 +35,16 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from ..core.cards import FULL_DECK, N_RANKS, SUIT_BITS, HandLike, format_hand, to_indices, to_mask
+from ..core.cards import (
+    CARD_POINTS,
+    FULL_DECK,
+    N_RANKS,
+    SUIT_BITS,
+    HandLike,
+    format_hand,
+    to_indices,
+    to_mask,
+)
 from ..core.lanes import (
     LANE_MASK,
     NO_ARRANGEMENT,
@@ -68,6 +77,37 @@ DEALT_SPAN = 1 << 18
 GIN_HAND_SIZES = (10, 11)
 
 
+def _run_split_table() -> npt.NDArray[np.int64]:
+    """For every suit lane, the number of ways to cut its melded stretches
+    (``RUN_MELDED``) into runs of three or more cards.
+
+    The EAAI framework lists a six-card run as two arrangements (the whole run, or two
+    runs of three) and picks uniformly among its list, so a random minimum-deadwood
+    arrangement weighs each set decision by this count.
+    """
+    splits = np.zeros(N_RANKS + 1, dtype=np.int64)
+    splits[0] = 1
+    for size in range(3, N_RANKS + 1):
+        splits[size] = sum(splits[size - part] for part in range(3, size + 1))
+    table = np.ones(1 << N_RANKS, dtype=np.int64)
+    for lane in range(1 << N_RANKS):
+        melded = int(RUN_MELDED[lane])
+        rank = 0
+        while rank < N_RANKS:
+            start = rank
+            while rank < N_RANKS and melded >> rank & 1:
+                rank += 1
+            if rank > start:
+                table[lane] *= splits[rank - start]
+            else:
+                rank += 1
+    return table
+
+
+#: Ways to split each lane's runs into runs of 3+ cards (see :func:`_run_split_table`).
+RUN_SPLITS = _run_split_table()
+
+
 # --------------------------------------------------------------------------- kernels
 
 
@@ -93,6 +133,25 @@ def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
     forced = np.int64(1) << card
     return (lanes_min(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
             == lanes_min(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED))
+
+
+@njit(cache=True)
+def forms_meld_kernel(hand: np.int64, card: np.int64) -> bool:
+    """Whether ``card`` makes some meld (a set of 3 or a run of 3) with cards of ``hand``,
+    whether or not that meld is in a best arrangement."""
+    suit, rank = card // 13, card % 13
+    same_rank = np.int64(0)
+    for other in range(4):
+        if other != suit:
+            same_rank += (hand >> (13 * other + rank)) & 1
+    if same_rank >= 2:
+        return True
+    lane = (hand >> (13 * suit)) & LANE_MASK
+    below = rank >= 1 and (lane >> (rank - 1)) & 1 == 1
+    above = rank <= 11 and (lane >> (rank + 1)) & 1 == 1
+    return bool((below and (rank >= 2 and (lane >> (rank - 2)) & 1 == 1))
+                or (below and above)
+                or (above and (rank <= 10 and (lane >> (rank + 2)) & 1 == 1)))
 
 
 @njit(cache=True)
@@ -187,6 +246,89 @@ def best_arrangement_kernel(hand: np.int64) -> tuple[np.int64, np.int64, np.int6
     for suit in range(4):
         runs |= RUN_MELDED[(rest >> (13 * suit)) & LANE_MASK] << (13 * suit)
     return deadwood, sets, runs
+
+
+@njit(cache=True)
+def _lanes_splits(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
+    return RUN_SPLITS[c] * RUN_SPLITS[d] * RUN_SPLITS[h] * RUN_SPLITS[s]
+
+
+@njit(cache=True)
+def random_arrangement_kernel(hand: np.int64, rng: npt.NDArray[np.uint64]
+                              ) -> tuple[np.int64, np.int64, np.int64]:
+    """(deadwood, cards melded in sets, cards melded in runs) of one minimum-deadwood
+    arrangement drawn at random, as the EAAI framework's simple player draws it.
+
+    Uniform over the framework's list of best meld sets: each set decision of least
+    deadwood weighs as many ways as its runs can be cut into runs of three or more
+    (cutting a run changes neither the deadwood nor what can be laid off on it, so the
+    whole runs are returned).  Draws one number from ``rng`` (a one-element stream).
+    """
+    c, d, h, s = split_lanes(hand)
+    pending = set_ranks(c, d, h, s)
+    choices = set_choices(c, d, h, s, pending)
+    best = NO_ARRANGEMENT
+    total = np.int64(0)
+    for choice in range(choices):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        deadwood = _lanes_deadwood(cc, dd, hh, ss)
+        if deadwood < best:
+            best, total = deadwood, np.int64(0)
+        if deadwood == best:
+            total += _lanes_splits(cc, dd, hh, ss)
+    pick = next_below(rng, total)
+    for choice in range(choices):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        if _lanes_deadwood(cc, dd, hh, ss) != best:
+            continue
+        weight = _lanes_splits(cc, dd, hh, ss)
+        if pick < weight:
+            runs = (RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26
+                    | RUN_MELDED[ss] << 39)
+            return best, hand & ~(cc | dd << 13 | hh << 26 | ss << 39), runs
+        pick -= weight
+    return best, np.int64(0), np.int64(0)  # unreachable: the weights sum to ``total``
+
+
+@njit(cache=True)
+def greedy_layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.int64,
+                                  rng: npt.NDArray[np.uint64]) -> np.int64:
+    """The defender's deadwood (points) under the EAAI framework's procedure: it lays
+    out a random minimum-deadwood arrangement of its own cards
+    (:func:`random_arrangement_kernel`), then lays its other cards off one at a time on
+    the knocker's melds (``sets``, ``runs``: the cards in the knocker's sets and runs)
+    until none fits.  Runs grow as cards go on them, so chains work; a card fitting
+    both a three-card set and a run goes on the run, the framework listing runs first.
+    """
+    _, own_sets, own_runs = random_arrangement_kernel(defender, rng)
+    loose = defender & ~own_sets & ~own_runs
+    changed = True
+    while changed:
+        changed = False
+        rest = loose
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            card = bit_index(bit)
+            suit, rank = card // 13, card % 13
+            lane = (runs >> (13 * suit)) & LANE_MASK
+            on_run = (rank > 0 and lane >> (rank - 1) & 1) or (rank < 12 and lane >> (rank + 1) & 1)
+            c, d, h, s = split_lanes(sets)
+            held = (c >> rank & 1) + (d >> rank & 1) + (h >> rank & 1) + (s >> rank & 1)
+            if on_run:
+                runs |= bit
+            elif held == 3:
+                sets |= bit
+            else:
+                continue
+            loose ^= bit
+            changed = True
+    deadwood = np.int64(0)
+    while loose:
+        bit = loose & -loose
+        loose ^= bit
+        deadwood += CARD_POINTS[bit_index(bit)]
+    return deadwood
 
 
 @njit(cache=True)

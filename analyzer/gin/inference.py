@@ -13,19 +13,23 @@ card ``c`` gets a score
 
 over the features of :class:`Feature`: how many cards of ``c``'s rank, or within one or
 two ranks in its suit, the opponent threw, refused (pile tops it did not take, the
-opening upcard pass included) or is known to hold, and ``c``'s point value times how far
-the opponent's hand has come (its own turns / 10, capped at 1: high cards leave first).
+opening upcard pass included) or is known to hold; ``c``'s point value times how far
+the opponent's hand has come (its own turns / 10, capped at 1: high cards leave first);
+and whether it passed on both a card of ``c``'s rank and a suit neighbour of ``c``
+(then ``c`` fits no meld it was building, a strong sign it is not held).
 The cards are then exchangeable given their scores: ``P(c held) = min(1, z * exp(s(c)))``
-with ``z`` set so that the probabilities sum to ``k`` (the number of hidden cards).  A
+with ``z`` set so that the probabilities sum to ``k`` (the number of hidden cards);
+last, a fitted monotone curve (``CALIBRATION_X/Y``) recalibrates these shares and they
+are rescaled to sum to ``k`` again.  A
 card seen anywhere has probability 0, a card known to be in its hand 1.
 
 Hands are sampled from the model by successive sampling without replacement, each pick
 proportional to the odds ``p / (1 - p)`` of the cards left (:func:`sample_hidden`).
 The marginals say nothing of how the hidden cards fit together, and a hand drawn from
 them is as poor as a fresh deal; so the hands used for deadwood and knock estimates are
-*played in* (:func:`sample_played_in`, the advisor's model): drawn with one extra card
-per stock draw the opponent made (up to a cap) and reduced by throwing the card leaving
-the least deadwood, once per extra card.
+*played in* (:func:`sample_played_in`, after the advisor's model): drawn with one extra
+card per stock draw the opponent made (up to a cap) and reduced by throwing the highest
+unmelded cards, one per extra card.
 From such samples :func:`opponent_outlook` estimates the opponent's deadwood
 distribution and its chance to knock or go gin on its next turn (taking the card the
 observer throws when that lets it knock, else drawing a random unseen card).
@@ -56,7 +60,7 @@ from numba import njit
 from ..core.cards import CARD_POINTS
 from ..core.lanes import bit_index, popcount
 from ..core.rng import next_u64
-from .evaluator import best_discard_kernel, min_deadwood_kernel
+from .evaluator import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
 from .knowledge import hidden_count, unseen_cards
 from .state import Slot
 
@@ -78,11 +82,29 @@ class Feature(IntEnum):
     """cards within two ranks of ``c`` in its suit the opponent is known to hold"""
     LATE_POINTS = 7
     """``c``'s points x min(opponent's own turns / 10, 1)"""
+    DEAD_BOTH_WAYS = 8
+    """1 when the opponent threw or refused both a card of ``c``'s rank and a card one
+    rank from ``c`` in its suit (``c`` fits neither a set nor a run it was building)"""
 
 
 N_FEATURES = len(Feature)
-#: Fitted by ``scripts/fit_inference.py`` (maximum likelihood on simulated hands).
-WEIGHTS = np.array([-0.712, -0.477, -0.197, -0.738, -0.441, 0.406, 0.375, 0.007], dtype=np.float64)
+#: Fitted by ``scripts/fit_inference.py --hands 6000 --seed 7 --panel "basic;expert"``
+#: (maximum likelihood on simulated hands against the opponents the model describes:
+#: ``basic`` and ``expert`` draw to improve and throw their least useful card; a random
+#: thrower such as ``simple`` says less with its throws).
+WEIGHTS = np.array([-0.512, -0.339, -0.218, -0.533, -0.261, 0.363, 0.340, 0.008, -1.456],
+                   dtype=np.float64)
+
+
+#: Recalibration of the log-linear model (fitted by the same script): a raw probability
+#: ``p`` becomes ``interp(p, CALIBRATION_X, CALIBRATION_Y)`` and the cards are rescaled
+#: to sum to the hidden count again.  Maps the model's shares to the frequencies seen in
+#: simulated hands (the log-linear scores rank the cards well but spread them too little
+#: at the low end).
+CALIBRATION_X = np.array([0.0000, 0.0271, 0.0758, 0.1278, 0.1765, 0.2286, 0.2742, 0.3225,
+                          0.3721, 0.4402, 0.5420, 0.6664, 0.8963, 1.0000])
+CALIBRATION_Y = np.array([0.0000, 0.0211, 0.0615, 0.0782, 0.1259, 0.2269, 0.2914, 0.3548,
+                          0.3842, 0.4563, 0.5074, 0.5368, 0.5368, 1.0000])
 
 
 def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
@@ -143,6 +165,20 @@ def card_features(state: npt.NDArray[np.int64], observer: np.int64,
     _spread(held, RANK_MATES, weights[Feature.HELD_RANK], scores)
     _spread(held, NEAR1, weights[Feature.HELD_NEAR], scores)
     _spread(held, NEAR2, weights[Feature.HELD_NEAR], scores)
+    passed = threw | refused
+    rank_passed = np.int64(0)
+    near_passed = np.int64(0)
+    rest = passed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        rank_passed |= RANK_MATES[bit_index(bit)]
+        near_passed |= NEAR1[bit_index(bit)]
+    both = rank_passed & near_passed
+    while both:
+        bit = both & -both
+        both ^= bit
+        scores[bit_index(bit)] += weights[Feature.DEAD_BOTH_WAYS]
     progress = min(state[Slot.OWN_TURNS + opponent], 10) / 10.0
     late = weights[Feature.LATE_POINTS] * progress
     for card in range(52):
@@ -200,13 +236,38 @@ def normalise(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]
 
 
 @njit(cache=True)
+def recalibrate(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]) -> None:
+    """Map the ``unseen`` cards' probabilities through the calibration curve and rescale
+    them to sum to ``hidden`` (capped at 1)."""
+    total = 0.0
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        probs[card] = np.interp(probs[card], CALIBRATION_X, CALIBRATION_Y)
+        total += probs[card]
+    if total <= 0.0:
+        return
+    scale = hidden / total
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        probs[card] = min(probs[card] * scale, 1.0)
+
+
+@njit(cache=True)
 def infer_hidden(state: npt.NDArray[np.int64], observer: np.int64,
                  probs: npt.NDArray[np.float64]) -> np.int64:
     """Fill ``probs[c]`` = P(the opponent of ``observer`` holds ``c``) for every card
     (1 for cards it is known to hold) and return the unseen mask."""
     card_features(state, observer, WEIGHTS, probs)
     unseen = unseen_cards(state, observer)
-    normalise(unseen, hidden_count(state, observer), probs)
+    hidden = hidden_count(state, observer)
+    normalise(unseen, hidden, probs)
+    recalibrate(unseen, hidden, probs)
     held = state[Slot.HELD + 1 - observer]
     while held:
         bit = held & -held
@@ -291,32 +352,45 @@ def play_in_rounds(state: npt.NDArray[np.int64], observer: np.int64,
 
 
 @njit(cache=True)
+def _before(card: np.int64, other: np.int64) -> bool:
+    """Whether ``card`` is thrown before ``other``: more points, then higher rank."""
+    if CARD_POINTS[card] != CARD_POINTS[other]:
+        return CARD_POINTS[card] > CARD_POINTS[other]
+    return card % 13 > other % 13 or (card % 13 == other % 13 and card > other)
+
+
+@njit(cache=True)
 def sample_played_in(state: npt.NDArray[np.int64], observer: np.int64,
                      odds: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
                      rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> np.int64:
     """An opponent hand drawn from the model and then *played in*: ``rounds`` more
-    unseen cards are drawn with it and, one at a time, the card whose discard leaves
-    the least deadwood is thrown (the highest such card), as a player improving its hand
-    for ``rounds`` turns would; the cards it is known to hold are never thrown.  A
-    marginal draw is a fresh deal, far worse than a hand that has been played for some
-    turns; this corrects the joint (melded) structure the marginals cannot carry."""
+    unseen cards are drawn with it, and ``rounds`` cards are thrown from the whole: the
+    highest unmelded cards of a least-deadwood arrangement (then, if too few cards are
+    unmelded, the best single discards), as a player who had drawn those cards on its
+    last ``rounds`` turns and kept its melds would have.  The cards it is known to hold
+    are never thrown.  A marginal draw is as poor as a fresh deal; this restores the
+    melded structure of a hand that has been played for some turns."""
     known = state[Slot.HELD + 1 - observer]
     hand = sample_hidden(state, observer, odds, unseen, rng, rounds)
+    if rounds <= 0:
+        return hand
+    _, sets, runs = best_arrangement_kernel(hand)
+    loose = hand & ~(sets | runs) & ~known
     for _ in range(rounds):
-        _, throws = best_discard_kernel(hand, hand & ~known, scratch)
-        if throws == 0:
-            break
-        # the highest of the best throws (cards are ordered by rank within a suit, so
-        # compare points, then rank)
-        pick = throws & -throws
-        rest = throws ^ pick
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            a, b = bit_index(bit), bit_index(pick)
-            if CARD_POINTS[a] > CARD_POINTS[b] or (CARD_POINTS[a] == CARD_POINTS[b]
-                                                   and a % 13 > b % 13):
-                pick = bit
+        if loose:
+            pick = loose & -loose
+            rest = loose ^ pick
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if _before(bit_index(bit), bit_index(pick)):
+                    pick = bit
+            loose ^= pick
+        else:
+            _, throws = best_discard_kernel(hand, hand & ~known, scratch)
+            if throws == 0:
+                break
+            pick = throws & -throws
         hand ^= pick
     return hand
 

@@ -27,6 +27,7 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
+from ..core.progress import Progress, advance, tell_total
 from ..core.rng import GAME_SALT, POLICY_SALT, stream_key
 from ..core.stats import Estimate
 from .engine import SCRATCH_SIZE, STATE_SIZE, Slot
@@ -146,20 +147,26 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
 
 
 @njit(cache=True, parallel=True)
-def _multi_kernel(seed: np.int64, n_games: np.int64, players: np.int64,
+def _multi_kernel(seed: np.int64, first_game: np.int64, players: np.int64,
                   rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
                   loser_sits_out: bool, rows: npt.NDArray[np.int64]) -> None:
-    for game in prange(n_games):
-        _play_multi(seed, game, players, rules, policies, loser_sits_out, rows[game])
+    """Games ``first_game ..`` of the run into ``rows`` (one row per game)."""
+    for i in prange(rows.shape[0]):
+        _play_multi(seed, first_game + i, players, rules, policies, loser_sits_out, rows[i])
 
 
-def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, seed: int = 0
-                           ) -> pd.DataFrame:
+#: Games per kernel call: a progress report after each.
+_CHUNK = 1 << 11
+
+
+def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, seed: int = 0,
+                           progress: Progress | None = None) -> pd.DataFrame:
     """Play ``n_games`` games for three players or two partnerships of two.
 
     Returns one row per game: ``winner`` (player 0-2, or team 0 = players 0+2 and
     team 1 = players 1+3), ``hands``, ``drawn_hands``, ``shutout``, ``finished`` and the
-    grand total (points) of each player or team.
+    grand total (points) of each player or team.  Game ``g`` depends only on ``seed`` and
+    ``g``; ``progress`` counts games.
     """
     players = len(policies)
     if players not in (3, 4):
@@ -170,9 +177,13 @@ def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, s
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     sides = 3 if players == 3 else 2
     rows = np.zeros((n_games, MultiColumn.TOTAL + sides), dtype=np.int64)
-    _multi_kernel(np.int64(seed), np.int64(n_games), np.int64(players), rules.to_array(),
-                  np.stack([p.to_array() for p in policies]),
-                  rules.three_player == "loser-sits-out", rows)
+    tell_total(progress, n_games)
+    rules_array, policy_rows = rules.to_array(), np.stack([p.to_array() for p in policies])
+    for first in range(0, n_games, _CHUNK):
+        block = rows[first:first + _CHUNK]
+        _multi_kernel(np.int64(seed), np.int64(first), np.int64(players), rules_array,
+                      policy_rows, rules.three_player == "loser-sits-out", block)
+        advance(progress, len(block))
     names = [c.name.lower() for c in MultiColumn if c != MultiColumn.TOTAL]
     side_names = ([f"total_player{i}" for i in range(3)] if players == 3
                   else ["total_team02", "total_team13"])

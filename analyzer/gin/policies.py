@@ -11,7 +11,10 @@ Draw rules (whether to take the face-up card):
   ``improve``  take it when the best deadwood after taking it (and discarding another
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
-               11 cards (the EAAI framework's simple player).
+               11 cards;
+  ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
+               framework's simple player: ``willDrawFaceUpCard`` looks for a meld
+               containing the card among all melds of the 11 cards).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -56,12 +59,12 @@ SCHEDULE_TURNS = 32
 #: about 100 points, so larger values change nothing.
 MAX_PENALTY = 100
 
-DRAW_RULES = ("never", "improve", "meld", "expert")
+DRAW_RULES = ("never", "improve", "meld", "expert", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
 KNOCK_RULES = ("schedule", "expert")
 #: The expert's weights (integers, see :mod:`analyzer.gin.expert` for their units).
 EXPERT_KEYS = ("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
-               "knock_threat", "knock_samples", "game_push")
+               "knock_threat", "knock_samples", "game_push", "play_in")
 
 
 class PolicyField(IntEnum):
@@ -83,7 +86,8 @@ class PolicyField(IntEnum):
     KNOCK_THREAT = 12 + SCHEDULE_TURNS
     KNOCK_SAMPLES = 13 + SCHEDULE_TURNS
     GAME_PUSH = 14 + SCHEDULE_TURNS
-    SIZE = 15 + SCHEDULE_TURNS
+    PLAY_IN = 15 + SCHEDULE_TURNS
+    SIZE = 16 + SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -91,6 +95,7 @@ class DrawRule(IntEnum):
     IMPROVE = 1
     MELD = 2
     EXPERT = 3
+    ANY_MELD = 4
 
 
 class DiscardRule(IntEnum):
@@ -127,6 +132,7 @@ class Policy:
     knock_threat: int = 0
     knock_samples: int = 8
     game_push: int = 0
+    play_in: int = 2
 
     def __post_init__(self) -> None:
         if self.draw not in DRAW_RULES:
@@ -155,6 +161,8 @@ class Policy:
                              f"choose from {', '.join(KNOCK_RULES)}")
         if not 1 <= self.knock_samples <= 64:
             raise ValueError("knock_samples must be 1-64")
+        if not 0 <= self.play_in <= 20:
+            raise ValueError("play_in must be 0-20")
 
     def thresholds(self) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
@@ -187,16 +195,21 @@ class Policy:
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
     "simple": Policy(draw="meld", discard="random", norepeat=True),
+    "eaai-simple": Policy(draw="anymeld", discard="random", norepeat=True),
     "gin-hunter": Policy(knock=((1, 0), (10, 10))),
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
-    "expert": Policy(draw="expert", discard="expert", knock_rule="expert"),
+    "expert": Policy(draw="expert", discard="expert", knock_rule="expert", outs=193, danger=245,
+                     take_margin=241, low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
-baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
-chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert`` (reads the opponent,
-see :mod:`analyzer.gin.expert`; weights tuned by ``scripts/tune_expert.py``)."""
+baseline player, except that it takes the upcard only when a best arrangement melds it);
+``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
+when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
+chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert``
+(reads the opponent, see :mod:`analyzer.gin.expert`; weights tuned by
+``scripts/tune_expert.py``)."""
 
 
 def parse_policy(text: str) -> Policy:

@@ -35,6 +35,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "shutout": ("double", "plus100", "bonus200", "none"),
     "next_dealer": ("winner", "alternate"),
     "three_player": ("dealer-sits-out", "loser-sits-out"),
+    "defender_layoff": ("optimal", "melds-then-greedy"),
+    "knocker_melds": ("fewest-layoffs", "random-best"),
 }
 
 
@@ -109,6 +111,20 @@ class Rules:
     second in games 1-2, later ones in games 1-3)."""
     three_player: str = "dealer-sits-out"
     """Seating with three players: ``dealer-sits-out`` or ``loser-sits-out``."""
+    defender_layoff: str = "optimal"
+    """How the defender melds and lays off after a knock. ``optimal``: melds and layoffs
+    chosen together for the least deadwood (every combination tried). ``melds-then-greedy``
+    (the EAAI framework): the defender first lays out one minimum-deadwood arrangement of
+    its own cards, drawn at random among the ties (each way of splitting a long run counts
+    as its own arrangement, as the framework lists them); then its remaining cards are laid
+    off one at a time onto the knocker's melds until none fits, runs growing as they go so
+    chains work; a card fitting both a set and a run goes on the run."""
+    knocker_melds: str = "fewest-layoffs"
+    """The knocker's arrangement. ``fewest-layoffs``: among the minimum-deadwood
+    arrangements, the one exposing the fewest cards to layoffs. ``random-best`` (the EAAI
+    framework's simple player): one minimum-deadwood arrangement drawn at random among the
+    ties, counted as the framework lists them. Random draws come from a counter-based stream
+    keyed by the deal and the draw count, so a hand replays identically."""
 
     def __post_init__(self) -> None:
         for item in fields(self):
@@ -157,6 +173,8 @@ class Rules:
             RuleField.SHUTOUT: _CHOICES["shutout"].index(self.shutout),
             RuleField.WINNER_DEALS: self.next_dealer == "winner",
             RuleField.HOLLYWOOD: self.hollywood,
+            RuleField.DEFENDER_GREEDY: self.defender_layoff == "melds-then-greedy",
+            RuleField.KNOCKER_RANDOM: self.knocker_melds == "random-best",
         }
         array = np.zeros(len(RuleField), dtype=np.int64)
         for field, value in values.items():
@@ -190,6 +208,8 @@ class RuleField(IntEnum):
     SHUTOUT = 16
     WINNER_DEALS = 17
     HOLLYWOOD = 18
+    DEFENDER_GREEDY = 19
+    KNOCKER_RANDOM = 20
 
 
 class Shutout(IntEnum):
@@ -207,7 +227,8 @@ PRESETS: dict[str, Rules] = {
     "standard": STANDARD,
     "classic": Rules(gin_bonus=20, undercut_bonus=10, line_bonus=20, shutout="bonus200"),
     "undercut20": Rules(undercut_bonus=20),
-    "eaai": Rules(line_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate"),
+    "eaai": Rules(line_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate",
+                  defender_layoff="melds-then-greedy", knocker_melds="random-best"),
     "openspiel": Rules(tie_is_undercut=False, stock_rule="wall", line_bonus=0, game_bonus=0,
                        shutout="none", next_dealer="alternate"),
     "oklahoma": Rules(oklahoma=True, target=150),

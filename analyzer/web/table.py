@@ -1,8 +1,8 @@
 """The practice table: a person (seat 0) against a policy (seat 1), hand by hand.
 
 A :class:`PracticeGame` holds one engine state array (:mod:`analyzer.gin.engine`); the
-person's moves are checked here and applied with the engine's ``apply_draw``,
-``apply_discard`` and ``apply_big_gin``; the computer's moves are made by the engine's
+person's moves are checked here and applied with the engine's ``apply_pass``,
+``apply_draw``, ``end_in_a_draw``, ``apply_discard`` and ``apply_big_gin``; the computer's moves are made by the engine's
 policy kernels (:func:`~analyzer.gin.engine.step`, until it is the person's turn again).
 Every discard decision of the person is kept as an advisor :class:`Position`, so that
 hints and the end-of-hand review rank the same actions the advisor would.
@@ -22,12 +22,15 @@ from ..core.cards import format_card, parse_card
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.advisor import Position
 from ..gin.engine import (
+    MAX_DRAWS,
     OUTCOME_NAMES,
     Phase,
     Slot,
     apply_big_gin,
     apply_discard,
     apply_draw,
+    apply_pass,
+    end_in_a_draw,
     new_hand,
     new_scratch,
     new_state,
@@ -254,14 +257,15 @@ class PracticeGame:
             self.drawn = card
             self.log.append(f"You took {format_card(card)} from the pile.")
         elif move == "pass":
-            apply_draw(state, False)
+            apply_pass(state)
             self.log.append("You passed the upcard.")
         elif move == "stock":
-            apply_draw(state, False)
-            if state[Slot.PHASE] == Phase.DONE:
+            if stock_left(state) <= 2 or state[Slot.DRAWS] >= MAX_DRAWS:
+                end_in_a_draw(state)
                 self.log.append("Two cards left in the stock: the hand is a draw.")
                 self._hand_over()
                 return
+            apply_draw(state, False)
             self.drawn = int(state[Slot.DECK + state[Slot.STOCK_POS] - 1])
             self.log.append(f"You drew {format_card(self.drawn)} from the stock.")
         else:
@@ -291,13 +295,13 @@ class PracticeGame:
             return
         before = state.copy()
         while state[Slot.PHASE] != Phase.DONE and state[Slot.TURN] != ME:
-            step(state, self._rules_array, self._policies, self._rng, self._scratch, False)
+            step(state, self._rules_array, self._policies, self._rng, self._scratch)
         self._describe_computer(before)
         if state[Slot.PHASE] == Phase.DONE:
             self._hand_over()
         elif (state[Slot.PHASE] == Phase.DRAW and stock_left(state) <= 2
               and self._legal_draws() == ["stock"]):
-            apply_draw(state, False)  # nothing to choose: the hand is dead at two
+            end_in_a_draw(state)  # nothing to choose: the hand is dead at two
             self.log.append("Two cards left in the stock: the hand is a draw.")
             self._hand_over()
 

@@ -48,8 +48,9 @@ def invoke(args: list[str]):
 
 
 def test_every_gin_command_has_a_tiny_case():
-    # serve runs a web server, not a table/json/csv command: tests/web cover it
-    assert set(COMMANDS) - {"report", "rummy", "serve"} == set(TINY)
+    # agent speaks a line protocol on stdin (tests/interop play whole games through it);
+    # serve runs a web server (tests/web cover it)
+    assert set(COMMANDS) - {"report", "rummy", "agent", "serve"} == set(TINY)
 
 
 @pytest.mark.parametrize("name", sorted(TINY))
@@ -184,3 +185,56 @@ def test_report_rerun_changes_only_the_run_times_log(tmp_path):
         {p: b for p, b in second.items() if p != log}
     gitignore = (Path(__file__).resolve().parents[2] / ".gitignore").read_text()
     assert "run_times.log" in gitignore
+
+
+def test_readme_commands_exist_and_their_outputs_fit():
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("readme_examples",
+                                                  root / "scripts" / "readme_examples.py")
+    assert spec is not None and spec.loader is not None
+    examples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(examples)
+    blocks = examples.CONSOLE_BLOCK.findall((root / "README.md").read_text())
+    assert len(blocks) >= 8
+    for block in blocks:
+        commands = examples.commands_of(block)
+        assert commands, block
+        for command in commands:
+            words = command.split()
+            assert words[0] == "analyzer" and words[1] in COMMANDS, command
+        if commands[0].split()[1] != "rummy":  # plain rummy's CLI has its own owner
+            assert max(len(line) for line in block.splitlines()[1:]) <= MAX_WIDTH, block
+
+
+def test_deadwood_file_as_json(tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text("As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n# a comment\nAs 2s 3s 4s 5s 6s 7s 8s 9s Ts\n")
+    rows = json.loads(invoke(["deadwood", "--file", str(hands), "--json"]).output)
+    assert [row["deadwood"] for row in rows] == [33, 0]
+
+
+def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
+    import io
+    import time
+
+    from analyzer.cli import options
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr(options, "PROGRESS_DELAY_S", 0.0)
+    with options.progress_bar(None, "deal", False, "study") as update:
+        update(0, total=400)
+        for _ in range(4):
+            time.sleep(0.15)  # past tqdm's shortest redraw interval (0.1 s)
+            update(100)
+    shown = terminal.getvalue()
+    assert "study:" in shown
+    assert "/400" in shown
+    assert "<" in shown  # the ETA
+    assert max(len(line) for line in shown.replace("\r", "\n").splitlines()) <= MAX_WIDTH

@@ -12,8 +12,10 @@ from analyzer.gin.engine import (
     advance,
     apply_big_gin,
     apply_draw,
+    apply_pass,
     choose_discard,
     deck_order,
+    end_in_a_draw,
     new_hand,
     new_scratch,
     new_state,
@@ -257,7 +259,11 @@ def test_invariants_over_random_hands(preset, policy):
             defender_dw = min_deadwood(defender)
             expected = rules.gin_bonus + defender_dw
         else:
-            defender_dw = deadwood_after_layoff(defender, best_melds(hands[knocker]).melds)
+            if rules.defender_layoff == "optimal" and rules.knocker_melds == "fewest-layoffs":
+                defender_dw = deadwood_after_layoff(defender, best_melds(hands[knocker]).melds)
+            else:  # the EAAI procedure: own melds first, then greedy layoffs
+                defender_dw = int(state[Slot.DEFENDER_DEADWOOD])
+                assert defender_dw <= min_deadwood(defender)
             if defender_dw <= knocker_dw:
                 expected = rules.undercut_bonus + knocker_dw - defender_dw
                 assert outcome in (Outcome.UNDERCUT, Outcome.TIE)
@@ -361,14 +367,14 @@ def test_score_aware_policy_switches_by_score():
         ScoreAware((BASIC,), regions)
 
 
-def test_apply_draw_pass_take_stock_and_dead_at_two():
+def test_a_person_passes_takes_draws_and_ends_a_dead_hand():
     rules = STANDARD.to_array()
     state = new_state()
     new_hand(state, deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
              np.int64(1), rules)
-    apply_draw(state, False)  # the non-dealer (seat 0) passes the upcard
+    apply_pass(state)  # the non-dealer (seat 0) passes the upcard
     assert (state[Slot.PHASE], state[Slot.TURN], state[Slot.OFFERS]) == (Phase.OFFER, 1, 1)
-    apply_draw(state, False)  # so does the dealer: the non-dealer must draw
+    apply_pass(state)  # so does the dealer: the non-dealer must draw
     assert (state[Slot.PHASE], state[Slot.TURN]) == (Phase.DRAW, 0)
     nine = np.int64(1) << cards.parse_card("9h")
     assert state[Slot.REFUSED] == state[Slot.REFUSED + 1] == nine  # both refusals noted
@@ -379,10 +385,9 @@ def test_apply_draw_pass_take_stock_and_dead_at_two():
     apply_draw(state, True)  # the dealer takes the upcard 9h
     assert state[Slot.HAND + 1] >> cards.parse_card("9h") & 1
     assert state[Slot.TAKEN] == cards.parse_card("9h")
-    state[Slot.STOCK_POS] = 50
-    state[Slot.PHASE] = Phase.DRAW
-    apply_draw(state, False)  # two cards left: drawing ends the hand as a draw
-    assert (state[Slot.PHASE], state[Slot.OUTCOME]) == (Phase.DONE, Outcome.DRAW)
+    end_in_a_draw(state)
+    assert (state[Slot.PHASE], state[Slot.OUTCOME], state[Slot.WINNER]) == (
+        Phase.DONE, Outcome.DRAW, -1)
 
 
 def test_apply_big_gin_scores_the_bonus_plus_the_defenders_deadwood():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.gin import exact, studies
+from analyzer.gin.multiplayer import play_multiplayer_games
 from analyzer.gin.policies import PRESETS
 from analyzer.gin.rules import STANDARD
 
@@ -39,6 +40,7 @@ STUDIES = {
     "variants": lambda p: studies.variants(["standard", "straight"], BASIC, PRESETS["gin-hunter"],
                                            BASIC, 40, 4, 1, progress=p),
     "dealt_hands": lambda p: studies.dealt_hands(500, 1, progress=p),
+    "multiplayer": lambda p: play_multiplayer_games(STANDARD, [BASIC] * 3, 2_100, 1, p),
     "exact": lambda p: exact.exact_enumeration(5, ranks=5, suits=3, progress=p,
                                                batch_work=200),
 }
