@@ -406,9 +406,15 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
             return game.view()
 
     @app.get("/api/games/{game_id}/hint", summary="The advisor's verdict for the decision now")
-    async def hint(game_id: str) -> dict[str, Any]:
+    async def hint(game_id: str, decision: int | None = None) -> dict[str, Any]:
+        """With ``decision`` (the game's decision count when the page asked), a game that
+        has moved on since answers ``{"stale": true}``, not an error: the page's request
+        simply arrived late."""
         game = games.get(game_id)
         with game.lock:
+            if decision is not None and (decision != len(game.decisions)
+                                         or game.phase != "discard"):
+                return {"stale": True}
             position = game.position()
             index = len(game.decisions)
             preset, opponent = game.rules_preset, game.opponent_name

@@ -133,6 +133,35 @@ def knock_sweep_figure(sweep: pd.DataFrame, meta: dict[str, Any], metric: str
     return json.loads(figure.to_json())
 
 
+def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any]:
+    """Heatmap of the robust knock rule (``analyzer equilibrium --out
+    results/robust_knock``): the equilibrium mixture's knock probability by own-turn bin
+    and deadwood.  A mixture weight, not a sample mean: its precision is in the run's
+    ``_convergence.csv`` (exploitability by iteration), so the hover gives the source."""
+    import plotly.graph_objects as go
+
+    bins = strategy.drop_duplicates("first_turn").sort_values("first_turn")["turns"].tolist()
+    deadwoods = sorted(strategy["deadwood"].unique())
+    cells = strategy.set_index(["deadwood", "turns"])["knock_probability"]
+    z = [[float(cells[(dw, turns)]) if (dw, turns) in cells.index else None for turns in bins]
+         for dw in deadwoods]
+    rules = str(strategy["rules"].iloc[0]) if "rules" in strategy else "?"
+    figure = go.Figure(go.Heatmap(
+        x=bins, y=deadwoods, z=z, zmin=0, zmax=1, colorscale="Blues",
+        colorbar={"title": {"text": "P(knock)"}},
+        hovertemplate=("own turns %{x}, deadwood %{y}<br>knock probability %{z:.0%}"
+                       f"<br>equilibrium mixture from {source} (no sampling CI: see its "
+                       "_convergence.csv)<extra></extra>")))
+    figure.update_layout(
+        title={"text": f"Robust knock rule (approximate equilibrium)<br><sup>rules {rules}; "
+                       "opponents: the knock tables of the mixture itself; shade = share of "
+                       "the mixture that knocks</sup>"},
+        xaxis={"title": {"text": "own turns"}, "type": "category"},
+        yaxis={"title": {"text": "deadwood after the discard (points)"}, "dtick": 1},
+        margin={"t": 90})
+    return json.loads(figure.to_json())
+
+
 def _robust_chart_files(results: Path) -> list[Path]:
     """CSV files of a robust knock chart, if ``results/`` has one."""
     found = sorted(results.glob("*robust*/*.csv")) + sorted(results.glob("knock_chart/*robust*.csv"))
@@ -169,12 +198,17 @@ def strategy_charts(results: Path) -> dict[str, Any]:
             charts.append({"id": "robust-" + path.stem, "source": name,
                            "figure": knock_chart_figure(table, _meta(path.parent),
                                                         f"Robust knock chart ({name})")})
+        elif set(table.columns) >= {"turns", "first_turn", "deadwood", "knock_probability"}:
+            charts.append({"id": "robust-" + path.stem, "source": name,
+                           "figure": robust_strategy_figure(table, name)})
+        elif path.name.endswith(("_mixture.csv", "_convergence.csv")):
+            continue  # the equilibrium's other files: its strategy file is charted
         else:
             notes.append(f"{name} is not in the knock chart's format (turn, deadwood, n, "
                          "mean, low, high): not shown")
     if not robust:
-        notes.append("No robust knock chart in results/ yet: it appears here once a "
-                     "results/*robust*/ CSV is committed.")
+        notes.append("No robust knock chart in results/ yet: it appears here once "
+                     "'analyzer equilibrium --out results/robust_knock' is committed.")
     sweep_csv = results / "knock_sweep" / "sweep.csv"
     if sweep_csv.is_file():
         sweep = pd.read_csv(sweep_csv)

@@ -101,9 +101,11 @@ def test_a_practice_hand_through_the_api_with_hints_and_review(client):
     game = created.json()
     assert game["opponent"] == "basic" and game["mode"] == "game"
     game = play_until(client, game, ("discard",))
-    hint = client.get(f"/api/games/{game['id']}/hint")
+    hint = client.get(f"/api/games/{game['id']}/hint", params={"decision": game["decisions"]})
     assert hint.status_code == 200, hint.text
     assert hint.json()["actions"]
+    late = client.get(f"/api/games/{game['id']}/hint", params={"decision": 99})
+    assert late.json() == {"stale": True}
     # a page reload finds the same game
     assert client.get(f"/api/games/{game['id']}").json() == game
     game = play_until(client, game, ("hand over", "game over"))
@@ -218,3 +220,21 @@ def test_a_long_advisor_run_does_not_block_other_requests(client):
     assert game.status_code == 200 and slow["response"].status_code == 200
     assert slow["response"].json()["samples"] == 20_000  # the whole budget: no early stop
     assert quick < slow["seconds"] / 2
+
+
+def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_dir):
+    folder = results_dir / "robust_knock"
+    folder.mkdir()
+    rows = ["rules,turns,first_turn,deadwood,knock_probability"]
+    rows += [f"standard,{a}-{b},{a},{dw},{1.0 if dw <= 7 else 0.25}"
+             for a, b in ((1, 4), (5, 8), (9, 32)) for dw in range(11)]
+    (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
+    (folder / "standard_mixture.csv").write_text("rules,table,weight\nstandard,7/7/7,1.0\n")
+    data = client.get("/api/strategy").json()
+    robust = [chart for chart in data["charts"] if chart["id"] == "robust-standard_strategy"]
+    assert len(robust) == 1
+    trace = robust[0]["figure"]["data"][0]
+    assert trace["x"] == ["1-4", "5-8", "9-32"]
+    assert trace["z"][10] == [0.25, 0.25, 0.25] and trace["z"][0] == [1.0, 1.0, 1.0]
+    assert "rules standard" in robust[0]["figure"]["layout"]["title"]["text"]
+    assert not data["notes"]  # the mixture file is skipped, not reported as unknown

@@ -125,8 +125,8 @@ async function showHint() {
   panel.hidden = false;
   panel.textContent = "The advisor is thinking…";
   try {
-    const advice = await api(`/api/games/${game.id}/hint`);
-    if (token !== hintToken) return;
+    const advice = await api(`/api/games/${game.id}/hint?decision=${game.decisions}`);
+    if (token !== hintToken || advice.stale) return;
     panel.replaceChildren(verdictLine(advice.verdict), adviceTable(advice), note(adviceSummary(advice)));
   } catch (error) { if (token === hintToken) panel.textContent = "No hint: " + error.message; }
 }
