@@ -35,6 +35,7 @@ COMMANDS = {
     "exploit": "analyzer.cli.exploit:exploit_command",
     "equilibrium": "analyzer.cli.exploit:equilibrium_command",
     "agent": "analyzer.cli.agent:agent_command",
+    "serve": "analyzer.cli.serve:serve_command",
 }
 
 

@@ -48,6 +48,8 @@ _DRAW_TEXT = {
     "improve": "Takes the face-up card when that lowers its deadwood",
     "meld": "Takes the face-up card when it fits a meld of a best arrangement",
     "anymeld": "Takes the face-up card when it forms any meld with its cards",
+    "expert": "Takes the face-up card when that improves its hand value (deadwood less its "
+              "live outs, read from what the opponent is inferred to hold)",
 }
 _DISCARD_TEXT = {
     "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -56,6 +58,8 @@ _DISCARD_TEXT = {
             "it could give the opponent (judged from the cards the opponent took)",
     "lookahead": "throws, among discards within {slack} points of the least deadwood, the "
                  "one with the best expected deadwood after the next draw",
+    "expert": "throws the card best for its hand value, weighing the chance the opponent "
+              "melds it",
 }
 _POLICY_FIELD_TEXT = {
     "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "
@@ -74,6 +78,9 @@ def _knock_text(policy: Policy) -> str:
         return "only with gin" if threshold == 0 else f"as soon as its deadwood is " \
                                                         f"{threshold} or less"
 
+    if policy.knock_rule == "expert":
+        return ("knocks, when its schedule allows, only if the knock is worth more than "
+                "playing on, judged on sampled opponent hands")
     if len(policy.knock) == 1:
         return f"knocks {at(policy.knock[0][1])}"
     steps = [f"from own turn {turn} {at(threshold)}" for turn, threshold in policy.knock]

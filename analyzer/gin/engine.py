@@ -67,9 +67,10 @@ from .state import (
 )
 
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
-           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order",
-           "knock_deadwood", "knock_threshold", "new_hand", "new_scratch", "new_state",
-           "play_from_deck", "resolve_knock", "step", "stock_left"]
+           "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
+           "choose_discard", "deck_order", "end_in_a_draw", "knock_deadwood",
+           "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
+           "resolve_knock", "step", "stock_left"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
@@ -470,6 +471,32 @@ def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool
 
 
 @njit(cache=True)
+def apply_pass(state: npt.NDArray[np.int64]) -> None:
+    """The player to move refuses the upcard offered (phase OFFER); after two refusals
+    the non-dealer draws from the stock."""
+    player = state[Slot.TURN]
+    note_refuse(state, player, _pile_top(state))
+    state[Slot.OFFERS] += 1
+    state[Slot.TURN] = 1 - player
+    if state[Slot.OFFERS] == 2:
+        state[Slot.PHASE] = Phase.DRAW
+
+
+@njit(cache=True)
+def end_in_a_draw(state: npt.NDArray[np.int64]) -> None:
+    """The hand ends as a draw, no points (a person drawing when the stock is down to two
+    cards, or after ``MAX_DRAWS`` draws)."""
+    _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+
+
+@njit(cache=True)
+def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Big gin chosen from outside (a person): ends the hand (True) when the rules have it
+    and the player to discard holds 11 melded cards, else changes nothing (False)."""
+    return _big_gin(state, rules)
+
+
+@njit(cache=True)
 def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
          policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
          scratch: npt.NDArray[np.int64]) -> None:
@@ -482,11 +509,7 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         if _wants_upcard(state, player, policy, scratch):
             _take_upcard(state, player)
         else:
-            note_refuse(state, player, _pile_top(state))
-            state[Slot.OFFERS] += 1
-            state[Slot.TURN] = 1 - player
-            if state[Slot.OFFERS] == 2:
-                state[Slot.PHASE] = Phase.DRAW
+            apply_pass(state)
     elif phase == Phase.DRAW:
         if state[Slot.DRAWS] >= MAX_DRAWS:
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))

@@ -156,7 +156,7 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
 
 
 @njit(cache=True)
-def _close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
+def close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
                 winner: np.int64, rules: npt.NDArray[np.int64],
                 out_totals: npt.NDArray[np.int64]) -> bool:
     """Grand totals of one finished game into ``out_totals``; True when a shutout."""
@@ -253,7 +253,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
             if scores[col, winner] >= rules[RuleField.TARGET]:
                 closed[col] = True
                 open_columns -= 1
-                row[GameColumn.SHUTOUTS] += _close_game(scores[col], boxes[col], winner,
+                row[GameColumn.SHUTOUTS] += close_game(scores[col], boxes[col], winner,
                                                         rules, totals)
                 row[GameColumn.GAMES_WON_A] += winner == 0
                 row[GameColumn.TOTAL_A] += totals[0]
