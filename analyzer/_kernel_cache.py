@@ -61,4 +61,5 @@ def configure() -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return
-    numba.config.CACHE_DIR = str(folder)
+    # numba.config sets its attributes at import time, out of mypy's sight
+    numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]

@@ -131,7 +131,7 @@ def knock_sweep(a: PolicyLike = "basic", b: PolicyLike | None = "basic",
     from .gin import studies
 
     opponent = None if b is None else _policy(b)
-    name = "same threshold" if b is None else (b if isinstance(b, str) else format_policy(b))
+    name = studies.SELF_PLAY_CHECK if b is None else (b if isinstance(b, str) else format_policy(b))
     with _progress(progress, "deal") as update:
         return studies.knock_sweep(_rules(rules), _policy(a), {name: opponent}, deals, games,
                                    seed, thresholds, progress=update)

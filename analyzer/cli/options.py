@@ -137,7 +137,7 @@ def set_jobs(jobs: int | None) -> None:
     if jobs is not None:
         import numba
 
-        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
 
 
 #: Widest line the CLI prints (tables, bars): fits a 100-column terminal.

@@ -401,7 +401,7 @@ def _run_chunk(function: Callable[..., R], kwargs: Mapping[str, Any],
     processes = processes_by_host.get(get_address_host(get_worker().address), 1)
     with _CHUNK_LOCK:
         # thread-local in numba, so set in the task's own thread
-        numba.set_num_threads(max(1, numba.config.NUMBA_NUM_THREADS // processes))
+        numba.set_num_threads(max(1, numba.config.NUMBA_NUM_THREADS // processes))  # type: ignore[attr-defined]
         return function(**kwargs)
 
 

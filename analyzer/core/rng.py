@@ -88,7 +88,7 @@ def shuffle_deck(state: npt.NDArray[np.uint64], deck: npt.NDArray[np.int8]) -> N
     for i in range(52):
         deck[i] = i
     for i in range(51, 0, -1):
-        j = next_below(state, i + 1)
+        j = next_below(state, np.int64(i + 1))
         deck[i], deck[j] = deck[j], deck[i]
 
 

@@ -93,6 +93,9 @@ def compare_hands_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
     sums: dict[str, float] = {}
     points = []
     for index, arm in enumerate(arms):
+        if not isinstance(arm.policy_a, Policy) or not isinstance(arm.policy_b, Policy):
+            raise TypeError(f"arm {arm.label!r}: hand comparisons need fixed policies, "
+                            "not score-aware ones")
         rows = hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
         metrics = _hand_metrics(rows)
         for name, values in metrics.items():
@@ -132,8 +135,11 @@ def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], t
     # 1/2, so their sums (and the results) do not depend on the chunk size
     chunk = min(chunk, max(_MIN_CHUNK, -(-total // 20)))
     plan = ChunkPlan(chunk_function, total, chunk, common)
-    return fold_plan(plan, lambda sums, part: merge_sums([sums, part]), {}, scheduler,
-                     progress).value
+    def merge(sums: dict[str, float], part: dict[str, float]) -> dict[str, float]:
+        return merge_sums([sums, part])
+
+    initial: dict[str, float] = {}
+    return fold_plan(plan, merge, initial, scheduler, progress).value
 
 
 def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],

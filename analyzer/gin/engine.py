@@ -30,8 +30,6 @@ these with the EAAI framework's procedure (see :func:`resolve_knock`).
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -51,70 +49,33 @@ from .evaluator import (
     popcount,
     random_arrangement_kernel,
 )
-from .policies import SCHEDULE_TURNS, DiscardRule, DrawRule, PolicyField
+from .expert import expert_discard, expert_wants_upcard
+from .knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
+from .policies import DiscardRule, DrawRule, PolicyField
 from .rules import RuleField
+from .state import (
+    FULL_DECK,
+    MAX_PAIRS,
+    OUTCOME_NAMES,
+    SCRATCH_SIZE,
+    STATE_SIZE,
+    Outcome,
+    Phase,
+    Slot,
+    knock_threshold,
+    stock_left,
+)
+
+__all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
+           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order",
+           "knock_deadwood", "knock_threshold", "new_hand", "new_scratch", "new_state",
+           "play_from_deck", "resolve_knock", "step", "stock_left"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
-_FULL_DECK = np.int64((1 << 52) - 1)
+_FULL_DECK = FULL_DECK
 _NONE = np.int64(1 << 20)
-
-
-class Slot(IntEnum):
-    """Index of each field in the state array (``HAND + p`` is player ``p``'s hand)."""
-
-    HAND = 0
-    TOOK = 2
-    THREW = 4
-    OWN_TURNS = 6
-    DEALER = 8
-    TURN = 9
-    PHASE = 10
-    STOCK_POS = 11
-    PILE_LEN = 12
-    DRAWS = 13
-    KNOCK_LIMIT = 14
-    MULTIPLIER = 15
-    TAKEN = 16
-    OFFERS = 17
-    OUTCOME = 18
-    WINNER = 19
-    POINTS = 20
-    KNOCKER = 21
-    KNOCKER_DEADWOOD = 22
-    DEFENDER_DEADWOOD = 23
-    UPCARD = 24
-    PILE_MASK = 25
-    N_PAIRS = 26
-    DECK = 28
-    PILE = 80
-    PAIRS = 132
-    SIZE = 132 + 2 * 32
-
-
-class Phase(IntEnum):
-    OFFER = 0
-    DRAW = 1
-    DISCARD = 2
-    DONE = 3
-
-
-class Outcome(IntEnum):
-    """How a hand ended (``TIE``: equal deadwood scored 0, when ties are not undercuts)."""
-
-    KNOCK = 0
-    GIN = 1
-    BIG_GIN = 2
-    UNDERCUT = 3
-    DRAW = 4
-    TIE = 5
-
-
-OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
-#: Length of a state array and of the work space :func:`advance` needs.
-STATE_SIZE = int(Slot.SIZE)
-SCRATCH_SIZE = 104
-_MAX_PAIRS = 32
+_MAX_PAIRS = MAX_PAIRS
 
 
 def _related_masks() -> npt.NDArray[np.int64]:
@@ -179,21 +140,7 @@ def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: n
     if rules[RuleField.STRAIGHT]:
         limit = 0
     state[Slot.KNOCK_LIMIT] = limit
-
-
-@njit(cache=True)
-def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
-    """Cards left in the stock."""
-    return 52 - state[Slot.STOCK_POS]
-
-
-@njit(cache=True)
-def knock_threshold(state: npt.NDArray[np.int64], player: np.int64,
-                    policy: npt.NDArray[np.int64]) -> np.int64:
-    """The deadwood (points) at or under which ``player`` knocks now: the policy's
-    schedule for its turn, capped by the hand's knock limit."""
-    turn = min(max(state[Slot.OWN_TURNS + player], 1), SCHEDULE_TURNS) - 1
-    return min(policy[PolicyField.SCHEDULE + turn], state[Slot.KNOCK_LIMIT])
+    note_rules(state, rules)
 
 
 @njit(cache=True)
@@ -209,6 +156,8 @@ def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
     rule = policy[PolicyField.DRAW]
     if rule == DrawRule.NEVER:
         return False
+    if rule == DrawRule.EXPERT:
+        return expert_wants_upcard(state, player, policy, scratch)
     if rule == DrawRule.MELD:
         return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
     if rule == DrawRule.ANY_MELD:
@@ -224,7 +173,7 @@ def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
     state[Slot.PILE_LEN] -= 1
     state[Slot.PILE_MASK] &= ~bit
     state[Slot.HAND + player] |= bit
-    state[Slot.TOOK + player] |= bit
+    note_take(state, player, card)
     state[Slot.TAKEN] = card
     state[Slot.DRAWS] += 1
     state[Slot.OWN_TURNS + player] += 1
@@ -240,6 +189,19 @@ def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
     state[Slot.DRAWS] += 1
     state[Slot.OWN_TURNS + player] += 1
     state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
+    """The player to move (phase DRAW, at least three stock cards) takes the pile's top
+    (``take``) or draws from the stock, leaving the top refused."""
+    player = state[Slot.TURN]
+    if take:
+        _take_upcard(state, player)
+        return
+    if state[Slot.PILE_LEN] > 0:
+        note_refuse(state, player, _pile_top(state))
+    _draw_stock(state, player)
 
 
 @njit(cache=True)
@@ -352,6 +314,8 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
                    scratch: npt.NDArray[np.int64],
                    lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+    if policy[PolicyField.DISCARD] == DiscardRule.EXPERT:
+        return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
     hand = state[Slot.HAND + player]
     candidates = hand
     if state[Slot.TAKEN] >= 0:
@@ -444,6 +408,7 @@ def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
         knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
     state[Slot.KNOCKER] = knocker
     state[Slot.KNOCKER_DEADWOOD] = knocker_deadwood
+    note_knock(state, knocker)
     if knocker_deadwood == 0:
         defender_deadwood = min_deadwood_kernel(state[Slot.HAND + defender])
         state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
@@ -472,7 +437,7 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
     player = state[Slot.TURN]
     bit = np.int64(1) << card
     state[Slot.HAND + player] &= ~bit
-    state[Slot.THREW + player] |= bit
+    note_throw(state, player, card)
     state[Slot.PILE + state[Slot.PILE_LEN]] = card
     state[Slot.PILE_LEN] += 1
     state[Slot.PILE_MASK] |= bit
@@ -490,14 +455,26 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
 
 
 @njit(cache=True)
+def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """End the hand with big gin when the rules have it and the player to discard holds
+    11 melded cards (True), else leave the state alone (False)."""
+    player = state[Slot.TURN]
+    if not (rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + player]) == 0):
+        return False
+    state[Slot.KNOCKER] = player
+    note_knock(state, player)
+    defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+    state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+    _end(state, Outcome.BIG_GIN, player, rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+    return True
+
+
+@njit(cache=True)
 def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
          policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-         scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
-    """One decision of the player to move with ``policies[p]`` for player ``p``: an offer
-    of the upcard taken or passed, a draw, or a discard (maybe a knock), or the end of the
-    hand (a draw by the stock rule, big gin).  Returns True, leaving the state unchanged,
-    when ``stop_at_knock`` is set and the player holding 11 cards may legally knock."""
-    lookahead_scratch = scratch[52:104]
+         scratch: npt.NDArray[np.int64]) -> None:
+    """One move of the player to move with ``policies[p]``: answer the upcard offer,
+    draw, or discard (maybe knocking); a hand that cannot go on ends as a draw."""
     player = state[Slot.TURN]
     policy = policies[player]
     phase = state[Slot.PHASE]
@@ -505,6 +482,7 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         if _wants_upcard(state, player, policy, scratch):
             _take_upcard(state, player)
         else:
+            note_refuse(state, player, _pile_top(state))
             state[Slot.OFFERS] += 1
             state[Slot.TURN] = 1 - player
             if state[Slot.OFFERS] == 2:
@@ -523,28 +501,16 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                 state[Slot.OWN_TURNS + player] -= 1
                 if after == 0 or after <= threshold:
                     _take_upcard(state, player)
-                    return False
+                    return
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
             _draw_stock(state, player)
-        elif state[Slot.PILE_LEN] > 0 and _wants_upcard(state, player, policy, scratch):
-            _take_upcard(state, player)
         else:
-            _draw_stock(state, player)
-    elif phase == Phase.DISCARD:
-        hand = state[Slot.HAND + player]
-        if rules[RuleField.BIG_GIN] and min_deadwood_kernel(hand) == 0:
-            state[Slot.KNOCKER] = player
-            defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
-            state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
-            _end(state, Outcome.BIG_GIN, player,
-                 rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
-            return False
-        if stop_at_knock and knock_deadwood(state, scratch) >= 0:
-            return True
-        card, knock = choose_discard(state, player, policy, rng, scratch, lookahead_scratch)
+            apply_draw(state, state[Slot.PILE_LEN] > 0
+                       and _wants_upcard(state, player, policy, scratch))
+    elif phase == Phase.DISCARD and not _big_gin(state, rules):
+        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:])
         apply_discard(state, card, knock, rules)
-    return False
 
 
 @njit(cache=True)
@@ -555,8 +521,12 @@ def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
     while state[Slot.PHASE] != Phase.DONE:
-        if step(state, rules, policies, rng, scratch, stop_at_knock):
-            return True
+        if stop_at_knock and state[Slot.PHASE] == Phase.DISCARD:
+            if _big_gin(state, rules):
+                break
+            if knock_deadwood(state, scratch) >= 0:
+                return True
+        step(state, rules, policies, rng, scratch)
     return False
 
 

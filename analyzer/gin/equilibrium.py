@@ -3,8 +3,9 @@
 Abstraction.  A *knock table* says, for each bin of own turns in
 :data:`analyzer.gin.studies.SCHEDULE_BINS` (turns 1-3, 4-6, 7-9, 10 on), the most
 deadwood (0-10 points) with which to knock; "knock when deadwood <= threshold" makes it
-monotone in own deadwood.  Everything else (draws, discards, gin, the opponent model
-inside the policy) is fixed to a base policy, by default ``expert``.  The hand-level game
+monotone in own deadwood; the table alone decides (``knock_rule=schedule``).
+Everything else (draws, discards, gin) is fixed to a base policy, by default
+``expert``.  The hand-level game
 between two knock tables, seats swapped on common deals, is symmetric and zero-sum, so
 its value is 0 and a mixed strategy's exploitability is the most any knock table earns
 against it, in points per hand.
@@ -27,7 +28,7 @@ missed (the largest upper 95% bound among the candidates it rejected).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -56,8 +57,10 @@ def solve_symmetric(payoffs: npt.NDArray[np.float64], iterations: int = 20_000
 
 
 def table_policy(base: Policy, table: tuple[int, ...]) -> Policy:
-    """``base`` knocking by ``table`` (one threshold per schedule bin)."""
-    return schedule_policy(base, list(table))
+    """``base`` knocking by ``table`` alone (one threshold per schedule bin): whenever the
+    least deadwood after a discard is within the table, with no further test (an expert's
+    knock rule is replaced by the table)."""
+    return replace(schedule_policy(base, list(table)), knock_rule="schedule")
 
 
 def table_of(policy: Policy) -> tuple[int, ...]:

@@ -660,13 +660,13 @@ def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rul
         games = game_rows(rules, policy_a, policy_b, seed, index * n_games, n_games,
                           start=(score_a, score_b, boxes[0], boxes[1]))
         for dealer in (0, 1):
-            index = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
-            state = table.values[index]
+            cell = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
+            state = table.values[cell]
             dp = {"win": state[Value.WIN],
                   "margin": table._margin(state, np.array(boxes, dtype=float)),
                   "hands": state[Value.HANDS]}
-            dp_se = {"win": error[index][Value.WIN], "margin": error[index][Value.MARGIN],
-                     "hands": error[index][Value.HANDS]}
+            dp_se = {"win": error[cell][Value.WIN], "margin": error[cell][Value.MARGIN],
+                     "hands": error[cell][Value.HANDS]}
             played = games[games[:, GameColumn.FIRST_DEALER] == dealer]
             row: dict[str, object] = {"score_a": score_a, "score_b": score_b,
                                       "a_deals": dealer == 0, "boxes_a": boxes[0],

@@ -59,8 +59,12 @@ SCHEDULE_TURNS = 32
 #: about 100 points, so larger values change nothing.
 MAX_PENALTY = 100
 
-DRAW_RULES = ("never", "improve", "meld", "anymeld")
-DISCARD_RULES = ("high", "random", "safe", "lookahead")
+DRAW_RULES = ("never", "improve", "meld", "expert", "anymeld")
+DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
+KNOCK_RULES = ("schedule", "expert")
+#: The expert's weights (integers, see :mod:`analyzer.gin.expert` for their units).
+EXPERT_KEYS = ("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
+               "knock_threat", "knock_samples", "game_push", "play_in")
 
 
 class PolicyField(IntEnum):
@@ -72,13 +76,26 @@ class PolicyField(IntEnum):
     DANGER_PENALTY = 3
     SLACK = 4
     SCHEDULE = 5  # SCHEDULE_TURNS entries: threshold for own turn 1, 2, ...
+    KNOCK_RULE = 5 + SCHEDULE_TURNS
+    OUTS = 6 + SCHEDULE_TURNS
+    DANGER = 7 + SCHEDULE_TURNS
+    TAKE_MARGIN = 8 + SCHEDULE_TURNS
+    LOW_LATE = 9 + SCHEDULE_TURNS
+    KNOCK_BIAS = 10 + SCHEDULE_TURNS
+    KNOCK_STOCK = 11 + SCHEDULE_TURNS
+    KNOCK_THREAT = 12 + SCHEDULE_TURNS
+    KNOCK_SAMPLES = 13 + SCHEDULE_TURNS
+    GAME_PUSH = 14 + SCHEDULE_TURNS
+    PLAY_IN = 15 + SCHEDULE_TURNS
+    SIZE = 16 + SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
     NEVER = 0
     IMPROVE = 1
     MELD = 2
-    ANY_MELD = 3
+    EXPERT = 3
+    ANY_MELD = 4
 
 
 class DiscardRule(IntEnum):
@@ -86,6 +103,12 @@ class DiscardRule(IntEnum):
     RANDOM = 1
     SAFE = 2
     LOOKAHEAD = 3
+    EXPERT = 4
+
+
+class KnockRule(IntEnum):
+    SCHEDULE = 0
+    EXPERT = 1
 
 
 @dataclass(frozen=True)
@@ -99,6 +122,17 @@ class Policy:
     norepeat: bool = False
     danger_penalty: int = 3
     slack: int = 4
+    knock_rule: str = "schedule"
+    outs: int = 150
+    danger: int = 400
+    take_margin: int = 0
+    low_late: int = 0
+    knock_bias: int = 0
+    knock_stock: int = 0
+    knock_threat: int = 0
+    knock_samples: int = 8
+    game_push: int = 0
+    play_in: int = 2
 
     def __post_init__(self) -> None:
         if self.draw not in DRAW_RULES:
@@ -122,6 +156,13 @@ class Policy:
                 raise TypeError(f"{name} must be an integer, got {value!r}")
             if not 0 <= value <= MAX_PENALTY:
                 raise ValueError(f"{name} must be 0-{MAX_PENALTY}, got {value}")
+        if self.knock_rule not in KNOCK_RULES:
+            raise ValueError(f"unknown knock rule {self.knock_rule!r}; "
+                             f"choose from {', '.join(KNOCK_RULES)}")
+        if not 1 <= self.knock_samples <= 64:
+            raise ValueError("knock_samples must be 1-64")
+        if not 0 <= self.play_in <= 20:
+            raise ValueError("play_in must be 0-20")
 
     def thresholds(self) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
@@ -132,13 +173,16 @@ class Policy:
 
     def to_array(self) -> npt.NDArray[np.int64]:
         """The policy as the ``np.int64`` array that the engine reads."""
-        array = np.zeros(PolicyField.SCHEDULE + SCHEDULE_TURNS, dtype=np.int64)
+        array = np.zeros(PolicyField.SIZE, dtype=np.int64)
         array[PolicyField.DRAW] = DRAW_RULES.index(self.draw)
         array[PolicyField.DISCARD] = DISCARD_RULES.index(self.discard)
         array[PolicyField.NO_REPEAT] = int(self.norepeat)
         array[PolicyField.DANGER_PENALTY] = self.danger_penalty
         array[PolicyField.SLACK] = self.slack
-        array[PolicyField.SCHEDULE:] = self.thresholds()
+        array[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
+        array[PolicyField.KNOCK_RULE] = KNOCK_RULES.index(self.knock_rule)
+        for key in EXPERT_KEYS:
+            array[PolicyField[key.upper()]] = getattr(self, key)
         return array
 
     def with_knock(self, schedule: tuple[tuple[int, int], ...] | int) -> Policy:
@@ -156,12 +200,16 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
+    "expert": Policy(draw="expert", discard="expert", knock_rule="expert", outs=193, danger=245,
+                     take_margin=241, low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);
 ``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
 when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
-chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard)."""
+chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert``
+(reads the opponent, see :mod:`analyzer.gin.expert`; weights tuned by
+``scripts/tune_expert.py``)."""
 
 
 def parse_policy(text: str) -> Policy:
@@ -183,17 +231,17 @@ def parse_policy(text: str) -> Policy:
         key = key.strip()
         if not sep:
             raise ValueError(f"bad policy part {part!r}: expected key=value")
-        if key in ("draw", "discard"):
+        if key in ("draw", "discard", "knock_rule"):
             changes[key] = value
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
             changes[key] = parse_yes_no(value, key)
-        elif key in ("danger_penalty", "slack"):
+        elif key in ("danger_penalty", "slack", *EXPERT_KEYS):
             changes[key] = _int(value, key)
         else:
             raise ValueError(f"bad policy key {key!r}; keys are draw, discard, knock, norepeat, "
-                             "danger_penalty, slack")
+                             f"danger_penalty, slack, knock_rule, {', '.join(EXPERT_KEYS)}")
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
@@ -211,6 +259,11 @@ def format_policy(policy: Policy) -> str:
         text += f",danger_penalty={policy.danger_penalty}"
     if policy.slack != default.slack:
         text += f",slack={policy.slack}"
+    if policy.knock_rule != default.knock_rule:
+        text += f",knock_rule={policy.knock_rule}"
+    for key in EXPERT_KEYS:
+        if getattr(policy, key) != getattr(default, key):
+            text += f",{key}={getattr(policy, key)}"
     return text
 
 

@@ -206,7 +206,7 @@ def replay(rules: Rules = STANDARD, policy_a: Policy = POLICY_PRESETS["basic"],
     scratch = new_scratch()
     while state[Slot.PHASE] != Phase.DONE:
         before = state.copy()
-        step(state, rules_array, policies, rng, scratch, False)
+        step(state, rules_array, policies, rng, scratch)
         player = int(before[Slot.TURN])
         action, card = _describe(before, state)
         hand = int(state[Slot.HAND + player])

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -91,11 +92,19 @@ def play_hand(deck_key: np.uint64, policy_key: np.uint64, dealer: np.int64,
               state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
               rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> None:
     """Deal from ``deck_key`` and play one hand to its end in ``state``."""
+    deal_hand(deck_key, dealer, rules, state, deck, rng)
+    rng[0] = policy_key
+    advance(state, rules, policies, rng, scratch, False)
+
+
+@njit(cache=True)
+def deal_hand(deck_key: np.uint64, dealer: np.int64, rules: npt.NDArray[np.int64],
+              state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
+              rng: npt.NDArray[np.uint64]) -> None:
+    """Shuffle the deck of stream ``deck_key`` and deal it into ``state``."""
     rng[0] = deck_key
     shuffle_deck(rng, deck)
     new_hand(state, deck, dealer, rules)
-    rng[0] = policy_key
-    advance(state, rules, policies, rng, scratch, False)
 
 
 @njit(cache=True)
@@ -179,7 +188,9 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     Policies may depend on the score: before each hand seat ``s`` plays
     ``score_policies[s, regions[s, min(own, cap), min(other, cap)]]`` where ``own`` and
     ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
-    is the last index of the region tables.
+    is the last index of the region tables.  The running scores are also written into
+    the hand's state (``Slot.SCORE + seat``), where score-aware kernels such as the
+    expert's knock read them.
 
     ``start`` holds the score (points) and boxes (hands won) each seat begins with:
     ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
@@ -217,8 +228,12 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
         for seat in range(2):
             region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
             policies[seat] = score_policies[seat, region]
-        play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ POLICY_SALT, stream),
-                  dealer, rules, policies, state, deck, rng, scratch)
+        deal_hand(stream_key(game_seed, stream), dealer, rules, state, deck, rng)
+        # the players see the score (of the first Hollywood column)
+        state[Slot.SCORE] = scores[0, 0]
+        state[Slot.SCORE + 1] = scores[0, 1]
+        rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
+        advance(state, rules, policies, rng, scratch, False)
         hand_number += 1
         winner = state[Slot.WINNER]
         if winner < 0:
@@ -275,7 +290,7 @@ class _Sums:
 
     values: dict[str, float] = field(default_factory=dict)
 
-    def add(self, name: str, value: float) -> None:
+    def add(self, name: str, value: float | np.number[Any]) -> None:
         self.values[name] = self.values.get(name, 0.0) + float(value)
 
     def get(self, name: str) -> float:
@@ -637,8 +652,9 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     started = time.perf_counter()
-    common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-              "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
+    common: dict[str, object] = {
+        "rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+        "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
     sums, kept, interrupted = _run_chunks(_game_chunk, n_games, chunk, "first_game",
                                           "n_games", common, scheduler, progress)
     frame = None

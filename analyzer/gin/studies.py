@@ -75,11 +75,17 @@ def knock_eligibility(distribution: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------- knock sweep
 
 
+#: Label of the knock sweep's arm against A's own twin: a determinism check (a policy
+#: against itself with seats swapped on common deals is exactly even), not a strategy
+#: answer.
+SELF_PLAY_CHECK = "same threshold (determinism check)"
+
+
 def default_opponents() -> dict[str, Policy | None]:
     """Opponents of the knock sweep: knock-ASAP, a patient gin hunter, and A's twin."""
     return {"knock-ASAP (basic)": POLICY_PRESETS["basic"],
             "gin-hunter": POLICY_PRESETS["gin-hunter"],
-            "same threshold": None}
+            SELF_PLAY_CHECK: None}
 
 
 def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
@@ -202,7 +208,7 @@ SCHEDULE_BINS = ((1, 3), (4, 6), (7, 9), (10, SCHEDULE_TURNS))
 
 def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
     """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`."""
-    steps = []
+    steps: list[tuple[int, int]] = []
     for (first, _), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
         if not steps or steps[-1][1] != threshold:
             steps.append((first, threshold))
@@ -361,9 +367,11 @@ def best_schedule_work(n: int, rounds: int) -> int:
 
 
 def default_field() -> dict[str, Policy]:
-    """The tournament field: the policy presets that differ in how they draw and throw."""
+    """The tournament field: the policy presets that differ in how they draw and throw,
+    and the ``expert`` that reads the opponent."""
     return {name: POLICY_PRESETS[name] for name in
-            ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive")}
+            ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive",
+             "expert")}
 
 
 def tournament(rules: Rules, field: dict[str, Policy], n_deals: int, n_games: int, seed: int,
@@ -429,6 +437,7 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
                              progress=progress)
         if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
             raise KeyboardInterrupt
+        assert self_play.rows is not None  # keep_rows
         hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]

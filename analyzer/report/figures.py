@@ -24,7 +24,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 #: The house style: every chart is drawn inside ``rc_context(STYLE)``.
-STYLE = {
+STYLE: dict[str, Any] = {
     "figure.dpi": 100,
     "savefig.dpi": 110,
     "font.size": 10,
@@ -86,7 +86,7 @@ def figure_file(path: Path, rows: int = 1, columns: int = 1,
     wrapped = textwrap.fill(caption, width=int(width * _CAPTION_CHARS_PER_INCH))
     caption_inches = 0.15 + _CAPTION_LINE_INCHES * (wrapped.count("\n") + 1)
     total = height + _TITLE_INCHES + caption_inches
-    with mpl.rc_context(STYLE):
+    with mpl.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types keys as literals
         figure = Figure(figsize=(width, total))
         axes = figure.subplots(rows, columns, sharey=sharey)
         yield axes

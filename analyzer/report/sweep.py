@@ -37,9 +37,10 @@ def section_sweep(config: ReportConfig) -> str:
     lines = []
     for opponent, group in sweep.groupby("opponent", sort=False):
         group = group.set_index("threshold")
-        if opponent == "same threshold":
+        if opponent == studies.SELF_PLAY_CHECK:
             fastest = group["turns_mean"].idxmin()
-            lines.append(f"* Against its own twin every threshold is even by symmetry (0 points, "
+            lines.append(f"* Determinism check, not an answer: against its own twin every threshold "
+                         f"is exactly even by symmetry (0 points, "
                          f"50% of games); hands last {group.loc[0, 'turns_mean']:.1f} turns at "
                          f"t = 0 and {group.loc[fastest, 'turns_mean']:.1f} at t = {fastest}.")
             continue

@@ -409,7 +409,8 @@ def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, see
             value[1].append(part[1])
         return value[0] + part[0], value[1]
 
-    initial = (np.zeros(N_TOTALS, dtype=np.int64), [])
+    initial: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]] = (
+        np.zeros(N_TOTALS, dtype=np.int64), [])
     (totals, kept), interrupted = _fold_chunks(plan, fold, initial, scheduler, progress)
     rows = None
     if keep_rows:

@@ -15,7 +15,7 @@ Three questions, each answered by :func:`simulate` runs with fixed seeds:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -198,7 +198,7 @@ def option_values(deals: int, seed: int = 0,
 
 
 #: The studies by name: (table function, file stem shared by the CLI and the report).
-STUDIES = {
+STUDIES: dict[str, tuple[Callable[..., pd.DataFrame], str]] = {
     "meld-or-hold": (meld_or_hold, "meld_or_hold"),
     "players": (player_counts, "player_counts"),
     "options": (option_values, "option_values"),

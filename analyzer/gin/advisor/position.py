@@ -169,7 +169,10 @@ class Position:
 
     def hidden_pile(self, stock: int | None = None) -> int:
         """Pile cards under the given ones (the pile is ``31 - stock`` cards long)."""
-        return UNDEALT - (self.stock if stock is None else stock) - len(self.pile)
+        left = self.stock if stock is None else stock
+        if left is None:
+            raise ValueError("the position gives no stock count")
+        return UNDEALT - left - len(self.pile)
 
     @property
     def unseen(self) -> tuple[int, ...]:

@@ -17,7 +17,8 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from ...core.cards import format_card
-from ...core.rng import stream_key
+from ...core.rng import ADVISOR_POLICY_SALT, stream_key
+from ...core.stats import Z95
 from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, advance, apply_discard
 from ..policies import PRESETS as POLICY_PRESETS
 from ..policies import Policy, policy_name
@@ -43,10 +44,9 @@ from .sampling import (
 )
 from .verdict import ActionEstimate, Advice, verdict_text
 
-_Z95 = 1.959964
 #: Effective samples needed before the race drops an action or stops.
 _MIN_ESS = 200
-_POLICY_SALT = np.int64(0xAD71)
+
 _BASIC = POLICY_PRESETS["basic"]
 Equity = Callable[[int, int, bool], float]
 """``equity(score_me, score_opp, i_deal_next)``: P(this player wins the game)."""
@@ -80,7 +80,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
             log_weights[i] = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
                                              layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
         state = np.empty_like(start)
-        policy_key = stream_key(seed ^ _POLICY_SALT, sample)
+        policy_key = stream_key(seed ^ ADVISOR_POLICY_SALT, sample)
         for a in range(actions.shape[0]):
             if not active[a]:
                 continue
@@ -153,7 +153,7 @@ def weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float
     ess = total * total / float(weights @ weights)
     variance = float(np.sum(np.square(weights * (values - mean)))) / (total * total)
     variance *= ess / max(ess - 1.0, 1e-9)  # small-sample correction, exact when uniform
-    return mean, _Z95 * float(np.sqrt(variance))
+    return mean, Z95 * float(np.sqrt(variance))
 
 
 class Race:
