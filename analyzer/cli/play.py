@@ -129,6 +129,19 @@ def _wrapped(label: str, text: str, indent: int) -> list[str]:
                          subsequent_indent=" " * indent) or [label]
 
 
+def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
+    """``text`` (a policy string form) broken after commas to fit the CLI width."""
+    lines, line = [], f"{label:<{indent}}"
+    for piece in text.split(","):
+        candidate = line + piece if line.endswith((" ", ",")) else f"{line},{piece}"
+        if len(candidate) > MAX_WIDTH and line.strip():
+            lines.append(line + ",")
+            line = " " * indent + piece
+        else:
+            line = candidate
+    return [*lines, line]
+
+
 def _explain_table(rows: list[tuple[str, object, str]]) -> None:
     """Field, value and meaning of each field, wrapped to the CLI width."""
     width = max(len(f"{name} = {_cell(value)}") for name, value, _ in rows) + 2
@@ -220,7 +233,8 @@ def policies_command(name: str | None, fmt: str) -> None:
         else:
             for line in _wrapped(f"{name}: ", explain_policy(policy), len(name) + 2):
                 click.echo(line)
-            click.echo(f"string form: {format_policy(policy)}")
+            for line in _wrapped_commas("string form: ", format_policy(policy), 13):
+                click.echo(line)
             _explain_table(rows)
         return
     table = [{"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
@@ -233,7 +247,8 @@ def policies_command(name: str | None, fmt: str) -> None:
         return
     width = max(len(n) for n in POLICY_PRESETS) + 2
     for row in table:
-        click.echo(f"{row['policy']:<{width}}{row['string']}")
+        for line in _wrapped_commas(row["policy"], row["string"], width):
+            click.echo(line)
         for line in _wrapped("", row["summary"], width):
             click.echo(line)
     click.echo("\n'analyzer policies NAME' explains every field; --a/--b take a preset or a "

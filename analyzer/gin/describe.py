@@ -63,17 +63,20 @@ _DISCARD_TEXT = {
 }
 _POLICY_FIELD_TEXT = {
     "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "
-            "meld (when it fits a best arrangement's meld) or anymeld (any meld).",
-    "discard": "Which card to throw: high, random, safe or lookahead.",
+            "meld (when it fits a meld of a best arrangement), anymeld (any meld) or expert.",
+    "discard": "Which card to throw: high, random, safe, lookahead or expert.",
     "knock": "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
              "steps); gin is always taken.",
     "norepeat": "Never take a face-up card and throw the same card twice in a hand.",
     "danger_penalty": "Points added per dangerous card (used by discard=safe).",
     "slack": "Points above the least deadwood a lookahead discard may leave.",
+    "knock_rule": "schedule (knock by the knock thresholds) or expert.",
 }
 
 
 def _knock_text(policy: Policy) -> str:
+    if getattr(policy, "knock_rule", "schedule") == "expert":
+        return "decides when to knock by the expert rule (analyzer.gin.expert)"
     def at(threshold: int) -> str:
         return "only with gin" if threshold == 0 else f"as soon as its deadwood is " \
                                                         f"{threshold} or less"
@@ -97,14 +100,18 @@ def explain_policy(policy: Policy) -> str:
     return sentence + "."
 
 
+#: Meaning of the fields that only the expert rules read.
+_EXPERT_FIELD_TEXT = "A weight of the expert rules (analyzer.gin.expert); others ignore it."
+
+
 def policy_fields(policy: Policy) -> list[tuple[str, object, str]]:
     """``(field, value, meaning)`` for every field of ``policy``."""
     knock = format_policy(policy).split("knock=")[1].split(",")[0]
-    values: dict[str, object] = {"draw": policy.draw, "discard": policy.discard,
-                                 "knock": knock, "norepeat": policy.norepeat,
-                                 "danger_penalty": policy.danger_penalty,
-                                 "slack": policy.slack}
-    return [(name, values[name], text) for name, text in _POLICY_FIELD_TEXT.items()]
+    rows: list[tuple[str, object, str]] = []
+    for item in fields(policy):
+        value = knock if item.name == "knock" else getattr(policy, item.name)
+        rows.append((item.name, value, _POLICY_FIELD_TEXT.get(item.name, _EXPERT_FIELD_TEXT)))
+    return rows
 
 
 @cache
