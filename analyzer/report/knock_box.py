@@ -84,8 +84,10 @@ def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
     exploit = format_ci(line.exploitability.mean, line.exploitability.low,
                         line.exploitability.high)
     parts = ", ".join(f"{name} {part.mean:+.2f}" for name, part in line.edge_parts.items())
+    opponent = (f"its worst panel opponent, {line.opponent[len('worst case ('):-1]}"
+                if line.opponent.startswith("worst case (") else line.opponent)
     return (f"{rule_text(line.table)[0].upper()}{rule_text(line.table)[1:]}",
-            (f"edge {edge} points per hand against {line.opponent} (from gin hands, "
+            (f"edge {edge} points per hand against {opponent} (from gin hands, "
             f"undercuts and ordinary knocks: {parts}); exploitability {exploit}"))
 
 
@@ -110,4 +112,5 @@ def box_text(answers: KnockAnswers, deals: int, source: str) -> str:
     frame = answers.to_frame()[["line", "rule", "opponent", "edge", "edge_low", "edge_high",
                                 "exploitability", "exploitability_low",
                                 "exploitability_high"]]
-    return "\n".join(lines) + "\n" + markdown_table(frame) + "\n\n" + GLOSSARY + "\n"
+    return ("\n".join(lines) + "\n" + markdown_table(frame.round(3)) + "\n\n" + GLOSSARY
+            + "\n")
