@@ -72,7 +72,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..core.cards import CARD_POINTS, format_card, format_hand, parse_card, parse_hand
-from ..core.rng import next_below, stream_key
+from ..core.rng import stream_key
 from .engine import (
     SCRATCH_SIZE,
     Outcome,
@@ -83,14 +83,13 @@ from .engine import (
     new_state,
 )
 from .evaluator import (
-    best_discard_kernel,
-    bit_index,
     discard_deadwoods_kernel,
     min_deadwood_kernel,
 )
 from .policies import PRESETS as POLICY_PRESETS
 from .policies import Policy, policy_name
 from .rules import STANDARD, Rules
+from .sampling import Layout, Observed, deal_sample, log_likelihood, weighted_mean
 from .simulate import GameColumn, game_rows
 
 #: Cards in the stock and pile together once both hands are dealt (52 - 10 - 10 - 1,
@@ -474,129 +473,6 @@ def _deadwood_after_each_discard(position: Position) -> dict[int, int]:
 # ------------------------------------------------------------------------- kernels
 
 
-class _Observed(IntEnum):
-    """Rows of the observation masks the weighting kernel reads."""
-
-    THREW = 0
-    TOOK_HELD = 1
-    PASSED = 2
-
-
-@njit(cache=True)
-def _meld_gain(hand: np.int64, card: np.int64) -> np.int64:
-    """Deadwood (points) that adding ``card`` to ``hand`` saves by melding: 0 when it
-    stays deadwood, at least its own value when it melds."""
-    return (min_deadwood_kernel(hand) + CARD_POINTS[card]
-            - min_deadwood_kernel(hand | (np.int64(1) << card)))
-
-
-@njit(cache=True)
-def _log_likelihood(hand: np.int64, observed: npt.NDArray[np.int64], temperature: np.float64,
-                    threshold: np.int64, scratch: npt.NDArray[np.int64]) -> np.float64:
-    """Log pseudo-likelihood (see the module notes) of the opponent's observed play when
-    its hand is ``hand``; ``-inf`` when the model opponent would have knocked with it
-    (deadwood at most ``threshold``)."""
-    if min_deadwood_kernel(hand) <= threshold:
-        return -np.inf
-    log = 0.0
-    # a throw leaving more deadwood than another throw from the same cards is unlikely
-    now = min_deadwood_kernel(hand)
-    rest = observed[_Observed.THREW]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        least, _ = best_discard_kernel(hand | bit, hand | bit, scratch)
-        log -= (now - least) / temperature
-    # passing over a card that melds with the hand is unlikely
-    rest = observed[_Observed.PASSED]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        log -= _meld_gain(hand, bit_index(bit)) / temperature
-    # a card taken and kept that does not meld is unlikely
-    rest = observed[_Observed.TOOK_HELD]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        log -= max(CARD_POINTS[card] - _meld_gain(hand ^ bit, card), 0) / temperature
-    return log
-
-
-class _Layout(IntEnum):
-    """Entries of the sampling layout the rollout kernel reads."""
-
-    OPP_CARDS = 0
-    """Cards of the pool dealt to the opponent (beside those it surely holds)."""
-    BURIED = 1
-    """Free pile slots under the given pile, filled from the pool."""
-    FIRST_BURIED = 2
-    """Index of the first free pile slot."""
-    PLAY_IN = 3
-    """Stock draws the opponent replays with the model policy (0: uniform hands)."""
-    OPP_THRESHOLD = 4
-    """Deadwood at or under which the model opponent would have knocked (-1: none)."""
-
-
-@njit(cache=True)
-def _highest_value(cards: np.int64) -> np.int64:
-    """The card of ``cards`` with the highest value, then the highest index."""
-    best = np.int64(-1)
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        if best < 0 or CARD_POINTS[card] >= CARD_POINTS[best]:
-            best = card
-    return best
-
-
-@njit(cache=True)
-def _deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
-                 rng: npt.NDArray[np.uint64], layout: npt.NDArray[np.int64],
-                 scratch: npt.NDArray[np.int64]) -> None:
-    """Shuffle ``pool`` and give its cards to the opponent's hand, the free buried pile
-    slots and the stock (the rest, in order), as ``layout`` (:class:`_Layout`) says.
-
-    With ``PLAY_IN`` steps the opponent's hand is then played in: it draws a random card
-    of the rest of the pool and throws the card leaving the least deadwood (highest
-    value on ties; never a card it is known to hold), the thrown card taking the drawn
-    one's place in the pool.  Its hand then has the quality of a hand played that long.
-    """
-    for i in range(pool.shape[0] - 1, 0, -1):
-        j = next_below(rng, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    n_opp = layout[_Layout.OPP_CARDS]
-    known = start[Slot.HAND + _OPP]
-    hand = known
-    for k in range(n_opp):
-        hand |= np.int64(1) << pool[k]
-    for _ in range(layout[_Layout.PLAY_IN]):
-        j = n_opp + next_below(rng, pool.shape[0] - n_opp)
-        drawn = pool[j]
-        _, ties = best_discard_kernel(hand | (np.int64(1) << drawn), hand & ~known | (
-            np.int64(1) << drawn), scratch)
-        thrown = _highest_value(ties)
-        if thrown == drawn:
-            continue
-        # swap: the pool's first n_opp cards stay exactly the opponent's dealt ones
-        for i in range(n_opp):
-            if pool[i] == thrown:
-                pool[i], pool[j] = drawn, thrown
-        hand = (hand | (np.int64(1) << drawn)) & ~(np.int64(1) << thrown)
-    start[Slot.HAND + _OPP] = hand
-    n_buried = layout[_Layout.BURIED]
-    first = layout[_Layout.FIRST_BURIED]
-    for k in range(n_buried):
-        card = pool[n_opp + k]
-        start[Slot.PILE + first + k] = card
-        start[Slot.PILE_MASK] |= np.int64(1) << card
-    stock_start = start[Slot.STOCK_POS]
-    for k in range(n_opp + n_buried, pool.shape[0]):
-        start[Slot.DECK + stock_start + k - n_opp - n_buried] = pool[k]
-
-
 @njit(cache=True, parallel=True)
 def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
                     pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
@@ -608,7 +484,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                     ) -> None:
     """Roll out samples ``first .. first + len(points)``, every active action on each.
 
-    ``layout`` is indexed by :class:`_Layout`; ``actions[a]`` is ``(card, ActionKind)``.
+    ``layout`` is indexed by :class:`Layout`; ``actions[a]`` is ``(card, ActionKind)``.
     Row ``i`` of the outputs holds sample ``first + i``: this player's points, the outcome
     and the winner per action, and the sample's log weight (0 when ``temperature <= 0``).
     """
@@ -619,11 +495,11 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
         cards = pool.copy()
         start = base.copy()
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        _deal_sample(start, cards, rng, layout, scratch)
+        deal_sample(start, cards, rng, layout, scratch, np.int64(_OPP))
         log_weights[i] = 0.0
         if temperature > 0:
-            log_weights[i] = _log_likelihood(start[Slot.HAND + _OPP], observed, temperature,
-                                             layout[_Layout.OPP_THRESHOLD], scratch[:52])
+            log_weights[i] = log_likelihood(start[Slot.HAND + _OPP], observed, temperature,
+                                             layout[Layout.OPP_THRESHOLD], scratch[:52])
         state = np.empty_like(start)
         policy_key = stream_key(seed ^ _POLICY_SALT, sample)
         for a in range(actions.shape[0]):
@@ -682,20 +558,20 @@ def _base_state(position: Position, rules: Rules) -> npt.NDArray[np.int64]:
 
 def _layout(position: Position, rules: Rules, opponent: Policy, base: npt.NDArray[np.int64],
             model: bool) -> npt.NDArray[np.int64]:
-    """The sampling layout (:class:`_Layout`) around the ``base`` state; ``model`` adds
+    """The sampling layout (:class:`Layout`) around the ``base`` state; ``model`` adds
     the play-in and the knock constraint of the model opponent."""
-    layout = np.zeros(len(_Layout), dtype=np.int64)
-    layout[_Layout.OPP_CARDS] = 10 - len(position.known_opp_cards)
-    layout[_Layout.BURIED] = position.hidden_pile() - len(position.known_buried)
-    layout[_Layout.FIRST_BURIED] = len(position.known_buried)
-    layout[_Layout.OPP_THRESHOLD] = -1
+    layout = np.zeros(len(Layout), dtype=np.int64)
+    layout[Layout.OPP_CARDS] = 10 - len(position.known_opp_cards)
+    layout[Layout.BURIED] = position.hidden_pile() - len(position.known_buried)
+    layout[Layout.FIRST_BURIED] = len(position.known_buried)
+    layout[Layout.OPP_THRESHOLD] = -1
     opp_turns = int(base[Slot.OWN_TURNS + _OPP])
     if model and opp_turns > 0:
         # one draw per turn; a card it took and kept stands for its draw, a card it took
         # and threw again is a draw that came to nothing, like a useless stock card
-        layout[_Layout.PLAY_IN] = max(opp_turns - len(position.known_opp_cards), 0)
+        layout[Layout.PLAY_IN] = max(opp_turns - len(position.known_opp_cards), 0)
         schedule = opponent.thresholds()
-        layout[_Layout.OPP_THRESHOLD] = min(int(schedule[min(opp_turns, len(schedule)) - 1]),
+        layout[Layout.OPP_THRESHOLD] = min(int(schedule[min(opp_turns, len(schedule)) - 1]),
                                             position.knock_limit(rules))
     return layout
 
@@ -706,14 +582,14 @@ def _my_pile_throws(position: Position) -> list[int]:
 
 
 def _observations(position: Position) -> npt.NDArray[np.int64]:
-    """Observation masks by :class:`_Observed` for the weighting kernel."""
-    observed = np.zeros(len(_Observed), dtype=np.int64)
-    observed[_Observed.THREW] = _mask(position.opp_threw)
-    observed[_Observed.TOOK_HELD] = _mask(position.known_opp_cards)
+    """Observation masks by :class:`Observed` for the weighting kernel."""
+    observed = np.zeros(len(Observed), dtype=np.int64)
+    observed[Observed.THREW] = _mask(position.opp_threw)
+    observed[Observed.TOOK_HELD] = _mask(position.known_opp_cards)
     if position.opp_threw:
         # without its throws we cannot tell its pile cards from ours
         passed = [c for c in position.pile if c not in position.opp_threw]
-        observed[_Observed.PASSED] = _mask(passed)
+        observed[Observed.PASSED] = _mask(passed)
     return observed
 
 
@@ -841,14 +717,11 @@ class Advice:
 
 def _weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
                    ) -> tuple[float, float]:
-    """(mean, 95% half-width) of a self-normalised weighted mean; with equal weights the
-    usual mean and ``1.96 s / sqrt(n)``."""
-    total = weights.sum()
-    mean = float(weights @ values / total)
-    ess = total * total / float(weights @ weights)
-    variance = float(np.sum(np.square(weights * (values - mean)))) / (total * total)
-    variance *= ess / max(ess - 1.0, 1e-9)  # small-sample correction, exact when uniform
-    return mean, _Z95 * float(np.sqrt(variance))
+    """(mean, 95% half-width) of a self-normalised weighted mean (see
+    :func:`analyzer.gin.sampling.weighted_mean`)."""
+    mean, half = weighted_mean(np.ascontiguousarray(values, dtype=np.float64),
+                               np.ascontiguousarray(weights, dtype=np.float64))
+    return float(mean), float(half)
 
 
 class _Race:

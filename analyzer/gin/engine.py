@@ -457,60 +457,103 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
 
 
 @njit(cache=True)
+def big_gin_now(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Whether the player to discard must go out with all 11 cards melded (big gin)."""
+    return (state[Slot.PHASE] == Phase.DISCARD and rules[RuleField.BIG_GIN] != 0
+            and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0)
+
+
+@njit(cache=True)
+def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Whether the player to move chooses between actions now: the upcard offer, a draw
+    with a face-up card that may be taken, or a discard other than a forced big gin.
+
+    The other moves are forced: the first draw after both players refused the upcard,
+    the end at the draw limit or at a stock of two (where, with ``wall``, taking the
+    pile's top to knock is left to the policy), and big gin.
+    """
+    phase = state[Slot.PHASE]
+    if phase == Phase.OFFER:
+        return True
+    if phase == Phase.DRAW:
+        return (state[Slot.DRAWS] < MAX_DRAWS and stock_left(state) > 2
+                and not (state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2)
+                and state[Slot.PILE_LEN] > 0)
+    return phase == Phase.DISCARD and not big_gin_now(state, rules)
+
+
+@njit(cache=True)
+def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
+    """The player to move takes the pile's top (``take``) or, offered the upcard,
+    passes it, or, drawing, draws from the stock."""
+    player = state[Slot.TURN]
+    if take:
+        _take_upcard(state, player)
+    elif state[Slot.PHASE] == Phase.OFFER:
+        state[Slot.OFFERS] += 1
+        state[Slot.TURN] = 1 - player
+        if state[Slot.OFFERS] == 2:
+            state[Slot.PHASE] = Phase.DRAW
+    else:
+        _draw_stock(state, player)
+
+
+@njit(cache=True)
+def play_step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+              policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+              scratch: npt.NDArray[np.int64]) -> None:
+    """One move of the player to move with its policy ``policies[player]``: an upcard
+    offer, a draw or a discard (or the forced end of the hand)."""
+    player = state[Slot.TURN]
+    policy = policies[player]
+    phase = state[Slot.PHASE]
+    if phase == Phase.OFFER:
+        apply_draw(state, _wants_upcard(state, player, policy, scratch))
+    elif phase == Phase.DRAW:
+        if state[Slot.DRAWS] >= MAX_DRAWS:
+            _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+        elif stock_left(state) <= 2:
+            if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
+                upcard = _pile_top(state)
+                hand = state[Slot.HAND + player]
+                after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
+                # own turn counter moves on the draw; the threshold is for that turn
+                state[Slot.OWN_TURNS + player] += 1
+                threshold = knock_threshold(state, player, policy)
+                state[Slot.OWN_TURNS + player] -= 1
+                if after == 0 or after <= threshold:
+                    _take_upcard(state, player)
+                    return
+            _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+        elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
+            _draw_stock(state, player)
+        else:
+            apply_draw(state, state[Slot.PILE_LEN] > 0
+                       and _wants_upcard(state, player, policy, scratch))
+    elif phase == Phase.DISCARD:
+        if big_gin_now(state, rules):
+            state[Slot.KNOCKER] = player
+            defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+            state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+            _end(state, Outcome.BIG_GIN, player,
+                 rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+            return
+        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:104])
+        apply_discard(state, card, knock, rules)
+
+
+@njit(cache=True)
 def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
             scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
     """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
-    lookahead_scratch = scratch[52:104]
     while state[Slot.PHASE] != Phase.DONE:
-        player = state[Slot.TURN]
-        policy = policies[player]
-        phase = state[Slot.PHASE]
-        if phase == Phase.OFFER:
-            if _wants_upcard(state, player, policy, scratch):
-                _take_upcard(state, player)
-            else:
-                state[Slot.OFFERS] += 1
-                state[Slot.TURN] = 1 - player
-                if state[Slot.OFFERS] == 2:
-                    state[Slot.PHASE] = Phase.DRAW
-        elif phase == Phase.DRAW:
-            if state[Slot.DRAWS] >= MAX_DRAWS:
-                _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
-            elif stock_left(state) <= 2:
-                if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
-                    upcard = _pile_top(state)
-                    hand = state[Slot.HAND + player]
-                    after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
-                    # own turn counter moves on the draw; the threshold is for that turn
-                    state[Slot.OWN_TURNS + player] += 1
-                    threshold = knock_threshold(state, player, policy)
-                    state[Slot.OWN_TURNS + player] -= 1
-                    if after == 0 or after <= threshold:
-                        _take_upcard(state, player)
-                        continue
-                _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
-            elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
-                _draw_stock(state, player)
-            elif state[Slot.PILE_LEN] > 0 and _wants_upcard(state, player, policy, scratch):
-                _take_upcard(state, player)
-            else:
-                _draw_stock(state, player)
-        else:
-            hand = state[Slot.HAND + player]
-            if rules[RuleField.BIG_GIN] and min_deadwood_kernel(hand) == 0:
-                state[Slot.KNOCKER] = player
-                defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
-                state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
-                _end(state, Outcome.BIG_GIN, player,
-                     rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
-                break
-            if stop_at_knock and knock_deadwood(state, scratch) >= 0:
-                return True
-            card, knock = choose_discard(state, player, policy, rng, scratch, lookahead_scratch)
-            apply_discard(state, card, knock, rules)
+        if (stop_at_knock and state[Slot.PHASE] == Phase.DISCARD
+                and not big_gin_now(state, rules) and knock_deadwood(state, scratch) >= 0):
+            return True
+        play_step(state, rules, policies, rng, scratch)
     return False
 
 

@@ -34,12 +34,12 @@ from .engine import (
     STATE_SIZE,
     Outcome,
     Slot,
-    advance,
     new_hand,
     stock_left,
 )
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
+from .search import SEARCH_SALT, Player, SearchPolicy, no_search, play_on, split_players
 
 _POLICY_SALT = np.int64(0x5A17)
 _GAME_SALT = np.int64(0x6A3E)
@@ -86,14 +86,19 @@ class GameColumn(IntEnum):
 @njit(cache=True)
 def play_hand(deck_key: np.uint64, policy_key: np.uint64, dealer: np.int64,
               rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-              state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
-              rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> None:
-    """Deal from ``deck_key`` and play one hand to its end in ``state``."""
+              searchers: npt.NDArray[np.int64], state: npt.NDArray[np.int64],
+              deck: npt.NDArray[np.int8], rng: npt.NDArray[np.uint64],
+              scratch: npt.NDArray[np.int64], samples_used: npt.NDArray[np.int64]
+              ) -> np.int64:
+    """Deal from ``deck_key`` and play one hand to its end in ``state``; a seat with a
+    search row (:mod:`analyzer.gin.search`) searches at its decisions.  Returns the
+    searched decisions (their samples are added to ``samples_used[0]``)."""
     rng[0] = deck_key
     shuffle_deck(rng, deck)
     new_hand(state, deck, dealer, rules)
     rng[0] = policy_key
-    advance(state, rules, policies, rng, scratch, False)
+    return play_on(state, rules, policies, searchers, np.int64(policy_key) ^ SEARCH_SALT, rng,
+                   scratch, samples_used)
 
 
 @njit(cache=True)
@@ -117,11 +122,13 @@ def _write_hand_row(state: npt.NDArray[np.int64], deal: np.int64,
 @njit(cache=True, parallel=True)
 def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                  rows: npt.NDArray[np.int64]) -> None:
+                  searchers: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+                  searched: npt.NDArray[np.int64]) -> None:
     """Rows for deals ``first_deal .. first_deal + n_deals``; A sits in seat 0.
 
     With ``swap`` row ``2i`` has A as non-dealer and row ``2i + 1`` A as dealer, on the
-    same deck; otherwise the dealer alternates with the deal number.
+    same deck; otherwise the dealer alternates with the deal number.  ``searched[i]``
+    gets the searched decisions and their samples of row ``i``.
     """
     reps = 2 if swap else 1
     # work space is allocated once per slot, not per deal: allocating inside the loop
@@ -133,15 +140,19 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
         deck = np.empty(52, dtype=np.int8)
         rng = np.empty(1, dtype=np.uint64)
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        samples = np.zeros(1, dtype=np.int64)
         for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
             deal = first_deal + i
             deck_key = stream_key(seed, deal)
             policy_key = stream_key(seed ^ _POLICY_SALT, deal)
             for rep in range(reps):
                 dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
-                play_hand(deck_key, policy_key, dealer, rules, policies, state, deck, rng,
-                          scratch)
-                _write_hand_row(state, deal, rows[i * reps + rep])
+                samples[0] = 0
+                row = i * reps + rep
+                searched[row, 0] = play_hand(deck_key, policy_key, dealer, rules, policies,
+                                             searchers, state, deck, rng, scratch, samples)
+                searched[row, 1] = samples[0]
+                _write_hand_row(state, deal, rows[row])
 
 
 @njit(cache=True)
@@ -170,14 +181,15 @@ def _close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
 @njit(cache=True)
 def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
               rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
-              regions: npt.NDArray[np.int64], start: npt.NDArray[np.int64],
-              row: npt.NDArray[np.int64]) -> None:
+              regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+              start: npt.NDArray[np.int64], row: npt.NDArray[np.int64]) -> None:
     """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
 
     Policies may depend on the score: before each hand seat ``s`` plays
     ``score_policies[s, regions[s, min(own, cap), min(other, cap)]]`` where ``own`` and
     ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
-    is the last index of the region tables.
+    is the last index of the region tables.  A seat with a search row searches at its
+    decisions (:mod:`analyzer.gin.search`).
 
     ``start`` holds the score (points) and boxes (hands won) each seat begins with:
     ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
@@ -189,6 +201,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     deck = np.empty(52, dtype=np.int8)
     rng = np.empty(1, dtype=np.uint64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    samples = np.zeros(1, dtype=np.int64)
     columns = 3 if rules[RuleField.HOLLYWOOD] else 1
     scores = np.zeros((3, 2), dtype=np.int64)
     boxes = np.zeros((3, 2), dtype=np.int64)
@@ -216,7 +229,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
             region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
             policies[seat] = score_policies[seat, region]
         play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ _POLICY_SALT, stream),
-                  dealer, rules, policies, state, deck, rng, scratch)
+                  dealer, rules, policies, searchers, state, deck, rng, scratch, samples)
         hand_number += 1
         winner = state[Slot.WINNER]
         if winner < 0:
@@ -253,15 +266,15 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
 @njit(cache=True, parallel=True)
 def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
-                  regions: npt.NDArray[np.int64], start: npt.NDArray[np.int64],
-                  rows: npt.NDArray[np.int64]) -> None:
+                  regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+                  start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
     reps = 2 if swap else 1
     for i in prange(n_games):
         game = first_game + i
         for rep in range(reps):
             first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)
-            play_game(seed, game, first_dealer, rules, score_policies, regions, start,
-                      rows[i * reps + rep])
+            play_game(seed, game, first_dealer, rules, score_policies, regions, searchers,
+                      start, rows[i * reps + rep])
 
 
 # ---------------------------------------------------------------------------- driver
@@ -313,8 +326,8 @@ class HandResult:
     hands: int
     seed: int
     rules: Rules
-    policy_a: Policy
-    policy_b: Policy
+    policy_a: Player
+    policy_b: Player
     outcomes: dict[str, float]
     points_a: Estimate
     """Points per hand to policy A (per deal: the mean over its seat-swapped pair)."""
@@ -326,6 +339,10 @@ class HandResult:
     gin_rate: float
     elapsed_s: float
     rows: pd.DataFrame | None = None
+    searched_decisions: int = 0
+    """Decisions the search player(s) searched (0 without one)."""
+    search_samples: int = 0
+    """Samples those decisions rolled out."""
 
     @property
     def deals_per_s(self) -> float:
@@ -353,21 +370,27 @@ class GameResult:
 Progress = Callable[[int], None]
 
 
-def _policy_matrix(policy_a: Policy, policy_b: Policy) -> npt.NDArray[np.int64]:
-    return np.stack([policy_a.to_array(), policy_b.to_array()])
-
-
-def hand_rows(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_deal: int,
+def hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
               n_deals: int, swap_seats: bool = True) -> npt.NDArray[np.int64]:
     """Per-hand rows (columns :class:`HandColumn`) of deals ``first_deal ..`` of a run."""
+    return _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals,
+                               swap_seats)[0]
+
+
+def _searched_hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
+                        first_deal: int, n_deals: int, swap_seats: bool
+                        ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(per-hand rows, per-hand searched decisions and their samples)."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
+    searched = np.zeros((n_deals * reps, 2), dtype=np.int64)
+    policies, searchers = split_players([policy_a, policy_b])
     _hands_kernel(np.int64(seed), np.int64(first_deal), np.int64(n_deals), swap_seats,
-                  rules.to_array(), _policy_matrix(policy_a, policy_b), rows)
-    return rows
+                  rules.to_array(), policies, searchers, rows, searched)
+    return rows, searched
 
 
-def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
+def hand_chunk_sums(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
                     first_deal: int, n_deals: int, swap_seats: bool = True) -> dict[str, float]:
     """Mergeable sums (counts, sums, sums of squares) over one chunk of deals.
 
@@ -377,13 +400,16 @@ def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
                        keep_rows=False)[0]
 
 
-def _hand_chunk(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_deal: int,
+def _hand_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
                 n_deals: int, swap_seats: bool, keep_rows: bool
                 ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
     """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`simulate` maps)."""
-    rows = hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats)
+    rows, searched = _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals,
+                                         swap_seats)
     sums = _Sums()
     _accumulate_hands(rows, 2 if swap_seats else 1, sums)
+    sums.add("searched_decisions", searched[:, 0].sum())
+    sums.add("search_samples", searched[:, 1].sum())
     return sums.values, rows if keep_rows else None
 
 
@@ -403,15 +429,18 @@ class ScoreAware:
             raise ValueError("regions must index into policies")
 
 
-GamePolicy = Policy | ScoreAware
+GamePolicy = Policy | SearchPolicy | ScoreAware
 
 
 def _score_policy_arrays(policy_a: GamePolicy, policy_b: GamePolicy, target: int
                          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(policies by seat and region, region tables by seat) for the game kernel."""
+    """(policies by seat and region, region tables by seat, search rows by seat) for the
+    game kernel; a search player's policy is its rollout policy."""
+    plain = [p if isinstance(p, ScoreAware) else p.rollout if isinstance(p, SearchPolicy)
+             else p for p in (policy_a, policy_b)]
     sides = [p if isinstance(p, ScoreAware) else
              ScoreAware((p,), np.zeros((target + 1, target + 1), dtype=np.int64))
-             for p in (policy_a, policy_b)]
+             for p in plain]
     n_regions = max(len(side.policies) for side in sides)
     size = max(side.regions.shape[0] for side in sides)
     first = sides[0].policies[0].to_array()
@@ -424,7 +453,11 @@ def _score_policy_arrays(policy_a: GamePolicy, policy_b: GamePolicy, target: int
         # pad by repeating the last row and column: scores past the table use its edge
         regions[seat] = np.pad(table, ((0, size - table.shape[0]), (0, size - table.shape[0])),
                                mode="edge")
-    return arrays, regions
+    searchers = no_search()
+    for seat, player in enumerate((policy_a, policy_b)):
+        if isinstance(player, SearchPolicy):
+            searchers[seat] = player.to_array()
+    return arrays, regions, searchers
 
 
 def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
@@ -433,9 +466,10 @@ def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: in
     """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
-    arrays, regions = _score_policy_arrays(policy_a, policy_b, rules.target)
+    arrays, regions, searchers = _score_policy_arrays(policy_a, policy_b, rules.target)
     _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), swap_seats,
-                  rules.to_array(), arrays, regions, np.array(start, dtype=np.int64), rows)
+                  rules.to_array(), arrays, regions, searchers, np.array(start, dtype=np.int64),
+                  rows)
     return rows
 
 
@@ -484,7 +518,7 @@ def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.i
     return merge_sums([part_sums for part_sums, _ in parts]), rows
 
 
-def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, seed: int = 0,
+def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, seed: int = 0,
              swap_seats: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
              progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
     """Play ``n_deals`` deals (two hands each with ``swap_seats``) of A against B.
@@ -535,8 +569,8 @@ def _accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> No
     sums.add("decided", np.count_nonzero(winner >= 0))
 
 
-def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Policy,
-                policy_b: Policy, elapsed: float, rows: pd.DataFrame | None = None
+def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Player,
+                policy_b: Player, elapsed: float, rows: pd.DataFrame | None = None
                 ) -> HandResult:
     """The summary of a hands run from its merged sums."""
     def get(name: str) -> float:
@@ -555,7 +589,8 @@ def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Polic
                                                hands),
         first_player_win_rate=get("first_wins") / decided if decided else float("nan"),
         undercut_rate=outcomes["undercut"], gin_rate=outcomes["gin"] + outcomes["big_gin"],
-        elapsed_s=elapsed, rows=rows)
+        elapsed_s=elapsed, rows=rows, searched_decisions=int(get("searched_decisions")),
+        search_samples=int(get("search_samples")))
 
 
 def _hand_frame(chunks: list[npt.NDArray[np.int64]]) -> pd.DataFrame:
@@ -621,15 +656,16 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
                        time.perf_counter() - started, frame)
 
 
-def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, deal: int,
+def replay_deal(rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int,
                 a_dealer: bool = False) -> npt.NDArray[np.int64]:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
+    policies, searchers = split_players([policy_a, policy_b])
     play_hand(np.uint64(stream_key(np.int64(seed), np.int64(deal))),
               np.uint64(stream_key(np.int64(seed) ^ _POLICY_SALT, np.int64(deal))),
-              np.int64(0 if a_dealer else 1), rules.to_array(),
-              _policy_matrix(policy_a, policy_b), state, np.empty(52, dtype=np.int8),
-              np.empty(1, dtype=np.uint64), np.zeros(SCRATCH_SIZE, dtype=np.int64))
+              np.int64(0 if a_dealer else 1), rules.to_array(), policies, searchers, state,
+              np.empty(52, dtype=np.int8), np.empty(1, dtype=np.uint64),
+              np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int64))
     return state
 
 

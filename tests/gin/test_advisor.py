@@ -12,8 +12,6 @@ from analyzer.core import cards
 from analyzer.gin.advisor import (
     Position,
     _game_values,
-    _log_likelihood,
-    _Observed,
     advise,
     legal_actions,
     parse_action,
@@ -21,6 +19,7 @@ from analyzer.gin.advisor import (
 )
 from analyzer.gin.evaluator import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.rules import PRESETS, Rules
+from analyzer.gin.sampling import Observed, log_likelihood
 
 STANDARD = Rules()
 # 4c 5c 6c | 7h 8h 9h | As 2s 3s melded; Kd or Qd thrown leaves 10 deadwood
@@ -110,18 +109,18 @@ def test_results_are_reproducible_from_the_seed_and_thread_independent():
 
 
 def test_model_weights_penalise_hands_that_explain_the_play_badly():
-    observed = np.zeros(len(_Observed), dtype=np.int64)
-    observed[_Observed.THREW] = cards.to_mask("9h")
+    observed = np.zeros(len(Observed), dtype=np.int64)
+    observed[Observed.THREW] = cards.to_mask("9h")
     scratch = np.zeros(52, dtype=np.int64)
     # no card of this hand is worth more than 9h and 9h melds with none: a likely throw
     loose = np.int64(cards.to_mask("7h 8d 2c 3d 5s 9c 4d 6s Ac 2s"))
-    assert _log_likelihood(loose, observed, 8.0, -1, scratch) == 0.0
+    assert log_likelihood(loose, observed, 8.0, -1, scratch) == 0.0
     # 9h would have melded 7h 8h: keeping it and throwing 9c leaves 24 points less
     melding = np.int64(cards.to_mask("7h 8h 2c 3d 5s 9c 4d 6s Ac 2s"))
-    assert _log_likelihood(melding, observed, 8.0, -1, scratch) == pytest.approx(-24 / 8)
+    assert log_likelihood(melding, observed, 8.0, -1, scratch) == pytest.approx(-24 / 8)
     # the model opponent would have knocked with this hand (deadwood 10 or less)
     knocker = np.int64(cards.to_mask("As 2s 3s 4c 5c 6c 7h 8h 9h Kd"))
-    assert _log_likelihood(knocker, observed, 8.0, 10, scratch) == -np.inf
+    assert log_likelihood(knocker, observed, 8.0, 10, scratch) == -np.inf
     pos = position(KNOCKABLE, pile="Kc 5h 9d Jh", opp_threw="5h Jh", stock=27)
     weighted = advise(pos, samples=512, seed=3)
     uniform = advise(pos, samples=512, seed=3, weights="uniform")
