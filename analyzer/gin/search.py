@@ -372,6 +372,8 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                 values[:done], _normalised_weights(log_weights[:done]), active):
             break
     samples_used[0] += done
+    if active[0]:
+        return actions[0]  # nothing beat the model policy's own action significantly
     return actions[_leader(values[:done], _normalised_weights(log_weights[:done]), active)]
 
 
