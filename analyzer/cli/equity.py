@@ -22,10 +22,9 @@ from ..gin.equity import (
     measure_gain,
     sample_states,
     score_aware_best_response,
-    write_response_files,
-    write_table_files,
 )
 from ..gin.policies import policy_name
+from ..report.equity import write_response_files, write_table_files
 from .options import (
     echo_json,
     fail,

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
-from ..gin.exact import enumerate_and_write, summarize
+from ..gin.exact import summarize
+from ..report.exact import enumerate_and_write
 from .options import fail
 
 

@@ -169,7 +169,7 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
         return
     from pathlib import Path
 
-    from ..report.build import figure_file
+    from ..report.figures import figure_file
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

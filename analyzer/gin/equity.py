@@ -40,8 +40,6 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -58,10 +56,6 @@ from .simulate import (
     game_rows,
     hand_rows,
 )
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.image import AxesImage
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -584,7 +578,7 @@ def _table(law: _Law, rules: Rules, choice: IntArray | None, meta: dict[str, obj
     return EquityTable(rules, values[:target, :target], visit, boxes, chosen, meta)
 
 
-# ------------------------------------------------------------------------ charts
+# ----------------------------------------------------------------- chart data
 
 
 def heatmap_data(table: EquityTable, a_deals: bool = True) -> pd.DataFrame:
@@ -593,22 +587,6 @@ def heatmap_data(table: EquityTable, a_deals: bool = True) -> pd.DataFrame:
     frame = frame[frame["a_deals"] == a_deals]
     grid = frame.pivot(index="score_a", columns="score_b", values="win")
     return grid.rename_axis(index="A's score", columns="B's score")
-
-
-def plot_heatmap(grid: pd.DataFrame, ax: Axes, title: str = "", label: str = "P(A wins game)",
-                 cmap: str = "RdBu", levels: Sequence[float] = (0.25, 0.5, 0.75),
-                 vmin: float = 0.0, vmax: float = 1.0) -> AxesImage:
-    """Draw a score grid (from :func:`heatmap_data`) on ``ax``, with contour lines."""
-    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap, vmin=vmin, vmax=vmax,
-                      aspect="equal", interpolation="nearest")
-    if levels:
-        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k", linewidths=0.7)
-        ax.clabel(contours, fmt="%.2f", fontsize=7)
-    ax.set_xlabel(f"{grid.columns.name or 'column'} (points)")
-    ax.set_ylabel(f"{grid.index.name or 'row'} (points)")
-    ax.set_title(title)
-    ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
-    return image
 
 
 def threshold_data(table: EquityTable, thresholds: Sequence[int] = KNOCK_THRESHOLDS
@@ -815,56 +793,14 @@ def measure_gain(rules: Rules, challenger: ScoreAware | Policy, baseline: Policy
             for name, v in wins.items()}
 
 
-# ----------------------------------------------------------------------- output
+# ------------------------------------------------------------------ the study
 
 REPORT_PRESETS = ("standard", "classic", "eaai", "target150", "oklahoma")
-#: Default sizes of :func:`write_equity_report` (about two minutes on two cores).
+#: Default sizes of :func:`equity_study` (about two minutes on two cores).
 REPORT_DEALS = 100_000
 REPORT_GAMES = 20_000
 #: Score states the report checks against whole games (0:0 and a sample).
 REPORT_CHECK_STATES = 8
-
-
-def write_table_files(table: EquityTable, distribution: pd.DataFrame, out_dir: Path,
-                      stem: str, title: str) -> dict[str, Path]:
-    """Write the hand-outcome distribution and the table (CSV) and its heatmap (PNG,
-    one panel per dealer) as ``out_dir/<stem>_*``; returns the paths by kind."""
-    import matplotlib.pyplot as plt
-
-    paths = {"hand_outcomes": out_dir / f"{stem}_hand_outcomes.csv",
-             "equity": out_dir / f"{stem}_equity.csv",
-             "heatmap": out_dir / f"{stem}_equity.png"}
-    distribution.to_csv(paths["hand_outcomes"], index=False)
-    table.to_frame().to_csv(paths["equity"], index=False, float_format="%.6g")
-    figure, axes = plt.subplots(1, 2, figsize=(11, 4.8))
-    for ax, a_deals in zip(axes, (True, False), strict=True):
-        plot_heatmap(heatmap_data(table, a_deals), ax,
-                     f"{title}: {'A' if a_deals else 'B'} deals next")
-    figure.tight_layout()
-    figure.savefig(paths["heatmap"], dpi=120)
-    plt.close(figure)
-    return paths
-
-
-def write_response_files(response: BestResponse, out_dir: Path, stem: str, title: str
-                         ) -> dict[str, Path]:
-    """Write the score-aware knock table (CSV, PNG) and each constant threshold's DP
-    game-win probability (CSV) as ``out_dir/<stem>_*``; returns the paths by kind."""
-    import matplotlib.pyplot as plt
-
-    paths = {"thresholds": out_dir / f"{stem}_knock_by_score.csv",
-             "threshold_chart": out_dir / f"{stem}_knock_by_score.png",
-             "constants": out_dir / f"{stem}_knock_constant.csv"}
-    grid = threshold_data(response.aware, response.thresholds)
-    grid.to_csv(paths["thresholds"])
-    response.constant_frame().to_csv(paths["constants"], index=False, float_format="%.6g")
-    figure, ax = plt.subplots(figsize=(6, 5))
-    plot_heatmap(grid, ax, title, label="knock threshold (deadwood points)", cmap="viridis",
-                 levels=(), vmin=0, vmax=10)
-    figure.tight_layout()
-    figure.savefig(paths["threshold_chart"], dpi=120)
-    plt.close(figure)
-    return paths
 
 
 def check_summary(check: pd.DataFrame) -> dict[str, dict[str, float]]:
@@ -882,55 +818,78 @@ def check_summary(check: pd.DataFrame) -> dict[str, dict[str, float]]:
     return summary
 
 
-def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
-                        seed: int = 1) -> str:
-    """Run the equity study at the given size, write CSV and PNG files to ``out_dir``
-    and return the report section (Markdown, links relative to ``out_dir.parent``).
+@dataclass(frozen=True)
+class EquityStudy:
+    """Everything the equity study measures for basic against basic (standard rules)."""
+
+    distribution: pd.DataFrame
+    """Hand-outcome distribution (:func:`hand_outcome_distribution`, seed ``seed``)."""
+    table: EquityTable
+    check: pd.DataFrame
+    """:func:`check_against_simulation` from 0:0 and sampled states (seed ``seed + 1``)."""
+    presets: pd.DataFrame
+    """:func:`preset_summary` of :data:`REPORT_PRESETS`."""
+    response: BestResponse
+    """Score-aware best response on the knock laws of seed ``seed + 2``."""
+    gain: dict[str, Estimate]
+    """:func:`measure_gain` of the score-aware table on seed ``seed + 3``."""
+    deals: int
+    """Deals per hand-outcome distribution (each played with both dealers)."""
+    games: int
+    """Games per arm of the gain; the check plays ``check_games`` per state and dealer."""
+    seed: int
+
+    @property
+    def check_games(self) -> int:
+        """Games per checked score state and first dealer."""
+        return max(self.games // 4, 100)
+
+    def gain_frame(self) -> pd.DataFrame:
+        """Game-win rates of the gain measurement: one row per arm and the gain, with
+        ``mean``, ``low95``, ``high95`` and ``games``."""
+        return pd.DataFrame({name: {"mean": e.mean, "low95": e.low, "high95": e.high,
+                                    "games": e.n}
+                             for name, e in self.gain.items()}).T
+
+
+def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int = 1
+                 ) -> EquityStudy:
+    """Run the equity study for basic against basic under the standard rules.
 
     Parameters
     ----------
-    out_dir : Path
-        Directory for the files (created), e.g. ``results/equity``.
     deals : int
         Deals per hand-outcome distribution (each played with both dealers).
     games : int
         Games per arm of the score-aware gain (each with both first dealers); the DP
-        check plays ``games // 4`` from each sampled score state.
+        check plays ``games // 4`` (at least 100) from each sampled score state.
     seed : int
         Base seed; the table, the check, the knock laws and the gain use ``seed``,
         ``seed + 1``, ``seed + 2`` and ``seed + 3``, so the gain is measured on games
         the choice of knock table never saw.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
     rules = resolve_rules("standard")
     basic = Policy()
-    stem = "standard-basic-vs-basic"  # the name `analyzer equity` gives the same run
     distribution = hand_outcome_distribution(rules, basic, basic, deals, seed)
     table = equity_table(distribution, rules)
-    write_table_files(table, distribution, out_dir, stem, "standard, basic vs basic")
     check = check_against_simulation(table, distribution, rules, basic, basic,
                                      sample_states(table, REPORT_CHECK_STATES, seed),
                                      max(games // 4, 100), seed + 1)
-    check.to_csv(out_dir / f"{stem}_check.csv", index=False, float_format="%.6g")
-    presets = _preset_summary(basic, deals, seed)
-    presets.to_csv(out_dir / "presets_basic_vs_basic.csv", index=False, float_format="%.6g")
+    presets = preset_summary(basic, deals, seed)
     response = score_aware_best_response(
         knock_distributions(rules, basic, basic, deals, seed + 2), rules)
-    write_response_files(response, out_dir, stem, "best-response knock threshold vs basic")
     gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
                         games, seed + 3)
-    pd.DataFrame({name: {"mean": e.mean, "low95": e.low, "high95": e.high, "games": e.n}
-                  for name, e in gain.items()}).T.to_csv(out_dir / f"{stem}_knock_gain.csv",
-                                                         index_label="game_win_rate")
-    return _report_text(table, check, presets, response, gain, out_dir.name, stem,
-                        (deals, games, seed))
+    return EquityStudy(distribution, table, check, presets, response, gain, deals, games,
+                       seed)
 
 
-def _preset_summary(policy: Policy, deals: int, seed: int) -> pd.DataFrame:
+def preset_summary(policy: Policy, deals: int, seed: int,
+                   presets: Sequence[str] = REPORT_PRESETS) -> pd.DataFrame:
     """P(A wins), P(shutout) and game length from 0:0 (and P(A wins) from two leads,
-    A dealing next) for the report's presets."""
+    A dealing next) for each rules preset, ``policy`` against itself."""
     rows = []
-    for name in REPORT_PRESETS:
+    for name in presets:
         rules = resolve_rules(name)
         table = equity_table(hand_outcome_distribution(rules, policy, policy, deals, seed),
                              rules)
@@ -943,135 +902,9 @@ def _preset_summary(policy: Policy, deals: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _markdown(frame: pd.DataFrame, digits: int = 3) -> str:
-    """A DataFrame as a Markdown table (no extra dependency)."""
-    def cell(value: object) -> str:
-        if isinstance(value, float | np.floating):
-            return "-" if np.isnan(value) else f"{value:.{digits}f}"
-        return str(value)
-
-    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
-             "|" + "---|" * len(frame.columns)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
-              for row in frame.itertuples(index=False)]
-    return "\n".join(lines)
-
-
-def _report_text(table: EquityTable, check: pd.DataFrame, presets: pd.DataFrame,
-                 response: BestResponse, gain: dict[str, Estimate], link: str, stem: str,
-                 sizes: tuple[int, int, int]) -> str:
-    deals, games, seed = sizes
-    agreement = check_summary(check)
-    best = response.thresholds[response.best_constant]
-    hands, last = response.hands.iloc[response.best_constant], response.hands.iloc[-1]
-    visits = response.aware.visit.sum(axis=2)
-    other = response.aware.choice != response.best_constant
-    departs = visits[other].sum() / visits.sum()
-    where = (f"all with A at {np.nonzero(other)[0].min()} points or more" if other.any()
-             else "none")
-    dp_gain = response.aware.start() - response.constant[response.best_constant].start()
-    g = gain["gain"]
-    verdict = ("no significant gain" if g.low <= 0 <= g.high
-               else "a small but significant gain" if g.mean > 0 else "a significant loss")
-    grid = heatmap_data(table, True).iloc[::20, ::20]
-    grid = grid.rename(columns=lambda s: f"B {s}").reset_index(names="A's score")
-    check_cols = ["score_a", "score_b", "a_deals", "boxes_a", "boxes_b", "dp_win", "sim_win",
-                  "z_win", "dp_margin", "sim_margin", "z_margin", "dp_hands", "sim_hands",
-                  "z_hands"]
-    agree_text = "; ".join(f"{name} {s['agree']}/{s['rows']} (chi2 {s['chi2']:.1f} on "
-                           f"{s['rows']} df, p = {s['p_value']:.2f})"
-                           for name, s in agreement.items())
-    file = f"{link}/{stem}"
-    return "\n".join([
-        "## Game equity: a match-equity table for gin rummy",
-        "",
-        ("**Question.** How likely is each player to win a game to 100 from any score, "
-        "and does knocking by the score beat the best fixed knock threshold?"),
-        "",
-        (f"**Answer.** Under the standard rules two basic players are even at 0:0 "
-        f"(A wins {table.win_probability(0, 0, True):.3f} when A deals first), a player "
-        f"at 90:0 who deals next wins {table.win_probability(90, 0, True):.3f}, and the "
-        f"table matches whole-game simulation from sampled score states; a score-aware "
-        f"knock table found by best response against basic gives {verdict}: "
-        f"{g.mean:+.4f} game-win probability (95% CI {g.low:+.4f} to {g.high:+.4f}) over "
-        f"the best fixed threshold (knock at {best}), where the DP predicted "
-        f"{dp_gain:+.4f}."),
-        "",
-        f"![P(A wins) by score]({file}_equity.png)",
-        "",
-        (f"P(A wins the game) when A deals next, every 20 points (full table with "
-        f"margins and game length: [{file}_equity.csv]({file}_equity.csv)):"),
-        "",
-        _markdown(grid),
-        "",
-        ("**Method.** The law of one hand's result (winner and points, by dealer; drawn "
-        f"hands are redealt) is estimated from {deals:,} deals played with both dealers "
-        f"([{file}_hand_outcomes.csv]({file}_hand_outcomes.csv)). A backward dynamic "
-        "program over (A's score, B's score, next dealer, has each won a hand) gives "
-        "P(A wins), E[final margin] with the game, line and shutout bonuses (boxes enter "
-        "the margin linearly, doubled in a shutout) and E[hands left]. It assumes that a "
-        "hand's result does not depend on the score. For score-unaware policies that "
-        "holds by construction: the simulator deals every hand from its own random stream "
-        "and the same policies play it. The check below therefore tests the dynamic "
-        "program and its bonus bookkeeping."),
-        "",
-        ("**Check against whole games.** Whole games (the `play_games` kernel) run from "
-        f"0:0 and {len(check) // 2 - 1} states drawn by how often games visit them, with the "
-        f"boxes typical there: {max(games // 4, 100):,} games per state and first dealer. "
-        "z = (DP - simulation) / combined standard error, the DP's from a 20-draw "
-        f"bootstrap of the distribution. Rows within 95% (|z| < 1.96): {agree_text}. The "
-        "chi-square takes the rows as independent, which holds only roughly: one "
-        f"distribution feeds every DP row ([{file}_check.csv]({file}_check.csv))."),
-        "",
-        _markdown(check[check_cols]),
-        "",
-        ("**Presets** (basic vs basic; P(A wins) at 50:0 and 90:0 with A dealing next; "
-        "oklahoma plays to 150):"),
-        "",
-        _markdown(presets),
-        "",
-        ("**Score-aware knocking.** A chooses a knock threshold (0-10 deadwood points) for "
-        "each (own score, opponent score) by backward induction on the DP. The inputs are "
-        "the hand laws of each threshold against basic, estimated on common deals "
-        f"({deals:,} per threshold). The choice cannot see the dealer, so each dealer is "
-        "weighted by how often games reach the state. The score-aware table is measured "
-        f"against the best constant threshold on {games:,} paired games per arm (each "
-        "played with both first dealers on the same decks), on a seed the choice never saw."),
-        "",
-        f"![knock threshold by score]({file}_knock_by_score.png)",
-        "",
-        _markdown(pd.DataFrame({
-            "A's policy (vs basic)": ["score-aware", f"constant {best}", "gain"],
-            "game win rate (games)": [gain["challenger"].mean, gain["baseline"].mean, g.mean],
-            "95% CI": [f"[{e.low:.4f}, {e.high:.4f}]"
-                       for e in (gain["challenger"], gain["baseline"], g)],
-            "DP": [response.aware.start(), response.constant[response.best_constant].start(),
-                   dp_gain]}), 4),
-        "",
-        (f"Against basic the best fixed threshold is {best}: A wins {hands['hand_win']:.1%} "
-         f"of hands at {hands['points_per_hand']:+.2f} points per hand (knocking at "
-         f"{response.thresholds[-1]}: {last['hand_win']:.1%} at "
-         f"{last['points_per_hand']:+.2f}). The score-aware table plays another threshold "
-         f"in {departs:.1%} of the states its games visit (weighted by visits), {where} "
-         "(chart)."),
-        "",
-        ("Each fixed threshold against basic: A's hand win rate, points per hand and DP "
-        "game-win probability from 0:0 "
-        f"([{file}_knock_constant.csv]({file}_knock_constant.csv)):"),
-        "",
-        _markdown(response.constant_frame().set_index("threshold").T.reset_index(names=""), 3),
-        "",
-        (f"**Reproduce.** `write_equity_report(Path('results/{link}'), deals={deals}, "
-        f"games={games}, seed={seed})`. The table, check and study for one pair: "
-        f"`analyzer equity --rules standard --a basic --b basic --deals {deals} --seed "
-        f"{seed} --check {REPORT_CHECK_STATES} --score-aware --games {games} --out "
-        f"results/{link}` (its check and study use the same seed offsets)."),
-    ])
-
-
-__all__ = ["KNOCK_THRESHOLDS", "REPORT_CHECK_STATES", "BestResponse", "EquityTable", "Value",
-           "check_against_simulation", "check_rules", "check_summary", "chi2_even_sf",
-           "dp_standard_errors", "equity_function", "equity_table", "hand_outcome_distribution", "hand_summary", "heatmap_data",
-           "knock_distributions", "measure_gain", "plot_heatmap", "sample_states",
-           "score_aware_best_response", "threshold_data", "toy_distribution",
-           "write_equity_report", "write_response_files", "write_table_files"]
+__all__ = ["KNOCK_THRESHOLDS", "REPORT_CHECK_STATES", "BestResponse", "EquityStudy",
+           "EquityTable", "Value", "check_against_simulation", "check_rules", "check_summary",
+           "chi2_even_sf", "dp_standard_errors", "equity_function", "equity_study",
+           "equity_table", "hand_outcome_distribution", "hand_summary", "heatmap_data",
+           "knock_distributions", "measure_gain", "preset_summary", "sample_states",
+           "score_aware_best_response", "threshold_data", "toy_distribution"]

@@ -19,8 +19,10 @@ that take no part in the weight (``suits! / prod m_i!``).
 Pieces are split into batches; each batch is one parallel numba call whose pieces are
 spread over one output row per thread (longest first onto the least loaded row), and
 the rows are summed afterwards, so the counts are exact ``int64`` integers and do not
-depend on the thread count.  After every batch the histogram so far is written to a JSON
-checkpoint, and a run that finds a matching checkpoint resumes from it.
+depend on the thread count.  :func:`enumeration_steps` yields an
+:class:`EnumerationState` after every batch (the histogram so far); the report layer
+saves it as a JSON checkpoint (:mod:`analyzer.report.exact`), and a run given a
+matching state resumes from it.
 
 The kernels reuse the evaluator's lane tables: with no rank held three or more times the
 deadwood is four lookups in ``RUN_DEADWOOD``; otherwise the evaluator's set-decision
@@ -35,12 +37,10 @@ from __future__ import annotations
 import heapq
 import json
 import math
-import os
-import platform
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numba
@@ -51,7 +51,7 @@ from numba import njit, prange
 from tqdm.auto import tqdm
 
 from ..core.cards import N_RANKS, N_SUITS
-from .evaluator import RUN_DEADWOOD, dealt_deadwood_distribution, min_deadwood_kernel
+from .evaluator import RUN_DEADWOOD, min_deadwood_kernel
 
 #: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
 #: after the best discard.
@@ -280,33 +280,6 @@ def _batches(work: npt.NDArray[np.int64], start: int, batch_work: int) -> list[t
     return bounds
 
 
-def _load_checkpoint(path: Path, params: dict[str, Any]) -> tuple[int, npt.NDArray[np.int64],
-                                                                  float]:
-    """(next piece, histogram so far, seconds spent) from ``path``, or a fresh start when
-    the file is missing or was written for other parameters."""
-    fresh = (0, np.zeros(params["width"], dtype=np.int64), 0.0)
-    if not path.exists():
-        return fresh
-    try:
-        state = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return fresh
-    if state.get("params") != params:
-        return fresh
-    counts = np.array(state["counts"], dtype=np.int64)
-    return int(state["next_piece"]), counts, float(state["elapsed_seconds"])
-
-
-def _save_checkpoint(path: Path, params: dict[str, Any], next_piece: int,
-                     counts: npt.NDArray[np.int64], elapsed: float) -> None:
-    """Write the checkpoint atomically (a temporary file, then a rename)."""
-    state = {"params": params, "next_piece": next_piece, "elapsed_seconds": elapsed,
-             "counts": [int(x) for x in counts]}
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(state))
-    os.replace(tmp, path)
-
-
 class ExactResult(NamedTuple):
     """Counts of an exhaustive enumeration and what it cost.
 
@@ -320,17 +293,56 @@ class ExactResult(NamedTuple):
     classes: int
 
 
-def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                      progress: bool = True, checkpoint: str | os.PathLike[str] | None = None,
-                      discard: bool | None = None, mode: int | None = None,
-                      batch_work: int | None = None,
-                      on_batch: Callable[[int], None] | None = None) -> ExactResult:
-    """Run the enumeration of :func:`exact_distribution` and report its cost too.
+@dataclass(frozen=True)
+class EnumerationState:
+    """An enumeration after some batches: enough to resume it or to finish it.
 
-    ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
-    ``batch_work`` is the number of tuples per parallel call (default: total / 500, at
-    least one million); ``on_batch(next_piece)`` is called after every checkpointed batch.
+    ``params`` identify the enumeration (deck, cards, mode, pieces); pieces before
+    ``next_piece`` are counted in ``counts`` (``counts[v]`` hands of ``v`` points) and
+    took ``elapsed_seconds`` of wall time.
     """
+
+    params: dict[str, Any]
+    next_piece: int
+    counts: npt.NDArray[np.int64]
+    elapsed_seconds: float
+
+    @property
+    def done(self) -> bool:
+        """Whether every piece is counted."""
+        return self.next_piece >= self.params["pieces"]
+
+    def result(self) -> ExactResult:
+        """The counts (trailing zeros dropped), wall time and classes of a finished run."""
+        if not self.done:
+            raise ValueError(f"the enumeration stopped at piece {self.next_piece} of "
+                             f"{self.params['pieces']}")
+        counts = self.counts[: int(np.flatnonzero(self.counts).max(initial=0)) + 1]
+        return ExactResult(counts, self.elapsed_seconds, int(self.params["classes"]))
+
+    def to_json(self) -> str:
+        """The state as a JSON document (the checkpoint format)."""
+        return json.dumps({"params": self.params, "next_piece": self.next_piece,
+                           "elapsed_seconds": self.elapsed_seconds,
+                           "counts": [int(x) for x in self.counts]})
+
+    @classmethod
+    def from_json(cls, text: str) -> EnumerationState:
+        """Parse :meth:`to_json`; ``ValueError`` for a malformed document."""
+        try:
+            state = json.loads(text)
+            return cls(dict(state["params"]), int(state["next_piece"]),
+                       np.array(state["counts"], dtype=np.int64),
+                       float(state["elapsed_seconds"]))
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not an enumeration state: {error}") from error
+
+
+def enumeration_params(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                       discard: bool | None = None, mode: int | None = None
+                       ) -> dict[str, Any]:
+    """The parameters that identify an enumeration (validated); see
+    :func:`exact_enumeration` for the arguments."""
     if not 1 <= suits <= N_SUITS:
         raise ValueError(f"suits must be 1-{N_SUITS}, got {suits}")
     if not 1 <= ranks <= N_RANKS:
@@ -346,53 +358,79 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
         raise ValueError(f"unknown mode {mode}")
     if mode == MODE_DISCARD and n_cards < 1:
         raise ValueError("nothing to discard from an empty hand")
+    pieces = make_pieces(n_cards, ranks, suits)
+    return {"format": _CHECKPOINT_FORMAT, "n_cards": n_cards, "ranks": ranks,
+            "suits": suits, "mode": mode, "pieces": len(pieces.work),
+            "classes": int(pieces.work.sum()), "width": 10 * n_cards + 1}
+
+
+def enumeration_start(params: dict[str, Any], resume: EnumerationState | None = None
+                      ) -> EnumerationState:
+    """``resume`` when it belongs to the enumeration of ``params``, else a fresh start."""
+    if resume is not None and resume.params == params:
+        return resume
+    return EnumerationState(params, 0, np.zeros(params["width"], dtype=np.int64), 0.0)
+
+
+def enumeration_steps(state: EnumerationState, progress: bool = True,
+                      batch_work: int | None = None) -> Iterator[EnumerationState]:
+    """Run the enumeration on from ``state``, yielding the state after every batch.
+
+    ``batch_work`` is the number of tuples per parallel call (default: total / 500, at
+    least one million); ``progress`` shows a tqdm bar counted in suit-symmetry classes.
+    A caller may stop iterating at any time and resume later from the last state.
+    """
+    params = state.params
+    n_cards, ranks, suits = params["n_cards"], params["ranks"], params["suits"]
     table, lengths = lane_table(ranks)
     pieces = make_pieces(n_cards, ranks, suits)
     total_work = int(pieces.work.sum())
-    params = {"format": _CHECKPOINT_FORMAT, "n_cards": n_cards, "ranks": ranks,
-              "suits": suits, "mode": mode, "pieces": len(pieces.work),
-              "classes": total_work, "width": 10 * n_cards + 1}
-    path = Path(checkpoint) if checkpoint is not None else None
-    next_piece, counts, elapsed = (_load_checkpoint(path, params) if path is not None
-                                   else (0, np.zeros(params["width"], dtype=np.int64), 0.0))
     if batch_work is None:
         batch_work = max(1_000_000, total_work // 500)
     n_rows = numba.get_num_threads()
-    done = int(pieces.work[:next_piece].sum())
-    started = time.perf_counter() - elapsed
-    with tqdm(total=total_work, initial=done, disable=not progress, unit="class",
-              unit_scale=True, desc=f"{n_cards} cards", smoothing=0.05) as bar:
-        for lo, hi in _batches(pieces.work, next_piece, batch_work):
+    counts = state.counts.copy()
+    started = time.perf_counter() - state.elapsed_seconds
+    with tqdm(total=total_work, initial=int(pieces.work[:state.next_piece].sum()),
+              disable=not progress, unit="class", unit_scale=True, desc=f"{n_cards} cards",
+              smoothing=0.05) as bar:
+        for lo, hi in _batches(pieces.work, state.next_piece, batch_work):
             order, row_start = _balance(pieces.work[lo:hi], n_rows)
             out = np.zeros((n_rows, params["width"]), dtype=np.int64)
             _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
                               pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
                               pieces.hi[lo:hi], order, row_start,
-                              np.int64(N_SUITS - suits), np.int64(mode), out)
+                              np.int64(N_SUITS - suits), np.int64(params["mode"]), out)
             counts += out.sum(axis=0)
-            if path is not None:
-                _save_checkpoint(path, params, hi, counts, time.perf_counter() - started)
             bar.update(int(pieces.work[lo:hi].sum()))
-            if on_batch is not None:
-                on_batch(hi)
-    seconds = time.perf_counter() - started
-    if path is not None:
-        path.unlink(missing_ok=True)
-    return ExactResult(counts[: int(np.flatnonzero(counts).max(initial=0)) + 1], seconds,
-                       total_work)
+            yield EnumerationState(params, hi, counts.copy(), time.perf_counter() - started)
+
+
+def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                      progress: bool = True, discard: bool | None = None,
+                      mode: int | None = None, batch_work: int | None = None,
+                      resume: EnumerationState | None = None) -> ExactResult:
+    """Run the enumeration of :func:`exact_distribution` and report its cost too.
+
+    ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
+    ``batch_work`` is the number of tuples per parallel call (see
+    :func:`enumeration_steps`); ``resume`` continues a matching earlier state.
+    """
+    start = enumeration_start(enumeration_params(n_cards, ranks, suits, discard, mode), resume)
+    last = start
+    for last in enumeration_steps(start, progress, batch_work):  # noqa: B007
+        pass
+    return last.result()
 
 
 def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                       progress: bool = True,
-                       checkpoint: str | os.PathLike[str] | None = None,
-                       discard: bool | None = None) -> npt.NDArray[np.int64]:
+                       progress: bool = True, discard: bool | None = None
+                       ) -> npt.NDArray[np.int64]:
     """Exact counts of dealt deadwood over every ``n_cards``-card hand; index = points.
 
     The value of a hand is its minimum deadwood, or with ``discard`` (the default for
     eleven cards) the least deadwood left after its best discard.  The deck has ``suits``
-    suits of ranks ace .. ``ranks`` (13 and 4: the standard deck).  ``checkpoint`` names
-    a JSON file holding the progress, written after every batch, resumed from when its
-    parameters match, and deleted at the end.
+    suits of ranks ace .. ``ranks`` (13 and 4: the standard deck).  For a resumable run
+    see :func:`enumeration_steps`.
 
     Parameters
     ----------
@@ -402,8 +440,6 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
         Deck shape.
     progress : bool
         Show a tqdm bar counted in suit-symmetry classes.
-    checkpoint : path or None
-        Resumable progress file.
     discard : bool or None
         Value after the best discard; ``None`` means ``n_cards == 11``.
 
@@ -419,7 +455,7 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     >>> exact_distribution(3, ranks=3, suits=2, progress=False).tolist()
     [2, 0, 0, 0, 2, 4, 6, 4, 2]
     """
-    return exact_enumeration(n_cards, ranks, suits, progress, checkpoint, discard).counts
+    return exact_enumeration(n_cards, ranks, suits, progress, discard).counts
 
 
 # ------------------------------------------------------------------------- statistics
@@ -496,7 +532,7 @@ def monte_carlo_check(exact_counts: npt.ArrayLike, mc_counts: npt.ArrayLike) -> 
             "mean_z": (mean - exact["mean"]) / (exact["sd"] / math.sqrt(n))}
 
 
-# ------------------------------------------------------------------------------ report
+# -------------------------------------------------------------------------- chart data
 
 
 def chart_data(counts: npt.ArrayLike, mc_counts: npt.ArrayLike | None = None) -> pd.DataFrame:
@@ -513,96 +549,3 @@ def chart_data(counts: npt.ArrayLike, mc_counts: npt.ArrayLike | None = None) ->
         table["mc"] = padded
         table["mc_se"] = np.sqrt(table.exact * (1 - table.exact) / n)
     return table
-
-
-def draw_chart(data: pd.DataFrame, ax: Any, log: bool = False, knock_limit: int = 10) -> None:
-    """Draw the exact distribution as bars, the Monte Carlo estimate (if any) as points
-    with two-standard-error bars, and the knock limit as a dashed line, on ``ax``."""
-    ax.bar(data.deadwood, data.exact, width=1.0, color="#9ecae1", edgecolor="#3182bd",
-           linewidth=0.4, label="exact (every hand)")
-    if "mc" in data:
-        shown = data[data.mc > 0]
-        ax.errorbar(shown.deadwood, shown.mc, yerr=2 * shown.mc_se, fmt="o", ms=2.2,
-                    color="#d62728", elinewidth=0.6, label="Monte Carlo estimate (±2 SE)")
-    ax.axvline(knock_limit + 0.5, color="0.3", linestyle="--", linewidth=0.8,
-               label=f"knock limit {knock_limit}")
-    ax.set_xlabel("Deadwood (points)")
-    ax.set_ylabel("Probability" + (" (log scale)" if log else ""))
-    if log:
-        ax.set_yscale("log")
-        ax.set_ylim(bottom=data.exact[data.exact > 0].min() / 2)
-    ax.set_xlim(-1, len(data))
-    ax.legend(fontsize=8)
-
-
-def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLike[str],
-                  seconds: float, mc_counts: npt.ArrayLike | None = None,
-                  meta: dict[str, Any] | None = None, stem: str | None = None) -> dict[str, Path]:
-    """Write ``<stem>_counts.csv``, ``<stem>_summary.json`` and ``<stem>.png`` to ``out_dir``.
-
-    ``stem`` defaults to ``cards<n_cards>``; ``seconds`` is the enumeration's wall time;
-    ``meta`` is merged into the summary (e.g. deck shape, classes, Monte Carlo seed).
-    Returns the paths written, by kind.
-    """
-    import matplotlib.pyplot as plt
-
-    array = np.asarray(counts, dtype=np.int64)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    stem = stem or f"cards{n_cards}"
-    paths = {"counts": out / f"{stem}_counts.csv", "summary": out / f"{stem}_summary.json",
-             "chart": out / f"{stem}.png"}
-    distribution_table(array).to_csv(paths["counts"], index=False, float_format="%.12e")
-    summary = summarize(array)
-    summary["p_at_most"] = {str(k): v for k, v in summary["p_at_most"].items()}
-    record: dict[str, Any] = {
-        "n_cards": n_cards,
-        "value": ("deadwood after the best discard" if n_cards == 11
-                  else "minimum deadwood"),
-        **summary,
-        "wall_seconds": round(seconds, 2),
-        "threads": numba.get_num_threads(),
-        "machine": _machine(),
-        "numba": numba.__version__,
-        **(meta or {}),
-    }
-    if mc_counts is not None:
-        record["monte_carlo"] = {**record.get("monte_carlo", {}),
-                                 **monte_carlo_check(array, mc_counts)}
-    paths["summary"].write_text(json.dumps(record, indent=2) + "\n")
-    data = chart_data(array, mc_counts)
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), constrained_layout=True)
-    draw_chart(data, axes[0])
-    draw_chart(data, axes[1], log=True)
-    what = "deadwood after the best discard" if n_cards == 11 else "minimum deadwood"
-    fig.suptitle(f"Exact distribution of {what}, every {n_cards}-card hand "
-                 f"({int(array.sum()):,} hands)")
-    fig.savefig(paths["chart"], dpi=130)
-    plt.close(fig)
-    return paths
-
-
-def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits: int = N_SUITS,
-                        progress: bool = True, checkpoint: Path | None = None,
-                        mc_deals: int = 1_000_000, mc_seed: int = 0, stem: str | None = None
-                        ) -> tuple[ExactResult, dict[str, Path]]:
-    """Enumerate, add a Monte Carlo overlay of ``mc_deals`` deals (0: none), and write
-    the counts, summary and chart to ``out_dir`` (see :func:`write_results`)."""
-    result = exact_enumeration(n_cards, ranks, suits, progress=progress, checkpoint=checkpoint)
-    meta: dict[str, Any] = {"deck": f"{suits} suits x {ranks} ranks", "classes": result.classes}
-    mc = None
-    if mc_deals:
-        mc = dealt_deadwood_distribution(mc_deals, n_cards, mc_seed)
-        meta["monte_carlo"] = {"seed": mc_seed}
-    paths = write_results(result.counts, n_cards, out_dir, result.seconds, mc, meta, stem)
-    return result, paths
-
-
-def _machine() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} logical CPUs"
-    except OSError:
-        pass
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs"

@@ -1,7 +1,10 @@
 """Sampling the cards a player has not seen, weighted by the opponent's observed play.
 
-The kernels behind the advisor (:mod:`analyzer.gin.advisor`, whose module notes state the
-model) and the search player (:mod:`analyzer.gin.search`): :func:`deal_sample` deals one
+The kernels shared by the advisor (:mod:`analyzer.gin.advisor`, whose module notes state
+the model, and whose :mod:`analyzer.gin.advisor.sampling` builds them from a described
+position) and the search player (:mod:`analyzer.gin.search`, which builds them from the
+engine state); they live outside the advisor package so that the simulation drivers can
+use the search player without importing the advisor: :func:`deal_sample` deals one
 sample of the unseen cards to the opponent's hand, the buried pile and the stock (playing
 the opponent's hand in with the model opponent), :func:`log_likelihood` weights it by the
 pseudo-likelihood of the opponent's throws, passes and kept cards, and
@@ -73,7 +76,7 @@ def log_likelihood(hand: np.int64, observed: npt.NDArray[np.int64], temperature:
     return log
 
 
-class Layout(IntEnum):
+class SampleLayout(IntEnum):
     """Entries of the sampling layout the rollout kernel reads."""
 
     OPP_CARDS = 0
@@ -89,7 +92,7 @@ class Layout(IntEnum):
 
 
 @njit(cache=True)
-def highest_value(cards: np.int64) -> np.int64:
+def _highest_value(cards: np.int64) -> np.int64:
     """The card of ``cards`` with the highest value, then the highest index."""
     best = np.int64(-1)
     rest = cards
@@ -107,7 +110,7 @@ def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
                 rng: npt.NDArray[np.uint64], layout: npt.NDArray[np.int64],
                 scratch: npt.NDArray[np.int64], opponent: np.int64) -> None:
     """Shuffle ``pool`` and give its cards to the hand of seat ``opponent``, the free buried pile
-    slots and the stock (the rest, in order), as ``layout`` (:class:`Layout`) says.
+    slots and the stock (the rest, in order), as ``layout`` (:class:`SampleLayout`) says.
 
     With ``PLAY_IN`` steps the opponent's hand is then played in: it draws a random card
     of the rest of the pool and throws the card leaving the least deadwood (highest
@@ -117,17 +120,17 @@ def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
     for i in range(pool.shape[0] - 1, 0, -1):
         j = next_below(rng, i + 1)
         pool[i], pool[j] = pool[j], pool[i]
-    n_opp = layout[Layout.OPP_CARDS]
+    n_opp = layout[SampleLayout.OPP_CARDS]
     known = start[Slot.HAND + opponent]
     hand = known
     for k in range(n_opp):
         hand |= np.int64(1) << pool[k]
-    for _ in range(layout[Layout.PLAY_IN]):
+    for _ in range(layout[SampleLayout.PLAY_IN]):
         j = n_opp + next_below(rng, pool.shape[0] - n_opp)
         drawn = pool[j]
         _, ties = best_discard_kernel(hand | (np.int64(1) << drawn), hand & ~known | (
             np.int64(1) << drawn), scratch)
-        thrown = highest_value(ties)
+        thrown = _highest_value(ties)
         if thrown == drawn:
             continue
         # swap: the pool's first n_opp cards stay exactly the opponent's dealt ones
@@ -136,8 +139,8 @@ def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
                 pool[i], pool[j] = drawn, thrown
         hand = (hand | (np.int64(1) << drawn)) & ~(np.int64(1) << thrown)
     start[Slot.HAND + opponent] = hand
-    n_buried = layout[Layout.BURIED]
-    first = layout[Layout.FIRST_BURIED]
+    n_buried = layout[SampleLayout.BURIED]
+    first = layout[SampleLayout.FIRST_BURIED]
     for k in range(n_buried):
         card = pool[n_opp + k]
         start[Slot.PILE + first + k] = card

@@ -67,7 +67,7 @@ from .engine import (
 )
 from .evaluator import bit_index, discard_deadwoods_kernel, popcount
 from .policies import PRESETS, Policy, parse_policy, policy_name
-from .sampling import Layout, Observed, deal_sample, log_likelihood, weighted_mean
+from .sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 
 #: Salt of the search streams (XOR-ed into a hand's policy stream key).
 SEARCH_SALT = np.int64(0x5EA4C4)
@@ -80,7 +80,7 @@ _TAKE = 105
 """Take the pile's top."""
 #: At most 11 plays and 11 knocks.
 _MAX_ACTIONS = 22
-_LAYOUT_SIZE = len(Layout)
+_LAYOUT_SIZE = len(SampleLayout)
 _OBSERVED_SIZE = len(Observed)
 
 
@@ -324,12 +324,12 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         pool[i] = bit_index(bit)
     temperature = np.float64(params[SearchField.TEMPERATURE])
     layout = np.zeros(_LAYOUT_SIZE, dtype=np.int64)
-    layout[Layout.OPP_CARDS] = 10 - popcount(known)
-    layout[Layout.OPP_THRESHOLD] = -1
+    layout[SampleLayout.OPP_CARDS] = 10 - popcount(known)
+    layout[SampleLayout.OPP_THRESHOLD] = -1
     opp_turns = state[Slot.OWN_TURNS + opponent]
     if temperature > 0 and opp_turns > 0:
-        layout[Layout.PLAY_IN] = max(opp_turns - popcount(known), 0)
-        layout[Layout.OPP_THRESHOLD] = knock_threshold(state, opponent, model[opponent])
+        layout[SampleLayout.PLAY_IN] = max(opp_turns - popcount(known), 0)
+        layout[SampleLayout.OPP_THRESHOLD] = knock_threshold(state, opponent, model[opponent])
     observed = np.zeros(_OBSERVED_SIZE, dtype=np.int64)
     observed[Observed.THREW] = state[Slot.THREW + opponent]
     observed[Observed.TOOK_HELD] = known
@@ -354,7 +354,7 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             deal_sample(sample, cards, rng, layout, scratch, opponent)
             if temperature > 0:
                 log_weights[s] = log_likelihood(sample[Slot.HAND + opponent], observed,
-                                                temperature, layout[Layout.OPP_THRESHOLD],
+                                                temperature, layout[SampleLayout.OPP_THRESHOLD],
                                                 scratch[:52])
             rollout_key = stream_key(key, 2 * s + 1)
             for a in range(n_actions):

@@ -1,18 +1,24 @@
-"""Matplotlib charts of the studies' tables; each draws on a given ``Axes``.
+"""Matplotlib charts of the studies' tables, in one house style.
 
-The data arrive prepared (tidy pandas tables from :mod:`analyzer.gin.studies`); these
-functions only draw, label axes with units and add CI bands or bars.
+The data arrive prepared (tidy pandas tables from :mod:`analyzer.gin`); the drawing
+functions only draw on a given ``Axes``, label axes with units and add CI bands or bars.
+:func:`figure_file` is the one place a chart is created and saved (size, dpi, style).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.image import AxesImage
 
 STYLE = {
     "figure.dpi": 100,
@@ -26,6 +32,26 @@ STYLE = {
     "legend.frameon": False,
 }
 COLORS = mpl.colormaps["tab10"].colors
+
+
+@contextmanager
+def figure_file(path: Path, rows: int = 1, columns: int = 1,
+                figsize: tuple[float, float] = (9, 4), title: str | None = None
+                ) -> Iterator[Any]:
+    """Axes of a new figure in the house style, saved as PNG to ``path`` on exit.
+
+    ``figsize`` is in inches at :data:`STYLE`'s dpi; ``title`` is the figure's title
+    above every panel.  A bare :class:`~matplotlib.figure.Figure` needs no pyplot
+    backend or global state.
+    """
+    with mpl.rc_context(STYLE):
+        figure = Figure(figsize=figsize)
+        axes = figure.subplots(rows, columns)
+        yield axes
+        if title is not None:
+            figure.suptitle(title)
+        figure.tight_layout()
+        figure.savefig(path)
 
 
 def dealt_histogram(distribution: pd.DataFrame, ax: Axes,
@@ -159,3 +185,44 @@ def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str,
     ax.set_yticks(positions, table["rules"])
     ax.invert_yaxis()
     ax.set_xlabel(label)
+
+
+def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str = "",
+                  label: str = "P(A wins game)", cmap: str = "RdBu",
+                  levels: Sequence[float] = (0.25, 0.5, 0.75), vmin: float = 0.0,
+                  vmax: float = 1.0) -> AxesImage:
+    """Draw a score grid (:func:`analyzer.gin.equity.heatmap_data`) on ``ax``, with
+    contour lines at ``levels``."""
+    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap, vmin=vmin, vmax=vmax,
+                      aspect="equal", interpolation="nearest")
+    if levels:
+        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k", linewidths=0.7)
+        ax.clabel(contours, fmt="%.2f", fontsize=7)
+    ax.set_xlabel(f"{grid.columns.name or 'column'} (points)")
+    ax.set_ylabel(f"{grid.index.name or 'row'} (points)")
+    ax.set_title(title)
+    ax.grid(False)
+    ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
+    return image
+
+
+def exact_distribution_chart(data: pd.DataFrame, ax: Axes, log: bool = False,
+                             knock_limit: int = 10) -> None:
+    """The exact distribution (:func:`analyzer.gin.exact.chart_data`) as bars, the
+    Monte Carlo estimate (if any) as points with two-standard-error bars, and the knock
+    limit as a dashed line."""
+    ax.bar(data.deadwood, data.exact, width=1.0, color="#9ecae1", edgecolor="#3182bd",
+           linewidth=0.4, label="exact (every hand)")
+    if "mc" in data:
+        shown = data[data.mc > 0]
+        ax.errorbar(shown.deadwood, shown.mc, yerr=2 * shown.mc_se, fmt="o", ms=2.2,
+                    color="#d62728", elinewidth=0.6, label="Monte Carlo estimate (±2 SE)")
+    ax.axvline(knock_limit + 0.5, color="0.3", linestyle="--", linewidth=0.8,
+               label=f"knock limit {knock_limit}")
+    ax.set_xlabel("Deadwood (points)")
+    ax.set_ylabel("Probability" + (" (log scale)" if log else ""))
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=data.exact[data.exact > 0].min() / 2)
+    ax.set_xlim(-1, len(data))
+    ax.legend(fontsize=8)

@@ -11,15 +11,16 @@ from analyzer.cli.advise import advise_command
 from analyzer.core import cards
 from analyzer.gin.advisor import (
     Position,
-    _game_values,
     advise,
     legal_actions,
     parse_action,
+    sample_deals,
     simulated_equity,
 )
+from analyzer.gin.advisor.race import game_values
+from analyzer.gin.advisor.sampling import Observed, log_likelihood
 from analyzer.gin.evaluator import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.rules import PRESETS, Rules
-from analyzer.gin.sampling import Observed, log_likelihood
 
 STANDARD = Rules()
 # 4c 5c 6c | 7h 8h 9h | As 2s 3s melded; Kd or Qd thrown leaves 10 deadwood
@@ -135,7 +136,7 @@ def test_game_objective_with_an_equity_function():
         return 0.5 + (mine - theirs) / 400 + (0.02 if i_deal else 0.0)
 
     # this player wins 5+ points (the game), wins 3, loses 30, or the hand is drawn
-    values = _game_values(np.array([[5], [3], [-30], [0]]), np.array([[0], [0], [1], [-1]]),
+    values = game_values(np.array([[5], [3], [-30], [0]]), np.array([[0], [0], [1], [-1]]),
                           pos, STANDARD, equity)
     assert values[:, 0].tolist() == [1.0, equity(98, 40, True), equity(95, 70, False),
                                      equity(95, 40, False)]
@@ -241,3 +242,30 @@ def test_cli_game_objective_uses_the_equity_table():
     data = json.loads(result.output)
     values = [action["mean"] for action in data["actions"]]
     assert all(0 <= v <= 1 for v in values)
+
+
+def test_sample_deals_respect_what_is_known():
+    p = position("As 2s 3s 4c 5c 6c 7h 8h 9h Kd Qd", pile="Tc 3h", opp_took="8d",
+                 opp_threw="3h", stock=20)
+    mine = cards.to_mask(" ".join(cards.format_card(c) for c in p.hand))
+    deals = sample_deals(p, 300, seed=5)
+    hands = deals.opponent_hands
+    assert len(hands) == 300
+    assert all(int(h).bit_count() == 10 for h in hands)
+    assert all(h & cards.to_mask("8d") for h in hands)  # taken and kept: surely held
+    assert not any(h & (mine | cards.to_mask("Tc 3h")) for h in hands)
+    assert len(set(hands.tolist())) > 250  # distinct deals, not one repeated
+    assert deals.weights.sum() == pytest.approx(1.0)
+    assert 1.0 <= deals.ess <= 300
+    again = sample_deals(p, 300, seed=5)
+    assert np.array_equal(again.states, deals.states)
+    assert np.array_equal(again.log_weights, deals.log_weights)
+    uniform = sample_deals(p, 50, seed=5, weights="uniform")
+    assert np.all(uniform.log_weights == 0.0) and uniform.ess == pytest.approx(50)
+
+
+def test_sample_deals_continue_a_sample_sequence():
+    p = position(KNOCKABLE, stock=20)
+    whole = sample_deals(p, 40, seed=2)
+    tail = sample_deals(p, 10, seed=2, first=30)
+    assert np.array_equal(whole.states[30:], tail.states)

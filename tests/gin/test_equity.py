@@ -16,7 +16,6 @@ from analyzer.gin.equity import (
     measure_gain,
     score_aware_best_response,
     toy_distribution,
-    write_equity_report,
 )
 from analyzer.gin.policies import Policy
 from analyzer.gin.rules import STANDARD, Rules
@@ -220,16 +219,6 @@ def test_cli_errors_are_one_line(tmp_path, args, message):
     assert result.exit_code == 2
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1
-
-
-def test_report_section_small(tmp_path):
-    text = write_equity_report(tmp_path / "equity", deals=500, games=200, seed=4)
-    assert text.startswith("## Game equity")
-    assert "(equity/standard-basic-vs-basic_equity.png)" in text
-    assert "95% CI" in text and "--seed 4" in text
-    names = {path.name for path in (tmp_path / "equity").iterdir()}
-    assert {"standard-basic-vs-basic_equity.csv", "standard-basic-vs-basic_knock_by_score.png",
-            "presets_basic_vs_basic.csv"} <= names
 
 
 def test_equity_function_for_the_advisor():

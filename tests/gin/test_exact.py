@@ -12,6 +12,7 @@ from analyzer.cli.exact import exact as exact_command
 from analyzer.core import cards
 from analyzer.gin import exact
 from analyzer.gin.evaluator import best_discard_kernel, min_deadwood_batch
+from analyzer.report import exact as report_exact
 
 from . import reference
 
@@ -188,26 +189,23 @@ def test_published_results(n_cards):
 def test_checkpoint_resumes(tmp_path):
     path = tmp_path / "progress.json"
     whole = exact.exact_distribution(10, 6, 4, progress=False)
-
-    class Interrupt(Exception):
-        pass
-
-    def interrupt_second_batch(next_piece):
-        seen.append(next_piece)
-        if len(seen) == 2:
-            raise Interrupt
-
-    seen = []
-    with pytest.raises(Interrupt):
-        exact.exact_enumeration(10, 6, 4, progress=False, checkpoint=path, batch_work=5_000,
-                                on_batch=interrupt_second_batch)
+    params = exact.enumeration_params(10, 6, 4)
+    steps = exact.enumeration_steps(exact.enumeration_start(params), False, batch_work=5_000)
+    # an interrupted run: two batches saved, then the process stops
+    for _ in range(2):
+        saved = next(steps)
+        report_exact.save_checkpoint(path, saved)
+    steps.close()
     state = json.loads(path.read_text())
-    assert state["next_piece"] == seen[1] < state["params"]["pieces"]
+    assert state["next_piece"] == saved.next_piece < state["params"]["pieces"]
     assert 0 < sum(state["counts"]) < math.comb(24, 10)
-    resumed_batches = []
-    resumed = exact.exact_enumeration(10, 6, 4, progress=False, checkpoint=path,
-                                      batch_work=5_000, on_batch=resumed_batches.append)
-    assert resumed_batches[0] > seen[1]  # carried on after the saved batches
+    loaded = report_exact.load_checkpoint(path)
+    assert loaded is not None and loaded.next_piece == saved.next_piece
+    resumed_batches = [s.next_piece for s in exact.enumeration_steps(
+        exact.enumeration_start(params, loaded), False, batch_work=5_000)]
+    assert resumed_batches[0] > saved.next_piece  # carried on after the saved batches
+    resumed = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=False,
+                                                     checkpoint=path)
     assert resumed.counts.tolist() == whole.tolist()
     assert not path.exists()
 
@@ -217,8 +215,18 @@ def test_checkpoint_for_other_parameters_is_ignored(tmp_path):
     params = {"n_cards": 9}
     path.write_text(json.dumps({"params": params, "next_piece": 3, "elapsed_seconds": 1.0,
                                 "counts": [5, 5]}))
-    got = exact.exact_distribution(10, 6, 4, progress=False, checkpoint=path)
-    assert int(got.sum()) == math.comb(24, 10)
+    got = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=False, checkpoint=path)
+    assert int(got.counts.sum()) == math.comb(24, 10)
+
+
+def test_unfinished_state_has_no_result():
+    params = exact.enumeration_params(10, 6, 4)
+    first = next(exact.enumeration_steps(exact.enumeration_start(params), False, 5_000))
+    assert not first.done
+    with pytest.raises(ValueError, match="stopped at piece"):
+        first.result()
+    assert exact.EnumerationState.from_json(first.to_json()).counts.tolist() == \
+        first.counts.tolist()
 
 
 def test_summarize_exact_values():
@@ -243,7 +251,8 @@ def test_input_validation():
 def test_write_results_with_monte_carlo_overlay(tmp_path):
     counts = exact.exact_distribution(10, 6, 4, progress=False)
     mc = np.bincount(brute_values(deck_hands(10, 6, 4)[::97], False))
-    paths = exact.write_results(counts, 10, tmp_path, 1.5, mc, {"deck": "4 suits x 6 ranks"})
+    paths = report_exact.write_results(counts, 10, tmp_path, 1.5, mc,
+                                       {"deck": "4 suits x 6 ranks"})
     assert paths["chart"].stat().st_size > 10_000
     summary = json.loads(paths["summary"].read_text())
     assert summary["wall_seconds"] == 1.5

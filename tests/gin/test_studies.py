@@ -16,7 +16,7 @@ from analyzer.gin.policies import PRESETS as POLICIES
 from analyzer.gin.rules import STANDARD
 from analyzer.gin.simulate import simulate
 from analyzer.report import figures as charts
-from analyzer.report.build import ReportConfig, generate_report, markdown_table
+from analyzer.report.build import ReportConfig, generate_report
 
 BASIC = POLICIES["basic"]
 
@@ -112,13 +112,6 @@ def test_charts_render_with_labels():
     charts.knock_chart_heatmap(chart, ax, 20)
     assert ax.get_ylabel() == "deadwood after the discard (points)"
     figure.savefig(__import__("io").BytesIO(), format="png")
-
-
-def test_markdown_table():
-    import pandas as pd
-
-    text = markdown_table(pd.DataFrame({"a": ["x"], "b": [1.23456]}), {"b": ".2f"})
-    assert text.splitlines() == ["| a | b |", "|---|---:|", "| x | 1.23 |"]
 
 
 def test_report_writes_every_section(tmp_path):
