@@ -10,7 +10,7 @@ import click
 from tqdm import tqdm
 
 from ..gin.advisor import ActionEstimate, Advice, Position, advise
-from .options import echo_json, fail, get_policy, get_rules, rules_options
+from .options import echo_json, fail, get_player, get_rules, rules_options
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -84,7 +84,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
     overrides = tuple(o for o in overrides if not o.replace(" ", "").startswith("upcard="))
     upcard = upcards[-1] if upcards and upcard is None else upcard
     rules = get_rules(preset, overrides)
-    mine, theirs = get_policy(policy), get_policy(opponent)
+    mine, theirs = get_player(policy), get_player(opponent)
     try:
         position = _read_position(position_file, hand, drawn, from_pile, pile, opp_took,
                                   opp_threw, stock, turn, dealer, score, upcard)

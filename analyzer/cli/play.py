@@ -16,6 +16,7 @@ from .options import (
     echo_json,
     estimate_text,
     fail,
+    get_player,
     get_policy,
     get_rules,
     policy_options,
@@ -132,7 +133,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     from ..gin.simulate import simulate
 
     rules = get_rules(preset, overrides)
-    a, b = get_policy(policy_a), get_policy(policy_b)
+    a, b = get_player(policy_a), get_player(policy_b)
     set_jobs(jobs)
     with progress_bar(deals, "deal", no_progress) as update:
         result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None, progress=update,
@@ -201,7 +202,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         return
     from ..gin.simulate import play_games
 
-    a, b = get_policy(policy_a), get_policy(policy_b)
+    a, b = get_player(policy_a), get_player(policy_b)
     with progress_bar(games, "game", no_progress) as update:
         result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
                             progress=update, scheduler=scheduler)

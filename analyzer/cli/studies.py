@@ -11,6 +11,7 @@ from ..gin.rules import VARIANT_PRESETS
 from .options import (
     emit,
     fail,
+    get_player,
     get_policy,
     get_rules,
     output_options,
@@ -20,6 +21,7 @@ from .options import (
     run_options,
     save_chart,
     set_jobs,
+    split_player_list,
     study_options,
 )
 
@@ -150,7 +152,8 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 @click.command("tournament")
 @rules_options
 @click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
-              show_default=True, help="Comma-separated policy presets in the round robin.")
+              show_default=True, help="Comma-separated policy presets in the round robin (a search player "
+                   "takes its options after it: search,budget=32,basic).")
 @click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
               help="Deals per pairing (each twice, seats swapped).")
 @click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
@@ -170,10 +173,10 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
-    names = [n.strip() for n in policies.split(",") if n.strip()]
+    names = split_player_list(policies)
     if len(names) < 2:
         fail("--policies needs at least two presets")
-    field = {name: get_policy(name) for name in names}
+    field = {name: get_player(name) for name in names}
     set_jobs(jobs)
     pairs = len(names) * (len(names) - 1) // 2
     with progress_bar(pairs * (deals + games), "deal", no_progress) as update:

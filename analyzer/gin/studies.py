@@ -29,6 +29,7 @@ from .policies import PRESETS as POLICY_PRESETS
 from .policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
+from .search import Player
 
 Progress = Callable[[int], None]
 Z95 = 1.959964
@@ -312,11 +313,12 @@ def default_field() -> dict[str, Policy]:
             ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive")}
 
 
-def tournament(rules: Rules, field: dict[str, Policy], n_deals: int, n_games: int, seed: int,
+def tournament(rules: Rules, field: dict[str, Player], n_deals: int, n_games: int, seed: int,
                progress: Progress | None = None, scheduler: str | None = None
                ) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
-    and game-win rate against b (95% CIs), seats swapped on common deals and games."""
+    and game-win rate against b (95% CIs), seats swapped on common deals and games.
+    A player may be the search player (:class:`analyzer.gin.search.SearchPolicy`)."""
     names = list(field)
     rows = []
     for i, name_a in enumerate(names):

@@ -18,11 +18,12 @@ from numba import njit, prange
 
 from ...core.cards import format_card
 from ...core.rng import stream_key
-from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, advance, apply_discard
+from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, apply_discard
 from ..policies import PRESETS as POLICY_PRESETS
-from ..policies import Policy, policy_name
+from ..policies import Policy
 from ..rules import STANDARD, Rules
 from ..sampling import weighted_mean as weighted_mean_kernel
+from ..search import SEARCH_SALT, Player, SearchPolicy, format_player, play_on, split_players
 from ..simulate import GameColumn, game_rows
 from .position import ME, OPP, Action, ActionKind, Position, legal_actions, parse_action
 from .sampling import (
@@ -49,6 +50,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                     observed: npt.NDArray[np.int64], temperature: np.float64,
                     actions: npt.NDArray[np.int64], active: npt.NDArray[np.bool_],
                     rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
+                    searchers: npt.NDArray[np.int64],
                     points: npt.NDArray[np.int64], outcomes: npt.NDArray[np.int64],
                     winners: npt.NDArray[np.int64], log_weights: npt.NDArray[np.float64]
                     ) -> None:
@@ -57,6 +59,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
     ``layout`` is indexed by :class:`SampleLayout`; ``actions[a]`` is ``(card, ActionKind)``.
     Row ``i`` of the outputs holds sample ``first + i``: this player's points, the outcome
     and the winner per action, and the sample's log weight (0 when ``temperature <= 0``).
+    A seat with a search row (:mod:`analyzer.gin.search`) searches at its decisions.
     """
     for i in prange(points.shape[0]):
         sample = first + i
@@ -72,6 +75,8 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                                              layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
         state = np.empty_like(start)
         policy_key = stream_key(seed ^ _POLICY_SALT, sample)
+        search_key = np.int64(policy_key) ^ SEARCH_SALT
+        samples_used = np.zeros(1, dtype=np.int64)
         for a in range(actions.shape[0]):
             if not active[a]:
                 continue
@@ -81,7 +86,8 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                 apply_discard(state, actions[a, 0], actions[a, 1] == ActionKind.KNOCK, rules)
             if state[Slot.PHASE] != Phase.DONE:
                 # big gin: advance declares it at once in the discard phase
-                advance(state, rules, policies, rng, scratch, False)
+                play_on(state, rules, policies, searchers, search_key, rng, scratch,
+                        samples_used)
             winner = state[Slot.WINNER]
             outcomes[i, a] = state[Slot.OUTCOME]
             winners[i, a] = winner
@@ -89,7 +95,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                 state[Slot.POINTS] if winner == ME else -state[Slot.POINTS])
 
 
-def simulated_equity(rules: Rules, policy: Policy = _BASIC, opponent: Policy = _BASIC,
+def simulated_equity(rules: Rules, policy: Player = _BASIC, opponent: Player = _BASIC,
                      games: int = 1000, seed: int = 0) -> Equity:
     """A game-win probability function estimated by playing ``games`` whole games from
     each score asked for (cached).  Slow but needs no table; its own noise (about
@@ -192,8 +198,8 @@ class Race:
         return best, (int(max(pool, key=lambda a: means[a])) if pool else -1)
 
 
-def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
-           opponent: Policy = _BASIC, samples: int = 20_000, seed: int = 0,
+def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
+           opponent: Player = _BASIC, samples: int = 20_000, seed: int = 0,
            tolerance: float | None = None, weights: str = "model", temperature: float = 8.0,
            actions: Iterable[str] | None = None, equity: Equity | None = None,
            equity_games: int = 1000, batch: int = 256,
@@ -206,8 +212,12 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
         What this player knows, holding 11 cards after drawing.
     rules : Rules
         The rules; knock legality and scoring follow them.
-    policy, opponent : Policy
-        How this player (after this discard) and the opponent play the rest of the hand.
+    policy, opponent : Policy or SearchPolicy
+        How this player (after this discard) and the opponent play the rest of the hand;
+        either may be the search player (:mod:`analyzer.gin.search`), which samples
+        and searches at each of its decisions of each rollout (slow: give it a small
+        budget); the opponent's samples are then weighted with its rollout policy as
+        the model opponent.
     samples : int
         Budget: the most samples (opponent hand and stock order) to roll out.
     seed : int
@@ -269,13 +279,14 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
     started = time.perf_counter()
     base = base_state(position, rules)
     pool = np.array(position.unseen, dtype=np.int64)
-    layout = sample_layout(position, rules, opponent, base, model=weights == "model")
+    model_opponent = opponent.rollout if isinstance(opponent, SearchPolicy) else opponent
+    layout = sample_layout(position, rules, model_opponent, base, model=weights == "model")
     table = np.array([[-1 if a.card is None else a.card, a.kind] for a in chosen],
                      dtype=np.int64)
     observed = observations(position)
     kernel_temperature = temperature if weights == "model" else 0.0
     rules_array = rules.to_array()
-    policies = np.stack([policy.to_array(), opponent.to_array()])
+    policies, searchers = split_players([policy, opponent])
     race = Race(chosen)
     stopped = "budget"
     done = 0
@@ -287,7 +298,7 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
         log_weights = np.zeros(count, dtype=np.float64)
         _rollout_kernel(np.int64(seed), np.int64(done), base, pool, layout, observed,
                         kernel_temperature, table, race.active, rules_array, policies,
-                        points, outcomes, winners, log_weights)
+                        searchers, points, outcomes, winners, log_weights)
         race.values.append(game_values(points, winners, position, rules, equity)
                            if game and equity is not None else points.astype(np.float64))
         race.outcomes.append(outcomes)
@@ -367,7 +378,7 @@ def _summarise(race: Race, position: Position, game: bool, stopped: str, seed: i
         ess=float(total * total / (weights @ weights)), samples=int(race.counts.max()),
         stopped=stopped, seed=seed, weights=weights_name,
         elapsed_s=time.perf_counter() - started,
-        settings={k: (policy_name(v) if isinstance(v, Policy) else v)
+        settings={k: (format_player(v) if isinstance(v, Policy | SearchPolicy) else v)
                   for k, v in settings.items()})
 
 
