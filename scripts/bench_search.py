@@ -60,20 +60,20 @@ def main() -> None:
     simulate(STANDARD, SearchPolicy(budget=4), opponent, 2, seed=args.seed)  # load kernels
     load_before = os.getloadavg()[0]
     lines = [
-        f"Command: `python scripts/bench_search.py --opponent {args.opponent} "
+        (f"Command: `python scripts/bench_search.py --opponent {args.opponent} "
         f"--budgets {args.budgets} --deals {args.deals} --bar-deals {args.bar_deals} "
-        f"--games {args.games} --seed {args.seed}`",
+        f"--games {args.games} --seed {args.seed}`"),
         "",
-        f"- search player: `{format_player(SearchPolicy())}` = budget {DEFAULT_BUDGET}, "
+        (f"- search player: `{format_player(SearchPolicy())}` = budget {DEFAULT_BUDGET}, "
         f"rollout `{format_player(SearchPolicy().rollout)}`, batch {SearchPolicy().batch}, "
         f"min_samples {SearchPolicy().min_samples}, temperature {SearchPolicy().temperature}; "
-        f"opponent `{args.opponent}`; standard rules; seed {args.seed}",
-        f"- machine: {platform.machine()}, {os.cpu_count()} logical cores, numba threads "
+        f"opponent `{args.opponent}`; standard rules; seed {args.seed}"),
+        (f"- machine: {platform.machine()}, {os.cpu_count()} logical cores, numba threads "
         f"{numba.get_num_threads()}, Python {platform.python_version()}, numba "
-        f"{numba.__version__}; analyzer commit {_commit()}",
+        f"{numba.__version__}; analyzer commit {_commit()}"),
         "",
-        "| budget (samples per decision) | deals | points per hand vs opponent (95% CI) | "
-        "decisions/s | samples per decision | seconds |",
+        ("| budget (samples per decision) | deals | points per hand vs opponent (95% CI) | "
+        "decisions/s | samples per decision | seconds |"),
         "|---:|---:|---:|---:|---:|---:|",
     ]
     runs = [(budget, args.deals) for budget in budgets]
@@ -94,12 +94,12 @@ def main() -> None:
         games = play_games(STANDARD, SearchPolicy(), opponent, args.games, seed=args.seed,
                            chunk=16)
         seconds = time.perf_counter() - started
-        lines += ["", f"Games to 100 at budget {DEFAULT_BUDGET}: {games.games:,} games "
+        lines += ["", (f"Games to 100 at budget {DEFAULT_BUDGET}: {games.games:,} games "
                   f"({args.games:,} seat-swapped pairs), game-win rate "
                   f"{_ci(games.game_win_rate_a).replace('+', '')}, final margin "
-                  f"{_ci(games.margin_a)} points per game, {seconds:,.0f} s."]
-    lines += ["", f"Load average (1 min) before / after: {load_before:.1f} / "
-              f"{os.getloadavg()[0]:.1f}."]
+                  f"{_ci(games.margin_a)} points per game, {seconds:,.0f} s.")]
+    lines += ["", (f"Load average (1 min) before / after: {load_before:.1f} / "
+              f"{os.getloadavg()[0]:.1f}.")]
     text = "\n".join(lines)
     print(text)
     if args.out:

@@ -28,8 +28,6 @@ that could be laid off on it) and the defender melds and lays off as well as pos
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -46,70 +44,33 @@ from .evaluator import (
     min_deadwood_kernel,
     popcount,
 )
-from .policies import SCHEDULE_TURNS, DiscardRule, DrawRule, PolicyField
+from .expert import expert_discard, expert_wants_upcard
+from .knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
+from .policies import DiscardRule, DrawRule, PolicyField
 from .rules import RuleField
+from .state import (
+    FULL_DECK,
+    MAX_PAIRS,
+    OUTCOME_NAMES,
+    SCRATCH_SIZE,
+    STATE_SIZE,
+    Outcome,
+    Phase,
+    Slot,
+    knock_threshold,
+    stock_left,
+)
+
+__all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
+           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order", "has_choice", "knock_deadwood",
+           "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
+           "resolve_knock", "step", "stock_left"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
-_FULL_DECK = np.int64((1 << 52) - 1)
+_FULL_DECK = FULL_DECK
 _NONE = np.int64(1 << 20)
-
-
-class Slot(IntEnum):
-    """Index of each field in the state array (``HAND + p`` is player ``p``'s hand)."""
-
-    HAND = 0
-    TOOK = 2
-    THREW = 4
-    OWN_TURNS = 6
-    DEALER = 8
-    TURN = 9
-    PHASE = 10
-    STOCK_POS = 11
-    PILE_LEN = 12
-    DRAWS = 13
-    KNOCK_LIMIT = 14
-    MULTIPLIER = 15
-    TAKEN = 16
-    OFFERS = 17
-    OUTCOME = 18
-    WINNER = 19
-    POINTS = 20
-    KNOCKER = 21
-    KNOCKER_DEADWOOD = 22
-    DEFENDER_DEADWOOD = 23
-    UPCARD = 24
-    PILE_MASK = 25
-    N_PAIRS = 26
-    DECK = 28
-    PILE = 80
-    PAIRS = 132
-    SIZE = 132 + 2 * 32
-
-
-class Phase(IntEnum):
-    OFFER = 0
-    DRAW = 1
-    DISCARD = 2
-    DONE = 3
-
-
-class Outcome(IntEnum):
-    """How a hand ended (``TIE``: equal deadwood scored 0, when ties are not undercuts)."""
-
-    KNOCK = 0
-    GIN = 1
-    BIG_GIN = 2
-    UNDERCUT = 3
-    DRAW = 4
-    TIE = 5
-
-
-OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
-#: Length of a state array and of the work space :func:`advance` needs.
-STATE_SIZE = int(Slot.SIZE)
-SCRATCH_SIZE = 104
-_MAX_PAIRS = 32
+_MAX_PAIRS = MAX_PAIRS
 
 
 def _related_masks() -> npt.NDArray[np.int64]:
@@ -174,21 +135,7 @@ def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: n
     if rules[RuleField.STRAIGHT]:
         limit = 0
     state[Slot.KNOCK_LIMIT] = limit
-
-
-@njit(cache=True)
-def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
-    """Cards left in the stock."""
-    return 52 - state[Slot.STOCK_POS]
-
-
-@njit(cache=True)
-def knock_threshold(state: npt.NDArray[np.int64], player: np.int64,
-                    policy: npt.NDArray[np.int64]) -> np.int64:
-    """The deadwood (points) at or under which ``player`` knocks now: the policy's
-    schedule for its turn, capped by the hand's knock limit."""
-    turn = min(max(state[Slot.OWN_TURNS + player], 1), SCHEDULE_TURNS) - 1
-    return min(policy[PolicyField.SCHEDULE + turn], state[Slot.KNOCK_LIMIT])
+    note_rules(state, rules)
 
 
 @njit(cache=True)
@@ -204,6 +151,8 @@ def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
     rule = policy[PolicyField.DRAW]
     if rule == DrawRule.NEVER:
         return False
+    if rule == DrawRule.EXPERT:
+        return expert_wants_upcard(state, player, policy, scratch)
     if rule == DrawRule.MELD:
         return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
     after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
@@ -217,7 +166,7 @@ def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
     state[Slot.PILE_LEN] -= 1
     state[Slot.PILE_MASK] &= ~bit
     state[Slot.HAND + player] |= bit
-    state[Slot.TOOK + player] |= bit
+    note_take(state, player, card)
     state[Slot.TAKEN] = card
     state[Slot.DRAWS] += 1
     state[Slot.OWN_TURNS + player] += 1
@@ -345,6 +294,8 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
                    scratch: npt.NDArray[np.int64],
                    lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+    if policy[PolicyField.DISCARD] == DiscardRule.EXPERT:
+        return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
     hand = state[Slot.HAND + player]
     candidates = hand
     if state[Slot.TAKEN] >= 0:
@@ -415,6 +366,7 @@ def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
     knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
     state[Slot.KNOCKER] = knocker
     state[Slot.KNOCKER_DEADWOOD] = knocker_deadwood
+    note_knock(state, knocker)
     if knocker_deadwood == 0:
         defender_deadwood = min_deadwood_kernel(state[Slot.HAND + defender])
         state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
@@ -439,7 +391,7 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
     player = state[Slot.TURN]
     bit = np.int64(1) << card
     state[Slot.HAND + player] &= ~bit
-    state[Slot.THREW + player] |= bit
+    note_throw(state, player, card)
     state[Slot.PILE + state[Slot.PILE_LEN]] = card
     state[Slot.PILE_LEN] += 1
     state[Slot.PILE_MASK] |= bit
@@ -457,10 +409,18 @@ def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
 
 
 @njit(cache=True)
-def big_gin_now(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
-    """Whether the player to discard must go out with all 11 cards melded (big gin)."""
-    return (state[Slot.PHASE] == Phase.DISCARD and rules[RuleField.BIG_GIN] != 0
-            and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0)
+def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """End the hand with big gin when the rules have it and the player to discard holds
+    11 melded cards (True), else leave the state alone (False)."""
+    player = state[Slot.TURN]
+    if not (rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + player]) == 0):
+        return False
+    state[Slot.KNOCKER] = player
+    note_knock(state, player)
+    defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+    state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+    _end(state, Outcome.BIG_GIN, player, rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+    return True
 
 
 @njit(cache=True)
@@ -479,31 +439,36 @@ def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bo
         return (state[Slot.DRAWS] < MAX_DRAWS and stock_left(state) > 2
                 and not (state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2)
                 and state[Slot.PILE_LEN] > 0)
-    return phase == Phase.DISCARD and not big_gin_now(state, rules)
+    return phase == Phase.DISCARD and not (
+        rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0)
 
 
 @njit(cache=True)
 def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
-    """The player to move takes the pile's top (``take``) or, offered the upcard,
-    passes it, or, drawing, draws from the stock."""
+    """The player to move takes the pile's top (``take``), or else, offered the upcard,
+    passes it, or, drawing, draws from the stock (a face-up card left is noted as
+    refused)."""
     player = state[Slot.TURN]
     if take:
         _take_upcard(state, player)
     elif state[Slot.PHASE] == Phase.OFFER:
+        note_refuse(state, player, _pile_top(state))
         state[Slot.OFFERS] += 1
         state[Slot.TURN] = 1 - player
         if state[Slot.OFFERS] == 2:
             state[Slot.PHASE] = Phase.DRAW
     else:
+        if state[Slot.PILE_LEN] > 0:
+            note_refuse(state, player, _pile_top(state))
         _draw_stock(state, player)
 
 
 @njit(cache=True)
-def play_step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-              policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-              scratch: npt.NDArray[np.int64]) -> None:
-    """One move of the player to move with its policy ``policies[player]``: an upcard
-    offer, a draw or a discard (or the forced end of the hand)."""
+def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+         policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+         scratch: npt.NDArray[np.int64]) -> None:
+    """One move of the player to move with ``policies[p]``: answer the upcard offer,
+    draw, or discard (maybe knocking); a hand that cannot go on ends as a draw."""
     player = state[Slot.TURN]
     policy = policies[player]
     phase = state[Slot.PHASE]
@@ -530,14 +495,7 @@ def play_step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         else:
             apply_draw(state, state[Slot.PILE_LEN] > 0
                        and _wants_upcard(state, player, policy, scratch))
-    elif phase == Phase.DISCARD:
-        if big_gin_now(state, rules):
-            state[Slot.KNOCKER] = player
-            defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
-            state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
-            _end(state, Outcome.BIG_GIN, player,
-                 rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
-            return
+    elif phase == Phase.DISCARD and not _big_gin(state, rules):
         card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:104])
         apply_discard(state, card, knock, rules)
 
@@ -550,10 +508,12 @@ def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
     while state[Slot.PHASE] != Phase.DONE:
-        if (stop_at_knock and state[Slot.PHASE] == Phase.DISCARD
-                and not big_gin_now(state, rules) and knock_deadwood(state, scratch) >= 0):
-            return True
-        play_step(state, rules, policies, rng, scratch)
+        if stop_at_knock and state[Slot.PHASE] == Phase.DISCARD:
+            if _big_gin(state, rules):
+                break
+            if knock_deadwood(state, scratch) >= 0:
+                return True
+        step(state, rules, policies, rng, scratch)
     return False
 
 

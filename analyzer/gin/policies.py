@@ -50,8 +50,12 @@ import numpy.typing as npt
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
-DRAW_RULES = ("never", "improve", "meld")
-DISCARD_RULES = ("high", "random", "safe", "lookahead")
+DRAW_RULES = ("never", "improve", "meld", "expert")
+DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
+KNOCK_RULES = ("schedule", "expert")
+#: The expert's weights (integers, see :mod:`analyzer.gin.expert` for their units).
+EXPERT_KEYS = ("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
+               "knock_threat", "knock_samples", "game_push")
 
 
 class PolicyField(IntEnum):
@@ -63,12 +67,24 @@ class PolicyField(IntEnum):
     DANGER_PENALTY = 3
     SLACK = 4
     SCHEDULE = 5  # SCHEDULE_TURNS entries: threshold for own turn 1, 2, ...
+    KNOCK_RULE = 5 + SCHEDULE_TURNS
+    OUTS = 6 + SCHEDULE_TURNS
+    DANGER = 7 + SCHEDULE_TURNS
+    TAKE_MARGIN = 8 + SCHEDULE_TURNS
+    LOW_LATE = 9 + SCHEDULE_TURNS
+    KNOCK_BIAS = 10 + SCHEDULE_TURNS
+    KNOCK_STOCK = 11 + SCHEDULE_TURNS
+    KNOCK_THREAT = 12 + SCHEDULE_TURNS
+    KNOCK_SAMPLES = 13 + SCHEDULE_TURNS
+    GAME_PUSH = 14 + SCHEDULE_TURNS
+    SIZE = 15 + SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
     NEVER = 0
     IMPROVE = 1
     MELD = 2
+    EXPERT = 3
 
 
 class DiscardRule(IntEnum):
@@ -76,6 +92,12 @@ class DiscardRule(IntEnum):
     RANDOM = 1
     SAFE = 2
     LOOKAHEAD = 3
+    EXPERT = 4
+
+
+class KnockRule(IntEnum):
+    SCHEDULE = 0
+    EXPERT = 1
 
 
 @dataclass(frozen=True)
@@ -89,6 +111,16 @@ class Policy:
     norepeat: bool = False
     danger_penalty: int = 3
     slack: int = 4
+    knock_rule: str = "schedule"
+    outs: int = 150
+    danger: int = 400
+    take_margin: int = 0
+    low_late: int = 0
+    knock_bias: int = 0
+    knock_stock: int = 0
+    knock_threat: int = 0
+    knock_samples: int = 8
+    game_push: int = 0
 
     def __post_init__(self) -> None:
         if self.draw not in DRAW_RULES:
@@ -106,6 +138,11 @@ class Policy:
                 raise ValueError(f"knock threshold must be 0-10, got {threshold}")
         if self.danger_penalty < 0 or self.slack < 0:
             raise ValueError("danger_penalty and slack must be >= 0")
+        if self.knock_rule not in KNOCK_RULES:
+            raise ValueError(f"unknown knock rule {self.knock_rule!r}; "
+                             f"choose from {', '.join(KNOCK_RULES)}")
+        if not 1 <= self.knock_samples <= 64:
+            raise ValueError("knock_samples must be 1-64")
 
     def thresholds(self) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
@@ -116,13 +153,16 @@ class Policy:
 
     def to_array(self) -> npt.NDArray[np.int64]:
         """The policy as the ``np.int64`` array that the engine reads."""
-        array = np.zeros(PolicyField.SCHEDULE + SCHEDULE_TURNS, dtype=np.int64)
+        array = np.zeros(PolicyField.SIZE, dtype=np.int64)
         array[PolicyField.DRAW] = DRAW_RULES.index(self.draw)
         array[PolicyField.DISCARD] = DISCARD_RULES.index(self.discard)
         array[PolicyField.NO_REPEAT] = int(self.norepeat)
         array[PolicyField.DANGER_PENALTY] = self.danger_penalty
         array[PolicyField.SLACK] = self.slack
-        array[PolicyField.SCHEDULE:] = self.thresholds()
+        array[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
+        array[PolicyField.KNOCK_RULE] = KNOCK_RULES.index(self.knock_rule)
+        for key in EXPERT_KEYS:
+            array[PolicyField[key.upper()]] = getattr(self, key)
         return array
 
     def with_knock(self, schedule: tuple[tuple[int, int], ...] | int) -> Policy:
@@ -139,10 +179,12 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
+    "expert": Policy(draw="expert", discard="expert", knock_rule="expert"),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
-chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard)."""
+chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert`` (reads the opponent,
+see :mod:`analyzer.gin.expert`; weights tuned by ``scripts/tune_expert.py``)."""
 
 
 def parse_policy(text: str) -> Policy:
@@ -164,17 +206,17 @@ def parse_policy(text: str) -> Policy:
         key = key.strip()
         if not sep:
             raise ValueError(f"bad policy part {part!r}: expected key=value")
-        if key in ("draw", "discard"):
+        if key in ("draw", "discard", "knock_rule"):
             changes[key] = value
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
             changes[key] = value.lower() in ("1", "yes", "true", "on")
-        elif key in ("danger_penalty", "slack"):
+        elif key in ("danger_penalty", "slack", *EXPERT_KEYS):
             changes[key] = _int(value, key)
         else:
             raise ValueError(f"bad policy key {key!r}; keys are draw, discard, knock, norepeat, "
-                             "danger_penalty, slack")
+                             f"danger_penalty, slack, knock_rule, {', '.join(EXPERT_KEYS)}")
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
@@ -192,6 +234,11 @@ def format_policy(policy: Policy) -> str:
         text += f",danger_penalty={policy.danger_penalty}"
     if policy.slack != default.slack:
         text += f",slack={policy.slack}"
+    if policy.knock_rule != default.knock_rule:
+        text += f",knock_rule={policy.knock_rule}"
+    for key in EXPERT_KEYS:
+        if getattr(policy, key) != getattr(default, key):
+            text += f",{key}={getattr(policy, key)}"
     return text
 
 

@@ -63,7 +63,7 @@ from .engine import (
     apply_draw,
     has_choice,
     knock_threshold,
-    play_step,
+    step,
 )
 from .evaluator import bit_index, discard_deadwoods_kernel, popcount
 from .policies import PRESETS, Policy, parse_policy, policy_name
@@ -243,7 +243,7 @@ def _policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     after = state.copy()
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = stream_key(key, np.int64(-1))
-    play_step(after, rules, model, rng, scratch)
+    step(after, rules, model, rng, scratch)
     if state[Slot.PHASE] != Phase.DISCARD:
         took = after[Slot.HAND + state[Slot.TURN]] & state[Slot.PILE_MASK]
         return np.int64(_TAKE if took else _NO_TAKE)
@@ -401,7 +401,7 @@ def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             apply_action(state, action, rules)
             decisions += 1
         else:
-            play_step(state, rules, policies, rng, scratch)
+            step(state, rules, policies, rng, scratch)
     return decisions
 
 

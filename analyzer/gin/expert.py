@@ -1,0 +1,311 @@
+"""The ``expert`` policy family: draws, discards and knocks that read the opponent.
+
+Every decision starts from :func:`analyzer.gin.inference.infer_hidden`: ``p[c]`` =
+P(the opponent holds ``c``).  Weights are integers in the policy array
+(:class:`analyzer.gin.policies.PolicyField`), in hundredths of a point unless said
+otherwise; ``f = stock_left / 31`` is the share of the stock still to come.
+
+Hand value (points, lower is better) of a 10-card hand ``H``::
+
+    value(H) = deadwood(H) - outs/100 * f * sum_{x in outs(H)} (1 - p[x])
+
+where ``outs(H)`` are the unseen cards that would complete a set with a pair of ``H``
+or a run with two cards of ``H`` one or two ranks apart; each counts by the chance it
+is still in the stock (the live cards).
+
+Draw (``draw=expert``): take the pile's top ``t`` when the best discard after taking it
+leaves ``value(H + t - d) + take_margin/100 < value(H)``.
+
+Discard (``discard=expert``): throw the card ``c`` (not the one just taken) minimising::
+
+    value(H - c) + danger/100 * danger(c) - low_late/100 * (1 - f) * points(c)
+
+where ``danger(c)`` is the chance the opponent holds two cards that meld with ``c``
+(two of its rank, or two of its suit neighbours making a run), from ``p``.  Ties go to
+the higher card.
+
+Knock (``knock_rule=expert``; ``knock_rule=schedule`` knocks whenever the schedule
+allows): when the least deadwood ``D`` after a discard is within the schedule's
+threshold (and not gin, which is always taken), ``knock_samples`` opponent hands are
+drawn from ``p`` and played in for up to 2 of its stock draws
+(:func:`analyzer.gin.inference.sample_played_in`), and the knock is valued on them: ``EV`` (points; a knock scores the
+defender's deadwood after layoffs minus ``D``, an undercut loses the bonus plus the
+difference), ``P(undercut)``, ``P(end)`` = the chance the opponent knocks or goes gin on
+its next turn if this player plays on (taking this throw or drawing), and ``P(game)`` =
+the chance the knock wins the game (score slots).  It knocks when::
+
+    100 * EV + knock_threat * P(end) + game_push * P(game)
+        > knock_bias + knock_stock * stock_left
+
+Kernels a search can call at any decision (pure functions of the state, the policy
+array, an rng array and work arrays; no allocation):
+
+* ``expert_wants_upcard(state, player, policy, scratch)`` (``scratch``: 104 int64);
+* ``expert_discard(state, player, policy, rng, scratch, work)`` -> (card, knock)
+  (``scratch``, ``work``: 52 int64 each);
+* ``knock_outlook(state, player, hand10, deadwood, n, rng, probs, unseen, scratch)`` ->
+  (EV, P(undercut), P(end), P(game)) for knocking with ``hand10``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core.cards import CARD_POINTS
+from ..core.lanes import LANE_MASK, bit_index, split_lanes
+from .evaluator import (
+    best_arrangement_kernel,
+    best_discard_kernel,
+    discard_deadwoods_kernel,
+    layoff_deadwood_kernel,
+    melds_card_kernel,
+    min_deadwood_kernel,
+)
+from .inference import (
+    infer_hidden,
+    play_in_rounds,
+    random_card,
+    sample_played_in,
+    to_odds,
+    to_probs,
+)
+from .knowledge import pile_top
+from .policies import KnockRule, PolicyField
+from .state import Slot, knock_threshold, stock_left
+
+_FULL_STOCK = 31.0
+_NONE = np.int64(1 << 20)
+#: Most rounds a sampled opponent hand is played in for a knock decision (cost bound).
+_PLAY_IN_CAP = 2
+
+
+@njit(cache=True)
+def _lane_outs(lane: np.int64) -> np.int64:
+    """Ranks that complete a run with two cards of a 13-bit suit lane."""
+    adjacent = lane & (lane >> 1)
+    gaps = lane & (lane >> 2) & ~(lane >> 1)
+    return ((adjacent >> 1) | (adjacent << 2) | (gaps << 1)) & LANE_MASK & ~lane
+
+
+@njit(cache=True)
+def outs_mask(hand: np.int64) -> np.int64:
+    """Cards completing a set with a pair of ``hand`` or a run with two of its cards
+    (one or two ranks apart in a suit)."""
+    c, d, h, s = split_lanes(hand)
+    two = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s)
+    three = (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
+    pairs = two & ~three
+    out = (_lane_outs(c) | (pairs & ~c))
+    out |= (_lane_outs(d) | (pairs & ~d)) << 13
+    out |= (_lane_outs(h) | (pairs & ~h)) << 26
+    out |= (_lane_outs(s) | (pairs & ~s)) << 39
+    return out
+
+
+@njit(cache=True)
+def live_outs(hand: np.int64, unseen: np.int64, probs: npt.NDArray[np.float64]) -> np.float64:
+    """Expected number of the hand's outs still in the stock: each unseen out counts
+    ``1 - p`` (the chance the opponent does not hold it)."""
+    total = 0.0
+    rest = outs_mask(hand) & unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        total += 1.0 - probs[bit_index(bit)]
+    return total
+
+
+@njit(cache=True)
+def _weight(policy: npt.NDArray[np.int64], field: np.int64) -> np.float64:
+    return policy[field] / 100.0
+
+
+@njit(cache=True)
+def _stock_share(state: npt.NDArray[np.int64]) -> np.float64:
+    return min(stock_left(state) / _FULL_STOCK, 1.0)
+
+
+@njit(cache=True)
+def hand_value(hand: np.int64, deadwood: np.int64, outs_weight: np.float64, unseen: np.int64,
+               probs: npt.NDArray[np.float64]) -> np.float64:
+    """``deadwood - outs_weight * live_outs`` (points; ``outs_weight`` already scaled by
+    the stock share)."""
+    return deadwood - outs_weight * live_outs(hand, unseen, probs)
+
+
+@njit(cache=True)
+def _prob(probs: npt.NDArray[np.float64], suit: np.int64, rank: np.int64) -> np.float64:
+    if rank < 0 or rank > 12:
+        return 0.0
+    return probs[suit * 13 + rank]
+
+
+@njit(cache=True)
+def danger(card: np.int64, probs: npt.NDArray[np.float64]) -> np.float64:
+    """Chance the opponent holds two cards that meld with ``card``: two of its rank, or
+    two suit neighbours that make a run with it (cards taken as independent)."""
+    suit, rank = card // 13, card % 13
+    a = probs[((suit + 1) % 4) * 13 + rank]
+    b = probs[((suit + 2) % 4) * 13 + rank]
+    c = probs[((suit + 3) % 4) * 13 + rank]
+    in_set = a * b + a * c + b * c - 2.0 * a * b * c
+    down1, down2 = _prob(probs, suit, rank - 1), _prob(probs, suit, rank - 2)
+    up1, up2 = _prob(probs, suit, rank + 1), _prob(probs, suit, rank + 2)
+    in_run = min(down1 * down2 + down1 * up1 + up1 * up2, 1.0)
+    return 1.0 - (1.0 - in_set) * (1.0 - in_run)
+
+
+@njit(cache=True)
+def _better_high(card: np.int64, other: np.int64) -> bool:
+    if other < 0:
+        return True
+    if CARD_POINTS[card] != CARD_POINTS[other]:
+        return CARD_POINTS[card] > CARD_POINTS[other]
+    if card % 13 != other % 13:
+        return card % 13 > other % 13
+    return card > other
+
+
+@njit(cache=True)
+def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
+                        policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
+    """Whether ``player`` (10 cards) takes the pile's top (see the module notes)."""
+    top = pile_top(state)
+    if top < 0:
+        return False
+    probs = scratch[52:104].view(np.float64)
+    unseen = infer_hidden(state, player, probs)
+    hand = state[Slot.HAND + player]
+    outs_weight = _weight(policy, PolicyField.OUTS) * _stock_share(state)
+    now = hand_value(hand, min_deadwood_kernel(hand), outs_weight, unseen, probs)
+    bit = np.int64(1) << top
+    discard_deadwoods_kernel(hand | bit, hand, scratch)
+    best = np.inf
+    rest = hand
+    while rest:
+        card = rest & -rest
+        rest ^= card
+        after = hand ^ card ^ bit
+        best = min(best, hand_value(after, scratch[bit_index(card)], outs_weight, unseen,
+                                    probs))
+    return best + _weight(policy, PolicyField.TAKE_MARGIN) < now
+
+
+@njit(cache=True)
+def knock_outlook(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64,
+                  deadwood: np.int64, n_samples: np.int64, rng: npt.NDArray[np.uint64],
+                  probs: npt.NDArray[np.float64], unseen: np.int64,
+                  scratch: npt.NDArray[np.int64]
+                  ) -> tuple[np.float64, np.float64, np.float64, np.float64]:
+    """(EV of knocking now (points), P(undercut), P(opponent ends on its next turn if I
+    play on), P(the knock wins the game)) over ``n_samples`` opponent hands drawn from
+    ``probs`` (turned into odds and back, so left as they were up to rounding); ``hand10`` is this player's hand after its throw, ``deadwood`` its
+    deadwood (points)."""
+    opponent = 1 - player
+    throw = bit_index(state[Slot.HAND + player] & ~hand10)
+    _, sets, runs = best_arrangement_kernel(hand10)
+    limit = state[Slot.KNOCK_LIMIT]
+    bonus = state[Slot.RULE_UNDERCUT_BONUS]
+    tie_undercuts = state[Slot.RULE_TIE_IS_UNDERCUT] != 0
+    target = state[Slot.RULE_TARGET]
+    in_game = state[Slot.SCORE + player] > 0 or state[Slot.SCORE + opponent] > 0
+    to_odds(unseen, probs)
+    rounds = play_in_rounds(state, player, np.int64(_PLAY_IN_CAP))
+    total = 0.0
+    undercuts = 0
+    ends = 0
+    game = 0
+    multiplier = state[Slot.MULTIPLIER]
+    for _ in range(n_samples):
+        opp = sample_played_in(state, player, probs, unseen, rounds, rng, scratch)
+        defender = layoff_deadwood_kernel(opp, sets, runs)
+        if defender < deadwood or (defender == deadwood and tie_undercuts):
+            points = -(bonus + deadwood - defender)
+            undercuts += 1
+        else:
+            points = defender - deadwood
+        total += points * multiplier
+        if in_game and points > 0 and state[Slot.SCORE + player] + points * multiplier >= target:
+            game += 1
+        # playing on instead: the opponent takes this throw when it melds and lets it
+        # knock, else draws a random card it has not got
+        bit = np.int64(1) << throw
+        best = _NONE
+        if melds_card_kernel(opp | bit, throw):
+            best, _ = best_discard_kernel(opp | bit, opp, scratch)
+        if best > limit:
+            drawn = random_card(unseen & ~opp, rng)
+            best, _ = best_discard_kernel(opp | drawn, opp | drawn, scratch)
+        ends += best <= limit
+    to_probs(unseen, probs)
+    n = max(n_samples, 1)
+    return total / n, undercuts / n, ends / n, game / n
+
+
+@njit(cache=True)
+def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
+                   policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+                   scratch: npt.NDArray[np.int64], work: npt.NDArray[np.int64]
+                   ) -> tuple[np.int64, bool]:
+    """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+    hand = state[Slot.HAND + player]
+    candidates = hand
+    if state[Slot.TAKEN] >= 0:
+        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, candidates, scratch)
+    least = _NONE
+    knock_card = np.int64(-1)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        value = scratch[card]
+        if value < least or (value == least and _better_high(card, knock_card)):
+            least, knock_card = value, card
+    if least == 0:
+        return knock_card, True
+    probs = work[:52].view(np.float64)
+    unseen = infer_hidden(state, player, probs)
+    if least <= knock_threshold(state, player, policy):
+        if policy[PolicyField.KNOCK_RULE] == KnockRule.SCHEDULE:
+            return knock_card, True
+        ev, _, end, game = knock_outlook(
+            state, player, hand & ~(np.int64(1) << knock_card), least,
+            policy[PolicyField.KNOCK_SAMPLES], rng, probs, unseen, scratch)
+        score = (100.0 * ev + policy[PolicyField.KNOCK_THREAT] * end
+                 + policy[PolicyField.GAME_PUSH] * game)
+        if score > policy[PolicyField.KNOCK_BIAS] + policy[PolicyField.KNOCK_STOCK] * stock_left(state):
+            return knock_card, True
+        discard_deadwoods_kernel(hand, candidates, scratch)
+    share = _stock_share(state)
+    outs_weight = _weight(policy, PolicyField.OUTS) * share
+    danger_weight = _weight(policy, PolicyField.DANGER)
+    late_weight = _weight(policy, PolicyField.LOW_LATE) * (1.0 - share)
+    # scores without danger first (kept in ``work``'s unused top half is not possible:
+    # ``probs`` fills it), so recompute for the few cards danger could still promote
+    base_best = np.inf
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        base_best = min(base_best, hand_value(hand ^ bit, scratch[card], outs_weight, unseen,
+                                              probs) - late_weight * CARD_POINTS[card])
+    best_card = np.int64(-1)
+    best_score = np.inf
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        score = (hand_value(hand ^ bit, scratch[card], outs_weight, unseen, probs)
+                 - late_weight * CARD_POINTS[card])
+        if score > base_best + danger_weight:
+            continue  # danger is at most 1: this card cannot be the best
+        score += danger_weight * danger(card, probs)
+        if score < best_score or (score == best_score and _better_high(card, best_card)):
+            best_card, best_score = card, score
+    return best_card, False

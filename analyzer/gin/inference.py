@@ -1,0 +1,370 @@
+"""Opponent-hand inference: P(the opponent holds each card) from what it took, threw and
+refused, and what that says about its deadwood and its chance to end the hand.
+
+Model (stated; fitted by ``scripts/fit_inference.py``, checked by the calibration test)
+----------------------------------------------------------------------------------
+The opponent is modelled as a player who keeps cards that meld and throws or passes over
+cards that do not.  Its hidden cards (its hand less the cards it took from the pile and
+still holds, which are known) are a subset of the *unseen* cards (not in the observer's
+hand, not in the pile, not known to be the opponent's), of known size ``k``.  Each unseen
+card ``c`` gets a score
+
+    s(c) = sum_i  WEIGHTS[i] * feature_i(c)
+
+over the features of :class:`Feature`: how many cards of ``c``'s rank, or within one or
+two ranks in its suit, the opponent threw, refused (pile tops it did not take, the
+opening upcard pass included) or is known to hold, and ``c``'s point value times how far
+the opponent's hand has come (its own turns / 10, capped at 1: high cards leave first).
+The cards are then exchangeable given their scores: ``P(c held) = min(1, z * exp(s(c)))``
+with ``z`` set so that the probabilities sum to ``k`` (the number of hidden cards).  A
+card seen anywhere has probability 0, a card known to be in its hand 1.
+
+Hands are sampled from the model by successive sampling without replacement, each pick
+proportional to the odds ``p / (1 - p)`` of the cards left (:func:`sample_hidden`).
+The marginals say nothing of how the hidden cards fit together, and a hand drawn from
+them is as poor as a fresh deal; so the hands used for deadwood and knock estimates are
+*played in* (:func:`sample_played_in`, the advisor's model): drawn with one extra card
+per stock draw the opponent made (up to a cap) and reduced by throwing the card leaving
+the least deadwood, once per extra card.
+From such samples :func:`opponent_outlook` estimates the opponent's deadwood
+distribution and its chance to knock or go gin on its next turn (taking the card the
+observer throws when that lets it knock, else drawing a random unseen card).
+
+Kernels for a search or a policy (all pure functions of the state and work arrays):
+
+* ``infer_hidden(state, observer, probs)`` fills ``probs[52]`` (float64) and returns the
+  unseen mask;
+* ``to_odds(unseen, probs)`` turns them into odds in place (``to_probs`` undoes it);
+* ``sample_hidden(state, observer, odds, unseen, rng)`` returns one sampled opponent
+  hand (mask, the known cards included);
+* ``sample_played_in(state, observer, odds, unseen, rounds, rng, scratch)``: the same,
+  played in for ``rounds`` turns (``play_in_rounds(state, observer, limit)``);
+* ``opponent_outlook(state, observer, odds, unseen, throw, n, rounds, rng, scratch,
+  deadwoods)``
+  returns (mean deadwood, P(knock or gin next turn), P(gin next turn)) and fills
+  ``deadwoods[:n]`` with the sampled deadwoods (points).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core.cards import CARD_POINTS
+from ..core.lanes import bit_index, popcount
+from ..core.rng import next_u64
+from .evaluator import best_discard_kernel, min_deadwood_kernel
+from .knowledge import hidden_count, unseen_cards
+from .state import Slot
+
+
+class Feature(IntEnum):
+    """Features of an unseen card ``c`` (counts of cards of the opponent's record)."""
+
+    THREW_RANK = 0
+    """cards of ``c``'s rank the opponent threw"""
+    THREW_NEAR1 = 1
+    """cards one rank from ``c`` in its suit the opponent threw"""
+    THREW_NEAR2 = 2
+    """cards two ranks from ``c`` in its suit the opponent threw"""
+    REFUSED_RANK = 3
+    REFUSED_NEAR1 = 4
+    HELD_RANK = 5
+    """cards of ``c``'s rank the opponent is known to hold"""
+    HELD_NEAR = 6
+    """cards within two ranks of ``c`` in its suit the opponent is known to hold"""
+    LATE_POINTS = 7
+    """``c``'s points x min(opponent's own turns / 10, 1)"""
+
+
+N_FEATURES = len(Feature)
+#: Fitted by ``scripts/fit_inference.py`` (maximum likelihood on simulated hands).
+WEIGHTS = np.array([-0.712, -0.477, -0.197, -0.738, -0.441, 0.406, 0.375, 0.007], dtype=np.float64)
+
+
+def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                               npt.NDArray[np.int64]]:
+    """For each card: the other cards of its rank, those one rank away in its suit, and
+    those two ranks away."""
+    rank_mates = np.zeros(52, dtype=np.int64)
+    near1 = np.zeros(52, dtype=np.int64)
+    near2 = np.zeros(52, dtype=np.int64)
+    for card in range(52):
+        suit, rank = divmod(card, 13)
+        for other in range(4):
+            if other != suit:
+                rank_mates[card] |= 1 << (other * 13 + rank)
+        for step, table in ((1, near1), (2, near2)):
+            for near in (rank - step, rank + step):
+                if 0 <= near < 13:
+                    table[card] |= 1 << (suit * 13 + near)
+    return rank_mates, near1, near2
+
+
+RANK_MATES, NEAR1, NEAR2 = _relation_masks()
+
+
+@njit(cache=True)
+def _spread(record: np.int64, table: npt.NDArray[np.int64], weight: np.float64,
+            scores: npt.NDArray[np.float64]) -> None:
+    """Add ``weight`` to the score of every card related (by ``table``) to each card of
+    ``record``; the relations are symmetric, so this counts, per card, its related
+    cards in ``record``."""
+    rest = record
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        related = table[bit_index(bit)]
+        while related:
+            other = related & -related
+            related ^= other
+            scores[bit_index(other)] += weight
+
+
+@njit(cache=True)
+def card_features(state: npt.NDArray[np.int64], observer: np.int64,
+                  weights: npt.NDArray[np.float64], scores: npt.NDArray[np.float64]) -> None:
+    """``scores[c]`` = sum of ``weights[i] * feature_i(c)`` for every card (length 52);
+    with a unit vector as ``weights`` this is one feature column."""
+    opponent = 1 - observer
+    threw = state[Slot.THREW + opponent]
+    refused = state[Slot.REFUSED + opponent]
+    held = state[Slot.HELD + opponent]
+    for card in range(52):
+        scores[card] = 0.0
+    _spread(threw, RANK_MATES, weights[Feature.THREW_RANK], scores)
+    _spread(threw, NEAR1, weights[Feature.THREW_NEAR1], scores)
+    _spread(threw, NEAR2, weights[Feature.THREW_NEAR2], scores)
+    _spread(refused, RANK_MATES, weights[Feature.REFUSED_RANK], scores)
+    _spread(refused, NEAR1, weights[Feature.REFUSED_NEAR1], scores)
+    _spread(held, RANK_MATES, weights[Feature.HELD_RANK], scores)
+    _spread(held, NEAR1, weights[Feature.HELD_NEAR], scores)
+    _spread(held, NEAR2, weights[Feature.HELD_NEAR], scores)
+    progress = min(state[Slot.OWN_TURNS + opponent], 10) / 10.0
+    late = weights[Feature.LATE_POINTS] * progress
+    for card in range(52):
+        scores[card] += late * CARD_POINTS[card]
+
+
+@njit(cache=True)
+def normalise(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]) -> None:
+    """Turn scores ``probs[c]`` (log weights) of the ``unseen`` cards into probabilities
+    ``min(1, z * exp(score))`` summing to ``hidden``; other cards get 0."""
+    total = 0.0
+    largest = 0.0
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        weight = np.exp(probs[card])
+        probs[card] = weight
+        total += weight
+        largest = max(largest, weight)
+    rest = ~unseen & ((np.int64(1) << 52) - 1)
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        probs[bit_index(bit)] = 0.0
+    if total <= 0.0:
+        return
+    capped = np.int64(0)
+    scale = hidden / total
+    # water-filling: cards whose share would pass 1 are held surely; the rest share the
+    # remaining count (rare, so the common case is one pass)
+    while largest * scale >= 1.0 and hidden > popcount(capped):
+        rest = unseen & ~capped
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            card = bit_index(bit)
+            if probs[card] * scale >= 1.0:
+                capped |= bit
+                total -= probs[card]
+        largest = 0.0
+        rest = unseen & ~capped
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            largest = max(largest, probs[bit_index(bit)])
+        scale = (hidden - popcount(capped)) / total if total > 0.0 else 0.0
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        probs[card] = 1.0 if (capped & bit) else probs[card] * scale
+
+
+@njit(cache=True)
+def infer_hidden(state: npt.NDArray[np.int64], observer: np.int64,
+                 probs: npt.NDArray[np.float64]) -> np.int64:
+    """Fill ``probs[c]`` = P(the opponent of ``observer`` holds ``c``) for every card
+    (1 for cards it is known to hold) and return the unseen mask."""
+    card_features(state, observer, WEIGHTS, probs)
+    unseen = unseen_cards(state, observer)
+    normalise(unseen, hidden_count(state, observer), probs)
+    held = state[Slot.HELD + 1 - observer]
+    while held:
+        bit = held & -held
+        held ^= bit
+        probs[bit_index(bit)] = 1.0
+    return unseen
+
+
+@njit(cache=True)
+def _uniform(rng: npt.NDArray[np.uint64]) -> np.float64:
+    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+_MAX_ODDS = 999.0
+
+
+@njit(cache=True)
+def to_odds(cards: np.int64, probs: npt.NDArray[np.float64]) -> None:
+    """Replace ``probs[c]`` by the odds ``p / (1 - p)`` (capped at 999) for ``cards``."""
+    rest = cards
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        p = probs[card]
+        probs[card] = _MAX_ODDS if p >= _MAX_ODDS / (1.0 + _MAX_ODDS) else p / (1.0 - p)
+
+
+@njit(cache=True)
+def to_probs(cards: np.int64, odds: npt.NDArray[np.float64]) -> None:
+    """Undo :func:`to_odds` (a card at the odds cap gets back 0.999)."""
+    rest = cards
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        odds[card] = odds[card] / (1.0 + odds[card])
+
+
+@njit(cache=True)
+def sample_hidden(state: npt.NDArray[np.int64], observer: np.int64,
+                  odds: npt.NDArray[np.float64], unseen: np.int64,
+                  rng: npt.NDArray[np.uint64], extra: np.int64 = 0) -> np.int64:
+    """One opponent hand drawn from the model: its known cards plus ``hidden_count``
+    (+ ``extra``) unseen cards picked one by one with chance proportional to their odds
+    (``odds``: :func:`to_odds` of the inferred probabilities)."""
+    hand = state[Slot.HELD + 1 - observer]
+    pool = unseen
+    total = 0.0
+    rest = pool
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        total += odds[bit_index(bit)]
+    for _ in range(hidden_count(state, observer) + extra):
+        if total <= 0.0 or pool == 0:
+            break
+        target = _uniform(rng) * total
+        rest = pool
+        pick = rest & -rest
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            target -= odds[bit_index(bit)]
+            pick = bit
+            if target < 0.0:
+                break
+        hand |= pick
+        pool &= ~pick
+        total -= odds[bit_index(pick)]
+    return hand
+
+
+@njit(cache=True)
+def play_in_rounds(state: npt.NDArray[np.int64], observer: np.int64,
+                   limit: np.int64) -> np.int64:
+    """Stock draws the opponent has made (its own turns less the pile cards it took),
+    at most ``limit``: the rounds :func:`sample_played_in` replays."""
+    opponent = 1 - observer
+    took = popcount(state[Slot.TOOK + opponent])
+    return max(min(state[Slot.OWN_TURNS + opponent] - took, limit), 0)
+
+
+@njit(cache=True)
+def sample_played_in(state: npt.NDArray[np.int64], observer: np.int64,
+                     odds: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
+                     rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> np.int64:
+    """An opponent hand drawn from the model and then *played in*: ``rounds`` more
+    unseen cards are drawn with it and, one at a time, the card whose discard leaves
+    the least deadwood is thrown (the highest such card), as a player improving its hand
+    for ``rounds`` turns would; the cards it is known to hold are never thrown.  A
+    marginal draw is a fresh deal, far worse than a hand that has been played for some
+    turns; this corrects the joint (melded) structure the marginals cannot carry."""
+    known = state[Slot.HELD + 1 - observer]
+    hand = sample_hidden(state, observer, odds, unseen, rng, rounds)
+    for _ in range(rounds):
+        _, throws = best_discard_kernel(hand, hand & ~known, scratch)
+        if throws == 0:
+            break
+        # the highest of the best throws (cards are ordered by rank within a suit, so
+        # compare points, then rank)
+        pick = throws & -throws
+        rest = throws ^ pick
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            a, b = bit_index(bit), bit_index(pick)
+            if CARD_POINTS[a] > CARD_POINTS[b] or (CARD_POINTS[a] == CARD_POINTS[b]
+                                                   and a % 13 > b % 13):
+                pick = bit
+        hand ^= pick
+    return hand
+
+
+@njit(cache=True)
+def random_card(pool: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
+    """A uniformly chosen card of ``pool`` (as a one-bit mask; 0 when empty)."""
+    count = popcount(pool)
+    if count == 0:
+        return np.int64(0)
+    skip = np.int64(_uniform(rng) * count)
+    for _ in range(skip):
+        pool &= pool - 1
+    return pool & -pool
+
+
+@njit(cache=True)
+def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
+                     odds: npt.NDArray[np.float64], unseen: np.int64, throw: np.int64,
+                     n_samples: np.int64, rounds: np.int64, rng: npt.NDArray[np.uint64],
+                     scratch: npt.NDArray[np.int64], deadwoods: npt.NDArray[np.int64]
+                     ) -> tuple[np.float64, np.float64, np.float64]:
+    """(mean deadwood, P(knock or gin on its next turn), P(gin on its next turn)) of the
+    opponent over ``n_samples`` hands drawn from ``odds`` and played in for ``rounds``
+    (see :func:`sample_played_in`); ``deadwoods[i]`` gets sample
+    ``i``'s deadwood (points).  On its turn the sampled opponent takes ``throw`` (the
+    card the observer is about to throw, -1 for none) when that lets it knock, else
+    draws a random card of the unseen cards it does not hold; it knocks whenever the
+    hand's knock limit allows (an upper bound for opponents that wait)."""
+    limit = state[Slot.KNOCK_LIMIT]
+    total = 0.0
+    ends = 0
+    gins = 0
+    for i in range(n_samples):
+        hand = sample_played_in(state, observer, odds, unseen, rounds, rng, scratch)
+        deadwood = min_deadwood_kernel(hand)
+        deadwoods[i] = deadwood
+        total += deadwood
+        best = np.int64(1 << 20)
+        if throw >= 0:
+            bit = np.int64(1) << throw
+            best, _ = best_discard_kernel(hand | bit, hand, scratch)
+        if best > limit:
+            drawn = random_card(unseen & ~hand, rng)
+            best, _ = best_discard_kernel(hand | drawn, hand | drawn, scratch)
+        if best <= limit:
+            ends += 1
+            gins += best == 0
+    n = max(n_samples, 1)
+    return total / n, ends / n, gins / n
+
