@@ -54,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core.rng import stream_key
+from ..core.rng import next_below, stream_key
 from .engine import (
     Phase,
     Slot,
@@ -66,6 +66,7 @@ from .engine import (
     step,
 )
 from .evaluator import bit_index, discard_deadwoods_kernel, popcount
+from .inference import infer_hidden, play_in_rounds, sample_played_in, to_odds
 from .policies import PRESETS, Policy, parse_policy, policy_name
 from .sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 
@@ -95,10 +96,26 @@ class SearchField(IntEnum):
     """Samples before the race may drop an action."""
     TEMPERATURE = 3
     """Points of deadwood per factor ``e`` of the sample weights (0: uniform samples)."""
+    SAMPLER = 4
+    """How opponent hands are sampled: :class:`Sampler`."""
+
+
+class Sampler(IntEnum):
+    """Where the sampled opponent hands come from."""
+
+    WEIGHTED = 0
+    """The advisor's sampler: uniform deal, played in, weighted by the likelihood."""
+    INFERENCE = 1
+    """The opponent-hand inference model (:mod:`analyzer.gin.inference`), played in for
+    at most ``_PLAY_IN_CAP`` stock draws as the expert does; equal weights."""
+
+
+SAMPLERS = ("weighted", "inference")
+_PLAY_IN_CAP = 2
 
 
 SEARCH_FIELDS = len(SearchField)
-DEFAULT_BUDGET = 64
+DEFAULT_BUDGET = 16
 
 
 @dataclass(frozen=True)
@@ -107,16 +124,20 @@ class SearchPolicy:
     most, each rolling out every racing action with ``rollout`` for both players."""
 
     budget: int = DEFAULT_BUDGET
-    rollout: Policy = PRESETS["lookahead"]
+    rollout: Policy = PRESETS["expert"]
     batch: int = 8
-    min_samples: int = 16
+    min_samples: int = 8
     temperature: int = 8
+    sampler: str = "inference"
 
     def __post_init__(self) -> None:
         if self.budget < 1 or self.batch < 1 or self.min_samples < 2:
             raise ValueError("search needs budget >= 1, batch >= 1 and min_samples >= 2")
         if self.temperature < 0:
             raise ValueError(f"temperature must be >= 0 points, got {self.temperature}")
+        if self.sampler not in SAMPLERS:
+            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
+                             f"{self.sampler!r}")
 
     def to_array(self) -> npt.NDArray[np.int64]:
         """The search parameters as the ``np.int64`` row the kernels read."""
@@ -125,13 +146,14 @@ class SearchPolicy:
         array[SearchField.BATCH] = self.batch
         array[SearchField.MIN_SAMPLES] = self.min_samples
         array[SearchField.TEMPERATURE] = self.temperature
+        array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
         return array
 
 
 Player = Policy | SearchPolicy
 """Anything that can take a seat: a policy or the search player."""
 
-_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature")
+_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler")
 
 
 def parse_player(text: str) -> Player:
@@ -152,6 +174,8 @@ def parse_player(text: str) -> Player:
                 raise ValueError(f"rollout must be a policy preset ({', '.join(PRESETS)}), "
                                  f"got {value!r}")
             changes[key] = PRESETS[value]
+        elif key == "sampler":
+            changes[key] = value
         else:
             try:
                 changes[key] = int(value)
@@ -293,6 +317,26 @@ def _race_step(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
 
 
 @njit(cache=True)
+def _deal_stock(state: npt.NDArray[np.int64], cards: np.int64, rng: npt.NDArray[np.uint64],
+                order: npt.NDArray[np.int64]) -> None:
+    """Put ``cards`` in the stock of ``state`` in a uniformly random order (``order`` is
+    work space of at least that many entries)."""
+    n = np.int64(0)
+    rest = cards
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        order[n] = bit_index(bit)
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = next_below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    first = state[Slot.STOCK_POS]
+    for k in range(n):
+        state[Slot.DECK + first + k] = order[k]
+
+
+@njit(cache=True)
 def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                   model: npt.NDArray[np.int64], params: npt.NDArray[np.int64],
                   key: np.int64, scratch: npt.NDArray[np.int64],
@@ -314,8 +358,15 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         return actions[0]
     player = state[Slot.TURN]
     opponent = 1 - player
-    known = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
+    known = state[Slot.HELD + opponent]
     unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
+    inference = params[SearchField.SAMPLER] == Sampler.INFERENCE
+    odds = np.zeros(52, dtype=np.float64)
+    rounds = np.int64(0)
+    if inference:
+        unseen = infer_hidden(state, player, odds)
+        to_odds(unseen, odds)
+        rounds = play_in_rounds(state, player, np.int64(_PLAY_IN_CAP))
     pool = np.empty(popcount(unseen), dtype=np.int64)
     rest = unseen
     for i in range(pool.shape[0]):
@@ -349,10 +400,16 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         stop = min(budget, done + params[SearchField.BATCH])
         for s in range(done, stop):
             rng[0] = stream_key(key, 2 * s)
-            cards[:] = pool
-            sample[:] = start
-            deal_sample(sample, cards, rng, layout, scratch, opponent)
-            if temperature > 0:
+            if inference:
+                sample[:] = state
+                hand = sample_played_in(state, player, odds, unseen, rounds, rng, scratch)
+                sample[Slot.HAND + opponent] = hand
+                _deal_stock(sample, unseen & ~hand, rng, cards)
+            else:
+                cards[:] = pool
+                sample[:] = start
+                deal_sample(sample, cards, rng, layout, scratch, opponent)
+            if temperature > 0 and not inference:
                 log_weights[s] = log_likelihood(sample[Slot.HAND + opponent], observed,
                                                 temperature, layout[SampleLayout.OPP_THRESHOLD],
                                                 scratch[:52])
