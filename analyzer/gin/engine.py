@@ -62,9 +62,9 @@ from .state import (
 )
 
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
-           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order", "has_choice", "knock_deadwood",
-           "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
-           "resolve_knock", "step", "stock_left"]
+           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order",
+           "has_choice", "knock_deadwood", "knock_threshold", "new_hand", "new_scratch",
+           "new_state", "play_from_deck", "resolve_knock", "step", "stock_left"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
@@ -496,7 +496,7 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             apply_draw(state, state[Slot.PILE_LEN] > 0
                        and _wants_upcard(state, player, policy, scratch))
     elif phase == Phase.DISCARD and not _big_gin(state, rules):
-        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:104])
+        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:])
         apply_discard(state, card, knock, rules)
 
 

@@ -42,7 +42,8 @@ array, an rng array and work arrays; no allocation):
 
 * ``expert_wants_upcard(state, player, policy, scratch)`` (``scratch``: 104 int64);
 * ``expert_discard(state, player, policy, rng, scratch, work)`` -> (card, knock)
-  (``scratch``, ``work``: 52 int64 each);
+  (``scratch``: 52 int64; ``work``: 52, or 58 to reuse the inference made at this turn's
+  draw decision by ``expert_wants_upcard(..., scratch)`` with ``work = scratch[52:]``);
 * ``knock_outlook(state, player, hand10, deadwood, n, rng, probs, unseen, scratch)`` ->
   (EV, P(undercut), P(end), P(game)) for knocking with ``hand10``.
 """
@@ -71,7 +72,7 @@ from .inference import (
     to_odds,
     to_probs,
 )
-from .knowledge import pile_top
+from .knowledge import hidden_count, pile_top, unseen_cards
 from .policies import KnockRule, PolicyField
 from .state import Slot, knock_threshold, stock_left
 
@@ -168,6 +169,69 @@ def _better_high(card: np.int64, other: np.int64) -> bool:
     return card > other
 
 
+_TAG = 52  # where the inference tag starts in ``work`` (see :func:`_infer_cached`)
+
+
+@njit(cache=True)
+def _tag_matches(state: npt.NDArray[np.int64], player: np.int64,
+                 tag: npt.NDArray[np.int64]) -> bool:
+    """Whether ``tag`` was written at this player's draw decision of this turn: the same
+    opponent record, and a hand that has gained exactly one card since."""
+    opponent = 1 - player
+    hand = state[Slot.HAND + player]
+    gained = hand & ~tag[2]
+    return (tag[0] == state[Slot.DRAWS] and tag[1] == player and tag[2] & ~hand == 0
+            and gained != 0 and gained & (gained - 1) == 0
+            and tag[3] == state[Slot.THREW + opponent]
+            and tag[4] == state[Slot.REFUSED + opponent]
+            and tag[5] == state[Slot.HELD + opponent])
+
+
+@njit(cache=True)
+def _write_tag(state: npt.NDArray[np.int64], player: np.int64,
+               tag: npt.NDArray[np.int64]) -> None:
+    opponent = 1 - player
+    tag[0] = state[Slot.DRAWS] + 1  # the draw about to be made moves the counter on
+    tag[1] = player
+    tag[2] = state[Slot.HAND + player]
+    tag[3] = state[Slot.THREW + opponent]
+    tag[4] = state[Slot.REFUSED + opponent]
+    tag[5] = state[Slot.HELD + opponent]
+
+
+@njit(cache=True)
+def _infer_cached(state: npt.NDArray[np.int64], player: np.int64,
+                  work: npt.NDArray[np.int64]) -> np.int64:
+    """:func:`infer_hidden` into ``work[:52]`` (as float64), reusing the probabilities
+    inferred at this turn's draw decision when ``work`` carries their tag (``work`` of
+    58 entries; shorter work arrays always infer afresh).  After a stock draw of ``x``
+    the model's answer is the old one without ``x``, rescaled to the same count of
+    hidden cards; when a card is or would be capped at 1 it infers afresh."""
+    probs = work[:52].view(np.float64)
+    if work.shape[0] >= _TAG + 6 and _tag_matches(state, player, work[_TAG:_TAG + 6]):
+        work[_TAG] = 0  # used once
+        unseen = unseen_cards(state, player)
+        card = bit_index(state[Slot.HAND + player] & ~work[_TAG + 2])
+        if card == state[Slot.TAKEN] or probs[card] == 0.0:
+            return unseen  # the pile's top was not among the unseen cards
+        hidden = hidden_count(state, player)
+        scale = hidden / (hidden - probs[card])
+        rest = unseen
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if probs[bit_index(bit)] * scale >= 1.0:
+                return infer_hidden(state, player, probs)
+        rest = unseen
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            probs[bit_index(bit)] *= scale
+        probs[card] = 0.0
+        return unseen
+    return infer_hidden(state, player, probs)
+
+
 @njit(cache=True)
 def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
                         policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
@@ -177,6 +241,8 @@ def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
         return False
     probs = scratch[52:104].view(np.float64)
     unseen = infer_hidden(state, player, probs)
+    if scratch.shape[0] >= 52 + _TAG + 6:
+        _write_tag(state, player, scratch[52 + _TAG:52 + _TAG + 6])
     hand = state[Slot.HAND + player]
     outs_weight = _weight(policy, PolicyField.OUTS) * _stock_share(state)
     now = hand_value(hand, min_deadwood_kernel(hand), outs_weight, unseen, probs)
@@ -267,8 +333,8 @@ def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
             least, knock_card = value, card
     if least == 0:
         return knock_card, True
+    unseen = _infer_cached(state, player, work)
     probs = work[:52].view(np.float64)
-    unseen = infer_hidden(state, player, probs)
     if least <= knock_threshold(state, player, policy):
         if policy[PolicyField.KNOCK_RULE] == KnockRule.SCHEDULE:
             return knock_card, True

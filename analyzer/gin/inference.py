@@ -13,8 +13,10 @@ card ``c`` gets a score
 
 over the features of :class:`Feature`: how many cards of ``c``'s rank, or within one or
 two ranks in its suit, the opponent threw, refused (pile tops it did not take, the
-opening upcard pass included) or is known to hold, and ``c``'s point value times how far
-the opponent's hand has come (its own turns / 10, capped at 1: high cards leave first).
+opening upcard pass included) or is known to hold; ``c``'s point value times how far
+the opponent's hand has come (its own turns / 10, capped at 1: high cards leave first);
+and whether it passed on both a card of ``c``'s rank and a suit neighbour of ``c``
+(then ``c`` fits no meld it was building, a strong sign it is not held).
 The cards are then exchangeable given their scores: ``P(c held) = min(1, z * exp(s(c)))``
 with ``z`` set so that the probabilities sum to ``k`` (the number of hidden cards).  A
 card seen anywhere has probability 0, a card known to be in its hand 1.
@@ -78,11 +80,15 @@ class Feature(IntEnum):
     """cards within two ranks of ``c`` in its suit the opponent is known to hold"""
     LATE_POINTS = 7
     """``c``'s points x min(opponent's own turns / 10, 1)"""
+    DEAD_BOTH_WAYS = 8
+    """1 when the opponent threw or refused both a card of ``c``'s rank and a card one
+    rank from ``c`` in its suit (``c`` fits neither a set nor a run it was building)"""
 
 
 N_FEATURES = len(Feature)
 #: Fitted by ``scripts/fit_inference.py`` (maximum likelihood on simulated hands).
-WEIGHTS = np.array([-0.712, -0.477, -0.197, -0.738, -0.441, 0.406, 0.375, 0.007], dtype=np.float64)
+WEIGHTS = np.array([-0.524, -0.266, -0.193, -0.539, -0.200, 0.398, 0.380, -0.007, -1.127],
+                   dtype=np.float64)
 
 
 def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
@@ -143,6 +149,20 @@ def card_features(state: npt.NDArray[np.int64], observer: np.int64,
     _spread(held, RANK_MATES, weights[Feature.HELD_RANK], scores)
     _spread(held, NEAR1, weights[Feature.HELD_NEAR], scores)
     _spread(held, NEAR2, weights[Feature.HELD_NEAR], scores)
+    passed = threw | refused
+    rank_passed = np.int64(0)
+    near_passed = np.int64(0)
+    rest = passed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        rank_passed |= RANK_MATES[bit_index(bit)]
+        near_passed |= NEAR1[bit_index(bit)]
+    both = rank_passed & near_passed
+    while both:
+        bit = both & -both
+        both ^= bit
+        scores[bit_index(bit)] += weights[Feature.DEAD_BOTH_WAYS]
     progress = min(state[Slot.OWN_TURNS + opponent], 10) / 10.0
     late = weights[Feature.LATE_POINTS] * progress
     for card in range(52):

@@ -179,7 +179,9 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
-    "expert": Policy(draw="expert", discard="expert", knock_rule="expert"),
+    "expert": Policy(draw="expert", discard="expert", knock_rule="expert", outs=204, danger=283,
+                     take_margin=247, low_late=9, knock_bias=308, knock_stock=42,
+                     knock_threat=11),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first

@@ -93,12 +93,20 @@ def play_hand(deck_key: np.uint64, policy_key: np.uint64, dealer: np.int64,
     """Deal from ``deck_key`` and play one hand to its end in ``state``; a seat with a
     search row (:mod:`analyzer.gin.search`) searches at its decisions.  Returns the
     searched decisions (their samples are added to ``samples_used[0]``)."""
-    rng[0] = deck_key
-    shuffle_deck(rng, deck)
-    new_hand(state, deck, dealer, rules)
+    deal_hand(deck_key, dealer, rules, state, deck, rng)
     rng[0] = policy_key
     return play_on(state, rules, policies, searchers, np.int64(policy_key) ^ SEARCH_SALT, rng,
                    scratch, samples_used)
+
+
+@njit(cache=True)
+def deal_hand(deck_key: np.uint64, dealer: np.int64, rules: npt.NDArray[np.int64],
+              state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
+              rng: npt.NDArray[np.uint64]) -> None:
+    """Shuffle the deck of stream ``deck_key`` and deal it into ``state``."""
+    rng[0] = deck_key
+    shuffle_deck(rng, deck)
+    new_hand(state, deck, dealer, rules)
 
 
 @njit(cache=True)
@@ -188,8 +196,10 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     Policies may depend on the score: before each hand seat ``s`` plays
     ``score_policies[s, regions[s, min(own, cap), min(other, cap)]]`` where ``own`` and
     ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
-    is the last index of the region tables.  A seat with a search row searches at its
-    decisions (:mod:`analyzer.gin.search`).
+    is the last index of the region tables.  The running scores are also written into
+    the hand's state (``Slot.SCORE + seat``), where score-aware kernels such as the
+    expert's knock read them.  A seat with a search row searches at its decisions
+    (:mod:`analyzer.gin.search`).
 
     ``start`` holds the score (points) and boxes (hands won) each seat begins with:
     ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
@@ -228,8 +238,14 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
         for seat in range(2):
             region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
             policies[seat] = score_policies[seat, region]
-        play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ _POLICY_SALT, stream),
-                  dealer, rules, policies, searchers, state, deck, rng, scratch, samples)
+        deal_hand(stream_key(game_seed, stream), dealer, rules, state, deck, rng)
+        # the players see the score (of the first Hollywood column)
+        state[Slot.SCORE] = scores[0, 0]
+        state[Slot.SCORE + 1] = scores[0, 1]
+        rng[0] = stream_key(game_seed ^ _POLICY_SALT, stream)
+        play_on(state, rules, policies, searchers,
+                np.int64(stream_key(game_seed ^ _POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
+                scratch, samples)
         hand_number += 1
         winner = state[Slot.WINNER]
         if winner < 0:

@@ -95,9 +95,11 @@ class Outcome(IntEnum):
 
 
 OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
-#: Length of a state array and of the work space :func:`analyzer.gin.engine.advance` needs.
+#: Length of a state array and of the work space :func:`analyzer.gin.engine.advance` needs:
+#: 52 per-card values, 52 more (the lookahead's draws, the expert's probabilities) and a
+#: 6-entry tag saying which position those probabilities were inferred for.
 STATE_SIZE = int(Slot.SIZE)
-SCRATCH_SIZE = 104
+SCRATCH_SIZE = 110
 
 
 @njit(cache=True)

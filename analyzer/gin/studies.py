@@ -308,9 +308,11 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
 
 
 def default_field() -> dict[str, Policy]:
-    """The tournament field: the policy presets that differ in how they draw and throw."""
+    """The tournament field: the policy presets that differ in how they draw and throw,
+    and the ``expert`` that reads the opponent."""
     return {name: POLICY_PRESETS[name] for name in
-            ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive")}
+            ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive",
+             "expert")}
 
 
 def tournament(rules: Rules, field: dict[str, Player], n_deals: int, n_games: int, seed: int,
