@@ -4,8 +4,9 @@ Each generation draws ``--population`` candidate weight vectors from a Gaussian
 (clipped to each weight's range; candidate 0 is the current mean) and plays every
 candidate against every opponent of the panel on the *same* deals (common random
 numbers: one seed per generation, seats swapped on each deal).  A candidate's score is
-its mean points per hand over the panel; the ``--elite`` best set the next mean and
-spread.  The panel holds the existing presets, the knock schedules that were best
+a soft minimum of its points per hand over the panel, ``-T log mean exp(-x / T)`` with
+``T = --softness`` points (the plain mean as ``T`` grows), so that no opponent is
+sacrificed for the others; the ``--elite`` best set the next mean and spread.  The panel holds the existing presets, the knock schedules that were best
 responses in the report (``results/schedule/``), and the incumbent ``expert`` (the
 mean at the start of the generation), so a candidate must also beat the current best.
 
@@ -39,7 +40,7 @@ SPACE = (
     ("low_late", 0, 150, 30),
     ("knock_bias", -500, 2000, 400),
     ("knock_stock", -60, 100, 20),
-    ("knock_threat", 0, 3000, 500),
+    ("play_in", 0, 10, 2),
 )
 PANEL = ("basic", "gin-hunter", "safe-discard", "lookahead", "simple", "passive",
          "basic,knock=1:10/4:0", "basic,knock=1:10/7:0")
@@ -70,6 +71,8 @@ def main() -> None:
     parser.add_argument("--final-deals", type=int, default=6000)
     parser.add_argument("--start", default="expert", help="starting policy")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--softness", type=float, default=1.0,
+                        help="T of the soft minimum over the panel (points per hand)")
     parser.add_argument("--out", default="results/tuning")
     args = parser.parse_args()
 
@@ -95,7 +98,9 @@ def main() -> None:
             policy = with_weights(base, weights)
             for o, opponent in enumerate(opponents.values()):
                 points[c, o] = per_deal_points(policy, opponent, seed, args.deals)
-        scores = points.mean(axis=(1, 2))
+        per_opponent = points.mean(axis=2)
+        scores = -args.softness * np.log(np.mean(np.exp(-per_opponent / args.softness),
+                                                 axis=1))
         for c, weights in enumerate(candidates):
             gain, gain_low, gain_high = paired(points[c].mean(axis=0) - points[0].mean(axis=0))
             record = {"generation": generation, "candidate": c, "score": scores[c],
@@ -136,14 +141,17 @@ def main() -> None:
         "",
         (f"Command: `PYTHONPATH=. python scripts/tune_expert.py --generations {args.generations} "
         f"--population {args.population} --elite {args.elite} --deals {args.deals} "
-        f"--final-deals {args.final_deals} --start '{args.start}' --seed {args.seed}` "
+        f"--final-deals {args.final_deals} --start '{args.start}' --seed {args.seed} "
+        f"--softness {args.softness}` "
         f"({elapsed / 60:.0f} min on the shared 2-core machine)."),
         "",
         "Method: cross-entropy method over the weights "
         + ", ".join(f"`{s[0]}` [{s[1]}, {s[2]}]" for s in SPACE)
         + ". Each generation plays every candidate against every opponent of the panel on "
         f"the same {args.deals:,} deals (seats swapped: {2 * args.deals:,} hands per pairing, "
-        "standard rules); score = mean points per hand over the panel; the "
+        "standard rules); score = soft minimum over the panel of the points per hand, "
+        f"-T log mean exp(-x/T), T = {args.softness} (the other weights as in the start "
+        "policy); the "
         f"{args.elite} best of {args.population} set the next mean. Panel: "
         + ", ".join(f"`{p}`" for p in PANEL) + ", and the incumbent (the generation's "
         "starting mean).",

@@ -27,7 +27,7 @@ the higher card.
 Knock (``knock_rule=expert``; ``knock_rule=schedule`` knocks whenever the schedule
 allows): when the least deadwood ``D`` after a discard is within the schedule's
 threshold (and not gin, which is always taken), ``knock_samples`` opponent hands are
-drawn from ``p`` and played in for up to 2 of its stock draws
+drawn from ``p`` and played in for up to ``play_in`` of its stock draws
 (:func:`analyzer.gin.inference.sample_played_in`), and the knock is valued on them: ``EV`` (points; a knock scores the
 defender's deadwood after layoffs minus ``D``, an undercut loses the bonus plus the
 difference), ``P(undercut)``, ``P(end)`` = the chance the opponent knocks or goes gin on
@@ -37,6 +37,8 @@ the chance the knock wins the game (score slots).  It knocks when::
     100 * EV + knock_threat * P(end) + game_push * P(game)
         > knock_bias + knock_stock * stock_left
 
+(sampling stops at half the samples when the two sides are already 5 points apart;
+``P(end)`` is not estimated when ``knock_threat`` is 0).
 Kernels a search can call at any decision (pure functions of the state, the policy
 array, an rng array and work arrays; no allocation):
 
@@ -44,8 +46,9 @@ array, an rng array and work arrays; no allocation):
 * ``expert_discard(state, player, policy, rng, scratch, work)`` -> (card, knock)
   (``scratch``: 52 int64; ``work``: 52, or 58 to reuse the inference made at this turn's
   draw decision by ``expert_wants_upcard(..., scratch)`` with ``work = scratch[52:]``);
-* ``knock_outlook(state, player, hand10, deadwood, n, rng, probs, unseen, scratch)`` ->
-  (EV, P(undercut), P(end), P(game)) for knocking with ``hand10``.
+* ``knock_outlook(state, player, policy, hand10, deadwood, rng, probs, unseen, scratch,
+  stop_margin)`` -> (EV, P(undercut), P(end), P(game), score - threshold) for knocking
+  with ``hand10``.
 """
 
 from __future__ import annotations
@@ -65,12 +68,12 @@ from .evaluator import (
     min_deadwood_kernel,
 )
 from .inference import (
+    from_sampling_table,
     infer_hidden,
     play_in_rounds,
     random_card,
     sample_played_in,
-    to_odds,
-    to_probs,
+    to_sampling_table,
 )
 from .knowledge import hidden_count, pile_top, unseen_cards
 from .policies import KnockRule, PolicyField
@@ -78,8 +81,10 @@ from .state import Slot, knock_threshold, stock_left
 
 _FULL_STOCK = 31.0
 _NONE = np.int64(1 << 20)
-#: Most rounds a sampled opponent hand is played in for a knock decision (cost bound).
-_PLAY_IN_CAP = 2
+#: A knock decision stops sampling at half its samples when the score is already this
+#: far from its threshold (hundredths of a point): more samples would rarely flip it.
+_STOP_MARGIN = 500.0
+
 
 
 @njit(cache=True)
@@ -260,15 +265,21 @@ def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
-def knock_outlook(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64,
-                  deadwood: np.int64, n_samples: np.int64, rng: npt.NDArray[np.uint64],
-                  probs: npt.NDArray[np.float64], unseen: np.int64,
-                  scratch: npt.NDArray[np.int64]
-                  ) -> tuple[np.float64, np.float64, np.float64, np.float64]:
-    """(EV of knocking now (points), P(undercut), P(opponent ends on its next turn if I
-    play on), P(the knock wins the game)) over ``n_samples`` opponent hands drawn from
-    ``probs`` (turned into odds and back, so left as they were up to rounding); ``hand10`` is this player's hand after its throw, ``deadwood`` its
-    deadwood (points)."""
+def knock_outlook(state: npt.NDArray[np.int64], player: np.int64,
+                  policy: npt.NDArray[np.int64], hand10: np.int64, deadwood: np.int64,
+                  rng: npt.NDArray[np.uint64], probs: npt.NDArray[np.float64],
+                  unseen: np.int64, scratch: npt.NDArray[np.int64], stop_margin: np.float64
+                  ) -> tuple[np.float64, np.float64, np.float64, np.float64, np.float64]:
+    """(EV of knocking now (points), P(undercut), P(opponent ends on its next turn if
+    this player plays on), P(the knock wins the game), knock score minus its threshold
+    (hundredths of a point, see the module notes)) over ``policy``'s ``knock_samples``
+    opponent hands drawn from ``probs`` and played in (``probs`` are turned into odds
+    and back, so left as they were up to rounding).  ``hand10`` is this player's hand
+    after its throw, ``deadwood`` its deadwood (points).
+
+    ``P(end)`` is estimated only when the policy weighs it (``knock_threat`` != 0; else
+    0).  Sampling stops after half the samples when the score is already more than
+    ``stop_margin`` from its threshold (``np.inf``: never)."""
     opponent = 1 - player
     throw = bit_index(state[Slot.HAND + player] & ~hand10)
     _, sets, runs = best_arrangement_kernel(hand10)
@@ -277,15 +288,25 @@ def knock_outlook(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int
     tie_undercuts = state[Slot.RULE_TIE_IS_UNDERCUT] != 0
     target = state[Slot.RULE_TARGET]
     in_game = state[Slot.SCORE + player] > 0 or state[Slot.SCORE + opponent] > 0
-    to_odds(unseen, probs)
-    rounds = play_in_rounds(state, player, np.int64(_PLAY_IN_CAP))
+    threat = policy[PolicyField.KNOCK_THREAT]
+    push = policy[PolicyField.GAME_PUSH]
+    threshold = policy[PolicyField.KNOCK_BIAS] + policy[PolicyField.KNOCK_STOCK] * stock_left(state)
+    n_samples = policy[PolicyField.KNOCK_SAMPLES]
+    to_sampling_table(unseen, probs)
+    rounds = play_in_rounds(state, player, policy[PolicyField.PLAY_IN])
     total = 0.0
     undercuts = 0
     ends = 0
     game = 0
     multiplier = state[Slot.MULTIPLIER]
-    for _ in range(n_samples):
+    n = 0
+    for i in range(n_samples):
+        if i == n_samples // 2 and i > 0:
+            partial = 100.0 * total / n + threat * ends / n + push * game / n - threshold
+            if abs(partial) > stop_margin:
+                break
         opp = sample_played_in(state, player, probs, unseen, rounds, rng, scratch)
+        n += 1
         defender = layoff_deadwood_kernel(opp, sets, runs)
         if defender < deadwood or (defender == deadwood and tie_undercuts):
             points = -(bonus + deadwood - defender)
@@ -295,19 +316,21 @@ def knock_outlook(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int
         total += points * multiplier
         if in_game and points > 0 and state[Slot.SCORE + player] + points * multiplier >= target:
             game += 1
-        # playing on instead: the opponent takes this throw when it melds and lets it
-        # knock, else draws a random card it has not got
-        bit = np.int64(1) << throw
-        best = _NONE
-        if melds_card_kernel(opp | bit, throw):
-            best, _ = best_discard_kernel(opp | bit, opp, scratch)
-        if best > limit:
-            drawn = random_card(unseen & ~opp, rng)
-            best, _ = best_discard_kernel(opp | drawn, opp | drawn, scratch)
-        ends += best <= limit
-    to_probs(unseen, probs)
-    n = max(n_samples, 1)
-    return total / n, undercuts / n, ends / n, game / n
+        if threat != 0:
+            # playing on instead: the opponent takes this throw when it melds and lets
+            # it knock, else draws a random card it has not got
+            bit = np.int64(1) << throw
+            best = _NONE
+            if melds_card_kernel(opp | bit, throw):
+                best, _ = best_discard_kernel(opp | bit, opp, scratch)
+            if best > limit:
+                drawn = random_card(unseen & ~opp, rng)
+                best, _ = best_discard_kernel(opp | drawn, opp | drawn, scratch)
+            ends += best <= limit
+    from_sampling_table(state, player, unseen, probs)
+    n = max(n, 1)
+    score = 100.0 * total / n + threat * ends / n + push * game / n - threshold
+    return total / n, undercuts / n, ends / n, game / n, score
 
 
 @njit(cache=True)
@@ -338,12 +361,9 @@ def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
     if least <= knock_threshold(state, player, policy):
         if policy[PolicyField.KNOCK_RULE] == KnockRule.SCHEDULE:
             return knock_card, True
-        ev, _, end, game = knock_outlook(
-            state, player, hand & ~(np.int64(1) << knock_card), least,
-            policy[PolicyField.KNOCK_SAMPLES], rng, probs, unseen, scratch)
-        score = (100.0 * ev + policy[PolicyField.KNOCK_THREAT] * end
-                 + policy[PolicyField.GAME_PUSH] * game)
-        if score > policy[PolicyField.KNOCK_BIAS] + policy[PolicyField.KNOCK_STOCK] * stock_left(state):
+        margin = knock_outlook(state, player, policy, hand & ~(np.int64(1) << knock_card),
+                               least, rng, probs, unseen, scratch, _STOP_MARGIN)[4]
+        if margin > 0:
             return knock_card, True
         discard_deadwoods_kernel(hand, candidates, scratch)
     share = _stock_share(state)

@@ -18,16 +18,18 @@ the opponent's hand has come (its own turns / 10, capped at 1: high cards leave 
 and whether it passed on both a card of ``c``'s rank and a suit neighbour of ``c``
 (then ``c`` fits no meld it was building, a strong sign it is not held).
 The cards are then exchangeable given their scores: ``P(c held) = min(1, z * exp(s(c)))``
-with ``z`` set so that the probabilities sum to ``k`` (the number of hidden cards).  A
+with ``z`` set so that the probabilities sum to ``k`` (the number of hidden cards);
+last, a fitted monotone curve (``CALIBRATION_X/Y``) recalibrates these shares and they
+are rescaled to sum to ``k`` again.  A
 card seen anywhere has probability 0, a card known to be in its hand 1.
 
 Hands are sampled from the model by successive sampling without replacement, each pick
 proportional to the odds ``p / (1 - p)`` of the cards left (:func:`sample_hidden`).
 The marginals say nothing of how the hidden cards fit together, and a hand drawn from
 them is as poor as a fresh deal; so the hands used for deadwood and knock estimates are
-*played in* (:func:`sample_played_in`, the advisor's model): drawn with one extra card
-per stock draw the opponent made (up to a cap) and reduced by throwing the card leaving
-the least deadwood, once per extra card.
+*played in* (:func:`sample_played_in`, after the advisor's model): drawn with one extra
+card per stock draw the opponent made (up to a cap) and reduced by throwing the highest
+unmelded cards, one per extra card.
 From such samples :func:`opponent_outlook` estimates the opponent's deadwood
 distribution and its chance to knock or go gin on its next turn (taking the card the
 observer throws when that lets it knock, else drawing a random unseen card).
@@ -36,12 +38,13 @@ Kernels for a search or a policy (all pure functions of the state and work array
 
 * ``infer_hidden(state, observer, probs)`` fills ``probs[52]`` (float64) and returns the
   unseen mask;
-* ``to_odds(unseen, probs)`` turns them into odds in place (``to_probs`` undoes it);
-* ``sample_hidden(state, observer, odds, unseen, rng)`` returns one sampled opponent
+* ``to_sampling_table(unseen, probs)`` turns them into a sampling table in place
+  (``from_sampling_table(state, observer, unseen, table)`` undoes it);
+* ``sample_hidden(state, observer, table, unseen, rng)`` returns one sampled opponent
   hand (mask, the known cards included);
-* ``sample_played_in(state, observer, odds, unseen, rounds, rng, scratch)``: the same,
+* ``sample_played_in(state, observer, table, unseen, rounds, rng, scratch)``: the same,
   played in for ``rounds`` turns (``play_in_rounds(state, observer, limit)``);
-* ``opponent_outlook(state, observer, odds, unseen, throw, n, rounds, rng, scratch,
+* ``opponent_outlook(state, observer, table, unseen, throw, n, rounds, rng, scratch,
   deadwoods)``
   returns (mean deadwood, P(knock or gin next turn), P(gin next turn)) and fills
   ``deadwoods[:n]`` with the sampled deadwoods (points).
@@ -58,7 +61,7 @@ from numba import njit
 from ..core.cards import CARD_POINTS
 from ..core.lanes import bit_index, popcount
 from ..core.rng import next_u64
-from .evaluator import best_discard_kernel, min_deadwood_kernel
+from .evaluator import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
 from .knowledge import hidden_count, unseen_cards
 from .state import Slot
 
@@ -86,9 +89,23 @@ class Feature(IntEnum):
 
 
 N_FEATURES = len(Feature)
-#: Fitted by ``scripts/fit_inference.py`` (maximum likelihood on simulated hands).
-WEIGHTS = np.array([-0.524, -0.266, -0.193, -0.539, -0.200, 0.398, 0.380, -0.007, -1.127],
+#: Fitted by ``scripts/fit_inference.py --hands 6000 --seed 7 --panel "basic;expert"``
+#: (maximum likelihood on simulated hands against the opponents the model describes:
+#: ``basic`` and ``expert`` draw to improve and throw their least useful card; a random
+#: thrower such as ``simple`` says less with its throws).
+WEIGHTS = np.array([-0.512, -0.339, -0.218, -0.533, -0.261, 0.363, 0.340, 0.008, -1.456],
                    dtype=np.float64)
+
+
+#: Recalibration of the log-linear model (fitted by the same script): a raw probability
+#: ``p`` becomes ``interp(p, CALIBRATION_X, CALIBRATION_Y)`` and the cards are rescaled
+#: to sum to the hidden count again.  Maps the model's shares to the frequencies seen in
+#: simulated hands (the log-linear scores rank the cards well but spread them too little
+#: at the low end).
+CALIBRATION_X = np.array([0.0000, 0.0271, 0.0758, 0.1278, 0.1765, 0.2286, 0.2742, 0.3225,
+                          0.3721, 0.4402, 0.5420, 0.6664, 0.8963, 1.0000])
+CALIBRATION_Y = np.array([0.0000, 0.0211, 0.0615, 0.0782, 0.1259, 0.2269, 0.2914, 0.3548,
+                          0.3842, 0.4563, 0.5074, 0.5368, 0.5368, 1.0000])
 
 
 def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
@@ -220,13 +237,38 @@ def normalise(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]
 
 
 @njit(cache=True)
+def recalibrate(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]) -> None:
+    """Map the ``unseen`` cards' probabilities through the calibration curve and rescale
+    them to sum to ``hidden`` (capped at 1)."""
+    total = 0.0
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        probs[card] = np.interp(probs[card], CALIBRATION_X, CALIBRATION_Y)
+        total += probs[card]
+    if total <= 0.0:
+        return
+    scale = hidden / total
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        probs[card] = min(probs[card] * scale, 1.0)
+
+
+@njit(cache=True)
 def infer_hidden(state: npt.NDArray[np.int64], observer: np.int64,
                  probs: npt.NDArray[np.float64]) -> np.int64:
     """Fill ``probs[c]`` = P(the opponent of ``observer`` holds ``c``) for every card
     (1 for cards it is known to hold) and return the unseen mask."""
     card_features(state, observer, WEIGHTS, probs)
     unseen = unseen_cards(state, observer)
-    normalise(unseen, hidden_count(state, observer), probs)
+    hidden = hidden_count(state, observer)
+    normalise(unseen, hidden, probs)
+    recalibrate(unseen, hidden, probs)
     held = state[Slot.HELD + 1 - observer]
     while held:
         bit = held & -held
@@ -235,69 +277,82 @@ def infer_hidden(state: npt.NDArray[np.int64], observer: np.int64,
     return unseen
 
 
+_MAX_ODDS = 999.0
+
+
 @njit(cache=True)
 def _uniform(rng: npt.NDArray[np.uint64]) -> np.float64:
     return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-_MAX_ODDS = 999.0
+@njit(cache=True)
+def to_sampling_table(unseen: np.int64, probs: npt.NDArray[np.float64]) -> None:
+    """Replace ``probs`` (length 52) by the cumulative odds ``p / (1 - p)`` (capped at
+    999) of the ``unseen`` cards in card order: ``table[c]`` = the sum of the odds of the
+    unseen cards up to ``c``; :func:`from_sampling_table` undoes it."""
+    total = 0.0
+    for card in range(52):
+        if (unseen >> card) & 1:
+            p = probs[card]
+            total += _MAX_ODDS if p >= _MAX_ODDS / (1.0 + _MAX_ODDS) else p / (1.0 - p)
+        probs[card] = total
 
 
 @njit(cache=True)
-def to_odds(cards: np.int64, probs: npt.NDArray[np.float64]) -> None:
-    """Replace ``probs[c]`` by the odds ``p / (1 - p)`` (capped at 999) for ``cards``."""
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        p = probs[card]
-        probs[card] = _MAX_ODDS if p >= _MAX_ODDS / (1.0 + _MAX_ODDS) else p / (1.0 - p)
+def from_sampling_table(state: npt.NDArray[np.int64], observer: np.int64, unseen: np.int64,
+                        table: npt.NDArray[np.float64]) -> None:
+    """Undo :func:`to_sampling_table`: the unseen cards get back their probabilities (a
+    card at the odds cap 0.999), the opponent's known cards 1, the others 0."""
+    held = state[Slot.HELD + 1 - observer]
+    previous = 0.0
+    for card in range(52):
+        odds = table[card] - previous
+        previous = table[card]
+        if (unseen >> card) & 1:
+            table[card] = odds / (1.0 + odds)
+        else:
+            table[card] = 1.0 if (held >> card) & 1 else 0.0
 
 
 @njit(cache=True)
-def to_probs(cards: np.int64, odds: npt.NDArray[np.float64]) -> None:
-    """Undo :func:`to_odds` (a card at the odds cap gets back 0.999)."""
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        odds[card] = odds[card] / (1.0 + odds[card])
+def _search(table: npt.NDArray[np.float64], target: np.float64) -> np.int64:
+    """The first card whose cumulative odds exceed ``target``."""
+    low, high = 0, 51
+    while low < high:
+        middle = (low + high) // 2
+        if table[middle] > target:
+            high = middle
+        else:
+            low = middle + 1
+    return np.int64(low)
 
 
 @njit(cache=True)
 def sample_hidden(state: npt.NDArray[np.int64], observer: np.int64,
-                  odds: npt.NDArray[np.float64], unseen: np.int64,
+                  table: npt.NDArray[np.float64], unseen: np.int64,
                   rng: npt.NDArray[np.uint64], extra: np.int64 = 0) -> np.int64:
     """One opponent hand drawn from the model: its known cards plus ``hidden_count``
     (+ ``extra``) unseen cards picked one by one with chance proportional to their odds
-    (``odds``: :func:`to_odds` of the inferred probabilities)."""
+    among those not yet picked (``table``: :func:`to_sampling_table` of the inferred
+    probabilities).  Drawing from the whole table and redrawing a card already picked
+    is the same law as drawing from the cards left, and needs no rescan."""
     hand = state[Slot.HELD + 1 - observer]
-    pool = unseen
-    total = 0.0
-    rest = pool
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        total += odds[bit_index(bit)]
-    for _ in range(hidden_count(state, observer) + extra):
-        if total <= 0.0 or pool == 0:
-            break
-        target = _uniform(rng) * total
-        rest = pool
-        pick = rest & -rest
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            target -= odds[bit_index(bit)]
-            pick = bit
-            if target < 0.0:
+    picked = np.int64(0)
+    wanted = min(hidden_count(state, observer) + extra, popcount(unseen))
+    total = table[51]
+    if total <= 0.0:
+        return hand
+    while popcount(picked) < wanted:
+        bit = np.int64(0)
+        for _ in range(64):
+            bit = np.int64(1) << _search(table, _uniform(rng) * total)
+            if not picked & bit:
                 break
-        hand |= pick
-        pool &= ~pick
-        total -= odds[bit_index(pick)]
-    return hand
+        if picked & bit:  # the cards left carry almost no weight: take the first
+            left = unseen & ~picked
+            bit = left & -left
+        picked |= bit
+    return hand | picked
 
 
 @njit(cache=True)
@@ -311,32 +366,45 @@ def play_in_rounds(state: npt.NDArray[np.int64], observer: np.int64,
 
 
 @njit(cache=True)
+def _before(card: np.int64, other: np.int64) -> bool:
+    """Whether ``card`` is thrown before ``other``: more points, then higher rank."""
+    if CARD_POINTS[card] != CARD_POINTS[other]:
+        return CARD_POINTS[card] > CARD_POINTS[other]
+    return card % 13 > other % 13 or (card % 13 == other % 13 and card > other)
+
+
+@njit(cache=True)
 def sample_played_in(state: npt.NDArray[np.int64], observer: np.int64,
-                     odds: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
+                     table: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
                      rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> np.int64:
     """An opponent hand drawn from the model and then *played in*: ``rounds`` more
-    unseen cards are drawn with it and, one at a time, the card whose discard leaves
-    the least deadwood is thrown (the highest such card), as a player improving its hand
-    for ``rounds`` turns would; the cards it is known to hold are never thrown.  A
-    marginal draw is a fresh deal, far worse than a hand that has been played for some
-    turns; this corrects the joint (melded) structure the marginals cannot carry."""
+    unseen cards are drawn with it, and ``rounds`` cards are thrown from the whole: the
+    highest unmelded cards of a least-deadwood arrangement (then, if too few cards are
+    unmelded, the best single discards), as a player who had drawn those cards on its
+    last ``rounds`` turns and kept its melds would have.  The cards it is known to hold
+    are never thrown.  A marginal draw is as poor as a fresh deal; this restores the
+    melded structure of a hand that has been played for some turns."""
     known = state[Slot.HELD + 1 - observer]
-    hand = sample_hidden(state, observer, odds, unseen, rng, rounds)
+    hand = sample_hidden(state, observer, table, unseen, rng, rounds)
+    if rounds <= 0:
+        return hand
+    _, sets, runs = best_arrangement_kernel(hand)
+    loose = hand & ~(sets | runs) & ~known
     for _ in range(rounds):
-        _, throws = best_discard_kernel(hand, hand & ~known, scratch)
-        if throws == 0:
-            break
-        # the highest of the best throws (cards are ordered by rank within a suit, so
-        # compare points, then rank)
-        pick = throws & -throws
-        rest = throws ^ pick
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            a, b = bit_index(bit), bit_index(pick)
-            if CARD_POINTS[a] > CARD_POINTS[b] or (CARD_POINTS[a] == CARD_POINTS[b]
-                                                   and a % 13 > b % 13):
-                pick = bit
+        if loose:
+            pick = loose & -loose
+            rest = loose ^ pick
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if _before(bit_index(bit), bit_index(pick)):
+                    pick = bit
+            loose ^= pick
+        else:
+            _, throws = best_discard_kernel(hand, hand & ~known, scratch)
+            if throws == 0:
+                break
+            pick = throws & -throws
         hand ^= pick
     return hand
 
@@ -355,12 +423,12 @@ def random_card(pool: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
 
 @njit(cache=True)
 def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
-                     odds: npt.NDArray[np.float64], unseen: np.int64, throw: np.int64,
+                     table: npt.NDArray[np.float64], unseen: np.int64, throw: np.int64,
                      n_samples: np.int64, rounds: np.int64, rng: npt.NDArray[np.uint64],
                      scratch: npt.NDArray[np.int64], deadwoods: npt.NDArray[np.int64]
                      ) -> tuple[np.float64, np.float64, np.float64]:
     """(mean deadwood, P(knock or gin on its next turn), P(gin on its next turn)) of the
-    opponent over ``n_samples`` hands drawn from ``odds`` and played in for ``rounds``
+    opponent over ``n_samples`` hands drawn from ``table`` and played in for ``rounds``
     (see :func:`sample_played_in`); ``deadwoods[i]`` gets sample
     ``i``'s deadwood (points).  On its turn the sampled opponent takes ``throw`` (the
     card the observer is about to throw, -1 for none) when that lets it knock, else
@@ -371,7 +439,7 @@ def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
     ends = 0
     gins = 0
     for i in range(n_samples):
-        hand = sample_played_in(state, observer, odds, unseen, rounds, rng, scratch)
+        hand = sample_played_in(state, observer, table, unseen, rounds, rng, scratch)
         deadwood = min_deadwood_kernel(hand)
         deadwoods[i] = deadwood
         total += deadwood

@@ -55,7 +55,7 @@ DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
 KNOCK_RULES = ("schedule", "expert")
 #: The expert's weights (integers, see :mod:`analyzer.gin.expert` for their units).
 EXPERT_KEYS = ("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
-               "knock_threat", "knock_samples", "game_push")
+               "knock_threat", "knock_samples", "game_push", "play_in")
 
 
 class PolicyField(IntEnum):
@@ -77,7 +77,8 @@ class PolicyField(IntEnum):
     KNOCK_THREAT = 12 + SCHEDULE_TURNS
     KNOCK_SAMPLES = 13 + SCHEDULE_TURNS
     GAME_PUSH = 14 + SCHEDULE_TURNS
-    SIZE = 15 + SCHEDULE_TURNS
+    PLAY_IN = 15 + SCHEDULE_TURNS
+    SIZE = 16 + SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -121,6 +122,7 @@ class Policy:
     knock_threat: int = 0
     knock_samples: int = 8
     game_push: int = 0
+    play_in: int = 2
 
     def __post_init__(self) -> None:
         if self.draw not in DRAW_RULES:
@@ -143,6 +145,8 @@ class Policy:
                              f"choose from {', '.join(KNOCK_RULES)}")
         if not 1 <= self.knock_samples <= 64:
             raise ValueError("knock_samples must be 1-64")
+        if not 0 <= self.play_in <= 20:
+            raise ValueError("play_in must be 0-20")
 
     def thresholds(self) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
@@ -179,9 +183,8 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
-    "expert": Policy(draw="expert", discard="expert", knock_rule="expert", outs=204, danger=283,
-                     take_margin=247, low_late=9, knock_bias=308, knock_stock=42,
-                     knock_threat=11),
+    "expert": Policy(draw="expert", discard="expert", knock_rule="expert", outs=193, danger=245,
+                     take_margin=241, low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first

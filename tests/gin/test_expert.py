@@ -58,12 +58,12 @@ def wants(state, policy):
 
 def test_policy_string_form_covers_every_expert_weight():
     policy = replace(EXPERT, outs=7, danger=8, take_margin=-9, low_late=10, knock_bias=11,
-                     knock_stock=-12, knock_threat=13, knock_samples=14, game_push=15)
+                     play_in=5, knock_stock=-12, knock_threat=13, knock_samples=14, game_push=15)
     text = format_policy(policy)
     assert parse_policy(text) == policy
     assert "knock_rule=expert" in text and "take_margin=-9" in text
     assert parse_policy("expert") == EXPERT
-    assert (policy.to_array()[-10:] == [1, 7, 8, -9, 10, 11, -12, 13, 14, 15]).all()
+    assert (policy.to_array()[-11:] == [1, 7, 8, -9, 10, 11, -12, 13, 14, 15, 5]).all()
     with pytest.raises(ValueError, match="knock rule"):
         parse_policy("expert,knock_rule=sometimes")
 

@@ -19,11 +19,12 @@ from analyzer.gin.engine import (
 )
 from analyzer.gin.evaluator import min_deadwood
 from analyzer.gin.inference import (
+    from_sampling_table,
     infer_hidden,
     opponent_outlook,
     sample_hidden,
     sample_played_in,
-    to_odds,
+    to_sampling_table,
 )
 from analyzer.gin.knowledge import hidden_count
 from analyzer.gin.policies import PRESETS
@@ -88,10 +89,40 @@ def test_each_observation_moves_the_related_cards_the_stated_way():
     assert probs[card("9c")] > baseline and probs[card("Th")] > baseline
 
 
+def test_the_sampling_table_round_trips():
+    state = position()
+    probs, unseen = probabilities(state)
+    table = probs.copy()
+    to_sampling_table(unseen, table)
+    assert (np.diff(table) >= 0).all()
+    from_sampling_table(state, np.int64(0), unseen, table)
+    assert np.allclose(table, probs)
+
+
+def test_sampled_hands_follow_the_probabilities_roughly():
+    # successive sampling by odds is not exactly the marginals, but a card's sampled
+    # frequency rises with its probability: compare the lower and upper halves
+    state = position()
+    probs, unseen = probabilities(state)
+    table = probs.copy()
+    to_sampling_table(unseen, table)
+    rng = np.array([stream_key(np.int64(4), np.int64(0))], dtype=np.uint64)
+    counts = np.zeros(52)
+    n = 3000
+    for _ in range(n):
+        hand = sample_hidden(state, np.int64(0), table, unseen, rng)
+        counts += [(hand >> c) & 1 for c in range(52)]
+    cards_unseen = [c for c in range(52) if unseen >> c & 1]
+    order = sorted(cards_unseen, key=lambda c: probs[c])
+    half = len(order) // 2
+    assert counts[order[half:]].sum() > 1.3 * counts[order[:half]].sum()
+    assert counts[card("9h")] == n  # known
+
+
 def test_sampled_hands_hold_the_known_cards_and_only_unseen_ones():
     state = position()
     probs, unseen = probabilities(state)
-    to_odds(unseen, probs)
+    to_sampling_table(unseen, probs)
     rng = np.array([stream_key(np.int64(5), np.int64(0))], dtype=np.uint64)
     scratch = new_scratch()
     for _ in range(200):
@@ -106,7 +137,7 @@ def test_sampled_hands_hold_the_known_cards_and_only_unseen_ones():
 def test_played_in_hands_are_better_than_marginal_draws():
     state = position()
     probs, unseen = probabilities(state)
-    to_odds(unseen, probs)
+    to_sampling_table(unseen, probs)
     rng = np.array([stream_key(np.int64(6), np.int64(0))], dtype=np.uint64)
     scratch = new_scratch()
     n = 400
@@ -123,7 +154,7 @@ def test_played_in_hands_are_better_than_marginal_draws():
 def test_outlook_returns_consistent_estimates():
     state = position()
     probs, unseen = probabilities(state)
-    to_odds(unseen, probs)
+    to_sampling_table(unseen, probs)
     rng = np.array([stream_key(np.int64(7), np.int64(0))], dtype=np.uint64)
     deadwoods = np.zeros(64, dtype=np.int64)
     mean, ends, gins = opponent_outlook(state, np.int64(0), probs, unseen, np.int64(card("2h")),
