@@ -66,8 +66,8 @@ from .engine import (
     step,
 )
 from .evaluator import bit_index, discard_deadwoods_kernel, popcount
-from .inference import infer_hidden, play_in_rounds, sample_played_in, to_odds
-from .policies import PRESETS, Policy, parse_policy, policy_name
+from .inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
+from .policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
 from .sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 
 #: Salt of the search streams (XOR-ed into a hand's policy stream key).
@@ -107,11 +107,11 @@ class Sampler(IntEnum):
     """The advisor's sampler: uniform deal, played in, weighted by the likelihood."""
     INFERENCE = 1
     """The opponent-hand inference model (:mod:`analyzer.gin.inference`), played in for
-    at most ``_PLAY_IN_CAP`` stock draws as the expert does; equal weights."""
+    at most the rollout policy's ``play_in`` stock draws, as the expert does; equal
+    weights."""
 
 
 SAMPLERS = ("weighted", "inference")
-_PLAY_IN_CAP = 2
 
 
 SEARCH_FIELDS = len(SearchField)
@@ -361,12 +361,12 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     known = state[Slot.HELD + opponent]
     unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
     inference = params[SearchField.SAMPLER] == Sampler.INFERENCE
-    odds = np.zeros(52, dtype=np.float64)
+    table = np.zeros(52, dtype=np.float64)
     rounds = np.int64(0)
     if inference:
-        unseen = infer_hidden(state, player, odds)
-        to_odds(unseen, odds)
-        rounds = play_in_rounds(state, player, np.int64(_PLAY_IN_CAP))
+        unseen = infer_hidden(state, player, table)
+        to_sampling_table(unseen, table)
+        rounds = play_in_rounds(state, player, model[opponent, PolicyField.PLAY_IN])
     pool = np.empty(popcount(unseen), dtype=np.int64)
     rest = unseen
     for i in range(pool.shape[0]):
@@ -402,7 +402,7 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
             rng[0] = stream_key(key, 2 * s)
             if inference:
                 sample[:] = state
-                hand = sample_played_in(state, player, odds, unseen, rounds, rng, scratch)
+                hand = sample_played_in(state, player, table, unseen, rounds, rng, scratch)
                 sample[Slot.HAND + opponent] = hand
                 _deal_stock(sample, unseen & ~hand, rng, cards)
             else:
