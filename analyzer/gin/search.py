@@ -5,14 +5,17 @@ discard) the player to move lists its legal actions (pass or take; draw from the
 or take; throw each card, and knock with each card that leaves deadwood within the
 hand's limit) and rates them by rollouts:
 
-1. **Samples.**  The cards it has not seen are dealt to the opponent's hand and the stock
-   by :func:`analyzer.gin.sampling.deal_sample`, the advisor's sampler: the opponent keeps
-   the cards it took from the pile and has not thrown, its hand is *played in* with the
-   rollout policy for the stock draws it has made, and the sample is weighted by the
-   pseudo-likelihood of the opponent's throws, passes and kept cards
-   (:func:`analyzer.gin.sampling.log_likelihood`, ``temperature`` points per factor
-   ``e``; a hand the model opponent would already have knocked with gets weight 0).
-   ``temperature=0`` deals uniform, unweighted samples.
+1. **Samples.**  The cards it has not seen are dealt to the opponent's hand and the stock.
+   ``sampler=inference`` (the default) draws the opponent's hidden cards from the
+   opponent-hand inference model (:func:`analyzer.gin.inference.sample_played_in`, played
+   in for up to the rollout policy's ``play_in`` stock draws, as the expert does), with
+   equal weights.  ``sampler=weighted`` uses the advisor's sampler
+   (:func:`analyzer.gin.sampling.deal_sample`): a uniform deal of the unseen cards, played
+   in for every stock draw the opponent made, weighted by the pseudo-likelihood of its
+   throws, passes and kept cards (:func:`analyzer.gin.sampling.log_likelihood`,
+   ``temperature`` points per factor ``e``; a hand the model opponent would already have
+   knocked with gets weight 0; ``temperature=0``: uniform, unweighted samples).  Either
+   way the opponent keeps the cards it took from the pile and still holds.
 2. **Rollouts.**  On each sample every action still racing is applied to a copy of the
    state and the hand is played out with the ``rollout`` policy for both players
    (:func:`analyzer.gin.engine.advance`, which never searches: no recursion).  All
@@ -22,8 +25,10 @@ hand's limit) and rates them by rollouts:
 3. **Race.**  After every ``batch`` samples, once ``min_samples`` are in, each racing
    action whose paired difference to the leader (the best weighted mean) is below zero
    at 95% (:func:`analyzer.gin.sampling.weighted_mean`) is dropped.  The search stops
-   when one action is left or ``budget`` samples are spent, and plays the leader.  The
-   action the rollout policy itself would play is listed first, so it wins exact ties.
+   when one action is left or ``budget`` samples are spent.  It plays the rollout
+   policy's own action unless the race dropped it, else the leader: with few samples
+   and many close actions, picking the highest mean loses more to noise than it finds
+   (BENCHMARKS.md, "Search player").
 
 Randomness: a hand's search streams are keyed by the hand's policy stream XOR
 :data:`SEARCH_SALT`; decision ``k`` of the hand uses stream ``k`` of that key, and its
@@ -37,7 +42,9 @@ A search player is data like any policy (:class:`SearchPolicy`, packed by
 (:func:`analyzer.gin.simulate.simulate`, :func:`analyzer.gin.simulate.play_games`, the
 comparisons and the tournament) give each seat a row of search parameters beside its
 policy row, which for a searching seat holds its rollout policy; :func:`play_on` plays a
-hand with them.  String form: ``search`` or ``search,budget=64,rollout=lookahead``.
+hand with them.  String form: ``search`` or
+``search,budget=16,rollout=expert,sampler=inference`` (also ``batch``, ``min_samples``,
+``temperature``).
 
 >>> parse_player("search,budget=32,rollout=basic").budget
 32
