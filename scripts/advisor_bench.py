@@ -24,6 +24,7 @@ from advisor_positions import branch_points, seat0_position
 
 from analyzer.gin.advisor import Position, advise
 from analyzer.gin.rules import Rules
+from analyzer.report.markdown import markdown_table
 
 SEED = 77
 
@@ -56,20 +57,11 @@ def main() -> None:
         max_s=("seconds", "max"), median_samples=("samples", "median"),
         median_ess=("ess", "median"), median_half_width=("half_width", "median"),
         max_half_width=("half_width", "max"), within_bar=("ok", "mean"))
-    print(_markdown(summary.round(3).reset_index()))
+    print(markdown_table(summary.round(3).reset_index(), align=False))
     print()
-    print(_markdown(frame.drop(columns="verdict").round(3)))
+    print(markdown_table(frame.drop(columns="verdict").round(3), align=False))
     cold = _cold_run(positions[0])
     print(f"\ncold run (new process, cached kernels), first position: {cold:.1f} s")
-
-
-def _markdown(frame: pd.DataFrame) -> str:
-    """A pipe table (no tabulate dependency)."""
-    lines = ["| " + " | ".join(str(c) for c in frame.columns) + " |",
-             "|" + "---|" * len(frame.columns)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |"
-              for row in frame.itertuples(index=False)]
-    return "\n".join(lines)
 
 
 def _cold_run(position: Position) -> float:

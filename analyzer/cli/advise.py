@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, TextIO
 
 import click
-from tqdm import tqdm
 
-from ..gin.advisor import ActionEstimate, Advice, Position, advise
-from .options import echo_json, fail, get_player, get_rules, rules_options
+from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
+from ..gin.engine import MAX_DRAWS
+from ..gin.search import format_player, rollout_policy
+from .options import (
+    MAX_UNITS,
+    SEED,
+    FiniteFloatRange,
+    echo_json,
+    fail,
+    format_options,
+    get_player,
+    get_policy,
+    get_rules,
+    player_form,
+    progress_bar,
+    rules_options,
+)
+
+#: Most rollout samples: each keeps four 8-byte values per action (at most 12), so
+#: 10**6 samples stay under 0.5 GB.
+MAX_SAMPLES = 1_000_000
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -27,8 +44,9 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option("--pile", default="", help="The discard pile now, bottom to top.")
 @click.option("--opp-took", default="", help="Cards the opponent took from the pile.")
 @click.option("--opp-threw", default="", help="Cards the opponent discarded.")
-@click.option("--stock", type=int, help="Cards left in the stock [default: from the pile].")
-@click.option("--turn", type=int, help="Your own turn number, this draw included "
+@click.option("--stock", type=click.IntRange(2, 31),
+              help="Cards left in the stock [default: from the pile].")
+@click.option("--turn", type=click.IntRange(1, MAX_DRAWS // 2), help="Your own turn number, this draw included "
                                        "[default: from the stock].")
 @click.option("--dealer", type=click.Choice(["me", "opp"]), default="opp", show_default=True,
               help="Who dealt this hand.")
@@ -41,37 +59,47 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
                    "opp_threw, stock, turn, dealer, score, upcard (instead of those options; "
                    "--score and --upcard still override).")
 @rules_options
-@click.option("--policy", default="basic", show_default=True,
-              help="How you play on after this discard.")
-@click.option("--opponent", default="basic", show_default=True,
-              help="How the opponent plays (rollouts and the weighting model).")
+@click.option("--policy", default=None,
+              help="How you play on after this discard [default: the strongest affordable "
+                   "preset, expert].")
+@click.option("--opponent", default=None,
+              help="The opponent model: how the opponent plays (rollouts and the weighting "
+                   "model) [default: expert, the strongest affordable].")
+@click.option("--cross-check", "cross_check", type=click.Choice(["basic", "expert", "none"]),
+              default=None,
+              help="Also rank the actions against this other opponent model (a quarter of "
+                   "the samples) and say in one line whether the verdict changes [default: "
+                   "basic, or expert when --opponent basic].")
 @click.option("--action", "actions", multiple=True, metavar="ACTION",
               help="Only these actions, e.g. 'knock Kd', 'play 9c', 'gin Kd', 'big gin' "
                    "(repeatable) [default: every legal action].")
-@click.option("--samples", type=click.IntRange(1), default=20_000, show_default=True,
-              help="Most samples (opponent hand + stock order) to roll out.")
-@click.option("--tolerance", type=click.FloatRange(min=0, min_open=True),
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=20_000, show_default=True,
+              help="Most samples (opponent hand + stock order) to roll out (their results "
+                   "are kept: about 400 bytes each).")
+@click.option("--tolerance", type=FiniteFloatRange(min=0, min_open=True, max=1000),
               help="Stop when every rival's difference to the best is this precise (95% "
                    "half-width) [default: 1 point, or 0.01 win probability with --score].")
 @click.option("--weights", type=click.Choice(["model", "uniform"]), default="model",
               show_default=True,
               help="Weight sampled opponent hands by how well they explain its play, or not.")
-@click.option("--temperature", type=click.FloatRange(min=0, min_open=True), default=8.0,
+@click.option("--temperature", type=FiniteFloatRange(min=0, min_open=True, max=1000),
+              default=8.0,
               show_default=True, help="Softness of the weighting model (points).")
-@click.option("--equity-deals", type=click.IntRange(100), default=30_000, show_default=True,
+@click.option("--equity-deals", type=click.IntRange(100, MAX_UNITS), default=30_000, show_default=True,
               help="With --score: deals estimating the hand-outcome law behind the game "
                    "equity table that values each final score.")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Random seed; the advice is reproducible from it.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.")
+@format_options
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: str,
                    opp_took: str, opp_threw: str, stock: int | None, turn: int | None,
                    dealer: str, score: str | None, upcard: str | None,
                    position_file: TextIO | None, preset: str, overrides: tuple[str, ...],
-                   policy: str, opponent: str, actions: tuple[str, ...], samples: int,
+                   policy: str | None, opponent: str | None, cross_check: str | None,
+                   actions: tuple[str, ...], samples: int,
                    tolerance: float | None, weights: str, temperature: float,
-                   equity_deals: int, seed: int, as_json: bool, no_progress: bool) -> None:
+                   equity_deals: int, seed: int, fmt: str, no_progress: bool) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
 
     Samples the opponent's hidden hand and the stock order from the cards you have not
@@ -84,27 +112,75 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
     overrides = tuple(o for o in overrides if not o.replace(" ", "").startswith("upcard="))
     upcard = upcards[-1] if upcards and upcard is None else upcard
     rules = get_rules(preset, overrides)
+    strongest = strongest_model()
+    policy = policy or strongest
+    opponent = opponent or strongest
     mine, theirs = get_player(policy), get_player(opponent)
+    if cross_check is None:
+        cross_check = "basic" if format_player(theirs) != "basic" else strongest
+    other = None if cross_check == "none" or cross_check == format_player(theirs) else (
+        get_policy(cross_check))
     try:
         position = _read_position(position_file, hand, drawn, from_pile, pile, opp_took,
                                   opp_threw, stock, turn, dealer, score, upcard)
+        check_game_position(position, rules)
         equity = None
         if position.score is not None:
             from ..gin.equity import equity_function
 
-            equity = equity_function(rules, mine, theirs, equity_deals, seed)
-        with tqdm(total=samples, unit="sample", delay=1.0, disable=no_progress,
-                  file=sys.stderr, leave=False) as bar:
+            with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
+                # a search player's table is its rollout policy's: searching 10**4 deals
+                # for a table would cost hours
+                equity = equity_function(rules, rollout_policy(mine), rollout_policy(theirs),
+                                         equity_deals, seed, update)
+        with progress_bar(samples, "sample", no_progress) as update:
             advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
                             tolerance=tolerance, weights=weights, temperature=temperature,
-                            actions=actions or None, equity=equity, progress=bar.update)
+                            actions=actions or None, equity=equity, progress=update)
+            check = None
+            if other is not None:
+                check = advise(position, rules, mine, other, samples=max(samples // 4, 1),
+                               seed=seed, tolerance=tolerance, weights=weights,
+                               temperature=temperature, actions=actions or None,
+                               equity=equity)
     except (ValueError, TypeError) as error:
         fail(str(error))
-    if as_json:
-        echo_json(advice.to_dict() | {"rules_preset": preset, "rules_overrides": overrides})
+    models = {"opponent_model": format_player(theirs), "opponent_policy": player_form(theirs),
+              "own_policy": format_player(mine)}
+    difference = None if check is None else model_difference(advice, check, cross_check)
+    if fmt == "json":
+        echo_json(advice.to_dict() | models | {
+            "rules_preset": preset, "rules_overrides": overrides,
+            "cross_check": None if check is None else {
+                "opponent_model": cross_check, "best": check.actions[0].action,
+                "same_verdict": difference is None, "note": difference}})
         return
+    if fmt == "csv":
+        click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
+        return
+    click.echo(f"opponent model: {models['opponent_model']}; you play on as "
+               f"{models['own_policy']}")
     for line in format_advice(advice):
         click.echo(line)
+    if check is not None:
+        click.echo(difference or f"Against the {cross_check} model the verdict is the same.")
+
+
+def strongest_model() -> str:
+    """The strongest opponent model affordable inside the advisor's rollouts."""
+    from ..gin.policies import PRESETS
+
+    return "expert" if "expert" in PRESETS else "basic"
+
+
+def model_difference(advice: Advice, check: Advice, model: str) -> str | None:
+    """One line when the best action against the other opponent model is not the same
+    (None when it is)."""
+    best, other_best = advice.actions[0], check.actions[0]
+    if best.action == other_best.action:
+        return None
+    return (f"Against the {model} model the best action would be {other_best.action} instead "
+            f"of {best.action} ({other_best.mean:+.2f} against {model}).")
 
 
 def _read_position(position_file: TextIO | None, hand: str | None, drawn: str | None,
@@ -135,10 +211,10 @@ def format_advice(advice: Advice) -> list[str]:
         f"hand {position['hand']} | stock {position['stock']}, your turn {position['turn']}, "
         f"{'you' if position['dealer'] == 'me' else 'opponent'} dealt"
         + (f" | score {position['score'][0]}:{position['score'][1]}" if game else ""),
-        f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
+        (f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
         f"seed {advice.seed}, {advice.elapsed_s:.1f} s, "
-        f"{'converged' if advice.stopped == 'converged' else 'budget spent'}; "
-        + ("values are game-win probabilities" if game else "values are points per hand"),
+        f"{'converged' if advice.stopped == 'converged' else 'budget spent'}"),
+        "values are game-win probabilities" if game else "values are points per hand",
         "",
         (f"{'#':>2}  {'action':<10} {'dw':>3} {'value':>8} {'±95%':>6} {'vs best':>15} "
          f"{'P(win)':>7} {'P(undercut)':>11} {'P(opp gin)':>10}"),

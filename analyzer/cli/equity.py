@@ -4,12 +4,14 @@ against whole games, and the score-aware knocking study."""
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import click
 import pandas as pd
 
+from ..core.rng import offset_seed
 from ..gin.equity import (
     Value,
     check_against_simulation,
@@ -26,10 +28,16 @@ from ..gin.equity import (
 from ..gin.policies import policy_name
 from ..report.equity import write_response_files, write_table_files
 from .options import (
+    SEED,
+    UNITS,
+    UNITS_OR_NONE,
+    check_out_folder,
     echo_json,
     fail,
+    format_options,
     get_policy,
     get_rules,
+    new_files_removed_on_failure,
     policy_options,
     progress_bar,
     rules_options,
@@ -42,20 +50,19 @@ _GRID_STEP = 10
 @click.command("equity")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals for the hand-outcome distribution (each played by both dealers).")
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("results/equity"), show_default=True,
-              help="Directory for the CSV files and charts.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True, help="Standard output: a summary and grid, the full "
-                                      "table as CSV, or a JSON summary.")
-@click.option("--check", "n_check", type=click.IntRange(0), default=0, show_default=True,
+              default=None, callback=check_out_folder,
+              help="Write the CSV files and charts into this folder (checked writable "
+                   "before the run; default: write nothing).")
+@format_options
+@click.option("--check", "n_check", type=UNITS_OR_NONE, default=0, show_default=True,
               help="Check the table against whole games from N score states (0:0 and a "
                    "sample of the states games visit).")
-@click.option("--games", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--games", type=UNITS, default=20_000, show_default=True,
               help="Games per arm of --score-aware; --check plays a quarter of it per state.")
 @click.option("--score-aware", is_flag=True,
               help="Also find A's best score-aware knock table against B (a knock "
@@ -63,13 +70,13 @@ _GRID_STEP = 10
                    "game-win gain over the best constant threshold.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str, deals: int,
-           seed: int, out_dir: Path, fmt: str, n_check: int, games: int, score_aware: bool,
+           seed: int, out_dir: Path | None, fmt: str, n_check: int, games: int, score_aware: bool,
            no_progress: bool) -> None:
     """P(A wins the game) and E[final margin] from every score state.
 
     Estimates the law of one hand's result by simulation, then solves the game by
-    dynamic programming over (A's score, B's score, next dealer); writes the table
-    (CSV) and a heatmap (PNG) to OUT.
+    dynamic programming over (A's score, B's score, next dealer); with --out, writes
+    the table (CSV) and a heatmap (PNG) there.
 
     \b
     Example:
@@ -80,11 +87,10 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     a, b = get_policy(policy_a), get_policy(policy_b)
     try:
         check_rules(rules)
-        out_dir.mkdir(parents=True, exist_ok=True)
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
     except ValueError as error:
         fail(str(error))
-    except OSError as error:
-        fail(f"cannot create {out_dir}: {error.strerror}")
     stem = _slug(f"{preset}_{policy_name(a)}_vs_{policy_name(b)}")
     with progress_bar(deals, "deal", no_progress) as update:
         distribution = hand_outcome_distribution(rules, a, b, deals, seed, update)
@@ -92,35 +98,49 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         table = equity_table(distribution, rules)
     except ValueError as error:
         fail(str(error))
-    paths = write_table_files(table, distribution, out_dir, stem,
-                              f"{preset}, {policy_name(a)} vs {policy_name(b)}")
-    summary: dict[str, Any] = {
-        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-        "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
-        "win_if_a_deals_first": table.win_probability(0, 0, True),
-        "win_if_b_deals_first": table.win_probability(0, 0, False),
-        "margin_if_a_deals_first": table.expected_margin(0, 0, True),
-        "hands_per_game": table.start(Value.HANDS),
-    }
-    if n_check:
-        check = check_against_simulation(table, distribution, rules, a, b,
-                                         sample_states(table, n_check, seed),
-                                         max(games // 4, 10), seed + 1)
-        paths["check"] = out_dir / f"{stem}_check.csv"
-        check.to_csv(paths["check"], index=False, float_format="%.6g")
-        summary["check"] = check_summary(check)
-    if score_aware:
-        response = score_aware_best_response(knock_distributions(rules, a, b, deals, seed + 2),
-                                             rules)
-        paths |= write_response_files(response, out_dir, stem,
-                                      f"best-response knock threshold vs {policy_name(b)}")
-        gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
-                            seed + 3)
-        summary["score_aware"] = {
-            "best_constant_threshold": response.thresholds[response.best_constant],
-            "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]
-            .to_dict(),
-            **{f"game_win_{name}": e.as_dict() for name, e in gain.items()}}
+    # the folder was shown writable before the run; a failure from here on removes
+    # the files this run made
+    with (new_files_removed_on_failure(out_dir) if out_dir is not None
+          else nullcontext()):
+        paths: dict[str, Path] = {}
+        if out_dir is not None:
+            paths = write_table_files(table, distribution, out_dir, stem,
+                                      f"{preset} rules, {policy_name(a)} vs {policy_name(b)}")
+        summary: dict[str, Any] = {
+            "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
+            "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
+            "win_if_a_deals_first": table.win_probability(0, 0, True),
+            "win_if_b_deals_first": table.win_probability(0, 0, False),
+            "margin_if_a_deals_first": table.expected_margin(0, 0, True),
+            "hands_per_game": table.start(Value.HANDS),
+        }
+        if n_check:
+            with progress_bar(None, "state", no_progress, "check") as update:
+                states = sample_states(table, n_check, seed)
+                update(0, total=len(states))
+                check = check_against_simulation(table, distribution, rules, a, b, states,
+                                                 max(games // 4, 10), offset_seed(seed, 1))
+                update(len(states))
+            if out_dir is not None:
+                paths["check"] = out_dir / f"{stem}_check.csv"
+                check.to_csv(paths["check"], index=False, float_format="%.6g")
+            summary["check"] = check_summary(check)
+        if score_aware:
+            with progress_bar(2, "step", no_progress, "score-aware") as update:
+                response = score_aware_best_response(
+                    knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
+                update(1)
+                gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
+                                    offset_seed(seed, 3))
+                update(1)
+            if out_dir is not None:
+                paths |= write_response_files(response, out_dir, stem,
+                                              f"{preset} rules, A against {policy_name(b)}")
+            summary["score_aware"] = {
+                "best_constant_threshold": response.thresholds[response.best_constant],
+                "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]
+                .to_dict(),
+                **{f"game_win_{name}": e.as_dict() for name, e in gain.items()}}
     summary["files"] = {kind: str(path) for kind, path in paths.items()}
     if fmt == "json":
         echo_json(summary)

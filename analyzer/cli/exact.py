@@ -7,9 +7,17 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
-from ..gin.exact import summarize
+from ..gin.exact import distribution_table, exact_enumeration, summarize
 from ..report.exact import enumerate_and_write
-from .options import fail
+from .options import (
+    MAX_UNITS,
+    SEED,
+    chance_text,
+    echo_json,
+    fail,
+    format_options,
+    progress_bar,
+)
 
 
 @click.command("exact")
@@ -17,55 +25,73 @@ from .options import fail
               help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
                    "the best discard of every 11-card hand.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("results/exact"), show_default=True,
-              help="Directory for the counts CSV, summary JSON, chart and checkpoint.")
+              default=None, help="Write the counts CSV, summary JSON and chart into this "
+                                 "folder, with a checkpoint to resume from (default: print "
+                                 "only).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--mc-deals", type=int, default=1_000_000, show_default=True,
-              help="Monte Carlo deals for the chart overlay (0: none).")
-@click.option("--mc-seed", type=int, default=0, show_default=True,
-              help="Seed of the Monte Carlo overlay.")
+              help="Monte Carlo deals for the chart overlay, 0 (none) to 10**12.")
+@click.option("--mc-seed", type=SEED, default=0, show_default=True,
+              help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.")
 @click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
-@click.option("--ranks", type=int, default=N_RANKS, show_default=True,
+@click.option("--ranks", type=click.IntRange(1, N_RANKS), default=N_RANKS, show_default=True,
               help="Ranks per suit of a reduced deck (for checks; no Monte Carlo overlay).")
-@click.option("--suits", type=int, default=N_SUITS, show_default=True,
+@click.option("--suits", type=click.IntRange(1, N_SUITS), default=N_SUITS, show_default=True,
               help="Suits of a reduced deck.")
-def exact(n_cards: int, out_dir: Path, no_progress: bool, mc_deals: int, mc_seed: int,
-          restart: bool, ranks: int, suits: int) -> None:
+@format_options
+def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, mc_seed: int,
+          restart: bool, ranks: int, suits: int, fmt: str) -> None:
     """Exact distribution of dealt deadwood over every hand of --cards cards.
 
     Each multiset of suit lanes is evaluated once and weighted by its number of suit
-    assignments.  An interrupted run resumes from OUT/<stem>_checkpoint.json.
+    assignments.  With --out an interrupted run resumes from OUT/<stem>_checkpoint.json.
 
     \b
     Example:
-      analyzer exact --cards 10
-      analyzer exact --cards 11 --out results/exact --no-progress
+      analyzer exact --cards 10                      # print only
+      analyzer exact --cards 11 --out results/exact  # also write counts, summary, chart
     """
     if n_cards not in (10, 11):
         fail(f"--cards must be 10 or 11, got {n_cards}")
-    if mc_deals < 0:
-        fail(f"--mc-deals must be >= 0, got {mc_deals}")
+    if not 0 <= mc_deals <= MAX_UNITS:
+        fail(f"--mc-deals must be >= 0 and <= 10**12, got {mc_deals}")
     if not (1 <= suits <= N_SUITS and 1 <= ranks <= N_RANKS and n_cards <= ranks * suits):
         fail(f"a deck of {suits} suits x {ranks} ranks cannot deal {n_cards} cards "
              f"(suits 1-{N_SUITS}, ranks 1-{N_RANKS})")
     full_deck = (ranks, suits) == (N_RANKS, N_SUITS)
     stem = f"cards{n_cards}" if full_deck else f"cards{n_cards}_{suits}x{ranks}"
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        fail(f"cannot create {out_dir}: {error.strerror}")
-    checkpoint = out_dir / f"{stem}_checkpoint.json"
-    if restart:
-        checkpoint.unlink(missing_ok=True)
-    try:
-        result, paths = enumerate_and_write(n_cards, out_dir, ranks, suits, not no_progress,
-                                            checkpoint, mc_deals if full_deck else 0, mc_seed,
-                                            stem)
-    except OSError as error:
-        fail(f"cannot write results to {out_dir}: {error.strerror}")
+    paths: dict[str, Path] = {}
+    with progress_bar(None, "class", no_progress, f"{n_cards} cards") as update:
+        if out_dir is None:
+            result = exact_enumeration(n_cards, ranks, suits, progress=update)
+        else:
+            try:
+                out_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                fail(f"cannot create {out_dir}: {error.strerror}")
+            checkpoint = out_dir / f"{stem}_checkpoint.json"
+            if restart:
+                checkpoint.unlink(missing_ok=True)
+            try:
+                result, paths = enumerate_and_write(n_cards, out_dir, ranks, suits, update,
+                                                    checkpoint, mc_deals if full_deck else 0,
+                                                    mc_seed, stem)
+            except OSError as error:
+                fail(f"cannot write results to {out_dir}: {error.strerror}")
     stats = summarize(result.counts)
+    if fmt == "json":
+        echo_json({"cards": n_cards, "deck": f"{suits} suits x {ranks} ranks",
+                   "classes": result.classes, "seconds": result.seconds,
+                   "counts": [int(c) for c in result.counts],
+                   **{k: v for k, v in stats.items() if k != "p_at_most"},
+                   "p_at_most": {str(k): v for k, v in stats["p_at_most"].items()},
+                   "files": {k: str(v) for k, v in paths.items()}})
+        return
+    if fmt == "csv":
+        click.echo(distribution_table(result.counts).to_csv(index=False), nl=False)
+        return
     click.echo(f"hands:              {stats['hands']:,} ({result.classes:,} suit classes)")
-    click.echo(f"P(gin):             {stats['p_gin']:.6e}")
+    click.echo(f"P(gin):             {stats['p_gin']:.6e} ({chance_text(stats['p_gin'])})")
     click.echo(f"P(deadwood <= 10):  {stats['p_at_most'].get(10, 1.0):.6f}")
     click.echo(f"mean, median:       {stats['mean']:.4f}, {stats['median']} points")
     click.echo(f"wall time:          {result.seconds:.1f} s")

@@ -4,16 +4,21 @@ imported only when used, which keeps ``analyzer --help`` and quick commands fast
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
 
 from .. import __version__
+from ..core.cluster import interrupt_on_sigterm
+from .options import exit_interrupted
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
     "deadwood": "analyzer.cli.play:deadwood",
     "rules": "analyzer.cli.play:rules_command",
+    "policies": "analyzer.cli.play:policies_command",
+    "replay": "analyzer.cli.play:replay_command",
     "simulate": "analyzer.cli.play:simulate_command",
     "games": "analyzer.cli.play:games_command",
     "knock-sweep": "analyzer.cli.studies:knock_sweep_command",
@@ -27,7 +32,16 @@ COMMANDS = {
     "equity": "analyzer.cli.equity:equity",
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
+    "exploit": "analyzer.cli.exploit:exploit_command",
+    "equilibrium": "analyzer.cli.exploit:equilibrium_command",
+    "agent": "analyzer.cli.agent:agent_command",
+    "serve": "analyzer.cli.serve:serve_command",
 }
+
+
+#: Click (8.2+) raises this when a group is run without arguments, to show its help.
+_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHelpError",
+                                                   type("_Never", (click.UsageError,), {}))
 
 
 class LazyGroup(click.Group):
@@ -38,6 +52,26 @@ class LazyGroup(click.Group):
     def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands = lazy_commands
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Click's ``main``, with every usage error on one stderr line (``Error: ...``,
+        exit status 2) instead of click's usage block, and Ctrl-C as status 130."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except _NO_ARGS_IS_HELP as error:
+            error.show()  # a group or command run bare: its help, not an error line
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            click.echo(f"Error: {' '.join(error.format_message().split())}", err=True)
+            sys.exit(error.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("Error: interrupted", err=True)
+            exit_interrupted()
+        sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy_commands])
@@ -55,4 +89,10 @@ class LazyGroup(click.Group):
              lazy_commands=COMMANDS)
 @click.version_option(__version__, prog_name="analyzer")
 def cli() -> None:
-    """Gin rummy and rummy strategy analyzer."""
+    """Gin rummy and rummy strategy analyzer.
+
+    Every number an option takes has a range, shown in each command's --help and checked
+    before any work starts.  Ctrl-C or SIGTERM stops a run within about a second and exits
+    with status 130 (simulate and knock-sweep first print or save what they finished).
+    """
+    interrupt_on_sigterm()

@@ -3,26 +3,37 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+import textwrap
+from typing import TYPE_CHECKING, Any
 
 import click
+import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
-from ..gin.evaluator import best_melds
+from ..gin.evaluator import GIN_HAND_SIZES, best_melds, min_deadwood
+from ..gin.policies import format_policy, policy_name
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules
 from .options import (
+    MAX_WIDTH,
+    UNITS,
+    check_raw_count,
+    checkpoint_options,
     echo_header,
     echo_json,
+    echo_summary,
     estimate_text,
     fail,
+    format_options,
     get_player,
     get_policy,
     get_rules,
+    interrupted,
     policy_options,
     progress_bar,
     raw_option,
     rules_options,
+    run_checkpoint,
     run_options,
     run_summary,
     scheduler_option,
@@ -30,9 +41,17 @@ from .options import (
     write_raw,
 )
 
+if TYPE_CHECKING:
+    from ..gin.search import Player
+    from ..gin.simulate import HandResult
+
+#: Most games of 3 or 4 players: they are played in one kernel call and every game's row
+#: is kept (about 100 bytes each).
+MAX_MULTIPLAYER_GAMES = 1_000_000
+
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
-    hand = parse_hand(text)
+    hand = parse_hand(text, GIN_HAND_SIZES)
     result = best_melds(hand)
     return {
         "hand": format_hand(hand),
@@ -44,64 +63,140 @@ def _arrangement_dict(text: str) -> dict[str, Any]:
 
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--file", "path", type=click.File("r"), help="Evaluate one hand per line; CSV out.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def deadwood(hand: str | None, path: Any, as_json: bool) -> None:
-    """Best melds, deadwood cards and deadwood points of HAND.
+@click.option("--file", "path", type=click.File("r", encoding="utf-8-sig"),
+              help="Evaluate one hand per line (UTF-8, '#' comments); CSV out.")
+@format_options
+def deadwood(hand: str | None, path: Any, fmt: str) -> None:
+    """Best melds, deadwood cards and deadwood points of HAND (10 or 11 cards: a gin
+    hand before or after its draw).
 
     \b
     Example:
       analyzer deadwood "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"
       analyzer deadwood --file hands.txt > deadwood.csv
     """
-    if (hand is None) == (path is None):
+    if hand is not None and path is not None:
         fail("give either a HAND or --file, not both")
+    if hand is None and path is None:
+        fail("give a HAND (10 or 11 cards) or --file FILE, e.g. "
+             "\"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\"")
     if path is not None:
+        results = _file_arrangements(path)
+        if fmt == "json":
+            click.echo(json.dumps(results, indent=2))
+            return
         click.echo("hand,min_deadwood")
-        for number, line in enumerate(path, start=1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            try:
-                result = _arrangement_dict(line)
-            except ValueError as error:
-                fail(f"line {number}: {error}")
+        for result in results:
             click.echo(f"{result['hand']},{result['deadwood']}")
         return
     try:
         result = _arrangement_dict(hand or "")
     except ValueError as error:
         fail(str(error))
-    if as_json:
-        click.echo(json.dumps(result, indent=2))
-        return
-    click.echo(f"hand:     {result['hand']}")
-    click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
-    click.echo(f"deadwood: {result['deadwood_cards'] or '-'} = {result['deadwood']} points")
+    if fmt == "json":
+        echo_json(result)
+    elif fmt == "csv":
+        click.echo("hand,melds,deadwood_cards,deadwood")
+        click.echo(f"{result['hand']},{' | '.join(result['melds'])},{result['deadwood_cards']},"
+                   f"{result['deadwood']}")
+    else:
+        click.echo(f"hand:     {result['hand']}")
+        click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
+        click.echo(f"deadwood: {result['deadwood_cards'] or '-'} = {result['deadwood']} points")
+
+
+def _file_arrangements(path: Any) -> list[dict[str, Any]]:
+    """Every hand of a --file, checked whole before anything is printed."""
+    results = []
+    number = 0
+    try:
+        for number, line in enumerate(path, start=1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                results.append(_arrangement_dict(line))
+            except ValueError as error:
+                fail(f"line {number}: {error}")
+    except UnicodeDecodeError:
+        fail(f"{path.name} line {number + 1}: not UTF-8 text")
+    return results
 
 
 # ------------------------------------------------------------------ shared options
 
 
+def _wrapped(label: str, text: str, indent: int) -> list[str]:
+    """``label`` padded to ``indent`` columns, then ``text`` wrapped to the CLI width."""
+    return textwrap.wrap(text, MAX_WIDTH, initial_indent=f"{label:<{indent}}",
+                         subsequent_indent=" " * indent) or [label]
+
+
+def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
+    """``text`` (a policy string form) broken after commas to fit the CLI width."""
+    lines, line = [], f"{label:<{indent}}"
+    for piece in text.split(","):
+        candidate = line + piece if line.endswith((" ", ",")) else f"{line},{piece}"
+        if len(candidate) > MAX_WIDTH and line.strip():
+            lines.append(line + ",")
+            line = " " * indent + piece
+        else:
+            line = candidate
+    return [*lines, line]
+
+
+def _explain_table(rows: list[tuple[str, object, str]]) -> None:
+    """Field, value and meaning of each field, wrapped to the CLI width."""
+    width = max(len(f"{name} = {_cell(value)}") for name, value, _ in rows) + 2
+    for name, value, meaning in rows:
+        for line in _wrapped(f"{name} = {_cell(value)}", meaning, width):
+            click.echo(line)
+
+
 @click.command("rules")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def rules_command(as_json: bool) -> None:
-    """List the rules presets with every field.
+@click.argument("name", required=False)
+@format_options
+def rules_command(name: str | None, fmt: str) -> None:
+    """List the rules presets, or explain every field of preset NAME.
 
     \b
     Example:
       analyzer rules
+      analyzer rules oklahoma
+      analyzer rules --format csv
     """
-    table = {name: rules.describe() for name, rules in RULE_PRESETS.items()}
-    if as_json:
-        echo_json(table)
+    from ..gin.describe import RULE_PRESET_NOTES, rule_changes, rule_fields
+
+    if name is not None:
+        rules = get_rules(name, ())
+        rows = rule_fields(rules)
+        if fmt == "json":
+            echo_json({"preset": name, "note": RULE_PRESET_NOTES.get(name, ""),
+                       "fields": {f: {"value": v, "meaning": m} for f, v, m in rows}})
+        elif fmt == "csv":
+            click.echo(pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(
+                index=False), nl=False)
+        else:
+            click.echo(f"{name}: {RULE_PRESET_NOTES.get(name, '')}")
+            _explain_table(rows)
         return
-    names = list(table)
-    field_names = list(table["standard"])
-    width = max(len(f) for f in field_names)
-    click.echo(" " * width + "  " + "  ".join(f"{n:>12}" for n in names))
-    for field in field_names:
-        cells = "  ".join(f"{_cell(table[n][field]):>12}" for n in names)
-        click.echo(f"{field:<{width}}  {cells}")
+    if fmt == "json":
+        echo_json({n: {"note": RULE_PRESET_NOTES.get(n, ""), "fields": r.describe()}
+                   for n, r in RULE_PRESETS.items()})
+        return
+    if fmt == "csv":
+        frame = pd.DataFrame([{"preset": n, **r.describe()} for n, r in RULE_PRESETS.items()])
+        click.echo(frame.to_csv(index=False), nl=False)
+        return
+    width = max(len(n) for n in RULE_PRESETS) + 2
+    for preset, rules in RULE_PRESETS.items():
+        changes = rule_changes(rules)
+        for line in _wrapped(preset, RULE_PRESET_NOTES.get(preset, ""), width):
+            click.echo(line)
+        if changes:
+            text = "differs: " + ", ".join(f"{k}={_cell(v)}" for k, v in changes.items())
+            for line in _wrapped("", text, width):
+                click.echo(line)
+    click.echo("\n'analyzer rules NAME' explains every field; --set FIELD=VALUE changes one.")
 
 
 def _cell(value: object) -> str:
@@ -110,17 +205,72 @@ def _cell(value: object) -> str:
     return str(value)
 
 
+@click.command("policies")
+@click.argument("name", required=False)
+@format_options
+def policies_command(name: str | None, fmt: str) -> None:
+    """List the policy presets with their string form, or explain policy NAME.
+
+    NAME is a preset or a string form such as 'basic,knock=7'.
+
+    \b
+    Example:
+      analyzer policies
+      analyzer policies gin-hunter
+      analyzer policies "draw=meld,discard=safe,knock=8"
+    """
+    from ..gin.describe import explain_policy, policy_fields
+    from ..gin.policies import PRESETS as POLICY_PRESETS
+
+    if name is not None:
+        policy = get_policy(name)
+        rows = policy_fields(policy)
+        if fmt == "json":
+            echo_json({"policy": name, "string": format_policy(policy),
+                       "summary": explain_policy(policy),
+                       "fields": {f: {"value": v, "meaning": m} for f, v, m in rows}})
+        elif fmt == "csv":
+            click.echo(pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(
+                index=False), nl=False)
+        else:
+            for line in _wrapped(f"{name}: ", explain_policy(policy), len(name) + 2):
+                click.echo(line)
+            for line in _wrapped_commas("string form: ", format_policy(policy), 13):
+                click.echo(line)
+            _explain_table(rows)
+        return
+    table = [{"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
+             for n, p in POLICY_PRESETS.items()]
+    if fmt == "json":
+        echo_json(table)
+        return
+    if fmt == "csv":
+        click.echo(pd.DataFrame(table).to_csv(index=False), nl=False)
+        return
+    width = max(len(n) for n in POLICY_PRESETS) + 2
+    for row in table:
+        for line in _wrapped_commas(row["policy"], row["string"], width):
+            click.echo(line)
+        for line in _wrapped("", row["summary"], width):
+            click.echo(line)
+    click.echo("\n'analyzer policies NAME' explains every field; --a/--b take a preset or a "
+               "string form.")
+
+
 @click.command("simulate")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals; each is played twice with seats swapped.")
 @run_options
+@format_options
 @raw_option
+@checkpoint_options
 @scheduler_option
 def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                     deals: int, seed: int, jobs: int | None, as_json: bool,
-                     no_progress: bool, raw: str | None, scheduler: str | None) -> None:
+                     deals: int, seed: int, jobs: int | None, fmt: str,
+                     no_progress: bool, raw: str | None, checkpoint: str | None, resume: bool,
+                     scheduler: str | None) -> None:
     """Play DEALS hands of A against B and summarise them.
 
     Each deal is played twice on the same cards, A as non-dealer then as dealer.
@@ -129,16 +279,30 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     Example:
       analyzer simulate --rules standard --a basic --b basic --deals 1000000 --seed 1
       analyzer simulate --deals 10000 --raw hands.parquet
+      analyzer simulate --deals 100000000 --checkpoint run.json   # Ctrl-C, then add --resume
+
+    Ctrl-C or SIGTERM stops the run within a second and exits with status 130, after
+    printing the summary of the deals finished (with --json, marked "interrupted": true).
     """
     from ..gin.simulate import simulate
 
     rules = get_rules(preset, overrides)
     a, b = get_player(policy_a), get_player(policy_b)
+    check_raw_count(raw, deals, "deals")
+    if raw is not None and checkpoint is not None:
+        fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
     set_jobs(jobs)
-    with progress_bar(deals, "deal", no_progress) as update:
-        result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None, progress=update,
-                          scheduler=scheduler)
-    write_raw(result.rows, raw)
+    identity = {"command": "simulate", **run_summary(preset, overrides, rules, seed, a, b),
+                "deals": deals}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with progress_bar(deals, "deal", no_progress) as update:
+                result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None,
+                                  progress=update, scheduler=scheduler)
+        except KeyboardInterrupt:
+            interrupted(fmt == "json", {"deals": 0, "requested_deals": deals, "seed": seed}, saved)
+    if not result.interrupted:
+        write_raw(result.rows, raw)
     summary = {
         "deals": result.deals,
         "hands": result.hands,
@@ -152,9 +316,18 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
         "elapsed_s": result.elapsed_s,
         "deals_per_s": result.deals_per_s,
     }
-    if as_json:
-        echo_json(summary)
+    if result.interrupted:
+        if fmt == "table":
+            _print_simulation(result, seed, preset, overrides, a, b)
+        interrupted(fmt == "json", {**summary, "requested_deals": deals}, saved)
+    if fmt != "table":
+        echo_summary(summary, fmt)
         return
+    _print_simulation(result, seed, preset, overrides, a, b)
+
+
+def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tuple[str, ...],
+                      a: Player, b: Player) -> None:
     echo_header(f"{result.deals:,} deals ({result.hands:,} hands)", seed, preset, overrides, a, b)
     mix = "  ".join(f"{k} {v:.2%}" for k, v in result.outcomes.items() if v or k != "tie")
     click.echo(f"outcomes:            {mix}")
@@ -175,14 +348,16 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 @click.option("--policies", default=None,
               help="With 3 or 4 players: comma-separated policies, one per player "
                    "(default: --a and --b alternating).")
-@click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
-              help="Games; with 2 players each is played twice with the first dealer swapped.")
+@click.option("--games", type=UNITS, default=10_000, show_default=True,
+              help="Games; with 2 players each is played twice with the first dealer swapped; "
+                   "with 3 or 4 at most 1,000,000.")
 @run_options
+@format_options
 @raw_option
 @scheduler_option
 def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                   players: int, policies: str | None, games: int, seed: int, jobs: int | None,
-                  as_json: bool, no_progress: bool, raw: str | None,
+                  fmt: str, no_progress: bool, raw: str | None,
                   scheduler: str | None) -> None:
     """Play whole games to the target score of A against B (or 3-4 players).
 
@@ -192,13 +367,19 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
       analyzer games --players 3 --policies basic,simple,gin-hunter --set three_player=loser-sits-out
     """
     rules = get_rules(preset, overrides)
+    check_raw_count(raw, games, "games")
     set_jobs(jobs)
+    if players == 2 and policies is not None:
+        fail("--policies is for 3 or 4 players; with 2 use --a and --b")
     if players > 2:
         names = ([n.strip() for n in policies.split(",")] if policies
                  else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
         if len(names) != players:
             fail(f"--policies needs {players} policies, got {len(names)}")
-        _multiplayer(rules, preset, names, games, seed, as_json, raw)
+        if games > MAX_MULTIPLAYER_GAMES:
+            fail(f"with {players} players at most {MAX_MULTIPLAYER_GAMES:,} games (every game "
+                 f"is kept in memory), got {games:,}")
+        _multiplayer(rules, preset, names, games, seed, fmt, raw, no_progress)
         return
     from ..gin.simulate import play_games
 
@@ -206,7 +387,8 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     with progress_bar(games, "game", no_progress) as update:
         result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
                             progress=update, scheduler=scheduler)
-    write_raw(result.rows, raw)
+    if not result.interrupted:
+        write_raw(result.rows, raw)
     summary = {
         "games": result.games,
         **run_summary(preset, overrides, rules, seed, a, b),
@@ -217,8 +399,10 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         "unfinished": result.unfinished,
         "elapsed_s": result.elapsed_s,
     }
-    if as_json:
-        echo_json(summary)
+    if result.interrupted:
+        interrupted(fmt == "json", {**summary, "requested_games": games})
+    if fmt != "table":
+        echo_summary(summary, fmt)
         return
     echo_header(f"{result.games:,} games", seed, preset, overrides, a, b)
     click.echo(f"game win rate of A:  {estimate_text(result.game_win_rate_a)}  (95% CI)")
@@ -229,19 +413,23 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
 
 
 def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
-                 as_json: bool, raw: str | None) -> None:
+                 fmt: str, raw: str | None, no_progress: bool) -> None:
     from ..gin.multiplayer import multiplayer_summary, play_multiplayer_games
 
     chosen = [get_policy(name) for name in names]
     try:
-        frame = play_multiplayer_games(rules, chosen, games, seed)
+        with progress_bar(None, "game", no_progress) as update:
+            frame = play_multiplayer_games(rules, chosen, games, seed, update)
     except ValueError as error:
         fail(str(error))
     write_raw(frame, raw)
     summary = multiplayer_summary(frame)
     summary.insert(1, "policy", names if len(names) == 3 else
                    [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"])
-    if as_json:
+    if fmt == "csv":
+        click.echo(summary.to_csv(index=False), nl=False)
+        return
+    if fmt == "json":
         echo_json({"games": games, "seed": seed, "players": len(names), "rules": preset,
                    "hands_per_game": float(frame["hands"].mean()),
                    "shutout_rate": float(frame["shutout"].mean()),
@@ -255,3 +443,81 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
 
 
 # ------------------------------------------------------------------------- studies
+
+
+@click.command("replay")
+@rules_options
+@policy_options
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the run the deal comes from (as in simulate).")
+@click.option("--deal", type=click.IntRange(0), default=0, show_default=True,
+              help="Deal number within the run.")
+@click.option("--a-deals", is_flag=True, help="A deals (default: B deals, A starts).")
+@click.option("--deck", default=None,
+              help="Deal these cards instead: 'non-dealer | dealer | upcard [| stock]' "
+                   "(hands may be short; the rest is filled in card order) or all 52 cards.")
+@click.option("--position", "position_file", type=click.File("r"), default=None,
+              help="A JSON file with the key deck (same text as --deck).")
+@format_options
+def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
+                   seed: int, deal: int, a_deals: bool, deck: str | None,
+                   position_file: Any, fmt: str) -> None:
+    """Play one hand and show it turn by turn: cards, draws, discards, deadwood, the
+    knock, melds, layoffs and the score.
+
+    The deal is deal --deal of a simulate run with --seed: the same cards and the same
+    choices as 'analyzer simulate' plays.
+
+    \b
+    Example:
+      analyzer replay --seed 1 --deal 0 --a basic --b gin-hunter
+      analyzer replay --deck 'As 2s 3s 4s 7h 7d 7c Kd Qh 9c | | 5d' --format json
+    """
+    import json
+
+    from ..gin.replay import parse_deck, replay
+
+    rules = get_rules(preset, overrides)
+    a, b = get_policy(policy_a), get_policy(policy_b)
+    if deck is not None and position_file is not None:
+        fail("give either --deck or --position, not both")
+    try:
+        if position_file is not None:
+            data = json.load(position_file)
+            if not isinstance(data, dict) or "deck" not in data:
+                raise ValueError(f"bad position file {position_file.name}: expected a JSON "
+                                 "object with the key 'deck'")
+            deck = str(data["deck"])
+        cards = None if deck is None else parse_deck(deck)
+        hand = replay(rules, a, b, seed, deal, a_deals, cards)
+    except (ValueError, json.JSONDecodeError) as error:
+        fail(str(error))
+    if fmt == "json":
+        echo_json(hand.to_dict())
+        return
+    if fmt == "csv":
+        click.echo(hand.to_frame().to_csv(index=False), nl=False)
+        return
+    origin = f"deal {deal} of seed {seed}" if deck is None else "the given deck"
+    click.echo(f"{origin}, rules {preset}" + (f" with {', '.join(overrides)}" if overrides
+                                               else "") + f"; {hand.dealer} deals")
+    click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
+    click.echo(f"A holds {hand.start_a}   (deadwood {min_deadwood(hand.start_a)})")
+    click.echo(f"B holds {hand.start_b}   (deadwood {min_deadwood(hand.start_b)})")
+    if hand.upcard:
+        click.echo(f"upcard  {hand.upcard}")
+    click.echo("")
+    click.echo(f"{'#':>3}  {'who':<3} {'action':<13} {'card':<4}  {'cards held after':<32}  "
+               f"{'dw':>3} {'stock':>5}")
+    for event in hand.events:
+        click.echo(f"{event.step:>3}  {event.player:<3} {event.action:<13} {event.card:<4}  "
+                   f"{event.hand:<32}  {event.deadwood:>3} {event.stock:>5}")
+    click.echo("")
+    if hand.knocker:
+        defender = "B" if hand.knocker == "A" else "A"
+        click.echo(f"{hand.knocker} lays out  {' | '.join(hand.knocker_melds) or '-'}  "
+                   f"(deadwood {hand.knocker_deadwood})")
+        click.echo(f"{defender} melds     {' | '.join(hand.defender_melds) or '-'}"
+                   + (f", lays off {hand.layoffs}" if hand.layoffs else "")
+                   + f"  (deadwood {hand.defender_deadwood})")
+    click.echo(f"result: {hand.summary()}")

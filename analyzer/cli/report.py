@@ -2,43 +2,71 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from contextlib import ExitStack
 
 import click
 
+from ..core.progress import Progress
 from .options import (
+    SEED,
+    check_out_folder,
+    checkpoint_options,
     fail,
+    interrupted,
+    new_files_removed_on_failure,
+    progress_bar,
+    run_checkpoint,
     scheduler_option,
     set_jobs,
 )
 
+#: Largest base size of the report (see --deals).
+MAX_REPORT_DEALS = 10_000_000
+
 
 @click.command("report")
-@click.option("--deals", type=click.IntRange(100), default=None,
+@click.option("--deals", type=click.IntRange(100, MAX_REPORT_DEALS), default=None,
               help="Base size: deals per arm of the knock sweep (default 40,000); every "
-                   "study scales from it.")
+                   "study scales from it (the variants study keeps a quarter of it as "
+                   "rows: under 0.5 GB at the top of the range).")
 @click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
-@click.option("--seed", type=int, default=2026, show_default=True, help="Random seed.")
+@click.option("--seed", type=SEED, default=2026, show_default=True,
+              help="Random seed, 0 <= seed < 2**63.")
 @click.option("--out", type=click.Path(file_okay=False), default="results", show_default=True,
-              help="Folder for the report.")
+              callback=check_out_folder,
+              help="Folder for the report (checked writable before the run; a run that fails "
+                   "removes the files it made).")
 @click.option("--only", default=None,
               help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
                    "variants,equity,rummy (default all).")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
+@checkpoint_options
 @scheduler_option
 def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,
-                   jobs: int | None, no_progress: bool, scheduler: str | None) -> None:
+                   jobs: int | None, no_progress: bool, checkpoint: str | None, resume: bool,
+                   scheduler: str | None) -> None:
     """Run every study and write the report (Markdown, PNG, CSV) into --out.
 
     \b
     Example:
       analyzer report              # the committed results/ (about 5 minutes on 2 cores)
       analyzer report --quick --out /tmp/report
+      analyzer report --checkpoint report.json      # Ctrl-C, then add --resume
+
+    With --checkpoint, every study saves its finished chunks; --resume runs the report
+    again, taking them from the file, and writes the same files bit for bit.
     """
     from pathlib import Path
 
-    from ..report.build import DEFAULT_DEALS, QUICK_DEALS, SECTIONS, ReportConfig, generate_report
+    from ..report.build import (
+        DEFAULT_DEALS,
+        QUICK_DEALS,
+        RUN_TIMES_LOG,
+        SECTIONS,
+        ReportConfig,
+        generate_report,
+    )
 
     size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
     sections = None if only is None else [s.strip() for s in only.split(",")]
@@ -51,12 +79,21 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
                         *(["--quick"] if quick and not deals else []),
                         *([f"--seed {seed}"] if seed != 2026 else [])])
 
-    def announce(study: str, total: int, _: int) -> Callable[[int], None]:
-        if not no_progress:
-            click.echo(f"[report] {study} ...", err=True)
-        return lambda n: None
+    bars = ExitStack()
+
+    def step_bar(step: str, total: int | None, _: int) -> Progress:
+        """A fresh bar for each step of the report (closing the step before)."""
+        bars.close()
+        return bars.enter_context(progress_bar(total, "unit", no_progress, step))
 
     config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
-                          progress=announce, scheduler=scheduler)
-    path = generate_report(config, sections)
-    click.echo(f"wrote {path}")
+                          progress=step_bar, scheduler=scheduler)
+    identity = {"command": "report", "deals": size, "seed": seed, "only": sections,
+                "out": str(Path(out).absolute())}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with new_files_removed_on_failure(out), bars:
+                path = generate_report(config, sections)
+        except KeyboardInterrupt:
+            interrupted(False, None, saved)
+    click.echo(f"wrote {path} (run times appended to {path.parent / RUN_TIMES_LOG})")

@@ -8,24 +8,34 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 import pandas as pd
-from matplotlib.figure import Figure
 
+from ..core.cluster import write_atomic
+from ..core.options import split_policy_list
+from ..core.stats import Estimate
+from ..report.rummy import write_rummy_report, write_study
 from ..rummy import studies
-from ..rummy.policies import POLICY_PRESETS, RummyPolicy, parse_policy
-from ..rummy.rules import RULE_PRESETS, RummyRules, rules_from_options
-from ..rummy.simulate import SimulationResult, simulate, simulate_games
-from .options import fail
-
-# study name -> (table function, chart function, file stem shared with the report)
-_STUDIES = {
-    "meld-or-hold": (studies.meld_or_hold, studies.plot_meld_or_hold, "meld_or_hold"),
-    "players": (studies.player_counts, studies.plot_player_counts, "player_counts"),
-    "options": (studies.option_values, studies.plot_option_values, "option_values"),
-}
+from ..rummy.policies import PRESETS as POLICY_PRESETS
+from ..rummy.policies import RummyPolicy, parse_policy, policy_name
+from ..rummy.rules import PRESETS as RULE_PRESETS
+from ..rummy.rules import RummyRules, resolve_rules
+from ..rummy.simulate import GameResult, HandResult, simulate, simulate_games
+from .options import (
+    MAX_UNITS,
+    UNITS,
+    check_raw_count,
+    emit,
+    fail,
+    new_files_removed_on_failure,
+    output_options,
+    progress_bar,
+    run_options,
+    scheduler_option,
+    set_jobs,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,176 +43,185 @@ def rummy() -> None:
     """Plain rummy (not gin): simulate hands and run the studies."""
 
 
-def _fail(message: str) -> NoReturn:
-    fail(message)
-    raise SystemExit(2)  # fail() has exited already; this tells type checkers it never returns
-
-
-def _integer(name: str, text: str, low: int, high: int | None = None) -> int:
+def _rules(preset: str, players: int | None, overrides: tuple[str, ...]) -> RummyRules:
+    assignments = ([f"players={players}"] if players else []) + list(overrides)
     try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        _fail(f"{name} must be an integer, got {text!r}")
-    if value < low or (high is not None and value > high):
-        _fail(f"{name} must be {low}-{high}, got {value}" if high is not None
-             else f"{name} must be >= {low}, got {value}")
-    return value
-
-
-def _rules(preset: str, players: str | None, sets: tuple[str, ...]) -> RummyRules:
-    options = ([f"players={_integer('--players', players, 2, 6)}"] if players else []) + list(sets)
-    try:
-        return rules_from_options(preset, options)
+        return resolve_rules(preset, assignments)
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
 def _policies(n: int, policy_a: str, policy_b: str, listed: str | None) -> list[RummyPolicy]:
-    texts = [t for t in listed.split(";") if t.strip()] if listed else \
-        [policy_a] + [policy_b] * (n - 1)
+    texts = split_policy_list(listed) if listed else [policy_a] + [policy_b] * (n - 1)
     if len(texts) != n:
-        _fail(f"--policies lists {len(texts)} policies for {n} players")
+        fail(f"--policies lists {len(texts)} policies for {n} players")
     try:
         return [parse_policy(text) for text in texts]
     except ValueError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
-def _summary_dict(result: SimulationResult) -> dict[str, Any]:
-    return {
-        "rules": result.rules.to_dict(),
-        "policies": [str(p) for p in result.policies],
-        "seed": result.seed,
-        "deals": result.deals,
-        "rotate": result.rotate,
-        "summary": result.summary,
-    }
+def _ci_text(estimate: Estimate, digits: int = 2) -> str:
+    return f"{estimate.mean:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
-def _ci_text(values: tuple[float, float, float], digits: int = 2) -> str:
-    mean, low, high = values
-    return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+def _header(result: HandResult | GameResult) -> dict[str, Any]:
+    return {"rules": result.rules.describe(), "policies": [str(p) for p in result.policies],
+            "seed": result.seed, "interrupted": result.interrupted}
+
+
+def _player_table(result: HandResult | GameResult) -> pd.DataFrame:
+    """One row per player: its policy and win rate (of hands, or of games) with 95% CI,
+    and its points per hand (or final score per game)."""
+    rows = []
+    for j, policy in enumerate(result.policies):
+        if isinstance(result, HandResult):
+            win, points = result.player_win_rate[j], result.player_points[j].mean
+        else:
+            win, points = result.player_game_win_rate[j], result.player_final_score[j]
+        rows.append({"player": j, "policy": policy_name(policy), "win_rate": win.mean,
+                     "win_low": win.low, "win_high": win.high, "points": points})
+    return pd.DataFrame(rows)
 
 
 @rummy.command("simulate")
-@click.option("--players", default=None, metavar="INT", help="Number of players, 2-6 (default: the preset's).")
-@click.option("--deals", default="10000", show_default=True, metavar="INT",
-              help="Hands (or with --games, games) to play.")
-@click.option("--seed", default="0", show_default=True, metavar="INT",
-              help="Random seed (deal i uses stream i).")
+@click.option("--players", type=click.IntRange(2, 6), default=None,
+              help="Number of players, 2-6 (default: the preset's).")
+@click.option("--deals", type=UNITS, default=10_000, show_default=True,
+              help="Hands (or with --games, games) to play, 1 to 10**12.")
 @click.option("--rules", "preset", default="standard", show_default=True, metavar="PRESET",
               help=f"Rules preset: {', '.join(RULE_PRESETS)}.")
-@click.option("--set", "sets", multiple=True, metavar="FIELD=VALUE",
-              help="Override a rule field, e.g. --set max_run=4 (repeatable).")
+@click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+              help="Override a rule field, e.g. --set max_run=4 (repeatable); flags yes/no.")
 @click.option("--a", "policy_a", default="simple", show_default=True, metavar="POLICY",
-              help=f"Player 0's policy: a preset ({', '.join(POLICY_PRESETS)}) or key=value list.")
+              help=f"Player 0's policy: a preset ({', '.join(POLICY_PRESETS)}), "
+                   "key=value items, or a preset followed by key=value items.")
 @click.option("--b", "policy_b", default="simple", show_default=True, metavar="POLICY",
               help="Policy of every other player.")
-@click.option("--policies", "listed", default=None, metavar="P1;P2;...",
-              help="One policy per player, separated by ';' (overrides --a/--b).")
+@click.option("--policies", "listed", default=None, metavar="P1,P2,...",
+              help="One policy per player, comma-separated (overrides --a/--b); key=value "
+                   "items belong to the preset before them: rummy,hold_turns=4,simple.")
 @click.option("--no-rotate", is_flag=True, help="Keep player j in seat j (seat 0 plays first).")
 @click.option("--games", is_flag=True,
               help="Play --deals games to the target score (--set target=500) instead of hands.")
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write summary.json and hands.csv (one row per hand) here.")
-def simulate_command(players: str | None, deals: str, seed: str, preset: str,
-                     sets: tuple[str, ...], policy_a: str, policy_b: str, listed: str | None,
-                     no_rotate: bool, games: bool, as_json: bool, out: Path | None) -> None:
+@run_options
+@output_options
+@scheduler_option
+def simulate_command(players: int | None, deals: int, preset: str, overrides: tuple[str, ...],
+                     policy_a: str, policy_b: str, listed: str | None, no_rotate: bool,
+                     games: bool, seed: int, jobs: int | None, no_progress: bool,
+                     out: str | None, fmt: str, scheduler: str | None) -> None:
     """Play many hands of plain rummy and report win rates and points with 95% CIs.
+
+    With --out, writes summary.json, players.csv and (hands only) hands.csv, one row per
+    hand.
 
     \b
     Example:
       analyzer rummy simulate --deals 20000 --a rummy --b simple
-      analyzer rummy simulate --players 4 --rules seed004 --set reshuffle=true --json
+      analyzer rummy simulate --players 3 --policies rummy,hold_turns=4,simple,simple
+      analyzer rummy simulate --players 4 --rules seed004 --set reshuffle=yes --format json
       analyzer rummy simulate --games --deals 2000 --set target=500 --a hold6
     """
-    n_deals = _integer("--deals", deals, 1)
-    rules = _rules(preset, players, sets)
+    rules = _rules(preset, players, overrides)
     policies = _policies(rules.players, policy_a, policy_b, listed)
+    set_jobs(jobs)
+    result: HandResult | GameResult
     if games:
-        _report_games(rules, policies, n_deals, _integer("--seed", seed, 0), as_json)
-        return
-    result = simulate(rules, policies, n_deals, _integer("--seed", seed, 0),
-                      rotate=not no_rotate, keep_hands=out is not None)
-    data = _summary_dict(result)
+        with progress_bar(deals, "game", no_progress) as progress:
+            result = simulate_games(rules, policies, deals, seed, progress=progress,
+                                    scheduler=scheduler)
+    else:
+        if out is not None:
+            check_raw_count(out, deals, "hands", option="--out")
+        with progress_bar(deals, "deal", no_progress) as progress:
+            result = simulate(rules, policies, deals, seed, rotate=not no_rotate,
+                              keep_rows=out is not None, progress=progress,
+                              scheduler=scheduler)
+    data = {**_header(result), **result.summary()}
+    if isinstance(result, HandResult):
+        data["rotate"] = result.rotate
+    table = _player_table(result)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "summary.json").write_text(json.dumps(data, indent=2, sort_keys=True))
-        assert result.hands is not None
-        result.hands.to_csv(out / "hands.csv", index=False)
-    if as_json:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        if isinstance(result, HandResult) and result.rows is not None:
+            write_atomic(folder / "hands.csv", result.rows.to_csv(index=False).encode())
+        write_atomic(folder / "players.csv", table.to_csv(index=False).encode())
+        write_atomic(folder / "summary.json",
+                     json.dumps(data, indent=2, sort_keys=True).encode())
+    if fmt == "json":
         click.echo(json.dumps(data, indent=2, sort_keys=True))
-        return
-    s = result.summary
-    changed = {k: v for k, v in rules.to_dict().items() if v != getattr(RummyRules(), k)}
+    elif fmt == "csv":
+        emit(table, fmt)
+    elif isinstance(result, HandResult):
+        _print_hands(result, preset)
+    else:
+        _print_games(result)
+
+
+def _print_hands(result: HandResult, preset: str) -> None:
+    defaults = RummyRules()
+    changed = {k: v for k, v in result.rules.describe().items() if v != getattr(defaults, k)}
     click.echo(f"rules:            {preset} {changed or ''}".rstrip())
-    click.echo(f"hands:            {s['hands']:,} (seed {result.seed}), "
-               f"void {s['void_rate'][0]:.1%}")
-    click.echo(f"turns per hand:   {_ci_text(s['turns'])}")
-    click.echo(f"winner's points:  {_ci_text(s['winner_points'])} per won hand")
-    click.echo(f"Rummy:            {s['rummy_rate'][0]:.2%} of won hands")
-    for j, policy in enumerate(policies):
-        click.echo(f"player {j}: wins {_ci_text(s['player_win_rate'][j], 3)}, "
-                   f"points/hand {_ci_text(s['player_points'][j])}  ({policy})")
-    if "margin" in s:
-        click.echo(f"player 0 - player 1: {_ci_text(s['margin'])} points per hand")
+    click.echo(f"hands:            {result.hands:,} (seed {result.seed}), "
+               f"void {result.void_rate.mean:.1%}")
+    click.echo(f"turns per hand:   {_ci_text(result.turns)}")
+    click.echo(f"winner's points:  {_ci_text(result.winner_points)} per won hand")
+    click.echo(f"Rummy:            {result.rummy_rate.mean:.2%} of won hands")
+    for j, policy in enumerate(result.policies):
+        click.echo(f"player {j}: wins {_ci_text(result.player_win_rate[j], 3)}, "
+                   f"points/hand {_ci_text(result.player_points[j])}  ({policy})")
+    if result.margin is not None:
+        click.echo(f"player 0 - player 1: {_ci_text(result.margin)} points per hand")
 
 
-def _report_games(rules: RummyRules, policies: list[RummyPolicy], games: int, seed: int,
-                  as_json: bool) -> None:
-    summary = simulate_games(rules, policies, games, seed)
-    if as_json:
-        data = {"rules": rules.to_dict(), "policies": [str(p) for p in policies],
-                "seed": seed, "games": games, "summary": summary}
-        click.echo(json.dumps(data, indent=2, sort_keys=True))
-        return
-    click.echo(f"games:            {games:,} to {rules.target} points (seed {seed}), "
-               f"{summary['finished_rate'][0]:.1%} finished")
-    click.echo(f"hands per game:   {_ci_text(summary['hands_per_game'])}")
-    for j, policy in enumerate(policies):
-        click.echo(f"player {j}: wins {_ci_text(summary['player_game_win_rate'][j], 3)} of games, "
-                   f"final score {summary['player_final_score'][j]:.1f}  ({policy})")
+def _print_games(result: GameResult) -> None:
+    click.echo(f"games:            {result.games:,} to {result.target} points "
+               f"(seed {result.seed}), {result.finished_rate.mean:.1%} finished")
+    click.echo(f"hands per game:   {_ci_text(result.hands_per_game)}")
+    for j, policy in enumerate(result.policies):
+        click.echo(f"player {j}: wins {_ci_text(result.player_game_win_rate[j], 3)} of games, "
+                   f"final score {result.player_final_score[j]:.1f}  ({policy})")
 
 
 @rummy.command("study")
 @click.argument("name")
-@click.option("--deals", default=str(studies.REPORT_DEALS), show_default=True, metavar="INT",
-              help="Deals per configuration.")
-@click.option("--seed", default="0", show_default=True, metavar="INT",
-              help="Random seed of every run.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write the table (CSV) and chart (PNG) here; with 'all', also report.md.")
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
-def study_command(name: str, deals: str, seed: str, out: Path | None, as_json: bool) -> None:
+@click.option("--deals", type=click.IntRange(1, MAX_UNITS), default=studies.REPORT_DEALS,
+              show_default=True, help="Deals per configuration.")
+@run_options
+@output_options
+@scheduler_option
+def study_command(name: str, deals: int, seed: int, jobs: int | None, no_progress: bool,
+                  out: str | None, fmt: str, scheduler: str | None) -> None:
     """Run study NAME: meld-or-hold, players, options, or all (the report section).
+
+    The report runs them with seed 2026.  With 'all', --out is required and also gets
+    report.md; the terminal shows where the files went.
 
     \b
     Example:
-      analyzer rummy study meld-or-hold --deals 20000 --out results/rummy
-      analyzer rummy study all --out results/rummy
+      analyzer rummy study meld-or-hold --deals 20000 --out rummy_out
+      analyzer rummy study players --deals 2000 --format csv
+      analyzer rummy study all --seed 2026 --out rummy_out
     """
-    n_deals = _integer("--deals", deals, 1)
-    n_seed = _integer("--seed", seed, 0)
+    set_jobs(jobs)
     if name == "all":
         if out is None:
-            _fail("study all writes CSV and PNG files: give --out DIR")
-        markdown = studies.write_rummy_report(out, n_deals, n_seed)
-        (out / "report.md").write_text(markdown)
-        click.echo(markdown)
+            fail("study all writes CSV and PNG files: give --out DIR")
+        folder = Path(out)
+        with new_files_removed_on_failure(folder), \
+                progress_bar(None, "deal", no_progress) as progress:
+            markdown = write_rummy_report(folder, deals, seed, links_from_parent=False,
+                                          progress=progress, scheduler=scheduler)
+            write_atomic(folder / "report.md", markdown.encode())
+        click.echo(f"wrote {folder / 'report.md'} and the studies' CSV and PNG files", err=True)
         return
-    if name not in _STUDIES:
-        _fail(f"unknown study {name!r}: choose from {', '.join(_STUDIES)}, all")
-    run, plot, stem = _STUDIES[name]
-    table: pd.DataFrame = run(n_deals, n_seed)
+    if name not in studies.STUDIES:
+        fail(f"unknown study {name!r}: choose from {', '.join(studies.STUDIES)}, all")
+    run, stem = studies.STUDIES[name]
+    with progress_bar(None, "deal", no_progress) as progress:
+        table: pd.DataFrame = run(deals, seed, progress=progress, scheduler=scheduler)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        table.to_csv(out / f"{stem}.csv", index=False)
-        figure = Figure(figsize=(7, 4.2))
-        plot(table, figure.add_subplot())
-        figure.tight_layout()
-        figure.savefig(out / f"{stem}.png", dpi=110)
-    if as_json:
-        click.echo(table.to_json(orient="records", indent=2))
-    else:
-        click.echo(table.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        write_study(Path(out), stem, table)
+    emit(table, fmt)

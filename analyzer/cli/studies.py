@@ -6,38 +6,50 @@ from typing import Any
 
 import click
 
+from ..core.cluster import write_atomic
+from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
 from .options import (
+    MAX_RAW_UNITS,
+    UNITS,
+    UNITS_OR_NONE,
+    chance_text,
+    checkpoint_options,
+    echo_json,
     emit,
     fail,
     get_player,
     get_policy,
     get_rules,
+    interrupted,
     output_options,
     policy_options,
     progress_bar,
     rules_options,
+    run_checkpoint,
     run_options,
     save_chart,
     set_jobs,
     split_player_list,
     study_options,
+    verdict_grid,
 )
 
 
 @click.command("knock-sweep")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=20_000, show_default=True,
+@click.option("--deals", type=UNITS, default=20_000, show_default=True,
               help="Deals per threshold (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=2_000, show_default=True,
+@click.option("--games", type=UNITS, default=2_000, show_default=True,
               help="Game pairs per threshold.")
 @study_options
+@checkpoint_options
 def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                        deals: int, games: int, seed: int, jobs: int | None, as_json: bool,
+                        deals: int, games: int, seed: int, jobs: int | None, 
                         no_progress: bool, out: str | None, fmt: str,
-                        scheduler: str | None) -> None:
+                        scheduler: str | None, checkpoint: str | None, resume: bool) -> None:
     """Knock at deadwood <= t for t = 0..10: points per hand and games won.
 
     A is --a with its knock threshold set to t; the opponent is --b, or A's twin with
@@ -46,6 +58,10 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     \b
     Example:
       analyzer knock-sweep --a basic --b gin-hunter --deals 50000 --out sweep/
+      analyzer knock-sweep --deals 1000000 --checkpoint sweep.json   # Ctrl-C, then --resume
+
+    Ctrl-C or SIGTERM stops the sweep and exits with status 130; with --checkpoint the
+    finished chunks are kept, and --resume ends with the same table bit for bit.
     """
     from ..gin import studies
     from ..report import figures as charts
@@ -54,12 +70,22 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     subject = get_policy(policy_a)
     opponent = None if policy_b == "same" else get_policy(policy_b)
     set_jobs(jobs)
-    with progress_bar(11 * (deals + games), "deal", no_progress) as update:
-        sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games, seed,
-                                    progress=update, scheduler=scheduler)
+    identity = {"command": "knock-sweep", "rules": rules.describe(), "a": format_policy(subject),
+                "b": policy_b if opponent is None else format_policy(opponent),
+                "deals": deals, "games": games, "seed": seed}
+    with run_checkpoint(checkpoint, resume, identity) as saved:
+        try:
+            with progress_bar(None, "deal", no_progress) as update:
+                sweep = studies.knock_sweep(rules, subject, {policy_b: opponent}, deals, games,
+                                            seed, progress=update, scheduler=scheduler)
+        except KeyboardInterrupt:
+            interrupted(fmt == "json", None, saved)
     save_chart(out, "knock_sweep", sweep, lambda axes: charts.knock_sweep_panels(sweep, axes),
-               (14, 4.2), ncols=3)
-    emit(sweep, "json" if as_json else fmt,
+               (14, 4.2), ncols=3,
+               title=f"Knock as soon as deadwood <= t: {policy_a} against {policy_b}",
+               caption=f"Rules {preset}; {deals:,} deals and {games:,} game pairs per "
+                       f"threshold, seats swapped; bands: 95% CI; seed {seed}.")
+    emit(sweep, fmt,
          ["threshold", "points_mean", "diff_mean", "diff_low", "diff_high", "win_mean",
           "undercut_mean", "gin_mean", "turns_mean", "game_win_mean", "game_win_low",
           "game_win_high"])
@@ -68,18 +94,18 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @click.command("knock-chart")
 @rules_options
 @policy_options
-@click.option("--deals", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--deals", type=UNITS, default=100_000, show_default=True,
               help="Deals whose knock decisions are branched (each twice, seats swapped).")
-@click.option("--min-samples", type=click.IntRange(1), default=300, show_default=True,
+@click.option("--min-samples", type=UNITS, default=300, show_default=True,
               help="Cells with fewer states are greyed out.")
-@click.option("--equity-deals", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--equity-deals", type=UNITS_OR_NONE, default=0, show_default=True,
               help="Also value each hand as the chance of winning a game from 0:0, by an "
                    "equity table from this many deals (0: points only).")
 @study_options
 def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                         deals: int, min_samples: int, equity_deals: int, seed: int,
                         jobs: int | None,
-                        as_json: bool, no_progress: bool, out: str | None, fmt: str,
+                        no_progress: bool, out: str | None, fmt: str,
                         scheduler: str | None) -> None:
     """Knock now or play on? Mean points difference by own turn and deadwood.
 
@@ -93,7 +119,7 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 
     rules = get_rules(preset, overrides)
     set_jobs(jobs)
-    with progress_bar(deals, "deal", no_progress) as update:
+    with progress_bar(None, "deal", no_progress) as update:
         try:
             chart = studies.knock_chart(rules, get_policy(policy_a), get_policy(policy_b),
                                         deals, seed, min_samples, progress=update,
@@ -101,8 +127,16 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
         except ValueError as error:
             fail(str(error))
     save_chart(out, "knock_chart", chart,
-               lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN), (12, 5))
-    emit(chart, "json" if as_json else fmt)
+               lambda ax: charts.knock_chart_heatmap(chart, ax, MAX_TURN, min_samples),
+               (12, 5.4), title=f"Knock now or play on? {policy_a} against {policy_b}",
+               caption=f"Each cell: mean points of knocking now minus playing on, rules "
+                       f"{preset}, {deals:,} deals (seed {seed}); 95% CIs in the CSV.")
+    if fmt == "table":
+        click.echo(f"{deals:,} deals, rules {preset}, A: {policy_a} v B: {policy_b}, seed {seed}")
+        for line in verdict_grid(chart, min_samples):
+            click.echo(line)
+    else:
+        emit(chart, fmt)
 
 
 @click.command("knock-schedule")
@@ -110,14 +144,14 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
 @policy_options
 @click.option("--objective", type=click.Choice(["points", "games"]), default="points",
               show_default=True, help="Maximise points per hand, or the game-win rate.")
-@click.option("--deals", type=click.IntRange(1), default=5_000, show_default=True,
+@click.option("--deals", type=UNITS, default=5_000, show_default=True,
               help="Deals (points) or game pairs (games) per evaluation.")
 @click.option("--rounds", type=click.IntRange(1, 10), default=2, show_default=True,
               help="Rounds of alternating best responses.")
 @study_options
 def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: str,
                            policy_b: str, objective: str, deals: int, rounds: int, seed: int,
-                           jobs: int | None, as_json: bool, no_progress: bool, out: str | None,
+                           jobs: int | None, no_progress: bool, out: str | None,
                            fmt: str, scheduler: str | None) -> None:
     """Best turn-dependent knock schedule, then alternating best responses.
 
@@ -134,17 +168,22 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
     rules = get_rules(preset, overrides)
     base = get_policy(policy_a)
     set_jobs(jobs)
-    search = studies.best_schedule(rules, base, get_policy(policy_b), deals, seed, rounds,
-                                   objective, scheduler=scheduler)
+    with progress_bar(None, "deal", no_progress) as update:
+        search = studies.best_schedule(rules, base, get_policy(policy_b), deals, seed, rounds,
+                                       objective, progress=update, scheduler=scheduler)
     save_chart(out, "knock_schedule", search.steps,
                lambda ax: charts.schedules_chart({"A": search.final_a, "B": search.final_b},
-                                                 studies.SCHEDULE_BINS, ax), (8, 3.8))
+                                                 studies.SCHEDULE_BINS, ax), (8, 3.8),
+               title=f"Knock schedules after best responses: {policy_a} against {policy_b}",
+               caption=f"Rules {preset}, objective {objective}, {deals:,} deals per "
+                       f"evaluation; gains with 95% CIs in the CSV; seed {seed}.")
     if out is not None:
         from pathlib import Path
 
-        search.gaps.to_csv(Path(out) / "knock_schedule_gaps.csv", index=False)
-    emit(search.steps, "json" if as_json else fmt)
-    if fmt == "table" and not as_json:
+        write_atomic(Path(out) / "knock_schedule_gaps.csv",
+                     search.gaps.to_csv(index=False).encode())
+    emit(search.steps, fmt)
+    if fmt == "table":
         click.echo("")
         emit(search.gaps, fmt)
 
@@ -152,15 +191,16 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 @click.command("tournament")
 @rules_options
 @click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
-              show_default=True, help="Comma-separated policy presets in the round robin (a search player "
+              show_default=True,
+              help="Comma-separated policy presets in the round robin (a search player "
                    "takes its options after it: search,budget=32,basic).")
-@click.option("--deals", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--deals", type=UNITS, default=10_000, show_default=True,
               help="Deals per pairing (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+@click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per pairing.")
 @study_options
 def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, deals: int,
-                       games: int, seed: int, jobs: int | None, as_json: bool,
+                       games: int, seed: int, jobs: int | None, 
                        no_progress: bool, out: str | None, fmt: str,
                        scheduler: str | None) -> None:
     """Round robin of policy presets: points per hand and game-win rates.
@@ -176,10 +216,12 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     names = split_player_list(policies)
     if len(names) < 2:
         fail("--policies needs at least two presets")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        fail(f"--policies names {repeated[0]!r} twice; each policy plays once")
     field = {name: get_player(name) for name in names}
     set_jobs(jobs)
-    pairs = len(names) * (len(names) - 1) // 2
-    with progress_bar(pairs * (deals + games), "deal", no_progress) as update:
+    with progress_bar(None, "deal", no_progress) as update:
         results = studies.tournament(rules, field, deals, games, seed, progress=update,
                                      scheduler=scheduler)
     order = list(studies.ranking(results)["policy"])
@@ -188,8 +230,12 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
         charts.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
         charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
 
-    save_chart(out, "tournament", results, draw, (14, 5.5), ncols=2)
-    emit(results, "json" if as_json else fmt)
+    save_chart(out, "tournament", results, draw, (14, 5.5), ncols=2,
+               title="Round robin of policies: row against column",
+               caption=f"Rules {preset}, seats swapped on common deals: {deals:,} deals and "
+                       f"{games:,} game pairs per pairing (seed {seed}); each cell: estimate "
+                       "and ± 95% CI half-width.")
+    emit(results, fmt)
 
 
 @click.command("variants")
@@ -201,13 +247,15 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="The stronger policy of the skill measure.")
 @click.option("--b", "policy_b", default="basic", show_default=True,
               help="The weaker policy of the skill measure.")
-@click.option("--deals", type=click.IntRange(2), default=10_000, show_default=True,
-              help="Deals per preset (each twice, seats swapped).")
-@click.option("--games", type=click.IntRange(1), default=1_000, show_default=True,
+@click.option("--deals", type=click.IntRange(2, MAX_RAW_UNITS), default=10_000,
+              show_default=True,
+              help="Deals per preset (each twice, seats swapped); the self-play hands are "
+                   "kept in memory.")
+@click.option("--games", type=UNITS, default=1_000, show_default=True,
               help="Game pairs per preset.")
 @study_options
 def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, deals: int,
-                     games: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+                     games: int, seed: int, jobs: int | None, no_progress: bool,
                      out: str | None, fmt: str, scheduler: str | None) -> None:
     """Compare rules presets: hand size, game length, skill share, best threshold.
 
@@ -219,31 +267,40 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
     from ..report import figures as charts
 
     names = [n.strip() for n in presets.split(",") if n.strip()]
+    if not names:
+        fail(f"--presets is empty; choose from {', '.join(RULE_PRESETS)}")
+    if len(set(names)) < len(names):
+        fail("--presets names a preset twice")
     unknown = [n for n in names if n not in RULE_PRESETS]
     if unknown:
         fail(f"unknown rules preset {unknown[0]!r}; choose from {', '.join(RULE_PRESETS)}")
     set_jobs(jobs)
-    with progress_bar(len(names) * (2 * deals + 2 * games), "deal", no_progress) as update:
+    with progress_bar(None, "deal", no_progress) as update:
         table = studies.variants(names, get_policy(baseline), get_policy(policy_a),
                                  get_policy(policy_b), deals, games, seed, progress=update,
                                  scheduler=scheduler)
 
     def draw(axes: Any) -> None:
-        charts.variant_bars(table, "hand_points", axes[0], "points per hand")
-        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game")
-        charts.variant_bars(table, "strong_game_win", axes[2], "games won by --a vs --b",
+        charts.variant_bars(table, "hand_points", axes[0], "points per hand", "points")
+        charts.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
+        charts.variant_bars(table, "strong_game_win", axes[2],
+                            f"games won by {policy_a} against {policy_b}", "share of games",
                             interval=True)
 
-    save_chart(out, "variants", table, draw, (14, 4.5), ncols=3)
-    emit(table, "json" if as_json else fmt)
+    save_chart(out, "variants", table, draw, (14, 4.5), ncols=3, sharey=True,
+               title="Rules presets compared",
+               caption=f"{baseline} self-play and {policy_a} against {policy_b}: {deals:,} "
+                       f"deals and {games:,} game pairs per preset; bars: 95% CI; seed "
+                       f"{seed}.")
+    emit(table, fmt)
 
 
 @click.command("dealt")
-@click.option("--deals", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--deals", type=UNITS, default=1_000_000, show_default=True,
               help="Random hands of each size.")
 @run_options
 @output_options
-def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_progress: bool,
+def dealt_command(deals: int, seed: int, jobs: int | None, no_progress: bool,
                   out: str | None, fmt: str) -> None:
     """Dealt deadwood: P(gin) and P(deadwood <= k) for every knock limit k.
 
@@ -255,7 +312,24 @@ def dealt_command(deals: int, seed: int, jobs: int | None, as_json: bool, no_pro
     from ..report import figures as charts
 
     set_jobs(jobs)
-    distribution = studies.dealt_hands(deals, seed)
+    with progress_bar(None, "hand", no_progress) as update:
+        distribution = studies.dealt_hands(deals, seed, progress=update)
     save_chart(out, "dealt", distribution,
-               lambda ax: charts.dealt_histogram(distribution, ax), (9, 4))
-    emit(studies.knock_eligibility(distribution), "json" if as_json else fmt)
+               lambda ax: charts.dealt_histogram(distribution, ax), (9, 4.2),
+               title="Deadwood of a dealt hand",
+               caption=f"{deals:,} Monte Carlo hands of each size (seed {seed}); shaded: "
+                       "deadwood <= 10, where a standard-rules knock is allowed. Log scale.")
+    eligibility = studies.knock_eligibility(distribution)
+    if fmt == "json":
+        echo_json({"deals": deals, "seed": seed,
+                   "knock_limits": eligibility.to_dict(orient="records")})
+    elif fmt == "csv":
+        emit(eligibility, fmt)
+    else:
+        click.echo(f"{deals:,} random hands of each size, seed {seed}")
+        click.echo("P(dealt deadwood <= limit); limit 0 is gin; ± 95% CI")
+        shown = eligibility.assign(
+            chance=[chance_text(p) for p in eligibility["probability"]],
+            probability=[f"{p:.3e} ± {1.96 * e:.1e}" for p, e in
+                         zip(eligibility["probability"], eligibility["se"], strict=True)])
+        click.echo(shown[["cards", "limit", "probability", "chance"]].to_string(index=False))

@@ -165,9 +165,11 @@ def mask_points(mask: int) -> int:
 
 def _check_index(card: object) -> int:
     # ValueError, not TypeError, for a non-integer too: callers report every bad card alike
-    is_index = isinstance(card, (int, np.integer)) and not isinstance(card, (bool, np.bool_))
-    if not is_index or not 0 <= int(card) < N_CARDS:  # type: ignore[call-overload]
-        raise ValueError(f"bad card index {card!r}: expected an integer 0-51")
+    bad = ValueError(f"bad card index {card!r}: expected an integer 0-51")
+    if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
+        raise bad
+    if not 0 <= int(card) < N_CARDS:
+        raise bad
     return int(card)
 
 

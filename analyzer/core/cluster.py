@@ -24,20 +24,30 @@ imported only when a scheduler is given.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
+import socket
+import tempfile
 import threading
+import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import numpy as np
 
 if TYPE_CHECKING:
     from distributed import Client
 
 R = TypeVar("R")
+A = TypeVar("A")
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Environment variable read when no scheduler is passed.
@@ -169,15 +179,145 @@ def map_chunks(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, A
     return [finished[index] for index in range(len(chunk_kwargs))]
 
 
+@dataclass(frozen=True)
+class ChunkSpan:
+    """Chunk ``index`` of a run: units (deals or games) ``first .. first + count - 1``."""
+
+    index: int
+    first: int
+    count: int
+
+
+@dataclass(frozen=True)
+class ChunkPlan:
+    """A run of ``total`` units cut into seed-addressed chunks of ``chunk`` units.
+
+    The plan is lazy: :meth:`spans` yields the chunks one by one, so a run of 10**12
+    deals costs no more memory to start than a run of ten.  Chunk ``k`` calls
+    ``function(**common, first_key=k * chunk, count_key=its length)``.
+    """
+
+    function: Callable[..., Any]
+    total: int
+    chunk: int
+    common: Mapping[str, Any]
+    first_key: str = "first"
+    count_key: str = "count"
+
+    def __post_init__(self) -> None:
+        for name in ("total", "chunk"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+    def __len__(self) -> int:
+        return (self.total + self.chunk - 1) // self.chunk
+
+    def spans(self, start: int = 0) -> Iterator[ChunkSpan]:
+        """The chunks from index ``start`` on, in order, made as they are asked for."""
+        for index in range(start, len(self)):
+            first = index * self.chunk
+            yield ChunkSpan(index, first, min(self.chunk, self.total - first))
+
+    def kwargs(self, span: ChunkSpan) -> dict[str, Any]:
+        """Keyword arguments of ``function`` for one chunk."""
+        return {**self.common, self.first_key: span.first, self.count_key: span.count}
+
+    def units_before(self, index: int) -> int:
+        """Units in the chunks before chunk ``index``."""
+        return min(index * self.chunk, self.total)
+
+
+@dataclass
+class FoldState(Generic[A]):
+    """A fold over the first ``chunks`` chunks of a plan (``units`` deals or games)."""
+
+    value: A
+    chunks: int = 0
+    units: int = 0
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, see :func:`interrupt_on_sigterm`) stopped :func:`fold_plan`.
+
+    It carries the fold over the chunks finished in order before the stop, so that a
+    caller can report a partial result; with a checkpoint active, that state is saved.
+    """
+
+    def __init__(self, state: FoldState[Any], total: int) -> None:
+        super().__init__(f"interrupted after {state.units} of {total} units")
+        self.state = state
+        self.total = total
+
+
+#: Chunks in flight on a cluster per worker thread: enough to keep workers busy while
+#: results travel back, few enough that memory stays flat on runs of any length.
+IN_FLIGHT_PER_WORKER = 4
+
+
+def fold_plan(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
+              scheduler: str | None = None, progress: Callable[[int], None] | None = None
+              ) -> FoldState[A]:
+    """Fold ``plan``'s chunk results into ``initial`` in chunk order, as they arrive.
+
+    ``fold(value, result)`` returns the new value.  Results are folded strictly in chunk
+    order, whatever order they finish in, so the value is the same bit for bit on every
+    scheduler, and a run resumed from a checkpoint (see :func:`checkpointing`) ends with
+    the bits of an uninterrupted one.  Memory stays flat: the plan is a generator and a
+    cluster holds at most :data:`IN_FLIGHT_PER_WORKER` chunks per worker thread.
+
+    ``progress`` is called with the units of each chunk finished.  Ctrl-C raises
+    :class:`RunInterrupted` with the state folded so far.
+    """
+    scheduler = resolve_scheduler(scheduler)
+    book = _ACTIVE_CHECKPOINT.get()
+    stage = book.stage(plan) if book is not None else None
+    state: FoldState[A] = FoldState(initial)
+    if book is not None and stage is not None:
+        state = book.restore(stage, state)
+        if progress is not None and state.units:
+            progress(state.units)
+    # a generator: nothing runs until the loop asks; closed below whatever happens, so
+    # a cluster's client (and a local:N cluster) shuts down before this returns
+    results = (_results_on_cluster(plan, scheduler, state.chunks) if scheduler
+               else _results_in_process(plan, state.chunks))
+    try:
+        for span, result in results:
+            state.value = fold(state.value, result)
+            state.chunks = span.index + 1
+            state.units += span.count
+            if progress is not None:
+                progress(span.count)
+            if book is not None and stage is not None:
+                book.maybe_save(stage, state)
+    except KeyboardInterrupt:
+        if book is not None and stage is not None:
+            book.save(stage, state)
+        raise RunInterrupted(state, plan.total) from None
+    finally:
+        results.close()
+    if book is not None and stage is not None:
+        book.save(stage, state)
+    return state
+
+
+def _results_in_process(plan: ChunkPlan, start: int) -> Generator[tuple[ChunkSpan, Any]]:
+    for span in plan.spans(start):
+        yield span, plan.function(**plan.kwargs(span))
+
+
 def map_spans(function: Callable[..., R], total: int, chunk: int, common: Mapping[str, Any],
               scheduler: str | None = None, progress: Callable[[int], None] | None = None,
               first_key: str = "first", count_key: str = "count") -> list[R]:
-    """:func:`map_chunks` over the seed-addressed spans of a run of ``total`` units (deals
-    or games): chunk ``k`` gets ``common`` plus ``first_key = k * chunk`` and
-    ``count_key`` = its length, and reports that length to ``progress``."""
-    spans = [(first, min(chunk, total - first)) for first in range(0, total, chunk)]
-    calls = [{**common, first_key: first, count_key: count} for first, count in spans]
-    return map_chunks(function, calls, scheduler, progress, [count for _, count in spans])
+    """The list of chunk results of a :class:`ChunkPlan` (for runs of few chunks; long
+    runs should :func:`fold_plan` instead, which keeps memory flat)."""
+    def append(results: list[R], result: R) -> list[R]:
+        results.append(result)
+        return results
+
+    plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
+    initial: list[R] = []
+    return fold_plan(plan, append, initial, scheduler, progress).value
 
 
 def _map_on_cluster(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, Any]],
@@ -208,6 +348,52 @@ def _map_on_cluster(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[s
             raise
 
 
+def _results_on_cluster(plan: ChunkPlan, scheduler: str, start: int
+                        ) -> Generator[tuple[ChunkSpan, Any]]:
+    """Run the chunks from ``start`` on as Dask tasks, a bounded number at a time, and
+    yield their results in chunk order."""
+    from distributed import as_completed
+    from distributed.comm.addressing import get_address_host
+
+    with _client(scheduler) as client:
+        threads = client.nthreads()
+        processes_by_host = Counter(get_address_host(worker) for worker in threads)
+        limit = IN_FLIGHT_PER_WORKER * max(1, sum(threads.values()))
+        run = uuid.uuid4().hex[:8]
+        spans = plan.spans(start)
+        in_flight: dict[str, tuple[ChunkSpan, Any]] = {}
+        arrived: dict[int, tuple[ChunkSpan, Any]] = {}
+        queue = as_completed([], loop=client.loop, with_results=True)
+
+        def fill() -> None:
+            # arrived-but-unfolded results count against the limit too: a slow first
+            # chunk must not let the buffer behind it grow without bound
+            while len(in_flight) + len(arrived) < limit:
+                span = next(spans, None)
+                if span is None:
+                    return
+                key = f"{plan.function.__name__}-{run}-{span.index}"
+                future = client.submit(_run_chunk, plan.function, plan.kwargs(span),
+                                       processes_by_host, key=key, retries=TASK_RETRIES,
+                                       pure=False)
+                in_flight[key] = (span, future)
+                queue.add(future)
+
+        next_index = start
+        try:
+            fill()
+            for future, result in queue:
+                span, _ = in_flight.pop(future.key)
+                arrived[span.index] = (span, result)
+                while next_index in arrived:
+                    yield arrived.pop(next_index)
+                    next_index += 1
+                fill()
+        finally:
+            if in_flight:
+                client.cancel([future for _, future in in_flight.values()])
+
+
 def _run_chunk(function: Callable[..., R], kwargs: Mapping[str, Any],
                processes_by_host: Mapping[str, int]) -> R:
     """One chunk on a worker: ``function(**kwargs)`` on this process's share of its
@@ -219,7 +405,7 @@ def _run_chunk(function: Callable[..., R], kwargs: Mapping[str, Any],
     processes = processes_by_host.get(get_address_host(get_worker().address), 1)
     with _CHUNK_LOCK:
         # thread-local in numba, so set in the task's own thread
-        numba.set_num_threads(max(1, numba.config.NUMBA_NUM_THREADS // processes))
+        numba.set_num_threads(max(1, numba.config.NUMBA_NUM_THREADS // processes))  # type: ignore[attr-defined]
         return function(**kwargs)
 
 
@@ -244,6 +430,7 @@ def _client(scheduler: str) -> Iterator[Client]:
             yield client
         return
     address = _checked_address(scheduler)
+    _check_handshake(address, scheduler)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError) as error:
@@ -270,6 +457,201 @@ def _checked_address(scheduler: str) -> str:
     return address
 
 
+# ------------------------------------------------------------------ checkpoints
+
+#: Version of the checkpoint file layout.
+CHECKPOINT_FORMAT = 1
+#: Seconds between checkpoint writes during a fold (and always at its end or stop).
+CHECKPOINT_INTERVAL_S = 2.0
+
+
+class CheckpointMismatch(ValueError):
+    """A checkpoint file that belongs to another run, or is not a checkpoint."""
+
+
+class Checkpoint:
+    """Fold states of a run's chunk plans, saved to one JSON file.
+
+    A run folds its plans in a fixed order; the ``n``-th plan of the run is stage ``n``
+    (with its function, total and chunk size in the key, so a changed run cannot pick
+    up a wrong state).  Each stage stores the chunks folded so far and the folded value
+    (floats written by ``repr``, which reads back to the same bits), so a resumed run
+    folds the remaining chunks onto the very same value and ends bit-identical.
+
+    ``identity`` (JSON-able) names the run, e.g. the command and its options; resuming
+    from a file with another identity raises :class:`CheckpointMismatch`.  The file is
+    written to a temporary name and renamed, so it is whole whenever the run stops.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], identity: Mapping[str, Any],
+                 resume: bool = False, interval_s: float = CHECKPOINT_INTERVAL_S) -> None:
+        self.path = Path(path)
+        self.identity = json.loads(json.dumps(identity, sort_keys=True, default=str))
+        self.interval_s = interval_s
+        self.stages: dict[str, dict[str, Any]] = {}
+        self._count = 0
+        self._last_save = time.monotonic()
+        if resume:
+            self._load()
+        self._write()
+
+    def _load(self) -> None:
+        try:
+            data = json.loads(self.path.read_text())
+        except FileNotFoundError:
+            raise CheckpointMismatch(f"no checkpoint to resume at {self.path}") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CheckpointMismatch(f"not a checkpoint file: {self.path} ({error})") from None
+        if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+            raise CheckpointMismatch(f"not a checkpoint file: {self.path}")
+        if data.get("identity") != self.identity:
+            raise CheckpointMismatch(f"checkpoint {self.path} belongs to another run: "
+                                     f"{json.dumps(data.get('identity'), sort_keys=True)}")
+        self.stages = data["stages"]
+
+    def stage(self, plan: ChunkPlan) -> str:
+        """The key of the next plan folded in this run."""
+        function = plan.function
+        key = (f"{self._count}:{function.__module__}.{function.__qualname__}:"
+               f"{plan.total}:{plan.chunk}")
+        self._count += 1
+        return key
+
+    def restore(self, stage: str, state: FoldState[A]) -> FoldState[A]:
+        """The saved state of ``stage``, else ``state``."""
+        entry = self.stages.get(stage)
+        if entry is None:
+            return state
+        return FoldState(_decode(entry["value"]), entry["chunks"], entry["units"])
+
+    def maybe_save(self, stage: str, state: FoldState[Any]) -> None:
+        """Save when :attr:`interval_s` has passed since the last save."""
+        if time.monotonic() - self._last_save >= self.interval_s:
+            self.save(stage, state)
+
+    def save(self, stage: str, state: FoldState[Any]) -> None:
+        """Record ``state`` for ``stage`` and write the file."""
+        self.stages[stage] = {"chunks": state.chunks, "units": state.units,
+                              "value": _encode(state.value)}
+        self._write()
+
+    def _write(self) -> None:
+        text = json.dumps({"format": CHECKPOINT_FORMAT, "identity": self.identity,
+                           "stages": self.stages})
+        write_atomic(self.path, text.encode())
+        self._last_save = time.monotonic()
+
+
+_ACTIVE_CHECKPOINT: ContextVar[Checkpoint | None] = ContextVar("checkpoint", default=None)
+
+
+@contextmanager
+def checkpointing(checkpoint: Checkpoint | None) -> Iterator[Checkpoint | None]:
+    """Make every :func:`fold_plan` inside the block save to (and resume from)
+    ``checkpoint``; None does nothing."""
+    token = _ACTIVE_CHECKPOINT.set(checkpoint)
+    try:
+        yield checkpoint
+    finally:
+        _ACTIVE_CHECKPOINT.reset(token)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a
+    rename, so a reader (or a stop part way) never sees a partial file."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                         suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _encode(value: Any) -> Any:
+    """``value`` as JSON data that :func:`_decode` reads back to the same bits."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return {"float": float(value).hex()}
+    if isinstance(value, np.ndarray):
+        return {"array": value.ravel().tolist() if value.dtype.kind in "iub" else
+                [float(v).hex() for v in value.ravel()],
+                "dtype": value.dtype.str, "shape": list(value.shape)}
+    if isinstance(value, Mapping):
+        return {"dict": [[key, _encode(item)] for key, item in value.items()]}
+    if isinstance(value, (list, tuple)):
+        return {"list" if isinstance(value, list) else "tuple": [_encode(v) for v in value]}
+    raise TypeError(f"cannot checkpoint a {type(value).__name__}")
+
+
+def _decode(data: Any) -> Any:
+    if not isinstance(data, dict):
+        return data
+    if "float" in data:
+        return float.fromhex(data["float"])
+    if "array" in data:
+        dtype = np.dtype(data["dtype"])
+        items = data["array"] if dtype.kind in "iub" else [float.fromhex(v) for v in data["array"]]
+        return np.array(items, dtype=dtype).reshape(data["shape"])
+    if "dict" in data:
+        return {key: _decode(item) for key, item in data["dict"]}
+    if "list" in data:
+        return [_decode(v) for v in data["list"]]
+    return tuple(_decode(v) for v in data["tuple"])
+
+
+def interrupt_on_sigterm() -> None:
+    """From now on, treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``), so that a run
+    stopped by a job scheduler reports, and checkpoints, as one stopped from the
+    keyboard.  Does nothing outside the main thread (signals go to the main thread)."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+#: Seconds a TCP scheduler has to send its handshake once connected (a scheduler sends
+#: it at once: this is a network round trip plus slack).
+HANDSHAKE_TIMEOUT_S = 1.5
+
+
+def _check_handshake(address: str, scheduler: str) -> None:
+    """Raise :class:`SchedulerUnreachable` unless a plain ``tcp://`` address answers
+    like a Dask scheduler: one sends its handshake (a msgpack map naming its
+    ``compression``) as soon as a connection opens.  Without this check a Client waits
+    forever on a server of another kind that accepts the connection and stays silent."""
+    protocol, _, location = address.partition("://")
+    if protocol != "tcp":
+        return
+    host, _, port = location.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)),
+                                      timeout=CONNECT_TIMEOUT_S) as probe:
+            probe.settimeout(HANDSHAKE_TIMEOUT_S)
+            greeting = b""
+            while len(greeting) < 512 and b"compression" not in greeting:
+                data = probe.recv(512)
+                if not data:
+                    break
+                greeting += data
+    except TimeoutError:
+        greeting = b""
+    except (OSError, ValueError) as error:
+        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {scheduler}: "
+                                   f"{getattr(error, 'strerror', None) or error}") from None
+    if b"compression" not in greeting:
+        raise SchedulerUnreachable(f"{scheduler} answers but is not a Dask scheduler (no "
+                                   f"handshake within {HANDSHAKE_TIMEOUT_S:g} s)")
+
+
 def dask_setup(worker: object) -> None:
     """Dask preload hook of the ``local:N`` workers: ignore SIGINT.
 
@@ -280,5 +662,8 @@ def dask_setup(worker: object) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-__all__ = ["CONNECT_TIMEOUT_S", "SCHEDULER_ENV", "TASK_RETRIES", "ChunksInterrupted",
-           "SchedulerUnreachable", "map_chunks", "resolve_scheduler"]
+__all__ = ["CHECKPOINT_INTERVAL_S", "CONNECT_TIMEOUT_S", "IN_FLIGHT_PER_WORKER", "SCHEDULER_ENV",
+           "TASK_RETRIES", "Checkpoint", "CheckpointMismatch", "ChunkPlan", "ChunkSpan",
+           "ChunksInterrupted", "FoldState", "RunInterrupted", "SchedulerUnreachable",
+           "checkpointing", "fold_plan", "interrupt_on_sigterm", "map_chunks", "map_spans",
+           "resolve_scheduler", "write_atomic"]

@@ -87,7 +87,7 @@ for _i in range(64):
 @njit(cache=True)
 def bit_index(bit: np.int64) -> np.int64:
     """Index of the single set bit of ``bit`` (a de Bruijn multiply; wraps as uint64)."""
-    return _DEBRUIJN_INDEX[((bit * _DEBRUIJN) >> 58) & 63]
+    return np.int64(_DEBRUIJN_INDEX[((bit * _DEBRUIJN) >> 58) & 63])
 
 
 @njit(cache=True)
@@ -172,7 +172,7 @@ def lanes_min(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.in
     """
     best = NO_ARRANGEMENT
     for choice in range(set_choices(c, d, h, s, pending)):
-        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, np.int64(choice))
         if forced != 0:
             loose = ((cc & ~run_melded[cc])
                      | (dd & ~run_melded[dd]) << 13
@@ -194,7 +194,7 @@ def lanes_discards(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: 
     return the least deadwood of the lanes themselves."""
     best = NO_ARRANGEMENT
     for choice in range(set_choices(c, d, h, s, pending)):
-        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, np.int64(choice))
         base = run_deadwood[cc] + run_deadwood[dd] + run_deadwood[hh] + run_deadwood[ss]
         best = min(best, base)
         for suit in range(4):

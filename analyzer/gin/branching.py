@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from ..core.rng import shuffle_deck, stream_key
+from ..core.rng import POLICY_SALT, shuffle_deck, stream_key
 from .engine import (
     SCRATCH_SIZE,
     STATE_SIZE,
@@ -34,7 +34,6 @@ from .engine import (
 )
 from .policies import Policy, PolicyField
 from .rules import Rules
-from .simulate import _POLICY_SALT
 
 #: Own turns tracked separately; later turns are pooled into the last row.
 MAX_TURN = 20
@@ -66,7 +65,7 @@ def start_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
     rng[0] = stream_key(seed, deal)
     shuffle_deck(rng, deck)
     new_hand(state, deck, np.int64(1 - rep), rules)
-    rng[0] = stream_key(seed ^ _POLICY_SALT, deal)
+    rng[0] = stream_key(seed ^ POLICY_SALT, deal)
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
+from ..core.cluster import ChunkPlan, fold_plan
 from .engine import Outcome
 from .policies import Policy
 from .rules import Rules
@@ -34,12 +34,15 @@ from .simulate import (
     GameColumn,
     GamePolicy,
     HandColumn,
+    ScoreAware,
     game_rows,
     hand_rows,
     merge_sums,
 )
 
 Progress = Callable[[int], None]
+#: Fewest deals (or game pairs) of a chunk: smaller chunks cost more in kernel launches.
+_MIN_CHUNK = 512
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,9 @@ def compare_hands_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
     sums: dict[str, float] = {}
     points = []
     for index, arm in enumerate(arms):
+        if isinstance(arm.policy_a, ScoreAware) or isinstance(arm.policy_b, ScoreAware):
+            raise TypeError(f"arm {arm.label!r}: hand comparisons need fixed policies, "
+                            "not score-aware ones")
         rows = hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
         metrics = _hand_metrics(rows)
         for name, values in metrics.items():
@@ -126,7 +132,15 @@ def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], t
          seed: int, reference: int, chunk: int, progress: Progress | None,
          scheduler: str | None) -> dict[str, float]:
     common = {"arms": list(arms), "seed": seed, "reference": reference}
-    return merge_sums(map_spans(chunk_function, total, chunk, common, scheduler, progress))
+    # at least ~20 chunks, so that a progress bar moves; per-deal metrics are multiples of
+    # 1/2, so their sums (and the results) do not depend on the chunk size
+    chunk = min(chunk, max(_MIN_CHUNK, -(-total // 20)))
+    plan = ChunkPlan(chunk_function, total, chunk, common)
+    def merge(sums: dict[str, float], part: dict[str, float]) -> dict[str, float]:
+        return merge_sums([sums, part])
+
+    initial: dict[str, float] = {}
+    return fold_plan(plan, merge, initial, scheduler, progress).value
 
 
 def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],

@@ -23,7 +23,9 @@ safeguard against endless pile swapping a hand is also a draw after ``MAX_DRAWS`
 
 On a knock the knocker lays out the arrangement chosen by
 :func:`analyzer.gin.evaluator.best_arrangement_kernel` (least deadwood, then the fewest cards
-that could be laid off on it) and the defender melds and lays off as well as possible.
+that could be laid off on it) and the defender melds and lays off as well as possible;
+the rules ``knocker_melds=random-best`` and ``defender_layoff=melds-then-greedy`` replace
+these with the EAAI framework's procedure (see :func:`resolve_knock`).
 """
 
 from __future__ import annotations
@@ -33,16 +35,19 @@ import numpy.typing as npt
 from numba import njit
 
 from ..core.cards import CARD_POINTS
-from ..core.rng import next_below, stream_key
+from ..core.rng import mix64, next_below, stream_key
 from .evaluator import (
     best_arrangement_kernel,
     best_discard_kernel,
     bit_index,
     discard_deadwoods_kernel,
+    forms_meld_kernel,
+    greedy_layoff_deadwood_kernel,
     layoff_deadwood_kernel,
     melds_card_kernel,
     min_deadwood_kernel,
     popcount,
+    random_arrangement_kernel,
 )
 from .expert import expert_discard, expert_wants_upcard
 from .knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
@@ -62,9 +67,10 @@ from .state import (
 )
 
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
-           "Slot", "advance", "apply_discard", "apply_draw", "choose_discard", "deck_order",
-           "has_choice", "knock_deadwood", "knock_threshold", "new_hand", "new_scratch",
-           "new_state", "play_from_deck", "resolve_knock", "step", "stock_left"]
+           "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
+           "choose_discard", "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
+           "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
+           "resolve_knock", "step", "stock_left"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
@@ -155,6 +161,8 @@ def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
         return expert_wants_upcard(state, player, policy, scratch)
     if rule == DrawRule.MELD:
         return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
+    if rule == DrawRule.ANY_MELD:
+        return forms_meld_kernel(hand, upcard)
     after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
     return after < min_deadwood_kernel(hand)
 
@@ -182,6 +190,19 @@ def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
     state[Slot.DRAWS] += 1
     state[Slot.OWN_TURNS + player] += 1
     state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
+    """The player to move (phase DRAW, at least three stock cards) takes the pile's top
+    (``take``) or draws from the stock, leaving the top refused."""
+    player = state[Slot.TURN]
+    if take:
+        _take_upcard(state, player)
+        return
+    if state[Slot.PILE_LEN] > 0:
+        note_refuse(state, player, _pile_top(state))
+    _draw_stock(state, player)
 
 
 @njit(cache=True)
@@ -359,11 +380,33 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
+def _knock_stream(state: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """The random stream of a knock's resolution (rules ``random-best`` and
+    ``melds-then-greedy``), keyed by the deal (its deck order) and the draw count: the
+    same deal played the same way resolves the same way on any thread or chunk."""
+    key = np.uint64(0)
+    for i in range(52):
+        key = mix64(key ^ np.uint64(state[Slot.DECK + i]))
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_key(np.int64(key >> np.uint64(1)), state[Slot.DRAWS])
+    return rng
+
+
+@njit(cache=True)
 def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
                   rules: npt.NDArray[np.int64]) -> None:
-    """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand."""
+    """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand.
+
+    The knocker's arrangement and the defender's melds and layoffs follow the rules'
+    ``knocker_melds`` and ``defender_layoff`` fields."""
     defender = 1 - knocker
-    knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
+    random_melds = rules[RuleField.KNOCKER_RANDOM] != 0
+    greedy = rules[RuleField.DEFENDER_GREEDY] != 0
+    rng = _knock_stream(state) if random_melds or greedy else np.empty(1, dtype=np.uint64)
+    if random_melds:
+        knocker_deadwood, sets, runs = random_arrangement_kernel(state[Slot.HAND + knocker], rng)
+    else:
+        knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
     state[Slot.KNOCKER] = knocker
     state[Slot.KNOCKER_DEADWOOD] = knocker_deadwood
     note_knock(state, knocker)
@@ -372,7 +415,11 @@ def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
         state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
         _end(state, Outcome.GIN, knocker, rules[RuleField.GIN_BONUS] + defender_deadwood)
         return
-    defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
+    if greedy:
+        defender_deadwood = greedy_layoff_deadwood_kernel(state[Slot.HAND + defender], sets,
+                                                          runs, rng)
+    else:
+        defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
     state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
     if defender_deadwood < knocker_deadwood or (
             defender_deadwood == knocker_deadwood and rules[RuleField.TIE_IS_UNDERCUT]):
@@ -444,23 +491,29 @@ def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bo
 
 
 @njit(cache=True)
-def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
-    """The player to move takes the pile's top (``take``), or else, offered the upcard,
-    passes it, or, drawing, draws from the stock (a face-up card left is noted as
-    refused)."""
+def apply_pass(state: npt.NDArray[np.int64]) -> None:
+    """The player to move refuses the upcard offered (phase OFFER); after two refusals
+    the non-dealer draws from the stock."""
     player = state[Slot.TURN]
-    if take:
-        _take_upcard(state, player)
-    elif state[Slot.PHASE] == Phase.OFFER:
-        note_refuse(state, player, _pile_top(state))
-        state[Slot.OFFERS] += 1
-        state[Slot.TURN] = 1 - player
-        if state[Slot.OFFERS] == 2:
-            state[Slot.PHASE] = Phase.DRAW
-    else:
-        if state[Slot.PILE_LEN] > 0:
-            note_refuse(state, player, _pile_top(state))
-        _draw_stock(state, player)
+    note_refuse(state, player, _pile_top(state))
+    state[Slot.OFFERS] += 1
+    state[Slot.TURN] = 1 - player
+    if state[Slot.OFFERS] == 2:
+        state[Slot.PHASE] = Phase.DRAW
+
+
+@njit(cache=True)
+def end_in_a_draw(state: npt.NDArray[np.int64]) -> None:
+    """The hand ends as a draw, no points (a person drawing when the stock is down to two
+    cards, or after ``MAX_DRAWS`` draws)."""
+    _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+
+
+@njit(cache=True)
+def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Big gin chosen from outside (a person): ends the hand (True) when the rules have it
+    and the player to discard holds 11 melded cards, else changes nothing (False)."""
+    return _big_gin(state, rules)
 
 
 @njit(cache=True)
@@ -473,7 +526,10 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     policy = policies[player]
     phase = state[Slot.PHASE]
     if phase == Phase.OFFER:
-        apply_draw(state, _wants_upcard(state, player, policy, scratch))
+        if _wants_upcard(state, player, policy, scratch):
+            _take_upcard(state, player)
+        else:
+            apply_pass(state)
     elif phase == Phase.DRAW:
         if state[Slot.DRAWS] >= MAX_DRAWS:
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))

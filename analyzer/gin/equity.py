@@ -46,6 +46,8 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ..core.progress import Progress, advance, tell_total
+from ..core.rng import offset_seed
 from .policies import Policy, format_policy
 from .rules import Rules, resolve_rules
 from .simulate import (
@@ -557,7 +559,8 @@ def equity_table(distribution: pd.DataFrame, rules: Rules) -> EquityTable:
 
 
 def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
-                    n_deals: int = 100_000, seed: int = 0) -> Callable[[int, int, bool], float]:
+                    n_deals: int = 100_000, seed: int = 0, progress: Progress | None = None
+                    ) -> Callable[[int, int, bool], float]:
     """``win(score_me, score_opp, i_deal_next)``: P(I win the game), from a table.
 
     This is the ``equity`` argument of the advisor's game-win objective
@@ -565,7 +568,8 @@ def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
     distribution of ``n_deals`` deals (a few seconds) answers every score at once.
     Scores of the target or more are not states: the caller scores finished games.
     """
-    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, n_deals, seed)
+    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, n_deals, seed,
+                                             progress)
     return equity_table(distribution, rules).win_probability
 
 
@@ -656,13 +660,13 @@ def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rul
         games = game_rows(rules, policy_a, policy_b, seed, index * n_games, n_games,
                           start=(score_a, score_b, boxes[0], boxes[1]))
         for dealer in (0, 1):
-            index = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
-            state = table.values[index]
+            cell = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
+            state = table.values[cell]
             dp = {"win": state[Value.WIN],
                   "margin": table._margin(state, np.array(boxes, dtype=float)),
                   "hands": state[Value.HANDS]}
-            dp_se = {"win": error[index][Value.WIN], "margin": error[index][Value.MARGIN],
-                     "hands": error[index][Value.HANDS]}
+            dp_se = {"win": error[cell][Value.WIN], "margin": error[cell][Value.MARGIN],
+                     "hands": error[cell][Value.HANDS]}
             played = games[games[:, GameColumn.FIRST_DEALER] == dealer]
             row: dict[str, object] = {"score_a": score_a, "score_b": score_b,
                                       "a_deals": dealer == 0, "boxes_a": boxes[0],
@@ -852,8 +856,8 @@ class EquityStudy:
                              for name, e in self.gain.items()}).T
 
 
-def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int = 1
-                 ) -> EquityStudy:
+def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int = 1,
+                 progress: Progress | None = None) -> EquityStudy:
     """Run the equity study for basic against basic under the standard rules.
 
     Parameters
@@ -867,19 +871,27 @@ def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int
         Base seed; the table, the check, the knock laws and the gain use ``seed``,
         ``seed + 1``, ``seed + 2`` and ``seed + 3``, so the gain is measured on games
         the choice of knock table never saw.
+    progress : callable, optional
+        Counts the study's six steps (:mod:`analyzer.core.progress`).
     """
+    tell_total(progress, 6)
     rules = resolve_rules("standard")
     basic = Policy()
     distribution = hand_outcome_distribution(rules, basic, basic, deals, seed)
     table = equity_table(distribution, rules)
+    advance(progress, 1)
     check = check_against_simulation(table, distribution, rules, basic, basic,
                                      sample_states(table, REPORT_CHECK_STATES, seed),
-                                     max(games // 4, 100), seed + 1)
+                                     max(games // 4, 100), offset_seed(seed, 1))
+    advance(progress, 1)
     presets = preset_summary(basic, deals, seed)
+    advance(progress, 1)
     response = score_aware_best_response(
-        knock_distributions(rules, basic, basic, deals, seed + 2), rules)
+        knock_distributions(rules, basic, basic, deals, offset_seed(seed, 2)), rules)
+    advance(progress, 1)
     gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
-                        games, seed + 3)
+                        games, offset_seed(seed, 3))
+    advance(progress, 2)
     return EquityStudy(distribution, table, check, presets, response, gain, deals, games,
                        seed)
 

@@ -35,7 +35,16 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from ..core.cards import N_RANKS, SUIT_BITS, HandLike, format_hand, to_indices, to_mask
+from ..core.cards import (
+    CARD_POINTS,
+    FULL_DECK,
+    N_RANKS,
+    SUIT_BITS,
+    HandLike,
+    format_hand,
+    to_indices,
+    to_mask,
+)
 from ..core.lanes import (
     LANE_MASK,
     NO_ARRANGEMENT,
@@ -54,6 +63,49 @@ from ..core.rng import next_below, stream_key
 
 #: Run-only deadwood (points) and melded cards of every suit lane, runs of any length.
 RUN_DEADWOOD, RUN_MELDED, _ = lane_tables(N_RANKS)
+
+#: Most cards the Python wrappers evaluate.  The largest hand a supported game needs is
+#: 14 cards (plain rummy's largest deal, 13, plus a draw; gin needs 11: 10 dealt plus the
+#: card drawn).  The search enumerates the set choices of ranks held three or four times
+#: and grows about 6-fold per such rank (52 cards: 6**13 choices, hours); up to 16 cards
+#: there are at most four, 6**4 = 1,296 choices, so every call stays under a millisecond.
+MAX_HAND_CARDS = 16
+#: Most hands :func:`dealt_deadwood_distribution` deals per kernel call (well under a
+#: second of work: Ctrl-C is seen between calls).
+DEALT_SPAN = 1 << 18
+#: Sizes of a gin hand: before and after its draw.
+GIN_HAND_SIZES = (10, 11)
+
+
+def _run_split_table() -> npt.NDArray[np.int64]:
+    """For every suit lane, the number of ways to cut its melded stretches
+    (``RUN_MELDED``) into runs of three or more cards.
+
+    The EAAI framework lists a six-card run as two arrangements (the whole run, or two
+    runs of three) and picks uniformly among its list, so a random minimum-deadwood
+    arrangement weighs each set decision by this count.
+    """
+    splits = np.zeros(N_RANKS + 1, dtype=np.int64)
+    splits[0] = 1
+    for size in range(3, N_RANKS + 1):
+        splits[size] = sum(splits[size - part] for part in range(3, size + 1))
+    table = np.ones(1 << N_RANKS, dtype=np.int64)
+    for lane in range(1 << N_RANKS):
+        melded = int(RUN_MELDED[lane])
+        rank = 0
+        while rank < N_RANKS:
+            start = rank
+            while rank < N_RANKS and melded >> rank & 1:
+                rank += 1
+            if rank > start:
+                table[lane] *= splits[rank - start]
+            else:
+                rank += 1
+    return table
+
+
+#: Ways to split each lane's runs into runs of 3+ cards (see :func:`_run_split_table`).
+RUN_SPLITS = _run_split_table()
 
 
 # --------------------------------------------------------------------------- kernels
@@ -81,6 +133,25 @@ def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
     forced = np.int64(1) << card
     return (lanes_min(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
             == lanes_min(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED))
+
+
+@njit(cache=True)
+def forms_meld_kernel(hand: np.int64, card: np.int64) -> bool:
+    """Whether ``card`` makes some meld (a set of 3 or a run of 3) with cards of ``hand``,
+    whether or not that meld is in a best arrangement."""
+    suit, rank = card // 13, card % 13
+    same_rank = np.int64(0)
+    for other in range(4):
+        if other != suit:
+            same_rank += (hand >> (13 * other + rank)) & 1
+    if same_rank >= 2:
+        return True
+    lane = (hand >> (13 * suit)) & LANE_MASK
+    below = rank >= 1 and (lane >> (rank - 1)) & 1 == 1
+    above = rank <= 11 and (lane >> (rank + 1)) & 1 == 1
+    return bool((below and (rank >= 2 and (lane >> (rank - 2)) & 1 == 1))
+                or (below and above)
+                or (above and (rank <= 10 and (lane >> (rank + 2)) & 1 == 1)))
 
 
 @njit(cache=True)
@@ -178,6 +249,89 @@ def best_arrangement_kernel(hand: np.int64) -> tuple[np.int64, np.int64, np.int6
 
 
 @njit(cache=True)
+def _lanes_splits(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
+    return RUN_SPLITS[c] * RUN_SPLITS[d] * RUN_SPLITS[h] * RUN_SPLITS[s]
+
+
+@njit(cache=True)
+def random_arrangement_kernel(hand: np.int64, rng: npt.NDArray[np.uint64]
+                              ) -> tuple[np.int64, np.int64, np.int64]:
+    """(deadwood, cards melded in sets, cards melded in runs) of one minimum-deadwood
+    arrangement drawn at random, as the EAAI framework's simple player draws it.
+
+    Uniform over the framework's list of best meld sets: each set decision of least
+    deadwood weighs as many ways as its runs can be cut into runs of three or more
+    (cutting a run changes neither the deadwood nor what can be laid off on it, so the
+    whole runs are returned).  Draws one number from ``rng`` (a one-element stream).
+    """
+    c, d, h, s = split_lanes(hand)
+    pending = set_ranks(c, d, h, s)
+    choices = set_choices(c, d, h, s, pending)
+    best = NO_ARRANGEMENT
+    total = np.int64(0)
+    for choice in range(choices):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        deadwood = _lanes_deadwood(cc, dd, hh, ss)
+        if deadwood < best:
+            best, total = deadwood, np.int64(0)
+        if deadwood == best:
+            total += _lanes_splits(cc, dd, hh, ss)
+    pick = next_below(rng, total)
+    for choice in range(choices):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, choice)
+        if _lanes_deadwood(cc, dd, hh, ss) != best:
+            continue
+        weight = _lanes_splits(cc, dd, hh, ss)
+        if pick < weight:
+            runs = (RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26
+                    | RUN_MELDED[ss] << 39)
+            return best, hand & ~(cc | dd << 13 | hh << 26 | ss << 39), runs
+        pick -= weight
+    return best, np.int64(0), np.int64(0)  # unreachable: the weights sum to ``total``
+
+
+@njit(cache=True)
+def greedy_layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.int64,
+                                  rng: npt.NDArray[np.uint64]) -> np.int64:
+    """The defender's deadwood (points) under the EAAI framework's procedure: it lays
+    out a random minimum-deadwood arrangement of its own cards
+    (:func:`random_arrangement_kernel`), then lays its other cards off one at a time on
+    the knocker's melds (``sets``, ``runs``: the cards in the knocker's sets and runs)
+    until none fits.  Runs grow as cards go on them, so chains work; a card fitting
+    both a three-card set and a run goes on the run, the framework listing runs first.
+    """
+    _, own_sets, own_runs = random_arrangement_kernel(defender, rng)
+    loose = defender & ~own_sets & ~own_runs
+    changed = True
+    while changed:
+        changed = False
+        rest = loose
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            card = bit_index(bit)
+            suit, rank = card // 13, card % 13
+            lane = (runs >> (13 * suit)) & LANE_MASK
+            on_run = (rank > 0 and lane >> (rank - 1) & 1) or (rank < 12 and lane >> (rank + 1) & 1)
+            c, d, h, s = split_lanes(sets)
+            held = (c >> rank & 1) + (d >> rank & 1) + (h >> rank & 1) + (s >> rank & 1)
+            if on_run:
+                runs |= bit
+            elif held == 3:
+                sets |= bit
+            else:
+                continue
+            loose ^= bit
+            changed = True
+    deadwood = np.int64(0)
+    while loose:
+        bit = loose & -loose
+        loose ^= bit
+        deadwood += CARD_POINTS[bit_index(bit)]
+    return deadwood
+
+
+@njit(cache=True)
 def _layoff_rec(defender: np.int64, chains: npt.NDArray[np.int64],
                 lengths: npt.NDArray[np.int64], index: np.int64) -> np.int64:
     if index == len(lengths):
@@ -265,14 +419,15 @@ def _random_hand(state: npt.NDArray[np.uint64], size: np.int64) -> np.int64:
 
 
 @njit(cache=True, parallel=True)
-def _dealt_histogram(seed: np.int64, n_deals: np.int64, hand_size: np.int64,
+def _dealt_histogram(seed: np.int64, first: np.int64, n_deals: np.int64, hand_size: np.int64,
                      n_chunks: np.int64, out: npt.NDArray[np.int64]) -> None:
-    """Histogram of best deadwood (after the best discard when ``hand_size`` is 11)."""
+    """Histogram of best deadwood (after the best discard when ``hand_size`` is 11) of
+    deals ``first .. first + n_deals - 1``, added to ``out``."""
     chunk = (n_deals + n_chunks - 1) // n_chunks
     for k in prange(n_chunks):
         scratch = np.empty(52, dtype=np.int64)
         state = np.empty(1, dtype=np.uint64)
-        for deal in range(k * chunk, min(n_deals, (k + 1) * chunk)):
+        for deal in range(first + k * chunk, first + min(n_deals, (k + 1) * chunk)):
             state[0] = stream_key(seed, deal)
             hand = _random_hand(state, hand_size)
             if hand_size == 11:
@@ -300,30 +455,89 @@ class Arrangement(NamedTuple):
     deadwood: int
 
 
+def _hand_mask(hand: HandLike, what: str = "hand") -> int:
+    """The mask of a hand of at most :data:`MAX_HAND_CARDS` cards; ``TypeError`` for a
+    value that is no hand (bool, float, ...), ``ValueError`` for a bad or too big one."""
+    if isinstance(hand, (bool, np.bool_)) or not isinstance(hand, (str, int, np.integer,
+                                                                     list, tuple, np.ndarray)):
+        raise TypeError(f"{what} must be card notation, card indices or an int mask, "
+                        f"got {hand!r}")
+    if isinstance(hand, np.integer) and hand.dtype.kind == "u" and int(hand) > FULL_DECK:
+        raise ValueError(f"bad mask {int(hand):#x}: only bits 0-51 may be set")
+    mask = to_mask(hand)
+    cards = mask.bit_count()
+    if cards > MAX_HAND_CARDS:
+        raise ValueError(f"{what} has {cards} cards; the evaluator takes at most "
+                         f"{MAX_HAND_CARDS} (gin hands hold 10-11, rummy hands up to 14)")
+    return mask
+
+
 def min_deadwood(hand: HandLike) -> int:
     """Minimum deadwood (points) over every partition of ``hand`` into disjoint melds.
 
-    ``hand`` is notation, card indices or a mask, of any size.
+    ``hand`` is notation, card indices or a mask, of at most :data:`MAX_HAND_CARDS`
+    cards (``ValueError`` above; ``TypeError`` for a bool, float or other non-hand).
 
     >>> min_deadwood("As 2s 3s 4c 4d 4h 9c Tc Jc Kd")
     10
     >>> min_deadwood("Ks Kc Qd Qh Js Jc Td Th 9s 9c")
     98
     """
-    return int(min_deadwood_kernel(np.int64(to_mask(hand))))
+    return int(min_deadwood_kernel(np.int64(_hand_mask(hand))))
 
 
 def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> npt.NDArray[np.int64]:
-    """Minimum deadwood (points) of each hand in an array of 52-bit int64 masks."""
-    array = np.ascontiguousarray(masks, dtype=np.int64)
+    """Minimum deadwood (points) of each hand in an array of 52-bit masks.
+
+    ``masks`` is a one-dimensional sequence or array of integers (any integer dtype,
+    not bool); each mask has at most :data:`MAX_HAND_CARDS` bits set.  Anything else
+    (floats, bools, strings, masks outside bits 0-51) raises ``TypeError`` or
+    ``ValueError`` naming the first bad value.
+    """
+    array = _mask_array(masks)
     if array.ndim != 1:
         raise ValueError(f"masks must be one-dimensional, got shape {array.shape}")
-    if array.size and (array.min() < 0 or array.max() >= 1 << 52):
-        bad = array[(array < 0) | (array >= 1 << 52)][0]
-        raise ValueError(f"bad mask {int(bad):#x}: only bits 0-51 may be set")
+    if array.size:
+        cards = _popcounts(array)
+        if cards.max() > MAX_HAND_CARDS:
+            bad = array[np.argmax(cards > MAX_HAND_CARDS)]
+            raise ValueError(f"mask {int(bad):#x} has {int(cards.max())} cards; the evaluator "
+                             f"takes at most {MAX_HAND_CARDS}")
     out = np.empty(len(array), dtype=np.int64)
     (_min_deadwood_batch if parallel else _min_deadwood_serial)(array, out)
     return out
+
+
+def _mask_array(masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """``masks`` as a contiguous int64 array, every value checked to lie in 0 .. 2**52-1
+    before any conversion (so a uint64 or a Python int beyond int64 is not wrapped)."""
+    raw = np.asarray(masks, dtype=object) if isinstance(masks, (list, tuple)) else \
+        np.asarray(masks)
+    if raw.dtype == object:
+        for value in raw.ravel():
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"masks must be integers, got {value!r}")
+            if not 0 <= int(value) <= FULL_DECK:
+                raise ValueError(f"bad mask {int(value):#x}: only bits 0-51 may be set")
+        return np.ascontiguousarray(raw.astype(np.int64) if raw.size else
+                                    np.zeros(raw.shape, np.int64))
+    if raw.dtype.kind not in "iu":
+        raise TypeError(f"masks must be an integer array, got dtype {raw.dtype}"
+                        + (f" ({raw.ravel()[0]!r})" if raw.size else ""))
+    if raw.size:
+        bad = (raw < 0) | (raw > FULL_DECK)
+        if bad.any():
+            value = raw[bad].ravel()[0]
+            raise ValueError(f"bad mask {int(value):#x}: only bits 0-51 may be set")
+    return np.ascontiguousarray(raw, dtype=np.int64)
+
+
+def _popcounts(array: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Cards in each mask."""
+    counts = np.zeros(array.shape, dtype=np.int64)
+    for card in range(52):
+        counts += (array >> card) & 1
+    return counts
 
 
 def best_discard(hand11: HandLike, forbidden: HandLike = 0) -> Discards:
@@ -337,10 +551,10 @@ def best_discard(hand11: HandLike, forbidden: HandLike = 0) -> Discards:
     >>> result.deadwood, [format_card(c) for c in result.discards]
     (6, ['8d'])
     """
-    hand = to_mask(hand11)
+    hand = _hand_mask(hand11)
     if (hand).bit_count() < 1:
         raise ValueError("wrong hand size: 0 cards, nothing to discard")
-    banned = to_mask(forbidden)
+    banned = _hand_mask(forbidden, "forbidden")
     if hand & ~banned == 0:
         raise ValueError("every card of the hand is forbidden as a discard")
     scratch = np.empty(52, dtype=np.int64)
@@ -364,7 +578,7 @@ def best_melds(hand: HandLike) -> Arrangement:
     >>> [format_hand(m) for m in result.melds], format_hand(result.deadwood_cards), result.deadwood
     (['7c 7d 7h'], '6c 8c Ks', 24)
     """
-    mask = to_mask(hand)
+    mask = _hand_mask(hand)
     deadwood, sets, runs = best_arrangement_kernel(np.int64(mask))
     return Arrangement(_split_sets(int(sets)) + _split_runs(int(runs)),
                        mask & ~int(sets) & ~int(runs), int(deadwood))
@@ -377,10 +591,10 @@ def deadwood_after_layoff(defender: HandLike, knocker_melds: list[HandLike]) -> 
     >>> deadwood_after_layoff("8s 9s Kd", ["5s 6s 7s"])
     10
     """
-    hand = to_mask(defender)
+    hand = _hand_mask(defender, "defender")
     sets = runs = 0
     for meld in knocker_melds:
-        mask = to_mask(meld)
+        mask = _hand_mask(meld, "meld")
         row = meld_index(mask)
         if row < 0:
             raise ValueError(f"not a meld: {format_hand(mask)!r}")
@@ -399,15 +613,23 @@ def dealt_deadwood_distribution(n_deals: int, hand_size: int = 10, seed: int = 0
 
     With ``hand_size`` 11 the value is the deadwood after the best discard.  Every hand
     is drawn from its own stream of ``seed``, so the counts do not depend on
-    ``n_chunks`` or the thread count.
+    ``n_chunks`` or the thread count.  ``n_deals`` is an integer 0-10**12 and ``seed``
+    one in 0 <= seed < 2**63; the hands are dealt in kernel calls of
+    :data:`DEALT_SPAN`, between which Ctrl-C is seen.
     """
+    for name, value, low, high in (("n_deals", n_deals, 0, 10**12),
+                                   ("seed", seed, 0, 2**63 - 1), ("n_chunks", n_chunks, 1, 4096)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer, got {value!r}")
+        if not low <= value <= high:
+            raise ValueError(f"{name} must be {low}-{high}, got {value}")
     if hand_size not in (10, 11):
         raise ValueError(f"hand_size must be 10 or 11, got {hand_size}")
-    if n_deals < 0:
-        raise ValueError(f"n_deals must be >= 0, got {n_deals}")
     out = np.zeros((n_chunks, 128), dtype=np.int64)
-    _dealt_histogram(np.int64(seed), np.int64(n_deals), np.int64(hand_size),
-                     np.int64(n_chunks), out)
+    for first in range(0, n_deals, DEALT_SPAN):
+        count = min(DEALT_SPAN, n_deals - first)
+        _dealt_histogram(np.int64(seed), np.int64(first), np.int64(count), np.int64(hand_size),
+                         np.int64(n_chunks), out)
     counts = out.sum(axis=0)
     return counts[: int(np.flatnonzero(counts).max(initial=0)) + 1]
 

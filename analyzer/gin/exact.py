@@ -48,9 +48,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
-from tqdm.auto import tqdm
 
 from ..core.cards import N_RANKS, N_SUITS
+from ..core.progress import Progress, advance, tell_total
 from .evaluator import RUN_DEADWOOD, min_deadwood_kernel
 
 #: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
@@ -372,12 +372,12 @@ def enumeration_start(params: dict[str, Any], resume: EnumerationState | None = 
     return EnumerationState(params, 0, np.zeros(params["width"], dtype=np.int64), 0.0)
 
 
-def enumeration_steps(state: EnumerationState, progress: bool = True,
+def enumeration_steps(state: EnumerationState, progress: Progress | None = None,
                       batch_work: int | None = None) -> Iterator[EnumerationState]:
     """Run the enumeration on from ``state``, yielding the state after every batch.
 
     ``batch_work`` is the number of tuples per parallel call (default: total / 500, at
-    least one million); ``progress`` shows a tqdm bar counted in suit-symmetry classes.
+    least one million); ``progress`` counts suit-symmetry classes.
     A caller may stop iterating at any time and resume later from the last state.
     """
     params = state.params
@@ -390,30 +390,30 @@ def enumeration_steps(state: EnumerationState, progress: bool = True,
     n_rows = numba.get_num_threads()
     counts = state.counts.copy()
     started = time.perf_counter() - state.elapsed_seconds
-    with tqdm(total=total_work, initial=int(pieces.work[:state.next_piece].sum()),
-              disable=not progress, unit="class", unit_scale=True, desc=f"{n_cards} cards",
-              smoothing=0.05) as bar:
-        for lo, hi in _batches(pieces.work, state.next_piece, batch_work):
-            order, row_start = _balance(pieces.work[lo:hi], n_rows)
-            out = np.zeros((n_rows, params["width"]), dtype=np.int64)
-            _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
-                              pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
-                              pieces.hi[lo:hi], order, row_start,
-                              np.int64(N_SUITS - suits), np.int64(params["mode"]), out)
-            counts += out.sum(axis=0)
-            bar.update(int(pieces.work[lo:hi].sum()))
-            yield EnumerationState(params, hi, counts.copy(), time.perf_counter() - started)
+    tell_total(progress, total_work)
+    advance(progress, int(pieces.work[:state.next_piece].sum()))
+    for lo, hi in _batches(pieces.work, state.next_piece, batch_work):
+        order, row_start = _balance(pieces.work[lo:hi], n_rows)
+        out = np.zeros((n_rows, params["width"]), dtype=np.int64)
+        _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
+                          pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
+                          pieces.hi[lo:hi], order, row_start,
+                          np.int64(N_SUITS - suits), np.int64(params["mode"]), out)
+        counts += out.sum(axis=0)
+        advance(progress, int(pieces.work[lo:hi].sum()))
+        yield EnumerationState(params, hi, counts.copy(), time.perf_counter() - started)
 
 
 def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                      progress: bool = True, discard: bool | None = None,
+                      progress: Progress | None = None, discard: bool | None = None,
                       mode: int | None = None, batch_work: int | None = None,
                       resume: EnumerationState | None = None) -> ExactResult:
     """Run the enumeration of :func:`exact_distribution` and report its cost too.
 
     ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
     ``batch_work`` is the number of tuples per parallel call (see
-    :func:`enumeration_steps`); ``resume`` continues a matching earlier state.
+    :func:`enumeration_steps`); ``resume`` continues a matching earlier state;
+    ``progress`` counts suit-symmetry classes (:mod:`analyzer.core.progress`).
     """
     start = enumeration_start(enumeration_params(n_cards, ranks, suits, discard, mode), resume)
     last = start
@@ -423,7 +423,7 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
 
 
 def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                       progress: bool = True, discard: bool | None = None
+                       progress: Progress | None = None, discard: bool | None = None
                        ) -> npt.NDArray[np.int64]:
     """Exact counts of dealt deadwood over every ``n_cards``-card hand; index = points.
 
@@ -438,8 +438,8 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
         Cards per hand.
     ranks, suits : int
         Deck shape.
-    progress : bool
-        Show a tqdm bar counted in suit-symmetry classes.
+    progress : callable, optional
+        Progress callback (:mod:`analyzer.core.progress`) counted in suit-symmetry classes.
     discard : bool or None
         Value after the best discard; ``None`` means ``n_cards == 11``.
 
@@ -452,7 +452,7 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     --------
     Every 3-card hand of a 2-suit, 3-rank deck: only A-2-3 of either suit is a meld.
 
-    >>> exact_distribution(3, ranks=3, suits=2, progress=False).tolist()
+    >>> exact_distribution(3, ranks=3, suits=2).tolist()
     [2, 0, 0, 0, 2, 4, 6, 4, 2]
     """
     return exact_enumeration(n_cards, ranks, suits, progress, discard).counts

@@ -28,9 +28,9 @@ Knock (``knock_rule=expert``; ``knock_rule=schedule`` knocks whenever the schedu
 allows): when the least deadwood ``D`` after a discard is within the schedule's
 threshold (and not gin, which is always taken), ``knock_samples`` opponent hands are
 drawn from ``p`` and played in for up to ``play_in`` of its stock draws
-(:func:`analyzer.gin.inference.sample_played_in`), and the knock is valued on them: ``EV`` (points; a knock scores the
-defender's deadwood after layoffs minus ``D``, an undercut loses the bonus plus the
-difference), ``P(undercut)``, ``P(end)`` = the chance the opponent knocks or goes gin on
+(:func:`analyzer.gin.inference.sample_played_in`), and the knock is valued on them:
+``EV`` (points; a knock scores the defender's deadwood after layoffs minus ``D``, an
+undercut loses the bonus plus the difference), ``P(undercut)``, ``P(end)`` = the chance the opponent knocks or goes gin on
 its next turn if this player plays on (taking this throw or drawing), and ``P(game)`` =
 the chance the knock wins the game (score slots).  It knocks when::
 
@@ -38,17 +38,25 @@ the chance the knock wins the game (score slots).  It knocks when::
         > knock_bias + knock_stock * stock_left
 
 (sampling stops at half the samples when the two sides are already 5 points apart;
-``P(end)`` is not estimated when ``knock_threat`` is 0).
+``P(end)`` is not estimated when ``knock_threat`` is 0).  Tuning found ``knock_threat``
+worth nothing (run 1 of ``results/tuning/expert_tuning.md``), so the preset leaves it 0.
+
 Kernels a search can call at any decision (pure functions of the state, the policy
 array, an rng array and work arrays; no allocation):
 
-* ``expert_wants_upcard(state, player, policy, scratch)`` (``scratch``: 104 int64);
+* ``expert_wants_upcard(state, player, policy, scratch)`` (``scratch``: at least 104
+  int64; with 110 (``SCRATCH_SIZE``) it tags its inference for the discard to reuse);
 * ``expert_discard(state, player, policy, rng, scratch, work)`` -> (card, knock)
   (``scratch``: 52 int64; ``work``: 52, or 58 to reuse the inference made at this turn's
   draw decision by ``expert_wants_upcard(..., scratch)`` with ``work = scratch[52:]``);
 * ``knock_outlook(state, player, policy, hand10, deadwood, rng, probs, unseen, scratch,
   stop_margin)`` -> (EV, P(undercut), P(end), P(game), score - threshold) for knocking
   with ``hand10``.
+
+Or simply :func:`analyzer.gin.engine.step` / ``advance`` with the expert's policy array.
+States built by hand (not dealt by ``new_hand``) must fill the knowledge slots the
+inference reads (``HELD``, ``REFUSED``, ``THREW`` of the opponent) and the ``RULE_*``
+slots (:func:`analyzer.gin.knowledge.note_rules`), or the expert reasons from less.
 """
 
 from __future__ import annotations

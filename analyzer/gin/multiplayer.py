@@ -27,12 +27,14 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from ..core.rng import stream_key
+from ..core.progress import Progress, advance, tell_total
+from ..core.rng import GAME_SALT, POLICY_SALT, stream_key
+from ..core.stats import Estimate
 from .engine import SCRATCH_SIZE, STATE_SIZE, Slot
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
 from .search import SEARCH_FIELDS
-from .simulate import _GAME_SALT, _POLICY_SALT, MAX_HANDS_PER_GAME, play_hand
+from .simulate import MAX_HANDS_PER_GAME, play_hand
 
 
 class MultiColumn(IntEnum):
@@ -82,7 +84,7 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
         row[i] = 0
     row[MultiColumn.GAME] = game
     row[MultiColumn.WINNER] = -1
-    game_seed = seed ^ _GAME_SALT
+    game_seed = seed ^ GAME_SALT
     dealer = np.int64(0)
     last_winner = np.int64(-1)
     last_out = np.int64(2)
@@ -97,7 +99,7 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
             pair[0] = policies[first]
             pair[1] = policies[second]
             stream = game * MAX_HANDS_PER_GAME + hand_number
-            play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ _POLICY_SALT, stream),
+            play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ POLICY_SALT, stream),
                       np.int64(1), rules, pair, searchers, state, deck, rng, scratch, samples)
             hand_number += 1
             seat = state[Slot.WINNER]
@@ -148,20 +150,26 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
 
 
 @njit(cache=True, parallel=True)
-def _multi_kernel(seed: np.int64, n_games: np.int64, players: np.int64,
+def _multi_kernel(seed: np.int64, first_game: np.int64, players: np.int64,
                   rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
                   loser_sits_out: bool, rows: npt.NDArray[np.int64]) -> None:
-    for game in prange(n_games):
-        _play_multi(seed, game, players, rules, policies, loser_sits_out, rows[game])
+    """Games ``first_game ..`` of the run into ``rows`` (one row per game)."""
+    for i in prange(rows.shape[0]):
+        _play_multi(seed, first_game + i, players, rules, policies, loser_sits_out, rows[i])
 
 
-def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, seed: int = 0
-                           ) -> pd.DataFrame:
+#: Games per kernel call: a progress report after each.
+_CHUNK = 1 << 11
+
+
+def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, seed: int = 0,
+                           progress: Progress | None = None) -> pd.DataFrame:
     """Play ``n_games`` games for three players or two partnerships of two.
 
     Returns one row per game: ``winner`` (player 0-2, or team 0 = players 0+2 and
     team 1 = players 1+3), ``hands``, ``drawn_hands``, ``shutout``, ``finished`` and the
-    grand total (points) of each player or team.
+    grand total (points) of each player or team.  Game ``g`` depends only on ``seed`` and
+    ``g``; ``progress`` counts games.
     """
     players = len(policies)
     if players not in (3, 4):
@@ -172,9 +180,13 @@ def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, s
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     sides = 3 if players == 3 else 2
     rows = np.zeros((n_games, MultiColumn.TOTAL + sides), dtype=np.int64)
-    _multi_kernel(np.int64(seed), np.int64(n_games), np.int64(players), rules.to_array(),
-                  np.stack([p.to_array() for p in policies]),
-                  rules.three_player == "loser-sits-out", rows)
+    tell_total(progress, n_games)
+    rules_array, policy_rows = rules.to_array(), np.stack([p.to_array() for p in policies])
+    for first in range(0, n_games, _CHUNK):
+        block = rows[first:first + _CHUNK]
+        _multi_kernel(np.int64(seed), np.int64(first), np.int64(players), rules_array,
+                      policy_rows, rules.three_player == "loser-sits-out", block)
+        advance(progress, len(block))
     names = [c.name.lower() for c in MultiColumn if c != MultiColumn.TOTAL]
     side_names = ([f"total_player{i}" for i in range(3)] if players == 3
                   else ["total_team02", "total_team13"])
@@ -187,9 +199,8 @@ def multiplayer_summary(frame: pd.DataFrame) -> pd.DataFrame:
     n = len(frame)
     records = []
     for index, column in enumerate(sides):
-        rate = float((frame["winner"] == index).mean())
-        half = 1.959964 * np.sqrt(rate * (1 - rate) / n)
-        records.append({"side": column.removeprefix("total_"), "win_rate": rate,
-                        "win_low": rate - half, "win_high": rate + half,
+        win = Estimate.binomial(float((frame["winner"] == index).mean()), n)
+        records.append({"side": column.removeprefix("total_"), "win_rate": win.mean,
+                        "win_low": win.low, "win_high": win.high,
                         "mean_total": float(frame[column].mean())})
     return pd.DataFrame(records)

@@ -3,15 +3,21 @@
 A policy is a :class:`Policy` value (frozen, validated) that packs into a small
 ``np.int64`` array (:meth:`Policy.to_array`, indexed by :class:`PolicyField`) which the
 engine kernel reads; there are no Python callbacks.  A policy sees only what its player
-may see: its hand, the discard pile, the cards the opponent took from the pile and
-threw, the stock size and its own turn number.
+may see: its hand, the discard pile, the cards the opponent took from the pile, threw
+and refused (:mod:`analyzer.gin.knowledge`), the stock size, its own turn number and,
+in a game, the score.
 
 Draw rules (whether to take the face-up card):
   ``never``    always draw from the stock;
   ``improve``  take it when the best deadwood after taking it (and discarding another
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
-               11 cards (the EAAI framework's simple player).
+               11 cards;
+  ``expert``   take it when it lowers the hand's value (deadwood less the live outs,
+               weighted) by more than ``take_margin`` (:mod:`analyzer.gin.expert`);
+  ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
+               framework's simple player: ``willDrawFaceUpCard`` looks for a meld
+               containing the card among all melds of the 11 cards).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -22,16 +28,24 @@ Discard rules (which card to throw when not knocking):
                 share its rank or sit within two ranks in its suit; ties as ``high``;
   ``lookahead`` among discards within ``slack`` points of the least deadwood, the one
                 with the least expected deadwood after the next draw (over the cards
-                this player has not seen); ties to the lower deadwood now, then ``high``.
+                this player has not seen); ties to the lower deadwood now, then ``high``;
+  ``expert``    least value + ``danger`` x P(the opponent melds the card, from the
+                opponent-hand inference) - ``low_late`` x lateness x points.
 
 Knock rule: after drawing, knock (discarding a card that leaves the least deadwood)
 when that deadwood is at most the threshold for this player's turn number (its own
-draws, counted from 1) and within the rules' limit; gin is always taken.
+draws, counted from 1) and within the rules' limit; gin is always taken.  With
+``knock_rule=expert`` the schedule only says when a knock may be considered: the knock is
+valued on sampled opponent hands (EV, undercuts, the game score) against
+``knock_bias + knock_stock x stock left`` (see :mod:`analyzer.gin.expert`).
 
 String form: ``draw=improve,discard=high,knock=10``.  ``knock`` is a number, ``gin``
 (0), or a schedule ``1:0/8:10`` (from own turn 1 knock only with gin, from turn 8 at
 10 or less).  ``norepeat`` (yes/no): never repeat within a hand the same pair of
-face-up card taken and card discarded.
+face-up card taken and card discarded.  ``knock_rule`` (schedule/expert) and the expert's
+integer weights (``outs``, ``danger``, ``take_margin``, ``low_late``, ``knock_bias``,
+``knock_stock``, ``knock_threat``, ``knock_samples``, ``game_push``, ``play_in``) are
+written only when they differ from their defaults: ``expert,knock_bias=0``.
 
 >>> parse_policy("basic") == PRESETS["basic"]
 True
@@ -47,10 +61,16 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import parse_yes_no
+
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
 
-DRAW_RULES = ("never", "improve", "meld", "expert")
+#: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
+#: about 100 points, so larger values change nothing.
+MAX_PENALTY = 100
+
+DRAW_RULES = ("never", "improve", "meld", "expert", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
 KNOCK_RULES = ("schedule", "expert")
 #: The expert's weights (integers, see :mod:`analyzer.gin.expert` for their units).
@@ -86,6 +106,7 @@ class DrawRule(IntEnum):
     IMPROVE = 1
     MELD = 2
     EXPERT = 3
+    ANY_MELD = 4
 
 
 class DiscardRule(IntEnum):
@@ -138,8 +159,14 @@ class Policy:
         for _, threshold in self.knock:
             if not 0 <= threshold <= 10:
                 raise ValueError(f"knock threshold must be 0-10, got {threshold}")
-        if self.danger_penalty < 0 or self.slack < 0:
-            raise ValueError("danger_penalty and slack must be >= 0")
+        if not isinstance(self.norepeat, bool):
+            raise TypeError(f"norepeat must be True or False, got {self.norepeat!r}")
+        for name in ("danger_penalty", "slack"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an integer, got {value!r}")
+            if not 0 <= value <= MAX_PENALTY:
+                raise ValueError(f"{name} must be 0-{MAX_PENALTY}, got {value}")
         if self.knock_rule not in KNOCK_RULES:
             raise ValueError(f"unknown knock rule {self.knock_rule!r}; "
                              f"choose from {', '.join(KNOCK_RULES)}")
@@ -179,6 +206,7 @@ class Policy:
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
     "simple": Policy(draw="meld", discard="random", norepeat=True),
+    "eaai-simple": Policy(draw="anymeld", discard="random", norepeat=True),
     "gin-hunter": Policy(knock=((1, 0), (10, 10))),
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
@@ -187,9 +215,12 @@ PRESETS: dict[str, Policy] = {
                      take_margin=241, low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
-baseline player); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
-chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert`` (reads the opponent,
-see :mod:`analyzer.gin.expert`; weights tuned by ``scripts/tune_expert.py``)."""
+baseline player, except that it takes the upcard only when a best arrangement melds it);
+``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
+when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
+chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert``
+(reads the opponent, see :mod:`analyzer.gin.expert`; weights tuned by
+``scripts/tune_expert.py``)."""
 
 
 def parse_policy(text: str) -> Policy:
@@ -216,7 +247,7 @@ def parse_policy(text: str) -> Policy:
         elif key == "knock":
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
-            changes[key] = value.lower() in ("1", "yes", "true", "on")
+            changes[key] = parse_yes_no(value, key)
         elif key in ("danger_penalty", "slack", *EXPERT_KEYS):
             changes[key] = _int(value, key)
         else:

@@ -25,6 +25,8 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 
+from ..core.options import convert_field, parse_field_values
+
 _CHOICES: dict[str, tuple[str, ...]] = {
     "oklahoma_ace": ("one", "gin"),
     "stock_rule": ("dead-at-two", "wall"),
@@ -33,7 +35,29 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "shutout": ("double", "plus100", "bonus200", "none"),
     "next_dealer": ("winner", "alternate"),
     "three_player": ("dealer-sits-out", "loser-sits-out"),
+    "defender_layoff": ("optimal", "melds-then-greedy"),
+    "knocker_melds": ("fewest-layoffs", "random-best"),
 }
+
+
+#: Range (inclusive, points) of every integer rule.  Bonuses up to 1,000 keep a hand's
+#: score (doubled by an Oklahoma spade) and a game's totals far inside int64, and a
+#: target of at most 500 keeps the score tables of games and the equity DP under about
+#: 0.5 GB (they grow with the square of the target).
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 1000),
+    "undercut_bonus": (0, 1000),
+    "big_gin_bonus": (0, 1000),
+    "target": (1, 500),
+    "game_bonus": (0, 1000),
+    "line_bonus": (0, 1000),
+}
+
+
+def ranges_text() -> str:
+    """The integer rules' ranges, for --help: ``knock_limit 0-10, ...``."""
+    return ", ".join(f"{name} {low}-{high}" for name, (low, high) in INT_RANGES.items())
 
 
 @dataclass(frozen=True)
@@ -43,13 +67,17 @@ class Rules:
     knock_limit: int = 10
     """Highest deadwood a player may knock with (0-10); 0 allows gin only."""
     gin_bonus: int = 25
+    """Bonus to a player who goes gin (all 10 cards melded), on top of the opponent's
+    deadwood."""
     undercut_bonus: int = 25
+    """Bonus to the defender whose deadwood (after laying off) is below the knocker's."""
     tie_is_undercut: bool = True
     """Defender's deadwood equal to the knocker's is an undercut (most books); if
     False the hand scores 0 (OpenSpiel)."""
     big_gin: bool = False
     """Going out with all 11 cards melded after the draw, without discarding."""
     big_gin_bonus: int = 31
+    """Bonus for big gin, on top of the opponent's deadwood."""
     oklahoma: bool = False
     """The first upcard's value sets the hand's knock limit (face cards 10)."""
     oklahoma_ace: str = "one"
@@ -65,7 +93,9 @@ class Rules:
     """``upcard``: 10 cards each and the upcard offered to the non-dealer then the
     dealer; ``eleven``: 11 cards to the non-dealer, who starts by discarding (RLCard)."""
     target: int = 100
+    """Score that ends the game."""
     game_bonus: int = 100
+    """Bonus to the player who reaches the target first."""
     line_bonus: int = 25
     """Line (box) bonus per hand won; 0 for none."""
     line_bonus_timing: str = "end"
@@ -81,15 +111,32 @@ class Rules:
     second in games 1-2, later ones in games 1-3)."""
     three_player: str = "dealer-sits-out"
     """Seating with three players: ``dealer-sits-out`` or ``loser-sits-out``."""
+    defender_layoff: str = "optimal"
+    """How the defender melds and lays off after a knock. ``optimal``: melds and layoffs
+    chosen together for the least deadwood (every combination tried). ``melds-then-greedy``
+    (the EAAI framework): the defender first lays out one minimum-deadwood arrangement of
+    its own cards, drawn at random among the ties (each way of splitting a long run counts
+    as its own arrangement, as the framework lists them); then its remaining cards are laid
+    off one at a time onto the knocker's melds until none fits, runs growing as they go so
+    chains work; a card fitting both a set and a run goes on the run."""
+    knocker_melds: str = "fewest-layoffs"
+    """The knocker's arrangement. ``fewest-layoffs``: among the minimum-deadwood
+    arrangements, the one exposing the fewest cards to layoffs. ``random-best`` (the EAAI
+    framework's simple player): one minimum-deadwood arrangement drawn at random among the
+    ties, counted as the framework lists them. Random draws come from a counter-based stream
+    keyed by the deal and the draw count, so a hand replays identically."""
 
     def __post_init__(self) -> None:
-        if not 0 <= self.knock_limit <= 10:
-            raise ValueError(f"knock_limit must be 0-10, got {self.knock_limit}")
-        for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "line_bonus"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        if self.target < 1:
-            raise ValueError(f"target must be >= 1, got {self.target}")
+        for item in fields(self):
+            value = getattr(self, item.name)
+            kind = type(Rules.__dataclass_fields__[item.name].default)
+            if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"{item.name} must be an integer, got {value!r}")
+            if kind is bool and not isinstance(value, bool):
+                raise TypeError(f"{item.name} must be True or False, got {value!r}")
+        for name, (low, high) in INT_RANGES.items():
+            if not low <= getattr(self, name) <= high:
+                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
         for name, choices in _CHOICES.items():
             if getattr(self, name) not in choices:
                 raise ValueError(f"{name} must be one of {', '.join(choices)}; "
@@ -99,15 +146,9 @@ class Rules:
 
     def with_overrides(self, assignments: Iterable[str]) -> Rules:
         """A copy with ``field=value`` assignments applied (``yes/no`` for flags)."""
-        changes: dict[str, object] = {}
-        known = {f.name: f for f in fields(self)}
-        for text in assignments:
-            name, sep, value = text.partition("=")
-            name = name.strip().replace("-", "_")
-            if not sep or name not in known:
-                raise ValueError(f"bad rule override {text!r}: expected field=value with field "
-                                 f"one of {', '.join(known)}")
-            changes[name] = _convert(name, value.strip(), type(getattr(self, name)))
+        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
+        changes = {name: convert_field(name, value, kinds[name])
+                   for name, value in parse_field_values(assignments, kinds, "rule override")}
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def to_array(self) -> npt.NDArray[np.int64]:
@@ -132,6 +173,8 @@ class Rules:
             RuleField.SHUTOUT: _CHOICES["shutout"].index(self.shutout),
             RuleField.WINNER_DEALS: self.next_dealer == "winner",
             RuleField.HOLLYWOOD: self.hollywood,
+            RuleField.DEFENDER_GREEDY: self.defender_layoff == "melds-then-greedy",
+            RuleField.KNOCKER_RANDOM: self.knocker_melds == "random-best",
         }
         array = np.zeros(len(RuleField), dtype=np.int64)
         for field, value in values.items():
@@ -165,6 +208,8 @@ class RuleField(IntEnum):
     SHUTOUT = 16
     WINNER_DEALS = 17
     HOLLYWOOD = 18
+    DEFENDER_GREEDY = 19
+    KNOCKER_RANDOM = 20
 
 
 class Shutout(IntEnum):
@@ -176,29 +221,14 @@ class Shutout(IntEnum):
     NONE = 3
 
 
-def _convert(name: str, text: str, kind: type) -> object:
-    if kind is bool:
-        lowered = text.lower()
-        if lowered in ("1", "true", "yes", "on"):
-            return True
-        if lowered in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"bad value {text!r} for {name}: expected yes or no")
-    if kind is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"bad value {text!r} for {name}: expected an integer") from None
-    return text
-
-
 STANDARD = Rules()
 
 PRESETS: dict[str, Rules] = {
     "standard": STANDARD,
     "classic": Rules(gin_bonus=20, undercut_bonus=10, line_bonus=20, shutout="bonus200"),
     "undercut20": Rules(undercut_bonus=20),
-    "eaai": Rules(line_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate"),
+    "eaai": Rules(line_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate",
+                  defender_layoff="melds-then-greedy", knocker_melds="random-best"),
     "openspiel": Rules(tie_is_undercut=False, stock_rule="wall", line_bonus=0, game_bonus=0,
                        shutout="none", next_dealer="alternate"),
     "oklahoma": Rules(oklahoma=True, target=150),

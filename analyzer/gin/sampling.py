@@ -21,10 +21,9 @@ from numba import njit
 
 from ..core.cards import CARD_POINTS
 from ..core.rng import next_below
+from ..core.stats import Z95
 from .engine import Slot
 from .evaluator import best_discard_kernel, bit_index, min_deadwood_kernel
-
-_Z95 = 1.959964
 
 
 class Observed(IntEnum):
@@ -170,4 +169,4 @@ def weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float
         spread += deviation * deviation
     variance = spread / (total * total)
     variance *= ess / max(ess - 1.0, 1e-9)  # small-sample correction, exact when uniform
-    return mean, _Z95 * np.sqrt(variance)
+    return mean, Z95 * np.sqrt(variance)

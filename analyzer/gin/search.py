@@ -31,7 +31,7 @@ hand's limit) and rates them by rollouts:
    (BENCHMARKS.md, "Search player").
 
 Randomness: a hand's search streams are keyed by the hand's policy stream XOR
-:data:`SEARCH_SALT`; decision ``k`` of the hand uses stream ``k`` of that key, and its
+:data:`analyzer.core.rng.SEARCH_SALT`; decision ``k`` of the hand uses stream ``k`` of that key, and its
 sample ``s`` uses streams ``2s`` (dealing) and ``2s + 1`` (the rollouts' choices) of the
 decision's key (:mod:`analyzer.core.rng`).  A run is therefore the same whatever the
 thread count, and the search draws nothing from the hand's own stream, so the other
@@ -61,13 +61,14 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..core.rng import next_below, stream_key
+from ..core.rng import SEARCH_SALT, next_below, stream_key
 from .engine import (
     Phase,
     Slot,
     advance,
     apply_discard,
     apply_draw,
+    apply_pass,
     has_choice,
     knock_threshold,
     step,
@@ -77,8 +78,6 @@ from .inference import infer_hidden, play_in_rounds, sample_played_in, to_sampli
 from .policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
 from .sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 
-#: Salt of the search streams (XOR-ed into a hand's policy stream key).
-SEARCH_SALT = np.int64(0x5EA4C4)
 _FULL_DECK = np.int64((1 << 52) - 1)
 #: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
 _KNOCK = 52
@@ -188,7 +187,7 @@ def parse_player(text: str) -> Player:
                 changes[key] = int(value)
             except ValueError:
                 raise ValueError(f"bad search {key} {value!r}: expected an integer") from None
-    return replace(SearchPolicy(), **changes)  # type: ignore[arg-type]
+    return replace(SearchPolicy(), **changes)
 
 
 def format_player(player: Player) -> str:
@@ -205,11 +204,16 @@ def format_player(player: Player) -> str:
     return text
 
 
+def rollout_policy(player: Player) -> Policy:
+    """The policy a player plays by: a policy itself, or a search player's rollout policy
+    (what it searches with, and the model of it as an opponent)."""
+    return player.rollout if isinstance(player, SearchPolicy) else player
+
+
 def split_players(players: list[Player]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(policy rows, search rows) of the seats: a search player's policy row is its
     rollout policy; a policy's search row is zeros (it does not search)."""
-    policies = np.stack([(p.rollout if isinstance(p, SearchPolicy) else p).to_array()
-                         for p in players])
+    policies = np.stack([rollout_policy(p).to_array() for p in players])
     searchers = np.zeros((len(players), SEARCH_FIELDS), dtype=np.int64)
     for seat, player in enumerate(players):
         if isinstance(player, SearchPolicy):
@@ -231,6 +235,8 @@ def apply_action(state: npt.NDArray[np.int64], action: np.int64,
     """Play action code ``action`` (see the module constants) for the player to move."""
     if action == _TAKE:
         apply_draw(state, True)
+    elif action == _NO_TAKE and state[Slot.PHASE] == Phase.OFFER:
+        apply_pass(state)
     elif action == _NO_TAKE:
         apply_draw(state, False)
     elif action >= _KNOCK:
@@ -471,4 +477,4 @@ def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
 
 __all__ = ["DEFAULT_BUDGET", "SEARCH_FIELDS", "SEARCH_SALT", "Player", "SearchField",
            "SearchPolicy", "apply_action", "format_player", "no_search", "parse_player",
-           "play_on", "search_action", "split_players"]
+           "play_on", "rollout_policy", "search_action", "split_players"]

@@ -20,14 +20,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from ..core.cluster import ChunksInterrupted, map_spans
-from ..core.rng import shuffle_deck, stream_key
+from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
+from ..core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
+from ..core.stats import Estimate
 from .engine import (
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -39,13 +41,21 @@ from .engine import (
 )
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
-from .search import SEARCH_SALT, Player, SearchPolicy, no_search, play_on, split_players
+from .search import (
+    Player,
+    SearchPolicy,
+    no_search,
+    play_on,
+    rollout_policy,
+    split_players,
+)
 
-_POLICY_SALT = np.int64(0x5A17)
-_GAME_SALT = np.int64(0x6A3E)
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
 MAX_HANDS_PER_GAME = 1000
 DEFAULT_CHUNK = 1 << 15
+#: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
+#: (a few hundredths of a second on one core).
+INTERRUPT_SPAN = 1 << 10
 #: Parallel work units of a chunk (each owns its work space); many more than cores so
 #: that uneven hand lengths even out.
 _SLOTS = 256
@@ -152,7 +162,7 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
         for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
             deal = first_deal + i
             deck_key = stream_key(seed, deal)
-            policy_key = stream_key(seed ^ _POLICY_SALT, deal)
+            policy_key = stream_key(seed ^ POLICY_SALT, deal)
             for rep in range(reps):
                 dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
                 samples[0] = 0
@@ -164,7 +174,7 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
 
 
 @njit(cache=True)
-def _close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
+def close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
                 winner: np.int64, rules: npt.NDArray[np.int64],
                 out_totals: npt.NDArray[np.int64]) -> bool:
     """Grand totals of one finished game into ``out_totals``; True when a shutout."""
@@ -230,7 +240,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     row[GameColumn.FIRST_DEALER] = first_dealer
     row[GameColumn.GAMES_PLAYED] = columns
     dealer = first_dealer
-    game_seed = seed ^ _GAME_SALT
+    game_seed = seed ^ GAME_SALT
     open_columns = columns
     hand_number = 0
     while open_columns > 0 and hand_number < MAX_HANDS_PER_GAME:
@@ -242,9 +252,9 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
         # the players see the score (of the first Hollywood column)
         state[Slot.SCORE] = scores[0, 0]
         state[Slot.SCORE + 1] = scores[0, 1]
-        rng[0] = stream_key(game_seed ^ _POLICY_SALT, stream)
+        rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
         play_on(state, rules, policies, searchers,
-                np.int64(stream_key(game_seed ^ _POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
+                np.int64(stream_key(game_seed ^ POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
                 scratch, samples)
         hand_number += 1
         winner = state[Slot.WINNER]
@@ -265,7 +275,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
             if scores[col, winner] >= rules[RuleField.TARGET]:
                 closed[col] = True
                 open_columns -= 1
-                row[GameColumn.SHUTOUTS] += _close_game(scores[col], boxes[col], winner,
+                row[GameColumn.SHUTOUTS] += close_game(scores[col], boxes[col], winner,
                                                         rules, totals)
                 row[GameColumn.GAMES_WON_A] += winner == 0
                 row[GameColumn.TOTAL_A] += totals[0]
@@ -297,37 +307,12 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap:
 
 
 @dataclass
-class Estimate:
-    """A mean with its 95% confidence interval (normal approximation)."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def from_sums(cls, total: float, squares: float, n: int) -> Estimate:
-        if n == 0:
-            return cls(float("nan"), float("nan"), float("nan"), 0)
-        mean = total / n
-        variance = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        half = 1.959964 * np.sqrt(variance / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"mean": self.mean, "ci95": [self.low, self.high]}
-
-    def __str__(self) -> str:
-        return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
-
-
-@dataclass
 class _Sums:
     """Mergeable sums over chunks (counts, sums and sums of squares per unit)."""
 
     values: dict[str, float] = field(default_factory=dict)
 
-    def add(self, name: str, value: float) -> None:
+    def add(self, name: str, value: float | np.number[Any]) -> None:
         self.values[name] = self.values.get(name, 0.0) + float(value)
 
     def get(self, name: str) -> float:
@@ -359,10 +344,20 @@ class HandResult:
     """Decisions the search player(s) searched (0 without one)."""
     search_samples: int = 0
     """Samples those decisions rolled out."""
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the summary covers the deals finished."""
 
     @property
     def deals_per_s(self) -> float:
         return self.deals / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` deals), then each outcome's share of hands."""
+        return _estimates_frame(
+            {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
+             "turns_per_hand": self.turns, "first_player_points": self.first_player_points},
+            {f"share_{name}": share for name, share in self.outcomes.items()}, self.deals)
 
 
 @dataclass
@@ -381,6 +376,25 @@ class GameResult:
     unfinished: int
     elapsed_s: float
     rows: pd.DataFrame | None = None
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the summary covers the games finished."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` games)."""
+        return _estimates_frame(
+            {"game_win_rate_a": self.game_win_rate_a, "margin_a": self.margin_a,
+             "hands_per_game": self.hands_per_game}, {"shutout_rate": self.shutout_rate},
+            self.games)
+
+
+def _estimates_frame(estimates: dict[str, Estimate], shares: dict[str, float],
+                     n: int) -> pd.DataFrame:
+    rows = [{"metric": name, "mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
+            for name, e in estimates.items()]
+    rows += [{"metric": name, "mean": value, "low": float("nan"), "high": float("nan"), "n": n}
+             for name, value in shares.items()]
+    return pd.DataFrame(rows, columns=["metric", "mean", "low", "high", "n"])
 
 
 Progress = Callable[[int], None]
@@ -400,9 +414,16 @@ def _searched_hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: 
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
     searched = np.zeros((n_deals * reps, 2), dtype=np.int64)
+    rules_array = rules.to_array()
     policies, searchers = split_players([policy_a, policy_b])
-    _hands_kernel(np.int64(seed), np.int64(first_deal), np.int64(n_deals), swap_seats,
-                  rules.to_array(), policies, searchers, rows, searched)
+    # in kernel calls of a bounded size: Ctrl-C is seen between them (a kernel cannot
+    # be interrupted), and every deal has its own stream, so the rows do not change
+    for start in range(0, n_deals, INTERRUPT_SPAN):
+        count = min(INTERRUPT_SPAN, n_deals - start)
+        span = slice(start * reps, (start + count) * reps)
+        _hands_kernel(np.int64(seed), np.int64(first_deal + start), np.int64(count),
+                      swap_seats, rules_array, policies, searchers, rows[span],
+                      searched[span])
     return rows, searched
 
 
@@ -449,11 +470,11 @@ GamePolicy = Policy | SearchPolicy | ScoreAware
 
 
 def _score_policy_arrays(policy_a: GamePolicy, policy_b: GamePolicy, target: int
-                         ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+                         ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                    npt.NDArray[np.int64]]:
     """(policies by seat and region, region tables by seat, search rows by seat) for the
     game kernel; a search player's policy is its rollout policy."""
-    plain = [p if isinstance(p, ScoreAware) else p.rollout if isinstance(p, SearchPolicy)
-             else p for p in (policy_a, policy_b)]
+    plain = [p if isinstance(p, ScoreAware) else rollout_policy(p) for p in (policy_a, policy_b)]
     sides = [p if isinstance(p, ScoreAware) else
              ScoreAware((p,), np.zeros((target + 1, target + 1), dtype=np.int64))
              for p in plain]
@@ -483,9 +504,13 @@ def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: in
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
     arrays, regions, searchers = _score_policy_arrays(policy_a, policy_b, rules.target)
-    _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), swap_seats,
-                  rules.to_array(), arrays, regions, searchers, np.array(start, dtype=np.int64),
-                  rows)
+    rules_array, scores = rules.to_array(), np.array(start, dtype=np.int64)
+    span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
+    for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
+        count = min(span, n_games - offset)
+        _games_kernel(np.int64(seed), np.int64(first_game + offset), np.int64(count),
+                      swap_seats, rules_array, arrays, regions, searchers, scores,
+                      rows[offset * reps:(offset + count) * reps])
     return rows
 
 
@@ -520,18 +545,26 @@ def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
 def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
                 total: int, chunk: int, first_key: str, count_key: str,
                 common: dict[str, object], scheduler: str | None, progress: Progress | None
-                ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
-    """Merged sums and kept rows of the chunks of a run; after Ctrl-C, of the chunks
-    finished (re-raising when none had)."""
+                ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]], bool]:
+    """Merged sums, kept rows and whether Ctrl-C stopped it, of the chunks of a run;
+    after Ctrl-C, of the chunks finished in order (re-raising when none had)."""
+    def fold(value: tuple[dict[str, float], list[npt.NDArray[np.int64]]],
+             part: tuple[dict[str, float], npt.NDArray[np.int64] | None]
+             ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
+        sums, kept = value
+        if part[1] is not None:
+            kept.append(part[1])
+        return merge_sums([sums, part[0]]), kept
+
+    plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
+    initial: tuple[dict[str, float], list[npt.NDArray[np.int64]]] = ({}, [])
     try:
-        parts = map_spans(function, total, chunk, common, scheduler, progress, first_key,
-                          count_key)
-    except ChunksInterrupted as stop:
-        if not stop.finished:
+        state = fold_plan(plan, fold, initial, scheduler, progress)
+    except RunInterrupted as stop:
+        if not stop.state.chunks:
             raise
-        parts = [stop.finished[index] for index in sorted(stop.finished)]
-    rows = [part_rows for _, part_rows in parts if part_rows is not None]
-    return merge_sums([part_sums for part_sums, _ in parts]), rows
+        return *stop.state.value, True
+    return *state.value, False
 
 
 def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, seed: int = 0,
@@ -551,11 +584,13 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     started = time.perf_counter()
     common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
               "swap_seats": swap_seats, "keep_rows": keep_rows}
-    sums, kept = _run_chunks(_hand_chunk, n_deals, chunk, "first_deal", "n_deals", common,
-                             scheduler, progress)
+    sums, kept, interrupted = _run_chunks(_hand_chunk, n_deals, chunk, "first_deal",
+                                          "n_deals", common, scheduler, progress)
     elapsed = time.perf_counter() - started
-    return hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
-                       _hand_frame(kept) if keep_rows else None)
+    result = hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
+                         _hand_frame(kept) if keep_rows else None)
+    result.interrupted = interrupted
+    return result
 
 
 def _accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> None:
@@ -661,15 +696,18 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     started = time.perf_counter()
-    common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-              "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
-    sums, kept = _run_chunks(_game_chunk, n_games, chunk, "first_game", "n_games", common,
-                             scheduler, progress)
+    common: dict[str, object] = {
+        "rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
+        "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
+    sums, kept, interrupted = _run_chunks(_game_chunk, n_games, chunk, "first_game",
+                                          "n_games", common, scheduler, progress)
     frame = None
     if keep_rows:
         frame = pd.DataFrame(np.concatenate(kept), columns=[c.name.lower() for c in GameColumn])
-    return game_result(sums, seed, rules, policy_a, policy_b,
-                       time.perf_counter() - started, frame)
+    result = game_result(sums, seed, rules, policy_a, policy_b,
+                         time.perf_counter() - started, frame)
+    result.interrupted = interrupted
+    return result
 
 
 def replay_deal(rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int,
@@ -678,7 +716,7 @@ def replay_deal(rules: Rules, policy_a: Player, policy_b: Player, seed: int, dea
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     policies, searchers = split_players([policy_a, policy_b])
     play_hand(np.uint64(stream_key(np.int64(seed), np.int64(deal))),
-              np.uint64(stream_key(np.int64(seed) ^ _POLICY_SALT, np.int64(deal))),
+              np.uint64(stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))),
               np.int64(0 if a_dealer else 1), rules.to_array(), policies, searchers, state,
               np.empty(52, dtype=np.int8), np.empty(1, dtype=np.uint64),
               np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int64))

@@ -14,15 +14,19 @@ Every comparison inside a study runs its arms on the same deals of the same seed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..core.cluster import map_spans
-from .branching import MAX_POINTS, MAX_TURN, knock_chart_sums
+from ..core.cluster import ChunkPlan, fold_plan
+from ..core.progress import Progress, advance, scaled, tell_total
+from ..core.rng import offset_seed
+from ..core.significance import benjamini_hochberg, normal_p_value
+from ..core.stats import Z95, Estimate, sample_variance
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
 from .evaluator import dealt_deadwood_distribution
 from .policies import PRESETS as POLICY_PRESETS
@@ -31,23 +35,22 @@ from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
 from .search import Player
 
-Progress = Callable[[int], None]
-Z95 = 1.959964
-
-
 # ---------------------------------------------------------------------- dealt hands
 
 
-def dealt_hands(n_deals: int, seed: int) -> pd.DataFrame:
+def dealt_hands(n_deals: int, seed: int, progress: Progress | None = None) -> pd.DataFrame:
     """Monte Carlo distribution of dealt deadwood: one row per (hand size, deadwood).
 
     Columns: ``cards`` (10, or 11 = the best 10 of 11 after the best discard),
     ``deadwood`` (points), ``count``, ``probability``, ``cumulative`` (P(deadwood <= d))
-    and ``se`` (binomial standard error of ``cumulative``).
+    and ``se`` (binomial standard error of ``cumulative``).  ``progress`` counts hands
+    (``2 * n_deals`` in all).
     """
     frames = []
+    tell_total(progress, 2 * n_deals)
     for cards in (10, 11):
         counts = dealt_deadwood_distribution(n_deals, cards, seed)
+        advance(progress, n_deals)
         probability = counts / counts.sum()
         cumulative = np.cumsum(probability)
         frames.append(pd.DataFrame({
@@ -73,11 +76,17 @@ def knock_eligibility(distribution: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------- knock sweep
 
 
+#: Label of the knock sweep's arm against A's own twin: a determinism check (a policy
+#: against itself with seats swapped on common deals is exactly even), not a strategy
+#: answer.
+SELF_PLAY_CHECK = "same threshold (determinism check)"
+
+
 def default_opponents() -> dict[str, Policy | None]:
     """Opponents of the knock sweep: knock-ASAP, a patient gin hunter, and A's twin."""
     return {"knock-ASAP (basic)": POLICY_PRESETS["basic"],
             "gin-hunter": POLICY_PRESETS["gin-hunter"],
-            "same threshold": None}
+            SELF_PLAY_CHECK: None}
 
 
 def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
@@ -89,15 +98,18 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
     One row per (opponent, t) with A's per-hand metrics (see
     :func:`analyzer.gin.compare.compare_hands`), ``diff`` = points per hand relative to
     t = 10 (paired on common deals), and per game: ``game_win`` rate, ``game_diff``
-    relative to t = 10 (paired on common games), ``hands`` per game.
+    relative to t = 10 (paired on common games), ``hands`` per game.  ``progress``
+    counts arm-deals and arm-game-pairs.
     """
     frames = []
     reference = list(thresholds).index(10) if 10 in thresholds else 0
+    tell_total(progress, len(opponents) * len(thresholds) * (n_deals + n_games))
     for name, opponent in opponents.items():
         arms = knock_arms(rules, subject, opponent, thresholds)
-        hands = compare_hands(arms, n_deals, seed, reference, progress=progress,
+        per_arm = scaled(progress, len(arms))
+        hands = compare_hands(arms, n_deals, seed, reference, progress=per_arm,
                               scheduler=scheduler)
-        games = compare_games(arms, n_games, seed, reference, progress=progress,
+        games = compare_games(arms, n_games, seed, reference, progress=per_arm,
                               scheduler=scheduler)
         games = games.drop(columns=["arm", "n"]).rename(
             columns={c: c.replace("diff", "game_diff") for c in games.columns
@@ -118,23 +130,30 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
                 equity_deals: int = 0) -> pd.DataFrame:
     """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
 
-    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI),
-    ``verdict`` (``knock`` / ``play on`` when the CI excludes 0, else ``unclear``) and
-    ``enough`` (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
+    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI), ``p_value``
+    (two-sided, against no difference), ``verdict`` (``knock`` / ``play on`` when the
+    cell is significant after the Benjamini-Hochberg correction at a 5% false discovery
+    rate over all the chart's cells, else ``unclear``) and ``enough``
+    (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
 
     With ``equity_deals`` > 0 the hand's result is also valued as A's chance to win a game
     to the target that this hand opens (score 0:0), by an equity table estimated from that
     many deals of the same policies: columns ``win_mean``, ``win_low``, ``win_high``
     (game-win probability, knock now minus play on) and ``win_verdict``.
+
+    ``progress`` counts deals: ``equity_deals + n_deals`` in all.
     """
     values = None
+    tell_total(progress, n_deals + equity_deals)
     if equity_deals:
-        values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed)
+        values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed,
+                                              progress)
     common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    total = np.sum(map_spans(knock_chart_sums, n_deals, chunk, common, scheduler, progress),
-                   axis=0)
+    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                      progress).value
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
@@ -145,28 +164,35 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
             for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
                 if prefix and values is None:
                     continue
-                mean = s / n
-                sd = np.sqrt(max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1))
-                half = Z95 * sd / np.sqrt(n)
-                row[f"{prefix}mean"] = mean
-                row[f"{prefix}low"] = mean - half
-                row[f"{prefix}high"] = mean + half
-                row[f"{prefix}verdict"] = ("knock" if mean - half > 0 else
-                                           "play on" if mean + half < 0 else "unclear")
+                estimate = Estimate.from_mean_sd(s / n, np.sqrt(sample_variance(s, sq, n)), n)
+                # one state says nothing about the spread: no interval (and p = 1 below)
+                row[f"{prefix}mean"] = estimate.mean
+                row[f"{prefix}low"] = estimate.low if n > 1 else np.nan
+                row[f"{prefix}high"] = estimate.high if n > 1 else np.nan
+                row[f"{prefix}p_value"] = normal_p_value(estimate.mean,
+                                                         estimate.half_width / Z95)
             row["enough"] = n >= min_samples
             rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    for prefix in ("", "win_"):
+        if f"{prefix}p_value" not in frame:
+            continue
+        significant = benjamini_hochberg(frame[f"{prefix}p_value"].to_numpy())
+        frame[f"{prefix}verdict"] = np.where(
+            ~significant, "unclear", np.where(frame[f"{prefix}mean"] > 0, "knock", "play on"))
+    return frame
 
 
 def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
-                                 n_deals: int, seed: int) -> npt.NDArray[np.float64]:
+                                 n_deals: int, seed: int, progress: Progress | None = None
+                                 ) -> npt.NDArray[np.float64]:
     """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
     (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
     the two policies estimated on ``n_deals`` deals."""
     from .equity import equity_table, hand_outcome_distribution
 
-    table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed),
-                         rules)
+    table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed,
+                                                   progress), rules)
     values = np.zeros((2, 2 * MAX_POINTS + 1))
     for a_dealt in (0, 1):
         for points in range(-MAX_POINTS, MAX_POINTS + 1):
@@ -183,7 +209,7 @@ SCHEDULE_BINS = ((1, 3), (4, 6), (7, 9), (10, SCHEDULE_TURNS))
 
 def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
     """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`."""
-    steps = []
+    steps: list[tuple[int, int]] = []
     for (first, _), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
         if not steps or steps[-1][1] != threshold:
             steps.append((first, threshold))
@@ -215,34 +241,57 @@ def _evaluate(arms: Sequence[Arm], n: int, seed: int, objective: str, reference:
     return compare(arms, n, seed, reference=reference, progress=progress, scheduler=scheduler)
 
 
+#: Most coordinate-ascent sweeps of :func:`best_response`.
+_MAX_SWEEPS = 3
+_THRESHOLDS = 11
+
+
+def best_response_work(n: int) -> int:
+    """Most arm-deals (or arm-game-pairs) one :func:`best_response` plays: every sweep
+    evaluates 11 thresholds per bin, then the start and the best are compared."""
+    return (_MAX_SWEEPS * len(SCHEDULE_BINS) * _THRESHOLDS + 2) * n
+
+
 def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
                   n: int, seed: int, objective: str = "points",
                   progress: Progress | None = None, scheduler: str | None = None
                   ) -> tuple[list[int], float, float, float]:
     """Coordinate ascent over bins: each bin's threshold set to the best of 0..10 with
     the others fixed, sweeping until nothing changes.  Returns the schedule and the
-    paired gain over ``start`` (points per hand or game-win rate, with 95% CI)."""
+    paired gain over ``start`` (points per hand or game-win rate, with 95% CI).
+    ``progress`` counts arm-deals, at most :func:`best_response_work` in all (a search
+    that stops early reports the sweeps it skips)."""
+    tell_total(progress, best_response_work(n))
+    return _best_response(rules, base, start, opponent, n, seed, objective, progress, scheduler)
+
+
+def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
+                   n: int, seed: int, objective: str, progress: Progress | None,
+                   scheduler: str | None) -> tuple[list[int], float, float, float]:
     metric = OBJECTIVES[objective]
     current = list(start)
-    for _ in range(3):
+    per_arm = scaled(progress, _THRESHOLDS)
+    for sweep in range(_MAX_SWEEPS):
         changed = False
         for index in range(len(SCHEDULE_BINS)):
             arms = []
-            for threshold in range(11):
+            for threshold in range(_THRESHOLDS):
                 trial = [*current]
                 trial[index] = threshold
                 arms.append(Arm(str(threshold), rules, schedule_policy(base, trial), opponent))
-            table = _evaluate(arms, n, seed, objective, current[index], progress, scheduler)
+            table = _evaluate(arms, n, seed, objective, current[index], per_arm, scheduler)
             best = int(table[metric].idxmax())
             # move only on a significant gain, so noise does not make the search wander
             if best != current[index] and table.loc[best, "diff_low"] > 0:
                 current[index] = best
                 changed = True
         if not changed:
+            advance(progress, (_MAX_SWEEPS - sweep - 1) * len(SCHEDULE_BINS) * _THRESHOLDS * n)
             break
     arms = [Arm("start", rules, schedule_policy(base, start), opponent),
             Arm("best", rules, schedule_policy(base, current), opponent)]
-    gain = _evaluate(arms, n, seed + 1, objective, 0, None, scheduler).iloc[1]
+    gain = _evaluate(arms, n, offset_seed(seed, 1), objective, 0, scaled(progress, 2),
+                     scheduler).iloc[1]
     return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
 
 
@@ -254,9 +303,11 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
 
     ``objective`` is ``points`` (points per hand, ``n`` deals per evaluation) or
     ``games`` (game-win rate, ``n`` seat-swapped game pairs per evaluation).
+    ``progress`` counts arm-deals, at most :func:`best_schedule_work` in all.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    tell_total(progress, best_schedule_work(n, rounds))
     schedule_a = [10] * len(SCHEDULE_BINS)
     schedule_b: list[int] | None = None
     steps = []
@@ -265,23 +316,24 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
         for side in ("A", "B"):
             if side == "A":
                 against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
-                new, gain, low, high = best_response(rules, base, schedule_a, against, n,
-                                                      seed + round_number, objective, progress,
-                                                      scheduler)
+                new, gain, low, high = _best_response(rules, base, schedule_a, against, n,
+                                                       offset_seed(seed, round_number),
+                                                       objective, progress, scheduler)
                 changed |= new != schedule_a
                 schedule_a = new
             else:
                 start = schedule_b or [10] * len(SCHEDULE_BINS)
-                new, gain, low, high = best_response(rules, base, start,
-                                                      schedule_policy(base, schedule_a), n,
-                                                      seed + 100 + round_number, objective,
-                                                      progress, scheduler)
+                new, gain, low, high = _best_response(rules, base, start,
+                                                       schedule_policy(base, schedule_a), n,
+                                                       offset_seed(seed, 100 + round_number),
+                                                       objective, progress, scheduler)
                 changed |= new != schedule_b
                 schedule_b = new
             steps.append({"round": round_number, "side": side,
                           "schedule": "/".join(str(t) for t in new), "gain": gain,
                           "gain_low": low, "gain_high": high})
         if not changed:
+            advance(progress, (rounds - round_number) * 2 * best_response_work(n))
             break
     final_b = schedule_b or [10] * len(SCHEDULE_BINS)
     gaps = []
@@ -294,7 +346,8 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                     trial[index] = threshold
                     arms.append(Arm("/".join(map(str, trial)), rules,
                                     schedule_policy(base, trial), schedule_policy(base, theirs)))
-        table = _evaluate(arms, n, seed + 999, objective, 0, progress, scheduler)
+        table = _evaluate(arms, n, offset_seed(seed, 999), objective, 0,
+                          scaled(progress, len(arms)), scheduler)
         best = table.iloc[1:]["diff_mean"].idxmax()
         gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
                      "best_deviation": table.loc[best, "arm"],
@@ -302,6 +355,13 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                      "gain_high": table.loc[best, "diff_high"]})
     return ScheduleSearch(pd.DataFrame(steps), tuple(schedule_a), tuple(final_b),
                           pd.DataFrame(gaps))
+
+
+def best_schedule_work(n: int, rounds: int) -> int:
+    """Most arm-deals :func:`best_schedule` plays: two best responses per round, then
+    each side's 41 one-bin deviations."""
+    deviations = 1 + len(SCHEDULE_BINS) * (_THRESHOLDS - 1)
+    return rounds * 2 * best_response_work(n) + 2 * deviations * n
 
 
 # ----------------------------------------------------------------------- tournament
@@ -315,14 +375,16 @@ def default_field() -> dict[str, Policy]:
              "expert")}
 
 
-def tournament(rules: Rules, field: dict[str, Player], n_deals: int, n_games: int, seed: int,
+def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games: int, seed: int,
                progress: Progress | None = None, scheduler: str | None = None
                ) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
     and game-win rate against b (95% CIs), seats swapped on common deals and games.
-    A player may be the search player (:class:`analyzer.gin.search.SearchPolicy`)."""
+    A player may be the search player (:class:`analyzer.gin.search.SearchPolicy`);
+    ``progress`` counts deals and game pairs."""
     names = list(field)
     rows = []
+    tell_total(progress, len(names) * (len(names) - 1) // 2 * (n_deals + n_games))
     for i, name_a in enumerate(names):
         for name_b in names[i + 1:]:
             arm = [Arm(f"{name_a} v {name_b}", rules, field[name_a], field[name_b])]
@@ -364,14 +426,20 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
     ``strong_game_win`` (share of games ``strong`` wins against ``weak``, with CI: how
     much the variant rewards skill), ``best_threshold`` (the knock threshold among
     ``thresholds`` with the most points per hand against ``baseline``).
+    ``progress`` counts deals, game pairs and arm-deals of the threshold search.
     """
     from .simulate import simulate
 
     rows = []
+    sweep_work = (n_deals // 2) * len(thresholds)
+    tell_total(progress, len(presets) * (n_deals + 2 * n_games + sweep_work))
     for name in presets:
         rules = RULE_PRESETS[name]
         self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
                              progress=progress)
+        if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
+            raise KeyboardInterrupt
+        assert self_play.rows is not None  # keep_rows
         hand_points = self_play.rows["points"]
         skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]
@@ -379,10 +447,12 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
                               progress=progress, scheduler=scheduler).iloc[0]
         if rules.straight:
             best = "n/a (no knocking)"
+            advance(progress, sweep_work)
         else:
             sweep = compare_hands(knock_arms(rules, baseline, baseline, thresholds),
                                   n_deals // 2, seed, reference=len(thresholds) - 1,
-                                  progress=progress, scheduler=scheduler)
+                                  progress=scaled(progress, len(thresholds)),
+                                  scheduler=scheduler)
             best = str(thresholds[int(sweep["points_mean"].idxmax())])
         rows.append({
             "rules": name,

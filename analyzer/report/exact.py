@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.cards import N_RANKS, N_SUITS
+from ..core.progress import Progress
 from ..gin.evaluator import dealt_deadwood_distribution
 from ..gin.exact import (
     EnumerationState,
@@ -48,7 +49,8 @@ def save_checkpoint(path: Path, state: EnumerationState) -> None:
 
 
 def enumerate_with_checkpoint(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                              progress: bool = True, checkpoint: Path | None = None,
+                              progress: Progress | None = None,
+                              checkpoint: Path | None = None,
                               batch_work: int | None = None) -> ExactResult:
     """:func:`analyzer.gin.exact.exact_enumeration`, saving the state to ``checkpoint``
     after every batch and resuming from it when its parameters match; the file is
@@ -99,16 +101,20 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
                                  **monte_carlo_check(array, mc_counts)}
     paths["summary"].write_text(json.dumps(record, indent=2) + "\n")
     data = chart_data(array, mc_counts)
+    overlay = ("" if mc_counts is None else
+               f"; points: {int(np.sum(mc_counts)):,} Monte Carlo deals with ±2 SE bars")
     with figure_file(paths["chart"], 1, 2, figsize=(12, 4.5),
-                     title=f"Exact distribution of {what}, every {n_cards}-card hand "
-                           f"({int(array.sum()):,} hands)") as axes:
+                     title=f"Exact distribution of {what}, every {n_cards}-card hand",
+                     caption=f"Bars: all {int(array.sum()):,} hands enumerated{overlay}. "
+                             "Shaded: deadwood <= 10, where a standard-rules knock is "
+                             "allowed.") as axes:
         exact_distribution_chart(data, axes[0])
         exact_distribution_chart(data, axes[1], log=True)
     return paths
 
 
 def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits: int = N_SUITS,
-                        progress: bool = True, checkpoint: Path | None = None,
+                        progress: Progress | None = None, checkpoint: Path | None = None,
                         mc_deals: int = 1_000_000, mc_seed: int = 0, stem: str | None = None
                         ) -> tuple[ExactResult, dict[str, Path]]:
     """Enumerate (resumably when ``checkpoint`` is given), add a Monte Carlo overlay of

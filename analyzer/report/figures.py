@@ -7,6 +7,7 @@ functions only draw on a given ``Axes``, label axes with units and add CI bands 
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,68 +17,118 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import TwoSlopeNorm
+from matplotlib.colors import BoundaryNorm, TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
-STYLE = {
+#: The house style: every chart is drawn inside ``rc_context(STYLE)``.
+STYLE: dict[str, Any] = {
     "figure.dpi": 100,
     "savefig.dpi": 110,
     "font.size": 10,
-    "axes.titlesize": 11,
+    "axes.titlesize": 10.5,
+    "axes.titleweight": "bold",
+    "figure.titlesize": 13,
+    "figure.titleweight": "bold",
     "axes.grid": True,
     "grid.alpha": 0.3,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "legend.frameon": False,
+    "legend.fontsize": 8.5,
 }
-COLORS = mpl.colormaps["tab10"].colors
+#: Okabe-Ito qualitative palette: distinguishable with every common colour-vision
+#: deficiency (Okabe & Ito 2008, "Color Universal Design").
+COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+          "#000000")
+#: Diverging map for signed values (ColorBrewer RdBu is colour-blind safe): blue is
+#: good for the row player / knocking, red the opposite.
+DIVERGING = "RdBu"
+#: Sequential map for ordered values (perceptually uniform, colour-blind safe).
+SEQUENTIAL = "viridis"
+#: Cells left out for lack of samples.
+MISSING_COLOR = "#d9d9d9"
+CAPTION_COLOR = "#333333"
+_TITLE_INCHES = 0.45
+_CAPTION_LINE_INCHES = 0.22
+_CAPTION_CHARS_PER_INCH = 13
+
+
+def text_color(rgba: Sequence[float]) -> str:
+    """Black or white, whichever reads better on a cell of colour ``rgba`` (by the
+    WCAG relative luminance: black text needs a luminance above about 0.18)."""
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(c) for c in rgba[:3])
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return "black" if luminance > 0.179 else "white"
 
 
 @contextmanager
 def figure_file(path: Path, rows: int = 1, columns: int = 1,
-                figsize: tuple[float, float] = (9, 4), title: str | None = None
-                ) -> Iterator[Any]:
+                figsize: tuple[float, float] = (9, 4), *, title: str, caption: str,
+                sharey: bool = False) -> Iterator[Any]:
     """Axes of a new figure in the house style, saved as PNG to ``path`` on exit.
 
-    ``figsize`` is in inches at :data:`STYLE`'s dpi; ``title`` is the figure's title
-    above every panel.  A bare :class:`~matplotlib.figure.Figure` needs no pyplot
-    backend or global state.
+    Every chart has a ``title`` (what it shows) above its panels and a ``caption``
+    under them (how to read it, and the run behind it), so it reads without the report
+    text; both are also stored in the PNG's ``Title`` and ``Description`` metadata.
+    ``figsize`` is in inches, the panels' area: the title and caption are added around
+    it; ``sharey`` gives the panels one y axis.  A bare
+    :class:`~matplotlib.figure.Figure` needs no pyplot backend or global state.
     """
-    with mpl.rc_context(STYLE):
-        figure = Figure(figsize=figsize)
-        axes = figure.subplots(rows, columns)
+    if not title.strip() or not caption.strip():
+        raise ValueError("every chart needs a title and a caption")
+    width, height = figsize
+    wrapped = textwrap.fill(caption, width=int(width * _CAPTION_CHARS_PER_INCH))
+    caption_inches = 0.15 + _CAPTION_LINE_INCHES * (wrapped.count("\n") + 1)
+    total = height + _TITLE_INCHES + caption_inches
+    with mpl.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types keys as literals
+        figure = Figure(figsize=(width, total))
+        axes = figure.subplots(rows, columns, sharey=sharey)
         yield axes
-        if title is not None:
-            figure.suptitle(title)
-        figure.tight_layout()
-        figure.savefig(path)
+        # tight_layout leaves room for the suptitle itself, not for free text
+        figure.suptitle(title, y=1 - 0.12 / total, va="top")
+        figure.text(0.5, 0.08 / total, wrapped, ha="center", va="bottom", fontsize=9,
+                    color=CAPTION_COLOR)
+        figure.tight_layout(rect=(0, caption_inches / total, 1, 1))
+        figure.savefig(path, metadata={"Title": title, "Description": caption})
 
 
 def dealt_histogram(distribution: pd.DataFrame, ax: Axes,
-                    exact: pd.DataFrame | None = None) -> None:
-    """Probability of each dealt deadwood for 10 cards and the best 10 of 11."""
+                    exact: pd.DataFrame | None = None, knock_limit: int = 10) -> None:
+    """Probability of each dealt deadwood for 10 cards and the best 10 of 11, on a log
+    scale so that the small knock-eligible probabilities show; the knock region shaded."""
+    ax.axvspan(-1, knock_limit + 0.5, color=COLORS[2], alpha=0.12, lw=0,
+               label=f"knock at once (deadwood <= {knock_limit})")
     for color, (cards, group) in zip(COLORS, distribution.groupby("cards"), strict=False):
         label = "10 cards dealt" if cards == 10 else "best 10 of 11 (after the first draw)"
-        ax.bar(group["deadwood"] + (0.2 if cards == 11 else -0.2), group["probability"],
-               width=0.4, color=color, alpha=0.75, label=f"{label} (Monte Carlo)")
+        shown = group[group["probability"] > 0]
+        ax.plot(shown["deadwood"], shown["probability"], "o", ms=2.5, color=color,
+                alpha=0.8, label=f"{label}: Monte Carlo")
     if exact is not None:
         for color, (cards, group) in zip(COLORS, exact.groupby("cards"), strict=False):
-            ax.plot(group["deadwood"], group["probability"], color=color, lw=1.2,
-                    label=f"{cards} cards: exact enumeration")
+            shown = group[group["probability"] > 0]
+            ax.plot(shown["deadwood"], shown["probability"], color=color, lw=1.3,
+                    label=f"{cards} cards: exact (every hand)")
+    ax.set_yscale("log")
     ax.set_xlabel("deadwood (points)")
-    ax.set_ylabel("probability")
+    ax.set_ylabel("probability (log scale)")
     ax.set_xlim(-1, 100)
-    ax.legend(fontsize=8)
+    ax.legend(loc="best", ncol=2)
 
 
 def knock_sweep_panels(sweep: pd.DataFrame, axes: Sequence[Axes]) -> None:
     """Three panels against threshold t: points per hand relative to t = 10, game-win
-    rate, and the rate at which A's knocks are undercut; one line per opponent."""
-    panels = (("diff", "points per hand vs knocking at 10"),
-              ("game_win", "game-win rate of A (games to 100)"),
-              ("undercut", "hands where A knocks and is undercut"))
-    for ax, (metric, label) in zip(axes, panels, strict=True):
+    rate, and the rate at which A's knocks are undercut; one line per opponent, with
+    its 95% CI band."""
+    panels = (("diff", "points per hand vs knocking at 10", "Points per hand, relative to t = 10"),
+              ("game_win", "game-win rate of A (games to 100)", "Games won"),
+              ("undercut", "hands where A knocks and is undercut", "Undercut rate"))
+    for ax, (metric, label, title) in zip(axes, panels, strict=True):
         for color, (opponent, group) in zip(COLORS, sweep.groupby("opponent", sort=False),
                                             strict=False):
             ax.plot(group["threshold"], group[f"{metric}_mean"], marker="o", ms=3,
@@ -86,15 +137,18 @@ def knock_sweep_panels(sweep: pd.DataFrame, axes: Sequence[Axes]) -> None:
                             group[f"{metric}_high"], color=color, alpha=0.2, lw=0)
         ax.set_xlabel("A knocks at deadwood <= t (points)")
         ax.set_ylabel(label)
+        ax.set_title(title)
         ax.set_xticks(range(11))
     axes[0].axhline(0, color="black", lw=0.8)
     axes[1].axhline(0.5, color="black", lw=0.8)
-    axes[0].legend(title="opponent", fontsize=8)
+    axes[0].legend(title="opponent (band: 95% CI)")
 
 
-def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int) -> None:
-    """Knock-minus-play-on points by (own turn, deadwood); grey where samples are few;
-    the black line separates the cells where knocking is better."""
+def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int,
+                        min_samples: int | None = None) -> None:
+    """Knock-minus-play-on points by (own turn, deadwood); grey where samples are
+    fewer than ``min_samples``; a black line separates the cells where knocking is
+    better from those where playing on is.  A legend explains both."""
     grid = np.full((10, max_turn), np.nan)
     enough = np.zeros((10, max_turn), dtype=bool)
     for row in chart.itertuples():
@@ -102,15 +156,16 @@ def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int) -> None:
         enough[row.deadwood - 1, row.turn - 1] = row.enough
     shown = np.where(enough, grid, np.nan)
     limit = np.nanmax(np.abs(shown)) if np.isfinite(shown).any() else 1.0
-    cmap = mpl.colormaps["RdBu"].with_extremes(bad="#d9d9d9")
-    image = ax.imshow(shown, origin="lower", aspect="auto", cmap=cmap,
-                      norm=TwoSlopeNorm(0, -limit, limit),
+    cmap = mpl.colormaps[DIVERGING].with_extremes(bad=MISSING_COLOR)
+    norm = TwoSlopeNorm(0, -limit, limit)
+    image = ax.imshow(shown, origin="lower", aspect="auto", cmap=cmap, norm=norm,
                       extent=(0.5, max_turn + 0.5, 0.5, 10.5))
     for deadwood in range(10):
         for turn in range(max_turn):
             if enough[deadwood, turn]:
-                ax.text(turn + 1, deadwood + 1, f"{grid[deadwood, turn]:+.1f}", ha="center",
-                        va="center", fontsize=6)
+                value = grid[deadwood, turn]
+                ax.text(turn + 1, deadwood + 1, f"{value:+.1f}", ha="center", va="center",
+                        fontsize=6.5, color=text_color(cmap(norm(value))))
     # boundary: edges between a "knock better" cell and a "play on better" one
     better = np.where(enough, grid > 0, False)
     for deadwood in range(10):
@@ -126,13 +181,21 @@ def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int) -> None:
     ax.set_yticks(range(1, 11))
     ax.set_xticks(range(1, max_turn + 1))
     ax.grid(False)
+    few = "too few states" if min_samples is None else f"fewer than {min_samples:,} states"
+    ax.legend(handles=[
+        Patch(facecolor=cmap(norm(limit)), label="blue: knocking now is better"),
+        Patch(facecolor=cmap(norm(-limit)), label="red: playing on is better"),
+        Patch(facecolor=MISSING_COLOR, label=f"grey: {few} (not shown)"),
+        Line2D([], [], color="black", lw=2, label="boundary between knock and play on"),
+    ], loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4)
     colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.04)
     colorbar.set_label("knock now minus play on (points per hand)")
 
 
 def schedules_chart(schedules: dict[str, Sequence[int]], bins: Sequence[tuple[int, int]],
                     ax: Axes, last_turn: int = 14) -> None:
-    """Knock threshold by own turn, one step line per schedule."""
+    """Knock threshold by own turn, one step line per schedule (lines nudged apart
+    vertically so that equal schedules stay visible)."""
     for offset, (color, (label, thresholds)) in enumerate(
             zip(COLORS, schedules.items(), strict=False)):
         turns, values = [], []
@@ -144,85 +207,114 @@ def schedules_chart(schedules: dict[str, Sequence[int]], bins: Sequence[tuple[in
     ax.set_ylabel("knock at deadwood <= (points)")
     ax.set_ylim(-0.5, 10.5)
     ax.set_yticks(range(0, 11, 2))
-    ax.legend(fontsize=8)
+    ax.legend(loc="lower right")
 
 
 def matrix_heatmap(results: pd.DataFrame, metric: str, ax: Axes, order: Sequence[str],
                    center: float, label: str, fmt: str) -> None:
-    """Round-robin matrix: row policy's ``metric`` against the column policy."""
+    """Round-robin matrix: row policy's ``metric`` against the column policy, each cell
+    with its 95% CI half-width, in black or white by the cell's colour."""
     table = results.pivot(index="a", columns="b", values=metric).reindex(index=order,
                                                                          columns=order)
     half = results.set_index(["a", "b"])
     values = table.to_numpy(dtype=float)
     spread = np.nanmax(np.abs(values - center)) or 1.0
-    cmap = mpl.colormaps["RdBu"].with_extremes(bad="#eeeeee")
-    image = ax.imshow(values, cmap=cmap, norm=TwoSlopeNorm(center, center - spread,
-                                                           center + spread))
+    cmap = mpl.colormaps[DIVERGING].with_extremes(bad=MISSING_COLOR)
+    norm = TwoSlopeNorm(center, center - spread, center + spread)
+    image = ax.imshow(values, cmap=cmap, norm=norm)
     for i, a in enumerate(order):
         for j, b in enumerate(order):
             if a != b:
                 row = half.loc[(a, b)]
                 width = (row[f"{metric}_high"] - row[f"{metric}_low"]) / 2
                 ax.text(j, i, f"{row[metric]:{fmt}}\n±{width:{fmt.lstrip('+')}}", ha="center",
-                        va="center", fontsize=7)
+                        va="center", fontsize=7, color=text_color(cmap(norm(row[metric]))))
     ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
     ax.set_yticks(range(len(order)), order)
     ax.set_xlabel("opponent")
     ax.set_ylabel("policy")
+    ax.set_title(label)
     ax.grid(False)
-    ax.figure.colorbar(image, ax=ax, fraction=0.046).set_label(label)
+    ax.figure.colorbar(image, ax=ax, fraction=0.046).set_label(
+        f"{label}; blue: row policy ahead")
 
 
-def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str,
+def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str, unit: str,
                  interval: bool = False) -> None:
-    """One bar per rules preset (with a 95% CI bar when ``interval``)."""
+    """One bar per rules preset (with a 95% CI bar when ``interval``); ``label`` is the
+    panel's title, ``unit`` the axis label."""
     positions = np.arange(len(table))
     errors = None
     if interval:
         errors = np.vstack([table[metric] - table[f"{metric}_low"],
                             table[f"{metric}_high"] - table[metric]])
-    ax.barh(positions, table[metric], xerr=errors, color=COLORS[0], alpha=0.8)
+    ax.barh(positions, table[metric], xerr=errors, color=COLORS[0], alpha=0.85,
+            error_kw={"ecolor": "black", "lw": 1})
     ax.set_yticks(positions, table["rules"])
-    ax.invert_yaxis()
-    ax.set_xlabel(label)
+    if not ax.yaxis_inverted():  # panels may share the axis: invert it once
+        ax.invert_yaxis()
+    ax.set_xlabel(unit + (" (bar: 95% CI)" if interval else ""))
+    ax.set_title(label[0].upper() + label[1:])
 
 
-def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str = "",
-                  label: str = "P(A wins game)", cmap: str = "RdBu",
-                  levels: Sequence[float] = (0.25, 0.5, 0.75), vmin: float = 0.0,
-                  vmax: float = 1.0) -> AxesImage:
-    """Draw a score grid (:func:`analyzer.gin.equity.heatmap_data`) on ``ax``, with
-    contour lines at ``levels``."""
-    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap, vmin=vmin, vmax=vmax,
+def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str,
+                  label: str = "P(A wins the game)",
+                  levels: Sequence[float] = (0.25, 0.5, 0.75)) -> AxesImage:
+    """P(A wins) on a score grid (:func:`analyzer.gin.equity.heatmap_data`), with
+    labelled contour lines at ``levels``; blue favours A, red favours B."""
+    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=DIVERGING, vmin=0.0, vmax=1.0,
                       aspect="equal", interpolation="nearest")
-    if levels:
-        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k", linewidths=0.7)
+    if levels and min(grid.shape) >= 2:  # a contour needs a 2 x 2 grid (target >= 2)
+        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k",
+                              linewidths=0.7)
         ax.clabel(contours, fmt="%.2f", fontsize=7)
+    _score_axes(grid, ax, title)
+    ax.figure.colorbar(image, ax=ax, label=f"{label}; lines: contours", shrink=0.8)
+    return image
+
+
+def threshold_heatmap(grid: pd.DataFrame, ax: Axes, title: str,
+                      thresholds: Sequence[int] = tuple(range(11))) -> AxesImage:
+    """A whole-number knock threshold (points) on a score grid, one discrete colour
+    per threshold, with the colour bar ticked at each threshold."""
+    bounds = np.arange(min(thresholds) - 0.5, max(thresholds) + 1.5)
+    cmap = mpl.colormaps[SEQUENTIAL].resampled(len(bounds) - 1)
+    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap,
+                      norm=BoundaryNorm(bounds, cmap.N), aspect="equal",
+                      interpolation="nearest")
+    _score_axes(grid, ax, title)
+    colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.8,
+                                  ticks=range(min(thresholds), max(thresholds) + 1))
+    colorbar.set_label("knock at deadwood <= (points)")
+    return image
+
+
+def _score_axes(grid: pd.DataFrame, ax: Axes, title: str) -> None:
     ax.set_xlabel(f"{grid.columns.name or 'column'} (points)")
     ax.set_ylabel(f"{grid.index.name or 'row'} (points)")
     ax.set_title(title)
     ax.grid(False)
-    ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
-    return image
 
 
 def exact_distribution_chart(data: pd.DataFrame, ax: Axes, log: bool = False,
                              knock_limit: int = 10) -> None:
     """The exact distribution (:func:`analyzer.gin.exact.chart_data`) as bars, the
     Monte Carlo estimate (if any) as points with two-standard-error bars, and the knock
-    limit as a dashed line."""
-    ax.bar(data.deadwood, data.exact, width=1.0, color="#9ecae1", edgecolor="#3182bd",
+    region shaded."""
+    ax.axvspan(-1, knock_limit + 0.5, color=COLORS[2], alpha=0.12, lw=0,
+               label=f"knock at once (deadwood <= {knock_limit})")
+    ax.bar(data.deadwood, data.exact, width=1.0, color=COLORS[5], edgecolor=COLORS[0],
            linewidth=0.4, label="exact (every hand)")
     if "mc" in data:
         shown = data[data.mc > 0]
         ax.errorbar(shown.deadwood, shown.mc, yerr=2 * shown.mc_se, fmt="o", ms=2.2,
-                    color="#d62728", elinewidth=0.6, label="Monte Carlo estimate (±2 SE)")
-    ax.axvline(knock_limit + 0.5, color="0.3", linestyle="--", linewidth=0.8,
-               label=f"knock limit {knock_limit}")
-    ax.set_xlabel("Deadwood (points)")
-    ax.set_ylabel("Probability" + (" (log scale)" if log else ""))
+                    color=COLORS[3], elinewidth=0.6, label="Monte Carlo estimate (±2 SE)")
+    ax.set_xlabel("deadwood (points)")
+    ax.set_ylabel("probability" + (" (log scale)" if log else ""))
+    ax.set_title("Log scale: the knock region" if log else "Linear scale")
     if log:
         ax.set_yscale("log")
         ax.set_ylim(bottom=data.exact[data.exact > 0].min() / 2)
     ax.set_xlim(-1, len(data))
-    ax.legend(fontsize=8)
+    if not log:  # one legend per figure: the log panel's bars reach its top corners
+        ax.legend(loc="best")

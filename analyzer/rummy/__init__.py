@@ -6,18 +6,25 @@ table and discard; the first to get rid of every card wins the point value of th
 left in the other hands, doubled for going out "Rummy" in one turn.
 """
 
-from .policies import POLICY_PRESETS, RummyPolicy, parse_policy
-from .rules import RULE_PRESETS, RummyRules, rules_from_options
-from .simulate import SimulationResult, simulate, simulate_games
+from .policies import PRESETS as POLICY_PRESETS
+from .policies import PolicyField, RummyPolicy, format_policy, parse_policy, policy_name
+from .rules import PRESETS as RULE_PRESETS
+from .rules import RuleField, RummyRules, resolve_rules
+from .simulate import GameResult, HandResult, simulate, simulate_games
 
 __all__ = [
     "POLICY_PRESETS",
     "RULE_PRESETS",
+    "GameResult",
+    "HandResult",
+    "PolicyField",
+    "RuleField",
     "RummyPolicy",
     "RummyRules",
-    "SimulationResult",
+    "format_policy",
     "parse_policy",
-    "rules_from_options",
+    "policy_name",
+    "resolve_rules",
     "simulate",
     "simulate_games",
 ]

@@ -69,27 +69,8 @@ from ..core.lanes import (
     set_ranks,
     split_lanes,
 )
-from .policies import (
-    P_CALL,
-    P_DISCARD,
-    P_HOLD_POINTS,
-    P_HOLD_TURNS,
-    P_LAYOFF,
-    P_MELD,
-)
-from .rules import (
-    R_FINAL_DISCARD,
-    R_HAND_SIZE,
-    R_LAYOFF_OWN_ONLY,
-    R_MAX_RUN,
-    R_MUST_MELD,
-    R_PLAYERS,
-    R_RESHUFFLE,
-    R_RUMMY_MULTIPLIER,
-    R_RUMMY_ON_BOARD,
-    R_SECOND_TURN_OUT,
-    R_TURN_LIMIT,
-)
+from .policies import PolicyField
+from .rules import RuleField
 
 #: Room for table melds: 52 cards make at most 17 melds of three.
 MAX_MELDS = 20
@@ -528,8 +509,8 @@ def deal(deck: npt.NDArray[np.int8], rules: npt.NDArray[np.int64], first: np.int
     """Deal from ``deck`` one card at a time starting with seat ``first`` (the dealer's
     left, who also plays first), turn the next card up as the discard pile and leave the
     rest as the stock."""
-    n = rules[R_PLAYERS]
-    dealt = n * rules[R_HAND_SIZE]
+    n = rules[RuleField.PLAYERS]
+    dealt = n * rules[RuleField.HAND_SIZE]
     for seat in range(n):
         hands[seat] = 0
     for k in range(dealt):
@@ -539,6 +520,205 @@ def deal(deck: npt.NDArray[np.int8], rules: npt.NDArray[np.int64], first: np.int
     counters[C_PILE] = 1
     counters[C_MELDS] = 0
     counters[C_PLAYER] = first
+
+
+@njit(cache=True, inline="always")
+def _draw(hand: np.int64, p: np.int64, deck: npt.NDArray[np.int8], pile: npt.NDArray[np.int8],
+          counters: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+          view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64], known: npt.NDArray[np.int64],
+          known_fresh: bool, out: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
+          best: npt.NDArray[np.int64], best_choice: npt.NDArray[np.int64],
+          result: npt.NDArray[np.int64]) -> tuple[np.int64, np.int64, np.int64, bool]:
+    """Seat ``p`` draws: the top discard when it lowers its deadwood, else the stock
+    (turning the pile over when the stock is dry and ``reshuffle`` allows).
+
+    Returns ``(hand, forbidden, least, dry)``: the hand after the draw, the card taken
+    from the pile (which it may not discard; 0 if none), its least deadwood (points)
+    with ``out`` holding the deadwood after each discard, and whether a dry stock ended
+    the hand (nothing drawn then).  ``known[p]`` is the seat's deadwood before the draw
+    when ``known_fresh``.
+    """
+    ptr, n_pile = counters[C_STOCK], counters[C_PILE]
+    take = False
+    top = np.int64(0)
+    if n_pile > 0:
+        top = np.int64(1) << np.int64(pile[n_pile - 1])
+        if known_fresh:
+            now = known[p]
+        else:
+            now = _with_table(hand, view, rd, _MODE_MIN, hand, out, choice, best, best_choice)
+        least = _with_table(hand | top, view, rd, _MODE_DISCARD, hand, out, choice, best,
+                            best_choice)
+        after = _BIG
+        bits = hand
+        while bits:
+            after = min(after, out[_card_of(bits)])
+            bits &= bits - 1
+        take = after < now
+    if take:
+        counters[C_PILE] = n_pile - 1
+        return hand | top, top, least, False
+    if ptr >= 52:
+        if not rules[RuleField.RESHUFFLE] or n_pile == 0:
+            return hand, np.int64(0), _BIG, True
+        # turn the pile over: its bottom card becomes the top of the new stock
+        ptr = 52 - n_pile
+        for i in range(n_pile):
+            deck[ptr + i] = pile[i]
+        counters[C_PILE] = 0
+        result[RES_RESHUFFLES] += 1
+    hand |= np.int64(1) << np.int64(deck[ptr])
+    counters[C_STOCK] = ptr + 1
+    least = _with_table(hand, view, rd, _MODE_DISCARD, hand, out, choice, best, best_choice)
+    return hand, np.int64(0), least, False
+
+
+@njit(cache=True, inline="always")
+def _go_out(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
+            first_turn: bool, played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+            view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64], rm: npt.NDArray[np.int64],
+            out: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
+            best: npt.NDArray[np.int64], best_choice: npt.NDArray[np.int64],
+            melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64],
+            pile: npt.NDArray[np.int8], counters: npt.NDArray[np.int64],
+            hands: npt.NDArray[np.int64], result: npt.NDArray[np.int64]) -> bool:
+    """Seat ``p`` goes out when it can: everything melded (without ``final_discard``) or
+    all but one card, then discarded.  True when it went out (the hand is over)."""
+    if rules[RuleField.SECOND_TURN_OUT] and first_turn:
+        return False
+    meld_all = least == 0 and not rules[RuleField.FINAL_DISCARD]
+    last = np.int64(-1)
+    if not meld_all:
+        bits = hand & ~forbidden
+        while bits:
+            card = _card_of(bits)
+            bits &= bits - 1
+            if out[card] == 0:
+                last = card
+    if not meld_all and last < 0:
+        return False
+    keep = hand if last < 0 else hand & ~(np.int64(1) << last)
+    _with_table(keep, view, rd, _MODE_ARRANGE, 0, out, choice, best, best_choice)
+    _, counters[C_MELDS] = _play_arrangement(keep, p, view, best, best_choice, rm,
+                                             rules[RuleField.MAX_RUN], melds, owners,
+                                             counters[C_MELDS])
+    if last >= 0:
+        pile[counters[C_PILE]] = last
+        counters[C_PILE] += 1
+    hands[p] = 0
+    result[RES_WINNER] = p
+    result[RES_RUMMY] = 1 if played[p] == 0 else 0
+    return True
+
+
+@njit(cache=True, inline="always")
+def _meld_and_lay_off(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
+                      turn: np.int64, pol: npt.NDArray[np.int64],
+                      played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                      view: npt.NDArray[np.int64], no_table: npt.NDArray[np.int64],
+                      rd: npt.NDArray[np.int64], rm: npt.NDArray[np.int64],
+                      lp: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
+                      choice: npt.NDArray[np.int64], best: npt.NDArray[np.int64],
+                      best_choice: npt.NDArray[np.int64], melds: npt.NDArray[np.int64],
+                      owners: npt.NDArray[np.int64], counters: npt.NDArray[np.int64]
+                      ) -> tuple[np.int64, np.int64, bool]:
+    """Seat ``p`` melds and lays off as its policy says, unless it holds for Rummy, and
+    always keeps two cards (one to discard, one to hold).  ``turn`` is its own turn
+    number.  Returns ``(hand, least, played)``: the hand left, its least deadwood with
+    ``out`` updated, and whether it put cards on the table."""
+    holding = pol[PolicyField.MELD] == 1 and played[p] == 0
+    if holding:
+        c, d, h, s = split_lanes(hand)
+        in_melds = hand_points(hand, lp) - lanes_min(c, d, h, s, set_ranks(c, d, h, s),
+                                                     _NOT_FORCED, rd, rd)
+        holding = not (turn > pol[PolicyField.HOLD_TURNS]
+                       or in_melds > pol[PolicyField.HOLD_POINTS]
+                       or (rules[RuleField.MUST_MELD] and in_melds > 0))
+    # nothing to play when no card can be got rid of (least counts layoffs too)
+    if holding or least >= hand_points(hand, lp):
+        return hand, least, False
+    table = view if pol[PolicyField.LAYOFF] == 0 else no_table
+    _with_table(hand, table, rd, _MODE_ARRANGE, 0, out, choice, best, best_choice)
+    if best[0] >= hand_points(hand, lp):
+        return hand, least, False
+    left = _arrangement_left(hand, table, best, best_choice, rm)
+    # a player not going out must keep a card to discard and one to hold
+    if popcount(left) < 2 or not left & ~forbidden:
+        return hand, least, False
+    cap = rules[RuleField.MAX_RUN]
+    hand, counters[C_MELDS] = _play_arrangement(hand, p, table, best, best_choice, rm, cap,
+                                                melds, owners, counters[C_MELDS])
+    played[p] = 1
+    _build_view(melds, owners, counters[C_MELDS], p, rules[RuleField.LAYOFF_OWN_ONLY], cap,
+                view)
+    least = _with_table(hand, view, rd, _MODE_DISCARD, hand, out, choice, best, best_choice)
+    return hand, least, True
+
+
+@njit(cache=True, inline="always")
+def _discard(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
+             pol: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
+             lp: npt.NDArray[np.int64], pile: npt.NDArray[np.int8],
+             counters: npt.NDArray[np.int64], hands: npt.NDArray[np.int64],
+             known: npt.NDArray[np.int64]) -> np.int64:
+    """Seat ``p`` discards (never the card just taken from the pile); returns the card
+    and records the seat's deadwood after it in ``known[p]``."""
+    card = _choose_discard(hand, ~forbidden, least, out, pol[PolicyField.DISCARD] == 1, lp)
+    pile[counters[C_PILE]] = card
+    counters[C_PILE] += 1
+    hands[p] = hand & ~(np.int64(1) << card)
+    known[p] = out[card]
+    return card
+
+
+@njit(cache=True, inline="always")
+def _rummy_on_board(card: np.int64, p: np.int64, policies: npt.NDArray[np.int64],
+                    played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                    view: npt.NDArray[np.int64], melds: npt.NDArray[np.int64],
+                    owners: npt.NDArray[np.int64], pile: npt.NDArray[np.int8],
+                    counters: npt.NDArray[np.int64]) -> bool:
+    """The first other player (in turn order) who may call "rummy on the board" takes
+    seat ``p``'s discard ``card`` onto a meld, or the top of the pile as a new meld.
+    True when someone called."""
+    n = rules[RuleField.PLAYERS]
+    cap = rules[RuleField.MAX_RUN]
+    for j in range(1, n):
+        q = (p + j) % n
+        if policies[q, PolicyField.CALL] == 0 or (policies[q, PolicyField.MELD] == 1
+                                                  and played[q] == 0):
+            continue
+        _build_view(melds, owners, counters[C_MELDS], q, rules[RuleField.LAYOFF_OWN_ONLY],
+                    cap, view)
+        target = _layoff_target(card, view)
+        if target >= 0:
+            melds[target] |= np.int64(1) << card
+            counters[C_PILE] -= 1
+        else:
+            n_pile = counters[C_PILE]
+            size = _pile_meld(pile, n_pile, cap)
+            if size == 0:
+                continue
+            mask = np.int64(0)
+            for i in range(n_pile - size, n_pile):
+                mask |= np.int64(1) << np.int64(pile[i])
+            counters[C_MELDS] = _add_meld(mask, q, melds, owners, counters[C_MELDS])
+            counters[C_PILE] = n_pile - size
+        played[q] = 1
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _score(hands: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+           lp: npt.NDArray[np.int64], result: npt.NDArray[np.int64]) -> None:
+    """Points left in each hand and, when someone went out, its score (points)."""
+    left_total = np.int64(0)
+    for seat in range(rules[RuleField.PLAYERS]):
+        result[RES_LEFT + seat] = hand_points(hands[seat], lp)
+        left_total += result[RES_LEFT + seat]
+    if result[RES_END] == END_OUT:
+        multiplier = rules[RuleField.RUMMY_MULTIPLIER] if result[RES_RUMMY] else 1
+        result[RES_POINTS] = left_total * multiplier
 
 
 @njit(cache=True)
@@ -578,11 +758,13 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
     otherwise meld and lay off as the policy says, keeping at least two cards; discard
     (never the card just taken from the pile); then, with ``rummy_on_board``, let the
     other players call the discard.  Turns are counted per seat from the given position
-    (for ``second_turn_out``) and in total (for ``turn_limit``).
+    (for ``second_turn_out``) and in total (for ``turn_limit``).  Each phase is its own
+    kernel (:func:`_draw`, :func:`_go_out`, :func:`_meld_and_lay_off`, :func:`_discard`,
+    :func:`_rummy_on_board`, :func:`_score`); numba compiles them into this one.
     """
-    n = rules[R_PLAYERS]
-    cap = rules[R_MAX_RUN]
-    own_only = rules[R_LAYOFF_OWN_ONLY]
+    n = rules[RuleField.PLAYERS]
+    cap = rules[RuleField.MAX_RUN]
+    own_only = rules[RuleField.LAYOFF_OWN_ONLY]
     out = np.empty(52, dtype=np.int64)
     view = np.empty(_VIEW_SIZE, dtype=np.int64)
     no_table = np.zeros(_VIEW_SIZE, dtype=np.int64)
@@ -599,149 +781,43 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
     for i in range(N_RESULT):
         result[i] = 0
     result[RES_WINNER] = -1
-    ptr, n_pile, n_melds, p = counters[C_STOCK], counters[C_PILE], counters[C_MELDS], counters[C_PLAYER]
-    for m in range(n_melds):
+    for m in range(counters[C_MELDS]):
         # a seat owning a meld on the table has melded this hand: no Rummy for it
         played[owners[m]] = 1
     total = 0
     end = END_TURN_LIMIT
-    while total < rules[R_TURN_LIMIT]:
-        hand = hands[p]
+    while total < rules[RuleField.TURN_LIMIT]:
+        p = counters[C_PLAYER]
         pol = policies[p]
-        _build_view(melds, owners, n_melds, p, own_only, cap, view)
-        # ---- draw: take the top discard when it lowers the deadwood, else the stock
-        forbidden = np.int64(0)
-        take = False
-        least = _BIG
-        if n_pile > 0:
-            top = np.int64(1) << np.int64(pile[n_pile - 1])
-            if known_version[p] == version:
-                now = known[p]
-            else:
-                now = _with_table(hand, view, rd, _MODE_MIN, hand, out, choice, best,
-                                  best_choice)
-            least = _with_table(hand | top, view, rd, _MODE_DISCARD, hand, out, choice, best,
-                                best_choice)
-            after = _BIG
-            bits = hand
-            while bits:
-                after = min(after, out[_card_of(bits)])
-                bits &= bits - 1
-            take = after < now
-        if take:
-            hand |= top
-            forbidden = top
-            n_pile -= 1
-        else:
-            if ptr >= 52:
-                if not rules[R_RESHUFFLE] or n_pile == 0:
-                    end = END_STOCK
-                    break
-                # turn the pile over: its bottom card becomes the top of the new stock
-                ptr = 52 - n_pile
-                for i in range(n_pile):
-                    deck[ptr + i] = pile[i]
-                n_pile = 0
-                result[RES_RESHUFFLES] += 1
-            hand |= np.int64(1) << np.int64(deck[ptr])
-            ptr += 1
-            least = _with_table(hand, view, rd, _MODE_DISCARD, hand, out, choice, best,
-                                best_choice)
+        _build_view(melds, owners, counters[C_MELDS], p, own_only, cap, view)
+        hand, forbidden, least, dry = _draw(hands[p], p, deck, pile, counters, rules, view, rd,
+                                            known, known_version[p] == version, out, choice,
+                                            best, best_choice, result)
+        if dry:
+            end = END_STOCK
+            break
         turns[p] += 1
         total += 1
-        # ---- go out when possible: everything melded, or all but one card to discard
-        if not (rules[R_SECOND_TURN_OUT] and turns[p] == 1):
-            last = np.int64(-1)
-            if not (least == 0 and not rules[R_FINAL_DISCARD]):
-                bits = hand & ~forbidden
-                while bits:
-                    card = _card_of(bits)
-                    bits &= bits - 1
-                    if out[card] == 0:
-                        last = card
-            if (least == 0 and not rules[R_FINAL_DISCARD]) or last >= 0:
-                keep = hand if last < 0 else hand & ~(np.int64(1) << last)
-                _with_table(keep, view, rd, _MODE_ARRANGE, 0, out, choice, best, best_choice)
-                _, n_melds = _play_arrangement(keep, p, view, best, best_choice, rm, cap,
-                                               melds, owners, n_melds)
-                if last >= 0:
-                    pile[n_pile] = last
-                    n_pile += 1
-                hands[p] = 0
-                result[RES_WINNER] = p
-                result[RES_RUMMY] = 1 if played[p] == 0 else 0
-                end = END_OUT
-                break
-        # ---- meld and lay off, unless holding for Rummy
-        holding = pol[P_MELD] == 1 and played[p] == 0
-        if holding:
-            c, d, h, s = split_lanes(hand)
-            in_melds = hand_points(hand, lp) - lanes_min(c, d, h, s, set_ranks(c, d, h, s),
-                                                             _NOT_FORCED, rd, rd)
-            holding = not (turns[p] > pol[P_HOLD_TURNS] or in_melds > pol[P_HOLD_POINTS]
-                           or (rules[R_MUST_MELD] and in_melds > 0))
-        # nothing to play when no card can be got rid of (least counts layoffs too)
-        if not holding and least < hand_points(hand, lp):
-            table = view if pol[P_LAYOFF] == 0 else no_table
-            _with_table(hand, table, rd, _MODE_ARRANGE, 0, out, choice, best, best_choice)
-            if best[0] < hand_points(hand, lp):
-                left = _arrangement_left(hand, table, best, best_choice, rm)
-                # a player not going out must keep a card to discard and one to hold
-                if popcount(left) >= 2 and left & ~forbidden:
-                    hand, n_melds = _play_arrangement(hand, p, table, best, best_choice, rm,
-                                                      cap, melds, owners, n_melds)
-                    played[p] = 1
-                    version += 1
-                    _build_view(melds, owners, n_melds, p, own_only, cap, view)
-                    least = _with_table(hand, view, rd, _MODE_DISCARD, hand, out, choice, best,
-                                        best_choice)
-        # ---- discard
-        card = _choose_discard(hand, ~forbidden, least, out, pol[P_DISCARD] == 1, lp)
-        hand &= ~(np.int64(1) << card)
-        pile[n_pile] = card
-        n_pile += 1
-        hands[p] = hand
-        known[p] = out[card]
+        if _go_out(hand, forbidden, least, p, turns[p] == 1, played, rules, view, rd, rm, out,
+                   choice, best, best_choice, melds, owners, pile, counters, hands, result):
+            end = END_OUT
+            break
+        hand, least, melded = _meld_and_lay_off(hand, forbidden, least, p, turns[p], pol,
+                                                played, rules, view, no_table, rd, rm, lp,
+                                                out, choice, best, best_choice, melds,
+                                                owners, counters)
+        version += melded
+        card = _discard(hand, forbidden, least, p, pol, out, lp, pile, counters, hands, known)
         known_version[p] = version
-        # ---- rummy on the board: the first other player (in turn order) who may call
-        # it takes the discard onto a meld, or the top of the pile as a new meld
-        if rules[R_RUMMY_ON_BOARD]:
-            for j in range(1, n):
-                q = (p + j) % n
-                if policies[q, P_CALL] == 0 or (policies[q, P_MELD] == 1 and played[q] == 0):
-                    continue
-                _build_view(melds, owners, n_melds, q, own_only, cap, view)
-                target = _layoff_target(card, view)
-                if target >= 0:
-                    melds[target] |= np.int64(1) << card
-                    n_pile -= 1
-                else:
-                    size = _pile_meld(pile, n_pile, cap)
-                    if size == 0:
-                        continue
-                    mask = np.int64(0)
-                    for i in range(n_pile - size, n_pile):
-                        mask |= np.int64(1) << np.int64(pile[i])
-                    n_melds = _add_meld(mask, q, melds, owners, n_melds)
-                    n_pile -= size
-                played[q] = 1
-                version += 1
-                result[RES_CALLS] += 1
-                break
-        p = (p + 1) % n
-    counters[C_STOCK] = ptr
-    counters[C_PILE] = n_pile
-    counters[C_MELDS] = n_melds
-    counters[C_PLAYER] = p
+        if rules[RuleField.RUMMY_ON_BOARD] and _rummy_on_board(card, p, policies, played, rules,
+                                                                view, melds, owners, pile,
+                                                                counters):
+            version += 1
+            result[RES_CALLS] += 1
+        counters[C_PLAYER] = (p + 1) % n
     result[RES_TURNS] = total
     result[RES_END] = end
-    left_total = np.int64(0)
-    for seat in range(n):
-        result[RES_LEFT + seat] = hand_points(hands[seat], lp)
-        left_total += result[RES_LEFT + seat]
-    if end == END_OUT:
-        multiplier = rules[R_RUMMY_MULTIPLIER] if result[RES_RUMMY] else 1
-        result[RES_POINTS] = left_total * multiplier
+    _score(hands, rules, lp, result)
 
 
 # ------------------------------------------------------------------ Python wrapper
@@ -777,7 +853,7 @@ def play_scripted(hands: Sequence[int], stock: Sequence[int], pile: Sequence[int
     ``stock`` is drawn from the front; ``pile`` lists the discard pile bottom first;
     ``melds`` are table melds as (mask, owner seat).  Every card must appear at most once.
     """
-    n = int(rules_array[R_PLAYERS])
+    n = int(rules_array[RuleField.PLAYERS])
     if len(hands) != n or policies.shape[0] != n:
         raise ValueError(f"need {n} hands and {n} policies")
     used = 0
@@ -798,7 +874,7 @@ def play_scripted(hands: Sequence[int], stock: Sequence[int], pile: Sequence[int
         meld_array[i], owner_array[i] = mask, owner
     counters = np.array([ptr, len(pile), len(melds), first], dtype=np.int64)
     result = np.zeros(N_RESULT, dtype=np.int64)
-    rd, rm, lp = lane_tables(int(rules_array[R_MAX_RUN]))
+    rd, rm, lp = lane_tables(int(rules_array[RuleField.MAX_RUN]))
     play_hand(hand_array, deck, pile_array, meld_array, owner_array, counters,
               rules_array, np.ascontiguousarray(policies, dtype=np.int64), rd, rm, lp, result)
     return HandOutcome(

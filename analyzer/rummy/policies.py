@@ -24,19 +24,28 @@ still holding for Rummy never calls: calling counts as melding).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
+from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
 
-# Index of each parameter in :meth:`RummyPolicy.to_array` (read by the engine kernel).
-P_MELD = 0
-P_HOLD_TURNS = 1
-P_HOLD_POINTS = 2
-P_LAYOFF = 3
-P_DISCARD = 4
-P_CALL = 5
-N_POLICY_FIELDS = 6
+from ..core.options import convert_field, parse_field_values, split_list
+
+
+class PolicyField(IntEnum):
+    """Index of each parameter in :meth:`RummyPolicy.to_array` (read by the engine kernel)."""
+
+    MELD = 0
+    HOLD_TURNS = 1
+    HOLD_POINTS = 2
+    LAYOFF = 3
+    DISCARD = 4
+    CALL = 5
+
+
+#: Length of a policy row (for kernels, which cannot take ``len`` of an enum).
+N_POLICY_FIELDS = len(PolicyField)
 
 MELD_CHOICES = ("asap", "hold")
 LAYOFF_CHOICES = ("eager", "keep")
@@ -94,29 +103,30 @@ class RummyPolicy:
             parts.append("call=no")
         return ",".join(parts)
 
+    def describe(self) -> dict[str, object]:
+        """The policy as a plain dict (for reports and JSON)."""
+        return asdict(self)
+
     def to_array(self) -> npt.NDArray[np.int64]:
-        """The policy as an int64 row indexed by the ``P_*`` constants."""
+        """The policy as an int64 row indexed by :class:`PolicyField`."""
         out = np.zeros(N_POLICY_FIELDS, dtype=np.int64)
-        out[P_MELD] = MELD_CHOICES.index(self.meld)
-        out[P_HOLD_TURNS] = self.hold_turns
-        out[P_HOLD_POINTS] = self.hold_points
-        out[P_LAYOFF] = LAYOFF_CHOICES.index(self.layoff)
-        out[P_DISCARD] = DISCARD_CHOICES.index(self.discard)
-        out[P_CALL] = self.call
+        out[PolicyField.MELD] = MELD_CHOICES.index(self.meld)
+        out[PolicyField.HOLD_TURNS] = self.hold_turns
+        out[PolicyField.HOLD_POINTS] = self.hold_points
+        out[PolicyField.LAYOFF] = LAYOFF_CHOICES.index(self.layoff)
+        out[PolicyField.DISCARD] = DISCARD_CHOICES.index(self.discard)
+        out[PolicyField.CALL] = self.call
         return out
 
 
 #: Named policies.  ``simple`` is the benchmark pair's policy.
-POLICY_PRESETS: dict[str, RummyPolicy] = {
+PRESETS: dict[str, RummyPolicy] = {
     "simple": RummyPolicy(),
     "rummy": RummyPolicy(meld="hold"),
     "hold6": RummyPolicy(meld="hold", hold_turns=6),
     "keeper": RummyPolicy(layoff="keep"),
     "potential": RummyPolicy(discard="potential"),
 }
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
 
 
 def parse_policy(text: str) -> RummyPolicy:
@@ -126,29 +136,33 @@ def parse_policy(text: str) -> RummyPolicy:
     >>> str(parse_policy("rummy,hold_points=30"))
     'meld=hold,hold_turns=999,hold_points=30,layoff=eager,discard=points'
     """
-    items = [item.strip() for item in text.split(",") if item.strip()]
+    items = split_list(text)
     if not items:
         raise ValueError("empty policy: give a preset name or key=value pairs")
     policy = RummyPolicy()
     if "=" not in items[0]:
-        if items[0] not in POLICY_PRESETS:
+        if items[0] not in PRESETS:
             raise ValueError(f"unknown policy {items[0]!r}: presets are "
-                             f"{', '.join(POLICY_PRESETS)}, or key=value pairs")
-        policy = POLICY_PRESETS[items.pop(0)]
-    names = {f.name for f in fields(RummyPolicy)}
-    changes: dict[str, str | int | bool] = {}
-    for item in items:
-        key, sep, value = (part.strip() for part in item.partition("="))
-        if not sep or key not in names:
-            raise ValueError(f"bad policy item {item!r}: keys are {', '.join(sorted(names))}")
-        if key in ("hold_turns", "hold_points"):
-            if not value.isdigit():
-                raise ValueError(f"bad policy item {item!r}: {key} takes an integer >= 0")
-            changes[key] = int(value)
-        elif key == "call":
-            if value.lower() not in _TRUE | _FALSE:
-                raise ValueError(f"bad policy item {item!r}: call takes yes or no")
-            changes[key] = value.lower() in _TRUE
-        else:
-            changes[key] = value
+                             f"{', '.join(PRESETS)}, or key=value pairs")
+        policy = PRESETS[items.pop(0)]
+    kinds = {f.name: type(getattr(policy, f.name)) for f in fields(RummyPolicy)}
+    changes = {key: convert_field(key, value, kinds[key])
+               for key, value in parse_field_values(items, kinds, "policy item")}
     return replace(policy, **changes)  # type: ignore[arg-type]
+
+
+def format_policy(policy: RummyPolicy) -> str:
+    """The string form of a policy (parsed back by :func:`parse_policy`)."""
+    return str(policy)
+
+
+def policy_name(policy: RummyPolicy) -> str:
+    """The preset name of a policy, or its string form.
+
+    >>> policy_name(parse_policy("meld=hold")), policy_name(parse_policy("simple,call=no"))
+    ('rummy', 'meld=asap,layoff=eager,discard=points,call=no')
+    """
+    for name, preset in PRESETS.items():
+        if preset == policy:
+            return name
+    return format_policy(policy)

@@ -3,13 +3,13 @@
 The defaults are the game of seed document 000 (two players, ten cards each, lay off
 onto any meld, go out by melding everything with or without a final discard, a dry
 stock voids the hand); every alternative that seed 004 or the common rule books name is
-a field.  Kernels read the rules as an int64 array indexed by the ``R_*`` constants.
+a field.  Kernels read the rules as an int64 array indexed by :class:`RuleField`.
 
 >>> RummyRules().cards_dealt
 10
 >>> RummyRules(players=4).cards_dealt
 7
->>> rules_from_options("seed004", ["players=3"]).max_run
+>>> resolve_rules("seed004", ["players=3"]).max_run
 4
 """
 
@@ -17,28 +17,46 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
+from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
 
-# Index of each field in :meth:`RummyRules.to_array` (read by the numba kernels).
-R_PLAYERS = 0
-R_HAND_SIZE = 1
-R_LAYOFF_OWN_ONLY = 2
-R_FINAL_DISCARD = 3
-R_RUMMY_MULTIPLIER = 4
-R_RESHUFFLE = 5
-R_SECOND_TURN_OUT = 6
-R_MAX_RUN = 7
-R_MUST_MELD = 8
-R_RUMMY_ON_BOARD = 9
-R_TURN_LIMIT = 10
-R_TARGET = 11
-N_RULE_FIELDS = 12
+from ..core.options import convert_field, parse_field_values
+
+
+class RuleField(IntEnum):
+    """Index of each rule in :meth:`RummyRules.to_array` (read by the numba kernels)."""
+
+    PLAYERS = 0
+    HAND_SIZE = 1
+    LAYOFF_OWN_ONLY = 2
+    FINAL_DISCARD = 3
+    RUMMY_MULTIPLIER = 4
+    RESHUFFLE = 5
+    SECOND_TURN_OUT = 6
+    MAX_RUN = 7
+    MUST_MELD = 8
+    RUMMY_ON_BOARD = 9
+    TURN_LIMIT = 10
+    TARGET = 11
+
 
 #: Cards dealt to each player by player count (seed 004): 10 for two, 7 for three or
 #: four, 6 for five or six.
 DEALT_BY_PLAYERS = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+
+
+#: Most cards dealt to a player: 13 (14 held after a draw) keeps every hand evaluation
+#: bounded, at most four ranks held three or four times.
+MAX_HAND_SIZE = 13
+#: Ranges (inclusive) of the other integer rules: a hand's score times the multiplier and
+#: a game's totals stay far inside int64, and a hand stops within 10,000 turns.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "rummy_multiplier": (1, 10),
+    "turn_limit": (1, 10_000),
+    "target": (1, 10_000),
+}
 
 
 @dataclass(frozen=True)
@@ -106,16 +124,14 @@ class RummyRules:
         if self.hand_size < 0 or self.players * self.cards_dealt + 1 > 52:
             raise ValueError(f"hand_size {self.hand_size} does not fit {self.players} players "
                              "and an upcard in 52 cards")
-        if self.hand_size and self.hand_size < 3:
-            raise ValueError(f"hand_size must be 0 (by player count) or >= 3, got {self.hand_size}")
+        if self.hand_size and not 3 <= self.hand_size <= MAX_HAND_SIZE:
+            raise ValueError(f"hand_size must be 0 (by player count) or 3-{MAX_HAND_SIZE}, "
+                             f"got {self.hand_size}")
         if self.max_run != 0 and not 3 <= self.max_run <= 13:
             raise ValueError(f"max_run must be 0 (no cap) or 3-13, got {self.max_run}")
-        if self.rummy_multiplier < 1:
-            raise ValueError(f"rummy_multiplier must be >= 1, got {self.rummy_multiplier}")
-        if self.turn_limit < 1:
-            raise ValueError(f"turn_limit must be >= 1, got {self.turn_limit}")
-        if self.target < 1:
-            raise ValueError(f"target must be >= 1 point, got {self.target}")
+        for name, (low, high) in INT_RANGES.items():
+            if not low <= getattr(self, name) <= high:
+                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
 
     @property
     def cards_dealt(self) -> int:
@@ -128,58 +144,41 @@ class RummyRules:
         return self.max_run or 13
 
     def to_array(self) -> npt.NDArray[np.int64]:
-        """The rules as an int64 array indexed by the ``R_*`` constants."""
-        out = np.zeros(N_RULE_FIELDS, dtype=np.int64)
-        out[R_PLAYERS] = self.players
-        out[R_HAND_SIZE] = self.cards_dealt
-        out[R_LAYOFF_OWN_ONLY] = self.layoff_own_only
-        out[R_FINAL_DISCARD] = self.final_discard
-        out[R_RUMMY_MULTIPLIER] = self.rummy_multiplier
-        out[R_RESHUFFLE] = self.reshuffle
-        out[R_SECOND_TURN_OUT] = self.second_turn_out
-        out[R_MAX_RUN] = self.run_cap
-        out[R_MUST_MELD] = self.must_meld
-        out[R_RUMMY_ON_BOARD] = self.rummy_on_board
-        out[R_TURN_LIMIT] = self.turn_limit
-        out[R_TARGET] = self.target
+        """The rules as an int64 array indexed by :class:`RuleField`."""
+        out = np.zeros(len(RuleField), dtype=np.int64)
+        out[RuleField.PLAYERS] = self.players
+        out[RuleField.HAND_SIZE] = self.cards_dealt
+        out[RuleField.LAYOFF_OWN_ONLY] = self.layoff_own_only
+        out[RuleField.FINAL_DISCARD] = self.final_discard
+        out[RuleField.RUMMY_MULTIPLIER] = self.rummy_multiplier
+        out[RuleField.RESHUFFLE] = self.reshuffle
+        out[RuleField.SECOND_TURN_OUT] = self.second_turn_out
+        out[RuleField.MAX_RUN] = self.run_cap
+        out[RuleField.MUST_MELD] = self.must_meld
+        out[RuleField.RUMMY_ON_BOARD] = self.rummy_on_board
+        out[RuleField.TURN_LIMIT] = self.turn_limit
+        out[RuleField.TARGET] = self.target
         return out
 
-    def to_dict(self) -> dict[str, int | bool]:
-        """Field name -> value (for JSON and report metadata)."""
+    def describe(self) -> dict[str, object]:
+        """The rules as a plain dict (for reports and JSON)."""
         return asdict(self)
 
-    def with_options(self, options: Iterable[str]) -> RummyRules:
-        """A copy with ``"field=value"`` overrides applied (booleans: true/false/1/0/yes/no).
+    def with_overrides(self, assignments: Iterable[str]) -> RummyRules:
+        """A copy with ``field=value`` assignments applied (``yes/no`` for flags).
 
-        >>> RummyRules().with_options(["final_discard=yes", "max_run=4"]).max_run
+        >>> RummyRules().with_overrides(["final_discard=yes", "max_run=4"]).max_run
         4
         """
-        kinds = {f.name: f.type for f in fields(self)}
-        changes: dict[str, int | bool] = {}
-        for option in options:
-            name, sep, text = option.partition("=")
-            name, text = name.strip().replace("-", "_"), text.strip().lower()
-            if not sep or name not in kinds:
-                known = ", ".join(kinds)
-                raise ValueError(f"bad rule option {option!r}: expected field=value, fields are {known}")
-            if kinds[name] in ("bool", bool):
-                if text not in _BOOLEANS:
-                    raise ValueError(f"bad rule option {option!r}: {name} takes true or false")
-                changes[name] = _BOOLEANS[text]
-            else:
-                try:
-                    changes[name] = int(text)
-                except ValueError:
-                    raise ValueError(f"bad rule option {option!r}: {name} takes an integer") from None
+        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
+        changes = {name: convert_field(name, value, kinds[name])
+                   for name, value in parse_field_values(assignments, kinds, "rule override")}
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
-             "0": False, "false": False, "no": False, "off": False}
-
 #: Named rule sets: seed 000's game, seed 004's full option set, and the common
 #: alternative of turning the discard pile over when the stock runs out.
-RULE_PRESETS: dict[str, RummyRules] = {
+PRESETS: dict[str, RummyRules] = {
     "standard": RummyRules(),
     "seed004": RummyRules(final_discard=True, second_turn_out=True, max_run=4, must_meld=True,
                           rummy_on_board=True),
@@ -188,8 +187,8 @@ RULE_PRESETS: dict[str, RummyRules] = {
 }
 
 
-def rules_from_options(preset: str = "standard", options: Iterable[str] = ()) -> RummyRules:
-    """The preset named ``preset`` with ``"field=value"`` overrides applied."""
-    if preset not in RULE_PRESETS:
-        raise ValueError(f"unknown rules preset {preset!r}: choose from {', '.join(RULE_PRESETS)}")
-    return RULE_PRESETS[preset].with_options(options)
+def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> RummyRules:
+    """The named preset with ``field=value`` overrides; unknown names raise ``ValueError``."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown rules preset {preset!r}; choose from {', '.join(PRESETS)}")
+    return PRESETS[preset].with_overrides(overrides)

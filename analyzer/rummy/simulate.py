@@ -1,12 +1,12 @@
 """Monte Carlo driver: many deals of plain rummy in parallel, aggregated in the kernel.
 
-Deal ``i`` is shuffled from its own random stream ``rng.stream_key(seed, i)``, and deals
-are split into a fixed number of chunks whose integer totals are summed afterwards, so
-every number returned is the same whatever the thread count.  Memory stays flat: the
-kernel keeps one row of totals per chunk and writes per-hand rows only when asked.
-
-Numba's on-disk cache keys these kernels on this file alone: after editing
-:mod:`.engine`, whose functions they compile in, clear ``analyzer/rummy/__pycache__``.
+Deal ``i`` is shuffled from its own random stream ``rng.stream_key(seed, i)``.  A run is
+cut into chunks of deals (or games) that run here or on a Dask cluster
+(:func:`analyzer.core.cluster.fold_plan`, as gin's :func:`analyzer.gin.simulate.simulate`);
+inside a chunk the kernel splits the deals among parallel slots.  Every total is an
+integer sum, so every number returned is the same whatever the thread count, the chunk
+size or the scheduler.  Memory stays flat: a chunk returns one row of totals, and
+per-hand rows only when asked.
 
 Players and seats
 -----------------
@@ -17,8 +17,8 @@ without it player ``j`` always has seat ``j``.  Seat 0 plays first, the last sea
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,8 +27,11 @@ import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
+from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
 from ..core.lanes import lane_tables
+from ..core.progress import Progress
 from ..core.rng import shuffle_deck, stream_key
+from ..core.stats import Z95_EXACT, Estimate
 from .engine import (
     END_OUT,
     END_STOCK,
@@ -47,7 +50,7 @@ from .engine import (
     play_hand,
 )
 from .policies import N_POLICY_FIELDS, RummyPolicy
-from .rules import R_PLAYERS, R_TARGET, RummyRules
+from .rules import RuleField, RummyRules
 
 # Totals kept per chunk (columns of the kernel's ``totals``); *_SQ are sums of squares.
 T_HANDS = 0
@@ -85,7 +88,6 @@ _MAX_GAME_HANDS = 1000
 ROW_COLUMNS = ("deal", "winner_seat", "winner_player", "points", "rummy", "turns", "end",
                "reshuffles", "calls")
 _N_CHUNKS = 64
-_Z95 = 1.959963984540054
 
 
 @njit(cache=True)
@@ -102,13 +104,15 @@ def _work_space(players: np.int64) -> tuple[npt.NDArray[np.uint64], npt.NDArray[
 
 
 @njit(cache=True, parallel=True)
-def _simulate_kernel(seed: np.int64, n_deals: np.int64, rules: npt.NDArray[np.int64],
+def _simulate_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64,
+                     rules: npt.NDArray[np.int64],
                      policies: npt.NDArray[np.int64], rotate: bool, rd: npt.NDArray[np.int64],
                      rm: npt.NDArray[np.int64], lp: npt.NDArray[np.int64],
                      totals: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
-    """Play deals ``0 .. n_deals - 1``; add into ``totals[chunk]``; fill ``rows[deal]``
-    (``len(ROW_COLUMNS) + players`` columns) when ``rows`` has a row per deal."""
-    n = rules[R_PLAYERS]
+    """Play deals ``first_deal .. first_deal + n_deals - 1``; add into ``totals[slot]``;
+    fill ``rows[i]`` for deal ``first_deal + i`` (``len(ROW_COLUMNS) + players`` columns)
+    when ``rows`` has a row per deal."""
+    n = rules[RuleField.PLAYERS]
     n_chunks = totals.shape[0]
     chunk = (n_deals + n_chunks - 1) // n_chunks
     keep_rows = rows.shape[0] == n_deals
@@ -117,9 +121,10 @@ def _simulate_kernel(seed: np.int64, n_deals: np.int64, rules: npt.NDArray[np.in
         seated = np.empty((n, N_POLICY_FIELDS), dtype=np.int64)
         row = totals[k]
         for i in range(k * chunk, min(n_deals, (k + 1) * chunk)):
-            state[0] = stream_key(seed, i)
+            deal_index = first_deal + i
+            state[0] = stream_key(seed, deal_index)
             shuffle_deck(state, deck)
-            shift = i % n if rotate else 0
+            shift = deal_index % n if rotate else 0
             for seat in range(n):
                 seated[seat] = policies[(seat + shift) % n]
             deal(deck, rules, 0, hands, pile, counters)
@@ -153,7 +158,7 @@ def _simulate_kernel(seed: np.int64, n_deals: np.int64, rules: npt.NDArray[np.in
                 row[T_VOID_STOCK] += 1
             if keep_rows:
                 out = rows[i]
-                out[0] = i
+                out[0] = deal_index
                 out[1] = winner
                 out[2] = player
                 out[3] = points
@@ -167,20 +172,22 @@ def _simulate_kernel(seed: np.int64, n_deals: np.int64, rules: npt.NDArray[np.in
 
 
 @njit(cache=True, parallel=True)
-def _games_kernel(seed: np.int64, n_games: np.int64, rules: npt.NDArray[np.int64],
+def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64,
+                  rules: npt.NDArray[np.int64],
                   policies: npt.NDArray[np.int64], rd: npt.NDArray[np.int64],
                   rm: npt.NDArray[np.int64], lp: npt.NDArray[np.int64],
                   totals: npt.NDArray[np.int64]) -> None:
-    """Play games ``0 .. n_games - 1`` to ``rules[R_TARGET]`` points; add into
+    """Play games ``first_game .. first_game + n_games - 1`` to ``rules[RuleField.TARGET]`` points; add into
     ``totals[chunk]``.  Player j keeps seat j; the deal passes to the left each hand."""
-    n = rules[R_PLAYERS]
+    n = rules[RuleField.PLAYERS]
     n_chunks = totals.shape[0]
     chunk = (n_games + n_chunks - 1) // n_chunks
     for k in prange(n_chunks):
         state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
         scores = np.empty(n, dtype=np.int64)
         row = totals[k]
-        for g in range(k * chunk, min(n_games, (k + 1) * chunk)):
+        for i in range(k * chunk, min(n_games, (k + 1) * chunk)):
+            g = first_game + i
             # one stream per game: its hands are successive shuffles of that stream
             state[0] = stream_key(seed, g)
             scores[:] = 0
@@ -195,7 +202,7 @@ def _games_kernel(seed: np.int64, n_games: np.int64, rules: npt.NDArray[np.int64
                 played += 1
                 if result[RES_END] == END_OUT:
                     scores[result[RES_WINNER]] += result[RES_POINTS]
-                    if scores[result[RES_WINNER]] >= rules[R_TARGET]:
+                    if scores[result[RES_WINNER]] >= rules[RuleField.TARGET]:
                         winner = result[RES_WINNER]
                 first = (first + 1) % n
             row[G_GAMES] += 1
@@ -208,69 +215,159 @@ def _games_kernel(seed: np.int64, n_games: np.int64, rules: npt.NDArray[np.int64
                 row[G_SCORE + j] += scores[j]
 
 
-def simulate_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
-                   seed: int = 0) -> dict[str, Any]:
-    """Play ``games`` games to ``rules.target`` points and summarise them.
 
-    Player ``j`` keeps seat ``j``; the first hand of game ``g`` is dealt by the player
-    to the right of seat ``g % players`` and the deal passes left every hand.  Hands that
-    end with no score still count as hands.
+# ---------------------------------------------------------------------------- driver
 
-    Returns
-    -------
-    dict
-        ``games``; ``finished_rate`` (share of games someone reached the target within
-        1,000 hands); ``hands_per_game`` (mean, 95% CI); ``player_game_win_rate`` and
-        ``player_final_score`` (points) per player.
-
-    Examples
-    --------
-    >>> from analyzer.rummy import RummyRules, parse_policy
-    >>> summary = simulate_games(RummyRules(), [parse_policy("simple")] * 2, games=20)
-    >>> summary["games"], summary["finished_rate"][0]
-    (20, 1.0)
-    """
-    if len(policies) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} policies, "
-                         f"got {len(policies)}")
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    totals = np.zeros((_N_CHUNKS, N_GAME_TOTALS), dtype=np.int64)
-    rd, rm, lp = lane_tables(rules.run_cap)
-    _games_kernel(np.int64(seed), np.int64(games), rules.to_array(),
-                  np.array([p.to_array() for p in policies], dtype=np.int64), rd, rm, lp, totals)
-    t = [float(x) for x in totals.sum(axis=0)]
-    return {
-        "games": int(t[G_GAMES]),
-        "target": rules.target,
-        "finished_rate": rate_ci(t[G_FINISHED], t[G_GAMES]),
-        "hands_per_game": mean_ci(t[G_HANDS], t[G_HANDS_SQ], t[G_GAMES]),
-        "player_game_win_rate": [rate_ci(t[G_WINS + j], t[G_GAMES]) for j in range(rules.players)],
-        "player_final_score": [t[G_SCORE + j] / t[G_GAMES] for j in range(rules.players)],
-    }
+#: Deals (or games) per kernel call or cluster task.
+DEFAULT_CHUNK = 1 << 14
+DEFAULT_GAME_CHUNK = 1 << 9
 
 
-@dataclass(frozen=True)
-class SimulationResult:
-    """Outcome of :func:`simulate`.
+def _estimate(total: float, squares: float, count: float) -> Estimate:
+    return Estimate.from_sums(total, squares, count, Z95_EXACT)
 
-    ``summary`` holds means with 95% confidence intervals (see :func:`summarise`),
-    ``totals`` the raw integer totals (``T_*`` columns summed over chunks) and ``hands``
-    one row per deal when asked for (``left_seat<k>``: points left in seat k's hand).
-    """
+
+def _rate(hits: float, count: float) -> Estimate:
+    return Estimate.from_rate(hits, count, Z95_EXACT)
+
+
+@dataclass
+class HandResult:
+    """Summary of a hands run of :func:`simulate`; every :class:`Estimate` is a mean with
+    its 95% CI.  Points are per hand played (void hands count 0) unless stated; ``rows``
+    holds one row per hand when asked for (``left_seat<k>``: points left in seat k's
+    hand).  After Ctrl-C (``interrupted``) it covers the chunks finished."""
 
     rules: RummyRules
     policies: tuple[RummyPolicy, ...]
     seed: int
-    deals: int
     rotate: bool
     totals: npt.NDArray[np.int64]
-    summary: dict[str, Any]
-    hands: pd.DataFrame | None
+    """The raw integer totals (``T_*`` columns, summed over chunks)."""
+    hands: int
+    turns: Estimate
+    """Turns per hand, all players together."""
+    void_rate: Estimate
+    void_stock_rate: Estimate
+    rummy_rate: Estimate
+    """Share of won hands that were won "Rummy"."""
+    winner_points: Estimate
+    """Points per won hand."""
+    points_per_hand: Estimate
+    reshuffles_per_hand: float
+    calls_per_hand: float
+    seat_win_rate: tuple[Estimate, ...]
+    seat_points: tuple[Estimate, ...]
+    player_win_rate: tuple[Estimate, ...]
+    player_points: tuple[Estimate, ...]
+    player_rummies: tuple[int, ...]
+    margin: Estimate | None
+    """Player 0's points minus player 1's per hand (two players only)."""
+    elapsed_s: float
+    rows: pd.DataFrame | None = None
+    interrupted: bool = False
+
+    @property
+    def deals(self) -> int:
+        """Deals played (one hand each)."""
+        return self.hands
+
+    def summary(self) -> dict[str, Any]:
+        """The summary as plain JSON-ready data (estimates as ``{mean, ci95}``)."""
+        return _plain({name: getattr(self, name) for name in (
+            "hands", "turns", "void_rate", "void_stock_rate", "rummy_rate", "winner_points",
+            "points_per_hand", "reshuffles_per_hand", "calls_per_hand", "seat_win_rate",
+            "seat_points", "player_win_rate", "player_points", "player_rummies", "margin")})
+
+
+@dataclass
+class GameResult:
+    """Summary of a games run of :func:`simulate_games` (player ``j`` keeps seat ``j``)."""
+
+    rules: RummyRules
+    policies: tuple[RummyPolicy, ...]
+    seed: int
+    games: int
+    target: int
+    finished_rate: Estimate
+    """Share of games someone reached the target within 1,000 hands."""
+    hands_per_game: Estimate
+    player_game_win_rate: tuple[Estimate, ...]
+    player_final_score: tuple[float, ...]
+    """Mean final score of each player, points."""
+    elapsed_s: float
+    interrupted: bool = False
+
+    def summary(self) -> dict[str, Any]:
+        """The summary as plain JSON-ready data (estimates as ``{mean, ci95}``)."""
+        return _plain({name: getattr(self, name) for name in (
+            "games", "target", "finished_rate", "hands_per_game", "player_game_win_rate",
+            "player_final_score")})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Estimate):
+        return value.as_dict()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _check_players(rules: RummyRules, policies: Sequence[RummyPolicy], count: int,
+                   what: str) -> None:
+    if len(policies) != rules.players:
+        raise ValueError(f"{rules.players} players need {rules.players} policies, "
+                         f"got {len(policies)}")
+    if count < 1:
+        raise ValueError(f"{what} must be >= 1, got {count}")
+
+
+def _policy_rows(policies: Sequence[RummyPolicy]) -> npt.NDArray[np.int64]:
+    return np.array([p.to_array() for p in policies], dtype=np.int64)
+
+
+def hand_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int, rotate: bool,
+               keep_rows: bool, first_deal: int, n_deals: int
+               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
+    """Totals (``T_*`` columns) of deals ``first_deal ..`` of a run, and their rows when
+    ``keep_rows``: the unit :func:`simulate` maps over chunks."""
+    totals = np.zeros((_N_CHUNKS, N_TOTALS), dtype=np.int64)
+    width = len(ROW_COLUMNS) + rules.players
+    rows = np.zeros((n_deals if keep_rows else 0, width), dtype=np.int64)
+    rd, rm, lp = lane_tables(rules.run_cap)
+    _simulate_kernel(np.int64(seed), np.int64(first_deal), np.int64(n_deals), rules.to_array(),
+                     _policy_rows(policies), rotate, rd, rm, lp, totals, rows)
+    return totals.sum(axis=0), rows if keep_rows else None
+
+
+def game_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int,
+               first_game: int, n_games: int) -> npt.NDArray[np.int64]:
+    """Totals (``G_*`` columns) of games ``first_game ..`` of a run: the unit
+    :func:`simulate_games` maps over chunks."""
+    totals = np.zeros((_N_CHUNKS, N_GAME_TOTALS), dtype=np.int64)
+    rd, rm, lp = lane_tables(rules.run_cap)
+    _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), rules.to_array(),
+                  _policy_rows(policies), rd, rm, lp, totals)
+    return totals.sum(axis=0)
+
+
+def _fold_chunks(plan: ChunkPlan, fold: Callable[[Any, Any], Any], initial: Any,
+                 scheduler: str | None, progress: Progress | None) -> tuple[Any, bool]:
+    """The fold over a plan's chunks and whether Ctrl-C stopped it (then over the chunks
+    finished in order; re-raised when none had)."""
+    try:
+        return fold_plan(plan, fold, initial, scheduler, progress).value, False
+    except RunInterrupted as stop:
+        if not stop.state.chunks:
+            raise
+        return stop.state.value, True
 
 
 def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, seed: int = 0,
-             rotate: bool = True, keep_hands: bool = False) -> SimulationResult:
+             rotate: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
+             progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
     """Play ``deals`` hands of rummy and summarise them.
 
     Parameters
@@ -285,84 +382,111 @@ def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, see
         Seed of the random streams; deal ``i`` uses stream ``i``.
     rotate : bool
         Rotate players through the seats deal by deal (else player j sits in seat j).
-    keep_hands : bool
+    keep_rows : bool
         Also return a DataFrame with one row per hand (memory grows with ``deals``).
+    chunk, progress, scheduler
+        Deals per kernel call or cluster task; a callback given the deals of each chunk
+        finished; a Dask scheduler (see :func:`analyzer.core.cluster.fold_plan`).  The
+        result is the same bit for bit whatever they are.
 
     Examples
     --------
     >>> from analyzer.rummy import RummyRules, parse_policy
     >>> result = simulate(RummyRules(), [parse_policy("simple")] * 2, deals=200, seed=1)
-    >>> result.summary["hands"]
+    >>> result.hands
     200
     """
-    if len(policies) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} policies, "
-                         f"got {len(policies)}")
-    if deals < 1:
-        raise ValueError(f"deals must be >= 1, got {deals}")
-    rules_array = rules.to_array()
-    policy_array = np.array([p.to_array() for p in policies], dtype=np.int64)
-    totals = np.zeros((_N_CHUNKS, N_TOTALS), dtype=np.int64)
-    width = len(ROW_COLUMNS) + rules.players
-    rows = np.zeros((deals if keep_hands else 0, width), dtype=np.int64)
-    rd, rm, lp = lane_tables(rules.run_cap)
-    _simulate_kernel(np.int64(seed), np.int64(deals), rules_array, policy_array, rotate,
-                     rd, rm, lp, totals, rows)
-    summed = totals.sum(axis=0)
-    hands = None
-    if keep_hands:
+    _check_players(rules, policies, deals, "deals")
+    started = time.perf_counter()
+    common = {"rules": rules, "policies": tuple(policies), "seed": seed, "rotate": rotate,
+              "keep_rows": keep_rows}
+    plan = ChunkPlan(hand_chunk, deals, chunk, common, "first_deal", "n_deals")
+
+    def fold(value: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]],
+             part: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]
+             ) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]]:
+        if part[1] is not None:
+            value[1].append(part[1])
+        return value[0] + part[0], value[1]
+
+    initial: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]] = (
+        np.zeros(N_TOTALS, dtype=np.int64), [])
+    (totals, kept), interrupted = _fold_chunks(plan, fold, initial, scheduler, progress)
+    rows = None
+    if keep_rows:
         columns = [*ROW_COLUMNS, *(f"left_seat{s}" for s in range(rules.players))]
-        hands = pd.DataFrame(rows, columns=columns)
-    return SimulationResult(rules, tuple(policies), seed, deals, rotate, summed,
-                            summarise(summed, rules.players), hands)
+        width = len(columns)
+        rows = pd.DataFrame(np.concatenate(kept) if kept else np.zeros((0, width), np.int64),
+                            columns=columns)
+    return hand_result(totals, rules, tuple(policies), seed, rotate,
+                       time.perf_counter() - started, rows, interrupted)
 
 
-def mean_ci(total: float, total_sq: float, count: float) -> tuple[float, float, float]:
-    """(mean, low, high): a mean and its normal 95% confidence interval from a sum and a
-    sum of squares over ``count`` samples.
-
-    >>> mean_ci(6.0, 14.0, 3)[0]
-    2.0
-    """
-    if count <= 0:
-        return math.nan, math.nan, math.nan
-    mean = total / count
-    var = max(total_sq / count - mean * mean, 0.0) * count / max(count - 1, 1)
-    half = _Z95 * math.sqrt(var / count)
-    return mean, mean - half, mean + half
-
-
-def rate_ci(hits: float, count: float) -> tuple[float, float, float]:
-    """(rate, low, high) of a proportion with its normal 95% confidence interval."""
-    return mean_ci(hits, hits, count)
-
-
-def summarise(totals: npt.NDArray[np.int64], players: int) -> dict[str, Any]:
-    """Means and 95% CIs from summed totals (see the ``T_*`` columns).
-
-    Points are per hand played (void hands count 0); ``winner_points`` is per hand that
-    someone won.
-    """
+def hand_result(totals: npt.NDArray[np.int64], rules: RummyRules,
+                policies: tuple[RummyPolicy, ...], seed: int, rotate: bool, elapsed: float,
+                rows: pd.DataFrame | None = None, interrupted: bool = False) -> HandResult:
+    """The summary of a hands run from its summed totals (see the ``T_*`` columns)."""
     t = [float(x) for x in totals]
     hands = t[T_HANDS]
-    out: dict[str, Any] = {
-        "hands": int(hands),
-        "turns": mean_ci(t[T_TURNS], t[T_TURNS_SQ], hands),
-        "void_rate": rate_ci(hands - t[T_OUT], hands),
-        "void_stock_rate": rate_ci(t[T_VOID_STOCK], hands),
-        "rummy_rate": rate_ci(t[T_RUMMY], t[T_OUT]),
-        "winner_points": mean_ci(t[T_POINTS], t[T_POINTS_SQ], t[T_OUT]),
-        "points_per_hand": mean_ci(t[T_POINTS], t[T_POINTS_SQ], hands),
-        "reshuffles_per_hand": t[T_RESHUFFLES] / hands,
-        "calls_per_hand": t[T_CALLS] / hands,
-        "seat_win_rate": [rate_ci(t[T_SEAT_WINS + s], hands) for s in range(players)],
-        "seat_points": [mean_ci(t[T_SEAT_POINTS + s], t[T_SEAT_POINTS_SQ + s], hands)
-                        for s in range(players)],
-        "player_win_rate": [rate_ci(t[T_PLAYER_WINS + j], hands) for j in range(players)],
-        "player_points": [mean_ci(t[T_PLAYER_POINTS + j], t[T_PLAYER_POINTS_SQ + j], hands)
-                          for j in range(players)],
-        "player_rummies": [int(t[T_PLAYER_RUMMY + j]) for j in range(players)],
-    }
-    if players == 2:
-        out["margin"] = mean_ci(t[T_MARGIN], t[T_MARGIN_SQ], hands)
-    return out
+    players = rules.players
+    return HandResult(
+        rules=rules, policies=policies, seed=seed, rotate=rotate, totals=totals,
+        hands=int(hands),
+        turns=_estimate(t[T_TURNS], t[T_TURNS_SQ], hands),
+        void_rate=_rate(hands - t[T_OUT], hands),
+        void_stock_rate=_rate(t[T_VOID_STOCK], hands),
+        rummy_rate=_rate(t[T_RUMMY], t[T_OUT]),
+        winner_points=_estimate(t[T_POINTS], t[T_POINTS_SQ], t[T_OUT]),
+        points_per_hand=_estimate(t[T_POINTS], t[T_POINTS_SQ], hands),
+        reshuffles_per_hand=t[T_RESHUFFLES] / hands,
+        calls_per_hand=t[T_CALLS] / hands,
+        seat_win_rate=tuple(_rate(t[T_SEAT_WINS + s], hands) for s in range(players)),
+        seat_points=tuple(_estimate(t[T_SEAT_POINTS + s], t[T_SEAT_POINTS_SQ + s], hands)
+                          for s in range(players)),
+        player_win_rate=tuple(_rate(t[T_PLAYER_WINS + j], hands) for j in range(players)),
+        player_points=tuple(_estimate(t[T_PLAYER_POINTS + j], t[T_PLAYER_POINTS_SQ + j], hands)
+                            for j in range(players)),
+        player_rummies=tuple(int(t[T_PLAYER_RUMMY + j]) for j in range(players)),
+        margin=_estimate(t[T_MARGIN], t[T_MARGIN_SQ], hands) if players == 2 else None,
+        elapsed_s=elapsed, rows=rows, interrupted=interrupted)
+
+
+def simulate_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
+                   seed: int = 0, chunk: int = DEFAULT_GAME_CHUNK,
+                   progress: Progress | None = None, scheduler: str | None = None
+                   ) -> GameResult:
+    """Play ``games`` games to ``rules.target`` points and summarise them.
+
+    Player ``j`` keeps seat ``j``; the first hand of game ``g`` is dealt by the player
+    to the right of seat ``g % players`` and the deal passes left every hand.  Hands that
+    end with no score still count as hands.  ``chunk``, ``progress`` and ``scheduler``
+    work as in :func:`simulate`, in games.
+
+    Examples
+    --------
+    >>> from analyzer.rummy import RummyRules, parse_policy
+    >>> result = simulate_games(RummyRules(), [parse_policy("simple")] * 2, games=20)
+    >>> result.games, result.finished_rate.mean
+    (20, 1.0)
+    """
+    _check_players(rules, policies, games, "games")
+    started = time.perf_counter()
+    common = {"rules": rules, "policies": tuple(policies), "seed": seed}
+    plan = ChunkPlan(game_chunk, games, chunk, common, "first_game", "n_games")
+    totals, interrupted = _fold_chunks(
+        plan, lambda total, part: total + part, np.zeros(N_GAME_TOTALS, dtype=np.int64),
+        scheduler, progress)
+    t = [float(x) for x in totals]
+    players = range(rules.players)
+    return GameResult(
+        rules=rules, policies=tuple(policies), seed=seed, games=int(t[G_GAMES]),
+        target=rules.target,
+        finished_rate=_rate(t[G_FINISHED], t[G_GAMES]),
+        hands_per_game=_estimate(t[G_HANDS], t[G_HANDS_SQ], t[G_GAMES]),
+        player_game_win_rate=tuple(_rate(t[G_WINS + j], t[G_GAMES]) for j in players),
+        player_final_score=tuple(t[G_SCORE + j] / t[G_GAMES] for j in players),
+        elapsed_s=time.perf_counter() - started, interrupted=interrupted)
+
+
+__all__ = ["DEFAULT_CHUNK", "ROW_COLUMNS", "GameResult", "HandResult", "game_chunk",
+           "hand_chunk", "hand_result", "simulate", "simulate_games"]

@@ -203,17 +203,23 @@ def run(*args):
 
 
 def test_cli_text_and_json(tmp_path):
-    result = run("--hand", KNOCKABLE, "--stock", "20", "--samples", "512", "--seed", "3")
+    result = run("--hand", KNOCKABLE, "--stock", "20", "--samples", "512", "--seed", "3",
+                 "--opponent", "gin-hunter")
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert lines[3].split()[:2] == ["#", "action"]
-    assert lines[-1].startswith(("Knock, discarding", "Play on, discarding"))
+    assert lines[0].startswith("opponent model: gin-hunter;")  # the advice says whom it assumes
+    assert lines[5].split()[:2] == ["#", "action"]  # after position, run and unit lines
+    assert lines[-2].startswith(("Knock, discarding", "Play on, discarding"))
+    assert lines[-1].startswith("Against the ")  # the other opponent model's verdict
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"hand": KNOCKABLE, "stock": 20}))
-    result = run("--position", str(path), "--samples", "512", "--seed", "3", "--json")
+    result = run("--position", str(path), "--samples", "512", "--seed", "3", "--json",
+                 "--opponent", "gin-hunter")
     data = json.loads(result.output)
-    assert data["verdict"] == lines[-1]  # same seed, same advice
+    assert data["verdict"] == lines[-2]  # same seed, same advice
     assert data["samples"] <= 512 and data["position"]["stock"] == 20
+    assert data["opponent_model"] == lines[0].split()[2].rstrip(";")
+    assert data["cross_check"]["same_verdict"] == (lines[-1].endswith("the same."))
 
 
 @pytest.mark.parametrize(("args", "message"), [

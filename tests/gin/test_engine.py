@@ -10,18 +10,23 @@ from analyzer.gin.engine import (
     Phase,
     Slot,
     advance,
+    apply_big_gin,
+    apply_draw,
+    apply_pass,
     choose_discard,
     deck_order,
+    end_in_a_draw,
     new_hand,
     new_scratch,
     new_state,
     play_from_deck,
+    stock_left,
 )
 from analyzer.gin.evaluator import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.policies import PRESETS as POLICIES
 from analyzer.gin.policies import Policy, parse_policy
 from analyzer.gin.rules import PRESETS, Rules
-from analyzer.gin.simulate import _close_game, play_games, replay_deal, simulate
+from analyzer.gin.simulate import close_game, play_games, replay_deal, simulate
 
 BASIC = POLICIES["basic"]
 
@@ -254,7 +259,11 @@ def test_invariants_over_random_hands(preset, policy):
             defender_dw = min_deadwood(defender)
             expected = rules.gin_bonus + defender_dw
         else:
-            defender_dw = deadwood_after_layoff(defender, best_melds(hands[knocker]).melds)
+            if rules.defender_layoff == "optimal" and rules.knocker_melds == "fewest-layoffs":
+                defender_dw = deadwood_after_layoff(defender, best_melds(hands[knocker]).melds)
+            else:  # the EAAI procedure: own melds first, then greedy layoffs
+                defender_dw = int(state[Slot.DEFENDER_DEADWOOD])
+                assert defender_dw <= min_deadwood(defender)
             if defender_dw <= knocker_dw:
                 expected = rules.undercut_bonus + knocker_dw - defender_dw
                 assert outcome in (Outcome.UNDERCUT, Outcome.TIE)
@@ -302,11 +311,11 @@ def test_outcome_fractions_sum_to_one_and_cis_cover_means():
 ])
 def test_game_end_line_bonus_and_shutout(shutout, winner_total):
     totals = np.zeros(2, dtype=np.int64)
-    shut = _close_game(np.array([100, 0]), np.array([3, 0]), np.int64(0),
+    shut = close_game(np.array([100, 0]), np.array([3, 0]), np.int64(0),
                        Rules(shutout=shutout).to_array(), totals)
     assert shut
     assert totals.tolist() == [winner_total, 0]
-    shut = _close_game(np.array([30, 104]), np.array([1, 4]), np.int64(1),
+    shut = close_game(np.array([30, 104]), np.array([1, 4]), np.int64(1),
                        Rules(shutout=shutout).to_array(), totals)
     assert not shut
     assert totals.tolist() == [30 + 25, 104 + 100 + 100]
@@ -356,3 +365,48 @@ def test_score_aware_policy_switches_by_score():
     assert play_games(Rules(), switched, BASIC, 200, seed=3, keep_rows=True).rows.equals(hunter)
     with pytest.raises(ValueError, match="index into policies"):
         ScoreAware((BASIC,), regions)
+
+
+def test_a_person_passes_takes_draws_and_ends_a_dead_hand():
+    rules = STANDARD.to_array()
+    state = new_state()
+    new_hand(state, deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
+             np.int64(1), rules)
+    apply_pass(state)  # the non-dealer (seat 0) passes the upcard
+    assert (state[Slot.PHASE], state[Slot.TURN], state[Slot.OFFERS]) == (Phase.OFFER, 1, 1)
+    apply_pass(state)  # so does the dealer: the non-dealer must draw
+    assert (state[Slot.PHASE], state[Slot.TURN]) == (Phase.DRAW, 0)
+    nine = np.int64(1) << cards.parse_card("9h")
+    assert state[Slot.REFUSED] == state[Slot.REFUSED + 1] == nine  # both refusals noted
+    apply_draw(state, False)
+    assert state[Slot.PHASE] == Phase.DISCARD
+    assert stock_left(state) == 30
+    state[Slot.TURN], state[Slot.PHASE] = 1, Phase.DRAW
+    apply_draw(state, True)  # the dealer takes the upcard 9h
+    assert state[Slot.HAND + 1] >> cards.parse_card("9h") & 1
+    assert state[Slot.TAKEN] == cards.parse_card("9h")
+    end_in_a_draw(state)
+    assert (state[Slot.PHASE], state[Slot.OUTCOME], state[Slot.WINNER]) == (
+        Phase.DONE, Outcome.DRAW, -1)
+
+
+def test_apply_big_gin_scores_the_bonus_plus_the_defenders_deadwood():
+    rules = PRESETS["biggin"].with_overrides(["opening=eleven"])
+    defender = "Tc Jc Qc 2d 3d 4d 9h Th Kh Ks"
+    state = new_state()
+    new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s 8c"), hand(defender), None,
+                               []), np.int64(1), rules.to_array())
+    assert (state[Slot.TURN], state[Slot.PHASE]) == (0, Phase.DISCARD)
+    assert apply_big_gin(state, rules.to_array())
+    assert (state[Slot.OUTCOME], state[Slot.WINNER]) == (Outcome.BIG_GIN, 0)
+    assert state[Slot.POINTS] == rules.big_gin_bonus + min_deadwood(hand(defender)) == 31 + 39
+
+
+def test_apply_big_gin_changes_nothing_without_eleven_melded_cards():
+    rules = PRESETS["biggin"].with_overrides(["opening=eleven"]).to_array()
+    state = new_state()
+    new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s Kc"), [], None, []),
+             np.int64(1), rules)
+    before = state.copy()
+    assert not apply_big_gin(state, rules)
+    np.testing.assert_array_equal(state, before)

@@ -110,7 +110,7 @@ def test_pieces_cover_every_class(n_cards):
 
 
 def test_full_deck_ten_card_weights_sum_to_all_hands():
-    result = exact.exact_enumeration(10, progress=False, mode=exact.MODE_COUNT)
+    result = exact.exact_enumeration(10, mode=exact.MODE_COUNT)
     assert result.counts.tolist() == [math.comb(52, 10)]
     assert result.classes == 671_225_412
 
@@ -129,7 +129,7 @@ def test_matches_brute_force_over_every_hand(n_cards, ranks, suits):
     hands = deck_hands(n_cards, ranks, suits)
     assert len(hands) == math.comb(ranks * suits, n_cards)
     want = np.bincount(brute_values(hands, discard))
-    got = exact.exact_distribution(n_cards, ranks, suits, progress=False)
+    got = exact.exact_distribution(n_cards, ranks, suits)
     assert got.tolist() == want.tolist()
     assert int(got.sum()) == math.comb(ranks * suits, n_cards)
 
@@ -146,7 +146,7 @@ def test_matches_plain_python_oracle(n_cards, ranks, suits, discard):
         held = frozenset(hand)
         values.append(reference.best_discard(held)[1] if discard
                       else reference.min_deadwood(held))
-    got = exact.exact_distribution(n_cards, ranks, suits, progress=False, discard=discard)
+    got = exact.exact_distribution(n_cards, ranks, suits, discard=discard)
     assert got.tolist() == np.bincount(values).tolist()
 
 
@@ -164,8 +164,8 @@ def test_discard_kernel_matches_evaluator_on_full_deck():
 def test_zero_deadwood_counts_match_unions_of_melds(ranks, suits):
     gin10 = meld_unions(deck_melds(ranks, suits), 10)
     gin11 = plus_one_card(gin10, deck_mask(ranks, suits))
-    assert exact.exact_distribution(10, ranks, suits, progress=False)[0] == len(gin10)
-    assert exact.exact_distribution(11, ranks, suits, progress=False)[0] == len(gin11)
+    assert exact.exact_distribution(10, ranks, suits)[0] == len(gin10)
+    assert exact.exact_distribution(11, ranks, suits)[0] == len(gin11)
 
 
 @pytest.mark.parametrize("n_cards", [10, 11])
@@ -188,9 +188,9 @@ def test_published_results(n_cards):
 
 def test_checkpoint_resumes(tmp_path):
     path = tmp_path / "progress.json"
-    whole = exact.exact_distribution(10, 6, 4, progress=False)
+    whole = exact.exact_distribution(10, 6, 4, progress=None)
     params = exact.enumeration_params(10, 6, 4)
-    steps = exact.enumeration_steps(exact.enumeration_start(params), False, batch_work=5_000)
+    steps = exact.enumeration_steps(exact.enumeration_start(params), None, batch_work=5_000)
     # an interrupted run: two batches saved, then the process stops
     for _ in range(2):
         saved = next(steps)
@@ -202,9 +202,9 @@ def test_checkpoint_resumes(tmp_path):
     loaded = report_exact.load_checkpoint(path)
     assert loaded is not None and loaded.next_piece == saved.next_piece
     resumed_batches = [s.next_piece for s in exact.enumeration_steps(
-        exact.enumeration_start(params, loaded), False, batch_work=5_000)]
+        exact.enumeration_start(params, loaded), None, batch_work=5_000)]
     assert resumed_batches[0] > saved.next_piece  # carried on after the saved batches
-    resumed = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=False,
+    resumed = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=None,
                                                      checkpoint=path)
     assert resumed.counts.tolist() == whole.tolist()
     assert not path.exists()
@@ -215,13 +215,13 @@ def test_checkpoint_for_other_parameters_is_ignored(tmp_path):
     params = {"n_cards": 9}
     path.write_text(json.dumps({"params": params, "next_piece": 3, "elapsed_seconds": 1.0,
                                 "counts": [5, 5]}))
-    got = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=False, checkpoint=path)
+    got = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=None, checkpoint=path)
     assert int(got.counts.sum()) == math.comb(24, 10)
 
 
 def test_unfinished_state_has_no_result():
     params = exact.enumeration_params(10, 6, 4)
-    first = next(exact.enumeration_steps(exact.enumeration_start(params), False, 5_000))
+    first = next(exact.enumeration_steps(exact.enumeration_start(params), None, 5_000))
     assert not first.done
     with pytest.raises(ValueError, match="stopped at piece"):
         first.result()
@@ -249,7 +249,7 @@ def test_input_validation():
 
 
 def test_write_results_with_monte_carlo_overlay(tmp_path):
-    counts = exact.exact_distribution(10, 6, 4, progress=False)
+    counts = exact.exact_distribution(10, 6, 4)
     mc = np.bincount(brute_values(deck_hands(10, 6, 4)[::97], False))
     paths = report_exact.write_results(counts, 10, tmp_path, 1.5, mc,
                                        {"deck": "4 suits x 6 ranks"})

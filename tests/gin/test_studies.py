@@ -1,6 +1,7 @@
 """Studies, charts and the report at tiny sizes: files written, numbers consistent."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from matplotlib.figure import Figure
+from PIL import Image
 
 from analyzer.cli.main import cli
 from analyzer.gin import studies
@@ -69,15 +71,19 @@ def test_knock_chart_cells_and_ci():
     chart = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20)
     assert set(chart["verdict"]) <= {"knock", "play on", "unclear"}
     assert chart["deadwood"].between(1, 10).all()
-    assert (chart["low"] <= chart["mean"]).all()
-    assert (chart["mean"] <= chart["high"]).all()
+    # a single state has no interval and no verdict
+    single = chart["n"] == 1
+    assert chart.loc[single, ["low", "high"]].isna().all().all()
+    assert (chart.loc[single, "verdict"] == "unclear").all()
+    assert (chart.loc[~single, "low"] <= chart.loc[~single, "mean"]).all()
+    assert (chart.loc[~single, "mean"] <= chart.loc[~single, "high"]).all()
     again = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, chunk=300)
     assert chart.equals(again)
     valued = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20,
                                  equity_deals=2_000)
     assert valued["mean"].equals(chart["mean"])
     assert valued["win_mean"].abs().max() < 1
-    assert (valued["win_low"] <= valued["win_mean"]).all()
+    assert (valued.loc[~single, "win_low"] <= valued.loc[~single, "win_mean"]).all()
     # a bigger win in points is a bigger chance to win the game: the signs mostly agree
     assert (np.sign(valued["mean"]) == np.sign(valued["win_mean"])).mean() > 0.8
 
@@ -134,6 +140,15 @@ def test_report_writes_every_section(tmp_path):
         assert list((tmp_path / folder).glob("*.csv"))
         meta = json.loads((tmp_path / folder / "meta.json").read_text())
         assert meta["seed"] == 3
+    # every image link resolves, and every gin chart is linked and titled and captioned
+    images = set(re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", text))
+    assert all((tmp_path / link).exists() for link in images)
+    for folder in ("dealt", "knock_sweep", "knock_chart", "schedule", "tournament", "variants",
+                   "equity"):
+        for png in (tmp_path / folder).glob("*.png"):
+            assert f"{folder}/{png.name}" in images
+            with Image.open(png) as image:
+                assert image.text["Title"] and image.text["Description"]
 
 
 @pytest.mark.parametrize("command", [

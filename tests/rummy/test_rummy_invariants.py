@@ -106,15 +106,15 @@ def test_cards_conserved_and_scores_follow_the_formula(players, options):
 def test_simulation_rows_match_totals():
     rules = RummyRules(players=3)
     result = simulate(rules, [parse_policy(p) for p in ("simple", "rummy", "keeper")],
-                      deals=600, seed=5, keep_hands=True)
-    rows = result.hands
+                      deals=600, seed=5, keep_rows=True)
+    rows = result.rows
     assert len(rows) == 600
     won = rows[rows.end == END_OUT]
-    assert result.summary["hands"] == 600
-    assert result.summary["winner_points"][0] == pytest.approx(won.points.mean())
+    assert result.hands == 600
+    assert result.winner_points.mean == pytest.approx(won.points.mean())
     assert (rows.winner_player == (rows.winner_seat + rows.deal % 3) % 3)[rows.end == END_OUT].all()
     wins = won.winner_player.value_counts().reindex(range(3), fill_value=0)
-    assert [w[0] * 600 for w in result.summary["player_win_rate"]] == pytest.approx(list(wins))
+    assert [w.mean * 600 for w in result.player_win_rate] == pytest.approx(list(wins))
 
 
 def test_same_numbers_whatever_the_thread_count():
@@ -122,43 +122,63 @@ def test_same_numbers_whatever_the_thread_count():
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = simulate(RummyRules(), policies, deals=3000, seed=11, keep_hands=True)
+        one = simulate(RummyRules(), policies, deals=3000, seed=11, keep_rows=True)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = simulate(RummyRules(), policies, deals=3000, seed=11, keep_hands=True)
+        two = simulate(RummyRules(), policies, deals=3000, seed=11, keep_rows=True)
     finally:
         numba.set_num_threads(before)
     assert (one.totals == two.totals).all()
-    assert one.hands.equals(two.hands)
-    assert one.summary == two.summary
+    assert one.rows.equals(two.rows)
+    assert one.summary() == two.summary()
+
+
+def test_same_numbers_whatever_the_chunk_size():
+    policies = [parse_policy("simple"), parse_policy("hold6"), parse_policy("keeper")]
+    rules = RummyRules(players=3)
+    whole = simulate(rules, policies, deals=900, seed=4, keep_rows=True)
+    chunked = simulate(rules, policies, deals=900, seed=4, keep_rows=True, chunk=128)
+    assert (whole.totals == chunked.totals).all()
+    assert whole.rows.equals(chunked.rows)
+    games = simulate_games(rules, policies, games=70, seed=4)
+    chunked_games = simulate_games(rules, policies, games=70, seed=4, chunk=16)
+    assert games.summary() == chunked_games.summary()
+
+
+def test_progress_counts_every_deal():
+    seen = []
+    simulate(RummyRules(), [parse_policy("simple")] * 2, deals=500, seed=1, chunk=200,
+             progress=seen.append)
+    assert seen == [200, 200, 100]
 
 
 def test_games_end_at_the_target():
     for target in (50, 300):
-        summary = simulate_games(RummyRules(players=3, target=target),
-                                 [parse_policy("simple")] * 3, games=60, seed=2)
-        assert summary["finished_rate"][0] == 1.0
-        assert sum(w[0] for w in summary["player_game_win_rate"]) == pytest.approx(1.0)
+        result = simulate_games(RummyRules(players=3, target=target),
+                                [parse_policy("simple")] * 3, games=60, seed=2)
+        assert result.finished_rate.mean == 1.0
+        assert sum(w.mean for w in result.player_game_win_rate) == pytest.approx(1.0)
         # the winner reached the target: the mean top score is at least target / players
-        assert sum(summary["player_final_score"]) >= target
+        assert sum(result.player_final_score) >= target
     short = simulate_games(RummyRules(target=50), [parse_policy("simple")] * 2, 200, seed=2)
     long = simulate_games(RummyRules(target=500), [parse_policy("simple")] * 2, 200, seed=2)
-    assert long["hands_per_game"][0] > 5 * short["hands_per_game"][0]
+    assert long.hands_per_game.mean > 5 * short.hands_per_game.mean
 
 
 def test_seed_changes_the_deals():
     policies = [parse_policy("simple")] * 2
-    a = simulate(RummyRules(), policies, deals=500, seed=1, keep_hands=True).hands
-    b = simulate(RummyRules(), policies, deals=500, seed=2, keep_hands=True).hands
+    a = simulate(RummyRules(), policies, deals=500, seed=1, keep_rows=True).rows
+    b = simulate(RummyRules(), policies, deals=500, seed=2, keep_rows=True).rows
     assert not a.equals(b)
 
 
 def test_two_player_margin_is_zero_sum_and_symmetric_policies_are_even():
     # same policy on both sides, seats rotated: player 0's edge must be near zero
     result = simulate(RummyRules(), [parse_policy("simple")] * 2, deals=20_000, seed=3)
-    mean, low, high = result.summary["margin"]
+    assert result.margin is not None
+    mean, low, high = result.margin.as_tuple()
     assert low < 0 < high
-    seat0, seat1 = (p[0] for p in result.summary["seat_points"])
-    players = [p[0] for p in result.summary["player_points"]]
+    seat0, seat1 = (p.mean for p in result.seat_points)
+    players = [p.mean for p in result.player_points]
     assert seat0 + seat1 == pytest.approx(sum(players))
     assert mean == pytest.approx(players[0] - players[1])
 

@@ -63,6 +63,7 @@ from .position import (
            Action,
            ActionKind,
            Position,
+           check_game_position,
            legal_actions,
            parse_action,
            parse_score,
@@ -72,5 +73,5 @@ from .sampling import SampledDeals, sample_deals
 from .verdict import ActionEstimate, Advice
 
 __all__ = ["ME", "OPP", "Action", "ActionEstimate", "ActionKind", "Advice", "Equity", "Position",
-           "SampledDeals", "advise", "legal_actions", "parse_action", "parse_score",
+           "SampledDeals", "advise", "check_game_position", "legal_actions", "parse_action", "parse_score",
            "sample_deals", "simulated_equity"]

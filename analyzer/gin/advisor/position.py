@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...core.cards import CARD_POINTS, format_card, format_hand, parse_card, parse_hand
+from ..engine import MAX_DRAWS
 from ..evaluator import discard_deadwoods_kernel, min_deadwood_kernel
 from ..rules import STANDARD, Rules
 
@@ -130,6 +131,8 @@ class Position:
             turn = max(1, (draws + 1) // 2 if self.dealer == "opp" else draws // 2)
         if turn < 1:
             raise ValueError(f"turn must be >= 1, got {turn}")
+        if self.turn is not None:
+            self._check_turn(turn, stock)
         upcard = self.upcard
         if (upcard is None and self.hidden_pile(stock) == 0 and self.pile
                 and self.pile[0] not in self.opp_threw):
@@ -137,6 +140,18 @@ class Position:
         object.__setattr__(self, "stock", stock)
         object.__setattr__(self, "turn", turn)
         object.__setattr__(self, "upcard", upcard)
+
+    def _check_turn(self, turn: int, stock: int) -> None:
+        """A given turn must fit the stock: the opponent's draws that were not pile
+        takes came from the stock, and a hand has at most ``MAX_DRAWS`` draws."""
+        if self._draws_before(turn) > MAX_DRAWS:
+            raise ValueError(f"turn {turn} is past the last turn of a hand "
+                             f"({MAX_DRAWS} draws in all)")
+        opponent_stock_draws = self._draws_before(turn) - turn - len(self.opp_took)
+        if opponent_stock_draws > UNDEALT - stock:
+            raise ValueError(f"turn {turn} does not fit a stock of {stock}: the opponent "
+                             f"would have drawn {opponent_stock_draws} stock cards, but only "
+                             f"{UNDEALT - stock} have left it")
 
     def _draws_before(self, turn: int) -> int:
         """Draws in the hand so far (both players) when this player is on ``turn``."""
@@ -154,7 +169,10 @@ class Position:
 
     def hidden_pile(self, stock: int | None = None) -> int:
         """Pile cards under the given ones (the pile is ``31 - stock`` cards long)."""
-        return UNDEALT - (self.stock if stock is None else stock) - len(self.pile)
+        left = self.stock if stock is None else stock
+        if left is None:
+            raise ValueError("the position gives no stock count")
+        return UNDEALT - left - len(self.pile)
 
     @property
     def unseen(self) -> tuple[int, ...]:
@@ -213,18 +231,38 @@ class Position:
             raise ValueError("the position has no 'hand'")
         args: dict[str, Any] = {}
         for key in ("hand", "pile", "opp_took", "opp_threw"):
-            value = data.get(key, "")
-            args[key] = " ".join(value) if isinstance(value, list) else str(value)
+            value = data.get(key)
+            if value is None:  # null or absent: no cards
+                value = ""
+            if isinstance(value, list) and all(isinstance(card, str) for card in value):
+                value = " ".join(value)
+            if not isinstance(value, str):
+                raise TypeError(f"{key} must be card notation or a list of cards, "
+                                f"got {value!r}")
+            args[key] = value
         for key in ("stock", "turn"):
             if data.get(key) is not None:
                 if isinstance(data[key], bool) or not isinstance(data[key], int):
                     raise ValueError(f"{key} must be an integer, got {data[key]!r}")
                 args[key] = data[key]
+        for key in ("dealer", "drawn", "upcard"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise ValueError(f"{key} must be a string, got {data[key]!r}")
+        from_pile = data.get("from_pile")
+        if from_pile is None:  # null or absent: drawn from the stock
+            from_pile = False
+        if not isinstance(from_pile, bool):
+            raise TypeError(f"from_pile must be true or false, got {from_pile!r}")
         score = data.get("score")
         if isinstance(score, list):
+            if len(score) != 2 or not all(isinstance(s, int) and not isinstance(s, bool)
+                                          for s in score):
+                raise ValueError(f"score must be [mine, theirs] in points, got {score!r}")
             score = ":".join(str(s) for s in score)
+        elif score is not None and not isinstance(score, str):
+            raise ValueError(f"score must be \"mine:theirs\" or [mine, theirs], got {score!r}")
         return cls.from_options(**args, dealer=str(data.get("dealer", "opp")),
-                                drawn=data.get("drawn"), from_pile=bool(data.get("from_pile")),
+                                drawn=data.get("drawn"), from_pile=from_pile,
                                 score=score, upcard=data.get("upcard"))
 
     def knock_limit(self, rules: Rules) -> int:
@@ -252,6 +290,18 @@ class Position:
             "score": None if self.score is None else list(self.score),
             "upcard": None if self.upcard is None else format_card(self.upcard),
         }
+
+
+def check_game_position(position: Position, rules: Rules) -> None:
+    """Raise ``ValueError`` when game-win advice cannot be given for ``position`` under
+    ``rules`` (checked before any equity table is built)."""
+    if position.score is None:
+        return
+    if rules.hollywood:
+        raise ValueError("game-win advice is not supported with hollywood scoring")
+    if max(position.score) >= rules.target:
+        raise ValueError(f"score {position.score[0]}:{position.score[1]} already reaches "
+                         f"the target {rules.target}")
 
 
 def parse_score(text: str) -> tuple[int, int]:

@@ -17,15 +17,31 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from ...core.cards import format_card
-from ...core.rng import stream_key
+from ...core.rng import ADVISOR_POLICY_SALT, SEARCH_SALT, stream_key
 from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, apply_discard
 from ..policies import PRESETS as POLICY_PRESETS
 from ..policies import Policy
 from ..rules import STANDARD, Rules
 from ..sampling import weighted_mean as weighted_mean_kernel
-from ..search import SEARCH_SALT, Player, SearchPolicy, format_player, play_on, split_players
+from ..search import (
+    Player,
+    SearchPolicy,
+    format_player,
+    play_on,
+    rollout_policy,
+    split_players,
+)
 from ..simulate import GameColumn, game_rows
-from .position import ME, OPP, Action, ActionKind, Position, legal_actions, parse_action
+from .position import (
+    ME,
+    OPP,
+    Action,
+    ActionKind,
+    Position,
+    check_game_position,
+    legal_actions,
+    parse_action,
+)
 from .sampling import (
     SampleLayout,
     base_state,
@@ -38,7 +54,7 @@ from .verdict import ActionEstimate, Advice, verdict_text
 
 #: Effective samples needed before the race drops an action or stops.
 _MIN_ESS = 200
-_POLICY_SALT = np.int64(0xAD71)
+
 _BASIC = POLICY_PRESETS["basic"]
 Equity = Callable[[int, int, bool], float]
 """``equity(score_me, score_opp, i_deal_next)``: P(this player wins the game)."""
@@ -74,7 +90,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
             log_weights[i] = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
                                              layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
         state = np.empty_like(start)
-        policy_key = stream_key(seed ^ _POLICY_SALT, sample)
+        policy_key = stream_key(seed ^ ADVISOR_POLICY_SALT, sample)
         search_key = np.int64(policy_key) ^ SEARCH_SALT
         samples_used = np.zeros(1, dtype=np.int64)
         for a in range(actions.shape[0]):
@@ -262,12 +278,7 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
         raise ValueError(f"temperature must be > 0 points, got {temperature}")
     game = position.score is not None
     if game:
-        assert position.score is not None
-        if rules.hollywood:
-            raise ValueError("game-win advice is not supported with hollywood scoring")
-        if max(position.score) >= rules.target:
-            raise ValueError(f"score {position.score[0]}:{position.score[1]} already reaches "
-                             f"the target {rules.target}")
+        check_game_position(position, rules)
         if equity is None:
             equity = simulated_equity(rules, policy, opponent, equity_games, seed)
     if tolerance is None:
@@ -279,8 +290,8 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
     started = time.perf_counter()
     base = base_state(position, rules)
     pool = np.array(position.unseen, dtype=np.int64)
-    model_opponent = opponent.rollout if isinstance(opponent, SearchPolicy) else opponent
-    layout = sample_layout(position, rules, model_opponent, base, model=weights == "model")
+    layout = sample_layout(position, rules, rollout_policy(opponent), base,
+                           model=weights == "model")
     table = np.array([[-1 if a.card is None else a.card, a.kind] for a in chosen],
                      dtype=np.int64)
     observed = observations(position)

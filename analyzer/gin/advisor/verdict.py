@@ -68,6 +68,10 @@ class Advice:
         """The ranked actions as a DataFrame, one row per action."""
         return pd.DataFrame([asdict(a) for a in self.actions])
 
+    def to_frame(self) -> pd.DataFrame:
+        """Same as :meth:`table` (the notebook API's name)."""
+        return self.table()
+
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain JSON-ready data."""
         return {

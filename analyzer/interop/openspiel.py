@@ -1,0 +1,396 @@
+"""An analyzer policy as a ``pyspiel.Bot`` of OpenSpiel's ``gin_rummy`` (needs ``pyspiel``, from
+the ``bench`` extra: ``pip install open-spiel``).
+
+The bot keeps the player's own view of the hand in an engine state array
+(:mod:`analyzer.gin.engine`), fed by the game's history, and decides with the same kernels
+as the analyzer's simulations: draws and discards by the policy, the knocker's melds by
+:func:`~analyzer.gin.evaluator.best_arrangement_kernel`, the defender's layoffs and melds
+by the joint search of :func:`optimal_layoffs`.  OpenSpiel's rules differ from the
+analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.rules`):
+a tie scores 0, the wall phase, no big gin, runs declared 3 to 5 cards long (longer runs are
+declared in pieces), and its knock check on 11 cards is a heuristic that can refuse a legal
+knock (:func:`knock_refused`).
+
+Card numbering: OpenSpiel's card ``suit * 13 + rank`` has suits ``s c d h``; ours ``c d h s``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.cards import CARD_POINTS
+from ..core.rng import stream_key
+from ..gin.engine import (
+    Slot,
+    _wants_upcard,
+    apply_discard,
+    choose_discard,
+    knock_threshold,
+    new_scratch,
+    new_state,
+)
+from ..gin.evaluator import (
+    best_arrangement_kernel,
+    best_discard_kernel,
+    best_melds,
+    layoff_deadwood_kernel,
+    min_deadwood_kernel,
+)
+from ..gin.policies import Policy
+from ..gin.rules import Rules
+
+try:  # pyspiel is optional (the ``bench`` extra)
+    import pyspiel
+except ImportError:  # pragma: no cover - exercised where open-spiel is absent
+    pyspiel = None
+
+_OURS = "cdhs"
+_THEIRS = "scdh"
+#: Our card index -> OpenSpiel's, and back.
+TO_OPENSPIEL = np.array([_THEIRS.index(_OURS[c // 13]) * 13 + c % 13 for c in range(52)])
+FROM_OPENSPIEL = np.argsort(TO_OPENSPIEL)
+_MAX_DECLARED_RUN = 5
+
+
+def _require_pyspiel() -> Any:
+    if pyspiel is None:
+        raise ImportError("the OpenSpiel bridge needs pyspiel: pip install open-spiel "
+                          "(or the project's 'bench' extra)")
+    return pyspiel
+
+
+def declared_melds(mask: int) -> list[int]:
+    """A hand's minimum-deadwood melds (as :func:`best_melds` arranges them) cut so every run
+    is 3 to 5 cards long, as OpenSpiel declares them (masks, our numbering)."""
+    out = []
+    for meld in best_melds(mask).melds:
+        cards = [c for c in range(52) if meld >> c & 1]
+        out.extend(_cut_run(cards) if len(cards) > _MAX_DECLARED_RUN else [meld])
+    return out
+
+
+def _cut_run(cards: list[int]) -> list[int]:
+    pieces = []
+    while cards:
+        size = len(cards) if len(cards) <= _MAX_DECLARED_RUN else 3
+        pieces.append(sum(1 << c for c in cards[:size]))
+        cards = cards[size:]
+    return pieces
+
+
+def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
+    """The cards the defender lays off, in laying order, for its least deadwood after
+    melding the rest (the search of
+    :func:`~analyzer.gin.evaluator.layoff_deadwood_kernel`; first best found on ties, fewest
+    layoffs preferred)."""
+    chains: list[list[int]] = []
+    for rank in range(13):
+        held = [s for s in range(4) if sets >> (13 * s + rank) & 1]
+        if len(held) == 3:
+            missing = next(13 * s + rank for s in range(4) if s not in held)
+            if defender >> missing & 1:
+                chains.append([missing])
+    for suit in range(4):
+        lane = (runs >> (13 * suit)) & 0x1FFF
+        for rank in range(13):
+            if not lane >> rank & 1:
+                continue
+            for step in (-1, 1):
+                if 0 <= rank + step < 13 and lane >> (rank + step) & 1:
+                    continue  # not this run's end in this direction
+                chain, nxt = [], rank + step
+                while 0 <= nxt < 13 and defender >> (13 * suit + nxt) & 1:
+                    chain.append(13 * suit + nxt)
+                    nxt += step
+                if chain:
+                    chains.append(chain)
+    target = int(layoff_deadwood_kernel(np.int64(defender), np.int64(sets), np.int64(runs)))
+    best: list[int] | None = None
+
+    def search(index: int, left: int, laid: list[int]) -> None:
+        nonlocal best
+        if index == len(chains):
+            if int(min_deadwood_kernel(np.int64(left))) == target and (
+                    best is None or len(laid) < len(best)):
+                best = list(laid)
+            return
+        search(index + 1, left, laid)
+        taken = left
+        for depth, card in enumerate(chains[index]):
+            if not taken >> card & 1:
+                break
+            taken &= ~(1 << card)
+            search(index + 1, taken, laid + chains[index][:depth + 1])
+
+    search(0, defender, [])
+    return best if best is not None else []
+
+
+class _View:
+    """One player's view of an OpenSpiel hand as an analyzer engine state."""
+
+    def __init__(self, me: int, knock_limit: int) -> None:
+        self.me = me
+        self.state = new_state()
+        state = self.state
+        state[Slot.DEALER] = 1
+        state[Slot.TAKEN] = -1
+        state[Slot.WINNER] = -1
+        state[Slot.KNOCKER] = -1
+        state[Slot.OUTCOME] = -1
+        state[Slot.MULTIPLIER] = 1
+        state[Slot.STOCK_POS] = 21
+        state[Slot.KNOCK_LIMIT] = knock_limit
+        self.dealt = 0
+        self.stock_drawer = -1
+
+    def pile_top(self) -> int:
+        return int(self.state[Slot.PILE + self.state[Slot.PILE_LEN] - 1])
+
+    def observe(self, phase: Any, player: int, action: int, rules_array: npt.NDArray[np.int64]
+                ) -> None:
+        """Update the view with one action of the history (chance actions included)."""
+        phases = pyspiel.gin_rummy.Phase
+        state = self.state
+        if player == pyspiel.PlayerId.CHANCE:
+            card = int(FROM_OPENSPIEL[action])
+            bit = np.int64(1) << card
+            if self.dealt < 20:
+                if self.dealt // 10 == self.me:
+                    state[Slot.HAND + self.me] |= bit
+            elif self.dealt == 20:
+                state[Slot.UPCARD] = card
+                self._push(card)
+            else:
+                if self.stock_drawer == self.me:
+                    state[Slot.HAND + self.me] |= bit
+                state[Slot.STOCK_POS] += 1
+                state[Slot.TAKEN] = -1
+                state[Slot.DRAWS] += 1
+                state[Slot.OWN_TURNS + self.stock_drawer] += 1
+            self.dealt += 1
+            return
+        gin = pyspiel.gin_rummy
+        if action == gin.DRAW_UPCARD_ACTION or (phase == phases.WALL and action == gin.KNOCK_ACTION):
+            card = self.pile_top()
+            bit = np.int64(1) << card
+            state[Slot.PILE_LEN] -= 1
+            state[Slot.PILE_MASK] &= ~bit
+            state[Slot.HAND + player] |= bit
+            state[Slot.TOOK + player] |= bit
+            state[Slot.TAKEN] = card
+            state[Slot.DRAWS] += 1
+            state[Slot.OWN_TURNS + player] += 1
+        elif action == gin.DRAW_STOCK_ACTION:
+            self.stock_drawer = player
+        elif action == gin.PASS_ACTION and phase == phases.FIRST_UPCARD:
+            state[Slot.OFFERS] += 1
+        elif action < 52 and phase in (phases.DISCARD, phases.KNOCK):
+            state[Slot.TURN] = player
+            apply_discard(state, np.int64(FROM_OPENSPIEL[action]), False, rules_array)
+
+    def _push(self, card: int) -> None:
+        state = self.state
+        state[Slot.PILE + state[Slot.PILE_LEN]] = card
+        state[Slot.PILE_LEN] += 1
+        state[Slot.PILE_MASK] |= np.int64(1) << card
+
+
+def knock_refused(state: Any) -> bool:
+    """Whether the player to discard holds a legal knock (exactly: least deadwood after one
+    discard within the knock card) that OpenSpiel's 11-card check refuses."""
+    hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[state.current_player()])
+    scratch = np.zeros(52, dtype=np.int64)
+    best, _ = best_discard_kernel(np.int64(hand), np.int64(hand), scratch)
+    return bool(best <= state.knock_card()) and pyspiel.gin_rummy.KNOCK_ACTION not in \
+        state.legal_actions()
+
+
+def _base_bot() -> type:
+    return _require_pyspiel().Bot if pyspiel is not None else object
+
+
+class AnalyzerBot(_base_bot()):  # type: ignore[misc]
+    """An analyzer policy playing seat ``player`` of OpenSpiel's ``gin_rummy``.
+
+    ``seed`` keys the policy's random stream (``discard=random``); hand ``k`` since the
+    bot was made uses stream ``k``.  ``refused_knocks`` counts the knocks the policy chose
+    that OpenSpiel's 11-card check did not allow (the bot then discards without knocking).
+    """
+
+    def __init__(self, game: Any, player: int, policy: Policy, rules: Rules, seed: int = 0
+                 ) -> None:
+        _require_pyspiel()
+        super().__init__()
+        self.game = game
+        self.player = player
+        self.policy_row = policy.to_array()
+        self.rules_array = rules.to_array()
+        self.knock_limit = int(game.get_parameters()["knock_card"])
+        self.seed = seed
+        self.hands_started = -1
+        self.scratch = new_scratch()
+        self.rng = np.zeros(1, dtype=np.uint64)
+        self.refused_knocks = 0
+        self.restart()
+
+    def restart(self) -> None:
+        self.view = _View(self.player, self.knock_limit)
+        self.mirror = self.game.new_initial_state()
+        self.seen = 0
+        self.pending_knock = False
+        self.hands_started += 1
+        self.rng[0] = stream_key(np.int64(self.seed), np.int64(self.hands_started))
+
+    def restart_at(self, state: Any) -> None:
+        self.restart()
+        self._catch_up(state)
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        """Nothing to do: :meth:`step` catches up from the history."""
+
+    def _catch_up(self, state: Any) -> None:
+        history = state.history()
+        if len(history) < self.seen:
+            self.restart()
+        for action in history[self.seen:]:
+            self.view.observe(self.mirror.current_phase(), self.mirror.current_player(),
+                              action, self.rules_array)
+            self.mirror.apply_action(action)
+        self.seen = len(history)
+
+    def step(self, state: Any) -> int:
+        self._catch_up(state)
+        gin = pyspiel.gin_rummy
+        phases = gin.Phase
+        phase = state.current_phase()
+        legal = state.legal_actions()
+        view, me = self.view, self.player
+        engine_state = view.state
+        if phase in (phases.FIRST_UPCARD, phases.DRAW):
+            if gin.DRAW_UPCARD_ACTION not in legal:
+                return gin.DRAW_STOCK_ACTION
+            engine_state[Slot.TURN] = me
+            wants = _wants_upcard(engine_state, np.int64(me), self.policy_row, self.scratch)
+            if wants:
+                return gin.DRAW_UPCARD_ACTION
+            return gin.PASS_ACTION if phase == phases.FIRST_UPCARD else gin.DRAW_STOCK_ACTION
+        if phase == phases.WALL:
+            hand = engine_state[Slot.HAND + me]
+            upcard = view.pile_top()
+            after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, self.scratch)
+            engine_state[Slot.OWN_TURNS + me] += 1
+            threshold = knock_threshold(engine_state, np.int64(me), self.policy_row)
+            engine_state[Slot.OWN_TURNS + me] -= 1
+            if (after == 0 or after <= threshold) and gin.KNOCK_ACTION in legal:
+                return gin.KNOCK_ACTION
+            return gin.PASS_ACTION
+        if phase == phases.DISCARD:
+            engine_state[Slot.TURN] = me
+            card, knock = choose_discard(engine_state, np.int64(me), self.policy_row, self.rng,
+                                         self.scratch, self.scratch[52:104])
+            if knock:
+                if gin.KNOCK_ACTION in legal:
+                    return gin.KNOCK_ACTION
+                self.refused_knocks += 1
+            return int(TO_OPENSPIEL[card])
+        if phase == phases.KNOCK:
+            return self._knock_step(state, legal)
+        if phase == phases.LAYOFF:
+            return self._layoff_step(state, legal)
+        raise ValueError(f"no decision for phase {phase}")
+
+    def _knock_step(self, state: Any, legal: list[int]) -> int:
+        gin = pyspiel.gin_rummy
+        me = self.player
+        hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[me])
+        if hand.bit_count() == 11:
+            engine_state = self.view.state
+            engine_state[Slot.TURN] = me
+            discard_deadwoods = np.zeros(52, dtype=np.int64)
+            allowed = hand & ~(1 << engine_state[Slot.TAKEN]) if engine_state[Slot.TAKEN] >= 0 \
+                else hand
+            _, cards = best_discard_kernel(np.int64(hand), np.int64(allowed),
+                                           discard_deadwoods)
+            card, _ = choose_discard(engine_state, np.int64(me), self.policy_row, self.rng,
+                                     self.scratch, self.scratch[52:104])
+            if not cards >> int(card) & 1:  # the policy's card must keep the knock legal
+                card = max((np.int64(c) for c in range(52) if cards >> c & 1), key=lambda c: (
+                    CARD_POINTS[c], c % 13, c))
+            return int(TO_OPENSPIEL[card])
+        laid = [sum(1 << int(FROM_OPENSPIEL[c]) for c in self._meld_cards(m))
+                for m in state.layed_melds()[me]]
+        full = hand | sum(laid)
+        _, sets, runs = best_arrangement_kernel(np.int64(full))
+        for meld in _declared(int(sets), int(runs)):
+            if meld not in laid:
+                action = gin.MELD_ACTION_BASE + self._meld_id(meld)
+                if action in legal:
+                    return action
+        return gin.PASS_ACTION
+
+    def _layoff_step(self, state: Any, legal: list[int]) -> int:
+        gin = pyspiel.gin_rummy
+        me = self.player
+        hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[me])
+        if not state.finished_layoffs():
+            sets = runs = 0
+            for meld in state.layed_melds()[1 - me]:
+                cards = [int(FROM_OPENSPIEL[c]) for c in self._meld_cards(meld)]
+                mask = sum(1 << c for c in cards)
+                if len({c % 13 for c in cards}) == 1:
+                    sets |= mask
+                else:
+                    runs |= mask
+            laid_off = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.layoffs())
+            original = hand | laid_off
+            plan = optimal_layoffs(original, sets, runs)
+            for card in plan:
+                if hand >> card & 1:
+                    action = int(TO_OPENSPIEL[card])
+                    return action if action in legal else gin.PASS_ACTION
+            return gin.PASS_ACTION
+        for meld in declared_melds(hand):
+            action = gin.MELD_ACTION_BASE + self._meld_id(meld)
+            if action in legal:
+                return action
+        return gin.PASS_ACTION
+
+    def _meld_cards(self, meld_id: int) -> list[int]:
+        return list(_utils().int_to_meld[meld_id])
+
+    def _meld_id(self, meld: int) -> int:
+        return int(_utils().meld_to_int([int(TO_OPENSPIEL[c]) for c in range(52)
+                                          if meld >> c & 1]))
+
+
+_UTILS: list[Any] = []
+
+
+def _utils() -> Any:
+    if not _UTILS:
+        _UTILS.append(_require_pyspiel().gin_rummy.GinRummyUtils(13, 4, 10))
+    return _UTILS[0]
+
+
+def _declared(sets: int, runs: int) -> list[int]:
+    """The knocker's melds from its set and run cards, runs cut to 3-5 cards."""
+    out = []
+    for rank in range(13):
+        meld = sum(1 << (13 * s + rank) for s in range(4) if sets >> (13 * s + rank) & 1)
+        if meld:
+            out.append(meld)
+    for suit in range(4):
+        rank = 0
+        while rank < 13:
+            start = rank
+            while rank < 13 and runs >> (13 * suit + rank) & 1:
+                rank += 1
+            if rank > start:
+                out.extend(_cut_run([13 * suit + r for r in range(start, rank)]))
+            else:
+                rank += 1
+    return out

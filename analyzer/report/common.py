@@ -1,0 +1,73 @@
+"""What every report section shares: the run's configuration and small helpers."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import __version__
+from ..core.progress import Progress
+
+DEFAULT_DEALS = 40_000
+QUICK_DEALS = 1_500
+
+
+@dataclass
+class ReportConfig:
+    """Sizes and seed of one report run; every study's size derives from ``deals``."""
+
+    out: Path
+    deals: int = DEFAULT_DEALS
+    seed: int = 2026
+    command: str = "analyzer report"
+    scheduler: str | None = None
+    progress: Callable[[str, int | None, int], Progress] | None = None
+    """Factory of progress callbacks, one per step: (step name, total units or None when
+    the study announces it, units done) -> callback (:mod:`analyzer.core.progress`)."""
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def size(self, factor: float, least: int = 50) -> int:
+        return max(least, int(self.deals * factor))
+
+
+SectionWriter = Callable[[ReportConfig], str]
+
+
+def format_number(value: float, digits: int = 2, sign: bool = False) -> str:
+    """``value`` with ``digits`` decimals (and a sign when ``sign``)."""
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def format_ci(mean: float, low: float, high: float, digits: int = 2, sign: bool = True) -> str:
+    """``mean ± half-width`` of a 95% interval ``[low, high]``."""
+    return f"{format_number(mean, digits, sign)} ± {(high - low) / 2:.{digits}f}"
+
+
+def write_meta(folder: Path, config: ReportConfig, study: str, started: float,
+               **details: object) -> None:
+    elapsed = time.perf_counter() - started
+    config.timings[study] = elapsed
+    # no run time here: meta.json is committed, and a rerun must leave it unchanged
+    # (run times go to the untracked run-times log)
+    meta = {"study": study, "seed": config.seed, "base_deals": config.deals,
+            "command": config.command, "version": __version__, **details}
+    (folder / "meta.json").write_text(json.dumps(meta, indent=2, default=str) + "\n")
+
+
+def progress_for(config: ReportConfig, study: str, total: int | None = None
+                 ) -> Progress | None:
+    """The progress callback of one step of the report (None when progress is off)."""
+    return None if config.progress is None else config.progress(study, total, 0)
+
+
+def section_folder(config: ReportConfig, name: str) -> Path:
+    folder = config.out / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+__all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "ReportConfig", "SectionWriter", "format_ci",
+           "format_number", "progress_for", "section_folder", "write_meta"]

@@ -1,0 +1,113 @@
+"""The report's opening box, "When to knock": the robust rule and two adjustments.
+
+Each line is measured with :func:`analyzer.gin.answers.knock_answers`: its edge (points
+per hand, split into gin, undercut and ordinary-knock hands) against the opponent it is
+meant for (the robust rule: its worst case over the panel), and its exploitability (the
+held-out gain of the best response :func:`analyzer.gin.exploit.exploit` finds).
+
+The robust rule is the heaviest knock table of the approximate equilibrium computed by
+``analyzer equilibrium --rules standard --out results/robust_knock`` (its files are read
+when present, since that computation takes far longer than the report); without them the
+report runs a small equilibrium itself and says so.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from ..gin.answers import KnockAnswers, knock_answers, rule_text
+from ..gin.equilibrium import knock_equilibrium
+from ..gin.exploit import panel
+from ..gin.policies import PRESETS as POLICIES
+from ..gin.rules import STANDARD
+from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
+from .markdown import markdown_table
+
+#: Folder (inside the report folder) of ``analyzer equilibrium --out``.
+ROBUST_FOLDER = "robust_knock"
+
+GLOSSARY = """**Words used.** *Deadwood*: the points of the cards in no meld. *Knock*: end
+the hand with 10 or less deadwood. *Gin*: knock with no deadwood (25 bonus points).
+*Undercut*: the defender's deadwood is not above the knocker's (25 bonus points to the
+defender). *Panel*: the opponents every answer is tested against (`basic` knocks at
+once, `simple` is the EAAI competition's baseline, `gin-hunter` waits for gin for 9 turns,
+`taper` knocks at 10 early and ever lower later, `expert` reads the opponent's pickups and
+discards). *Exploitability*: the most a player who studies the rule and adapts to it gains
+against it, in points per hand. *± x*: the 95% confidence interval."""
+
+
+def robust_table(out: Path, rules_name: str = "standard") -> tuple[tuple[int, ...], str] | None:
+    """The heaviest knock table of a committed equilibrium mixture, and where it came
+    from; None when ``out/robust_knock/<rules>_mixture.csv`` is missing."""
+    path = out / ROBUST_FOLDER / f"{rules_name}_mixture.csv"
+    if not path.exists():
+        return None
+    mixture = pd.read_csv(path)
+    best = mixture.loc[mixture["weight"].idxmax()]
+    table = tuple(int(t) for t in str(best["table"]).split("/"))
+    return table, f"{ROBUST_FOLDER}/{path.name} (weight {best['weight']:.0%})"
+
+
+def section_knock_box(config: ReportConfig) -> str:
+    started = time.perf_counter()
+    folder = section_folder(config, "when_to_knock")
+    expert = POLICIES["expert"]
+    found = robust_table(config.out)
+    if found is None:
+        equilibrium = knock_equilibrium(STANDARD, expert, config.size(0.05, least=200),
+                                        config.seed, iterations=3, rules_name="standard",
+                                        progress=progress_for(config, "robust knock table"),
+                                        scheduler=config.scheduler)
+        weights = list(equilibrium.weights)
+        table = equilibrium.population[weights.index(max(weights))]
+        source = "a small equilibrium run by this report (no committed robust_knock/ files)"
+    else:
+        table, source = found
+    deals = config.size(0.05, least=200)
+    answers = knock_answers(STANDARD, expert, table, panel(), deals, config.seed, "standard",
+                            progress=progress_for(config, "when to knock"),
+                            scheduler=config.scheduler)
+    answers.to_frame().to_csv(folder / "answers.csv", index=False)
+    answers.panel.to_csv(folder / "panel.csv", index=False)
+    write_meta(folder, config, "when_to_knock", started, deals_per_comparison=deals,
+               rules="standard", base="expert", robust_table="/".join(map(str, table)),
+               robust_source=source)
+    return box_text(answers, deals, source)
+
+
+def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
+    line = answers.lines[index]
+    edge = format_ci(line.edge.mean, line.edge.low, line.edge.high)
+    exploit = format_ci(line.exploitability.mean, line.exploitability.low,
+                        line.exploitability.high)
+    parts = ", ".join(f"{name} {part.mean:+.2f}" for name, part in line.edge_parts.items())
+    return (f"{rule_text(line.table)[0].upper()}{rule_text(line.table)[1:]}",
+            (f"edge {edge} points per hand against {line.opponent} (from gin hands, "
+            f"undercuts and ordinary knocks: {parts}); exploitability {exploit}"))
+
+
+def box_text(answers: KnockAnswers, deals: int, source: str) -> str:
+    """The Markdown box (a quote block) and the table behind it."""
+    robust_rule, robust_numbers = _line_text(answers, 0)
+    lines = ["> ### When to knock",
+             "> Standard rules; everything but the knock is played as `expert` would.",
+             ">",
+             f"> **{robust_rule}.** The robust rule: {robust_numbers}."]
+    labels = {"against basic": "Against an opponent who knocks at once",
+              "against gin-hunter": "Against an opponent who hunts for gin"}
+    for index, line in enumerate(answers.lines[1:], start=1):
+        rule, numbers = _line_text(answers, index)
+        lines.append(f"> * {labels.get(line.label, line.label)}: {rule[0].lower()}{rule[1:]}; "
+                     f"{numbers}.")
+    lines += [">",
+              (f"> Edges and exploitabilities in points per hand, ± the 95% CI, "
+              f"{deals:,} deals per comparison (seats swapped on common deals); the robust "
+              f"table comes from {source}. Details: [when_to_knock/](when_to_knock/)."),
+              ""]
+    frame = answers.to_frame()[["line", "rule", "opponent", "edge", "edge_low", "edge_high",
+                                "exploitability", "exploitability_low",
+                                "exploitability_high"]]
+    return "\n".join(lines) + "\n" + markdown_table(frame) + "\n\n" + GLOSSARY + "\n"

@@ -1,0 +1,92 @@
+"""Section 3: the knock chart (knock now or play on, by turn and deadwood)."""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+
+from ..gin import studies
+from ..gin.branching import MAX_TURN
+from ..gin.policies import PRESETS as POLICIES
+from ..gin.policies import format_policy
+from ..gin.rules import STANDARD
+from . import figures as charts
+from .common import ReportConfig, progress_for, section_folder, write_meta
+from .figures import figure_file
+
+
+def section_chart(config: ReportConfig) -> str:
+    started = time.perf_counter()
+    folder = section_folder(config, "knock_chart")
+    deals = config.size(4.0)
+    subject = opponent = POLICIES["basic"]
+    equity_deals = config.size(0.5)
+    chart = studies.knock_chart(STANDARD, subject, opponent, deals, config.seed,
+                                min_samples=300,
+                                progress=progress_for(config, "knock chart"),
+                                scheduler=config.scheduler, equity_deals=equity_deals)
+    chart.to_csv(folder / "knock_chart.csv", index=False)
+    with figure_file(folder / "knock_chart.png", figsize=(12, 5.4),
+                     title="Knock now or play on? Points gained by knocking, by turn and "
+                           "deadwood",
+                     caption=f"Each cell: mean points of knocking now minus playing on from "
+                             f"the same states, basic against basic, standard rules, "
+                             f"{deals:,} deals (seed {config.seed}); 95% CIs in "
+                             "knock_chart.csv.") as ax:
+        charts.knock_chart_heatmap(chart, ax, MAX_TURN, min_samples=300)
+    write_meta(folder, config, "knock_chart", started, deals=deals, rules="standard",
+               subject=format_policy(subject), opponent=format_policy(opponent),
+               equity_deals=equity_deals)
+    statement = _chart_statement(chart)
+    return f"""## 3. When to knock, by turn: knock now or play on?
+
+**Question.** You may knock with d deadwood on your n-th turn. Is it better to knock
+now or to play on (and knock at the next chance)?
+
+**Answer.** {statement}
+
+Each cell is the mean of (points if you knock now) minus (points if you discard the same
+way without knocking and play on), both continued from the same stock order; positive
+(blue) = knock. Cells with fewer than 300 states are grey; the black line is the
+knock / play-on boundary.
+
+![knock chart](knock_chart/knock_chart.png)
+
+States come from {deals:,} deals (each played twice, seats swapped) of `basic` against
+`basic` under the standard rules, the player holding back its knock along the main line
+so later turns are reached; seed {config.seed}. The game-win values use an equity table of
+the same pair from {equity_deals:,} deals. Full table with CIs (points and game-win):
+[knock_chart.csv](knock_chart/knock_chart.csv).
+"""
+
+
+def _chart_statement(chart: pd.DataFrame) -> str:
+    """One paragraph summarising the knock chart: counts of verdicts, then per turn the
+    deadwood values at which knocking is significantly better."""
+    solid = chart[chart["enough"]]
+    counts = solid["verdict"].value_counts()
+    text = (f"In {counts.get('knock', 0)} of {len(solid)} well-sampled cells knocking now is "
+            f"significantly better, in {counts.get('play on', 0)} playing on is, and "
+            f"{counts.get('unclear', 0)} are too close to call.")
+    knock = solid[solid["verdict"] == "knock"].groupby("turn")["deadwood"].agg(["min", "max"])
+    if len(knock):
+        spans = [f"turn {turn}: {low}-{high}" if low != high else f"turn {turn}: {low}"
+                 for turn, (low, high) in knock.iterrows()]
+        last = int(knock.index.max())
+        text += (f" Knock now with deadwood (points) {'; '.join(spans)}; from own turn "
+                 f"{last + 1} on, playing on is never significantly worse.")
+    if "win_verdict" in solid:
+        differ = solid[solid["verdict"] != solid["win_verdict"]]
+        opposite = differ[(differ["verdict"] != "unclear") & (differ["win_verdict"] != "unclear")]
+        text += (f" Valued as the chance of winning a game to 100 that this hand opens "
+                 f"(columns `win_*`), the verdict is the same in {len(solid) - len(differ)} of "
+                 f"{len(solid)} cells; in {len(differ) - len(opposite)} of the others one "
+                 f"verdict is too close to call, and {len(opposite)} are opposite.")
+    play = solid[solid["verdict"] == "play on"]
+    if len(play):
+        low = play[play["deadwood"] <= 3]
+        text += (f" With 3 or less deadwood, playing on is better in {len(low)} of "
+                 f"{len(solid[solid['deadwood'] <= 3])} cells: an opponent who knocks at its "
+                 "first chance is undercut by such a hand, and gin is near.")
+    return text

@@ -1,0 +1,95 @@
+// Shared by the three pages: card notation, card buttons and the JSON API client.
+"use strict";
+const RANKS = "A23456789TJQK";
+const SUITS = "cdhs";
+const SYMBOLS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+
+function cardName(rank, suit) { return RANKS[rank] + SUITS[suit]; }
+function cardLabel(name) { return name[0] + SYMBOLS[name[1]]; }
+function isRed(name) { return name[1] === "d" || name[1] === "h"; }
+function cardIndex(name) { return SUITS.indexOf(name[1]) * 13 + RANKS.indexOf(name[0]); }
+function sortCards(cards) { return [...cards].sort((a, b) => cardIndex(a) - cardIndex(b)); }
+
+// A button showing one card (notation in data-card, e.g. "Kd").
+function cardButton(name, onClick) {
+  const button = document.createElement("button");
+  button.className = "card" + (isRed(name) ? " red" : "");
+  button.dataset.card = name;
+  button.id = "card-" + name;
+  button.type = "button";
+  button.textContent = cardLabel(name);
+  button.title = name;
+  if (onClick) button.addEventListener("click", () => onClick(name, button));
+  return button;
+}
+
+function backCard(text) {
+  const div = document.createElement("div");
+  div.className = "card back";
+  div.textContent = text || "";
+  return div;
+}
+
+// POST (with a body) or GET; throws Error(one-line reason) on an HTTP error.
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(data.error || ("HTTP " + response.status));
+  return data;
+}
+
+function fillSelect(select, values, chosen) {
+  select.innerHTML = "";
+  for (const value of values) {
+    const option = document.createElement("option");
+    option.value = option.textContent = value;
+    if (value === chosen) option.selected = true;
+    select.appendChild(option);
+  }
+}
+
+function pct(x) { return (100 * x).toFixed(1) + "%"; }
+
+// The ranked actions of an advice as a table element.
+function adviceTable(advice) {
+  const game = advice.objective === "game";
+  const scale = game ? 100 : 1;
+  const unit = game ? " pp" : "";
+  const table = document.createElement("table");
+  table.className = "data";
+  table.innerHTML = "<thead><tr><th>action</th><th>deadwood</th><th>value " +
+    (game ? "(game-win %)" : "(points)") + "</th><th>95% CI ±</th><th>vs best</th>" +
+    "<th>P(win hand)</th><th>P(undercut)</th><th>P(opp gin)</th><th>samples</th></tr></thead>";
+  const body = document.createElement("tbody");
+  advice.actions.forEach((row, i) => {
+    const tr = document.createElement("tr");
+    if (i === 0) tr.className = "best";
+    const behind = i === 0 ? "best" :
+      (-row.behind * scale).toFixed(1) + " ± " + (row.behind_half_width * scale).toFixed(1) + unit;
+    const cells = [row.action + (row.dropped ? " *" : ""), row.deadwood,
+      (row.mean * scale).toFixed(2), (row.half_width * scale).toFixed(2), behind, pct(row.p_win),
+      row.kind === "gin" || row.kind === "big gin" ? "-" : pct(row.p_undercut),
+      row.kind === "play" ? pct(row.p_opp_gin) : "-", row.samples];
+    for (const cell of cells) {
+      const td = document.createElement("td");
+      td.textContent = cell;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  });
+  table.appendChild(body);
+  return table;
+}
+
+function adviceSummary(advice) {
+  const s = advice.settings || {};
+  return `Opponent model: ${s.opponent}; you play on as ${s.policy}; rules ${advice.rules_preset}. ` +
+    `${advice.samples.toLocaleString()} samples (effective ${Math.round(advice.ess).toLocaleString()}, ` +
+    `${advice.weights} weights), ${advice.elapsed_s.toFixed(2)} s, ` +
+    (advice.stopped === "converged" ? "converged" : "time/sample budget spent") + ". " +
+    (advice.objective === "game" ? "Values are game-win probabilities." : "Values are points per hand.") +
+    (advice.actions.some(a => a.dropped) ? " * dropped early as significantly worse." : "");
+}

@@ -1,0 +1,258 @@
+// The practice table: the server holds the game (id in the URL and localStorage).
+"use strict";
+const $ = (id) => document.getElementById(id);
+let game = null;
+let selected = null;
+let busy = false;
+let hintToken = 0;  // a hint or verdict is shown only if no move was made meanwhile
+
+function setError(message) { $("error").textContent = message || ""; }
+
+function legal(move) { return game && game.legal.includes(move); }
+
+function render() {
+  $("game").hidden = false;
+  $("opp-name").textContent = game.opponent;
+  $("opp-count").textContent = game.computer_cards;
+  $("opp-took").textContent = game.computer_holds.length ?
+    "· holds from the pile: " + game.computer_holds.map(cardLabel).join(" ") : "";
+  const over = game.phase === "hand over" || game.phase === "game over";
+  const shown = over && game.last_result ? game.last_result.computer_hand : null;
+  $("opp-hand").replaceChildren(...(shown ? shown.map(c => cardButton(c)) :
+    Array.from({ length: game.computer_cards }, () => backCard())));
+  $("stock-count").textContent = `(${game.stock})`;
+  $("stock").replaceChildren(backCard(String(game.stock)));
+  $("pile-count").textContent = `(${game.pile.length})`;
+  $("pile").replaceChildren(...game.pile.slice(-6).map(c => cardButton(c)));
+  $("score").textContent = `you ${game.scores[0]} · computer ${game.scores[1]}` +
+    (game.mode === "game" ? ` (to ${game.target})` : "") + ` · hand ${game.hand_number}`;
+  if (selected && !game.hand.includes(selected)) selected = null;
+  $("hand").replaceChildren(...game.hand.map(c => {
+    const button = cardButton(c, clickHand);
+    button.id = "hand-" + c;
+    if (c === selected) button.classList.add("selected");
+    if (c === game.drawn) button.classList.add("drawn");
+    return button;
+  }));
+  $("deadwood").textContent = game.deadwood === null ? "" : game.phase === "discard" ?
+    `· least deadwood after a discard: ${game.deadwood}` : `· deadwood ${game.deadwood}`;
+  $("status").textContent = statusText();
+  const card = selected ? " " + selected : "";
+  const buttons = { take: "take", pass: "pass", "draw-stock": "stock", "draw-pile": "pile",
+    discard: "play" + card, knock: "knock" + card, gin: "gin" + card, "big-gin": "big gin" };
+  for (const [id, move] of Object.entries(buttons)) {
+    const relevant = game.legal.some(m => m.split(" ")[0] === move.split(" ")[0]) || move === "big gin" && legal(move);
+    $(id).hidden = !relevant;
+    $(id).disabled = busy || !legal(move);
+  }
+  $("hint").hidden = game.phase !== "discard";
+  $("hint").disabled = busy;
+  $("next-hand").hidden = game.phase !== "hand over";
+  $("log").replaceChildren(...game.log.map(line => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  renderResult();
+  // for scripts and tests: the phase, the legal moves and whether a move is in flight
+  document.body.dataset.phase = game.phase;
+  document.body.dataset.legal = game.legal.join(",");
+  document.body.dataset.busy = busy ? "1" : "0";
+}
+
+function statusText() {
+  switch (game.phase) {
+    case "offer": return `Your turn: take the upcard ${cardLabel(game.pile[game.pile.length - 1])} or pass.`;
+    case "draw": return "Your turn: draw from the stock" + (legal("pile") ? " or take the discard." : ".");
+    case "discard": return selected ? `Discard ${cardLabel(selected)}` +
+      (game.legal.some(m => m.startsWith("knock") || m.startsWith("gin")) ? ", or knock / gin with it." : ".") :
+      "Your turn: click the card to discard.";
+    case "hand over": return "The hand is over.";
+    default: return "The game is over.";
+  }
+}
+
+function renderResult() {
+  const result = game.last_result;
+  $("result-panel").hidden = !result;
+  if (!result) { $("review-panel").hidden = true; return; }
+  let text = `Hand ${result.hand}: ${result.outcome}. ` + (result.winner ?
+    `${result.winner === "you" ? "You win" : "The computer wins"} ${result.points} points.` : "No points.");
+  if (result.knocker) text += ` Knocker (${result.knocker}) deadwood ${result.knocker_deadwood}, ` +
+    `defender ${result.defender_deadwood}.`;
+  if (game.final) text += ` Game over: ${game.final.winner === "you" ? "you win" : "the computer wins"}, ` +
+    `totals with bonuses ${game.final.totals[0]}:${game.final.totals[1]}` +
+    (game.final.shutout ? " (shutout)." : ".");
+  $("result-panel").textContent = text;
+}
+
+function clickHand(card) {
+  if (!game || game.phase !== "discard") return;
+  selected = selected === card ? null : card;
+  render();
+}
+
+async function act(move) {
+  if (busy) return;
+  busy = true;
+  hintToken++;
+  document.body.dataset.busy = "1";
+  setError("");
+  try {
+    const wasDiscard = game.phase === "discard";
+    game = await api(`/api/games/${game.id}/move`, { move });
+    selected = null;
+    $("hint-panel").hidden = true;
+    render();
+    if (wasDiscard && game.hints === "after" && game.decision_made !== null) showAfter(game.decision_made);
+    if (game.phase === "hand over" || game.phase === "game over") showReview();
+    else maybeHint();
+  } catch (error) {
+    setError(error.message);
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+async function maybeHint() {
+  if (game.hints === "before" && game.phase === "discard") showHint();
+}
+
+async function showHint() {
+  const panel = $("hint-panel");
+  const token = hintToken;
+  panel.hidden = false;
+  panel.textContent = "The advisor is thinking…";
+  try {
+    const advice = await api(`/api/games/${game.id}/hint?decision=${game.decisions}`);
+    if (token !== hintToken || advice.stale) return;
+    panel.replaceChildren(verdictLine(advice.verdict), adviceTable(advice), note(adviceSummary(advice)));
+  } catch (error) { if (token === hintToken) panel.textContent = "No hint: " + error.message; }
+}
+
+async function showAfter(index) {
+  const panel = $("hint-panel");
+  const token = hintToken;
+  panel.hidden = false;
+  panel.textContent = "The advisor is reviewing your move…";
+  try {
+    const row = await api(`/api/games/${game.id}/decisions/${index}`);
+    if (token !== hintToken) return;
+    if (!row.advice) { panel.textContent = "No verdict for this move: " + row.error; return; }
+    panel.replaceChildren(verdictLine(`You chose ${row.move}; the advisor: ${row.verdict}` +
+      (row.cost === null ? "" : ` Your move cost ${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)} points.`)),
+    adviceTable(row.advice));
+  } catch (error) { if (token === hintToken) panel.textContent = "No verdict: " + error.message; }
+}
+
+async function showReview() {
+  const panel = $("review-panel");
+  panel.hidden = false;
+  panel.textContent = "Reviewing your decisions of this hand…";
+  try {
+    const review = await api(`/api/games/${game.id}/review`);
+    const table = document.createElement("table");
+    table.className = "data";
+    table.id = "review";
+    table.innerHTML = "<thead><tr><th>your move</th><th>hand held</th><th>stock</th>" +
+      "<th>advisor's best</th><th>cost (points)</th></tr></thead>";
+    const body = document.createElement("tbody");
+    for (const row of review.decisions) {
+      const tr = document.createElement("tr");
+      for (const cell of [row.move, row.position ? row.position.hand : "?",
+        row.position ? row.position.stock : "?", row.best || "no advice: " + row.error,
+        row.cost === null ? "?" : `${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)}`]) {
+        const td = document.createElement("td");
+        td.textContent = cell;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
+    const heading = document.createElement("h2");
+    heading.textContent = `Review of hand ${review.hand}: your costliest decisions first ` +
+      `(total ${review.total_cost.toFixed(1)} points against the advisor's best play)`;
+    panel.replaceChildren(heading, review.decisions.length ? table : note("No discard decisions this hand."));
+  } catch (error) { panel.textContent = "No review: " + error.message; }
+}
+
+function verdictLine(text) {
+  const p = document.createElement("p");
+  p.className = "verdict";
+  p.textContent = text;
+  return p;
+}
+
+function note(text) {
+  const p = document.createElement("p");
+  p.className = "muted";
+  p.textContent = text;
+  return p;
+}
+
+function remember(id) {
+  localStorage.setItem("practice-game", id);
+  const url = new URL(location.href);
+  url.searchParams.set("game", id);
+  history.replaceState(null, "", url);
+}
+
+async function newGame() {
+  setError("");
+  hintToken++;
+  try {
+    game = await api("/api/games", { rules: $("rules").value, opponent: $("opponent").value,
+      mode: $("mode").value, hints: $("hints").value });
+    remember(game.id);
+    selected = null;
+    $("hint-panel").hidden = true;
+    render();
+    maybeHint();
+  } catch (error) { setError(error.message); }
+}
+
+async function nextHand() {
+  setError("");
+  hintToken++;
+  try {
+    game = await api(`/api/games/${game.id}/next`, {});
+    $("hint-panel").hidden = true;
+    $("review-panel").hidden = true;
+    render();
+    maybeHint();
+  } catch (error) { setError(error.message); }
+}
+
+async function init() {
+  const presets = await api("/api/presets");
+  fillSelect($("rules"), presets.rules, "standard");
+  fillSelect($("opponent"), presets.policies, presets.default_opponent);
+  const buttons = { take: "take", pass: "pass", "draw-stock": "stock", "draw-pile": "pile",
+    "big-gin": "big gin" };
+  for (const [id, move] of Object.entries(buttons)) $(id).addEventListener("click", () => act(move));
+  for (const verb of ["discard", "knock", "gin"]) {
+    $(verb).addEventListener("click", () => selected && act((verb === "discard" ? "play" : verb) + " " + selected));
+  }
+  $("hint").addEventListener("click", showHint);
+  $("new-game").addEventListener("click", newGame);
+  $("next-hand").addEventListener("click", nextHand);
+  const id = new URL(location.href).searchParams.get("game") || localStorage.getItem("practice-game");
+  if (id) {
+    try {
+      game = await fetch(`/api/games/${encodeURIComponent(id)}`).then(r => r.ok ? r.json() : null);
+    } catch (error) { game = null; }
+    if (game) {
+      remember(game.id);
+      $("rules").value = game.rules; $("mode").value = game.mode; $("hints").value = game.hints;
+      if ([...$("opponent").options].some(o => o.value === game.opponent)) $("opponent").value = game.opponent;
+      render();
+      if (game.phase === "hand over") showReview(); else maybeHint();
+    } else {
+      localStorage.removeItem("practice-game");
+    }
+  }
+  document.body.dataset.ready = "1";
+}
+
+init().catch(error => setError(error.message));

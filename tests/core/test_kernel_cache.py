@@ -1,0 +1,63 @@
+"""The numba cache cannot go stale: an edit to a callee in another module reaches a cached
+caller at the next run (numba's own cache keys a kernel on its own file only)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import analyzer
+from analyzer._kernel_cache import source_hash
+
+# _random_hand (gin/evaluator.py, cache=True) compiles in next_below and next_u64 from
+# core/rng.py; the edit below changes the stream's step, so the hand drawn changes.
+PROBE = """
+import json, numpy as np, analyzer, numba
+from analyzer.gin.evaluator import _random_hand
+state = np.array([12345], dtype=np.uint64)
+print(json.dumps({"hand": int(_random_hand(state, 10)), "file": analyzer.__file__,
+                  "cache": numba.config.CACHE_DIR}))
+"""
+
+
+def _run(root: Path, cache: Path) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=root, env=env, check=True,
+                          capture_output=True, text=True, timeout=600)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_editing_a_callee_in_another_module_reaches_the_cached_caller(tmp_path):
+    root = tmp_path / "copy"
+    shutil.copytree(Path(analyzer.__file__).parent, root / "analyzer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    first = _run(root, cache)
+    assert Path(first["file"]).is_relative_to(root)
+    assert Path(first["cache"]).parent == cache
+    assert list(Path(first["cache"]).rglob("*.nbi")), "the kernel was not cached"
+    assert _run(root, cache) == first  # unchanged sources: the same folder, reused
+
+    rng = root / "analyzer" / "core" / "rng.py"
+    text = rng.read_text()
+    step = "state[0] += _GOLDEN\n"
+    assert step in text
+    rng.write_text(text.replace(step, "state[0] += _GOLDEN + np.uint64(2)\n"))
+    edited = _run(root, cache)
+    assert edited["cache"] != first["cache"]
+    assert edited["hand"] != first["hand"]
+    # and it is what a cold compilation of the edited sources gives
+    assert _run(root, tmp_path / "cold")["hand"] == edited["hand"]
+
+
+def test_the_hash_follows_the_compute_layers_only(tmp_path):
+    root = tmp_path / "analyzer"
+    shutil.copytree(Path(analyzer.__file__).parent, root,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    before = source_hash(root)
+    (root / "cli" / "main.py").write_text("# a CLI edit compiles nothing\n")
+    assert source_hash(root) == before
+    (root / "rummy" / "rules.py").write_text("# a rules edit may change kernel constants\n")
+    assert source_hash(root) != before

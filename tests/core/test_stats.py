@@ -1,0 +1,67 @@
+"""Estimate and the 95% CI helpers against direct numpy computations."""
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+from analyzer.core.stats import Z95, Z95_EXACT, Estimate, half_width, sample_variance
+
+
+def test_from_sums_matches_numpy_mean_and_unbiased_sd():
+    values = np.random.default_rng(7).normal(3.0, 2.0, size=500)
+    estimate = Estimate.from_sums(values.sum(), np.square(values).sum(), len(values))
+    half = Z95 * values.std(ddof=1) / math.sqrt(len(values))
+    assert estimate.mean == pytest.approx(values.mean(), rel=1e-12)
+    assert estimate.low == pytest.approx(values.mean() - half, rel=1e-9)
+    assert estimate.high == pytest.approx(values.mean() + half, rel=1e-9)
+    assert estimate.half_width == pytest.approx(half, rel=1e-9)
+    assert estimate.n == 500
+
+
+def test_rate_is_the_mean_of_zero_one_samples():
+    samples = np.array([1.0] * 30 + [0.0] * 70)
+    rate = Estimate.from_rate(30, 100)
+    direct = Estimate.from_sums(samples.sum(), np.square(samples).sum(), 100)
+    assert rate == direct
+    assert rate.mean == 0.3
+
+
+def test_binomial_uses_the_plain_variance():
+    estimate = Estimate.binomial(0.25, 400)
+    assert estimate.high - estimate.mean == pytest.approx(Z95 * math.sqrt(0.25 * 0.75 / 400))
+
+
+def test_empty_sample_is_nan_and_single_sample_has_zero_width():
+    empty = Estimate.from_sums(0.0, 0.0, 0)
+    assert math.isnan(empty.mean) and math.isnan(empty.low) and empty.n == 0
+    single = Estimate.from_sums(5.0, 25.0, 1)
+    assert single.as_tuple() == (5.0, 5.0, 5.0)
+
+
+def test_rounding_never_gives_a_negative_variance():
+    # 0.1 * 3 samples of the same value: squares / n - mean**2 rounds slightly below 0
+    assert sample_variance(0.3, 0.03, 3) >= 0.0
+
+
+def test_the_two_quantiles_agree_to_eight_digits():
+    assert half_width(1.0, 1, Z95) == pytest.approx(half_width(1.0, 1, Z95_EXACT), rel=1e-8)
+    quantile = NormalDist().inv_cdf(0.975)
+    assert abs(Z95_EXACT - quantile) < 1e-14
+    assert round(quantile, 6) == Z95
+
+
+def test_gin_simulate_reexports_the_core_estimate():
+    from analyzer.gin.simulate import Estimate as GinEstimate
+
+    assert GinEstimate is Estimate
+
+
+def test_mean_sd_form_agrees_with_sums_to_rounding():
+    values = np.arange(1.0, 41.0)
+    by_sums = Estimate.from_sums(values.sum(), np.square(values).sum(), 40)
+    by_sd = Estimate.from_mean_sd(values.mean(), values.std(ddof=1), 40)
+    assert by_sd.mean == by_sums.mean
+    assert by_sd.low == pytest.approx(by_sums.low, rel=1e-14)
+    assert by_sd.high == pytest.approx(by_sums.high, rel=1e-14)

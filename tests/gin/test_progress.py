@@ -1,0 +1,65 @@
+"""Every study announces its total units first and reports exactly that many."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.gin import exact, studies
+from analyzer.gin.multiplayer import play_multiplayer_games
+from analyzer.gin.policies import PRESETS
+from analyzer.gin.rules import STANDARD
+
+BASIC = PRESETS["basic"]
+
+
+class Counter:
+    """A progress callable that records the announced total and the units reported."""
+
+    def __init__(self) -> None:
+        self.totals: list[int] = []
+        self.done = 0
+
+    def __call__(self, advance: int, /, total: int | None = None) -> None:
+        if total is not None:
+            self.totals.append(total)
+        assert advance >= 0
+        self.done += advance
+
+
+STUDIES = {
+    "knock_sweep": lambda p: studies.knock_sweep(
+        STANDARD, BASIC, {"basic": BASIC, "twin": None}, 60, 6, 1, (0, 5, 10), progress=p),
+    "knock_chart": lambda p: studies.knock_chart(STANDARD, BASIC, BASIC, 80, 1, 5, chunk=32,
+                                                 progress=p, equity_deals=50),
+    "best_response": lambda p: studies.best_response(STANDARD, BASIC, [10] * 4, BASIC, 20, 1,
+                                                     progress=p),
+    "best_schedule": lambda p: studies.best_schedule(STANDARD, BASIC, BASIC, 20, 1, rounds=2,
+                                                     progress=p),
+    "tournament": lambda p: studies.tournament(
+        STANDARD, {n: PRESETS[n] for n in ("basic", "simple", "passive")}, 40, 4, 1, progress=p),
+    "variants": lambda p: studies.variants(["standard", "straight"], BASIC, PRESETS["gin-hunter"],
+                                           BASIC, 40, 4, 1, progress=p),
+    "dealt_hands": lambda p: studies.dealt_hands(500, 1, progress=p),
+    "multiplayer": lambda p: play_multiplayer_games(STANDARD, [BASIC] * 3, 2_100, 1, p),
+    "exact": lambda p: exact.exact_enumeration(5, ranks=5, suits=3, progress=p,
+                                               batch_work=200),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STUDIES))
+def test_units_reported_add_up_to_the_announced_total(name):
+    counter = Counter()
+    STUDIES[name](counter)
+    assert len(counter.totals) == 1
+    assert counter.totals[0] > 0
+    assert counter.done == counter.totals[0]
+
+
+def test_resumed_enumeration_reports_the_classes_already_done():
+    params = exact.enumeration_params(5, ranks=5, suits=3)
+    saved = next(exact.enumeration_steps(exact.enumeration_start(params), None, 200))
+    assert not saved.done  # an interrupted run: one batch kept
+    counter = Counter()
+    exact.exact_enumeration(5, ranks=5, suits=3, batch_work=200, progress=counter,
+                            resume=saved)
+    assert counter.done == counter.totals[0]

@@ -1,0 +1,240 @@
+"""The JSON API under the pages, through an in-process client."""
+
+import shutil
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+from fastapi.testclient import TestClient
+
+from analyzer.web.app import MAX_BODY_BYTES, create_app
+
+KNOCK_DECISION = {"hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "pile": "Td Ks Jh Ts Kd Tc",
+                  "opp_took": "8d 9s", "opp_threw": "Tc Jh Ts Ks", "stock": 25, "turn": 5,
+                  "upcard": "5c"}
+
+
+@pytest.fixture
+def client(results_dir):
+    with TestClient(create_app(results_dir, warm_up=False)) as test_client:
+        yield test_client
+
+
+def assert_400(response, reason):
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert reason in error
+    assert "\n" not in error
+
+
+def test_advise_ranks_every_action_of_a_knock_decision(client):
+    response = client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 1500,
+                                                "opponent": "basic", "seed": 3})
+    assert response.status_code == 200, response.text
+    advice = response.json()
+    actions = advice["actions"]
+    assert {a["kind"] for a in actions} == {"knock", "play"}
+    assert advice["verdict"].startswith(("Knock", "Play on"))
+    assert advice["settings"]["opponent"] == "basic"
+    for row in actions:
+        assert 0 <= row["p_win"] <= 1 and 0 <= row["p_undercut"] <= 1
+        assert row["half_width"] > 0
+    assert actions[0]["behind"] == 0
+
+
+def test_the_cli_position_json_with_lists_and_a_score_is_accepted(client):
+    position = dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"].split(), score=[45, 80])
+    response = client.post("/api/advise", json={"position": position, "samples": 600,
+                                                "opponent": "basic"})
+    assert response.status_code == 200, response.text
+    assert response.json()["objective"] == "game"
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ({"position": dict(KNOCK_DECISION, pile="3c Td")}, "3c is in two places: hand and pile"),
+    ({"position": dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"] + " 9c")},
+     "wrong hand size: 12 cards"),
+    ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 3h")}, "duplicate card '3h'"),
+    ({"position": dict(KNOCK_DECISION, stock=40)}, "stock must hold"),
+    ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 1x")}, "1x"),
+    ({"position": dict(KNOCK_DECISION, colour="red")}, "position.colour"),
+    ({"position": KNOCK_DECISION, "rules": "nope"}, "unknown rules preset 'nope'"),
+    ({"position": KNOCK_DECISION, "opponent": "wizard"}, "unknown policy 'wizard'"),
+    ({"position": KNOCK_DECISION, "samples": 0}, "samples"),
+    ({}, "position: Field required"),
+])
+def test_impossible_positions_and_bad_settings_get_400(client, body, reason):
+    assert_400(client.post("/api/advise", json=body), reason)
+    assert client.get("/api/presets").status_code == 200  # still serving
+
+
+def test_bad_json_gets_400_and_oversized_bodies_413(client):
+    headers = {"content-type": "application/json"}
+    assert_400(client.post("/api/advise", content=b'{"position": ', headers=headers), "bad JSON")
+    assert_400(client.post("/api/advise", content=b"[1, 2]", headers=headers), "")
+    big = b'{"position": {"hand": "' + b" " * MAX_BODY_BYTES + b'"}}'
+    response = client.post("/api/advise", content=big, headers=headers)
+    assert response.status_code == 413
+    assert "request body over" in response.json()["error"]
+    streamed = client.post("/api/advise", content=iter([big]), headers=headers)
+    assert streamed.status_code == 413
+    assert client.get("/api/presets").status_code == 200
+
+
+def play_until(client, game, phases):
+    """Make the first legal move (knocking when possible) until the phase is one of
+    ``phases``."""
+    while game["phase"] not in phases:
+        legal = game["legal"]
+        move = next((m for m in legal if m.startswith(("gin", "knock"))), None)
+        move = move or ("stock" if "stock" in legal else "pass" if "pass" in legal else legal[0])
+        response = client.post(f"/api/games/{game['id']}/move", json={"move": move})
+        assert response.status_code == 200, response.text
+        game = response.json()
+    return game
+
+
+def test_a_practice_hand_through_the_api_with_hints_and_review(client):
+    created = client.post("/api/games", json={"opponent": "basic", "seed": 4, "hints": "before"})
+    assert created.status_code == 200, created.text
+    game = created.json()
+    assert game["opponent"] == "basic" and game["mode"] == "game"
+    game = play_until(client, game, ("discard",))
+    hint = client.get(f"/api/games/{game['id']}/hint", params={"decision": game["decisions"]})
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["actions"]
+    late = client.get(f"/api/games/{game['id']}/hint", params={"decision": 99})
+    assert late.json() == {"stale": True}
+    # a page reload finds the same game
+    assert client.get(f"/api/games/{game['id']}").json() == game
+    game = play_until(client, game, ("hand over", "game over"))
+    assert game["last_result"]["hand"] == 1
+    assert len(game["last_result"]["computer_hand"]) in (10, 11)
+    review = client.get(f"/api/games/{game['id']}/review")
+    assert review.status_code == 200, review.text
+    rows = review.json()["decisions"]
+    assert len(rows) == game["decisions"] >= 1
+    costs = [row["cost"] for row in rows if row["cost"] is not None]
+    assert costs == sorted(costs, reverse=True)
+    assert all(cost >= 0 for cost in costs)
+    assert review.json()["total_cost"] == pytest.approx(sum(costs))
+    following = client.post(f"/api/games/{game['id']}/next")
+    assert following.status_code == 200
+    assert following.json()["hand_number"] == 2
+
+
+def test_illegal_moves_get_400_and_change_nothing(client):
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 6}).json()
+    game = play_until(client, game, ("discard",))
+    absent = next(f"{r}{s}" for s in "cdhs" for r in "A23456789TJQK"
+                  if f"{r}{s}" not in game["hand"])
+    url = f"/api/games/{game['id']}/move"
+    assert_400(client.post(url, json={"move": f"play {absent}"}), "is not in your hand")
+    assert_400(client.post(url, json={"move": "take"}), "is not a move now")
+    assert_400(client.post(url, json={"move": "fly away"}), "is not a move now")
+    assert_400(client.post(url, json={"move": "play " + "K" * 30}), "move")
+    assert_400(client.post(f"/api/games/{game['id']}/next"), "not over")
+    assert client.get(f"/api/games/{game['id']}").json() == game
+    assert client.get("/api/games/nope").status_code == 404
+    assert_400(client.post("/api/games", json={"mode": "forever"}), "mode")
+
+
+def test_decisions_after_acting_carry_the_cost_of_the_move(client):
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 8,
+                                           "hints": "after"}).json()
+    game = play_until(client, game, ("discard",))
+    move = next(m for m in game["legal"] if m.startswith("play"))
+    after = client.post(f"/api/games/{game['id']}/move", json={"move": move}).json()
+    assert after["decision_made"] == 0
+    row = client.get(f"/api/games/{game['id']}/decisions/0").json()
+    assert row["move"] == move
+    assert row["cost"] >= 0
+    assert row["best"] == row["advice"]["actions"][0]["action"]
+    assert client.get(f"/api/games/{game['id']}/decisions/5").status_code == 404
+
+
+def test_strategy_charts_hover_shows_the_ci_and_the_samples(client, results_dir):
+    data = client.get("/api/strategy").json()
+    ids = [chart["id"] for chart in data["charts"]]
+    assert ids == ["knock-chart", "knock-chart-games", "knock-sweep-diff",
+                   "knock-sweep-game-win"]
+    for chart in data["charts"]:
+        trace = chart["figure"]["data"][0]
+        assert "95% CI" in trace["hovertemplate"] and "n = " in trace["hovertemplate"]
+        assert "opponent" in chart["figure"]["layout"]["title"]["text"]
+        assert "rules standard" in chart["figure"]["layout"]["title"]["text"]
+    assert any("No robust knock chart" in note for note in data["notes"])
+    # a robust chart, once committed, is picked up (the cache follows the files)
+    robust = results_dir / "knock_chart_robust"
+    robust.mkdir()
+    shutil.copy(results_dir / "knock_chart" / "knock_chart.csv", robust / "robust.csv")
+    data = client.get("/api/strategy").json()
+    assert "robust-robust" in [chart["id"] for chart in data["charts"]]
+    assert not any("No robust" in note for note in data["notes"])
+
+
+def test_strategy_without_results_says_what_is_missing(tmp_path):
+    with TestClient(create_app(tmp_path / "none", warm_up=False)) as client:
+        data = client.get("/api/strategy").json()
+    assert data["charts"] == []
+    assert len(data["notes"]) == 3
+
+
+def test_pages_scripts_and_openapi_are_served_locally(client):
+    for path in ("/", "/table", "/strategy"):
+        page = client.get(path)
+        assert page.status_code == 200
+        assert "http://" not in page.text and "https://" not in page.text
+    assert client.get("/static/plotly.min.js").headers["content-type"].startswith(
+        "text/javascript")
+    schema = client.get("/openapi.json").json()
+    assert {"/api/advise", "/api/games", "/api/games/{game_id}/move",
+            "/api/games/{game_id}/review", "/api/strategy"} <= set(schema["paths"])
+
+
+def test_a_long_advisor_run_does_not_block_other_requests(client):
+    """Advisor work runs off the event loop: a game starts while a 20,000-sample run
+    (a few seconds) is going on."""
+    import threading
+    import time
+
+    slow = {}
+
+    def long_advice():
+        started = time.perf_counter()
+        slow["response"] = client.post("/api/advise", json={
+            "position": KNOCK_DECISION, "samples": 20_000, "tolerance": 0.01,
+            "opponent": "basic"})
+        slow["seconds"] = time.perf_counter() - started
+
+    client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 300,
+                                     "opponent": "basic"})  # JIT loaded before timing
+    thread = threading.Thread(target=long_advice)
+    thread.start()
+    time.sleep(0.3)
+    started = time.perf_counter()
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 1})
+    quick = time.perf_counter() - started
+    thread.join()
+    assert game.status_code == 200 and slow["response"].status_code == 200
+    assert slow["response"].json()["samples"] == 20_000  # the whole budget: no early stop
+    assert quick < slow["seconds"] / 2
+
+
+def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_dir):
+    folder = results_dir / "robust_knock"
+    folder.mkdir()
+    rows = ["rules,turns,first_turn,deadwood,knock_probability"]
+    rows += [f"standard,{a}-{b},{a},{dw},{1.0 if dw <= 7 else 0.25}"
+             for a, b in ((1, 4), (5, 8), (9, 32)) for dw in range(11)]
+    (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
+    (folder / "standard_mixture.csv").write_text("rules,table,weight\nstandard,7/7/7,1.0\n")
+    data = client.get("/api/strategy").json()
+    robust = [chart for chart in data["charts"] if chart["id"] == "robust-standard_strategy"]
+    assert len(robust) == 1
+    trace = robust[0]["figure"]["data"][0]
+    assert trace["x"] == ["1-4", "5-8", "9-32"]
+    assert trace["z"][10] == [0.25, 0.25, 0.25] and trace["z"][0] == [1.0, 1.0, 1.0]
+    assert "rules standard" in robust[0]["figure"]["layout"]["title"]["text"]
+    assert not data["notes"]  # the mixture file is skipped, not reported as unknown
