@@ -10,7 +10,8 @@ with a base policy (``expert`` by default) for everything but the knock decision
   the significance rule), its edge against that opponent.
 
 Every line also carries its exploitability: the held-out gain of the best response
-:func:`analyzer.gin.exploit.exploit` finds against it (points per hand, 95% CI).  Edges
+:func:`analyzer.gin.exploit.exploit` finds against it (points per hand, 95% CI), over
+knock tables and the knock, draw and discard rules (one sweep).  Edges
 are split into what they come from: hands ending in gin, undercuts and ordinary knocks.
 """
 
@@ -22,7 +23,14 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .equilibrium import knock_coordinates, table_of, table_policy
-from .exploit import OUTCOME_PARTS, best_response, exploit, mixture_payoffs, panel_table
+from .exploit import (
+    OUTCOME_PARTS,
+    best_response,
+    exploit,
+    mixture_payoffs,
+    panel_table,
+    rule_coordinates,
+)
 from .policies import Policy, policy_name
 from .rules import Rules
 from .simulate import Estimate
@@ -130,9 +138,10 @@ def _line(rules: Rules, label: str, policy: Policy, opponent_name: str, opponent
           scheduler: str | None) -> AnswerLine:
     edge = mixture_payoffs(rules, [policy], [opponent], [1.0], n_deals, seed + 17,
                            progress=progress, scheduler=scheduler)
-    # one sweep of the response search: the report must stay within minutes
+    # one sweep over knock tables and draw, discard and knock rules (not the numeric
+    # weights): the report must stay within minutes; `analyzer exploit` searches it all
     found = exploit(rules, policy, n_deals, seed + 31, rounds=1, progress=progress,
-                    scheduler=scheduler)
+                    scheduler=scheduler, coordinates=rule_coordinates)
     return AnswerLine(label, table_of(policy), opponent_name, edge.value(0),
                       {name: edge.part(0, name) for name in OUTCOME_PARTS}, found.points,
                       policy_name(found.response))

@@ -66,7 +66,7 @@ def section_knock_box(config: ReportConfig) -> str:
         source = "a small equilibrium run by this report (no committed robust_knock/ files)"
     else:
         table, source = found
-    deals = config.size(0.05, least=200)
+    deals = config.size(0.025, least=200)
     answers = knock_answers(STANDARD, expert, table, panel(), deals, config.seed, "standard",
                             progress=progress_for(config, "when to knock"),
                             scheduler=config.scheduler)

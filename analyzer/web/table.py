@@ -372,7 +372,7 @@ class PracticeGame:
             raise ValueError("advice is given at your discard decisions only")
         taken = int(state[Slot.TAKEN])
         upcard = int(state[Slot.UPCARD])
-        known = {
+        known: dict[str, Any] = {
             "hand": tuple(_cards(int(state[Slot.HAND + ME]))),
             "pile": tuple(int(c) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]),
             "opp_took": tuple(_cards(int(state[Slot.TOOK + COMPUTER]))),
