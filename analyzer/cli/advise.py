@@ -9,7 +9,7 @@ import click
 
 from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.engine import MAX_DRAWS
-from ..gin.policies import format_policy, policy_name
+from ..gin.search import format_player, rollout_policy
 from .options import (
     MAX_UNITS,
     SEED,
@@ -17,8 +17,10 @@ from .options import (
     echo_json,
     fail,
     format_options,
+    get_player,
     get_policy,
     get_rules,
+    player_form,
     progress_bar,
     rules_options,
 )
@@ -26,7 +28,6 @@ from .options import (
 #: Most rollout samples: each keeps four 8-byte values per action (at most 12), so
 #: 10**6 samples stay under 0.5 GB.
 MAX_SAMPLES = 1_000_000
-
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -114,10 +115,10 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
     strongest = strongest_model()
     policy = policy or strongest
     opponent = opponent or strongest
-    mine, theirs = get_policy(policy), get_policy(opponent)
+    mine, theirs = get_player(policy), get_player(opponent)
     if cross_check is None:
-        cross_check = "basic" if policy_name(theirs) != "basic" else strongest
-    other = None if cross_check == "none" or cross_check == policy_name(theirs) else (
+        cross_check = "basic" if format_player(theirs) != "basic" else strongest
+    other = None if cross_check == "none" or cross_check == format_player(theirs) else (
         get_policy(cross_check))
     try:
         position = _read_position(position_file, hand, drawn, from_pile, pile, opp_took,
@@ -128,7 +129,10 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
             from ..gin.equity import equity_function
 
             with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
-                equity = equity_function(rules, mine, theirs, equity_deals, seed, update)
+                # a search player's table is its rollout policy's: searching 10**4 deals
+                # for a table would cost hours
+                equity = equity_function(rules, rollout_policy(mine), rollout_policy(theirs),
+                                         equity_deals, seed, update)
         with progress_bar(samples, "sample", no_progress) as update:
             advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
                             tolerance=tolerance, weights=weights, temperature=temperature,
@@ -141,8 +145,8 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
                                equity=equity)
     except (ValueError, TypeError) as error:
         fail(str(error))
-    models = {"opponent_model": policy_name(theirs), "opponent_policy": format_policy(theirs),
-              "own_policy": policy_name(mine)}
+    models = {"opponent_model": format_player(theirs), "opponent_policy": player_form(theirs),
+              "own_policy": format_player(mine)}
     difference = None if check is None else model_difference(advice, check, cross_check)
     if fmt == "json":
         echo_json(advice.to_dict() | models | {

@@ -32,10 +32,10 @@ from ..gin.policies import (
     Policy,
     format_policy,
     parse_policy,
-    policy_name,
 )
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules, ranges_text, resolve_rules
+from ..gin.search import Player, format_player, parse_player
 
 if TYPE_CHECKING:
     from ..gin.simulate import Estimate
@@ -110,8 +110,9 @@ def policy_options(function: F) -> F:
     function = click.option("--b", "policy_b", default="basic", show_default=True,
                             help="Policy of player B (as --a).")(function)
     return click.option("--a", "policy_a", default="basic", show_default=True,
-                        help="Policy of player A: a preset, or draw=..,discard=..,knock=.. "
-                             f"({POLICY_RANGES}).")(function)
+                        help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
+                             f"({POLICY_RANGES}), or the search player "
+                             "search[,budget=..,rollout=..].")(function)
 
 
 #: The ranges of a policy's parameters, for --help.
@@ -130,7 +131,35 @@ def get_policy(text: str) -> Policy:
     try:
         return parse_policy(text)
     except ValueError as error:
+        if text.strip().startswith("search"):
+            fail("the search player plays in simulate, games, tournament and advise only; "
+                 "here give a policy")
         fail(str(error))
+
+
+def get_player(text: str) -> Player:
+    """A policy or the search player (``search,budget=..,rollout=..``)."""
+    try:
+        return parse_player(text)
+    except ValueError as error:
+        fail(str(error))
+
+
+def split_player_list(text: str) -> list[str]:
+    """Players listed in one option: separated by ``;`` when there is one, else by commas,
+    a ``key=value`` part joining the player before it (``search,budget=32,basic`` is
+    ``search,budget=32`` and ``basic``)."""
+    if ";" in text:
+        return [part.strip() for part in text.split(";") if part.strip()]
+    names: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and names:
+            names[-1] += "," + part
+        else:
+            names.append(part)
+    return names
 
 
 def set_jobs(jobs: int | None) -> None:
@@ -401,19 +430,25 @@ def write_raw(frame: Any, path: str | None) -> None:
 
 
 def run_summary(preset: str, overrides: tuple[str, ...], rules: Rules, seed: int,
-                 a: Policy, b: Policy) -> dict[str, Any]:
+                 a: Player, b: Player) -> dict[str, Any]:
     """The JSON keys every simulation command shares."""
     return {"seed": seed,
             "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-            "rules_fields": rules.describe(), "policy_a": format_policy(a),
-            "policy_b": format_policy(b)}
+            "rules_fields": rules.describe(), "policy_a": player_form(a),
+            "policy_b": player_form(b)}
 
 
-def echo_header(what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Policy,
-                 b: Policy) -> None:
+def player_form(player: Player) -> str:
+    """The full string form of a player: a policy's every field
+    (:func:`analyzer.gin.policies.format_policy`), or the search player's parts."""
+    return format_policy(player) if isinstance(player, Policy) else format_player(player)
+
+
+def echo_header(what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Player,
+                 b: Player) -> None:
     click.echo(f"{what}, seed {seed}, rules {preset}"
                + (f" with {', '.join(overrides)}" if overrides else ""))
-    click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
+    click.echo(f"A: {format_player(a)}   B: {format_player(b)}")
 
 
 FORMATS = ("table", "csv", "json")

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
 from ..gin.evaluator import GIN_HAND_SIZES, best_melds, min_deadwood
-from ..gin.policies import Policy, format_policy, policy_name
+from ..gin.policies import format_policy, policy_name
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules
 from .options import (
@@ -25,6 +25,7 @@ from .options import (
     estimate_text,
     fail,
     format_options,
+    get_player,
     get_policy,
     get_rules,
     interrupted,
@@ -41,6 +42,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from ..gin.search import Player
     from ..gin.simulate import HandResult
 
 #: Most games of 3 or 4 players: they are played in one kernel call and every game's row
@@ -285,7 +287,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     from ..gin.simulate import simulate
 
     rules = get_rules(preset, overrides)
-    a, b = get_policy(policy_a), get_policy(policy_b)
+    a, b = get_player(policy_a), get_player(policy_b)
     check_raw_count(raw, deals, "deals")
     if raw is not None and checkpoint is not None:
         fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
@@ -325,7 +327,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
 
 
 def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tuple[str, ...],
-                      a: Policy, b: Policy) -> None:
+                      a: Player, b: Player) -> None:
     echo_header(f"{result.deals:,} deals ({result.hands:,} hands)", seed, preset, overrides, a, b)
     mix = "  ".join(f"{k} {v:.2%}" for k, v in result.outcomes.items() if v or k != "tie")
     click.echo(f"outcomes:            {mix}")
@@ -381,7 +383,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
         return
     from ..gin.simulate import play_games
 
-    a, b = get_policy(policy_a), get_policy(policy_b)
+    a, b = get_player(policy_a), get_player(policy_b)
     with progress_bar(games, "game", no_progress) as update:
         result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
                             progress=update, scheduler=scheduler)

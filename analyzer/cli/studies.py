@@ -19,6 +19,7 @@ from .options import (
     echo_json,
     emit,
     fail,
+    get_player,
     get_policy,
     get_rules,
     interrupted,
@@ -30,6 +31,7 @@ from .options import (
     run_options,
     save_chart,
     set_jobs,
+    split_player_list,
     study_options,
     verdict_grid,
 )
@@ -189,7 +191,9 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 @click.command("tournament")
 @rules_options
 @click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
-              show_default=True, help="Comma-separated policy presets in the round robin.")
+              show_default=True,
+              help="Comma-separated policy presets in the round robin (a search player "
+                   "takes its options after it: search,budget=32,basic).")
 @click.option("--deals", type=UNITS, default=10_000, show_default=True,
               help="Deals per pairing (each twice, seats swapped).")
 @click.option("--games", type=UNITS, default=1_000, show_default=True,
@@ -209,13 +213,13 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
-    names = [n.strip() for n in policies.split(",") if n.strip()]
+    names = split_player_list(policies)
     if len(names) < 2:
         fail("--policies needs at least two presets")
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
         fail(f"--policies names {repeated[0]!r} twice; each policy plays once")
-    field = {name: get_policy(name) for name in names}
+    field = {name: get_player(name) for name in names}
     set_jobs(jobs)
     with progress_bar(None, "deal", no_progress) as update:
         results = studies.tournament(rules, field, deals, games, seed, progress=update,

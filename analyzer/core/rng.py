@@ -22,6 +22,9 @@ index rule changes every figure drawn from it (the committed ``results/`` includ
 * dealt-deadwood distribution (evaluator): deal ``d`` from ``(seed, d)``;
 * advisor: sample ``s`` (the unseen cards and the opponent's hand) from ``(seed, s)``, its
   rollouts from ``(seed ^ ADVISOR_POLICY_SALT, s)``;
+* search player (:mod:`analyzer.gin.search`): decision ``k`` of a hand from
+  ``(policy_key ^ SEARCH_SALT, k)``, where ``policy_key`` is the hand's policy stream key;
+  its sample ``s`` uses streams ``2s`` (dealing) and ``2s + 1`` (rollouts) of that key;
 * ``engine.play_from_deck``: the policies from ``(policy_seed, 0)``;
 * plain rummy: the deck of deal ``d`` from ``(seed, d)``; the hands of game ``g`` are
   successive shuffles of the one stream ``(seed, g)``.
@@ -52,6 +55,8 @@ POLICY_SALT = np.int64(0x5A17)
 GAME_SALT = np.int64(0x6A3E)
 #: Salt of the advisor's rollout stream of each sample.
 ADVISOR_POLICY_SALT = np.int64(0xAD71)
+#: Salt of the search player's streams (XOR-ed into a hand's policy stream key).
+SEARCH_SALT = np.int64(0x5EA4C4)
 
 
 @njit(cache=True)

@@ -34,6 +34,7 @@ from .simulate import (
     GameColumn,
     GamePolicy,
     HandColumn,
+    ScoreAware,
     game_rows,
     hand_rows,
     merge_sums,
@@ -93,7 +94,7 @@ def compare_hands_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
     sums: dict[str, float] = {}
     points = []
     for index, arm in enumerate(arms):
-        if not isinstance(arm.policy_a, Policy) or not isinstance(arm.policy_b, Policy):
+        if isinstance(arm.policy_a, ScoreAware) or isinstance(arm.policy_b, ScoreAware):
             raise TypeError(f"arm {arm.label!r}: hand comparisons need fixed policies, "
                             "not score-aware ones")
         rows = hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)

@@ -68,7 +68,7 @@ from .state import (
 
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
            "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
-           "choose_discard", "deck_order", "end_in_a_draw", "knock_deadwood",
+           "choose_discard", "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
            "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
            "resolve_knock", "step", "stock_left"]
 
@@ -468,6 +468,26 @@ def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool
     state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
     _end(state, Outcome.BIG_GIN, player, rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
     return True
+
+
+@njit(cache=True)
+def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Whether the player to move chooses between actions now: the upcard offer, a draw
+    with a face-up card that may be taken, or a discard other than a forced big gin.
+
+    The other moves are forced: the first draw after both players refused the upcard,
+    the end at the draw limit or at a stock of two (where, with ``wall``, taking the
+    pile's top to knock is left to the policy), and big gin.
+    """
+    phase = state[Slot.PHASE]
+    if phase == Phase.OFFER:
+        return True
+    if phase == Phase.DRAW:
+        return (state[Slot.DRAWS] < MAX_DRAWS and stock_left(state) > 2
+                and not (state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2)
+                and state[Slot.PILE_LEN] > 0)
+    return phase == Phase.DISCARD and not (
+        rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0)
 
 
 @njit(cache=True)

@@ -33,6 +33,7 @@ from ..core.stats import Estimate
 from .engine import SCRATCH_SIZE, STATE_SIZE, Slot
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
+from .search import SEARCH_FIELDS
 from .simulate import MAX_HANDS_PER_GAME, play_hand
 
 
@@ -74,6 +75,8 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
     rng = np.empty(1, dtype=np.uint64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     pair = np.empty((2, policies.shape[1]), dtype=np.int64)
+    searchers = np.zeros((2, SEARCH_FIELDS), dtype=np.int64)  # no seat searches here
+    samples = np.zeros(1, dtype=np.int64)
     sides = 3 if players == 3 else 2
     scores = np.zeros(sides, dtype=np.int64)
     boxes = np.zeros(sides, dtype=np.int64)
@@ -97,7 +100,7 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
             pair[1] = policies[second]
             stream = game * MAX_HANDS_PER_GAME + hand_number
             play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ POLICY_SALT, stream),
-                      np.int64(1), rules, pair, state, deck, rng, scratch)
+                      np.int64(1), rules, pair, searchers, state, deck, rng, scratch, samples)
             hand_number += 1
             seat = state[Slot.WINNER]
             if seat < 0:

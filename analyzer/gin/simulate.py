@@ -28,7 +28,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
-from ..core.rng import GAME_SALT, POLICY_SALT, shuffle_deck, stream_key
+from ..core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..core.stats import Estimate
 from .engine import (
     OUTCOME_NAMES,
@@ -36,12 +36,19 @@ from .engine import (
     STATE_SIZE,
     Outcome,
     Slot,
-    advance,
     new_hand,
     stock_left,
 )
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
+from .search import (
+    Player,
+    SearchPolicy,
+    no_search,
+    play_on,
+    rollout_policy,
+    split_players,
+)
 
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
 MAX_HANDS_PER_GAME = 1000
@@ -89,12 +96,17 @@ class GameColumn(IntEnum):
 @njit(cache=True)
 def play_hand(deck_key: np.uint64, policy_key: np.uint64, dealer: np.int64,
               rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-              state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
-              rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> None:
-    """Deal from ``deck_key`` and play one hand to its end in ``state``."""
+              searchers: npt.NDArray[np.int64], state: npt.NDArray[np.int64],
+              deck: npt.NDArray[np.int8], rng: npt.NDArray[np.uint64],
+              scratch: npt.NDArray[np.int64], samples_used: npt.NDArray[np.int64]
+              ) -> np.int64:
+    """Deal from ``deck_key`` and play one hand to its end in ``state``; a seat with a
+    search row (:mod:`analyzer.gin.search`) searches at its decisions.  Returns the
+    searched decisions (their samples are added to ``samples_used[0]``)."""
     deal_hand(deck_key, dealer, rules, state, deck, rng)
     rng[0] = policy_key
-    advance(state, rules, policies, rng, scratch, False)
+    return play_on(state, rules, policies, searchers, np.int64(policy_key) ^ SEARCH_SALT, rng,
+                   scratch, samples_used)
 
 
 @njit(cache=True)
@@ -128,11 +140,13 @@ def _write_hand_row(state: npt.NDArray[np.int64], deal: np.int64,
 @njit(cache=True, parallel=True)
 def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                  rows: npt.NDArray[np.int64]) -> None:
+                  searchers: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+                  searched: npt.NDArray[np.int64]) -> None:
     """Rows for deals ``first_deal .. first_deal + n_deals``; A sits in seat 0.
 
     With ``swap`` row ``2i`` has A as non-dealer and row ``2i + 1`` A as dealer, on the
-    same deck; otherwise the dealer alternates with the deal number.
+    same deck; otherwise the dealer alternates with the deal number.  ``searched[i]``
+    gets the searched decisions and their samples of row ``i``.
     """
     reps = 2 if swap else 1
     # work space is allocated once per slot, not per deal: allocating inside the loop
@@ -144,15 +158,19 @@ def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap:
         deck = np.empty(52, dtype=np.int8)
         rng = np.empty(1, dtype=np.uint64)
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        samples = np.zeros(1, dtype=np.int64)
         for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
             deal = first_deal + i
             deck_key = stream_key(seed, deal)
             policy_key = stream_key(seed ^ POLICY_SALT, deal)
             for rep in range(reps):
                 dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
-                play_hand(deck_key, policy_key, dealer, rules, policies, state, deck, rng,
-                          scratch)
-                _write_hand_row(state, deal, rows[i * reps + rep])
+                samples[0] = 0
+                row = i * reps + rep
+                searched[row, 0] = play_hand(deck_key, policy_key, dealer, rules, policies,
+                                             searchers, state, deck, rng, scratch, samples)
+                searched[row, 1] = samples[0]
+                _write_hand_row(state, deal, rows[row])
 
 
 @njit(cache=True)
@@ -181,8 +199,8 @@ def close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
 @njit(cache=True)
 def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
               rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
-              regions: npt.NDArray[np.int64], start: npt.NDArray[np.int64],
-              row: npt.NDArray[np.int64]) -> None:
+              regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+              start: npt.NDArray[np.int64], row: npt.NDArray[np.int64]) -> None:
     """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
 
     Policies may depend on the score: before each hand seat ``s`` plays
@@ -190,7 +208,8 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
     is the last index of the region tables.  The running scores are also written into
     the hand's state (``Slot.SCORE + seat``), where score-aware kernels such as the
-    expert's knock read them.
+    expert's knock read them.  A seat with a search row searches at its decisions
+    (:mod:`analyzer.gin.search`).
 
     ``start`` holds the score (points) and boxes (hands won) each seat begins with:
     ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
@@ -202,6 +221,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     deck = np.empty(52, dtype=np.int8)
     rng = np.empty(1, dtype=np.uint64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    samples = np.zeros(1, dtype=np.int64)
     columns = 3 if rules[RuleField.HOLLYWOOD] else 1
     scores = np.zeros((3, 2), dtype=np.int64)
     boxes = np.zeros((3, 2), dtype=np.int64)
@@ -233,7 +253,9 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
         state[Slot.SCORE] = scores[0, 0]
         state[Slot.SCORE + 1] = scores[0, 1]
         rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
-        advance(state, rules, policies, rng, scratch, False)
+        play_on(state, rules, policies, searchers,
+                np.int64(stream_key(game_seed ^ POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
+                scratch, samples)
         hand_number += 1
         winner = state[Slot.WINNER]
         if winner < 0:
@@ -270,15 +292,15 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
 @njit(cache=True, parallel=True)
 def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
-                  regions: npt.NDArray[np.int64], start: npt.NDArray[np.int64],
-                  rows: npt.NDArray[np.int64]) -> None:
+                  regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+                  start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
     reps = 2 if swap else 1
     for i in prange(n_games):
         game = first_game + i
         for rep in range(reps):
             first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)
-            play_game(seed, game, first_dealer, rules, score_policies, regions, start,
-                      rows[i * reps + rep])
+            play_game(seed, game, first_dealer, rules, score_policies, regions, searchers,
+                      start, rows[i * reps + rep])
 
 
 # ---------------------------------------------------------------------------- driver
@@ -305,8 +327,8 @@ class HandResult:
     hands: int
     seed: int
     rules: Rules
-    policy_a: Policy
-    policy_b: Policy
+    policy_a: Player
+    policy_b: Player
     outcomes: dict[str, float]
     points_a: Estimate
     """Points per hand to policy A (per deal: the mean over its seat-swapped pair)."""
@@ -318,6 +340,10 @@ class HandResult:
     gin_rate: float
     elapsed_s: float
     rows: pd.DataFrame | None = None
+    searched_decisions: int = 0
+    """Decisions the search player(s) searched (0 without one)."""
+    search_samples: int = 0
+    """Samples those decisions rolled out."""
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the summary covers the deals finished."""
 
@@ -374,27 +400,34 @@ def _estimates_frame(estimates: dict[str, Estimate], shares: dict[str, float],
 Progress = Callable[[int], None]
 
 
-def _policy_matrix(policy_a: Policy, policy_b: Policy) -> npt.NDArray[np.int64]:
-    return np.stack([policy_a.to_array(), policy_b.to_array()])
-
-
-def hand_rows(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_deal: int,
+def hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
               n_deals: int, swap_seats: bool = True) -> npt.NDArray[np.int64]:
     """Per-hand rows (columns :class:`HandColumn`) of deals ``first_deal ..`` of a run."""
+    return _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals,
+                               swap_seats)[0]
+
+
+def _searched_hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
+                        first_deal: int, n_deals: int, swap_seats: bool
+                        ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(per-hand rows, per-hand searched decisions and their samples)."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
-    rules_array, policies = rules.to_array(), _policy_matrix(policy_a, policy_b)
+    searched = np.zeros((n_deals * reps, 2), dtype=np.int64)
+    rules_array = rules.to_array()
+    policies, searchers = split_players([policy_a, policy_b])
     # in kernel calls of a bounded size: Ctrl-C is seen between them (a kernel cannot
     # be interrupted), and every deal has its own stream, so the rows do not change
     for start in range(0, n_deals, INTERRUPT_SPAN):
         count = min(INTERRUPT_SPAN, n_deals - start)
+        span = slice(start * reps, (start + count) * reps)
         _hands_kernel(np.int64(seed), np.int64(first_deal + start), np.int64(count),
-                      swap_seats, rules_array, policies,
-                      rows[start * reps:(start + count) * reps])
-    return rows
+                      swap_seats, rules_array, policies, searchers, rows[span],
+                      searched[span])
+    return rows, searched
 
 
-def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
+def hand_chunk_sums(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
                     first_deal: int, n_deals: int, swap_seats: bool = True) -> dict[str, float]:
     """Mergeable sums (counts, sums, sums of squares) over one chunk of deals.
 
@@ -404,13 +437,16 @@ def hand_chunk_sums(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int,
                        keep_rows=False)[0]
 
 
-def _hand_chunk(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, first_deal: int,
+def _hand_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
                 n_deals: int, swap_seats: bool, keep_rows: bool
                 ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
     """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`simulate` maps)."""
-    rows = hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats)
+    rows, searched = _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals,
+                                         swap_seats)
     sums = _Sums()
     _accumulate_hands(rows, 2 if swap_seats else 1, sums)
+    sums.add("searched_decisions", searched[:, 0].sum())
+    sums.add("search_samples", searched[:, 1].sum())
     return sums.values, rows if keep_rows else None
 
 
@@ -430,15 +466,18 @@ class ScoreAware:
             raise ValueError("regions must index into policies")
 
 
-GamePolicy = Policy | ScoreAware
+GamePolicy = Policy | SearchPolicy | ScoreAware
 
 
 def _score_policy_arrays(policy_a: GamePolicy, policy_b: GamePolicy, target: int
-                         ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(policies by seat and region, region tables by seat) for the game kernel."""
+                         ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                    npt.NDArray[np.int64]]:
+    """(policies by seat and region, region tables by seat, search rows by seat) for the
+    game kernel; a search player's policy is its rollout policy."""
+    plain = [p if isinstance(p, ScoreAware) else rollout_policy(p) for p in (policy_a, policy_b)]
     sides = [p if isinstance(p, ScoreAware) else
              ScoreAware((p,), np.zeros((target + 1, target + 1), dtype=np.int64))
-             for p in (policy_a, policy_b)]
+             for p in plain]
     n_regions = max(len(side.policies) for side in sides)
     size = max(side.regions.shape[0] for side in sides)
     first = sides[0].policies[0].to_array()
@@ -451,7 +490,11 @@ def _score_policy_arrays(policy_a: GamePolicy, policy_b: GamePolicy, target: int
         # pad by repeating the last row and column: scores past the table use its edge
         regions[seat] = np.pad(table, ((0, size - table.shape[0]), (0, size - table.shape[0])),
                                mode="edge")
-    return arrays, regions
+    searchers = no_search()
+    for seat, player in enumerate((policy_a, policy_b)):
+        if isinstance(player, SearchPolicy):
+            searchers[seat] = player.to_array()
+    return arrays, regions, searchers
 
 
 def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
@@ -460,13 +503,13 @@ def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: in
     """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
-    arrays, regions = _score_policy_arrays(policy_a, policy_b, rules.target)
+    arrays, regions, searchers = _score_policy_arrays(policy_a, policy_b, rules.target)
     rules_array, scores = rules.to_array(), np.array(start, dtype=np.int64)
     span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
     for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
         count = min(span, n_games - offset)
         _games_kernel(np.int64(seed), np.int64(first_game + offset), np.int64(count),
-                      swap_seats, rules_array, arrays, regions, scores,
+                      swap_seats, rules_array, arrays, regions, searchers, scores,
                       rows[offset * reps:(offset + count) * reps])
     return rows
 
@@ -524,7 +567,7 @@ def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.i
     return *state.value, False
 
 
-def simulate(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int, seed: int = 0,
+def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, seed: int = 0,
              swap_seats: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
              progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
     """Play ``n_deals`` deals (two hands each with ``swap_seats``) of A against B.
@@ -577,8 +620,8 @@ def _accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: _Sums) -> No
     sums.add("decided", np.count_nonzero(winner >= 0))
 
 
-def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Policy,
-                policy_b: Policy, elapsed: float, rows: pd.DataFrame | None = None
+def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Player,
+                policy_b: Player, elapsed: float, rows: pd.DataFrame | None = None
                 ) -> HandResult:
     """The summary of a hands run from its merged sums."""
     def get(name: str) -> float:
@@ -597,7 +640,8 @@ def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Polic
                                                hands),
         first_player_win_rate=get("first_wins") / decided if decided else float("nan"),
         undercut_rate=outcomes["undercut"], gin_rate=outcomes["gin"] + outcomes["big_gin"],
-        elapsed_s=elapsed, rows=rows)
+        elapsed_s=elapsed, rows=rows, searched_decisions=int(get("searched_decisions")),
+        search_samples=int(get("search_samples")))
 
 
 def _hand_frame(chunks: list[npt.NDArray[np.int64]]) -> pd.DataFrame:
@@ -666,15 +710,16 @@ def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games
     return result
 
 
-def replay_deal(rules: Rules, policy_a: Policy, policy_b: Policy, seed: int, deal: int,
+def replay_deal(rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int,
                 a_dealer: bool = False) -> npt.NDArray[np.int64]:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
+    policies, searchers = split_players([policy_a, policy_b])
     play_hand(np.uint64(stream_key(np.int64(seed), np.int64(deal))),
               np.uint64(stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))),
-              np.int64(0 if a_dealer else 1), rules.to_array(),
-              _policy_matrix(policy_a, policy_b), state, np.empty(52, dtype=np.int8),
-              np.empty(1, dtype=np.uint64), np.zeros(SCRATCH_SIZE, dtype=np.int64))
+              np.int64(0 if a_dealer else 1), rules.to_array(), policies, searchers, state,
+              np.empty(52, dtype=np.int8), np.empty(1, dtype=np.uint64),
+              np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int64))
     return state
 
 

@@ -14,7 +14,7 @@ Every comparison inside a study runs its arms on the same deals of the same seed
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +33,7 @@ from .policies import PRESETS as POLICY_PRESETS
 from .policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
+from .search import Player
 
 # ---------------------------------------------------------------------- dealt hands
 
@@ -374,11 +375,12 @@ def default_field() -> dict[str, Policy]:
              "expert")}
 
 
-def tournament(rules: Rules, field: dict[str, Policy], n_deals: int, n_games: int, seed: int,
+def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games: int, seed: int,
                progress: Progress | None = None, scheduler: str | None = None
                ) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
     and game-win rate against b (95% CIs), seats swapped on common deals and games.
+    A player may be the search player (:class:`analyzer.gin.search.SearchPolicy`);
     ``progress`` counts deals and game pairs."""
     names = list(field)
     rows = []

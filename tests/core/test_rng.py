@@ -4,17 +4,23 @@ import numpy as np
 import pytest
 
 from analyzer.core import rng
-from analyzer.core.rng import ADVISOR_POLICY_SALT, GAME_SALT, POLICY_SALT, stream_key
+from analyzer.core.rng import (
+    ADVISOR_POLICY_SALT,
+    GAME_SALT,
+    POLICY_SALT,
+    SEARCH_SALT,
+    stream_key,
+)
 
 SALTS = {"POLICY_SALT": POLICY_SALT, "GAME_SALT": GAME_SALT,
-         "ADVISOR_POLICY_SALT": ADVISOR_POLICY_SALT}
+         "ADVISOR_POLICY_SALT": ADVISOR_POLICY_SALT, "SEARCH_SALT": SEARCH_SALT}
 
 
 def test_salts_are_int64_and_distinct_even_when_combined():
     assert all(isinstance(salt, np.int64) for salt in SALTS.values())
     keys = {0, int(POLICY_SALT), int(GAME_SALT), int(GAME_SALT ^ POLICY_SALT),
-            int(ADVISOR_POLICY_SALT)}
-    assert len(keys) == 5
+            int(ADVISOR_POLICY_SALT), int(SEARCH_SALT)}
+    assert len(keys) == 6
 
 
 def test_every_salt_is_named_in_the_stream_plan():

@@ -17,12 +17,20 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from ...core.cards import format_card
-from ...core.rng import ADVISOR_POLICY_SALT, stream_key
-from ...core.stats import Z95
-from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, advance, apply_discard
+from ...core.rng import ADVISOR_POLICY_SALT, SEARCH_SALT, stream_key
+from ..engine import SCRATCH_SIZE, Outcome, Phase, Slot, apply_discard
 from ..policies import PRESETS as POLICY_PRESETS
-from ..policies import Policy, policy_name
+from ..policies import Policy
 from ..rules import STANDARD, Rules
+from ..sampling import weighted_mean as weighted_mean_kernel
+from ..search import (
+    Player,
+    SearchPolicy,
+    format_player,
+    play_on,
+    rollout_policy,
+    split_players,
+)
 from ..simulate import GameColumn, game_rows
 from .position import (
     ME,
@@ -58,6 +66,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                     observed: npt.NDArray[np.int64], temperature: np.float64,
                     actions: npt.NDArray[np.int64], active: npt.NDArray[np.bool_],
                     rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
+                    searchers: npt.NDArray[np.int64],
                     points: npt.NDArray[np.int64], outcomes: npt.NDArray[np.int64],
                     winners: npt.NDArray[np.int64], log_weights: npt.NDArray[np.float64]
                     ) -> None:
@@ -66,6 +75,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
     ``layout`` is indexed by :class:`SampleLayout`; ``actions[a]`` is ``(card, ActionKind)``.
     Row ``i`` of the outputs holds sample ``first + i``: this player's points, the outcome
     and the winner per action, and the sample's log weight (0 when ``temperature <= 0``).
+    A seat with a search row (:mod:`analyzer.gin.search`) searches at its decisions.
     """
     for i in prange(points.shape[0]):
         sample = first + i
@@ -74,13 +84,15 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
         cards = pool.copy()
         start = base.copy()
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        deal_sample(start, cards, rng, layout, scratch)
+        deal_sample(start, cards, rng, layout, scratch, np.int64(OPP))
         log_weights[i] = 0.0
         if temperature > 0:
             log_weights[i] = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
                                              layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
         state = np.empty_like(start)
         policy_key = stream_key(seed ^ ADVISOR_POLICY_SALT, sample)
+        search_key = np.int64(policy_key) ^ SEARCH_SALT
+        samples_used = np.zeros(1, dtype=np.int64)
         for a in range(actions.shape[0]):
             if not active[a]:
                 continue
@@ -90,7 +102,8 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                 apply_discard(state, actions[a, 0], actions[a, 1] == ActionKind.KNOCK, rules)
             if state[Slot.PHASE] != Phase.DONE:
                 # big gin: advance declares it at once in the discard phase
-                advance(state, rules, policies, rng, scratch, False)
+                play_on(state, rules, policies, searchers, search_key, rng, scratch,
+                        samples_used)
             winner = state[Slot.WINNER]
             outcomes[i, a] = state[Slot.OUTCOME]
             winners[i, a] = winner
@@ -98,7 +111,7 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                 state[Slot.POINTS] if winner == ME else -state[Slot.POINTS])
 
 
-def simulated_equity(rules: Rules, policy: Policy = _BASIC, opponent: Policy = _BASIC,
+def simulated_equity(rules: Rules, policy: Player = _BASIC, opponent: Player = _BASIC,
                      games: int = 1000, seed: int = 0) -> Equity:
     """A game-win probability function estimated by playing ``games`` whole games from
     each score asked for (cached).  Slow but needs no table; its own noise (about
@@ -145,15 +158,12 @@ def game_values(points: npt.NDArray[np.int64], winners: npt.NDArray[np.int64],
 
 
 def weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-                   ) -> tuple[float, float]:
+                  ) -> tuple[float, float]:
     """(mean, 95% half-width) of a self-normalised weighted mean; with equal weights the
-    usual mean and ``1.96 s / sqrt(n)``."""
-    total = weights.sum()
-    mean = float(weights @ values / total)
-    ess = total * total / float(weights @ weights)
-    variance = float(np.sum(np.square(weights * (values - mean)))) / (total * total)
-    variance *= ess / max(ess - 1.0, 1e-9)  # small-sample correction, exact when uniform
-    return mean, Z95 * float(np.sqrt(variance))
+    usual mean and ``1.96 s / sqrt(n)`` (the kernel the search player's race uses)."""
+    mean, half = weighted_mean_kernel(np.ascontiguousarray(values, dtype=np.float64),
+                                      np.ascontiguousarray(weights, dtype=np.float64))
+    return float(mean), float(half)
 
 
 class Race:
@@ -204,8 +214,8 @@ class Race:
         return best, (int(max(pool, key=lambda a: means[a])) if pool else -1)
 
 
-def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
-           opponent: Policy = _BASIC, samples: int = 20_000, seed: int = 0,
+def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
+           opponent: Player = _BASIC, samples: int = 20_000, seed: int = 0,
            tolerance: float | None = None, weights: str = "model", temperature: float = 8.0,
            actions: Iterable[str] | None = None, equity: Equity | None = None,
            equity_games: int = 1000, batch: int = 256,
@@ -218,8 +228,12 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
         What this player knows, holding 11 cards after drawing.
     rules : Rules
         The rules; knock legality and scoring follow them.
-    policy, opponent : Policy
-        How this player (after this discard) and the opponent play the rest of the hand.
+    policy, opponent : Policy or SearchPolicy
+        How this player (after this discard) and the opponent play the rest of the hand;
+        either may be the search player (:mod:`analyzer.gin.search`), which samples
+        and searches at each of its decisions of each rollout (slow: give it a small
+        budget); the opponent's samples are then weighted with its rollout policy as
+        the model opponent.
     samples : int
         Budget: the most samples (opponent hand and stock order) to roll out.
     seed : int
@@ -276,13 +290,14 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
     started = time.perf_counter()
     base = base_state(position, rules)
     pool = np.array(position.unseen, dtype=np.int64)
-    layout = sample_layout(position, rules, opponent, base, model=weights == "model")
+    layout = sample_layout(position, rules, rollout_policy(opponent), base,
+                           model=weights == "model")
     table = np.array([[-1 if a.card is None else a.card, a.kind] for a in chosen],
                      dtype=np.int64)
     observed = observations(position)
     kernel_temperature = temperature if weights == "model" else 0.0
     rules_array = rules.to_array()
-    policies = np.stack([policy.to_array(), opponent.to_array()])
+    policies, searchers = split_players([policy, opponent])
     race = Race(chosen)
     stopped = "budget"
     done = 0
@@ -294,7 +309,7 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Policy = _BASIC,
         log_weights = np.zeros(count, dtype=np.float64)
         _rollout_kernel(np.int64(seed), np.int64(done), base, pool, layout, observed,
                         kernel_temperature, table, race.active, rules_array, policies,
-                        points, outcomes, winners, log_weights)
+                        searchers, points, outcomes, winners, log_weights)
         race.values.append(game_values(points, winners, position, rules, equity)
                            if game and equity is not None else points.astype(np.float64))
         race.outcomes.append(outcomes)
@@ -374,7 +389,7 @@ def _summarise(race: Race, position: Position, game: bool, stopped: str, seed: i
         ess=float(total * total / (weights @ weights)), samples=int(race.counts.max()),
         stopped=stopped, seed=seed, weights=weights_name,
         elapsed_s=time.perf_counter() - started,
-        settings={k: (policy_name(v) if isinstance(v, Policy) else v)
+        settings={k: (format_player(v) if isinstance(v, Policy | SearchPolicy) else v)
                   for k, v in settings.items()})
 
 

@@ -3,7 +3,8 @@
 A sample gives the opponent a hand and puts the unseen cards in the stock and under the
 pile, as step 1 and 2 of :mod:`analyzer.gin.advisor` describe: :func:`deal_sample` is
 the per-sample kernel (shuffle, deal, optional play-in of the opponent's hand) and
-:func:`log_likelihood` its pseudo-likelihood weight.  :func:`sample_deals` runs both
+:func:`log_likelihood` its pseudo-likelihood weight (both in :mod:`analyzer.gin.sampling`,
+shared with the search player; this module builds their inputs from a position).  :func:`sample_deals` runs both
 for many samples and returns the sampled states; the advisor's rollouts, a search
 player and opponent-hand inference all start from them.
 """
@@ -11,143 +12,18 @@ player and opponent-hand inference all start from them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
-from ...core.cards import CARD_POINTS
-from ...core.rng import next_below, stream_key
+from ...core.rng import stream_key
 from ..engine import SCRATCH_SIZE, Phase, Slot, new_state
-from ..evaluator import best_discard_kernel, bit_index, min_deadwood_kernel
 from ..policies import PRESETS as POLICY_PRESETS
 from ..policies import Policy
 from ..rules import STANDARD, Rules
+from ..sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
 from .position import ME, OPP, Position, card_mask
-
-
-class Observed(IntEnum):
-    """Rows of the observation masks the weighting kernel reads."""
-
-    THREW = 0
-    TOOK_HELD = 1
-    PASSED = 2
-
-
-@njit(cache=True)
-def meld_gain(hand: np.int64, card: np.int64) -> np.int64:
-    """Deadwood (points) that adding ``card`` to ``hand`` saves by melding: 0 when it
-    stays deadwood, at least its own value when it melds."""
-    return (min_deadwood_kernel(hand) + CARD_POINTS[card]
-            - min_deadwood_kernel(hand | (np.int64(1) << card)))
-
-
-@njit(cache=True)
-def log_likelihood(hand: np.int64, observed: npt.NDArray[np.int64], temperature: np.float64,
-                    threshold: np.int64, scratch: npt.NDArray[np.int64]) -> np.float64:
-    """Log pseudo-likelihood (see the module notes) of the opponent's observed play when
-    its hand is ``hand``; ``-inf`` when the model opponent would have knocked with it
-    (deadwood at most ``threshold``)."""
-    if min_deadwood_kernel(hand) <= threshold:
-        return -np.inf
-    log = 0.0
-    # a throw leaving more deadwood than another throw from the same cards is unlikely
-    now = min_deadwood_kernel(hand)
-    rest = observed[Observed.THREW]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        least, _ = best_discard_kernel(hand | bit, hand | bit, scratch)
-        log -= (now - least) / temperature
-    # passing over a card that melds with the hand is unlikely
-    rest = observed[Observed.PASSED]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        log -= meld_gain(hand, bit_index(bit)) / temperature
-    # a card taken and kept that does not meld is unlikely
-    rest = observed[Observed.TOOK_HELD]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        log -= max(CARD_POINTS[card] - meld_gain(hand ^ bit, card), 0) / temperature
-    return log
-
-
-class SampleLayout(IntEnum):
-    """Entries of the sampling layout the rollout kernel reads."""
-
-    OPP_CARDS = 0
-    """Cards of the pool dealt to the opponent (beside those it surely holds)."""
-    BURIED = 1
-    """Free pile slots under the given pile, filled from the pool."""
-    FIRST_BURIED = 2
-    """Index of the first free pile slot."""
-    PLAY_IN = 3
-    """Stock draws the opponent replays with the model policy (0: uniform hands)."""
-    OPP_THRESHOLD = 4
-    """Deadwood at or under which the model opponent would have knocked (-1: none)."""
-
-
-@njit(cache=True)
-def _highest_value(cards: np.int64) -> np.int64:
-    """The card of ``cards`` with the highest value, then the highest index."""
-    best = np.int64(-1)
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        if best < 0 or CARD_POINTS[card] >= CARD_POINTS[best]:
-            best = card
-    return best
-
-
-@njit(cache=True)
-def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
-                 rng: npt.NDArray[np.uint64], layout: npt.NDArray[np.int64],
-                 scratch: npt.NDArray[np.int64]) -> None:
-    """Shuffle ``pool`` and give its cards to the opponent's hand, the free buried pile
-    slots and the stock (the rest, in order), as ``layout`` (:class:`SampleLayout`) says.
-
-    With ``PLAY_IN`` steps the opponent's hand is then played in: it draws a random card
-    of the rest of the pool and throws the card leaving the least deadwood (highest
-    value on ties; never a card it is known to hold), the thrown card taking the drawn
-    one's place in the pool.  Its hand then has the quality of a hand played that long.
-    """
-    for i in range(pool.shape[0] - 1, 0, -1):
-        j = next_below(rng, i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    n_opp = layout[SampleLayout.OPP_CARDS]
-    known = start[Slot.HAND + OPP]
-    hand = known
-    for k in range(n_opp):
-        hand |= np.int64(1) << pool[k]
-    for _ in range(layout[SampleLayout.PLAY_IN]):
-        j = n_opp + next_below(rng, pool.shape[0] - n_opp)
-        drawn = pool[j]
-        _, ties = best_discard_kernel(hand | (np.int64(1) << drawn), hand & ~known | (
-            np.int64(1) << drawn), scratch)
-        thrown = _highest_value(ties)
-        if thrown == drawn:
-            continue
-        # swap: the pool's first n_opp cards stay exactly the opponent's dealt ones
-        for i in range(n_opp):
-            if pool[i] == thrown:
-                pool[i], pool[j] = drawn, thrown
-        hand = (hand | (np.int64(1) << drawn)) & ~(np.int64(1) << thrown)
-    start[Slot.HAND + OPP] = hand
-    n_buried = layout[SampleLayout.BURIED]
-    first = layout[SampleLayout.FIRST_BURIED]
-    for k in range(n_buried):
-        card = pool[n_opp + k]
-        start[Slot.PILE + first + k] = card
-        start[Slot.PILE_MASK] |= np.int64(1) << card
-    stock_start = start[Slot.STOCK_POS]
-    for k in range(n_opp + n_buried, pool.shape[0]):
-        start[Slot.DECK + stock_start + k - n_opp - n_buried] = pool[k]
 
 
 def base_state(position: Position, rules: Rules) -> npt.NDArray[np.int64]:
@@ -237,7 +113,7 @@ def _sample_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
         cards = pool.copy()
         start = base.copy()
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        deal_sample(start, cards, rng, layout, scratch)
+        deal_sample(start, cards, rng, layout, scratch, np.int64(OPP))
         log_weights[i] = 0.0
         if temperature > 0:
             log_weights[i] = log_likelihood(start[Slot.HAND + OPP], observed, temperature,

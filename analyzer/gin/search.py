@@ -1,0 +1,480 @@
+"""The search player: information-set Monte Carlo over sampled opponent hands.
+
+At each of its decisions (the upcard offer, a draw with a face-up card to take, a
+discard) the player to move lists its legal actions (pass or take; draw from the stock
+or take; throw each card, and knock with each card that leaves deadwood within the
+hand's limit) and rates them by rollouts:
+
+1. **Samples.**  The cards it has not seen are dealt to the opponent's hand and the stock.
+   ``sampler=inference`` (the default) draws the opponent's hidden cards from the
+   opponent-hand inference model (:func:`analyzer.gin.inference.sample_played_in`, played
+   in for up to the rollout policy's ``play_in`` stock draws, as the expert does), with
+   equal weights.  ``sampler=weighted`` uses the advisor's sampler
+   (:func:`analyzer.gin.sampling.deal_sample`): a uniform deal of the unseen cards, played
+   in for every stock draw the opponent made, weighted by the pseudo-likelihood of its
+   throws, passes and kept cards (:func:`analyzer.gin.sampling.log_likelihood`,
+   ``temperature`` points per factor ``e``; a hand the model opponent would already have
+   knocked with gets weight 0; ``temperature=0``: uniform, unweighted samples).  Either
+   way the opponent keeps the cards it took from the pile and still holds.
+2. **Rollouts.**  On each sample every action still racing is applied to a copy of the
+   state and the hand is played out with the ``rollout`` policy for both players
+   (:func:`analyzer.gin.engine.advance`, which never searches: no recursion).  All
+   actions see the same opponent hand, stock order and random stream (common random
+   numbers), so they are compared on paired samples.  The value is the hand's points to
+   the searching player (the opponent's points negative).
+3. **Race.**  After every ``batch`` samples, once ``min_samples`` are in, each racing
+   action whose paired difference to the leader (the best weighted mean) is below zero
+   at 95% (:func:`analyzer.gin.sampling.weighted_mean`) is dropped.  The search stops
+   when one action is left or ``budget`` samples are spent.  It plays the rollout
+   policy's own action unless the race dropped it, else the leader: with few samples
+   and many close actions, picking the highest mean loses more to noise than it finds
+   (BENCHMARKS.md, "Search player").
+
+Randomness: a hand's search streams are keyed by the hand's policy stream XOR
+:data:`analyzer.core.rng.SEARCH_SALT`; decision ``k`` of the hand uses stream ``k`` of that key, and its
+sample ``s`` uses streams ``2s`` (dealing) and ``2s + 1`` (the rollouts' choices) of the
+decision's key (:mod:`analyzer.core.rng`).  A run is therefore the same whatever the
+thread count, and the search draws nothing from the hand's own stream, so the other
+player's random choices do not depend on it.
+
+A search player is data like any policy (:class:`SearchPolicy`, packed by
+:meth:`SearchPolicy.to_array`, indexed by :class:`SearchField`): the drivers
+(:func:`analyzer.gin.simulate.simulate`, :func:`analyzer.gin.simulate.play_games`, the
+comparisons and the tournament) give each seat a row of search parameters beside its
+policy row, which for a searching seat holds its rollout policy; :func:`play_on` plays a
+hand with them.  String form: ``search`` or
+``search,budget=16,rollout=expert,sampler=inference`` (also ``batch``, ``min_samples``,
+``temperature``).
+
+>>> parse_player("search,budget=32,rollout=basic").budget
+32
+>>> format_player(parse_player("search,budget=32,rollout=basic"))
+'search,budget=32,rollout=basic'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ..core.rng import SEARCH_SALT, next_below, stream_key
+from .engine import (
+    Phase,
+    Slot,
+    advance,
+    apply_discard,
+    apply_draw,
+    apply_pass,
+    has_choice,
+    knock_threshold,
+    step,
+)
+from .evaluator import bit_index, discard_deadwoods_kernel, popcount
+from .inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
+from .policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
+from .sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
+
+_FULL_DECK = np.int64((1 << 52) - 1)
+#: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
+_KNOCK = 52
+_NO_TAKE = 104
+"""Pass the offered upcard, or draw from the stock."""
+_TAKE = 105
+"""Take the pile's top."""
+#: At most 11 plays and 11 knocks.
+_MAX_ACTIONS = 22
+_LAYOUT_SIZE = len(SampleLayout)
+_OBSERVED_SIZE = len(Observed)
+
+
+class SearchField(IntEnum):
+    """Index of each search parameter in :meth:`SearchPolicy.to_array`."""
+
+    BUDGET = 0
+    """Samples per decision at most (0: the seat does not search)."""
+    BATCH = 1
+    """Samples between two looks of the race."""
+    MIN_SAMPLES = 2
+    """Samples before the race may drop an action."""
+    TEMPERATURE = 3
+    """Points of deadwood per factor ``e`` of the sample weights (0: uniform samples)."""
+    SAMPLER = 4
+    """How opponent hands are sampled: :class:`Sampler`."""
+
+
+class Sampler(IntEnum):
+    """Where the sampled opponent hands come from."""
+
+    WEIGHTED = 0
+    """The advisor's sampler: uniform deal, played in, weighted by the likelihood."""
+    INFERENCE = 1
+    """The opponent-hand inference model (:mod:`analyzer.gin.inference`), played in for
+    at most the rollout policy's ``play_in`` stock draws, as the expert does; equal
+    weights."""
+
+
+SAMPLERS = ("weighted", "inference")
+
+
+SEARCH_FIELDS = len(SearchField)
+DEFAULT_BUDGET = 16
+
+
+@dataclass(frozen=True)
+class SearchPolicy:
+    """The search player (see the module notes): ``budget`` samples per decision at
+    most, each rolling out every racing action with ``rollout`` for both players."""
+
+    budget: int = DEFAULT_BUDGET
+    rollout: Policy = PRESETS["expert"]
+    batch: int = 8
+    min_samples: int = 8
+    temperature: int = 8
+    sampler: str = "inference"
+
+    def __post_init__(self) -> None:
+        if self.budget < 1 or self.batch < 1 or self.min_samples < 2:
+            raise ValueError("search needs budget >= 1, batch >= 1 and min_samples >= 2")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be >= 0 points, got {self.temperature}")
+        if self.sampler not in SAMPLERS:
+            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
+                             f"{self.sampler!r}")
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The search parameters as the ``np.int64`` row the kernels read."""
+        array = np.zeros(SEARCH_FIELDS, dtype=np.int64)
+        array[SearchField.BUDGET] = self.budget
+        array[SearchField.BATCH] = self.batch
+        array[SearchField.MIN_SAMPLES] = self.min_samples
+        array[SearchField.TEMPERATURE] = self.temperature
+        array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
+        return array
+
+
+Player = Policy | SearchPolicy
+"""Anything that can take a seat: a policy or the search player."""
+
+_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler")
+
+
+def parse_player(text: str) -> Player:
+    """A policy (:func:`analyzer.gin.policies.parse_policy`) or a search player:
+    ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
+    preset name, ``batch``, ``min_samples``, ``temperature``)."""
+    parts = [p.strip() for p in text.strip().split(",") if p.strip()]
+    if not parts or parts[0] != "search":
+        return parse_policy(text)
+    changes: dict[str, object] = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in _SEARCH_KEYS:
+            raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
+        if key == "rollout":
+            if value == "search" or value not in PRESETS:
+                raise ValueError(f"rollout must be a policy preset ({', '.join(PRESETS)}), "
+                                 f"got {value!r}")
+            changes[key] = PRESETS[value]
+        elif key == "sampler":
+            changes[key] = value
+        else:
+            try:
+                changes[key] = int(value)
+            except ValueError:
+                raise ValueError(f"bad search {key} {value!r}: expected an integer") from None
+    return replace(SearchPolicy(), **changes)
+
+
+def format_player(player: Player) -> str:
+    """The string form of a player (parsed back by :func:`parse_player`): a policy's
+    preset name or form, or ``search`` with the fields that differ from the default."""
+    if isinstance(player, Policy):
+        return policy_name(player)
+    text = "search"
+    default = SearchPolicy()
+    for key in _SEARCH_KEYS:
+        value = getattr(player, key)
+        if value != getattr(default, key):
+            text += f",{key}={policy_name(value) if key == 'rollout' else value}"
+    return text
+
+
+def rollout_policy(player: Player) -> Policy:
+    """The policy a player plays by: a policy itself, or a search player's rollout policy
+    (what it searches with, and the model of it as an opponent)."""
+    return player.rollout if isinstance(player, SearchPolicy) else player
+
+
+def split_players(players: list[Player]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(policy rows, search rows) of the seats: a search player's policy row is its
+    rollout policy; a policy's search row is zeros (it does not search)."""
+    policies = np.stack([rollout_policy(p).to_array() for p in players])
+    searchers = np.zeros((len(players), SEARCH_FIELDS), dtype=np.int64)
+    for seat, player in enumerate(players):
+        if isinstance(player, SearchPolicy):
+            searchers[seat] = player.to_array()
+    return policies, searchers
+
+
+def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
+    """Search rows for ``seats`` seats that do not search."""
+    return np.zeros((seats, SEARCH_FIELDS), dtype=np.int64)
+
+
+# ------------------------------------------------------------------------- kernels
+
+
+@njit(cache=True)
+def apply_action(state: npt.NDArray[np.int64], action: np.int64,
+                 rules: npt.NDArray[np.int64]) -> None:
+    """Play action code ``action`` (see the module constants) for the player to move."""
+    if action == _TAKE:
+        apply_draw(state, True)
+    elif action == _NO_TAKE and state[Slot.PHASE] == Phase.OFFER:
+        apply_pass(state)
+    elif action == _NO_TAKE:
+        apply_draw(state, False)
+    elif action >= _KNOCK:
+        apply_discard(state, action - _KNOCK, True, rules)
+    else:
+        apply_discard(state, action, False, rules)
+
+
+@njit(cache=True)
+def _legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
+                   scratch: npt.NDArray[np.int64]) -> np.int64:
+    """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
+    if state[Slot.PHASE] != Phase.DISCARD:
+        actions[0] = _NO_TAKE
+        actions[1] = _TAKE
+        return np.int64(2)
+    hand = state[Slot.HAND + state[Slot.TURN]]
+    allowed = hand
+    if state[Slot.TAKEN] >= 0:
+        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, allowed, scratch)
+    n = np.int64(0)
+    rest = allowed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        actions[n] = card
+        n += 1
+        if scratch[card] <= state[Slot.KNOCK_LIMIT]:
+            actions[n] = _KNOCK + card
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                   model: npt.NDArray[np.int64], key: np.int64,
+                   scratch: npt.NDArray[np.int64]) -> np.int64:
+    """The action code the model policy plays at this choice (on a copy of the state)."""
+    after = state.copy()
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_key(key, np.int64(-1))
+    step(after, rules, model, rng, scratch)
+    if state[Slot.PHASE] != Phase.DISCARD:
+        took = after[Slot.HAND + state[Slot.TURN]] & state[Slot.PILE_MASK]
+        return np.int64(_TAKE if took else _NO_TAKE)
+    card = after[Slot.PILE + after[Slot.PILE_LEN] - 1]
+    return card + _KNOCK if after[Slot.PHASE] == Phase.DONE else card
+
+
+@njit(cache=True)
+def _normalised_weights(log_weights: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``exp(log w - max)``; uniform when every sample was rejected (weight 0)."""
+    top = log_weights.max()
+    if not np.isfinite(top):
+        return np.ones_like(log_weights)
+    return np.exp(log_weights - top)
+
+
+@njit(cache=True)
+def _leader(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
+            active: npt.NDArray[np.bool_]) -> np.int64:
+    """The racing action with the highest weighted mean (the first on ties)."""
+    best = np.int64(-1)
+    best_mean = -np.inf
+    for a in range(values.shape[1]):
+        if active[a]:
+            mean, _ = weighted_mean(values[:, a], weights)
+            if mean > best_mean:
+                best, best_mean = a, mean
+    return best
+
+
+@njit(cache=True)
+def _race_step(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
+               active: npt.NDArray[np.bool_]) -> bool:
+    """Drop the racing actions significantly worse than the leader (95%, paired);
+    True when one action is left."""
+    leader = _leader(values, weights, active)
+    left = 0
+    for a in range(values.shape[1]):
+        if not active[a] or a == leader:
+            continue
+        lead, half = weighted_mean(values[:, leader] - values[:, a], weights)
+        if lead - half > 0:
+            active[a] = False
+        else:
+            left += 1
+    return left == 0
+
+
+@njit(cache=True)
+def _deal_stock(state: npt.NDArray[np.int64], cards: np.int64, rng: npt.NDArray[np.uint64],
+                order: npt.NDArray[np.int64]) -> None:
+    """Put ``cards`` in the stock of ``state`` in a uniformly random order (``order`` is
+    work space of at least that many entries)."""
+    n = np.int64(0)
+    rest = cards
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        order[n] = bit_index(bit)
+        n += 1
+    for i in range(n - 1, 0, -1):
+        j = next_below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    first = state[Slot.STOCK_POS]
+    for k in range(n):
+        state[Slot.DECK + first + k] = order[k]
+
+
+@njit(cache=True)
+def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                  model: npt.NDArray[np.int64], params: npt.NDArray[np.int64],
+                  key: np.int64, scratch: npt.NDArray[np.int64],
+                  samples_used: npt.NDArray[np.int64]) -> np.int64:
+    """The action code the search player to move chooses (see the module notes).
+
+    ``model`` holds the rollout policy row for both seats, ``params`` the search row
+    (:class:`SearchField`), ``key`` the decision's stream key; the samples the decision
+    took are added to ``samples_used[0]``.
+    """
+    actions = np.empty(_MAX_ACTIONS, dtype=np.int64)
+    n_actions = _legal_actions(state, actions, scratch)
+    # the model policy's own action first: it wins exact ties
+    default = _policy_action(state, rules, model, key, scratch)
+    for a in range(n_actions):
+        if actions[a] == default:
+            actions[a], actions[0] = actions[0], default
+    if n_actions == 1:
+        return actions[0]
+    player = state[Slot.TURN]
+    opponent = 1 - player
+    known = state[Slot.HELD + opponent]
+    unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
+    inference = params[SearchField.SAMPLER] == Sampler.INFERENCE
+    table = np.zeros(52, dtype=np.float64)
+    rounds = np.int64(0)
+    if inference:
+        unseen = infer_hidden(state, player, table)
+        to_sampling_table(unseen, table)
+        rounds = play_in_rounds(state, player, model[opponent, PolicyField.PLAY_IN])
+    pool = np.empty(popcount(unseen), dtype=np.int64)
+    rest = unseen
+    for i in range(pool.shape[0]):
+        bit = rest & -rest
+        rest ^= bit
+        pool[i] = bit_index(bit)
+    temperature = np.float64(params[SearchField.TEMPERATURE])
+    layout = np.zeros(_LAYOUT_SIZE, dtype=np.int64)
+    layout[SampleLayout.OPP_CARDS] = 10 - popcount(known)
+    layout[SampleLayout.OPP_THRESHOLD] = -1
+    opp_turns = state[Slot.OWN_TURNS + opponent]
+    if temperature > 0 and opp_turns > 0:
+        layout[SampleLayout.PLAY_IN] = max(opp_turns - popcount(known), 0)
+        layout[SampleLayout.OPP_THRESHOLD] = knock_threshold(state, opponent, model[opponent])
+    observed = np.zeros(_OBSERVED_SIZE, dtype=np.int64)
+    observed[Observed.THREW] = state[Slot.THREW + opponent]
+    observed[Observed.TOOK_HELD] = known
+    observed[Observed.PASSED] = state[Slot.PILE_MASK] & ~state[Slot.THREW + opponent]
+    budget = params[SearchField.BUDGET]
+    values = np.zeros((budget, n_actions), dtype=np.float64)
+    log_weights = np.zeros(budget, dtype=np.float64)
+    active = np.ones(n_actions, dtype=np.bool_)
+    start = state.copy()
+    start[Slot.HAND + opponent] = known
+    sample = np.empty_like(state)
+    rollout = np.empty_like(state)
+    cards = np.empty_like(pool)
+    rng = np.empty(1, dtype=np.uint64)
+    done = np.int64(0)
+    while done < budget:
+        stop = min(budget, done + params[SearchField.BATCH])
+        for s in range(done, stop):
+            rng[0] = stream_key(key, 2 * s)
+            if inference:
+                sample[:] = state
+                hand = sample_played_in(state, player, table, unseen, rounds, rng, scratch)
+                sample[Slot.HAND + opponent] = hand
+                _deal_stock(sample, unseen & ~hand, rng, cards)
+            else:
+                cards[:] = pool
+                sample[:] = start
+                deal_sample(sample, cards, rng, layout, scratch, opponent)
+            if temperature > 0 and not inference:
+                log_weights[s] = log_likelihood(sample[Slot.HAND + opponent], observed,
+                                                temperature, layout[SampleLayout.OPP_THRESHOLD],
+                                                scratch[:52])
+            rollout_key = stream_key(key, 2 * s + 1)
+            for a in range(n_actions):
+                if not active[a]:
+                    continue
+                rollout[:] = sample
+                rng[0] = rollout_key
+                apply_action(rollout, actions[a], rules)
+                advance(rollout, rules, model, rng, scratch, False)
+                winner = rollout[Slot.WINNER]
+                values[s, a] = 0 if winner < 0 else (
+                    rollout[Slot.POINTS] if winner == player else -rollout[Slot.POINTS])
+        done = stop
+        if done >= params[SearchField.MIN_SAMPLES] and _race_step(
+                values[:done], _normalised_weights(log_weights[:done]), active):
+            break
+    samples_used[0] += done
+    if active[0]:
+        return actions[0]  # nothing beat the model policy's own action significantly
+    return actions[_leader(values[:done], _normalised_weights(log_weights[:done]), active)]
+
+
+@njit(cache=True)
+def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+            policies: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+            search_key: np.int64, rng: npt.NDArray[np.uint64],
+            scratch: npt.NDArray[np.int64], samples_used: npt.NDArray[np.int64]) -> np.int64:
+    """Play the hand to its end: seat ``p`` searches at each choice when
+    ``searchers[p, BUDGET] > 0`` (rolling out with its row of ``policies``), else plays
+    ``policies[p]`` as :func:`analyzer.gin.engine.advance` does.  Returns the number of
+    searched decisions; their samples are added to ``samples_used[0]``."""
+    if searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0:
+        advance(state, rules, policies, rng, scratch, False)
+        return np.int64(0)
+    model = np.empty_like(policies)
+    decisions = np.int64(0)
+    while state[Slot.PHASE] != Phase.DONE:
+        player = state[Slot.TURN]
+        if searchers[player, SearchField.BUDGET] > 0 and has_choice(state, rules):
+            model[0] = policies[player]
+            model[1] = policies[player]
+            action = search_action(state, rules, model, searchers[player],
+                                   stream_key(search_key, decisions), scratch, samples_used)
+            apply_action(state, action, rules)
+            decisions += 1
+        else:
+            step(state, rules, policies, rng, scratch)
+    return decisions
+
+
+__all__ = ["DEFAULT_BUDGET", "SEARCH_FIELDS", "SEARCH_SALT", "Player", "SearchField",
+           "SearchPolicy", "apply_action", "format_player", "no_search", "parse_player",
+           "play_on", "rollout_policy", "search_action", "split_players"]
