@@ -55,13 +55,15 @@ class Arm:
     policy_b: GamePolicy
 
 
-def _add(sums: dict[str, float], name: str, values: npt.NDArray[np.float64]) -> None:
+def add_values(sums: dict[str, float], name: str, values: npt.NDArray[np.float64]) -> None:
+    """Add the count, sum and sum of squares of ``values`` to ``sums`` under ``name``."""
     sums[name] = sums.get(name, 0.0) + float(values.sum())
     sums[name + "_sq"] = sums.get(name + "_sq", 0.0) + float(np.square(values).sum())
     sums[name + "_n"] = sums.get(name + "_n", 0.0) + len(values)
 
 
-def _estimate(sums: dict[str, float], name: str) -> Estimate:
+def estimate_of(sums: dict[str, float], name: str) -> Estimate:
+    """The mean of the values added under ``name``, with its 95% CI."""
     return Estimate.from_sums(sums.get(name, 0.0), sums.get(name + "_sq", 0.0),
                               int(sums.get(name + "_n", 0)))
 
@@ -100,10 +102,10 @@ def compare_hands_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
         rows = hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
         metrics = _hand_metrics(rows)
         for name, values in metrics.items():
-            _add(sums, f"{index}:{name}", values)
+            add_values(sums, f"{index}:{name}", values)
         points.append(metrics["points"])
     for index in range(len(arms)):
-        _add(sums, f"{index}:diff", points[index] - points[reference])
+        add_values(sums, f"{index}:diff", points[index] - points[reference])
     return sums
 
 
@@ -117,14 +119,14 @@ def compare_games_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
         rows = game_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
         played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
         win = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, 2).mean(axis=1)
-        _add(sums, f"{index}:game_win", win)
-        _add(sums, f"{index}:margin",
+        add_values(sums, f"{index}:game_win", win)
+        add_values(sums, f"{index}:margin",
              rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, 2).mean(axis=1))
-        _add(sums, f"{index}:hands", rows[:, GameColumn.HANDS].astype(np.float64))
-        _add(sums, f"{index}:shutout", rows[:, GameColumn.SHUTOUTS] / played)
+        add_values(sums, f"{index}:hands", rows[:, GameColumn.HANDS].astype(np.float64))
+        add_values(sums, f"{index}:shutout", rows[:, GameColumn.SHUTOUTS] / played)
         wins.append(win)
     for index in range(len(arms)):
-        _add(sums, f"{index}:game_diff", wins[index] - wins[reference])
+        add_values(sums, f"{index}:game_diff", wins[index] - wins[reference])
     return sums
 
 
@@ -149,7 +151,7 @@ def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],
     for index, arm in enumerate(arms):
         record: dict[str, object] = {"arm": arm.label}
         for name in (*metrics, diff):
-            estimate = _estimate(sums, f"{index}:{name}")
+            estimate = estimate_of(sums, f"{index}:{name}")
             prefix = name if name != diff else "diff"
             record[f"{prefix}_mean"] = estimate.mean
             record[f"{prefix}_low"] = estimate.low
