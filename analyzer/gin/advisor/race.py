@@ -43,12 +43,10 @@ from .position import (
     parse_action,
 )
 from .sampling import (
-    SampleLayout,
     base_state,
-    deal_sample,
-    log_likelihood,
     observations,
     sample_layout,
+    weighted_start,
 )
 from .verdict import ActionEstimate, Advice, verdict_text
 
@@ -79,16 +77,10 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
     """
     for i in prange(points.shape[0]):
         sample = first + i
-        rng = np.empty(1, dtype=np.uint64)
-        rng[0] = stream_key(seed, sample)
-        cards = pool.copy()
-        start = base.copy()
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        deal_sample(start, cards, rng, layout, scratch, np.int64(OPP))
-        log_weights[i] = 0.0
-        if temperature > 0:
-            log_weights[i] = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
-                                             layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
+        start, log_weights[i] = weighted_start(seed, sample, base, pool, layout, observed,
+                                               temperature, scratch)
+        rng = np.empty(1, dtype=np.uint64)
         state = np.empty_like(start)
         policy_key = stream_key(seed ^ ADVISOR_POLICY_SALT, sample)
         search_key = np.int64(policy_key) ^ SEARCH_SALT

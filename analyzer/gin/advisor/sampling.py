@@ -100,6 +100,26 @@ def observations(position: Position) -> npt.NDArray[np.int64]:
     return observed
 
 
+@njit(cache=True)
+def weighted_start(seed: np.int64, sample: np.int64, base: npt.NDArray[np.int64],
+                   pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
+                   observed: npt.NDArray[np.int64], temperature: np.float64,
+                   scratch: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], np.float64]:
+    """Sample number ``sample`` of the stream ``seed``: ``base`` with the opponent's hand
+    and the stock dealt from ``pool``, and its log weight (0 when ``temperature <= 0``).
+    The advisor's rollouts and :func:`sample_deals` both start from it."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_key(seed, sample)
+    cards = pool.copy()
+    start = base.copy()
+    deal_sample(start, cards, rng, layout, scratch, np.int64(OPP))
+    log_weight = 0.0
+    if temperature > 0:
+        log_weight = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
+                                    layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
+    return start, log_weight
+
+
 @njit(cache=True, parallel=True)
 def _sample_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
                    pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
@@ -108,17 +128,9 @@ def _sample_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
     """Sample ``first + i`` into ``states[i]`` and its log weight (0 when
     ``temperature <= 0``), from the same streams as the advisor's rollouts."""
     for i in prange(states.shape[0]):
-        rng = np.empty(1, dtype=np.uint64)
-        rng[0] = stream_key(seed, first + i)
-        cards = pool.copy()
-        start = base.copy()
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        deal_sample(start, cards, rng, layout, scratch, np.int64(OPP))
-        log_weights[i] = 0.0
-        if temperature > 0:
-            log_weights[i] = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
-                                            layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
-        states[i] = start
+        states[i], log_weights[i] = weighted_start(seed, first + i, base, pool, layout,
+                                                   observed, temperature, scratch)
 
 
 @dataclass(frozen=True)
