@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .equilibrium import knock_coordinates, table_of, table_policy
+from .equilibrium import knock_coordinates, table_policy
 from .exploit import (
     OUTCOME_PARTS,
     best_response,
@@ -30,6 +30,7 @@ from .exploit import (
     mixture_payoffs,
     panel_table,
     rule_coordinates,
+    table_of,
 )
 from .policies import Policy, policy_name
 from .rules import Rules

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .exploit import best_response, mixture_payoffs
+from .exploit import best_response, knock_table_coordinates, mixture_payoffs, table_of
 from .policies import Policy, policy_name
 from .rules import Rules
 from .simulate import Estimate
@@ -63,25 +63,10 @@ def table_policy(base: Policy, table: tuple[int, ...]) -> Policy:
     return replace(schedule_policy(base, list(table)), knock_rule="schedule")
 
 
-def table_of(policy: Policy) -> tuple[int, ...]:
-    """The knock table (threshold at the first turn of each bin) of a policy."""
-    thresholds = policy.thresholds()
-    return tuple(int(thresholds[first - 1]) for first, _ in SCHEDULE_BINS)
-
-
 def knock_coordinates(policy: Policy) -> list[tuple[str, list[Policy]]]:
-    """Knock-table coordinates only: one threshold for all turns, then one per bin."""
-    table = list(table_of(policy))
-    coordinates = [("knock all turns", [table_policy(policy, (t,) * len(table))
-                                        for t in range(11)])]
-    for index, (first, _) in enumerate(SCHEDULE_BINS):
-        candidates = []
-        for threshold in range(11):
-            trial = [*table]
-            trial[index] = threshold
-            candidates.append(table_policy(policy, tuple(trial)))
-        coordinates.append((f"knock from turn {first}", candidates))
-    return coordinates
+    """Knock-table coordinates only (see :func:`analyzer.gin.exploit.knock_table_coordinates`),
+    each candidate deciding its knocks by the table alone."""
+    return knock_table_coordinates(policy, table_policy)
 
 
 @dataclass
