@@ -21,6 +21,7 @@ and ``<out>/expert_tuning.md``; prints the tuned policy string.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +37,7 @@ from analyzer.gin.simulate import HandColumn, hand_rows
 SPACE = (
     ("outs", 0, 500, 100),
     ("danger", 0, 2000, 300),
-    ("take_margin", -300, 300, 100),
+    ("take_margin", -300, 3000, 300),
     ("low_late", 0, 150, 30),
     ("knock_bias", -500, 2000, 400),
     ("knock_stock", -60, 100, 20),
@@ -46,9 +47,24 @@ PANEL = ("basic", "gin-hunter", "safe-discard", "lookahead", "simple", "passive"
          "basic,knock=1:10/4:0", "basic,knock=1:10/7:0")
 
 
-def with_weights(base: Policy, weights: np.ndarray) -> Policy:
-    return replace(base, **{name: round(w) for (name, *_), w in zip(SPACE, weights,
+Space = tuple[tuple[str, int, int, int], ...]
+
+
+def with_weights(base: Policy, space: Space, weights: np.ndarray) -> Policy:
+    return replace(base, **{name: round(w) for (name, *_), w in zip(space, weights,
                                                                           strict=True)})
+
+
+def chosen_space(names: str) -> Space:
+    """The entries of :data:`SPACE` named in ``names`` (comma-separated; ``all``: every one)."""
+    if names == "all":
+        return SPACE
+    wanted = [name.strip() for name in names.split(",")]
+    unknown = sorted(set(wanted) - {s[0] for s in SPACE})
+    if unknown:
+        raise SystemExit(f"unknown weight(s) {', '.join(unknown)}; "
+                         f"choose from {', '.join(s[0] for s in SPACE)}")
+    return tuple(s for s in SPACE if s[0] in wanted)
 
 
 def per_deal_points(policy: Policy, opponent: Policy, seed: int, deals: int) -> np.ndarray:
@@ -73,29 +89,33 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--softness", type=float, default=1.0,
                         help="T of the soft minimum over the panel (points per hand)")
+    parser.add_argument("--weights", default="all",
+                        help="comma-separated weights to tune (the others stay as in --start)")
     parser.add_argument("--out", default="results/tuning")
     args = parser.parse_args()
+    space = chosen_space(args.weights)
 
     base = parse_policy(args.start)
-    low = np.array([s[1] for s in SPACE], dtype=np.float64)
-    high = np.array([s[2] for s in SPACE], dtype=np.float64)
-    mean = np.array([getattr(base, s[0]) for s in SPACE], dtype=np.float64)
-    spread = np.array([s[3] for s in SPACE], dtype=np.float64)
+    low = np.array([s[1] for s in space], dtype=np.float64)
+    high = np.array([s[2] for s in space], dtype=np.float64)
+    mean = np.array([getattr(base, s[0]) for s in space], dtype=np.float64)
+    spread = np.array([s[3] for s in space], dtype=np.float64)
     start = mean.copy()
     panel = {name: parse_policy(name) for name in PANEL}
     rng = np.random.default_rng(args.seed)
     records = []
     started = time.perf_counter()
+    load = os.getloadavg()[0]
     for generation in range(args.generations):
         seed = args.seed * 1000 + generation
-        incumbent = with_weights(base, mean)
+        incumbent = with_weights(base, space, mean)
         opponents = {**panel, "incumbent": incumbent}
-        candidates = [mean.copy()] + [np.clip(mean + spread * rng.standard_normal(len(SPACE)),
+        candidates = [mean.copy()] + [np.clip(mean + spread * rng.standard_normal(len(space)),
                                               low, high)
                                       for _ in range(args.population - 1)]
         points = np.zeros((len(candidates), len(opponents), args.deals))
         for c, weights in enumerate(candidates):
-            policy = with_weights(base, weights)
+            policy = with_weights(base, space, weights)
             for o, opponent in enumerate(opponents.values()):
                 points[c, o] = per_deal_points(policy, opponent, seed, args.deals)
         per_opponent = points.mean(axis=2)
@@ -105,7 +125,7 @@ def main() -> None:
             gain, gain_low, gain_high = paired(points[c].mean(axis=0) - points[0].mean(axis=0))
             record = {"generation": generation, "candidate": c, "score": scores[c],
                       "gain": gain, "gain_low": gain_low, "gain_high": gain_high,
-                      **{name: round(w) for (name, *_), w in zip(SPACE, weights,
+                      **{name: round(w) for (name, *_), w in zip(space, weights,
                                                                       strict=True)}}
             record.update({f"vs {name}": points[c, o].mean()
                            for o, name in enumerate(opponents)})
@@ -116,15 +136,15 @@ def main() -> None:
         spread = np.maximum(0.7 * spread + 0.3 * chosen.std(axis=0), 0.05 * (high - low))
         best = elite[0]
         print(f"gen {generation}: best {scores[best]:+.3f} (incumbent {scores[0]:+.3f}), "
-              f"mean -> {format_policy(with_weights(base, mean))}  "
+              f"mean -> {format_policy(with_weights(base, space, mean))}  "
               f"[{time.perf_counter() - started:.0f} s]", flush=True)
 
-    tuned = with_weights(base, mean)
+    tuned = with_weights(base, space, mean)
     final_seed = args.seed * 1000 + 999
     final = []
     for name, opponent in panel.items():
         new = per_deal_points(tuned, opponent, final_seed, args.final_deals)
-        old = per_deal_points(with_weights(base, start), opponent, final_seed, args.final_deals)
+        old = per_deal_points(with_weights(base, space, start), opponent, final_seed, args.final_deals)
         gain, gain_low, gain_high = paired(new - old)
         mean_new, low_new, high_new = paired(new)
         final.append({"opponent": name, "tuned": mean_new, "tuned_low": low_new,
@@ -142,11 +162,11 @@ def main() -> None:
         (f"Command: `PYTHONPATH=. python scripts/tune_expert.py --generations {args.generations} "
         f"--population {args.population} --elite {args.elite} --deals {args.deals} "
         f"--final-deals {args.final_deals} --start '{args.start}' --seed {args.seed} "
-        f"--softness {args.softness}` "
-        f"({elapsed / 60:.0f} min on the shared 2-core machine)."),
+        f"--softness {args.softness} --weights {args.weights}` "
+        f"({elapsed / 60:.0f} min on the 2-core machine, load average {load:.1f} at the start)."),
         "",
         "Method: cross-entropy method over the weights "
-        + ", ".join(f"`{s[0]}` [{s[1]}, {s[2]}]" for s in SPACE)
+        + ", ".join(f"`{s[0]}` [{s[1]}, {s[2]}]" for s in space)
         + ". Each generation plays every candidate against every opponent of the panel on "
         f"the same {args.deals:,} deals (seats swapped: {2 * args.deals:,} hands per pairing, "
         "standard rules); score = soft minimum over the panel of the points per hand, "
@@ -156,7 +176,7 @@ def main() -> None:
         + ", ".join(f"`{p}`" for p in PANEL) + ", and the incumbent (the generation's "
         "starting mean).",
         "",
-        f"Start: `{format_policy(with_weights(base, start))}`",
+        f"Start: `{format_policy(with_weights(base, space, start))}`",
         "",
         f"Tuned: `{format_policy(tuned)}`",
         "",

@@ -13,8 +13,14 @@ where ``outs(H)`` are the unseen cards that would complete a set with a pair of 
 or a run with two cards of ``H`` one or two ranks apart; each counts by the chance it
 is still in the stock (the live cards).
 
-Draw (``draw=expert``): take the pile's top ``t`` when the best discard after taking it
-leaves ``value(H + t - d) + take_margin/100 < value(H)``.
+Draw (``draw=expert``): take the pile's top ``t`` when some minimum-deadwood arrangement
+of the 11 cards melds it (as ``draw=meld``), or when the best discard after taking it
+leaves ``value(H + t - d) + take_margin/100 < value(H)``.  Takes of the second kind
+lose: the hand's value now is the wrong baseline (a stock draw improves it on average)
+and a taken card tells the opponent what is held.  Against the same player taking only
+melding cards, margins of 0, 1.5 and 4 points lost 2.1, 1.1 and 0.3 points per hand
+(4,000 deals each), so the preset's margin of 10 points leaves such takes rare
+(tuning run 4, ``results/tuning/expert_tuning.md``).
 
 Discard (``discard=expert``): throw the card ``c`` (not the one just taken) minimising::
 
@@ -40,6 +46,13 @@ the chance the knock wins the game (score slots).  It knocks when::
 (sampling stops at half the samples when the two sides are already 5 points apart;
 ``P(end)`` is not estimated when ``knock_threat`` is 0).  Tuning found ``knock_threat``
 worth nothing (run 1 of ``results/tuning/expert_tuning.md``), so the preset leaves it 0.
+
+The ``expert`` preset knocks by its table alone (``knock_rule=schedule``, the robust knock
+chart of ``results/robust_knock/``: 10 or less on own turns 1-6, then gin only).  The
+sampled knock rule above, gated by the same table, lost to it at every bias tried
+(``knock_bias`` -2000 to 0: -0.25 to -0.70 points per hand, 4,000 deals each): its
+sampled opponent hands, played in, overstate the undercut risk of early knocks.  The
+preset keeps the rule's tuned weights, so ``expert,knock_rule=expert`` plays it.
 
 Kernels a search can call at any decision (pure functions of the state, the policy
 array, an rng array and work arrays; no allocation):
@@ -252,11 +265,13 @@ def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
     top = pile_top(state)
     if top < 0:
         return False
+    hand = state[Slot.HAND + player]
+    if melds_card_kernel(hand | (np.int64(1) << top), top):
+        return True
     probs = scratch[52:104].view(np.float64)
     unseen = infer_hidden(state, player, probs)
     if scratch.shape[0] >= 52 + _TAG + 6:
         _write_tag(state, player, scratch[52 + _TAG:52 + _TAG + 6])
-    hand = state[Slot.HAND + player]
     outs_weight = _weight(policy, PolicyField.OUTS) * _stock_share(state)
     now = hand_value(hand, min_deadwood_kernel(hand), outs_weight, unseen, probs)
     bit = np.int64(1) << top

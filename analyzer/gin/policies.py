@@ -13,8 +13,9 @@ Draw rules (whether to take the face-up card):
                card) is lower than the deadwood held now;
   ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
                11 cards;
-  ``expert``   take it when it lowers the hand's value (deadwood less the live outs,
-               weighted) by more than ``take_margin`` (:mod:`analyzer.gin.expert`);
+  ``expert``   take it when ``meld`` would, or when it lowers the hand's value
+               (deadwood less the live outs, weighted) by more than ``take_margin``
+               (:mod:`analyzer.gin.expert`);
   ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
                framework's simple player: ``willDrawFaceUpCard`` looks for a meld
                containing the card among all melds of the 11 cards).
@@ -211,16 +212,18 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
-    "expert": Policy(draw="expert", discard="expert", knock_rule="expert", outs=193, danger=245,
-                     take_margin=241, low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
+    "expert": Policy(draw="expert", discard="expert", knock=((1, 10), (7, 0)), outs=193,
+                     danger=245, take_margin=1000, low_late=15, knock_bias=-118,
+                     knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);
 ``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
 when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
 chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert``
-(reads the opponent, see :mod:`analyzer.gin.expert`; weights tuned by
-``scripts/tune_expert.py``)."""
+(reads the opponent in its draws and discards, see :mod:`analyzer.gin.expert`; weights
+tuned by ``scripts/tune_expert.py``; knocks by the robust knock table: 10 or less on own
+turns 1-6, then gin only)."""
 
 
 def parse_policy(text: str) -> Policy:
