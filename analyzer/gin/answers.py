@@ -31,6 +31,7 @@ from .exploit import (
     panel_table,
     rule_coordinates,
     table_of,
+    table_text,
 )
 from .policies import Policy, policy_name
 from .rules import Rules
@@ -42,7 +43,17 @@ Progress = Callable[[int], None]
 
 def rule_text(table: tuple[int, ...]) -> str:
     """A knock table in words, e.g. ``knock with 10 or less on turns 1-6, then only
-    with gin``."""
+    with gin``; an alert half that differs (see :func:`analyzer.gin.exploit.table_of`)
+    adds ``; while the opponent holds a card it took from the pile, knock ...``."""
+    bins = len(SCHEDULE_BINS)
+    text = _schedule_text(table[:bins])
+    if len(table) > bins and tuple(table[bins:]) != tuple(table[:bins]):
+        text += ("; while the opponent holds a card it took from the pile, "
+                 + _schedule_text(table[bins:]))
+    return text
+
+
+def _schedule_text(table: tuple[int, ...]) -> str:
     spans: list[tuple[int, int, int]] = []
     for (first, last), threshold in zip(SCHEDULE_BINS, table, strict=True):
         if spans and spans[-1][2] == threshold:
@@ -96,7 +107,7 @@ class KnockAnswers:
         for line in self.lines:
             row: dict[str, object] = {
                 "rules": self.rules_name, "base": self.base, "line": line.label,
-                "table": "/".join(map(str, line.table)), "rule": line.rule,
+                "table": table_text(line.table), "rule": line.rule,
                 "opponent": line.opponent, "edge": line.edge.mean,
                 "edge_low": line.edge.low, "edge_high": line.edge.high}
             for name, part in line.edge_parts.items():

@@ -17,6 +17,8 @@ B knocks, somebody goes gin, or the stock runs out.  The differences are summed 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
@@ -32,7 +34,7 @@ from .engine import (
     knock_deadwood,
     new_hand,
 )
-from .policies import Policy, PolicyField
+from .policies import SCHEDULE_TURNS, Policy, PolicyField
 from .rules import Rules
 
 #: Own turns tracked separately; later turns are pooled into the last row.
@@ -88,9 +90,10 @@ def next_knock_decision(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int6
 def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """A's policy rows with its schedule set to always knock and to never knock (gin
     still ends the hand): the two branches of a knock decision."""
-    knock_now = subject.with_knock(10).to_array()
+    knock_now = replace(subject, knock_rule="schedule").with_knock(10).to_array()
     hold = subject.to_array()
-    hold[PolicyField.SCHEDULE:] = -1
+    hold[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = -1
+    hold[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = -1
     return knock_now, hold
 
 

@@ -1,9 +1,12 @@
 """An approximate equilibrium of the knock decision: the robust knock chart.
 
 Abstraction.  A *knock table* says, for each bin of own turns in
-:data:`analyzer.gin.studies.SCHEDULE_BINS` (turns 1-3, 4-6, 7-9, 10 on), the most
-deadwood (0-10 points) with which to knock; "knock when deadwood <= threshold" makes it
-monotone in own deadwood; the table alone decides (``knock_rule=schedule``).
+:data:`analyzer.gin.studies.SCHEDULE_BINS` (turns 1-3, 4-6, 7-9, 10 on) and for each
+state of the one public signal of the opponent's pickups (it holds, or does not hold, a
+card it took from the pile), the most deadwood (0-10 points) with which to knock: 8
+thresholds.  "Knock when deadwood <= threshold" makes it monotone in own deadwood; the
+table alone decides (``knock_rule=schedule``).  The score is not in the abstraction:
+the game is played hand by hand (points per hand), where the score does not matter.
 Everything else (draws, discards, gin) is fixed to a base policy, by default
 ``expert``.  The hand-level game
 between two knock tables, seats swapped on common deals, is symmetric and zero-sum, so
@@ -34,7 +37,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from .exploit import best_response, knock_table_coordinates, mixture_payoffs, table_of
+from .exploit import (
+    best_response,
+    knock_table_coordinates,
+    mixture_payoffs,
+    table_of,
+    table_text,
+)
 from .policies import Policy, policy_name
 from .rules import Rules
 from .simulate import Estimate
@@ -92,22 +101,26 @@ class KnockEquilibrium:
                         float(last["exploitability_high"]), self.n_deals)
 
     def strategy_frame(self) -> pd.DataFrame:
-        """Knock probability by turn bin and own deadwood (0-10) under the mixture:
-        the share of the mixture whose table knocks there."""
+        """Knock probability by turn bin, pickup signal (``opponent_holds_pile_card``
+        0 or 1) and own deadwood (0-10) under the mixture: the share of the mixture
+        whose table knocks there."""
         rows = []
-        for index, (first, last) in enumerate(SCHEDULE_BINS):
-            for deadwood in range(11):
-                share = sum(w for w, table in zip(self.weights, self.population, strict=True)
-                            if deadwood <= table[index])
-                rows.append({"rules": self.rules_name, "turns": f"{first}-{last}",
-                             "first_turn": first, "deadwood": deadwood,
-                             "knock_probability": float(share)})
+        for signal in (0, 1):
+            for index, (first, last) in enumerate(SCHEDULE_BINS):
+                column = signal * len(SCHEDULE_BINS) + index
+                for deadwood in range(11):
+                    share = sum(w for w, table in zip(self.weights, self.population,
+                                                      strict=True)
+                                if deadwood <= table[column])
+                    rows.append({"rules": self.rules_name, "turns": f"{first}-{last}",
+                                 "first_turn": first, "opponent_holds_pile_card": signal,
+                                 "deadwood": deadwood, "knock_probability": float(share)})
         return pd.DataFrame(rows)
 
     def mixture_frame(self) -> pd.DataFrame:
         """The population's tables with their equilibrium weights (weight 0 kept)."""
         return pd.DataFrame({"rules": self.rules_name,
-                             "table": ["/".join(map(str, t)) for t in self.population],
+                             "table": [table_text(t) for t in self.population],
                              "weight": self.weights})
 
     def policies(self) -> list[Policy]:
@@ -140,7 +153,7 @@ def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
         table = table_of(response)
         history.append({"rules": rules_name, "iteration": iteration,
                         "population": len(population), "support": len(support),
-                        "best_response": "/".join(map(str, table)),
+                        "best_response": table_text(table),
                         "exploitability": held_out.mean,
                         "exploitability_low": held_out.low,
                         "exploitability_high": held_out.high,
@@ -169,7 +182,7 @@ def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
 
 def describe(equilibrium: KnockEquilibrium) -> str:
     """One line: the mixture's tables and weights (support only)."""
-    parts = [f"{'/'.join(map(str, t))} ({w:.0%})"
+    parts = [f"{table_text(t)} ({w:.0%})"
              for t, w in zip(equilibrium.population, equilibrium.weights, strict=True)
              if w > 0.005]
     return f"{policy_name(equilibrium.base)} play, knock tables " + ", ".join(parts)

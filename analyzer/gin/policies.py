@@ -42,7 +42,9 @@ valued on sampled opponent hands (EV, undercuts, the game score) against
 
 String form: ``draw=improve,discard=high,knock=10``.  ``knock`` is a number, ``gin``
 (0), or a schedule ``1:0/8:10`` (from own turn 1 knock only with gin, from turn 8 at
-10 or less).  ``norepeat`` (yes/no): never repeat within a hand the same pair of
+10 or less).  ``knock_alert`` (same forms) is the schedule used instead while the
+opponent holds a card it took from the pile (a public signal that it is building melds);
+without it the one schedule serves both.  ``norepeat`` (yes/no): never repeat within a hand the same pair of
 face-up card taken and card discarded.  ``knock_rule`` (schedule/expert) and the expert's
 integer weights (``outs``, ``danger``, ``take_margin``, ``low_late``, ``knock_bias``,
 ``knock_stock``, ``knock_threat``, ``knock_samples``, ``game_push``, ``play_in``) are
@@ -99,7 +101,8 @@ class PolicyField(IntEnum):
     KNOCK_SAMPLES = 13 + SCHEDULE_TURNS
     GAME_PUSH = 14 + SCHEDULE_TURNS
     PLAY_IN = 15 + SCHEDULE_TURNS
-    SIZE = 16 + SCHEDULE_TURNS
+    ALERT_SCHEDULE = 16 + SCHEDULE_TURNS  # SCHEDULE_TURNS entries, as SCHEDULE
+    SIZE = 16 + 2 * SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -123,6 +126,17 @@ class KnockRule(IntEnum):
     EXPERT = 1
 
 
+def _check_schedule(schedule: tuple[tuple[int, int], ...]) -> None:
+    if not schedule or schedule[0][0] != 1:
+        raise ValueError("knock schedule must start at own turn 1")
+    turns = [turn for turn, _ in schedule]
+    if turns != sorted(set(turns)) or turns[-1] > SCHEDULE_TURNS:
+        raise ValueError(f"knock schedule turns must increase within 1-{SCHEDULE_TURNS}")
+    for _, threshold in schedule:
+        if not 0 <= threshold <= 10:
+            raise ValueError(f"knock threshold must be 0-10, got {threshold}")
+
+
 @dataclass(frozen=True)
 class Policy:
     """One player's strategy (deadwood thresholds in points, turns counted from 1)."""
@@ -131,6 +145,9 @@ class Policy:
     discard: str = "high"
     knock: tuple[tuple[int, int], ...] = ((1, 10),)
     """Knock schedule: (first own turn, deadwood threshold) pairs, turns ascending."""
+    knock_alert: tuple[tuple[int, int], ...] | None = None
+    """Knock schedule while the opponent holds a card it took from the pile (None: the
+    same as ``knock``)."""
     norepeat: bool = False
     danger_penalty: int = 3
     slack: int = 4
@@ -152,14 +169,9 @@ class Policy:
         if self.discard not in DISCARD_RULES:
             raise ValueError(f"unknown discard rule {self.discard!r}; "
                              f"choose from {', '.join(DISCARD_RULES)}")
-        if not self.knock or self.knock[0][0] != 1:
-            raise ValueError("knock schedule must start at own turn 1")
-        turns = [turn for turn, _ in self.knock]
-        if turns != sorted(set(turns)) or turns[-1] > SCHEDULE_TURNS:
-            raise ValueError(f"knock schedule turns must increase within 1-{SCHEDULE_TURNS}")
-        for _, threshold in self.knock:
-            if not 0 <= threshold <= 10:
-                raise ValueError(f"knock threshold must be 0-10, got {threshold}")
+        _check_schedule(self.knock)
+        if self.knock_alert is not None:
+            _check_schedule(self.knock_alert)
         if not isinstance(self.norepeat, bool):
             raise TypeError(f"norepeat must be True or False, got {self.norepeat!r}")
         for name in ("danger_penalty", "slack"):
@@ -176,10 +188,12 @@ class Policy:
         if not 0 <= self.play_in <= 20:
             raise ValueError("play_in must be 0-20")
 
-    def thresholds(self) -> npt.NDArray[np.int64]:
-        """Knock threshold (points) for own turns 1..SCHEDULE_TURNS."""
+    def thresholds(self, alert: bool = False) -> npt.NDArray[np.int64]:
+        """Knock threshold (points) for own turns 1..SCHEDULE_TURNS; ``alert``: while
+        the opponent holds a card it took from the pile."""
+        schedule = self.knock_alert if alert and self.knock_alert is not None else self.knock
         out = np.zeros(SCHEDULE_TURNS, dtype=np.int64)
-        for turn, threshold in self.knock:
+        for turn, threshold in schedule:
             out[turn - 1:] = threshold
         return out
 
@@ -192,16 +206,23 @@ class Policy:
         array[PolicyField.DANGER_PENALTY] = self.danger_penalty
         array[PolicyField.SLACK] = self.slack
         array[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
+        array[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = (
+            self.thresholds(alert=True))
         array[PolicyField.KNOCK_RULE] = KNOCK_RULES.index(self.knock_rule)
         for key in EXPERT_KEYS:
             array[PolicyField[key.upper()]] = getattr(self, key)
         return array
 
-    def with_knock(self, schedule: tuple[tuple[int, int], ...] | int) -> Policy:
-        """A copy knocking at a constant threshold or by a (turn, threshold) schedule."""
+    def with_knock(self, schedule: tuple[tuple[int, int], ...] | int,
+                   alert: tuple[tuple[int, int], ...] | None = None) -> Policy:
+        """A copy knocking at a constant threshold or by a (turn, threshold) schedule,
+        and by ``alert`` while the opponent holds a pile card (None: the same)."""
         if isinstance(schedule, int):
             schedule = ((1, schedule),)
-        return replace(self, knock=tuple(schedule))
+        schedule = tuple(schedule)
+        if alert is not None and tuple(alert) == schedule:
+            alert = None
+        return replace(self, knock=schedule, knock_alert=None if alert is None else tuple(alert))
 
 
 PRESETS: dict[str, Policy] = {
@@ -247,25 +268,24 @@ def parse_policy(text: str) -> Policy:
             raise ValueError(f"bad policy part {part!r}: expected key=value")
         if key in ("draw", "discard", "knock_rule"):
             changes[key] = value
-        elif key == "knock":
+        elif key in ("knock", "knock_alert"):
             changes[key] = _parse_schedule(value)
         elif key == "norepeat":
             changes[key] = parse_yes_no(value, key)
         elif key in ("danger_penalty", "slack", *EXPERT_KEYS):
             changes[key] = _int(value, key)
         else:
-            raise ValueError(f"bad policy key {key!r}; keys are draw, discard, knock, norepeat, "
-                             f"danger_penalty, slack, knock_rule, {', '.join(EXPERT_KEYS)}")
+            raise ValueError(f"bad policy key {key!r}; keys are draw, discard, knock, "
+                             "knock_alert, norepeat, danger_penalty, slack, knock_rule, "
+                             f"{', '.join(EXPERT_KEYS)}")
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
 def format_policy(policy: Policy) -> str:
     """The string form of a policy (parsed back by :func:`parse_policy`)."""
-    if len(policy.knock) == 1:
-        knock = str(policy.knock[0][1])
-    else:
-        knock = "/".join(f"{turn}:{threshold}" for turn, threshold in policy.knock)
-    text = f"draw={policy.draw},discard={policy.discard},knock={knock}"
+    text = f"draw={policy.draw},discard={policy.discard},knock={format_schedule(policy.knock)}"
+    if policy.knock_alert is not None:
+        text += f",knock_alert={format_schedule(policy.knock_alert)}"
     if policy.norepeat:
         text += ",norepeat=yes"
     default = Policy()
@@ -287,6 +307,13 @@ def policy_name(policy: Policy) -> str:
         if preset == policy:
             return name
     return format_policy(policy)
+
+
+def format_schedule(schedule: tuple[tuple[int, int], ...]) -> str:
+    """``10`` for a constant threshold, else ``1:10/7:0`` steps."""
+    if len(schedule) == 1:
+        return str(schedule[0][1])
+    return "/".join(f"{turn}:{threshold}" for turn, threshold in schedule)
 
 
 def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:

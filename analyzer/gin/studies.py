@@ -208,12 +208,24 @@ SCHEDULE_BINS = ((1, 3), (4, 6), (7, 9), (10, SCHEDULE_TURNS))
 
 
 def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
-    """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`."""
+    """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`; with twice as
+    many thresholds, the second half is the alert schedule (while the opponent holds a
+    card it took from the pile)."""
+    bins = len(SCHEDULE_BINS)
+    if len(thresholds) not in (bins, 2 * bins):
+        raise ValueError(f"a knock table has {bins} or {2 * bins} thresholds, "
+                         f"got {len(thresholds)}")
+    plain = _steps(thresholds[:bins])
+    alert = _steps(thresholds[bins:]) if len(thresholds) > bins else None
+    return base.with_knock(plain, alert)
+
+
+def _steps(thresholds: Sequence[int]) -> tuple[tuple[int, int], ...]:
     steps: list[tuple[int, int]] = []
     for (first, _), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
         if not steps or steps[-1][1] != threshold:
-            steps.append((first, threshold))
-    return base.with_knock(tuple(steps))
+            steps.append((first, int(threshold)))
+    return tuple(steps)
 
 
 @dataclass

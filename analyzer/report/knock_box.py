@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..gin.answers import KnockAnswers, knock_answers, rule_text
 from ..gin.equilibrium import knock_equilibrium
-from ..gin.exploit import panel
+from ..gin.exploit import panel, parse_table, table_text
 from ..gin.policies import PRESETS as POLICIES
 from ..gin.rules import STANDARD
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
@@ -47,7 +47,7 @@ def robust_table(out: Path, rules_name: str = "standard") -> tuple[tuple[int, ..
         return None
     mixture = pd.read_csv(path)
     best = mixture.loc[mixture["weight"].idxmax()]
-    table = tuple(int(t) for t in str(best["table"]).split("/"))
+    table = parse_table(str(best["table"]))
     return table, f"{ROBUST_FOLDER}/{path.name} (weight {best['weight']:.0%})"
 
 
@@ -73,7 +73,7 @@ def section_knock_box(config: ReportConfig) -> str:
     answers.to_frame().to_csv(folder / "answers.csv", index=False)
     answers.panel.to_csv(folder / "panel.csv", index=False)
     write_meta(folder, config, "when_to_knock", started, deals_per_comparison=deals,
-               rules="standard", base="expert", robust_table="/".join(map(str, table)),
+               rules="standard", base="expert", robust_table=table_text(table),
                robust_source=source)
     return box_text(answers, deals, source)
 

@@ -140,7 +140,14 @@ def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any
     ``_convergence.csv`` (exploitability by iteration), so the hover gives the source."""
     import plotly.graph_objects as go
 
-    bins = strategy.drop_duplicates("first_turn").sort_values("first_turn")["turns"].tolist()
+    if "opponent_holds_pile_card" in strategy:
+        # one column per turn bin and pickup signal, the alert columns after the others
+        strategy = strategy.assign(turns=strategy["turns"].where(
+            strategy["opponent_holds_pile_card"] == 0, strategy["turns"] + " (alert)"))
+        strategy = strategy.sort_values(["opponent_holds_pile_card", "first_turn"])
+    else:
+        strategy = strategy.sort_values("first_turn")
+    bins = strategy.drop_duplicates("turns")["turns"].tolist()
     deadwoods = sorted(strategy["deadwood"].unique())
     cells = strategy.set_index(["deadwood", "turns"])["knock_probability"]
     z = [[float(cells[(dw, turns)]) if (dw, turns) in cells.index else None for turns in bins]
@@ -156,7 +163,8 @@ def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any
         title={"text": f"Robust knock rule (approximate equilibrium)<br><sup>rules {rules}; "
                        "opponents: the knock tables of the mixture itself; shade = share of "
                        "the mixture that knocks</sup>"},
-        xaxis={"title": {"text": "own turns"}, "type": "category"},
+        xaxis={"title": {"text": "own turns (alert: the opponent holds a card it took "
+                                 "from the pile)"}, "type": "category"},
         yaxis={"title": {"text": "deadwood after the discard (points)"}, "dtick": 1},
         margin={"t": 90})
     return json.loads(figure.to_json())

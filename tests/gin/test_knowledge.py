@@ -170,3 +170,23 @@ def test_knowledge_invariants_over_random_self_play():
             thrown = np.flatnonzero(state[Slot.LOG:Slot.LOG + 52])
             assert set(thrown) == {c for c in range(52)
                                    if (state[Slot.THREW] | state[Slot.THREW + 1]) >> c & 1}
+
+
+def test_the_alert_knock_schedule_applies_while_the_opponent_holds_a_pile_card():
+    from analyzer.gin.policies import parse_policy
+    from analyzer.gin.state import knock_threshold
+
+    policy = parse_policy("basic,knock=1:10/7:0,knock_alert=1:4/4:0").to_array()
+    state = dealt(NON_DEALER, DEALER, "9h", "2h 3h 4h")
+    state[Slot.OWN_TURNS + 1] = 2
+    assert knock_threshold(state, np.int64(1), policy) == 10  # seat 0 holds no pile card
+    state[Slot.OFFERS], state[Slot.PHASE] = 0, Phase.DRAW
+    apply_draw(state, True)  # seat 0 takes 9h: the signal is on for seat 1
+    assert knock_threshold(state, np.int64(1), policy) == 4
+    assert knock_threshold(state, np.int64(0), policy) == 10  # seat 1 took nothing
+    state[Slot.OWN_TURNS + 1] = 8
+    assert knock_threshold(state, np.int64(1), policy) == 0
+    apply_discard(state, card("9h"), False, RULES)  # thrown back: the signal is off
+    assert knock_threshold(state, np.int64(1), policy) == 0  # turn 8: gin only either way
+    state[Slot.OWN_TURNS + 1] = 2
+    assert knock_threshold(state, np.int64(1), policy) == 10
