@@ -9,7 +9,7 @@ and the samples a decision used on average.  ``--bar-deals`` adds the headline m
 the default budget on more deals, and ``--games`` the same match in games to 100 (seats
 swapped on common decks).
 
-Run: ``python scripts/bench_search.py [--budgets 8,16,32,64] [--deals 1000]
+Run: ``python scripts/bench_search.py [--budgets 32,64,128,512] [--deals 1000]
 [--bar-deals 20000] [--bar-seconds 2400] [--games 1000] [--out bench_search.md]``; prints a markdown section.
 """
 
@@ -72,7 +72,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default_opponent = "expert" if "expert" in PRESETS else "gin-hunter"
     parser.add_argument("--opponent", default=default_opponent)
-    parser.add_argument("--budgets", default="4,8,16,32")
+    parser.add_argument("--budgets", default="32,64,128,512")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--bar-deals", type=int, default=0)
     parser.add_argument("--bar-seconds", type=float, default=float("inf"),
@@ -92,8 +92,9 @@ def main() -> None:
          f"--bar-seconds {args.bar_seconds:g} --games {args.games} --seed {args.seed}`"),
         "",
         (f"- search player: `{format_player(default)}` = budget {DEFAULT_BUDGET}, rollout "
-         f"`{format_player(default.rollout)}`, sampler {default.sampler}, batch "
-         f"{default.batch}, min_samples {default.min_samples}; opponent `{args.opponent}`; "
+         f"`{format_player(default.rollout)}`, sampler {default.sampler}, temperature "
+         f"{default.temperature}, scope {default.scope}, batch {default.batch}, min_samples "
+         f"{default.min_samples}; opponent `{args.opponent}`; "
          f"standard rules; seed {args.seed}; seats swapped on common deals"),
         (f"- machine: {platform.machine()}, {os.cpu_count()} logical cores, numba threads "
          f"{numba.get_num_threads()}, Python {platform.python_version()}, numba "

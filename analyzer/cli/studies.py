@@ -36,6 +36,10 @@ from .options import (
     verdict_grid,
 )
 
+#: The report's tournament field (``analyzer.gin.studies.default_field``), written out so
+#: that ``--help`` does not import the kernels.
+DEFAULT_FIELD = "simple,basic,safe-discard,lookahead,gin-hunter,passive,expert,search"
+
 
 @click.command("knock-sweep")
 @rules_options
@@ -190,7 +194,7 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
 
 @click.command("tournament")
 @rules_options
-@click.option("--policies", default="simple,basic,safe-discard,lookahead,gin-hunter,passive",
+@click.option("--policies", default=DEFAULT_FIELD,
               show_default=True,
               help="Comma-separated policy presets in the round robin (a search player "
                    "takes its options after it: search,budget=32,basic).")

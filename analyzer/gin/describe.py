@@ -19,7 +19,7 @@ from dataclasses import fields
 from functools import cache
 from itertools import pairwise
 
-from .policies import PRESETS, Policy, format_policy
+from .policies import PRESETS, Policy, format_schedule
 from .rules import PRESETS as RULE_PRESETS
 from .rules import STANDARD, Rules
 
@@ -48,8 +48,9 @@ _DRAW_TEXT = {
     "improve": "Takes the face-up card when that lowers its deadwood",
     "meld": "Takes the face-up card when it fits a meld of a best arrangement",
     "anymeld": "Takes the face-up card when it forms any meld with its cards",
-    "expert": "Takes the face-up card when that improves its hand value (deadwood less its "
-              "live outs, read from what the opponent is inferred to hold)",
+    "expert": "Takes the face-up card when it fits a meld of a best arrangement, or when it "
+              "improves its hand value (deadwood less its live outs, read from what the "
+              "opponent is inferred to hold) by more than {take_margin_points:g} points",
 }
 _DISCARD_TEXT = {
     "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -70,31 +71,39 @@ _POLICY_FIELD_TEXT = {
     "norepeat": "Never take a face-up card and throw the same card twice in a hand.",
     "danger_penalty": "Points added per dangerous card (used by discard=safe).",
     "slack": "Points above the least deadwood a lookahead discard may leave.",
+    "knock_alert": "Knock thresholds used instead while the opponent holds a card it took "
+                   "from the pile (None: the same as knock).",
     "knock_rule": "schedule (knock by the knock thresholds) or expert.",
 }
 
 
-def _knock_text(policy: Policy) -> str:
-    if getattr(policy, "knock_rule", "schedule") == "expert":
-        return "decides when to knock by the expert rule (analyzer.gin.expert)"
+def _schedule_text(schedule: tuple[tuple[int, int], ...]) -> str:
     def at(threshold: int) -> str:
         return "only with gin" if threshold == 0 else f"as soon as its deadwood is " \
                                                         f"{threshold} or less"
 
+    if len(schedule) == 1:
+        return at(schedule[0][1])
+    return ", then ".join(f"from own turn {turn} {at(threshold)}" for turn, threshold in schedule)
+
+
+def _knock_text(policy: Policy) -> str:
+    text = "knocks " + _schedule_text(policy.knock)
+    if policy.knock_alert is not None:
+        text += ("; while the opponent holds a card it took from the pile it knocks "
+                 + _schedule_text(policy.knock_alert))
     if policy.knock_rule == "expert":
-        return ("knocks, when its schedule allows, only if the knock is worth more than "
-                "playing on, judged on sampled opponent hands")
-    if len(policy.knock) == 1:
-        return f"knocks {at(policy.knock[0][1])}"
-    steps = [f"from own turn {turn} {at(threshold)}" for turn, threshold in policy.knock]
-    return "knocks " + ", then ".join(steps)
+        text += (" (when allowed, only if the knock is worth more than playing on, judged on "
+                 "sampled opponent hands)")
+    return text
 
 
 def explain_policy(policy: Policy) -> str:
     """One plain-English sentence saying how ``policy`` draws, throws and knocks."""
     discard = _DISCARD_TEXT[policy.discard].format(danger_penalty=policy.danger_penalty,
                                                    slack=policy.slack)
-    sentence = f"{_DRAW_TEXT[policy.draw]}; {discard}; {_knock_text(policy)}"
+    draw = _DRAW_TEXT[policy.draw].format(take_margin_points=policy.take_margin / 100)
+    sentence = f"{draw}; {discard}; {_knock_text(policy)}"
     if policy.norepeat:
         sentence += "; never repeats a take-and-throw pair"
     return sentence + "."
@@ -106,10 +115,11 @@ _EXPERT_FIELD_TEXT = "A weight of the expert rules (analyzer.gin.expert); others
 
 def policy_fields(policy: Policy) -> list[tuple[str, object, str]]:
     """``(field, value, meaning)`` for every field of ``policy``."""
-    knock = format_policy(policy).split("knock=")[1].split(",")[0]
     rows: list[tuple[str, object, str]] = []
     for item in fields(policy):
-        value = knock if item.name == "knock" else getattr(policy, item.name)
+        value = getattr(policy, item.name)
+        if item.name in ("knock", "knock_alert") and value is not None:
+            value = format_schedule(value)
         rows.append((item.name, value, _POLICY_FIELD_TEXT.get(item.name, _EXPERT_FIELD_TEXT)))
     return rows
 

@@ -48,7 +48,8 @@ the chance the knock wins the game (score slots).  It knocks when::
 worth nothing (run 1 of ``results/tuning/expert_tuning.md``), so the preset leaves it 0.
 
 The ``expert`` preset knocks by its table alone (``knock_rule=schedule``, the robust knock
-chart of ``results/robust_knock/``: 10 or less on own turns 1-6, then gin only).  The
+chart of ``results/robust_knock/``: 10 or less on own turns 1-9, then gin only; gin only
+from turn 7 while the opponent holds a card it took from the pile).  The
 sampled knock rule above, gated by the same table, lost to it at every bias tried
 (``knock_bias`` -2000 to 0: -0.25 to -0.70 points per hand, 4,000 deals each): its
 sampled opponent hands, played in, overstate the undercut risk of early knocks.  The

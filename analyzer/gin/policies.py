@@ -233,9 +233,9 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard="lookahead"),
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
-    "expert": Policy(draw="expert", discard="expert", knock=((1, 10), (7, 0)), outs=193,
-                     danger=245, take_margin=1000, low_late=15, knock_bias=-118,
-                     knock_stock=21, play_in=5),
+    "expert": Policy(draw="expert", discard="expert", knock=((1, 10), (10, 0)),
+                     knock_alert=((1, 10), (7, 0)), outs=193, danger=245, take_margin=1000,
+                     low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);
@@ -243,8 +243,9 @@ baseline player, except that it takes the upcard only when a best arrangement me
 when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
 chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert``
 (reads the opponent in its draws and discards, see :mod:`analyzer.gin.expert`; weights
-tuned by ``scripts/tune_expert.py``; knocks by the robust knock table: 10 or less on own
-turns 1-6, then gin only)."""
+tuned by ``scripts/tune_expert.py``; knocks by the robust knock table of
+``results/robust_knock/``: 10 or less on own turns 1-9, then gin only, and from turn 7
+on only with gin while the opponent holds a card it took from the pile)."""
 
 
 def parse_policy(text: str) -> Policy:

@@ -1,15 +1,21 @@
 """The search player: information-set Monte Carlo over sampled opponent hands.
 
-At each of its decisions (the upcard offer, a draw with a face-up card to take, a
-discard) the player to move lists its legal actions (pass or take; draw from the stock
-or take; throw each card, and knock with each card that leaves deadwood within the
-hand's limit) and rates them by rollouts:
+With ``scope=all``, at each of its decisions (the upcard offer, a draw with a face-up
+card to take, a discard) the player to move lists its legal actions (pass or take; draw
+from the stock or take; throw each card, and knock with each card that leaves deadwood
+within the hand's limit) and rates them by rollouts.  With ``scope=knock`` (the default)
+it searches only the knock decision: where a knock short of gin is legal, the rollout
+policy's own action races the other side of the decision (knock with the card leaving
+the least deadwood, or throw the same card and play on); everywhere else it plays the
+rollout policy's action.  The race between two actions is far less prone to dropping
+the right action by chance than a race among twenty, and knock decisions are where a
+table of thresholds leaves the most to gain (BENCHMARKS.md, "Search player").
 
 1. **Samples.**  The cards it has not seen are dealt to the opponent's hand and the stock.
-   ``sampler=inference`` (the default) draws the opponent's hidden cards from the
+   ``sampler=inference`` draws the opponent's hidden cards from the
    opponent-hand inference model (:func:`analyzer.gin.inference.sample_played_in`, played
    in for up to the rollout policy's ``play_in`` stock draws, as the expert does), with
-   equal weights.  ``sampler=weighted`` uses the advisor's sampler
+   equal weights.  ``sampler=weighted`` (the default) uses the advisor's sampler
    (:func:`analyzer.gin.sampling.deal_sample`): a uniform deal of the unseen cards, played
    in for every stock draw the opponent made, weighted by the pseudo-likelihood of its
    throws, passes and kept cards (:func:`analyzer.gin.sampling.log_likelihood`,
@@ -43,8 +49,8 @@ A search player is data like any policy (:class:`SearchPolicy`, packed by
 comparisons and the tournament) give each seat a row of search parameters beside its
 policy row, which for a searching seat holds its rollout policy; :func:`play_on` plays a
 hand with them.  String form: ``search`` or
-``search,budget=16,rollout=expert,sampler=inference`` (also ``batch``, ``min_samples``,
-``temperature``).
+``search,budget=256,rollout=expert,sampler=weighted,scope=knock`` (also ``batch``,
+``min_samples``, ``temperature``).
 
 >>> parse_player("search,budget=32,rollout=basic").budget
 32
@@ -104,6 +110,8 @@ class SearchField(IntEnum):
     """Points of deadwood per factor ``e`` of the sample weights (0: uniform samples)."""
     SAMPLER = 4
     """How opponent hands are sampled: :class:`Sampler`."""
+    SCOPE = 5
+    """Which decisions are searched: :class:`Scope`."""
 
 
 class Sampler(IntEnum):
@@ -120,8 +128,23 @@ class Sampler(IntEnum):
 SAMPLERS = ("weighted", "inference")
 
 
+class Scope(IntEnum):
+    """Which decisions the search player searches."""
+
+    ALL = 0
+    """Every choice, over every legal action."""
+    KNOCK = 1
+    """Only whether to knock: where a knock (not gin) is legal, the rollout policy's own
+    action races the other side of the knock decision (knocking with the card leaving the
+    least deadwood, or throwing the same card and playing on); elsewhere it plays the
+    rollout policy's action unsearched.  Fewer actions race, so fewer drops by chance."""
+
+
+SCOPES = ("all", "knock")
+
+
 SEARCH_FIELDS = len(SearchField)
-DEFAULT_BUDGET = 16
+DEFAULT_BUDGET = 256
 
 
 @dataclass(frozen=True)
@@ -131,10 +154,11 @@ class SearchPolicy:
 
     budget: int = DEFAULT_BUDGET
     rollout: Policy = PRESETS["expert"]
-    batch: int = 8
-    min_samples: int = 8
+    batch: int = 32
+    min_samples: int = 32
     temperature: int = 8
-    sampler: str = "inference"
+    sampler: str = "weighted"
+    scope: str = "knock"
 
     def __post_init__(self) -> None:
         if self.budget < 1 or self.batch < 1 or self.min_samples < 2:
@@ -144,6 +168,8 @@ class SearchPolicy:
         if self.sampler not in SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
                              f"{self.sampler!r}")
+        if self.scope not in SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
 
     def to_array(self) -> npt.NDArray[np.int64]:
         """The search parameters as the ``np.int64`` row the kernels read."""
@@ -153,13 +179,15 @@ class SearchPolicy:
         array[SearchField.MIN_SAMPLES] = self.min_samples
         array[SearchField.TEMPERATURE] = self.temperature
         array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
+        array[SearchField.SCOPE] = SCOPES.index(self.scope)
         return array
 
 
 Player = Policy | SearchPolicy
 """Anything that can take a seat: a policy or the search player."""
 
-_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler")
+_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler",
+                "scope")
 
 
 def parse_player(text: str) -> Player:
@@ -180,7 +208,7 @@ def parse_player(text: str) -> Player:
                 raise ValueError(f"rollout must be a policy preset ({', '.join(PRESETS)}), "
                                  f"got {value!r}")
             changes[key] = PRESETS[value]
-        elif key == "sampler":
+        elif key in ("sampler", "scope"):
             changes[key] = value
         else:
             try:
@@ -273,6 +301,39 @@ def _legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
+def _knock_alternatives(state: npt.NDArray[np.int64], default: np.int64,
+                        actions: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
+                        ) -> np.int64:
+    """Fill ``actions`` with ``default`` and, at a discard where a knock short of gin is
+    legal, the other side of the knock decision (:attr:`Scope.KNOCK`); their count."""
+    actions[0] = default
+    if state[Slot.PHASE] != Phase.DISCARD:
+        return np.int64(1)
+    hand = state[Slot.HAND + state[Slot.TURN]]
+    allowed = hand
+    if state[Slot.TAKEN] >= 0:
+        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, allowed, scratch)
+    if default >= _KNOCK:
+        if scratch[default - _KNOCK] == 0:
+            return np.int64(1)  # gin is always taken
+        actions[1] = default - _KNOCK
+        return np.int64(2)
+    best = np.int64(-1)
+    rest = allowed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        if best < 0 or scratch[card] < scratch[best]:
+            best = card
+    if scratch[best] == 0 or scratch[best] > state[Slot.KNOCK_LIMIT]:
+        return np.int64(1)
+    actions[1] = _KNOCK + best
+    return np.int64(2)
+
+
+@njit(cache=True)
 def _policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                    model: npt.NDArray[np.int64], key: np.int64,
                    scratch: npt.NDArray[np.int64]) -> np.int64:
@@ -361,12 +422,15 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     took are added to ``samples_used[0]``.
     """
     actions = np.empty(_MAX_ACTIONS, dtype=np.int64)
-    n_actions = _legal_actions(state, actions, scratch)
     # the model policy's own action first: it wins exact ties
     default = _policy_action(state, rules, model, key, scratch)
-    for a in range(n_actions):
-        if actions[a] == default:
-            actions[a], actions[0] = actions[0], default
+    if params[SearchField.SCOPE] == Scope.KNOCK:
+        n_actions = _knock_alternatives(state, default, actions, scratch)
+    else:
+        n_actions = _legal_actions(state, actions, scratch)
+        for a in range(n_actions):
+            if actions[a] == default:
+                actions[a], actions[0] = actions[0], default
     if n_actions == 1:
         return actions[0]
     player = state[Slot.TURN]

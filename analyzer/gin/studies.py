@@ -33,7 +33,7 @@ from .policies import PRESETS as POLICY_PRESETS
 from .policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
 from .rules import Rules
-from .search import Player
+from .search import Player, SearchPolicy
 
 # ---------------------------------------------------------------------- dealt hands
 
@@ -379,12 +379,15 @@ def best_schedule_work(n: int, rounds: int) -> int:
 # ----------------------------------------------------------------------- tournament
 
 
-def default_field() -> dict[str, Policy]:
+def default_field() -> dict[str, Player]:
     """The tournament field: the policy presets that differ in how they draw and throw,
-    and the ``expert`` that reads the opponent."""
-    return {name: POLICY_PRESETS[name] for name in
-            ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive",
-             "expert")}
+    the ``expert`` that reads the opponent, and the ``search`` player (default settings)
+    that searches the expert's knock decisions."""
+    field: dict[str, Player] = {name: POLICY_PRESETS[name] for name in
+                                ("simple", "basic", "safe-discard", "lookahead", "gin-hunter",
+                                 "passive", "expert")}
+    field["search"] = SearchPolicy()
+    return field
 
 
 def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games: int, seed: int,

@@ -5,12 +5,22 @@ from __future__ import annotations
 import time
 
 from ..gin import studies
-from ..gin.policies import format_policy
+from ..gin.policies import Policy, format_policy
 from ..gin.rules import STANDARD
+from ..gin.search import Player, format_player
 from . import figures as charts
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
 from .markdown import markdown_table
+
+
+def _full_form(player: Player) -> str:
+    """A policy's string form, or every setting of a search player."""
+    if isinstance(player, Policy):
+        return format_policy(player)
+    return (f"search,budget={player.budget},rollout={format_player(player.rollout)},"
+            f"sampler={player.sampler},temperature={player.temperature},scope={player.scope},"
+            f"batch={player.batch},min_samples={player.min_samples}")
 
 
 def section_tournament(config: ReportConfig) -> str:
@@ -36,11 +46,10 @@ def section_tournament(config: ReportConfig) -> str:
         charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5,
                               "game-win rate (row vs column)", ".2f")
     write_meta(folder, config, "tournament", started, deals_per_pair=deals, games_per_pair=games,
-               rules="standard", field={k: format_policy(v) for k, v in field_policies.items()})
+               rules="standard", field={k: format_player(v) for k, v in field_policies.items()})
     top, second = order[0], order[1]
     duel = results.set_index(["a", "b"]).loc[(top, second)]
-    described = "\n".join(f"* `{name}`: `{format_policy(p)}`"
-                          for name, p in field_policies.items())
+    described = "\n".join(f"* `{name}`: `{_full_form(p)}`" for name, p in field_policies.items())
     return f"""## 5. Draw and discard policies: a round robin
 
 **Question.** Which draw / discard policy wins, seats swapped on common deals?

@@ -378,3 +378,10 @@ def test_interrupted_games_exit_130(monkeypatch):
     result = run("games", "--games", 10, "--json")
     assert result.exit_code == 130
     assert result.stderr.strip() == "Error: interrupted"
+
+
+def test_the_tournament_commands_default_field_is_the_reports():
+    from analyzer.cli.studies import DEFAULT_FIELD
+    from analyzer.gin.studies import default_field
+
+    assert ",".join(default_field()) == DEFAULT_FIELD

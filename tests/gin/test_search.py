@@ -75,18 +75,35 @@ MELDED = "As 2s 3s 4c 5c 6c 7h 8h 9h Ad Kd"
 LOOSE = "Kc Qd Jh 9c 8d 7s 5h 4d 3h 2d"
 
 
+@pytest.mark.parametrize("scope", ["all", "knock"])
 @pytest.mark.parametrize("sampler", ["inference", "weighted"])
-def test_search_knocks_when_the_stock_is_about_to_run_out(sampler):
+def test_search_knocks_when_the_stock_is_about_to_run_out(sampler, scope):
     # gin-hunter would hold on for gin at own turn 3; with three cards left in the stock
     # playing on scores at most a drawn hand, a knock at 1 wins against a loose hand
     state = discard_position(MELDED, LOOSE, "Jc Td 6d", own_turns=3)
-    action, _ = decide(state, SearchPolicy(budget=64, rollout=GIN_HUNTER, sampler=sampler))
+    action, _ = decide(state, SearchPolicy(budget=64, rollout=GIN_HUNTER, sampler=sampler,
+                                           scope=scope, batch=8, min_samples=8))
     assert action == KNOCK + parse_card("Kd")
+
+
+def test_knock_scope_races_only_the_knock_decision():
+    # gin is taken unsearched, and so is a discard where no knock is legal
+    gin = discard_position("As 2s 3s 4c 5c 6c 7h 8h 9h Th Kd", LOOSE, "Jc Td 6d 5d Ac")
+    action, used = decide(gin, SearchPolicy(rollout=PRESETS["basic"]))
+    assert (action, used) == (KNOCK + parse_card("Kd"), 0)
+    messy = discard_position("As 5s 9s 2c 6c Tc 3d 7d Jd 4h 8h", LOOSE, "Jc Td 6d 5d Ac Ah")
+    action, used = decide(messy, SearchPolicy(rollout=PRESETS["basic"]))
+    assert used == 0 and action < KNOCK
+    # a knock at 1 that basic takes at once is raced against throwing Kd and playing on
+    state = discard_position(MELDED, LOOSE, "Jc Td 6d 5d Ac Ah 2h 3h", own_turns=2)
+    action, used = decide(state, SearchPolicy(budget=64, rollout=PRESETS["basic"]))
+    assert used >= 32 and action in (KNOCK + parse_card("Kd"), parse_card("Kd"))
 
 
 def test_search_goes_gin_and_stops_early():
     state = discard_position("As 2s 3s 4c 5c 6c 7h 8h 9h Th Kd", LOOSE, "Jc Td 6d 5d Ac")
-    action, used = decide(state, SearchPolicy(budget=512, rollout=PRESETS["basic"]))
+    action, used = decide(state, SearchPolicy(budget=512, rollout=PRESETS["basic"],
+                                              scope="all", batch=8, min_samples=8))
     assert action == KNOCK + parse_card("Kd")
     assert 8 <= used < 512  # one action left well before the budget
 
@@ -95,10 +112,11 @@ def test_search_spends_at_most_its_budget():
     # the messy hand's discards are close: the race rarely ends, the budget does
     state = discard_position("As 5s 9s 2c 6c Tc 3d 7d Jd 4h 8h", LOOSE, "Jc Td 6d 5d Ac Ah")
     for budget in (16, 40):
-        _, used = decide(state, SearchPolicy(budget=budget, rollout=PRESETS["basic"]))
+        _, used = decide(state, SearchPolicy(budget=budget, rollout=PRESETS["basic"],
+                                             scope="all", batch=8, min_samples=8))
         assert used <= budget
-    result = simulate(STANDARD, SearchPolicy(budget=24, rollout=PRESETS["basic"]),
-                      PRESETS["basic"], 4, seed=3)
+    result = simulate(STANDARD, SearchPolicy(budget=24, rollout=PRESETS["basic"], batch=8,
+                                             min_samples=8), PRESETS["basic"], 4, seed=3)
     assert result.searched_decisions > 0
     assert result.search_samples <= 24 * result.searched_decisions
 
@@ -114,12 +132,14 @@ def test_search_draw_decision_takes_a_card_that_goes_gin():
     state[Slot.PILE_MASK] |= 1 << parse_card("9h")
     state[Slot.THREW + 1] |= 1 << parse_card("9h")
     state[Slot.PHASE] = Phase.DRAW
-    action, _ = decide(state, SearchPolicy(budget=64, rollout=PRESETS["passive"]))
+    action, _ = decide(state, SearchPolicy(budget=64, rollout=PRESETS["passive"], scope="all"))
     assert action == TAKE
 
 
-def test_same_result_whatever_the_thread_count():
-    player = SearchPolicy(budget=16, rollout=PRESETS["basic"])
+@pytest.mark.parametrize("scope", ["all", "knock"])
+def test_same_result_whatever_the_thread_count(scope):
+    player = SearchPolicy(budget=16, rollout=PRESETS["basic"], batch=8, min_samples=8,
+                          scope=scope)
     numba.set_num_threads(1)
     try:
         one = hand_rows(STANDARD, player, PRESETS["basic"], 5, 0, 6)
@@ -146,6 +166,9 @@ def test_parse_and_format_round_trip():
         SearchPolicy(budget=0)
     with pytest.raises(ValueError, match="sampler must be"):
         parse_player("search,sampler=oracle")
+    with pytest.raises(ValueError, match="scope must be"):
+        parse_player("search,scope=draws")
+    assert parse_player("search,scope=all,sampler=inference").scope == "all"
 
 
 def test_games_tournament_and_advisor_take_a_search_player():
