@@ -35,6 +35,7 @@ from .exploit import (
 )
 from .policies import Policy, policy_name
 from .rules import Rules
+from .search import Player
 from .simulate import Estimate
 from .studies import SCHEDULE_BINS
 
@@ -121,7 +122,7 @@ class KnockAnswers:
 
 
 def knock_answers(rules: Rules, base: Policy, robust_table: tuple[int, ...],
-                  members: dict[str, Policy], n_deals: int, seed: int, rules_name: str = "",
+                  members: dict[str, Player], n_deals: int, seed: int, rules_name: str = "",
                   adjust_to: tuple[str, ...] = ("basic", "gin-hunter"),
                   progress: Progress | None = None, scheduler: str | None = None
                   ) -> KnockAnswers:
@@ -145,7 +146,7 @@ def knock_answers(rules: Rules, base: Policy, robust_table: tuple[int, ...],
     return KnockAnswers(rules_name, policy_name(base), lines, table)
 
 
-def _line(rules: Rules, label: str, policy: Policy, opponent_name: str, opponent: Policy,
+def _line(rules: Rules, label: str, policy: Policy, opponent_name: str, opponent: Player,
           n_deals: int, seed: int, progress: Progress | None,
           scheduler: str | None) -> AnswerLine:
     edge = mixture_payoffs(rules, [policy], [opponent], [1.0], n_deals, seed + 17,

@@ -35,7 +35,8 @@ the hand with 10 or less deadwood. *Gin*: knock with no deadwood (25 bonus point
 defender). *Panel*: the opponents every answer is tested against (`basic` knocks at
 once, `simple` is the EAAI competition's baseline, `gin-hunter` waits for gin for 9 turns,
 `taper` knocks at 10 early and ever lower later, `expert` reads the opponent's pickups and
-discards). *Exploitability*: the most a player who studies the rule and adapts to it gains
+discards, `search` plays as `expert` but weighs each knock by playing it out on sampled
+hands). *Exploitability*: the most a player who studies the rule and adapts to it gains
 against it, in points per hand. *± x*: the 95% confidence interval."""
 
 
