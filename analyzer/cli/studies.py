@@ -38,7 +38,7 @@ from .options import (
 
 #: The report's tournament field (``analyzer.gin.studies.default_field``), written out so
 #: that ``--help`` does not import the kernels.
-DEFAULT_FIELD = "simple,basic,safe-discard,lookahead,gin-hunter,passive,expert,search"
+DEFAULT_FIELD = "simple,basic,safe-discard,lookahead,gin-hunter,passive,expert,search,budget=64"
 
 
 @click.command("knock-sweep")
