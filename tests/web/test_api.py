@@ -238,3 +238,17 @@ def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_
     assert trace["z"][10] == [0.25, 0.25, 0.25] and trace["z"][0] == [1.0, 1.0, 1.0]
     assert "rules standard" in robust[0]["figure"]["layout"]["title"]["text"]
     assert not data["notes"]  # the mixture file is skipped, not reported as unknown
+
+
+def test_the_robust_chart_shows_the_alert_thresholds_beside_the_others(client, results_dir):
+    folder = results_dir / "robust_knock"
+    folder.mkdir()
+    rows = ["rules,turns,first_turn,opponent_holds_pile_card,deadwood,knock_probability"]
+    rows += [f"standard,{a}-{b},{a},{signal},{dw},{1.0 if dw <= 10 - 6 * signal * (a > 1) else 0.0}"
+             for signal in (0, 1) for a, b in ((1, 6), (7, 32)) for dw in range(11)]
+    (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
+    data = client.get("/api/strategy").json()
+    robust = [chart for chart in data["charts"] if chart["id"] == "robust-standard_strategy"]
+    trace = robust[0]["figure"]["data"][0]
+    assert trace["x"] == ["1-6", "7-32", "1-6 (alert)", "7-32 (alert)"]
+    assert trace["z"][10] == [1.0, 1.0, 1.0, 0.0] and trace["z"][4] == [1.0, 1.0, 1.0, 1.0]
