@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..gin.answers import KnockAnswers, knock_answers, rule_text
 from ..gin.equilibrium import knock_equilibrium
-from ..gin.exploit import panel, parse_table, table_text
+from ..gin.exploit import panel, parse_table, table_of, table_text
 from ..gin.policies import PRESETS as POLICIES
 from ..gin.rules import STANDARD
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
@@ -76,7 +76,8 @@ def section_knock_box(config: ReportConfig) -> str:
     write_meta(folder, config, "when_to_knock", started, deals_per_comparison=deals,
                rules="standard", base="expert", robust_table=table_text(table),
                robust_source=source)
-    return box_text(answers, deals, source)
+    return box_text(answers, deals, source,
+                    experts_own=table_of(expert) == answers.lines[0].table)
 
 
 def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
@@ -92,15 +93,29 @@ def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
             f"undercuts and ordinary knocks: {parts}); exploitability {exploit}"))
 
 
-def box_text(answers: KnockAnswers, deals: int, source: str) -> str:
-    """The Markdown box (a quote block) and the table behind it."""
+def box_text(answers: KnockAnswers, deals: int, source: str, experts_own: bool = False) -> str:
+    """The Markdown box (a quote block) and the table behind it; ``experts_own``: the
+    robust rule is the ``expert`` preset's own knock rule."""
     robust_rule, robust_numbers = _line_text(answers, 0)
+    own = " (`expert` itself knocks by the robust rule)" if experts_own else ""
     lines = ["> ### When to knock",
-             "> Standard rules; everything but the knock is played as `expert` would.",
+             f"> Standard rules; everything but the knock is played as `expert` would{own}.",
              ">",
              f"> **{robust_rule}.** The robust rule: {robust_numbers}."]
     labels = {"against basic": "Against an opponent who knocks at once",
               "against gin-hunter": "Against an opponent who hunts for gin"}
+    members = answers.panel[(answers.panel["answer"] == "robust")
+                            & ~answers.panel["member"].str.startswith("worst case")]
+    lines.append("> Against each panel member: " + ", ".join(
+        f"{row.member} {row.points:+.2f} ± {(row.points_high - row.points_low) / 2:.2f}"
+        for row in members.itertuples()) + ".")
+    beaten_by = [str(row.member) for row in members.itertuples() if row.points_high < 0]
+    if beaten_by:
+        why = {"search": "`search` weighs each knock by playing it out on sampled hands, "
+                         "which no table of thresholds can match"}
+        lines.append("> It loses to " + ", ".join(f"`{name}`" for name in beaten_by) + ": "
+                     + "; ".join(why.get(name, f"`{name}` is ahead of it") for name in beaten_by)
+                     + ".")
     for index, line in enumerate(answers.lines[1:], start=1):
         rule, numbers = _line_text(answers, index)
         lines.append(f"> * {labels.get(line.label, line.label)}: {rule[0].lower()}{rule[1:]}; "

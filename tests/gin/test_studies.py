@@ -129,6 +129,9 @@ def test_report_writes_every_section(tmp_path):
     config = ReportConfig(out=tmp_path, deals=150, seed=3)
     path = generate_report(config)
     text = path.read_text()
+    box = text.splitlines()[:30]
+    assert "> ### When to knock" in box
+    assert any(line.startswith("> Against each panel member: basic ") for line in box)
     for heading in ("## 1. Dealt hands", "## 2. Knock threshold sweep", "## 3. When to knock",
                     "## 4. Best knock schedule", "## 5. Draw and discard policies",
                     "## 6. Scoring variants", "## 7. Game equity", "## 8. Plain rummy"):
