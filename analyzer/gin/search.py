@@ -274,6 +274,18 @@ def apply_action(state: npt.NDArray[np.int64], action: np.int64,
 
 
 @njit(cache=True)
+def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
+    """The cards the player to move may throw (not the one just taken), with the
+    deadwood left by throwing each written to ``scratch[card]``."""
+    hand = state[Slot.HAND + state[Slot.TURN]]
+    allowed = hand
+    if state[Slot.TAKEN] >= 0:
+        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, allowed, scratch)
+    return allowed
+
+
+@njit(cache=True)
 def _legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
                    scratch: npt.NDArray[np.int64]) -> np.int64:
     """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
@@ -281,11 +293,7 @@ def _legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
         actions[0] = _NO_TAKE
         actions[1] = _TAKE
         return np.int64(2)
-    hand = state[Slot.HAND + state[Slot.TURN]]
-    allowed = hand
-    if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, allowed, scratch)
+    allowed = _throwable(state, scratch)
     n = np.int64(0)
     rest = allowed
     while rest:
@@ -309,11 +317,7 @@ def _knock_alternatives(state: npt.NDArray[np.int64], default: np.int64,
     actions[0] = default
     if state[Slot.PHASE] != Phase.DISCARD:
         return np.int64(1)
-    hand = state[Slot.HAND + state[Slot.TURN]]
-    allowed = hand
-    if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, allowed, scratch)
+    allowed = _throwable(state, scratch)
     if default >= _KNOCK:
         if scratch[default - _KNOCK] == 0:
             return np.int64(1)  # gin is always taken
