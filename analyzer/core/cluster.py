@@ -609,9 +609,13 @@ def _decode(data: Any) -> Any:
 def interrupt_on_sigterm() -> None:
     """From now on, treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``), so that a run
     stopped by a job scheduler reports, and checkpoints, as one stopped from the
-    keyboard.  Does nothing outside the main thread (signals go to the main thread)."""
+    keyboard.  SIGINT raises ``KeyboardInterrupt`` too even when the process started
+    with SIGINT ignored (as a shell starts background jobs, and so their children):
+    ``kill -INT`` must stop a run wherever it was started.  Does nothing outside the
+    main thread (signals go to the main thread)."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _raise_interrupt)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _raise_interrupt(signum: int, frame: object) -> None:

@@ -19,11 +19,13 @@ from analyzer.gin.engine import (
 )
 from analyzer.gin.expert import danger, expert_discard, expert_wants_upcard, outs_mask
 from analyzer.gin.inference import infer_hidden
-from analyzer.gin.policies import PRESETS, format_policy, parse_policy
+from analyzer.gin.policies import PRESETS, PolicyField, format_policy, parse_policy
 from analyzer.gin.rules import Rules
 
 RULES = Rules().to_array()
 EXPERT = PRESETS["expert"]
+#: The expert with its sampled knock rule (the preset knocks by its table alone).
+SAMPLED = replace(EXPERT, knock_rule="expert")
 
 
 def card(text):
@@ -57,13 +59,15 @@ def wants(state, policy):
 
 
 def test_policy_string_form_covers_every_expert_weight():
-    policy = replace(EXPERT, outs=7, danger=8, take_margin=-9, low_late=10, knock_bias=11,
+    policy = replace(SAMPLED, outs=7, danger=8, take_margin=-9, low_late=10, knock_bias=11,
                      play_in=5, knock_stock=-12, knock_threat=13, knock_samples=14, game_push=15)
     text = format_policy(policy)
     assert parse_policy(text) == policy
     assert "knock_rule=expert" in text and "take_margin=-9" in text
+    assert "knock_alert=1:10/7:0" in text
     assert parse_policy("expert") == EXPERT
-    assert (policy.to_array()[-11:] == [1, 7, 8, -9, 10, 11, -12, 13, 14, 15, 5]).all()
+    weights = policy.to_array()[PolicyField.KNOCK_RULE:PolicyField.PLAY_IN + 1]
+    assert (weights == [1, 7, 8, -9, 10, 11, -12, 13, 14, 15, 5]).all()
     with pytest.raises(ValueError, match="knock rule"):
         parse_policy("expert,knock_rule=sometimes")
 
@@ -73,11 +77,16 @@ def test_policy_string_form_covers_every_expert_weight():
 MELDS = "2c 3c 4c 5d 6d 7d"
 
 
-def test_the_draw_takes_a_card_that_melds_unless_the_margin_forbids_it():
+def test_the_draw_takes_a_card_that_melds_whatever_the_margin():
     state = dealt("2c 3c 5d 6d 9h 9s Kc Qd Js Th", "", "4c", "")
     state[Slot.TURN] = 0
     assert wants(state, EXPERT)
+    assert wants(state, replace(EXPERT, take_margin=100_000))
+    # 5c makes no meld of a best arrangement: its value gain must clear the margin
+    state = dealt("2c 3c 5d 6d 9h 9s Kc Qd Js Th", "", "4h", "")
+    state[Slot.TURN] = 0
     assert not wants(state, replace(EXPERT, take_margin=100_000))
+    assert wants(state, replace(EXPERT, take_margin=-100_000))
 
 
 def test_the_draw_refuses_a_useless_card_unless_the_margin_is_negative():
@@ -182,16 +191,16 @@ def knock_position():
 
 def test_the_knock_follows_the_bias():
     state = knock_position()
-    assert discard(state, replace(EXPERT, knock_bias=-100_000)) == ("2h", True)
-    thrown, knock = discard(state, replace(EXPERT, knock_bias=100_000))
+    assert discard(state, replace(SAMPLED, knock_bias=-100_000)) == ("2h", True)
+    thrown, knock = discard(state, replace(SAMPLED, knock_bias=100_000))
     assert not knock and thrown in ("2h", "Ad")
 
 
 def test_the_schedule_caps_the_expert_knock_and_the_schedule_rule_knocks_at_once():
     state = knock_position()
-    gin_only = replace(EXPERT, knock_bias=-100_000).with_knock(0)
+    gin_only = replace(SAMPLED, knock_bias=-100_000).with_knock(0)
     assert discard(state, gin_only)[1] is False
-    scheduled = replace(EXPERT, knock_rule="schedule", knock_bias=100_000)
+    scheduled = replace(SAMPLED, knock_rule="schedule", knock_bias=100_000)
     assert discard(state, scheduled) == ("2h", True)
 
 
@@ -209,6 +218,6 @@ def test_the_threat_weight_cuts_off_an_opponent_close_to_knocking():
     state[Slot.HAND + 1] = mask("4h 5h 6h 7s 8s 9s Qc Qd Qs 2d")
     state[Slot.HELD + 1] = mask("4h 5h 6h 7s 8s 9s Qc Qd Qs")
     state[Slot.TOOK + 1] = state[Slot.HELD + 1]
-    policy = replace(EXPERT, knock_bias=2_000, knock_stock=0)
+    policy = replace(SAMPLED, knock_bias=2_000, knock_stock=0)
     assert discard(state, replace(policy, knock_threat=0))[1] is False
     assert discard(state, replace(policy, knock_threat=100_000))[1] is True
