@@ -19,8 +19,8 @@ leaves ``value(H + t - d) + take_margin/100 < value(H)``.  Takes of the second k
 lose: the hand's value now is the wrong baseline (a stock draw improves it on average)
 and a taken card tells the opponent what is held.  Against the same player taking only
 melding cards, margins of 0, 1.5 and 4 points lost 2.1, 1.1 and 0.3 points per hand
-(4,000 deals each), so the preset's margin of 10 points leaves such takes rare
-(tuning run 4, ``results/tuning/expert_tuning.md``).
+(4,000 deals each).  Margins of 5 to 7 points beat 10 points by 0.2 to 0.3 points per
+hand and 3 points did not, so the preset uses 6 (``results/tuning/expert_tuning.md``).
 
 Discard (``discard=expert``): throw the card ``c`` (not the one just taken) minimising::
 

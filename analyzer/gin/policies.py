@@ -234,7 +234,7 @@ PRESETS: dict[str, Policy] = {
     "safe-discard": Policy(discard="safe"),
     "passive": Policy(draw="never"),
     "expert": Policy(draw="expert", discard="expert", knock=((1, 10), (10, 0)),
-                     knock_alert=((1, 10), (7, 0)), outs=193, danger=245, take_margin=1000,
+                     knock_alert=((1, 10), (7, 0)), outs=193, danger=245, take_margin=600,
                      low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
