@@ -12,15 +12,15 @@ from analyzer.gin.engine import (
     Slot,
     apply_discard,
     apply_draw,
-    deck_order,
-    new_hand,
     new_scratch,
-    new_state,
 )
 from analyzer.gin.expert import danger, expert_discard, expert_wants_upcard, outs_mask
 from analyzer.gin.inference import infer_hidden
 from analyzer.gin.policies import PRESETS, PolicyField, format_policy, parse_policy
 from analyzer.gin.rules import Rules
+
+from . import scripted
+from .scripted import card, mask
 
 RULES = Rules().to_array()
 EXPERT = PRESETS["expert"]
@@ -28,19 +28,9 @@ EXPERT = PRESETS["expert"]
 SAMPLED = replace(EXPERT, knock_rule="expert")
 
 
-def card(text):
-    return cards.parse_card(text)
-
-
-def mask(text):
-    return cards.to_mask(cards.parse_hand(text))
-
-
 def dealt(first, second, upcard, stock):
-    state = new_state()
-    deck = deck_order(cards.parse_hand(first), cards.parse_hand(second), card(upcard),
-                      cards.parse_hand(stock))
-    new_hand(state, deck, np.int64(1), RULES)
+    """:func:`scripted.dealt` with both players past the upcard offer: seat 0 to draw."""
+    state = scripted.dealt(first, second, upcard, stock)
     state[Slot.OFFERS], state[Slot.PHASE] = 2, Phase.DRAW
     return state
 

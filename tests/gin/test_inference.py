@@ -4,7 +4,6 @@ each feature, and its calibration on simulated hands."""
 import numpy as np
 import pytest
 
-from analyzer.core import cards
 from analyzer.core.rng import stream_key
 from analyzer.gin.calibration import inference_snapshots
 from analyzer.gin.engine import (
@@ -12,10 +11,7 @@ from analyzer.gin.engine import (
     Slot,
     apply_discard,
     apply_draw,
-    deck_order,
-    new_hand,
     new_scratch,
-    new_state,
 )
 from analyzer.gin.evaluator import min_deadwood
 from analyzer.gin.inference import (
@@ -30,25 +26,16 @@ from analyzer.gin.knowledge import hidden_count
 from analyzer.gin.policies import PRESETS
 from analyzer.gin.rules import Rules
 
+from .scripted import card, dealt, mask
+
 STANDARD = Rules()
 RULES = STANDARD.to_array()
 
 
-def card(text):
-    return cards.parse_card(text)
-
-
-def mask(text):
-    return cards.to_mask(cards.parse_hand(text))
-
-
 def position():
     """Seat 1 took 9h and threw 3s; seat 0 (the observer) is to draw."""
-    state = new_state()
-    deck = deck_order(cards.parse_hand("As 2s 4c 5c 6c 7h 8h Kd Qd Jd"),
-                      cards.parse_hand("3s Tc Jc 2d 3d 4d 7c 8c Kh Ks"), card("9h"),
-                      cards.parse_hand("2h 5h"))
-    new_hand(state, deck, np.int64(1), RULES)
+    state = dealt("As 2s 4c 5c 6c 7h 8h Kd Qd Jd", "3s Tc Jc 2d 3d 4d 7c 8c Kh Ks", "9h",
+                  "2h 5h")
     state[Slot.OFFERS], state[Slot.PHASE], state[Slot.TURN] = 1, Phase.DRAW, 1
     apply_draw(state, True)  # seat 1 takes 9h
     apply_discard(state, card("3s"), False, RULES)

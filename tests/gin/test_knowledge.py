@@ -28,29 +28,10 @@ from analyzer.gin.knowledge import (
 from analyzer.gin.policies import PRESETS
 from analyzer.gin.rules import Rules
 
+from .scripted import bit, card, dealt, mask
+
 STANDARD = Rules()
 RULES = STANDARD.to_array()
-
-
-def mask(text):
-    return cards.to_mask(cards.parse_hand(text))
-
-
-def card(text):
-    return cards.parse_card(text)
-
-
-def bit(text):
-    return 1 << card(text)
-
-
-def dealt(first, second, upcard, stock):
-    """A fresh hand, seat 1 dealing: seat 0 (non-dealer) gets ``first``."""
-    state = new_state()
-    deck = deck_order(cards.parse_hand(first), cards.parse_hand(second), card(upcard),
-                      cards.parse_hand(stock))
-    new_hand(state, deck, np.int64(1), RULES)
-    return state
 
 
 def policies(a, b):
