@@ -4,6 +4,9 @@ Measures, in one run and on the same random hands:
 
 * our ``min_deadwood_batch`` on 10-card hands, one core (``parallel=False``, numba
   threads set to 1) and all cores (``parallel=True``);
+* a plain per-suit lookup-table evaluator (every set choice enumerated, runs read from
+  an 8,192-entry table per suit, built here independently), one core: the reference the
+  public ``min_deadwood_batch`` (argument checks included) must stay well ahead of;
 * our exact best-discard deadwood of 11-card hands (``best_discard_kernel`` in an
   njit loop), one core and all cores;
 * OpenSpiel's C++ ``GinRummyUtils.min_deadwood`` (one pybind call per hand) and
@@ -67,8 +70,8 @@ from analyzer.gin.evaluator import best_discard_kernel, min_deadwood_kernel
 SEED = 20240611
 REPO = Path(__file__).resolve().parents[1]
 #: files whose edits change what this script measures (flagged next to the commit)
-EVALUATOR_SOURCES = ("analyzer/evaluator.py", "analyzer/cards.py", "analyzer/melds.py",
-                     "analyzer/rng.py")
+EVALUATOR_SOURCES = ("analyzer/gin/evaluator.py", "analyzer/core/cards.py",
+                     "analyzer/core/lanes.py", "analyzer/core/melds.py", "analyzer/core/rng.py")
 CLI_HAND = "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"
 CHUNK = 1 << 17  # hands per chunk when generating, and per prange task for 11 cards
 
@@ -118,6 +121,67 @@ def ours_best_discard(masks: npt.NDArray[np.int64], parallel: bool) -> npt.NDArr
     out = np.empty(len(masks), dtype=np.int64)
     (best_discard_parallel if parallel else best_discard_serial)(masks, out)
     return out
+
+
+# --------------------------------------------------------------------------- plain reference
+def plain_run_table() -> npt.NDArray[np.int64]:
+    """Run-only deadwood (points) of each 13-bit suit lane, built here by a plain
+    recursion (the lowest card is either deadwood or starts a run of 3+), independently
+    of the project's own lane tables."""
+    points = [min(rank + 1, 10) for rank in range(13)]
+    table = np.zeros(1 << 13, dtype=np.int64)
+    for lane in range(1, 1 << 13):
+        low = (lane & -lane).bit_length() - 1
+        rest = lane & ~(1 << low)
+        best = points[low] + table[rest]
+        length = 1
+        while low + length < 13 and lane >> (low + length) & 1:
+            length += 1
+            if length >= 3:
+                run = ((1 << length) - 1) << low
+                best = min(best, table[lane & ~run])
+        table[lane] = best
+    return table
+
+
+PLAIN_RUNS = plain_run_table()
+
+
+@njit
+def _plain_sets(hand: np.int64, rank: np.int64, runs: npt.NDArray[np.int64]) -> np.int64:
+    """Least deadwood of ``hand`` with the ranks below ``rank`` already decided: every
+    rank held 3 or 4 times is left alone, melded as a set of 4, or as each set of 3."""
+    while rank < 13:
+        held = 0
+        for suit in range(4):
+            held += (hand >> (suit * 13 + rank)) & 1
+        if held >= 3:
+            break
+        rank += 1
+    if rank == 13:
+        total = np.int64(0)
+        for suit in range(4):
+            total += runs[(hand >> (suit * 13)) & 0x1FFF]
+        return total
+    best = _plain_sets(hand, rank + 1, runs)
+    column = np.int64(0)
+    for suit in range(4):
+        column |= ((hand >> (suit * 13 + rank)) & 1) << (suit * 13 + rank)
+    best = min(best, _plain_sets(hand & ~column, rank + 1, runs))
+    if held == 4:
+        for suit in range(4):
+            three = column & ~(np.int64(1) << (suit * 13 + rank))
+            best = min(best, _plain_sets(hand & ~three, rank + 1, runs))
+    return best
+
+
+@njit
+def plain_lut_serial(masks: npt.NDArray[np.int64], runs: npt.NDArray[np.int64],
+                     out: npt.NDArray[np.int64]) -> None:
+    """The plain per-suit lookup-table evaluator over every hand, one thread: every set
+    choice enumerated, runs read from a 8,192-entry table per suit."""
+    for i in range(len(masks)):
+        out[i] = _plain_sets(masks[i], np.int64(0), runs)
 
 
 # --------------------------------------------------------------------------- timing
@@ -418,6 +482,7 @@ def main() -> None:
     numba.set_num_threads(1)
     min_deadwood_batch(masks10[:100], parallel=False)
     min_deadwood_serial(masks10[:100], np.empty(100, dtype=np.int64))
+    plain_lut_serial(masks10[:100], PLAIN_RUNS, np.empty(100, dtype=np.int64))
     ours_best_discard(masks11[:100], parallel=False)
     numba.set_num_threads(all_threads)
     min_deadwood_batch(masks10[:100], parallel=True)
@@ -431,6 +496,11 @@ def main() -> None:
     t_kernel, _ = best_of(lambda: min_deadwood_serial(masks10, kernel), args.repeats_ours)
     print(f"  (`min_deadwood_kernel` in a plain njit loop, no argument checks: "
           f"{args.hands / t_kernel.wall:,.0f} hands/s)")
+    plain = np.empty_like(masks10)
+    t, _ = best_of(lambda: plain_lut_serial(masks10, PLAIN_RUNS, plain), args.repeats_ours)
+    table.add("plain per-suit lookup-table kernel (njit), 1 core", "10", args.hands, t)
+    if not np.array_equal(plain, ours10):
+        raise RuntimeError("the plain lookup-table kernel disagrees with min_deadwood_batch")
     numba.set_num_threads(all_threads)
     t, ours10_par = best_of(lambda: min_deadwood_batch(masks10, parallel=True), args.repeats_ours)
     table.add(f"ours `min_deadwood_batch`, {all_threads} threads", "10", args.hands, t,

@@ -388,16 +388,42 @@ def layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.int64) -
     return _layoff_rec(defender, chains[:n_chains], lengths[:n_chains], np.int64(0))
 
 
+#: What the checked batch kernels write for a mask they refuse (never a deadwood).
+BAD_MASK = -1
+
+
+@njit(cache=True)
+def _checked_min_deadwood(mask: np.int64) -> np.int64:
+    """:func:`min_deadwood_kernel` of a mask the caller has not checked: ``BAD_MASK`` for
+    bits outside 0-51 or more than ``MAX_HAND_CARDS`` cards.  The check costs a shift and
+    a branch-free popcount, a few percent of the evaluation; a separate numpy pass over
+    the array cost four times the evaluation itself."""
+    if mask >> 52:
+        return np.int64(BAD_MASK)
+    # SWAR popcount: constant time, unlike a loop over the set bits
+    count = mask - ((mask >> 1) & 0x5555555555555555)
+    count = (count & 0x3333333333333333) + ((count >> 2) & 0x3333333333333333)
+    count = (count + (count >> 4)) & 0x0F0F0F0F0F0F0F0F
+    # byte sums by shifts: a wrapping multiply is undefined to LLVM (numba's signed
+    # multiply) and was folded wrongly once the branch above bounded ``mask``
+    count += count >> 8
+    count += count >> 16
+    count = (count + (count >> 32)) & 0x7F
+    if count > MAX_HAND_CARDS:
+        return np.int64(BAD_MASK)
+    return min_deadwood_kernel(mask)
+
+
 @njit(cache=True, parallel=True)
 def _min_deadwood_batch(masks: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
     for i in prange(len(masks)):
-        out[i] = min_deadwood_kernel(masks[i])
+        out[i] = _checked_min_deadwood(masks[i])
 
 
 @njit(cache=True)
 def _min_deadwood_serial(masks: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
     for i in range(len(masks)):
-        out[i] = min_deadwood_kernel(masks[i])
+        out[i] = _checked_min_deadwood(masks[i])
 
 
 @njit(cache=True)
@@ -497,14 +523,14 @@ def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> npt.NDArr
     array = _mask_array(masks)
     if array.ndim != 1:
         raise ValueError(f"masks must be one-dimensional, got shape {array.shape}")
-    if array.size:
-        cards = _popcounts(array)
-        if cards.max() > MAX_HAND_CARDS:
-            bad = array[np.argmax(cards > MAX_HAND_CARDS)]
-            raise ValueError(f"mask {int(bad):#x} has {int(cards.max())} cards; the evaluator "
-                             f"takes at most {MAX_HAND_CARDS}")
     out = np.empty(len(array), dtype=np.int64)
     (_min_deadwood_batch if parallel else _min_deadwood_serial)(array, out)
+    if array.size and out.min() == BAD_MASK:
+        bad = int(array[np.argmax(out == BAD_MASK)])
+        if not 0 <= bad <= FULL_DECK:
+            raise ValueError(f"bad mask {bad:#x}: only bits 0-51 may be set")
+        raise ValueError(f"mask {bad:#x} has {bad.bit_count()} cards; the evaluator "
+                         f"takes at most {MAX_HAND_CARDS}")
     return out
 
 
@@ -524,20 +550,13 @@ def _mask_array(masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
     if raw.dtype.kind not in "iu":
         raise TypeError(f"masks must be an integer array, got dtype {raw.dtype}"
                         + (f" ({raw.ravel()[0]!r})" if raw.size else ""))
-    if raw.size:
-        bad = (raw < 0) | (raw > FULL_DECK)
+    if raw.size and raw.dtype.kind == "u" and raw.dtype.itemsize == 8:
+        # the only integer type whose values can wrap in the int64 cast (the kernel
+        # refuses every other mask outside bits 0-51)
+        bad = raw > FULL_DECK
         if bad.any():
-            value = raw[bad].ravel()[0]
-            raise ValueError(f"bad mask {int(value):#x}: only bits 0-51 may be set")
+            raise ValueError(f"bad mask {int(raw[bad].ravel()[0]):#x}: only bits 0-51 may be set")
     return np.ascontiguousarray(raw, dtype=np.int64)
-
-
-def _popcounts(array: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Cards in each mask."""
-    counts = np.zeros(array.shape, dtype=np.int64)
-    for card in range(52):
-        counts += (array >> card) & 1
-    return counts
 
 
 def best_discard(hand11: HandLike, forbidden: HandLike = 0) -> Discards:

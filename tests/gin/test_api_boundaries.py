@@ -81,6 +81,29 @@ def test_batch_checks_dtype_and_range(masks, error, text):
         min_deadwood_batch(masks)
 
 
+@pytest.mark.parametrize("parallel", [True, False])
+def test_batch_names_the_first_bad_mask_among_many(parallel):
+    """The checks run inside the kernel (issue 22's regression: a separate numpy pass cost
+    4x the evaluation); the error still names the first refused mask."""
+    masks = np.full(10_000, 0b111, dtype=np.int64)
+    masks[7_000] = (1 << 17) - 1
+    masks[9_000] = -5
+    with pytest.raises(ValueError, match=re.escape(f"{(1 << 17) - 1:#x} has 17 cards")):
+        min_deadwood_batch(masks, parallel=parallel)
+    masks[7_000] = 0
+    with pytest.raises(ValueError, match="only bits 0-51"):
+        min_deadwood_batch(masks, parallel=parallel)
+    with pytest.raises(ValueError, match="only bits 0-51"):
+        min_deadwood_batch(np.array([3, -1], dtype=np.int8), parallel=parallel)
+
+
+def test_batch_accepts_every_card_count_up_to_the_limit():
+    """The kernel's constant-time popcount agrees with Python's on 0-16 cards."""
+    masks = [(1 << cards) - 1 for cards in range(MAX_HAND_CARDS + 1)]
+    masks += [((1 << cards) - 1) << (52 - cards) for cards in range(MAX_HAND_CARDS + 1)]
+    assert min_deadwood_batch(masks).tolist() == [min_deadwood(m) for m in masks]
+
+
 def test_batch_accepts_any_integer_dtype_and_python_ints():
     hands = [0b111, (1 << 13) | 1 | (1 << 26), 0]
     expected = [min_deadwood(h) for h in hands]
