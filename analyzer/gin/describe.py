@@ -51,6 +51,9 @@ _DRAW_TEXT = {
     "expert": "Takes the face-up card when it fits a meld of a best arrangement, or when it "
               "improves its hand value (deadwood less its live outs, read from what the "
               "opponent is inferred to hold) by more than {take_margin_points:g} points",
+    "marjj": "Takes the face-up card, as the EAAI-2021 agent MARJJ does, when it lowers its "
+             "deadwood and fits a meld of the arrangement it would lay down (of its "
+             "least-deadwood arrangements, the one least exposed to layoffs)",
 }
 _DISCARD_TEXT = {
     "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -61,11 +64,15 @@ _DISCARD_TEXT = {
                  "one with the best expected deadwood after the next draw",
     "expert": "throws the card best for its hand value, weighing the chance the opponent "
               "melds it",
+    "marjj": "throws, among its costliest unmelded cards, the one with the least deadwood "
+             "now plus expected deadwood after its next draws plus MARJJ's table of the "
+             "opponent's use for the card (from the cards the opponent took and those seen)",
 }
 _POLICY_FIELD_TEXT = {
     "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "
-            "meld (when it fits a meld of a best arrangement), anymeld (any meld) or expert.",
-    "discard": "Which card to throw: high, random, safe, lookahead or expert.",
+            "meld (when it fits a meld of a best arrangement), anymeld (any meld), expert "
+            "or marjj.",
+    "discard": "Which card to throw: high, random, safe, lookahead, expert or marjj.",
     "knock": "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
              "steps); gin is always taken.",
     "norepeat": "Never take a face-up card and throw the same card twice in a hand.",
@@ -92,6 +99,8 @@ def _knock_text(policy: Policy) -> str:
     if policy.knock_alert is not None:
         text += ("; while the opponent holds a card it took from the pile it knocks "
                  + _schedule_text(policy.knock_alert))
+    if policy.discard == "marjj":
+        text += " (the deadwood left by the card it chose to throw)"
     if policy.knock_rule == "expert":
         text += (" (when allowed, only if the knock is worth more than playing on, judged on "
                  "sampled opponent hands)")

@@ -51,6 +51,7 @@ from .evaluator import (
 )
 from .expert import expert_discard, expert_wants_upcard
 from .knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
+from .marjj import marjj_discard, marjj_wants_upcard
 from .policies import DiscardRule, DrawRule, PolicyField
 from .rules import RuleField
 from .state import (
@@ -163,6 +164,8 @@ def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
         return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
     if rule == DrawRule.ANY_MELD:
         return forms_meld_kernel(hand, upcard)
+    if rule == DrawRule.MARJJ:
+        return marjj_wants_upcard(state, player, scratch)
     after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
     return after < min_deadwood_kernel(hand)
 
@@ -317,6 +320,8 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
     """(card to throw, whether to knock) for ``player`` holding 11 cards."""
     if policy[PolicyField.DISCARD] == DiscardRule.EXPERT:
         return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
+    if policy[PolicyField.DISCARD] == DiscardRule.MARJJ:
+        return marjj_discard(state, player, policy, rng, scratch, lookahead_scratch)
     hand = state[Slot.HAND + player]
     candidates = hand
     if state[Slot.TAKEN] >= 0:

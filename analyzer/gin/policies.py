@@ -18,7 +18,10 @@ Draw rules (whether to take the face-up card):
                (:mod:`analyzer.gin.expert`);
   ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
                framework's simple player: ``willDrawFaceUpCard`` looks for a meld
-               containing the card among all melds of the 11 cards).
+               containing the card among all melds of the 11 cards);
+  ``marjj``    the EAAI-2021 agent MARJJ's rule: take it when it lowers the deadwood
+               after the best discard and is melded in the meld set MARJJ would lay
+               down (:mod:`analyzer.gin.marjj`).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -31,7 +34,12 @@ Discard rules (which card to throw when not knocking):
                 with the least expected deadwood after the next draw (over the cards
                 this player has not seen); ties to the lower deadwood now, then ``high``;
   ``expert``    least value + ``danger`` x P(the opponent melds the card, from the
-                opponent-hand inference) - ``low_late`` x lateness x points.
+                opponent-hand inference) - ``low_late`` x lateness x points;
+  ``marjj``     MARJJ's rule: among the unmelded cards worth the most, the least
+                deadwood now + its weighted future deadwood + its opponent-model table
+                (:mod:`analyzer.gin.marjj`); it knocks after the throw it chose, not after
+                the least-deadwood one, when its schedule allows (the preset: 10 or less
+                on own turns 1-3, then gin only).
 
 Knock rule: after drawing, knock (discarding a card that leaves the least deadwood)
 when that deadwood is at most the threshold for this player's turn number (its own
@@ -75,6 +83,12 @@ MAX_PENALTY = 100
 
 DRAW_RULES = ("never", "improve", "meld", "expert", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
+#: The rules of replicas of other programs' players, valid in every policy but kept out of
+#: ``DRAW_RULES``/``DISCARD_RULES``, the rules a best-response search tries.
+REPLICA_DRAW_RULES = ("marjj",)
+REPLICA_DISCARD_RULES = ("marjj",)
+ALL_DRAW_RULES = DRAW_RULES + REPLICA_DRAW_RULES
+ALL_DISCARD_RULES = DISCARD_RULES + REPLICA_DISCARD_RULES
 KNOCK_RULES = ("schedule", "expert")
 #: The expert's weights (integers, see :mod:`analyzer.gin.expert` for their units).
 EXPERT_KEYS = ("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
@@ -111,6 +125,7 @@ class DrawRule(IntEnum):
     MELD = 2
     EXPERT = 3
     ANY_MELD = 4
+    MARJJ = 5
 
 
 class DiscardRule(IntEnum):
@@ -119,6 +134,7 @@ class DiscardRule(IntEnum):
     SAFE = 2
     LOOKAHEAD = 3
     EXPERT = 4
+    MARJJ = 5
 
 
 class KnockRule(IntEnum):
@@ -164,11 +180,12 @@ class Policy:
     play_in: int = 2
 
     def __post_init__(self) -> None:
-        if self.draw not in DRAW_RULES:
-            raise ValueError(f"unknown draw rule {self.draw!r}; choose from {', '.join(DRAW_RULES)}")
-        if self.discard not in DISCARD_RULES:
+        if self.draw not in ALL_DRAW_RULES:
+            raise ValueError(f"unknown draw rule {self.draw!r}; "
+                             f"choose from {', '.join(ALL_DRAW_RULES)}")
+        if self.discard not in ALL_DISCARD_RULES:
             raise ValueError(f"unknown discard rule {self.discard!r}; "
-                             f"choose from {', '.join(DISCARD_RULES)}")
+                             f"choose from {', '.join(ALL_DISCARD_RULES)}")
         _check_schedule(self.knock)
         if self.knock_alert is not None:
             _check_schedule(self.knock_alert)
@@ -200,8 +217,8 @@ class Policy:
     def to_array(self) -> npt.NDArray[np.int64]:
         """The policy as the ``np.int64`` array that the engine reads."""
         array = np.zeros(PolicyField.SIZE, dtype=np.int64)
-        array[PolicyField.DRAW] = DRAW_RULES.index(self.draw)
-        array[PolicyField.DISCARD] = DISCARD_RULES.index(self.discard)
+        array[PolicyField.DRAW] = ALL_DRAW_RULES.index(self.draw)
+        array[PolicyField.DISCARD] = ALL_DISCARD_RULES.index(self.discard)
         array[PolicyField.NO_REPEAT] = int(self.norepeat)
         array[PolicyField.DANGER_PENALTY] = self.danger_penalty
         array[PolicyField.SLACK] = self.slack
@@ -236,6 +253,7 @@ PRESETS: dict[str, Policy] = {
     "expert": Policy(draw="expert", discard="expert", knock=((1, 10), (10, 0)),
                      knock_alert=((1, 10), (7, 0)), outs=193, danger=245, take_margin=600,
                      low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
+    "marjj": Policy(draw="marjj", discard="marjj", knock=((1, 10), (4, 0))),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);
@@ -245,7 +263,9 @@ chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); 
 (reads the opponent in its draws and discards, see :mod:`analyzer.gin.expert`; weights
 tuned by ``scripts/tune_expert.py``; knocks by the robust knock table of
 ``results/robust_knock/``: 10 or less on own turns 1-9, then gin only, and from turn 7
-on only with gin while the opponent holds a card it took from the pile)."""
+on only with gin while the opponent holds a card it took from the pile); ``marjj`` (a
+replica of MARJJ, an EAAI-2021 competition agent, see :mod:`analyzer.gin.marjj`: knocks
+with 10 or less on its first three turns, then only with gin)."""
 
 
 def parse_policy(text: str) -> Policy:
