@@ -6,35 +6,102 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A GinRummyPlayer that forwards every callback to an `analyzer agent` process (JSON lines on
  * its stdin/stdout; the protocol is documented in analyzer/interop/eaai.py).
  *
  * The command comes from the system property `analyzer.agent` (default
- * "analyzer agent --policy basic --rules eaai"), split on spaces. One process per player
- * object; it lives as long as the JVM (it ends when its stdin closes).
+ * "analyzer agent --policy basic --rules eaai"), split on spaces, or is given to the
+ * constructor. One process per player object, started once: the same player (and process)
+ * plays any number of hands and games, so the agent's start-up is paid once per player, not
+ * per game. close() ends the process (it sends quit, waits, then destroys it); a player never
+ * closed is ended by a shutdown hook when the JVM exits, and the agent also exits when its
+ * stdin closes.
  */
-public class AnalyzerPlayer implements GinRummyPlayer {
+public class AnalyzerPlayer implements GinRummyPlayer, AutoCloseable {
     private final Process process;
     private final Writer toAgent;
     private final BufferedReader fromAgent;
+    private final Thread shutdownHook;
+    private final String commandText;
+    private boolean closed = false;
 
     public AnalyzerPlayer() {
         this(System.getProperty("analyzer.agent", "analyzer agent --policy basic --rules eaai"));
     }
 
+    /** The agent's command line, split on spaces. */
     public AnalyzerPlayer(String command) {
+        this(Arrays.asList(command.trim().split("\\s+")));
+    }
+
+    /** The agent's command, one argument per element (no splitting: paths may hold spaces). */
+    public AnalyzerPlayer(List<String> command) {
+        commandText = String.join(" ", command);
         try {
-            process = new ProcessBuilder(command.trim().split("\\s+"))
+            process = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         } catch (IOException e) {
-            throw new IllegalStateException("cannot start the analyzer agent: " + command, e);
+            throw new IllegalStateException("cannot start the analyzer agent: " + commandText, e);
         }
         toAgent = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         fromAgent = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        final Process child = process;
+        shutdownHook = new Thread(() -> child.destroy(), "analyzer-agent-stop");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** The agent's CPU time so far in nanoseconds (user + system, as the OS reports it, in
+     * clock ticks), or -1 when the OS does not tell. */
+    public long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+    }
+
+    /** The agent's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Whether the agent process is still running. */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * End the agent: send quit and close its stdin, wait up to five seconds for it to exit,
+     * then destroy it (forcibly after two more seconds). Safe to call twice.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            toAgent.write("{\"type\":\"quit\"}\n");
+            toAgent.close();
+        } catch (IOException e) {
+            // the agent is gone already
+        }
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroy();
+                if (!process.waitFor(2, TimeUnit.SECONDS)) process.destroyForcibly().waitFor();
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs anyway and finds the process ended
+        }
     }
 
     // ------------------------------------------------------------------ JSON helpers
@@ -67,6 +134,7 @@ public class AnalyzerPlayer implements GinRummyPlayer {
 
     /** Send a report (the JSON object's fields after "type"); reports get no reply. */
     private synchronized void tell(String type, String fields) {
+        if (closed) throw new IllegalStateException("this AnalyzerPlayer was closed");
         try {
             toAgent.write("{\"type\":" + quote(type) + (fields.isEmpty() ? "" : "," + fields) + "}\n");
         } catch (IOException e) {
@@ -80,12 +148,23 @@ public class AnalyzerPlayer implements GinRummyPlayer {
         try {
             toAgent.flush();
             String reply = fromAgent.readLine();
-            if (reply == null) throw new IllegalStateException("the analyzer agent exited");
+            if (reply == null) throw new IllegalStateException(exitMessage());
             if (reply.contains("\"error\"")) throw new IllegalStateException("agent: " + reply);
             return reply;
         } catch (IOException e) {
             throw new IllegalStateException("lost the analyzer agent", e);
         }
+    }
+
+    private String exitMessage() {
+        try {
+            process.waitFor(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return "the analyzer agent exited"
+                + (process.isAlive() ? "" : " with status " + process.exitValue())
+                + " (see its message above): " + commandText;
     }
 
     /** The value of a reply's only field, e.g. {"card":"KD"} -> "KD" (quotes removed). */

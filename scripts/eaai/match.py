@@ -1,0 +1,387 @@
+"""Play a match between two EAAI ``GinRummyPlayer`` classes in your copy of the framework.
+
+Compiles ``scripts/eaai/EaaiMatch.java`` and the adapter ``AnalyzerPlayer.java`` against
+the framework (a folder of classes or of sources, or a jar; package ``ginrummy`` or the
+default package) into a cache folder, runs the match in one JVM (mirrored pairs, fixed
+deck seeds, one CSV row per game: see EaaiMatch.java for the columns) and prints the
+summary: wins per player with Wilson 95% intervals, overall and by who started the first
+hand, points and knocks, gins and undercuts per hand, and the time and CPU per game and
+per decision.  The summary is also written next to the CSV (same name, ``.json``).
+
+Players: a class name (``ginrummy.SimpleGinRummyPlayer``, ``MARJJ_v5``; other players'
+classes via ``--extra-classpath``) or ``analyzer:SPEC``, an ``analyzer agent`` process
+playing any player the analyzer CLI takes (``analyzer:expert``, ``analyzer:search``,
+``analyzer:search,budget=64``); one process per analyzer player serves the whole match.
+
+Usage::
+
+    python scripts/eaai/match.py --framework ~/gin-rummy-eaai \\
+        --player-a analyzer:expert --player-b ginrummy.SimpleGinRummyPlayer \\
+        --pairs 200 --seed 1 --out results/interop/eaai_expert_vs_simple.csv
+
+    python scripts/eaai/match.py --summary results/interop/eaai_expert_vs_simple.csv
+
+Nothing of the framework is copied into this repository; the compiled classes go to
+``--build-dir`` (default: a cache folder under the system's temp directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+JAVA_SOURCES = (ROOT / "scripts" / "eaai" / "EaaiMatch.java",
+                ROOT / "analyzer" / "interop" / "java" / "AnalyzerPlayer.java")
+Z95 = 1.959963984540054
+ROLES = ("a", "b")
+INT_COLUMNS = ("game", "pair", "deck_seed", "a_seat", "score_a", "score_b", "hands",
+               "cancelled", "knocks_a", "knocks_b", "gins_a", "gins_b", "undercuts_a",
+               "undercuts_b", "questions_a", "questions_b")
+FLOAT_COLUMNS = ("ms_a", "ms_b", "question_ms_a", "question_ms_b", "max_question_ms_a",
+                 "max_question_ms_b", "cpu_ms_a", "cpu_ms_b")
+
+
+# ---------------------------------------------------------------------- statistics
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float, float]:
+    """(share, low, high): the Wilson score interval of a binomial share."""
+    if trials <= 0:
+        raise ValueError("a share needs at least one trial")
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    """The per-game rows of a match CSV, numbers parsed (an empty CPU cell is None)."""
+    with path.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    parsed = []
+    for row in rows:
+        out: dict[str, Any] = dict(row)
+        for column in INT_COLUMNS:
+            out[column] = int(row[column])
+        for column in FLOAT_COLUMNS:
+            out[column] = float(row[column]) if row[column] != "" else None
+        parsed.append(out)
+    return parsed
+
+
+def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -> dict[str, Any]:
+    """The match summary (see the module notes) from the per-game rows."""
+    if not rows:
+        raise ValueError("no games to summarize")
+    games = len(rows)
+    hands = sum(r["hands"] for r in rows)
+    summary: dict[str, Any] = {"players": {"a": names[0], "b": names[1]}, "games": games,
+                               "pairs": len({r["pair"] for r in rows}), "hands": hands,
+                               "cancelled_per_hand": sum(r["cancelled"] for r in rows) / hands,
+                               "forfeits": {role: sum(r["forfeit"] == role for r in rows)
+                                            for role in ROLES}}
+    for role in ROLES:
+        wins = sum(r["winner"] == role for r in rows)
+        by_start = {}
+        for starter in ROLES:
+            subset = [r for r in rows if r["first_starter"] == starter]
+            if subset:
+                won = sum(r["winner"] == role for r in subset)
+                by_start[f"{starter}_started"] = {"games": len(subset), "wins": won,
+                                                  "share": list(wilson(won, len(subset)))}
+        points = sum(r[f"score_{role}"] for r in rows)
+        player: dict[str, Any] = {
+            "wins": wins, "share": list(wilson(wins, games)), "by_first_starter": by_start,
+            "points_per_game": points / games, "points_per_hand": points / hands,
+            "knocks_per_hand": sum(r[f"knocks_{role}"] for r in rows) / hands,
+            "gins_per_hand": sum(r[f"gins_{role}"] for r in rows) / hands,
+            "undercuts_per_hand": sum(r[f"undercuts_{role}"] for r in rows) / hands,
+            "ms_per_game": sum(r[f"ms_{role}"] for r in rows) / games,
+        }
+        questions = sum(r[f"questions_{role}"] for r in rows)
+        if questions:
+            player["questions_per_game"] = questions / games
+            player["ms_per_decision"] = sum(r[f"question_ms_{role}"] for r in rows) / questions
+            player["max_ms_per_decision"] = max(r[f"max_question_ms_{role}"] for r in rows)
+        cpu = [r[f"cpu_ms_{role}"] for r in rows if r[f"cpu_ms_{role}"] is not None]
+        if cpu:
+            # an agent's first game carries its start-up; the rest are the steady cost
+            first = min(rows, key=lambda r: r["game"])[f"cpu_ms_{role}"]
+            rest = [r[f"cpu_ms_{role}"] for r in rows
+                    if r["game"] != min(x["game"] for x in rows)
+                    and r[f"cpu_ms_{role}"] is not None]
+            player["cpu_ms_first_game"] = first
+            player["cpu_ms_per_game"] = statistics.fmean(rest) if rest else first
+            player["cpu_ms_per_game_median"] = statistics.median(rest) if rest else first
+        summary[role] = player
+    # paired view: a pair's two games see the same deals with the seats swapped
+    pairs: dict[int, list[str]] = {}
+    for r in rows:
+        pairs.setdefault(r["pair"], []).append(r["winner"])
+    complete = [w for w in pairs.values() if len(w) == 2]
+    summary["pairs_split"] = {"a_both": sum(w == ["a", "a"] for w in complete),
+                              "b_both": sum(w == ["b", "b"] for w in complete),
+                              "split": sum(sorted(w) == ["a", "b"] for w in complete)}
+    return summary
+
+
+def _pct(share: list[float]) -> str:
+    return f"{100 * share[0]:5.1f}% [{100 * share[1]:.1f}, {100 * share[2]:.1f}]"
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The summary as a few lines of text."""
+    names = summary["players"]
+    lines = [f"{summary['games']} games ({summary['pairs']} mirrored pairs), "
+             f"{summary['hands']} hands, {100 * summary['cancelled_per_hand']:.1f}% of hands "
+             "cancelled"]
+    width = max(len(names["a"]), len(names["b"]), 6)
+    lines.append(f"{'player':<{width}}  {'games won (Wilson 95%)':<24}  "
+                 f"{'won, it started 1st hand':<26}  {'won, other started':<26}")
+    for role in ROLES:
+        player = summary[role]
+        other = "b" if role == "a" else "a"
+        own = player["by_first_starter"].get(f"{role}_started")
+        theirs = player["by_first_starter"].get(f"{other}_started")
+        lines.append(f"{names[role]:<{width}}  {_pct(player['share']):<24}  "
+                     f"{_pct(own['share']) if own else '-':<26}  "
+                     f"{_pct(theirs['share']) if theirs else '-':<26}")
+    lines.append(f"{'player':<{width}}  points/hand  knocks/hand  gins/hand  undercuts/hand  "
+                 "ms/decision (max)   CPU ms/game (1st game)")
+    for role in ROLES:
+        player = summary[role]
+        decision = (f"{player['ms_per_decision']:.2f} ({player['max_ms_per_decision']:.0f})"
+                    if "ms_per_decision" in player else "-")
+        cpu = (f"{player['cpu_ms_per_game']:.0f} ({player['cpu_ms_first_game']:.0f})"
+               if "cpu_ms_per_game" in player else "-")
+        lines.append(f"{names[role]:<{width}}  {player['points_per_hand']:11.2f}  "
+                     f"{player['knocks_per_hand']:11.3f}  {player['gins_per_hand']:9.3f}  "
+                     f"{player['undercuts_per_hand']:14.3f}  {decision:<18}  {cpu}")
+    split = summary["pairs_split"]
+    lines.append(f"pairs: {names['a']} won both {split['a_both']}, {names['b']} won both "
+                 f"{split['b_both']}, split {split['split']}")
+    forfeits = summary["forfeits"]
+    if forfeits["a"] or forfeits["b"]:
+        lines.append(f"forfeits (illegal plays): {names['a']} {forfeits['a']}, "
+                     f"{names['b']} {forfeits['b']}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- building
+@dataclass(frozen=True)
+class Framework:
+    """Where the framework's classes come from: ``classpath`` entries to run with, the
+    ``sources`` to compile first (none for classes or a jar) and its Java package."""
+
+    classpath: tuple[Path, ...]
+    sources: tuple[Path, ...]
+    package: str
+
+
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+
+
+def locate_framework(path: Path) -> Framework:
+    """Find ``GinRummyGame`` under ``path`` (a jar, a classes folder or a source folder,
+    searched recursively) and tell its package."""
+    path = path.expanduser().resolve()
+    if not path.exists():
+        raise ValueError(f"--framework {path} does not exist")
+    if path.is_file():
+        if path.suffix != ".jar":
+            raise ValueError(f"--framework {path}: give a folder or a jar")
+        with zipfile.ZipFile(path) as jar:
+            names = [n for n in jar.namelist() if n.endswith("GinRummyGame.class")]
+        if not names:
+            raise ValueError(f"{path} holds no GinRummyGame.class")
+        package = ".".join(Path(names[0]).parent.parts)
+        return Framework((path,), (), package)
+    classes = sorted(path.rglob("GinRummyGame.class"), key=lambda p: len(p.parts))
+    if classes:
+        found = classes[0]
+        package = "ginrummy" if found.parent.name == "ginrummy" else ""
+        root = found.parent.parent if package else found.parent
+        return Framework((root,), (), package)
+    sources = sorted(path.rglob("GinRummyGame.java"), key=lambda p: len(p.parts))
+    if not sources:
+        raise ValueError(f"no GinRummyGame.class or GinRummyGame.java under {path}")
+    found = sources[0]
+    match = _PACKAGE.search(found.read_text(errors="replace"))
+    package = match.group(1) if match else ""
+    return Framework((), tuple(sorted(found.parent.glob("*.java"))), package)
+
+
+def _source_for(package: str, text: str) -> str:
+    """Our Java source for a framework in ``package`` (ours are written for ginrummy)."""
+    if package == "ginrummy":
+        return text
+    if package == "":
+        return _PACKAGE.sub("", text, count=1)
+    return _PACKAGE.sub(f"package {package};", text, count=1)
+
+
+def build(framework: Framework, build_dir: Path, javac: str = "javac") -> tuple[Path, ...]:
+    """Compile the framework's sources (if given as sources) and ours into ``build_dir``
+    (skipped when an earlier build of the same inputs is there); the classpath to run."""
+    digest = hashlib.sha256()
+    for source in (*framework.sources, *JAVA_SOURCES):
+        digest.update(str(source).encode() + b"\0" + source.read_bytes())
+    for entry in framework.classpath:
+        digest.update(str(entry).encode())
+        if entry.is_file():
+            digest.update(str(entry.stat().st_mtime_ns).encode())
+    target = build_dir / digest.hexdigest()[:16]
+    done = target / "BUILT"
+    if done.exists():
+        return (target / "classes", *framework.classpath)
+    if shutil.which(javac) is None and not Path(javac).exists():
+        raise ValueError(f"{javac} not found: the match needs a JDK (javac and java)")
+    classes = target / "classes"
+    shutil.rmtree(target, ignore_errors=True)
+    (target / "src").mkdir(parents=True)
+    classes.mkdir()
+    ours = []
+    for source in JAVA_SOURCES:
+        copy = target / "src" / source.name
+        copy.write_text(_source_for(framework.package, source.read_text()))
+        ours.append(copy)
+    classpath = os.pathsep.join(str(p) for p in framework.classpath)
+    command = [javac, "-nowarn", "-encoding", "UTF-8", "-d", str(classes)]
+    if classpath:
+        command += ["-cp", classpath]
+    command += [*(str(s) for s in framework.sources), *(str(s) for s in ours)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise ValueError(f"compiling failed:\n{result.stderr}")
+    done.write_text(" ".join(command) + "\n")
+    return (classes, *framework.classpath)
+
+
+def main_class(package: str) -> str:
+    return f"{package}.EaaiMatch" if package else "EaaiMatch"
+
+
+def java_command(args: argparse.Namespace, classpath: tuple[Path, ...], package: str,
+                 out: Path) -> list[str]:
+    """The command line that runs the match."""
+    entries = [*(str(p) for p in classpath), *args.extra_classpath]
+    agent = args.agent.split() if args.agent else [sys.executable, "-m", "analyzer", "agent"]
+    command = [args.java, "-cp", os.pathsep.join(entries), main_class(package),
+               "--a", args.player_a, "--b", args.player_b, "--pairs", str(args.pairs),
+               "--seed", str(args.seed), "--out", str(out), "--rules", args.rules,
+               "--agent-seed", str(args.agent_seed), "--progress", str(args.progress)]
+    for part in agent:
+        command += ["--agent-arg", part]
+    return command
+
+
+# ---------------------------------------------------------------------- command line
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Play two EAAI GinRummyPlayers in your copy of the framework (mirrored "
+                    "pairs, fixed seeds): a CSV row per game and a summary.")
+    parser.add_argument("--framework", type=Path,
+                        help="The framework: a folder of its classes or sources (searched for "
+                             "GinRummyGame), or a jar.")
+    parser.add_argument("--player-a", default="analyzer:expert",
+                        help="A class name (ginrummy.SimpleGinRummyPlayer, MARJJ_v5) or "
+                             "analyzer:SPEC (default: %(default)s).")
+    parser.add_argument("--player-b", default="ginrummy.SimpleGinRummyPlayer",
+                        help="As --player-a (default: %(default)s).")
+    parser.add_argument("--extra-classpath", action="append", default=[], metavar="PATH",
+                        help="More classes (other players), repeatable.")
+    parser.add_argument("--pairs", type=int, default=100,
+                        help="Mirrored pairs of games (default: %(default)s).")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="Deck seed: pair k deals from seed * 1000003 + k (default: "
+                             "%(default)s).")
+    parser.add_argument("--out", type=Path, default=Path("results/interop/match.csv"),
+                        help="The per-game CSV (default: %(default)s); the summary goes to "
+                             "the same name with .json.")
+    parser.add_argument("--rules", default="eaai",
+                        help="Rules preset the analyzer agents play by (default: %(default)s).")
+    parser.add_argument("--agent-seed", type=int, default=0,
+                        help="Seed of the agents' random streams (default: %(default)s).")
+    parser.add_argument("--agent", default=None,
+                        help="The agent command before --policy (default: this Python's "
+                             "'-m analyzer agent').")
+    parser.add_argument("--build-dir", type=Path,
+                        default=Path(tempfile.gettempdir()) / "analyzer-eaai-match",
+                        help="Where the compiled classes are cached (default: %(default)s).")
+    parser.add_argument("--java", default="java")
+    parser.add_argument("--javac", default="javac")
+    parser.add_argument("--progress", type=int, default=50,
+                        help="A progress line every N games (0: none; default %(default)s).")
+    parser.add_argument("--summary", type=Path, metavar="CSV",
+                        help="Only summarize an existing match CSV (no Java needed).")
+    args = parser.parse_args(argv)
+    if args.summary is None:
+        if args.framework is None:
+            parser.error("give --framework (or --summary CSV)")
+        if args.pairs < 1:
+            parser.error("--pairs must be 1 or more")
+        if not 0 <= args.seed < 2**31:
+            parser.error("--seed must be 0 <= seed < 2**31")
+        for name in ("player_a", "player_b"):
+            spec = getattr(args, name)
+            if not spec or spec == "analyzer:" or any(c.isspace() for c in spec):
+                parser.error(f"--{name.replace('_', '-')}: a class name or analyzer:SPEC, "
+                             "without spaces")
+    return args
+
+
+def _names(rows_path: Path, args: argparse.Namespace | None) -> tuple[str, str]:
+    meta = rows_path.with_suffix(".json")
+    if args is not None and args.summary is None:
+        return args.player_a, args.player_b
+    if meta.exists():
+        players = json.loads(meta.read_text()).get("players", {})
+        return players.get("a", "A"), players.get("b", "B")
+    return "A", "B"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.summary is not None:
+        summary = summarize(read_rows(args.summary), _names(args.summary, args))
+        print(format_summary(summary))
+        return 0
+    try:
+        framework = locate_framework(args.framework)
+        classpath = build(framework, args.build_dir, args.javac)
+    except ValueError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    command = java_command(args, classpath, framework.package, args.out)
+    result = subprocess.run(command, cwd=ROOT, check=False)
+    if result.returncode != 0:
+        print(f"Error: the match stopped (java exited with {result.returncode})",
+              file=sys.stderr)
+        return 1
+    summary = summarize(read_rows(args.out), (args.player_a, args.player_b))
+    summary["command"] = {"pairs": args.pairs, "seed": args.seed, "rules": args.rules,
+                          "agent_seed": args.agent_seed,
+                          "argv": ["python", "scripts/eaai/match.py",
+                                   *(argv if argv is not None else sys.argv[1:])]}
+    args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(format_summary(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
