@@ -94,6 +94,10 @@ def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -
                                "cancelled_per_hand": sum(r["cancelled"] for r in rows) / hands,
                                "forfeits": {role: sum(r["forfeit"] == role for r in rows)
                                             for role in ROLES}}
+    # in a mirrored pair each player starts the first hand once, so a player's gap between
+    # its wins when it started and when the other did is 2 * (this share) - 1 for both
+    starter_won = sum(r["winner"] == r["first_starter"] for r in rows)
+    summary["first_starter_won"] = {"wins": starter_won, "share": list(wilson(starter_won, games))}
     for role in ROLES:
         wins = sum(r["winner"] == role for r in rows)
         by_start = {}
@@ -110,23 +114,23 @@ def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -
             "knocks_per_hand": sum(r[f"knocks_{role}"] for r in rows) / hands,
             "gins_per_hand": sum(r[f"gins_{role}"] for r in rows) / hands,
             "undercuts_per_hand": sum(r[f"undercuts_{role}"] for r in rows) / hands,
-            "ms_per_game": sum(r[f"ms_{role}"] for r in rows) / games,
         }
-        questions = sum(r[f"questions_{role}"] for r in rows)
+        # the first game carries an agent's start-up (and the JVM's warm-up): the times
+        # per decision and per game are over the other games, the first is given apart
+        first = min(rows, key=lambda r: r["game"])
+        steady = [r for r in rows if r is not first] or rows
+        questions = sum(r[f"questions_{role}"] for r in steady)
+        player["ms_per_game"] = sum(r[f"ms_{role}"] for r in steady) / len(steady)
         if questions:
-            player["questions_per_game"] = questions / games
-            player["ms_per_decision"] = sum(r[f"question_ms_{role}"] for r in rows) / questions
-            player["max_ms_per_decision"] = max(r[f"max_question_ms_{role}"] for r in rows)
-        cpu = [r[f"cpu_ms_{role}"] for r in rows if r[f"cpu_ms_{role}"] is not None]
-        if cpu:
-            # an agent's first game carries its start-up; the rest are the steady cost
-            first = min(rows, key=lambda r: r["game"])[f"cpu_ms_{role}"]
-            rest = [r[f"cpu_ms_{role}"] for r in rows
-                    if r["game"] != min(x["game"] for x in rows)
-                    and r[f"cpu_ms_{role}"] is not None]
-            player["cpu_ms_first_game"] = first
-            player["cpu_ms_per_game"] = statistics.fmean(rest) if rest else first
-            player["cpu_ms_per_game_median"] = statistics.median(rest) if rest else first
+            player["questions_per_game"] = questions / len(steady)
+            player["ms_per_decision"] = sum(r[f"question_ms_{role}"] for r in steady) / questions
+            player["max_ms_per_decision"] = max(r[f"max_question_ms_{role}"] for r in steady)
+            player["max_ms_per_decision_first_game"] = first[f"max_question_ms_{role}"]
+        cpu = [r[f"cpu_ms_{role}"] for r in steady if r[f"cpu_ms_{role}"] is not None]
+        if cpu and first[f"cpu_ms_{role}"] is not None:
+            player["cpu_ms_first_game"] = first[f"cpu_ms_{role}"]
+            player["cpu_ms_per_game"] = statistics.fmean(cpu)
+            player["cpu_ms_per_game_median"] = statistics.median(cpu)
         summary[role] = player
     # paired view: a pair's two games see the same deals with the seats swapped
     pairs: dict[int, list[str]] = {}
@@ -150,8 +154,8 @@ def format_summary(summary: dict[str, Any]) -> str:
              f"{summary['hands']} hands, {100 * summary['cancelled_per_hand']:.1f}% of hands "
              "cancelled"]
     width = max(len(names["a"]), len(names["b"]), 6)
-    lines.append(f"{'player':<{width}}  {'games won (Wilson 95%)':<24}  "
-                 f"{'won, it started 1st hand':<26}  {'won, other started':<26}")
+    lines.append(f"{'player':<{width}}  {'won (Wilson 95%)':<24}  "
+                 f"{'won when it started hand 1':<26}  {'won when the other did':<26}")
     for role in ROLES:
         player = summary[role]
         other = "b" if role == "a" else "a"
@@ -161,7 +165,7 @@ def format_summary(summary: dict[str, Any]) -> str:
                      f"{_pct(own['share']) if own else '-':<26}  "
                      f"{_pct(theirs['share']) if theirs else '-':<26}")
     lines.append(f"{'player':<{width}}  points/hand  knocks/hand  gins/hand  undercuts/hand  "
-                 "ms/decision (max)   CPU ms/game (1st game)")
+                 "ms/decision (max)  CPU ms/game (1st game)")
     for role in ROLES:
         player = summary[role]
         decision = (f"{player['ms_per_decision']:.2f} ({player['max_ms_per_decision']:.0f})"
@@ -171,6 +175,9 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"{names[role]:<{width}}  {player['points_per_hand']:11.2f}  "
                      f"{player['knocks_per_hand']:11.3f}  {player['gins_per_hand']:9.3f}  "
                      f"{player['undercuts_per_hand']:14.3f}  {decision:<18}  {cpu}")
+    starter = summary["first_starter_won"]
+    lines.append(f"the player who started the first hand won {_pct(starter['share']).strip()} "
+                 "of games")
     split = summary["pairs_split"]
     lines.append(f"pairs: {names['a']} won both {split['a_both']}, {names['b']} won both "
                  f"{split['b_both']}, split {split['split']}")
