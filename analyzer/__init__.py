@@ -8,6 +8,7 @@ The notebook API (:mod:`analyzer.api`: ``az.simulate``, ``az.knock_sweep``, ``az
 command line starts fast.  See ``docs/api.md``.
 """
 
+import importlib
 from typing import Any
 
 # before any kernel module is imported: numba reads the cache folder at decoration time
@@ -15,29 +16,37 @@ from ._kernel_cache import configure as _configure_kernel_cache
 
 _configure_kernel_cache()
 
-from .core.cards import format_card, format_hand, parse_card, parse_hand, to_indices, to_mask
-from .gin.evaluator import (
-    best_discard,
-    best_melds,
-    deadwood_after_layoff,
-    dealt_deadwood_distribution,
-    min_deadwood,
-    min_deadwood_batch,
-)
-
 __version__ = "0.1.0"
+
+#: Names served from the modules that define them, imported on first use: importing the
+#: package loads neither numpy nor numba, so that the command line starts (and answers
+#: Ctrl-C) at once.
+_LAZY = {
+    **dict.fromkeys(("format_card", "format_hand", "parse_card", "parse_hand", "to_indices",
+                     "to_mask"), "core.cards"),
+    **dict.fromkeys(("best_discard", "best_melds", "deadwood_after_layoff",
+                     "dealt_deadwood_distribution", "min_deadwood", "min_deadwood_batch"),
+                    "gin.evaluator"),
+}
 
 _API = ("advise", "dealt", "knock_chart", "knock_sweep", "play_games", "policies", "policy",
         "replay", "rule_presets", "rules", "simulate", "tournament", "variants")
 
 
 def __getattr__(name: str) -> Any:
-    """The notebook API's functions, imported from :mod:`analyzer.api` on first use."""
+    """The evaluator's and card notation's functions and the notebook API's
+    (:mod:`analyzer.api`), imported on first use."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     if name in _API:
         from . import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY, *_API})
 
 __all__ = [
     "__version__",

@@ -11,12 +11,19 @@ reuse the folder across runs, processes and Dask workers.
 The folder is ``$NUMBA_CACHE_DIR/<hash>`` when that variable is set, else
 ``$XDG_CACHE_HOME/rummy-analyzer/numba/<hash>`` (``~/.cache/...``).  Folders of older
 sources are left in place (a few MB each) and may be deleted at any time.
+
+:func:`configure` does not import numba (which takes most of a second): it hands numba
+the folder through ``NUMBA_CACHE_DIR``, which numba reads when it loads (and again when
+the environment changes).  Processes started from this one (Dask workers) inherit the
+variable and keep the folder, which already ends in the hash.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
+from functools import cache
 from pathlib import Path
 
 #: Subpackages whose modules define kernels or constants that kernels read.
@@ -37,15 +44,22 @@ def source_hash(root: Path | None = None) -> str:
     return digest.hexdigest()[:16]
 
 
+@cache
+def _current_hash() -> str:
+    return source_hash()
+
+
 def cache_dir() -> Path:
     """The numba cache folder for the current sources (not created here)."""
     base = os.environ.get("NUMBA_CACHE_DIR")
     if base:
         parent = Path(base)
+        if parent.name == _current_hash():  # set by configure, here or in a parent process
+            return parent
     else:
         xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         parent = Path(xdg) / "rummy-analyzer" / "numba"
-    return parent / source_hash()
+    return parent / _current_hash()
 
 
 def configure() -> None:
@@ -54,12 +68,13 @@ def configure() -> None:
     Numba reads ``config.CACHE_DIR`` when a ``cache=True`` function is decorated.  When
     the folder cannot be created (a read-only home), numba's default stays in force.
     """
-    import numba
-
     folder = cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return
-    # numba.config sets its attributes at import time, out of mypy's sight
-    numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    numba = sys.modules.get("numba")
+    if numba is not None:  # loaded before this package: it has read its settings already
+        # numba.config sets its attributes at import time, out of mypy's sight
+        numba.config.CACHE_DIR = str(folder)

@@ -4,7 +4,6 @@ against whole games, and the score-aware knocking study."""
 from __future__ import annotations
 
 import re
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +26,17 @@ from ..gin.equity import (
 )
 from ..gin.policies import policy_name
 from ..report.equity import write_response_files, write_table_files
+from ..report.files import removed_on_failure, write_csv
 from .options import (
     SEED,
     UNITS,
     UNITS_OR_NONE,
-    check_out_folder,
+    check_out_path,
     echo_json,
     fail,
     format_options,
     get_policy,
     get_rules,
-    new_files_removed_on_failure,
     policy_options,
     progress_bar,
     rules_options,
@@ -54,8 +53,8 @@ _GRID_STEP = 10
               help="Deals for the hand-outcome distribution (each played by both dealers).")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, callback=check_out_folder,
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              default=None, callback=check_out_path,
               help="Write the CSV files and charts into this folder (checked writable "
                    "before the run; default: write nothing).")
 @format_options
@@ -87,8 +86,6 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     a, b = get_policy(policy_a), get_policy(policy_b)
     try:
         check_rules(rules)
-        if out_dir is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
     except ValueError as error:
         fail(str(error))
     stem = _slug(f"{preset}_{policy_name(a)}_vs_{policy_name(b)}")
@@ -98,10 +95,9 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         table = equity_table(distribution, rules)
     except ValueError as error:
         fail(str(error))
-    # the folder was shown writable before the run; a failure from here on removes
-    # the files this run made
-    with (new_files_removed_on_failure(out_dir) if out_dir is not None
-          else nullcontext()):
+    # the folder was shown writable before the run; a failure or stop from here on
+    # removes the files and folders this run made
+    with removed_on_failure():
         paths: dict[str, Path] = {}
         if out_dir is not None:
             paths = write_table_files(table, distribution, out_dir, stem,
@@ -123,7 +119,7 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
                 update(len(states))
             if out_dir is not None:
                 paths["check"] = out_dir / f"{stem}_check.csv"
-                check.to_csv(paths["check"], index=False, float_format="%.6g")
+                write_csv(paths["check"], check, index=False, float_format="%.6g")
             summary["check"] = check_summary(check)
         if score_aware:
             with progress_bar(2, "step", no_progress, "score-aware") as update:

@@ -9,10 +9,12 @@ import click
 from ..core.cards import N_RANKS, N_SUITS
 from ..gin.exact import distribution_table, exact_enumeration, summarize
 from ..report.exact import enumerate_and_write
+from ..report.files import make_folder, removed_on_failure
 from .options import (
     MAX_UNITS,
     SEED,
     chance_text,
+    check_out_path,
     echo_json,
     fail,
     format_options,
@@ -24,8 +26,8 @@ from .options import (
 @click.option("--cards", "n_cards", type=int, default=10, show_default=True,
               help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
                    "the best discard of every 11-card hand.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Write the counts CSV, summary JSON and chart into this "
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              callback=check_out_path, help="Write the counts CSV, summary JSON and chart into this "
                                  "folder, with a checkpoint to resume from (default: print "
                                  "only).")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
@@ -65,19 +67,16 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
         if out_dir is None:
             result = exact_enumeration(n_cards, ranks, suits, progress=update)
         else:
-            try:
-                out_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                fail(f"cannot create {out_dir}: {error.strerror}")
             checkpoint = out_dir / f"{stem}_checkpoint.json"
             if restart:
                 checkpoint.unlink(missing_ok=True)
-            try:
+            # a stop keeps the checkpoint (and so its folder); a failure removes the
+            # rest of what the run made
+            with removed_on_failure():
+                make_folder(out_dir)
                 result, paths = enumerate_and_write(n_cards, out_dir, ranks, suits, update,
                                                     checkpoint, mc_deals if full_deck else 0,
                                                     mc_seed, stem)
-            except OSError as error:
-                fail(f"cannot write results to {out_dir}: {error.strerror}")
     stats = summarize(result.counts)
     if fmt == "json":
         echo_json({"cards": n_cards, "deck": f"{suits} suits x {ranks} ranks",

@@ -1,17 +1,27 @@
 """The ``analyzer`` click group; each command lives in a module of its family and is
-imported only when used, which keeps ``analyzer --help`` and quick commands fast."""
+imported only when used, which keeps ``analyzer --help`` and quick commands fast.
+
+Importing this module loads click and nothing heavy, so that Ctrl-C from the very start
+(while numpy and numba load, in :meth:`LazyGroup.main`) ends the run with one line and
+the interrupted status, like a stop at any later time."""
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import Any
 
-import click
+from .exits import exit_interrupted, exit_on_os_error
 
-from .. import __version__
-from ..core.cluster import interrupt_on_sigterm
-from .options import exit_interrupted
+try:
+    import importlib
+    from typing import Any
+
+    import click
+
+    from .. import __version__
+    from ..core.interrupts import interrupt_on_sigterm, stop_requested
+except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
+    sys.stderr.write("Error: interrupted\n")
+    exit_interrupted()
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
@@ -57,11 +67,18 @@ class LazyGroup(click.Group):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """Click's ``main``, with every usage error on one stderr line (``Error: ...``,
-        exit status 2) instead of click's usage block, and Ctrl-C as status 130."""
+        exit status 2) instead of click's usage block, a file or stream that cannot be
+        written as one line too (status 2), and Ctrl-C or SIGTERM as status 130: also
+        one that arrives while the commands' modules load, or that numba swallowed."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
+            # first, before any heavy module loads: a stop at any point is then recorded
+            interrupt_on_sigterm(forget=True)
             code = super().main(args, prog_name, complete_var, False, **extra)
+            sys.stdout.flush()  # an output that cannot be written fails here, not at exit
+            if stop_requested():  # swallowed on its way (a callback from numba's compiler)
+                raise KeyboardInterrupt
         except _NO_ARGS_IS_HELP as error:
             error.show()  # a group or command run bare: its help, not an error line
             sys.exit(error.exit_code)
@@ -71,6 +88,8 @@ class LazyGroup(click.Group):
         except (click.Abort, KeyboardInterrupt):
             click.echo("Error: interrupted", err=True)
             exit_interrupted()
+        except OSError as error:
+            exit_on_os_error(error)
         sys.exit(code if isinstance(code, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -23,7 +23,6 @@ from ..core.cluster import (
     SchedulerUnreachable,
     checkpointing,
     resolve_scheduler,
-    write_atomic,
 )
 from ..core.progress import Progress, bar_progress
 from ..gin.policies import (
@@ -36,6 +35,8 @@ from ..gin.policies import (
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules, ranges_text, resolve_rules
 from ..gin.search import Player, format_player, parse_player
+from ..report.files import csv_bytes, removed_on_failure, write_bytes, write_together, write_with
+from .exits import exit_interrupted
 
 if TYPE_CHECKING:
     from ..gin.simulate import Estimate
@@ -79,10 +80,6 @@ class FiniteFloatRange(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return super().convert(number, param, ctx)
-
-
-#: Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
-INTERRUPTED_EXIT = 130
 
 
 def rules_options(function: F) -> F:
@@ -306,36 +303,22 @@ def _probe_folder(folder: Path, parameter: click.Parameter) -> None:
 
 def check_out_folder(context: click.Context, parameter: click.Parameter,
                      value: str | Path | None) -> str | Path | None:
-    """Click callback of an ``--out`` folder: it must be creatable and writable, checked
-    before the command starts (and left as it was until the results are written)."""
+    """Click callback of an ``--out`` folder: it must be named, creatable and writable,
+    checked before the command starts (and left as it was until the results are
+    written).  An empty name would mean the current folder, which no one asks for."""
     if value is not None:
+        if not str(value).strip():
+            raise click.BadParameter("is empty: give a folder name (. for the current "
+                                     "folder)", param=parameter)
         _probe_folder(Path(value), parameter)
     return value
 
 
-@contextmanager
-def new_files_removed_on_failure(folder: str | Path) -> Iterator[None]:
-    """Inside the block, a failure or stop removes every file and folder under
-    ``folder`` (``folder`` and its missing parents included) that did not exist before
-    it: a run that fails part way leaves no partial outputs.  Files it overwrote keep
-    their new content."""
-    root = Path(folder).absolute()
-    while not root.exists() and not root.parent.exists():
-        root = root.parent  # the highest folder the run will create
-    before = {root, *root.rglob("*")} if root.exists() else set()
-    try:
-        yield
-    except BaseException:
-        if root.exists():
-            # deepest first: a new folder holds only new entries, removed before it
-            made = sorted({root, *root.rglob("*")} - before, key=lambda p: len(p.parts),
-                          reverse=True)
-            for path in made:
-                if path.is_dir() and not path.is_symlink():
-                    path.rmdir()
-                else:
-                    path.unlink(missing_ok=True)
-        raise
+def check_out_path(context: click.Context, parameter: click.Parameter,
+                   value: str | None) -> Path | None:
+    """:func:`check_out_folder` for commands that take the folder as a ``Path``."""
+    checked = check_out_folder(context, parameter, value)
+    return None if checked is None else Path(checked)
 
 
 def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw") -> None:
@@ -371,8 +354,10 @@ def _check_raw_free_path(context: click.Context, parameter: click.Parameter,
 def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
                    ) -> Iterator[Checkpoint | None]:
     """The run's :class:`~analyzer.core.cluster.Checkpoint` (None without --checkpoint),
-    active inside the block; a file of another run, or --resume without a file, is a
-    one-line error before any work."""
+    active inside the block; a file of another run, a damaged file, or --resume without
+    a file, is a one-line error (exit status 2), before any work where it can be seen
+    then.  The checkpoint's folder is created as --out's is, and outlives a stopped run
+    with the file."""
     if path is None:
         if resume:
             fail("--resume needs --checkpoint FILE")
@@ -381,13 +366,22 @@ def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
     if not resume and Path(path).exists():
         fail(f"checkpoint {path} exists: add --resume to continue it, or delete it")
     try:
-        checkpoint = Checkpoint(path, identity, resume)
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        checkpoint = Checkpoint(path, identity, resume, write=_write_checkpoint)
     except CheckpointMismatch as error:
         fail(str(error))
     except OSError as error:
         fail(f"cannot write checkpoint {path}: {error.strerror or error}")
-    with checkpointing(checkpoint):
-        yield checkpoint
+    try:
+        with checkpointing(checkpoint):
+            yield checkpoint
+    except CheckpointMismatch as error:  # a stage's saved state found unfit on restore
+        fail(str(error))
+
+
+def _write_checkpoint(path: Path, data: bytes) -> None:
+    # kept when a run fails or stops: it is what --resume continues from
+    write_bytes(path, data, track=False)
 
 
 def interrupted(as_json: bool, partial: dict[str, Any] | None = None,
@@ -401,19 +395,6 @@ def interrupted(as_json: bool, partial: dict[str, Any] | None = None,
     exit_interrupted()
 
 
-def exit_interrupted() -> NoReturn:
-    """Exit with :data:`INTERRUPTED_EXIT` at once.  In a real process (not under click's
-    test runner) this skips the interpreter's teardown, which takes over a second with
-    numba's thread pools loaded: a stopped run must end promptly, and everything it
-    reports or saves is already written and flushed."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    if sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__:
-        os._exit(INTERRUPTED_EXIT)
-    sys.exit(INTERRUPTED_EXIT)
-
-
-
 def write_raw(frame: Any, path: str | None) -> None:
     """Write ``frame`` as Parquet to ``path``; a missing pyarrow is a one-line error."""
     if path is None:
@@ -422,10 +403,8 @@ def write_raw(frame: Any, path: str | None) -> None:
         import pyarrow  # noqa: F401
     except ImportError:
         fail("--raw needs pyarrow: pip install -e '.[parquet]'")
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with _temporary_beside(target) as temporary:
-        frame.to_parquet(temporary, index=False)
+    with removed_on_failure():  # the folders made for it go if it cannot be written
+        write_with(path, lambda temporary: frame.to_parquet(temporary, index=False))
     click.echo(f"wrote {len(frame):,} rows to {path}", err=True)
 
 
@@ -531,38 +510,26 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
 
 def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
                figsize: tuple[float, float], ncols: int = 1, *, title: str,
-               caption: str, sharey: bool = False) -> None:
+               caption: str, sharey: bool = False,
+               tables: Mapping[str, Any] | None = None) -> None:
     """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
-    :func:`analyzer.report.figures.figure_file`) into ``out`` when given."""
+    :func:`analyzer.report.figures.chart`), and each of ``tables`` (file name -> table)
+    as CSV, into ``out`` when given: all of them or none, and no folder made for them
+    left behind when they cannot be written."""
     if out is None:
         return
-    from pathlib import Path
+    from ..report.figures import chart
 
-    from ..report.figures import figure_file
-
+    with chart(1, ncols, figsize, title=title, caption=caption, sharey=sharey) as drawn:
+        draw(drawn.axes)
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(folder / f"{name}.csv", frame.to_csv(index=False).encode())
-    with _temporary_beside(folder / f"{name}.png") as temporary, \
-            figure_file(temporary, 1, ncols, figsize, title=title, caption=caption,
-                        sharey=sharey) as axes:
-        draw(axes)
+    files = {folder / f"{name}.csv": csv_bytes(frame, index=False),
+             folder / f"{name}.png": drawn.png,
+             **{folder / file: csv_bytes(table, index=False)
+                for file, table in (tables or {}).items()}}
+    with removed_on_failure():
+        write_together(files)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
-
-
-@contextmanager
-def _temporary_beside(target: Path) -> Iterator[Path]:
-    """A temporary name next to ``target``, renamed to ``target`` when the block ends
-    without error (removed otherwise), so no partial file is ever left."""
-    handle, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.",
-                                    suffix=target.suffix)
-    os.close(handle)
-    temporary = Path(name)
-    try:
-        yield temporary
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def scheduler_option(command: F) -> F:

@@ -13,7 +13,6 @@ from .options import (
     checkpoint_options,
     fail,
     interrupted,
-    new_files_removed_on_failure,
     progress_bar,
     run_checkpoint,
     scheduler_option,
@@ -35,7 +34,7 @@ MAX_REPORT_DEALS = 10_000_000
 @click.option("--out", type=click.Path(file_okay=False), default="results", show_default=True,
               callback=check_out_folder,
               help="Folder for the report (checked writable before the run; a run that fails "
-                   "removes the files it made).")
+                   "or is stopped removes the files and folders it made, and nothing else).")
 @click.option("--only", default=None,
               help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
                    "variants,equity,rummy (default all).")
@@ -67,6 +66,7 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
         ReportConfig,
         generate_report,
     )
+    from ..report.files import removed_on_failure
 
     size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
     sections = None if only is None else [s.strip() for s in only.split(",")]
@@ -92,7 +92,7 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
                 "out": str(Path(out).absolute())}
     with run_checkpoint(checkpoint, resume, identity) as saved:
         try:
-            with new_files_removed_on_failure(out), bars:
+            with removed_on_failure(), bars:
                 path = generate_report(config, sections)
         except KeyboardInterrupt:
             interrupted(False, None, saved)

@@ -13,9 +13,9 @@ from typing import Any
 import click
 import pandas as pd
 
-from ..core.cluster import write_atomic
 from ..core.options import split_policy_list
 from ..core.stats import Estimate
+from ..report.files import csv_bytes, removed_on_failure, write_text, write_together
 from ..report.rummy import write_rummy_report, write_study
 from ..rummy import studies
 from ..rummy.policies import PRESETS as POLICY_PRESETS
@@ -29,7 +29,7 @@ from .options import (
     check_raw_count,
     emit,
     fail,
-    new_files_removed_on_failure,
+    interrupted,
     output_options,
     progress_bar,
     run_options,
@@ -116,6 +116,10 @@ def simulate_command(players: int | None, deals: int, preset: str, overrides: tu
     With --out, writes summary.json, players.csv and (hands only) hands.csv, one row per
     hand.
 
+    Ctrl-C or SIGTERM stops the run and exits with status 130, after printing the summary
+    of the hands (or games) finished (with --json, marked "interrupted": true); --out
+    then writes nothing.
+
     \b
     Example:
       analyzer rummy simulate --deals 20000 --a rummy --b simple
@@ -127,34 +131,48 @@ def simulate_command(players: int | None, deals: int, preset: str, overrides: tu
     policies = _policies(rules.players, policy_a, policy_b, listed)
     set_jobs(jobs)
     result: HandResult | GameResult
-    if games:
-        with progress_bar(deals, "game", no_progress) as progress:
-            result = simulate_games(rules, policies, deals, seed, progress=progress,
-                                    scheduler=scheduler)
-    else:
-        if out is not None:
-            check_raw_count(out, deals, "hands", option="--out")
-        with progress_bar(deals, "deal", no_progress) as progress:
-            result = simulate(rules, policies, deals, seed, rotate=not no_rotate,
-                              keep_rows=out is not None, progress=progress,
-                              scheduler=scheduler)
+    requested = {"requested_games" if games else "requested_deals": deals}
+    if not games and out is not None:
+        check_raw_count(out, deals, "hands", option="--out")
+    try:
+        with progress_bar(deals, "game" if games else "deal", no_progress) as progress:
+            if games:
+                result = simulate_games(rules, policies, deals, seed, progress=progress,
+                                        scheduler=scheduler)
+            else:
+                result = simulate(rules, policies, deals, seed, rotate=not no_rotate,
+                                  keep_rows=out is not None, progress=progress,
+                                  scheduler=scheduler)
+    except KeyboardInterrupt:  # before the first chunk finished
+        interrupted(fmt == "json", {"games" if games else "hands": 0, **requested,
+                                    "seed": seed})
     data = {**_header(result), **result.summary()}
     if isinstance(result, HandResult):
         data["rotate"] = result.rotate
     table = _player_table(result)
+    if result.interrupted:
+        # the partial summary, as gin's simulate gives it: status 130, no files
+        if fmt == "table":
+            _print_result(result, preset)
+        interrupted(fmt == "json", {**data, **requested})
     if out is not None:
         folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
+        files = {folder / "players.csv": csv_bytes(table, index=False),
+                 folder / "summary.json": json.dumps(data, indent=2, sort_keys=True).encode()}
         if isinstance(result, HandResult) and result.rows is not None:
-            write_atomic(folder / "hands.csv", result.rows.to_csv(index=False).encode())
-        write_atomic(folder / "players.csv", table.to_csv(index=False).encode())
-        write_atomic(folder / "summary.json",
-                     json.dumps(data, indent=2, sort_keys=True).encode())
+            files = {folder / "hands.csv": csv_bytes(result.rows, index=False), **files}
+        with removed_on_failure():
+            write_together(files)
     if fmt == "json":
         click.echo(json.dumps(data, indent=2, sort_keys=True))
     elif fmt == "csv":
         emit(table, fmt)
-    elif isinstance(result, HandResult):
+    else:
+        _print_result(result, preset)
+
+
+def _print_result(result: HandResult | GameResult, preset: str) -> None:
+    if isinstance(result, HandResult):
         _print_hands(result, preset)
     else:
         _print_games(result)
@@ -210,11 +228,10 @@ def study_command(name: str, deals: int, seed: int, jobs: int | None, no_progres
         if out is None:
             fail("study all writes CSV and PNG files: give --out DIR")
         folder = Path(out)
-        with new_files_removed_on_failure(folder), \
-                progress_bar(None, "deal", no_progress) as progress:
+        with removed_on_failure(), progress_bar(None, "deal", no_progress) as progress:
             markdown = write_rummy_report(folder, deals, seed, links_from_parent=False,
                                           progress=progress, scheduler=scheduler)
-            write_atomic(folder / "report.md", markdown.encode())
+            write_text(folder / "report.md", markdown)
         click.echo(f"wrote {folder / 'report.md'} and the studies' CSV and PNG files", err=True)
         return
     if name not in studies.STUDIES:

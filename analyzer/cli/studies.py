@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from ..core.cluster import write_atomic
 from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
@@ -180,12 +179,8 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
                                                  studies.SCHEDULE_BINS, ax), (8, 3.8),
                title=f"Knock schedules after best responses: {policy_a} against {policy_b}",
                caption=f"Rules {preset}, objective {objective}, {deals:,} deals per "
-                       f"evaluation; gains with 95% CIs in the CSV; seed {seed}.")
-    if out is not None:
-        from pathlib import Path
-
-        write_atomic(Path(out) / "knock_schedule_gaps.csv",
-                     search.gaps.to_csv(index=False).encode())
+                       f"evaluation; gains with 95% CIs in the CSV; seed {seed}.",
+               tables={"knock_schedule_gaps.csv": search.gaps})
     emit(search.steps, fmt)
     if fmt == "table":
         click.echo("")

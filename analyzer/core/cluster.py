@@ -29,7 +29,6 @@ import logging
 import os
 import signal
 import socket
-import tempfile
 import threading
 import time
 import uuid
@@ -42,6 +41,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
+
+from .interrupts import interrupt_on_sigterm, raise_if_stop_requested
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -174,6 +175,7 @@ def map_chunks(function: Callable[..., R], chunk_kwargs: Sequence[Mapping[str, A
                 finished[index] = function(**kwargs)
                 if progress is not None:
                     progress(weights[index])
+                raise_if_stop_requested()
     except KeyboardInterrupt:
         raise ChunksInterrupted(finished, len(chunk_kwargs)) from None
     return [finished[index] for index in range(len(chunk_kwargs))]
@@ -274,7 +276,7 @@ def fold_plan(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
     stage = book.stage(plan) if book is not None else None
     state: FoldState[A] = FoldState(initial)
     if book is not None and stage is not None:
-        state = book.restore(stage, state)
+        state = book.restore(stage, state, plan)
         if progress is not None and state.units:
             progress(state.units)
     # a generator: nothing runs until the loop asks; closed below whatever happens, so
@@ -290,6 +292,9 @@ def fold_plan(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
                 progress(span.count)
             if book is not None and stage is not None:
                 book.maybe_save(stage, state)
+            # a Ctrl-C swallowed part way (numba's first compile runs Python callbacks
+            # that drop exceptions) still stops the run here, with the chunks finished
+            raise_if_stop_requested()
     except KeyboardInterrupt:
         if book is not None and stage is not None:
             book.save(stage, state)
@@ -479,21 +484,31 @@ class Checkpoint:
     folds the remaining chunks onto the very same value and ends bit-identical.
 
     ``identity`` (JSON-able) names the run, e.g. the command and its options; resuming
-    from a file with another identity raises :class:`CheckpointMismatch`.  The file is
-    written to a temporary name and renamed, so it is whole whenever the run stops.
+    from a file with another identity raises :class:`CheckpointMismatch`, and so does a
+    file whose fields do not hold what this code writes (every field is checked: a
+    checkpoint may have been edited or damaged).  ``write(path, data)`` saves the file;
+    it must write whole files (a temporary name and a rename, as
+    :func:`analyzer.report.files.write_bytes` does), so the file is whole whenever the
+    run stops.  This layer computes and never writes files itself.
     """
 
     def __init__(self, path: str | os.PathLike[str], identity: Mapping[str, Any],
-                 resume: bool = False, interval_s: float = CHECKPOINT_INTERVAL_S) -> None:
+                 resume: bool = False, interval_s: float = CHECKPOINT_INTERVAL_S, *,
+                 write: Callable[[Path, bytes], object]) -> None:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(identity, sort_keys=True, default=str))
         self.interval_s = interval_s
         self.stages: dict[str, dict[str, Any]] = {}
+        self._write_file = write
+        self._restored: dict[str, FoldState[Any]] = {}
         self._count = 0
         self._last_save = time.monotonic()
         if resume:
             self._load()
         self._write()
+
+    def _bad(self, problem: str) -> CheckpointMismatch:
+        return CheckpointMismatch(f"checkpoint {self.path} is damaged: {problem}")
 
     def _load(self) -> None:
         try:
@@ -507,7 +522,27 @@ class Checkpoint:
         if data.get("identity") != self.identity:
             raise CheckpointMismatch(f"checkpoint {self.path} belongs to another run: "
                                      f"{json.dumps(data.get('identity'), sort_keys=True)}")
-        self.stages = data["stages"]
+        stages = data.get("stages")
+        if not isinstance(stages, dict):
+            raise self._bad(f"field 'stages' must be an object, got {_shown(stages)}")
+        for key, entry in stages.items():
+            where = f"stages[{key!r}]"
+            if not isinstance(entry, dict):
+                raise self._bad(f"{where} must be an object, got {_shown(entry)}")
+            for field in ("chunks", "units"):
+                count = entry.get(field)
+                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                    raise self._bad(f"{where}.{field} must be a whole number >= 0, "
+                                    f"got {_shown(count)}")
+            if "value" not in entry:
+                raise self._bad(f"{where} has no field 'value'")
+            try:
+                value = _decode(entry["value"])
+            except (ValueError, TypeError, KeyError, AttributeError, OverflowError,
+                    RecursionError) as error:
+                raise self._bad(f"{where}.value cannot be read ({error})") from None
+            self._restored[key] = FoldState(value, entry["chunks"], entry["units"])
+        self.stages = stages
 
     def stage(self, plan: ChunkPlan) -> str:
         """The key of the next plan folded in this run."""
@@ -517,12 +552,26 @@ class Checkpoint:
         self._count += 1
         return key
 
-    def restore(self, stage: str, state: FoldState[A]) -> FoldState[A]:
-        """The saved state of ``stage``, else ``state``."""
-        entry = self.stages.get(stage)
-        if entry is None:
+    def restore(self, stage: str, state: FoldState[A], plan: ChunkPlan) -> FoldState[A]:
+        """The saved state of ``stage``, else ``state`` (the fold's start).
+
+        Raises :class:`CheckpointMismatch` when the saved state cannot be one of
+        ``plan``: more chunks than it has, units that are not those of its first chunks,
+        or a value not shaped like the fold's."""
+        saved = self._restored.get(stage)
+        if saved is None:
             return state
-        return FoldState(_decode(entry["value"]), entry["chunks"], entry["units"])
+        where = f"stages[{stage!r}]"
+        if saved.chunks > len(plan):
+            raise self._bad(f"{where}.chunks is {saved.chunks:,}, but the run has "
+                            f"{len(plan):,} chunks")
+        if saved.units != plan.units_before(saved.chunks):
+            raise self._bad(f"{where}.units is {saved.units:,}, but {saved.chunks:,} "
+                            f"chunks hold {plan.units_before(saved.chunks):,}")
+        problem = _misfit(saved.value, state.value)
+        if problem is not None:
+            raise self._bad(f"{where}.value {problem}")
+        return FoldState(saved.value, saved.chunks, saved.units)
 
     def maybe_save(self, stage: str, state: FoldState[Any]) -> None:
         """Save when :attr:`interval_s` has passed since the last save."""
@@ -538,8 +587,68 @@ class Checkpoint:
     def _write(self) -> None:
         text = json.dumps({"format": CHECKPOINT_FORMAT, "identity": self.identity,
                            "stages": self.stages})
-        write_atomic(self.path, text.encode())
+        self._write_file(self.path, text.encode())
         self._last_save = time.monotonic()
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _misfit(saved: Any, start: Any) -> str | None:
+    """Why ``saved`` cannot be a fold value that began as ``start``, or None.
+
+    Structure the start fixes (an array's dtype and shape, a tuple's length, a dict's
+    keys) must match; what a fold adds (list items, new dict keys) must be numbers,
+    numeric arrays or containers of them, the only things the runs fold."""
+    if isinstance(start, np.ndarray):
+        if not isinstance(saved, np.ndarray) or saved.dtype != start.dtype \
+                or saved.shape != start.shape:
+            return f"must be a {start.dtype} array of shape {start.shape}"
+        return None
+    if isinstance(start, (bool, np.bool_)) or start is None or isinstance(start, str):
+        return None if type(saved) is type(start) else f"must be {start!r}-like"
+    if isinstance(start, (int, float, np.integer, np.floating)):
+        return None if _numeric(saved) and not isinstance(saved, (list, tuple, dict)) \
+            else "must be a number"
+    if isinstance(start, tuple):
+        if not isinstance(saved, tuple) or len(saved) != len(start):
+            return f"must be a list of {len(start)} parts"
+        for index, (item, first) in enumerate(zip(saved, start, strict=True)):
+            problem = _misfit(item, first)
+            if problem is not None:
+                return f"part {index} {problem}"
+        return None
+    if isinstance(start, dict):
+        if not isinstance(saved, dict):
+            return "must be a table of named sums"
+        for key, first in start.items():
+            if key not in saved:
+                return f"has no {key!r}"
+            problem = _misfit(saved[key], first)
+            if problem is not None:
+                return f"{key!r} {problem}"
+        return None if all(_numeric(v) for k, v in saved.items() if k not in start) \
+            else "holds something other than numbers"
+    if isinstance(start, list):
+        return None if isinstance(saved, list) and all(_numeric(v) for v in saved) \
+            else "must be a list of numbers"
+    return None if type(saved) is type(start) else f"must be a {type(start).__name__}"
+
+
+def _numeric(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "biuf"
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _numeric(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_numeric(v) for v in value)
+    return False
 
 
 _ACTIVE_CHECKPOINT: ContextVar[Checkpoint | None] = ContextVar("checkpoint", default=None)
@@ -554,21 +663,6 @@ def checkpointing(checkpoint: Checkpoint | None) -> Iterator[Checkpoint | None]:
         yield checkpoint
     finally:
         _ACTIVE_CHECKPOINT.reset(token)
-
-
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a
-    rename, so a reader (or a stop part way) never sees a partial file."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                         suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _encode(value: Any) -> Any:
@@ -604,22 +698,6 @@ def _decode(data: Any) -> Any:
     if "list" in data:
         return [_decode(v) for v in data["list"]]
     return tuple(_decode(v) for v in data["tuple"])
-
-
-def interrupt_on_sigterm() -> None:
-    """From now on, treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``), so that a run
-    stopped by a job scheduler reports, and checkpoints, as one stopped from the
-    keyboard.  SIGINT raises ``KeyboardInterrupt`` too even when the process started
-    with SIGINT ignored (as a shell starts background jobs, and so their children):
-    ``kill -INT`` must stop a run wherever it was started.  Does nothing outside the
-    main thread (signals go to the main thread)."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _raise_interrupt)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 #: Seconds a TCP scheduler has to send its handshake once connected (a scheduler sends
@@ -670,4 +748,4 @@ __all__ = ["CHECKPOINT_INTERVAL_S", "CONNECT_TIMEOUT_S", "IN_FLIGHT_PER_WORKER",
            "TASK_RETRIES", "Checkpoint", "CheckpointMismatch", "ChunkPlan", "ChunkSpan",
            "ChunksInterrupted", "FoldState", "RunInterrupted", "SchedulerUnreachable",
            "checkpointing", "fold_plan", "interrupt_on_sigterm", "map_chunks", "map_spans",
-           "resolve_scheduler", "write_atomic"]
+           "resolve_scheduler"]

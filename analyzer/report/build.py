@@ -26,6 +26,7 @@ from .common import (
 )
 from .dealt import section_dealt
 from .equity import section_equity
+from .files import append_text, make_folder, write_text
 from .knock_box import section_knock_box
 from .knock_chart import section_chart
 from .schedule import section_schedule
@@ -62,7 +63,7 @@ SECTIONS: dict[str, SectionWriter] = {
 
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
     """Run the studies and write ``config.out/README.md`` with every section."""
-    config.out.mkdir(parents=True, exist_ok=True)
+    make_folder(config.out)
     started = time.perf_counter()
     parts = {name: section(config) for name, section in SECTIONS.items()
              if sections is None or name in sections}
@@ -89,7 +90,7 @@ never change) and [advisor_crosscheck/](advisor_crosscheck/)
 (`python scripts/advisor_crosscheck.py`: the advisor's verdicts against the knock chart).
 """
     path = config.out / "README.md"
-    path.write_text(header + "\n" + "\n".join(parts.values()))
+    write_text(path, header + "\n" + "\n".join(parts.values()))
     _log_run_times(config, elapsed)
     return path
 
@@ -108,8 +109,7 @@ def _log_run_times(config: ReportConfig, elapsed: float) -> None:
     studies_text = " ".join(f"{k}={v:.1f}" for k, v in config.timings.items())
     line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} command={config.command!r} "
             f"threads={_threads()} total={elapsed:.1f} {studies_text}\n")
-    with (config.out / RUN_TIMES_LOG).open("a") as log:
-        log.write(line)
+    append_text(config.out / RUN_TIMES_LOG, line)
 
 
 __all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "SECTIONS", "ReportConfig", "generate_report"]

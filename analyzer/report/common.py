@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.progress import Progress
+from .files import make_folder, write_text
 
 DEFAULT_DEALS = 40_000
 QUICK_DEALS = 1_500
@@ -54,7 +55,7 @@ def write_meta(folder: Path, config: ReportConfig, study: str, started: float,
     # (run times go to the untracked run-times log)
     meta = {"study": study, "seed": config.seed, "base_deals": config.deals,
             "command": config.command, "version": __version__, **details}
-    (folder / "meta.json").write_text(json.dumps(meta, indent=2, default=str) + "\n")
+    write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
 
 
 def progress_for(config: ReportConfig, study: str, total: int | None = None
@@ -64,9 +65,7 @@ def progress_for(config: ReportConfig, study: str, total: int | None = None
 
 
 def section_folder(config: ReportConfig, name: str) -> Path:
-    folder = config.out / name
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return make_folder(config.out / name)
 
 
 __all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "ReportConfig", "SectionWriter", "format_ci",

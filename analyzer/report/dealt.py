@@ -11,6 +11,7 @@ from . import figures as charts
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .exact import enumerate_and_write
 from .figures import figure_file
+from .files import make_folder, write_csv
 from .markdown import markdown_table
 
 
@@ -22,8 +23,8 @@ def section_dealt(config: ReportConfig) -> str:
     distribution = studies.dealt_hands(n, config.seed,
                                        progress=progress_for(config, "dealt hands"))
     eligibility = studies.knock_eligibility(distribution)
-    distribution.to_csv(folder / "distribution.csv", index=False)
-    eligibility.to_csv(folder / "knock_eligibility.csv", index=False)
+    write_csv(folder / "distribution.csv", distribution, index=False)
+    write_csv(folder / "knock_eligibility.csv", eligibility, index=False)
     with figure_file(folder / "dealt.png", figsize=(9, 4.2),
                      title="Deadwood of a dealt hand: how often can you knock at once?",
                      caption=f"Lines: exact, every hand. Points: {n:,} Monte Carlo hands of "
@@ -79,7 +80,7 @@ def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
     for cards in (10, 11):
         path = out / "exact" / f"cards{cards}_counts.csv"
         if not path.exists():
-            (out / "exact").mkdir(parents=True, exist_ok=True)
+            make_folder(out / "exact")
             enumerate_and_write(cards, out / "exact",
                                 progress=progress_for(config, f"exact {cards} cards"))
         counts = pd.read_csv(path)

@@ -23,6 +23,7 @@ from ..gin.equity import (
 )
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .figures import figure_file, score_heatmap, threshold_heatmap
+from .files import make_folder, write_csv
 from .markdown import markdown_table
 
 TITLE = "Game equity: a match-equity table for gin rummy"
@@ -39,8 +40,8 @@ def write_table_files(table: EquityTable, distribution: pd.DataFrame, out_dir: P
     paths = {"hand_outcomes": out_dir / f"{stem}_hand_outcomes.csv",
              "equity": out_dir / f"{stem}_equity.csv",
              "heatmap": out_dir / f"{stem}_equity.png"}
-    distribution.to_csv(paths["hand_outcomes"], index=False)
-    table.to_frame().to_csv(paths["equity"], index=False, float_format="%.6g")
+    write_csv(paths["hand_outcomes"], distribution, index=False)
+    write_csv(paths["equity"], table.to_frame(), index=False, float_format="%.6g")
     deals = distribution.attrs.get("deals")
     with figure_file(paths["heatmap"], 1, 2, figsize=(11, 4.8),
                      title=f"P(A wins the game to {table.rules.target}) from each score: "
@@ -65,8 +66,8 @@ def write_response_files(response: BestResponse, out_dir: Path, stem: str, title
              "threshold_chart": out_dir / f"{stem}_knock_by_score.png",
              "constants": out_dir / f"{stem}_knock_constant.csv"}
     grid = threshold_data(response.aware, response.thresholds)
-    grid.to_csv(paths["thresholds"])
-    response.constant_frame().to_csv(paths["constants"], index=False, float_format="%.6g")
+    write_csv(paths["thresholds"], grid)
+    write_csv(paths["constants"], response.constant_frame(), index=False, float_format="%.6g")
     best = response.thresholds[response.best_constant]
     with figure_file(paths["threshold_chart"], figsize=(7.2, 5),
                      title="Best knock threshold by score",
@@ -79,17 +80,17 @@ def write_response_files(response: BestResponse, out_dir: Path, stem: str, title
 
 def write_study_files(study: EquityStudy, out_dir: Path) -> dict[str, Path]:
     """Write every CSV and PNG of ``study`` into ``out_dir`` (created); paths by kind."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir)
     paths = write_table_files(study.table, study.distribution, out_dir, STEM,
                               "standard rules, basic vs basic")
     paths["check"] = out_dir / f"{STEM}_check.csv"
-    study.check.to_csv(paths["check"], index=False, float_format="%.6g")
+    write_csv(paths["check"], study.check, index=False, float_format="%.6g")
     paths["presets"] = out_dir / "presets_basic_vs_basic.csv"
-    study.presets.to_csv(paths["presets"], index=False, float_format="%.6g")
+    write_csv(paths["presets"], study.presets, index=False, float_format="%.6g")
     paths |= write_response_files(study.response, out_dir, STEM,
                                   "standard rules, A against basic")
     paths["gain"] = out_dir / f"{STEM}_knock_gain.csv"
-    study.gain_frame().to_csv(paths["gain"], index_label="game_win_rate")
+    write_csv(paths["gain"], study.gain_frame(), index_label="game_win_rate")
     return paths
 
 

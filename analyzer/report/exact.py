@@ -28,6 +28,7 @@ from ..gin.exact import (
     summarize,
 )
 from .figures import exact_distribution_chart, figure_file
+from .files import make_folder, write_csv, write_text
 
 
 def load_checkpoint(path: Path) -> EnumerationState | None:
@@ -43,18 +44,19 @@ def load_checkpoint(path: Path) -> EnumerationState | None:
 
 def save_checkpoint(path: Path, state: EnumerationState) -> None:
     """Write ``state`` to ``path`` atomically (a temporary file, then a rename)."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(state.to_json())
-    os.replace(tmp, path)
+    # kept when the run stops: it is what the next run resumes from
+    write_text(path, state.to_json(), track=False)
 
 
 def enumerate_with_checkpoint(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
                               progress: Progress | None = None,
                               checkpoint: Path | None = None,
-                              batch_work: int | None = None) -> ExactResult:
+                              batch_work: int | None = None, *,
+                              remove_when_done: bool = True) -> ExactResult:
     """:func:`analyzer.gin.exact.exact_enumeration`, saving the state to ``checkpoint``
     after every batch and resuming from it when its parameters match; the file is
-    deleted when the enumeration finishes."""
+    deleted when the enumeration finishes (unless ``remove_when_done`` is False: a
+    caller that still has to write the results deletes it once they are written)."""
     params = enumeration_params(n_cards, ranks, suits)
     start = enumeration_start(params, None if checkpoint is None
                               else load_checkpoint(checkpoint))
@@ -62,7 +64,7 @@ def enumerate_with_checkpoint(n_cards: int, ranks: int = N_RANKS, suits: int = N
     for last in enumeration_steps(start, progress, batch_work):
         if checkpoint is not None:
             save_checkpoint(checkpoint, last)
-    if checkpoint is not None:
+    if checkpoint is not None and remove_when_done:
         checkpoint.unlink(missing_ok=True)
     return last.result()
 
@@ -77,12 +79,11 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
     Returns the paths written, by kind.
     """
     array = np.asarray(counts, dtype=np.int64)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out_dir)
     stem = stem or f"cards{n_cards}"
     paths = {"counts": out / f"{stem}_counts.csv", "summary": out / f"{stem}_summary.json",
              "chart": out / f"{stem}.png"}
-    distribution_table(array).to_csv(paths["counts"], index=False, float_format="%.12e")
+    write_csv(paths["counts"], distribution_table(array), index=False, float_format="%.12e")
     summary = summarize(array)
     summary["p_at_most"] = {str(k): v for k, v in summary["p_at_most"].items()}
     what = "deadwood after the best discard" if n_cards == 11 else "minimum deadwood"
@@ -99,7 +100,7 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
     if mc_counts is not None:
         record["monte_carlo"] = {**record.get("monte_carlo", {}),
                                  **monte_carlo_check(array, mc_counts)}
-    paths["summary"].write_text(json.dumps(record, indent=2) + "\n")
+    write_text(paths["summary"], json.dumps(record, indent=2) + "\n")
     data = chart_data(array, mc_counts)
     overlay = ("" if mc_counts is None else
                f"; points: {int(np.sum(mc_counts)):,} Monte Carlo deals with ±2 SE bars")
@@ -120,13 +121,18 @@ def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits
     """Enumerate (resumably when ``checkpoint`` is given), add a Monte Carlo overlay of
     ``mc_deals`` deals (0: none), and write the counts, summary and chart to ``out_dir``
     (see :func:`write_results`)."""
-    result = enumerate_with_checkpoint(n_cards, ranks, suits, progress, checkpoint)
+    result = enumerate_with_checkpoint(n_cards, ranks, suits, progress, checkpoint,
+                                       remove_when_done=False)
     meta: dict[str, Any] = {"deck": f"{suits} suits x {ranks} ranks", "classes": result.classes}
     mc = None
     if mc_deals:
         mc = dealt_deadwood_distribution(mc_deals, n_cards, mc_seed)
         meta["monte_carlo"] = {"seed": mc_seed}
     paths = write_results(result.counts, n_cards, out_dir, result.seconds, mc, meta, stem)
+    # only now: a disk that fills while the results are written keeps the whole
+    # enumeration in the checkpoint, for the next run to write them from
+    if checkpoint is not None:
+        checkpoint.unlink(missing_ok=True)
     return result, paths
 
 

@@ -2,7 +2,8 @@
 
 The data arrive prepared (tidy pandas tables from :mod:`analyzer.gin`); the drawing
 functions only draw on a given ``Axes``, label axes with units and add CI bands or bars.
-:func:`figure_file` is the one place a chart is created and saved (size, dpi, style).
+:func:`chart` is the one place a chart is created and rendered (size, dpi, style), and
+:func:`figure_file` saves one.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from matplotlib.figure import Figure
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+
+from .files import figure_bytes, write_bytes
 
 #: The house style: every chart is drawn inside ``rc_context(STYLE)``.
 STYLE: dict[str, Any] = {
@@ -67,11 +70,20 @@ def text_color(rgba: Sequence[float]) -> str:
     return "black" if luminance > 0.179 else "white"
 
 
+class Chart:
+    """A chart being drawn by :func:`chart`: its ``axes`` inside the block, its PNG
+    ``png`` (bytes) after it."""
+
+    def __init__(self, axes: Any) -> None:
+        self.axes = axes
+        self.png = b""
+
+
 @contextmanager
-def figure_file(path: Path, rows: int = 1, columns: int = 1,
-                figsize: tuple[float, float] = (9, 4), *, title: str, caption: str,
-                sharey: bool = False) -> Iterator[Any]:
-    """Axes of a new figure in the house style, saved as PNG to ``path`` on exit.
+def chart(rows: int = 1, columns: int = 1, figsize: tuple[float, float] = (9, 4), *,
+          title: str, caption: str, sharey: bool = False) -> Iterator[Chart]:
+    """A new figure in the house style, drawn inside the block and rendered as PNG bytes
+    at its end (``Chart.png``), for writing with other files at once.
 
     Every chart has a ``title`` (what it shows) above its panels and a ``caption``
     under them (how to read it, and the run behind it), so it reads without the report
@@ -88,14 +100,25 @@ def figure_file(path: Path, rows: int = 1, columns: int = 1,
     total = height + _TITLE_INCHES + caption_inches
     with mpl.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types keys as literals
         figure = Figure(figsize=(width, total))
-        axes = figure.subplots(rows, columns, sharey=sharey)
-        yield axes
+        drawn = Chart(figure.subplots(rows, columns, sharey=sharey))
+        yield drawn
         # tight_layout leaves room for the suptitle itself, not for free text
         figure.suptitle(title, y=1 - 0.12 / total, va="top")
         figure.text(0.5, 0.08 / total, wrapped, ha="center", va="bottom", fontsize=9,
                     color=CAPTION_COLOR)
         figure.tight_layout(rect=(0, caption_inches / total, 1, 1))
-        figure.savefig(path, metadata={"Title": title, "Description": caption})
+        drawn.png = figure_bytes(figure, metadata={"Title": title, "Description": caption})
+
+
+@contextmanager
+def figure_file(path: Path, rows: int = 1, columns: int = 1,
+                figsize: tuple[float, float] = (9, 4), *, title: str, caption: str,
+                sharey: bool = False) -> Iterator[Any]:
+    """Axes of a new :func:`chart`, saved as PNG to ``path`` on exit (whole: see
+    :mod:`analyzer.report.files`)."""
+    with chart(rows, columns, figsize, title=title, caption=caption, sharey=sharey) as drawn:
+        yield drawn.axes
+    write_bytes(path, drawn.png)
 
 
 def dealt_histogram(distribution: pd.DataFrame, ax: Axes,

@@ -24,6 +24,7 @@ from ..gin.exploit import panel, parse_table, table_of, table_text
 from ..gin.policies import PRESETS as POLICIES
 from ..gin.rules import STANDARD
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
+from .files import write_csv
 from .markdown import markdown_table
 
 #: Folder (inside the report folder) of ``analyzer equilibrium --out``.
@@ -71,8 +72,8 @@ def section_knock_box(config: ReportConfig) -> str:
     answers = knock_answers(STANDARD, expert, table, panel(), deals, config.seed, "standard",
                             progress=progress_for(config, "when to knock"),
                             scheduler=config.scheduler)
-    answers.to_frame().to_csv(folder / "answers.csv", index=False)
-    answers.panel.to_csv(folder / "panel.csv", index=False)
+    write_csv(folder / "answers.csv", answers.to_frame(), index=False)
+    write_csv(folder / "panel.csv", answers.panel, index=False)
     write_meta(folder, config, "when_to_knock", started, deals_per_comparison=deals,
                rules="standard", base="expert", robust_table=table_text(table),
                robust_source=source)

@@ -14,6 +14,7 @@ from ..gin.rules import STANDARD
 from . import figures as charts
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .figures import figure_file
+from .files import write_csv
 
 
 def section_chart(config: ReportConfig) -> str:
@@ -26,7 +27,7 @@ def section_chart(config: ReportConfig) -> str:
                                 min_samples=300,
                                 progress=progress_for(config, "knock chart"),
                                 scheduler=config.scheduler, equity_deals=equity_deals)
-    chart.to_csv(folder / "knock_chart.csv", index=False)
+    write_csv(folder / "knock_chart.csv", chart, index=False)
     with figure_file(folder / "knock_chart.png", figsize=(12, 5.4),
                      title="Knock now or play on? Points gained by knocking, by turn and "
                            "deadwood",

@@ -26,6 +26,7 @@ from ..rummy.studies import (
     option_values,
     player_counts,
 )
+from .files import csv_bytes, figure_bytes, make_folder, removed_on_failure, write_together
 from .markdown import markdown_table
 
 
@@ -111,11 +112,6 @@ def _ci(row: pd.Series, column: str, digits: int = 2) -> str:
             f"{row[f'{column}_hi']:.{digits}f})")
 
 
-def _save(figure: Figure, path: Path) -> None:
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-
-
 def _units_only(progress: Progress | None) -> Progress | None:
     """``progress`` without the totals that each study announces (the report gives one
     total for all three)."""
@@ -159,7 +155,7 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
         As in :func:`analyzer.rummy.simulate.simulate`; ``progress`` is told the total,
         :func:`report_deals`, first.
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(out_dir)
     link = f"{out_dir.name}/" if links_from_parent else ""
     command = f"analyzer rummy study all --deals {deals} --seed {seed} --out {out_dir}"
     tell_total(progress, report_deals(deals))
@@ -255,12 +251,14 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
 
 
 def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
-    """Write one study's table as ``stem``.csv and its chart as ``stem``.png."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    table.to_csv(out_dir / f"{stem}.csv", index=False)
+    """Write one study's table as ``stem``.csv and its chart as ``stem``.png (both, or
+    neither and no folder made for them)."""
     figure = Figure(figsize=(7, 4.2))
     CHARTS[stem](table, figure.add_subplot())
-    _save(figure, out_dir / f"{stem}.png")
+    figure.tight_layout()
+    with removed_on_failure():
+        write_together({out_dir / f"{stem}.csv": csv_bytes(table, index=False),
+                        out_dir / f"{stem}.png": figure_bytes(figure, dpi=110)})
 
 
 #: Chart of each study by file stem (see :data:`analyzer.rummy.studies.STUDIES`).

@@ -11,6 +11,7 @@ from ..gin.rules import STANDARD
 from . import figures as charts
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
+from .files import write_csv
 from .markdown import markdown_table
 
 
@@ -26,8 +27,8 @@ def section_schedule(config: ReportConfig) -> str:
         STANDARD, base, [10] * len(studies.SCHEDULE_BINS), base, games, config.seed,
         objective="games", progress=progress_for(config, "best schedule (games)"),
         scheduler=config.scheduler)
-    search.steps.to_csv(folder / "steps.csv", index=False)
-    search.gaps.to_csv(folder / "gaps.csv", index=False)
+    write_csv(folder / "steps.csv", search.steps, index=False)
+    write_csv(folder / "gaps.csv", search.gaps, index=False)
     bins = studies.SCHEDULE_BINS
     with figure_file(folder / "schedules.png", figsize=(8, 3.8),
                      title="Best knock threshold by own turn",

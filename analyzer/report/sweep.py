@@ -11,6 +11,7 @@ from ..gin.rules import STANDARD
 from . import figures as charts
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
+from .files import write_csv
 from .markdown import markdown_table
 
 
@@ -23,7 +24,7 @@ def section_sweep(config: ReportConfig) -> str:
     sweep = studies.knock_sweep(STANDARD, subject, opponents, deals, games, config.seed,
                                 progress=progress_for(config, "knock sweep"),
                                 scheduler=config.scheduler)
-    sweep.to_csv(folder / "sweep.csv", index=False)
+    write_csv(folder / "sweep.csv", sweep, index=False)
     with figure_file(folder / "sweep.png", 1, 3, figsize=(14, 4.2),
                      title="Knock as soon as deadwood <= t: which t pays best?",
                      caption=f"Player A = basic with threshold t against three opponents "

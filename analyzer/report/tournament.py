@@ -11,6 +11,7 @@ from ..gin.search import Player, format_player
 from . import figures as charts
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
+from .files import write_csv
 from .markdown import markdown_table
 
 
@@ -32,8 +33,8 @@ def section_tournament(config: ReportConfig) -> str:
                                  progress=progress_for(config, "tournament"),
                                  scheduler=config.scheduler)
     ranking = studies.ranking(results)
-    results.to_csv(folder / "pairs.csv", index=False)
-    ranking.to_csv(folder / "ranking.csv", index=False)
+    write_csv(folder / "pairs.csv", results, index=False)
+    write_csv(folder / "ranking.csv", ranking, index=False)
     order = list(ranking["policy"])
     with figure_file(folder / "tournament.png", 1, 2, figsize=(14, 5.5),
                      title="Round robin of draw and discard policies: row against column",

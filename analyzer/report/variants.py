@@ -11,6 +11,7 @@ from ..gin.rules import VARIANT_PRESETS
 from . import figures as charts
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .figures import figure_file
+from .files import write_csv
 from .markdown import markdown_table
 
 
@@ -22,7 +23,7 @@ def section_variants(config: ReportConfig) -> str:
     table = studies.variants(VARIANT_PRESETS, baseline, strong, weak, deals, games, config.seed,
                              progress=progress_for(config, "variants"),
                              scheduler=config.scheduler)
-    table.to_csv(folder / "variants.csv", index=False)
+    write_csv(folder / "variants.csv", table, index=False)
     with figure_file(folder / "variants.png", 1, 4, figsize=(15, 4.5), sharey=True,
                      title="Scoring variants: what each rules preset does to the game",
                      caption=f"basic self-play ({deals:,} deals, {games:,} game pairs per "

@@ -21,12 +21,12 @@ from analyzer.core.cluster import (
     checkpointing,
     fold_plan,
     map_spans,
-    write_atomic,
 )
 from analyzer.gin.compare import compare_hands, knock_arms
 from analyzer.gin.policies import parse_policy
 from analyzer.gin.rules import STANDARD
 from analyzer.gin.simulate import hand_chunk_sums, merge_sums, simulate
+from analyzer.report.files import write_bytes
 
 BASIC = parse_policy("basic")
 HUNTER = parse_policy("gin-hunter")
@@ -122,11 +122,11 @@ def test_resumed_simulation_is_bit_identical(tmp_path):
             raise KeyboardInterrupt
 
     done = []
-    with checkpointing(Checkpoint(path, {"run": "test"}, interval_s=0.0)):
+    with checkpointing(Checkpoint(path, {"run": "test"}, interval_s=0.0, write=write_bytes)):
         partial = simulate(STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="",
                            progress=stop_at_third)
     assert partial.interrupted and partial.deals == 1_500
-    with checkpointing(Checkpoint(path, {"run": "test"}, resume=True)):
+    with checkpointing(Checkpoint(path, {"run": "test"}, resume=True, write=write_bytes)):
         resumed = simulate(STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="")
     assert not resumed.interrupted
     assert dataclasses.replace(resumed, elapsed_s=0.0) == dataclasses.replace(whole,
@@ -145,31 +145,32 @@ def test_resumed_comparison_with_several_plans_is_bit_identical(tmp_path):
             raise KeyboardInterrupt
 
     done = []
-    with checkpointing(Checkpoint(path, {"run": "cmp"})), pytest.raises(RunInterrupted):
+    with checkpointing(Checkpoint(path, {"run": "cmp"}, write=write_bytes)), \
+            pytest.raises(RunInterrupted):
         compare_hands(arms, 900, seed=5, chunk=300, scheduler="", progress=stop_at_second)
     saved = json.loads(path.read_text())["stages"]
     assert [entry["chunks"] for entry in saved.values()] == [2]
-    with checkpointing(Checkpoint(path, {"run": "cmp"}, resume=True)):
+    with checkpointing(Checkpoint(path, {"run": "cmp"}, resume=True, write=write_bytes)):
         resumed = compare_hands(arms, 900, seed=5, chunk=300, scheduler="")
     assert resumed.equals(whole)
 
 
 def test_checkpoint_of_another_run_is_refused(tmp_path):
     path = tmp_path / "run.json"
-    Checkpoint(path, {"seed": 1})
+    Checkpoint(path, {"seed": 1}, write=write_bytes)
     with pytest.raises(CheckpointMismatch, match="another run"):
-        Checkpoint(path, {"seed": 2}, resume=True)
+        Checkpoint(path, {"seed": 2}, resume=True, write=write_bytes)
     path.write_text("not json")
     with pytest.raises(CheckpointMismatch, match="not a checkpoint"):
-        Checkpoint(path, {"seed": 1}, resume=True)
+        Checkpoint(path, {"seed": 1}, resume=True, write=write_bytes)
     with pytest.raises(CheckpointMismatch, match="no checkpoint"):
-        Checkpoint(tmp_path / "missing.json", {"seed": 1}, resume=True)
+        Checkpoint(tmp_path / "missing.json", {"seed": 1}, resume=True, write=write_bytes)
 
 
 def test_atomic_write_leaves_no_temporary_file(tmp_path):
     target = tmp_path / "out.csv"
-    write_atomic(target, b"a,b\n")
-    write_atomic(target, b"c,d\n")
+    write_bytes(target, b"a,b\n")
+    write_bytes(target, b"c,d\n")
     assert target.read_bytes() == b"c,d\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
 
