@@ -70,8 +70,9 @@ from .state import (
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
            "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
            "choose_discard", "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
-           "knock_threshold", "new_hand", "new_scratch", "new_state", "play_from_deck",
-           "resolve_knock", "step", "stock_left"]
+           "knock_threshold", "new_hand", "new_scratch", "new_seat_view", "new_state",
+           "play_from_deck", "resolve_knock", "see_next_stock_card", "step", "stock_left",
+           "turn_upcard"]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
@@ -98,51 +99,83 @@ _RELATED = _related_masks()
 
 
 @njit(cache=True)
-def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: np.int64,
-             rules: npt.NDArray[np.int64]) -> None:
-    """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
+def _start(state: npt.NDArray[np.int64], dealer: np.int64, rules: npt.NDArray[np.int64]) -> None:
+    """The parts of a fresh deal that do not depend on the cards: every slot cleared, the
+    seats, the counters and the rules a policy reads."""
     for i in range(STATE_SIZE):
         state[i] = 0
-    for i in range(52):
-        state[Slot.DECK + i] = deck[i]
-    non_dealer = 1 - dealer
     state[Slot.DEALER] = dealer
-    state[Slot.TURN] = non_dealer
+    state[Slot.TURN] = 1 - dealer
     state[Slot.TAKEN] = -1
     state[Slot.WINNER] = -1
     state[Slot.KNOCKER] = -1
     state[Slot.OUTCOME] = -1
     state[Slot.MULTIPLIER] = 1
     state[Slot.STOCK_POS] = 21
-    limit = rules[RuleField.KNOCK_LIMIT]
+    state[Slot.UPCARD] = -1
+    state[Slot.KNOCK_LIMIT] = 0 if rules[RuleField.STRAIGHT] else rules[RuleField.KNOCK_LIMIT]
+    if rules[RuleField.OPENING_ELEVEN]:
+        state[Slot.OWN_TURNS + 1 - dealer] = 1
+        state[Slot.PHASE] = Phase.DISCARD
+    else:
+        state[Slot.PHASE] = Phase.OFFER
+    note_rules(state, rules)
+
+
+@njit(cache=True)
+def turn_upcard(state: npt.NDArray[np.int64], upcard: np.int64,
+                rules: npt.NDArray[np.int64]) -> None:
+    """Put ``upcard`` face up as the pile's first card (``opening=upcard``), with the knock
+    limit and multiplier Oklahoma derives from it."""
+    state[Slot.UPCARD] = upcard
+    state[Slot.PILE] = upcard
+    state[Slot.PILE_LEN] = 1
+    state[Slot.PILE_MASK] = np.int64(1) << upcard
+    if rules[RuleField.OKLAHOMA] and not rules[RuleField.STRAIGHT]:
+        limit = CARD_POINTS[upcard]
+        if upcard % 13 == 0 and rules[RuleField.OKLAHOMA_ACE_GIN_ONLY]:
+            limit = 0
+        state[Slot.KNOCK_LIMIT] = limit
+    if rules[RuleField.OKLAHOMA] and upcard >= 39 and rules[RuleField.OKLAHOMA_SPADE_DOUBLE]:
+        state[Slot.MULTIPLIER] = 2
+
+
+@njit(cache=True)
+def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: np.int64,
+             rules: npt.NDArray[np.int64]) -> None:
+    """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
+    _start(state, dealer, rules)
+    for i in range(52):
+        state[Slot.DECK + i] = deck[i]
+    non_dealer = 1 - dealer
     if rules[RuleField.OPENING_ELEVEN]:
         for i in range(11):
             state[Slot.HAND + non_dealer] |= np.int64(1) << deck[i]
         for i in range(11, 21):
             state[Slot.HAND + dealer] |= np.int64(1) << deck[i]
-        state[Slot.UPCARD] = -1
-        state[Slot.OWN_TURNS + non_dealer] = 1
-        state[Slot.PHASE] = Phase.DISCARD
     else:
         for i in range(10):
             state[Slot.HAND + non_dealer] |= np.int64(1) << deck[i]
             state[Slot.HAND + dealer] |= np.int64(1) << deck[10 + i]
-        upcard = np.int64(deck[20])
-        state[Slot.UPCARD] = upcard
-        state[Slot.PILE] = upcard
-        state[Slot.PILE_LEN] = 1
-        state[Slot.PILE_MASK] = np.int64(1) << upcard
-        state[Slot.PHASE] = Phase.OFFER
-        if rules[RuleField.OKLAHOMA]:
-            limit = CARD_POINTS[upcard]
-            if upcard % 13 == 0 and rules[RuleField.OKLAHOMA_ACE_GIN_ONLY]:
-                limit = 0
-            if upcard >= 39 and rules[RuleField.OKLAHOMA_SPADE_DOUBLE]:
-                state[Slot.MULTIPLIER] = 2
-    if rules[RuleField.STRAIGHT]:
-        limit = 0
-    state[Slot.KNOCK_LIMIT] = limit
-    note_rules(state, rules)
+        turn_upcard(state, np.int64(deck[20]), rules)
+
+
+@njit(cache=True)
+def new_seat_view(state: npt.NDArray[np.int64], seat: np.int64, hand: np.int64,
+                  dealer: np.int64, rules: npt.NDArray[np.int64]) -> None:
+    """A fresh deal as ``seat`` sees it: its own ``hand`` (mask), the opponent's cards
+    and the stock unknown (``DECK`` entries -1 until a card is seen drawn), the upcard not
+    yet turned (:func:`turn_upcard` when it is seen)."""
+    _start(state, dealer, rules)
+    for i in range(52):
+        state[Slot.DECK + i] = -1
+    state[Slot.HAND + seat] = hand
+
+
+@njit(cache=True)
+def see_next_stock_card(state: npt.NDArray[np.int64], card: np.int64) -> None:
+    """In a seat's view, the next stock card is ``card`` (the seat is about to draw it)."""
+    state[Slot.DECK + state[Slot.STOCK_POS]] = card
 
 
 @njit(cache=True)
@@ -188,7 +221,8 @@ def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
 def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
     card = state[Slot.DECK + state[Slot.STOCK_POS]]
     state[Slot.STOCK_POS] += 1
-    state[Slot.HAND + player] |= np.int64(1) << card
+    if card >= 0:  # -1: a card a seat's view does not see (the opponent's draw)
+        state[Slot.HAND + player] |= np.int64(1) << card
     state[Slot.TAKEN] = -1
     state[Slot.DRAWS] += 1
     state[Slot.OWN_TURNS + player] += 1

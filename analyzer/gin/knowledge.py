@@ -29,7 +29,7 @@ import numpy.typing as npt
 from numba import njit
 
 from .rules import RuleField
-from .state import FULL_DECK, Slot
+from .state import FULL_DECK, Phase, Slot
 
 
 @njit(cache=True)
@@ -39,6 +39,13 @@ def note_rules(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> No
     state[Slot.RULE_UNDERCUT_BONUS] = rules[RuleField.UNDERCUT_BONUS]
     state[Slot.RULE_TIE_IS_UNDERCUT] = rules[RuleField.TIE_IS_UNDERCUT]
     state[Slot.RULE_TARGET] = rules[RuleField.TARGET]
+
+
+@njit(cache=True)
+def note_scores(state: npt.NDArray[np.int64], score0: np.int64, score1: np.int64) -> None:
+    """The players' game scores (points) before this hand (0 and 0 outside a game)."""
+    state[Slot.SCORE] = score0
+    state[Slot.SCORE + 1] = score1
 
 
 @njit(cache=True)
@@ -120,13 +127,15 @@ def live_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
 
 @njit(cache=True)
 def hidden_count(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
-    """How many of the opponent's cards ``observer`` has not seen."""
+    """How many of the opponent's cards ``observer`` has not seen.
+
+    Counted from the opponent's hand size (10 cards, 11 between its draw and its throw),
+    not from its hand mask, so that a seat's own view of the hand (where that mask holds
+    only the cards known to be there) counts the same as the full state."""
     opponent = 1 - observer
-    hand = state[Slot.HAND + opponent]
-    size = np.int64(0)
-    while hand:
-        hand &= hand - 1
-        size += 1
+    size = np.int64(10)
+    if state[Slot.PHASE] == Phase.DISCARD and state[Slot.TURN] == opponent:
+        size = np.int64(11)
     held = state[Slot.HELD + opponent]
     while held:
         held &= held - 1

@@ -41,24 +41,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..core.cards import format_card, parse_card
-from ..core.rng import stream_key
-from ..gin.engine import (
-    Phase,
-    Slot,
-    _wants_upcard,
-    apply_discard,
-    choose_discard,
-    new_scratch,
-    new_state,
-)
 from ..gin.evaluator import best_melds
+from ..gin.hand import Hand, Move
 from ..gin.policies import Policy
 from ..gin.rules import Rules
+from ..gin.search import SearchPolicy
 
-_UNKNOWN = -1
 #: Message types answered with a reply line; every other known type is a report.
 QUESTIONS = ("willDrawFaceUpCard", "getDiscard", "getFinalMelds")
 REPORTS = ("startGame", "reportDraw", "reportDiscard", "reportFinalMelds", "reportScores",
@@ -76,102 +65,121 @@ def meld_texts(melds: list[int]) -> list[list[str]]:
 
 
 class AgentSession:
-    """One analyzer policy answering the framework's callbacks for one player.
+    """One analyzer player (a policy or the search player) answering the framework's
+    callbacks for one seat.
 
-    ``seed`` keys the policy's random stream (tie breaks of ``discard=random``); hand
+    The session keeps the seat's view of the hand as a :class:`~analyzer.gin.hand.Hand`
+    (:meth:`~analyzer.gin.hand.Hand.seat_view`) and plays every reported move through it,
+    so the player sees exactly what it sees in a simulation: the cards the opponent took,
+    threw and refused, the rules' bonuses and the game score.  The framework reports no
+    refusal of an offered upcard; the session infers it from what comes next.
+
+    ``seed`` keys the player's random streams (tie breaks, the search's samples); hand
     ``k`` of the session uses stream ``k``, so a session replays exactly.
     """
 
-    def __init__(self, policy: Policy, rules: Rules, seed: int = 0) -> None:
-        self.policy_row = policy.to_array()
-        self.policies = np.stack([self.policy_row, self.policy_row])
+    def __init__(self, player: Policy | SearchPolicy, rules: Rules, seed: int = 0) -> None:
+        self.player = player
         self.rules = rules
-        self.rules_array = rules.to_array()
         self.seed = seed
         self.hands_started = 0
-        self.state = new_state()
-        self.scratch = new_scratch()
-        self.rng = np.zeros(1, dtype=np.uint64)
+        self.hand: Hand | None = None
         self.me = 0
         self.will_knock = False
         self.opponent_knocked = False
-        self.scores = [0, 0]
+        self.scores = (0, 0)
 
     # ------------------------------------------------------------------ callbacks
     def start_game(self, player: int, starting: int, cards: list[int]) -> None:
-        state = self.state
-        state[:] = new_state()
+        if starting not in (0, 1):
+            raise ValueError(f"starting must be 0 or 1, got {starting!r}")
+        self.hand = Hand.seat_view(player, cards, dealer=1 - starting, rules=self.rules,
+                                   scores=self.scores, seed=self.seed,
+                                   hand_index=self.hands_started)
         self.me = player
-        state[Slot.DEALER] = 1 - starting
-        state[Slot.TURN] = starting
-        state[Slot.TAKEN] = _UNKNOWN
-        state[Slot.WINNER] = _UNKNOWN
-        state[Slot.KNOCKER] = _UNKNOWN
-        state[Slot.OUTCOME] = _UNKNOWN
-        state[Slot.MULTIPLIER] = 1
-        state[Slot.STOCK_POS] = 21
-        state[Slot.UPCARD] = _UNKNOWN
-        state[Slot.KNOCK_LIMIT] = 0 if self.rules.straight else self.rules.knock_limit
-        state[Slot.PHASE] = Phase.OFFER
-        for card in cards:
-            state[Slot.HAND + player] |= np.int64(1) << card
-        self.rng[0] = stream_key(np.int64(self.seed), np.int64(self.hands_started))
         self.hands_started += 1
         self.will_knock = False
         self.opponent_knocked = False
 
     def will_draw_face_up(self, card: int) -> bool:
-        state = self.state
-        if state[Slot.PILE_LEN] == 0 or self._pile_top() != card:
-            self._push_pile(card)
-            if state[Slot.UPCARD] < 0:
-                state[Slot.UPCARD] = card
-        state[Slot.TURN] = self.me
-        return bool(_wants_upcard(state, np.int64(self.me), self.policy_row, self.scratch))
+        hand = self._playing()
+        if hand.upcard is None:
+            hand.turn_upcard(card)
+        if hand.phase == "offer" and hand.to_move != self.me:
+            hand.opponent_plays(Move("pass"))  # it was offered the upcard first
+        if hand.to_move != self.me or hand.phase not in ("offer", "draw"):
+            raise ValueError(f"not this seat's draw (phase {hand.phase})")
+        if hand.pile_top != card:
+            raise ValueError(f"the pile's top is {card_text(hand.pile_top)}, not "
+                             f"{card_text(card)}" if hand.pile_top is not None else
+                             "the pile is empty")
+        move = hand.decide(self.player)
+        if move.kind == "pass":
+            hand.play(move)  # the framework reports no refusal of the upcard
+        return move.kind == "take"
 
     def report_draw(self, player: int, card: int | None) -> None:
-        state = self.state
-        bit = np.int64(0) if card is None else np.int64(1) << card
-        face_up = card is not None and (
-            (state[Slot.PILE_LEN] > 0 and self._pile_top() == card)
-            or (player != self.me and not state[Slot.PILE_MASK] & bit))
-        if face_up:
-            assert card is not None  # face up means a card was named
-            if state[Slot.PILE_LEN] > 0 and self._pile_top() == card:
-                state[Slot.PILE_LEN] -= 1
-                state[Slot.PILE_MASK] &= ~bit
-            state[Slot.TOOK + player] |= bit
-            state[Slot.TAKEN] = card
+        hand = self._playing()
+        _check_player(player)
+        if hand.phase == "offer" and player == self.me and hand.to_move != self.me:
+            hand.opponent_plays(Move("pass"))  # both refused the upcard: this seat draws
+        if player == self.me:
+            if card is None:
+                raise ValueError("this seat's own draw must name the card")
+            if hand.to_move != self.me:
+                raise ValueError("not this seat's draw")
+            if hand.pile_top == card and hand.phase in ("offer", "draw"):
+                hand.play(Move("take"))
+            else:
+                hand.play(Move("draw"), drawn=card)
+        elif card is None:
+            hand.opponent_plays(Move("draw"))
         else:
-            state[Slot.STOCK_POS] += 1
-            state[Slot.TAKEN] = _UNKNOWN
-        state[Slot.HAND + player] |= bit
-        state[Slot.DRAWS] += 1
-        state[Slot.OWN_TURNS + player] += 1
-        state[Slot.TURN] = player
-        state[Slot.PHASE] = Phase.DISCARD
+            hand.opponent_plays(Move("take"), seen=card)
+            if hand.taken != card:
+                raise ValueError(f"the opponent took {card_text(card)}, which was not the "
+                                 "pile's top")
 
     def get_discard(self) -> int:
-        state = self.state
-        state[Slot.TURN] = self.me
-        card, knock = choose_discard(state, np.int64(self.me), self.policy_row, self.rng,
-                                     self.scratch, self.scratch[52:104])
-        self.will_knock = bool(knock)
-        return int(card)
+        hand = self._playing()
+        if hand.phase != "discard" or hand.to_move != self.me:
+            raise ValueError(f"not this seat's discard (phase {hand.phase})")
+        move = hand.decide(self.player)
+        if move.card is None:  # big gin: the framework has none; knock with gin instead
+            move = next(m for m in hand.legal_moves() if m.kind == "knock")
+        self.will_knock = move.kind == "knock"
+        return int(move.card)  # type: ignore[arg-type]
 
     def report_discard(self, player: int, card: int) -> None:
-        state = self.state
-        state[Slot.TURN] = player
-        apply_discard(state, np.int64(card), False, self.rules_array)
+        hand = self._playing()
+        _check_player(player)
+        if hand.to_move != player or hand.phase != "discard":
+            raise ValueError(f"seat {player} does not discard now")
+        if player == self.me:
+            hand.play(Move("knock" if self.will_knock else "discard", card))
+        else:
+            hand.opponent_plays(Move("discard", card))
 
     def get_final_melds(self) -> list[list[str]] | None:
+        hand = self._playing()
         if not (self.will_knock or self.opponent_knocked):
             return None
-        return meld_texts(best_melds(int(self.state[Slot.HAND + self.me])).melds)
+        return meld_texts(best_melds(hand.hand_mask(self.me)).melds)
 
     def report_final_melds(self, player: int) -> None:
+        _check_player(player)
         if player != self.me:
             self.opponent_knocked = True
+
+    def report_scores(self, scores: list[int]) -> None:
+        if len(scores) != 2 or any(not 0 <= int(s) < 10**6 for s in scores):
+            raise ValueError("scores are two numbers of points, 0 or more")
+        self.scores = (int(scores[0]), int(scores[1]))
+
+    def _playing(self) -> Hand:
+        if self.hand is None:
+            raise ValueError("no hand started (startGame comes first)")
+        return self.hand
 
     # ------------------------------------------------------------------ protocol
     def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
@@ -197,20 +205,14 @@ class AgentSession:
             elif kind == "reportFinalMelds":
                 self.report_final_melds(int(message["player"]))
             elif kind == "reportScores":
-                self.scores = [int(s) for s in message["scores"]]
+                self.report_scores(message["scores"])
             elif kind not in REPORTS:
                 return {"error": f"unknown message type {kind!r}"}
         except (KeyError, TypeError, ValueError) as error:
             return {"error": f"bad {kind} message: {error}"}
         return None
 
-    # ------------------------------------------------------------------ helpers
-    def _pile_top(self) -> int:
-        return int(self.state[Slot.PILE + self.state[Slot.PILE_LEN] - 1])
 
-    def _push_pile(self, card: int) -> None:
-        state = self.state
-        state[Slot.PILE + state[Slot.PILE_LEN]] = card
-        state[Slot.PILE_LEN] += 1
-        state[Slot.PILE_MASK] |= np.int64(1) << card
-
+def _check_player(player: int) -> None:
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")

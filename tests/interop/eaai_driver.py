@@ -79,7 +79,7 @@ def play_game(players: list[AgentProcess], rng: random.Random) -> dict[str, Any]
         while len(deck) > 2:
             face_up = discards[-1]
             draw_face_up = False
-            if not (turns == 3 and face_up == first):
+            if not (turns == 2 and face_up == first):
                 draw_face_up = players[current].ask(type="willDrawFaceUpCard",
                                                     card=card_text(face_up))["draw"]
             if not (not draw_face_up and turns < 2 and face_up == first):
