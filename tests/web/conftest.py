@@ -4,6 +4,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The Host the in-process clients send (the app answers only its own addresses).
+BASE_URL = "http://127.0.0.1"
+KNOCK_DECISION = {"hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "pile": "Td Ks Jh Ts Kd Tc",
+                  "opp_took": "8d 9s", "opp_threw": "Tc Jh Ts Ks", "stock": 25, "turn": 5,
+                  "upcard": "5c"}
 
 
 @pytest.fixture
@@ -13,3 +18,21 @@ def results_dir(tmp_path):
     for study in ("knock_chart", "knock_sweep"):
         shutil.copytree(ROOT / "results" / study, folder / study)
     return folder
+
+
+@pytest.fixture(scope="session")
+def warm_advisor():
+    """The advisor's kernels compiled (or loaded from the cache) before any test times a
+    request: a cold JIT cache compiles for minutes, past every time limit of the server."""
+    pytest.importorskip("fastapi")
+    from analyzer.gin.advisor import Position
+    from analyzer.web.app import AdvisorService
+
+    service = AdvisorService()
+    try:
+        for score in (None, "45:80"):
+            position = Position.from_json(dict(KNOCK_DECISION, score=score))
+            service.run(position, "standard", "basic", "basic", 300, 1, measure=False,
+                        limit=False)
+    finally:
+        service.stop()

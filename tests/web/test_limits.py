@@ -1,0 +1,419 @@
+"""The web app's ranges, error answers, headers and per-client bounds (in-process)."""
+
+import asyncio
+import threading
+import time
+
+import click
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+from fastapi import HTTPException
+from fastapi.testclient import TestClient
+
+from analyzer.cli.advise import advise_command
+from analyzer.cli.options import SEED_MAX
+from analyzer.gin.advisor import Position
+from analyzer.web.app import (
+    LIMITS,
+    SECURITY_HEADERS,
+    AdvisorService,
+    AdvisorStopped,
+    GameStore,
+    create_app,
+    host_policy,
+)
+
+from .conftest import BASE_URL, KNOCK_DECISION
+
+
+@pytest.fixture
+def client(results_dir, warm_advisor):
+    with TestClient(create_app(results_dir, warm_up=False), base_url=BASE_URL) as test_client:
+        yield test_client
+
+
+def error_of(response, status):
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error and "\n" not in error
+    assert set(response.json()) == {"error"}
+    return error
+
+
+# ------------------------------------------------------------------ ranges
+
+
+def cli_range(name):
+    """(min, max) of an ``analyzer advise`` option."""
+    option = next(p for p in advise_command.params if p.name == name)
+    assert isinstance(option.type, click.IntRange | click.FloatRange)
+    return option.type.min, option.type.max
+
+
+def test_the_api_ranges_are_the_cli_ranges_and_openapi_states_them(client):
+    for name in ("samples", "tolerance", "seed", "stock", "turn"):
+        assert LIMITS[name] == cli_range(name), name
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    advise, position, game = schemas["AdviseIn"], schemas["PositionIn"], schemas["NewGameIn"]
+
+    def bounds(schema, name):
+        field = schema["properties"][name]
+        field = next((f for f in field.get("anyOf", [field]) if "maximum" in f), field)
+        return field.get("minimum", field.get("exclusiveMinimum")), field["maximum"]
+
+    assert bounds(advise, "samples") == LIMITS["samples"]
+    assert bounds(advise, "tolerance") == LIMITS["tolerance"]
+    assert bounds(advise, "seed") == bounds(game, "seed") == (0, SEED_MAX)
+    assert bounds(position, "stock") == LIMITS["stock"]
+    assert bounds(position, "turn") == LIMITS["turn"]
+    assert client.get("/api/presets").json()["limits"]["seed"] == [0, SEED_MAX]
+
+
+def test_openapi_advertises_400_with_the_error_shape_and_never_422(client):
+    schema = client.get("/openapi.json").json()
+    assert "422" not in str(schema) and "HTTPValidationError" not in str(schema)
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            assert "400" in operation["responses"], (method, path)
+            content = operation["responses"]["400"]["content"]["application/json"]
+            assert content["schema"]["$ref"].endswith("/ErrorOut")
+    assert schema["components"]["schemas"]["ErrorOut"]["required"] == ["error"]
+
+
+@pytest.mark.parametrize("route", ["/api/advise", "/api/games"])
+@pytest.mark.parametrize("seed", [SEED_MAX + 1, 2**64, 10**30, -1])
+def test_seeds_outside_the_cli_range_get_400(client, route, seed):
+    body = {"seed": seed, "opponent": "basic"}
+    if route == "/api/advise":
+        body |= {"position": KNOCK_DECISION, "samples": 300}
+    assert "seed" in error_of(client.post(route, json=body), 400)
+
+
+def test_the_largest_seed_is_accepted_everywhere(client):
+    game = client.post("/api/games", json={"seed": SEED_MAX, "opponent": "basic"})
+    assert game.status_code == 200, game.text
+    advice = client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 300,
+                                              "opponent": "basic", "seed": SEED_MAX})
+    assert advice.status_code == 200, advice.text
+    assert advice.json()["seed"] == SEED_MAX
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("samples", 0), ("samples", LIMITS["samples"][1] + 1), ("samples", 2**70),
+    ("tolerance", 0), ("tolerance", -1), ("tolerance", LIMITS["tolerance"][1] * 1.001),
+    ("tolerance", "NaN"), ("tolerance", "Infinity"),
+])
+def test_advisor_settings_outside_their_ranges_get_400(client, field, value):
+    raw = value if isinstance(value, str) else repr(value)
+    body = ('{"position": {"hand": "%s"}, "opponent": "basic", "%s": %s}'
+            % (KNOCK_DECISION["hand"], field, raw))
+    response = client.post("/api/advise", content=body.encode(),
+                           headers={"content-type": "application/json"})
+    assert field in error_of(response, 400)
+
+
+@pytest.mark.parametrize(("field", "value"), [("stock", 1), ("stock", 32), ("stock", 2**64),
+                                              ("turn", 0), ("turn", 101), ("turn", -(2**70))])
+def test_position_counts_outside_their_ranges_get_400(client, field, value):
+    body = {"position": dict(KNOCK_DECISION, **{field: value}), "opponent": "basic"}
+    assert f"position.{field}" in error_of(client.post("/api/advise", json=body), 400)
+
+
+def test_index_arguments_outside_their_ranges_get_400(client):
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 3}).json()
+    assert "index" in error_of(client.get(f"/api/games/{game['id']}/decisions/-1"), 400)
+    assert "index" in error_of(client.get(f"/api/games/{game['id']}/decisions/{2**64}"), 400)
+    hint = client.get(f"/api/games/{game['id']}/hint", params={"decision": -3})
+    assert "decision" in error_of(hint, 400)
+
+
+# ------------------------------------------------------------------ error answers
+
+
+def test_unknown_routes_wrong_methods_and_bad_utf8_answer_error_json(client):
+    assert "/nowhere" in error_of(client.get("/nowhere"), 404)
+    assert "/nowhere" in error_of(client.post("/api/nowhere", json={}), 404)
+    error_of(client.get("/static/missing.js"), 404)
+    wrong = client.get("/api/advise")
+    assert "POST" in error_of(wrong, 405)
+    assert wrong.headers["allow"] == "POST"
+    error_of(client.delete("/api/games"), 405)
+    for body in (b'{"position": {"hand": "\xff\xfe"}}', b"\xc3\x28", b'{"seed": 1}\x80'):
+        response = client.post("/api/advise", content=body,
+                               headers={"content-type": "application/json"})
+        assert "not UTF-8" in error_of(response, 400)
+    assert "bad JSON" in error_of(client.post("/api/games", content=b"{,}",
+                                              headers={"content-type": "application/json"}),
+                                  400)
+    # a pydantic location naming a user's key is cut and kept on one line
+    response = client.post("/api/advise", json={"position": {"hand": "x", "a\nb" * 500: 1}})
+    assert len(error_of(response, 400)) <= 300
+
+
+def test_an_unexpected_error_is_a_json_500_without_the_traceback(results_dir, monkeypatch):
+    from analyzer.web import table
+
+    def broken(*args, **kwargs):
+        raise KeyError("deliberately broken")
+
+    monkeypatch.setattr(table.PracticeGame, "view", broken)
+    with TestClient(create_app(results_dir, warm_up=False), base_url=BASE_URL) as client:
+        response = client.post("/api/games", json={"opponent": "basic", "seed": 1})
+    assert error_of(response, 500) == "internal error: KeyError"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+# ------------------------------------------------------------------ host and headers
+
+
+def test_requests_naming_another_host_get_400(results_dir):
+    app = create_app(results_dir, warm_up=False, allow_hosts=["analyzer.example"])
+    with TestClient(app, base_url=BASE_URL) as client:
+        for host in ("127.0.0.1", "127.0.0.1:8000", "localhost:8000", "LOCALHOST.", "[::1]:80",
+                     "analyzer.example:443"):
+            assert client.get("/api/presets", headers={"host": host}).status_code == 200, host
+        for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example",
+                     "10.1.2.3", "localhost.evil.example"):
+            response = client.get("/api/presets", headers={"host": host})
+            assert "Host header" in error_of(response, 400), host
+            response = client.post("/api/games", json={}, headers={"host": host})
+            assert "Host header" in error_of(response, 400), host
+
+
+def test_the_host_policy_follows_the_bound_address():
+    loopback = host_policy("127.0.0.1")
+    assert loopback.allows("localhost:1") and loopback.allows("[::1]")
+    assert not loopback.allows("192.168.1.5") and not loopback.allows("rebind.example")
+    lan = host_policy("192.168.1.5")
+    assert lan.allows("192.168.1.5:8000")
+    assert not lan.allows("localhost") and not lan.allows("192.168.1.6")
+    wildcard = host_policy("0.0.0.0")
+    # any literal address (it cannot be rebound), this machine's names, nothing else
+    assert wildcard.allows("10.0.0.7:8000") and wildcard.allows("[fe80::1]:80")
+    assert wildcard.allows("localhost") and not wildcard.allows("rebind.example")
+    assert host_policy("::1").allows("[0:0:0:0:0:0:0:1]:8000")
+    assert host_policy("::").allows("localhost")
+    named = host_policy("localhost", ["Proxy.Example"])
+    assert named.allows("127.0.0.1") and named.allows("proxy.example:443")
+
+
+def test_every_answer_carries_the_security_headers(client):
+    answers = [client.get("/"), client.get("/table"), client.get("/static/common.js"),
+               client.get("/api/presets"), client.get("/nowhere"),
+               client.post("/api/advise", json={}),
+               client.post("/api/advise", content=b"x" * 20_000,
+                           headers={"content-type": "application/json"})]
+    for response in answers:
+        for name, value in SECURITY_HEADERS:
+            assert response.headers[name.decode()] == value.decode(), response.url
+    assert "frame-ancestors 'none'" in answers[0].headers["content-security-policy"]
+    assert answers[3].headers["cache-control"] == "no-store"
+
+
+# ------------------------------------------------------------------ games per client
+
+
+class Game:
+    def __init__(self, game_id):
+        self.game_id = game_id
+
+
+def test_a_client_starting_many_games_forgets_only_its_own():
+    store = GameStore(limit=6, per_client=3)
+    store.add(Game("alice-1"), "alice")
+    store.add(Game("bob-1"), "bob")
+    forgotten = []
+    for n in range(500):
+        forgotten += store.add(Game(f"mallory-{n}"), "mallory")
+    assert store.get("alice-1").game_id == "alice-1"
+    assert store.get("bob-1").game_id == "bob-1"
+    assert [i for i in store.games if i.startswith("mallory")] == [
+        "mallory-497", "mallory-498", "mallory-499"]
+    assert len(forgotten) == 497 and not any(i.startswith(("alice", "bob")) for i in forgotten)
+    with pytest.raises(HTTPException):
+        store.get("mallory-0")
+
+
+def test_beyond_the_total_the_client_holding_most_gives_a_game_up():
+    store = GameStore(limit=5, per_client=3)
+    for n in range(3):
+        store.add(Game(f"a{n}"), "a")
+    store.add(Game("b0"), "b")
+    store.add(Game("c0"), "c")
+    assert store.add(Game("d0"), "d") == ["a0"]  # a holds 3, the most
+    assert store.add(Game("d1"), "d") == ["a1"]
+    assert store.add(Game("e0"), "e") in (["a2"], ["d0"])
+    assert {"b0", "c0", "e0"} <= set(store.games) and len(store.games) == 5
+
+
+def test_games_are_capped_per_client_address_through_the_api(results_dir):
+    store = GameStore(per_client=2)
+    app = create_app(results_dir, warm_up=False, games=store)
+    with TestClient(app, base_url=BASE_URL, client=("10.0.0.2", 5000)) as other, \
+            TestClient(app, base_url=BASE_URL, client=("10.0.0.3", 5000)) as flood:
+        kept = other.post("/api/games", json={"opponent": "basic", "seed": 1}).json()["id"]
+        ids = [flood.post("/api/games", json={"opponent": "basic", "seed": n}).json()["id"]
+               for n in range(5)]
+        assert other.get(f"/api/games/{kept}").status_code == 200
+        for game_id in ids[:3]:
+            assert "no game" in error_of(flood.get(f"/api/games/{game_id}"), 404)
+        for game_id in ids[3:]:
+            assert flood.get(f"/api/games/{game_id}").status_code == 200
+
+
+# ------------------------------------------------------------------ advisor work
+
+
+def knock_position(**changes):
+    return Position.from_json(dict(KNOCK_DECISION, **changes))
+
+
+def test_an_explicit_budget_is_cut_to_what_fits_the_time_limit(warm_advisor):
+    service = AdvisorService(seconds=0.5, limit_seconds=1.0)
+    key = "standard|basic|basic"
+    try:
+        service.run(knock_position(), "standard", "basic", "basic", 1_000, 1, limit=False)
+        rate = service.rates[key]
+        started = time.perf_counter()
+        advice = service.run(knock_position(), "standard", "basic", "basic",
+                             LIMITS["samples"][1], 1, tolerance=1e-9, limit=False)
+        elapsed = time.perf_counter() - started
+    finally:
+        service.stop()
+    assert advice["samples_requested"] == LIMITS["samples"][1]
+    assert advice["sample_budget"] == int(0.75 * rate * 1.0) < LIMITS["samples"][1] // 10
+    assert advice["samples"] == advice["sample_budget"]  # tolerance 1e-9: the whole budget
+    assert elapsed < 5  # a million samples would take minutes
+
+
+def test_a_run_past_the_time_limit_stops_between_batches_and_learns_the_rate(warm_advisor):
+    # a budget no rate has cut yet (first_samples a second: a million per second assumed)
+    service = AdvisorService(seconds=1.0, limit_seconds=2.0, first_samples=10**6)
+    key = "standard|basic|basic"
+    assert service.budget(key, 10**6) == 10**6
+    try:
+        started = time.perf_counter()
+        with pytest.raises(AdvisorStopped, match="reached the server's 2 s limit"):
+            service.run(knock_position(), "standard", "basic", "basic", 10**6, 1,
+                        tolerance=1e-9)
+        assert time.perf_counter() - started < 4  # the limit and one batch at most
+    finally:
+        service.stop()
+    assert service.budget(key, 10**6) == int(0.75 * service.rates[key] * 2.0) < 10**6
+
+
+class Recording(AdvisorService):
+    """The real service, noting how each run ended."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.ends = []
+
+    def run(self, *args, **kwargs):
+        try:
+            result = super().run(*args, **kwargs)
+        except AdvisorStopped as error:
+            self.ends.append(str(error))
+            raise
+        self.ends.append("answered")
+        return result
+
+
+async def settled(service):
+    """Wait until the service has no run queued or running (at most 5 s)."""
+    for _ in range(100):
+        if not service._pending:
+            return
+        await asyncio.sleep(0.05)
+
+
+def advise_async(service, client="alice", samples=10**6, disconnected=None):
+    return service.advise(knock_position(), "standard", "basic", "basic", samples, 1,
+                          1e-9, client, disconnected)
+
+
+def test_a_run_answered_503_stops_and_a_queued_one_never_starts(warm_advisor):
+    service = Recording(seconds=0.1, limit_seconds=0.4)  # answers within 1.2 s or 503
+    service.first_samples = 10**5  # an unmeasured rate: runs to the time limit
+
+    async def scenario():
+        blocker = threading.Event()
+        service.executor.submit(blocker.wait, 5)  # the advisor thread is busy
+        with pytest.raises(HTTPException) as waited:
+            await advise_async(service)
+        blocker.set()
+        await settled(service)
+        return waited.value
+
+    try:
+        error = asyncio.run(scenario())
+    finally:
+        service.stop()
+    assert error.status_code == 503 and "did not answer within 1.2 s" in error.detail
+    assert service.ends == ["nobody waits for this run any more"]
+    assert not service._pending
+
+
+def test_a_run_whose_client_went_away_stops(warm_advisor):
+    service = Recording(seconds=0.1, limit_seconds=5, poll_seconds=0.05)
+    service.first_samples = 10**5
+    gone = threading.Event()
+
+    async def disconnected():
+        return gone.is_set()
+
+    async def scenario():
+        threading.Timer(0.5, gone.set).start()
+        started = time.perf_counter()
+        with pytest.raises(HTTPException):
+            await advise_async(service, disconnected=disconnected)
+        while not service.ends:
+            await asyncio.sleep(0.05)
+        return time.perf_counter() - started
+
+    try:
+        elapsed = asyncio.run(scenario())
+    finally:
+        service.stop()
+    assert service.ends == ["nobody waits for this run any more"]
+    assert elapsed < 3  # stopped at the next batch, not at the 5 s limit
+
+
+def test_advisor_requests_are_bounded_per_client_and_in_all(warm_advisor):
+    service = Recording(seconds=0.1, limit_seconds=0.5, max_queue=3, max_per_client=2)
+    service.first_samples = 10**5
+
+    async def scenario():
+        blocker = threading.Event()
+        service.executor.submit(blocker.wait, 5)
+        first = [asyncio.create_task(advise_async(service, "alice")) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(HTTPException) as too_many:
+            await advise_async(service, "alice")
+        other = asyncio.create_task(advise_async(service, "bob"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(HTTPException) as busy:
+            await advise_async(service, "carol")
+        blocker.set()
+        await asyncio.gather(*first, other, return_exceptions=True)
+        await settled(service)
+        return too_many.value, busy.value
+
+    try:
+        too_many, busy = asyncio.run(scenario())
+    finally:
+        service.stop()
+    assert too_many.status_code == 429 and "at most 2 advisor requests" in too_many.detail
+    assert busy.status_code == 503 and "busy" in busy.detail
+    assert not service._pending
+
+
+def test_a_score_at_the_target_is_refused_before_any_work(client):
+    started = time.perf_counter()
+    response = client.post("/api/advise", json={
+        "position": dict(KNOCK_DECISION, score=[100, 20]), "opponent": "gin-hunter",
+        "rules": "classic"})  # classic plays to 100
+    assert "already reaches the target" in error_of(response, 400)
+    assert time.perf_counter() - started < 1  # no equity table was built
