@@ -76,6 +76,10 @@ class AgentSession:
 
     ``seed`` keys the player's random streams (tie breaks, the search's samples); hand
     ``k`` of the session uses stream ``k``, so a session replays exactly.
+
+    One session plays any number of games (the framework calls ``startGame`` once per
+    hand and never says a game is over): once a reported score reaches the rules' target
+    (the framework's 100), the next ``startGame`` starts a new game at 0 to 0.
     """
 
     def __init__(self, player: Policy | SearchPolicy, rules: Rules, seed: int = 0) -> None:
@@ -93,6 +97,8 @@ class AgentSession:
     def start_game(self, player: int, starting: int, cards: list[int]) -> None:
         if starting not in (0, 1):
             raise ValueError(f"starting must be 0 or 1, got {starting!r}")
+        if max(self.scores) >= self.rules.target:
+            self.scores = (0, 0)  # the last hand ended a game: this one starts the next
         self.hand = Hand.seat_view(player, cards, dealer=1 - starting, rules=self.rules,
                                    scores=self.scores, seed=self.seed,
                                    hand_index=self.hands_started)

@@ -1,0 +1,269 @@
+"""The EAAI match runner (scripts/eaai/match.py, EaaiMatch.java) and the agent's life over
+many games: the summary and its Wilson intervals against hand-computed numbers, the
+argument parsing and framework lookup, an agent process serving several games and ending
+on quit; the Java path runs when a JDK and a framework copy (EAAI_FRAMEWORK) are there."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analyzer.gin.policies import PRESETS as POLICIES
+from analyzer.gin.rules import PRESETS
+from analyzer.interop.eaai import AgentSession
+
+from .eaai_driver import AgentProcess, play_game
+
+ROOT = Path(__file__).parents[2]
+_spec = importlib.util.spec_from_file_location("eaai_match", ROOT / "scripts/eaai/match.py")
+assert _spec is not None and _spec.loader is not None
+match = importlib.util.module_from_spec(_spec)
+sys.modules["eaai_match"] = match
+_spec.loader.exec_module(match)
+
+COLUMNS = ("game,pair,deck_seed,a_seat,first_starter,winner,forfeit,score_a,score_b,hands,"
+           "cancelled,knocks_a,knocks_b,gins_a,gins_b,undercuts_a,undercuts_b,ms_a,ms_b,"
+           "questions_a,questions_b,question_ms_a,question_ms_b,max_question_ms_a,"
+           "max_question_ms_b,cpu_ms_a,cpu_ms_b")
+# two mirrored pairs; A wins games 0, 1 and 2; B forfeits nothing
+ROWS = ("0,0,1000003,0,a,a,,104,40,5,1,3,1,1,0,0,1,50.0,5.0,100,98,40.0,4.0,3.0,1.0,30.0,2.0",
+        "1,0,1000003,1,b,a,,110,90,8,0,4,3,0,1,1,0,60.0,6.0,120,118,48.0,4.8,5.0,1.0,20.0,3.0",
+        "2,1,1000004,0,b,a,,101,0,2,0,2,0,1,0,0,0,20.0,2.0,40,38,16.0,1.6,2.0,0.5,10.0,1.0",
+        "3,1,1000004,1,a,b,,70,100,5,1,1,3,0,1,0,0,50.0,5.0,90,92,36.0,3.6,4.0,2.0,30.0,2.0")
+
+
+def _write(tmp_path: Path, rows: tuple[str, ...] = ROWS) -> Path:
+    path = tmp_path / "match.csv"
+    path.write_text("\n".join([COLUMNS, *rows]) + "\n")
+    return path
+
+
+def test_wilson_interval_by_hand():
+    # 7 of 10, z = 1.96: centre (0.7 + 1.96^2/20) / (1 + 1.96^2/10) = 0.89208 / 1.38416
+    # = 0.644492, half 1.96 sqrt(0.021 + 1.96^2/400) / 1.38416 = 0.247719
+    share, low, high = match.wilson(7, 10, z=1.96)
+    assert share == 0.7
+    assert low == pytest.approx(0.396773, abs=1e-6)
+    assert high == pytest.approx(0.892211, abs=1e-6)
+    assert match.wilson(0, 4)[1] == 0.0 and match.wilson(4, 4)[2] == 1.0
+    with pytest.raises(ValueError):
+        match.wilson(0, 0)
+
+
+def test_summary_from_a_hand_written_csv(tmp_path):
+    summary = match.summarize(match.read_rows(_write(tmp_path)), ("expert", "simple"))
+    assert summary["games"] == 4 and summary["pairs"] == 2 and summary["hands"] == 20
+    assert summary["cancelled_per_hand"] == pytest.approx(2 / 20)
+    a, b = summary["a"], summary["b"]
+    assert a["wins"] == 3 and b["wins"] == 1
+    assert a["share"] == pytest.approx(list(match.wilson(3, 4)))
+    # who started the first hand: A in games 0 and 3 (won 1), B in games 1 and 2 (A won both)
+    assert a["by_first_starter"]["a_started"]["wins"] == 1
+    assert a["by_first_starter"]["a_started"]["games"] == 2
+    assert a["by_first_starter"]["b_started"]["wins"] == 2
+    assert b["by_first_starter"]["a_started"]["wins"] == 1
+    assert a["points_per_hand"] == pytest.approx((104 + 110 + 101 + 70) / 20)
+    assert b["points_per_game"] == pytest.approx(230 / 4)
+    assert a["knocks_per_hand"] == pytest.approx(10 / 20)
+    assert a["gins_per_hand"] == pytest.approx(2 / 20)
+    assert b["undercuts_per_hand"] == pytest.approx(1 / 20)
+    # times per decision and CPU per game leave out the first game (an agent's start-up)
+    assert a["ms_per_decision"] == pytest.approx((48 + 16 + 36) / (120 + 40 + 90))
+    assert a["max_ms_per_decision"] == 5.0 and b["max_ms_per_decision"] == 2.0
+    assert a["max_ms_per_decision_first_game"] == 3.0
+    assert a["ms_per_game"] == pytest.approx((60 + 20 + 50) / 3)
+    assert a["cpu_ms_first_game"] == 30.0
+    assert a["cpu_ms_per_game"] == pytest.approx(20.0)
+    assert summary["pairs_split"] == {"a_both": 1, "b_both": 0, "split": 1}
+    # the first hand's starter won game 0 only
+    assert summary["first_starter_won"]["wins"] == 1
+    text = match.format_summary(summary)
+    assert "expert" in text and "75.0%" in text and "split 1" in text
+
+
+def test_summary_without_cpu_or_questions(tmp_path):
+    rows = [row.rsplit(",", 2)[0] + ",," for row in ROWS]
+    summary = match.summarize(match.read_rows(_write(tmp_path, tuple(rows))))
+    assert "cpu_ms_per_game" not in summary["a"]
+    assert "-" in match.format_summary(summary)
+
+
+def test_summary_command_line(tmp_path, capsys):
+    path = _write(tmp_path)
+    (tmp_path / "match.json").write_text(json.dumps({"players": {"a": "X", "b": "Y"}}))
+    assert match.main(["--summary", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "X" in out and "Y" in out and "4 games (2 mirrored pairs)" in out
+
+
+def test_argument_parsing(tmp_path):
+    args = match.parse_args(["--framework", str(tmp_path), "--pairs", "3"])
+    assert args.player_a == "analyzer:expert"
+    assert args.player_b == "ginrummy.SimpleGinRummyPlayer"
+    assert args.pairs == 3 and args.seed == 1 and args.rules == "eaai"
+    for bad in (["--pairs", "2"], ["--framework", "x", "--pairs", "0"],
+                ["--framework", "x", "--player-a", "analyzer:"],
+                ["--framework", "x", "--seed", "-1"]):
+        with pytest.raises(SystemExit):
+            match.parse_args(bad)
+    args = match.parse_args(["--framework", "fw", "--player-a", "analyzer:search,budget=32",
+                             "--extra-classpath", "m1", "--extra-classpath", "m2",
+                             "--agent", "/opt/py -m analyzer agent"])
+    command = match.java_command(args, (Path("built"), Path("fw")), "ginrummy",
+                                 Path("out.csv"))
+    assert command[command.index("-cp") + 1] == os.pathsep.join(["built", "fw", "m1", "m2"])
+    assert "ginrummy.EaaiMatch" in command
+    assert command[command.index("--a") + 1] == "analyzer:search,budget=32"
+    agent = [command[i + 1] for i, part in enumerate(command) if part == "--agent-arg"]
+    assert agent == ["/opt/py", "-m", "analyzer", "agent"]
+    assert match.main_class("") == "EaaiMatch"
+
+
+def test_locating_the_framework(tmp_path):
+    sources = tmp_path / "repo" / "src" / "ginrummy"
+    sources.mkdir(parents=True)
+    (sources / "GinRummyGame.java").write_text("package ginrummy;\npublic class GinRummyGame {}\n")
+    (sources / "Card.java").write_text("package ginrummy;\npublic class Card {}\n")
+    found = match.locate_framework(tmp_path / "repo")
+    assert found.package == "ginrummy" and found.classpath == ()
+    assert [p.name for p in found.sources] == ["Card.java", "GinRummyGame.java"]
+    classes = tmp_path / "bin" / "ginrummy"
+    classes.mkdir(parents=True)
+    (classes / "GinRummyGame.class").write_bytes(b"")
+    found = match.locate_framework(tmp_path / "bin")
+    assert found == match.Framework((tmp_path / "bin",), (), "ginrummy")
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    (flat / "GinRummyGame.java").write_text("public class GinRummyGame {}\n")
+    assert match.locate_framework(flat).package == ""
+    jar = tmp_path / "fw.jar"
+    with zipfile.ZipFile(jar, "w") as archive:
+        archive.writestr("ginrummy/GinRummyGame.class", b"")
+    assert match.locate_framework(jar) == match.Framework((jar,), (), "ginrummy")
+    with pytest.raises(ValueError):
+        match.locate_framework(tmp_path / "missing")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ValueError):
+        match.locate_framework(empty)
+    # our sources are written for package ginrummy; the default package drops the line
+    assert "package" not in match._source_for("", "package ginrummy;\nclass X {}\n")
+
+
+# ---------------------------------------------------------------------- the agent, many games
+class _InProcess:
+    """An AgentSession behind the driver's tell/ask interface, recording each hand's view
+    of the game score as the hand starts."""
+
+    def __init__(self, policy: str, seed: int) -> None:
+        self.session = AgentSession(POLICIES[policy], PRESETS["eaai"], seed)
+        self.scores_at_start: list[tuple[int, int]] = []
+        self.reported: list[tuple[int, int]] = []
+
+    def tell(self, **message: Any) -> None:
+        reply = self.session.handle(message)
+        assert reply is None, reply
+        if message["type"] == "startGame":
+            assert self.session.hand is not None
+            self.scores_at_start.append(self.session.hand.scores)
+        if message["type"] == "reportScores":
+            self.reported.append(tuple(message["scores"]))
+
+    def ask(self, **message: Any) -> dict[str, Any]:
+        reply = self.session.handle(message)
+        assert reply is not None and "error" not in reply, reply
+        return reply
+
+
+def test_one_session_plays_many_games_and_each_starts_at_zero():
+    players = [_InProcess("expert", 1), _InProcess("basic", 2)]
+    rng = random.Random(11)
+    games = [play_game(players, rng) for _ in range(4)]  # type: ignore[arg-type]
+    for player in players:
+        reported = player.reported
+        starts = player.scores_at_start
+        assert len(starts) == len(reported) == sum(len(g["outcomes"]) for g in games)
+        previous = (0, 0)
+        for start, after in zip(starts, reported):
+            # a hand sees the score before it; a game's first hand sees 0 to 0
+            assert start == (previous if max(previous) < 100 else (0, 0))
+            previous = after
+        assert starts[0] == (0, 0) and sum(s == (0, 0) for s in starts) >= 4
+
+
+def test_agent_process_serves_several_games_and_quit_ends_it():
+    players = [AgentProcess("expert", seed=3), AgentProcess("basic", seed=4)]
+    try:
+        rng = random.Random(8)
+        games = [play_game(players, rng) for _ in range(3)]  # type: ignore[arg-type]
+        assert all(max(g["scores"]) >= 100 for g in games)
+        # quit alone ends the process (its stdin still open)
+        first = players[0].process
+        assert first.stdin is not None
+        first.stdin.write('{"type":"quit"}\n')
+        first.stdin.flush()
+        assert first.wait(timeout=10) == 0
+        # and so does closing its stdin
+        second = players[1].process
+        assert second.stdin is not None
+        second.stdin.close()
+        assert second.wait(timeout=10) == 0
+    finally:
+        for player in players:
+            if player.process.poll() is None:
+                player.process.kill()
+
+
+# ---------------------------------------------------------------------- the Java path
+FRAMEWORK = os.environ.get("EAAI_FRAMEWORK")
+
+
+@pytest.mark.skipif(shutil.which("javac") is None or not FRAMEWORK,
+                    reason="needs a JDK and a copy of the EAAI framework in EAAI_FRAMEWORK")
+def test_match_in_the_framework(tmp_path):
+    marker = str(900_000 + os.getpid() % 99_999)  # names this test's agent processes
+    out = tmp_path / "m.csv"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts/eaai/match.py"), "--framework", str(FRAMEWORK),
+         "--player-a", "analyzer:basic", "--player-b", "ginrummy.SimpleGinRummyPlayer",
+         "--pairs", "2", "--seed", "5", "--out", str(out), "--agent-seed", marker,
+         "--build-dir", str(tmp_path / "build"), "--progress", "0"],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr
+    with out.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert [int(r["game"]) for r in rows] == [0, 1, 2, 3]
+    assert [r["a_seat"] for r in rows] == ["0", "1", "0", "1"]
+    assert rows[0]["deck_seed"] == rows[1]["deck_seed"] != rows[2]["deck_seed"]
+    # the mirrored game's first hand is started by the other player
+    assert rows[0]["first_starter"] != rows[1]["first_starter"]
+    for row in rows:
+        assert max(int(row["score_a"]), int(row["score_b"])) >= 100 and not row["forfeit"]
+        assert float(row["cpu_ms_a"]) >= 0 and row["cpu_ms_b"] != ""
+    summary = json.loads(out.with_suffix(".json").read_text())
+    assert summary["games"] == 4 and "games won" in result.stdout
+    # the agent processes ended with the match
+    assert not _processes_naming(marker)
+
+
+def _processes_naming(marker: str) -> list[str]:
+    """Process ids whose command line holds ``marker`` (Linux /proc; [] elsewhere)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(entry.name)
+        except OSError:
+            continue  # ended meanwhile, or not ours to read
+    return found
