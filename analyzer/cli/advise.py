@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, TextIO
 
 import click
 
+from ..core.limits import (
+    MAX_SAMPLES,
+    MAX_TEMPERATURE,
+    MAX_TOLERANCE,
+    MIN_EQUITY_DEALS,
+    load_json,
+    read_text,
+)
 from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.engine import MAX_DRAWS
 from ..gin.search import format_player, rollout_policy
@@ -25,9 +32,8 @@ from .options import (
     rules_options,
 )
 
-#: Most rollout samples: each keeps four 8-byte values per action (at most 12), so
-#: 10**6 samples stay under 0.5 GB.
-MAX_SAMPLES = 1_000_000
+__all__ = ["MAX_SAMPLES", "advise_command", "format_advice", "model_difference",
+           "strongest_model"]
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -54,10 +60,10 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
                               "probability.")
 @click.option("--upcard", help="The hand's first upcard (Oklahoma knock limit) [default: the "
                                "bottom pile card].")
-@click.option("--position", "position_file", type=click.File("r"),
-              help="A JSON position file with the keys hand, drawn, from_pile, pile, opp_took, "
-                   "opp_threw, stock, turn, dealer, score, upcard (instead of those options; "
-                   "--score and --upcard still override).")
+@click.option("--position", "position_file", type=click.File("r", encoding="utf-8-sig"),
+              help="A JSON position file (at most 64 KB) with the keys hand, drawn, from_pile, "
+                   "pile, opp_took, opp_threw, stock, turn, dealer, score, upcard (instead of "
+                   "those options; --score and --upcard still override).")
 @rules_options
 @click.option("--policy", default=None,
               help="How you play on after this discard [default: the strongest affordable "
@@ -76,16 +82,17 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=20_000, show_default=True,
               help="Most samples (opponent hand + stock order) to roll out (their results "
                    "are kept: about 400 bytes each).")
-@click.option("--tolerance", type=FiniteFloatRange(min=0, min_open=True, max=1000),
+@click.option("--tolerance", type=FiniteFloatRange(min=0, min_open=True, max=MAX_TOLERANCE),
               help="Stop when every rival's difference to the best is this precise (95% "
                    "half-width) [default: 1 point, or 0.01 win probability with --score].")
 @click.option("--weights", type=click.Choice(["model", "uniform"]), default="model",
               show_default=True,
               help="Weight sampled opponent hands by how well they explain its play, or not.")
-@click.option("--temperature", type=FiniteFloatRange(min=0, min_open=True, max=1000),
+@click.option("--temperature", type=FiniteFloatRange(min=0, min_open=True,
+                                                    max=MAX_TEMPERATURE),
               default=8.0,
               show_default=True, help="Softness of the weighting model (points).")
-@click.option("--equity-deals", type=click.IntRange(100, MAX_UNITS), default=30_000, show_default=True,
+@click.option("--equity-deals", type=click.IntRange(MIN_EQUITY_DEALS, MAX_UNITS), default=30_000, show_default=True,
               help="With --score: deals estimating the hand-outcome law behind the game "
                    "equity table that values each final score.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
@@ -145,6 +152,9 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
                                equity=equity)
     except (ValueError, TypeError) as error:
         fail(str(error))
+    except OSError as error:
+        fail(f"cannot read {getattr(position_file, 'name', 'the position')}: "
+             f"{error.strerror or error}")
     models = {"opponent_model": format_player(theirs), "opponent_policy": player_form(theirs),
               "own_policy": format_player(mine)}
     difference = None if check is None else model_difference(advice, check, cross_check)
@@ -193,10 +203,8 @@ def _read_position(position_file: TextIO | None, hand: str | None, drawn: str | 
     if position_file is None:
         return Position.from_options(hand or "", pile, opp_took, opp_threw, stock, turn, dealer,
                                      drawn, from_pile, score, upcard)
-    try:
-        data: dict[str, Any] = json.load(position_file)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"bad position file {position_file.name}: {error}") from None
+    data: dict[str, Any] = load_json(read_text(position_file),
+                                     f"bad position file {position_file.name}")
     if not isinstance(data, dict):
         raise TypeError(f"bad position file {position_file.name}: expected a JSON object")
     extra = {"score": score, "upcard": upcard}

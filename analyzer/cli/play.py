@@ -10,12 +10,14 @@ import click
 import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
+from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS, load_json, read_lines, read_text
 from ..gin.evaluator import GIN_HAND_SIZES, best_melds, min_deadwood
 from ..gin.policies import format_policy, policy_name
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import Rules
 from .options import (
     MAX_WIDTH,
+    SEED,
     UNITS,
     check_raw_count,
     checkpoint_options,
@@ -44,11 +46,6 @@ from .options import (
 if TYPE_CHECKING:
     from ..gin.search import Player
     from ..gin.simulate import HandResult
-
-#: Most games of 3 or 4 players: they are played in one kernel call and every game's row
-#: is kept (about 100 bytes each).
-MAX_MULTIPLAYER_GAMES = 1_000_000
-
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
     hand = parse_hand(text, GIN_HAND_SIZES)
@@ -106,19 +103,21 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
 
 
 def _file_arrangements(path: Any) -> list[dict[str, Any]]:
-    """Every hand of a --file, checked whole before anything is printed."""
+    """Every hand of a --file, checked whole before anything is printed (at most
+    :data:`~analyzer.core.limits.MAX_FILE_LINES` lines of at most
+    :data:`~analyzer.core.limits.MAX_LINE_CHARS` characters)."""
     results = []
-    number = 0
     try:
-        for number, line in enumerate(path, start=1):
+        for number, line in read_lines(path):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             try:
                 results.append(_arrangement_dict(line))
             except ValueError as error:
                 fail(f"line {number}: {error}")
-    except UnicodeDecodeError:
-        fail(f"{path.name} line {number + 1}: not UTF-8 text")
+    except (ValueError, OSError) as error:
+        fail(str(error) if isinstance(error, ValueError) else
+             f"cannot read {path.name}: {error.strerror or error}")
     return results
 
 
@@ -448,16 +447,18 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
 @click.command("replay")
 @rules_options
 @policy_options
-@click.option("--seed", type=int, default=1, show_default=True,
-              help="Seed of the run the deal comes from (as in simulate).")
-@click.option("--deal", type=click.IntRange(0), default=0, show_default=True,
-              help="Deal number within the run.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed of the run the deal comes from (as in simulate), "
+                   "0 <= seed < 2**63.")
+@click.option("--deal", type=click.IntRange(0, MAX_UNITS - 1), default=0, show_default=True,
+              help="Deal number within the run (below 10**12, the most deals of a run).")
 @click.option("--a-deals", is_flag=True, help="A deals (default: B deals, A starts).")
 @click.option("--deck", default=None,
               help="Deal these cards instead: 'non-dealer | dealer | upcard [| stock]' "
                    "(hands may be short; the rest is filled in card order) or all 52 cards.")
-@click.option("--position", "position_file", type=click.File("r"), default=None,
-              help="A JSON file with the key deck (same text as --deck).")
+@click.option("--position", "position_file", type=click.File("r", encoding="utf-8-sig"),
+              default=None,
+              help="A JSON file with the key deck (same text as --deck); at most 64 KB.")
 @format_options
 def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
                    seed: int, deal: int, a_deals: bool, deck: str | None,
@@ -473,8 +474,6 @@ def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, polic
       analyzer replay --seed 1 --deal 0 --a basic --b gin-hunter
       analyzer replay --deck 'As 2s 3s 4s 7h 7d 7c Kd Qh 9c | | 5d' --format json
     """
-    import json
-
     from ..gin.replay import parse_deck, replay
 
     rules = get_rules(preset, overrides)
@@ -483,15 +482,16 @@ def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, polic
         fail("give either --deck or --position, not both")
     try:
         if position_file is not None:
-            data = json.load(position_file)
+            data = load_json(read_text(position_file), f"position file {position_file.name}")
             if not isinstance(data, dict) or "deck" not in data:
                 raise ValueError(f"bad position file {position_file.name}: expected a JSON "
                                  "object with the key 'deck'")
             deck = str(data["deck"])
         cards = None if deck is None else parse_deck(deck)
         hand = replay(rules, a, b, seed, deal, a_deals, cards)
-    except (ValueError, json.JSONDecodeError) as error:
-        fail(str(error))
+    except (ValueError, OSError) as error:
+        fail(str(error) if isinstance(error, ValueError) else
+             f"cannot read {position_file.name}: {error.strerror or error}")
     if fmt == "json":
         echo_json(hand.to_dict())
         return

@@ -52,6 +52,16 @@ hand with them.  String form: ``search`` or
 ``search,budget=256,rollout=expert,sampler=weighted,scope=knock`` (also ``batch``,
 ``min_samples``, ``temperature``).
 
+Ranges (:data:`analyzer.core.limits.SEARCH_RANGES`): ``budget`` and ``batch`` 1-100,000,
+``min_samples`` 2-100,000, ``temperature`` 0-1000 points.  A searching thread keeps 184
+bytes per sample of its budget (one value per racing action, at most 22, and a weight):
+18.4 MB at the most.
+
+Stopping: a kernel that plays search players runs in a worker thread
+(:func:`run_stoppable`) while the calling thread waits, so Ctrl-C is seen at once; the
+searches then read the :attr:`SearchField.STOP` flag of their row before every sample
+and return at the next one, and the kernel's results are thrown away.
+
 >>> parse_player("search,budget=32,rollout=basic").budget
 32
 >>> format_player(parse_player("search,budget=32,rollout=basic"))
@@ -63,10 +73,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
+import threading
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
+from ..core.limits import SEARCH_RANGES, check_search_parameter
 from ..core.rng import SEARCH_SALT, next_below, stream_key
 from .engine import (
     Phase,
@@ -112,6 +129,10 @@ class SearchField(IntEnum):
     """How opponent hands are sampled: :class:`Sampler`."""
     SCOPE = 5
     """Which decisions are searched: :class:`Scope`."""
+    STOP = 6
+    """0; set to 1 by another thread while a kernel runs (:func:`run_stoppable`): the
+    seat stops searching at its next sample and plays its rollout policy's actions, and
+    the kernel's results are to be thrown away."""
 
 
 class Sampler(IntEnum):
@@ -161,10 +182,10 @@ class SearchPolicy:
     scope: str = "knock"
 
     def __post_init__(self) -> None:
-        if self.budget < 1 or self.batch < 1 or self.min_samples < 2:
-            raise ValueError("search needs budget >= 1, batch >= 1 and min_samples >= 2")
-        if self.temperature < 0:
-            raise ValueError(f"temperature must be >= 0 points, got {self.temperature}")
+        for name in SEARCH_RANGES:
+            object.__setattr__(self, name, check_search_parameter(name, getattr(self, name)))
+        if not isinstance(self.rollout, Policy):
+            raise TypeError(f"search rollout must be a Policy, got {self.rollout!r}")
         if self.sampler not in SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
                              f"{self.sampler!r}")
@@ -193,7 +214,16 @@ _SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sam
 def parse_player(text: str) -> Player:
     """A policy (:func:`analyzer.gin.policies.parse_policy`) or a search player:
     ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
-    preset name, ``batch``, ``min_samples``, ``temperature``)."""
+    preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
+    the numbers within :data:`analyzer.core.limits.SEARCH_RANGES`).
+
+    >>> parse_player("search,budget=1000000000")
+    Traceback (most recent call last):
+    ...
+    ValueError: search budget must be 1-100000, got 1000000000
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a player is a policy name or string form, got {text!r}")
     parts = [p.strip() for p in text.strip().split(",") if p.strip()]
     if not parts or parts[0] != "search":
         return parse_policy(text)
@@ -211,10 +241,13 @@ def parse_player(text: str) -> Player:
         elif key in ("sampler", "scope"):
             changes[key] = value
         else:
-            try:
-                changes[key] = int(value)
+            try:  # digits only: not 1e3, 1_000, 0x10 or other scripts' digits
+                if not (value.isascii() and value.lstrip("+-").isdigit()):
+                    raise ValueError
+                number = int(value)
             except ValueError:
                 raise ValueError(f"bad search {key} {value!r}: expected an integer") from None
+            changes[key] = check_search_parameter(key, number)
     return replace(SearchPolicy(), **changes)
 
 
@@ -255,6 +288,36 @@ def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
 
 
 # ------------------------------------------------------------------------- kernels
+
+_STOP = np.int64(SearchField.STOP)
+
+
+@intrinsic
+def _shared_read(typingctx: Any, array: Any, index: Any) -> Any:
+    """``array[index]`` of a one-dimensional int64 array, read as an atomic (monotonic)
+    load: a value another thread writes while the kernel runs is seen, and the compiler
+    may not keep an earlier read of it (hoisted out of a loop)."""
+    if not (isinstance(array, types.Array) and array.ndim == 1
+            and array.dtype == types.int64 and isinstance(index, types.Integer)):
+        return None
+    signature = types.int64(array, index)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        array_type, index_type = sig.args
+        view = context.make_array(array_type)(context, builder, args[0])
+        position = context.cast(builder, args[1], index_type, types.intp)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [position],
+                                           wraparound=False)
+        return builder.load_atomic(pointer, "monotonic", 8)
+
+    return signature, codegen
+
+
+@njit(cache=True)
+def stop_asked(params: npt.NDArray[np.int64]) -> bool:
+    """Whether another thread asked the search of this row to stop (:attr:`SearchField.STOP`)."""
+    return _shared_read(params, _STOP) != 0
+
 
 
 @njit(cache=True)
@@ -414,7 +477,7 @@ def _deal_stock(state: npt.NDArray[np.int64], cards: np.int64, rng: npt.NDArray[
         state[Slot.DECK + first + k] = order[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: run_stoppable may run it alone
 def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                   model: npt.NDArray[np.int64], params: npt.NDArray[np.int64],
                   key: np.int64, scratch: npt.NDArray[np.int64],
@@ -480,6 +543,8 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     while done < budget:
         stop = min(budget, done + params[SearchField.BATCH])
         for s in range(done, stop):
+            if stop_asked(params):
+                return actions[0]  # stopped: the caller throws the results away
             rng[0] = stream_key(key, 2 * s)
             if inference:
                 sample[:] = state
@@ -531,7 +596,8 @@ def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     decisions = np.int64(0)
     while state[Slot.PHASE] != Phase.DONE:
         player = state[Slot.TURN]
-        if searchers[player, SearchField.BUDGET] > 0 and has_choice(state, rules):
+        if (searchers[player, SearchField.BUDGET] > 0 and not stop_asked(searchers[player])
+                and has_choice(state, rules)):
             model[0] = policies[player]
             model[1] = policies[player]
             action = search_action(state, rules, model, searchers[player],
@@ -543,6 +609,54 @@ def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     return decisions
 
 
+def searches(searchers: npt.NDArray[np.int64]) -> bool:
+    """Whether any seat of these search rows (one row, or one per seat) searches."""
+    return bool(np.any(searchers[..., SearchField.BUDGET] > 0))
+
+
+#: Seconds :func:`run_stoppable` waits, after asking a stopped kernel to stop, for it to
+#: return (it returns within one sample; the first call of a kernel compiles it first).
+STOP_WAIT_S = 2.0
+
+
+def run_stoppable(kernel: Callable[..., Any], *args: Any,
+                  searchers: npt.NDArray[np.int64]) -> Any:
+    """``kernel(*args)``, stoppable by Ctrl-C (or SIGTERM) while it searches.
+
+    A kernel cannot be interrupted, and one search decision may run for seconds, so when
+    a seat of ``searchers`` (the search rows the kernel reads, passed among ``args``)
+    searches, the kernel runs in a worker thread (it must release the GIL: ``nogil=True``)
+    and this thread waits for it, seeing a ``KeyboardInterrupt`` at once.  It then sets
+    every row's :attr:`SearchField.STOP`, so that the searches return at their next
+    sample and the kernel ends within a few milliseconds, waits for that (at most
+    :data:`STOP_WAIT_S`) and raises the ``KeyboardInterrupt``: what the kernel wrote is
+    to be thrown away.  Without a searching seat the kernel runs in this thread.
+    """
+    if not searches(searchers):
+        return kernel(*args)
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = kernel(*args)
+        except BaseException as error:  # handed to the waiting thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=work, name="search-kernel", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except BaseException:
+        searchers[..., SearchField.STOP] = 1
+        worker.join(STOP_WAIT_S)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
 __all__ = ["DEFAULT_BUDGET", "SEARCH_FIELDS", "SEARCH_SALT", "Player", "SearchField",
            "SearchPolicy", "apply_action", "format_player", "no_search", "parse_player",
-           "play_on", "rollout_policy", "search_action", "split_players"]
+           "play_on", "rollout_policy", "run_stoppable", "search_action", "searches",
+           "split_players", "stop_asked"]

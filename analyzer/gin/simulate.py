@@ -47,6 +47,7 @@ from .search import (
     no_search,
     play_on,
     rollout_policy,
+    run_stoppable,
     split_players,
 )
 
@@ -137,7 +138,7 @@ def _write_hand_row(state: npt.NDArray[np.int64], deal: np.int64,
         state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS])
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
 def _hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
                   searchers: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
@@ -289,7 +290,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
     row[GameColumn.FINISHED] = open_columns == 0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
 def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
                   rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
                   regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
@@ -421,9 +422,9 @@ def _searched_hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: 
     for start in range(0, n_deals, INTERRUPT_SPAN):
         count = min(INTERRUPT_SPAN, n_deals - start)
         span = slice(start * reps, (start + count) * reps)
-        _hands_kernel(np.int64(seed), np.int64(first_deal + start), np.int64(count),
-                      swap_seats, rules_array, policies, searchers, rows[span],
-                      searched[span])
+        run_stoppable(_hands_kernel, np.int64(seed), np.int64(first_deal + start),
+                      np.int64(count), swap_seats, rules_array, policies, searchers,
+                      rows[span], searched[span], searchers=searchers)
     return rows, searched
 
 
@@ -508,9 +509,10 @@ def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: in
     span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
     for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
         count = min(span, n_games - offset)
-        _games_kernel(np.int64(seed), np.int64(first_game + offset), np.int64(count),
-                      swap_seats, rules_array, arrays, regions, searchers, scores,
-                      rows[offset * reps:(offset + count) * reps])
+        run_stoppable(_games_kernel, np.int64(seed), np.int64(first_game + offset),
+                      np.int64(count), swap_seats, rules_array, arrays, regions, searchers,
+                      scores, rows[offset * reps:(offset + count) * reps],
+                      searchers=searchers)
     return rows
 
 

@@ -162,7 +162,7 @@ def test_parse_and_format_round_trip():
         parse_player("search,rollout=search")
     with pytest.raises(ValueError, match="keys are"):
         parse_player("search,depth=3")
-    with pytest.raises(ValueError, match="budget >= 1"):
+    with pytest.raises(ValueError, match="search budget must be 1-100000, got 0"):
         SearchPolicy(budget=0)
     with pytest.raises(ValueError, match="sampler must be"):
         parse_player("search,sampler=oracle")

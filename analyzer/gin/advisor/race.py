@@ -29,6 +29,7 @@ from ..search import (
     format_player,
     play_on,
     rollout_policy,
+    run_stoppable,
     split_players,
 )
 from ..simulate import GameColumn, game_rows
@@ -58,7 +59,7 @@ Equity = Callable[[int, int, bool], float]
 """``equity(score_me, score_opp, i_deal_next)``: P(this player wins the game)."""
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
 def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
                     pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
                     observed: npt.NDArray[np.int64], temperature: np.float64,
@@ -299,9 +300,9 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
         outcomes = np.full((count, len(chosen)), -1, dtype=np.int64)
         winners = np.full((count, len(chosen)), -1, dtype=np.int64)
         log_weights = np.zeros(count, dtype=np.float64)
-        _rollout_kernel(np.int64(seed), np.int64(done), base, pool, layout, observed,
-                        kernel_temperature, table, race.active, rules_array, policies,
-                        searchers, points, outcomes, winners, log_weights)
+        run_stoppable(_rollout_kernel, np.int64(seed), np.int64(done), base, pool, layout,
+                      observed, kernel_temperature, table, race.active, rules_array, policies,
+                      searchers, points, outcomes, winners, log_weights, searchers=searchers)
         race.values.append(game_values(points, winners, position, rules, equity)
                            if game and equity is not None else points.astype(np.float64))
         race.outcomes.append(outcomes)

@@ -1,0 +1,215 @@
+"""The range of every number a user can give, and the size of every input read: one
+table shared by the command line (:mod:`analyzer.cli`), the notebook API
+(:mod:`analyzer.api`) and the web app (:mod:`analyzer.web`).
+
+The bounds keep every count, index and sum inside int64 and every allocation small; the
+memory each one allows is stated where it is defined.  The search player's parameters
+are here too (:data:`SEARCH_RANGES`), as is what a reader of a file, a pipe or a message
+line takes at most (:func:`read_text`, :func:`read_lines`, :func:`load_json`).
+
+The checks raise ``TypeError`` (not a number of the right kind: ``True``, ``2.0``,
+``"3"``, ``None``) or ``ValueError`` (out of range), naming the parameter as the caller
+spelled it:
+
+>>> check_int(5, "deals", 1, MAX_UNITS)
+5
+>>> check_int(2**64, "seed", 0, SEED_MAX)
+Traceback (most recent call last):
+...
+ValueError: seed must be 0-9223372036854775807, got 18446744073709551616
+>>> check_float(float("nan"), "temperature", 0, MAX_TEMPERATURE, low_open=True)
+Traceback (most recent call last):
+...
+ValueError: temperature must be a finite number, got nan
+
+This module imports nothing heavy (no numpy): the command line reads it for ``--help``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from collections.abc import Iterator
+from typing import IO, Any
+
+# ------------------------------------------------------------------------- numbers
+
+#: Seeds everywhere: ``0 <= seed <= SEED_MAX`` (a seed is an int64 stream key).
+SEED_MAX = 2**63 - 1
+#: Most deals or games of one run.  Runs are folded chunk by chunk, so memory does not
+#: grow with the count; 10**12 keeps deal indices (doubled for seat swaps) and counts far
+#: inside int64.  A deal index (``replay --deal``) is below it.
+MAX_UNITS = 10**12
+#: Most deals (or games) whose rows are kept in memory (``--raw``, ``keep_rows=True``, the
+#: variants study's self-play): two rows of at most 11 int64 columns each, under 1 GB.
+MAX_RAW_UNITS = 5_000_000
+#: Most games of 3 or 4 players: played in one kernel call, every game's row kept
+#: (about 100 bytes each).
+MAX_MULTIPLAYER_GAMES = 1_000_000
+#: Most advisor samples: each keeps four 8-byte values per action (at most 12), so 10**6
+#: samples stay under 0.5 GB.
+MAX_SAMPLES = 1_000_000
+#: Largest advisor tolerance (a 95% half-width, points or win probability).
+MAX_TOLERANCE = 1000.0
+#: Largest temperature of a weighting model, points of deadwood per factor ``e`` (the
+#: advisor's and the search player's).
+MAX_TEMPERATURE = 1000
+#: Fewest deals of the variants study (half of them go to its threshold search).
+MIN_VARIANT_DEALS = 2
+#: Fewest deals behind an equity table (the advisor's ``--equity-deals``).
+MIN_EQUITY_DEALS = 100
+
+# ---------------------------------------------------------------- the search player
+
+#: Most samples per decision of the search player (``budget``).  A searching thread keeps
+#: one 8-byte value per sample and racing action (at most 22) and one weight per sample:
+#: 184 bytes a sample, 18.4 MB at the most, per thread that searches.
+MAX_BUDGET = 100_000
+#: The search player's integer parameters: ``name -> (low, high)``.  ``batch`` and
+#: ``min_samples`` beyond ``budget`` act as ``budget``.
+SEARCH_RANGES: dict[str, tuple[int, int]] = {
+    "budget": (1, MAX_BUDGET),
+    "batch": (1, MAX_BUDGET),
+    "min_samples": (2, MAX_BUDGET),
+    "temperature": (0, MAX_TEMPERATURE),
+}
+
+# ------------------------------------------------------------------------- inputs
+
+#: Most characters of a position file (``advise --position``, ``replay --position``): a
+#: position is well under 1 KB.
+MAX_POSITION_CHARS = 64 * 1024
+#: Most lines (hands, comments and blank lines included) of ``deadwood --file``: the
+#: hands are all checked before the first is printed, about 0.5 KB each in memory.
+MAX_FILE_LINES = 100_000
+#: Most characters of one line of a text input (a hand of ``deadwood --file``).
+MAX_LINE_CHARS = 1_000
+#: Deepest nesting of lists and objects in a JSON input (a position or an agent message
+#: nests at most 3 deep).
+MAX_JSON_DEPTH = 16
+#: Most characters of one agent protocol message (one JSON line; a hand's largest message
+#: is under 300).
+MAX_MESSAGE_CHARS = 16 * 1024
+
+
+def check_int(value: object, name: str, low: int, high: int) -> int:
+    """``value`` as an ``int`` in ``low..high``; ``TypeError`` when it is no integer
+    (``bool`` and floats included), ``ValueError`` out of range, naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    number = int(value)
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be {low}-{high}, got {number}")
+    return number
+
+
+def check_float(value: object, name: str, low: float, high: float,
+                low_open: bool = False) -> float:
+    """``value`` as a finite ``float`` in ``low..high`` (``low`` excluded with
+    ``low_open``); ``TypeError`` for a non-number, ``ValueError`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {number}")
+    if number < low or number > high or (low_open and number == low):
+        side = f"> {low:g}" if low_open else f">= {low:g}"
+        raise ValueError(f"{name} must be {side} and <= {high:g}, got {number:g}")
+    return number
+
+
+def check_seed(value: object, name: str = "seed") -> int:
+    """A seed: an integer ``0 <= seed <= SEED_MAX``."""
+    return check_int(value, name, 0, SEED_MAX)
+
+
+def check_count(value: object, name: str, low: int = 1, high: int = MAX_UNITS) -> int:
+    """A count of deals, games or samples: an integer in ``low..high``."""
+    return check_int(value, name, low, high)
+
+
+def check_search_parameter(name: str, value: object) -> int:
+    """One integer parameter of the search player (:data:`SEARCH_RANGES`)."""
+    low, high = SEARCH_RANGES[name]
+    return check_int(value, f"search {name}", low, high)
+
+
+# ------------------------------------------------------------------------- readers
+
+
+def _name(stream: IO[str], what: str | None) -> str:
+    return what or str(getattr(stream, "name", "input"))
+
+
+def read_text(stream: IO[str], limit: int = MAX_POSITION_CHARS, what: str | None = None) -> str:
+    """All of ``stream`` if it holds at most ``limit`` characters; ``ValueError`` naming
+    ``what`` (default: the stream's name) beyond, or when it is not UTF-8 text.  Reads at
+    most ``limit + 1`` characters, so an endless input (``/dev/zero``) stops at once."""
+    try:
+        text = stream.read(limit + 1)
+    except UnicodeDecodeError:
+        raise ValueError(f"{_name(stream, what)} is not UTF-8 text") from None
+    if len(text) > limit:
+        raise ValueError(f"{_name(stream, what)} is longer than {limit:,} characters")
+    return text
+
+
+def read_lines(stream: IO[str], max_lines: int = MAX_FILE_LINES,
+               max_chars: int = MAX_LINE_CHARS, what: str | None = None
+               ) -> Iterator[tuple[int, str]]:
+    """``(number, line)`` of each line of ``stream`` (from 1, without its newline), reading
+    at most ``max_chars + 1`` characters a line: ``ValueError`` naming the line when a line
+    is longer than ``max_chars``, when the input has more than ``max_lines`` lines, or when
+    it is not UTF-8 text."""
+    name = _name(stream, what)
+    number = 0
+    while True:
+        try:
+            line = stream.readline(max_chars + 2)  # the line, its newline, one more
+        except UnicodeDecodeError:
+            raise ValueError(f"{name} line {number + 1}: not UTF-8 text") from None
+        if not line:
+            return
+        number += 1
+        if number > max_lines:
+            raise ValueError(f"{name} has more than {max_lines:,} lines")
+        body = line.rstrip("\r\n") if line.endswith("\n") else line
+        if len(body) > max_chars:
+            raise ValueError(f"{name} line {number} is longer than {max_chars:,} characters")
+        yield number, body
+
+
+def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads(text)``, with every failure (bad JSON, a number too long for ``int``,
+    lists and objects nested more than ``max_depth`` deep) as one ``ValueError`` naming
+    ``what``.  The depth is checked without recursion, so no later ``repr`` or walk of the
+    value can overflow the stack."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{what} is not JSON: {error}") from None
+    except RecursionError:
+        raise ValueError(f"{what} is nested more than {max_depth} deep") from None
+    except ValueError as error:  # e.g. an integer of more than 4,300 digits
+        raise ValueError(f"{what}: {error}") from None
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = (item.values() if isinstance(item, dict) else
+                    item if isinstance(item, list) else ())
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > max_depth:
+                    raise ValueError(f"{what} is nested more than {max_depth} deep")
+                pending.append((child, depth + 1))
+    return value
+
+
+__all__ = [
+    "MAX_BUDGET", "MAX_FILE_LINES", "MAX_JSON_DEPTH", "MAX_LINE_CHARS", "MAX_MESSAGE_CHARS",
+    "MAX_MULTIPLAYER_GAMES", "MAX_POSITION_CHARS", "MAX_RAW_UNITS", "MAX_SAMPLES",
+    "MAX_TEMPERATURE", "MAX_TOLERANCE", "MAX_UNITS", "MIN_EQUITY_DEALS", "MIN_VARIANT_DEALS",
+    "SEARCH_RANGES", "SEED_MAX", "check_count", "check_float", "check_int",
+    "check_search_parameter", "check_seed", "load_json", "read_lines", "read_text",
+]
