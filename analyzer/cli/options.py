@@ -24,6 +24,7 @@ from ..core.cluster import (
     checkpointing,
     resolve_scheduler,
 )
+from ..core.limits import MAX_RAW_UNITS, MAX_UNITS, SEED_MAX
 from ..core.progress import Progress, bar_progress
 from ..gin.policies import (
     MAX_PENALTY,
@@ -53,21 +54,14 @@ def fail(message: str) -> NoReturn:
 # ---------------------------------------------------------------- input ranges
 #
 # Every number a user can type has a range, checked by click before any work starts and
-# shown in --help.  The bounds keep every count, index and sum inside int64 and every
-# allocation small (the memory each one allows is stated where it is defined).
+# shown in --help.  The ranges are analyzer.core.limits's, shared with the notebook API
+# and the web app (the memory each one allows is stated there).
 
-#: Seeds of every command: 0 <= seed < 2**63 (a seed is an int64 stream key).
-SEED_MAX = 2**63 - 1
 SEED = click.IntRange(0, SEED_MAX)
-#: Most deals or games of one run.  Runs are folded chunk by chunk, so memory does not
-#: grow with the count; 10**12 keeps deal indices (doubled for seat swaps) and counts far
-#: inside int64.
-MAX_UNITS = 10**12
 UNITS = click.IntRange(1, MAX_UNITS)
 UNITS_OR_NONE = click.IntRange(0, MAX_UNITS)
-#: Most deals (or games) whose rows --raw keeps in memory: two rows of at most 11 int64
-#: columns each, under 1 GB in all.
-MAX_RAW_UNITS = 5_000_000
+
+
 class FiniteFloatRange(click.FloatRange):
     """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf`` (which compare
     as inside any open range)."""
