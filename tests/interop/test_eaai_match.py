@@ -252,7 +252,7 @@ def test_match_in_the_framework(tmp_path):
         assert max(int(row["score_a"]), int(row["score_b"])) >= 100 and not row["forfeit"]
         assert float(row["cpu_ms_a"]) >= 0 and row["cpu_ms_b"] != ""
     summary = json.loads(out.with_suffix(".json").read_text())
-    assert summary["games"] == 4 and "games won" in result.stdout
+    assert summary["games"] == 4 and "won (Wilson 95%)" in result.stdout
     # the agent processes ended with the match
     assert not _processes_naming(marker)
 
