@@ -363,10 +363,10 @@ class Hand:
     def _search_move(self, player: SearchPolicy) -> Move:
         model_row = player.rollout.to_array()
         model = np.stack([model_row, model_row])
-        key = stream_key(np.int64(self.policy_key) ^ SEARCH_SALT, np.int64(self.searched))
+        key = search_key(self.policy_key, self.searched)
         samples = np.zeros(1, dtype=np.int64)
         action = int(search_action(self.state, self.rules_array, model, player.to_array(),
-                                   np.int64(key), self.scratch, samples))
+                                   key, self.scratch, samples))
         self.searched += 1
         if action == _SEARCH_TAKE:
             return Move("take")
@@ -447,6 +447,14 @@ class Hand:
             raise ValueError(f"card index {card} was already seen in this hand")
 
 
+def search_key(policy_key: int, decision: int) -> np.uint64:
+    """The stream key of a hand's ``decision``-th searched decision, as
+    :func:`analyzer.gin.search.play_on` derives it from the hand's policy stream (the
+    int64 casts wrap, as they do inside the kernels)."""
+    wrapped = np.array(policy_key, dtype=np.uint64).view(np.int64)[()]
+    return np.uint64(stream_key(np.int64(wrapped ^ SEARCH_SALT), np.int64(decision)))
+
+
 def _check_seat(value: int, name: str) -> None:
     if value not in (0, 1):
         raise ValueError(f"{name} must be 0 or 1, got {value!r}")
@@ -467,4 +475,4 @@ def _move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -
     return Move("knock", card) if after[Slot.PHASE] == Phase.DONE else Move("discard", card)
 
 
-__all__ = ["MOVE_KINDS", "Hand", "Move"]
+__all__ = ["MOVE_KINDS", "Hand", "Move", "search_key"]

@@ -58,6 +58,11 @@ def _engine_move(before: np.ndarray, after: np.ndarray) -> Move:
     return Move("knock" if after[Slot.PHASE] == Phase.DONE else "discard", card)
 
 
+def _wrapped(key: int) -> np.int64:
+    """A uint64 stream key as the int64 the kernels cast it to."""
+    return np.array(key, dtype=np.uint64).view(np.int64)[()]
+
+
 def engine_moves(deck, dealer, rules, seats) -> list[tuple[int, Move, int]]:
     """(seat, move, stock left before it) at every step of the engine's loop."""
     policies, searchers = split_players(seats)
@@ -75,8 +80,8 @@ def engine_moves(deck, dealer, rules, seats) -> list[tuple[int, Move, int]]:
         before = state.copy()
         if searchers[seat, 0] > 0 and has_choice(state, rules_array):
             model = np.stack([policies[seat], policies[seat]])
-            key = stream_key(np.int64(policy_key) ^ SEARCH_SALT, np.int64(decisions))
-            action = search_action(state, rules_array, model, searchers[seat], np.int64(key),
+            key = stream_key(_wrapped(policy_key) ^ SEARCH_SALT, np.int64(decisions))
+            action = search_action(state, rules_array, model, searchers[seat], np.uint64(key),
                                    scratch, samples)
             apply_action(state, action, rules_array)
             decisions += 1
@@ -85,7 +90,7 @@ def engine_moves(deck, dealer, rules, seats) -> list[tuple[int, Move, int]]:
         moves.append((seat, _engine_move(before, state), int(stock_left(before))))
     # the loop above is play_on's own: same final state
     again = start.copy()
-    play_on(again, rules_array, policies, searchers, np.int64(policy_key) ^ SEARCH_SALT,
+    play_on(again, rules_array, policies, searchers, _wrapped(policy_key) ^ SEARCH_SALT,
             np.array([policy_key], dtype=np.uint64), new_scratch(), np.zeros(1, dtype=np.int64))
     assert np.array_equal(again, state)
     return moves
