@@ -66,7 +66,7 @@ _DISCARD_TEXT = {
               "melds it",
     "marjj": "throws, among its costliest unmelded cards, the one with the least deadwood "
              "now plus expected deadwood after its next draws plus MARJJ's table of the "
-             "opponent's use for the card (from the cards the opponent took and those seen)",
+             "opponent's use for the card",
 }
 _POLICY_FIELD_TEXT = {
     "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "

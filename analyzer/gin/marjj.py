@@ -213,7 +213,7 @@ def chosen_meld_set(hand: np.int64, seen: np.int64, opponent_took: np.int64) -> 
             while probe:
                 deadwood -= CARD_POINTS[bit_index(probe & -probe)]
                 probe &= probe - 1
-            size = depth + 1
+            size = np.int64(depth + 1)
             if deadwood < best_deadwood or (deadwood == best_deadwood and (
                     cost < best_exposure or (cost == best_exposure and size < best_size))):
                 best_deadwood, best_exposure, best_size, best_union = deadwood, cost, size, union
@@ -327,7 +327,7 @@ def opponent_score(card: np.int64, hand: np.int64, seen: np.int64,
         score += 20.0
     elif unavailable_rank == 1:
         score += 4.0
-    return score
+    return np.float64(score)
 
 
 @njit(cache=True)
@@ -363,11 +363,11 @@ def future_deadwood(hand10: np.int64, unseen: np.int64, work: npt.NDArray[np.int
             position -= 1
         lowest[position] = value
     if kept == 0:
-        return 0.0
+        return np.float64(0.0)
     total = 0.0
     for i in range(kept):
         total += lowest[i]
-    return total / kept
+    return np.float64(total / kept)
 
 
 @njit(cache=True)

@@ -9,10 +9,11 @@ the session's answer with the original's at every question:
 * discard (``getDiscard``): the same card (raw), or a card among the replica's tied best
   choices (tie-aware: the original breaks score ties with an unseeded ``Random`` and
   gin discards by its hand order, so no replay can follow those coin flips);
-* knock (``getFinalMelds`` before the opponent knocked): knock or not; counted after
-  agreeing discards only (after another discard the session's answer is about another
-  hand), the others are reported apart.  After the opponent knocked the question is the
-  defender's melds, not a decision: not counted.
+* knock (``getFinalMelds`` before the opponent knocked): knock or not.  After a discard
+  other than the original's, the session's own knock answer was about another hand: the
+  replay then applies the replica's knock rule to the original's discard (and tells the
+  session, so that it follows the hand as played); those knocks are counted apart.  After
+  the opponent knocked the question is the defender's melds, not a decision: not counted.
 
     python scripts/eaai/replica_agreement.py marjj.jsonl [more.jsonl] [--json]
         [--policy marjj] [--show 5]
@@ -33,9 +34,11 @@ import numpy as np
 
 from analyzer.core.cards import parse_card
 from analyzer.gin.engine import Slot
+from analyzer.gin.evaluator import min_deadwood_kernel
 from analyzer.gin.marjj import marjj_choices
 from analyzer.gin.policies import parse_policy
 from analyzer.gin.rules import PRESETS as RULES
+from analyzer.gin.state import knock_threshold
 from analyzer.interop.eaai import AgentSession, card_text
 
 
@@ -55,9 +58,18 @@ def _tied_choices(session: AgentSession) -> set[int]:
     return {c for c in range(52) if mask >> c & 1}
 
 
+def _knocks_after(session: AgentSession, row: np.ndarray, card: int) -> bool:
+    """The replica's knock rule applied to throwing ``card`` from the session's hand."""
+    state = _state(session)
+    me = np.int64(session.me)
+    left = min_deadwood_kernel(np.int64(state[Slot.HAND + me] & ~(1 << card)))
+    return bool(left == 0 or left <= knock_threshold(state, me, row))
+
+
 def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict[str, Any]:
     """Counts of agreement over every game in ``paths`` (see the module docstring)."""
     policy = parse_policy(policy_text)
+    row = policy.to_array()
     rules = RULES["eaai"]
     counts: Counter[str] = Counter()
     examples: dict[str, list[dict[str, Any]]] = {"draw": [], "discard": [], "knock": []}
@@ -104,6 +116,8 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
                 counts["discard"] += 1
                 original = parse_card(reply["card"])
                 discard_agreed = answer["card"] == reply["card"]
+                if not discard_agreed:
+                    session.will_knock = _knocks_after(session, row, original)
                 counts["discard_agree"] += discard_agreed
                 counts["discard_agree_ties"] += original in tied
                 counts["discard_tied"] += len(tied) > 1
@@ -120,6 +134,7 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
                 knocks = reply["melds"] is not None, answer["melds"] is not None
                 if not discard_agreed:
                     counts["knock_after_other_discard"] += 1
+                    counts["knock_after_other_discard_agree"] += knocks[0] == knocks[1]
                     continue
                 counts["knock"] += 1
                 counts["knock_agree"] += knocks[0] == knocks[1]
@@ -147,7 +162,10 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
         "knock": {"n": counts["knock"], "agree": rate(counts["knock_agree"], counts["knock"]),
                   "original_knocks": counts["knocks_original"],
                   "replica_knocks": counts["knocks_replica"],
-                  "not_counted_after_other_discard": counts["knock_after_other_discard"]},
+                  "after_other_discard": {
+                      "n": counts["knock_after_other_discard"],
+                      "agree": rate(counts["knock_after_other_discard_agree"],
+                                    counts["knock_after_other_discard"])}},
         "disagreements": examples,
     }
 
