@@ -54,6 +54,11 @@ _NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHe
                                                    type("_Never", (click.UsageError,), {}))
 
 
+class _Stopped(BaseException):
+    """Ctrl-C on its way past click's own handler, which would print a blank line before
+    the one ``Error: interrupted`` line."""
+
+
 class LazyGroup(click.Group):
     """A group whose commands from other modules are imported only when used.
 
@@ -85,12 +90,25 @@ class LazyGroup(click.Group):
         except click.ClickException as error:
             click.echo(f"Error: {' '.join(error.format_message().split())}", err=True)
             sys.exit(error.exit_code)
-        except (click.Abort, KeyboardInterrupt):
+        except (click.Abort, KeyboardInterrupt, _Stopped):
             click.echo("Error: interrupted", err=True)
             exit_interrupted()
         except OSError as error:
             exit_on_os_error(error)
         sys.exit(code if isinstance(code, int) else 0)
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt as stop:
+            raise _Stopped from stop
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as stop:
+            raise _Stopped from stop
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy_commands])

@@ -1,0 +1,623 @@
+"""Output safety: a run removes only what it made, writes every file whole, reports a
+stop it was given (also one that was swallowed), trusts no checkpoint, and ends every
+failure to write with one ``Error:`` line.
+
+The runs that need a real process (signals, SIGKILL, a file-size limit, /dev/full) start
+``python -c`` drivers that put a stand-in for the numba work in place, so that each takes
+seconds and the OS side is real: the signal, the kill, the ``EFBIG`` of a full disk.
+"""
+
+import ctypes
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli.main import cli
+from analyzer.core import cluster
+from analyzer.report.files import (
+    make_folder,
+    removed_on_failure,
+    write_bytes,
+    write_text,
+    write_together,
+    write_with,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(cluster.SCHEDULER_ENV, raising=False)
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def assert_one_line_error(result, text):
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert text in lines[0], lines[0]
+
+
+def environment():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop(cluster.SCHEDULER_ENV, None)
+    return env
+
+
+def start(code, *args, **kwargs):
+    """A ``python -c code args`` process in the test's folder."""
+    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=environment(), **kwargs)
+
+
+def wait_for_line(stream, text, timeout):
+    """Read ``stream`` until a line holds ``text``; fail after ``timeout`` seconds."""
+    seen = []
+
+    def read():
+        for line in stream:
+            seen.append(line)
+            if text in line:
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    assert any(text in line for line in seen), f"no {text!r} within {timeout} s: {seen}"
+
+
+def files_under(folder):
+    return sorted(str(p.relative_to(folder)) for p in Path(folder).rglob("*"))
+
+
+# ------------------------------------------------------ item 1: only what the run made
+
+#: ``analyzer report`` with one stand-in section that writes through the report's
+#: writers, says so, and waits for the signal.
+SLOW_REPORT = """
+    import sys, time
+    from analyzer.report import build
+    from analyzer.report.common import section_folder
+    from analyzer.report.files import write_csv, write_text
+    import pandas as pd
+
+    def slow_section(config):
+        folder = section_folder(config, "knock_sweep")
+        write_csv(folder / "sweep.csv", pd.DataFrame({"threshold": range(11)}), index=False)
+        write_text(folder / "meta.json", "{}")
+        print("written", flush=True)
+        time.sleep(120)
+        return ""
+
+    build.SECTIONS = {"sweep": slow_section}
+    from analyzer.cli.main import cli
+    cli(sys.argv[1:], prog_name="analyzer")
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_report_keeps_the_files_another_program_wrote(tmp_path, stop):
+    """The issue's case: `report --out shared`, a user's file appears in `shared` (and
+    one in a folder the run made), then Ctrl-C or SIGTERM: only the run's files go."""
+    (tmp_path / "shared").mkdir()
+    process = start(SLOW_REPORT, "report", "--out", "shared", "--no-progress")
+    try:
+        wait_for_line(process.stdout, "written", 120)
+        (tmp_path / "shared" / "user_notes.txt").write_text("notes\n")
+        (tmp_path / "shared" / "knock_sweep" / "mine.txt").write_text("mine\n")
+        process.send_signal(stop)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert err.strip() == "Error: interrupted"
+    assert files_under(tmp_path / "shared") == ["knock_sweep", "knock_sweep/mine.txt",
+                                                "user_notes.txt"]
+    assert (tmp_path / "shared" / "user_notes.txt").read_text() == "notes\n"
+
+
+def test_a_stopped_report_in_a_new_folder_leaves_nothing(tmp_path):
+    process = start(SLOW_REPORT, "report", "--out", "new/report", "--no-progress")
+    try:
+        wait_for_line(process.stdout, "written", 120)
+        assert (tmp_path / "new" / "report" / "knock_sweep" / "sweep.csv").exists()
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_that_another_run_wrote_anew_stays(tmp_path):
+    """A second run that finished meanwhile replaced one of this run's files (with its
+    own, under a new inode): this run's failure leaves that file alone."""
+    shared = tmp_path / "sweep.csv"
+    recorded = []
+
+    def first_run():
+        with removed_on_failure() as files:
+            write_text(shared, "first run")
+            write_text(tmp_path / "meta.json", "first run")
+            second = tmp_path / ".second.tmp"
+            second.write_text("second run")
+            os.replace(second, shared)  # how the other run's writer publishes its file
+            recorded.extend(files.paths)
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        first_run()
+    assert recorded == [shared, tmp_path / "meta.json"]
+    assert shared.read_text() == "second run"
+    assert files_under(tmp_path) == ["sweep.csv"]
+
+
+def test_a_failed_run_keeps_the_files_it_overwrote_and_what_existed(tmp_path):
+    (tmp_path / "old.csv").write_text("old")
+    (tmp_path / "kept").mkdir()
+
+    def failing_run():
+        with removed_on_failure():
+            write_text(tmp_path / "old.csv", "new")
+            write_text(tmp_path / "kept" / "made.csv", "made")
+            make_folder(tmp_path / "a" / "b")
+            raise RuntimeError("the study failed")
+
+    with pytest.raises(RuntimeError, match="the study failed"):
+        failing_run()
+    assert files_under(tmp_path) == ["kept", "old.csv"]
+    assert (tmp_path / "old.csv").read_text() == "new"
+
+
+def test_an_inner_block_that_succeeded_is_undone_with_the_outer_one(tmp_path):
+    inner_done = []
+
+    def outer_run():
+        with removed_on_failure():
+            with removed_on_failure():
+                write_text(tmp_path / "out" / "table.csv", "done")
+            inner_done.append((tmp_path / "out" / "table.csv").exists())
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        outer_run()
+    assert inner_done == [True]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_successful_block_keeps_everything(tmp_path):
+    with removed_on_failure():
+        write_text(tmp_path / "out" / "table.csv", "done")
+    assert files_under(tmp_path) == ["out", "out/table.csv"]
+
+
+# --------------------------------------------------------- item 2: whole files only
+
+
+def test_a_write_that_fails_part_way_leaves_no_file(tmp_path):
+    (tmp_path / "chart.png").write_bytes(b"old chart")
+
+    def fails(temporary):
+        temporary.write_bytes(b"half a chart")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left") as caught:
+        write_with(tmp_path / "chart.png", fails)
+    assert caught.value.filename == str(tmp_path / "chart.png")  # the name the user knows
+    assert (tmp_path / "chart.png").read_bytes() == b"old chart"
+    assert files_under(tmp_path) == ["chart.png"]
+
+
+def test_files_written_together_are_all_or_none(tmp_path, monkeypatch):
+    (tmp_path / "sweep.csv").write_text("old table")
+    opened = []
+    real_open = os.fdopen
+
+    def second_fails(handle, *args, **kwargs):
+        opened.append(handle)
+        if len(opened) == 2:
+            os.close(handle)
+            raise OSError(28, "No space left on device")
+        return real_open(handle, *args, **kwargs)
+
+    monkeypatch.setattr(os, "fdopen", second_fails)
+    with pytest.raises(OSError, match="No space left"):
+        write_together({tmp_path / "sweep.csv": b"new table", tmp_path / "sweep.png": b"png"})
+    assert files_under(tmp_path) == ["sweep.csv"]
+    assert (tmp_path / "sweep.csv").read_text() == "old table"
+
+
+def test_files_are_made_with_the_usual_permissions(tmp_path):
+    umask = os.umask(0o022)
+    os.umask(umask)
+    path = write_bytes(tmp_path / "table.csv", b"a\n")
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_sigkill_mid_write_leaves_the_old_file_or_none(tmp_path):
+    """SIGKILL once left 0-byte sweep.csv, sweep.png and knock_chart.csv."""
+    (tmp_path / "sweep.csv").write_text("old table")
+    process = start("""
+        import sys, time
+        from analyzer.report.files import write_with
+
+        def produce(temporary):
+            temporary.write_bytes(b"part of a table")
+            print("writing", flush=True)
+            time.sleep(120)
+
+        write_with(sys.argv[1], produce)
+        write_with(sys.argv[2], produce)
+    """, "sweep.csv", "sweep.png", cwd=tmp_path)
+    try:
+        wait_for_line(process.stdout, "writing", 60)
+        process.kill()
+        process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (tmp_path / "sweep.csv").read_text() == "old table"
+    assert not (tmp_path / "sweep.png").exists()
+
+
+#: A driver that limits the size of every file it writes (the way a full disk stops a
+#: write, with EFBIG instead of ENOSPC), then runs the command line.
+LIMITED = """
+    import resource, signal, sys
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, as a full disk's ENOSPC
+    resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+    {setup}
+    from analyzer.cli.main import cli
+    cli(sys.argv[1:], prog_name="analyzer")
+"""
+
+FAKE_DEALT = """
+    import numpy as np, pandas as pd
+    from analyzer.gin import studies
+
+    def dealt_hands(n_deals, seed, progress=None):  # a stand-in for the kernel
+        frames = []
+        for cards in (10, 11):
+            probability = np.exp(-0.5 * ((np.arange(101) - 40 - cards) / 12) ** 2)
+            probability /= probability.sum()
+            frames.append(pd.DataFrame({"cards": cards, "deadwood": np.arange(101),
+                                        "count": (probability * n_deals).astype(int),
+                                        "probability": probability,
+                                        "cumulative": np.cumsum(probability),
+                                        "se": 0.001}))
+        return pd.concat(frames, ignore_index=True)
+
+    studies.dealt_hands = dealt_hands
+"""
+
+FAKE_SECTION = """
+    import pandas as pd
+    from analyzer.report import build
+    from analyzer.report.common import section_folder
+    from analyzer.report.figures import figure_file
+    from analyzer.report.files import write_csv
+
+    def section(config):
+        folder = section_folder(config, "knock_sweep")
+        write_csv(folder / "sweep.csv", pd.DataFrame({"threshold": range(11)}), index=False)
+        with figure_file(folder / "sweep.png", figsize=(14, 4.2), title="A sweep",
+                         caption="Stand-in chart.") as ax:
+            ax.plot(range(11), [t * t for t in range(11)])
+        return ""
+
+    build.SECTIONS = {"sweep": section}
+"""
+
+
+@pytest.mark.parametrize(("setup", "args", "written"), [
+    (FAKE_DEALT, ["dealt", "--deals", 1000, "--out", "out"], "out/dealt.png"),
+    (FAKE_SECTION, ["report", "--out", "out", "--no-progress"], "out/knock_sweep/sweep.png"),
+], ids=["dealt", "report"])
+def test_a_full_disk_is_one_line_and_leaves_no_files(tmp_path, setup, args, written):
+    """A full disk once gave a 71-75-line traceback and left the CSV without its PNG."""
+    code = LIMITED.format(setup=textwrap.indent(textwrap.dedent(setup), "    ").strip())
+    process = start(code, *args, cwd=tmp_path)
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 2, err
+    assert err.splitlines() == [f"Error: {written}: File too large"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unwritable_stdout_is_one_line():
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "analyzer", "rules"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, env=environment(),
+                              timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "Error: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_pipe_ends_quietly():
+    reader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.readline()"],
+                              stdin=subprocess.PIPE)
+    writer = subprocess.run(  # the reader takes one line and goes, as `| head -1` does
+        [sys.executable, "-m", "analyzer", "policies"], stdout=reader.stdin,
+        stderr=subprocess.PIPE, text=True, env=environment(), timeout=120, check=False)
+    reader.stdin.close()
+    reader.wait(timeout=30)
+    assert writer.returncode in (0, 1)
+    assert "Traceback" not in writer.stderr and "Exception ignored" not in writer.stderr
+
+
+# ------------------------------------------------ item 4: rummy simulate when stopped
+
+
+class StopAfter:
+    """A progress bar whose n-th update is a Ctrl-C."""
+
+    def __init__(self, updates):
+        self.updates = updates
+
+    @contextmanager
+    def __call__(self, total, unit, hidden, desc=None):
+        def update(units, /, total=None):
+            if not units:
+                return
+            self.updates -= 1
+            if self.updates == 0:
+                raise KeyboardInterrupt
+
+        yield update
+
+
+CHUNK = 1 << 14  # analyzer.rummy.simulate.DEFAULT_CHUNK
+
+
+def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
+    from analyzer.cli import rummy
+
+    monkeypatch.setattr(rummy, "progress_bar", StopAfter(2))
+    result = run("rummy", "simulate", "--deals", 3 * CHUNK, "--json", "--seed", 4,
+                 "--out", "out")
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True
+    assert (data["hands"], data["requested_deals"]) == (2 * CHUNK, 3 * CHUNK)
+    assert result.stderr.strip() == "Error: interrupted"
+    assert not (tmp_path / "out").exists()  # a partial run writes no files
+    monkeypatch.setattr(rummy, "progress_bar", StopAfter(1))
+    table = run("rummy", "simulate", "--deals", 3 * CHUNK, "--seed", 4)
+    assert table.exit_code == 130
+    assert f"hands:            {CHUNK:,} (seed 4)" in table.stdout
+    assert table.stderr.strip() == "Error: interrupted"
+
+
+def test_stopped_rummy_games_are_marked_partial(monkeypatch):
+    from analyzer.cli import rummy
+
+    monkeypatch.setattr(rummy, "progress_bar", StopAfter(1))
+    result = run("rummy", "simulate", "--games", "--deals", 5000, "--json")
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["requested_games"] == 5000
+    assert 0 < data["games"] < 5000
+
+
+def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
+    def stop_at_once(plan, start):
+        raise KeyboardInterrupt
+        yield  # a generator, like the real one
+
+    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    result = run("rummy", "simulate", "--deals", 100, "--json")
+    assert result.exit_code == 130
+    assert json.loads(result.stdout) == {"hands": 0, "interrupted": True,
+                                         "requested_deals": 100, "seed": 1}
+
+
+def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
+    """The issue's case in a real process: `rummy simulate --deals 1000000000`, SIGINT
+    once it has made progress, used to exit 0 with an unmarked table."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", str(10**9),
+         "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**environment(), "ANALYZER_PROGRESS": "always"})
+    err = []
+    reader = threading.Thread(target=lambda: err.extend(iter(lambda: process.stderr.read(1),
+                                                             "")), daemon=True)
+    reader.start()
+    try:
+        # the bar shows its total once a chunk has finished after 2 s (kernels load first)
+        deadline = time.monotonic() + 300
+        while "1.00G" not in "".join(err) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert "1.00G" in "".join(err), "".join(err)
+        process.send_signal(signal.SIGINT)
+        out = process.stdout.read()
+        process.wait(timeout=30)
+        reader.join(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["requested_deals"] == 10**9
+    assert data["hands"] > 0 and data["hands"] % CHUNK == 0
+    assert "".join(err).rstrip().endswith("Error: interrupted")
+
+
+# -------------------------------------------- item 7: a Ctrl-C that numba swallowed
+
+
+def swallowed_interrupt(seen):
+    """Send this process SIGINT from inside a ctypes callback, where the
+    KeyboardInterrupt it raises is printed as "Exception ignored" and dropped (as in
+    numba's first compile).  ``seen`` collects the dropped exceptions."""
+    @ctypes.CFUNCTYPE(None)
+    def callback():
+        os.kill(os.getpid(), signal.SIGINT)
+
+    callback()
+    assert any(isinstance(event.exc_value, KeyboardInterrupt) for event in seen), seen
+
+
+def test_a_swallowed_ctrl_c_still_stops_the_run(monkeypatch):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+    original = cluster._results_in_process
+
+    def swallowing_on_the_first_chunk(plan, start):
+        for index, item in enumerate(original(plan, start)):
+            if index == 0:
+                swallowed_interrupt(seen)
+            yield item
+
+    monkeypatch.setattr(cluster, "_results_in_process", swallowing_on_the_first_chunk)
+    result = run("simulate", "--deals", 3 * 32_768, "--json", "--seed", 5)
+    assert result.exit_code == 130, result.output
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["deals"] == 32_768
+    assert result.stderr.strip() == "Error: interrupted"
+
+
+def test_a_swallowed_ctrl_c_in_a_command_without_chunks_exits_130(monkeypatch):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", seen.append)
+
+    def command():
+        swallowed_interrupt(seen)
+        click.echo("finished")
+
+    monkeypatch.setitem(cli.commands, "swallow", click.Command("swallow", callback=command))
+    result = run("swallow")
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "Error: interrupted"
+    assert run("swallow").exit_code == 130  # each run starts with a clean record
+    monkeypatch.setitem(cli.commands, "quiet", click.Command("quiet", callback=lambda: None))
+    assert run("quiet").exit_code == 0
+
+
+# ------------------------------------------------------- item 9: checkpoints checked
+
+SIMULATE = ["simulate", "--deals", 40_000, "--seed", 2, "--json", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory):
+    """The checkpoint of a whole run (2 chunks of 32,768 deals) and that run's output."""
+    path = tmp_path_factory.mktemp("checkpoint") / "run.json"
+    whole = run(*SIMULATE, "--checkpoint", path)
+    assert whole.exit_code == 0, whole.output
+    return path.read_text(), json.loads(whole.stdout)
+
+
+@pytest.fixture
+def finished_checkpoint(tmp_path, whole_run):
+    text, output = whole_run
+    (tmp_path / "run.json").write_text(text)
+    return tmp_path / "run.json", output
+
+
+def edited(path, change):
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def only_stage(data):
+    (stage,) = data["stages"].values()
+    return stage
+
+
+EDITS = {
+    "chunks 0, units kept": (lambda d: only_stage(d).update(chunks=0),
+                             "units is 40,000, but 0 chunks hold 0"),
+    "stages a string": (lambda d: d.update(stages="x"),
+                        "field 'stages' must be an object, got \"x\""),
+    "no value": (lambda d: only_stage(d).pop("value"), "has no field 'value'"),
+    "value a string": (lambda d: only_stage(d).update(value="x"),
+                       ".value must be a list of 2 parts"),
+    "chunks a flag": (lambda d: only_stage(d).update(chunks=True),
+                      ".chunks must be a whole number >= 0, got true"),
+    "units negative": (lambda d: only_stage(d).update(units=-5),
+                       ".units must be a whole number >= 0, got -5"),
+    "too many chunks": (lambda d: only_stage(d).update(chunks=99),
+                        ".chunks is 99, but the run has 2 chunks"),
+    "float unreadable": (lambda d: only_stage(d)["value"]["tuple"][0]["dict"][0].__setitem__(
+                             1, {"float": "zz"}), ".value cannot be read"),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=list(EDITS))
+def test_a_damaged_checkpoint_is_one_line(finished_checkpoint, edit):
+    path, _ = finished_checkpoint
+    change, text = EDITS[edit]
+    edited(path, change)
+    result = run(*SIMULATE, "--checkpoint", "run.json", "--resume")
+    assert_one_line_error(result, text)
+    assert "checkpoint run.json is damaged" in result.stderr
+    assert result.stdout == ""
+
+
+def test_an_intact_checkpoint_resumes_to_the_same_result(finished_checkpoint):
+    _, whole = finished_checkpoint
+    resumed = run(*SIMULATE, "--checkpoint", "run.json", "--resume")
+    assert resumed.exit_code == 0
+    data = json.loads(resumed.stdout)
+    assert data["points_per_hand"] == whole["points_per_hand"] and data["deals"] == 40_000
+
+
+def test_a_checkpoint_in_a_new_folder_is_made_like_out(tmp_path):
+    result = run("simulate", "--deals", 100, "--no-progress", "--checkpoint",
+                 "new/deeper/run.json")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "new" / "deeper" / "run.json").read_text())["stages"]
+
+
+# ------------------------------------------------------- item 13: an empty --out
+
+
+@pytest.mark.parametrize("args", [
+    ["report", "--quick"], ["knock-sweep"], ["knock-chart"], ["dealt"], ["equity"],
+    ["exact"], ["rummy", "study", "players"], ["rummy", "simulate"], ["equilibrium"],
+], ids=lambda args: "-".join(args))
+def test_an_empty_out_is_refused(args, tmp_path):
+    for empty in ("", "  "):
+        assert_one_line_error(run(*args, "--out", empty), "is empty: give a folder name")
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------ item 10: Ctrl-C in the first second
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.45, 0.7, 1.0])
+def test_ctrl_c_in_the_first_second_is_one_line(delay):
+    """Ctrl-C while Python loads the command line, numpy and numba (a traceback before)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "analyzer", "simulate", "--deals", str(10**12), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 130, err
+    assert err.splitlines() == ["Error: interrupted"]
+    assert out == "" or json.loads(out)["interrupted"] is True
