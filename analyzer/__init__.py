@@ -27,6 +27,7 @@ _LAZY = {
     **dict.fromkeys(("best_discard", "best_melds", "deadwood_after_layoff",
                      "dealt_deadwood_distribution", "min_deadwood", "min_deadwood_batch"),
                     "gin.evaluator"),
+    **dict.fromkeys(("Hand", "Move"), "gin.hand"),
 }
 
 _API = ("advise", "dealt", "knock_chart", "knock_sweep", "play_games", "policies", "policy",
