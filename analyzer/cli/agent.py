@@ -1,4 +1,5 @@
-"""``analyzer agent``: an analyzer policy speaking the EAAI framework's player protocol."""
+"""``analyzer agent``: an analyzer player (a policy or the search player) speaking the EAAI
+framework's player protocol."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from typing import IO, Any
 import click
 
 from ..core.limits import MAX_MESSAGE_CHARS, load_json
-from .options import SEED, fail, get_policy, get_rules, rules_options
+from .options import SEED, fail, get_player, get_rules, rules_options
 
 
 @click.command("agent")
 @click.option("--policy", "policy_text", default="basic", show_default=True,
-              help="Policy name or spec (see `analyzer simulate --help`).")
+              help="Policy name or spec, or the search player search[,budget=..,"
+                   "rollout=..] (see `analyzer simulate --help`).")
 @rules_options
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the policy's random stream, 0 <= seed < 2**63.")
@@ -30,7 +32,7 @@ def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], see
     """
     from ..interop.eaai import QUESTIONS, AgentSession
 
-    session = AgentSession(get_policy(policy_text), get_rules(preset, overrides), seed)
+    session = AgentSession(get_player(policy_text), get_rules(preset, overrides), seed)
     message: Any
     reply: dict[str, Any] | None
     stdin = sys.stdin

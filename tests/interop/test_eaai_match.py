@@ -225,6 +225,16 @@ def test_agent_process_serves_several_games_and_quit_ends_it():
                 player.process.kill()
 
 
+def test_search_plays_through_the_agent():
+    players = [AgentProcess("search,budget=32,rollout=basic", seed=5), AgentProcess("basic", seed=6)]
+    try:
+        game = play_game(players, random.Random(3))  # type: ignore[arg-type]
+    finally:
+        for player in players:
+            player.close()
+    assert max(game["scores"]) >= 100
+
+
 # ---------------------------------------------------------------------- the Java path
 FRAMEWORK = os.environ.get("EAAI_FRAMEWORK")
 
