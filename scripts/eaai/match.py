@@ -285,7 +285,10 @@ def main_class(package: str) -> str:
 def java_command(args: argparse.Namespace, classpath: tuple[Path, ...], package: str,
                  out: Path) -> list[str]:
     """The command line that runs the match."""
-    entries = [*(str(p) for p in classpath), *args.extra_classpath]
+    # the JVM runs in the repository (so that `python -m analyzer` finds the package):
+    # paths given relative to where this script was started are made absolute
+    extra = [os.path.abspath(p) for entry in args.extra_classpath for p in entry.split(os.pathsep)]
+    entries = [*(str(p) for p in classpath), *extra]
     agent = args.agent.split() if args.agent else [sys.executable, "-m", "analyzer", "agent"]
     command = [args.java, "-cp", os.pathsep.join(entries), main_class(package),
                "--a", args.player_a, "--b", args.player_b, "--pairs", str(args.pairs),
@@ -373,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"Error: {error}", file=sys.stderr)
         return 2
+    args.out = args.out.resolve()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     command = java_command(args, classpath, framework.package, args.out)
     result = subprocess.run(command, cwd=ROOT, check=False)

@@ -122,7 +122,8 @@ def test_argument_parsing(tmp_path):
                              "--agent", "/opt/py -m analyzer agent"])
     command = match.java_command(args, (Path("built"), Path("fw")), "ginrummy",
                                  Path("out.csv"))
-    assert command[command.index("-cp") + 1] == os.pathsep.join(["built", "fw", "m1", "m2"])
+    assert command[command.index("-cp") + 1] == os.pathsep.join(
+        ["built", "fw", os.path.abspath("m1"), os.path.abspath("m2")])
     assert "ginrummy.EaaiMatch" in command
     assert command[command.index("--a") + 1] == "analyzer:search,budget=32"
     agent = [command[i + 1] for i, part in enumerate(command) if part == "--agent-arg"]
