@@ -32,6 +32,11 @@ type                   other fields                                 reply
 =====================  ===========================================  ===========================
 
 A bad question gets ``{"error": "..."}`` instead of its reply, and the session goes on.
+Every message is checked against the hand as this seat knows it before it changes
+anything: seats are 0 or 1, cards are card strings never seen elsewhere in the hand, and
+each callback must come at its place in the hand (a draw on the seat's draw, a discard
+after it; the pile never holds a card twice).  A message that fails leaves the session
+exactly as it was.
 ``getFinalMelds`` returns ``null`` to play on, or the melds to knock with; after the
 opponent knocked it returns the player's own melds (one minimum-deadwood arrangement), as
 the interface asks.
@@ -39,9 +44,11 @@ the interface asks.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from ..core.cards import format_card, parse_card
+from ..core.limits import check_seed
 from ..gin.evaluator import best_melds
 from ..gin.hand import Hand, Move
 from ..gin.policies import Policy
@@ -83,6 +90,7 @@ class AgentSession:
     """
 
     def __init__(self, player: Policy | SearchPolicy, rules: Rules, seed: int = 0) -> None:
+        check_seed(seed)
         self.player = player
         self.rules = rules
         self.seed = seed
@@ -178,8 +186,9 @@ class AgentSession:
             self.opponent_knocked = True
 
     def report_scores(self, scores: list[int]) -> None:
-        if len(scores) != 2 or any(not 0 <= int(s) < 10**6 for s in scores):
-            raise ValueError("scores are two numbers of points, 0 or more")
+        if (not isinstance(scores, list) or len(scores) != 2
+                or not all(_is_int(s) and 0 <= s < 10**6 for s in scores)):
+            raise ValueError(f"scores are two whole numbers of points 0-999999, got {scores!r}")
         self.scores = (int(scores[0]), int(scores[1]))
 
     def _playing(self) -> Hand:
@@ -190,35 +199,88 @@ class AgentSession:
     # ------------------------------------------------------------------ protocol
     def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """The reply to one protocol message (see the module docstring): a dict for a
-        question or an error, None for a report taken."""
+        question or an error, None for a report taken.  A message that fails changes
+        nothing: the session is as it was before it."""
+        if not isinstance(message, dict):
+            return {"error": "a message is a JSON object"}
         kind = message.get("type")
+        if not isinstance(kind, str) or kind not in QUESTIONS + REPORTS:
+            return {"error": f"unknown message type {_shown(kind)}"}
+        saved = self._saved()
         try:
-            if kind == "startGame":
-                self.start_game(int(message["player"]), int(message["starting"]),
-                                [parse_card(c) for c in message["cards"]])
-            elif kind == "willDrawFaceUpCard":
-                return {"draw": self.will_draw_face_up(parse_card(message["card"]))}
-            elif kind == "reportDraw":
-                card = message.get("card")
-                self.report_draw(int(message["player"]),
-                                 None if card is None else parse_card(card))
-            elif kind == "getDiscard":
-                return {"card": card_text(self.get_discard())}
-            elif kind == "reportDiscard":
-                self.report_discard(int(message["player"]), parse_card(message["card"]))
-            elif kind == "getFinalMelds":
-                return {"melds": self.get_final_melds()}
-            elif kind == "reportFinalMelds":
-                self.report_final_melds(int(message["player"]))
-            elif kind == "reportScores":
-                self.report_scores(message["scores"])
-            elif kind not in REPORTS:
-                return {"error": f"unknown message type {kind!r}"}
+            return self._dispatch(kind, message)
         except (KeyError, TypeError, ValueError) as error:
-            return {"error": f"bad {kind} message: {error}"}
+            self._restore(saved)
+            text = f"no field {error}" if isinstance(error, KeyError) else str(error)
+            return {"error": " ".join(f"bad {kind} message: {text}".split())}
+
+    def _dispatch(self, kind: str, message: dict[str, Any]) -> dict[str, Any] | None:
+        if kind == "startGame":
+            cards = message["cards"]
+            if not isinstance(cards, list):
+                raise TypeError(f"cards must be a list of cards, got {_shown(cards)}")
+            self.start_game(_seat(message["player"], "player"),
+                            _seat(message["starting"], "starting"), [_card(c) for c in cards])
+        elif kind == "willDrawFaceUpCard":
+            return {"draw": self.will_draw_face_up(_card(message["card"]))}
+        elif kind == "reportDraw":
+            card = message.get("card")
+            self.report_draw(_seat(message["player"], "player"),
+                             None if card is None else _card(card))
+        elif kind == "getDiscard":
+            return {"card": card_text(self.get_discard())}
+        elif kind == "reportDiscard":
+            self.report_discard(_seat(message["player"], "player"), _card(message["card"]))
+        elif kind == "getFinalMelds":
+            return {"melds": self.get_final_melds()}
+        elif kind == "reportFinalMelds":
+            self.report_final_melds(_seat(message["player"], "player"))
+        elif kind == "reportScores":
+            self.report_scores(message["scores"])
         return None
+
+    def _saved(self) -> tuple[Any, ...]:
+        """What a message may change: the hand (its state, random stream and counters)
+        and the session's fields."""
+        hand = self.hand
+        inside = None if hand is None else (hand.state.copy(), hand.rng.copy(), hand.searched,
+                                            hand.knocked_by)
+        return (hand, inside, self.me, self.will_knock, self.opponent_knocked, self.scores,
+                self.hands_started)
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        (self.hand, inside, self.me, self.will_knock, self.opponent_knocked, self.scores,
+         self.hands_started) = saved
+        if self.hand is not None:
+            state, rng, self.hand.searched, self.hand.knocked_by = inside
+            self.hand.state[:] = state
+            self.hand.rng[:] = rng
 
 
 def _check_player(player: int) -> None:
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, cut to 40 characters (a message's values may be long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _seat(value: object, name: str) -> int:
+    """A seat number of a message: the JSON integer 0 or 1."""
+    if not _is_int(value) or value not in (0, 1):
+        raise ValueError(f"{name} must be 0 or 1, got {_shown(value)}")
+    return int(value)  # type: ignore[call-overload]
+
+
+def _card(value: object) -> int:
+    """A card of a message: a card string such as ``"TD"``."""
+    if not isinstance(value, str) or len(value) > 8:
+        raise TypeError(f"a card is a string such as \"TD\", got {_shown(value)}")
+    return parse_card(value)
