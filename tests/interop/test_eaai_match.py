@@ -237,6 +237,21 @@ def test_search_plays_through_the_agent():
 
 
 # ---------------------------------------------------------------------- the Java path
+@pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None,
+                    reason="javac/java not found: the Java adapter test needs a JDK")
+def test_java_adapter_close_ends_the_agent(tmp_path):
+    stand_in = Path(__file__).parent / "java"
+    sources = [str(ROOT / "analyzer/interop/java/AnalyzerPlayer.java"),
+               *(str(p) for p in sorted(stand_in.rglob("*.java")))]
+    subprocess.run(["javac", "-d", str(tmp_path), *sources], check=True, timeout=120)
+    command = f"{sys.executable} -m analyzer agent --policy basic --rules eaai"
+    result = subprocess.run(
+        ["java", "-cp", str(tmp_path), f"-Danalyzer.agent={command}", "ginrummy.OneHand", "3"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "hand over:" in result.stdout and "agents ended: true" in result.stdout, result.stdout
+
+
 FRAMEWORK = os.environ.get("EAAI_FRAMEWORK")
 
 

@@ -7,7 +7,8 @@ import java.util.Random;
 /**
  * Test driver (ours): two AnalyzerPlayers play one hand with the framework's turn order
  * (offers, draws, discards, knock melds, the defender's melds) and the hand's result is
- * printed as "hand over: ...". Argument: the shuffle seed.
+ * printed as "hand over: ..."; then both players are closed and "agents ended: true" is printed
+ * when their processes are gone. Argument: the shuffle seed.
  */
 public class OneHand {
     public static void main(String[] args) {
@@ -58,6 +59,15 @@ public class OneHand {
                     + " (deadwood " + knockerDeadwood + "); defender melds " + own
                     + " (deadwood " + deadwood(hands.get(1 - current), own) + ")");
         }
+        // close() sends quit and waits: the agent processes have ended when it returns
+        boolean ended = true;
+        for (GinRummyPlayer player : players) {
+            AnalyzerPlayer agent = (AnalyzerPlayer) player;
+            agent.close();
+            agent.close();  // a second close does nothing
+            ended &= !agent.isAlive();
+        }
+        System.out.println("agents ended: " + ended);
         System.exit(0);
     }
 
