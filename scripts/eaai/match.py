@@ -140,7 +140,26 @@ def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -
     summary["pairs_split"] = {"a_both": sum(w == ["a", "a"] for w in complete),
                               "b_both": sum(w == ["b", "b"] for w in complete),
                               "split": sum(sorted(w) == ["a", "b"] for w in complete)}
+    gap = first_start_gap(rows)
+    if gap is not None:
+        summary["first_start_gap"] = gap
     return summary
+
+
+def first_start_gap(rows: list[dict[str, Any]], z: float = Z95) -> list[float] | None:
+    """[gap, low, high]: how much more often a player wins the game of a pair in which it
+    started the first hand than the one in which the other did (the same for both
+    players), with a normal 95% interval over the pairs (the games of a pair share their
+    deals, so the pair is the unit); None with fewer than two complete pairs."""
+    games: dict[int, dict[str, bool]] = {}
+    for r in rows:
+        games.setdefault(r["pair"], {})[r["first_starter"]] = r["winner"] == "a"
+    differences = [int(g["a"]) - int(g["b"]) for g in games.values() if len(g) == 2]
+    if len(differences) < 2:
+        return None
+    mean = statistics.fmean(differences)
+    half = z * statistics.stdev(differences) / math.sqrt(len(differences))
+    return [mean, mean - half, mean + half]
 
 
 def _pct(share: list[float]) -> str:
@@ -150,9 +169,9 @@ def _pct(share: list[float]) -> str:
 def format_summary(summary: dict[str, Any]) -> str:
     """The summary as a few lines of text."""
     names = summary["players"]
-    lines = [f"{summary['games']} games ({summary['pairs']} mirrored pairs), "
-             f"{summary['hands']} hands, {100 * summary['cancelled_per_hand']:.1f}% of hands "
-             "cancelled"]
+    lines = [(f"{summary['games']} games ({summary['pairs']} mirrored pairs), "
+              f"{summary['hands']} hands, {100 * summary['cancelled_per_hand']:.1f}% of hands "
+              "cancelled")]
     width = max(len(names["a"]), len(names["b"]), 6)
     lines.append(f"{'player':<{width}}  {'won (Wilson 95%)':<24}  "
                  f"{'won when it started hand 1':<26}  {'won when the other did':<26}")
@@ -176,8 +195,13 @@ def format_summary(summary: dict[str, Any]) -> str:
                      f"{player['knocks_per_hand']:11.3f}  {player['gins_per_hand']:9.3f}  "
                      f"{player['undercuts_per_hand']:14.3f}  {decision:<18}  {cpu}")
     starter = summary["first_starter_won"]
-    lines.append(f"the player who started the first hand won {_pct(starter['share']).strip()} "
-                 "of games")
+    line = f"the player who started the first hand won {_pct(starter['share']).strip()} of games"
+    if "first_start_gap" in summary:
+        gap = summary["first_start_gap"]
+        line += (f"; starting it adds {100 * gap[0]:+.1f} [{100 * gap[1]:+.1f}, "
+                 f"{100 * gap[2]:+.1f}] percentage points to a player's win rate "
+                 "(paired by deals)")
+    lines.append(line)
     split = summary["pairs_split"]
     lines.append(f"pairs: {names['a']} won both {split['a_both']}, {names['b']} won both "
                  f"{split['b_both']}, split {split['split']}")

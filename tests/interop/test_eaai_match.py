@@ -57,7 +57,7 @@ def test_wilson_interval_by_hand():
     assert low == pytest.approx(0.396773, abs=1e-6)
     assert high == pytest.approx(0.892211, abs=1e-6)
     assert match.wilson(0, 4)[1] == 0.0 and match.wilson(4, 4)[2] == 1.0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least one trial"):
         match.wilson(0, 0)
 
 
@@ -88,6 +88,12 @@ def test_summary_from_a_hand_written_csv(tmp_path):
     assert summary["pairs_split"] == {"a_both": 1, "b_both": 0, "split": 1}
     # the first hand's starter won game 0 only
     assert summary["first_starter_won"]["wins"] == 1
+    # pair 0: A won both (difference 0); pair 1: A lost the game it started (game 3) and
+    # won the other (game 2): difference -1; mean -0.5, sd 0.7071, half 1.96 * 0.5
+    gap = summary["first_start_gap"]
+    assert gap[0] == -0.5
+    assert gap[1] == pytest.approx(-0.5 - match.Z95 * 0.5)
+    assert gap[2] == pytest.approx(-0.5 + match.Z95 * 0.5)
     text = match.format_summary(summary)
     assert "expert" in text and "75.0%" in text and "split 1" in text
 
@@ -152,11 +158,11 @@ def test_locating_the_framework(tmp_path):
     with zipfile.ZipFile(jar, "w") as archive:
         archive.writestr("ginrummy/GinRummyGame.class", b"")
     assert match.locate_framework(jar) == match.Framework((jar,), (), "ginrummy")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="does not exist"):
         match.locate_framework(tmp_path / "missing")
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no GinRummyGame"):
         match.locate_framework(empty)
     # our sources are written for package ginrummy; the default package drops the line
     assert "package" not in match._source_for("", "package ginrummy;\nclass X {}\n")
@@ -190,13 +196,13 @@ class _InProcess:
 def test_one_session_plays_many_games_and_each_starts_at_zero():
     players = [_InProcess("expert", 1), _InProcess("basic", 2)]
     rng = random.Random(11)
-    games = [play_game(players, rng) for _ in range(4)]  # type: ignore[arg-type]
+    games = [play_game(players, rng) for _ in range(4)]
     for player in players:
         reported = player.reported
         starts = player.scores_at_start
         assert len(starts) == len(reported) == sum(len(g["outcomes"]) for g in games)
         previous = (0, 0)
-        for start, after in zip(starts, reported):
+        for start, after in zip(starts, reported, strict=True):
             # a hand sees the score before it; a game's first hand sees 0 to 0
             assert start == (previous if max(previous) < 100 else (0, 0))
             previous = after
@@ -207,7 +213,7 @@ def test_agent_process_serves_several_games_and_quit_ends_it():
     players = [AgentProcess("expert", seed=3), AgentProcess("basic", seed=4)]
     try:
         rng = random.Random(8)
-        games = [play_game(players, rng) for _ in range(3)]  # type: ignore[arg-type]
+        games = [play_game(players, rng) for _ in range(3)]
         assert all(max(g["scores"]) >= 100 for g in games)
         # quit alone ends the process (its stdin still open)
         first = players[0].process
@@ -229,7 +235,7 @@ def test_agent_process_serves_several_games_and_quit_ends_it():
 def test_search_plays_through_the_agent():
     players = [AgentProcess("search,budget=32,rollout=basic", seed=5), AgentProcess("basic", seed=6)]
     try:
-        game = play_game(players, random.Random(3))  # type: ignore[arg-type]
+        game = play_game(players, random.Random(3))
     finally:
         for player in players:
             player.close()
