@@ -314,6 +314,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
         "first_player_win_rate": result.first_player_win_rate,
         "elapsed_s": result.elapsed_s,
         "deals_per_s": result.deals_per_s,
+        "kernels_s": result.kernels_s,
     }
     if result.interrupted:
         if fmt == "table":
@@ -335,7 +336,8 @@ def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tup
     click.echo(f"turns per hand:      {estimate_text(result.turns, 2)}  (draws, both players)")
     click.echo(f"first player edge:   {estimate_text(result.first_player_points)} points/hand, "
                f"wins {result.first_player_win_rate:.2%} of decided hands")
-    click.echo(f"time:                {result.elapsed_s:.1f} s ({result.deals_per_s:,.0f} deals/s)")
+    click.echo(f"time:                {result.elapsed_s:.1f} s ({result.deals_per_s:,.0f} deals/s; "
+               f"kernels loaded before, in {result.kernels_s:.1f} s)")
 
 
 @click.command("games")

@@ -347,6 +347,9 @@ class HandResult:
     """Samples those decisions rolled out."""
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the summary covers the deals finished."""
+    kernels_s: float = 0.0
+    """Seconds spent loading (first run: compiling) the kernels before ``elapsed_s``
+    started (0 on a cluster, where the workers load them)."""
 
     @property
     def deals_per_s(self) -> float:
@@ -583,6 +586,11 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     """
     if n_deals < 1:
         raise ValueError(f"n_deals must be >= 1, got {n_deals}")
+    warm_up = time.perf_counter()
+    if scheduler is None:
+        # load (or, on a first run, compile) the kernels before the clock starts, so that
+        # deals_per_s measures play, not numba: loading costs seconds whatever the count
+        _hand_chunk(rules, policy_a, policy_b, seed, 0, 1, swap_seats, False)
     started = time.perf_counter()
     common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
               "swap_seats": swap_seats, "keep_rows": keep_rows}
@@ -592,6 +600,7 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     result = hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
                          _hand_frame(kept) if keep_rows else None)
     result.interrupted = interrupted
+    result.kernels_s = started - warm_up
     return result
 
 

@@ -67,8 +67,11 @@ def test_simulate_json_keys_and_consistency():
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     for key in ("deals", "seed", "rules", "outcomes", "points_per_hand", "turns_per_hand",
-                "first_player_win_rate", "elapsed_s", "deals_per_s"):
+                "first_player_win_rate", "elapsed_s", "deals_per_s", "kernels_s"):
         assert key in data
+    # the kernels are loaded before the clock starts: the rate measures play only
+    assert data["kernels_s"] >= 0 and data["deals_per_s"] == pytest.approx(
+        300 / data["elapsed_s"])
     assert data["deals"] == 300
     assert set(data["outcomes"]) >= {"knock", "gin", "big_gin", "undercut", "draw"}
     assert sum(data["outcomes"].values()) == pytest.approx(1)
