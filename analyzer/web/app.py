@@ -298,7 +298,7 @@ class Guard:
         if not self.hosts.allows(host):
             await _json_error(guarded_send, 400, f"the Host header {host!r} does not name "
                                                  "this server (analyzer serve --allow-host "
-                                                 "NAME adds a name)")
+                                                 "NAME adds a name)", close=True)
             return
         try:
             await self.app(scope, receive, guarded_send)
@@ -476,7 +476,8 @@ class AdvisorService:
                         tolerance=tolerance, equity=equity, progress=progress)
         if not self._measure(key, marks, measure) and measure and advice.elapsed_s > 0:
             self._measured(key, advice.samples / advice.elapsed_s)
-        data = advice.to_dict() | {"rules_preset": rules_preset, "sample_budget": budget}
+        data = advice.to_dict() | {"rules_preset": rules_preset, "sample_budget": budget,
+                                   "time_limit_s": self.limit_seconds}
         if samples is not None:
             data["samples_requested"] = samples
         return data

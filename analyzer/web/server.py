@@ -9,7 +9,8 @@ once that many connections are merely open.  :class:`GuardedProtocol` replaces t
   so one client holding idle connections cannot lock the others out;
 * a header deadline (:data:`HEADER_TIMEOUT_S`): a request's line and headers must arrive
   within that time of its first byte (or of the connection, for its first request);
-  trickling bytes does not extend it.  Idle keep-alive connections close after
+  trickling bytes does not extend it.  The rest of a body the app answered without
+  reading (a refused Host, say) has the same deadline.  Idle keep-alive connections close after
   :data:`KEEP_ALIVE_S`.  The body has its own deadline in the app
   (:data:`analyzer.web.app.BODY_TIMEOUT_S`).
 
@@ -84,14 +85,18 @@ class GuardedProtocol(H11Protocol):
         if self._refused:
             return
         super().data_received(data)
-        if self.transport.is_closing():
+        if self.transport.is_closing() or not self._waiting_on_client():
             self._disarm_header_timer()
-        elif self.conn.their_state is h11.IDLE:
-            # waiting for (the rest of) a request's headers: the deadline runs from the
-            # first byte and is not renewed by further bytes
-            self._arm_header_timer()
         else:
-            self._disarm_header_timer()
+            # the deadline runs from the first byte and is not renewed by further bytes
+            self._arm_header_timer()
+
+    def _waiting_on_client(self) -> bool:
+        """Whether the connection waits for the client with nothing for the app to do:
+        (the rest of) a request's headers, or the rest of a body the app answered
+        without reading."""
+        their, ours = self.conn.their_state, self.conn.our_state
+        return their is h11.IDLE or (their is h11.SEND_BODY and ours is h11.DONE)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm_header_timer()
@@ -109,9 +114,10 @@ class GuardedProtocol(H11Protocol):
 
     def _header_timed_out(self) -> None:
         self._header_timer = None
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+        if self.transport.is_closing() or not self._waiting_on_client():
             return
-        if self.conn.trailing_data[0]:  # part of a request arrived: say why it ends
+        if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
+            # part of a request's headers arrived: say why the connection ends
             self.transport.write(canned_response(
                 408, "Request Timeout",
                 f"request headers not received within {self.header_timeout:g} s"))

@@ -107,8 +107,8 @@ def test_the_largest_seed_is_accepted_everywhere(client):
 ])
 def test_advisor_settings_outside_their_ranges_get_400(client, field, value):
     raw = value if isinstance(value, str) else repr(value)
-    body = ('{"position": {"hand": "%s"}, "opponent": "basic", "%s": %s}'
-            % (KNOCK_DECISION["hand"], field, raw))
+    body = f'{{"position": {{"hand": "{KNOCK_DECISION["hand"]}"}}, "opponent": "basic", ' \
+           f'"{field}": {raw}}}'
     response = client.post("/api/advise", content=body.encode(),
                            headers={"content-type": "application/json"})
     assert field in error_of(response, 400)
@@ -283,6 +283,7 @@ def test_an_explicit_budget_is_cut_to_what_fits_the_time_limit(warm_advisor):
     finally:
         service.stop()
     assert advice["samples_requested"] == LIMITS["samples"][1]
+    assert advice["time_limit_s"] == 1.0
     assert advice["sample_budget"] == int(0.75 * rate * 1.0) < LIMITS["samples"][1] // 10
     assert advice["samples"] == advice["sample_budget"]  # tolerance 1e-9: the whole budget
     assert elapsed < 5  # a million samples would take minutes
