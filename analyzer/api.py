@@ -49,6 +49,8 @@ from .core.limits import (
 )
 from .core.progress import Progress, bar_progress
 from .gin.advisor import Advice, Position
+from .gin.advisor.position import UNDEALT
+from .gin.engine import MAX_DRAWS
 from .gin.policies import PRESETS as POLICY_PRESETS
 from .gin.policies import Policy, format_policy, parse_policy
 from .gin.replay import HandReplay, parse_deck
@@ -127,12 +129,13 @@ def _check_progress(progress: object) -> None:
         raise TypeError(f"progress must be True, False, None or a callable, got {progress!r}")
 
 
-def _check_run(seed: object, progress: object = None, **counts: object) -> None:
-    """The seed, the progress argument and each count of deals or games (1-10**12)."""
-    check_seed(seed)
+def _check_run(seed: object, progress: object = None, **counts: object) -> list[int]:
+    """The seed, the progress argument and each count of deals or games (1-10**12); the
+    seed and the counts as plain ``int`` (numpy integers are accepted)."""
+    checked = [check_seed(seed)]
     _check_progress(progress)
-    for name, value in counts.items():
-        check_count(value, name)
+    checked += [check_count(value, name) for name, value in counts.items()]
+    return checked
 
 
 @contextmanager
@@ -175,7 +178,7 @@ def simulate(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike 
     5,000,000 deals: the rows are kept in memory)."""
     from .gin.simulate import simulate as run
 
-    _check_run(seed, progress, deals=deals)
+    seed, deals = _check_run(seed, progress, deals=deals)
     if not isinstance(keep_rows, bool):
         raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
     if keep_rows:
@@ -190,7 +193,7 @@ def play_games(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLik
     """Play ``games`` whole games of A against B (each twice, first dealer swapped)."""
     from .gin.simulate import play_games as run
 
-    _check_run(seed, progress, games=games)
+    seed, games = _check_run(seed, progress, games=games)
     chosen = _rules(rules), _policy(a, "a"), _policy(b, "b")
     with _progress(progress, "game") as update:
         return run(*chosen, games, seed, progress=update)
@@ -205,7 +208,7 @@ def knock_sweep(a: PolicyLike = "basic", b: PolicyLike | None = "basic",
     ``thresholds``: distinct knock thresholds 0-10."""
     from .gin import studies
 
-    _check_run(seed, progress, deals=deals, games=games)
+    seed, deals, games = _check_run(seed, progress, deals=deals, games=games)
     chosen = _names(thresholds, "thresholds", "knock thresholds 0-10")
     for threshold in chosen:
         check_int(threshold, "a knock threshold", 0, 10)
@@ -226,7 +229,7 @@ def knock_chart(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLi
     deadwood), with CI and verdict."""
     from .gin import studies
 
-    _check_run(seed, progress, deals=deals, min_samples=min_samples)
+    seed, deals, min_samples = _check_run(seed, progress, deals=deals, min_samples=min_samples)
     chosen = _rules(rules), _policy(a, "a"), _policy(b, "b")
     with _progress(progress, "deal") as update:
         return studies.knock_chart(*chosen, deals, seed, min_samples, progress=update)
@@ -238,7 +241,7 @@ def tournament(policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"
     """Round robin: one row per ordered pair with points per hand and game-win rate."""
     from .gin import studies
 
-    _check_run(seed, progress, deals=deals, games=games)
+    seed, deals, games = _check_run(seed, progress, deals=deals, games=games)
     listed = _names(policies, "policies", "policies")
     field = {}
     for index, entry in enumerate(listed):
@@ -262,8 +265,8 @@ def variants(presets: Sequence[str] = ("standard", "classic", "oklahoma"),
     ``deals`` 2-5,000,000 (the self-play hands are kept in memory)."""
     from .gin import studies
 
-    _check_run(seed, progress, games=games)
-    check_count(deals, "deals", MIN_VARIANT_DEALS, MAX_RAW_UNITS)
+    seed, games = _check_run(seed, progress, games=games)
+    deals = check_count(deals, "deals", MIN_VARIANT_DEALS, MAX_RAW_UNITS)
     names = _names(presets, "presets", "rules preset names")
     for name in names:
         _check_text(name, "a preset")
@@ -281,7 +284,7 @@ def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) ->
     """P(dealt deadwood <= limit) for limits 0..10, by hand size (11: best 10 of 11)."""
     from .gin import studies
 
-    _check_run(seed, progress, deals=deals)
+    seed, deals = _check_run(seed, progress, deals=deals)
     with _progress(progress, "hand") as update:
         return studies.knock_eligibility(studies.dealt_hands(deals, seed, progress=update))
 
@@ -304,11 +307,13 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
         _check_text(value, name)
     for name, value in (("drawn", drawn), ("score", score)):
         _check_text(value, name, none=True)
-    for name, value in (("stock", stock), ("turn", turn)):
-        if value is not None:
-            check_int(value, name, 0, MAX_UNITS)  # the position checks the game's range
-    _check_run(seed, progress)
-    check_count(samples, "samples", 1, MAX_SAMPLES)
+    for name, value, low, high in (("stock", stock, 2, UNDEALT),
+                                   ("turn", turn, 1, MAX_DRAWS // 2)):
+        if value is not None:  # the ranges of analyzer advise --stock and --turn
+            check_int(value, name, low, high)
+    stock, turn = (None if v is None else int(v) for v in (stock, turn))
+    (seed,) = _check_run(seed, progress)
+    samples = check_count(samples, "samples", 1, MAX_SAMPLES)
     _check_advisor_options(options)
     position = Position.from_options(hand, pile, opp_took, opp_threw, stock, turn, dealer,
                                      drawn, score=score)
@@ -342,9 +347,10 @@ def _check_advisor_options(options: dict[str, Any]) -> None:
     if "weights" in options and options["weights"] not in ("model", "uniform"):
         raise ValueError(f"weights must be 'model' or 'uniform', got {options['weights']!r}")
     if "batch" in options:
-        check_count(options["batch"], "batch", 1, MAX_SAMPLES)
+        options["batch"] = check_count(options["batch"], "batch", 1, MAX_SAMPLES)
     if "equity_games" in options:
-        check_count(options["equity_games"], "equity_games", 1, MAX_UNITS)
+        options["equity_games"] = check_count(options["equity_games"], "equity_games", 1,
+                                              MAX_UNITS)
     actions = options.get("actions")
     if actions is not None:
         for action in _names(actions, "actions", "actions such as 'knock Kd'"):
@@ -360,8 +366,8 @@ def replay(seed: int = 1, deal: int = 0, a: PolicyLike = "basic", b: PolicyLike 
     a run)."""
     from .gin.replay import replay as run
 
-    check_seed(seed)
-    check_int(deal, "deal", 0, MAX_UNITS - 1)
+    seed = check_seed(seed)
+    deal = check_int(deal, "deal", 0, MAX_UNITS - 1)
     if not isinstance(a_dealer, bool):
         raise TypeError(f"a_dealer must be True or False, got {a_dealer!r}")
     _check_text(deck, "deck", none=True)

@@ -80,6 +80,17 @@ SCHEDULE_TURNS = 32
 #: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
 #: about 100 points, so larger values change nothing.
 MAX_PENALTY = 100
+#: Largest magnitude of the expert's weights (``outs``, ``danger``, ``take_margin``,
+#: ``low_late``, ``knock_bias``, ``knock_stock``, ``knock_threat``, ``game_push``; hundredths
+#: of a point): 1000 points, ten times a whole hand, and far inside int64 in the kernels'
+#: sums (the tuned weights are below 1000).
+MAX_WEIGHT = 100_000
+#: ``name -> (low, high)`` of every integer field of a policy but the knock schedules.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "danger_penalty": (0, MAX_PENALTY), "slack": (0, MAX_PENALTY),
+    **dict.fromkeys(("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
+                     "knock_threat", "game_push"), (-MAX_WEIGHT, MAX_WEIGHT)),
+    "knock_samples": (1, 64), "play_in": (0, 20)}
 
 DRAW_RULES = ("never", "improve", "meld", "expert", "anymeld")
 DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
@@ -142,7 +153,26 @@ class KnockRule(IntEnum):
     EXPERT = 1
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _steps_tuple(schedule: object) -> tuple[tuple[int, int], ...]:
+    """A schedule given as any sequence of (turn, threshold) pairs, as nested tuples
+    (checked by :func:`_check_schedule`)."""
+    try:
+        return tuple(tuple(step) for step in schedule)  # type: ignore[attr-defined]
+    except TypeError:
+        raise TypeError("a knock schedule is a threshold or (turn, threshold) integer pairs, "
+                        f"got {schedule!r}") from None
+
+
 def _check_schedule(schedule: tuple[tuple[int, int], ...]) -> None:
+    if not isinstance(schedule, tuple) or not all(
+            isinstance(step, tuple) and len(step) == 2 and all(_is_int(v) for v in step)
+            for step in schedule):
+        raise TypeError(f"a knock schedule is a tuple of (turn, threshold) integer pairs, "
+                        f"got {schedule!r}")
     if not schedule or schedule[0][0] != 1:
         raise ValueError("knock schedule must start at own turn 1")
     turns = [turn for turn, _ in schedule]
@@ -191,19 +221,16 @@ class Policy:
             _check_schedule(self.knock_alert)
         if not isinstance(self.norepeat, bool):
             raise TypeError(f"norepeat must be True or False, got {self.norepeat!r}")
-        for name in ("danger_penalty", "slack"):
+        for name, (low, high) in INT_RANGES.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
+            if not _is_int(value):
                 raise TypeError(f"{name} must be an integer, got {value!r}")
-            if not 0 <= value <= MAX_PENALTY:
-                raise ValueError(f"{name} must be 0-{MAX_PENALTY}, got {value}")
+            if not low <= value <= high:
+                span = f"{low}-{high}" if low >= 0 else f"{low} to {high}"
+                raise ValueError(f"{name} must be {span}, got {value}")
         if self.knock_rule not in KNOCK_RULES:
             raise ValueError(f"unknown knock rule {self.knock_rule!r}; "
                              f"choose from {', '.join(KNOCK_RULES)}")
-        if not 1 <= self.knock_samples <= 64:
-            raise ValueError("knock_samples must be 1-64")
-        if not 0 <= self.play_in <= 20:
-            raise ValueError("play_in must be 0-20")
 
     def thresholds(self, alert: bool = False) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS; ``alert``: while
@@ -234,12 +261,13 @@ class Policy:
                    alert: tuple[tuple[int, int], ...] | None = None) -> Policy:
         """A copy knocking at a constant threshold or by a (turn, threshold) schedule,
         and by ``alert`` while the opponent holds a pile card (None: the same)."""
-        if isinstance(schedule, int):
-            schedule = ((1, schedule),)
-        schedule = tuple(schedule)
-        if alert is not None and tuple(alert) == schedule:
+        if _is_int(schedule):
+            schedule = ((1, int(schedule)),)  # type: ignore[call-overload]
+        schedule = _steps_tuple(schedule)
+        if alert is not None and _steps_tuple(alert) == schedule:
             alert = None
-        return replace(self, knock=schedule, knock_alert=None if alert is None else tuple(alert))
+        return replace(self, knock=schedule,
+                       knock_alert=None if alert is None else _steps_tuple(alert))
 
 
 PRESETS: dict[str, Policy] = {
@@ -269,7 +297,10 @@ with 10 or less on its first three turns, then only with gin)."""
 
 
 def parse_policy(text: str) -> Policy:
-    """A preset name, or ``key=value`` pairs (optionally after a preset: ``basic,knock=7``)."""
+    """A preset name, or ``key=value`` pairs (optionally after a preset: ``basic,knock=7``);
+    the integers within :data:`INT_RANGES` (knock thresholds 0-10, turns 1-32)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a policy is a preset name or a string form, got {text!r}")
     text = text.strip()
     parts = [p.strip() for p in text.split(",") if p.strip()]
     if not parts:
@@ -353,7 +384,13 @@ def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:
 
 
 def _int(text: str, what: str) -> int:
+    """An integer written with ASCII digits (not ``1e3``, ``1_000`` or other scripts')."""
+    text = text.strip()
     try:
+        if not (text.isascii() and text.lstrip("+-").isdigit()):
+            raise ValueError
         return int(text)
     except ValueError:
-        raise ValueError(f"bad {what} {text!r}: expected an integer") from None
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise ValueError(f"bad {what} {shown!r}: expected an integer") from None
+

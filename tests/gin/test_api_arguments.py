@@ -1,0 +1,148 @@
+"""The notebook API checks its arguments with the command line's ranges (hardening issue,
+item 12): a wrong kind of value is a ``TypeError``, a value out of range a ``ValueError``,
+each naming the argument as the user wrote it, before any work (so at once)."""
+
+import math
+import re
+import time
+
+import numpy as np
+import pytest
+
+import analyzer as az
+from analyzer.core.limits import MAX_RAW_UNITS, MAX_SAMPLES, MAX_UNITS, SEED_MAX
+from analyzer.gin.policies import INT_RANGES, MAX_WEIGHT, Policy, parse_policy
+from analyzer.gin.search import SearchPolicy
+from analyzer.interop.eaai import AgentSession
+
+HAND = "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h"
+
+
+CASES = [
+    # (call, error, text the message must hold)
+    (lambda: az.simulate(seed=2**64), ValueError, f"seed must be 0-{SEED_MAX}, got {2**64}"),
+    (lambda: az.simulate(seed=-1), ValueError, "seed must be 0-"),
+    (lambda: az.simulate(seed=1.5), TypeError, "seed must be an integer, got 1.5"),
+    (lambda: az.simulate(a=None), TypeError, "a must be a policy name"),
+    (lambda: az.simulate(b=7), TypeError, "b must be a policy name"),
+    (lambda: az.simulate(rules=None), TypeError, "rules must be a rules preset name"),
+    (lambda: az.simulate(deals=10**13), ValueError,
+     f"deals must be 1-{MAX_UNITS}, got {10**13}"),
+    (lambda: az.simulate(deals=0), ValueError, "deals must be 1-"),
+    (lambda: az.simulate(deals=True), TypeError, "deals must be an integer, got True"),
+    (lambda: az.simulate(deals=1e3), TypeError, "deals must be an integer, got 1000.0"),
+    (lambda: az.simulate(keep_rows=True, deals=10**9), ValueError,
+     f"deals with keep_rows=True must be 1-{MAX_RAW_UNITS}, got {10**9}"),
+    (lambda: az.simulate(keep_rows="yes"), TypeError, "keep_rows must be True or False"),
+    (lambda: az.simulate(progress="bar"), TypeError, "progress must be True, False, None"),
+    (lambda: az.play_games(games=0), ValueError, "games must be 1-"),
+    (lambda: az.play_games(a=None), TypeError, "a must be a policy name"),
+    (lambda: az.policy(None), TypeError, "text must be a string, got None"),
+    (lambda: az.policy("basic", outs=10**9), ValueError,
+     f"outs must be -{MAX_WEIGHT} to {MAX_WEIGHT}"),
+    (lambda: az.rules(None), TypeError, "name must be a string, got None"),
+    (lambda: az.advise(None), TypeError, "hand must be a string, got None"),
+    (lambda: az.advise(HAND, temperature=math.nan), ValueError,
+     "temperature must be a finite number, got nan"),
+    (lambda: az.advise(HAND, temperature=math.inf), ValueError, "temperature must be"),
+    (lambda: az.advise(HAND, temperature=0), ValueError, "temperature must be > 0"),
+    (lambda: az.advise(HAND, tolerance=-1.0), ValueError, "tolerance must be > 0"),
+    (lambda: az.advise(HAND, samples=MAX_SAMPLES + 1), ValueError,
+     f"samples must be 1-{MAX_SAMPLES}"),
+    (lambda: az.advise(HAND, seed=2**64), ValueError, "seed must be 0-"),
+    (lambda: az.advise(HAND, stock=10**30), ValueError, "stock must be 2-31, got 1"),
+    (lambda: az.advise(HAND, turn=0), ValueError, "turn must be 1-"),
+    (lambda: az.advise(HAND, stock="20"), TypeError, "stock must be an integer"),
+    (lambda: az.advise(HAND, policy=None), TypeError, "policy must be a policy name"),
+    (lambda: az.advise(HAND, bogus=1), TypeError, "unexpected keyword argument 'bogus'"),
+    (lambda: az.advise(HAND, weights="flat"), ValueError, "weights must be 'model' or"),
+    (lambda: az.variants("standard"), TypeError,
+     "presets must be a list of rules preset names, got 'standard' (write ['standard'])"),
+    (lambda: az.variants([]), ValueError, "presets is empty"),
+    (lambda: az.variants(["standard", "nope"]), ValueError, "unknown rules preset 'nope'"),
+    (lambda: az.variants(["standard", "standard"]), ValueError, "names a preset twice"),
+    (lambda: az.variants(deals=1), ValueError, f"deals must be 2-{MAX_RAW_UNITS}, got 1"),
+    (lambda: az.variants(deals=10**7), ValueError, f"deals must be 2-{MAX_RAW_UNITS}"),
+    (lambda: az.knock_sweep(thresholds=[]), ValueError, "thresholds is empty"),
+    (lambda: az.knock_sweep(thresholds=[3, 11]), ValueError,
+     "a knock threshold must be 0-10, got 11"),
+    (lambda: az.knock_sweep(thresholds=[3, 3]), ValueError, "lists a threshold twice"),
+    (lambda: az.knock_sweep(thresholds=7), TypeError, "thresholds must be a list"),
+    (lambda: az.knock_sweep(games=10**13), ValueError, "games must be 1-"),
+    (lambda: az.knock_chart(min_samples=0), ValueError, "min_samples must be 1-"),
+    (lambda: az.tournament("basic"), TypeError, "policies must be a list of policies"),
+    (lambda: az.tournament(["basic"]), ValueError, "at least two policies"),
+    (lambda: az.tournament(["basic", "basic"]), ValueError, "names 'basic' twice"),
+    (lambda: az.tournament(["basic", None]), TypeError, "policies[1] must be a policy"),
+    (lambda: az.dealt(deals=0), ValueError, "deals must be 1-"),
+    (lambda: az.dealt(seed=2**63), ValueError, "seed must be 0-"),
+    (lambda: az.replay(seed=2**70), ValueError, "seed must be 0-"),
+    (lambda: az.replay(seed=-1), ValueError, "seed must be 0-"),
+    (lambda: az.replay(deal=2**70), ValueError, f"deal must be 0-{MAX_UNITS - 1}"),
+    (lambda: az.replay(a_dealer="no"), TypeError, "a_dealer must be True or False"),
+    (lambda: az.replay(deck=52), TypeError, "deck must be a string or None"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "text"), CASES,
+                         ids=[f"case{i}" for i in range(len(CASES))])
+def test_bad_arguments_name_the_parameter(call, error, text):
+    started = time.perf_counter()
+    with pytest.raises(error, match=re.escape(text)) as raised:
+        call()
+    assert time.perf_counter() - started < 0.5  # checked before any work
+    for internal in ("n_deals", "n_games", "total"):
+        assert internal not in str(raised.value)
+
+
+def test_arguments_at_the_ends_of_their_ranges_run():
+    assert az.simulate(deals=1, seed=SEED_MAX).deals == 1
+    assert az.simulate(deals=2, keep_rows=True, seed=0).rows.shape[0] == 4
+    sweep = az.knock_sweep(deals=20, games=2, thresholds=(10, 0), seed=3)
+    assert sweep["threshold"].tolist() == [10, 0]
+    assert len(az.tournament(("basic", Policy(slack=5)), deals=10, games=2)) == 2
+    assert az.replay(seed=SEED_MAX, deal=MAX_UNITS - 1).summary()
+
+
+def test_the_api_accepts_numpy_integers():
+    assert az.simulate(deals=np.int64(3), seed=np.int32(2)).deals == 3
+
+
+def test_policy_fields_have_ranges():
+    for name, (low, high) in INT_RANGES.items():
+        assert getattr(Policy(**{name: low}), name) == low
+        assert getattr(Policy(**{name: high}), name) == high
+        with pytest.raises(ValueError, match=name):
+            Policy(**{name: high + 1})
+        with pytest.raises(TypeError, match=name):
+            Policy(**{name: float(low)})
+
+
+@pytest.mark.parametrize("text", ["basic,outs=99999999999999999999999", "basic,knock=\u0663",
+                                  "basic,danger=1e9", "basic,knock_bias=-100001"])
+def test_policy_strings_out_of_range(text):
+    with pytest.raises(ValueError):
+        parse_policy(text)
+
+
+@pytest.mark.parametrize("value", [5, None, ["basic"]])
+def test_policy_strings_must_be_strings(value):
+    with pytest.raises(TypeError, match="a policy is a preset name or a string form"):
+        parse_policy(value)
+
+
+def test_knock_schedules_are_integer_pairs():
+    assert az.policy("basic", knock=[[1, 0], [8, 10]]).knock == ((1, 0), (8, 10))
+    for schedule in (7.5, ((1, 7.5),), "7"):
+        with pytest.raises(TypeError, match="knock schedule"):
+            az.policy("basic", knock=schedule)
+
+
+def test_agent_session_seed_in_range():
+    with pytest.raises(ValueError, match="seed must be 0-"):
+        AgentSession(az.policy("basic"), az.rules("eaai"), seed=10**23)
+
+
+def test_search_policy_checks_its_rollout():
+    with pytest.raises(TypeError, match="search rollout must be a Policy"):
+        SearchPolicy(rollout="basic")
