@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from ..core.limits import MIN_VARIANT_DEALS
 from ..gin.policies import format_policy
 from ..gin.rules import PRESETS as RULE_PRESETS
 from ..gin.rules import VARIANT_PRESETS
@@ -246,7 +247,7 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
               help="The stronger policy of the skill measure.")
 @click.option("--b", "policy_b", default="basic", show_default=True,
               help="The weaker policy of the skill measure.")
-@click.option("--deals", type=click.IntRange(2, MAX_RAW_UNITS), default=10_000,
+@click.option("--deals", type=click.IntRange(MIN_VARIANT_DEALS, MAX_RAW_UNITS), default=10_000,
               show_default=True,
               help="Deals per preset (each twice, seats swapped); the self-play hands are "
                    "kept in memory.")
