@@ -49,6 +49,16 @@ POLICY_PARTS = st.one_of(
               NUMBERS | st.sampled_from(["gin", "1:0/8:10", "8:10/1:0", "33:5", "improve",
                                          "meld", "lookahead", "yes", "maybe"]) | WORDS))
 POLICIES = st.lists(POLICY_PARTS, min_size=1, max_size=3).map(",".join)
+# the search player: hostile numbers, and valid ones kept small (a budget of 10**4 would
+# cost seconds a decision)
+SEARCH_PARTS = st.builds(
+    lambda key, value: f"{key}={value}",
+    st.sampled_from(["budget", "batch", "min_samples", "temperature", "rollout", "sampler",
+                     "scope", "bogus"]),
+    st.sampled_from(HOSTILE_NUMBERS) | st.integers(-3, 16).map(str)
+    | st.sampled_from(["basic", "expert", "search", "all", "knock", "weighted", "inference"]))
+PLAYERS = POLICIES | st.lists(SEARCH_PARTS, max_size=3).map(
+    lambda parts: ",".join(["search", "budget=4", "min_samples=2", *parts]))
 
 PATHS = st.sampled_from(["out", "deep/er/out", "/proc/x", "/proc/x/y", ".", "", "x.csv",
                          "/dev/null"])
@@ -65,7 +75,7 @@ def option(name, values):
 RUN = [option("--seed", NUMBERS), option("--jobs", st.sampled_from(["0", "-1", "257", "x"])),
        option("--json", st.none()), option("--no-progress", st.none())]
 PLAY = [*RUN, option("--rules", st.sampled_from([*RULE_PRESETS, "x"])),
-        option("--set", OVERRIDES), option("--a", POLICIES), option("--b", POLICIES)]
+        option("--set", OVERRIDES), option("--a", PLAYERS), option("--b", PLAYERS)]
 COMMANDS = {
     "simulate": [*PLAY, option("--deals", COUNTS), option("--raw", RAW_PATHS),
                  option("--checkpoint", RAW_PATHS), option("--resume", st.none())],
@@ -85,6 +95,12 @@ COMMANDS = {
               option("--a", st.sampled_from(["simple", "rummy", "hold6", "x", ""]) | WORDS),
               option("--policies", st.sampled_from(["simple;simple", "simple;;", ";"])),
               option("--out", PATHS)],
+    "replay": [option("--seed", NUMBERS), option("--deal", NUMBERS),
+               option("--rules", st.sampled_from([*RULE_PRESETS, "x"])),
+               option("--set", OVERRIDES), option("--a", POLICIES), option("--b", POLICIES),
+               option("--a-deals", st.none()),
+               option("--deck", WORDS | st.sampled_from(["As 2s | 3s | 4s", "| |", "As"])),
+               option("--format", st.sampled_from(["table", "csv", "json", "xml"]))],
 }
 
 
@@ -97,13 +113,14 @@ def command_lines(draw):
         return ["deadwood", " ".join(hand), *extra]
     command = draw(st.sampled_from(sorted(COMMANDS)))
     choices = COMMANDS[command]
-    args = ["rummy", "simulate"] if command == "rummy" else [command, "--no-progress"]
+    args = (["rummy", "simulate"] if command == "rummy" else [command] if command == "replay"
+            else [command, "--no-progress"])
     for _ in range(draw(st.integers(0, 6))):
         name, values = draw(st.sampled_from(choices))
         value = draw(values)
         args += [name] if value is None else [name, value]
     count = "--games" if command == "games" else "--deals"  # rummy's --games is a flag
-    if count not in args:
+    if count not in args and command != "replay":
         args += [count, "2"]
     return args
 
