@@ -70,7 +70,8 @@ from .state import (
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
            "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
            "choose_discard", "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
-           "knock_threshold", "new_hand", "new_scratch", "new_seat_view", "new_state",
+           "knock_threshold", "new_hand", "new_position", "new_scratch", "new_seat_view",
+           "new_state",
            "play_from_deck", "resolve_knock", "see_next_stock_card", "step", "stock_left",
            "turn_upcard"]
 
@@ -176,6 +177,50 @@ def new_seat_view(state: npt.NDArray[np.int64], seat: np.int64, hand: np.int64,
 def see_next_stock_card(state: npt.NDArray[np.int64], card: np.int64) -> None:
     """In a seat's view, the next stock card is ``card`` (the seat is about to draw it)."""
     state[Slot.DECK + state[Slot.STOCK_POS]] = card
+
+
+@njit(cache=True)
+def new_position(state: npt.NDArray[np.int64], player: np.int64, dealer: np.int64,
+                 hands: npt.NDArray[np.int64], took: npt.NDArray[np.int64],
+                 threw: npt.NDArray[np.int64], own_turns: npt.NDArray[np.int64],
+                 stock: np.int64, knock_limit: np.int64, multiplier: np.int64,
+                 taken: np.int64, upcard: np.int64, pile: npt.NDArray[np.int64]) -> None:
+    """A described mid-hand position: ``player`` holds its 11 cards (``hands[player]``) and
+    is to discard, after both refused the upcard or one took it; ``hands[1 - player]``
+    holds the opponent's cards known to be there.  ``took``, ``threw`` and ``own_turns``
+    are per seat, ``stock`` the cards left in the stock, ``taken`` the card taken from the
+    pile this turn (-1: none), ``upcard`` the first upcard (-1: unknown) and ``pile`` the
+    pile, bottom first, -1 for a card not known (one buried under the given ones).
+
+    Only what such a description gives is set; the deck (its dealt and stock entries),
+    the knowledge a played hand also keeps (``HELD``, ``REFUSED``, ``LOG``, ``EXPOSED``),
+    the rules a policy reads (``RULE_*``) and the scores are left 0: the advisor's
+    rollouts start from exactly this state (its samples fill the hidden cards in)."""
+    for i in range(STATE_SIZE):
+        state[i] = 0
+    for seat in range(2):
+        state[Slot.HAND + seat] = hands[seat]
+        state[Slot.TOOK + seat] = took[seat]
+        state[Slot.THREW + seat] = threw[seat]
+        state[Slot.OWN_TURNS + seat] = own_turns[seat]
+    state[Slot.DRAWS] = own_turns[0] + own_turns[1]
+    state[Slot.DEALER] = dealer
+    state[Slot.TURN] = player
+    state[Slot.PHASE] = Phase.DISCARD
+    state[Slot.STOCK_POS] = 52 - stock
+    state[Slot.OFFERS] = 2
+    state[Slot.KNOCK_LIMIT] = knock_limit
+    state[Slot.MULTIPLIER] = multiplier
+    state[Slot.TAKEN] = taken
+    state[Slot.OUTCOME] = -1
+    state[Slot.WINNER] = -1
+    state[Slot.KNOCKER] = -1
+    state[Slot.UPCARD] = upcard
+    for i in range(pile.shape[0]):
+        state[Slot.PILE + i] = pile[i]
+        if pile[i] >= 0:
+            state[Slot.PILE_MASK] |= np.int64(1) << pile[i]
+    state[Slot.PILE_LEN] = pile.shape[0]
 
 
 @njit(cache=True)

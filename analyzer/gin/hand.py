@@ -16,7 +16,9 @@ Two kinds of hand:
   framework, OpenSpiel, a person at a table): its own cards; the opponent's cards only
   once taken face up; the stock unseen until this seat draws from it.  Every policy and
   the search player decide on a view exactly as on the full state, because they read
-  only what their seat may know.
+  only what their seat may know;
+* :meth:`Hand.from_position`: a mid-hand position as a player describes it (an advisor
+  :class:`~analyzer.gin.advisor.Position`), seat 0 to discard.
 
 Moves are :class:`Move` values: ``pass`` (the upcard offer), ``take`` (the pile's top),
 ``draw`` (the stock), ``discard`` and ``knock`` (with the card thrown), ``big_gin``, and
@@ -35,6 +37,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +55,7 @@ from .engine import (
     end_in_a_draw,
     has_choice,
     new_hand,
+    new_position,
     new_scratch,
     new_seat_view,
     new_state,
@@ -65,6 +69,9 @@ from .knowledge import note_scores
 from .policies import Policy
 from .rules import STANDARD, Rules
 from .search import SearchPolicy, rollout_policy, search_action
+
+if TYPE_CHECKING:
+    from .advisor.position import Position
 
 MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
 _PHASE_NAMES = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard",
@@ -109,11 +116,12 @@ class Hand:
     """
 
     def __init__(self, state: npt.NDArray[np.int64], rules: Rules, seat: int | None,
-                 policy_key: int) -> None:
+                 policy_key: int | np.uint64, throw_back: bool = False) -> None:
         self.state = state
         self.rules = rules
         self.rules_array = rules.to_array()
         self.seat = seat
+        self.throw_back = throw_back  # a view's opponent may throw back the card it took
         self.policy_key = policy_key
         self.rng = np.array([policy_key], dtype=np.uint64)
         self.scratch = new_scratch()
@@ -143,10 +151,14 @@ class Hand:
 
     @classmethod
     def seat_view(cls, seat: int, cards: list[int], dealer: int, rules: Rules = STANDARD,
-                  scores: tuple[int, int] = (0, 0), seed: int = 0, hand_index: int = 0
-                  ) -> Hand:
+                  scores: tuple[int, int] = (0, 0), seed: int = 0, hand_index: int = 0,
+                  throw_back: bool = False) -> Hand:
         """``seat``'s view of a fresh deal: its ``cards`` (10, 11 for the non-dealer with
-        ``opening=eleven``); the upcard is turned with :meth:`turn_upcard`."""
+        ``opening=eleven``); the upcard is turned with :meth:`turn_upcard`.
+
+        ``throw_back``: the game played elsewhere lets a player throw back the card it
+        just took from the pile (OpenSpiel's ``gin_rummy`` does; the analyzer's rules do
+        not), so the view takes that throw from the opponent."""
         _check_seat(seat, "seat")
         _check_seat(dealer, "dealer")
         size = 11 if rules.opening == "eleven" and seat != dealer else 10
@@ -161,11 +173,51 @@ class Hand:
         rules_array = rules.to_array()
         new_seat_view(state, np.int64(seat), np.int64(mask), np.int64(dealer), rules_array)
         note_scores(state, np.int64(scores[0]), np.int64(scores[1]))
-        return cls(state, rules, seat, stream_key(np.int64(seed), np.int64(hand_index)))
+        return cls(state, rules, seat, stream_key(np.int64(seed), np.int64(hand_index)),
+                   throw_back)
+
+    @classmethod
+    def from_position(cls, position: Position, rules: Rules = STANDARD, seed: int = 0,
+                      hand_index: int = 0) -> Hand:
+        """Seat 0's view of a described mid-hand ``position`` (an advisor
+        :class:`~analyzer.gin.advisor.Position`): it holds its 11 cards and is to discard;
+        the opponent (seat 1) holds the cards it took and never threw, the rest unseen;
+        pile cards under the given ones are unknown (-1 in :attr:`pile`) except the
+        opponent's throws seen nowhere else; the stock is unseen.
+
+        A description gives no more than this, so the hand records the cards each seat
+        took and threw (this player's throws: the pile cards that are neither the
+        opponent's throws nor the upcard) but not the knowledge a played hand keeps
+        (held and refused cards, the discard log), the rules' bonuses nor the scores
+        (see :func:`~analyzer.gin.engine.new_position`): the advisor's rollouts start
+        from exactly this state.  ``oklahoma`` rules need the upcard (``ValueError``)."""
+        from .advisor.position import ME, OPP, card_mask, my_pile_throws
+
+        assert position.stock is not None and position.turn is not None  # filled in
+        i_deal = position.dealer == "me"
+        hidden = position.hidden_pile()
+        pile = [*position.known_buried, *([-1] * (hidden - len(position.known_buried))),
+                *position.pile]
+        hands, took, threw, turns = (np.zeros(2, dtype=np.int64) for _ in range(4))
+        hands[ME], hands[OPP] = card_mask(position.hand), card_mask(position.known_opp_cards)
+        took[ME] = card_mask([] if position.taken is None else [position.taken])
+        took[OPP] = card_mask(position.opp_took)
+        threw[ME], threw[OPP] = card_mask(my_pile_throws(position)), card_mask(position.opp_threw)
+        turns[ME], turns[OPP] = position.turn, position.turn if i_deal else position.turn - 1
+        spade_upcard = position.upcard is not None and position.upcard >= 39
+        doubled = rules.oklahoma and rules.oklahoma_spade_double and spade_upcard
+        state = new_state()
+        new_position(state, np.int64(ME), np.int64(ME if i_deal else OPP), hands, took, threw,
+                     turns, np.int64(position.stock), np.int64(position.knock_limit(rules)),
+                     np.int64(2 if doubled else 1),
+                     np.int64(-1 if position.taken is None else position.taken),
+                     np.int64(-1 if position.upcard is None else position.upcard),
+                     np.array(pile, dtype=np.int64))
+        return cls(state, rules, ME, stream_key(np.int64(seed), np.int64(hand_index)))
 
     def copy(self) -> Hand:
         """An independent copy (state, random stream and counters)."""
-        other = Hand(self.state.copy(), self.rules, self.seat, self.policy_key)
+        other = Hand(self.state.copy(), self.rules, self.seat, self.policy_key, self.throw_back)
         other.rng[:] = self.rng
         other.searched = self.searched
         other.knocked_by = self.knocked_by
@@ -323,20 +375,24 @@ class Hand:
     def _is_legal(self, move: Move) -> bool:
         """:meth:`legal_moves` holds ``move``; in a seat view the opponent's throw is
         checked against what the view knows: a card it holds, or one unseen."""
-        hidden_throw = (self.seat is not None and self.to_move != self.seat
-                        and self.phase == "discard" and move.kind in ("discard", "knock"))
-        if not hidden_throw:
+        hidden = self.seat is not None and self.to_move != self.seat
+        if hidden and move.kind == "take" and self.phase == "draw" and self.stock_left <= 2:
+            # a take at the wall is legal only to knock, which needs the hidden hand
+            return (self.knocked_by is None and self.rules.stock_rule == "wall"
+                    and self.pile_top is not None and self.draws < MAX_DRAWS)
+        if not (hidden and self.phase == "discard" and move.kind in ("discard", "knock")):
             return move in self.legal_moves()
-        assert move.card is not None
+        assert move.card is not None and self.seat is not None
         bit = 1 << move.card
         seen = int(self.state[Slot.PILE_MASK]) | self.hand_mask(self.seat)
-        return move.card != self.taken and (bool(self.hand_mask(self.to_move) & bit)
-                                             or not seen & bit)
+        return ((move.card != self.taken or self.throw_back)
+                and (bool(self.hand_mask(self.to_move) & bit) or not seen & bit))
 
     def _wall_take_allowed(self) -> bool:
         """With ``wall``, at a stock of two the pile's top may be taken only to knock."""
         state = self.state
-        if not (self.rules.wall and state[Slot.PILE_LEN] > 0 and self.draws < MAX_DRAWS):
+        if not (self.rules.stock_rule == "wall" and state[Slot.PILE_LEN] > 0
+                and self.draws < MAX_DRAWS):
             return False
         top = self.pile_top
         assert top is not None
@@ -447,7 +503,7 @@ class Hand:
             raise ValueError(f"card index {card} was already seen in this hand")
 
 
-def search_key(policy_key: int, decision: int) -> np.uint64:
+def search_key(policy_key: int | np.uint64, decision: int) -> np.uint64:
     """The stream key of a hand's ``decision``-th searched decision, as
     :func:`analyzer.gin.search.play_on` derives it from the hand's policy stream (the
     int64 casts wrap, as they do inside the kernels)."""

@@ -1,11 +1,12 @@
 """Watch one hand: the engine stepped decision by decision, every event recorded.
 
 :func:`replay` deals deal ``deal`` of a :func:`~analyzer.gin.simulate.simulate` run with
-seed ``seed`` (or a given deck order), then calls the engine's own
-:func:`~analyzer.gin.engine.step` kernel once per decision, so the hand is exactly the one
-the simulator plays; after each step it compares the state with the one before to name
-what happened (upcard passed or taken, draw, discard, knock, gin).  At the end it shows
-the knocker's melds, the defender's melds and layoffs, and the score.
+seed ``seed`` (or a given deck order) as a :class:`~analyzer.gin.hand.Hand`, and lets each
+policy decide and play its moves through it (the engine's own kernels, with the
+simulation's random stream), so the hand is exactly the one the simulator plays; each
+:class:`~analyzer.gin.hand.Move` is named as it is made (upcard passed or taken, draw,
+discard, knock, gin).  At the end it shows the knocker's melds, the defender's melds and
+layoffs, and the score.
 
 >>> hand = replay(seed=1, deal=0)
 >>> hand.events[0].action in ("passes upcard", "takes upcard")
@@ -26,18 +27,9 @@ import pandas as pd
 
 from ..core.cards import format_card, format_hand, parse_hand, to_mask
 from ..core.rng import POLICY_SALT, shuffle_deck, stream_key
-from .engine import (
-    OUTCOME_NAMES,
-    Phase,
-    Slot,
-    deck_order,
-    new_hand,
-    new_scratch,
-    new_state,
-    step,
-    stock_left,
-)
+from .engine import deck_order
 from .evaluator import best_discard, best_melds, min_deadwood
+from .hand import Hand, Move
 from .policies import PRESETS as POLICY_PRESETS
 from .policies import Policy, policy_name
 from .rules import STANDARD, Rules
@@ -125,25 +117,26 @@ def _deadwood(hand: int) -> int:
     return min_deadwood(hand)
 
 
-def _describe(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -> tuple[str, str]:
-    """(action, card) of the decision that took ``before`` to ``after``."""
-    player = int(before[Slot.TURN])
-    phase = int(before[Slot.PHASE])
-    held, now = int(before[Slot.HAND + player]), int(after[Slot.HAND + player])
-    gained, lost = now & ~held, held & ~now
-    if phase == Phase.OFFER:
-        top = format_card(int(before[Slot.PILE + before[Slot.PILE_LEN] - 1]))
-        return ("takes upcard", top) if gained else ("passes upcard", top)
-    if phase == Phase.DRAW:
-        if not gained:
-            return "dead hand", ""
-        return ("takes pile" if after[Slot.TAKEN] >= 0 else "draws stock",
-                format_card(gained.bit_length() - 1))
-    if not lost:
+def _describe(hand: Hand, move: Move, top: int | None, phase: str) -> tuple[str, str]:
+    """(action, card) of ``move``, just played in ``hand`` from ``phase`` with ``top`` the
+    pile's top before it."""
+    if move.kind == "pass":
+        return "passes upcard", format_card(top) if top is not None else ""
+    if move.kind == "take":
+        assert top is not None
+        return ("takes upcard" if phase == "offer" else "takes pile"), format_card(top)
+    if move.kind == "draw":
+        drawn = hand.last_stock_card
+        assert drawn is not None
+        return "draws stock", format_card(drawn)
+    if move.kind == "end":
+        return "dead hand", ""
+    if move.kind == "big_gin":
         return "big gin", ""
-    card = format_card(lost.bit_length() - 1)
-    if after[Slot.PHASE] == Phase.DONE and after[Slot.KNOCKER] == player:
-        return ("gin" if after[Slot.KNOCKER_DEADWOOD] == 0 else "knocks"), card
+    assert move.card is not None
+    card = format_card(move.card)
+    if move.kind == "knock":
+        return ("gin" if hand.result["knocker_deadwood"] == 0 else "knocks"), card
     return "discards", card
 
 
@@ -183,56 +176,53 @@ def replay(rules: Rules = STANDARD, policy_a: Policy = POLICY_PRESETS["basic"],
     -------
     HandReplay
     """
-    rules_array = rules.to_array()
-    policies = np.stack([policy_a.to_array(), policy_b.to_array()])
-    rng = np.zeros(1, dtype=np.uint64)
     if deck is None:
         cards = np.empty(52, dtype=np.int8)
-        rng[0] = stream_key(np.int64(seed), np.int64(deal))
+        rng = np.array([stream_key(np.int64(seed), np.int64(deal))], dtype=np.uint64)
         shuffle_deck(rng, cards)
     else:
         cards = np.asarray(deck, dtype=np.int8)
         if sorted(cards.tolist()) != list(range(52)):
             raise ValueError("a deck must hold each of the 52 cards once")
-    rng[0] = stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))
-    state = new_state()
     dealer = 0 if a_dealer else 1
-    new_hand(state, cards, np.int64(dealer), rules_array)
-    upcard = int(state[Slot.UPCARD])
+    # the policies' random choices come from the simulation's stream of this deal
+    hand = Hand.deal(rules, deck=cards, seed=int(np.int64(seed) ^ POLICY_SALT),
+                     dealer=dealer, hand_index=deal)
+    players = (policy_a, policy_b)
     result = HandReplay(rules, policy_a, policy_b, SEATS[dealer],
-                        format_hand(int(state[Slot.HAND])), format_hand(int(state[Slot.HAND + 1])),
-                        format_card(upcard) if upcard >= 0 else "",
+                        format_hand(hand.hand_mask(0)), format_hand(hand.hand_mask(1)),
+                        format_card(hand.upcard) if hand.upcard is not None else "",
                         seed=seed if deck is None else None, deal=deal if deck is None else None)
-    scratch = new_scratch()
-    while state[Slot.PHASE] != Phase.DONE:
-        before = state.copy()
-        step(state, rules_array, policies, rng, scratch)
-        player = int(before[Slot.TURN])
-        action, card = _describe(before, state)
-        hand = int(state[Slot.HAND + player])
+    while not hand.done:
+        player, phase, top = hand.to_move, hand.phase, hand.pile_top
+        move = hand.decide(players[player])
+        hand.play(move)
+        action, card = _describe(hand, move, top, phase)
+        held = hand.hand_mask(player)
         result.events.append(Event(len(result.events) + 1, SEATS[player], action, card,
-                                   format_hand(hand), _deadwood(hand), int(stock_left(state))))
-    _score(result, state)
+                                   format_hand(held), _deadwood(held), hand.stock_left))
+    _score(result, hand)
     return result
 
 
-def _score(result: HandReplay, state: npt.NDArray[np.int64]) -> None:
-    """Fill the result fields of ``result`` from the final ``state``."""
-    result.outcome = OUTCOME_NAMES[int(state[Slot.OUTCOME])]
-    winner = int(state[Slot.WINNER])
-    result.winner = SEATS[winner] if winner >= 0 else ""
-    result.points = int(state[Slot.POINTS])
-    result.points_a = 0 if winner < 0 else (result.points if winner == 0 else -result.points)
-    knocker = int(state[Slot.KNOCKER])
-    if knocker < 0:
+def _score(result: HandReplay, hand: Hand) -> None:
+    """Fill the result fields of ``result`` from the finished ``hand``."""
+    ended = hand.result
+    result.outcome = str(ended["outcome"])
+    winner = ended["winner"]
+    result.winner = SEATS[winner] if isinstance(winner, int) else ""
+    result.points = int(ended["points"] or 0)
+    result.points_a = 0 if winner is None else (result.points if winner == 0 else -result.points)
+    knocker = ended["knocker"]
+    if not isinstance(knocker, int):
         return
     result.knocker = SEATS[knocker]
-    knocker_hand = int(state[Slot.HAND + knocker])
+    knocker_hand = hand.hand_mask(knocker)
     arrangement = best_melds(knocker_hand)
     result.knocker_melds = [format_hand(m) for m in arrangement.melds]
-    result.knocker_deadwood = int(state[Slot.KNOCKER_DEADWOOD])
-    result.defender_deadwood = int(state[Slot.DEFENDER_DEADWOOD])
-    defender = int(state[Slot.HAND + 1 - knocker])
+    result.knocker_deadwood = int(ended["knocker_deadwood"] or 0)
+    result.defender_deadwood = int(ended["defender_deadwood"] or 0)
+    defender = hand.hand_mask(1 - knocker)
     laid = 0
     if result.outcome in ("knock", "undercut", "tie"):
         laid, defender = _layoffs(defender, knocker_hand & ~arrangement.deadwood_cards,

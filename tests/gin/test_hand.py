@@ -104,3 +104,77 @@ def test_decide_leaves_the_state_alone_and_copy_is_independent():
 def test_bad_moves_are_value_errors(kind, card, text):
     with pytest.raises(ValueError, match=text):
         Move(kind, card)
+
+
+def test_wall_hands_play_like_the_engine():
+    """With ``stock_rule=wall`` (OpenSpiel's rules) hands that reach a stock of two play as
+    in the engine's loop, the take to knock at the wall included."""
+    rules, passive = RULES["openspiel"], POLICIES["passive"]
+    at_the_wall = []
+    for seed in (18, 250, 280):  # deals that reach the wall; at 250 and 280 a take to knock
+        hand = Hand.deal(rules, seed=seed, dealer=seed % 2)
+        deck = hand.state[Slot.DECK:Slot.DECK + 52].astype(np.int8)
+        engine = play_from_deck(deck, seed % 2, rules.to_array(),
+                                np.stack([passive.to_array()] * 2), policy_seed=seed)
+        while not hand.done:
+            move = hand.decide(passive)
+            if hand.phase == "draw" and hand.stock_left <= 2:
+                assert Move("end") in hand.legal_moves() and move in hand.legal_moves()
+                at_the_wall.append(move.kind)
+            hand.play(move)
+        assert np.array_equal(hand.state, engine)
+    assert at_the_wall == ["end", "take", "take"]
+
+
+def test_a_seat_view_takes_the_opponents_wall_knock_and_a_throw_back_when_allowed():
+    cards = _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh")
+    for throw_back in (False, True):
+        view = Hand.seat_view(0, cards, dealer=1, rules=RULES["openspiel"],
+                              throw_back=throw_back)
+        view.turn_upcard(parse_card("8c"))
+        view.play(Move("pass"))
+        view.opponent_plays(Move("take"))
+        if not throw_back:
+            with pytest.raises(ValueError, match="not legal"):
+                view.opponent_plays(Move("discard", parse_card("8c")))
+            continue
+        view.opponent_plays(Move("discard", parse_card("8c")))  # OpenSpiel allows it
+        assert view.threw(1) == (parse_card("8c"),) and view.held(1) == ()
+    # the wall: the view cannot check the opponent's knock, so it takes the take
+    view = Hand.seat_view(1, cards, dealer=0, rules=RULES["openspiel"])  # seat 1 draws first
+    view.turn_upcard(parse_card("8c"))
+    view.play(Move("pass"))
+    view.opponent_plays(Move("pass"))
+    opponent_card = iter(c for c in range(52) if c not in cards and c != parse_card("8c"))
+    while view.stock_left > 2:
+        if view.to_move == 0:
+            view.opponent_plays(Move("draw"))
+            view.opponent_plays(Move("discard", next(opponent_card)))
+        else:
+            view.play(Move("draw"), drawn=next(opponent_card))
+            view.play(Move("discard", max(view.cards(1))))
+    assert view.to_move == 0 and view.phase == "draw"
+    view.opponent_plays(Move("take"))
+    assert view.phase == "discard" and view.held(0) == (view.taken,)
+
+
+def test_from_position_is_what_the_player_knows():
+    from analyzer.gin.advisor import Position, legal_actions
+
+    position = Position.from_options(
+        "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", pile="Td Ks Jh Ts Kd Tc", opp_took="8d 9s",
+        opp_threw="Tc Jh Ts Ks 7c", stock=22, turn=5)
+    hand = Hand.from_position(position, RULES["standard"])
+    assert hand.seat == 0 and hand.phase == "discard" and hand.to_move == 0
+    assert hand.cards(0) == tuple(sorted(position.hand))
+    assert hand.cards(1) == tuple(sorted(position.known_opp_cards))
+    assert hand.took(1) == tuple(sorted(position.opp_took))
+    assert hand.threw(1) == tuple(sorted(position.opp_threw))
+    assert hand.stock_left == 22 and hand.own_turns(0) == 5 and hand.own_turns(1) == 4
+    # 31 - 22 = 9 pile cards: 7c (the opponent's throw seen nowhere else), 2 unknown, then the 6 given
+    assert hand.pile == (parse_card("7c"), -1, -1, *position.pile)
+    assert hand.held(1) == () and hand.scores == (0, 0)  # a description keeps no more
+    moves = {(m.kind, m.card) for m in hand.legal_moves()}
+    actions = {("discard" if a.verb == "play" else "knock", a.card)
+               for a in legal_actions(position)}
+    assert moves == actions

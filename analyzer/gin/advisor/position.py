@@ -422,6 +422,11 @@ def _limit_reason(position: Position, rules: Rules) -> str:
     return ""
 
 
+def my_pile_throws(position: Position) -> list[int]:
+    """Pile cards that must be this player's throws: not the opponent's, not the upcard."""
+    return [c for c in position.pile if c not in position.opp_threw and c != position.upcard]
+
+
 def card_mask(cards: Iterable[int]) -> int:
     """The 52-bit mask of ``cards`` (card indices)."""
     mask = 0
@@ -440,4 +445,4 @@ def _deadwood_after_each_discard(position: Position) -> dict[int, int]:
 
 
 __all__ = ["ME", "OPP", "UNDEALT", "Action", "ActionKind", "Position", "card_mask",
-           "legal_actions", "parse_action", "parse_score"]
+           "legal_actions", "my_pile_throws", "parse_action", "parse_score"]

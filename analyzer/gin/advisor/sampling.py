@@ -18,49 +18,19 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from ...core.rng import stream_key
-from ..engine import SCRATCH_SIZE, Phase, Slot, new_state
+from ..engine import SCRATCH_SIZE, Slot
+from ..hand import Hand
 from ..policies import PRESETS as POLICY_PRESETS
 from ..policies import Policy
 from ..rules import STANDARD, Rules
 from ..sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
-from .position import ME, OPP, Position, card_mask
+from .position import OPP, Position, card_mask, my_pile_throws
 
 
 def base_state(position: Position, rules: Rules) -> npt.NDArray[np.int64]:
-    """The rollout state without the sampled cards (seat 0 is this player)."""
-    state = new_state()
-    i_deal = position.dealer == "me"
-    hidden = position.hidden_pile()
-    stock = position.stock
-    turn = position.turn
-    assert stock is not None and turn is not None  # filled in by Position
-    state[Slot.HAND + ME] = card_mask(position.hand)
-    state[Slot.HAND + OPP] = card_mask(position.known_opp_cards)
-    state[Slot.TOOK + ME] = card_mask([] if position.taken is None else [position.taken])
-    state[Slot.TOOK + OPP] = card_mask(position.opp_took)
-    state[Slot.THREW + OPP] = card_mask(position.opp_threw)
-    state[Slot.THREW + ME] = card_mask(my_pile_throws(position))
-    state[Slot.OWN_TURNS + ME] = turn
-    state[Slot.OWN_TURNS + OPP] = turn if i_deal else turn - 1
-    state[Slot.DRAWS] = state[Slot.OWN_TURNS + ME] + state[Slot.OWN_TURNS + OPP]
-    state[Slot.DEALER] = ME if i_deal else OPP
-    state[Slot.TURN] = ME
-    state[Slot.PHASE] = Phase.DISCARD
-    state[Slot.STOCK_POS] = 52 - stock
-    state[Slot.OFFERS] = 2
-    state[Slot.KNOCK_LIMIT] = position.knock_limit(rules)
-    spade_upcard = position.upcard is not None and position.upcard >= 39
-    state[Slot.MULTIPLIER] = 2 if (rules.oklahoma and rules.oklahoma_spade_double
-                                   and spade_upcard) else 1
-    state[Slot.TAKEN] = -1 if position.taken is None else position.taken
-    state[Slot.OUTCOME] = state[Slot.WINNER] = state[Slot.KNOCKER] = -1
-    state[Slot.UPCARD] = -1 if position.upcard is None else position.upcard
-    pile = [*position.known_buried, *([-1] * (hidden - len(position.known_buried))),
-            *position.pile]
-    state[Slot.PILE:Slot.PILE + len(pile)] = pile
-    state[Slot.PILE_LEN] = len(pile)
-    state[Slot.PILE_MASK] = card_mask(c for c in pile if c >= 0)
-    return state
+    """The rollout state without the sampled cards (seat 0 is this player): the state of
+    :meth:`Hand.from_position <analyzer.gin.hand.Hand.from_position>`."""
+    return Hand.from_position(position, rules).state
 
 
 def sample_layout(position: Position, rules: Rules, opponent: Policy, base: npt.NDArray[np.int64],
@@ -81,11 +51,6 @@ def sample_layout(position: Position, rules: Rules, opponent: Policy, base: npt.
         layout[SampleLayout.OPP_THRESHOLD] = min(int(schedule[min(opp_turns, len(schedule)) - 1]),
                                             position.knock_limit(rules))
     return layout
-
-
-def my_pile_throws(position: Position) -> list[int]:
-    """Pile cards that must be this player's throws: not the opponent's, not the upcard."""
-    return [c for c in position.pile if c not in position.opp_threw and c != position.upcard]
 
 
 def observations(position: Position) -> npt.NDArray[np.int64]:
