@@ -159,7 +159,7 @@ def first_start_gap(rows: list[dict[str, Any]], z: float = Z95) -> list[float] |
         return None
     mean = statistics.fmean(differences)
     half = z * statistics.stdev(differences) / math.sqrt(len(differences))
-    return [mean, mean - half, mean + half]
+    return [mean, max(-1.0, mean - half), min(1.0, mean + half)]
 
 
 def _pct(share: list[float]) -> str:
