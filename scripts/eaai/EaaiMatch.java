@@ -229,7 +229,11 @@ public class EaaiMatch {
             String pkg = GinRummyGame.class.getPackage() == null ? ""
                     : GinRummyGame.class.getPackage().getName();
             if (pkg.isEmpty() || spec.contains(".")) throw e;
-            cls = Class.forName(pkg + "." + spec);
+            try {
+                cls = Class.forName(pkg + "." + spec);
+            } catch (ClassNotFoundException again) {
+                throw new ClassNotFoundException(spec + " (nor " + pkg + "." + spec + ")");
+            }
         }
         if (!GinRummyPlayer.class.isAssignableFrom(cls)) {
             throw new IllegalArgumentException(spec + " does not implement "
@@ -248,6 +252,19 @@ public class EaaiMatch {
 
     // ------------------------------------------------------------------ main
     public static void main(String[] args) throws Exception {
+        try {
+            run(args);
+        } catch (ClassNotFoundException e) {
+            System.err.println("Error: no player class " + e.getMessage()
+                    + " on the class path (add its classes with --extra-classpath)");
+            System.exit(2);
+        } catch (IllegalArgumentException e) {
+            System.err.println("Error: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         String a = null, b = null, out = "-", rules = "eaai", agentText = null;
         List<String> agentArgs = new ArrayList<String>();
         int pairs = 100, agentSeed = 0, progress = 20;

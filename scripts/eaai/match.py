@@ -378,6 +378,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def check_players(args: argparse.Namespace) -> None:
+    """Raise ValueError for an ``analyzer:SPEC`` player the analyzer does not know (before
+    the JVM starts the agent, which would fail only at its first question)."""
+    from analyzer.gin.search import parse_player
+
+    for name in ("player_a", "player_b"):
+        spec = getattr(args, name)
+        if spec.startswith("analyzer:"):
+            try:
+                parse_player(spec.removeprefix("analyzer:"))
+            except ValueError as error:
+                raise ValueError(f"--{name.replace('_', '-')} {spec}: {error}") from None
+
+
 def _names(rows_path: Path, args: argparse.Namespace | None) -> tuple[str, str]:
     meta = rows_path.with_suffix(".json")
     if args is not None and args.summary is None:
@@ -395,6 +409,7 @@ def main(argv: list[str] | None = None) -> int:
         print(format_summary(summary))
         return 0
     try:
+        check_players(args)
         framework = locate_framework(args.framework)
         classpath = build(framework, args.build_dir, args.javac)
     except ValueError as error:

@@ -136,6 +136,10 @@ def test_argument_parsing(tmp_path):
     agent = [command[i + 1] for i, part in enumerate(command) if part == "--agent-arg"]
     assert agent == ["/opt/py", "-m", "analyzer", "agent"]
     assert match.main_class("") == "EaaiMatch"
+    match.check_players(args)
+    args.player_b = "analyzer:nonsense"
+    with pytest.raises(ValueError, match="--player-b analyzer:nonsense"):
+        match.check_players(args)
 
 
 def test_locating_the_framework(tmp_path):
