@@ -302,15 +302,15 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
     most 1000."""
     from .gin.advisor import advise as run
 
-    for name, value in (("hand", hand), ("pile", pile), ("opp_took", opp_took),
-                        ("opp_threw", opp_threw), ("dealer", dealer)):
-        _check_text(value, name)
-    for name, value in (("drawn", drawn), ("score", score)):
-        _check_text(value, name, none=True)
-    for name, value, low, high in (("stock", stock, 2, UNDEALT),
+    for name, text in (("hand", hand), ("pile", pile), ("opp_took", opp_took),
+                       ("opp_threw", opp_threw), ("dealer", dealer)):
+        _check_text(text, name)
+    for name, optional in (("drawn", drawn), ("score", score)):
+        _check_text(optional, name, none=True)
+    for name, count, low, high in (("stock", stock, 2, UNDEALT),
                                    ("turn", turn, 1, MAX_DRAWS // 2)):
-        if value is not None:  # the ranges of analyzer advise --stock and --turn
-            check_int(value, name, low, high)
+        if count is not None:  # the ranges of analyzer advise --stock and --turn
+            check_int(count, name, low, high)
     stock, turn = (None if v is None else int(v) for v in (stock, turn))
     (seed,) = _check_run(seed, progress)
     samples = check_count(samples, "samples", 1, MAX_SAMPLES)

@@ -261,8 +261,8 @@ class Policy:
                    alert: tuple[tuple[int, int], ...] | None = None) -> Policy:
         """A copy knocking at a constant threshold or by a (turn, threshold) schedule,
         and by ``alert`` while the opponent holds a pile card (None: the same)."""
-        if _is_int(schedule):
-            schedule = ((1, int(schedule)),)  # type: ignore[call-overload]
+        if isinstance(schedule, (int, np.integer)) and _is_int(schedule):
+            schedule = ((1, int(schedule)),)
         schedule = _steps_tuple(schedule)
         if alert is not None and _steps_tuple(alert) == schedule:
             alert = None

@@ -70,11 +70,10 @@ and return at the next one, and the kernel's results are thrown away.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from enum import IntEnum
-
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -316,7 +315,7 @@ def _shared_read(typingctx: Any, array: Any, index: Any) -> Any:
 @njit(cache=True)
 def stop_asked(params: npt.NDArray[np.int64]) -> bool:
     """Whether another thread asked the search of this row to stop (:attr:`SearchField.STOP`)."""
-    return _shared_read(params, _STOP) != 0
+    return _shared_read(params, _STOP) != 0  # type: ignore[call-arg]
 
 
 
@@ -639,7 +638,7 @@ def run_stoppable(kernel: Callable[..., Any], *args: Any,
     def work() -> None:
         try:
             outcome["value"] = kernel(*args)
-        except BaseException as error:  # handed to the waiting thread
+        except BaseException as error:  # noqa: BLE001 (handed to the waiting thread)
             outcome["error"] = error
 
     worker = threading.Thread(target=work, name="search-kernel", daemon=True)

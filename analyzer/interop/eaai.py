@@ -276,7 +276,7 @@ def _seat(value: object, name: str) -> int:
     """A seat number of a message: the JSON integer 0 or 1."""
     if not _is_int(value) or value not in (0, 1):
         raise ValueError(f"{name} must be 0 or 1, got {_shown(value)}")
-    return int(value)  # type: ignore[call-overload]
+    return int(value)
 
 
 def _card(value: object) -> int:

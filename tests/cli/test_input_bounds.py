@@ -305,7 +305,7 @@ def test_search_run_stops_on_a_signal_with_flat_memory(stop):
         assert process.poll() is None
         signalled = time.perf_counter()
         process.send_signal(stop)
-        out, err = process.communicate(timeout=30)
+        _, err = process.communicate(timeout=30)
         stopped_in = time.perf_counter() - signalled
     finally:
         if process.poll() is None:
