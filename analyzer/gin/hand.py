@@ -68,7 +68,7 @@ from .evaluator import discard_deadwoods_kernel, min_deadwood_kernel
 from .knowledge import note_scores
 from .policies import Policy
 from .rules import STANDARD, Rules
-from .search import SearchPolicy, rollout_policy, search_action
+from .search import SearchPolicy, rollout_policy, run_stoppable, search_action
 
 if TYPE_CHECKING:
     from .advisor.position import Position
@@ -421,8 +421,10 @@ class Hand:
         model = np.stack([model_row, model_row])
         key = search_key(self.policy_key, self.searched)
         samples = np.zeros(1, dtype=np.int64)
-        action = int(search_action(self.state, self.rules_array, model, player.to_array(),
-                                   key, self.scratch, samples))
+        searcher = player.to_array()
+        # a decision may search for seconds: run_stoppable keeps Ctrl-C working meanwhile
+        action = int(run_stoppable(search_action, self.state, self.rules_array, model,
+                                   searcher, key, self.scratch, samples, searchers=searcher))
         self.searched += 1
         if action == _SEARCH_TAKE:
             return Move("take")
@@ -503,12 +505,13 @@ class Hand:
             raise ValueError(f"card index {card} was already seen in this hand")
 
 
-def search_key(policy_key: int | np.uint64, decision: int) -> np.uint64:
+def search_key(policy_key: int | np.uint64, decision: int) -> np.int64:
     """The stream key of a hand's ``decision``-th searched decision, as
     :func:`analyzer.gin.search.play_on` derives it from the hand's policy stream (the
     int64 casts wrap, as they do inside the kernels)."""
     wrapped = np.array(policy_key, dtype=np.uint64).view(np.int64)[()]
-    return np.uint64(stream_key(np.int64(wrapped ^ SEARCH_SALT), np.int64(decision)))
+    key = stream_key(np.int64(wrapped ^ SEARCH_SALT), np.int64(decision))
+    return np.int64(np.array(key, dtype=np.uint64).view(np.int64)[()])
 
 
 def _check_seat(value: int, name: str) -> None:
