@@ -1,37 +1,29 @@
 """An analyzer policy as a ``pyspiel.Bot`` of OpenSpiel's ``gin_rummy`` (needs ``pyspiel``, from
 the ``bench`` extra: ``pip install open-spiel``).
 
-The bot keeps the player's own view of the hand in an engine state array
-(:mod:`analyzer.gin.engine`), fed by the game's history, and decides with the same kernels
-as the analyzer's simulations: draws and discards by the policy, the knocker's melds by
+The bot keeps the player's own view of the hand as a :class:`~analyzer.gin.hand.Hand`
+(:meth:`~analyzer.gin.hand.Hand.seat_view`), fed by the game's history, so the policy sees
+what it sees in a simulation (the cards the opponent took, threw and refused, the rules'
+bonuses), and decides with the same kernels as the analyzer's simulations: draws and
+discards by the policy, the knocker's melds by
 :func:`~analyzer.gin.evaluator.best_arrangement_kernel`, the defender's layoffs and melds
 by the joint search of :func:`optimal_layoffs`.  OpenSpiel's rules differ from the
 analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.rules`):
 a tie scores 0, the wall phase, no big gin, runs declared 3 to 5 cards long (longer runs are
-declared in pieces), and its knock check on 11 cards is a heuristic that can refuse a legal
-knock (:func:`knock_refused`).
+declared in pieces), a player may throw back the card it just took from the pile, and its
+knock check on 11 cards is a heuristic that can refuse a legal knock (:func:`knock_refused`).
 
 Card numbering: OpenSpiel's card ``suit * 13 + rank`` has suits ``s c d h``; ours ``c d h s``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ..core.cards import CARD_POINTS
-from ..core.rng import stream_key
-from ..gin.engine import (
-    Slot,
-    _wants_upcard,
-    apply_discard,
-    choose_discard,
-    knock_threshold,
-    new_scratch,
-    new_state,
-)
 from ..gin.evaluator import (
     best_arrangement_kernel,
     best_discard_kernel,
@@ -39,6 +31,7 @@ from ..gin.evaluator import (
     layoff_deadwood_kernel,
     min_deadwood_kernel,
 )
+from ..gin.hand import Hand, Move
 from ..gin.policies import Policy
 from ..gin.rules import Rules
 
@@ -130,73 +123,65 @@ def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
 
 
 class _View:
-    """One player's view of an OpenSpiel hand as an analyzer engine state."""
+    """One player's view of an OpenSpiel hand: a seat view (:class:`Hand`) fed by the
+    game's history.  OpenSpiel's player 0 is the non-dealer (offered the upcard first);
+    the view is made once the upcard is dealt, and the stock cards the other player draws
+    (chance actions in the history) stay unseen."""
 
-    def __init__(self, me: int, knock_limit: int) -> None:
+    def __init__(self, me: int, rules: Rules, seed: int, hand_index: int) -> None:
         self.me = me
-        self.state = new_state()
-        state = self.state
-        state[Slot.DEALER] = 1
-        state[Slot.TAKEN] = -1
-        state[Slot.WINNER] = -1
-        state[Slot.KNOCKER] = -1
-        state[Slot.OUTCOME] = -1
-        state[Slot.MULTIPLIER] = 1
-        state[Slot.STOCK_POS] = 21
-        state[Slot.KNOCK_LIMIT] = knock_limit
+        self.rules = rules
+        self.seed = seed
+        self.hand_index = hand_index
+        self.cards: list[int] = []  # this seat's dealt cards, until the upcard
+        self.hand: Hand | None = None
         self.dealt = 0
         self.stock_drawer = -1
 
-    def pile_top(self) -> int:
-        return int(self.state[Slot.PILE + self.state[Slot.PILE_LEN] - 1])
+    def playing(self) -> Hand:
+        if self.hand is None:
+            raise ValueError("no decision before the upcard is dealt")
+        return self.hand
 
-    def observe(self, phase: Any, player: int, action: int, rules_array: npt.NDArray[np.int64]
-                ) -> None:
+    def observe(self, phase: Any, player: int, action: int) -> None:
         """Update the view with one action of the history (chance actions included)."""
         phases = pyspiel.gin_rummy.Phase
-        state = self.state
         if player == pyspiel.PlayerId.CHANCE:
             card = int(FROM_OPENSPIEL[action])
-            bit = np.int64(1) << card
             if self.dealt < 20:
                 if self.dealt // 10 == self.me:
-                    state[Slot.HAND + self.me] |= bit
+                    self.cards.append(card)
             elif self.dealt == 20:
-                state[Slot.UPCARD] = card
-                self._push(card)
+                self.hand = Hand.seat_view(self.me, self.cards, dealer=1, rules=self.rules,
+                                           seed=self.seed, hand_index=self.hand_index,
+                                           throw_back=True)
+                self.hand.turn_upcard(card)
+            elif self.stock_drawer == self.me:
+                self.playing().play(Move("draw"), drawn=card)
             else:
-                if self.stock_drawer == self.me:
-                    state[Slot.HAND + self.me] |= bit
-                state[Slot.STOCK_POS] += 1
-                state[Slot.TAKEN] = -1
-                state[Slot.DRAWS] += 1
-                state[Slot.OWN_TURNS + self.stock_drawer] += 1
+                self.playing().opponent_plays(Move("draw"))
             self.dealt += 1
             return
         gin = pyspiel.gin_rummy
+        move = None
         if action == gin.DRAW_UPCARD_ACTION or (phase == phases.WALL and action == gin.KNOCK_ACTION):
-            card = self.pile_top()
-            bit = np.int64(1) << card
-            state[Slot.PILE_LEN] -= 1
-            state[Slot.PILE_MASK] &= ~bit
-            state[Slot.HAND + player] |= bit
-            state[Slot.TOOK + player] |= bit
-            state[Slot.TAKEN] = card
-            state[Slot.DRAWS] += 1
-            state[Slot.OWN_TURNS + player] += 1
+            move = Move("take")  # at the wall, a knock takes the pile's top first
         elif action == gin.DRAW_STOCK_ACTION:
-            self.stock_drawer = player
+            self.stock_drawer = player  # the card comes with the next chance action
         elif action == gin.PASS_ACTION and phase == phases.FIRST_UPCARD:
-            state[Slot.OFFERS] += 1
-        elif action < 52 and phase in (phases.DISCARD, phases.KNOCK):
-            state[Slot.TURN] = player
-            apply_discard(state, np.int64(FROM_OPENSPIEL[action]), False, rules_array)
-
-    def _push(self, card: int) -> None:
-        state = self.state
-        state[Slot.PILE + state[Slot.PILE_LEN]] = card
-        state[Slot.PILE_LEN] += 1
-        state[Slot.PILE_MASK] |= np.int64(1) << card
+            move = Move("pass")
+        elif action == gin.PASS_ACTION and phase == phases.WALL:
+            move = Move("end")
+        elif action < 52 and phase == phases.DISCARD:
+            move = Move("discard", int(FROM_OPENSPIEL[action]))
+        elif action < 52 and phase == phases.KNOCK:
+            move = Move("knock", int(FROM_OPENSPIEL[action]))  # the knocker's throw
+        if move is not None:
+            hand = self.playing()
+            if player == self.me:
+                hand.play(move)
+            else:
+                hand.opponent_plays(move)
 
 
 def knock_refused(state: Any) -> bool:
@@ -227,23 +212,20 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
         super().__init__()
         self.game = game
         self.player = player
-        self.policy_row = policy.to_array()
-        self.rules_array = rules.to_array()
-        self.knock_limit = int(game.get_parameters()["knock_card"])
+        self.policy = policy
+        # OpenSpiel's game: its knock card, and the wall at a stock of two
+        self.rules = dataclasses.replace(
+            rules, knock_limit=int(game.get_parameters()["knock_card"]), stock_rule="wall")
         self.seed = seed
         self.hands_started = -1
-        self.scratch = new_scratch()
-        self.rng = np.zeros(1, dtype=np.uint64)
         self.refused_knocks = 0
         self.restart()
 
     def restart(self) -> None:
-        self.view = _View(self.player, self.knock_limit)
+        self.hands_started += 1
+        self.view = _View(self.player, self.rules, self.seed, self.hands_started)
         self.mirror = self.game.new_initial_state()
         self.seen = 0
-        self.pending_knock = False
-        self.hands_started += 1
-        self.rng[0] = stream_key(np.int64(self.seed), np.int64(self.hands_started))
 
     def restart_at(self, state: Any) -> None:
         self.restart()
@@ -258,7 +240,7 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
             self.restart()
         for action in history[self.seen:]:
             self.view.observe(self.mirror.current_phase(), self.mirror.current_player(),
-                              action, self.rules_array)
+                              action)
             self.mirror.apply_action(action)
         self.seen = len(history)
 
@@ -268,57 +250,55 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
         phases = gin.Phase
         phase = state.current_phase()
         legal = state.legal_actions()
-        view, me = self.view, self.player
-        engine_state = view.state
         if phase in (phases.FIRST_UPCARD, phases.DRAW):
             if gin.DRAW_UPCARD_ACTION not in legal:
                 return gin.DRAW_STOCK_ACTION
-            engine_state[Slot.TURN] = me
-            wants = _wants_upcard(engine_state, np.int64(me), self.policy_row, self.scratch)
-            if wants:
+            if self.view.playing().decide(self.policy).kind == "take":
                 return gin.DRAW_UPCARD_ACTION
             return gin.PASS_ACTION if phase == phases.FIRST_UPCARD else gin.DRAW_STOCK_ACTION
         if phase == phases.WALL:
-            hand = engine_state[Slot.HAND + me]
-            upcard = view.pile_top()
-            after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, self.scratch)
-            engine_state[Slot.OWN_TURNS + me] += 1
-            threshold = knock_threshold(engine_state, np.int64(me), self.policy_row)
-            engine_state[Slot.OWN_TURNS + me] -= 1
-            if (after == 0 or after <= threshold) and gin.KNOCK_ACTION in legal:
+            # the view is at a draw with two stock cards: take the top to knock, or end
+            if (self.view.playing().decide(self.policy).kind == "take"
+                    and gin.KNOCK_ACTION in legal):
                 return gin.KNOCK_ACTION
             return gin.PASS_ACTION
         if phase == phases.DISCARD:
-            engine_state[Slot.TURN] = me
-            card, knock = choose_discard(engine_state, np.int64(me), self.policy_row, self.rng,
-                                         self.scratch, self.scratch[52:104])
-            if knock:
+            move = self._discard()
+            if move.kind == "knock":
                 if gin.KNOCK_ACTION in legal:
                     return gin.KNOCK_ACTION
                 self.refused_knocks += 1
-            return int(TO_OPENSPIEL[card])
+            assert move.card is not None
+            return int(TO_OPENSPIEL[move.card])
         if phase == phases.KNOCK:
             return self._knock_step(state, legal)
         if phase == phases.LAYOFF:
             return self._layoff_step(state, legal)
         raise ValueError(f"no decision for phase {phase}")
 
+    def _discard(self) -> Move:
+        """The policy's discard (maybe a knock) from 11 cards; big gin, which OpenSpiel
+        does not have, is a gin knock."""
+        hand = self.view.playing()
+        move = hand.decide(self.policy)
+        if move.card is None:
+            move = next(m for m in hand.legal_moves() if m.kind == "knock")
+        return move
+
     def _knock_step(self, state: Any, legal: list[int]) -> int:
         gin = pyspiel.gin_rummy
         me = self.player
         hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[me])
         if hand.bit_count() == 11:
-            engine_state = self.view.state
-            engine_state[Slot.TURN] = me
+            taken = self.view.playing().taken
             discard_deadwoods = np.zeros(52, dtype=np.int64)
-            allowed = hand & ~(1 << engine_state[Slot.TAKEN]) if engine_state[Slot.TAKEN] >= 0 \
-                else hand
+            allowed = hand & ~(1 << taken) if taken is not None else hand
             _, cards = best_discard_kernel(np.int64(hand), np.int64(allowed),
                                            discard_deadwoods)
-            card, _ = choose_discard(engine_state, np.int64(me), self.policy_row, self.rng,
-                                     self.scratch, self.scratch[52:104])
-            if not cards >> int(card) & 1:  # the policy's card must keep the knock legal
-                card = max((np.int64(c) for c in range(52) if cards >> c & 1), key=lambda c: (
+            card = self._discard().card
+            assert card is not None
+            if not cards >> card & 1:  # the policy's card must keep the knock legal
+                card = max((c for c in range(52) if cards >> c & 1), key=lambda c: (
                     CARD_POINTS[c], c % 13, c))
             return int(TO_OPENSPIEL[card])
         laid = [sum(1 << int(FROM_OPENSPIEL[c]) for c in self._meld_cards(m))
