@@ -35,10 +35,12 @@ the hand with 10 or less deadwood. *Gin*: knock with no deadwood (25 bonus point
 *Undercut*: the defender's deadwood is not above the knocker's (25 bonus points to the
 defender). *Panel*: the opponents every answer is tested against (`basic` knocks at
 once, `simple` is the EAAI competition's baseline, `gin-hunter` waits for gin for 9 turns,
-`taper` knocks at 10 early and ever lower later, `expert` reads the opponent's pickups and
-discards, `search` plays as `expert` but weighs each knock by playing it out on sampled
-hands). *Exploitability*: the most a player who studies the rule and adapts to it gains
-against it, in points per hand. *± x*: the 95% confidence interval."""
+`taper` knocks at 10 early and ever lower later, `marjj` replays a public EAAI-2021
+competition agent that knocks only in its first three turns and then waits for gin,
+`expert` reads the opponent's pickups and discards, `search` plays as `expert` but weighs
+each knock by playing it out on sampled hands). *Exploitability*: the most a player who
+studies the rule and adapts to it gains against it, in points per hand. *± x*: the 95%
+confidence interval."""
 
 
 def robust_table(out: Path, rules_name: str = "standard") -> tuple[tuple[int, ...], str] | None:
