@@ -39,6 +39,7 @@ from .engine import (
     new_hand,
     stock_left,
 )
+from .knowledge import note_scores
 from .policies import Policy
 from .rules import RuleField, Rules, Shutout
 from .search import (
@@ -251,8 +252,7 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
             policies[seat] = score_policies[seat, region]
         deal_hand(stream_key(game_seed, stream), dealer, rules, state, deck, rng)
         # the players see the score (of the first Hollywood column)
-        state[Slot.SCORE] = scores[0, 0]
-        state[Slot.SCORE + 1] = scores[0, 1]
+        note_scores(state, scores[0, 0], scores[0, 1])
         rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
         play_on(state, rules, policies, searchers,
                 np.int64(stream_key(game_seed ^ POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
