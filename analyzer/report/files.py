@@ -216,7 +216,7 @@ def write_figure(path: StrPath, figure: Any, **options: Any) -> Path:
     return write_bytes(path, figure_bytes(figure, **options))
 
 
-def write_together(files: Mapping[StrPath, bytes]) -> list[Path]:
+def write_together(files: Mapping[Path, bytes]) -> list[Path]:
     """Write several files (a table and its chart) so that none is renamed before every
     one is complete: a full disk leaves the old set (or none), never half of a new one."""
     staged: list[tuple[Path, Path]] = []

@@ -609,6 +609,16 @@ def test_an_empty_out_is_refused(args, tmp_path):
 # ------------------------------------------------ item 10: Ctrl-C in the first second
 
 
+def test_the_command_line_loads_without_numpy_or_numba():
+    """What makes Ctrl-C at start one line: the entry point and the package import
+    nothing heavy, so the handlers are in place before numpy and numba load."""
+    code = ("import sys, analyzer.cli.main; "
+            "print(sorted({'numpy', 'numba', 'pandas'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=environment(), timeout=120, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 @pytest.mark.parametrize("delay", [0.2, 0.45, 0.7, 1.0])
 def test_ctrl_c_in_the_first_second_is_one_line(delay):
     """Ctrl-C while Python loads the command line, numpy and numba (a traceback before)."""
