@@ -30,13 +30,21 @@ from typing import Any
 StrPath = str | os.PathLike[str]
 
 
+def _identity(status: os.stat_result, folder: bool) -> tuple[int, ...]:
+    """What tells this run's own file from another one under the same name: its inode,
+    and for a file also its size and time (an inode number can be reused)."""
+    if folder:  # a folder's size and time change with what others put in it
+        return (status.st_dev, status.st_ino)
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
 class RunFiles:
-    """The files and folders one run made, each with the inode it was made with."""
+    """The files and folders one run made, each with its :func:`_identity`."""
 
     def __init__(self) -> None:
-        self._made: list[tuple[Path, tuple[int, int], bool]] = []
+        self._made: list[tuple[Path, tuple[int, ...], bool]] = []
 
-    def add(self, path: Path, identity: tuple[int, int], folder: bool) -> None:
+    def add(self, path: Path, identity: tuple[int, ...], folder: bool) -> None:
         self._made.append((path, identity, folder))
 
     @property
@@ -52,10 +60,10 @@ class RunFiles:
         """Remove what this run made, newest first, where it is still this run's own."""
         for path, identity, folder in reversed(self._made):
             try:
-                now = path.lstat()
+                now = _identity(path.lstat(), folder)
             except OSError:
                 continue
-            if (now.st_dev, now.st_ino) != identity:
+            if now != identity:
                 continue  # replaced by someone else since: not ours any more
             with suppress(OSError):  # a folder that holds other files stays
                 if folder:
@@ -102,7 +110,7 @@ def _naming(error: OSError, path: Path) -> OSError:
     return type(error)(error.errno, error.strerror, str(path))
 
 
-def _record(path: Path, identity: tuple[int, int], folder: bool) -> None:
+def _record(path: Path, identity: tuple[int, ...], folder: bool) -> None:
     files = _RUN.get()
     if files is not None:
         files.add(path, identity, folder)
@@ -124,8 +132,7 @@ def make_folder(path: StrPath) -> Path:
             continue  # made by someone else just now: not ours
         except OSError as error:
             raise _naming(error, candidate) from None
-        made = candidate.lstat()
-        _record(candidate, (made.st_dev, made.st_ino), True)
+        _record(candidate, _identity(candidate.lstat(), True), True)
     return folder
 
 
@@ -138,8 +145,7 @@ def _temporary(target: Path) -> tuple[int, Path]:
 
 def _publish(temporary: Path, target: Path, track: bool) -> None:
     """Give ``temporary`` the name ``target``; record it when this made ``target``."""
-    made = temporary.lstat()
-    identity = (made.st_dev, made.st_ino)
+    identity = _identity(temporary.lstat(), False)  # complete: a rename keeps all four
     try:
         # a hard link makes the name only if it is free: a file that another program
         # made under this name in the meantime is never taken for this run's own

@@ -173,6 +173,21 @@ def test_a_file_that_another_run_wrote_anew_stays(tmp_path):
     assert files_under(tmp_path) == ["sweep.csv"]
 
 
+def test_a_file_of_the_run_that_another_program_wrote_into_stays(tmp_path):
+    """Written to in place (same inode, new size and time): no longer only the run's."""
+    def failing_run():
+        with removed_on_failure():
+            write_text(tmp_path / "log.txt", "the run's line\n")
+            time.sleep(0.01)  # a later time stamp, as any later write has
+            with open(tmp_path / "log.txt", "a") as log:
+                log.write("another program's line\n")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        failing_run()
+    assert (tmp_path / "log.txt").read_text().endswith("another program's line\n")
+
+
 def test_a_failed_run_keeps_the_files_it_overwrote_and_what_existed(tmp_path):
     (tmp_path / "old.csv").write_text("old")
     (tmp_path / "kept").mkdir()
