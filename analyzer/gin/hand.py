@@ -346,7 +346,9 @@ class Hand:
         return bool(has_choice(self.state, self.rules_array))
 
     def legal_moves(self) -> list[Move]:
-        """Every move the player to move may make now."""
+        """Every move the player to move may make now (big gin, when the rules have it
+        and all 11 cards meld, comes first: the engine's players always make it, but it
+        may be declined for a discard or a gin knock)."""
         state = self.state
         phase = self.phase
         if phase == "done" or self.knocked_by is not None:
@@ -360,12 +362,12 @@ class Hand:
                 return [Move("draw")]
             return [Move("draw"), Move("take")] if state[Slot.PILE_LEN] > 0 else [Move("draw")]
         hand = self.hand_mask(self.to_move)
-        if self.rules.big_gin and self.deadwood(self.to_move) == 0:
-            return [Move("big_gin")]
+        # big gin may be declined (a person may); the engine's players always take it
+        moves = [Move("big_gin")] if self.rules.big_gin and self.deadwood(self.to_move) == 0 \
+            else []
         allowed = hand & ~(0 if self.taken is None else 1 << self.taken)
         deadwoods = np.empty(52, dtype=np.int64)
         discard_deadwoods_kernel(np.int64(hand), np.int64(allowed), deadwoods)
-        moves = []
         for card in _mask_cards(allowed):
             moves.append(Move("discard", card))
             if deadwoods[card] <= self.knock_limit:

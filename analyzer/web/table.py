@@ -1,9 +1,10 @@
 """The practice table: a person (seat 0) against a policy (seat 1), hand by hand.
 
-A :class:`PracticeGame` holds one engine state array (:mod:`analyzer.gin.engine`); the
-person's moves are checked here and applied with the engine's ``apply_pass``,
-``apply_draw``, ``end_in_a_draw``, ``apply_discard`` and ``apply_big_gin``; the computer's moves are made by the engine's
-policy kernels (:func:`~analyzer.gin.engine.step`, until it is the person's turn again).
+A :class:`PracticeGame` holds the hand being played as a :class:`~analyzer.gin.hand.Hand`
+(full information: the table deals); the person's moves are checked here and played
+through it, and the computer's moves are decided and played through it by the policy
+(:meth:`~analyzer.gin.hand.Hand.decide`, until it is the person's turn again), so the
+engine's kernels make every move and keep what each player knows.
 Every discard decision of the person is kept as an advisor :class:`Position`, so that
 hints and the end-of-hand review rank the same actions the advisor would.
 """
@@ -21,23 +22,9 @@ import numpy.typing as npt
 from ..core.cards import format_card, parse_card
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.advisor import Position
-from ..gin.engine import (
-    MAX_DRAWS,
-    OUTCOME_NAMES,
-    Phase,
-    Slot,
-    apply_big_gin,
-    apply_discard,
-    apply_draw,
-    apply_pass,
-    end_in_a_draw,
-    new_hand,
-    new_scratch,
-    new_state,
-    step,
-    stock_left,
-)
+from ..gin.engine import MAX_DRAWS
 from ..gin.evaluator import best_discard_kernel, min_deadwood_kernel
+from ..gin.hand import Hand, Move
 from ..gin.policies import Policy
 from ..gin.rules import RuleField, Rules
 from ..gin.simulate import close_game
@@ -95,7 +82,6 @@ class PracticeGame:
     mode: str = "hand"
     hints: str = "off"
     seed: int = 0
-    state: npt.NDArray[np.int64] = field(default_factory=new_state)
     scores: list[int] = field(default_factory=lambda: [0, 0])
     boxes: list[int] = field(default_factory=lambda: [0, 0])
     hand_number: int = 0
@@ -108,6 +94,8 @@ class PracticeGame:
     drawn: int | None = None
     must_knock: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    hand: Hand = field(init=False, repr=False)
+    """The hand being played (the last one, once it is over)."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -115,11 +103,13 @@ class PracticeGame:
         if self.hints not in HINTS:
             raise ValueError(f"hints must be one of {', '.join(HINTS)}, got {self.hints!r}")
         self._rules_array = self.rules.to_array()
-        # the computer plays seat 1; seat 0's row is never used (advance stops before it)
-        self._policies = np.stack([self.opponent.to_array(), self.opponent.to_array()])
-        self._scratch = new_scratch()
-        self._rng = np.zeros(1, dtype=np.uint64)
+        self._scratch = np.zeros(52, dtype=np.int64)
         self.deal()
+
+    @property
+    def state(self) -> npt.NDArray[np.int64]:
+        """The hand's engine state array (:mod:`analyzer.gin.state`), to read only."""
+        return self.hand.state
 
     # ------------------------------------------------------------------ flow
 
@@ -127,16 +117,16 @@ class PracticeGame:
         """Deal the next hand and let the computer act until it is the person's turn."""
         if self.final is not None:
             raise IllegalMove("the game is over: start a new game")
-        if self.hand_number > 0 and self.state[Slot.PHASE] != Phase.DONE:
+        if self.hand_number > 0 and not self.hand.done:
             raise IllegalMove("the hand is not over yet")
         deck = np.empty(52, dtype=np.int8)
-        self._rng[0] = stream_key(np.int64(self.seed), np.int64(self.hand_number))
-        shuffle_deck(self._rng, deck)
-        new_hand(self.state, deck, np.int64(self.dealer), self._rules_array)
-        if self.mode == "game":  # score-aware policies read it (0 outside a game)
-            for seat in (ME, COMPUTER):
-                self.state[Slot.SCORE + seat] = self.scores[seat]
-        self._rng[0] = stream_key(np.int64(self.seed) ^ _POLICY_SALT, np.int64(self.hand_number))
+        shuffle_deck(np.array([stream_key(np.int64(self.seed), np.int64(self.hand_number))],
+                              dtype=np.uint64), deck)
+        # score-aware policies read the score (0 outside a game); the computer's random
+        # choices come from the stream of the salted seed
+        scores = (self.scores[ME], self.scores[COMPUTER]) if self.mode == "game" else (0, 0)
+        self.hand = Hand.deal(self.rules, deck=deck, seed=int(np.int64(self.seed) ^ _POLICY_SALT),
+                              dealer=self.dealer, scores=scores, hand_index=self.hand_number)
         self.hand_number += 1
         dealer = "you" if self.dealer == ME else "the computer"
         self.log = [f"Hand {self.hand_number}: {dealer} dealt."]
@@ -150,10 +140,7 @@ class PracticeGame:
         ``game over``."""
         if self.final is not None:
             return "game over"
-        phase = int(self.state[Slot.PHASE])
-        if phase == Phase.DONE:
-            return "hand over"
-        return ("offer", "draw", "discard")[phase]
+        return "hand over" if self.hand.done else self.hand.phase
 
     def legal_moves(self) -> list[str]:
         """Every move the person may make now, in the table's notation."""
@@ -164,44 +151,28 @@ class PracticeGame:
             return self._legal_draws()
         if phase != "discard":
             return []
-        hand = int(self.state[Slot.HAND + ME])
-        taken = int(self.state[Slot.TAKEN])
-        limit = int(self.state[Slot.KNOCK_LIMIT])
-        moves = []
-        if self.rules.big_gin and min_deadwood_kernel(np.int64(hand)) == 0:
-            moves.append("big gin")
-        for card in _cards(hand):
-            if card == taken:
+        legal = self.hand.legal_moves()
+        knocks = {move.card for move in legal if move.kind == "knock"}
+        hand = self.hand.hand_mask(ME)
+        moves = ["big gin"] if Move("big_gin") in legal else []
+        for move in legal:
+            if move.kind != "discard":
                 continue
-            name = format_card(card)
-            left = int(min_deadwood_kernel(np.int64(hand & ~(1 << card))))
+            assert move.card is not None
+            name = format_card(move.card)
             if not self.must_knock:
                 moves.append(f"play {name}")
-            if left == 0:
-                moves.append(f"gin {name}")
-            elif left <= limit:
-                moves.append(f"knock {name}")
+            if move.card in knocks:
+                left = int(min_deadwood_kernel(np.int64(hand & ~(1 << move.card))))
+                moves.append(f"gin {name}" if left == 0 else f"knock {name}")
         return moves
 
     def _legal_draws(self) -> list[str]:
-        state = self.state
-        pile = int(state[Slot.PILE_LEN])
-        if stock_left(state) <= 2:
-            # dead at two: the hand is over when the person draws; with the wall rule the
-            # pile's top may be taken, but only to knock with it
-            moves = ["stock"]
-            if self.rules.stock_rule == "wall" and pile > 0 and self._can_knock_with_pile():
-                moves.append("pile")
-            return moves
-        if state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
-            return ["stock"]  # both refused the upcard: the non-dealer draws from the stock
-        return ["stock", "pile"] if pile > 0 else ["stock"]
-
-    def _can_knock_with_pile(self) -> bool:
-        top = int(self.state[Slot.PILE + self.state[Slot.PILE_LEN] - 1])
-        hand = np.int64(int(self.state[Slot.HAND + ME]))
-        after, _ = best_discard_kernel(hand | np.int64(1 << top), hand, self._scratch)
-        return int(after) <= int(self.state[Slot.KNOCK_LIMIT])
+        # the hand's draws: the stock ("end" at a stock of two or at the draw limit: dead
+        # at two, the hand is over when the person draws) and the pile's top (with the
+        # wall rule at a stock of two, only to knock with it)
+        names = {"draw": "stock", "end": "stock", "take": "pile"}
+        return [names[move.kind] for move in self.hand.legal_moves()]
 
     def move(self, text: str) -> None:
         """Apply the person's move (see :meth:`legal_moves`), then the computer's replies.
@@ -235,38 +206,40 @@ class PracticeGame:
         if phase in ("offer", "draw") or verb not in ("play", "knock", "gin", "big"):
             return f"'{move}' is not a move now ({phase}); legal: {', '.join(legal)}"
         card = parse_card(card_text) if card_text else -1
-        if card < 0 or not int(self.state[Slot.HAND + ME]) >> card & 1:
+        hand = self.hand.hand_mask(ME)
+        if card < 0 or not hand >> card & 1:
             return f"{card_text or 'that card'} is not in your hand"
-        if card == int(self.state[Slot.TAKEN]):
+        if card == self.hand.taken:
             return f"{format_card(card)} was just taken from the pile and may not be thrown"
         if self.must_knock:
             return "the pile's top was taken at the wall: you must knock"
-        hand = int(self.state[Slot.HAND + ME])
         left = int(min_deadwood_kernel(np.int64(hand & ~(1 << card))))
         if verb == "gin":
             return f"no gin: discarding {format_card(card)} leaves {left} points of deadwood"
         return (f"cannot knock: discarding {format_card(card)} leaves {left} points of deadwood, "
-                f"over the knock limit of {int(self.state[Slot.KNOCK_LIMIT])}")
+                f"over the knock limit of {self.hand.knock_limit}")
 
     def _apply(self, move: str) -> None:
-        state = self.state
+        hand = self.hand
         if move in ("take", "pile"):
-            card = int(state[Slot.PILE + state[Slot.PILE_LEN] - 1])
-            self.must_knock = bool(stock_left(state) <= 2)
-            apply_draw(state, True)
+            card = hand.pile_top
+            assert card is not None
+            self.must_knock = hand.stock_left <= 2
+            hand.play(Move("take"))
             self.drawn = card
             self.log.append(f"You took {format_card(card)} from the pile.")
         elif move == "pass":
-            apply_pass(state)
+            hand.play(Move("pass"))
             self.log.append("You passed the upcard.")
         elif move == "stock":
-            if stock_left(state) <= 2 or state[Slot.DRAWS] >= MAX_DRAWS:
-                end_in_a_draw(state)
+            if hand.stock_left <= 2 or hand.draws >= MAX_DRAWS:
+                hand.play(Move("end"))
                 self.log.append("Two cards left in the stock: the hand is a draw.")
                 self._hand_over()
                 return
-            apply_draw(state, False)
-            self.drawn = int(state[Slot.DECK + state[Slot.STOCK_POS] - 1])
+            hand.play(Move("draw"))
+            self.drawn = hand.last_stock_card
+            assert self.drawn is not None
             self.log.append(f"You drew {format_card(self.drawn)} from the stock.")
         else:
             try:
@@ -275,66 +248,63 @@ class PracticeGame:
                 self.decisions.append(Decision(self.hand_number, None, move, error=str(error)))
             verb, _, card_text = move.partition(" ")
             if move == "big gin":
-                went_out = apply_big_gin(state, self._rules_array)
-                assert went_out, "big gin was listed as legal"
+                hand.play(Move("big_gin"))
+                assert hand.done, "big gin was listed as legal"
                 self.log.append("You went big gin.")
             else:
                 card = parse_card(card_text)
-                apply_discard(state, np.int64(card), verb != "play", self._rules_array)
+                hand.play(Move("discard" if verb == "play" else "knock", card))
                 self.log.append(("You threw " if verb == "play" else f"You went {verb}, "
                                  "throwing ") + format_card(card) + ".")
             self.drawn = None
             self.must_knock = False
-            if state[Slot.PHASE] == Phase.DONE:
+            if hand.done:
                 self._hand_over()
 
     def _computer_moves(self) -> None:
         """Let the computer play until the person must act or the hand is over."""
-        state = self.state
-        if state[Slot.PHASE] == Phase.DONE or state[Slot.TURN] == ME:
+        hand = self.hand
+        if hand.done or hand.to_move == ME:
             return
-        before = state.copy()
-        while state[Slot.PHASE] != Phase.DONE and state[Slot.TURN] != ME:
-            step(state, self._rules_array, self._policies, self._rng, self._scratch)
-        self._describe_computer(before)
-        if state[Slot.PHASE] == Phase.DONE:
+        while not hand.done and hand.to_move != ME:
+            move = hand.decide(self.opponent)
+            top = hand.pile_top
+            hand.play(move)
+            self._describe_computer(move, top)
+        if hand.done:
             self._hand_over()
-        elif (state[Slot.PHASE] == Phase.DRAW and stock_left(state) <= 2
-              and self._legal_draws() == ["stock"]):
-            end_in_a_draw(state)  # nothing to choose: the hand is dead at two
+        elif hand.phase == "draw" and hand.stock_left <= 2 and self._legal_draws() == ["stock"]:
+            hand.play(Move("end"))  # nothing to choose: the hand is dead at two
             self.log.append("Two cards left in the stock: the hand is a draw.")
             self._hand_over()
 
-    def _describe_computer(self, before: npt.NDArray[np.int64]) -> None:
-        """Log what the computer did between ``before`` and now (from the state)."""
-        state = self.state
-        took = int(state[Slot.TOOK + COMPUTER]) & ~int(before[Slot.TOOK + COMPUTER])
-        threw = int(state[Slot.THREW + COMPUTER]) & ~int(before[Slot.THREW + COMPUTER])
-        if state[Slot.OFFERS] > before[Slot.OFFERS]:
+    def _describe_computer(self, move: Move, top: int | None) -> None:
+        """Log the computer's ``move`` (``top``: the pile's top before it)."""
+        if move.kind == "pass":
             self.log.append("The computer passed the upcard.")
-        for card in _cards(took):
-            self.log.append(f"The computer took {format_card(card)} from the pile.")
-        if state[Slot.STOCK_POS] > before[Slot.STOCK_POS]:
+        elif move.kind == "take" and top is not None:
+            self.log.append(f"The computer took {format_card(top)} from the pile.")
+        elif move.kind == "draw":
             self.log.append("The computer drew from the stock.")
-        for card in _cards(threw):
-            self.log.append(f"The computer threw {format_card(card)}.")
+        elif move.kind in ("discard", "knock") and move.card is not None:
+            self.log.append(f"The computer threw {format_card(move.card)}.")
 
     def _hand_over(self) -> None:
         """Score the finished hand into the game and keep its decisions for the review."""
-        state = self.state
-        winner = int(state[Slot.WINNER])
-        points = int(state[Slot.POINTS])
-        outcome = OUTCOME_NAMES[int(state[Slot.OUTCOME])]
-        knocker = int(state[Slot.KNOCKER])
+        ended = self.hand.result
+        winner = -1 if ended["winner"] is None else int(ended["winner"])
+        points = int(ended["points"] or 0)
+        outcome = str(ended["outcome"])
+        knocker = ended["knocker"]
         result = {
             "hand": self.hand_number, "outcome": outcome,
             "winner": None if winner < 0 else ("you" if winner == ME else "computer"),
             "points": points,
-            "knocker": None if knocker < 0 else ("you" if knocker == ME else "computer"),
-            "knocker_deadwood": int(state[Slot.KNOCKER_DEADWOOD]) if knocker >= 0 else None,
-            "defender_deadwood": int(state[Slot.DEFENDER_DEADWOOD]) if knocker >= 0 else None,
-            "computer_hand": _sorted_for_display(_cards(int(state[Slot.HAND + COMPUTER]))),
-            "your_hand": _sorted_for_display(_cards(int(state[Slot.HAND + ME]))),
+            "knocker": None if knocker is None else ("you" if knocker == ME else "computer"),
+            "knocker_deadwood": ended["knocker_deadwood"],
+            "defender_deadwood": ended["defender_deadwood"],
+            "computer_hand": _sorted_for_display(list(self.hand.cards(COMPUTER))),
+            "your_hand": _sorted_for_display(list(self.hand.cards(ME))),
         }
         self.results.append(result)
         who = result["winner"] or "nobody"
@@ -367,26 +337,25 @@ class PracticeGame:
 
         Raises ``ValueError`` when the person is not holding 11 cards to discard from.
         """
-        state = self.state
+        hand = self.hand
         if self.phase != "discard":
             raise ValueError("advice is given at your discard decisions only")
-        taken = int(state[Slot.TAKEN])
-        upcard = int(state[Slot.UPCARD])
+        taken = hand.taken
+        pile = hand.pile
         known: dict[str, Any] = {
-            "hand": tuple(_cards(int(state[Slot.HAND + ME]))),
-            "pile": tuple(int(c) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]),
-            "opp_took": tuple(_cards(int(state[Slot.TOOK + COMPUTER]))),
+            "hand": hand.cards(ME),
+            "pile": pile,
+            "opp_took": hand.took(COMPUTER),
             # a throw in neither the pile nor this hand was taken back by the computer:
             # the advisor then counts it as held (taken, not thrown)
-            "opp_threw": tuple(_cards(int(state[Slot.THREW + COMPUTER])
-                                      & (int(state[Slot.PILE_MASK])
-                                         | int(state[Slot.HAND + ME])))),
-            "stock": int(stock_left(state)),
-            "dealer": "me" if int(state[Slot.DEALER]) == ME else "opp",
-            "drawn": taken if taken >= 0 else self.drawn, "from_pile": taken >= 0,
-            "upcard": upcard if upcard >= 0 else None}
+            "opp_threw": tuple(c for c in hand.threw(COMPUTER)
+                               if c in pile or hand.hand_mask(ME) >> c & 1),
+            "stock": hand.stock_left,
+            "dealer": "me" if hand.dealer == ME else "opp",
+            "drawn": taken if taken is not None else self.drawn, "from_pile": taken is not None,
+            "upcard": hand.upcard}
         try:
-            return Position(**known, turn=max(int(state[Slot.OWN_TURNS + ME]), 1))
+            return Position(**known, turn=max(hand.own_turns(ME), 1))
         except ValueError:
             # the advisor's turn check counts one draw per turn from the deal, which a
             # dealer taking the refused upcard on turn 1 breaks; it then infers the turn
@@ -395,33 +364,32 @@ class PracticeGame:
 
     def view(self) -> dict[str, Any]:
         """Everything the person may see, as JSON-ready data."""
-        state = self.state
-        hand = _cards(int(state[Slot.HAND + ME]))
-        pile = [format_card(int(c)) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]]
+        mask = self.hand.hand_mask(ME)
+        hand = _cards(mask)
+        pile = [format_card(c) for c in self.hand.pile]
         phase = self.phase
-        taken = int(state[Slot.TAKEN])
+        taken = self.hand.taken
         deadwood = None
         if hand and phase != "discard":
-            deadwood = int(min_deadwood_kernel(np.int64(int(state[Slot.HAND + ME]))))
+            deadwood = int(min_deadwood_kernel(np.int64(mask)))
         elif hand:
-            mask = int(state[Slot.HAND + ME])
-            allowed = mask & ~(1 << taken) if taken >= 0 else mask
+            allowed = mask & ~(1 << taken) if taken is not None else mask
             least, _ = best_discard_kernel(np.int64(mask), np.int64(allowed), self._scratch)
             deadwood = int(least)
         return {
             "id": self.game_id, "rules": self.rules_preset, "opponent": self.opponent_name,
             "mode": self.mode, "hints": self.hints, "target": self.rules.target,
             "hand_number": self.hand_number, "phase": phase,
-            "dealer": "you" if int(state[Slot.DEALER]) == ME else "computer",
+            "dealer": "you" if self.hand.dealer == ME else "computer",
             "your_turn": phase in ("offer", "draw", "discard"),
             "hand": _sorted_for_display(hand),
             "deadwood": deadwood,
-            "taken": format_card(taken) if taken >= 0 and phase == "discard" else None,
+            "taken": format_card(taken) if taken is not None and phase == "discard" else None,
             "drawn": format_card(self.drawn) if self.drawn is not None else None,
-            "pile": pile, "stock": int(stock_left(state)),
-            "computer_cards": bin(int(state[Slot.HAND + COMPUTER])).count("1"),
-            "computer_holds": _sorted_for_display(_cards(int(state[Slot.HELD + COMPUTER]))),
-            "knock_limit": int(state[Slot.KNOCK_LIMIT]),
+            "pile": pile, "stock": self.hand.stock_left,
+            "computer_cards": len(self.hand.cards(COMPUTER)),
+            "computer_holds": _sorted_for_display(list(self.hand.held(COMPUTER))),
+            "knock_limit": self.hand.knock_limit,
             "scores": list(self.scores), "boxes": list(self.boxes),
             "legal": self.legal_moves(), "log": list(self.log),
             "last_result": self.results[-1] if phase in ("hand over", "game over") else None,

@@ -178,3 +178,16 @@ def test_from_position_is_what_the_player_knows():
     actions = {("discard" if a.verb == "play" else "knock", a.card)
                for a in legal_actions(position)}
     assert moves == actions
+
+
+def test_big_gin_comes_first_and_may_be_declined():
+    deck = deck_order(_cards("As 2s 3s 4s 5s 7h 7d 7c Kc Kd"),
+                      _cards("2c 3c 8h 8s Tc Td Jc Js Qh Qd"), parse_card("Ks"), [])
+    hand = Hand.deal(RULES["biggin"], deck=deck, dealer=1)
+    hand.play(Move("take"))
+    moves = hand.legal_moves()
+    assert moves[0] == Move("big_gin") and hand.decide(POLICIES["basic"]) == Move("big_gin")
+    assert Move("knock", parse_card("As")) in moves  # gin with ten of the eleven
+    assert Move("discard", parse_card("Ks")) not in moves  # just taken
+    hand.play(Move("knock", parse_card("As")))
+    assert hand.result["outcome"] == "gin"
