@@ -95,6 +95,12 @@ class LazyGroup(click.Group):
             exit_interrupted()
         except OSError as error:
             exit_on_os_error(error)
+        except Exception:
+            if not stop_requested():
+                raise
+            # a stop swallowed inside numba's compiler can leave it failing in odd ways
+            click.echo("Error: interrupted", err=True)
+            exit_interrupted()
         sys.exit(code if isinstance(code, int) else 0)
 
     def make_context(self, info_name: str | None, args: list[str],

@@ -28,6 +28,7 @@ import pandas as pd
 from numba import njit, prange
 
 from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
+from ..core.interrupts import raise_if_stop_requested
 from ..core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..core.stats import Estimate
 from .engine import (
@@ -590,7 +591,12 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     if scheduler is None:
         # load (or, on a first run, compile) the kernels before the clock starts, so that
         # deals_per_s measures play, not numba: loading costs seconds whatever the count
-        _hand_chunk(rules, policy_a, policy_b, seed, 0, 1, swap_seats, False)
+        try:
+            _hand_chunk(rules, policy_a, policy_b, seed, 0, 1, swap_seats, False)
+        except Exception:
+            # a Ctrl-C swallowed inside numba's compiler can surface as a numba error
+            raise_if_stop_requested()
+            raise
     started = time.perf_counter()
     common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
               "swap_seats": swap_seats, "keep_rows": keep_rows}
