@@ -11,7 +11,6 @@ import os
 import shlex
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -23,6 +22,8 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import cli
 from analyzer.core import cluster
+
+from .stopping import StopAfter, signal_while_running
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h"
@@ -234,24 +235,6 @@ def test_ranges_are_in_help():
 # --------------------------------------------------------------- interruption (row 8)
 
 
-class StopAfter:
-    """A progress bar whose n-th update is a Ctrl-C."""
-
-    def __init__(self, updates):
-        self.updates = updates
-
-    @contextmanager
-    def __call__(self, total, unit, hidden, desc=None):
-        def update(units, /, total=None):
-            if not units:  # a study announcing its total
-                return
-            self.updates -= 1
-            if self.updates == 0:
-                raise KeyboardInterrupt
-
-        yield update
-
-
 def test_row8_interrupted_simulate_json_is_marked(monkeypatch):
     from analyzer.cli import play
 
@@ -297,14 +280,6 @@ def test_checkpoint_misuse_is_one_line(tmp_path):
                           "--raw and --checkpoint do not mix")
 
 
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
@@ -316,24 +291,8 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     environment.pop(cluster.SCHEDULER_ENV, None)
     command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals",
                           str(10**12), "--json"])
-    process = subprocess.Popen(  # the shell ignores SIGINT, then becomes the run (exec)
-        ["sh", "-c", f"trap '' INT; exec {command}"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
-    try:
-        peak = 0.0
-        for _ in range(16):
-            time.sleep(0.5)
-            peak = max(peak, rss_mb(process.pid))
-        assert process.poll() is None
-        signalled = time.perf_counter()
-        process.send_signal(stop)
-        out, err = process.communicate(timeout=30)
-        stopped_in = time.perf_counter() - signalled
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 130, err
+    returncode, out, err, peak, stopped_in = signal_while_running(command, environment, stop)
+    assert returncode == 130, err
     assert peak < 500
     assert stopped_in < 1.0
     data = json.loads(out)

@@ -37,6 +37,8 @@ from analyzer.gin.policies import PRESETS
 from analyzer.gin.rules import STANDARD
 from analyzer.gin.search import SearchField, SearchPolicy, parse_player
 
+from .stopping import signal_while_running
+
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h"
 ZERO = "/dev/zero"
@@ -277,14 +279,6 @@ def test_searches_stop_within_half_a_second():
     assert (hand_rows(STANDARD, small, PRESETS["basic"], 3, 0, 2) == before).all()
 
 
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
 def test_search_run_stops_on_a_signal_with_flat_memory(stop):
@@ -294,24 +288,8 @@ def test_search_run_stops_on_a_signal_with_flat_memory(stop):
     environment.pop(cluster.SCHEDULER_ENV, None)
     command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--a", ENDLESS,
                           "--deals", "2", "--json", "--no-progress"])
-    process = subprocess.Popen(["sh", "-c", f"trap '' INT; exec {command}"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=environment)
-    try:
-        peak = 0.0
-        for _ in range(16):
-            time.sleep(0.5)
-            peak = max(peak, rss_mb(process.pid))
-        assert process.poll() is None
-        signalled = time.perf_counter()
-        process.send_signal(stop)
-        _, err = process.communicate(timeout=30)
-        stopped_in = time.perf_counter() - signalled
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 130, err
+    returncode, _, err, peak, stopped_in = signal_while_running(command, environment, stop)
+    assert returncode == 130, err
     assert "Traceback" not in err
     assert peak < 600
     assert stopped_in < 0.5

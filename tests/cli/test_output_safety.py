@@ -16,7 +16,6 @@ import sys
 import textwrap
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -33,6 +32,8 @@ from analyzer.report.files import (
     write_together,
     write_with,
 )
+
+from .stopping import StopAfter
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -383,24 +384,6 @@ def test_a_closed_pipe_ends_quietly():
 
 
 # ------------------------------------------------ item 4: rummy simulate when stopped
-
-
-class StopAfter:
-    """A progress bar whose n-th update is a Ctrl-C."""
-
-    def __init__(self, updates):
-        self.updates = updates
-
-    @contextmanager
-    def __call__(self, total, unit, hidden, desc=None):
-        def update(units, /, total=None):
-            if not units:
-                return
-            self.updates -= 1
-            if self.updates == 0:
-                raise KeyboardInterrupt
-
-        yield update
 
 
 CHUNK = 1 << 14  # analyzer.rummy.simulate.DEFAULT_CHUNK

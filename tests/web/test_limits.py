@@ -26,6 +26,7 @@ from analyzer.web.app import (
 )
 
 from .conftest import BASE_URL, KNOCK_DECISION
+from .recording import Recording
 
 
 @pytest.fixture
@@ -303,23 +304,6 @@ def test_a_run_past_the_time_limit_stops_between_batches_and_learns_the_rate(war
     finally:
         service.stop()
     assert service.budget(key, 10**6) == int(0.75 * service.rates[key] * 2.0) < 10**6
-
-
-class Recording(AdvisorService):
-    """The real service, noting how each run ended."""
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.ends = []
-
-    def run(self, *args, **kwargs):
-        try:
-            result = super().run(*args, **kwargs)
-        except AdvisorStopped as error:
-            self.ends.append(str(error))
-            raise
-        self.ends.append("answered")
-        return result
 
 
 async def settled(service):

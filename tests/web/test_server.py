@@ -22,10 +22,11 @@ pytest.importorskip("uvicorn")
 from click.testing import CliRunner
 
 from analyzer.cli.serve import serve_command
-from analyzer.web.app import AdvisorService, AdvisorStopped, create_app
+from analyzer.web.app import create_app
 from analyzer.web.server import listen_socket, make_server
 
 from .conftest import KNOCK_DECISION, ROOT
+from .recording import Recording
 
 
 @contextmanager
@@ -189,23 +190,6 @@ def test_malformed_requests_and_foreign_hosts_get_error_json(app):
             status, headers, body = read_response(sock)
             assert status == 400 and headers["connection"] == "close"
             assert closed_within(sock, 2)
-
-
-class Recording(AdvisorService):
-    """The real service, noting how each run ended."""
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.ends = []
-
-    def run(self, *args, **kwargs):
-        try:
-            result = super().run(*args, **kwargs)
-        except AdvisorStopped as error:
-            self.ends.append(str(error))
-            raise
-        self.ends.append("answered")
-        return result
 
 
 def test_an_advisor_run_stops_when_its_client_hangs_up(results_dir, warm_advisor):
