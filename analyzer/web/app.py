@@ -54,8 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..cli.advise import MAX_SAMPLES
-from ..cli.options import SEED_MAX
+from ..core.limits import MAX_SAMPLES, MAX_TOLERANCE, SEED_MAX
 from ..gin.advisor.position import UNDEALT
 from ..gin.engine import MAX_DRAWS
 
@@ -72,8 +71,6 @@ MAX_ADVISOR_QUEUE = 8
 MAX_ADVISOR_PER_CLIENT = 3
 #: Longest advisor run (s), whatever its sample budget (at least twice advice_seconds).
 MAX_RUN_SECONDS = 10.0
-#: Loosest ``tolerance`` (any > 0 is accepted up to it, as by ``analyzer advise``).
-MAX_TOLERANCE = 1000.0
 #: Longest text of a rules preset or policy spec.
 MAX_SPEC_CHARS = 200
 #: Largest decision index (an int64).
