@@ -48,15 +48,15 @@ from .core.limits import (
     check_seed,
 )
 from .core.progress import Progress, bar_progress
-from .gin.advisor import Advice, Position
-from .gin.advisor.position import UNDEALT
-from .gin.engine import MAX_DRAWS
-from .gin.policies import PRESETS as POLICY_PRESETS
-from .gin.policies import Policy, format_policy, parse_policy
-from .gin.replay import HandReplay, parse_deck
-from .gin.rules import PRESETS as RULE_PRESETS
-from .gin.rules import Rules, resolve_rules
-from .gin.simulate import GameResult, HandResult
+from .gin.play.advisor import Advice, Position
+from .gin.play.advisor.position import UNDEALT
+from .gin.engine.transitions import MAX_DRAWS
+from .gin.model.policies import PRESETS as POLICY_PRESETS
+from .gin.model.policies import Policy, format_policy, parse_policy
+from .gin.play.replay import HandReplay, parse_deck
+from .gin.model.rules import PRESETS as RULE_PRESETS
+from .gin.model.rules import Rules, resolve_rules
+from .gin.play.simulate import GameResult, HandResult
 
 RulesLike = Rules | str
 PolicyLike = Policy | str
@@ -156,7 +156,7 @@ def _progress(progress: ProgressLike, unit: str) -> Iterator[Progress | None]:
 
 def rule_presets() -> pd.DataFrame:
     """One row per rules preset: its name, a one-sentence note and every field."""
-    from .gin.describe import RULE_PRESET_NOTES
+    from .gin.model.describe import RULE_PRESET_NOTES
 
     return pd.DataFrame([{"preset": name, "note": RULE_PRESET_NOTES.get(name, ""),
                           **preset.describe()} for name, preset in RULE_PRESETS.items()])
@@ -164,7 +164,7 @@ def rule_presets() -> pd.DataFrame:
 
 def policies() -> pd.DataFrame:
     """One row per policy preset: its name, string form and a plain-English sentence."""
-    from .gin.describe import explain_policy
+    from .gin.model.describe import explain_policy
 
     return pd.DataFrame([{"policy": name, "string": format_policy(p),
                           "summary": explain_policy(p)} for name, p in POLICY_PRESETS.items()])
@@ -176,7 +176,7 @@ def simulate(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike 
     """Play ``deals`` deals of A against B (each twice, seats swapped); ``.to_frame()``
     gives the estimates, ``.rows`` every hand with ``keep_rows`` (at most
     5,000,000 deals: the rows are kept in memory)."""
-    from .gin.simulate import simulate as run
+    from .gin.play.simulate import simulate as run
 
     seed, deals = _check_run(seed, progress, deals=deals)
     if not isinstance(keep_rows, bool):
@@ -191,7 +191,7 @@ def simulate(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike 
 def play_games(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike = "standard",
                games: int = 2_000, seed: int = 1, progress: ProgressLike = None) -> GameResult:
     """Play ``games`` whole games of A against B (each twice, first dealer swapped)."""
-    from .gin.simulate import play_games as run
+    from .gin.play.simulate import play_games as run
 
     seed, games = _check_run(seed, progress, games=games)
     chosen = _rules(rules), _policy(a, "a"), _policy(b, "b")
@@ -206,7 +206,7 @@ def knock_sweep(a: PolicyLike = "basic", b: PolicyLike | None = "basic",
     """A knocks at deadwood <= t for each t against B (``None``: A's twin); one row per t
     with points per hand, the paired difference to t = 10 and game-win rates (95% CIs).
     ``thresholds``: distinct knock thresholds 0-10."""
-    from .gin import studies
+    from .gin.studies import sweeps as studies
 
     seed, deals, games = _check_run(seed, progress, deals=deals, games=games)
     chosen = _names(thresholds, "thresholds", "knock thresholds 0-10")
@@ -227,7 +227,7 @@ def knock_chart(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLi
                 progress: ProgressLike = None) -> pd.DataFrame:
     """Knock now or play on: mean points of knocking minus playing on by (own turn,
     deadwood), with CI and verdict."""
-    from .gin import studies
+    from .gin.studies import sweeps as studies
 
     seed, deals, min_samples = _check_run(seed, progress, deals=deals, min_samples=min_samples)
     chosen = _rules(rules), _policy(a, "a"), _policy(b, "b")
@@ -239,7 +239,7 @@ def tournament(policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"
                rules: RulesLike = "standard", deals: int = 10_000, games: int = 1_000,
                seed: int = 1, progress: ProgressLike = None) -> pd.DataFrame:
     """Round robin: one row per ordered pair with points per hand and game-win rate."""
-    from .gin import studies
+    from .gin.studies import sweeps as studies
 
     seed, deals, games = _check_run(seed, progress, deals=deals, games=games)
     listed = _names(policies, "policies", "policies")
@@ -263,7 +263,7 @@ def variants(presets: Sequence[str] = ("standard", "classic", "oklahoma"),
              progress: ProgressLike = None) -> pd.DataFrame:
     """One row per rules preset: hand size, game length, skill share, best threshold.
     ``deals`` 2-5,000,000 (the self-play hands are kept in memory)."""
-    from .gin import studies
+    from .gin.studies import sweeps as studies
 
     seed, games = _check_run(seed, progress, games=games)
     deals = check_count(deals, "deals", MIN_VARIANT_DEALS, MAX_RAW_UNITS)
@@ -282,7 +282,7 @@ def variants(presets: Sequence[str] = ("standard", "classic", "oklahoma"),
 
 def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) -> pd.DataFrame:
     """P(dealt deadwood <= limit) for limits 0..10, by hand size (11: best 10 of 11)."""
-    from .gin import studies
+    from .gin.studies import sweeps as studies
 
     seed, deals = _check_run(seed, progress, deals=deals)
     with _progress(progress, "hand") as update:
@@ -297,10 +297,10 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
            **options: Any) -> Advice:
     """Rank knocking, gin and playing on (with each discard) for a position given in
     notation; ``.to_frame()`` is the ranked table, ``.verdict`` the one-line advice.
-    ``options`` go to :func:`analyzer.gin.advisor.advise` (``tolerance``, ``weights``...).
+    ``options`` go to :func:`analyzer.gin.play.advisor.advise` (``tolerance``, ``weights``...).
     ``samples`` 1-1,000,000; ``temperature`` and ``tolerance`` finite, above 0 and at
     most 1000."""
-    from .gin.advisor import advise as run
+    from .gin.play.advisor import advise as run
 
     for name, text in (("hand", hand), ("pile", pile), ("opp_took", opp_took),
                        ("opp_threw", opp_threw), ("dealer", dealer)):
@@ -321,8 +321,8 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
     mine, theirs = _policy(policy, "policy"), _policy(opponent, "opponent")
     equity = None
     if score is not None:
-        from .gin.advisor import check_game_position
-        from .gin.equity import equity_function
+        from .gin.play.advisor import check_game_position
+        from .gin.studies.equity import equity_function
 
         check_game_position(position, chosen_rules)
         equity = equity_function(chosen_rules, mine, theirs, 30_000, seed)
@@ -331,7 +331,7 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
                    seed=seed, equity=equity, progress=update, **options)
 
 
-#: The advisor's options (:func:`analyzer.gin.advisor.advise`) that :func:`advise` passes on.
+#: The advisor's options (:func:`analyzer.gin.play.advisor.advise`) that :func:`advise` passes on.
 _ADVISOR_OPTIONS = ("tolerance", "weights", "temperature", "actions", "equity_games", "batch")
 
 
@@ -364,7 +364,7 @@ def replay(seed: int = 1, deal: int = 0, a: PolicyLike = "basic", b: PolicyLike 
     cards ``deck`` in the notation of ``analyzer replay --deck``); ``.to_frame()`` lists
     the decisions, ``.summary()`` the result.  ``deal`` is below 10**12 (the most deals of
     a run)."""
-    from .gin.replay import replay as run
+    from .gin.play.replay import replay as run
 
     seed = check_seed(seed)
     deal = check_int(deal, "deal", 0, MAX_UNITS - 1)

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from advisor_positions import branch_points, seat0_position
 
-from analyzer.gin.advisor import Position, advise
-from analyzer.gin.rules import Rules
+from analyzer.gin.play.advisor import Position, advise
+from analyzer.gin.model.rules import Rules
 from analyzer.report.markdown import markdown_table
 
 SEED = 77

@@ -1,6 +1,6 @@
 """Cross-check: the advisor's knock-vs-play-on verdicts against the knock chart.
 
-The knock chart (:func:`analyzer.gin.studies.knock_chart`) branches at every legal non-gin
+The knock chart (:func:`analyzer.gin.studies.sweeps.knock_chart`) branches at every legal non-gin
 knock of seat 0 with the true hidden cards and averages "knock now minus play on" (points)
 by cell (own turn, deadwood).  Here the same process (same policies, the main line
 playing on after every branch point) is replayed on another seed, branch points are
@@ -33,10 +33,10 @@ import pandas as pd
 from advisor_positions import branch_points, seat0_position
 
 from analyzer.core.cards import format_card
-from analyzer.gin.advisor import advise
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import Rules
-from analyzer.gin.studies import knock_chart
+from analyzer.gin.play.advisor import advise
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import Rules
+from analyzer.gin.studies.sweeps import knock_chart
 
 SEED = 20261130
 CHART_SEED = 1

@@ -1,6 +1,6 @@
 """Positions for the advisor scripts: seat 0's knock decisions on simulated hands.
 
-The process is the knock chart's (:mod:`analyzer.gin.branching`): two basic players, seats
+The process is the knock chart's (:mod:`analyzer.gin.studies.branching`): two basic players, seats
 swapped over each deal, and at every legal non-gin knock of seat 0 the main line plays
 on with the policy's throw, so later turns are visited too.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from analyzer.gin.advisor import Position
-from analyzer.gin.branching import decision_policies, next_knock_decision, start_hand
-from analyzer.gin.engine import Slot, apply_discard, choose_discard, new_scratch, new_state
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import Rules
+from analyzer.gin.play.advisor import Position
+from analyzer.gin.studies.branching import decision_policies, next_knock_decision, start_hand
+from analyzer.gin.engine.transitions import Slot, apply_discard, choose_discard, new_scratch, new_state
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import Rules
 
 
 def branch_points(rules: Rules, n_deals: int, seed: int) -> list[dict[str, object]]:

@@ -39,9 +39,9 @@ import numba
 import psutil
 from distributed import LocalCluster
 
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.simulate import HandResult, simulate
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.simulate import HandResult, simulate
 
 SEED = 20261130
 BASIC = POLICIES["basic"]

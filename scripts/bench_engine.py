@@ -28,9 +28,9 @@ import numba
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS as RULES
-from analyzer.gin.simulate import simulate
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS as RULES
+from analyzer.gin.play.simulate import simulate
 
 SEED = 20261130
 

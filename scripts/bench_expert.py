@@ -1,6 +1,6 @@
 """Benchmark: ``expert`` self-play, complete hands per second (standard rules).
 
-Times :func:`analyzer.gin.simulate.simulate` with ``expert`` against ``expert`` (and
+Times :func:`analyzer.gin.play.simulate.simulate` with ``expert`` against ``expert`` (and
 ``basic`` against ``basic`` for scale) on one thread and on every thread, best of
 ``--repeats`` runs, JIT compile excluded; also reports hands per CPU-second (process
 time), which is less sensitive to other jobs sharing the machine, and the load average
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numba
 
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.simulate import simulate
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.simulate import simulate
 
 SEED = 20261130
 

@@ -2,7 +2,7 @@
 
 For each budget the search player (default settings otherwise: rollout policy, batch,
 minimum samples, temperature) plays ``--deals`` deals against ``--opponent``, each deal
-twice with seats swapped (:func:`analyzer.gin.simulate.simulate`, standard rules, common
+twice with seats swapped (:func:`analyzer.gin.play.simulate.simulate`, standard rules, common
 deals across budgets), and the table gives its points per hand with a 95% CI, the searched
 decisions per second (wall clock, all numba threads, the opponent's own play included)
 and the samples a decision used on average.  ``--bar-deals`` adds the headline match at
@@ -24,10 +24,10 @@ from dataclasses import replace
 
 import numba
 
-from analyzer.gin.policies import PRESETS
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.search import DEFAULT_BUDGET, SearchPolicy, format_player
-from analyzer.gin.simulate import (
+from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.search import DEFAULT_BUDGET, SearchPolicy, format_player
+from analyzer.gin.play.simulate import (
     HandResult,
     hand_chunk_sums,
     hand_result,

@@ -2,7 +2,7 @@
 knock schedules, in points per hand and in games to 100, with 95% CIs.
 
 Each pairing is played on common deals with seats swapped
-(:func:`analyzer.gin.compare.compare_hands` / ``compare_games``, standard rules): points
+(:func:`analyzer.gin.studies.compare.compare_hands` / ``compare_games``, standard rules): points
 per hand to the expert (per deal, the mean of its two seats) and its rate of games won
 (per game pair, the mean of its two seats).  Prints a Markdown table and writes it with
 ``--out``.
@@ -16,9 +16,9 @@ import argparse
 import time
 from pathlib import Path
 
-from analyzer.gin.compare import Arm, compare_games, compare_hands
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import STANDARD
+from analyzer.gin.studies.compare import Arm, compare_games, compare_hands
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import STANDARD
 
 OPPONENTS = ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive",
              "basic,knock=1:10/4:0", "basic,knock=1:10/7:0")

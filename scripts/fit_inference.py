@@ -1,7 +1,7 @@
-"""Fit the opponent-hand inference weights (:data:`analyzer.gin.inference.WEIGHTS`).
+"""Fit the opponent-hand inference weights (:data:`analyzer.gin.decisions.inference.WEIGHTS`).
 
 Plays hands between seat 0 and each opponent of a panel, stops each at a random point
-before seat 0's draw (:func:`analyzer.gin.calibration.inference_snapshots`), and finds
+before seat 0's draw (:func:`analyzer.gin.studies.calibration.inference_snapshots`), and finds
 the weights maximising the Bernoulli likelihood of the truth under the model
 ``p = min(1, k * exp(s) / sum exp(s))`` per snapshot (one pass, no water-filling; the
 kernel's water-filling only matters when a share passes 1), then the recalibration curve
@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
-from analyzer.gin.calibration import inference_snapshots
-from analyzer.gin.inference import WEIGHTS, Feature
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import STANDARD
+from analyzer.gin.studies.calibration import inference_snapshots
+from analyzer.gin.decisions.inference import WEIGHTS, Feature
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import STANDARD
 
 
 def log_likelihood(weights: np.ndarray, features: np.ndarray, held: np.ndarray,

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.gin.engine import Outcome
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS
-from analyzer.gin.simulate import simulate
+from analyzer.gin.engine.transitions import Outcome
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS
+from analyzer.gin.play.simulate import simulate
 
 Z = 1.959964
 COLUMNS = ("knock", "gin", "undercut", "tie", "draw")

@@ -28,9 +28,9 @@ import numpy as np
 import pyspiel
 
 from analyzer.core.rng import shuffle_deck, stream_key
-from analyzer.gin.engine import OUTCOME_NAMES, Slot, play_from_deck
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS
+from analyzer.gin.engine.transitions import OUTCOME_NAMES, Slot, play_from_deck
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS
 from analyzer.interop.openspiel import TO_OPENSPIEL, AnalyzerBot
 
 GIN = pyspiel.gin_rummy

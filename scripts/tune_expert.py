@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.gin.policies import Policy, format_policy, parse_policy
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.simulate import HandColumn, hand_rows
+from analyzer.gin.model.policies import Policy, format_policy, parse_policy
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.simulate import HandColumn, hand_rows
 
 #: (weight, low, high, starting spread) in the policy's units (hundredths of a point).
 SPACE = (

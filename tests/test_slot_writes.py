@@ -1,19 +1,19 @@
 """No module outside the engine writes a ``Slot`` of the hand state array.
 
-The state array (:mod:`analyzer.gin.state`) carries the hands, the pile and the turn, and
+The state array (:mod:`analyzer.gin.model.state`) carries the hands, the pile and the turn, and
 also what each player knows (cards taken, thrown, held and refused, the discard log, the
 scores, the rules' bonuses, the turn counters).  Those knowledge slots stay right only if
 every move goes through the engine's kernels, so everything else -- the web table, the
 EAAI and OpenSpiel bridges, the replay, the advisor's position builder, the CLI and the
-API -- builds and plays hands through :class:`analyzer.gin.hand.Hand` and reads the state
+API -- builds and plays hands through :class:`analyzer.gin.play.hand.Hand` and reads the state
 at most.
 
 The engine, the modules allowed to assign ``state[Slot...]``:
 
-* ``gin/state.py``, ``gin/engine.py`` and ``gin/knowledge.py``: the layout, the kernels of
+* ``gin/model/state.py``, ``gin/engine/transitions.py`` and ``gin/model/knowledge.py``: the layout, the kernels of
   a hand (deal, seat view, described position, draw, discard, knock) and the knowledge
   notes they make;
-* ``gin/hand.py``: the Python face of those kernels (it calls them; it writes no slot);
+* ``gin/play/hand.py``: the Python face of those kernels (it calls them; it writes no slot);
 * the numba kernel modules that run inside simulations and searches on states the
   engine made: the policies' kernels (``expert``, ``marjj``, ``inference``), the search
   player and its sampled deals (``search``, ``sampling``: they fill a determinized
@@ -34,8 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "analyzer"
 ENGINE = {f"analyzer/gin/{name}.py" for name in (
-    "state", "engine", "knowledge", "hand", "expert", "marjj", "inference", "search",
-    "sampling", "simulate", "multiplayer", "calibration")}
+    "model/state", "engine/transitions", "model/knowledge", "play/hand", "decisions/expert",
+    "decisions/marjj", "decisions/inference", "play/search", "decisions/sampling",
+    "play/simulate", "play/multiplayer", "studies/calibration")}
 
 
 def slot_writes(source: str) -> list[int]:
@@ -68,8 +69,8 @@ def slot_writes(source: str) -> list[int]:
 
 def test_the_check_sees_every_form_of_write():
     source = """
-from analyzer.gin.state import Slot as S
-from analyzer.gin import engine
+from analyzer.gin.model.state import Slot as S
+from analyzer.gin.engine import transitions as engine
 state[Slot.SCORE] = 1
 state[Slot.HAND + seat] |= 2
 state[Slot.PILE:Slot.PILE + n] = pile
@@ -89,7 +90,7 @@ def test_no_module_outside_the_engine_writes_a_slot():
             continue
         found += [f"{name}:{line}" for line in slot_writes(path.read_text())]
     assert not found, ("outside the engine, state slots are written at "
-                       f"{', '.join(found)}: play moves through analyzer.gin.hand.Hand "
+                       f"{', '.join(found)}: play moves through analyzer.gin.play.hand.Hand "
                        "(or add a kernel to the engine)")
 
 

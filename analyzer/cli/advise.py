@@ -14,9 +14,9 @@ from ..core.limits import (
     load_json,
     read_text,
 )
-from ..gin.advisor import ActionEstimate, Advice, Position, advise, check_game_position
-from ..gin.engine import MAX_DRAWS
-from ..gin.search import format_player, rollout_policy
+from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
+from ..gin.engine.transitions import MAX_DRAWS
+from ..gin.play.search import format_player, rollout_policy
 from .options import (
     MAX_UNITS,
     SEED,
@@ -133,7 +133,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
         check_game_position(position, rules)
         equity = None
         if position.score is not None:
-            from ..gin.equity import equity_function
+            from ..gin.studies.equity import equity_function
 
             with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
                 # a search player's table is its rollout policy's: searching 10**4 deals
@@ -178,7 +178,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
 
 def strongest_model() -> str:
     """The strongest opponent model affordable inside the advisor's rollouts."""
-    from ..gin.policies import PRESETS
+    from ..gin.model.policies import PRESETS
 
     return "expert" if "expert" in PRESETS else "basic"
 

@@ -11,7 +11,7 @@ import click
 import pandas as pd
 
 from ..core.rng import offset_seed
-from ..gin.equity import (
+from ..gin.studies.equity import (
     Value,
     check_against_simulation,
     check_rules,
@@ -24,7 +24,7 @@ from ..gin.equity import (
     sample_states,
     score_aware_best_response,
 )
-from ..gin.policies import policy_name
+from ..gin.model.policies import policy_name
 from ..report.equity import write_response_files, write_table_files
 from ..report.files import removed_on_failure, write_csv
 from .options import (

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
-from ..gin.exact import distribution_table, exact_enumeration, summarize
+from ..gin.studies.exact import distribution_table, exact_enumeration, summarize
 from ..report.exact import enumerate_and_write
 from ..report.files import make_folder, removed_on_failure
 from .options import (

@@ -26,21 +26,21 @@ from ..core.cluster import (
 )
 from ..core.limits import MAX_RAW_UNITS, MAX_UNITS, SEED_MAX
 from ..core.progress import Progress, bar_progress
-from ..gin.policies import (
+from ..gin.model.policies import (
     MAX_PENALTY,
     SCHEDULE_TURNS,
     Policy,
     format_policy,
     parse_policy,
 )
-from ..gin.rules import PRESETS as RULE_PRESETS
-from ..gin.rules import Rules, ranges_text, resolve_rules
-from ..gin.search import Player, format_player, parse_player
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import Rules, ranges_text, resolve_rules
+from ..gin.play.search import Player, format_player, parse_player
 from ..report.files import csv_bytes, removed_on_failure, write_bytes, write_together, write_with
 from .exits import exit_interrupted
 
 if TYPE_CHECKING:
-    from ..gin.simulate import Estimate
+    from ..gin.play.simulate import Estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -413,7 +413,7 @@ def run_summary(preset: str, overrides: tuple[str, ...], rules: Rules, seed: int
 
 def player_form(player: Player) -> str:
     """The full string form of a player: a policy's every field
-    (:func:`analyzer.gin.policies.format_policy`), or the search player's parts."""
+    (:func:`analyzer.gin.model.policies.format_policy`), or the search player's parts."""
     return format_policy(player) if isinstance(player, Policy) else format_player(player)
 
 
@@ -487,7 +487,7 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
     """The knock chart as a turn x deadwood grid of verdicts: ``K`` knock now, ``P``
     play on (95% CI excludes 0), ``·`` too close to call, blank: fewer than
     ``min_samples`` states."""
-    from ..gin.branching import MAX_TURN
+    from ..gin.studies.branching import MAX_TURN
 
     marks = {"knock": "K", "play on": "P", "unclear": "·"}
     cells = {(int(r.turn), int(r.deadwood)): marks[r.verdict] if r.n >= min_samples else " "

@@ -11,10 +11,10 @@ import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS, load_json, read_lines, read_text
-from ..gin.evaluator import GIN_HAND_SIZES, best_melds, min_deadwood
-from ..gin.policies import format_policy, policy_name
-from ..gin.rules import PRESETS as RULE_PRESETS
-from ..gin.rules import Rules
+from ..gin.evaluator.kernels import GIN_HAND_SIZES, best_melds, min_deadwood
+from ..gin.model.policies import format_policy, policy_name
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import Rules
 from .options import (
     MAX_WIDTH,
     SEED,
@@ -44,8 +44,8 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..gin.search import Player
-    from ..gin.simulate import HandResult
+    from ..gin.play.search import Player
+    from ..gin.play.simulate import HandResult
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
     hand = parse_hand(text, GIN_HAND_SIZES)
@@ -163,7 +163,7 @@ def rules_command(name: str | None, fmt: str) -> None:
       analyzer rules oklahoma
       analyzer rules --format csv
     """
-    from ..gin.describe import RULE_PRESET_NOTES, rule_changes, rule_fields
+    from ..gin.model.describe import RULE_PRESET_NOTES, rule_changes, rule_fields
 
     if name is not None:
         rules = get_rules(name, ())
@@ -218,8 +218,8 @@ def policies_command(name: str | None, fmt: str) -> None:
       analyzer policies gin-hunter
       analyzer policies "draw=meld,discard=safe,knock=8"
     """
-    from ..gin.describe import explain_policy, policy_fields
-    from ..gin.policies import PRESETS as POLICY_PRESETS
+    from ..gin.model.describe import explain_policy, policy_fields
+    from ..gin.model.policies import PRESETS as POLICY_PRESETS
 
     if name is not None:
         policy = get_policy(name)
@@ -283,7 +283,7 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     Ctrl-C or SIGTERM stops the run within a second and exits with status 130, after
     printing the summary of the deals finished (with --json, marked "interrupted": true).
     """
-    from ..gin.simulate import simulate
+    from ..gin.play.simulate import simulate
 
     rules = get_rules(preset, overrides)
     a, b = get_player(policy_a), get_player(policy_b)
@@ -382,7 +382,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
                  f"is kept in memory), got {games:,}")
         _multiplayer(rules, preset, names, games, seed, fmt, raw, no_progress)
         return
-    from ..gin.simulate import play_games
+    from ..gin.play.simulate import play_games
 
     a, b = get_player(policy_a), get_player(policy_b)
     with progress_bar(games, "game", no_progress) as update:
@@ -415,7 +415,7 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
 
 def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
                  fmt: str, raw: str | None, no_progress: bool) -> None:
-    from ..gin.multiplayer import multiplayer_summary, play_multiplayer_games
+    from ..gin.play.multiplayer import multiplayer_summary, play_multiplayer_games
 
     chosen = [get_policy(name) for name in names]
     try:
@@ -476,7 +476,7 @@ def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, polic
       analyzer replay --seed 1 --deal 0 --a basic --b gin-hunter
       analyzer replay --deck 'As 2s 3s 4s 7h 7d 7c Kd Qh 9c | | 5d' --format json
     """
-    from ..gin.replay import parse_deck, replay
+    from ..gin.play.replay import parse_deck, replay
 
     rules = get_rules(preset, overrides)
     a, b = get_policy(policy_a), get_policy(policy_b)

@@ -7,9 +7,9 @@ from typing import Any
 import click
 
 from ..core.limits import MIN_VARIANT_DEALS
-from ..gin.policies import format_policy
-from ..gin.rules import PRESETS as RULE_PRESETS
-from ..gin.rules import VARIANT_PRESETS
+from ..gin.model.policies import format_policy
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import VARIANT_PRESETS
 from .options import (
     MAX_RAW_UNITS,
     UNITS,
@@ -36,7 +36,7 @@ from .options import (
     verdict_grid,
 )
 
-#: The report's tournament field (``analyzer.gin.studies.default_field``), written out so
+#: The report's tournament field (``analyzer.gin.studies.sweeps.default_field``), written out so
 #: that ``--help`` does not import the kernels.
 DEFAULT_FIELD = "simple,basic,safe-discard,lookahead,gin-hunter,passive,expert,search,budget=64"
 
@@ -67,7 +67,7 @@ def knock_sweep_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     Ctrl-C or SIGTERM stops the sweep and exits with status 130; with --checkpoint the
     finished chunks are kept, and --resume ends with the same table bit for bit.
     """
-    from ..gin import studies
+    from ..gin.studies import sweeps as studies
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
@@ -117,8 +117,8 @@ def knock_chart_command(preset: str, overrides: tuple[str, ...], policy_a: str, 
     Example:
       analyzer knock-chart --deals 200000 --out chart/
     """
-    from ..gin import studies
-    from ..gin.branching import MAX_TURN
+    from ..gin.studies import sweeps as studies
+    from ..gin.studies.branching import MAX_TURN
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
@@ -166,7 +166,7 @@ def knock_schedule_command(preset: str, overrides: tuple[str, ...], policy_a: st
     Example:
       analyzer knock-schedule --objective games --deals 2000 --rounds 1
     """
-    from ..gin import studies
+    from ..gin.studies import sweeps as studies
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
@@ -209,7 +209,7 @@ def tournament_command(preset: str, overrides: tuple[str, ...], policies: str, d
     Example:
       analyzer tournament --policies basic,simple,lookahead --deals 20000
     """
-    from ..gin import studies
+    from ..gin.studies import sweeps as studies
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
@@ -263,7 +263,7 @@ def variants_command(presets: str, baseline: str, policy_a: str, policy_b: str, 
     Example:
       analyzer variants --presets standard,classic,oklahoma --deals 20000
     """
-    from ..gin import studies
+    from ..gin.studies import sweeps as studies
     from ..report import figures as charts
 
     names = [n.strip() for n in presets.split(",") if n.strip()]
@@ -308,7 +308,7 @@ def dealt_command(deals: int, seed: int, jobs: int | None, no_progress: bool,
     Example:
       analyzer dealt --deals 5000000
     """
-    from ..gin import studies
+    from ..gin.studies import sweeps as studies
     from ..report import figures as charts
 
     set_jobs(jobs)

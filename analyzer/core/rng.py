@@ -22,7 +22,7 @@ index rule changes every figure drawn from it (the committed ``results/`` includ
 * dealt-deadwood distribution (evaluator): deal ``d`` from ``(seed, d)``;
 * advisor: sample ``s`` (the unseen cards and the opponent's hand) from ``(seed, s)``, its
   rollouts from ``(seed ^ ADVISOR_POLICY_SALT, s)``;
-* search player (:mod:`analyzer.gin.search`): decision ``k`` of a hand from
+* search player (:mod:`analyzer.gin.play.search`): decision ``k`` of a hand from
   ``(policy_key ^ SEARCH_SALT, k)``, where ``policy_key`` is the hand's policy stream key;
   its sample ``s`` uses streams ``2s`` (dealing) and ``2s + 1`` (rollouts) of that key;
 * ``engine.play_from_deck``: the policies from ``(policy_seed, 0)``;

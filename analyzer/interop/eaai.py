@@ -1,7 +1,7 @@
 """An analyzer policy as a player of the EAAI Gin Rummy framework (``ginrummy.GinRummyPlayer``).
 
 :class:`AgentSession` answers the framework's callbacks, one JSON object per message, from
-the player's own view of the hand kept in an engine state array (:mod:`analyzer.gin.engine`),
+the player's own view of the hand kept in an engine state array (:mod:`analyzer.gin.engine.transitions`),
 so the policy decides exactly as it does in the analyzer's simulations.  The command
 ``analyzer agent`` (:mod:`analyzer.cli.agent`) runs a session over stdin/stdout, and the Java
 adapter ``java/AnalyzerPlayer.java`` (package data of this package) implements
@@ -49,11 +49,11 @@ from typing import Any
 
 from ..core.cards import format_card, parse_card
 from ..core.limits import check_seed
-from ..gin.evaluator import best_melds
-from ..gin.hand import Hand, Move
-from ..gin.policies import Policy
-from ..gin.rules import Rules
-from ..gin.search import SearchPolicy
+from ..gin.evaluator.kernels import best_melds
+from ..gin.play.hand import Hand, Move
+from ..gin.model.policies import Policy
+from ..gin.model.rules import Rules
+from ..gin.play.search import SearchPolicy
 
 #: Message types answered with a reply line; every other known type is a report.
 QUESTIONS = ("willDrawFaceUpCard", "getDiscard", "getFinalMelds")
@@ -75,8 +75,8 @@ class AgentSession:
     """One analyzer player (a policy or the search player) answering the framework's
     callbacks for one seat.
 
-    The session keeps the seat's view of the hand as a :class:`~analyzer.gin.hand.Hand`
-    (:meth:`~analyzer.gin.hand.Hand.seat_view`) and plays every reported move through it,
+    The session keeps the seat's view of the hand as a :class:`~analyzer.gin.play.hand.Hand`
+    (:meth:`~analyzer.gin.play.hand.Hand.seat_view`) and plays every reported move through it,
     so the player sees exactly what it sees in a simulation: the cards the opponent took,
     threw and refused, the rules' bonuses and the game score.  The framework reports no
     refusal of an offered upcard; the session infers it from what comes next.

@@ -1,14 +1,14 @@
 """An analyzer policy as a ``pyspiel.Bot`` of OpenSpiel's ``gin_rummy`` (needs ``pyspiel``, from
 the ``bench`` extra: ``pip install open-spiel``).
 
-The bot keeps the player's own view of the hand as a :class:`~analyzer.gin.hand.Hand`
-(:meth:`~analyzer.gin.hand.Hand.seat_view`), fed by the game's history, so the policy sees
+The bot keeps the player's own view of the hand as a :class:`~analyzer.gin.play.hand.Hand`
+(:meth:`~analyzer.gin.play.hand.Hand.seat_view`), fed by the game's history, so the policy sees
 what it sees in a simulation (the cards the opponent took, threw and refused, the rules'
 bonuses), and decides with the same kernels as the analyzer's simulations: draws and
 discards by the policy, the knocker's melds by
-:func:`~analyzer.gin.evaluator.best_arrangement_kernel`, the defender's layoffs and melds
+:func:`~analyzer.gin.evaluator.kernels.best_arrangement_kernel`, the defender's layoffs and melds
 by the joint search of :func:`optimal_layoffs`.  OpenSpiel's rules differ from the
-analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.rules`):
+analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.model.rules`):
 a tie scores 0, the wall phase, no big gin, runs declared 3 to 5 cards long (longer runs are
 declared in pieces), a player may throw back the card it just took from the pile, and its
 knock check on 11 cards is a heuristic that can refuse a legal knock (:func:`knock_refused`).
@@ -24,16 +24,16 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import CARD_POINTS
-from ..gin.evaluator import (
+from ..gin.evaluator.kernels import (
     best_arrangement_kernel,
     best_discard_kernel,
     best_melds,
     layoff_deadwood_kernel,
     min_deadwood_kernel,
 )
-from ..gin.hand import Hand, Move
-from ..gin.policies import Policy
-from ..gin.rules import Rules
+from ..gin.play.hand import Hand, Move
+from ..gin.model.policies import Policy
+from ..gin.model.rules import Rules
 
 try:  # pyspiel is optional (the ``bench`` extra)
     import pyspiel
@@ -77,7 +77,7 @@ def _cut_run(cards: list[int]) -> list[int]:
 def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
     """The cards the defender lays off, in laying order, for its least deadwood after
     melding the rest (the search of
-    :func:`~analyzer.gin.evaluator.layoff_deadwood_kernel`; first best found on ties, fewest
+    :func:`~analyzer.gin.evaluator.kernels.layoff_deadwood_kernel`; first best found on ties, fewest
     layoffs preferred)."""
     chains: list[list[int]] = []
     for rank in range(13):

@@ -6,7 +6,7 @@ import time
 
 import pandas as pd
 
-from ..gin import studies
+from ..gin.studies import sweeps as studies
 from . import figures as charts
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .exact import enumerate_and_write

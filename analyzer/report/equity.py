@@ -1,4 +1,4 @@
-"""The game-equity section: files, charts and Markdown of :mod:`analyzer.gin.equity`."""
+"""The game-equity section: files, charts and Markdown of :mod:`analyzer.gin.studies.equity`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.progress import Progress
-from ..gin.equity import (
+from ..gin.studies.equity import (
     REPORT_CHECK_STATES,
     REPORT_DEALS,
     REPORT_GAMES,
@@ -109,7 +109,7 @@ def section_equity(config: ReportConfig) -> str:
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
                         seed: int = 1, number: int | None = None,
                         progress: Progress | None = None) -> str:
-    """Run :func:`analyzer.gin.equity.equity_study`, write its files to ``out_dir`` and
+    """Run :func:`analyzer.gin.studies.equity.equity_study`, write its files to ``out_dir`` and
     return the report section (Markdown, links relative to ``out_dir.parent``)."""
     study = equity_study(deals, games, seed, progress)
     write_study_files(study, out_dir)

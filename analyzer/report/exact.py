@@ -1,4 +1,4 @@
-"""Files of the exact enumeration (:mod:`analyzer.gin.exact`): counts, summary, chart and
+"""Files of the exact enumeration (:mod:`analyzer.gin.studies.exact`): counts, summary, chart and
 the resumable checkpoint."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import numpy.typing as npt
 
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.progress import Progress
-from ..gin.evaluator import dealt_deadwood_distribution
-from ..gin.exact import (
+from ..gin.evaluator.kernels import dealt_deadwood_distribution
+from ..gin.studies.exact import (
     EnumerationState,
     ExactResult,
     chart_data,
@@ -53,7 +53,7 @@ def enumerate_with_checkpoint(n_cards: int, ranks: int = N_RANKS, suits: int = N
                               checkpoint: Path | None = None,
                               batch_work: int | None = None, *,
                               remove_when_done: bool = True) -> ExactResult:
-    """:func:`analyzer.gin.exact.exact_enumeration`, saving the state to ``checkpoint``
+    """:func:`analyzer.gin.studies.exact.exact_enumeration`, saving the state to ``checkpoint``
     after every batch and resuming from it when its parameters match; the file is
     deleted when the enumeration finishes (unless ``remove_when_done`` is False: a
     caller that still has to write the results deletes it once they are written)."""

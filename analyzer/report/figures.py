@@ -283,7 +283,7 @@ def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str, unit: s
 def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str,
                   label: str = "P(A wins the game)",
                   levels: Sequence[float] = (0.25, 0.5, 0.75)) -> AxesImage:
-    """P(A wins) on a score grid (:func:`analyzer.gin.equity.heatmap_data`), with
+    """P(A wins) on a score grid (:func:`analyzer.gin.studies.equity.heatmap_data`), with
     labelled contour lines at ``levels``; blue favours A, red favours B."""
     image = ax.imshow(grid.to_numpy(), origin="lower", cmap=DIVERGING, vmin=0.0, vmax=1.0,
                       aspect="equal", interpolation="nearest")
@@ -321,7 +321,7 @@ def _score_axes(grid: pd.DataFrame, ax: Axes, title: str) -> None:
 
 def exact_distribution_chart(data: pd.DataFrame, ax: Axes, log: bool = False,
                              knock_limit: int = 10) -> None:
-    """The exact distribution (:func:`analyzer.gin.exact.chart_data`) as bars, the
+    """The exact distribution (:func:`analyzer.gin.studies.exact.chart_data`) as bars, the
     Monte Carlo estimate (if any) as points with two-standard-error bars, and the knock
     region shaded."""
     ax.axvspan(-1, knock_limit + 0.5, color=COLORS[2], alpha=0.12, lw=0,

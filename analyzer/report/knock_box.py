@@ -1,9 +1,9 @@
 """The report's opening box, "When to knock": the robust rule and two adjustments.
 
-Each line is measured with :func:`analyzer.gin.answers.knock_answers`: its edge (points
+Each line is measured with :func:`analyzer.gin.studies.answers.knock_answers`: its edge (points
 per hand, split into gin, undercut and ordinary-knock hands) against the opponent it is
 meant for (the robust rule: its worst case over the panel), and its exploitability (the
-held-out gain of the best response :func:`analyzer.gin.exploit.exploit` finds).
+held-out gain of the best response :func:`analyzer.gin.studies.exploit.exploit` finds).
 
 The robust rule is the heaviest knock table of the approximate equilibrium computed by
 ``analyzer equilibrium --rules standard --out results/robust_knock`` (its files are read
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..gin.answers import KnockAnswers, knock_answers, rule_text
-from ..gin.equilibrium import knock_equilibrium
-from ..gin.exploit import panel, parse_table, table_of, table_text
-from ..gin.policies import PRESETS as POLICIES
-from ..gin.rules import STANDARD
+from ..gin.studies.answers import KnockAnswers, knock_answers, rule_text
+from ..gin.studies.equilibrium import knock_equilibrium
+from ..gin.studies.exploit import panel, parse_table, table_of, table_text
+from ..gin.model.policies import PRESETS as POLICIES
+from ..gin.model.rules import STANDARD
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
 from .markdown import markdown_table

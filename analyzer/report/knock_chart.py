@@ -6,11 +6,11 @@ import time
 
 import pandas as pd
 
-from ..gin import studies
-from ..gin.branching import MAX_TURN
-from ..gin.policies import PRESETS as POLICIES
-from ..gin.policies import format_policy
-from ..gin.rules import STANDARD
+from ..gin.studies import sweeps as studies
+from ..gin.studies.branching import MAX_TURN
+from ..gin.model.policies import PRESETS as POLICIES
+from ..gin.model.policies import format_policy
+from ..gin.model.rules import STANDARD
 from . import figures as charts
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .figures import figure_file

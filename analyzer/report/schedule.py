@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from ..gin import studies
-from ..gin.policies import PRESETS as POLICIES
-from ..gin.policies import format_policy
-from ..gin.rules import STANDARD
+from ..gin.studies import sweeps as studies
+from ..gin.model.policies import PRESETS as POLICIES
+from ..gin.model.policies import format_policy
+from ..gin.model.rules import STANDARD
 from . import figures as charts
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file

@@ -2,7 +2,7 @@
 
 Deal ``i`` is shuffled from its own random stream ``rng.stream_key(seed, i)``.  A run is
 cut into chunks of deals (or games) that run here or on a Dask cluster
-(:func:`analyzer.core.cluster.fold_plan`, as gin's :func:`analyzer.gin.simulate.simulate`);
+(:func:`analyzer.core.cluster.fold_plan`, as gin's :func:`analyzer.gin.play.simulate.simulate`);
 inside a chunk the kernel splits the deals among parallel slots.  Every total is an
 integer sum, so every number returned is the same whatever the thread count, the chunk
 size or the scheduler.  Memory stays flat: a chunk returns one row of totals, and

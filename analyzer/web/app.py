@@ -55,8 +55,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.limits import MAX_SAMPLES, MAX_TOLERANCE, SEED_MAX
-from ..gin.advisor.position import UNDEALT
-from ..gin.engine import MAX_DRAWS
+from ..gin.play.advisor.position import UNDEALT
+from ..gin.engine.transitions import MAX_DRAWS
 
 #: Largest accepted request body (bytes); a position is well under 1 kB.
 MAX_BODY_BYTES = 16 * 1024
@@ -88,7 +88,7 @@ log = logging.getLogger("analyzer.web")
 def default_opponent() -> str:
     """``expert``; ``gin-hunter`` (the strongest preset of the committed tournament) in a
     checkout without the expert preset."""
-    from ..gin.policies import PRESETS
+    from ..gin.model.policies import PRESETS
 
     return "expert" if "expert" in PRESETS else "gin-hunter"
 
@@ -433,7 +433,7 @@ class AdvisorService:
         Raises :class:`AdvisorStopped` between batches once ``cancel`` or
         :attr:`closing` is set or (with ``limit``) the run passes :attr:`limit_seconds`.
         """
-        from ..gin.advisor import advise
+        from ..gin.play.advisor import advise
 
         started = time.monotonic()
 
@@ -547,14 +547,14 @@ class AdvisorService:
 
 @lru_cache(maxsize=64)
 def _rules(preset: str) -> Any:
-    from ..gin.rules import resolve_rules
+    from ..gin.model.rules import resolve_rules
 
     return resolve_rules(preset)
 
 
 @lru_cache(maxsize=64)
 def _policy(text: str) -> Any:
-    from ..gin.policies import parse_policy
+    from ..gin.model.policies import parse_policy
 
     return parse_policy(text)
 
@@ -563,14 +563,14 @@ def _policy(text: str) -> Any:
 def _equity(rules_preset: str, policy_text: str, opponent_text: str
             ) -> Callable[[int, int, bool], float]:
     """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
-    from ..gin.equity import equity_function
+    from ..gin.studies.equity import equity_function
 
     return equity_function(_rules(rules_preset), _policy(policy_text), _policy(opponent_text),
                            20_000, 1)
 
 
 def _position(data: PositionIn) -> Any:
-    from ..gin.advisor import Position
+    from ..gin.play.advisor import Position
 
     try:
         return Position.from_json(data.model_dump(exclude_none=True))
@@ -739,8 +739,8 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
     @app.get("/api/presets", summary="Rules presets, policy presets, the default opponent "
                                      "and the ranges of the numeric arguments")
     def presets() -> dict[str, Any]:
-        from ..gin.policies import PRESETS as POLICIES
-        from ..gin.rules import PRESETS as RULES
+        from ..gin.model.policies import PRESETS as POLICIES
+        from ..gin.model.rules import PRESETS as RULES
 
         return {"rules": list(RULES), "policies": list(POLICIES),
                 "default_opponent": default_opponent(), "advice_seconds": service.seconds,
@@ -749,7 +749,7 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
 
     @app.post("/api/advise", summary="Rank every action of a position (the advisor)")
     async def advise_position(body: AdviseIn, request: Request) -> dict[str, Any]:
-        from ..gin.advisor import check_game_position
+        from ..gin.play.advisor import check_game_position
 
         position = _position(body.position)
         opponent = body.opponent or default_opponent()
@@ -921,7 +921,7 @@ def _version() -> str:
 def _warm_up(service: AdvisorService) -> None:
     """Load the JIT-compiled kernels of the advisor and the table before the first
     request needs them (and measure the advisor's rate for the default opponent)."""
-    from ..gin.advisor import Position
+    from ..gin.play.advisor import Position
     from .table import PracticeGame
 
     opponent = default_opponent()

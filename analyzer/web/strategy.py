@@ -33,7 +33,7 @@ def _meta(folder: Path) -> dict[str, Any]:
 def _policy_label(meta: dict[str, Any], key: str) -> str:
     """A policy as written in meta.json, named by its preset when it is one."""
     text = str(meta.get(key, "?"))
-    from ..gin.policies import PRESETS, format_policy
+    from ..gin.model.policies import PRESETS, format_policy
 
     for name, preset in PRESETS.items():
         if format_policy(preset) == text:

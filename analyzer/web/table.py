@@ -1,9 +1,9 @@
 """The practice table: a person (seat 0) against a policy (seat 1), hand by hand.
 
-A :class:`PracticeGame` holds the hand being played as a :class:`~analyzer.gin.hand.Hand`
+A :class:`PracticeGame` holds the hand being played as a :class:`~analyzer.gin.play.hand.Hand`
 (full information: the table deals); the person's moves are checked here and played
 through it, and the computer's moves are decided and played through it by the policy
-(:meth:`~analyzer.gin.hand.Hand.decide`, until it is the person's turn again), so the
+(:meth:`~analyzer.gin.play.hand.Hand.decide`, until it is the person's turn again), so the
 engine's kernels make every move and keep what each player knows.
 Every discard decision of the person is kept as an advisor :class:`Position`, so that
 hints and the end-of-hand review rank the same actions the advisor would.
@@ -21,13 +21,13 @@ import numpy.typing as npt
 
 from ..core.cards import format_card, parse_card
 from ..core.rng import shuffle_deck, stream_key
-from ..gin.advisor import Position
-from ..gin.engine import MAX_DRAWS
-from ..gin.evaluator import best_discard_kernel, min_deadwood_kernel
-from ..gin.hand import Hand, Move
-from ..gin.policies import Policy
-from ..gin.rules import RuleField, Rules
-from ..gin.simulate import close_game
+from ..gin.play.advisor import Position
+from ..gin.engine.transitions import MAX_DRAWS
+from ..gin.evaluator.kernels import best_discard_kernel, min_deadwood_kernel
+from ..gin.play.hand import Hand, Move
+from ..gin.model.policies import Policy
+from ..gin.model.rules import RuleField, Rules
+from ..gin.play.simulate import close_game
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1
@@ -108,7 +108,7 @@ class PracticeGame:
 
     @property
     def state(self) -> npt.NDArray[np.int64]:
-        """The hand's engine state array (:mod:`analyzer.gin.state`), to read only."""
+        """The hand's engine state array (:mod:`analyzer.gin.model.state`), to read only."""
         return self.hand.state
 
     # ------------------------------------------------------------------ flow

@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import PRESETS as RULES
-from analyzer.gin.simulate import play_games
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import PRESETS as RULES
+from analyzer.gin.play.simulate import play_games
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

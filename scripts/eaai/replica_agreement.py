@@ -33,12 +33,12 @@ from typing import Any
 import numpy as np
 
 from analyzer.core.cards import parse_card
-from analyzer.gin.engine import Slot
-from analyzer.gin.evaluator import min_deadwood_kernel
-from analyzer.gin.marjj import marjj_choices
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import PRESETS as RULES
-from analyzer.gin.state import knock_threshold
+from analyzer.gin.engine.transitions import Slot
+from analyzer.gin.evaluator.kernels import min_deadwood_kernel
+from analyzer.gin.decisions.marjj import marjj_choices
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import PRESETS as RULES
+from analyzer.gin.model.state import knock_threshold
 from analyzer.interop.eaai import AgentSession, card_text
 
 

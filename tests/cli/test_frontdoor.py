@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import COMMANDS, cli
 from analyzer.cli.options import MAX_WIDTH, progress_hidden, verdict_grid
-from analyzer.gin.policies import PRESETS as POLICY_PRESETS
-from analyzer.gin.policies import Policy
-from analyzer.gin.rules import PRESETS as RULE_PRESETS
-from analyzer.gin.rules import Rules
+from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
+from analyzer.gin.model.policies import Policy
+from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
+from analyzer.gin.model.rules import Rules
 
 _ADVICE = ["advise", "--hand", "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "--pile",
            "Td Ks Jh Ts Kd Tc", "--opp-took", "8d 9s", "--opp-threw", "Tc Jh Ts Ks",
@@ -241,8 +241,8 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
 
 
 def test_every_draw_and_discard_rule_has_a_sentence():
-    from analyzer.gin.describe import explain_policy
-    from analyzer.gin.policies import DISCARD_RULES, DRAW_RULES, Policy
+    from analyzer.gin.model.describe import explain_policy
+    from analyzer.gin.model.policies import DISCARD_RULES, DRAW_RULES, Policy
 
     for draw in DRAW_RULES:
         for discard in DISCARD_RULES:

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from analyzer.cli.main import cli
 from analyzer.core import cluster
-from analyzer.gin.policies import PRESETS as POLICY_PRESETS
-from analyzer.gin.rules import PRESETS as RULE_PRESETS
-from analyzer.gin.rules import Rules
+from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
+from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
+from analyzer.gin.model.rules import Rules
 
 DECK = [f"{rank}{suit}" for suit in "cdhs" for rank in "A23456789TJQK"]
 

@@ -33,9 +33,9 @@ from analyzer.core.limits import (
     SEARCH_RANGES,
     SEED_MAX,
 )
-from analyzer.gin.policies import PRESETS
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.search import SearchField, SearchPolicy, parse_player
+from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.search import SearchField, SearchPolicy, parse_player
 
 from .stopping import signal_while_running
 
@@ -263,8 +263,8 @@ def stopped_within(call, bound=0.5):
 
 
 def test_searches_stop_within_half_a_second():
-    from analyzer.gin.advisor import Position, advise
-    from analyzer.gin.simulate import hand_rows, play_games, simulate
+    from analyzer.gin.play.advisor import Position, advise
+    from analyzer.gin.play.simulate import hand_rows, play_games, simulate
 
     small = parse_player("search,budget=8,rollout=basic")
     before = hand_rows(STANDARD, small, PRESETS["basic"], 3, 0, 2)  # compiled

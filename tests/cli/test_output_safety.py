@@ -310,7 +310,7 @@ LIMITED = """
 
 FAKE_DEALT = """
     import numpy as np, pandas as pd
-    from analyzer.gin import studies
+    from analyzer.gin.studies import sweeps as studies
 
     def dealt_hands(n_deals, seed, progress=None):  # a stand-in for the kernel
         frames = []

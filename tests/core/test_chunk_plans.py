@@ -22,10 +22,10 @@ from analyzer.core.cluster import (
     fold_plan,
     map_spans,
 )
-from analyzer.gin.compare import compare_hands, knock_arms
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.simulate import hand_chunk_sums, merge_sums, simulate
+from analyzer.gin.studies.compare import compare_hands, knock_arms
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, simulate
 from analyzer.report.files import write_bytes
 
 BASIC = parse_policy("basic")

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from analyzer.cli.main import cli
 from analyzer.core import cluster
 from analyzer.core.cluster import ChunksInterrupted, SchedulerUnreachable, map_chunks
-from analyzer.gin.policies import parse_policy
-from analyzer.gin.rules import STANDARD, Rules
-from analyzer.gin.simulate import hand_chunk_sums, merge_sums, play_games, simulate
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.rules import STANDARD, Rules
+from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, play_games, simulate
 
 BASIC = parse_policy("basic")
 HUNTER = parse_policy("gin-hunter")
@@ -151,8 +151,8 @@ def test_knock_limit_sweep_on_cluster_is_identical(address):
 
 
 def test_studies_on_cluster_are_identical(address):
-    from analyzer.gin.compare import compare_hands, knock_arms
-    from analyzer.gin.studies import knock_chart
+    from analyzer.gin.studies.compare import compare_hands, knock_arms
+    from analyzer.gin.studies.sweeps import knock_chart
 
     arms = knock_arms(STANDARD, BASIC, HUNTER, [0, 5, 10])
     local = compare_hands(arms, 900, seed=3, chunk=300, scheduler="")

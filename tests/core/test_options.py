@@ -10,8 +10,8 @@ from analyzer.core.options import (
     split_list,
     split_policy_list,
 )
-from analyzer.gin.policies import parse_policy as parse_gin_policy
-from analyzer.gin.rules import resolve_rules
+from analyzer.gin.model.policies import parse_policy as parse_gin_policy
+from analyzer.gin.model.rules import resolve_rules
 from analyzer.rummy.policies import parse_policy as parse_rummy_policy
 from analyzer.rummy.rules import RummyRules
 

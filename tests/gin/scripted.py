@@ -4,8 +4,8 @@ and a hand dealt from a chosen deck order."""
 import numpy as np
 
 from analyzer.core import cards
-from analyzer.gin.engine import deck_order, new_hand, new_state
-from analyzer.gin.rules import Rules
+from analyzer.gin.engine.transitions import deck_order, new_hand, new_state
+from analyzer.gin.model.rules import Rules
 
 RULES = Rules().to_array()
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from analyzer.cli.advise import advise_command
 from analyzer.core import cards
-from analyzer.gin.advisor import (
+from analyzer.gin.play.advisor import (
     Position,
     advise,
     legal_actions,
@@ -17,10 +17,10 @@ from analyzer.gin.advisor import (
     sample_deals,
     simulated_equity,
 )
-from analyzer.gin.advisor.race import game_values
-from analyzer.gin.advisor.sampling import Observed, log_likelihood
-from analyzer.gin.evaluator import best_melds, deadwood_after_layoff, min_deadwood
-from analyzer.gin.rules import PRESETS, Rules
+from analyzer.gin.play.advisor.race import game_values
+from analyzer.gin.play.advisor.sampling import Observed, log_likelihood
+from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, min_deadwood
+from analyzer.gin.model.rules import PRESETS, Rules
 
 STANDARD = Rules()
 # 4c 5c 6c | 7h 8h 9h | As 2s 3s melded; Kd or Qd thrown leaves 10 deadwood

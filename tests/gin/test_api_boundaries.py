@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from analyzer.gin.evaluator import (
+from analyzer.gin.evaluator.kernels import (
     MAX_HAND_CARDS,
     best_discard,
     best_melds,
@@ -15,8 +15,8 @@ from analyzer.gin.evaluator import (
     min_deadwood,
     min_deadwood_batch,
 )
-from analyzer.gin.policies import MAX_PENALTY, Policy, parse_policy
-from analyzer.gin.rules import INT_RANGES, Rules, resolve_rules
+from analyzer.gin.model.policies import MAX_PENALTY, Policy, parse_policy
+from analyzer.gin.model.rules import INT_RANGES, Rules, resolve_rules
 from analyzer.rummy.rules import RummyRules
 
 FULL_DECK = (1 << 52) - 1
@@ -167,7 +167,7 @@ def test_rummy_rule_ranges(field, value):
 
 
 def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
-    from analyzer.gin import evaluator
+    from analyzer.gin.evaluator import kernels as evaluator
 
     whole = evaluator.dealt_deadwood_distribution(5_000, 11, seed=9)
     monkeypatch.setattr(evaluator, "DEALT_SPAN", 777)  # interruptible pieces
@@ -180,7 +180,7 @@ def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
     ({"n_deals": 10, "seed": 2**63}, ValueError), ({"n_deals": 10, "seed": -1}, ValueError),
     ({"n_deals": 10, "hand_size": 12}, ValueError)])
 def test_dealt_distribution_arguments(kwargs, error):
-    from analyzer.gin.evaluator import dealt_deadwood_distribution
+    from analyzer.gin.evaluator.kernels import dealt_deadwood_distribution
 
     with pytest.raises(error):
         dealt_deadwood_distribution(**kwargs)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from analyzer.core import cards
-from analyzer.gin.engine import (
+from analyzer.gin.engine.transitions import (
     Outcome,
     Phase,
     Slot,
@@ -22,11 +22,11 @@ from analyzer.gin.engine import (
     play_from_deck,
     stock_left,
 )
-from analyzer.gin.evaluator import best_melds, deadwood_after_layoff, min_deadwood
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.policies import Policy, parse_policy
-from analyzer.gin.rules import PRESETS, Rules
-from analyzer.gin.simulate import close_game, play_games, replay_deal, simulate
+from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, min_deadwood
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.policies import Policy, parse_policy
+from analyzer.gin.model.rules import PRESETS, Rules
+from analyzer.gin.play.simulate import close_game, play_games, replay_deal, simulate
 
 BASIC = POLICIES["basic"]
 
@@ -334,7 +334,7 @@ def test_games_invariants():
 
 
 def test_chunk_sums_merge_to_the_whole_run():
-    from analyzer.gin.simulate import hand_chunk_sums, hand_result, merge_sums
+    from analyzer.gin.play.simulate import hand_chunk_sums, hand_result, merge_sums
 
     whole = simulate(Rules(), BASIC, POLICIES["simple"], 900, seed=8)
     parts = [hand_chunk_sums(Rules(), BASIC, POLICIES["simple"], 8, first, 300)
@@ -353,7 +353,7 @@ def test_games_from_a_score_state():
 
 
 def test_score_aware_policy_switches_by_score():
-    from analyzer.gin.simulate import ScoreAware
+    from analyzer.gin.play.simulate import ScoreAware
 
     regions = np.zeros((101, 101), dtype=np.int64)
     same = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)

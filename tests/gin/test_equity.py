@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.equity import equity
-from analyzer.gin.equity import (
+from analyzer.gin.studies.equity import (
     Value,
     check_against_simulation,
     chi2_even_sf,
@@ -17,8 +17,8 @@ from analyzer.gin.equity import (
     score_aware_best_response,
     toy_distribution,
 )
-from analyzer.gin.policies import Policy
-from analyzer.gin.rules import STANDARD, Rules
+from analyzer.gin.model.policies import Policy
+from analyzer.gin.model.rules import STANDARD, Rules
 
 BASIC = Policy()
 #: A hand-made law with draws, dealer-dependent, several point values (points).

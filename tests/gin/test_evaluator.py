@@ -5,8 +5,8 @@ from hypothesis import strategies as st
 
 from analyzer.core import cards
 from analyzer.core.melds import meld_index, meld_table
-from analyzer.gin import evaluator
-from analyzer.gin.evaluator import (
+from analyzer.gin.evaluator import kernels as evaluator
+from analyzer.gin.evaluator.kernels import (
     best_discard,
     best_melds,
     deadwood_after_layoff,

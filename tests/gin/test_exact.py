@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from analyzer.cli.exact import exact as exact_command
 from analyzer.core import cards
-from analyzer.gin import exact
-from analyzer.gin.evaluator import best_discard_kernel, min_deadwood_batch
+from analyzer.gin.studies import exact
+from analyzer.gin.evaluator.kernels import best_discard_kernel, min_deadwood_batch
 from analyzer.report import exact as report_exact
 
 from . import reference

@@ -7,17 +7,17 @@ import pytest
 
 from analyzer.core import cards
 from analyzer.core.rng import stream_key
-from analyzer.gin.engine import (
+from analyzer.gin.engine.transitions import (
     Phase,
     Slot,
     apply_discard,
     apply_draw,
     new_scratch,
 )
-from analyzer.gin.expert import danger, expert_discard, expert_wants_upcard, outs_mask
-from analyzer.gin.inference import infer_hidden
-from analyzer.gin.policies import PRESETS, PolicyField, format_policy, parse_policy
-from analyzer.gin.rules import Rules
+from analyzer.gin.decisions.expert import danger, expert_discard, expert_wants_upcard, outs_mask
+from analyzer.gin.decisions.inference import infer_hidden
+from analyzer.gin.model.policies import PRESETS, PolicyField, format_policy, parse_policy
+from analyzer.gin.model.rules import Rules
 
 from . import scripted
 from .scripted import card, mask

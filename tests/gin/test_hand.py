@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from analyzer.core.cards import parse_card
-from analyzer.gin.engine import Slot, deck_order, play_from_deck
-from analyzer.gin.hand import Hand, Move
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS as RULES
+from analyzer.gin.engine.transitions import Slot, deck_order, play_from_deck
+from analyzer.gin.play.hand import Hand, Move
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS as RULES
 
 
 def _cards(text: str) -> list[int]:
@@ -159,7 +159,7 @@ def test_a_seat_view_takes_the_opponents_wall_knock_and_a_throw_back_when_allowe
 
 
 def test_from_position_is_what_the_player_knows():
-    from analyzer.gin.advisor import Position, legal_actions
+    from analyzer.gin.play.advisor import Position, legal_actions
 
     position = Position.from_options(
         "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", pile="Td Ks Jh Ts Kd Tc", opp_took="8d 9s",

@@ -5,16 +5,16 @@ import numpy as np
 import pytest
 
 from analyzer.core.rng import stream_key
-from analyzer.gin.calibration import inference_snapshots
-from analyzer.gin.engine import (
+from analyzer.gin.studies.calibration import inference_snapshots
+from analyzer.gin.engine.transitions import (
     Phase,
     Slot,
     apply_discard,
     apply_draw,
     new_scratch,
 )
-from analyzer.gin.evaluator import min_deadwood
-from analyzer.gin.inference import (
+from analyzer.gin.evaluator.kernels import min_deadwood
+from analyzer.gin.decisions.inference import (
     from_sampling_table,
     infer_hidden,
     opponent_outlook,
@@ -22,9 +22,9 @@ from analyzer.gin.inference import (
     sample_played_in,
     to_sampling_table,
 )
-from analyzer.gin.knowledge import hidden_count
-from analyzer.gin.policies import PRESETS
-from analyzer.gin.rules import Rules
+from analyzer.gin.model.knowledge import hidden_count
+from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.rules import Rules
 
 from .scripted import card, dealt, mask
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from analyzer.core import cards
 from analyzer.core.rng import shuffle_deck, stream_key
-from analyzer.gin.engine import (
+from analyzer.gin.engine.transitions import (
     Phase,
     Slot,
     apply_discard,
@@ -18,15 +18,15 @@ from analyzer.gin.engine import (
     play_from_deck,
     step,
 )
-from analyzer.gin.knowledge import (
+from analyzer.gin.model.knowledge import (
     dead_cards,
     hidden_count,
     live_cards,
     took_then_threw,
     unseen_cards,
 )
-from analyzer.gin.policies import PRESETS
-from analyzer.gin.rules import Rules
+from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.rules import Rules
 
 from .scripted import bit, card, dealt, mask
 
@@ -154,8 +154,8 @@ def test_knowledge_invariants_over_random_self_play():
 
 
 def test_the_alert_knock_schedule_applies_while_the_opponent_holds_a_pile_card():
-    from analyzer.gin.policies import parse_policy
-    from analyzer.gin.state import knock_threshold
+    from analyzer.gin.model.policies import parse_policy
+    from analyzer.gin.model.state import knock_threshold
 
     policy = parse_policy("basic,knock=1:10/7:0,knock_alert=1:4/4:0").to_array()
     state = dealt(NON_DEALER, DEALER, "9h", "2h 3h 4h")

@@ -9,9 +9,9 @@ import pytest
 
 from analyzer.core import cards
 from analyzer.core.rng import stream_key
-from analyzer.gin.describe import explain_policy
-from analyzer.gin.engine import Phase, Slot, play_from_deck
-from analyzer.gin.marjj import (
+from analyzer.gin.model.describe import explain_policy
+from analyzer.gin.engine.transitions import Phase, Slot, play_from_deck
+from analyzer.gin.decisions.marjj import (
     framework_melds,
     marjj_choices,
     marjj_discard,
@@ -19,7 +19,7 @@ from analyzer.gin.marjj import (
     marjj_wants_upcard,
     opponent_score,
 )
-from analyzer.gin.policies import (
+from analyzer.gin.model.policies import (
     DISCARD_RULES,
     DRAW_RULES,
     PRESETS,
@@ -29,7 +29,7 @@ from analyzer.gin.policies import (
     format_policy,
     parse_policy,
 )
-from analyzer.gin.rules import PRESETS as RULE_PRESETS
+from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 
 from . import scripted
 from .scripted import bit, card, mask

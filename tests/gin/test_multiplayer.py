@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from analyzer.gin.multiplayer import _seats, multiplayer_summary, play_multiplayer_games
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import Rules
+from analyzer.gin.play.multiplayer import _seats, multiplayer_summary, play_multiplayer_games
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import Rules
 
 BASIC = POLICIES["basic"]
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.gin import exact, studies
-from analyzer.gin.multiplayer import play_multiplayer_games
-from analyzer.gin.policies import PRESETS
-from analyzer.gin.rules import STANDARD
+from analyzer.gin.studies import exact
+
+from analyzer.gin.studies import sweeps as studies
+from analyzer.gin.play.multiplayer import play_multiplayer_games
+from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.rules import STANDARD
 
 BASIC = PRESETS["basic"]
 

@@ -7,19 +7,19 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import cli
 from analyzer.core.cards import parse_card, parse_hand
-from analyzer.gin.advisor import Position, advise
-from analyzer.gin.engine import SCRATCH_SIZE, Phase, Slot, new_state
-from analyzer.gin.policies import PRESETS
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.search import (
+from analyzer.gin.play.advisor import Position, advise
+from analyzer.gin.engine.transitions import SCRATCH_SIZE, Phase, Slot, new_state
+from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.search import (
     SearchPolicy,
     format_player,
     parse_player,
     search_action,
     split_players,
 )
-from analyzer.gin.simulate import hand_rows, play_games, simulate
-from analyzer.gin.studies import tournament
+from analyzer.gin.play.simulate import hand_rows, play_games, simulate
+from analyzer.gin.studies.sweeps import tournament
 
 GIN_HUNTER = PRESETS["gin-hunter"]
 #: Action codes of search_action: a card (throw), 52 + card (knock), 104 (no take), 105 (take).

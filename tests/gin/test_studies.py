@@ -12,11 +12,11 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from analyzer.cli.main import cli
-from analyzer.gin import studies
-from analyzer.gin.compare import Arm, compare_games, compare_hands, knock_arms
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import STANDARD
-from analyzer.gin.simulate import simulate
+from analyzer.gin.studies import sweeps as studies
+from analyzer.gin.studies.compare import Arm, compare_games, compare_hands, knock_arms
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.simulate import simulate
 from analyzer.report import figures as charts
 from analyzer.report.build import ReportConfig, generate_report
 

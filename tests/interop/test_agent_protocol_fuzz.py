@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from analyzer.cli.main import cli
 from analyzer.core.cards import parse_card
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS as RULES
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS as RULES
 from analyzer.interop.eaai import QUESTIONS, REPORTS, AgentSession, card_text
 
 from .eaai_driver import play_game

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS
 from analyzer.interop.eaai import AgentSession
 
 from .eaai_driver import AgentProcess, play_game

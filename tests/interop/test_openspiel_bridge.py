@@ -13,10 +13,10 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel not installed (bench extra)")
 
 from analyzer.core.rng import shuffle_deck, stream_key
-from analyzer.gin.engine import OUTCOME_NAMES, Slot, play_from_deck
-from analyzer.gin.hand import Hand, Move
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS
+from analyzer.gin.engine.transitions import OUTCOME_NAMES, Slot, play_from_deck
+from analyzer.gin.play.hand import Hand, Move
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS
 from analyzer.interop.openspiel import (
     FROM_OPENSPIEL,
     TO_OPENSPIEL,

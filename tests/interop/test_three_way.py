@@ -1,10 +1,10 @@
 """One way to play a move: the same decks played three ways must give the same decision
 at every step.
 
-1. the engine's own loop (:func:`analyzer.gin.engine.step`, and for the search player
-   :func:`analyzer.gin.search.search_action` as :func:`analyzer.gin.search.play_on` calls
+1. the engine's own loop (:func:`analyzer.gin.engine.transitions.step`, and for the search player
+   :func:`analyzer.gin.play.search.search_action` as :func:`analyzer.gin.play.search.play_on` calls
    it), checked against :func:`play_on`'s final state;
-2. the :class:`analyzer.gin.hand.Hand` API with full information;
+2. the :class:`analyzer.gin.play.hand.Hand` API with full information;
 3. the EAAI agent protocol (:class:`analyzer.interop.eaai.AgentSession`, one per seat, each
    seeing only its seat), driven in the framework's callback order (GinRummyGame.play).
 
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from analyzer.core.rng import SEARCH_SALT, shuffle_deck, stream_key
-from analyzer.gin.engine import (
+from analyzer.gin.engine.transitions import (
     Phase,
     Slot,
     has_choice,
@@ -28,10 +28,10 @@ from analyzer.gin.engine import (
     step,
     stock_left,
 )
-from analyzer.gin.hand import Hand, Move
-from analyzer.gin.policies import PRESETS as POLICIES
-from analyzer.gin.rules import PRESETS as RULES
-from analyzer.gin.search import apply_action, parse_player, play_on, search_action, split_players
+from analyzer.gin.play.hand import Hand, Move
+from analyzer.gin.model.policies import PRESETS as POLICIES
+from analyzer.gin.model.rules import PRESETS as RULES
+from analyzer.gin.play.search import apply_action, parse_player, play_on, search_action, split_players
 from analyzer.interop.eaai import AgentSession, card_text
 
 SEED = 11

@@ -25,7 +25,7 @@ def warm_advisor():
     """The advisor's kernels compiled (or loaded from the cache) before any test times a
     request: a cold JIT cache compiles for minutes, past every time limit of the server."""
     pytest.importorskip("fastapi")
-    from analyzer.gin.advisor import Position
+    from analyzer.gin.play.advisor import Position
     from analyzer.web.app import AdvisorService
 
     service = AdvisorService()

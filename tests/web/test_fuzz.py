@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from analyzer.cli.advise import MAX_SAMPLES
 from analyzer.cli.options import SEED_MAX
-from analyzer.gin.policies import PRESETS as POLICY_PRESETS
-from analyzer.gin.rules import PRESETS as RULE_PRESETS
+from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
+from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.web.app import AdvisorService, create_app
 
 from .conftest import BASE_URL, KNOCK_DECISION, ROOT

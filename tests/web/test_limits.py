@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from analyzer.cli.advise import advise_command
 from analyzer.cli.options import SEED_MAX
-from analyzer.gin.advisor import Position
+from analyzer.gin.play.advisor import Position
 from analyzer.web.app import (
     LIMITS,
     SECURITY_HEADERS,

@@ -1,0 +1,1 @@
+"""The engine: the kernels that move a hand from deal to score."""

@@ -1,0 +1,699 @@
+"""One hand of gin rummy as numba kernels over an explicit state array.
+
+The whole hand state is one ``np.int64`` array indexed by :class:`Slot`: both hands
+(masks), the deck order (the stock is ``deck[stock_pos:]``), the discard pile, whose
+turn it is and in which phase, what each player took from and threw to the pile, and
+the result once the hand is over.  A state can therefore be built from a described
+position, copied with ``state.copy()`` and continued with another decision: that is how
+the knock chart and the advisor branch (see :func:`advance` with ``stop_at_knock``).
+
+Deal layout (documented so scripted decks can be written by hand):
+
+* ``opening=upcard``: the non-dealer gets ``deck[0:10]``, the dealer ``deck[10:20]``,
+  ``deck[20]`` is the upcard and the stock is drawn from ``deck[21]`` on.
+* ``opening=eleven``: the non-dealer gets ``deck[0:11]`` and starts by discarding, the
+  dealer ``deck[11:21]``; the stock is drawn from ``deck[21]`` on.
+
+Flow: the upcard is offered to the non-dealer, then the dealer; if both refuse, the
+non-dealer must draw from the stock.  Each turn is a draw (stock or the pile's top) then
+a discard, which may be a knock; a card taken from the pile may not be thrown in the
+same turn.  When a turn would start with two cards in the stock the hand is a draw
+(``dead-at-two``), or (``wall``) the player may take the pile's top only to knock.  As a
+safeguard against endless pile swapping a hand is also a draw after ``MAX_DRAWS`` draws.
+
+On a knock the knocker lays out the arrangement chosen by
+:func:`analyzer.gin.evaluator.kernels.best_arrangement_kernel` (least deadwood, then the fewest cards
+that could be laid off on it) and the defender melds and lays off as well as possible;
+the rules ``knocker_melds=random-best`` and ``defender_layoff=melds-then-greedy`` replace
+these with the EAAI framework's procedure (see :func:`resolve_knock`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ...core.cards import CARD_POINTS
+from ...core.rng import mix64, next_below, stream_key
+from ..evaluator.kernels import (
+    best_arrangement_kernel,
+    best_discard_kernel,
+    bit_index,
+    discard_deadwoods_kernel,
+    forms_meld_kernel,
+    greedy_layoff_deadwood_kernel,
+    layoff_deadwood_kernel,
+    melds_card_kernel,
+    min_deadwood_kernel,
+    popcount,
+    random_arrangement_kernel,
+)
+from ..decisions.expert import expert_discard, expert_wants_upcard
+from ..model.knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
+from ..decisions.marjj import marjj_discard, marjj_wants_upcard
+from ..model.policies import DiscardRule, DrawRule, PolicyField
+from ..model.rules import RuleField
+from ..model.state import (
+    FULL_DECK,
+    MAX_PAIRS,
+    OUTCOME_NAMES,
+    SCRATCH_SIZE,
+    STATE_SIZE,
+    Outcome,
+    Phase,
+    Slot,
+    knock_threshold,
+    stock_left,
+)
+
+__all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
+           "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
+           "choose_discard", "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
+           "knock_threshold", "new_hand", "new_position", "new_scratch", "new_seat_view",
+           "new_state",
+           "play_from_deck", "resolve_knock", "see_next_stock_card", "step", "stock_left",
+           "turn_upcard"]
+
+#: Draws after which a hand is scored as a draw (endless pile swapping never ends).
+MAX_DRAWS = 200
+_FULL_DECK = FULL_DECK
+_NONE = np.int64(1 << 20)
+_MAX_PAIRS = MAX_PAIRS
+
+
+def _related_masks() -> npt.NDArray[np.int64]:
+    """For each card, the cards sharing its rank or within two ranks in its suit."""
+    out = np.zeros(52, dtype=np.int64)
+    for card in range(52):
+        suit, rank = divmod(card, 13)
+        mask = 0
+        for other in range(4):
+            mask |= 1 << (other * 13 + rank)
+        for near in range(max(0, rank - 2), min(12, rank + 2) + 1):
+            mask |= 1 << (suit * 13 + near)
+        out[card] = mask & ~(1 << card)
+    return out
+
+
+_RELATED = _related_masks()
+
+
+@njit(cache=True)
+def _start(state: npt.NDArray[np.int64], dealer: np.int64, rules: npt.NDArray[np.int64]) -> None:
+    """The parts of a fresh deal that do not depend on the cards: every slot cleared, the
+    seats, the counters and the rules a policy reads."""
+    for i in range(STATE_SIZE):
+        state[i] = 0
+    state[Slot.DEALER] = dealer
+    state[Slot.TURN] = 1 - dealer
+    state[Slot.TAKEN] = -1
+    state[Slot.WINNER] = -1
+    state[Slot.KNOCKER] = -1
+    state[Slot.OUTCOME] = -1
+    state[Slot.MULTIPLIER] = 1
+    state[Slot.STOCK_POS] = 21
+    state[Slot.UPCARD] = -1
+    state[Slot.KNOCK_LIMIT] = 0 if rules[RuleField.STRAIGHT] else rules[RuleField.KNOCK_LIMIT]
+    if rules[RuleField.OPENING_ELEVEN]:
+        state[Slot.OWN_TURNS + 1 - dealer] = 1
+        state[Slot.PHASE] = Phase.DISCARD
+    else:
+        state[Slot.PHASE] = Phase.OFFER
+    note_rules(state, rules)
+
+
+@njit(cache=True)
+def turn_upcard(state: npt.NDArray[np.int64], upcard: np.int64,
+                rules: npt.NDArray[np.int64]) -> None:
+    """Put ``upcard`` face up as the pile's first card (``opening=upcard``), with the knock
+    limit and multiplier Oklahoma derives from it."""
+    state[Slot.UPCARD] = upcard
+    state[Slot.PILE] = upcard
+    state[Slot.PILE_LEN] = 1
+    state[Slot.PILE_MASK] = np.int64(1) << upcard
+    if rules[RuleField.OKLAHOMA] and not rules[RuleField.STRAIGHT]:
+        limit = CARD_POINTS[upcard]
+        if upcard % 13 == 0 and rules[RuleField.OKLAHOMA_ACE_GIN_ONLY]:
+            limit = 0
+        state[Slot.KNOCK_LIMIT] = limit
+    if rules[RuleField.OKLAHOMA] and upcard >= 39 and rules[RuleField.OKLAHOMA_SPADE_DOUBLE]:
+        state[Slot.MULTIPLIER] = 2
+
+
+@njit(cache=True)
+def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: np.int64,
+             rules: npt.NDArray[np.int64]) -> None:
+    """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
+    _start(state, dealer, rules)
+    for i in range(52):
+        state[Slot.DECK + i] = deck[i]
+    non_dealer = 1 - dealer
+    if rules[RuleField.OPENING_ELEVEN]:
+        for i in range(11):
+            state[Slot.HAND + non_dealer] |= np.int64(1) << deck[i]
+        for i in range(11, 21):
+            state[Slot.HAND + dealer] |= np.int64(1) << deck[i]
+    else:
+        for i in range(10):
+            state[Slot.HAND + non_dealer] |= np.int64(1) << deck[i]
+            state[Slot.HAND + dealer] |= np.int64(1) << deck[10 + i]
+        turn_upcard(state, np.int64(deck[20]), rules)
+
+
+@njit(cache=True)
+def new_seat_view(state: npt.NDArray[np.int64], seat: np.int64, hand: np.int64,
+                  dealer: np.int64, rules: npt.NDArray[np.int64]) -> None:
+    """A fresh deal as ``seat`` sees it: its own ``hand`` (mask), the opponent's cards
+    and the stock unknown (``DECK`` entries -1 until a card is seen drawn), the upcard not
+    yet turned (:func:`turn_upcard` when it is seen)."""
+    _start(state, dealer, rules)
+    for i in range(52):
+        state[Slot.DECK + i] = -1
+    state[Slot.HAND + seat] = hand
+
+
+@njit(cache=True)
+def see_next_stock_card(state: npt.NDArray[np.int64], card: np.int64) -> None:
+    """In a seat's view, the next stock card is ``card`` (the seat is about to draw it)."""
+    state[Slot.DECK + state[Slot.STOCK_POS]] = card
+
+
+@njit(cache=True)
+def new_position(state: npt.NDArray[np.int64], player: np.int64, dealer: np.int64,
+                 hands: npt.NDArray[np.int64], took: npt.NDArray[np.int64],
+                 threw: npt.NDArray[np.int64], own_turns: npt.NDArray[np.int64],
+                 stock: np.int64, knock_limit: np.int64, multiplier: np.int64,
+                 taken: np.int64, upcard: np.int64, pile: npt.NDArray[np.int64]) -> None:
+    """A described mid-hand position: ``player`` holds its 11 cards (``hands[player]``) and
+    is to discard, after both refused the upcard or one took it; ``hands[1 - player]``
+    holds the opponent's cards known to be there.  ``took``, ``threw`` and ``own_turns``
+    are per seat, ``stock`` the cards left in the stock, ``taken`` the card taken from the
+    pile this turn (-1: none), ``upcard`` the first upcard (-1: unknown) and ``pile`` the
+    pile, bottom first, -1 for a card not known (one buried under the given ones).
+
+    Only what such a description gives is set; the deck (its dealt and stock entries),
+    the knowledge a played hand also keeps (``HELD``, ``REFUSED``, ``LOG``, ``EXPOSED``),
+    the rules a policy reads (``RULE_*``) and the scores are left 0: the advisor's
+    rollouts start from exactly this state (its samples fill the hidden cards in)."""
+    for i in range(STATE_SIZE):
+        state[i] = 0
+    for seat in range(2):
+        state[Slot.HAND + seat] = hands[seat]
+        state[Slot.TOOK + seat] = took[seat]
+        state[Slot.THREW + seat] = threw[seat]
+        state[Slot.OWN_TURNS + seat] = own_turns[seat]
+    state[Slot.DRAWS] = own_turns[0] + own_turns[1]
+    state[Slot.DEALER] = dealer
+    state[Slot.TURN] = player
+    state[Slot.PHASE] = Phase.DISCARD
+    state[Slot.STOCK_POS] = 52 - stock
+    state[Slot.OFFERS] = 2
+    state[Slot.KNOCK_LIMIT] = knock_limit
+    state[Slot.MULTIPLIER] = multiplier
+    state[Slot.TAKEN] = taken
+    state[Slot.OUTCOME] = -1
+    state[Slot.WINNER] = -1
+    state[Slot.KNOCKER] = -1
+    state[Slot.UPCARD] = upcard
+    for i in range(pile.shape[0]):
+        state[Slot.PILE + i] = pile[i]
+        if pile[i] >= 0:
+            state[Slot.PILE_MASK] |= np.int64(1) << pile[i]
+    state[Slot.PILE_LEN] = pile.shape[0]
+
+
+@njit(cache=True)
+def _pile_top(state: npt.NDArray[np.int64]) -> np.int64:
+    return state[Slot.PILE + state[Slot.PILE_LEN] - 1]
+
+
+@njit(cache=True)
+def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
+                  policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
+    upcard = _pile_top(state)
+    hand = state[Slot.HAND + player]
+    rule = policy[PolicyField.DRAW]
+    if rule == DrawRule.NEVER:
+        return False
+    if rule == DrawRule.EXPERT:
+        return expert_wants_upcard(state, player, policy, scratch)
+    if rule == DrawRule.MELD:
+        return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
+    if rule == DrawRule.ANY_MELD:
+        return forms_meld_kernel(hand, upcard)
+    if rule == DrawRule.MARJJ:
+        return marjj_wants_upcard(state, player, scratch)
+    after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
+    return after < min_deadwood_kernel(hand)
+
+
+@njit(cache=True)
+def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
+    card = _pile_top(state)
+    bit = np.int64(1) << card
+    state[Slot.PILE_LEN] -= 1
+    state[Slot.PILE_MASK] &= ~bit
+    state[Slot.HAND + player] |= bit
+    note_take(state, player, card)
+    state[Slot.TAKEN] = card
+    state[Slot.DRAWS] += 1
+    state[Slot.OWN_TURNS + player] += 1
+    state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
+    card = state[Slot.DECK + state[Slot.STOCK_POS]]
+    state[Slot.STOCK_POS] += 1
+    if card >= 0:  # -1: a card a seat's view does not see (the opponent's draw)
+        state[Slot.HAND + player] |= np.int64(1) << card
+    state[Slot.TAKEN] = -1
+    state[Slot.DRAWS] += 1
+    state[Slot.OWN_TURNS + player] += 1
+    state[Slot.PHASE] = Phase.DISCARD
+
+
+@njit(cache=True)
+def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
+    """The player to move (phase DRAW, at least three stock cards) takes the pile's top
+    (``take``) or draws from the stock, leaving the top refused."""
+    player = state[Slot.TURN]
+    if take:
+        _take_upcard(state, player)
+        return
+    if state[Slot.PILE_LEN] > 0:
+        note_refuse(state, player, _pile_top(state))
+    _draw_stock(state, player)
+
+
+@njit(cache=True)
+def _end(state: npt.NDArray[np.int64], outcome: np.int64, winner: np.int64,
+         points: np.int64) -> None:
+    state[Slot.OUTCOME] = outcome
+    state[Slot.WINNER] = winner
+    state[Slot.POINTS] = points * state[Slot.MULTIPLIER]
+    state[Slot.PHASE] = Phase.DONE
+
+
+@njit(cache=True)
+def knock_deadwood(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
+    """Least deadwood (points) the player to discard can knock with now, or -1 when a
+    knock is not legal (over the hand's limit)."""
+    player = state[Slot.TURN]
+    hand = state[Slot.HAND + player]
+    allowed = hand
+    if state[Slot.TAKEN] >= 0:
+        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    best, _ = best_discard_kernel(hand, allowed, scratch)
+    return best if best <= state[Slot.KNOCK_LIMIT] else np.int64(-1)
+
+
+@njit(cache=True)
+def _better_high(card: np.int64, other: np.int64) -> bool:
+    """Whether ``card`` is the preferred throw over ``other`` on a tie: higher value,
+    then higher rank, then higher index."""
+    if CARD_POINTS[card] != CARD_POINTS[other]:
+        return CARD_POINTS[card] > CARD_POINTS[other]
+    if card % 13 != other % 13:
+        return card % 13 > other % 13
+    return card > other
+
+
+@njit(cache=True)
+def _repeats(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> bool:
+    taken = state[Slot.TAKEN]
+    if taken < 0:
+        return False
+    code = taken * 52 + card
+    base = Slot.PAIRS + player * _MAX_PAIRS
+    for i in range(state[Slot.N_PAIRS + player]):
+        if state[base + i] == code:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _expected_next_deadwood(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64,
+                            scratch: npt.NDArray[np.int64]) -> np.float64:
+    """Mean best deadwood after drawing one card this player has not seen (points)."""
+    opponent = 1 - player
+    known = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
+    unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
+    total = np.int64(0)
+    count = np.int64(0)
+    rest = unseen
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, scratch)
+        total += value
+        count += 1
+    return total / max(count, 1)
+
+
+@njit(cache=True)
+def _least(candidates: np.int64, values: npt.NDArray[np.int64]) -> np.int64:
+    """Least ``values[card]`` over the cards of ``candidates``."""
+    least = _NONE
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        least = min(least, values[bit_index(bit)])
+    return least
+
+
+@njit(cache=True)
+def _highest(candidates: np.int64) -> np.int64:
+    """The card of ``candidates`` preferred as a throw on a tie (see ``_better_high``)."""
+    best = np.int64(-1)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        if best < 0 or _better_high(card, best):
+            best = card
+    return best
+
+
+@njit(cache=True)
+def _cards_at(candidates: np.int64, values: npt.NDArray[np.int64], value: np.int64) -> np.int64:
+    """The cards of ``candidates`` whose ``values[card]`` equals ``value``."""
+    out = np.int64(0)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if values[bit_index(bit)] == value:
+            out |= bit
+    return out
+
+
+@njit(cache=True)
+def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
+                   policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+                   scratch: npt.NDArray[np.int64],
+                   lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
+    """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+    if policy[PolicyField.DISCARD] == DiscardRule.EXPERT:
+        return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
+    if policy[PolicyField.DISCARD] == DiscardRule.MARJJ:
+        return marjj_discard(state, player, policy, rng, scratch, lookahead_scratch)
+    hand = state[Slot.HAND + player]
+    candidates = hand
+    if state[Slot.TAKEN] >= 0:
+        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, candidates, scratch)
+    least = _least(candidates, scratch)
+    if least == 0 or least <= knock_threshold(state, player, policy):
+        return _highest(_cards_at(candidates, scratch, least)), True
+    if policy[PolicyField.NO_REPEAT] != 0 and state[Slot.TAKEN] >= 0:
+        # drop repeated (taken, thrown) pairs unless nothing else is left
+        fresh = np.int64(0)
+        rest = candidates
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if not _repeats(state, player, bit_index(bit)):
+                fresh |= bit
+        if fresh:
+            candidates = fresh
+            least = _least(candidates, scratch)
+    rule = policy[PolicyField.DISCARD]
+    if rule == DiscardRule.RANDOM:
+        ties = _cards_at(candidates, scratch, least)
+        for _ in range(next_below(rng, popcount(ties))):
+            ties &= ties - 1
+        return bit_index(ties & -ties), False
+    if rule == DiscardRule.HIGH:
+        return _highest(_cards_at(candidates, scratch, least)), False
+    best_card = np.int64(-1)
+    best_score = np.inf
+    best_now = _NONE
+    if rule == DiscardRule.SAFE:
+        opponent = 1 - player
+        held = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
+        penalty = policy[PolicyField.DANGER_PENALTY]
+        rest = candidates
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            card = bit_index(bit)
+            score = np.float64(scratch[card] + penalty * popcount(_RELATED[card] & held))
+            if score < best_score or (score == best_score and _better_high(card, best_card)):
+                best_card, best_score = card, score
+        return best_card, False
+    # lookahead: the next draws are evaluated in their own work space, so ``scratch``
+    # keeps the per-discard deadwoods
+    slack = policy[PolicyField.SLACK]
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        now = scratch[card]
+        if now > least + slack:
+            continue
+        score = _expected_next_deadwood(state, player, hand & ~bit, lookahead_scratch)
+        if (score < best_score or (score == best_score and now < best_now)
+                or (score == best_score and now == best_now and _better_high(card, best_card))):
+            best_card, best_score, best_now = card, score, now
+    return best_card, False
+
+
+@njit(cache=True)
+def _knock_stream(state: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """The random stream of a knock's resolution (rules ``random-best`` and
+    ``melds-then-greedy``), keyed by the deal (its deck order) and the draw count: the
+    same deal played the same way resolves the same way on any thread or chunk."""
+    key = np.uint64(0)
+    for i in range(52):
+        key = mix64(key ^ np.uint64(state[Slot.DECK + i]))
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_key(np.int64(key >> np.uint64(1)), state[Slot.DRAWS])
+    return rng
+
+
+@njit(cache=True)
+def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
+                  rules: npt.NDArray[np.int64]) -> None:
+    """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand.
+
+    The knocker's arrangement and the defender's melds and layoffs follow the rules'
+    ``knocker_melds`` and ``defender_layoff`` fields."""
+    defender = 1 - knocker
+    random_melds = rules[RuleField.KNOCKER_RANDOM] != 0
+    greedy = rules[RuleField.DEFENDER_GREEDY] != 0
+    rng = _knock_stream(state) if random_melds or greedy else np.empty(1, dtype=np.uint64)
+    if random_melds:
+        knocker_deadwood, sets, runs = random_arrangement_kernel(state[Slot.HAND + knocker], rng)
+    else:
+        knocker_deadwood, sets, runs = best_arrangement_kernel(state[Slot.HAND + knocker])
+    state[Slot.KNOCKER] = knocker
+    state[Slot.KNOCKER_DEADWOOD] = knocker_deadwood
+    note_knock(state, knocker)
+    if knocker_deadwood == 0:
+        defender_deadwood = min_deadwood_kernel(state[Slot.HAND + defender])
+        state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+        _end(state, Outcome.GIN, knocker, rules[RuleField.GIN_BONUS] + defender_deadwood)
+        return
+    if greedy:
+        defender_deadwood = greedy_layoff_deadwood_kernel(state[Slot.HAND + defender], sets,
+                                                          runs, rng)
+    else:
+        defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
+    state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+    if defender_deadwood < knocker_deadwood or (
+            defender_deadwood == knocker_deadwood and rules[RuleField.TIE_IS_UNDERCUT]):
+        _end(state, Outcome.UNDERCUT, defender,
+             rules[RuleField.UNDERCUT_BONUS] + knocker_deadwood - defender_deadwood)
+    elif defender_deadwood == knocker_deadwood:
+        _end(state, Outcome.TIE, np.int64(-1), np.int64(0))
+    else:
+        _end(state, Outcome.KNOCK, knocker, defender_deadwood - knocker_deadwood)
+
+
+@njit(cache=True)
+def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
+                  rules: npt.NDArray[np.int64]) -> None:
+    """The player to move throws ``card`` (knocking if ``knock``); the turn passes."""
+    player = state[Slot.TURN]
+    bit = np.int64(1) << card
+    state[Slot.HAND + player] &= ~bit
+    note_throw(state, player, card)
+    state[Slot.PILE + state[Slot.PILE_LEN]] = card
+    state[Slot.PILE_LEN] += 1
+    state[Slot.PILE_MASK] |= bit
+    taken = state[Slot.TAKEN]
+    pairs = state[Slot.N_PAIRS + player]
+    if taken >= 0 and pairs < _MAX_PAIRS:
+        state[Slot.PAIRS + player * _MAX_PAIRS + pairs] = taken * 52 + card
+        state[Slot.N_PAIRS + player] = pairs + 1
+    state[Slot.TAKEN] = -1
+    if knock:
+        resolve_knock(state, player, rules)
+        return
+    state[Slot.TURN] = 1 - player
+    state[Slot.PHASE] = Phase.DRAW
+
+
+@njit(cache=True)
+def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """End the hand with big gin when the rules have it and the player to discard holds
+    11 melded cards (True), else leave the state alone (False)."""
+    player = state[Slot.TURN]
+    if not (rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + player]) == 0):
+        return False
+    state[Slot.KNOCKER] = player
+    note_knock(state, player)
+    defender_deadwood = min_deadwood_kernel(state[Slot.HAND + 1 - player])
+    state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
+    _end(state, Outcome.BIG_GIN, player, rules[RuleField.BIG_GIN_BONUS] + defender_deadwood)
+    return True
+
+
+@njit(cache=True)
+def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Whether the player to move chooses between actions now: the upcard offer, a draw
+    with a face-up card that may be taken, or a discard other than a forced big gin.
+
+    The other moves are forced: the first draw after both players refused the upcard,
+    the end at the draw limit or at a stock of two (where, with ``wall``, taking the
+    pile's top to knock is left to the policy), and big gin.
+    """
+    phase = state[Slot.PHASE]
+    if phase == Phase.OFFER:
+        return True
+    if phase == Phase.DRAW:
+        return (state[Slot.DRAWS] < MAX_DRAWS and stock_left(state) > 2
+                and not (state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2)
+                and state[Slot.PILE_LEN] > 0)
+    return phase == Phase.DISCARD and not (
+        rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0)
+
+
+@njit(cache=True)
+def apply_pass(state: npt.NDArray[np.int64]) -> None:
+    """The player to move refuses the upcard offered (phase OFFER); after two refusals
+    the non-dealer draws from the stock."""
+    player = state[Slot.TURN]
+    note_refuse(state, player, _pile_top(state))
+    state[Slot.OFFERS] += 1
+    state[Slot.TURN] = 1 - player
+    if state[Slot.OFFERS] == 2:
+        state[Slot.PHASE] = Phase.DRAW
+
+
+@njit(cache=True)
+def end_in_a_draw(state: npt.NDArray[np.int64]) -> None:
+    """The hand ends as a draw, no points (a person drawing when the stock is down to two
+    cards, or after ``MAX_DRAWS`` draws)."""
+    _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+
+
+@njit(cache=True)
+def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+    """Big gin chosen from outside (a person): ends the hand (True) when the rules have it
+    and the player to discard holds 11 melded cards, else changes nothing (False)."""
+    return _big_gin(state, rules)
+
+
+@njit(cache=True)
+def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+         policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+         scratch: npt.NDArray[np.int64]) -> None:
+    """One move of the player to move with ``policies[p]``: answer the upcard offer,
+    draw, or discard (maybe knocking); a hand that cannot go on ends as a draw."""
+    player = state[Slot.TURN]
+    policy = policies[player]
+    phase = state[Slot.PHASE]
+    if phase == Phase.OFFER:
+        if _wants_upcard(state, player, policy, scratch):
+            _take_upcard(state, player)
+        else:
+            apply_pass(state)
+    elif phase == Phase.DRAW:
+        if state[Slot.DRAWS] >= MAX_DRAWS:
+            _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+        elif stock_left(state) <= 2:
+            if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
+                upcard = _pile_top(state)
+                hand = state[Slot.HAND + player]
+                after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
+                # own turn counter moves on the draw; the threshold is for that turn
+                state[Slot.OWN_TURNS + player] += 1
+                threshold = knock_threshold(state, player, policy)
+                state[Slot.OWN_TURNS + player] -= 1
+                if after == 0 or after <= threshold:
+                    _take_upcard(state, player)
+                    return
+            _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
+        elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
+            _draw_stock(state, player)
+        else:
+            apply_draw(state, state[Slot.PILE_LEN] > 0
+                       and _wants_upcard(state, player, policy, scratch))
+    elif phase == Phase.DISCARD and not _big_gin(state, rules):
+        card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:])
+        apply_discard(state, card, knock, rules)
+
+
+@njit(cache=True)
+def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+            policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+            scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
+    """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
+    ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
+    is left before that discard, to be branched on with :func:`apply_discard`)."""
+    while state[Slot.PHASE] != Phase.DONE:
+        if stop_at_knock and state[Slot.PHASE] == Phase.DISCARD:
+            if _big_gin(state, rules):
+                break
+            if knock_deadwood(state, scratch) >= 0:
+                return True
+        step(state, rules, policies, rng, scratch)
+    return False
+
+
+def new_state() -> npt.NDArray[np.int64]:
+    """An empty state array (fill it with :func:`new_hand`)."""
+    return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+def new_scratch() -> npt.NDArray[np.int64]:
+    """Work space for :func:`advance` (reuse it across hands on one thread)."""
+    return np.zeros(SCRATCH_SIZE, dtype=np.int64)
+
+
+def deck_order(first: list[int], second: list[int], upcard: int | None,
+               stock: list[int]) -> npt.NDArray[np.int8]:
+    """A deck giving ``first`` to the non-dealer and ``second`` to the dealer, then the
+    upcard (``None`` with the ``eleven`` opening) and ``stock`` in draw order.
+
+    Hands given short are filled up (to 10 cards, 11 for the non-dealer without an
+    upcard) with the cards not named, in index order; so is the rest of the stock.
+    """
+    named = [*first, *second, *([] if upcard is None else [upcard]), *stock]
+    if len(set(named)) != len(named):
+        raise ValueError("a card is named twice in the deck order")
+    first_size = 10 if upcard is not None else 11
+    if len(first) > first_size or len(second) > 10:
+        raise ValueError(f"hands hold at most {first_size} and 10 cards")
+    spare = iter(c for c in range(52) if c not in set(named))
+    order = [*first, *(next(spare) for _ in range(first_size - len(first)))]
+    order += [*second, *(next(spare) for _ in range(10 - len(second)))]
+    order += ([] if upcard is None else [upcard]) + [*stock, *spare]
+    return np.array(order, dtype=np.int8)
+
+
+def play_from_deck(deck: npt.NDArray[np.int8], dealer: int, rules_array: npt.NDArray[np.int64],
+                   policies: npt.NDArray[np.int64], policy_seed: int = 0
+                   ) -> npt.NDArray[np.int64]:
+    """Play one hand from a given deck order to its end and return the final state."""
+    state = new_state()
+    new_hand(state, deck.astype(np.int8), np.int64(dealer), rules_array)
+    rng = np.array([stream_key(np.int64(policy_seed), np.int64(0))], dtype=np.uint64)
+    advance(state, rules_array, policies, rng, new_scratch(), False)
+    return state

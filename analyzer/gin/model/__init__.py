@@ -1,0 +1,1 @@
+"""The rules, the policies as data, the state layout and what a player knows."""

@@ -1,0 +1,1 @@
+"""Players and drivers: hands as objects, search, simulation of hands and games, replay, the advisor."""

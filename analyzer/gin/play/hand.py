@@ -1,0 +1,539 @@
+"""One hand of gin rummy as a Python object: the one way to play a move outside a kernel.
+
+:class:`Hand` wraps the engine's state array (:mod:`analyzer.gin.model.state`) and changes it
+only through the engine's own kernels (:func:`~analyzer.gin.engine.transitions.apply_pass`,
+:func:`~analyzer.gin.engine.transitions.apply_draw`, :func:`~analyzer.gin.engine.transitions.apply_discard`, ...),
+so the knowledge slots (cards taken, thrown, refused and still held, the scores, the
+scoring rules), the turn counters and the pile are kept exactly as in a simulation.  The
+web table, the EAAI and OpenSpiel bridges, the replay and the advisor build and play
+hands through it; no module outside the engine writes a :class:`Slot`.
+
+Two kinds of hand:
+
+* :meth:`Hand.deal`: full information, dealt from a deck order (the engine's layout, see
+  :mod:`analyzer.gin.engine.transitions`) or from a seed;
+* :meth:`Hand.seat_view`: what one seat knows in a game played elsewhere (the EAAI
+  framework, OpenSpiel, a person at a table): its own cards; the opponent's cards only
+  once taken face up; the stock unseen until this seat draws from it.  Every policy and
+  the search player decide on a view exactly as on the full state, because they read
+  only what their seat may know;
+* :meth:`Hand.from_position`: a mid-hand position as a player describes it (an advisor
+  :class:`~analyzer.gin.play.advisor.Position`), seat 0 to discard.
+
+Moves are :class:`Move` values: ``pass`` (the upcard offer), ``take`` (the pile's top),
+``draw`` (the stock), ``discard`` and ``knock`` (with the card thrown), ``big_gin``, and
+``end``: the hand ends as a draw (a turn that starts with two cards in the stock, or the
+draw limit).
+
+>>> from analyzer.gin.model.policies import PRESETS
+>>> hand = Hand.deal(seed=7)
+>>> hand.phase, hand.to_move, len(hand.cards(0)), hand.stock_left
+('offer', 1, 10, 31)
+>>> move = hand.decide(PRESETS["basic"])
+>>> move in hand.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.rng import SEARCH_SALT, shuffle_deck, stream_key
+from ..engine.transitions import (
+    MAX_DRAWS,
+    OUTCOME_NAMES,
+    Phase,
+    Slot,
+    apply_big_gin,
+    apply_discard,
+    apply_draw,
+    apply_pass,
+    end_in_a_draw,
+    has_choice,
+    new_hand,
+    new_position,
+    new_scratch,
+    new_seat_view,
+    new_state,
+    see_next_stock_card,
+    step,
+    stock_left,
+    turn_upcard,
+)
+from ..evaluator.kernels import discard_deadwoods_kernel, min_deadwood_kernel
+from ..model.knowledge import note_scores
+from ..model.policies import Policy
+from ..model.rules import STANDARD, Rules
+from .search import SearchPolicy, rollout_policy, run_stoppable, search_action
+
+if TYPE_CHECKING:
+    from .advisor.position import Position
+
+MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
+_PHASE_NAMES = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard",
+                Phase.DONE: "done"}
+_SEARCH_TAKE, _SEARCH_NO_TAKE, _SEARCH_KNOCK = 105, 104, 52
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of the player to move: ``kind`` (one of :data:`MOVE_KINDS`) and, for
+    ``discard`` and ``knock``, the card thrown (card index)."""
+
+    kind: str
+    card: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in MOVE_KINDS:
+            raise ValueError(f"unknown move {self.kind!r}; moves: {', '.join(MOVE_KINDS)}")
+        if (self.kind in ("discard", "knock")) != (self.card is not None):
+            raise ValueError(f"a {self.kind} move {'needs' if self.card is None else 'takes no'} "
+                             "card")
+        if self.card is not None and not 0 <= self.card < 52:
+            raise ValueError(f"card index {self.card} is not 0-51")
+
+    def __str__(self) -> str:
+        from ...core.cards import format_card
+
+        return self.kind if self.card is None else f"{self.kind} {format_card(self.card)}"
+
+
+def _mask_cards(mask: int) -> tuple[int, ...]:
+    return tuple(card for card in range(52) if mask >> card & 1)
+
+
+class Hand:
+    """A hand's state array and the moves that change it (see the module notes).
+
+    ``seed`` keys the random stream of the policies' choices (tie breaks, sampled knock
+    rules) and of the search player: hand ``k`` of a session uses stream ``k``, as the
+    simulation drivers do.  A seat view's ``seat`` is the seat that sees it (None: full
+    information).
+    """
+
+    def __init__(self, state: npt.NDArray[np.int64], rules: Rules, seat: int | None,
+                 policy_key: int | np.uint64, throw_back: bool = False) -> None:
+        self.state = state
+        self.rules = rules
+        self.rules_array = rules.to_array()
+        self.seat = seat
+        self.throw_back = throw_back  # a view's opponent may throw back the card it took
+        self.policy_key = policy_key
+        self.rng = np.array([policy_key], dtype=np.uint64)
+        self.scratch = new_scratch()
+        self.searched = 0  # searched decisions so far (keys the next search's streams)
+        self.knocked_by: int | None = None  # a view's knock, left unresolved
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def deal(cls, rules: Rules = STANDARD, deck: npt.ArrayLike | None = None, seed: int = 0,
+             dealer: int = 0, scores: tuple[int, int] = (0, 0), hand_index: int = 0) -> Hand:
+        """A full-information hand dealt from ``deck`` (52 card indices in the engine's
+        layout) or, without one, shuffled from ``seed`` and ``hand_index``."""
+        _check_seat(dealer, "dealer")
+        if deck is None:
+            order = np.empty(52, dtype=np.int8)
+            shuffle_deck(np.array([stream_key(np.int64(seed), np.int64(hand_index))],
+                                  dtype=np.uint64), order)
+        else:
+            order = np.asarray(deck).astype(np.int8)
+            if order.shape != (52,) or sorted(order.tolist()) != list(range(52)):
+                raise ValueError("a deck order holds each card index 0-51 exactly once")
+        state = new_state()
+        rules_array = rules.to_array()
+        new_hand(state, order, np.int64(dealer), rules_array)
+        note_scores(state, np.int64(scores[0]), np.int64(scores[1]))
+        return cls(state, rules, None, stream_key(np.int64(seed), np.int64(hand_index)))
+
+    @classmethod
+    def seat_view(cls, seat: int, cards: list[int], dealer: int, rules: Rules = STANDARD,
+                  scores: tuple[int, int] = (0, 0), seed: int = 0, hand_index: int = 0,
+                  throw_back: bool = False) -> Hand:
+        """``seat``'s view of a fresh deal: its ``cards`` (10, 11 for the non-dealer with
+        ``opening=eleven``); the upcard is turned with :meth:`turn_upcard`.
+
+        ``throw_back``: the game played elsewhere lets a player throw back the card it
+        just took from the pile (OpenSpiel's ``gin_rummy`` does; the analyzer's rules do
+        not), so the view takes that throw from the opponent."""
+        _check_seat(seat, "seat")
+        _check_seat(dealer, "dealer")
+        size = 11 if rules.opening == "eleven" and seat != dealer else 10
+        mask = 0
+        for card in cards:
+            if not 0 <= card < 52 or mask >> card & 1:
+                raise ValueError(f"bad or repeated card index {card} in the hand")
+            mask |= 1 << card
+        if len(cards) != size:
+            raise ValueError(f"seat {seat} is dealt {size} cards, got {len(cards)}")
+        state = new_state()
+        rules_array = rules.to_array()
+        new_seat_view(state, np.int64(seat), np.int64(mask), np.int64(dealer), rules_array)
+        note_scores(state, np.int64(scores[0]), np.int64(scores[1]))
+        return cls(state, rules, seat, stream_key(np.int64(seed), np.int64(hand_index)),
+                   throw_back)
+
+    @classmethod
+    def from_position(cls, position: Position, rules: Rules = STANDARD, seed: int = 0,
+                      hand_index: int = 0) -> Hand:
+        """Seat 0's view of a described mid-hand ``position`` (an advisor
+        :class:`~analyzer.gin.play.advisor.Position`): it holds its 11 cards and is to discard;
+        the opponent (seat 1) holds the cards it took and never threw, the rest unseen;
+        pile cards under the given ones are unknown (-1 in :attr:`pile`) except the
+        opponent's throws seen nowhere else; the stock is unseen.
+
+        A description gives no more than this, so the hand records the cards each seat
+        took and threw (this player's throws: the pile cards that are neither the
+        opponent's throws nor the upcard) but not the knowledge a played hand keeps
+        (held and refused cards, the discard log), the rules' bonuses nor the scores
+        (see :func:`~analyzer.gin.engine.transitions.new_position`): the advisor's rollouts start
+        from exactly this state.  ``oklahoma`` rules need the upcard (``ValueError``)."""
+        from .advisor.position import ME, OPP, card_mask, my_pile_throws
+
+        assert position.stock is not None and position.turn is not None  # filled in
+        i_deal = position.dealer == "me"
+        hidden = position.hidden_pile()
+        pile = [*position.known_buried, *([-1] * (hidden - len(position.known_buried))),
+                *position.pile]
+        hands, took, threw, turns = (np.zeros(2, dtype=np.int64) for _ in range(4))
+        hands[ME], hands[OPP] = card_mask(position.hand), card_mask(position.known_opp_cards)
+        took[ME] = card_mask([] if position.taken is None else [position.taken])
+        took[OPP] = card_mask(position.opp_took)
+        threw[ME], threw[OPP] = card_mask(my_pile_throws(position)), card_mask(position.opp_threw)
+        turns[ME], turns[OPP] = position.turn, position.turn if i_deal else position.turn - 1
+        spade_upcard = position.upcard is not None and position.upcard >= 39
+        doubled = rules.oklahoma and rules.oklahoma_spade_double and spade_upcard
+        state = new_state()
+        new_position(state, np.int64(ME), np.int64(ME if i_deal else OPP), hands, took, threw,
+                     turns, np.int64(position.stock), np.int64(position.knock_limit(rules)),
+                     np.int64(2 if doubled else 1),
+                     np.int64(-1 if position.taken is None else position.taken),
+                     np.int64(-1 if position.upcard is None else position.upcard),
+                     np.array(pile, dtype=np.int64))
+        return cls(state, rules, ME, stream_key(np.int64(seed), np.int64(hand_index)))
+
+    def copy(self) -> Hand:
+        """An independent copy (state, random stream and counters)."""
+        other = Hand(self.state.copy(), self.rules, self.seat, self.policy_key, self.throw_back)
+        other.rng[:] = self.rng
+        other.searched = self.searched
+        other.knocked_by = self.knocked_by
+        return other
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def phase(self) -> str:
+        """``offer``, ``draw``, ``discard`` or ``done``."""
+        return _PHASE_NAMES[Phase(int(self.state[Slot.PHASE]))]
+
+    @property
+    def to_move(self) -> int:
+        return int(self.state[Slot.TURN])
+
+    @property
+    def dealer(self) -> int:
+        return int(self.state[Slot.DEALER])
+
+    def cards(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s cards (in a view of the other seat: those known to be there)."""
+        return _mask_cards(int(self.state[Slot.HAND + seat]))
+
+    def hand_mask(self, seat: int) -> int:
+        return int(self.state[Slot.HAND + seat])
+
+    @property
+    def pile(self) -> tuple[int, ...]:
+        """The discard pile, bottom first."""
+        return tuple(int(c) for c in self.state[Slot.PILE:Slot.PILE + self.state[Slot.PILE_LEN]])
+
+    @property
+    def pile_top(self) -> int | None:
+        pile = self.pile
+        return pile[-1] if pile else None
+
+    @property
+    def upcard(self) -> int | None:
+        card = int(self.state[Slot.UPCARD])
+        return None if card < 0 else card
+
+    @property
+    def stock_left(self) -> int:
+        return int(stock_left(self.state))
+
+    @property
+    def last_stock_card(self) -> int | None:
+        """The card most recently drawn from the stock (None when unseen or none yet)."""
+        position = int(self.state[Slot.STOCK_POS]) - 1
+        card = int(self.state[Slot.DECK + position]) if position >= 21 else -1
+        return None if card < 0 else card
+
+    @property
+    def taken(self) -> int | None:
+        """The card taken from the pile this turn (it may not be thrown back)."""
+        card = int(self.state[Slot.TAKEN])
+        return None if card < 0 else card
+
+    @property
+    def draws(self) -> int:
+        return int(self.state[Slot.DRAWS])
+
+    @property
+    def offers(self) -> int:
+        """Upcard offers refused so far (0-2)."""
+        return int(self.state[Slot.OFFERS])
+
+    def own_turns(self, seat: int) -> int:
+        """``seat``'s draws this hand (its turn number)."""
+        return int(self.state[Slot.OWN_TURNS + seat])
+
+    def took(self, seat: int) -> tuple[int, ...]:
+        """Cards ``seat`` took from the pile."""
+        return _mask_cards(int(self.state[Slot.TOOK + seat]))
+
+    def threw(self, seat: int) -> tuple[int, ...]:
+        return _mask_cards(int(self.state[Slot.THREW + seat]))
+
+    def held(self, seat: int) -> tuple[int, ...]:
+        """Cards ``seat`` took from the pile and still holds (public)."""
+        return _mask_cards(int(self.state[Slot.HELD + seat]))
+
+    def refused(self, seat: int) -> tuple[int, ...]:
+        return _mask_cards(int(self.state[Slot.REFUSED + seat]))
+
+    @property
+    def knock_limit(self) -> int:
+        """Most deadwood (points) a knock may keep in this hand."""
+        return int(self.state[Slot.KNOCK_LIMIT])
+
+    @property
+    def multiplier(self) -> int:
+        return int(self.state[Slot.MULTIPLIER])
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return int(self.state[Slot.SCORE]), int(self.state[Slot.SCORE + 1])
+
+    def deadwood(self, seat: int) -> int:
+        """Least deadwood (points) of ``seat``'s cards."""
+        return int(min_deadwood_kernel(np.int64(self.hand_mask(seat))))
+
+    @property
+    def done(self) -> bool:
+        return self.phase == "done"
+
+    @property
+    def result(self) -> dict[str, int | str | None]:
+        """How a finished hand ended: outcome, winner (None: nobody), points (after the
+        multiplier), knocker and both deadwoods (None when there was no knock)."""
+        if not self.done:
+            raise ValueError("the hand is not over")
+        state = self.state
+        knocker = int(state[Slot.KNOCKER])
+        winner = int(state[Slot.WINNER])
+        return {"outcome": OUTCOME_NAMES[int(state[Slot.OUTCOME])],
+                "winner": None if winner < 0 else winner, "points": int(state[Slot.POINTS]),
+                "knocker": None if knocker < 0 else knocker,
+                "knocker_deadwood": int(state[Slot.KNOCKER_DEADWOOD]) if knocker >= 0 else None,
+                "defender_deadwood": int(state[Slot.DEFENDER_DEADWOOD]) if knocker >= 0
+                else None}
+
+    @property
+    def has_choice(self) -> bool:
+        """Whether the player to move chooses now (else :meth:`legal_moves` has one move)."""
+        return bool(has_choice(self.state, self.rules_array))
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the player to move may make now (big gin, when the rules have it
+        and all 11 cards meld, comes first: the engine's players always make it, but it
+        may be declined for a discard or a gin knock)."""
+        state = self.state
+        phase = self.phase
+        if phase == "done" or self.knocked_by is not None:
+            return []
+        if phase == "offer":
+            return [Move("pass"), Move("take")]
+        if phase == "draw":
+            if self.draws >= MAX_DRAWS or self.stock_left <= 2:
+                return [Move("end"), Move("take")] if self._wall_take_allowed() else [Move("end")]
+            if self.draws == 0 and self.offers == 2:
+                return [Move("draw")]
+            return [Move("draw"), Move("take")] if state[Slot.PILE_LEN] > 0 else [Move("draw")]
+        hand = self.hand_mask(self.to_move)
+        # big gin may be declined (a person may); the engine's players always take it
+        moves = [Move("big_gin")] if self.rules.big_gin and self.deadwood(self.to_move) == 0 \
+            else []
+        allowed = hand & ~(0 if self.taken is None else 1 << self.taken)
+        deadwoods = np.empty(52, dtype=np.int64)
+        discard_deadwoods_kernel(np.int64(hand), np.int64(allowed), deadwoods)
+        for card in _mask_cards(allowed):
+            moves.append(Move("discard", card))
+            if deadwoods[card] <= self.knock_limit:
+                moves.append(Move("knock", card))
+        return moves
+
+    def _is_legal(self, move: Move) -> bool:
+        """:meth:`legal_moves` holds ``move``; in a seat view the opponent's throw is
+        checked against what the view knows: a card it holds, or one unseen."""
+        hidden = self.seat is not None and self.to_move != self.seat
+        if hidden and move.kind == "take" and self.phase == "draw" and self.stock_left <= 2:
+            # a take at the wall is legal only to knock, which needs the hidden hand
+            return (self.knocked_by is None and self.rules.stock_rule == "wall"
+                    and self.pile_top is not None and self.draws < MAX_DRAWS)
+        if not (hidden and self.phase == "discard" and move.kind in ("discard", "knock")):
+            return move in self.legal_moves()
+        assert move.card is not None and self.seat is not None
+        bit = 1 << move.card
+        seen = int(self.state[Slot.PILE_MASK]) | self.hand_mask(self.seat)
+        return ((move.card != self.taken or self.throw_back)
+                and (bool(self.hand_mask(self.to_move) & bit) or not seen & bit))
+
+    def _wall_take_allowed(self) -> bool:
+        """With ``wall``, at a stock of two the pile's top may be taken only to knock."""
+        state = self.state
+        if not (self.rules.stock_rule == "wall" and state[Slot.PILE_LEN] > 0
+                and self.draws < MAX_DRAWS):
+            return False
+        top = self.pile_top
+        assert top is not None
+        after = np.empty(52, dtype=np.int64)
+        hand = self.hand_mask(self.to_move)
+        discard_deadwoods_kernel(np.int64(hand | 1 << top), np.int64(hand), after)
+        return int(min(after[c] for c in _mask_cards(hand))) <= self.knock_limit
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, player: Policy | SearchPolicy) -> Move:
+        """The move ``player`` (a policy or the search player) makes here, decided by
+        the same kernels as in a simulation; the hand's random stream moves on as it
+        would there, the state does not change."""
+        if self.phase == "done" or self.knocked_by is not None:
+            raise ValueError("the hand is over: no move to decide")
+        if isinstance(player, SearchPolicy) and self.has_choice:
+            return self._search_move(player)
+        policy = rollout_policy(player) if isinstance(player, SearchPolicy) else player
+        after = self.state.copy()
+        policies = np.stack([policy.to_array(), policy.to_array()])
+        step(after, self.rules_array, policies, self.rng, self.scratch)
+        return _move_between(self.state, after)
+
+    def _search_move(self, player: SearchPolicy) -> Move:
+        model_row = player.rollout.to_array()
+        model = np.stack([model_row, model_row])
+        key = search_key(self.policy_key, self.searched)
+        samples = np.zeros(1, dtype=np.int64)
+        searcher = player.to_array()
+        # a decision may search for seconds: run_stoppable keeps Ctrl-C working meanwhile
+        action = int(run_stoppable(search_action, self.state, self.rules_array, model,
+                                   searcher, key, self.scratch, samples, searchers=searcher))
+        self.searched += 1
+        if action == _SEARCH_TAKE:
+            return Move("take")
+        if action == _SEARCH_NO_TAKE:
+            return Move("pass") if self.phase == "offer" else Move("draw")
+        if action >= _SEARCH_KNOCK:
+            return Move("knock", action - _SEARCH_KNOCK)
+        return Move("discard", action)
+
+    # ------------------------------------------------------------------ playing
+    def play(self, move: Move, drawn: int | None = None) -> None:
+        """Make ``move`` for the player to move.  In a seat view, a ``draw`` by the seat
+        itself names the card it drew (``drawn``); the opponent's draw is unseen."""
+        if not self._is_legal(move):
+            raise ValueError(f"{move} is not legal now (phase {self.phase}, seat "
+                             f"{self.to_move} to move)")
+        state, rules = self.state, self.rules_array
+        if move.kind == "pass":
+            apply_pass(state)
+        elif move.kind == "take":
+            apply_draw(state, True)
+        elif move.kind == "draw":
+            if self.seat is not None:
+                if (drawn is None) != (self.to_move != self.seat):
+                    raise ValueError("a seat view names the card it draws itself, and only "
+                                     "that card")
+                if drawn is not None:
+                    self._check_unseen(drawn)
+                see_next_stock_card(state, np.int64(-1 if drawn is None else drawn))
+            apply_draw(state, False)
+        elif move.kind == "big_gin":
+            apply_big_gin(state, rules)
+        elif move.kind == "end":
+            end_in_a_draw(state)
+        else:
+            assert move.card is not None
+            if self.seat is not None and move.kind == "knock":
+                # the opponent's cards are unknown: the view records the knock only
+                apply_discard(state, np.int64(move.card), False, rules)
+                self.knocked_by = 1 - self.to_move
+            else:
+                apply_discard(state, np.int64(move.card), move.kind == "knock", rules)
+
+    def play_on(self, players: tuple[Policy | SearchPolicy, Policy | SearchPolicy]) -> list[Move]:
+        """Play the (full-information) hand to its end with ``players[p]`` in seat ``p``;
+        the moves made, in order."""
+        moves = []
+        while not self.done:
+            move = self.decide(players[self.to_move])
+            self.play(move)
+            moves.append(move)
+        return moves
+
+    def opponent_plays(self, move: Move, seen: int | None = None) -> None:
+        """In a seat view: the opponent made ``move``; ``seen`` names a card it took face
+        up when the view did not yet know the pile's top (the first upcard)."""
+        if self.seat is None or self.to_move == self.seat:
+            raise ValueError("opponent_plays is for a seat view, on the opponent's move")
+        if seen is not None and self.upcard is None:
+            self.turn_upcard(seen)
+        self.play(move)
+
+    def turn_upcard(self, card: int) -> None:
+        """A seat view sees the first upcard (``opening=upcard``)."""
+        if self.upcard is not None:
+            if self.upcard != card:
+                raise ValueError(f"the upcard is already known to be card {self.upcard}")
+            return
+        self._check_unseen(card)
+        turn_upcard(self.state, np.int64(card), self.rules_array)
+
+    def _check_unseen(self, card: int) -> None:
+        if not 0 <= card < 52:
+            raise ValueError(f"card index {card} is not 0-51")
+        seen = (int(self.state[Slot.PILE_MASK]) | self.hand_mask(0) | self.hand_mask(1)
+                | int(self.state[Slot.THREW]) | int(self.state[Slot.THREW + 1]))
+        if seen >> card & 1:
+            raise ValueError(f"card index {card} was already seen in this hand")
+
+
+def search_key(policy_key: int | np.uint64, decision: int) -> np.int64:
+    """The stream key of a hand's ``decision``-th searched decision, as
+    :func:`analyzer.gin.play.search.play_on` derives it from the hand's policy stream (the
+    int64 casts wrap, as they do inside the kernels)."""
+    wrapped = np.array(policy_key, dtype=np.uint64).view(np.int64)[()]
+    key = stream_key(np.int64(wrapped ^ SEARCH_SALT), np.int64(decision))
+    return np.int64(np.array(key, dtype=np.uint64).view(np.int64)[()])
+
+
+def _check_seat(value: int, name: str) -> None:
+    if value not in (0, 1):
+        raise ValueError(f"{name} must be 0 or 1, got {value!r}")
+
+
+def _move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -> Move:
+    """The move that took the state ``before`` to ``after`` (one :func:`step`)."""
+    phase = before[Slot.PHASE]
+    if phase == Phase.DRAW and after[Slot.PHASE] == Phase.DONE:
+        return Move("end")
+    if phase == Phase.OFFER:
+        return Move("take") if after[Slot.TAKEN] >= 0 else Move("pass")
+    if phase == Phase.DRAW:
+        return Move("take") if after[Slot.TAKEN] >= 0 else Move("draw")
+    if after[Slot.PILE_LEN] == before[Slot.PILE_LEN]:
+        return Move("big_gin")
+    card = int(after[Slot.PILE + after[Slot.PILE_LEN] - 1])
+    return Move("knock", card) if after[Slot.PHASE] == Phase.DONE else Move("discard", card)
+
+
+__all__ = ["MOVE_KINDS", "Hand", "Move", "search_key"]

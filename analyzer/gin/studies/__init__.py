@@ -1,0 +1,1 @@
+"""Studies built on the drivers: comparisons, sweeps, equity, exact counts, exploitation, equilibria."""

@@ -1,0 +1,174 @@
+"""Knock now or play on? Branching at every legal knock, on common continuations.
+
+For each deal the subject (seat 0, policy A) plays against B.  Whenever the subject holds
+11 cards and may legally knock (without gin), the state is copied twice:
+
+* **knock**: knock now, discarding a card that leaves the least deadwood;
+* **play on**: throw the card the policy throws when it does not knock, then both
+  players continue with their policies (A knocks at its next chance if its schedule
+  says so).
+
+Both branches continue from the same stock order and random stream, so the difference
+of their points (to A) is measured on common cards.  The main line then goes on as in
+the play-on branch, without knocking, so that later turns are visited too; it ends when
+B knocks, somebody goes gin, or the stock runs out.  The differences are summed by cell
+(A's own turn number, deadwood), seats swapped over each deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
+from ..engine.transitions import (
+    SCRATCH_SIZE,
+    STATE_SIZE,
+    Slot,
+    advance,
+    apply_discard,
+    choose_discard,
+    knock_deadwood,
+    new_hand,
+)
+from ..model.policies import SCHEDULE_TURNS, Policy, PolicyField
+from ..model.rules import Rules
+
+#: Own turns tracked separately; later turns are pooled into the last row.
+MAX_TURN = 20
+#: Largest points a hand can score in the game-value table (|points| above it are capped).
+MAX_POINTS = 400
+#: Per-cell sums: n, points difference and its square, game-win difference and its square.
+N_SUMS = 5
+
+
+@njit(cache=True)
+def _points_to_seat0(state: npt.NDArray[np.int64]) -> np.int64:
+    winner = state[Slot.WINNER]
+    if winner < 0:
+        return np.int64(0)
+    return state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS]
+
+
+@njit(cache=True)
+def _capped(points: np.int64) -> np.int64:
+    return max(-MAX_POINTS, min(MAX_POINTS, points))
+
+
+@njit(cache=True)
+def start_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
+               rng: npt.NDArray[np.uint64], seed: np.int64, deal: np.int64, rep: np.int64,
+               rules: npt.NDArray[np.int64]) -> None:
+    """Deal ``deal`` of ``seed`` with A (seat 0) the non-dealer (``rep`` 0) or the dealer
+    (``rep`` 1), leaving ``rng`` on the deal's policy stream."""
+    rng[0] = stream_key(seed, deal)
+    shuffle_deck(rng, deck)
+    new_hand(state, deck, np.int64(1 - rep), rules)
+    rng[0] = stream_key(seed ^ POLICY_SALT, deal)
+
+
+@njit(cache=True)
+def next_knock_decision(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                        policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
+                        scratch: npt.NDArray[np.int64]) -> np.int64:
+    """Play on (both players by ``policies``) until A holds 11 cards and may knock without
+    gin; return its least deadwood then (points), or -1 once the hand is over."""
+    while advance(state, rules, policies, rng, scratch, True):
+        player = state[Slot.TURN]
+        deadwood = knock_deadwood(state, scratch)
+        if player == 0 and deadwood > 0:
+            return deadwood
+        card, knock = choose_discard(state, player, policies[player], rng, scratch[:52],
+                                     scratch[52:])
+        apply_discard(state, card, knock, rules)
+    return np.int64(-1)
+
+
+def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """A's policy rows with its schedule set to always knock and to never knock (gin
+    still ends the hand): the two branches of a knock decision."""
+    knock_now = replace(subject, knock_rule="schedule").with_knock(10).to_array()
+    hold = subject.to_array()
+    hold[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = -1
+    hold[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = -1
+    return knock_now, hold
+
+
+@njit(cache=True, parallel=True)
+def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
+                        rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
+                        knock_now: npt.NDArray[np.int64], hold: npt.NDArray[np.int64],
+                        game_values: npt.NDArray[np.float64],
+                        sums: npt.NDArray[np.float64]) -> None:
+    """Add the knock-minus-play-on sums (see ``N_SUMS``) to ``sums[k, turn, dw]`` where
+    ``k`` is the slot of the deal (reduced by the caller).  ``knock_now`` and ``hold`` are
+    A's policy with its schedule set to always / never knock; ``game_values[a_dealt,
+    MAX_POINTS + points to A]`` is A's game-win probability after the hand."""
+    slots = sums.shape[0]
+    per_slot = (count + slots - 1) // slots
+    for slot in prange(slots):
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        branch = np.zeros(STATE_SIZE, dtype=np.int64)
+        deck = np.empty(52, dtype=np.int8)
+        rng = np.empty(1, dtype=np.uint64)
+        branch_rng = np.empty(1, dtype=np.uint64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        for i in range(slot * per_slot, min(count, (slot + 1) * per_slot)):
+            deal = first + i
+            for rep in range(2):
+                start_hand(state, deck, rng, seed, deal, rep, rules)
+                while True:
+                    deadwood = next_knock_decision(state, rules, policies, rng, scratch)
+                    if deadwood < 0:
+                        break
+                    turn = min(state[Slot.OWN_TURNS], MAX_TURN)
+                    # knock now: the policy's knock discard (least deadwood, highest card)
+                    branch[:] = state
+                    branch_rng[0] = rng[0]
+                    card, _ = choose_discard(branch, np.int64(0), knock_now, branch_rng,
+                                             scratch[:52], scratch[52:])
+                    apply_discard(branch, card, True, rules)
+                    knock_points = _points_to_seat0(branch)
+                    a_dealt = 1 - rep
+                    # play on: the throw of the same policy with knocking held back
+                    card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52],
+                                             scratch[52:])
+                    apply_discard(state, card, False, rules)
+                    branch[:] = state
+                    branch_rng[0] = rng[0]
+                    advance(branch, rules, policies, branch_rng, scratch, False)
+                    play_points = _points_to_seat0(branch)
+                    difference = np.float64(knock_points - play_points)
+                    win = (game_values[a_dealt, MAX_POINTS + _capped(knock_points)]
+                           - game_values[a_dealt, MAX_POINTS + _capped(play_points)])
+                    cell = sums[slot, turn, deadwood]
+                    cell[0] += 1.0
+                    cell[1] += difference
+                    cell[2] += difference * difference
+                    cell[3] += win
+                    cell[4] += win * win
+
+
+def knock_chart_sums(rules: Rules, subject: Policy, opponent: Policy, seed: int, first: int,
+                     count: int, game_values: npt.NDArray[np.float64] | None = None,
+                     slots: int = 64) -> npt.NDArray[np.float64]:
+    """Sums of knock-minus-play-on differences for deals ``first .. first + count``,
+    shaped ``(MAX_TURN + 1, 11, N_SUMS)`` by (A's own turn, deadwood in points): n, points
+    (to A) and its square, game-win probability and its square.
+
+    ``game_values`` (shape ``(2, 2 * MAX_POINTS + 1)``: by whether A dealt, and points to
+    A) values a hand's result as A's chance of winning the game; zeros when not given.
+    The point sums are integers, so chunks merge exactly; the game-win sums are floats,
+    merged in chunk order.
+    """
+    knock_now, hold = decision_policies(subject)
+    if game_values is None:
+        game_values = np.zeros((2, 2 * MAX_POINTS + 1))
+    sums = np.zeros((slots, MAX_TURN + 1, 11, N_SUMS), dtype=np.float64)
+    policies = np.stack([subject.to_array(), opponent.to_array()])
+    _knock_chart_kernel(np.int64(seed), np.int64(first), np.int64(count), rules.to_array(),
+                        policies, knock_now, hold, game_values, sums)
+    return sums.sum(axis=0)

@@ -1,0 +1,551 @@
+"""Exact dealt-hand statistics by exhaustive enumeration over suit-symmetry classes.
+
+Algorithm
+---------
+Minimum deadwood (and the deadwood left after the best discard) depends only on the
+four 13-bit suit lanes of a hand, and does not change when the suits are permuted.
+So instead of all C(52, n) hands we visit each *multiset* of four lanes once, as the
+sorted 4-tuple ``(a, b, c, d)``, and weight its value by the number of distinct suit
+assignments of that multiset, ``4! / (m_1! m_2! ...)`` where the ``m_i`` count equal
+lanes.  With lanes ordered by (popcount, mask) the tuples are grouped by their
+nondecreasing popcount pattern ``(q0, q1, q2, q3)`` summing to ``n``; a *piece* of work
+fixes ``a`` and ``b`` and a range of rows ``c`` and loops over every ``d``.  That is
+about C(52, n) / 24 evaluations: 6.6e8 for ten cards, 2.5e9 for eleven.
+
+A reduced deck of ``suits`` suits and ``ranks`` ranks (for the brute-force cross-checks)
+uses lanes below ``2**ranks`` and pads the tuple with ``4 - suits`` empty lanes in front
+that take no part in the weight (``suits! / prod m_i!``).
+
+Pieces are split into batches; each batch is one parallel numba call whose pieces are
+spread over one output row per thread (longest first onto the least loaded row), and
+the rows are summed afterwards, so the counts are exact ``int64`` integers and do not
+depend on the thread count.  :func:`enumeration_steps` yields an
+:class:`EnumerationState` after every batch (the histogram so far); the report layer
+saves it as a JSON checkpoint (:mod:`analyzer.report.exact`), and a run given a
+matching state resumes from it.
+
+The kernels reuse the evaluator's lane tables: with no rank held three or more times the
+deadwood is four lookups in ``RUN_DEADWOOD``; otherwise the evaluator's set-decision
+walk runs.  For eleven cards the walk's leaf is ``sum of lanes - best single-card
+saving``, where ``BEST_DROP[lane]`` (points) is the most a lane's run-only deadwood falls
+when one of its cards is discarded; this is exact for the same reason as
+:func:`analyzer.gin.evaluator.kernels.discard_deadwoods_kernel`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from numba import njit, prange
+
+from ...core.cards import N_RANKS, N_SUITS
+from ...core.progress import Progress, advance, tell_total
+from ..evaluator.kernels import RUN_DEADWOOD, min_deadwood_kernel
+
+#: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
+#: after the best discard.
+MODE_COUNT, MODE_DEADWOOD, MODE_DISCARD = 0, 1, 2
+
+_CHECKPOINT_FORMAT = 1
+_NO_ARRANGEMENT = np.int64(1 << 20)
+_FACTORIAL = np.array([1, 1, 2, 6, 24], dtype=np.int64)
+
+
+def _build_best_drop() -> npt.NDArray[np.int64]:
+    """Largest fall (points) of a lane's run-only deadwood from discarding one of its
+    cards; ``-_NO_ARRANGEMENT`` for the empty lane (nothing to discard)."""
+    lanes = np.arange(1 << N_RANKS, dtype=np.int64)
+    best = np.full(1 << N_RANKS, -_NO_ARRANGEMENT, dtype=np.int64)
+    for rank in range(N_RANKS):
+        held = (lanes >> rank) & 1 == 1
+        drop = RUN_DEADWOOD[lanes] - RUN_DEADWOOD[lanes ^ (1 << rank)]
+        best = np.where(held, np.maximum(best, drop), best)
+    return best
+
+
+BEST_DROP = _build_best_drop()
+
+
+# --------------------------------------------------------------------------- kernels
+
+
+@njit(cache=True)
+def _after_discard_rec(a: np.int64, b: np.int64, c: np.int64, d: np.int64,
+                       pending: np.int64) -> np.int64:
+    """Least deadwood (points) of lanes a..d less one discard, deciding a set at every
+    rank bit of ``pending``; a leaf discards the lane card that saves the most."""
+    if pending == 0:
+        drop = max(max(BEST_DROP[a], BEST_DROP[b]), max(BEST_DROP[c], BEST_DROP[d]))
+        return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d] - drop
+    bit = pending & -pending
+    rest = pending ^ bit
+    keep = ~bit
+    best = _after_discard_rec(a, b, c, d, rest)
+    best = min(best, _after_discard_rec(a & keep, b & keep, c & keep, d & keep, rest))
+    if a & b & c & d & bit:
+        best = min(best, _after_discard_rec(a, b & keep, c & keep, d & keep, rest))
+        best = min(best, _after_discard_rec(a & keep, b, c & keep, d & keep, rest))
+        best = min(best, _after_discard_rec(a & keep, b & keep, c, d & keep, rest))
+        best = min(best, _after_discard_rec(a & keep, b & keep, c & keep, d, rest))
+    return best
+
+
+@njit(cache=True)
+def after_discard_lanes(a: np.int64, b: np.int64, c: np.int64, d: np.int64) -> np.int64:
+    """Least deadwood (points) left after the best discard from the hand with suit lanes
+    a, b, c, d (13-bit masks); ``_NO_ARRANGEMENT`` for the empty hand."""
+    pending = (a & b & c) | (d & ((a & b) | (a & c) | (b & c)))
+    return _after_discard_rec(a, b, c, d, pending)
+
+
+@njit(cache=True, parallel=True)
+def _enumerate_kernel(table: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
+                      piece_a: npt.NDArray[np.int64], piece_b: npt.NDArray[np.int64],
+                      piece_q2: npt.NDArray[np.int64], piece_q3: npt.NDArray[np.int64],
+                      piece_lo: npt.NDArray[np.int64], piece_hi: npt.NDArray[np.int64],
+                      order: npt.NDArray[np.int64], row_start: npt.NDArray[np.int64],
+                      n_pad: np.int64, mode: np.int64, out: npt.NDArray[np.int64]) -> None:
+    """Add the weighted values of the pieces ``order[row_start[k]:row_start[k + 1]]`` to
+    ``out[k]``, for every row ``k`` in parallel.
+
+    A piece fixes lanes ``a`` (slot 0) and ``b`` (slot 1) and visits lanes ``c`` =
+    ``table[q2, i]`` for ``lo <= i < hi`` and ``d`` = ``table[q3, j]`` for every ``j``
+    (``j >= i`` when ``q3 == q2``, keeping the tuple sorted).  Slots below ``n_pad`` are
+    padding (empty lanes outside the deck) and do not count towards the weight.
+    """
+    n_real = 4 - n_pad
+    for k in prange(len(row_start) - 1):
+        for slot in range(row_start[k], row_start[k + 1]):
+            p = order[slot]
+            a = piece_a[p]
+            b = piece_b[p]
+            q2 = piece_q2[p]
+            q3 = piece_q3[p]
+            same_ab = n_pad == 0 and a == b
+            for i in range(piece_lo[p], piece_hi[p]):
+                c = table[q2, i]
+                same_bc = n_pad <= 1 and b == c
+                # everything about a, b, c that the inner loop needs
+                base = RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c]
+                triple = a & b & c
+                pairs = (a & b) | (a & c) | (b & c)
+                drop = max(max(BEST_DROP[a], BEST_DROP[b]), BEST_DROP[c])
+                for j in range(i if q3 == q2 else 0, lengths[q3]):
+                    d = table[q3, j]
+                    # suit assignments of the multiset: n_real! / prod(run length!)
+                    divisor = 1
+                    run = 1
+                    if same_ab:
+                        run += 1
+                        divisor *= run
+                    if same_bc:
+                        run += 1
+                        divisor *= run
+                    else:
+                        run = 1
+                    if n_pad <= 2 and c == d:
+                        run += 1
+                        divisor *= run
+                    weight = _FACTORIAL[n_real] // divisor
+                    if mode == MODE_COUNT:
+                        value = 0
+                    else:
+                        pending = triple | (d & pairs)
+                        if mode == MODE_DEADWOOD:
+                            if pending == 0:
+                                value = base + RUN_DEADWOOD[d]
+                            else:
+                                value = min_deadwood_kernel(a | b << 13 | c << 26 | d << 39)
+                        elif pending == 0:
+                            value = base + RUN_DEADWOOD[d] - max(drop, BEST_DROP[d])
+                        else:
+                            value = _after_discard_rec(a, b, c, d, pending)
+                    out[k, value] += weight
+
+
+# ------------------------------------------------------------------------ enumeration
+
+
+class Pieces(NamedTuple):
+    """The enumeration's units of work, one row per piece (all ``int64`` arrays).
+
+    Lanes ``a`` and ``b`` are fixed; ``c`` runs over ``table[q2, lo:hi]``; ``d`` over
+    ``table[q3]``.  ``work`` is the number of 4-tuples (evaluations) of the piece.
+    """
+
+    a: npt.NDArray[np.int64]
+    b: npt.NDArray[np.int64]
+    q2: npt.NDArray[np.int64]
+    q3: npt.NDArray[np.int64]
+    lo: npt.NDArray[np.int64]
+    hi: npt.NDArray[np.int64]
+    work: npt.NDArray[np.int64]
+
+
+def lane_table(ranks: int = N_RANKS) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every lane of ``ranks`` ranks grouped by popcount, ascending within a group.
+
+    Returns ``(table, lengths)``: ``table[p, :lengths[p]]`` are the lane masks (below
+    ``2**ranks``) holding ``p`` cards.
+
+    >>> table, lengths = lane_table(4)
+    >>> lengths.tolist(), table[2, :lengths[2]].tolist()
+    ([1, 4, 6, 4, 1], [3, 5, 6, 9, 10, 12])
+    """
+    masks = np.arange(1 << ranks, dtype=np.int64)
+    counts = np.bitwise_count(masks).astype(np.int64)
+    lengths = np.bincount(counts, minlength=ranks + 1).astype(np.int64)
+    table = np.zeros((ranks + 1, int(lengths.max())), dtype=np.int64)
+    for p in range(ranks + 1):
+        table[p, : lengths[p]] = masks[counts == p]
+    return table, lengths
+
+
+def popcount_patterns(n_cards: int, ranks: int = N_RANKS,
+                      suits: int = N_SUITS) -> list[tuple[int, ...]]:
+    """Nondecreasing lane popcounts ``(q0, q1, q2, q3)`` of the sorted lane tuples:
+    ``4 - suits`` zero pads, then ``suits`` parts of at most ``ranks`` summing to ``n_cards``.
+
+    >>> popcount_patterns(4, ranks=3, suits=2)
+    [(0, 0, 1, 3), (0, 0, 2, 2)]
+    """
+    pads = (0,) * (N_SUITS - suits)
+    return [pads + parts for parts in combinations_with_replacement(range(ranks + 1), suits)
+            if sum(parts) == n_cards]
+
+
+def make_pieces(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                max_work: int = 200_000) -> Pieces:
+    """Split the sorted lane tuples of ``n_cards`` cards into pieces of at most about
+    ``max_work`` tuples (a piece never has fewer than one row ``c``)."""
+    table, lengths = lane_table(ranks)
+    rows: list[tuple[int, int, int, int, int, int, int]] = []
+    for q0, q1, q2, q3 in popcount_patterns(n_cards, ranks, suits):
+        n2, n3 = int(lengths[q2]), int(lengths[q3])
+        step = max(1, max_work // n3)
+        for i0 in range(int(lengths[q0])):
+            for i1 in range(i0 if q1 == q0 else 0, int(lengths[q1])):
+                a, b = int(table[q0, i0]), int(table[q1, i1])
+                for lo in range(i1 if q2 == q1 else 0, n2, step):
+                    hi = min(n2, lo + step)
+                    if q3 == q2:  # rows i visit j = i .. n3 - 1
+                        work = (n3 - lo) * (n3 - lo + 1) // 2 - (n3 - hi) * (n3 - hi + 1) // 2
+                    else:
+                        work = (hi - lo) * n3
+                    rows.append((a, b, q2, q3, lo, hi, work))
+    columns = np.array(rows, dtype=np.int64).reshape(-1, 7).T
+    return Pieces(*(np.ascontiguousarray(col) for col in columns))
+
+
+def _balance(work: npt.NDArray[np.int64], n_rows: int) -> tuple[npt.NDArray[np.int64],
+                                                               npt.NDArray[np.int64]]:
+    """Spread pieces over ``n_rows`` output rows, longest first onto the least loaded row.
+
+    Returns ``(order, row_start)``: row ``k`` takes pieces ``order[row_start[k]:row_start[k+1]]``.
+    """
+    heap = [(0, k) for k in range(n_rows)]
+    members: list[list[int]] = [[] for _ in range(n_rows)]
+    for piece in np.argsort(-work, kind="stable"):
+        load, k = heapq.heappop(heap)
+        members[k].append(int(piece))
+        heapq.heappush(heap, (load + int(work[piece]), k))
+    order = np.array([p for row in members for p in row], dtype=np.int64)
+    row_start = np.cumsum([0] + [len(row) for row in members]).astype(np.int64)
+    return order, row_start
+
+
+def _batches(work: npt.NDArray[np.int64], start: int, batch_work: int) -> list[tuple[int, int]]:
+    """Consecutive piece ranges ``[lo, hi)`` from ``start`` of about ``batch_work`` tuples."""
+    bounds = []
+    lo = start
+    while lo < len(work):
+        hi = lo
+        total = 0
+        while hi < len(work) and (total < batch_work or hi == lo):
+            total += int(work[hi])
+            hi += 1
+        bounds.append((lo, hi))
+        lo = hi
+    return bounds
+
+
+class ExactResult(NamedTuple):
+    """Counts of an exhaustive enumeration and what it cost.
+
+    ``counts[v]`` is the number of hands of value ``v`` points; ``seconds`` the wall time
+    of the enumeration (summed over resumed runs); ``classes`` the number of suit-symmetry
+    classes evaluated.
+    """
+
+    counts: npt.NDArray[np.int64]
+    seconds: float
+    classes: int
+
+
+@dataclass(frozen=True)
+class EnumerationState:
+    """An enumeration after some batches: enough to resume it or to finish it.
+
+    ``params`` identify the enumeration (deck, cards, mode, pieces); pieces before
+    ``next_piece`` are counted in ``counts`` (``counts[v]`` hands of ``v`` points) and
+    took ``elapsed_seconds`` of wall time.
+    """
+
+    params: dict[str, Any]
+    next_piece: int
+    counts: npt.NDArray[np.int64]
+    elapsed_seconds: float
+
+    @property
+    def done(self) -> bool:
+        """Whether every piece is counted."""
+        return self.next_piece >= self.params["pieces"]
+
+    def result(self) -> ExactResult:
+        """The counts (trailing zeros dropped), wall time and classes of a finished run."""
+        if not self.done:
+            raise ValueError(f"the enumeration stopped at piece {self.next_piece} of "
+                             f"{self.params['pieces']}")
+        counts = self.counts[: int(np.flatnonzero(self.counts).max(initial=0)) + 1]
+        return ExactResult(counts, self.elapsed_seconds, int(self.params["classes"]))
+
+    def to_json(self) -> str:
+        """The state as a JSON document (the checkpoint format)."""
+        return json.dumps({"params": self.params, "next_piece": self.next_piece,
+                           "elapsed_seconds": self.elapsed_seconds,
+                           "counts": [int(x) for x in self.counts]})
+
+    @classmethod
+    def from_json(cls, text: str) -> EnumerationState:
+        """Parse :meth:`to_json`; ``ValueError`` for a malformed document."""
+        try:
+            state = json.loads(text)
+            return cls(dict(state["params"]), int(state["next_piece"]),
+                       np.array(state["counts"], dtype=np.int64),
+                       float(state["elapsed_seconds"]))
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not an enumeration state: {error}") from error
+
+
+def enumeration_params(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                       discard: bool | None = None, mode: int | None = None
+                       ) -> dict[str, Any]:
+    """The parameters that identify an enumeration (validated); see
+    :func:`exact_enumeration` for the arguments."""
+    if not 1 <= suits <= N_SUITS:
+        raise ValueError(f"suits must be 1-{N_SUITS}, got {suits}")
+    if not 1 <= ranks <= N_RANKS:
+        raise ValueError(f"ranks must be 1-{N_RANKS}, got {ranks}")
+    if not 0 <= n_cards <= ranks * suits:
+        raise ValueError(f"n_cards must be 0-{ranks * suits} for {suits} suits of "
+                         f"{ranks} ranks, got {n_cards}")
+    if discard is None:
+        discard = n_cards == 11
+    if mode is None:
+        mode = MODE_DISCARD if discard else MODE_DEADWOOD
+    if mode not in (MODE_COUNT, MODE_DEADWOOD, MODE_DISCARD):
+        raise ValueError(f"unknown mode {mode}")
+    if mode == MODE_DISCARD and n_cards < 1:
+        raise ValueError("nothing to discard from an empty hand")
+    pieces = make_pieces(n_cards, ranks, suits)
+    return {"format": _CHECKPOINT_FORMAT, "n_cards": n_cards, "ranks": ranks,
+            "suits": suits, "mode": mode, "pieces": len(pieces.work),
+            "classes": int(pieces.work.sum()), "width": 10 * n_cards + 1}
+
+
+def enumeration_start(params: dict[str, Any], resume: EnumerationState | None = None
+                      ) -> EnumerationState:
+    """``resume`` when it belongs to the enumeration of ``params``, else a fresh start."""
+    if resume is not None and resume.params == params:
+        return resume
+    return EnumerationState(params, 0, np.zeros(params["width"], dtype=np.int64), 0.0)
+
+
+def enumeration_steps(state: EnumerationState, progress: Progress | None = None,
+                      batch_work: int | None = None) -> Iterator[EnumerationState]:
+    """Run the enumeration on from ``state``, yielding the state after every batch.
+
+    ``batch_work`` is the number of tuples per parallel call (default: total / 500, at
+    least one million); ``progress`` counts suit-symmetry classes.
+    A caller may stop iterating at any time and resume later from the last state.
+    """
+    params = state.params
+    n_cards, ranks, suits = params["n_cards"], params["ranks"], params["suits"]
+    table, lengths = lane_table(ranks)
+    pieces = make_pieces(n_cards, ranks, suits)
+    total_work = int(pieces.work.sum())
+    if batch_work is None:
+        batch_work = max(1_000_000, total_work // 500)
+    n_rows = numba.get_num_threads()
+    counts = state.counts.copy()
+    started = time.perf_counter() - state.elapsed_seconds
+    tell_total(progress, total_work)
+    advance(progress, int(pieces.work[:state.next_piece].sum()))
+    for lo, hi in _batches(pieces.work, state.next_piece, batch_work):
+        order, row_start = _balance(pieces.work[lo:hi], n_rows)
+        out = np.zeros((n_rows, params["width"]), dtype=np.int64)
+        _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
+                          pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
+                          pieces.hi[lo:hi], order, row_start,
+                          np.int64(N_SUITS - suits), np.int64(params["mode"]), out)
+        counts += out.sum(axis=0)
+        advance(progress, int(pieces.work[lo:hi].sum()))
+        yield EnumerationState(params, hi, counts.copy(), time.perf_counter() - started)
+
+
+def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                      progress: Progress | None = None, discard: bool | None = None,
+                      mode: int | None = None, batch_work: int | None = None,
+                      resume: EnumerationState | None = None) -> ExactResult:
+    """Run the enumeration of :func:`exact_distribution` and report its cost too.
+
+    ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
+    ``batch_work`` is the number of tuples per parallel call (see
+    :func:`enumeration_steps`); ``resume`` continues a matching earlier state;
+    ``progress`` counts suit-symmetry classes (:mod:`analyzer.core.progress`).
+    """
+    start = enumeration_start(enumeration_params(n_cards, ranks, suits, discard, mode), resume)
+    last = start
+    for last in enumeration_steps(start, progress, batch_work):  # noqa: B007
+        pass
+    return last.result()
+
+
+def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                       progress: Progress | None = None, discard: bool | None = None
+                       ) -> npt.NDArray[np.int64]:
+    """Exact counts of dealt deadwood over every ``n_cards``-card hand; index = points.
+
+    The value of a hand is its minimum deadwood, or with ``discard`` (the default for
+    eleven cards) the least deadwood left after its best discard.  The deck has ``suits``
+    suits of ranks ace .. ``ranks`` (13 and 4: the standard deck).  For a resumable run
+    see :func:`enumeration_steps`.
+
+    Parameters
+    ----------
+    n_cards : int
+        Cards per hand.
+    ranks, suits : int
+        Deck shape.
+    progress : callable, optional
+        Progress callback (:mod:`analyzer.core.progress`) counted in suit-symmetry classes.
+    discard : bool or None
+        Value after the best discard; ``None`` means ``n_cards == 11``.
+
+    Returns
+    -------
+    counts : ndarray(int64, ndim=1)
+        ``counts[v]`` hands have value ``v`` points; the total is C(ranks * suits, n_cards).
+
+    Examples
+    --------
+    Every 3-card hand of a 2-suit, 3-rank deck: only A-2-3 of either suit is a meld.
+
+    >>> exact_distribution(3, ranks=3, suits=2).tolist()
+    [2, 0, 0, 0, 2, 4, 6, 4, 2]
+    """
+    return exact_enumeration(n_cards, ranks, suits, progress, discard).counts
+
+
+# ------------------------------------------------------------------------- statistics
+
+
+def distribution_table(counts: npt.ArrayLike) -> pd.DataFrame:
+    """Per-deadwood table: ``deadwood`` (points), ``count``, ``probability`` and
+    ``cumulative`` = P(deadwood <= value), the chance a hand may knock at that limit.
+
+    >>> distribution_table([1, 0, 3]).cumulative.tolist()
+    [0.25, 0.25, 1.0]
+    """
+    array = np.asarray(counts, dtype=np.int64)
+    total = int(array.sum())
+    cumulative = np.cumsum(array)
+    return pd.DataFrame({
+        "deadwood": np.arange(len(array), dtype=np.int64),
+        "count": array,
+        "probability": array / total,
+        "cumulative": cumulative / total,
+    })
+
+
+def summarize(counts: npt.ArrayLike) -> dict[str, Any]:
+    """Derived statistics of exact counts (``counts[v]`` hands of ``v`` points).
+
+    Returns ``hands`` (the total), ``p_gin`` (= P(deadwood = 0)), ``p_at_most`` (a dict
+    knock limit k -> P(deadwood <= k) for every k from 0 to the largest value), ``mean``
+    and ``sd`` (points), ``mean_exact`` (the mean as an exact fraction ``"p/q"``) and
+    ``median`` (points; the least k with P(deadwood <= k) >= 1/2).
+
+    >>> s = summarize([1, 0, 3])
+    >>> s["p_gin"], s["mean"], s["mean_exact"], s["median"], s["p_at_most"][1]
+    (0.25, 1.5, '3/2', 2, 0.25)
+    """
+    array = [int(x) for x in np.asarray(counts, dtype=np.int64)]
+    total = sum(array)
+    if total == 0:
+        raise ValueError("no hands counted")
+    moment1 = sum(v * n for v, n in enumerate(array))
+    moment2 = sum(v * v * n for v, n in enumerate(array))
+    mean = moment1 / total
+    running = 0
+    at_most = {}
+    median = None
+    for value, count in enumerate(array):
+        running += count
+        at_most[value] = running / total
+        if median is None and 2 * running >= total:
+            median = value
+    fraction = math.gcd(moment1, total)
+    return {
+        "hands": total,
+        "p_gin": array[0] / total,
+        "p_at_most": at_most,
+        "mean": mean,
+        "mean_exact": f"{moment1 // fraction}/{total // fraction}",
+        "sd": math.sqrt(max(0.0, moment2 / total - mean * mean)),
+        "median": median,
+    }
+
+
+def monte_carlo_check(exact_counts: npt.ArrayLike, mc_counts: npt.ArrayLike) -> dict[str, Any]:
+    """Compare a Monte Carlo histogram with the exact distribution.
+
+    Returns the sample size, its P(gin) and mean (points), and ``mean_z``: the
+    difference of means in standard errors of the exact distribution.
+    """
+    exact = summarize(exact_counts)
+    mc = np.asarray(mc_counts, dtype=np.int64)
+    n = int(mc.sum())
+    mean = float((np.arange(len(mc)) * mc).sum() / n)
+    return {"n_deals": n, "p_gin": float(mc[0] / n), "mean": mean,
+            "mean_z": (mean - exact["mean"]) / (exact["sd"] / math.sqrt(n))}
+
+
+# -------------------------------------------------------------------------- chart data
+
+
+def chart_data(counts: npt.ArrayLike, mc_counts: npt.ArrayLike | None = None) -> pd.DataFrame:
+    """Chart table: ``deadwood``, ``exact`` probability, and when ``mc_counts`` is given
+    ``mc`` (estimated probability) and ``mc_se`` (its binomial standard error)."""
+    table = distribution_table(counts)[["deadwood", "probability"]].rename(
+        columns={"probability": "exact"})
+    if mc_counts is not None:
+        mc = np.asarray(mc_counts, dtype=np.int64)
+        n = int(mc.sum())
+        padded = np.zeros(len(table), dtype=np.float64)
+        size = min(len(mc), len(table))
+        padded[:size] = mc[:size] / n
+        table["mc"] = padded
+        table["mc_se"] = np.sqrt(table.exact * (1 - table.exact) / n)
+    return table

@@ -1,0 +1,495 @@
+"""Strategy studies: each returns tidy pandas tables with 95% confidence intervals.
+
+* :func:`dealt_hands` - distribution of dealt deadwood (10 cards; best 10 of 11).
+* :func:`knock_sweep` - knock at deadwood <= t, t = 0..10, against several opponents,
+  per hand and per game.
+* :func:`knock_chart` - "knock now or play on?" by own turn and deadwood.
+* :func:`best_schedule` - the turn-dependent knock schedule maximising points per hand,
+  then best responses back and forth.
+* :func:`tournament` - round robin of policies, seats swapped on common deals.
+* :func:`variants` - the same policies under every rules preset.
+
+Every comparison inside a study runs its arms on the same deals of the same seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ...core.cluster import ChunkPlan, fold_plan
+from ...core.progress import Progress, advance, scaled, tell_total
+from ...core.rng import offset_seed
+from ...core.significance import benjamini_hochberg, normal_p_value
+from ...core.stats import Z95, Estimate, sample_variance
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
+from .compare import Arm, compare_games, compare_hands, knock_arms
+from ..evaluator.kernels import dealt_deadwood_distribution
+from ..model.policies import PRESETS as POLICY_PRESETS
+from ..model.policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
+from ..model.rules import PRESETS as RULE_PRESETS
+from ..model.rules import Rules
+from ..play.search import Player, SearchPolicy
+
+# ---------------------------------------------------------------------- dealt hands
+
+
+def dealt_hands(n_deals: int, seed: int, progress: Progress | None = None) -> pd.DataFrame:
+    """Monte Carlo distribution of dealt deadwood: one row per (hand size, deadwood).
+
+    Columns: ``cards`` (10, or 11 = the best 10 of 11 after the best discard),
+    ``deadwood`` (points), ``count``, ``probability``, ``cumulative`` (P(deadwood <= d))
+    and ``se`` (binomial standard error of ``cumulative``).  ``progress`` counts hands
+    (``2 * n_deals`` in all).
+    """
+    frames = []
+    tell_total(progress, 2 * n_deals)
+    for cards in (10, 11):
+        counts = dealt_deadwood_distribution(n_deals, cards, seed)
+        advance(progress, n_deals)
+        probability = counts / counts.sum()
+        cumulative = np.cumsum(probability)
+        frames.append(pd.DataFrame({
+            "cards": cards, "deadwood": np.arange(len(counts)), "count": counts,
+            "probability": probability, "cumulative": cumulative,
+            "se": np.sqrt(np.clip(cumulative * (1 - cumulative), 0, None) / counts.sum())}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def knock_eligibility(distribution: pd.DataFrame) -> pd.DataFrame:
+    """P(gin) and P(deadwood <= k) for knock limits k = 1..10, by hand size."""
+    rows = []
+    for cards, group in distribution.groupby("cards"):
+        cumulative = group.set_index("deadwood")["cumulative"]
+        se = group.set_index("deadwood")["se"]
+        for limit in range(11):
+            rows.append({"cards": cards, "limit": limit,
+                         "probability": float(cumulative.get(limit, 0.0)),
+                         "se": float(se.get(limit, 0.0))})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------- knock sweep
+
+
+#: Label of the knock sweep's arm against A's own twin: a determinism check (a policy
+#: against itself with seats swapped on common deals is exactly even), not a strategy
+#: answer.
+SELF_PLAY_CHECK = "same threshold (determinism check)"
+
+
+def default_opponents() -> dict[str, Policy | None]:
+    """Opponents of the knock sweep: knock-ASAP, a patient gin hunter, and A's twin."""
+    return {"knock-ASAP (basic)": POLICY_PRESETS["basic"],
+            "gin-hunter": POLICY_PRESETS["gin-hunter"],
+            SELF_PLAY_CHECK: None}
+
+
+def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
+                n_deals: int, n_games: int, seed: int, thresholds: Sequence[int] = range(11),
+                progress: Progress | None = None, scheduler: str | None = None
+                ) -> pd.DataFrame:
+    """A knocks at deadwood <= t for each t, against each opponent.
+
+    One row per (opponent, t) with A's per-hand metrics (see
+    :func:`analyzer.gin.studies.compare.compare_hands`), ``diff`` = points per hand relative to
+    t = 10 (paired on common deals), and per game: ``game_win`` rate, ``game_diff``
+    relative to t = 10 (paired on common games), ``hands`` per game.  ``progress``
+    counts arm-deals and arm-game-pairs.
+    """
+    frames = []
+    reference = list(thresholds).index(10) if 10 in thresholds else 0
+    tell_total(progress, len(opponents) * len(thresholds) * (n_deals + n_games))
+    for name, opponent in opponents.items():
+        arms = knock_arms(rules, subject, opponent, thresholds)
+        per_arm = scaled(progress, len(arms))
+        hands = compare_hands(arms, n_deals, seed, reference, progress=per_arm,
+                              scheduler=scheduler)
+        games = compare_games(arms, n_games, seed, reference, progress=per_arm,
+                              scheduler=scheduler)
+        games = games.drop(columns=["arm", "n"]).rename(
+            columns={c: c.replace("diff", "game_diff") for c in games.columns
+                     if c.startswith("diff")})
+        frame = pd.concat([hands, games], axis=1)
+        frame.insert(0, "opponent", name)
+        frame.insert(1, "threshold", list(thresholds))
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+# ---------------------------------------------------------------------- knock chart
+
+
+def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, seed: int,
+                min_samples: int = 200, chunk: int = 1 << 15,
+                progress: Progress | None = None, scheduler: str | None = None,
+                equity_deals: int = 0) -> pd.DataFrame:
+    """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
+
+    One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI), ``p_value``
+    (two-sided, against no difference), ``verdict`` (``knock`` / ``play on`` when the
+    cell is significant after the Benjamini-Hochberg correction at a 5% false discovery
+    rate over all the chart's cells, else ``unclear``) and ``enough``
+    (n >= ``min_samples``).  Turn ``MAX_TURN`` pools later turns.
+
+    With ``equity_deals`` > 0 the hand's result is also valued as A's chance to win a game
+    to the target that this hand opens (score 0:0), by an equity table estimated from that
+    many deals of the same policies: columns ``win_mean``, ``win_low``, ``win_high``
+    (game-win probability, knock now minus play on) and ``win_verdict``.
+
+    ``progress`` counts deals: ``equity_deals + n_deals`` in all.
+    """
+    values = None
+    tell_total(progress, n_deals + equity_deals)
+    if equity_deals:
+        values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed,
+                                              progress)
+    common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
+              "game_values": values}
+    # integer-valued point sums: adding the chunks' arrays in order is exact
+    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                      progress).value
+    rows = []
+    for turn in range(1, MAX_TURN + 1):
+        for deadwood in range(1, 11):
+            n, points, points_sq, win, win_sq = total[turn, deadwood]
+            if n == 0:
+                continue
+            row: dict[str, object] = {"turn": turn, "deadwood": deadwood, "n": int(n)}
+            for prefix, s, sq in (("", points, points_sq), ("win_", win, win_sq)):
+                if prefix and values is None:
+                    continue
+                estimate = Estimate.from_mean_sd(s / n, np.sqrt(sample_variance(s, sq, n)), n)
+                # one state says nothing about the spread: no interval (and p = 1 below)
+                row[f"{prefix}mean"] = estimate.mean
+                row[f"{prefix}low"] = estimate.low if n > 1 else np.nan
+                row[f"{prefix}high"] = estimate.high if n > 1 else np.nan
+                row[f"{prefix}p_value"] = normal_p_value(estimate.mean,
+                                                         estimate.half_width / Z95)
+            row["enough"] = n >= min_samples
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    for prefix in ("", "win_"):
+        if f"{prefix}p_value" not in frame:
+            continue
+        significant = benjamini_hochberg(frame[f"{prefix}p_value"].to_numpy())
+        frame[f"{prefix}verdict"] = np.where(
+            ~significant, "unclear", np.where(frame[f"{prefix}mean"] > 0, "knock", "play on"))
+    return frame
+
+
+def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
+                                 n_deals: int, seed: int, progress: Progress | None = None
+                                 ) -> npt.NDArray[np.float64]:
+    """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
+    (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
+    the two policies estimated on ``n_deals`` deals."""
+    from .equity import equity_table, hand_outcome_distribution
+
+    table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed,
+                                                   progress), rules)
+    values = np.zeros((2, 2 * MAX_POINTS + 1))
+    for a_dealt in (0, 1):
+        for points in range(-MAX_POINTS, MAX_POINTS + 1):
+            values[a_dealt, MAX_POINTS + points] = table.win_probability_after(
+                0, 0, points, bool(a_dealt))
+    return values
+
+
+# -------------------------------------------------------------------- best schedule
+
+#: Own-turn bins of a knock schedule: turns 1-3, 4-6, 7-9, 10 and later.
+SCHEDULE_BINS = ((1, 3), (4, 6), (7, 9), (10, SCHEDULE_TURNS))
+
+
+def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
+    """``base`` with one knock threshold per bin of :data:`SCHEDULE_BINS`; with twice as
+    many thresholds, the second half is the alert schedule (while the opponent holds a
+    card it took from the pile)."""
+    bins = len(SCHEDULE_BINS)
+    if len(thresholds) not in (bins, 2 * bins):
+        raise ValueError(f"a knock table has {bins} or {2 * bins} thresholds, "
+                         f"got {len(thresholds)}")
+    plain = _steps(thresholds[:bins])
+    alert = _steps(thresholds[bins:]) if len(thresholds) > bins else None
+    return base.with_knock(plain, alert)
+
+
+def _steps(thresholds: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    steps: list[tuple[int, int]] = []
+    for (first, _), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
+        if not steps or steps[-1][1] != threshold:
+            steps.append((first, int(threshold)))
+    return tuple(steps)
+
+
+@dataclass
+class ScheduleSearch:
+    """Result of :func:`best_schedule`."""
+
+    steps: pd.DataFrame
+    """One row per best-response step: side, schedule, gain (points per hand or game-win
+    rate, by the objective) with CI."""
+    final_a: tuple[int, ...]
+    final_b: tuple[int, ...]
+    gaps: pd.DataFrame
+    """How far the final pair is from mutual best response: each side's best one-bin
+    deviation gain (in the objective's unit) with CI."""
+
+
+OBJECTIVES = {"points": "points_mean", "games": "game_win_mean"}
+"""What a schedule search maximises: points per hand, or the game-win rate (to 100)."""
+
+
+def _evaluate(arms: Sequence[Arm], n: int, seed: int, objective: str, reference: int,
+              progress: Progress | None, scheduler: str | None) -> pd.DataFrame:
+    """Paired comparison of the arms on ``n`` deals (points) or game pairs (games)."""
+    compare = compare_hands if objective == "points" else compare_games
+    return compare(arms, n, seed, reference=reference, progress=progress, scheduler=scheduler)
+
+
+#: Most coordinate-ascent sweeps of :func:`best_response`.
+_MAX_SWEEPS = 3
+_THRESHOLDS = 11
+
+
+def best_response_work(n: int) -> int:
+    """Most arm-deals (or arm-game-pairs) one :func:`best_response` plays: every sweep
+    evaluates 11 thresholds per bin, then the start and the best are compared."""
+    return (_MAX_SWEEPS * len(SCHEDULE_BINS) * _THRESHOLDS + 2) * n
+
+
+def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
+                  n: int, seed: int, objective: str = "points",
+                  progress: Progress | None = None, scheduler: str | None = None
+                  ) -> tuple[list[int], float, float, float]:
+    """Coordinate ascent over bins: each bin's threshold set to the best of 0..10 with
+    the others fixed, sweeping until nothing changes.  Returns the schedule and the
+    paired gain over ``start`` (points per hand or game-win rate, with 95% CI).
+    ``progress`` counts arm-deals, at most :func:`best_response_work` in all (a search
+    that stops early reports the sweeps it skips)."""
+    tell_total(progress, best_response_work(n))
+    return _best_response(rules, base, start, opponent, n, seed, objective, progress, scheduler)
+
+
+def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
+                   n: int, seed: int, objective: str, progress: Progress | None,
+                   scheduler: str | None) -> tuple[list[int], float, float, float]:
+    metric = OBJECTIVES[objective]
+    current = list(start)
+    per_arm = scaled(progress, _THRESHOLDS)
+    for sweep in range(_MAX_SWEEPS):
+        changed = False
+        for index in range(len(SCHEDULE_BINS)):
+            arms = []
+            for threshold in range(_THRESHOLDS):
+                trial = [*current]
+                trial[index] = threshold
+                arms.append(Arm(str(threshold), rules, schedule_policy(base, trial), opponent))
+            table = _evaluate(arms, n, seed, objective, current[index], per_arm, scheduler)
+            best = int(table[metric].idxmax())
+            # move only on a significant gain, so noise does not make the search wander
+            if best != current[index] and table.loc[best, "diff_low"] > 0:
+                current[index] = best
+                changed = True
+        if not changed:
+            advance(progress, (_MAX_SWEEPS - sweep - 1) * len(SCHEDULE_BINS) * _THRESHOLDS * n)
+            break
+    arms = [Arm("start", rules, schedule_policy(base, start), opponent),
+            Arm("best", rules, schedule_policy(base, current), opponent)]
+    gain = _evaluate(arms, n, offset_seed(seed, 1), objective, 0, scaled(progress, 2),
+                     scheduler).iloc[1]
+    return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
+
+
+def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: int,
+                  rounds: int = 3, objective: str = "points", progress: Progress | None = None,
+                  scheduler: str | None = None) -> ScheduleSearch:
+    """A best-responds to ``opponent``, then B (same base policy) to A's schedule, and so
+    on for ``rounds`` rounds or until neither schedule changes.
+
+    ``objective`` is ``points`` (points per hand, ``n`` deals per evaluation) or
+    ``games`` (game-win rate, ``n`` seat-swapped game pairs per evaluation).
+    ``progress`` counts arm-deals, at most :func:`best_schedule_work` in all.
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    tell_total(progress, best_schedule_work(n, rounds))
+    schedule_a = [10] * len(SCHEDULE_BINS)
+    schedule_b: list[int] | None = None
+    steps = []
+    for round_number in range(1, rounds + 1):
+        changed = False
+        for side in ("A", "B"):
+            if side == "A":
+                against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
+                new, gain, low, high = _best_response(rules, base, schedule_a, against, n,
+                                                       offset_seed(seed, round_number),
+                                                       objective, progress, scheduler)
+                changed |= new != schedule_a
+                schedule_a = new
+            else:
+                start = schedule_b or [10] * len(SCHEDULE_BINS)
+                new, gain, low, high = _best_response(rules, base, start,
+                                                       schedule_policy(base, schedule_a), n,
+                                                       offset_seed(seed, 100 + round_number),
+                                                       objective, progress, scheduler)
+                changed |= new != schedule_b
+                schedule_b = new
+            steps.append({"round": round_number, "side": side,
+                          "schedule": "/".join(str(t) for t in new), "gain": gain,
+                          "gain_low": low, "gain_high": high})
+        if not changed:
+            advance(progress, (rounds - round_number) * 2 * best_response_work(n))
+            break
+    final_b = schedule_b or [10] * len(SCHEDULE_BINS)
+    gaps = []
+    for side, mine, theirs in (("A", schedule_a, final_b), ("B", final_b, schedule_a)):
+        arms = [Arm("final", rules, schedule_policy(base, mine), schedule_policy(base, theirs))]
+        for index in range(len(SCHEDULE_BINS)):
+            for threshold in range(11):
+                if threshold != mine[index]:
+                    trial = [*mine]
+                    trial[index] = threshold
+                    arms.append(Arm("/".join(map(str, trial)), rules,
+                                    schedule_policy(base, trial), schedule_policy(base, theirs)))
+        table = _evaluate(arms, n, offset_seed(seed, 999), objective, 0,
+                          scaled(progress, len(arms)), scheduler)
+        best = table.iloc[1:]["diff_mean"].idxmax()
+        gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
+                     "best_deviation": table.loc[best, "arm"],
+                     "gain": table.loc[best, "diff_mean"], "gain_low": table.loc[best, "diff_low"],
+                     "gain_high": table.loc[best, "diff_high"]})
+    return ScheduleSearch(pd.DataFrame(steps), tuple(schedule_a), tuple(final_b),
+                          pd.DataFrame(gaps))
+
+
+def best_schedule_work(n: int, rounds: int) -> int:
+    """Most arm-deals :func:`best_schedule` plays: two best responses per round, then
+    each side's 41 one-bin deviations."""
+    deviations = 1 + len(SCHEDULE_BINS) * (_THRESHOLDS - 1)
+    return rounds * 2 * best_response_work(n) + 2 * deviations * n
+
+
+# ----------------------------------------------------------------------- tournament
+
+
+def default_field() -> dict[str, Player]:
+    """The tournament field: the policy presets that differ in how they draw and throw,
+    the ``expert`` that reads the opponent, and the ``search`` player that searches the
+    expert's knock decisions, with 64 samples per knock (a quarter of its default: the
+    round robin plays it 14 times as many hands as the bar match, and at 64 it already
+    beats ``expert``, BENCHMARKS.md "Search player")."""
+    field: dict[str, Player] = {name: POLICY_PRESETS[name] for name in
+                                ("simple", "basic", "safe-discard", "lookahead", "gin-hunter",
+                                 "passive", "expert")}
+    field["search,budget=64"] = SearchPolicy(budget=64)
+    return field
+
+
+def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games: int, seed: int,
+               progress: Progress | None = None, scheduler: str | None = None
+               ) -> pd.DataFrame:
+    """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
+    and game-win rate against b (95% CIs), seats swapped on common deals and games.
+    A player may be the search player (:class:`analyzer.gin.play.search.SearchPolicy`);
+    ``progress`` counts deals and game pairs."""
+    names = list(field)
+    rows = []
+    tell_total(progress, len(names) * (len(names) - 1) // 2 * (n_deals + n_games))
+    for i, name_a in enumerate(names):
+        for name_b in names[i + 1:]:
+            arm = [Arm(f"{name_a} v {name_b}", rules, field[name_a], field[name_b])]
+            hands = compare_hands(arm, n_deals, seed, progress=progress, scheduler=scheduler)
+            games = compare_games(arm, n_games, seed, progress=progress, scheduler=scheduler)
+            h, g = hands.iloc[0], games.iloc[0]
+            for a, b, sign in ((name_a, name_b, 1.0), (name_b, name_a, -1.0)):
+                points = sorted((sign * h["points_low"], sign * h["points_high"]))
+                win = g["game_win_mean"] if sign > 0 else 1 - g["game_win_mean"]
+                half = (g["game_win_high"] - g["game_win_low"]) / 2
+                rows.append({"a": a, "b": b, "points": sign * h["points_mean"],
+                             "points_low": points[0], "points_high": points[1],
+                             "game_win": win, "game_win_low": win - half,
+                             "game_win_high": win + half, "deals": int(h["n"]),
+                             "games": int(g["n"])})
+    return pd.DataFrame(rows)
+
+
+def ranking(results: pd.DataFrame) -> pd.DataFrame:
+    """Policies ranked by mean points per hand against the rest of the field."""
+    table = results.groupby("a").agg(points=("points", "mean"), game_win=("game_win", "mean"))
+    return table.sort_values("points", ascending=False).reset_index().rename(
+        columns={"a": "policy"})
+
+
+# ------------------------------------------------------------------------- variants
+
+
+
+def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Policy,
+             n_deals: int, n_games: int, seed: int,
+             thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
+             progress: Progress | None = None, scheduler: str | None = None) -> pd.DataFrame:
+    """One row per rules preset.
+
+    Columns: ``hand_points`` (mean and SD of the points a hand scores in ``baseline``
+    self-play), ``first_edge`` (points per hand to the non-dealer, with CI),
+    ``hands_per_game`` and ``shutout_rate`` (``baseline`` self-play games),
+    ``strong_game_win`` (share of games ``strong`` wins against ``weak``, with CI: how
+    much the variant rewards skill), ``best_threshold`` (the knock threshold among
+    ``thresholds`` with the most points per hand against ``baseline``).
+    ``progress`` counts deals, game pairs and arm-deals of the threshold search.
+    """
+    from ..play.simulate import simulate
+
+    rows = []
+    sweep_work = (n_deals // 2) * len(thresholds)
+    tell_total(progress, len(presets) * (n_deals + 2 * n_games + sweep_work))
+    for name in presets:
+        rules = RULE_PRESETS[name]
+        self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
+                             progress=progress)
+        if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
+            raise KeyboardInterrupt
+        assert self_play.rows is not None  # keep_rows
+        hand_points = self_play.rows["points"]
+        skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
+                              progress=progress, scheduler=scheduler).iloc[0]
+        games = compare_games([Arm(name, rules, baseline, baseline)], n_games, seed,
+                              progress=progress, scheduler=scheduler).iloc[0]
+        if rules.straight:
+            best = "n/a (no knocking)"
+            advance(progress, sweep_work)
+        else:
+            sweep = compare_hands(knock_arms(rules, baseline, baseline, thresholds),
+                                  n_deals // 2, seed, reference=len(thresholds) - 1,
+                                  progress=scaled(progress, len(thresholds)),
+                                  scheduler=scheduler)
+            best = str(thresholds[int(sweep["points_mean"].idxmax())])
+        rows.append({
+            "rules": name,
+            "hand_points": float(hand_points.mean()),
+            "hand_points_sd": float(hand_points.std()),
+            "first_edge": self_play.first_player_points.mean,
+            "first_edge_low": self_play.first_player_points.low,
+            "first_edge_high": self_play.first_player_points.high,
+            "hands_per_game": games["hands_mean"],
+            "shutout_rate": games["shutout_mean"],
+            "strong_game_win": skill["game_win_mean"],
+            "strong_game_win_low": skill["game_win_low"],
+            "strong_game_win_high": skill["game_win_high"],
+            "best_threshold": best,
+        })
+    return pd.DataFrame(rows)
+
+
+def describe_policy(policy: Policy) -> str:
+    """Preset name and string form, for report captions."""
+    name = policy_name(policy)
+    text = format_policy(policy)
+    return name if name == text else f"{name} ({text})"
