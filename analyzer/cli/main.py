@@ -18,7 +18,8 @@ try:
     import click
 
     from .. import __version__
-    from ..core.interrupts import interrupt_on_sigterm, stop_requested
+    from ..core.interrupts import stop_requested
+    from .signals import interrupt_on_sigterm
 except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
     sys.stderr.write("Error: interrupted\n")
     exit_interrupted()

@@ -16,14 +16,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import click
 
-from ..core.cluster import (
-    SCHEDULER_ENV,
-    Checkpoint,
-    CheckpointMismatch,
-    SchedulerUnreachable,
-    checkpointing,
-    resolve_scheduler,
-)
+from ..core.chunks import checkpointing
+from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
 from ..core.limits import MAX_RAW_UNITS, MAX_UNITS, SEED_MAX
 from ..core.progress import Progress, bar_progress
 from ..gin.model.policies import (
@@ -36,7 +30,8 @@ from ..gin.model.policies import (
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
 from ..gin.play.search import Player, format_player, parse_player
-from ..report.files import csv_bytes, removed_on_failure, write_bytes, write_together, write_with
+from ..report.checkpoint import Checkpoint, CheckpointMismatch
+from ..report.files import csv_bytes, removed_on_failure, write_together, write_with
 from .exits import exit_interrupted
 
 if TYPE_CHECKING:
@@ -347,7 +342,7 @@ def _check_raw_free_path(context: click.Context, parameter: click.Parameter,
 @contextmanager
 def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
                    ) -> Iterator[Checkpoint | None]:
-    """The run's :class:`~analyzer.core.cluster.Checkpoint` (None without --checkpoint),
+    """The run's :class:`~analyzer.report.checkpoint.Checkpoint` (None without --checkpoint),
     active inside the block; a file of another run, a damaged file, or --resume without
     a file, is a one-line error (exit status 2), before any work where it can be seen
     then.  The checkpoint's folder is created as --out's is, and outlives a stopped run
@@ -361,7 +356,7 @@ def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
         fail(f"checkpoint {path} exists: add --resume to continue it, or delete it")
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        checkpoint = Checkpoint(path, identity, resume, write=_write_checkpoint)
+        checkpoint = Checkpoint(path, identity, resume)
     except CheckpointMismatch as error:
         fail(str(error))
     except OSError as error:
@@ -371,11 +366,6 @@ def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
             yield checkpoint
     except CheckpointMismatch as error:  # a stage's saved state found unfit on restore
         fail(str(error))
-
-
-def _write_checkpoint(path: Path, data: bytes) -> None:
-    # kept when a run fails or stops: it is what --resume continues from
-    write_bytes(path, data, track=False)
 
 
 def interrupted(as_json: bool, partial: dict[str, Any] | None = None,

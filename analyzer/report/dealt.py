@@ -7,9 +7,10 @@ import time
 import pandas as pd
 
 from ..gin.studies import sweeps as studies
+from ..gin.studies.exact import exact_study
 from . import figures as charts
 from .common import ReportConfig, progress_for, section_folder, write_meta
-from .exact import enumerate_and_write
+from .exact import write_study
 from .figures import figure_file
 from .files import make_folder, write_csv
 from .markdown import markdown_table
@@ -81,8 +82,8 @@ def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
         path = out / "exact" / f"cards{cards}_counts.csv"
         if not path.exists():
             make_folder(out / "exact")
-            enumerate_and_write(cards, out / "exact",
-                                progress=progress_for(config, f"exact {cards} cards"))
+            write_study(exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
+                        out / "exact")
         counts = pd.read_csv(path)
         frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
                                     "probability": counts["count"] / counts["count"].sum()}))

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import cli
-from analyzer.core import cluster
+from analyzer.core import chunks, cluster
 
 from .stopping import StopAfter, signal_while_running
 
@@ -306,24 +306,24 @@ def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeyp
     leaves no files; resumed, it writes the tables of an uninterrupted run."""
     args = ["report", "--quick", "--only", "sweep", "--no-progress"]
     assert run(*args, "--out", "whole").exit_code == 0
-    original = cluster._results_in_process
+    original = chunks._results_in_process
 
     def two_chunks_then_stop(plan, start):
         for item in original(plan, start):
-            chunks.append(item)
-            if len(chunks) == 3:
+            arrived.append(item)
+            if len(arrived) == 3:
                 raise KeyboardInterrupt
             yield item
 
-    chunks = []
+    arrived = []
 
-    monkeypatch.setattr(cluster, "_results_in_process", two_chunks_then_stop)
+    monkeypatch.setattr(chunks, "_results_in_process", two_chunks_then_stop)
     stopped = run(*args, "--out", "again", "--checkpoint", "report.json")
     assert stopped.exit_code == 130
     assert not (tmp_path / "again").exists()
     stages = json.loads((tmp_path / "report.json").read_text())["stages"]
     assert sum(stage["chunks"] for stage in stages.values()) == 2
-    monkeypatch.setattr(cluster, "_results_in_process", original)
+    monkeypatch.setattr(chunks, "_results_in_process", original)
     resumed = run(*args, "--out", "again", "--checkpoint", "report.json", "--resume")
     assert resumed.exit_code == 0, resumed.output
     tables = sorted(p.relative_to(tmp_path / "whole") for p in (tmp_path / "whole").rglob("*.csv"))
@@ -338,7 +338,7 @@ def test_interrupted_games_exit_130(monkeypatch):
         raise KeyboardInterrupt
         yield  # a generator, like the real one
 
-    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    monkeypatch.setattr(chunks, "_results_in_process", stop_at_once)
     result = run("games", "--games", 10, "--json")
     assert result.exit_code == 130
     assert result.stderr.strip() == "Error: interrupted"

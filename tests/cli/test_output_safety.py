@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import cli
-from analyzer.core import cluster
+from analyzer.core import chunks, cluster
 from analyzer.report.files import (
     make_folder,
     removed_on_failure,
@@ -424,7 +424,7 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
         raise KeyboardInterrupt
         yield  # a generator, like the real one
 
-    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    monkeypatch.setattr(chunks, "_results_in_process", stop_at_once)
     result = run("rummy", "simulate", "--deals", 100, "--json")
     assert result.exit_code == 130
     assert json.loads(result.stdout) == {"hands": 0, "interrupted": True,
@@ -481,7 +481,7 @@ def swallowed_interrupt(seen):
 def test_a_swallowed_ctrl_c_still_stops_the_run(monkeypatch):
     seen = []
     monkeypatch.setattr(sys, "unraisablehook", seen.append)
-    original = cluster._results_in_process
+    original = chunks._results_in_process
 
     def swallowing_on_the_first_chunk(plan, start):
         for index, item in enumerate(original(plan, start)):
@@ -489,7 +489,7 @@ def test_a_swallowed_ctrl_c_still_stops_the_run(monkeypatch):
                 swallowed_interrupt(seen)
             yield item
 
-    monkeypatch.setattr(cluster, "_results_in_process", swallowing_on_the_first_chunk)
+    monkeypatch.setattr(chunks, "_results_in_process", swallowing_on_the_first_chunk)
     result = run("simulate", "--deals", 3 * 32_768, "--json", "--seed", 5)
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)

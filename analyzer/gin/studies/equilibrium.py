@@ -32,13 +32,13 @@ with the highest mean gain again on held-out deals (a CI for the best alternativ
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ...core.progress import Progress
 from .exploit import (
     best_response,
     knock_table_coordinates,
@@ -51,7 +51,6 @@ from ..model.rules import Rules
 from ..play.simulate import Estimate
 from .sweeps import SCHEDULE_BINS, schedule_policy
 
-Progress = Callable[[int], None]
 
 
 def solve_symmetric(payoffs: npt.NDArray[np.float64], iterations: int = 20_000
