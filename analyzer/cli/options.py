@@ -40,7 +40,7 @@ from ..report.files import csv_bytes, removed_on_failure, write_bytes, write_tog
 from .exits import exit_interrupted
 
 if TYPE_CHECKING:
-    from ..gin.play.simulate import Estimate
+    from ..core.stats import Estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -32,7 +32,8 @@ from ..search import (
     run_stoppable,
     split_players,
 )
-from ..simulate import GameColumn, game_rows
+from ..game_kernels import GameColumn
+from ..simulate import game_rows
 from .position import (
     ME,
     OPP,
