@@ -44,7 +44,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..gin.play.search import Player
+    from ..gin.play.players import Player
     from ..gin.play.results import HandResult
 
 def _arrangement_dict(text: str) -> dict[str, Any]:

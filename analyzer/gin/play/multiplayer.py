@@ -33,7 +33,7 @@ from ...core.stats import Estimate
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot
 from ..model.policies import Policy
 from ..model.rules import RuleField, Rules, Shutout
-from .search import SEARCH_FIELDS
+from .players import SEARCH_FIELDS
 from .game_kernels import MAX_HANDS_PER_GAME, play_hand
 
 

@@ -19,8 +19,8 @@ from ...core.stats import Estimate
 from ..engine.transitions import OUTCOME_NAMES
 from ..model.rules import Rules
 from .game_kernels import GameColumn, HandColumn
+from .players import Player
 from .score_aware import GamePolicy
-from .search import Player
 
 
 @dataclass

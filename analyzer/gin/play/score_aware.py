@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..model.policies import Policy
-from .search import SearchPolicy, no_search, rollout_policy
+from .players import SearchPolicy, no_search, rollout_policy
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from ...core.rng import POLICY_SALT, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE
 from ..model.rules import Rules
 from .game_kernels import GameColumn, HandColumn, games_kernel, hands_kernel, play_hand
+from .players import Player, split_players
 from .results import (
     GameResult,
     HandResult,
@@ -41,7 +42,7 @@ from .results import (
     merge_sums,
 )
 from .score_aware import GamePolicy, score_policy_arrays
-from .search import Player, run_stoppable, split_players
+from .stopping import run_stoppable
 
 DEFAULT_CHUNK = 1 << 15
 #: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait

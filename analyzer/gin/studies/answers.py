@@ -36,7 +36,7 @@ from .exploit import (
 )
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
-from ..play.search import Player
+from ..play.players import Player
 from .sweeps import SCHEDULE_BINS
 
 Progress = Callable[[int], None]
