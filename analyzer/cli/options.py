@@ -29,13 +29,13 @@ from ..gin.model.policies import (
 )
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
-from ..gin.play.search import Player, format_player, parse_player
+from ..gin.play.players import Player, format_player, parse_player
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.files import csv_bytes, removed_on_failure, write_together, write_with
 from .exits import exit_interrupted
 
 if TYPE_CHECKING:
-    from ..gin.play.simulate import Estimate
+    from ..core.stats import Estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 

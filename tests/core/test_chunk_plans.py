@@ -21,7 +21,8 @@ from analyzer.core.chunks import (
 )
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, simulate
+from analyzer.gin.play.results import merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, simulate
 from analyzer.gin.studies.compare import compare_hands, knock_arms
 from analyzer.report import checkpoint as checkpoint_file
 from analyzer.report.checkpoint import Checkpoint, CheckpointMismatch

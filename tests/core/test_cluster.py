@@ -19,7 +19,8 @@ from analyzer.core.chunks import ChunkPlan, fold_chunks
 from analyzer.core.cluster import SchedulerUnreachable
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD, Rules
-from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, play_games, simulate
+from analyzer.gin.play.results import merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, play_games, simulate
 
 BASIC = parse_policy("basic")
 HUNTER = parse_policy("gin-hunter")
