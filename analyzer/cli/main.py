@@ -17,7 +17,7 @@ try:
 
     import click
 
-    from .. import __version__
+    from .._version import __version__
     from ..core.interrupts import interrupt_on_sigterm, stop_requested
 except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
     sys.stderr.write("Error: interrupted\n")

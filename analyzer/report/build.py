@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numba
 
-from .. import __version__
+from .._version import __version__
 from .common import (
     DEFAULT_DEALS,
     QUICK_DEALS,

@@ -54,6 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .._version import __version__
 from ..core.limits import MAX_SAMPLES, MAX_TOLERANCE, SEED_MAX
 from ..gin.play.advisor.position import UNDEALT
 from ..gin.engine.transitions import MAX_DRAWS
@@ -672,7 +673,7 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
         yield
         service.stop()
 
-    app = FastAPI(title="Rummy strategy analyzer", version=_version(), lifespan=lifespan,
+    app = FastAPI(title="Rummy strategy analyzer", version=__version__, lifespan=lifespan,
                   docs_url=None, redoc_url=None, responses=ERROR_RESPONSES,
                   description="The advisor, the practice table and the strategy charts of "
                               "the analyzer, as a JSON API. Every error is "
@@ -910,12 +911,6 @@ def _one_line(error: RequestValidationError) -> str:
     if first.get("type") == "json_invalid":
         return f"bad JSON: {first.get('ctx', {}).get('error', message)}"
     return f"{where}: {message}" if where else message
-
-
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
 
 
 def _warm_up(service: AdvisorService) -> None:
