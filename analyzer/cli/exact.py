@@ -7,19 +7,14 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
+from ..core.limits import MAX_UNITS
 from ..gin.studies.exact import distribution_table, exact_enumeration, summarize
 from ..report.exact import enumerate_and_write
 from ..report.files import make_folder, removed_on_failure
-from .options import (
-    MAX_UNITS,
-    SEED,
-    chance_text,
-    check_out_path,
-    echo_json,
-    fail,
-    format_options,
-    progress_bar,
-)
+from .files import check_out_path
+from .inputs import SEED, fail
+from .output import chance_text, echo_json, format_options
+from .progress import progress_bar
 
 
 @click.command("exact")

@@ -15,32 +15,33 @@ from ..gin.evaluator.kernels import GIN_HAND_SIZES, best_melds, min_deadwood
 from ..gin.model.policies import format_policy, policy_name
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules
-from .options import (
-    MAX_WIDTH,
+from .files import check_raw_count, raw_option, write_raw
+from .inputs import (
     SEED,
     UNITS,
-    check_raw_count,
-    checkpoint_options,
+    fail,
+    get_player,
+    get_policy,
+    get_rules,
+    policy_options,
+    rules_options,
+)
+from .output import (
     echo_header,
     echo_json,
     echo_summary,
     estimate_text,
-    fail,
     format_options,
-    get_player,
-    get_policy,
-    get_rules,
+    run_summary,
+)
+from .progress import MAX_WIDTH, progress_bar
+from .run_control import (
+    checkpoint_options,
     interrupted,
-    policy_options,
-    progress_bar,
-    raw_option,
-    rules_options,
     run_checkpoint,
     run_options,
-    run_summary,
     scheduler_option,
     set_jobs,
-    write_raw,
 )
 
 if TYPE_CHECKING:

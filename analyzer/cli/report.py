@@ -7,13 +7,12 @@ from contextlib import ExitStack
 import click
 
 from ..core.progress import Progress
-from .options import (
-    SEED,
-    check_out_folder,
+from .files import check_out_folder
+from .inputs import SEED, fail
+from .progress import progress_bar
+from .run_control import (
     checkpoint_options,
-    fail,
     interrupted,
-    progress_bar,
     run_checkpoint,
     scheduler_option,
     set_jobs,
