@@ -25,9 +25,9 @@ except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
-    "deadwood": "analyzer.cli.play:deadwood",
-    "rules": "analyzer.cli.play:rules_command",
-    "policies": "analyzer.cli.play:policies_command",
+    "deadwood": "analyzer.cli.lookup:deadwood",
+    "rules": "analyzer.cli.lookup:rules_command",
+    "policies": "analyzer.cli.lookup:policies_command",
     "replay": "analyzer.cli.play:replay_command",
     "simulate": "analyzer.cli.play:simulate_command",
     "games": "analyzer.cli.play:games_command",
