@@ -11,10 +11,9 @@ command line starts fast.  See ``docs/api.md``.
 import importlib
 from typing import Any
 
-from ._version import __version__
-
 # before any kernel module is imported: numba reads the cache folder at decoration time
 from ._kernel_cache import configure as _configure_kernel_cache
+from ._version import __version__
 
 _configure_kernel_cache()
 

@@ -17,7 +17,7 @@ from ..core.limits import (
 )
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
-from ..gin.play.search import format_player, rollout_policy
+from ..gin.play.players import format_player, rollout_policy
 from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_rules, rules_options
 from .output import echo_json, format_options, player_form
 from .progress import progress_bar

@@ -15,7 +15,7 @@ from ..core.limits import MAX_UNITS, SEED_MAX
 from ..gin.model.policies import MAX_PENALTY, SCHEDULE_TURNS, Policy, parse_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
-from ..gin.play.search import Player, parse_player
+from ..gin.play.players import Player, parse_player
 
 #: A click command (or the function an option decorator wraps).
 F = TypeVar("F", bound=Callable[..., Any])

@@ -12,14 +12,14 @@ import click
 
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import Rules
-from ..gin.play.search import Player, format_player
+from ..gin.play.players import Player, format_player
 from ..report.files import csv_bytes, removed_on_failure, write_together
 from .files import check_out_folder
 from .inputs import F
 from .progress import MAX_WIDTH
 
 if TYPE_CHECKING:
-    from ..gin.play.simulate import Estimate
+    from ..core.stats import Estimate
 
 
 def estimate_text(estimate: Estimate, digits: int = 3) -> str:

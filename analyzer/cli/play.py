@@ -40,8 +40,8 @@ from .run_control import (
 )
 
 if TYPE_CHECKING:
-    from ..gin.play.search import Player
-    from ..gin.play.simulate import HandResult
+    from ..gin.play.players import Player
+    from ..gin.play.results import HandResult
 
 
 @click.command("simulate")

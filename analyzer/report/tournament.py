@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.play.search import Player, format_player
+from ..gin.play.players import Player, format_player
 from ..gin.studies import sweeps as studies
 from . import figures as charts
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
