@@ -11,17 +11,12 @@ from ..core.chunks import checkpointing
 from ..gin.studies.exact import distribution_table, exact_enumeration, exact_study, summarize
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.exact import write_study
+from ..core.limits import MAX_UNITS
 from ..report.files import make_folder, removed_on_failure
-from .options import (
-    MAX_UNITS,
-    SEED,
-    chance_text,
-    check_out_path,
-    echo_json,
-    fail,
-    format_options,
-    progress_bar,
-)
+from .files import check_out_path
+from .inputs import SEED, fail
+from .output import chance_text, echo_json, format_options
+from .progress import progress_bar
 
 
 @click.command("exact")

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import COMMANDS, cli
-from analyzer.cli.options import MAX_WIDTH, progress_hidden, verdict_grid
+from analyzer.cli.output import verdict_grid
+from analyzer.cli.progress import MAX_WIDTH, progress_hidden
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
@@ -219,7 +220,7 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
     import io
     import time
 
-    from analyzer.cli import options
+    from analyzer.cli import progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -227,8 +228,8 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
 
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    monkeypatch.setattr(options, "PROGRESS_DELAY_S", 0.0)
-    with options.progress_bar(None, "deal", False, "study") as update:
+    monkeypatch.setattr(progress, "PROGRESS_DELAY_S", 0.0)
+    with progress.progress_bar(None, "deal", False, "study") as update:
         update(0, total=400)
         for _ in range(4):
             time.sleep(0.15)  # past tqdm's shortest redraw interval (0.1 s)

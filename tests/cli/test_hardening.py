@@ -200,6 +200,7 @@ def test_row9_file_line_with_a_bad_size(tmp_path):
 
 def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
     from analyzer.report import build
+    from analyzer.report.common import Section
     from analyzer.report.files import make_folder, write_text
 
     def writes_then_stops(config):  # through the report's writers, as every section does
@@ -207,7 +208,7 @@ def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
         write_text(folder / "dealt.csv", "partial")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(build, "SECTIONS", {"dealt": writes_then_stops})
+    monkeypatch.setattr(build, "SECTIONS", (Section("dealt", None, writes_then_stops, str),))
     result = run("report", "--out", "fresh/report", "--no-progress")
     assert result.exit_code == 130
     assert list(tmp_path.iterdir()) == []

@@ -95,7 +95,7 @@ def files_under(folder):
 SLOW_REPORT = """
     import sys, time
     from analyzer.report import build
-    from analyzer.report.common import section_folder
+    from analyzer.report.common import Section, section_folder
     from analyzer.report.files import write_csv, write_text
     import pandas as pd
 
@@ -107,7 +107,7 @@ SLOW_REPORT = """
         time.sleep(120)
         return ""
 
-    build.SECTIONS = {"sweep": slow_section}
+    build.SECTIONS = (Section("sweep", None, slow_section, str),)
     from analyzer.cli.main import cli
     cli(sys.argv[1:], prog_name="analyzer")
 """
@@ -330,7 +330,7 @@ FAKE_DEALT = """
 FAKE_SECTION = """
     import pandas as pd
     from analyzer.report import build
-    from analyzer.report.common import section_folder
+    from analyzer.report.common import Section, section_folder
     from analyzer.report.figures import figure_file
     from analyzer.report.files import write_csv
 
@@ -342,7 +342,7 @@ FAKE_SECTION = """
             ax.plot(range(11), [t * t for t in range(11)])
         return ""
 
-    build.SECTIONS = {"sweep": section}
+    build.SECTIONS = (Section("sweep", None, section, str),)
 """
 
 
