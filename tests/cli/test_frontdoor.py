@@ -242,8 +242,8 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
 
 def test_every_draw_and_discard_rule_has_a_sentence():
     from analyzer.gin.model.describe import explain_policy
-    from analyzer.gin.model.policies import DISCARD_RULES, DRAW_RULES, Policy
+    from analyzer.gin.model.policies import DISCARD_RULES, DRAW_RULES, Discard, Draw, Policy
 
     for draw in DRAW_RULES:
         for discard in DISCARD_RULES:
-            assert explain_policy(Policy(draw=draw, discard=discard)).endswith(".")
+            assert explain_policy(Policy(Draw(draw), Discard(discard))).endswith(".")
