@@ -291,7 +291,9 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     environment.pop(cluster.SCHEDULER_ENV, None)
     command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals",
                           str(10**12), "--json"])
-    returncode, out, err, peak, stopped_in = signal_while_running(command, environment, stop)
+    warm_up = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals", "1000"])
+    returncode, out, err, peak, stopped_in = signal_while_running(command, environment, stop,
+                                                                  warm_up, ready="1.00T")
     assert returncode == 130, err
     assert peak < 500
     assert stopped_in < 1.0
