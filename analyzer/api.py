@@ -56,7 +56,7 @@ from .gin.model.policies import Policy, format_policy, parse_policy
 from .gin.play.replay import HandReplay, parse_deck
 from .gin.model.rules import PRESETS as RULE_PRESETS
 from .gin.model.rules import Rules, resolve_rules
-from .gin.play.simulate import GameResult, HandResult
+from .gin.play.results import GameResult, HandResult
 
 RulesLike = Rules | str
 PolicyLike = Policy | str

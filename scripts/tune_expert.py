@@ -30,7 +30,8 @@ import pandas as pd
 
 from analyzer.gin.model.policies import Policy, format_policy, parse_policy
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.simulate import HandColumn, hand_rows
+from analyzer.gin.play.game_kernels import HandColumn
+from analyzer.gin.play.simulate import hand_rows
 
 #: (weight, low, high, starting spread) in the policy's units (hundredths of a point).
 SPACE = (

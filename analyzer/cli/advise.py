@@ -16,7 +16,7 @@ from ..core.limits import (
 )
 from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.search import format_player, rollout_policy
+from ..gin.play.players import format_player, rollout_policy
 from .options import (
     MAX_UNITS,
     SEED,

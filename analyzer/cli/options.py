@@ -30,12 +30,12 @@ from ..gin.model.policies import Policy, format_policy, parse_policy
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
-from ..gin.play.search import Player, format_player, parse_player
+from ..gin.play.players import Player, format_player, parse_player
 from ..report.files import csv_bytes, removed_on_failure, write_bytes, write_together, write_with
 from .exits import exit_interrupted
 
 if TYPE_CHECKING:
-    from ..gin.play.simulate import Estimate
+    from ..core.stats import Estimate
 
 F = TypeVar("F", bound=Callable[..., Any])
 

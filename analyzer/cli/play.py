@@ -44,8 +44,8 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..gin.play.search import Player
-    from ..gin.play.simulate import HandResult
+    from ..gin.play.players import Player
+    from ..gin.play.results import HandResult
 
 def _arrangement_dict(text: str) -> dict[str, Any]:
     hand = parse_hand(text, GIN_HAND_SIZES)

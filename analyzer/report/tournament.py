@@ -7,7 +7,7 @@ import time
 from ..gin.studies import sweeps as studies
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.play.search import Player, format_player
+from ..gin.play.players import Player, format_player
 from . import figures as charts
 from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file

@@ -27,7 +27,7 @@ from ..gin.evaluator.kernels import best_discard_kernel, min_deadwood_kernel
 from ..gin.play.hand import Hand, Move
 from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
-from ..gin.play.simulate import close_game
+from ..gin.play.game_kernels import close_game
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1

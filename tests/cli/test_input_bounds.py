@@ -35,7 +35,7 @@ from analyzer.core.limits import (
 )
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.search import SearchField, SearchPolicy, parse_player
+from analyzer.gin.play.players import SearchField, SearchPolicy, parse_player
 
 from .stopping import signal_while_running
 

@@ -25,7 +25,8 @@ from analyzer.core.cluster import (
 from analyzer.gin.studies.compare import compare_hands, knock_arms
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, simulate
+from analyzer.gin.play.results import merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, simulate
 from analyzer.report.files import write_bytes
 
 BASIC = parse_policy("basic")

@@ -18,7 +18,8 @@ from analyzer.core import cluster
 from analyzer.core.cluster import ChunksInterrupted, SchedulerUnreachable, map_chunks
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD, Rules
-from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, play_games, simulate
+from analyzer.gin.play.results import merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, play_games, simulate
 
 BASIC = parse_policy("basic")
 HUNTER = parse_policy("gin-hunter")

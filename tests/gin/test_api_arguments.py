@@ -12,7 +12,7 @@ import pytest
 import analyzer as az
 from analyzer.core.limits import MAX_RAW_UNITS, MAX_SAMPLES, MAX_UNITS, SEED_MAX
 from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Discard, Policy, parse_policy
-from analyzer.gin.play.search import SearchPolicy
+from analyzer.gin.play.players import SearchPolicy
 from analyzer.interop.eaai import AgentSession
 
 HAND = "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h"

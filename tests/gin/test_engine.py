@@ -26,7 +26,8 @@ from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, mi
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.policies import Draw, Knock, Policy, parse_policy
 from analyzer.gin.model.rules import PRESETS, Rules
-from analyzer.gin.play.simulate import close_game, play_games, replay_deal, simulate
+from analyzer.gin.play.game_kernels import close_game
+from analyzer.gin.play.simulate import play_games, replay_deal, simulate
 
 BASIC = POLICIES["basic"]
 
@@ -334,7 +335,8 @@ def test_games_invariants():
 
 
 def test_chunk_sums_merge_to_the_whole_run():
-    from analyzer.gin.play.simulate import hand_chunk_sums, hand_result, merge_sums
+    from analyzer.gin.play.results import hand_result, merge_sums
+    from analyzer.gin.play.simulate import hand_chunk_sums
 
     whole = simulate(Rules(), BASIC, POLICIES["simple"], 900, seed=8)
     parts = [hand_chunk_sums(Rules(), BASIC, POLICIES["simple"], 8, first, 300)
@@ -353,7 +355,7 @@ def test_games_from_a_score_state():
 
 
 def test_score_aware_policy_switches_by_score():
-    from analyzer.gin.play.simulate import ScoreAware
+    from analyzer.gin.play.score_aware import ScoreAware
 
     regions = np.zeros((101, 101), dtype=np.int64)
     same = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ...core.stats import Estimate
 from .equilibrium import knock_coordinates, table_policy
 from .exploit import (
     OUTCOME_PARTS,
@@ -35,8 +36,7 @@ from .exploit import (
 )
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
-from ..play.search import Player
-from ..play.simulate import Estimate
+from ..play.players import Player
 from .sweeps import SCHEDULE_BINS
 
 Progress = Callable[[int], None]

@@ -25,20 +25,14 @@ import numpy.typing as npt
 import pandas as pd
 
 from ...core.cluster import ChunkPlan, fold_plan
+from ...core.stats import Estimate
 from ..engine.transitions import Outcome
 from ..model.policies import Policy
 from ..model.rules import Rules
-from ..play.simulate import (
-    DEFAULT_CHUNK,
-    Estimate,
-    GameColumn,
-    GamePolicy,
-    HandColumn,
-    ScoreAware,
-    game_rows,
-    hand_rows,
-    merge_sums,
-)
+from ..play.game_kernels import GameColumn, HandColumn
+from ..play.results import merge_sums
+from ..play.score_aware import GamePolicy, ScoreAware
+from ..play.simulate import DEFAULT_CHUNK, game_rows, hand_rows
 
 Progress = Callable[[int], None]
 #: Fewest deals (or game pairs) of a chunk: smaller chunks cost more in kernel launches.

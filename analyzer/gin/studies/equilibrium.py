@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ...core.stats import Estimate
 from .exploit import (
     best_response,
     knock_table_coordinates,
@@ -48,7 +49,6 @@ from .exploit import (
 )
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
-from ..play.simulate import Estimate
 from .sweeps import SCHEDULE_BINS, schedule_policy
 
 Progress = Callable[[int], None]

@@ -33,7 +33,7 @@ from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from ..model.rules import PRESETS as RULE_PRESETS
 from ..model.rules import Rules
-from ..play.search import Player, SearchPolicy
+from ..play.players import Player, SearchPolicy
 
 # ---------------------------------------------------------------------- dealt hands
 
@@ -397,7 +397,7 @@ def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games:
                ) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
     and game-win rate against b (95% CIs), seats swapped on common deals and games.
-    A player may be the search player (:class:`analyzer.gin.play.search.SearchPolicy`);
+    A player may be the search player (:class:`analyzer.gin.play.players.SearchPolicy`);
     ``progress`` counts deals and game pairs."""
     names = list(field)
     rows = []
