@@ -12,7 +12,8 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from ..core.limits import MAX_UNITS, SEED_MAX
-from ..gin.model.policies import MAX_PENALTY, SCHEDULE_TURNS, Policy, parse_policy
+from ..gin.model.policies import Policy, parse_policy
+from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
 from ..gin.play.players import Player, parse_player
@@ -67,13 +68,8 @@ def policy_options(function: F) -> F:
                             help="Policy of player B (as --a).")(function)
     return click.option("--a", "policy_a", default="basic", show_default=True,
                         help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
-                             f"({POLICY_RANGES}), or the search player "
+                             f"({policy_ranges_text()}), or the search player "
                              "search[,budget=..,rollout=..].")(function)
-
-
-#: The ranges of a policy's parameters, for --help.
-POLICY_RANGES = (f"knock 0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}; "
-                 f"danger_penalty and slack 0-{MAX_PENALTY}; norepeat yes/no")
 
 
 def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:

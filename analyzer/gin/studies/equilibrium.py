@@ -32,7 +32,7 @@ with the highest mean gain again on held-out deals (a CI for the best alternativ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -70,7 +70,7 @@ def table_policy(base: Policy, table: tuple[int, ...]) -> Policy:
     """``base`` knocking by ``table`` alone (one threshold per schedule bin): whenever the
     least deadwood after a discard is within the table, with no further test (an expert's
     knock rule is replaced by the table)."""
-    return replace(schedule_policy(base, list(table)), knock_rule="schedule")
+    return schedule_policy(base, list(table)).changed(knock_rule="schedule")
 
 
 def knock_coordinates(policy: Policy) -> list[tuple[str, list[Policy]]]:
