@@ -355,7 +355,7 @@ def test_games_from_a_score_state():
 
 
 def test_score_aware_policy_switches_by_score():
-    from analyzer.gin.play.score_aware import ScoreAware
+    from analyzer.gin.play.players import ScoreAware
 
     regions = np.zeros((101, 101), dtype=np.int64)
     same = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)

@@ -52,7 +52,7 @@ from ...core.stats import Estimate
 from ..model.policies import Policy, format_policy
 from ..model.rules import Rules, resolve_rules
 from ..play.game_kernels import GameColumn, HandColumn
-from ..play.score_aware import ScoreAware
+from ..play.players import ScoreAware
 from ..play.simulate import game_rows, hand_rows
 
 FloatArray = npt.NDArray[np.float64]
