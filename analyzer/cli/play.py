@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS, load_json, read_lines, read_text
-from ..gin.evaluator.kernels import GIN_HAND_SIZES, best_melds, min_deadwood
+from ..gin.evaluator.api import GIN_HAND_SIZES, best_melds, min_deadwood
 from ..gin.model.policies import format_policy, policy_name
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.progress import Progress
-from ..gin.evaluator.kernels import dealt_deadwood_distribution
+from ..gin.evaluator.dealt import dealt_deadwood_distribution
 from ..gin.studies.exact import (
     EnumerationState,
     ExactResult,

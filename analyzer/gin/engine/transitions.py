@@ -22,7 +22,7 @@ same turn.  When a turn would start with two cards in the stock the hand is a dr
 safeguard against endless pile swapping a hand is also a draw after ``MAX_DRAWS`` draws.
 
 On a knock the knocker lays out the arrangement chosen by
-:func:`analyzer.gin.evaluator.kernels.best_arrangement_kernel` (least deadwood, then the fewest cards
+:func:`analyzer.gin.evaluator.partition.best_arrangement_kernel` (least deadwood, then the fewest cards
 that could be laid off on it) and the defender melds and lays off as well as possible;
 the rules ``knocker_melds=random-best`` and ``defender_layoff=melds-then-greedy`` replace
 these with the EAAI framework's procedure (see :func:`resolve_knock`).
@@ -36,17 +36,15 @@ from numba import njit
 
 from ...core.cards import CARD_POINTS
 from ...core.rng import mix64, next_below, stream_key
-from ..evaluator.kernels import (
+from ...core.lanes import bit_index, popcount
+from ..evaluator.layoffs import greedy_layoff_deadwood_kernel, layoff_deadwood_kernel
+from ..evaluator.partition import (
     best_arrangement_kernel,
     best_discard_kernel,
-    bit_index,
     discard_deadwoods_kernel,
     forms_meld_kernel,
-    greedy_layoff_deadwood_kernel,
-    layoff_deadwood_kernel,
     melds_card_kernel,
     min_deadwood_kernel,
-    popcount,
     random_arrangement_kernel,
 )
 from ..decisions.expert import expert_discard, expert_wants_upcard

@@ -28,7 +28,7 @@ from ...core.significance import benjamini_hochberg, normal_p_value
 from ...core.stats import Z95, Estimate, sample_variance
 from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
-from ..evaluator.kernels import dealt_deadwood_distribution
+from ..evaluator.dealt import dealt_deadwood_distribution
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from ..model.rules import PRESETS as RULE_PRESETS
