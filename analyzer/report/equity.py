@@ -9,18 +9,17 @@ import numpy as np
 import pandas as pd
 
 from ..core.progress import Progress
-from ..gin.studies.equity import (
+from ..gin.studies.equity.charts import heatmap_data, threshold_data
+from ..gin.studies.equity.response import BestResponse
+from ..gin.studies.equity.study import (
     REPORT_CHECK_STATES,
     REPORT_DEALS,
     REPORT_GAMES,
-    BestResponse,
     EquityStudy,
-    EquityTable,
-    check_summary,
     equity_study,
-    heatmap_data,
-    threshold_data,
 )
+from ..gin.studies.equity.table import EquityTable
+from ..gin.studies.equity.validation import check_summary
 from .common import ReportConfig, progress_for, section_folder, write_meta
 from .figures import figure_file, score_heatmap, threshold_heatmap
 from .files import make_folder, write_csv
@@ -109,8 +108,8 @@ def section_equity(config: ReportConfig) -> str:
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
                         seed: int = 1, number: int | None = None,
                         progress: Progress | None = None) -> str:
-    """Run :func:`analyzer.gin.studies.equity.equity_study`, write its files to ``out_dir`` and
-    return the report section (Markdown, links relative to ``out_dir.parent``)."""
+    """Run :func:`analyzer.gin.studies.equity.study.equity_study`, write its files to
+    ``out_dir`` and return the report section (Markdown, links relative to ``out_dir.parent``)."""
     study = equity_study(deals, games, seed, progress)
     write_study_files(study, out_dir)
     return section_text(study, out_dir.name, number)

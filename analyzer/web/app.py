@@ -563,7 +563,7 @@ def _policy(text: str) -> Any:
 def _equity(rules_preset: str, policy_text: str, opponent_text: str
             ) -> Callable[[int, int, bool], float]:
     """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
-    from ..gin.studies.equity import equity_function
+    from ..gin.studies.equity.table import equity_function
 
     return equity_function(_rules(rules_preset), _policy(policy_text), _policy(opponent_text),
                            20_000, 1)

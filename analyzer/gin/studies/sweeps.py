@@ -189,7 +189,8 @@ def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy
     """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
     (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
     the two policies estimated on ``n_deals`` deals."""
-    from .equity import equity_table, hand_outcome_distribution
+    from .equity.law import hand_outcome_distribution
+    from .equity.table import equity_table
 
     table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed,
                                                    progress), rules)
