@@ -16,7 +16,7 @@ least total points of the cards that could not be got rid of by melding them or 
 them off.  A layoff onto a run is a chain of the hand's cards continuing the run down or
 up (at most ``max_run - length`` cards); a layoff onto a three-card set is its missing
 fourth card.  :func:`_view_rec` tries every combination of chains and fourth cards and
-leaves the rest to the set/run search of :mod:`analyzer.gin.evaluator.kernels`, repeated here with
+leaves the rest to the set/run search of :mod:`analyzer.gin.evaluator.partition`, repeated here with
 lane tables built for the run cap in force (:func:`lane_tables`).
 
 Seats are numbered from the dealer's left: seat 0 is dealt first and plays first, seat

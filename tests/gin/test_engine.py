@@ -22,7 +22,7 @@ from analyzer.gin.engine.transitions import (
     play_from_deck,
     stock_left,
 )
-from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, min_deadwood
+from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.policies import Draw, Knock, Policy, parse_policy
 from analyzer.gin.model.rules import PRESETS, Rules
