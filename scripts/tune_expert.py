@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,8 +51,8 @@ Space = tuple[tuple[str, int, int, int], ...]
 
 
 def with_weights(base: Policy, space: Space, weights: np.ndarray) -> Policy:
-    return replace(base, **{name: round(w) for (name, *_), w in zip(space, weights,
-                                                                          strict=True)})
+    return base.changed(**{name: round(w) for (name, *_), w in zip(space, weights,
+                                                                   strict=True)})
 
 
 def chosen_space(names: str) -> Space:

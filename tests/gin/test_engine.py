@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from analyzer.core import cards
+from analyzer.gin.decisions.choose import choose_discard
 from analyzer.gin.engine.transitions import (
     Outcome,
     Phase,
@@ -13,7 +14,6 @@ from analyzer.gin.engine.transitions import (
     apply_big_gin,
     apply_draw,
     apply_pass,
-    choose_discard,
     deck_order,
     end_in_a_draw,
     new_hand,
@@ -24,7 +24,7 @@ from analyzer.gin.engine.transitions import (
 )
 from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
-from analyzer.gin.model.policies import Policy, parse_policy
+from analyzer.gin.model.policies import Draw, Knock, Policy, parse_policy
 from analyzer.gin.model.rules import PRESETS, Rules
 from analyzer.gin.play.game_kernels import close_game
 from analyzer.gin.play.simulate import play_games, replay_deal, simulate
@@ -203,7 +203,7 @@ def test_two_stock_cards_left(stock_rule, outcome):
 
 
 def test_random_hands_reach_draws_at_two_stock_cards():
-    never = Policy(draw="never", knock=((1, 0),))
+    never = Policy(Draw("never"), knock=Knock(((1, 0),)))
     result = simulate(Rules(), never, never, 500, seed=2, keep_rows=True)
     draws = result.rows[result.rows["outcome"] == "draw"]
     assert len(draws) > 0

@@ -10,7 +10,7 @@ policies meet on common cards, which removes most of the luck from a comparison.
 Deals run in chunks (a parallel kernel per chunk), each chunk reduced to a few sums
 before the next, so memory stays flat however many deals are asked for; the per-hand
 rows are kept only when ``keep_rows`` is set.  The chunks run in this process or, with
-``scheduler``, on a Dask cluster (:func:`analyzer.core.cluster.map_chunks`) with the same
+``scheduler``, on a Dask cluster (:func:`analyzer.core.chunks.fold_chunks`) with the same
 result bit for bit.
 """
 
@@ -23,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ...core.cluster import ChunkPlan, RunInterrupted, fold_plan
+from ...core.chunks import ChunkPlan, fold_chunks
 from ...core.interrupts import raise_if_stop_requested
+from ...core.progress import Progress
 from ...core.rng import POLICY_SALT, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE
 from ..model.rules import Rules
@@ -48,9 +49,6 @@ DEFAULT_CHUNK = 1 << 15
 #: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
 #: (a few hundredths of a second on one core).
 INTERRUPT_SPAN = 1 << 10
-
-Progress = Callable[[int], None]
-
 
 def hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
               n_deals: int, swap_seats: bool = True) -> npt.NDArray[np.int64]:
@@ -155,13 +153,8 @@ def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.i
 
     plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
     initial: tuple[dict[str, float], list[npt.NDArray[np.int64]]] = ({}, [])
-    try:
-        state = fold_plan(plan, fold, initial, scheduler, progress)
-    except RunInterrupted as stop:
-        if not stop.state.chunks:
-            raise
-        return *stop.state.value, True
-    return *state.value, False
+    (sums, kept), interrupted = fold_chunks(plan, fold, initial, scheduler, progress)
+    return sums, kept, interrupted
 
 
 def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, seed: int = 0,
@@ -171,7 +164,7 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
 
     ``chunk`` deals go to each kernel call (or cluster task); ``progress`` is called
     with the deals of each chunk finished.  ``scheduler`` (see
-    :func:`analyzer.core.cluster.map_chunks`; None reads ``$ANALYZER_SCHEDULER``) runs the
+    :func:`analyzer.core.chunks.fold_chunks`; None reads ``$ANALYZER_SCHEDULER``) runs the
     chunks on a Dask cluster with the same result bit for bit; ``elapsed_s`` then
     includes connecting to it.  A ``KeyboardInterrupt`` stops the run; the summary then
     covers the chunks finished so far.

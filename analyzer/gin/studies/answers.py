@@ -17,11 +17,11 @@ are split into what they come from: hands ending in gin, undercuts and ordinary 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
 
+from ...core.progress import Progress
 from ...core.stats import Estimate
 from .equilibrium import knock_coordinates, table_policy
 from .exploit import (
@@ -39,7 +39,6 @@ from ..model.rules import Rules
 from ..play.players import Player
 from .sweeps import SCHEDULE_BINS
 
-Progress = Callable[[int], None]
 
 
 def rule_text(table: tuple[int, ...]) -> str:
