@@ -13,10 +13,9 @@ from typing import Any
 
 # before any kernel module is imported: numba reads the cache folder at decoration time
 from ._kernel_cache import configure as _configure_kernel_cache
+from ._version import __version__
 
 _configure_kernel_cache()
-
-__version__ = "0.1.0"
 
 #: Names served from the modules that define them, imported on first use: importing the
 #: package loads neither numpy nor numba, so that the command line starts (and answers
@@ -26,8 +25,8 @@ _LAZY = {
                      "to_mask"), "core.cards"),
     **dict.fromkeys(("best_discard", "best_melds", "deadwood_after_layoff",
                      "dealt_deadwood_distribution", "min_deadwood", "min_deadwood_batch"),
-                    "gin.evaluator"),
-    **dict.fromkeys(("Hand", "Move"), "gin.hand"),
+                    "gin.evaluator.kernels"),
+    **dict.fromkeys(("Hand", "Move"), "gin.play.hand"),
 }
 
 _API = ("advise", "dealt", "knock_chart", "knock_sweep", "play_games", "policies", "policy",

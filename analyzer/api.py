@@ -19,7 +19,7 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 >>> import analyzer as az
 >>> az.rules("standard", knock_limit=7).knock_limit
 7
->>> az.policy("basic", knock=7).knock
+>>> az.policy("basic", knock=7).knock.schedule
 ((1, 7),)
 >>> result = az.simulate("basic", "gin-hunter", deals=500, seed=1)
 >>> result.to_frame().columns.tolist()
@@ -56,7 +56,7 @@ from .gin.model.policies import Policy, format_policy, parse_policy
 from .gin.play.replay import HandReplay, parse_deck
 from .gin.model.rules import PRESETS as RULE_PRESETS
 from .gin.model.rules import Rules, resolve_rules
-from .gin.play.simulate import GameResult, HandResult
+from .gin.play.results import GameResult, HandResult
 
 RulesLike = Rules | str
 PolicyLike = Policy | str
@@ -74,8 +74,8 @@ def rules(name: str = "standard", **fields: Any) -> Rules:
 
 
 def policy(text: str = "basic", **fields: Any) -> Policy:
-    """The policy preset (or string form) ``text`` with ``fields`` changed; ``knock`` may
-    be a number (a constant threshold).
+    """The policy preset (or string form) ``text`` with ``fields`` (by their string-form
+    keys) changed; ``knock`` may be a number (a constant threshold).
 
     >>> format_policy(policy("simple", knock=8))
     'draw=meld,discard=random,knock=8,norepeat=yes'
@@ -85,7 +85,7 @@ def policy(text: str = "basic", **fields: Any) -> Policy:
     knock = fields.pop("knock", None)
     if knock is not None:
         base = base.with_knock(knock)
-    return dataclasses.replace(base, **fields)
+    return base.changed(**fields)
 
 
 def _check_text(value: object, name: str, none: bool = False) -> None:

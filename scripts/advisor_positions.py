@@ -12,7 +12,8 @@ import numpy.typing as npt
 
 from analyzer.gin.play.advisor import Position
 from analyzer.gin.studies.branching import decision_policies, next_knock_decision, start_hand
-from analyzer.gin.engine.transitions import Slot, apply_discard, choose_discard, new_scratch, new_state
+from analyzer.gin.decisions.choose import choose_discard
+from analyzer.gin.engine.transitions import Slot, apply_discard, new_scratch, new_state
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import Rules
 

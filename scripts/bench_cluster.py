@@ -41,7 +41,8 @@ from distributed import LocalCluster
 
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.simulate import HandResult, simulate
+from analyzer.gin.play.results import HandResult
+from analyzer.gin.play.simulate import simulate
 
 SEED = 20261130
 BASIC = POLICIES["basic"]

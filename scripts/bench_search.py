@@ -26,15 +26,9 @@ import numba
 
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.search import DEFAULT_BUDGET, SearchPolicy, format_player
-from analyzer.gin.play.simulate import (
-    HandResult,
-    hand_chunk_sums,
-    hand_result,
-    merge_sums,
-    play_games,
-    simulate,
-)
+from analyzer.gin.play.players import DEFAULT_BUDGET, SearchPolicy, format_player
+from analyzer.gin.play.results import HandResult, hand_result, merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, play_games, simulate
 
 SEED = 2026
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +30,8 @@ import pandas as pd
 
 from analyzer.gin.model.policies import Policy, format_policy, parse_policy
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.simulate import HandColumn, hand_rows
+from analyzer.gin.play.game_kernels import HandColumn
+from analyzer.gin.play.simulate import hand_rows
 
 #: (weight, low, high, starting spread) in the policy's units (hundredths of a point).
 SPACE = (
@@ -51,8 +51,8 @@ Space = tuple[tuple[str, int, int, int], ...]
 
 
 def with_weights(base: Policy, space: Space, weights: np.ndarray) -> Policy:
-    return replace(base, **{name: round(w) for (name, *_), w in zip(space, weights,
-                                                                          strict=True)})
+    return base.changed(**{name: round(w) for (name, *_), w in zip(space, weights,
+                                                                   strict=True)})
 
 
 def chosen_space(names: str) -> Space:

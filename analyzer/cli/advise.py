@@ -10,27 +10,17 @@ from ..core.limits import (
     MAX_SAMPLES,
     MAX_TEMPERATURE,
     MAX_TOLERANCE,
+    MAX_UNITS,
     MIN_EQUITY_DEALS,
     load_json,
     read_text,
 )
-from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.search import format_player, rollout_policy
-from .options import (
-    MAX_UNITS,
-    SEED,
-    FiniteFloatRange,
-    echo_json,
-    fail,
-    format_options,
-    get_player,
-    get_policy,
-    get_rules,
-    player_form,
-    progress_bar,
-    rules_options,
-)
+from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
+from ..gin.play.players import format_player, rollout_policy
+from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_rules, rules_options
+from .output import echo_json, format_options, player_form
+from .progress import progress_bar
 
 __all__ = ["MAX_SAMPLES", "advise_command", "format_advice", "model_difference",
            "strongest_model"]

@@ -11,7 +11,7 @@ from typing import IO, Any
 import click
 
 from ..core.limits import MAX_MESSAGE_CHARS, load_json
-from .options import SEED, fail, get_player, get_rules, rules_options
+from .inputs import SEED, fail, get_player, get_rules, rules_options
 
 
 @click.command("agent")

@@ -11,6 +11,7 @@ import click
 import pandas as pd
 
 from ..core.rng import offset_seed
+from ..gin.model.policies import policy_name
 from ..gin.studies.equity import (
     Value,
     check_against_simulation,
@@ -24,23 +25,21 @@ from ..gin.studies.equity import (
     sample_states,
     score_aware_best_response,
 )
-from ..gin.model.policies import policy_name
 from ..report.equity import write_response_files, write_table_files
 from ..report.files import removed_on_failure, write_csv
-from .options import (
+from .files import check_out_path
+from .inputs import (
     SEED,
     UNITS,
     UNITS_OR_NONE,
-    check_out_path,
-    echo_json,
     fail,
-    format_options,
     get_policy,
     get_rules,
     policy_options,
-    progress_bar,
     rules_options,
 )
+from .output import echo_json, format_options
+from .progress import progress_bar
 
 #: Spacing (points) of the grid printed by ``--format table``.
 _GRID_STEP = 10

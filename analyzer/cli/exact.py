@@ -7,19 +7,16 @@ from pathlib import Path
 import click
 
 from ..core.cards import N_RANKS, N_SUITS
-from ..gin.studies.exact import distribution_table, exact_enumeration, summarize
-from ..report.exact import enumerate_and_write
+from ..core.chunks import checkpointing
+from ..gin.studies.exact import distribution_table, exact_enumeration, exact_study, summarize
+from ..report.checkpoint import Checkpoint, CheckpointMismatch
+from ..report.exact import write_study
+from ..core.limits import MAX_UNITS
 from ..report.files import make_folder, removed_on_failure
-from .options import (
-    MAX_UNITS,
-    SEED,
-    chance_text,
-    check_out_path,
-    echo_json,
-    fail,
-    format_options,
-    progress_bar,
-)
+from .files import check_out_path
+from .inputs import SEED, fail
+from .output import chance_text, echo_json, format_options
+from .progress import progress_bar
 
 
 @click.command("exact")
@@ -70,13 +67,22 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
             checkpoint = out_dir / f"{stem}_checkpoint.json"
             if restart:
                 checkpoint.unlink(missing_ok=True)
+            identity = {"command": "exact", "cards": n_cards, "ranks": ranks, "suits": suits}
             # a stop keeps the checkpoint (and so its folder); a failure removes the
             # rest of what the run made
             with removed_on_failure():
                 make_folder(out_dir)
-                result, paths = enumerate_and_write(n_cards, out_dir, ranks, suits, update,
-                                                    checkpoint, mc_deals if full_deck else 0,
-                                                    mc_seed, stem)
+                try:
+                    with checkpointing(Checkpoint.continue_or_start(checkpoint, identity)):
+                        study = exact_study(n_cards, ranks, suits, mc_deals if full_deck else 0,
+                                            mc_seed, update)
+                except CheckpointMismatch as error:  # a saved state edited to misfit
+                    fail(str(error))
+                paths = write_study(study, out_dir, stem)
+                # only now: a disk that fills while the results are written keeps the
+                # whole enumeration in the checkpoint, for the next run to write them from
+                checkpoint.unlink(missing_ok=True)
+            result = study.result
     stats = summarize(result.counts)
     if fmt == "json":
         echo_json({"cards": n_cards, "deck": f"{suits} suits x {ranks} ranks",

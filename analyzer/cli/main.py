@@ -17,17 +17,18 @@ try:
 
     import click
 
-    from .. import __version__
-    from ..core.interrupts import interrupt_on_sigterm, stop_requested
+    from .._version import __version__
+    from ..core.interrupts import stop_requested
+    from .signals import interrupt_on_sigterm
 except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
     sys.stderr.write("Error: interrupted\n")
     exit_interrupted()
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
-    "deadwood": "analyzer.cli.play:deadwood",
-    "rules": "analyzer.cli.play:rules_command",
-    "policies": "analyzer.cli.play:policies_command",
+    "deadwood": "analyzer.cli.lookup:deadwood",
+    "rules": "analyzer.cli.lookup:rules_command",
+    "policies": "analyzer.cli.lookup:policies_command",
     "replay": "analyzer.cli.play:replay_command",
     "simulate": "analyzer.cli.play:simulate_command",
     "games": "analyzer.cli.play:games_command",

@@ -7,13 +7,12 @@ from contextlib import ExitStack
 import click
 
 from ..core.progress import Progress
-from .options import (
-    SEED,
-    check_out_folder,
+from .files import check_out_folder
+from .inputs import SEED, fail
+from .progress import progress_bar
+from .run_control import (
     checkpoint_options,
-    fail,
     interrupted,
-    progress_bar,
     run_checkpoint,
     scheduler_option,
     set_jobs,
@@ -71,9 +70,10 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
     size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
     sections = None if only is None else [s.strip() for s in only.split(",")]
     if sections is not None:
-        unknown = [s for s in sections if s not in SECTIONS]
+        names = [section.name for section in SECTIONS]
+        unknown = [s for s in sections if s not in names]
         if unknown:
-            fail(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
+            fail(f"unknown section {unknown[0]!r}; choose from {', '.join(names)}")
     set_jobs(jobs)
     command = " ".join(["analyzer report", *([f"--deals {deals}"] if deals else []),
                         *(["--quick"] if quick and not deals else []),

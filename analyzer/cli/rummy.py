@@ -13,6 +13,7 @@ from typing import Any
 import click
 import pandas as pd
 
+from ..core.limits import MAX_UNITS
 from ..core.options import split_policy_list
 from ..core.stats import Estimate
 from ..report.files import csv_bytes, removed_on_failure, write_text, write_together
@@ -23,19 +24,11 @@ from ..rummy.policies import RummyPolicy, parse_policy, policy_name
 from ..rummy.rules import PRESETS as RULE_PRESETS
 from ..rummy.rules import RummyRules, resolve_rules
 from ..rummy.simulate import GameResult, HandResult, play_games, simulate
-from .options import (
-    MAX_UNITS,
-    UNITS,
-    check_raw_count,
-    emit,
-    fail,
-    interrupted,
-    output_options,
-    progress_bar,
-    run_options,
-    scheduler_option,
-    set_jobs,
-)
+from .files import check_raw_count
+from .inputs import UNITS, fail
+from .output import emit, output_options
+from .progress import progress_bar
+from .run_control import interrupted, run_options, scheduler_option, set_jobs
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import FiniteFloatRange, fail
+from .inputs import FiniteFloatRange, fail
 
 #: Largest --advice-seconds: advisor runs stop at the larger of 10 s and twice this.
 MAX_ADVICE_SECONDS = 10.0

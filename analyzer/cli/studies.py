@@ -6,34 +6,30 @@ from typing import Any
 
 import click
 
-from ..core.limits import MIN_VARIANT_DEALS
+from ..core.limits import MAX_RAW_UNITS, MIN_VARIANT_DEALS
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import VARIANT_PRESETS
-from .options import (
-    MAX_RAW_UNITS,
+from .inputs import (
     UNITS,
     UNITS_OR_NONE,
-    chance_text,
-    checkpoint_options,
-    echo_json,
-    emit,
     fail,
     get_player,
     get_policy,
     get_rules,
-    interrupted,
-    output_options,
     policy_options,
-    progress_bar,
     rules_options,
+    split_player_list,
+)
+from .output import chance_text, echo_json, emit, output_options, save_chart, verdict_grid
+from .progress import progress_bar
+from .run_control import (
+    checkpoint_options,
+    interrupted,
     run_checkpoint,
     run_options,
-    save_chart,
     set_jobs,
-    split_player_list,
     study_options,
-    verdict_grid,
 )
 
 #: The report's tournament field (``analyzer.gin.studies.sweeps.default_field``), written out so

@@ -1,49 +1,37 @@
-"""Ctrl-C and SIGTERM as one stop signal that cannot be lost.
+"""The record that a stop (Ctrl-C or SIGTERM) was asked for, which cannot be lost.
 
 Python raises ``KeyboardInterrupt`` wherever the main thread happens to be when the
 signal arrives.  Inside a callback from C (numba's first compile of a kernel calls back
 into Python through ctypes) the exception is printed as "Exception ignored" and dropped,
-and the run would go on to finish as if nothing had happened.  So the handler also
-records that a stop was asked for, and the chunk loops (:mod:`analyzer.core.cluster`)
-and the command line check that record: a stop that was swallowed is raised again at
-the next chunk, or turns the run's exit status into the interrupted one at its end.
+and the run would go on to finish as if nothing had happened.  So the command line's
+signal handlers (:mod:`analyzer.cli.signals`) also record the stop here, and the chunk
+driver (:func:`analyzer.core.chunks.fold_chunks`) and the command line check the
+record: a stop that was swallowed is raised again at the next chunk, or turns the run's
+exit status into the interrupted one at its end.
 
-This module imports nothing heavy: the command line installs the handlers before it
-imports numpy or numba.
+This module handles no signal and imports nothing: the command line loads it before
+numpy or numba.
 """
 
 from __future__ import annotations
 
-import signal
-import threading
-
 _requested = False
 
 
-def _stop(signum: int, frame: object) -> None:
+def record_stop() -> None:
+    """Note that a stop was asked for (called by the signal handlers)."""
     global _requested
     _requested = True
-    raise KeyboardInterrupt
 
 
-def interrupt_on_sigterm(forget: bool = False) -> None:
-    """From now on, treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``), so that a run
-    stopped by a job scheduler reports, and checkpoints, as one stopped from the
-    keyboard.  SIGINT raises ``KeyboardInterrupt`` too even when the process started
-    with SIGINT ignored (as a shell starts background jobs, and so their children):
-    ``kill -INT`` must stop a run wherever it was started.  Both are recorded (see
-    :func:`stop_requested`); ``forget`` clears the record (a new run in the same
-    process).  Does nothing outside the main thread (signals go to the main thread)."""
+def forget_stop() -> None:
+    """Clear the record (a new run in the same process)."""
     global _requested
-    if threading.current_thread() is threading.main_thread():
-        if forget:
-            _requested = False
-        signal.signal(signal.SIGTERM, _stop)
-        signal.signal(signal.SIGINT, _stop)
+    _requested = False
 
 
 def stop_requested() -> bool:
-    """Whether Ctrl-C or SIGTERM arrived since :func:`interrupt_on_sigterm`, even if the
+    """Whether a stop was recorded since the last :func:`forget_stop`, even if the
     ``KeyboardInterrupt`` it raised was swallowed."""
     return _requested
 
@@ -54,4 +42,4 @@ def raise_if_stop_requested() -> None:
         raise KeyboardInterrupt
 
 
-__all__ = ["interrupt_on_sigterm", "raise_if_stop_requested", "stop_requested"]
+__all__ = ["forget_stop", "raise_if_stop_requested", "record_stop", "stop_requested"]

@@ -16,7 +16,7 @@ index rule changes every figure drawn from it (the committed ``results/`` includ
 
 * gin hand (simulate, compare, the knock chart, ``replay_deal``): the deck of deal ``d``
   from ``(seed, d)``, the policies' random choices from ``(seed ^ POLICY_SALT, d)``;
-* gin game (``simulate.play_game``, multiplayer): hand ``h`` of game ``g`` is stream
+* gin game (``game_kernels.play_game``, multiplayer): hand ``h`` of game ``g`` is stream
   ``i = g * MAX_HANDS_PER_GAME + h``, its deck from ``(seed ^ GAME_SALT, i)`` and its
   policies from ``(seed ^ GAME_SALT ^ POLICY_SALT, i)``;
 * dealt-deadwood distribution (evaluator): deal ``d`` from ``(seed, d)``;

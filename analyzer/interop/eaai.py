@@ -53,7 +53,7 @@ from ..gin.evaluator.kernels import best_melds
 from ..gin.play.hand import Hand, Move
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
-from ..gin.play.search import SearchPolicy
+from ..gin.play.players import SearchPolicy
 
 #: Message types answered with a reply line; every other known type is a report.
 QUESTIONS = ("willDrawFaceUpCard", "getDiscard", "getFinalMelds")

@@ -14,61 +14,27 @@ from pathlib import Path
 
 import numba
 
-from .. import __version__
-from .common import (
-    DEFAULT_DEALS,
-    QUICK_DEALS,
-    ReportConfig,
-    SectionWriter,
-    progress_for,
-    section_folder,
-    write_meta,
-)
-from .dealt import section_dealt
-from .equity import section_equity
+from .._version import __version__
+from . import dealt, equity, knock_box, knock_chart, rummy, schedule, sweep, tournament, variants
+from .common import DEFAULT_DEALS, QUICK_DEALS, ReportConfig, Section, section_heading
 from .files import append_text, make_folder, write_text
-from .knock_box import section_knock_box
-from .knock_chart import section_chart
-from .schedule import section_schedule
-from .sweep import section_sweep
-from .tournament import section_tournament
-from .variants import section_variants
 
-
-def section_rummy(config: ReportConfig) -> str:
-    from .rummy import write_rummy_report
-
-    started = time.perf_counter()
-    folder = section_folder(config, "rummy")
-    deals = config.size(0.3)
-    # plain rummy reports no progress of its own: the bar shows the elapsed time
-    progress_for(config, "plain rummy")
-    text = write_rummy_report(folder, deals=deals, seed=config.seed)
-    write_meta(folder, config, "rummy", started, deals=deals)
-    return text.replace("## Plain rummy", "## 8. Plain rummy", 1)
-
-
-SECTIONS: dict[str, SectionWriter] = {
-    "when": section_knock_box,
-    "dealt": section_dealt,
-    "sweep": section_sweep,
-    "chart": section_chart,
-    "schedule": section_schedule,
-    "tournament": section_tournament,
-    "variants": section_variants,
-    "equity": section_equity,
-    "rummy": section_rummy,
-}
+#: The report's sections in their order: the "When to knock" box opens it (above the
+#: run's description, no number); the others are numbered by their place here, 1 to 8.
+SECTIONS: tuple[Section, ...] = (knock_box.SECTION, dealt.SECTION, sweep.SECTION,
+                                 knock_chart.SECTION, schedule.SECTION, tournament.SECTION,
+                                 variants.SECTION, equity.SECTION, rummy.SECTION)
 
 
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
     """Run the studies and write ``config.out/README.md`` with every section."""
     make_folder(config.out)
     started = time.perf_counter()
-    parts = {name: section(config) for name, section in SECTIONS.items()
-             if sections is None or name in sections}
+    parts = {section.name: _section_text(section, number, config)
+             for number, section in enumerate(SECTIONS)
+             if sections is None or section.name in sections}
     # the "When to knock" box opens the report, above the run's description
-    box = parts.pop("when", "")
+    box = parts.pop(knock_box.SECTION.name, "")
     elapsed = time.perf_counter() - started
     threads = _threads()
     header = f"""# Gin rummy strategy report
@@ -93,6 +59,12 @@ never change) and [advisor_crosscheck/](advisor_crosscheck/)
     write_text(path, header + "\n" + "\n".join(parts.values()))
     _log_run_times(config, elapsed)
     return path
+
+
+def _section_text(section: Section, number: int, config: ReportConfig) -> str:
+    """Run one section and return its Markdown, under its heading numbered ``number``."""
+    text = section.render(section.run(config))
+    return text if section.title is None else section_heading(section.title, number) + text
 
 
 def _threads() -> int:

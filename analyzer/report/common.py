@@ -7,8 +7,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generic, TypeVar
 
-from .. import __version__
+from .._version import __version__
 from ..core.progress import Progress
 from .files import make_folder, write_text
 
@@ -34,7 +35,28 @@ class ReportConfig:
         return max(least, int(self.deals * factor))
 
 
-SectionWriter = Callable[[ReportConfig], str]
+#: What a section's study gives its Markdown.
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Section(Generic[R]):
+    """One section of the report, in two steps: :attr:`run` runs its study and writes its
+    files (CSV, PNG, ``meta.json``) into its folder; :attr:`render` writes its Markdown
+    from what the run returns, under the heading :func:`section_heading` gives it."""
+
+    name: str
+    """Its name for ``analyzer report --only``."""
+    title: str | None
+    """Its heading (numbered by its place in the report); None: no heading."""
+    run: Callable[[ReportConfig], R]
+    render: Callable[[R], str]
+
+
+def section_heading(title: str, number: int | None = None) -> str:
+    """A section's Markdown heading, numbered when ``number`` is given, and the blank
+    line after it."""
+    return f"## {'' if number is None else f'{number}. '}{title}\n\n"
 
 
 def format_number(value: float, digits: int = 2, sign: bool = False) -> str:
@@ -68,5 +90,5 @@ def section_folder(config: ReportConfig, name: str) -> Path:
     return make_folder(config.out / name)
 
 
-__all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "ReportConfig", "SectionWriter", "format_ci",
-           "format_number", "progress_for", "section_folder", "write_meta"]
+__all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "ReportConfig", "Section", "format_ci",
+           "format_number", "progress_for", "section_folder", "section_heading", "write_meta"]

@@ -3,19 +3,38 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import pandas as pd
 
 from ..gin.studies import sweeps as studies
+from ..gin.studies.exact import exact_study
 from . import figures as charts
-from .common import ReportConfig, progress_for, section_folder, write_meta
-from .exact import enumerate_and_write
+from .common import ReportConfig, Section, progress_for, section_folder, write_meta
+from .exact import write_study
 from .figures import figure_file
 from .files import make_folder, write_csv
 from .markdown import markdown_table
 
 
-def section_dealt(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class Dealt:
+    """The dealt-hands study as the section shows it."""
+
+    table: pd.DataFrame
+    """P(deadwood <= limit) by knock limit: exact, and Monte Carlo with its 95% CI."""
+    exact_at: pd.Series
+    """Exact P(deadwood <= limit) by (cards, limit)."""
+    mean10: float
+    """Mean dealt deadwood of 10 cards (points)."""
+    inside: int
+    """Cells (of 22) whose Monte Carlo CI contains the exact value."""
+    hands: int
+    """Monte Carlo hands of each size."""
+    seed: int
+
+
+def run_dealt(config: ReportConfig) -> Dealt:
     started = time.perf_counter()
     folder = section_folder(config, "dealt")
     exact = _exact_distribution(config)
@@ -48,8 +67,13 @@ def section_dealt(config: ReportConfig) -> str:
                     * exact.query("cards == 10")["probability"]).sum())
     write_meta(folder, config, "dealt", started, monte_carlo_hands_per_size=n,
                exact="results/exact (analyzer exact --cards 10 / --cards 11)")
-    return f"""## 1. Dealt hands: how often can you knock at once?
+    return Dealt(table, exact_at, mean10, inside, n, config.seed)
 
+
+def render_dealt(dealt: Dealt) -> str:
+    table, exact_at, mean10, inside, n = (dealt.table, dealt.exact_at, dealt.mean10,
+                                          dealt.inside, dealt.hands)
+    return f"""\
 **Question.** How is the deadwood of a dealt hand distributed, and how often can the
 first player knock right away, for each knock limit (Oklahoma's upcard sets the limit)?
 
@@ -68,9 +92,13 @@ of the table (about 21 expected at 95%).
 
 Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 10` and
 `--cards 11`; the report runs them when their files are missing). Monte Carlo seed
-{config.seed}. Tables: [distribution.csv](dealt/distribution.csv),
+{dealt.seed}. Tables: [distribution.csv](dealt/distribution.csv),
 [knock_eligibility.csv](dealt/knock_eligibility.csv).
 """
+
+
+SECTION = Section("dealt", "Dealt hands: how often can you knock at once?", run_dealt,
+                  render_dealt)
 
 
 def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
@@ -81,8 +109,8 @@ def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
         path = out / "exact" / f"cards{cards}_counts.csv"
         if not path.exists():
             make_folder(out / "exact")
-            enumerate_and_write(cards, out / "exact",
-                                progress=progress_for(config, f"exact {cards} cards"))
+            write_study(exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
+                        out / "exact")
         counts = pd.read_csv(path)
         frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
                                     "probability": counts["count"] / counts["count"].sum()}))

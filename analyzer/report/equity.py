@@ -21,7 +21,7 @@ from ..gin.studies.equity import (
     heatmap_data,
     threshold_data,
 )
-from .common import ReportConfig, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, progress_for, section_folder, section_heading, write_meta
 from .figures import figure_file, score_heatmap, threshold_heatmap
 from .files import make_folder, write_csv
 from .markdown import markdown_table
@@ -94,16 +94,24 @@ def write_study_files(study: EquityStudy, out_dir: Path) -> dict[str, Path]:
     return paths
 
 
-def section_equity(config: ReportConfig) -> str:
-    """Section 7 of the standard report, its files in ``config.out / "equity"``."""
+def run_equity(config: ReportConfig) -> EquityStudy:
+    """The study of the standard report, its files in ``config.out / "equity"``."""
     started = time.perf_counter()
     folder = section_folder(config, "equity")
     deals, games = config.size(2.5), config.size(0.5)
-    text = write_equity_report(folder, deals=deals, games=games, seed=config.seed, number=7,
-                               progress=progress_for(config, "equity"))
+    study = run_and_write(folder, deals, games, config.seed, progress_for(config, "equity"))
     write_meta(folder, config, "equity", started, deals=deals, games=games, rules="standard",
                policies="basic v basic")
-    return text
+    return study
+
+
+def run_and_write(out_dir: Path, deals: int, games: int, seed: int,
+                  progress: Progress | None) -> EquityStudy:
+    """Run :func:`analyzer.gin.studies.equity.equity_study` and write its files to
+    ``out_dir``."""
+    study = equity_study(deals, games, seed, progress)
+    write_study_files(study, out_dir)
+    return study
 
 
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
@@ -111,14 +119,13 @@ def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = R
                         progress: Progress | None = None) -> str:
     """Run :func:`analyzer.gin.studies.equity.equity_study`, write its files to ``out_dir`` and
     return the report section (Markdown, links relative to ``out_dir.parent``)."""
-    study = equity_study(deals, games, seed, progress)
-    write_study_files(study, out_dir)
-    return section_text(study, out_dir.name, number)
+    study = run_and_write(out_dir, deals, games, seed, progress)
+    return section_heading(TITLE, number) + section_text(study, out_dir.name)
 
 
-def section_text(study: EquityStudy, link: str, number: int | None = None) -> str:
-    """The report section of ``study`` (Markdown): files are linked as ``link/<stem>_*``
-    (``link`` is the folder relative to the report); ``number`` numbers the heading."""
+def section_text(study: EquityStudy, link: str) -> str:
+    """The report section of ``study`` (Markdown, below its heading): files are linked as
+    ``link/<stem>_*`` (``link`` is the folder relative to the report)."""
     table, check, presets, response, gain = (study.table, study.check, study.presets,
                                              study.response, study.gain)
     deals, games, seed = study.deals, study.games, study.seed
@@ -145,8 +152,6 @@ def section_text(study: EquityStudy, link: str, number: int | None = None) -> st
                            for name, s in agreement.items())
     file = f"{link}/{stem}"
     return "\n".join([
-        f"## {'' if number is None else f'{number}. '}{TITLE}",
-        "",
         ("**Question.** How likely is each player to win a game to 100 from any score, "
         "and does knocking by the score beat the best fixed knock threshold?"),
         "",
@@ -233,5 +238,8 @@ def section_text(study: EquityStudy, link: str, number: int | None = None) -> st
     ])
 
 
-__all__ = ["STEM", "TITLE", "section_equity", "section_text", "write_equity_report", "write_response_files",
-           "write_study_files", "write_table_files"]
+#: Section 7 of the standard report.
+SECTION = Section("equity", TITLE, run_equity, lambda study: section_text(study, "equity"))
+
+__all__ = ["SECTION", "STEM", "TITLE", "run_equity", "section_text", "write_equity_report",
+           "write_response_files", "write_study_files", "write_table_files"]

@@ -1,5 +1,6 @@
-"""Files of the exact enumeration (:mod:`analyzer.gin.studies.exact`): counts, summary, chart and
-the resumable checkpoint."""
+"""Files of the exact enumeration (:mod:`analyzer.gin.studies.exact`): counts, summary and
+chart.  This module only renders: the command line and the report's dealt section run the
+enumeration (:func:`analyzer.gin.studies.exact.exact_study`) and hand it here."""
 
 from __future__ import annotations
 
@@ -13,60 +14,15 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import N_RANKS, N_SUITS
-from ..core.progress import Progress
-from ..gin.evaluator.kernels import dealt_deadwood_distribution
 from ..gin.studies.exact import (
-    EnumerationState,
-    ExactResult,
+    ExactStudy,
     chart_data,
     distribution_table,
-    enumeration_params,
-    enumeration_start,
-    enumeration_steps,
     monte_carlo_check,
     summarize,
 )
 from .figures import exact_distribution_chart, figure_file
 from .files import make_folder, write_csv, write_text
-
-
-def load_checkpoint(path: Path) -> EnumerationState | None:
-    """The enumeration state saved at ``path``; ``None`` when the file is missing or
-    unreadable (the run then starts afresh)."""
-    if not path.exists():
-        return None
-    try:
-        return EnumerationState.from_json(path.read_text())
-    except (OSError, ValueError):
-        return None
-
-
-def save_checkpoint(path: Path, state: EnumerationState) -> None:
-    """Write ``state`` to ``path`` atomically (a temporary file, then a rename)."""
-    # kept when the run stops: it is what the next run resumes from
-    write_text(path, state.to_json(), track=False)
-
-
-def enumerate_with_checkpoint(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                              progress: Progress | None = None,
-                              checkpoint: Path | None = None,
-                              batch_work: int | None = None, *,
-                              remove_when_done: bool = True) -> ExactResult:
-    """:func:`analyzer.gin.studies.exact.exact_enumeration`, saving the state to ``checkpoint``
-    after every batch and resuming from it when its parameters match; the file is
-    deleted when the enumeration finishes (unless ``remove_when_done`` is False: a
-    caller that still has to write the results deletes it once they are written)."""
-    params = enumeration_params(n_cards, ranks, suits)
-    start = enumeration_start(params, None if checkpoint is None
-                              else load_checkpoint(checkpoint))
-    last = start
-    for last in enumeration_steps(start, progress, batch_work):
-        if checkpoint is not None:
-            save_checkpoint(checkpoint, last)
-    if checkpoint is not None and remove_when_done:
-        checkpoint.unlink(missing_ok=True)
-    return last.result()
 
 
 def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLike[str],
@@ -114,26 +70,17 @@ def write_results(counts: npt.ArrayLike, n_cards: int, out_dir: str | os.PathLik
     return paths
 
 
-def enumerate_and_write(n_cards: int, out_dir: Path, ranks: int = N_RANKS, suits: int = N_SUITS,
-                        progress: Progress | None = None, checkpoint: Path | None = None,
-                        mc_deals: int = 1_000_000, mc_seed: int = 0, stem: str | None = None
-                        ) -> tuple[ExactResult, dict[str, Path]]:
-    """Enumerate (resumably when ``checkpoint`` is given), add a Monte Carlo overlay of
-    ``mc_deals`` deals (0: none), and write the counts, summary and chart to ``out_dir``
-    (see :func:`write_results`)."""
-    result = enumerate_with_checkpoint(n_cards, ranks, suits, progress, checkpoint,
-                                       remove_when_done=False)
-    meta: dict[str, Any] = {"deck": f"{suits} suits x {ranks} ranks", "classes": result.classes}
-    mc = None
-    if mc_deals:
-        mc = dealt_deadwood_distribution(mc_deals, n_cards, mc_seed)
-        meta["monte_carlo"] = {"seed": mc_seed}
-    paths = write_results(result.counts, n_cards, out_dir, result.seconds, mc, meta, stem)
-    # only now: a disk that fills while the results are written keeps the whole
-    # enumeration in the checkpoint, for the next run to write them from
-    if checkpoint is not None:
-        checkpoint.unlink(missing_ok=True)
-    return result, paths
+def write_study(study: ExactStudy, out_dir: str | os.PathLike[str], stem: str | None = None
+                ) -> dict[str, Path]:
+    """Write an enumeration and its Monte Carlo overlay (see :func:`write_results`), with
+    the deck shape, the classes evaluated and the overlay's seed in the summary."""
+    result = study.result
+    meta: dict[str, Any] = {"deck": f"{study.suits} suits x {study.ranks} ranks",
+                            "classes": result.classes}
+    if study.mc_counts is not None:
+        meta["monte_carlo"] = {"seed": study.mc_seed}
+    return write_results(result.counts, study.n_cards, out_dir, result.seconds, study.mc_counts,
+                         meta, stem)
 
 
 def machine_description() -> str:
@@ -147,5 +94,4 @@ def machine_description() -> str:
     return f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs"
 
 
-__all__ = ["enumerate_and_write", "enumerate_with_checkpoint", "load_checkpoint",
-           "machine_description", "save_checkpoint", "write_results"]
+__all__ = ["machine_description", "write_results", "write_study"]

@@ -11,8 +11,10 @@ Files that existed before the run and were overwritten keep their new content.
 A failed write raises ``OSError`` with the final path as its file name, so the command
 line can report it in one line.
 
-This is the report layer: only ``report/``, ``cli/`` and the web app write files, and
-the compute layers take a writer from them where they must save (checkpoints).
+This is the report layer: only ``report/``, ``cli/`` and the web app write files.  The
+compute layers never do: a run that saves as it goes reaches its checkpoint file
+(:mod:`analyzer.report.checkpoint`, written here) only through the object the command
+line hands it.
 """
 
 from __future__ import annotations

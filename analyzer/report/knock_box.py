@@ -14,16 +14,17 @@ report runs a small equilibrium itself and says so.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from ..gin.model.policies import PRESETS as POLICIES
+from ..gin.model.rules import STANDARD
 from ..gin.studies.answers import KnockAnswers, knock_answers, rule_text
 from ..gin.studies.equilibrium import knock_equilibrium
 from ..gin.studies.exploit import panel, parse_table, table_of, table_text
-from ..gin.model.policies import PRESETS as POLICIES
-from ..gin.model.rules import STANDARD
-from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
 from .markdown import markdown_table
 
@@ -55,7 +56,20 @@ def robust_table(out: Path, rules_name: str = "standard") -> tuple[tuple[int, ..
     return table, f"{ROBUST_FOLDER}/{path.name} (weight {best['weight']:.0%})"
 
 
-def section_knock_box(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class KnockBox:
+    """The answers of the "When to knock" box, and where they came from."""
+
+    answers: KnockAnswers
+    deals: int
+    """Deals per comparison."""
+    source: str
+    """Where the robust table came from."""
+    experts_own: bool
+    """Whether the robust rule is the ``expert`` preset's own knock rule."""
+
+
+def run_knock_box(config: ReportConfig) -> KnockBox:
     started = time.perf_counter()
     folder = section_folder(config, "when_to_knock")
     expert = POLICIES["expert"]
@@ -79,8 +93,7 @@ def section_knock_box(config: ReportConfig) -> str:
     write_meta(folder, config, "when_to_knock", started, deals_per_comparison=deals,
                rules="standard", base="expert", robust_table=table_text(table),
                robust_source=source)
-    return box_text(answers, deals, source,
-                    experts_own=table_of(expert) == answers.lines[0].table)
+    return KnockBox(answers, deals, source, table_of(expert) == answers.lines[0].table)
 
 
 def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
@@ -96,9 +109,9 @@ def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
             f"undercuts and ordinary knocks: {parts}); exploitability {exploit}"))
 
 
-def box_text(answers: KnockAnswers, deals: int, source: str, experts_own: bool = False) -> str:
-    """The Markdown box (a quote block) and the table behind it; ``experts_own``: the
-    robust rule is the ``expert`` preset's own knock rule."""
+def render_knock_box(box: KnockBox) -> str:
+    """The Markdown box (a quote block) and the table behind it."""
+    answers, deals, source, experts_own = box.answers, box.deals, box.source, box.experts_own
     robust_rule, robust_numbers = _line_text(answers, 0)
     own = " (`expert` itself knocks by the robust rule)" if experts_own else ""
     lines = ["> ### When to knock",
@@ -133,3 +146,7 @@ def box_text(answers: KnockAnswers, deals: int, source: str, experts_own: bool =
                                 "exploitability_high"]]
     return ("\n".join(lines) + "\n" + markdown_table(frame.round(3)) + "\n\n" + GLOSSARY
             + "\n")
+
+
+#: The report's opening box, above the run's description (no heading of its own).
+SECTION = Section("when", None, run_knock_box, render_knock_box)

@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import pandas as pd
 
-from ..gin.studies import sweeps as studies
-from ..gin.studies.branching import MAX_TURN
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import STANDARD
+from ..gin.studies import sweeps as studies
+from ..gin.studies.branching import MAX_TURN
 from . import figures as charts
-from .common import ReportConfig, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, progress_for, section_folder, write_meta
 from .figures import figure_file
 from .files import write_csv
 
 
-def section_chart(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class KnockChart:
+    """The knock chart as the section shows it."""
+
+    chart: pd.DataFrame
+    """One row per (turn, deadwood) (:func:`analyzer.gin.studies.sweeps.knock_chart`)."""
+    deals: int
+    equity_deals: int
+    """Deals of the equity table valuing game wins."""
+    seed: int
+
+
+def run_chart(config: ReportConfig) -> KnockChart:
     started = time.perf_counter()
     folder = section_folder(config, "knock_chart")
     deals = config.size(4.0)
@@ -39,9 +52,13 @@ def section_chart(config: ReportConfig) -> str:
     write_meta(folder, config, "knock_chart", started, deals=deals, rules="standard",
                subject=format_policy(subject), opponent=format_policy(opponent),
                equity_deals=equity_deals)
-    statement = _chart_statement(chart)
-    return f"""## 3. When to knock, by turn: knock now or play on?
+    return KnockChart(chart, deals, equity_deals, config.seed)
 
+
+def render_chart(result: KnockChart) -> str:
+    deals, equity_deals = result.deals, result.equity_deals
+    statement = _chart_statement(result.chart)
+    return f"""\
 **Question.** You may knock with d deadwood on your n-th turn. Is it better to knock
 now or to play on (and knock at the next chance)?
 
@@ -56,10 +73,14 @@ knock / play-on boundary.
 
 States come from {deals:,} deals (each played twice, seats swapped) of `basic` against
 `basic` under the standard rules, the player holding back its knock along the main line
-so later turns are reached; seed {config.seed}. The game-win values use an equity table of
+so later turns are reached; seed {result.seed}. The game-win values use an equity table of
 the same pair from {equity_deals:,} deals. Full table with CIs (points and game-win):
 [knock_chart.csv](knock_chart/knock_chart.csv).
 """
+
+
+SECTION = Section("chart", "When to knock, by turn: knock now or play on?", run_chart,
+                  render_chart)
 
 
 def _chart_statement(chart: pd.DataFrame) -> str:

@@ -6,6 +6,8 @@ The tables come from :mod:`analyzer.rummy.studies`; this module draws them on a 
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +28,7 @@ from ..rummy.studies import (
     option_values,
     player_counts,
 )
+from .common import ReportConfig, Section, progress_for, section_folder, section_heading, write_meta
 from .files import csv_bytes, figure_bytes, make_folder, removed_on_failure, write_together
 from .markdown import markdown_table
 
@@ -132,11 +135,41 @@ def report_deals(deals: int) -> int:
                     + 2 * len(OPTION_VARIANTS))
 
 
+#: The section's heading.
+TITLE = "Plain rummy"
+
+
+@dataclass(frozen=True)
+class RummyStudies:
+    """The three plain-rummy studies' tables, and the run that made them."""
+
+    hold: pd.DataFrame
+    """Meld now or hold for Rummy (:func:`analyzer.rummy.studies.meld_or_hold`)."""
+    seats: pd.DataFrame
+    """By player count and seat (:func:`analyzer.rummy.studies.player_counts`)."""
+    options: pd.DataFrame
+    """By rule option (:func:`analyzer.rummy.studies.option_values`)."""
+    deals: int
+    """Deals per configuration."""
+    seed: int
+    out_dir: Path
+    """The folder of their files."""
+
+
 def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
                        links_from_parent: bool = True, progress: Progress | None = None,
                        scheduler: str | None = None) -> str:
     """Run the three studies, write CSV and PNG files into ``out_dir`` and return the
-    report's Markdown section on plain rummy.
+    report's Markdown section on plain rummy (see :func:`run_rummy_studies` and
+    :func:`render_rummy`)."""
+    studies = run_rummy_studies(out_dir, deals, seed, progress, scheduler)
+    return section_heading(TITLE) + render_rummy(studies, links_from_parent)
+
+
+def run_rummy_studies(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
+                      progress: Progress | None = None, scheduler: str | None = None
+                      ) -> RummyStudies:
+    """Run the three studies and write CSV and PNG files into ``out_dir``.
 
     Parameters
     ----------
@@ -147,17 +180,11 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
         Deals per configuration (51 configurations of hands, 19 of games).
     seed : int
         Seed of every run.
-    links_from_parent : bool
-        Chart links relative to the parent of ``out_dir`` (``rummy/meld_or_hold.png``,
-        for the report's README) or, when False, to ``out_dir`` itself (for a
-        ``report.md`` written inside it).
     progress, scheduler
         As in :func:`analyzer.rummy.simulate.simulate`; ``progress`` is told the total,
         :func:`report_deals`, first.
     """
     make_folder(out_dir)
-    link = f"{out_dir.name}/" if links_from_parent else ""
-    command = f"analyzer rummy study all --deals {deals} --seed {seed} --out {out_dir}"
     tell_total(progress, report_deals(deals))
     units = _units_only(progress)
     hold = meld_or_hold(deals, seed, progress=units, scheduler=scheduler)
@@ -166,7 +193,30 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
     for name, table in (("meld_or_hold", hold), ("player_counts", seats),
                         ("option_values", options)):
         write_study(out_dir, name, table)
+    return RummyStudies(hold, seats, options, deals, seed, out_dir)
 
+
+def run_rummy(config: ReportConfig) -> RummyStudies:
+    """The studies of the standard report, their files in ``config.out / "rummy"``."""
+    started = time.perf_counter()
+    folder = section_folder(config, "rummy")
+    deals = config.size(0.3)
+    # plain rummy reports no progress of its own: the bar shows the elapsed time
+    progress_for(config, "plain rummy")
+    studies = run_rummy_studies(folder, deals=deals, seed=config.seed)
+    write_meta(folder, config, "rummy", started, deals=deals)
+    return studies
+
+
+def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
+    """The Markdown of the studies, below the heading; chart links relative to the parent
+    of their folder (``rummy/meld_or_hold.png``, for the report's README) or, when
+    ``links_from_parent`` is False, to the folder itself (for a ``report.md`` written
+    inside it)."""
+    hold, seats, options = studies.hold, studies.seats, studies.options
+    deals, seed, out_dir = studies.deals, studies.seed, studies.out_dir
+    link = f"{out_dir.name}/" if links_from_parent else ""
+    command = f"analyzer rummy study all --deals {deals} --seed {seed} --out {out_dir}"
     best = hold.loc[hold.margin.idxmax()]
     always = hold[(hold.hold_turns == hold.hold_turns.max())
                   & (hold.hold_points == hold.hold_points.max())].iloc[0]
@@ -207,8 +257,6 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
         f"most ({_ci(flattest, 'hold_margin')}), and '{richest.variant}' moves the winner's "
         f"points most ({_ci(richest, 'winner_points')}).")
     return "\n".join([
-        "## Plain rummy",
-        "",
         ("Plain rummy (seeds 000 and 004), not gin: lay off onto any meld, score the cards "
          "left in the other hands, double for going out 'Rummy'.  Both players meld and lay "
          "off at once and throw the card leaving the least deadwood unless stated."),
@@ -265,12 +313,21 @@ def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
 CHARTS = {"meld_or_hold": plot_meld_or_hold, "player_counts": plot_player_counts,
           "option_values": plot_option_values}
 
+#: Section 8 of the standard report.
+SECTION = Section("rummy", TITLE, run_rummy, render_rummy)
+
 __all__ = [
     "CHARTS",
+    "SECTION",
+    "TITLE",
+    "RummyStudies",
     "plot_meld_or_hold",
     "plot_option_values",
     "plot_player_counts",
+    "render_rummy",
     "report_deals",
+    "run_rummy",
+    "run_rummy_studies",
     "write_rummy_report",
     "write_study",
 ]

@@ -3,19 +3,38 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
-from ..gin.studies import sweeps as studies
 from ..gin.model.policies import PRESETS as POLICIES
-from ..gin.model.policies import format_policy
+from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
+from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table
 
 
-def section_schedule(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class Schedule:
+    """The knock-schedule search as the section shows it."""
+
+    search: studies.ScheduleSearch
+    """Best schedules for points, then alternating best responses."""
+    for_games: list[int]
+    """The best schedule for games to 100."""
+    game_gain: tuple[float, float, float]
+    """Its gain in game-win rate: mean, 95% CI low and high."""
+    base: Policy
+    deals: int
+    """Deals per evaluation (points)."""
+    games: int
+    """Game pairs per evaluation (games)."""
+    seed: int
+
+
+def run_schedule(config: ReportConfig) -> Schedule:
     started = time.perf_counter()
     folder = section_folder(config, "schedule")
     deals, games = config.size(0.15, least=200), config.size(0.05, least=50)
@@ -44,13 +63,20 @@ def section_schedule(config: ReportConfig) -> str:
                game_pairs_per_evaluation=games, rules="standard", base=format_policy(base),
                bins=bins, games_schedule=for_games,
                games_gain=[game_gain, game_low, game_high])
+    return Schedule(search, for_games, (game_gain, game_low, game_high), base, deals, games,
+                    config.seed)
+
+
+def render_schedule(result: Schedule) -> str:
+    search, for_games, base = result.search, result.for_games, result.base
+    game_gain, game_low, game_high = result.game_gain
+    deals, games, bins = result.deals, result.games, studies.SCHEDULE_BINS
     first = search.steps.iloc[0]
     gap_text = "; ".join(
         f"{g.side} could still gain {format_ci(g.gain, g.gain_low, g.gain_high, 2)} points per hand "
         f"by switching to {g.best_deviation}" for g in search.gaps.itertuples())
     bin_names = ", ".join(f"{a}-{b}" if b < 30 else f"{a}+" for a, b in bins)
-    return f"""## 4. Best knock schedule and best responses
-
+    return f"""\
 **Question.** If the knock threshold may change with the turn, which schedule earns the
 most points per hand (and which wins the most games), and where do two players end up
 when each keeps best-responding?
@@ -70,9 +96,13 @@ Distance from a mutual best response: {gap_text}.
 
 Coordinate ascent over the four turn bins (a bin moves only on a significant paired gain),
 {deals:,} deals per evaluation for points and {games:,} seat-swapped game pairs for games
-(common deals), base policy `{format_policy(base)}`, standard rules, seed {config.seed}.
+(common deals), base policy `{format_policy(base)}`, standard rules, seed {result.seed}.
 Tables: [steps.csv](schedule/steps.csv), [gaps.csv](schedule/gaps.csv).
 """
+
+
+SECTION = Section("schedule", "Best knock schedule and best responses", run_schedule,
+                  render_schedule)
 
 
 def _first_a(search: studies.ScheduleSearch) -> tuple[int, ...]:

@@ -3,19 +3,36 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
-from ..gin.studies import sweeps as studies
+import pandas as pd
+
 from ..gin.model.policies import PRESETS as POLICIES
-from ..gin.model.policies import format_policy
+from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
+from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table
 
 
-def section_sweep(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class Sweep:
+    """The knock sweep as the section shows it."""
+
+    sweep: pd.DataFrame
+    """One row per (opponent, threshold) (:func:`analyzer.gin.studies.sweeps.knock_sweep`)."""
+    subject: Policy
+    deals: int
+    """Deals per arm."""
+    games: int
+    """Game pairs per arm."""
+    seed: int
+
+
+def run_sweep(config: ReportConfig) -> Sweep:
     started = time.perf_counter()
     folder = section_folder(config, "knock_sweep")
     deals, games = config.size(1.0), config.size(0.1)
@@ -35,6 +52,11 @@ def section_sweep(config: ReportConfig) -> str:
     write_meta(folder, config, "knock_sweep", started, deals_per_arm=deals, games_per_arm=games,
                rules="standard", subject=format_policy(subject),
                opponents={k: (format_policy(v) if v else "A's twin") for k, v in opponents.items()})
+    return Sweep(sweep, subject, deals, games, config.seed)
+
+
+def render_sweep(result: Sweep) -> str:
+    sweep, subject, deals, games = result.sweep, result.subject, result.deals, result.games
     lines = []
     for opponent, group in sweep.groupby("opponent", sort=False):
         group = group.set_index("threshold")
@@ -60,8 +82,7 @@ def section_sweep(config: ReportConfig) -> str:
     table = sweep[["opponent", "threshold", "points_mean", "diff_mean", "diff_low", "diff_high",
                    "win_mean", "undercut_mean", "gin_mean", "turns_mean", "game_win_mean",
                    "game_win_low", "game_win_high"]]
-    return f"""## 2. Knock threshold sweep: knock at deadwood <= t
-
+    return f"""\
 **Question.** If you knock as soon as your deadwood is at most t, which t earns the
 most points per hand, and which wins the most games to 100, against opponents that
 knock at once, hunt for gin, or play exactly like you?
@@ -78,6 +99,10 @@ ones (gin bonuses, undercuts of an opponent who knocks into a strong hand).
 
 A = `{format_policy(subject)}` with its threshold set to t; rules `standard`; {deals:,}
 deals per arm (each played twice, seats swapped) and {games:,} game pairs per arm, common
-to all arms (paired differences vs t = 10, 95% CIs); seed {config.seed}.
+to all arms (paired differences vs t = 10, 95% CIs); seed {result.seed}.
 Table: [sweep.csv](knock_sweep/sweep.csv).
 """
+
+
+SECTION = Section("sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep,
+                  render_sweep)

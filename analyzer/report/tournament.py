@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
-from ..gin.studies import sweeps as studies
+import pandas as pd
+
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.play.search import Player, format_player
+from ..gin.play.players import Player, format_player
+from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, format_ci, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table
@@ -24,7 +27,22 @@ def _full_form(player: Player) -> str:
             f"batch={player.batch},min_samples={player.min_samples}")
 
 
-def section_tournament(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class Tournament:
+    """The round robin as the section shows it."""
+
+    results: pd.DataFrame
+    """One row per ordered pairing (:func:`analyzer.gin.studies.sweeps.tournament`)."""
+    ranking: pd.DataFrame
+    field_policies: dict[str, Player]
+    deals: int
+    """Deals per pairing."""
+    games: int
+    """Game pairs per pairing."""
+    seed: int
+
+
+def run_tournament(config: ReportConfig) -> Tournament:
     started = time.perf_counter()
     folder = section_folder(config, "tournament")
     deals, games = config.size(0.25), config.size(0.025, least=30)
@@ -48,11 +66,17 @@ def section_tournament(config: ReportConfig) -> str:
                               "game-win rate (row vs column)", ".2f")
     write_meta(folder, config, "tournament", started, deals_per_pair=deals, games_per_pair=games,
                rules="standard", field={k: format_player(v) for k, v in field_policies.items()})
+    return Tournament(results, ranking, field_policies, deals, games, config.seed)
+
+
+def render_tournament(result: Tournament) -> str:
+    results, ranking, field_policies = result.results, result.ranking, result.field_policies
+    deals, games = result.deals, result.games
+    order = list(ranking["policy"])
     top, second = order[0], order[1]
     duel = results.set_index(["a", "b"]).loc[(top, second)]
     described = "\n".join(f"* `{name}`: `{_full_form(p)}`" for name, p in field_policies.items())
-    return f"""## 5. Draw and discard policies: a round robin
-
+    return f"""\
 **Question.** Which draw / discard policy wins, seats swapped on common deals?
 
 **Answer.** Ranked by mean points per hand against the field: {", ".join(order)}.
@@ -68,6 +92,10 @@ The field:
 {described}
 
 {deals:,} deals (each twice, seats swapped) and {games:,} game pairs per pairing, standard
-rules, seed {config.seed}; cells show the estimate ± the 95% CI half-width.
+rules, seed {result.seed}; cells show the estimate ± the 95% CI half-width.
 Tables: [pairs.csv](tournament/pairs.csv), [ranking.csv](tournament/ranking.csv).
 """
+
+
+SECTION = Section("tournament", "Draw and discard policies: a round robin", run_tournament,
+                  render_tournament)

@@ -3,19 +3,35 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
-from ..gin.studies import sweeps as studies
+import pandas as pd
+
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import VARIANT_PRESETS
+from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, progress_for, section_folder, write_meta
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table
 
 
-def section_variants(config: ReportConfig) -> str:
+@dataclass(frozen=True)
+class Variants:
+    """The scoring-variants study as the section shows it."""
+
+    table: pd.DataFrame
+    """One row per rules preset (:func:`analyzer.gin.studies.sweeps.variants`)."""
+    deals: int
+    """Deals per preset."""
+    games: int
+    """Game pairs per preset."""
+    seed: int
+
+
+def run_variants(config: ReportConfig) -> Variants:
     started = time.perf_counter()
     folder = section_folder(config, "variants")
     deals, games = config.size(0.25), config.size(0.05, least=30)
@@ -40,6 +56,11 @@ def section_variants(config: ReportConfig) -> str:
     write_meta(folder, config, "variants", started, deals=deals, games=games,
                baseline=format_policy(baseline), strong=format_policy(strong),
                weak=format_policy(weak))
+    return Variants(table, deals, games, config.seed)
+
+
+def render_variants(result: Variants) -> str:
+    table, deals, games = result.table, result.deals, result.games
     skill = table.sort_values("strong_game_win", ascending=False)
     most, least = skill.iloc[0], skill.iloc[-1]
     separated = most["strong_game_win_low"] > least["strong_game_win_high"]
@@ -49,8 +70,7 @@ def section_variants(config: ReportConfig) -> str:
     shown = table[["rules", "hand_points", "hand_points_sd", "hands_per_game", "shutout_rate",
                    "strong_game_win", "strong_game_win_low", "strong_game_win_high",
                    "first_edge", "best_threshold"]]
-    return f"""## 6. Scoring variants: how much does the rule book change the game?
-
+    return f"""\
 **Question.** Under each rules preset, how big and how spread are the hands, how long is
 a game, how much does skill decide it, and does the best knock threshold move?
 
@@ -71,5 +91,9 @@ standard rules{"; it moves under " + ", ".join(f"`{r}`" for r in moved) if len(m
 `hands_per_game`, `shutout_rate`: {games:,} seat-swapped pairs of `basic` self-play games;
 `strong_game_win`: {games:,} game pairs of `gin-hunter` against `basic`;
 `best_threshold`: knock thresholds 0, 2, ..., 10 against `basic` on common deals. Seed
-{config.seed}. Table: [variants.csv](variants/variants.csv).
+{result.seed}. Table: [variants.csv](variants/variants.csv).
 """
+
+
+SECTION = Section("variants", "Scoring variants: how much does the rule book change the game?",
+                  run_variants, render_variants)

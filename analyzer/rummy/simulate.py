@@ -2,7 +2,7 @@
 
 Deal ``i`` is shuffled from its own random stream ``rng.stream_key(seed, i)``.  A run is
 cut into chunks of deals (or games) that run here or on a Dask cluster
-(:func:`analyzer.core.cluster.fold_plan`, as gin's :func:`analyzer.gin.play.simulate.simulate`);
+(:func:`analyzer.core.chunks.fold_chunks`, as gin's :func:`analyzer.gin.play.simulate.simulate`);
 inside a chunk the kernel splits the deals among parallel slots.  Every total is an
 integer sum, so every number returned is the same whatever the thread count, the chunk
 size or the scheduler.  Memory stays flat: a chunk returns one row of totals, and
@@ -18,16 +18,15 @@ without it player ``j`` always has seat ``j``.  Seat 0 plays first, the last sea
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from numba import njit, prange
 
-from ..core.cluster import ChunkPlan, RunInterrupted, fold_plan
+from ..core.chunks import ChunkPlan, fold_chunks
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
 from ..core.results import RunResult
@@ -332,18 +331,6 @@ def game_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int,
     return totals.sum(axis=0)
 
 
-def _fold_chunks(plan: ChunkPlan, fold: Callable[[Any, Any], Any], initial: Any,
-                 scheduler: str | None, progress: Progress | None) -> tuple[Any, bool]:
-    """The fold over a plan's chunks and whether Ctrl-C stopped it (then over the chunks
-    finished in order; re-raised when none had)."""
-    try:
-        return fold_plan(plan, fold, initial, scheduler, progress).value, False
-    except RunInterrupted as stop:
-        if not stop.state.chunks:
-            raise
-        return stop.state.value, True
-
-
 def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, seed: int = 0,
              rotate: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
              progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
@@ -365,7 +352,7 @@ def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, see
         Also return a DataFrame with one row per hand (memory grows with ``deals``).
     chunk, progress, scheduler
         Deals per kernel call or cluster task; a callback given the deals of each chunk
-        finished; a Dask scheduler (see :func:`analyzer.core.cluster.fold_plan`).  The
+        finished; a Dask scheduler (see :func:`analyzer.core.chunks.fold_chunks`).  The
         result is the same bit for bit whatever they are.
 
     Examples
@@ -390,7 +377,7 @@ def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, see
 
     initial: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]] = (
         np.zeros(N_TOTALS, dtype=np.int64), [])
-    (totals, kept), interrupted = _fold_chunks(plan, fold, initial, scheduler, progress)
+    (totals, kept), interrupted = fold_chunks(plan, fold, initial, scheduler, progress)
     rows = None
     if keep_rows:
         columns = [*ROW_COLUMNS, *(f"left_seat{s}" for s in range(rules.players))]
@@ -452,7 +439,7 @@ def play_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
     started = time.perf_counter()
     common = {"rules": rules, "policies": tuple(policies), "seed": seed}
     plan = ChunkPlan(game_chunk, games, chunk, common, "first_game", "n_games")
-    totals, interrupted = _fold_chunks(
+    totals, interrupted = fold_chunks(
         plan, lambda total, part: total + part, np.zeros(N_GAME_TOTALS, dtype=np.int64),
         scheduler, progress)
     t = [float(x) for x in totals]

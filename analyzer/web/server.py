@@ -12,7 +12,7 @@ once that many connections are merely open.  :class:`GuardedProtocol` replaces t
   trickling bytes does not extend it.  The rest of a body the app answered without
   reading (a refused Host, say) has the same deadline.  Idle keep-alive connections close after
   :data:`KEEP_ALIVE_S`.  The body has its own deadline in the app
-  (:data:`analyzer.web.app.BODY_TIMEOUT_S`).
+  (:data:`analyzer.web.guards.BODY_TIMEOUT_S`).
 
 Every answer the protocol writes itself is JSON, ``{"error": "one-line reason"}``, like
 the app's.  :func:`listen_socket` binds the address before anything is printed, so a busy

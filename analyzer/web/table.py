@@ -21,13 +21,13 @@ import numpy.typing as npt
 
 from ..core.cards import format_card, parse_card
 from ..core.rng import shuffle_deck, stream_key
-from ..gin.play.advisor import Position
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.evaluator.kernels import best_discard_kernel, min_deadwood_kernel
-from ..gin.play.hand import Hand, Move
 from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
-from ..gin.play.simulate import close_game
+from ..gin.play.advisor import Position
+from ..gin.play.game_kernels import close_game
+from ..gin.play.hand import Hand, Move
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1

@@ -381,7 +381,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def check_players(args: argparse.Namespace) -> None:
     """Raise ValueError for an ``analyzer:SPEC`` player the analyzer does not know (before
     the JVM starts the agent, which would fail only at its first question)."""
-    from analyzer.gin.play.search import parse_player
+    from analyzer.gin.play.players import parse_player
 
     for name in ("player_a", "player_b"):
         spec = getattr(args, name)

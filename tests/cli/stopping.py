@@ -4,6 +4,7 @@ updates, and a real process stopped by a real signal while its memory is watched
 from __future__ import annotations
 
 import subprocess
+import threading
 import time
 from contextlib import contextmanager
 
@@ -35,26 +36,43 @@ def rss_mb(pid):
     return 0.0
 
 
-def signal_while_running(command, environment, stop, watch_s=8.0):
+def signal_while_running(command, environment, stop, warm_up, ready=None, watch_s=8.0):
     """Start the shell-quoted ``command`` with SIGINT ignored (as a shell's background job
-    is), watch its memory for ``watch_s`` seconds, then send ``stop``.  Returns (exit
-    status, stdout, stderr, peak MB, seconds from the signal to the exit); the process
-    must still be running when the signal goes."""
+    is), watch its memory for ``watch_s`` seconds (and, if ``ready`` is given, until its
+    stderr shows ``ready``), then send ``stop``.  Returns (exit status, stdout, stderr,
+    peak MB, seconds from the signal to the exit); the process must still be running when
+    the signal goes.
+
+    ``warm_up`` (a shell-quoted command that finishes) runs first, so that the kernels the
+    run needs are compiled and cached: a first compile takes longer than ``watch_s`` on a
+    loaded machine, and the signal would then stop the compile, not the run.  ``ready``
+    waits out a slow start on a loaded machine (loading the cached kernels)."""
+    subprocess.run(["sh", "-c", warm_up], env=environment, check=True, timeout=1800,
+                   capture_output=True)
     process = subprocess.Popen(  # the shell ignores SIGINT, then becomes the run (exec)
         ["sh", "-c", f"trap '' INT; exec {command}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    err_chunks: list[str] = []
+    reader = threading.Thread(target=lambda: err_chunks.extend(iter(
+        lambda: process.stderr.read(1), "")), daemon=True)
+    reader.start()
     try:
         peak = 0.0
-        for _ in range(int(watch_s / 0.5)):
+        waited = 0.0
+        while waited < watch_s or (ready is not None and ready not in "".join(err_chunks)
+                                   and waited < 600):
             time.sleep(0.5)
+            waited += 0.5
             peak = max(peak, rss_mb(process.pid))
         assert process.poll() is None
         signalled = time.perf_counter()
         process.send_signal(stop)
-        out, err = process.communicate(timeout=30)
+        out = process.stdout.read()
+        process.wait(timeout=30)
         stopped_in = time.perf_counter() - signalled
+        reader.join(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
-    return process.returncode, out, err, peak, stopped_in
+    return process.returncode, out, "".join(err_chunks), peak, stopped_in

@@ -1,8 +1,11 @@
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from analyzer._version import __version__
 from analyzer.cli.main import cli
 
 
@@ -57,7 +60,11 @@ def test_deadwood_file_names_bad_line(tmp_path):
 
 
 def test_version_and_help():
-    assert run("--version").exit_code == 0
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.output == f"analyzer, version {__version__}\n"
+    pyproject = (Path(__file__).parents[2] / "pyproject.toml").read_text()
+    assert re.search(r'^version = "(.*)"$', pyproject, re.MULTILINE)[1] == __version__
     assert "Example" in run("deadwood", "--help").output
 
 

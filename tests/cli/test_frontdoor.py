@@ -10,9 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import COMMANDS, cli
-from analyzer.cli.options import MAX_WIDTH, progress_hidden, verdict_grid
+from analyzer.cli.output import verdict_grid
+from analyzer.cli.progress import MAX_WIDTH, progress_hidden
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
-from analyzer.gin.model.policies import Policy
+from analyzer.gin.model.policies import KEYS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.model.rules import Rules
 
@@ -123,7 +124,7 @@ def test_policies_lists_every_preset_with_its_string_form():
 @pytest.mark.parametrize("name", ["gin-hunter", "basic,knock=7,discard=safe"])
 def test_policy_name_explains_every_field(name):
     data = json.loads(invoke(["policies", name, "--json"]).output)
-    assert set(data["fields"]) == set(Policy.__dataclass_fields__)
+    assert set(data["fields"]) == set(KEYS)
     assert all(field["meaning"] for field in data["fields"].values())
 
 
@@ -219,7 +220,7 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
     import io
     import time
 
-    from analyzer.cli import options
+    from analyzer.cli import progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -227,8 +228,8 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
 
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    monkeypatch.setattr(options, "PROGRESS_DELAY_S", 0.0)
-    with options.progress_bar(None, "deal", False, "study") as update:
+    monkeypatch.setattr(progress, "PROGRESS_DELAY_S", 0.0)
+    with progress.progress_bar(None, "deal", False, "study") as update:
         update(0, total=400)
         for _ in range(4):
             time.sleep(0.15)  # past tqdm's shortest redraw interval (0.1 s)
@@ -242,8 +243,8 @@ def test_progress_bar_on_a_terminal_shows_total_and_eta(monkeypatch):
 
 def test_every_draw_and_discard_rule_has_a_sentence():
     from analyzer.gin.model.describe import explain_policy
-    from analyzer.gin.model.policies import DISCARD_RULES, DRAW_RULES, Policy
+    from analyzer.gin.model.policies import DISCARD_RULES, DRAW_RULES, Discard, Draw, Policy
 
     for draw in DRAW_RULES:
         for discard in DISCARD_RULES:
-            assert explain_policy(Policy(draw=draw, discard=discard)).endswith(".")
+            assert explain_policy(Policy(Draw(draw), Discard(discard))).endswith(".")

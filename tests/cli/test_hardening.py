@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import cli
-from analyzer.core import cluster
+from analyzer.core import chunks, cluster
 
 from .stopping import StopAfter, signal_while_running
 
@@ -200,6 +200,7 @@ def test_row9_file_line_with_a_bad_size(tmp_path):
 
 def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
     from analyzer.report import build
+    from analyzer.report.common import Section
     from analyzer.report.files import make_folder, write_text
 
     def writes_then_stops(config):  # through the report's writers, as every section does
@@ -207,7 +208,7 @@ def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
         write_text(folder / "dealt.csv", "partial")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(build, "SECTIONS", {"dealt": writes_then_stops})
+    monkeypatch.setattr(build, "SECTIONS", (Section("dealt", None, writes_then_stops, str),))
     result = run("report", "--out", "fresh/report", "--no-progress")
     assert result.exit_code == 130
     assert list(tmp_path.iterdir()) == []
@@ -291,7 +292,9 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     environment.pop(cluster.SCHEDULER_ENV, None)
     command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals",
                           str(10**12), "--json"])
-    returncode, out, err, peak, stopped_in = signal_while_running(command, environment, stop)
+    warm_up = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals", "1000"])
+    returncode, out, err, peak, stopped_in = signal_while_running(command, environment, stop,
+                                                                  warm_up, ready="1.00T")
     assert returncode == 130, err
     assert peak < 500
     assert stopped_in < 1.0
@@ -306,24 +309,24 @@ def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeyp
     leaves no files; resumed, it writes the tables of an uninterrupted run."""
     args = ["report", "--quick", "--only", "sweep", "--no-progress"]
     assert run(*args, "--out", "whole").exit_code == 0
-    original = cluster._results_in_process
+    original = chunks._results_in_process
 
     def two_chunks_then_stop(plan, start):
         for item in original(plan, start):
-            chunks.append(item)
-            if len(chunks) == 3:
+            arrived.append(item)
+            if len(arrived) == 3:
                 raise KeyboardInterrupt
             yield item
 
-    chunks = []
+    arrived = []
 
-    monkeypatch.setattr(cluster, "_results_in_process", two_chunks_then_stop)
+    monkeypatch.setattr(chunks, "_results_in_process", two_chunks_then_stop)
     stopped = run(*args, "--out", "again", "--checkpoint", "report.json")
     assert stopped.exit_code == 130
     assert not (tmp_path / "again").exists()
     stages = json.loads((tmp_path / "report.json").read_text())["stages"]
     assert sum(stage["chunks"] for stage in stages.values()) == 2
-    monkeypatch.setattr(cluster, "_results_in_process", original)
+    monkeypatch.setattr(chunks, "_results_in_process", original)
     resumed = run(*args, "--out", "again", "--checkpoint", "report.json", "--resume")
     assert resumed.exit_code == 0, resumed.output
     tables = sorted(p.relative_to(tmp_path / "whole") for p in (tmp_path / "whole").rglob("*.csv"))
@@ -338,7 +341,7 @@ def test_interrupted_games_exit_130(monkeypatch):
         raise KeyboardInterrupt
         yield  # a generator, like the real one
 
-    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    monkeypatch.setattr(chunks, "_results_in_process", stop_at_once)
     result = run("games", "--games", 10, "--json")
     assert result.exit_code == 130
     assert result.stderr.strip() == "Error: interrupted"

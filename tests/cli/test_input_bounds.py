@@ -35,7 +35,7 @@ from analyzer.core.limits import (
 )
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.search import SearchField, SearchPolicy, parse_player
+from analyzer.gin.play.players import SearchField, SearchPolicy, parse_player
 
 from .stopping import signal_while_running
 
@@ -288,7 +288,10 @@ def test_search_run_stops_on_a_signal_with_flat_memory(stop):
     environment.pop(cluster.SCHEDULER_ENV, None)
     command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--a", ENDLESS,
                           "--deals", "2", "--json", "--no-progress"])
-    returncode, _, err, peak, stopped_in = signal_while_running(command, environment, stop)
+    warm_up = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--a",
+                          "search,budget=8,rollout=basic", "--deals", "2", "--no-progress"])
+    returncode, _, err, peak, stopped_in = signal_while_running(command, environment, stop,
+                                                                warm_up)
     assert returncode == 130, err
     assert "Traceback" not in err
     assert peak < 600

@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import cli
-from analyzer.core import cluster
+from analyzer.core import chunks, cluster
 from analyzer.report.files import (
     make_folder,
     removed_on_failure,
@@ -95,7 +95,7 @@ def files_under(folder):
 SLOW_REPORT = """
     import sys, time
     from analyzer.report import build
-    from analyzer.report.common import section_folder
+    from analyzer.report.common import Section, section_folder
     from analyzer.report.files import write_csv, write_text
     import pandas as pd
 
@@ -107,7 +107,7 @@ SLOW_REPORT = """
         time.sleep(120)
         return ""
 
-    build.SECTIONS = {"sweep": slow_section}
+    build.SECTIONS = (Section("sweep", None, slow_section, str),)
     from analyzer.cli.main import cli
     cli(sys.argv[1:], prog_name="analyzer")
 """
@@ -330,7 +330,7 @@ FAKE_DEALT = """
 FAKE_SECTION = """
     import pandas as pd
     from analyzer.report import build
-    from analyzer.report.common import section_folder
+    from analyzer.report.common import Section, section_folder
     from analyzer.report.figures import figure_file
     from analyzer.report.files import write_csv
 
@@ -342,7 +342,7 @@ FAKE_SECTION = """
             ax.plot(range(11), [t * t for t in range(11)])
         return ""
 
-    build.SECTIONS = {"sweep": section}
+    build.SECTIONS = (Section("sweep", None, section, str),)
 """
 
 
@@ -424,7 +424,7 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
         raise KeyboardInterrupt
         yield  # a generator, like the real one
 
-    monkeypatch.setattr(cluster, "_results_in_process", stop_at_once)
+    monkeypatch.setattr(chunks, "_results_in_process", stop_at_once)
     result = run("rummy", "simulate", "--deals", 100, "--json")
     assert result.exit_code == 130
     assert json.loads(result.stdout) == {"hands": 0, "interrupted": True,
@@ -481,7 +481,7 @@ def swallowed_interrupt(seen):
 def test_a_swallowed_ctrl_c_still_stops_the_run(monkeypatch):
     seen = []
     monkeypatch.setattr(sys, "unraisablehook", seen.append)
-    original = cluster._results_in_process
+    original = chunks._results_in_process
 
     def swallowing_on_the_first_chunk(plan, start):
         for index, item in enumerate(original(plan, start)):
@@ -489,7 +489,7 @@ def test_a_swallowed_ctrl_c_still_stops_the_run(monkeypatch):
                 swallowed_interrupt(seen)
             yield item
 
-    monkeypatch.setattr(cluster, "_results_in_process", swallowing_on_the_first_chunk)
+    monkeypatch.setattr(chunks, "_results_in_process", swallowing_on_the_first_chunk)
     result = run("simulate", "--deals", 3 * 32_768, "--json", "--seed", 5)
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)

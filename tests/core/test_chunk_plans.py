@@ -11,21 +11,21 @@ import numpy as np
 import pytest
 
 from analyzer.core import cluster
-from analyzer.core.cluster import (
-    Checkpoint,
-    CheckpointMismatch,
+from analyzer.core.chunks import (
     ChunkPlan,
     ChunkSpan,
-    FoldState,
-    RunInterrupted,
     checkpointing,
-    fold_plan,
+    fold_chunks,
+    fold_to_end,
     map_spans,
 )
-from analyzer.gin.studies.compare import compare_hands, knock_arms
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, simulate
+from analyzer.gin.play.results import merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, simulate
+from analyzer.gin.studies.compare import compare_hands, knock_arms
+from analyzer.report import checkpoint as checkpoint_file
+from analyzer.report.checkpoint import Checkpoint, CheckpointMismatch
 from analyzer.report.files import write_bytes
 
 BASIC = parse_policy("basic")
@@ -76,27 +76,40 @@ def test_plan_sizes_are_positive_integers(bad):
 
 def test_fold_is_in_chunk_order_and_reports_units():
     reported = []
-    state = fold_plan(ChunkPlan(identity, 10, 4, {}), lambda acc, r: [*acc, r], [],
-                      scheduler="", progress=reported.append)
-    assert state.value == [(0, 4), (4, 4), (8, 2)]
-    assert (state.chunks, state.units) == (3, 10)
+    value, interrupted = fold_chunks(ChunkPlan(identity, 10, 4, {}), lambda acc, r: [*acc, r],
+                                     [], scheduler="", progress=reported.append)
+    assert value == [(0, 4), (4, 4), (8, 2)] and not interrupted
     assert reported == [4, 4, 2]
-    assert map_spans(identity, 10, 4, {}, scheduler="") == state.value
+    assert map_spans(identity, 10, 4, {}, scheduler="") == value
 
 
-def test_interrupted_fold_carries_the_chunks_folded():
-    def stop_at_second(units):
+def stop_at(count):
+    """A progress callable that raises Ctrl-C at its ``count``-th call."""
+    def report(units):
         calls.append(units)
-        if len(calls) == 2:
+        if len(calls) == count:
             raise KeyboardInterrupt
 
     calls = []
-    with pytest.raises(RunInterrupted) as stop:
-        fold_plan(ChunkPlan(pow, 5, 1, {"exp": 2}, first_key="base", count_key="mod"), add, 0,
-                  scheduler="", progress=stop_at_second)
-    # pow(0, 2, 1) + pow(1, 2, 1): the second chunk was folded before its progress call
-    assert stop.value.state == FoldState(0, 2, 2)
-    assert stop.value.total == 5
+    return report
+
+
+def test_interrupted_fold_returns_the_chunks_folded():
+    plan = ChunkPlan(identity, 5, 1, {})
+    seen, interrupted = fold_chunks(plan, lambda acc, r: [*acc, r], [], scheduler="",
+                                    progress=stop_at(2))
+    # the second chunk was folded before its progress call
+    assert interrupted and seen == [(0, 1), (1, 1)]
+    with pytest.raises(KeyboardInterrupt):  # a study has no use for part of a run
+        fold_to_end(plan, lambda acc, r: [*acc, r], [], scheduler="", progress=stop_at(2))
+
+
+def test_a_stop_before_any_chunk_raises():
+    def stop_at_once(**kwargs):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        fold_chunks(ChunkPlan(stop_at_once, 5, 1, {}), add, 0, scheduler="")
 
 
 @pytest.mark.parametrize("value", [
@@ -106,7 +119,7 @@ def test_interrupted_fold_carries_the_chunks_folded():
     None,
 ])
 def test_checkpoint_values_read_back_to_the_same_bits(value):
-    decoded = cluster._decode(json.loads(json.dumps(cluster._encode(value))))
+    decoded = checkpoint_file._decode(json.loads(json.dumps(checkpoint_file._encode(value))))
     assert repr(decoded) == repr(value)
     if isinstance(value, np.ndarray):
         assert decoded.dtype == value.dtype and decoded.tobytes() == value.tobytes()
@@ -122,11 +135,11 @@ def test_resumed_simulation_is_bit_identical(tmp_path):
             raise KeyboardInterrupt
 
     done = []
-    with checkpointing(Checkpoint(path, {"run": "test"}, interval_s=0.0, write=write_bytes)):
+    with checkpointing(Checkpoint(path, {"run": "test"}, interval_s=0.0)):
         partial = simulate(STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="",
                            progress=stop_at_third)
     assert partial.interrupted and partial.deals == 1_500
-    with checkpointing(Checkpoint(path, {"run": "test"}, resume=True, write=write_bytes)):
+    with checkpointing(Checkpoint(path, {"run": "test"}, resume=True)):
         resumed = simulate(STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="")
     assert not resumed.interrupted
     assert (dataclasses.replace(resumed, elapsed_s=0.0, kernels_s=0.0)
@@ -145,26 +158,36 @@ def test_resumed_comparison_with_several_plans_is_bit_identical(tmp_path):
             raise KeyboardInterrupt
 
     done = []
-    with checkpointing(Checkpoint(path, {"run": "cmp"}, write=write_bytes)), \
-            pytest.raises(RunInterrupted):
+    with checkpointing(Checkpoint(path, {"run": "cmp"})), \
+            pytest.raises(KeyboardInterrupt):
         compare_hands(arms, 900, seed=5, chunk=300, scheduler="", progress=stop_at_second)
     saved = json.loads(path.read_text())["stages"]
     assert [entry["chunks"] for entry in saved.values()] == [2]
-    with checkpointing(Checkpoint(path, {"run": "cmp"}, resume=True, write=write_bytes)):
+    with checkpointing(Checkpoint(path, {"run": "cmp"}, resume=True)):
         resumed = compare_hands(arms, 900, seed=5, chunk=300, scheduler="")
     assert resumed.equals(whole)
 
 
 def test_checkpoint_of_another_run_is_refused(tmp_path):
     path = tmp_path / "run.json"
-    Checkpoint(path, {"seed": 1}, write=write_bytes)
+    Checkpoint(path, {"seed": 1})
     with pytest.raises(CheckpointMismatch, match="another run"):
-        Checkpoint(path, {"seed": 2}, resume=True, write=write_bytes)
+        Checkpoint(path, {"seed": 2}, resume=True)
     path.write_text("not json")
     with pytest.raises(CheckpointMismatch, match="not a checkpoint"):
-        Checkpoint(path, {"seed": 1}, resume=True, write=write_bytes)
+        Checkpoint(path, {"seed": 1}, resume=True)
     with pytest.raises(CheckpointMismatch, match="no checkpoint"):
-        Checkpoint(tmp_path / "missing.json", {"seed": 1}, resume=True, write=write_bytes)
+        Checkpoint(tmp_path / "missing.json", {"seed": 1}, resume=True)
+
+
+def test_a_run_that_resumes_on_its_own_starts_afresh_over_a_foreign_file(tmp_path):
+    path = tmp_path / "run.json"
+    Checkpoint(path, {"seed": 1})
+    assert Checkpoint.continue_or_start(path, {"seed": 1}).identity == {"seed": 1}
+    assert Checkpoint.continue_or_start(path, {"seed": 2}).identity == {"seed": 2}
+    assert json.loads(path.read_text())["identity"] == {"seed": 2}
+    path.write_text("not json")
+    assert Checkpoint.continue_or_start(path, {"seed": 3}).stages == {}
 
 
 def test_atomic_write_leaves_no_temporary_file(tmp_path):
@@ -186,6 +209,6 @@ def test_cluster_fold_with_one_chunk_in_flight_keeps_order(monkeypatch):
     def fold(total, part):
         return merge_sums([total, part])
 
-    local = fold_plan(plan, fold, {}, scheduler="")
-    remote = fold_plan(plan, fold, {}, scheduler="local:2")
-    assert remote == local and local.chunks == 5
+    local = fold_chunks(plan, fold, {}, scheduler="")
+    remote = fold_chunks(plan, fold, {}, scheduler="local:2")
+    assert remote == local and not local[1]

@@ -15,10 +15,12 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import cli
 from analyzer.core import cluster
-from analyzer.core.cluster import ChunksInterrupted, SchedulerUnreachable, map_chunks
+from analyzer.core.chunks import ChunkPlan, fold_chunks
+from analyzer.core.cluster import SchedulerUnreachable
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD, Rules
-from analyzer.gin.play.simulate import hand_chunk_sums, merge_sums, play_games, simulate
+from analyzer.gin.play.results import merge_sums
+from analyzer.gin.play.simulate import hand_chunk_sums, play_games, simulate
 
 BASIC = parse_policy("basic")
 HUNTER = parse_policy("gin-hunter")
@@ -58,26 +60,14 @@ def reference():
 # ------------------------------------------------------------------ in-process path
 
 
-def test_in_process_map_keeps_chunk_order_and_reports_weights():
-    seen = []
-    results = map_chunks(pow, [{"base": 2, "exp": 10}, {"base": 3, "exp": 4}], scheduler="",
-                         progress=seen.append, weights=[5, 3])
-    assert results == [1024, 81]
-    assert seen == [5, 3]
+def hand_plan(rules, n_deals, chunk=500):
+    """The chunk plan of a simulation's hand sums (as ``simulate`` folds them)."""
+    common = {"rules": rules, "policy_a": BASIC, "policy_b": HUNTER, "seed": 5}
+    return ChunkPlan(hand_chunk_sums, n_deals, chunk, common, "first_deal", "n_deals")
 
 
-def test_in_process_interrupt_carries_finished_chunks():
-    def stop_at_second(weight):
-        calls.append(weight)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-
-    calls = []
-    with pytest.raises(ChunksInterrupted) as stop:
-        map_chunks(pow, [{"base": n, "exp": 2} for n in range(5)], scheduler="",
-                   progress=stop_at_second)
-    assert stop.value.finished == {0: 0, 1: 1}
-    assert stop.value.total == 5
+def merge(total, part):
+    return merge_sums([total, part])
 
 
 def test_interrupted_simulate_summarises_finished_deals():
@@ -136,18 +126,25 @@ def test_games_on_cluster_are_identical(address):
 
 
 def test_knock_limit_sweep_on_cluster_is_identical(address):
-    # a study in miniature: one chunk list over several rule variants, merged per variant
-    limits = (4, 7, 10)
-    chunks = [{"rules": Rules(knock_limit=limit), "policy_a": BASIC, "policy_b": HUNTER,
-               "seed": 5, "first_deal": first, "n_deals": 500}
-              for limit in limits for first in range(0, 2_000, 500)]
-
-    def by_limit(parts):
-        return [merge_sums(parts[i * 4:(i + 1) * 4]) for i in range(len(limits))]
-
-    remote = by_limit(map_chunks(hand_chunk_sums, chunks, scheduler=address))
-    assert remote == by_limit(map_chunks(hand_chunk_sums, chunks, scheduler=""))
+    # a study in miniature: one plan per rule variant, folded in chunk order
+    plans = [hand_plan(Rules(knock_limit=limit), 2_000) for limit in (4, 7, 10)]
+    remote = [fold_chunks(plan, merge, {}, scheduler=address) for plan in plans]
+    assert remote == [fold_chunks(plan, merge, {}, scheduler="") for plan in plans]
     assert remote[0] != remote[2]
+
+
+def test_interrupt_on_cluster_returns_the_chunks_folded_in_order(address):
+    def stop_at_second(deals):
+        done.append(deals)
+        if len(done) == 2:
+            raise KeyboardInterrupt
+
+    done = []
+    partial = fold_chunks(hand_plan(STANDARD, 3_000), merge, {}, scheduler=address,
+                          progress=stop_at_second)
+    # the chunks in flight are cancelled; the two folded are the first two deals' chunks
+    assert partial == (fold_chunks(hand_plan(STANDARD, 1_000), merge, {}, scheduler="")[0],
+                       True)
 
 
 def test_studies_on_cluster_are_identical(address):

@@ -77,7 +77,7 @@ def test_every_parser_rejects_a_bad_flag(parse):
 
 
 def test_every_parser_reads_the_same_yes_no_words():
-    assert parse_gin_policy("basic,norepeat=On").norepeat
+    assert parse_gin_policy("basic,norepeat=On").discard.norepeat
     assert not parse_rummy_policy("simple,call=off").call
     assert resolve_rules("standard", ["hollywood=TRUE"]).hollywood
     assert RummyRules().with_overrides(["reshuffle=1"]).reshuffle

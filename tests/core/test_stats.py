@@ -53,7 +53,7 @@ def test_the_two_quantiles_agree_to_eight_digits():
 
 
 def test_gin_simulate_reexports_the_core_estimate():
-    from analyzer.gin.play.simulate import Estimate as GinEstimate
+    from analyzer.gin.play.results import Estimate as GinEstimate
 
     assert GinEstimate is Estimate
 

@@ -11,8 +11,8 @@ import pytest
 
 import analyzer as az
 from analyzer.core.limits import MAX_RAW_UNITS, MAX_SAMPLES, MAX_UNITS, SEED_MAX
-from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Policy, parse_policy
-from analyzer.gin.play.search import SearchPolicy
+from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Discard, Policy, parse_policy
+from analyzer.gin.play.players import SearchPolicy
 from analyzer.interop.eaai import AgentSession
 
 HAND = "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h"
@@ -100,7 +100,7 @@ def test_arguments_at_the_ends_of_their_ranges_run():
     assert az.simulate(deals=2, keep_rows=True, seed=0).rows.shape[0] == 4
     sweep = az.knock_sweep(deals=20, games=2, thresholds=(10, 0), seed=3)
     assert sweep["threshold"].tolist() == [10, 0]
-    assert len(az.tournament(("basic", Policy(slack=5)), deals=10, games=2)) == 2
+    assert len(az.tournament(("basic", Policy(discard=Discard(slack=5))), deals=10, games=2)) == 2
     assert az.replay(seed=SEED_MAX, deal=MAX_UNITS - 1).summary()
 
 
@@ -110,12 +110,12 @@ def test_the_api_accepts_numpy_integers():
 
 def test_policy_fields_have_ranges():
     for name, (low, high) in INT_RANGES.items():
-        assert getattr(Policy(**{name: low}), name) == low
-        assert getattr(Policy(**{name: high}), name) == high
+        assert Policy().changed(**{name: low}).value(name) == low
+        assert Policy().changed(**{name: high}).value(name) == high
         with pytest.raises(ValueError, match=name):
-            Policy(**{name: high + 1})
+            Policy().changed(**{name: high + 1})
         with pytest.raises(TypeError, match=name):
-            Policy(**{name: float(low)})
+            Policy().changed(**{name: float(low)})
 
 
 @pytest.mark.parametrize("text", ["basic,outs=99999999999999999999999", "basic,knock=\u0663",
@@ -132,7 +132,7 @@ def test_policy_strings_must_be_strings(value):
 
 
 def test_knock_schedules_are_integer_pairs():
-    assert az.policy("basic", knock=[[1, 0], [8, 10]]).knock == ((1, 0), (8, 10))
+    assert az.policy("basic", knock=[[1, 0], [8, 10]]).knock.schedule == ((1, 0), (8, 10))
     for schedule in (7.5, ((1, 7.5),), "7"):
         with pytest.raises(TypeError, match="knock schedule"):
             az.policy("basic", knock=schedule)

@@ -15,7 +15,7 @@ from analyzer.gin.evaluator.kernels import (
     min_deadwood,
     min_deadwood_batch,
 )
-from analyzer.gin.model.policies import MAX_PENALTY, Policy, parse_policy
+from analyzer.gin.model.policies import MAX_PENALTY, Discard, parse_policy
 from analyzer.gin.model.rules import INT_RANGES, Rules, resolve_rules
 from analyzer.rummy.rules import RummyRules
 
@@ -153,9 +153,9 @@ def test_policy_parameters_are_bounded(text):
 
 def test_policy_values_are_typed():
     with pytest.raises(TypeError, match=r"slack must be an integer, got 4\.5"):
-        Policy(slack=4.5)
+        Discard(slack=4.5)
     with pytest.raises(TypeError, match="norepeat must be True or False"):
-        Policy(norepeat="no")
+        Discard(norepeat="no")
 
 
 @pytest.mark.parametrize(("field", "value"), [

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from analyzer.core import cards
+from analyzer.gin.decisions.choose import choose_discard
 from analyzer.gin.engine.transitions import (
     Outcome,
     Phase,
@@ -13,7 +14,6 @@ from analyzer.gin.engine.transitions import (
     apply_big_gin,
     apply_draw,
     apply_pass,
-    choose_discard,
     deck_order,
     end_in_a_draw,
     new_hand,
@@ -24,9 +24,10 @@ from analyzer.gin.engine.transitions import (
 )
 from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
-from analyzer.gin.model.policies import Policy, parse_policy
+from analyzer.gin.model.policies import Draw, Knock, Policy, parse_policy
 from analyzer.gin.model.rules import PRESETS, Rules
-from analyzer.gin.play.simulate import close_game, play_games, replay_deal, simulate
+from analyzer.gin.play.game_kernels import close_game
+from analyzer.gin.play.simulate import play_games, replay_deal, simulate
 
 BASIC = POLICIES["basic"]
 
@@ -202,7 +203,7 @@ def test_two_stock_cards_left(stock_rule, outcome):
 
 
 def test_random_hands_reach_draws_at_two_stock_cards():
-    never = Policy(draw="never", knock=((1, 0),))
+    never = Policy(Draw("never"), knock=Knock(((1, 0),)))
     result = simulate(Rules(), never, never, 500, seed=2, keep_rows=True)
     draws = result.rows[result.rows["outcome"] == "draw"]
     assert len(draws) > 0
@@ -334,7 +335,8 @@ def test_games_invariants():
 
 
 def test_chunk_sums_merge_to_the_whole_run():
-    from analyzer.gin.play.simulate import hand_chunk_sums, hand_result, merge_sums
+    from analyzer.gin.play.results import hand_result, merge_sums
+    from analyzer.gin.play.simulate import hand_chunk_sums
 
     whole = simulate(Rules(), BASIC, POLICIES["simple"], 900, seed=8)
     parts = [hand_chunk_sums(Rules(), BASIC, POLICIES["simple"], 8, first, 300)
@@ -353,7 +355,7 @@ def test_games_from_a_score_state():
 
 
 def test_score_aware_policy_switches_by_score():
-    from analyzer.gin.play.simulate import ScoreAware
+    from analyzer.gin.play.score_aware import ScoreAware
 
     regions = np.zeros((101, 101), dtype=np.int64)
     same = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)

@@ -10,9 +10,11 @@ from click.testing import CliRunner
 
 from analyzer.cli.exact import exact as exact_command
 from analyzer.core import cards
-from analyzer.gin.studies import exact
+from analyzer.core.chunks import checkpointing
 from analyzer.gin.evaluator.kernels import best_discard_kernel, min_deadwood_batch
+from analyzer.gin.studies import exact
 from analyzer.report import exact as report_exact
+from analyzer.report.checkpoint import Checkpoint
 
 from . import reference
 
@@ -186,47 +188,61 @@ def test_published_results(n_cards):
                                  if k not in ("p_at_most",)}
 
 
+class StopAfter:
+    """A progress callable that counts the reports of suit classes and raises Ctrl-C at
+    the ``stop``-th one (never with None)."""
+
+    def __init__(self, stop=None):
+        self.stop = stop
+        self.reports = []
+
+    def __call__(self, advance, /, total=None):
+        if advance:
+            self.reports.append(advance)
+        if len(self.reports) == self.stop:
+            raise KeyboardInterrupt
+
+
 def test_checkpoint_resumes(tmp_path):
     path = tmp_path / "progress.json"
-    whole = exact.exact_distribution(10, 6, 4, progress=None)
-    params = exact.enumeration_params(10, 6, 4)
-    steps = exact.enumeration_steps(exact.enumeration_start(params), None, batch_work=5_000)
-    # an interrupted run: two batches saved, then the process stops
-    for _ in range(2):
-        saved = next(steps)
-        report_exact.save_checkpoint(path, saved)
-    steps.close()
-    state = json.loads(path.read_text())
-    assert state["next_piece"] == saved.next_piece < state["params"]["pieces"]
-    assert 0 < sum(state["counts"]) < math.comb(24, 10)
-    loaded = report_exact.load_checkpoint(path)
-    assert loaded is not None and loaded.next_piece == saved.next_piece
-    resumed_batches = [s.next_piece for s in exact.enumeration_steps(
-        exact.enumeration_start(params, loaded), None, batch_work=5_000)]
-    assert resumed_batches[0] > saved.next_piece  # carried on after the saved batches
-    resumed = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=None,
-                                                     checkpoint=path)
-    assert resumed.counts.tolist() == whole.tolist()
+    whole = exact.exact_enumeration(10, 6, 4, chunk=40)
+    plan = exact.enumeration_plan(10, 6, 4, chunk=40)
+    # an interrupted run: two chunks folded and saved, then Ctrl-C
+    with checkpointing(Checkpoint(path, {"run": "exact"})), pytest.raises(KeyboardInterrupt):
+        exact.exact_enumeration(10, 6, 4, chunk=40, progress=StopAfter(2))
+    (stage,) = json.loads(path.read_text())["stages"].values()
+    assert stage["chunks"] == 2 < len(plan)
+    resumed_progress = StopAfter()
+    with checkpointing(Checkpoint(path, {"run": "exact"}, resume=True)):
+        resumed = exact.exact_enumeration(10, 6, 4, chunk=40, progress=resumed_progress)
+    # the saved chunks are reported at once and not run again
+    assert len(resumed_progress.reports) == 1 + len(plan) - 2
+    assert sum(resumed_progress.reports) == whole.classes
+    assert resumed.counts.tolist() == whole.counts.tolist()
+    assert resumed.seconds > 0
+
+
+def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
+    path = tmp_path / "cards10_4x6_checkpoint.json"
+    args = ["--cards", "10", "--ranks", "6", "--suits", "4", "--out", str(tmp_path),
+            "--no-progress", "--json"]
+    path.write_text(json.dumps({"params": {"n_cards": 9}, "next_piece": 3, "counts": [5, 5]}))
+    result = CliRunner().invoke(exact_command, args)
+    assert result.exit_code == 0, result.output
+    assert sum(json.loads(result.output)["counts"]) == math.comb(24, 10)
     assert not path.exists()
-
-
-def test_checkpoint_for_other_parameters_is_ignored(tmp_path):
-    path = tmp_path / "progress.json"
-    params = {"n_cards": 9}
-    path.write_text(json.dumps({"params": params, "next_piece": 3, "elapsed_seconds": 1.0,
-                                "counts": [5, 5]}))
-    got = report_exact.enumerate_with_checkpoint(10, 6, 4, progress=None, checkpoint=path)
-    assert int(got.counts.sum()) == math.comb(24, 10)
-
-
-def test_unfinished_state_has_no_result():
-    params = exact.enumeration_params(10, 6, 4)
-    first = next(exact.enumeration_steps(exact.enumeration_start(params), None, 5_000))
-    assert not first.done
-    with pytest.raises(ValueError, match="stopped at piece"):
-        first.result()
-    assert exact.EnumerationState.from_json(first.to_json()).counts.tolist() == \
-        first.counts.tolist()
+    # a run stopped with every chunk saved but its files not written yet (a full disk)
+    identity = {"command": "exact", "cards": 10, "ranks": 6, "suits": 4}
+    with checkpointing(Checkpoint(path, identity)):
+        whole = exact.exact_enumeration(10, 6, 4)
+    saved = json.loads(path.read_text())
+    (stage,) = saved["stages"].values()
+    stage["value"]["tuple"][0]["array"][0] += 1  # a mark the rerun can only take from here
+    path.write_text(json.dumps(saved))
+    result = CliRunner().invoke(exact_command, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["counts"][0] == whole.counts[0] + 1
+    assert not path.exists()
 
 
 def test_summarize_exact_values():

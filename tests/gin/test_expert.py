@@ -1,12 +1,13 @@
 """The expert's decisions follow its stated parameters on scripted positions."""
 
-from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from analyzer.core import cards
 from analyzer.core.rng import stream_key
+from analyzer.gin.decisions.expert import danger, expert_discard, expert_wants_upcard, outs_mask
+from analyzer.gin.decisions.inference import infer_hidden
 from analyzer.gin.engine.transitions import (
     Phase,
     Slot,
@@ -14,8 +15,6 @@ from analyzer.gin.engine.transitions import (
     apply_draw,
     new_scratch,
 )
-from analyzer.gin.decisions.expert import danger, expert_discard, expert_wants_upcard, outs_mask
-from analyzer.gin.decisions.inference import infer_hidden
 from analyzer.gin.model.policies import PRESETS, PolicyField, format_policy, parse_policy
 from analyzer.gin.model.rules import Rules
 
@@ -25,7 +24,7 @@ from .scripted import card, mask
 RULES = Rules().to_array()
 EXPERT = PRESETS["expert"]
 #: The expert with its sampled knock rule (the preset knocks by its table alone).
-SAMPLED = replace(EXPERT, knock_rule="expert")
+SAMPLED = EXPERT.changed(knock_rule="expert")
 
 
 def dealt(first, second, upcard, stock):
@@ -49,7 +48,7 @@ def wants(state, policy):
 
 
 def test_policy_string_form_covers_every_expert_weight():
-    policy = replace(SAMPLED, outs=7, danger=8, take_margin=-9, low_late=10, knock_bias=11,
+    policy = SAMPLED.changed(outs=7, danger=8, take_margin=-9, low_late=10, knock_bias=11,
                      play_in=5, knock_stock=-12, knock_threat=13, knock_samples=14, game_push=15)
     text = format_policy(policy)
     assert parse_policy(text) == policy
@@ -71,19 +70,19 @@ def test_the_draw_takes_a_card_that_melds_whatever_the_margin():
     state = dealt("2c 3c 5d 6d 9h 9s Kc Qd Js Th", "", "4c", "")
     state[Slot.TURN] = 0
     assert wants(state, EXPERT)
-    assert wants(state, replace(EXPERT, take_margin=100_000))
+    assert wants(state, EXPERT.changed(take_margin=100_000))
     # 5c makes no meld of a best arrangement: its value gain must clear the margin
     state = dealt("2c 3c 5d 6d 9h 9s Kc Qd Js Th", "", "4h", "")
     state[Slot.TURN] = 0
-    assert not wants(state, replace(EXPERT, take_margin=100_000))
-    assert wants(state, replace(EXPERT, take_margin=-100_000))
+    assert not wants(state, EXPERT.changed(take_margin=100_000))
+    assert wants(state, EXPERT.changed(take_margin=-100_000))
 
 
 def test_the_draw_refuses_a_useless_card_unless_the_margin_is_negative():
     state = dealt(f"{MELDS} Ah 2s 3h Kh", "", "Qs", "")
     state[Slot.TURN] = 0
     assert not wants(state, EXPERT)
-    assert wants(state, replace(EXPERT, take_margin=-100_000))
+    assert wants(state, EXPERT.changed(take_margin=-100_000))
 
 
 def test_the_draw_values_live_outs_by_the_outs_weight():
@@ -91,11 +90,11 @@ def test_the_draw_values_live_outs_by_the_outs_weight():
     # adds the live set outs Kc Kd: worth it only at a high weight per out
     state = dealt(f"{MELDS} Ah 2s 3h Kh", "", "Ks", "")
     state[Slot.TURN] = 0
-    assert not wants(state, replace(EXPERT, outs=0))
-    assert wants(state, replace(EXPERT, outs=2_000))
+    assert not wants(state, EXPERT.changed(outs=0))
+    assert wants(state, EXPERT.changed(outs=2_000))
     # with Kc and Kd dead (buried in the pile) the pair has no outs and no weight helps
     state[Slot.PILE_MASK] |= mask("Kc Kd")
-    assert not wants(state, replace(EXPERT, outs=2_000))
+    assert not wants(state, EXPERT.changed(outs=2_000))
 
 
 def test_outs_are_the_cards_completing_pairs_and_run_draws():
@@ -138,7 +137,7 @@ def test_danger_is_certain_for_a_card_extending_a_known_run():
 def test_the_discard_avoids_feeding_the_opponent_by_the_danger_weight():
     state = danger_position()
     # no danger weight: a tie on value goes to the higher card, Kh
-    assert discard(state, replace(EXPERT, danger=0)) == ("Kh", False)
+    assert discard(state, EXPERT.changed(danger=0)) == ("Kh", False)
     # with a weight the throw minimises deadwood left + weight x danger (the three
     # candidates have the same outs): Kh and Qc leave 21 points, 9s leaves 22
     probs = np.zeros(52)
@@ -147,9 +146,9 @@ def test_the_discard_avoids_feeding_the_opponent_by_the_danger_weight():
         cost = {name: left + weight / 100 * danger(card(name), probs)
                 for name, left in (("Kh", 21), ("Qc", 21), ("9s", 22))}
         expected = min(cost, key=cost.get)
-        assert discard(state, replace(EXPERT, danger=weight)) == (expected, False)
+        assert discard(state, EXPERT.changed(danger=weight)) == (expected, False)
         assert expected != "Kh"
-    assert discard(state, replace(EXPERT, danger=150))[0] == "Qc"
+    assert discard(state, EXPERT.changed(danger=150))[0] == "Qc"
 
 
 def test_low_cards_are_kept_late_by_the_low_late_weight():
@@ -160,9 +159,9 @@ def test_low_cards_are_kept_late_by_the_low_late_weight():
     state[Slot.TURN] = 0
     apply_draw(state, False)
     state[Slot.STOCK_POS] = 36
-    base = replace(EXPERT, outs=10_000, danger=0).with_knock(0)
-    assert discard(state, replace(base, low_late=0)) == ("As", False)
-    assert discard(state, replace(base, low_late=100_000)) == ("9h", False)
+    base = EXPERT.changed(outs=10_000, danger=0).with_knock(0)
+    assert discard(state, base.changed(low_late=0)) == ("As", False)
+    assert discard(state, base.changed(low_late=100_000)) == ("9h", False)
 
 
 # --------------------------------------------------------------------------- knocks
@@ -181,16 +180,16 @@ def knock_position():
 
 def test_the_knock_follows_the_bias():
     state = knock_position()
-    assert discard(state, replace(SAMPLED, knock_bias=-100_000)) == ("2h", True)
-    thrown, knock = discard(state, replace(SAMPLED, knock_bias=100_000))
+    assert discard(state, SAMPLED.changed(knock_bias=-100_000)) == ("2h", True)
+    thrown, knock = discard(state, SAMPLED.changed(knock_bias=100_000))
     assert not knock and thrown in ("2h", "Ad")
 
 
 def test_the_schedule_caps_the_expert_knock_and_the_schedule_rule_knocks_at_once():
     state = knock_position()
-    gin_only = replace(SAMPLED, knock_bias=-100_000).with_knock(0)
+    gin_only = SAMPLED.changed(knock_bias=-100_000).with_knock(0)
     assert discard(state, gin_only)[1] is False
-    scheduled = replace(SAMPLED, knock_rule="schedule", knock_bias=100_000)
+    scheduled = SAMPLED.changed(knock_rule="schedule", knock_bias=100_000)
     assert discard(state, scheduled) == ("2h", True)
 
 
@@ -198,7 +197,7 @@ def test_gin_is_always_taken():
     state = dealt("2c 3c 4c 5c 5d 6d 7d 9h 9s 9c", "", "Kd", "Ks")
     state[Slot.TURN] = 0
     apply_draw(state, False)
-    assert discard(state, replace(EXPERT, knock_bias=100_000)) == ("Ks", True)
+    assert discard(state, EXPERT.changed(knock_bias=100_000)) == ("Ks", True)
 
 
 def test_the_threat_weight_cuts_off_an_opponent_close_to_knocking():
@@ -208,6 +207,6 @@ def test_the_threat_weight_cuts_off_an_opponent_close_to_knocking():
     state[Slot.HAND + 1] = mask("4h 5h 6h 7s 8s 9s Qc Qd Qs 2d")
     state[Slot.HELD + 1] = mask("4h 5h 6h 7s 8s 9s Qc Qd Qs")
     state[Slot.TOOK + 1] = state[Slot.HELD + 1]
-    policy = replace(SAMPLED, knock_bias=2_000, knock_stock=0)
-    assert discard(state, replace(policy, knock_threat=0))[1] is False
-    assert discard(state, replace(policy, knock_threat=100_000))[1] is True
+    policy = SAMPLED.changed(knock_bias=2_000, knock_stock=0)
+    assert discard(state, policy.changed(knock_threat=0))[1] is False
+    assert discard(state, policy.changed(knock_threat=100_000))[1] is True

@@ -79,7 +79,7 @@ def offer(hand, upcard, opponent_threw=""):
 def test_preset_parses_formats_and_is_described():
     assert format_policy(MARJJ) == "draw=marjj,discard=marjj,knock=1:10/4:0"
     assert parse_policy("draw=marjj,discard=marjj,knock=1:10/4:0") == MARJJ
-    assert parse_policy("marjj,knock=7").knock == ((1, 7),)
+    assert parse_policy("marjj,knock=7").knock.schedule == ((1, 7),)
     row = MARJJ.to_array()
     assert row[PolicyField.DRAW] == DrawRule.MARJJ and row[PolicyField.DISCARD] == DiscardRule.MARJJ
     assert "MARJJ" in explain_policy(MARJJ)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.gin.studies import exact
-
-from analyzer.gin.studies import sweeps as studies
-from analyzer.gin.play.multiplayer import play_multiplayer_games
+from analyzer.core.chunks import checkpointing
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.multiplayer import play_multiplayer_games
+from analyzer.gin.studies import exact
+from analyzer.gin.studies import sweeps as studies
+from analyzer.report.checkpoint import Checkpoint
 
 BASIC = PRESETS["basic"]
 
@@ -43,8 +44,7 @@ STUDIES = {
                                            BASIC, 40, 4, 1, progress=p),
     "dealt_hands": lambda p: studies.dealt_hands(500, 1, progress=p),
     "multiplayer": lambda p: play_multiplayer_games(STANDARD, [BASIC] * 3, 2_100, 1, p),
-    "exact": lambda p: exact.exact_enumeration(5, ranks=5, suits=3, progress=p,
-                                               batch_work=200),
+    "exact": lambda p: exact.exact_enumeration(5, ranks=5, suits=3, progress=p, chunk=2),
 }
 
 
@@ -57,11 +57,17 @@ def test_units_reported_add_up_to_the_announced_total(name):
     assert counter.done == counter.totals[0]
 
 
-def test_resumed_enumeration_reports_the_classes_already_done():
-    params = exact.enumeration_params(5, ranks=5, suits=3)
-    saved = next(exact.enumeration_steps(exact.enumeration_start(params), None, 200))
-    assert not saved.done  # an interrupted run: one batch kept
+def test_resumed_enumeration_reports_the_classes_already_done(tmp_path):
+    path = tmp_path / "exact.json"
+
+    def stop_after_first_chunk(advance, /, total=None):
+        if advance:
+            raise KeyboardInterrupt
+
+    # an interrupted run: one chunk kept
+    with checkpointing(Checkpoint(path, {"run": "exact"})), pytest.raises(KeyboardInterrupt):
+        exact.exact_enumeration(5, ranks=5, suits=3, chunk=2, progress=stop_after_first_chunk)
     counter = Counter()
-    exact.exact_enumeration(5, ranks=5, suits=3, batch_work=200, progress=counter,
-                            resume=saved)
+    with checkpointing(Checkpoint(path, {"run": "exact"}, resume=True)):
+        exact.exact_enumeration(5, ranks=5, suits=3, chunk=2, progress=counter)
     assert counter.done == counter.totals[0]

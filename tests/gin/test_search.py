@@ -11,13 +11,8 @@ from analyzer.gin.play.advisor import Position, advise
 from analyzer.gin.engine.transitions import SCRATCH_SIZE, Phase, Slot, new_state
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.search import (
-    SearchPolicy,
-    format_player,
-    parse_player,
-    search_action,
-    split_players,
-)
+from analyzer.gin.play.players import SearchPolicy, format_player, parse_player, split_players
+from analyzer.gin.play.search import search_action
 from analyzer.gin.play.simulate import hand_rows, play_games, simulate
 from analyzer.gin.studies.sweeps import tournament
 

@@ -101,7 +101,7 @@ def test_tournament_is_antisymmetric():
 
 def test_schedule_policy_bins():
     policy = studies.schedule_policy(BASIC, [10, 10, 4, 0])
-    assert policy.knock == ((1, 10), (7, 4), (10, 0))
+    assert policy.knock.schedule == ((1, 10), (7, 4), (10, 0))
 
 
 def test_charts_render_with_labels():

@@ -26,7 +26,7 @@ def warm_advisor():
     request: a cold JIT cache compiles for minutes, past every time limit of the server."""
     pytest.importorskip("fastapi")
     from analyzer.gin.play.advisor import Position
-    from analyzer.web.app import AdvisorService
+    from analyzer.web.advisor_service import AdvisorService
 
     service = AdvisorService()
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.web.app import AdvisorService, AdvisorStopped
+from analyzer.web.advisor_service import AdvisorService, AdvisorStopped
 
 
 class Recording(AdvisorService):

@@ -8,7 +8,9 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
-from analyzer.web.app import MAX_BODY_BYTES, AdvisorService, create_app
+from analyzer.web.advisor_service import AdvisorService
+from analyzer.web.app import create_app
+from analyzer.web.guards import MAX_BODY_BYTES
 
 from .conftest import BASE_URL, KNOCK_DECISION
 

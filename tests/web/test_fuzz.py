@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli.advise import MAX_SAMPLES
-from analyzer.cli.options import SEED_MAX
+from analyzer.core.limits import SEED_MAX
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
-from analyzer.web.app import AdvisorService, create_app
+from analyzer.web.advisor_service import AdvisorService
+from analyzer.web.app import create_app
 
 from .conftest import BASE_URL, KNOCK_DECISION, ROOT
 

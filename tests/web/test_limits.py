@@ -13,17 +13,13 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 
 from analyzer.cli.advise import advise_command
-from analyzer.cli.options import SEED_MAX
+from analyzer.core.limits import SEED_MAX
 from analyzer.gin.play.advisor import Position
-from analyzer.web.app import (
-    LIMITS,
-    SECURITY_HEADERS,
-    AdvisorService,
-    AdvisorStopped,
-    GameStore,
-    create_app,
-    host_policy,
-)
+from analyzer.web.advisor_service import AdvisorService, AdvisorStopped
+from analyzer.web.app import create_app
+from analyzer.web.guards import SECURITY_HEADERS, host_policy
+from analyzer.web.schemas import LIMITS
+from analyzer.web.table_page import GameStore
 
 from .conftest import BASE_URL, KNOCK_DECISION
 from .recording import Recording

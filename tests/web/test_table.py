@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from analyzer.core.cards import format_card, parse_card
-from analyzer.gin.play.advisor import legal_actions
 from analyzer.gin.engine.transitions import Slot
 from analyzer.gin.evaluator.kernels import min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
+from analyzer.gin.play.advisor import legal_actions
 from analyzer.web.table import ME, IllegalMove, PracticeGame
 
 

@@ -35,27 +35,19 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.rng import mix64, next_below, stream_key
+from ...core.rng import mix64, stream_key
+from ..decisions.choose import choose_discard, takes_upcard_to_knock, wants_upcard
 from ..evaluator.kernels import (
     best_arrangement_kernel,
     best_discard_kernel,
-    bit_index,
-    discard_deadwoods_kernel,
-    forms_meld_kernel,
     greedy_layoff_deadwood_kernel,
     layoff_deadwood_kernel,
-    melds_card_kernel,
     min_deadwood_kernel,
-    popcount,
     random_arrangement_kernel,
 )
-from ..decisions.expert import expert_discard, expert_wants_upcard
 from ..model.knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
-from ..decisions.marjj import marjj_discard, marjj_wants_upcard
-from ..model.policies import DiscardRule, DrawRule, PolicyField
 from ..model.rules import RuleField
 from ..model.state import (
-    FULL_DECK,
     MAX_PAIRS,
     OUTCOME_NAMES,
     SCRATCH_SIZE,
@@ -69,7 +61,7 @@ from ..model.state import (
 
 __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
            "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
-           "choose_discard", "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
+           "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
            "knock_threshold", "new_hand", "new_position", "new_scratch", "new_seat_view",
            "new_state",
            "play_from_deck", "resolve_knock", "see_next_stock_card", "step", "stock_left",
@@ -77,26 +69,7 @@ __all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome"
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
-_FULL_DECK = FULL_DECK
-_NONE = np.int64(1 << 20)
 _MAX_PAIRS = MAX_PAIRS
-
-
-def _related_masks() -> npt.NDArray[np.int64]:
-    """For each card, the cards sharing its rank or within two ranks in its suit."""
-    out = np.zeros(52, dtype=np.int64)
-    for card in range(52):
-        suit, rank = divmod(card, 13)
-        mask = 0
-        for other in range(4):
-            mask |= 1 << (other * 13 + rank)
-        for near in range(max(0, rank - 2), min(12, rank + 2) + 1):
-            mask |= 1 << (suit * 13 + near)
-        out[card] = mask & ~(1 << card)
-    return out
-
-
-_RELATED = _related_masks()
 
 
 @njit(cache=True)
@@ -229,26 +202,6 @@ def _pile_top(state: npt.NDArray[np.int64]) -> np.int64:
 
 
 @njit(cache=True)
-def _wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
-                  policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
-    upcard = _pile_top(state)
-    hand = state[Slot.HAND + player]
-    rule = policy[PolicyField.DRAW]
-    if rule == DrawRule.NEVER:
-        return False
-    if rule == DrawRule.EXPERT:
-        return expert_wants_upcard(state, player, policy, scratch)
-    if rule == DrawRule.MELD:
-        return melds_card_kernel(hand | (np.int64(1) << upcard), upcard)
-    if rule == DrawRule.ANY_MELD:
-        return forms_meld_kernel(hand, upcard)
-    if rule == DrawRule.MARJJ:
-        return marjj_wants_upcard(state, player, scratch)
-    after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
-    return after < min_deadwood_kernel(hand)
-
-
-@njit(cache=True)
 def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
     card = _pile_top(state)
     bit = np.int64(1) << card
@@ -307,160 +260,6 @@ def knock_deadwood(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64])
         allowed &= ~(np.int64(1) << state[Slot.TAKEN])
     best, _ = best_discard_kernel(hand, allowed, scratch)
     return best if best <= state[Slot.KNOCK_LIMIT] else np.int64(-1)
-
-
-@njit(cache=True)
-def _better_high(card: np.int64, other: np.int64) -> bool:
-    """Whether ``card`` is the preferred throw over ``other`` on a tie: higher value,
-    then higher rank, then higher index."""
-    if CARD_POINTS[card] != CARD_POINTS[other]:
-        return CARD_POINTS[card] > CARD_POINTS[other]
-    if card % 13 != other % 13:
-        return card % 13 > other % 13
-    return card > other
-
-
-@njit(cache=True)
-def _repeats(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> bool:
-    taken = state[Slot.TAKEN]
-    if taken < 0:
-        return False
-    code = taken * 52 + card
-    base = Slot.PAIRS + player * _MAX_PAIRS
-    for i in range(state[Slot.N_PAIRS + player]):
-        if state[base + i] == code:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _expected_next_deadwood(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64,
-                            scratch: npt.NDArray[np.int64]) -> np.float64:
-    """Mean best deadwood after drawing one card this player has not seen (points)."""
-    opponent = 1 - player
-    known = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
-    unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
-    total = np.int64(0)
-    count = np.int64(0)
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, scratch)
-        total += value
-        count += 1
-    return total / max(count, 1)
-
-
-@njit(cache=True)
-def _least(candidates: np.int64, values: npt.NDArray[np.int64]) -> np.int64:
-    """Least ``values[card]`` over the cards of ``candidates``."""
-    least = _NONE
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        least = min(least, values[bit_index(bit)])
-    return least
-
-
-@njit(cache=True)
-def _highest(candidates: np.int64) -> np.int64:
-    """The card of ``candidates`` preferred as a throw on a tie (see ``_better_high``)."""
-    best = np.int64(-1)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        if best < 0 or _better_high(card, best):
-            best = card
-    return best
-
-
-@njit(cache=True)
-def _cards_at(candidates: np.int64, values: npt.NDArray[np.int64], value: np.int64) -> np.int64:
-    """The cards of ``candidates`` whose ``values[card]`` equals ``value``."""
-    out = np.int64(0)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if values[bit_index(bit)] == value:
-            out |= bit
-    return out
-
-
-@njit(cache=True)
-def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
-                   policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-                   scratch: npt.NDArray[np.int64],
-                   lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
-    """(card to throw, whether to knock) for ``player`` holding 11 cards."""
-    if policy[PolicyField.DISCARD] == DiscardRule.EXPERT:
-        return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
-    if policy[PolicyField.DISCARD] == DiscardRule.MARJJ:
-        return marjj_discard(state, player, policy, rng, scratch, lookahead_scratch)
-    hand = state[Slot.HAND + player]
-    candidates = hand
-    if state[Slot.TAKEN] >= 0:
-        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, candidates, scratch)
-    least = _least(candidates, scratch)
-    if least == 0 or least <= knock_threshold(state, player, policy):
-        return _highest(_cards_at(candidates, scratch, least)), True
-    if policy[PolicyField.NO_REPEAT] != 0 and state[Slot.TAKEN] >= 0:
-        # drop repeated (taken, thrown) pairs unless nothing else is left
-        fresh = np.int64(0)
-        rest = candidates
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if not _repeats(state, player, bit_index(bit)):
-                fresh |= bit
-        if fresh:
-            candidates = fresh
-            least = _least(candidates, scratch)
-    rule = policy[PolicyField.DISCARD]
-    if rule == DiscardRule.RANDOM:
-        ties = _cards_at(candidates, scratch, least)
-        for _ in range(next_below(rng, popcount(ties))):
-            ties &= ties - 1
-        return bit_index(ties & -ties), False
-    if rule == DiscardRule.HIGH:
-        return _highest(_cards_at(candidates, scratch, least)), False
-    best_card = np.int64(-1)
-    best_score = np.inf
-    best_now = _NONE
-    if rule == DiscardRule.SAFE:
-        opponent = 1 - player
-        held = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
-        penalty = policy[PolicyField.DANGER_PENALTY]
-        rest = candidates
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            card = bit_index(bit)
-            score = np.float64(scratch[card] + penalty * popcount(_RELATED[card] & held))
-            if score < best_score or (score == best_score and _better_high(card, best_card)):
-                best_card, best_score = card, score
-        return best_card, False
-    # lookahead: the next draws are evaluated in their own work space, so ``scratch``
-    # keeps the per-discard deadwoods
-    slack = policy[PolicyField.SLACK]
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        now = scratch[card]
-        if now > least + slack:
-            continue
-        score = _expected_next_deadwood(state, player, hand & ~bit, lookahead_scratch)
-        if (score < best_score or (score == best_score and now < best_now)
-                or (score == best_score and now == best_now and _better_high(card, best_card))):
-            best_card, best_score, best_now = card, score, now
-    return best_card, False
 
 
 @njit(cache=True)
@@ -605,12 +404,13 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
          policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
          scratch: npt.NDArray[np.int64]) -> None:
     """One move of the player to move with ``policies[p]``: answer the upcard offer,
-    draw, or discard (maybe knocking); a hand that cannot go on ends as a draw."""
+    draw, or discard (maybe knocking), each as its policy's decision rule says
+    (:mod:`analyzer.gin.decisions.choose`); a hand that cannot go on ends as a draw."""
     player = state[Slot.TURN]
     policy = policies[player]
     phase = state[Slot.PHASE]
     if phase == Phase.OFFER:
-        if _wants_upcard(state, player, policy, scratch):
+        if wants_upcard(state, player, policy, scratch):
             _take_upcard(state, player)
         else:
             apply_pass(state)
@@ -618,23 +418,16 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         if state[Slot.DRAWS] >= MAX_DRAWS:
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif stock_left(state) <= 2:
-            if rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0:
-                upcard = _pile_top(state)
-                hand = state[Slot.HAND + player]
-                after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
-                # own turn counter moves on the draw; the threshold is for that turn
-                state[Slot.OWN_TURNS + player] += 1
-                threshold = knock_threshold(state, player, policy)
-                state[Slot.OWN_TURNS + player] -= 1
-                if after == 0 or after <= threshold:
-                    _take_upcard(state, player)
-                    return
+            if (rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0
+                    and takes_upcard_to_knock(state, player, policy, scratch)):
+                _take_upcard(state, player)
+                return
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
             _draw_stock(state, player)
         else:
             apply_draw(state, state[Slot.PILE_LEN] > 0
-                       and _wants_upcard(state, player, policy, scratch))
+                       and wants_upcard(state, player, policy, scratch))
     elif phase == Phase.DISCARD and not _big_gin(state, rules):
         card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:])
         apply_discard(state, card, knock, rules)

@@ -2,7 +2,8 @@
 policies`` and notebooks.
 
 Field explanations come from the attribute docstrings of :class:`~analyzer.gin.model.rules.Rules`
-and from the policy's own field values, so they cannot drift from the code.
+and from the declarations of the policy specs (:mod:`analyzer.gin.model.policies`), so
+they cannot drift from the code.
 
 >>> explain_policy(PRESETS["gin-hunter"]).split("; ")[-1]
 'knocks from own turn 1 only with gin, then from own turn 10 as soon as its deadwood is 10 or less.'
@@ -19,7 +20,7 @@ from dataclasses import fields
 from functools import cache
 from itertools import pairwise
 
-from .policies import PRESETS, Policy, format_schedule
+from .policies import KEYS, PRESETS, Policy, Schedule, declaration, format_schedule
 from .rules import PRESETS as RULE_PRESETS
 from .rules import STANDARD, Rules
 
@@ -43,48 +44,7 @@ RULE_PRESET_NOTES = {
     "target250": "Standard, but the game runs to 250 points.",
 }
 
-_DRAW_TEXT = {
-    "never": "Never takes the face-up card",
-    "improve": "Takes the face-up card when that lowers its deadwood",
-    "meld": "Takes the face-up card when it fits a meld of a best arrangement",
-    "anymeld": "Takes the face-up card when it forms any meld with its cards",
-    "expert": "Takes the face-up card when it fits a meld of a best arrangement, or when it "
-              "improves its hand value (deadwood less its live outs, read from what the "
-              "opponent is inferred to hold) by more than {take_margin_points:g} points",
-    "marjj": "Takes the face-up card, as the EAAI-2021 agent MARJJ does, when it lowers its "
-             "deadwood and fits a meld of the arrangement it would lay down (of its "
-             "least-deadwood arrangements, the one least exposed to layoffs)",
-}
-_DISCARD_TEXT = {
-    "high": "throws the card leaving the least deadwood (the highest card on ties)",
-    "random": "throws a random card among those leaving the least deadwood",
-    "safe": "throws the card leaving the least deadwood plus {danger_penalty} points per card "
-            "it could give the opponent (judged from the cards the opponent took)",
-    "lookahead": "throws, among discards within {slack} points of the least deadwood, the "
-                 "one with the best expected deadwood after the next draw",
-    "expert": "throws the card best for its hand value, weighing the chance the opponent "
-              "melds it",
-    "marjj": "throws, among its costliest unmelded cards, the one with the least deadwood "
-             "now plus expected deadwood after its next draws plus MARJJ's table of the "
-             "opponent's use for the card",
-}
-_POLICY_FIELD_TEXT = {
-    "draw": "When to take the face-up card: never, improve (when it lowers the deadwood), "
-            "meld (when it fits a meld of a best arrangement), anymeld (any meld), expert "
-            "or marjj.",
-    "discard": "Which card to throw: high, random, safe, lookahead, expert or marjj.",
-    "knock": "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
-             "steps); gin is always taken.",
-    "norepeat": "Never take a face-up card and throw the same card twice in a hand.",
-    "danger_penalty": "Points added per dangerous card (used by discard=safe).",
-    "slack": "Points above the least deadwood a lookahead discard may leave.",
-    "knock_alert": "Knock thresholds used instead while the opponent holds a card it took "
-                   "from the pile (None: the same as knock).",
-    "knock_rule": "schedule (knock by the knock thresholds) or expert.",
-}
-
-
-def _schedule_text(schedule: tuple[tuple[int, int], ...]) -> str:
+def _schedule_text(schedule: Schedule) -> str:
     def at(threshold: int) -> str:
         return "only with gin" if threshold == 0 else f"as soon as its deadwood is " \
                                                         f"{threshold} or less"
@@ -95,41 +55,32 @@ def _schedule_text(schedule: tuple[tuple[int, int], ...]) -> str:
 
 
 def _knock_text(policy: Policy) -> str:
-    text = "knocks " + _schedule_text(policy.knock)
-    if policy.knock_alert is not None:
+    knock = policy.knock
+    text = "knocks " + _schedule_text(knock.schedule)
+    if knock.alert is not None:
         text += ("; while the opponent holds a card it took from the pile it knocks "
-                 + _schedule_text(policy.knock_alert))
-    if policy.discard == "marjj":
-        text += " (the deadwood left by the card it chose to throw)"
-    if policy.knock_rule == "expert":
-        text += (" (when allowed, only if the knock is worth more than playing on, judged on "
-                 "sampled opponent hands)")
-    return text
+                 + _schedule_text(knock.alert))
+    return text + policy.discard.KNOCK_NOTE.get(policy.discard.rule, "") + knock.RULE_TEXT[
+        knock.rule]
 
 
 def explain_policy(policy: Policy) -> str:
-    """One plain-English sentence saying how ``policy`` draws, throws and knocks."""
-    discard = _DISCARD_TEXT[policy.discard].format(danger_penalty=policy.danger_penalty,
-                                                   slack=policy.slack)
-    draw = _DRAW_TEXT[policy.draw].format(take_margin_points=policy.take_margin / 100)
-    sentence = f"{draw}; {discard}; {_knock_text(policy)}"
-    if policy.norepeat:
-        sentence += "; never repeats a take-and-throw pair"
-    return sentence + "."
-
-
-#: Meaning of the fields that only the expert rules read.
-_EXPERT_FIELD_TEXT = "A weight of the expert rules (analyzer.gin.decisions.expert); others ignore it."
+    """One plain-English sentence saying how ``policy`` draws, throws and knocks (the
+    rules' sentences are the specs' ``RULE_TEXT``)."""
+    parts = [policy.draw.explain(), policy.discard.explain(), _knock_text(policy)]
+    parts += [found.clause for key in KEYS
+              if (found := declaration(key)).clause and policy.value(key)]
+    return "; ".join(parts) + "."
 
 
 def policy_fields(policy: Policy) -> list[tuple[str, object, str]]:
-    """``(field, value, meaning)`` for every field of ``policy``."""
+    """``(field, value, meaning)`` for every field of ``policy``, by string-form key."""
     rows: list[tuple[str, object, str]] = []
-    for item in fields(policy):
-        value = getattr(policy, item.name)
-        if item.name in ("knock", "knock_alert") and value is not None:
+    for key in KEYS:
+        value = policy.value(key)
+        if isinstance(value, tuple):
             value = format_schedule(value)
-        rows.append((item.name, value, _POLICY_FIELD_TEXT.get(item.name, _EXPERT_FIELD_TEXT)))
+        rows.append((key, value, declaration(key).text))
     return rows
 
 

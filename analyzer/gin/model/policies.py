@@ -1,78 +1,47 @@
 """Draw, discard and knock policies as data.
 
-A policy is a :class:`Policy` value (frozen, validated) that packs into a small
-``np.int64`` array (:meth:`Policy.to_array`, indexed by :class:`PolicyField`) which the
-engine kernel reads; there are no Python callbacks.  A policy sees only what its player
-may see: its hand, the discard pile, the cards the opponent took from the pile, threw
-and refused (:mod:`analyzer.gin.model.knowledge`), the stock size, its own turn number and,
-in a game, the score.
-
-Draw rules (whether to take the face-up card):
-  ``never``    always draw from the stock;
-  ``improve``  take it when the best deadwood after taking it (and discarding another
-               card) is lower than the deadwood held now;
-  ``meld``     take it when it is melded in some minimum-deadwood arrangement of the
-               11 cards;
-  ``expert``   take it when ``meld`` would, or when it lowers the hand's value
-               (deadwood less the live outs, weighted) by more than ``take_margin``
-               (:mod:`analyzer.gin.decisions.expert`);
-  ``anymeld``  take it when it forms any meld with the cards held, best or not (the EAAI
-               framework's simple player: ``willDrawFaceUpCard`` looks for a meld
-               containing the card among all melds of the 11 cards);
-  ``marjj``    the EAAI-2021 agent MARJJ's rule: take it when it lowers the deadwood
-               after the best discard and is melded in the meld set MARJJ would lay
-               down (:mod:`analyzer.gin.decisions.marjj`).
-
-Discard rules (which card to throw when not knocking):
-  ``high``      a discard leaving the least deadwood; ties to the highest card value,
-                then the highest rank, then the highest card index;
-  ``random``    uniformly at random among the discards leaving the least deadwood;
-  ``safe``      least ``deadwood + danger_penalty * danger``, where a card's danger
-                counts the cards the opponent took from the pile and still holds that
-                share its rank or sit within two ranks in its suit; ties as ``high``;
-  ``lookahead`` among discards within ``slack`` points of the least deadwood, the one
-                with the least expected deadwood after the next draw (over the cards
-                this player has not seen); ties to the lower deadwood now, then ``high``;
-  ``expert``    least value + ``danger`` x P(the opponent melds the card, from the
-                opponent-hand inference) - ``low_late`` x lateness x points;
-  ``marjj``     MARJJ's rule: among the unmelded cards worth the most, the least
-                deadwood now + its weighted future deadwood + its opponent-model table
-                (:mod:`analyzer.gin.decisions.marjj`); it knocks after the throw it chose, not after
-                the least-deadwood one, when its schedule allows (the preset: 10 or less
-                on own turns 1-3, then gin only).
-
-Knock rule: after drawing, knock (discarding a card that leaves the least deadwood)
-when that deadwood is at most the threshold for this player's turn number (its own
-draws, counted from 1) and within the rules' limit; gin is always taken.  With
-``knock_rule=expert`` the schedule only says when a knock may be considered: the knock is
-valued on sampled opponent hands (EV, undercuts, the game score) against
-``knock_bias + knock_stock x stock left`` (see :mod:`analyzer.gin.decisions.expert`).
+A policy is a :class:`Policy` (frozen, validated): one spec per decision rule,
+:class:`Draw` (whether to take the face-up card), :class:`Discard` (which card to throw),
+:class:`Knock` (when to knock) and the expert's :class:`Tracking` (how it reads hands).
+Each spec declares its fields (:mod:`analyzer.gin.model.spec_fields`): key, range,
+meaning and entry of the small ``np.int64`` row the decision kernels read
+(:meth:`Policy.to_array`, indexed by :class:`PolicyField`); there are no Python callbacks.
+A policy sees only what its player may see: its hand, the discard pile, the cards the
+opponent took from the pile, threw and refused (:mod:`analyzer.gin.model.knowledge`), the
+stock size, its own turn number and, in a game, the score.
 
 String form: ``draw=improve,discard=high,knock=10``.  ``knock`` is a number, ``gin``
 (0), or a schedule ``1:0/8:10`` (from own turn 1 knock only with gin, from turn 8 at
 10 or less).  ``knock_alert`` (same forms) is the schedule used instead while the
-opponent holds a card it took from the pile (a public signal that it is building melds);
-without it the one schedule serves both.  ``norepeat`` (yes/no): never repeat within a hand the same pair of
-face-up card taken and card discarded.  ``knock_rule`` (schedule/expert) and the expert's
-integer weights (``outs``, ``danger``, ``take_margin``, ``low_late``, ``knock_bias``,
-``knock_stock``, ``knock_threat``, ``knock_samples``, ``game_push``, ``play_in``) are
-written only when they differ from their defaults: ``expert,knock_bias=0``.
+opponent holds a card it took from the pile (a public signal that it is building
+melds); without it the one schedule serves both.  ``norepeat`` (yes/no): never repeat
+within a hand the same pair of face-up card taken and card discarded.  The other keys
+(:data:`KEYS`) are written only when they differ from their defaults:
+``expert,knock_bias=0``.  In Python, :meth:`Policy.changed` takes the same keys.
+
+Adding a rule: its name in the rule enum (:class:`DrawRule`, :class:`DiscardRule`,
+:class:`KnockRule`) with its sentence in the spec's ``RULE_TEXT``, any parameter as a
+declared field of that spec (with a :class:`PolicyField` entry and its key at the end of
+:data:`KEYS`), its branch in :mod:`analyzer.gin.decisions.choose`, and a preset below.
 
 >>> parse_policy("basic") == PRESETS["basic"]
 True
 >>> format_policy(parse_policy("draw=meld,discard=random,knock=1:0/8:10"))
 'draw=meld,discard=random,knock=1:0/8:10'
+>>> format_policy(PRESETS["basic"].changed(draw="never", outs=0))
+'draw=never,discard=high,knock=10,outs=0'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import IntEnum
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core.options import parse_yes_no
+from .spec_fields import Declared, Spec, declare, flag, integer, is_int, parse_int, rule_choice
 
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
@@ -85,25 +54,6 @@ MAX_PENALTY = 100
 #: of a point): 1000 points, ten times a whole hand, and far inside int64 in the kernels'
 #: sums (the tuned weights are below 1000).
 MAX_WEIGHT = 100_000
-#: ``name -> (low, high)`` of every integer field of a policy but the knock schedules.
-INT_RANGES: dict[str, tuple[int, int]] = {
-    "danger_penalty": (0, MAX_PENALTY), "slack": (0, MAX_PENALTY),
-    **dict.fromkeys(("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
-                     "knock_threat", "game_push"), (-MAX_WEIGHT, MAX_WEIGHT)),
-    "knock_samples": (1, 64), "play_in": (0, 20)}
-
-DRAW_RULES = ("never", "improve", "meld", "expert", "anymeld")
-DISCARD_RULES = ("high", "random", "safe", "lookahead", "expert")
-#: The rules of replicas of other programs' players, valid in every policy but kept out of
-#: ``DRAW_RULES``/``DISCARD_RULES``, the rules a best-response search tries.
-REPLICA_DRAW_RULES = ("marjj",)
-REPLICA_DISCARD_RULES = ("marjj",)
-ALL_DRAW_RULES = DRAW_RULES + REPLICA_DRAW_RULES
-ALL_DISCARD_RULES = DISCARD_RULES + REPLICA_DISCARD_RULES
-KNOCK_RULES = ("schedule", "expert")
-#: The expert's weights (integers, see :mod:`analyzer.gin.decisions.expert` for their units).
-EXPERT_KEYS = ("outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
-               "knock_threat", "knock_samples", "game_push", "play_in")
 
 
 class PolicyField(IntEnum):
@@ -131,15 +81,19 @@ class PolicyField(IntEnum):
 
 
 class DrawRule(IntEnum):
+    """The draw rules by kernel number; a rule's name in lower case is its string form."""
+
     NEVER = 0
     IMPROVE = 1
     MELD = 2
     EXPERT = 3
-    ANY_MELD = 4
+    ANYMELD = 4
     MARJJ = 5
 
 
 class DiscardRule(IntEnum):
+    """The discard rules by kernel number (names as :class:`DrawRule`)."""
+
     HIGH = 0
     RANDOM = 1
     SAFE = 2
@@ -149,15 +103,26 @@ class DiscardRule(IntEnum):
 
 
 class KnockRule(IntEnum):
+    """The knock rules by kernel number (names as :class:`DrawRule`)."""
+
     SCHEDULE = 0
     EXPERT = 1
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+#: The rules of replicas of other programs' players, valid in every policy but kept out of
+#: ``DRAW_RULES``/``DISCARD_RULES``, the rules a best-response search tries.
+REPLICA_RULES = ("marjj",)
+DRAW_RULES = tuple(r.name.lower() for r in DrawRule if r.name.lower() not in REPLICA_RULES)
+DISCARD_RULES = tuple(r.name.lower() for r in DiscardRule if r.name.lower() not in REPLICA_RULES)
+KNOCK_RULES = tuple(r.name.lower() for r in KnockRule)
+
+#: The meaning of every weight that only the expert rules read.
+_EXPERT_WEIGHT = "A weight of the expert rules (analyzer.gin.decisions.expert); others ignore it."
+
+Schedule = tuple[tuple[int, int], ...]
 
 
-def _steps_tuple(schedule: object) -> tuple[tuple[int, int], ...]:
+def _steps_tuple(schedule: object) -> Schedule:
     """A schedule given as any sequence of (turn, threshold) pairs, as nested tuples
     (checked by :func:`_check_schedule`)."""
     try:
@@ -167,9 +132,9 @@ def _steps_tuple(schedule: object) -> tuple[tuple[int, int], ...]:
                         f"got {schedule!r}") from None
 
 
-def _check_schedule(schedule: tuple[tuple[int, int], ...]) -> None:
+def _check_schedule(name: str, schedule: object) -> None:
     if not isinstance(schedule, tuple) or not all(
-            isinstance(step, tuple) and len(step) == 2 and all(_is_int(v) for v in step)
+            isinstance(step, tuple) and len(step) == 2 and all(is_int(v) for v in step)
             for step in schedule):
         raise TypeError(f"a knock schedule is a tuple of (turn, threshold) integer pairs, "
                         f"got {schedule!r}")
@@ -183,105 +148,291 @@ def _check_schedule(schedule: tuple[tuple[int, int], ...]) -> None:
             raise ValueError(f"knock threshold must be 0-10, got {threshold}")
 
 
+def _check_alert(name: str, schedule: object) -> None:
+    if schedule is not None:
+        _check_schedule(name, schedule)
+
+
+def format_schedule(schedule: Schedule) -> str:
+    """``10`` for a constant threshold, else ``1:10/7:0`` steps."""
+    if len(schedule) == 1:
+        return str(schedule[0][1])
+    return "/".join(f"{turn}:{threshold}" for turn, threshold in schedule)
+
+
+def _parse_schedule(text: str, key: str) -> Schedule:
+    text = text.strip()
+    if text == "gin":
+        return ((1, 0),)
+    if ":" not in text:
+        return ((1, parse_int(text, "knock")),)
+    steps = []
+    for step in text.split("/"):
+        turn, sep, threshold = step.partition(":")
+        if not sep:
+            raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
+        steps.append((parse_int(turn, "knock turn"), parse_int(threshold, "knock threshold")))
+    return tuple(steps)
+
+
+def _schedule(key: str, text: str, optional: bool) -> Declared:
+    """The declaration of a knock schedule field (``optional``: None allowed)."""
+    return Declared(key, text, None, _check_alert if optional else _check_schedule,
+                    _parse_schedule, format_schedule,
+                    f"0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}",
+                    always=not optional)
+
+
 @dataclass(frozen=True)
-class Policy:
-    """One player's strategy (deadwood thresholds in points, turns counted from 1)."""
+class Draw(Spec):
+    """Whether to take the face-up card (each rule is described in
+    :mod:`analyzer.gin.decisions.choose`, beside its kernel)."""
 
-    draw: str = "improve"
-    discard: str = "high"
-    knock: tuple[tuple[int, int], ...] = ((1, 10),)
-    """Knock schedule: (first own turn, deadwood threshold) pairs, turns ascending."""
-    knock_alert: tuple[tuple[int, int], ...] | None = None
-    """Knock schedule while the opponent holds a card it took from the pile (None: the
-    same as ``knock``)."""
-    norepeat: bool = False
-    danger_penalty: int = 3
-    slack: int = 4
-    knock_rule: str = "schedule"
-    outs: int = 150
-    danger: int = 400
-    take_margin: int = 0
-    low_late: int = 0
-    knock_bias: int = 0
-    knock_stock: int = 0
-    knock_threat: int = 0
-    knock_samples: int = 8
-    game_push: int = 0
-    play_in: int = 2
+    rule: str = rule_choice(
+        "improve", DrawRule, "draw",
+        "When to take the face-up card: never, improve (when it lowers the deadwood), meld "
+        "(when it fits a meld of a best arrangement), anymeld (any meld), expert or marjj.",
+        PolicyField.DRAW, always=True)
+    take_margin: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", _EXPERT_WEIGHT,
+                               PolicyField.TAKE_MARGIN)
 
-    def __post_init__(self) -> None:
-        if self.draw not in ALL_DRAW_RULES:
-            raise ValueError(f"unknown draw rule {self.draw!r}; "
-                             f"choose from {', '.join(ALL_DRAW_RULES)}")
-        if self.discard not in ALL_DISCARD_RULES:
-            raise ValueError(f"unknown discard rule {self.discard!r}; "
-                             f"choose from {', '.join(ALL_DISCARD_RULES)}")
-        _check_schedule(self.knock)
-        if self.knock_alert is not None:
-            _check_schedule(self.knock_alert)
-        if not isinstance(self.norepeat, bool):
-            raise TypeError(f"norepeat must be True or False, got {self.norepeat!r}")
-        for name, (low, high) in INT_RANGES.items():
-            value = getattr(self, name)
-            if not _is_int(value):
-                raise TypeError(f"{name} must be an integer, got {value!r}")
-            if not low <= value <= high:
-                span = f"{low}-{high}" if low >= 0 else f"{low} to {high}"
-                raise ValueError(f"{name} must be {span}, got {value}")
-        if self.knock_rule not in KNOCK_RULES:
-            raise ValueError(f"unknown knock rule {self.knock_rule!r}; "
-                             f"choose from {', '.join(KNOCK_RULES)}")
+    RULE_TEXT: ClassVar[dict[str, str]] = {
+        "never": "Never takes the face-up card",
+        "improve": "Takes the face-up card when that lowers its deadwood",
+        "meld": "Takes the face-up card when it fits a meld of a best arrangement",
+        "expert": "Takes the face-up card when it fits a meld of a best arrangement, or when "
+                  "it improves its hand value (deadwood less its live outs, read from what the "
+                  "opponent is inferred to hold) by more than {take_margin_points:g} points",
+        "anymeld": "Takes the face-up card when it forms any meld with its cards",
+        "marjj": "Takes the face-up card, as the EAAI-2021 agent MARJJ does, when it lowers "
+                 "its deadwood and fits a meld of the arrangement it would lay down (of its "
+                 "least-deadwood arrangements, the one least exposed to layoffs)",
+    }
+
+    def explain(self) -> str:
+        """The draw rule in plain English."""
+        return self.RULE_TEXT[self.rule].format(take_margin_points=self.take_margin / 100)
+
+
+@dataclass(frozen=True)
+class Discard(Spec):
+    """Which card to throw when not knocking (each rule is described in
+    :mod:`analyzer.gin.decisions.choose`, beside its kernel)."""
+
+    rule: str = rule_choice(
+        "high", DiscardRule, "discard",
+        "Which card to throw: high, random, safe, lookahead, expert or marjj.",
+        PolicyField.DISCARD, always=True)
+    norepeat: bool = flag(
+        False, "norepeat", "Never take a face-up card and throw the same card twice in a hand.",
+        PolicyField.NO_REPEAT, "never repeats a take-and-throw pair")
+    danger_penalty: int = integer(3, 0, MAX_PENALTY, "danger_penalty",
+                                  "Points added per dangerous card (used by discard=safe).",
+                                  PolicyField.DANGER_PENALTY)
+    slack: int = integer(4, 0, MAX_PENALTY, "slack",
+                         "Points above the least deadwood a lookahead discard may leave.",
+                         PolicyField.SLACK)
+    danger: int = integer(400, -MAX_WEIGHT, MAX_WEIGHT, "danger", _EXPERT_WEIGHT,
+                          PolicyField.DANGER)
+    low_late: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "low_late", _EXPERT_WEIGHT,
+                            PolicyField.LOW_LATE)
+
+    RULE_TEXT: ClassVar[dict[str, str]] = {
+        "high": "throws the card leaving the least deadwood (the highest card on ties)",
+        "random": "throws a random card among those leaving the least deadwood",
+        "safe": "throws the card leaving the least deadwood plus {danger_penalty} points per "
+                "card it could give the opponent (judged from the cards the opponent took)",
+        "lookahead": "throws, among discards within {slack} points of the least deadwood, the "
+                     "one with the best expected deadwood after the next draw",
+        "expert": "throws the card best for its hand value, weighing the chance the opponent "
+                  "melds it",
+        "marjj": "throws, among its costliest unmelded cards, the one with the least deadwood "
+                 "now plus expected deadwood after its next draws plus MARJJ's table of the "
+                 "opponent's use for the card",
+    }
+    #: What a discard rule changes in the knock (the deadwood it knocks with).
+    KNOCK_NOTE: ClassVar[dict[str, str]] = {
+        "marjj": " (the deadwood left by the card it chose to throw)"}
+
+    def explain(self) -> str:
+        """The discard rule in plain English."""
+        return self.RULE_TEXT[self.rule].format(danger_penalty=self.danger_penalty,
+                                                slack=self.slack)
+
+
+@dataclass(frozen=True)
+class Knock(Spec):
+    """When to knock.
+
+    After drawing, knock (discarding a card that leaves the least deadwood) when that
+    deadwood is at most the threshold of the ``schedule`` for this player's turn number
+    (its own draws, counted from 1; the ``alert`` schedule while the opponent holds a card
+    it took from the pile) and within the rules' limit; gin is always taken.  With
+    ``rule=expert`` the schedule only says when a knock may be considered: the knock is
+    valued on sampled opponent hands (EV, undercuts, the game score) against ``bias +
+    stock x stock left`` (see :mod:`analyzer.gin.decisions.expert`)."""
+
+    schedule: tuple[tuple[int, int], ...] = declare(((1, 10),), _schedule(
+        "knock", "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
+        "steps); gin is always taken.", optional=False))
+    """(first own turn, deadwood threshold) pairs, turns ascending."""
+    alert: tuple[tuple[int, int], ...] | None = declare(None, _schedule(
+        "knock_alert", "Knock thresholds used instead while the opponent holds a card it took "
+        "from the pile (None: the same as knock).", optional=True))
+    rule: str = rule_choice("schedule", KnockRule, "knock_rule",
+                            "schedule (knock by the knock thresholds) or expert.",
+                            PolicyField.KNOCK_RULE)
+    bias: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "knock_bias", _EXPERT_WEIGHT,
+                        PolicyField.KNOCK_BIAS)
+    stock: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "knock_stock", _EXPERT_WEIGHT,
+                         PolicyField.KNOCK_STOCK)
+    threat: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "knock_threat", _EXPERT_WEIGHT,
+                          PolicyField.KNOCK_THREAT)
+    samples: int = integer(8, 1, 64, "knock_samples", _EXPERT_WEIGHT, PolicyField.KNOCK_SAMPLES)
+    game_push: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "game_push", _EXPERT_WEIGHT,
+                             PolicyField.GAME_PUSH)
+
+    RULE_TEXT: ClassVar[dict[str, str]] = {
+        "schedule": "",
+        "expert": " (when allowed, only if the knock is worth more than playing on, judged on "
+                  "sampled opponent hands)",
+    }
 
     def thresholds(self, alert: bool = False) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS; ``alert``: while
         the opponent holds a card it took from the pile."""
-        schedule = self.knock_alert if alert and self.knock_alert is not None else self.knock
+        schedule = self.alert if alert and self.alert is not None else self.schedule
         out = np.zeros(SCHEDULE_TURNS, dtype=np.int64)
         for turn, threshold in schedule:
             out[turn - 1:] = threshold
         return out
 
-    def to_array(self) -> npt.NDArray[np.int64]:
-        """The policy as the ``np.int64`` array that the engine reads."""
-        array = np.zeros(PolicyField.SIZE, dtype=np.int64)
-        array[PolicyField.DRAW] = ALL_DRAW_RULES.index(self.draw)
-        array[PolicyField.DISCARD] = ALL_DISCARD_RULES.index(self.discard)
-        array[PolicyField.NO_REPEAT] = int(self.norepeat)
-        array[PolicyField.DANGER_PENALTY] = self.danger_penalty
-        array[PolicyField.SLACK] = self.slack
-        array[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
-        array[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = (
+    def write(self, row: npt.NDArray[np.int64]) -> None:
+        super().write(row)
+        row[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
+        row[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = (
             self.thresholds(alert=True))
-        array[PolicyField.KNOCK_RULE] = KNOCK_RULES.index(self.knock_rule)
-        for key in EXPERT_KEYS:
-            array[PolicyField[key.upper()]] = getattr(self, key)
+
+
+@dataclass(frozen=True)
+class Tracking(Spec):
+    """How the expert rules read the hands: ``outs`` weighs the live outs in a hand's
+    value (its draws and discards), ``play_in`` is how many of the opponent's stock
+    draws its sampled hands are played in (its knock rule, and a search's opponent model)."""
+
+    outs: int = integer(150, -MAX_WEIGHT, MAX_WEIGHT, "outs", _EXPERT_WEIGHT, PolicyField.OUTS)
+    play_in: int = integer(2, 0, 20, "play_in", _EXPERT_WEIGHT, PolicyField.PLAY_IN)
+
+
+#: The keys of the string form in the order it writes them (the order of every policy
+#: string in results/): a new key goes at the end.
+KEYS = ("draw", "discard", "knock", "knock_alert", "norepeat", "danger_penalty", "slack",
+        "knock_rule", "outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
+        "knock_threat", "knock_samples", "game_push", "play_in")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One player's strategy: a spec per decision rule."""
+
+    draw: Draw = Draw()
+    discard: Discard = Discard()
+    knock: Knock = Knock()
+    tracking: Tracking = Tracking()
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            kind, value = type(item.default), getattr(self, item.name)
+            if type(value) is not kind:
+                raise TypeError(f"{item.name} must be a {kind.__name__}, got {value!r}")
+
+    def value(self, key: str) -> Any:
+        """The field of string-form key ``key`` (:data:`KEYS`)."""
+        spec, name = _where(key)
+        return getattr(getattr(self, spec), name)
+
+    def changed(self, **changes: Any) -> Policy:
+        """A copy with the fields named by their string-form keys changed (checked):
+        ``policy.changed(draw="meld", knock_bias=0)``."""
+        by_spec: dict[str, dict[str, Any]] = {}
+        for key, value in changes.items():
+            spec, name = _where(key)
+            by_spec.setdefault(spec, {})[name] = value
+        return replace(self, **{spec: replace(getattr(self, spec), **values)
+                                for spec, values in by_spec.items()})
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The policy as the ``np.int64`` array that the decision kernels read."""
+        array = np.zeros(PolicyField.SIZE, dtype=np.int64)
+        for item in fields(self):
+            getattr(self, item.name).write(array)
         return array
 
-    def with_knock(self, schedule: tuple[tuple[int, int], ...] | int,
-                   alert: tuple[tuple[int, int], ...] | None = None) -> Policy:
+    def with_knock(self, schedule: Schedule | int, alert: Schedule | None = None) -> Policy:
         """A copy knocking at a constant threshold or by a (turn, threshold) schedule,
         and by ``alert`` while the opponent holds a pile card (None: the same)."""
-        if isinstance(schedule, (int, np.integer)) and _is_int(schedule):
+        if isinstance(schedule, (int, np.integer)) and is_int(schedule):
             schedule = ((1, int(schedule)),)
         schedule = _steps_tuple(schedule)
         if alert is not None and _steps_tuple(alert) == schedule:
             alert = None
-        return replace(self, knock=schedule,
-                       knock_alert=None if alert is None else _steps_tuple(alert))
+        return replace(self, knock=replace(
+            self.knock, schedule=schedule, alert=None if alert is None else _steps_tuple(alert)))
+
+
+def _declared_fields() -> dict[str, tuple[str, str, Declared]]:
+    """``key -> (Policy field, spec field, declaration)`` of every string-form key."""
+    found = {item.metadata["declared"].key: (spec.name, item.name, item.metadata["declared"])
+             for spec in fields(Policy) for item in fields(spec.default)}
+    if set(found) != set(KEYS):
+        raise RuntimeError(f"KEYS and the specs' keys differ: {set(found) ^ set(KEYS)}")
+    return {key: found[key] for key in KEYS}
+
+
+_DECLARED = _declared_fields()
+
+
+def _where(key: str) -> tuple[str, str]:
+    if key not in _DECLARED:
+        raise ValueError(f"bad policy key {key!r}; keys are {', '.join(KEYS)}")
+    spec, name, _ = _DECLARED[key]
+    return spec, name
+
+
+def declaration(key: str) -> Declared:
+    """The declaration of the string-form key ``key``."""
+    _where(key)
+    return _DECLARED[key][2]
+
+
+#: ``name -> (low, high)`` of every integer field of a policy.
+INT_RANGES: dict[str, tuple[int, int]] = {
+    key: found.span for key, (_, _, found) in _DECLARED.items() if found.span is not None}
+
+
+def ranges_text() -> str:
+    """The values every key of a policy takes, keys with the same values together (for
+    ``--help``)."""
+    groups: dict[str, list[str]] = {}
+    for key, (_, _, found) in _DECLARED.items():
+        groups.setdefault(found.limits, []).append(key)
+    return "; ".join(
+        (f"{', '.join(keys[:-1])} and {keys[-1]}" if len(keys) > 1 else keys[0]) + f" {limits}"
+        for limits, keys in groups.items())
 
 
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
-    "simple": Policy(draw="meld", discard="random", norepeat=True),
-    "eaai-simple": Policy(draw="anymeld", discard="random", norepeat=True),
-    "gin-hunter": Policy(knock=((1, 0), (10, 10))),
-    "lookahead": Policy(discard="lookahead"),
-    "safe-discard": Policy(discard="safe"),
-    "passive": Policy(draw="never"),
-    "expert": Policy(draw="expert", discard="expert", knock=((1, 10), (10, 0)),
-                     knock_alert=((1, 10), (7, 0)), outs=193, danger=245, take_margin=600,
-                     low_late=15, knock_bias=-118, knock_stock=21, play_in=5),
-    "marjj": Policy(draw="marjj", discard="marjj", knock=((1, 10), (4, 0))),
+    "simple": Policy(Draw("meld"), Discard("random", norepeat=True)),
+    "eaai-simple": Policy(Draw("anymeld"), Discard("random", norepeat=True)),
+    "gin-hunter": Policy(knock=Knock(((1, 0), (10, 10)))),
+    "lookahead": Policy(discard=Discard("lookahead")),
+    "safe-discard": Policy(discard=Discard("safe")),
+    "passive": Policy(Draw("never")),
+    "expert": Policy(Draw("expert", take_margin=600), Discard("expert", danger=245, low_late=15),
+                     Knock(((1, 10), (10, 0)), alert=((1, 10), (7, 0)), bias=-118, stock=21),
+                     Tracking(outs=193, play_in=5)),
+    "marjj": Policy(Draw("marjj"), Discard("marjj"), Knock(((1, 10), (4, 0)))),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);
@@ -318,39 +469,16 @@ def parse_policy(text: str) -> Policy:
         key = key.strip()
         if not sep:
             raise ValueError(f"bad policy part {part!r}: expected key=value")
-        if key in ("draw", "discard", "knock_rule"):
-            changes[key] = value
-        elif key in ("knock", "knock_alert"):
-            changes[key] = _parse_schedule(value)
-        elif key == "norepeat":
-            changes[key] = parse_yes_no(value, key)
-        elif key in ("danger_penalty", "slack", *EXPERT_KEYS):
-            changes[key] = _int(value, key)
-        else:
-            raise ValueError(f"bad policy key {key!r}; keys are draw, discard, knock, "
-                             "knock_alert, norepeat, danger_penalty, slack, knock_rule, "
-                             f"{', '.join(EXPERT_KEYS)}")
-    return replace(base, **changes)  # type: ignore[arg-type]
+        changes[key] = declaration(key).parse(value, key)
+    return base.changed(**changes)
 
 
 def format_policy(policy: Policy) -> str:
     """The string form of a policy (parsed back by :func:`parse_policy`)."""
-    text = f"draw={policy.draw},discard={policy.discard},knock={format_schedule(policy.knock)}"
-    if policy.knock_alert is not None:
-        text += f",knock_alert={format_schedule(policy.knock_alert)}"
-    if policy.norepeat:
-        text += ",norepeat=yes"
     default = Policy()
-    if policy.danger_penalty != default.danger_penalty:
-        text += f",danger_penalty={policy.danger_penalty}"
-    if policy.slack != default.slack:
-        text += f",slack={policy.slack}"
-    if policy.knock_rule != default.knock_rule:
-        text += f",knock_rule={policy.knock_rule}"
-    for key in EXPERT_KEYS:
-        if getattr(policy, key) != getattr(default, key):
-            text += f",{key}={getattr(policy, key)}"
-    return text
+    return ",".join(f"{key}={found.show(policy.value(key))}"
+                    for key, (_, _, found) in _DECLARED.items()
+                    if found.always or policy.value(key) != default.value(key))
 
 
 def policy_name(policy: Policy) -> str:
@@ -359,38 +487,3 @@ def policy_name(policy: Policy) -> str:
         if preset == policy:
             return name
     return format_policy(policy)
-
-
-def format_schedule(schedule: tuple[tuple[int, int], ...]) -> str:
-    """``10`` for a constant threshold, else ``1:10/7:0`` steps."""
-    if len(schedule) == 1:
-        return str(schedule[0][1])
-    return "/".join(f"{turn}:{threshold}" for turn, threshold in schedule)
-
-
-def _parse_schedule(text: str) -> tuple[tuple[int, int], ...]:
-    text = text.strip()
-    if text == "gin":
-        return ((1, 0),)
-    if ":" not in text:
-        return ((1, _int(text, "knock")),)
-    steps = []
-    for step in text.split("/"):
-        turn, sep, threshold = step.partition(":")
-        if not sep:
-            raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
-        steps.append((_int(turn, "knock turn"), _int(threshold, "knock threshold")))
-    return tuple(steps)
-
-
-def _int(text: str, what: str) -> int:
-    """An integer written with ASCII digits (not ``1e3``, ``1_000`` or other scripts')."""
-    text = text.strip()
-    try:
-        if not (text.isascii() and text.lstrip("+-").isdigit()):
-            raise ValueError
-        return int(text)
-    except ValueError:
-        shown = text if len(text) <= 30 else text[:27] + "..."
-        raise ValueError(f"bad {what} {shown!r}: expected an integer") from None
-

@@ -68,7 +68,10 @@ from ..evaluator.kernels import discard_deadwoods_kernel, min_deadwood_kernel
 from ..model.knowledge import note_scores
 from ..model.policies import Policy
 from ..model.rules import STANDARD, Rules
-from .search import SearchPolicy, rollout_policy, run_stoppable, search_action
+from .actions import KNOCK, MAX_ACTIONS, NO_TAKE, TAKE, legal_actions
+from .players import SearchPolicy, rollout_policy
+from .search import search_action
+from .stopping import run_stoppable
 
 if TYPE_CHECKING:
     from .advisor.position import Position
@@ -76,7 +79,6 @@ if TYPE_CHECKING:
 MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
 _PHASE_NAMES = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard",
                 Phase.DONE: "done"}
-_SEARCH_TAKE, _SEARCH_NO_TAKE, _SEARCH_KNOCK = 105, 104, 52
 
 
 @dataclass(frozen=True)
@@ -349,30 +351,20 @@ class Hand:
         """Every move the player to move may make now (big gin, when the rules have it
         and all 11 cards meld, comes first: the engine's players always make it, but it
         may be declined for a discard or a gin knock)."""
-        state = self.state
         phase = self.phase
         if phase == "done" or self.knocked_by is not None:
             return []
-        if phase == "offer":
-            return [Move("pass"), Move("take")]
-        if phase == "draw":
+        if phase == "draw" and not self.has_choice:
+            # the forced draws and ends (see has_choice), which the kernels never choose
             if self.draws >= MAX_DRAWS or self.stock_left <= 2:
                 return [Move("end"), Move("take")] if self._wall_take_allowed() else [Move("end")]
-            if self.draws == 0 and self.offers == 2:
-                return [Move("draw")]
-            return [Move("draw"), Move("take")] if state[Slot.PILE_LEN] > 0 else [Move("draw")]
-        hand = self.hand_mask(self.to_move)
+            return [Move("draw")]
         # big gin may be declined (a person may); the engine's players always take it
-        moves = [Move("big_gin")] if self.rules.big_gin and self.deadwood(self.to_move) == 0 \
-            else []
-        allowed = hand & ~(0 if self.taken is None else 1 << self.taken)
-        deadwoods = np.empty(52, dtype=np.int64)
-        discard_deadwoods_kernel(np.int64(hand), np.int64(allowed), deadwoods)
-        for card in _mask_cards(allowed):
-            moves.append(Move("discard", card))
-            if deadwoods[card] <= self.knock_limit:
-                moves.append(Move("knock", card))
-        return moves
+        moves = [Move("big_gin")] if (phase == "discard" and self.rules.big_gin
+                                      and self.deadwood(self.to_move) == 0) else []
+        actions = np.empty(MAX_ACTIONS, dtype=np.int64)
+        count = legal_actions(self.state, actions, np.empty(52, dtype=np.int64))
+        return moves + [self._action_move(int(action)) for action in actions[:count]]
 
     def _is_legal(self, move: Move) -> bool:
         """:meth:`legal_moves` holds ``move``; in a seat view the opponent's throw is
@@ -428,12 +420,16 @@ class Hand:
         action = int(run_stoppable(search_action, self.state, self.rules_array, model,
                                    searcher, key, self.scratch, samples, searchers=searcher))
         self.searched += 1
-        if action == _SEARCH_TAKE:
+        return self._action_move(action)
+
+    def _action_move(self, action: int) -> Move:
+        """The move of an action code (:mod:`analyzer.gin.play.actions`) here."""
+        if action == TAKE:
             return Move("take")
-        if action == _SEARCH_NO_TAKE:
+        if action == NO_TAKE:
             return Move("pass") if self.phase == "offer" else Move("draw")
-        if action >= _SEARCH_KNOCK:
-            return Move("knock", action - _SEARCH_KNOCK)
+        if action >= KNOCK:
+            return Move("knock", action - KNOCK)
         return Move("discard", action)
 
     # ------------------------------------------------------------------ playing

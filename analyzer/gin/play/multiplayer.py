@@ -1,6 +1,6 @@
 """Gin rummy games for three players, and for four as two partnerships.
 
-Every hand is still a two-player hand (:func:`analyzer.gin.play.simulate.play_hand`); what changes
+Every hand is still a two-player hand (:func:`analyzer.gin.play.game_kernels.play_hand`); what changes
 is who sits in and how the scores add up:
 
 * **Three players**, each with a separate score, first to the target wins the game.
@@ -33,8 +33,8 @@ from ...core.stats import Estimate
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot
 from ..model.policies import Policy
 from ..model.rules import RuleField, Rules, Shutout
-from .search import SEARCH_FIELDS
-from .simulate import MAX_HANDS_PER_GAME, play_hand
+from .players import SEARCH_FIELDS
+from .game_kernels import MAX_HANDS_PER_GAME, play_hand
 
 
 class MultiColumn(IntEnum):

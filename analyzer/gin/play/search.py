@@ -37,382 +37,42 @@ table of thresholds leaves the most to gain (BENCHMARKS.md, "Search player").
    (BENCHMARKS.md, "Search player").
 
 Randomness: a hand's search streams are keyed by the hand's policy stream XOR
-:data:`analyzer.core.rng.SEARCH_SALT`; decision ``k`` of the hand uses stream ``k`` of that key, and its
-sample ``s`` uses streams ``2s`` (dealing) and ``2s + 1`` (the rollouts' choices) of the
-decision's key (:mod:`analyzer.core.rng`).  A run is therefore the same whatever the
-thread count, and the search draws nothing from the hand's own stream, so the other
-player's random choices do not depend on it.
+:data:`analyzer.core.rng.SEARCH_SALT`; decision ``k`` of the hand uses stream ``k`` of that
+key, and its sample ``s`` uses streams ``2s`` (dealing) and ``2s + 1`` (the rollouts'
+choices) of the decision's key (:mod:`analyzer.core.rng`).  A run is therefore the same
+whatever the thread count, and the search draws nothing from the hand's own stream, so
+the other player's random choices do not depend on it.
 
-A search player is data like any policy (:class:`SearchPolicy`, packed by
-:meth:`SearchPolicy.to_array`, indexed by :class:`SearchField`): the drivers
-(:func:`analyzer.gin.play.simulate.simulate`, :func:`analyzer.gin.play.simulate.play_games`, the
-comparisons and the tournament) give each seat a row of search parameters beside its
-policy row, which for a searching seat holds its rollout policy; :func:`play_on` plays a
-hand with them.  String form: ``search`` or
-``search,budget=256,rollout=expert,sampler=weighted,scope=knock`` (also ``batch``,
-``min_samples``, ``temperature``).
-
-Ranges (:data:`analyzer.core.limits.SEARCH_RANGES`): ``budget`` and ``batch`` 1-100,000,
-``min_samples`` 2-100,000, ``temperature`` 0-1000 points.  A searching thread keeps 184
+A search player is data like any policy (:class:`~analyzer.gin.play.players.SearchPolicy`,
+with its string form and ranges): the drivers (:func:`analyzer.gin.play.simulate.simulate`,
+:func:`analyzer.gin.play.simulate.play_games`, the comparisons and the tournament) give each
+seat a row of search parameters beside its policy row, which for a searching seat holds
+its rollout policy; :func:`play_on` plays a hand with them.  A searching thread keeps 184
 bytes per sample of its budget (one value per racing action, at most 22, and a weight):
 18.4 MB at the most.
 
-Stopping: a kernel that plays search players runs in a worker thread
-(:func:`run_stoppable`) while the calling thread waits, so Ctrl-C is seen at once; the
-searches then read the :attr:`SearchField.STOP` flag of their row before every sample
-and return at the next one, and the kernel's results are thrown away.
-
->>> parse_player("search,budget=32,rollout=basic").budget
-32
->>> format_player(parse_player("search,budget=32,rollout=basic"))
-'search,budget=32,rollout=basic'
+Stopping: see :mod:`analyzer.gin.play.stopping`.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from enum import IntEnum
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
-from ...core.limits import SEARCH_RANGES, check_search_parameter
-from ...core.rng import SEARCH_SALT, next_below, stream_key
-from ..engine.transitions import (
-    Phase,
-    Slot,
-    advance,
-    apply_discard,
-    apply_draw,
-    apply_pass,
-    has_choice,
-    knock_threshold,
-    step,
-)
-from ..evaluator.kernels import bit_index, discard_deadwoods_kernel, popcount
+from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
-from ..model.policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
+from ..engine.transitions import Phase, Slot, advance, has_choice, knock_threshold, step
+from ..evaluator.kernels import bit_index, popcount
+from ..model.policies import PolicyField
+from .actions import MAX_ACTIONS, apply_action, knock_alternatives, legal_actions, policy_action
+from .players import Sampler, Scope, SearchField
+from .stopping import stop_asked
 
 _FULL_DECK = np.int64((1 << 52) - 1)
-#: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
-_KNOCK = 52
-_NO_TAKE = 104
-"""Pass the offered upcard, or draw from the stock."""
-_TAKE = 105
-"""Take the pile's top."""
-#: At most 11 plays and 11 knocks.
-_MAX_ACTIONS = 22
 _LAYOUT_SIZE = len(SampleLayout)
 _OBSERVED_SIZE = len(Observed)
-
-
-class SearchField(IntEnum):
-    """Index of each search parameter in :meth:`SearchPolicy.to_array`."""
-
-    BUDGET = 0
-    """Samples per decision at most (0: the seat does not search)."""
-    BATCH = 1
-    """Samples between two looks of the race."""
-    MIN_SAMPLES = 2
-    """Samples before the race may drop an action."""
-    TEMPERATURE = 3
-    """Points of deadwood per factor ``e`` of the sample weights (0: uniform samples)."""
-    SAMPLER = 4
-    """How opponent hands are sampled: :class:`Sampler`."""
-    SCOPE = 5
-    """Which decisions are searched: :class:`Scope`."""
-    STOP = 6
-    """0; set to 1 by another thread while a kernel runs (:func:`run_stoppable`): the
-    seat stops searching at its next sample and plays its rollout policy's actions, and
-    the kernel's results are to be thrown away."""
-
-
-class Sampler(IntEnum):
-    """Where the sampled opponent hands come from."""
-
-    WEIGHTED = 0
-    """The advisor's sampler: uniform deal, played in, weighted by the likelihood."""
-    INFERENCE = 1
-    """The opponent-hand inference model (:mod:`analyzer.gin.decisions.inference`), played in for
-    at most the rollout policy's ``play_in`` stock draws, as the expert does; equal
-    weights."""
-
-
-SAMPLERS = ("weighted", "inference")
-
-
-class Scope(IntEnum):
-    """Which decisions the search player searches."""
-
-    ALL = 0
-    """Every choice, over every legal action."""
-    KNOCK = 1
-    """Only whether to knock: where a knock (not gin) is legal, the rollout policy's own
-    action races the other side of the knock decision (knocking with the card leaving the
-    least deadwood, or throwing the same card and playing on); elsewhere it plays the
-    rollout policy's action unsearched.  Fewer actions race, so fewer drops by chance."""
-
-
-SCOPES = ("all", "knock")
-
-
-SEARCH_FIELDS = len(SearchField)
-DEFAULT_BUDGET = 256
-
-
-@dataclass(frozen=True)
-class SearchPolicy:
-    """The search player (see the module notes): ``budget`` samples per decision at
-    most, each rolling out every racing action with ``rollout`` for both players."""
-
-    budget: int = DEFAULT_BUDGET
-    rollout: Policy = PRESETS["expert"]
-    batch: int = 32
-    min_samples: int = 32
-    temperature: int = 8
-    sampler: str = "weighted"
-    scope: str = "knock"
-
-    def __post_init__(self) -> None:
-        for name in SEARCH_RANGES:
-            object.__setattr__(self, name, check_search_parameter(name, getattr(self, name)))
-        if not isinstance(self.rollout, Policy):
-            raise TypeError(f"search rollout must be a Policy, got {self.rollout!r}")
-        if self.sampler not in SAMPLERS:
-            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
-                             f"{self.sampler!r}")
-        if self.scope not in SCOPES:
-            raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
-
-    def to_array(self) -> npt.NDArray[np.int64]:
-        """The search parameters as the ``np.int64`` row the kernels read."""
-        array = np.zeros(SEARCH_FIELDS, dtype=np.int64)
-        array[SearchField.BUDGET] = self.budget
-        array[SearchField.BATCH] = self.batch
-        array[SearchField.MIN_SAMPLES] = self.min_samples
-        array[SearchField.TEMPERATURE] = self.temperature
-        array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
-        array[SearchField.SCOPE] = SCOPES.index(self.scope)
-        return array
-
-
-Player = Policy | SearchPolicy
-"""Anything that can take a seat: a policy or the search player."""
-
-_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler",
-                "scope")
-
-
-def parse_player(text: str) -> Player:
-    """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
-    ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
-    preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
-    the numbers within :data:`analyzer.core.limits.SEARCH_RANGES`).
-
-    >>> parse_player("search,budget=1000000000")
-    Traceback (most recent call last):
-    ...
-    ValueError: search budget must be 1-100000, got 1000000000
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"a player is a policy name or string form, got {text!r}")
-    parts = [p.strip() for p in text.strip().split(",") if p.strip()]
-    if not parts or parts[0] != "search":
-        return parse_policy(text)
-    changes: dict[str, object] = {}
-    for part in parts[1:]:
-        key, sep, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or key not in _SEARCH_KEYS:
-            raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
-        if key == "rollout":
-            if value == "search" or value not in PRESETS:
-                raise ValueError(f"rollout must be a policy preset ({', '.join(PRESETS)}), "
-                                 f"got {value!r}")
-            changes[key] = PRESETS[value]
-        elif key in ("sampler", "scope"):
-            changes[key] = value
-        else:
-            try:  # digits only: not 1e3, 1_000, 0x10 or other scripts' digits
-                if not (value.isascii() and value.lstrip("+-").isdigit()):
-                    raise ValueError
-                number = int(value)
-            except ValueError:
-                raise ValueError(f"bad search {key} {value!r}: expected an integer") from None
-            changes[key] = check_search_parameter(key, number)
-    return replace(SearchPolicy(), **changes)
-
-
-def format_player(player: Player) -> str:
-    """The string form of a player (parsed back by :func:`parse_player`): a policy's
-    preset name or form, or ``search`` with the fields that differ from the default."""
-    if isinstance(player, Policy):
-        return policy_name(player)
-    text = "search"
-    default = SearchPolicy()
-    for key in _SEARCH_KEYS:
-        value = getattr(player, key)
-        if value != getattr(default, key):
-            text += f",{key}={policy_name(value) if key == 'rollout' else value}"
-    return text
-
-
-def rollout_policy(player: Player) -> Policy:
-    """The policy a player plays by: a policy itself, or a search player's rollout policy
-    (what it searches with, and the model of it as an opponent)."""
-    return player.rollout if isinstance(player, SearchPolicy) else player
-
-
-def split_players(players: list[Player]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """(policy rows, search rows) of the seats: a search player's policy row is its
-    rollout policy; a policy's search row is zeros (it does not search)."""
-    policies = np.stack([rollout_policy(p).to_array() for p in players])
-    searchers = np.zeros((len(players), SEARCH_FIELDS), dtype=np.int64)
-    for seat, player in enumerate(players):
-        if isinstance(player, SearchPolicy):
-            searchers[seat] = player.to_array()
-    return policies, searchers
-
-
-def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
-    """Search rows for ``seats`` seats that do not search."""
-    return np.zeros((seats, SEARCH_FIELDS), dtype=np.int64)
-
-
-# ------------------------------------------------------------------------- kernels
-
-_STOP = np.int64(SearchField.STOP)
-
-
-@intrinsic
-def _shared_read(typingctx: Any, array: Any, index: Any) -> Any:
-    """``array[index]`` of a one-dimensional int64 array, read as an atomic (monotonic)
-    load: a value another thread writes while the kernel runs is seen, and the compiler
-    may not keep an earlier read of it (hoisted out of a loop)."""
-    if not (isinstance(array, types.Array) and array.ndim == 1
-            and array.dtype == types.int64 and isinstance(index, types.Integer)):
-        return None
-    signature = types.int64(array, index)
-
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        array_type, index_type = sig.args
-        view = context.make_array(array_type)(context, builder, args[0])
-        position = context.cast(builder, args[1], index_type, types.intp)
-        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [position],
-                                           wraparound=False)
-        return builder.load_atomic(pointer, "monotonic", 8)
-
-    return signature, codegen
-
-
-@njit(cache=True)
-def stop_asked(params: npt.NDArray[np.int64]) -> bool:
-    """Whether another thread asked the search of this row to stop (:attr:`SearchField.STOP`)."""
-    return _shared_read(params, _STOP) != 0  # type: ignore[call-arg]
-
-
-
-@njit(cache=True)
-def apply_action(state: npt.NDArray[np.int64], action: np.int64,
-                 rules: npt.NDArray[np.int64]) -> None:
-    """Play action code ``action`` (see the module constants) for the player to move."""
-    if action == _TAKE:
-        apply_draw(state, True)
-    elif action == _NO_TAKE and state[Slot.PHASE] == Phase.OFFER:
-        apply_pass(state)
-    elif action == _NO_TAKE:
-        apply_draw(state, False)
-    elif action >= _KNOCK:
-        apply_discard(state, action - _KNOCK, True, rules)
-    else:
-        apply_discard(state, action, False, rules)
-
-
-@njit(cache=True)
-def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
-    """The cards the player to move may throw (not the one just taken), with the
-    deadwood left by throwing each written to ``scratch[card]``."""
-    hand = state[Slot.HAND + state[Slot.TURN]]
-    allowed = hand
-    if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, allowed, scratch)
-    return allowed
-
-
-@njit(cache=True)
-def _legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
-                   scratch: npt.NDArray[np.int64]) -> np.int64:
-    """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
-    if state[Slot.PHASE] != Phase.DISCARD:
-        actions[0] = _NO_TAKE
-        actions[1] = _TAKE
-        return np.int64(2)
-    allowed = _throwable(state, scratch)
-    n = np.int64(0)
-    rest = allowed
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        actions[n] = card
-        n += 1
-        if scratch[card] <= state[Slot.KNOCK_LIMIT]:
-            actions[n] = _KNOCK + card
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _knock_alternatives(state: npt.NDArray[np.int64], default: np.int64,
-                        actions: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
-                        ) -> np.int64:
-    """Fill ``actions`` with ``default`` and, at a discard where a knock short of gin is
-    legal, the other side of the knock decision (:attr:`Scope.KNOCK`); their count."""
-    actions[0] = default
-    if state[Slot.PHASE] != Phase.DISCARD:
-        return np.int64(1)
-    allowed = _throwable(state, scratch)
-    if default >= _KNOCK:
-        if scratch[default - _KNOCK] == 0:
-            return np.int64(1)  # gin is always taken
-        actions[1] = default - _KNOCK
-        return np.int64(2)
-    best = np.int64(-1)
-    rest = allowed
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
-        if best < 0 or scratch[card] < scratch[best]:
-            best = card
-    if scratch[best] == 0 or scratch[best] > state[Slot.KNOCK_LIMIT]:
-        return np.int64(1)
-    actions[1] = _KNOCK + best
-    return np.int64(2)
-
-
-@njit(cache=True)
-def _policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-                   model: npt.NDArray[np.int64], key: np.int64,
-                   scratch: npt.NDArray[np.int64]) -> np.int64:
-    """The action code the model policy plays at this choice (on a copy of the state)."""
-    after = state.copy()
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = stream_key(key, np.int64(-1))
-    step(after, rules, model, rng, scratch)
-    if state[Slot.PHASE] != Phase.DISCARD:
-        took = after[Slot.HAND + state[Slot.TURN]] & state[Slot.PILE_MASK]
-        return np.int64(_TAKE if took else _NO_TAKE)
-    card = after[Slot.PILE + after[Slot.PILE_LEN] - 1]
-    return card + _KNOCK if after[Slot.PHASE] == Phase.DONE else card
 
 
 @njit(cache=True)
@@ -487,13 +147,13 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     (:class:`SearchField`), ``key`` the decision's stream key; the samples the decision
     took are added to ``samples_used[0]``.
     """
-    actions = np.empty(_MAX_ACTIONS, dtype=np.int64)
+    actions = np.empty(MAX_ACTIONS, dtype=np.int64)
     # the model policy's own action first: it wins exact ties
-    default = _policy_action(state, rules, model, key, scratch)
+    default = policy_action(state, rules, model, key, scratch)
     if params[SearchField.SCOPE] == Scope.KNOCK:
-        n_actions = _knock_alternatives(state, default, actions, scratch)
+        n_actions = knock_alternatives(state, default, actions, scratch)
     else:
-        n_actions = _legal_actions(state, actions, scratch)
+        n_actions = legal_actions(state, actions, scratch)
         for a in range(n_actions):
             if actions[a] == default:
                 actions[a], actions[0] = actions[0], default
@@ -608,54 +268,4 @@ def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     return decisions
 
 
-def searches(searchers: npt.NDArray[np.int64]) -> bool:
-    """Whether any seat of these search rows (one row, or one per seat) searches."""
-    return bool(np.any(searchers[..., SearchField.BUDGET] > 0))
-
-
-#: Seconds :func:`run_stoppable` waits, after asking a stopped kernel to stop, for it to
-#: return (it returns within one sample; the first call of a kernel compiles it first).
-STOP_WAIT_S = 2.0
-
-
-def run_stoppable(kernel: Callable[..., Any], *args: Any,
-                  searchers: npt.NDArray[np.int64]) -> Any:
-    """``kernel(*args)``, stoppable by Ctrl-C (or SIGTERM) while it searches.
-
-    A kernel cannot be interrupted, and one search decision may run for seconds, so when
-    a seat of ``searchers`` (the search rows the kernel reads, passed among ``args``)
-    searches, the kernel runs in a worker thread (it must release the GIL: ``nogil=True``)
-    and this thread waits for it, seeing a ``KeyboardInterrupt`` at once.  It then sets
-    every row's :attr:`SearchField.STOP`, so that the searches return at their next
-    sample and the kernel ends within a few milliseconds, waits for that (at most
-    :data:`STOP_WAIT_S`) and raises the ``KeyboardInterrupt``: what the kernel wrote is
-    to be thrown away.  Without a searching seat the kernel runs in this thread.
-    """
-    if not searches(searchers):
-        return kernel(*args)
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = kernel(*args)
-        except BaseException as error:  # noqa: BLE001 (handed to the waiting thread)
-            outcome["error"] = error
-
-    worker = threading.Thread(target=work, name="search-kernel", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.05)
-    except BaseException:
-        searchers[..., SearchField.STOP] = 1
-        worker.join(STOP_WAIT_S)
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
-
-
-__all__ = ["DEFAULT_BUDGET", "SEARCH_FIELDS", "SEARCH_SALT", "Player", "SearchField",
-           "SearchPolicy", "apply_action", "format_player", "no_search", "parse_player",
-           "play_on", "rollout_policy", "run_stoppable", "search_action", "searches",
-           "split_players", "stop_asked"]
+__all__ = ["play_on", "search_action"]

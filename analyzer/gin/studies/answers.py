@@ -17,11 +17,12 @@ are split into what they come from: hands ending in gin, undercuts and ordinary 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pandas as pd
 
+from ...core.progress import Progress
+from ...core.stats import Estimate
 from .equilibrium import knock_coordinates, table_policy
 from .exploit import (
     OUTCOME_PARTS,
@@ -35,11 +36,9 @@ from .exploit import (
 )
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
-from ..play.search import Player
-from ..play.simulate import Estimate
+from ..play.players import Player
 from .sweeps import SCHEDULE_BINS
 
-Progress = Callable[[int], None]
 
 
 def rule_text(table: tuple[int, ...]) -> str:

@@ -17,7 +17,6 @@ B knocks, somebody goes gin, or the stock runs out.  The differences are summed 
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -30,10 +29,10 @@ from ..engine.transitions import (
     Slot,
     advance,
     apply_discard,
-    choose_discard,
     knock_deadwood,
     new_hand,
 )
+from ..decisions.choose import choose_discard
 from ..model.policies import SCHEDULE_TURNS, Policy, PolicyField
 from ..model.rules import Rules
 
@@ -90,7 +89,7 @@ def next_knock_decision(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int6
 def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """A's policy rows with its schedule set to always knock and to never knock (gin
     still ends the hand): the two branches of a knock decision."""
-    knock_now = replace(subject, knock_rule="schedule").with_knock(10).to_array()
+    knock_now = subject.changed(knock_rule="schedule").with_knock(10).to_array()
     hold = subject.to_array()
     hold[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = -1
     hold[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = -1

@@ -24,23 +24,17 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ...core.cluster import ChunkPlan, fold_plan
+from ...core.chunks import ChunkPlan, fold_to_end
+from ...core.progress import Progress
+from ...core.stats import Estimate
 from ..engine.transitions import Outcome
 from ..model.policies import Policy
 from ..model.rules import Rules
-from ..play.simulate import (
-    DEFAULT_CHUNK,
-    Estimate,
-    GameColumn,
-    GamePolicy,
-    HandColumn,
-    ScoreAware,
-    game_rows,
-    hand_rows,
-    merge_sums,
-)
+from ..play.game_kernels import GameColumn, HandColumn
+from ..play.results import merge_sums
+from ..play.score_aware import GamePolicy, ScoreAware
+from ..play.simulate import DEFAULT_CHUNK, game_rows, hand_rows
 
-Progress = Callable[[int], None]
 #: Fewest deals (or game pairs) of a chunk: smaller chunks cost more in kernel launches.
 _MIN_CHUNK = 512
 
@@ -142,7 +136,7 @@ def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], t
         return merge_sums([sums, part])
 
     initial: dict[str, float] = {}
-    return fold_plan(plan, merge, initial, scheduler, progress).value
+    return fold_to_end(plan, merge, initial, scheduler, progress)
 
 
 def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],

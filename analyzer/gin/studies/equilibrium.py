@@ -32,13 +32,14 @@ with the highest mean gain again on held-out deals (a CI for the best alternativ
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ...core.progress import Progress
+from ...core.stats import Estimate
 from .exploit import (
     best_response,
     knock_table_coordinates,
@@ -48,10 +49,8 @@ from .exploit import (
 )
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
-from ..play.simulate import Estimate
 from .sweeps import SCHEDULE_BINS, schedule_policy
 
-Progress = Callable[[int], None]
 
 
 def solve_symmetric(payoffs: npt.NDArray[np.float64], iterations: int = 20_000
@@ -71,7 +70,7 @@ def table_policy(base: Policy, table: tuple[int, ...]) -> Policy:
     """``base`` knocking by ``table`` alone (one threshold per schedule bin): whenever the
     least deadwood after a discard is within the table, with no further test (an expert's
     knock rule is replaced by the table)."""
-    return replace(schedule_policy(base, list(table)), knock_rule="schedule")
+    return schedule_policy(base, list(table)).changed(knock_rule="schedule")
 
 
 def knock_coordinates(policy: Policy) -> list[tuple[str, list[Policy]]]:

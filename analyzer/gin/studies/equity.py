@@ -48,16 +48,12 @@ from numba import njit
 
 from ...core.progress import Progress, advance, tell_total
 from ...core.rng import offset_seed
+from ...core.stats import Estimate
 from ..model.policies import Policy, format_policy
 from ..model.rules import Rules, resolve_rules
-from ..play.simulate import (
-    Estimate,
-    GameColumn,
-    HandColumn,
-    ScoreAware,
-    game_rows,
-    hand_rows,
-)
+from ..play.game_kernels import GameColumn, HandColumn
+from ..play.score_aware import ScoreAware
+from ..play.simulate import game_rows, hand_rows
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -785,7 +781,7 @@ def measure_gain(rules: Rules, challenger: ScoreAware | Policy, baseline: Policy
     -------
     dict
         ``challenger``, ``baseline`` and ``gain`` (challenger - baseline) game-win
-        rates of A as :class:`analyzer.gin.play.simulate.Estimate` (95% CI).
+        rates of A as :class:`analyzer.core.stats.Estimate` (95% CI).
     """
     wins = {}
     for name, policy in (("challenger", challenger), ("baseline", baseline)):

@@ -16,13 +16,13 @@ A reduced deck of ``suits`` suits and ``ranks`` ranks (for the brute-force cross
 uses lanes below ``2**ranks`` and pads the tuple with ``4 - suits`` empty lanes in front
 that take no part in the weight (``suits! / prod m_i!``).
 
-Pieces are split into batches; each batch is one parallel numba call whose pieces are
-spread over one output row per thread (longest first onto the least loaded row), and
-the rows are summed afterwards, so the counts are exact ``int64`` integers and do not
-depend on the thread count.  :func:`enumeration_steps` yields an
-:class:`EnumerationState` after every batch (the histogram so far); the report layer
-saves it as a JSON checkpoint (:mod:`analyzer.report.exact`), and a run given a
-matching state resumes from it.
+The pieces are the units of a common chunk plan (:func:`enumeration_plan`, folded by
+:func:`analyzer.core.chunks.fold_chunks`): each chunk is one parallel numba call whose
+pieces are spread over one output row per thread (longest first onto the least loaded
+row), and the rows are summed afterwards, so the counts are exact ``int64`` integers and
+do not depend on the thread count, the chunk size or the scheduler.  Like every fold,
+the enumeration saves to the checkpoint the command line makes active and resumes from
+it (``analyzer exact --out`` keeps ``<stem>_checkpoint.json`` beside its results).
 
 The kernels reuse the evaluator's lane tables: with no rank held three or more times the
 deadwood is four lookups in ``RUN_DEADWOOD``; otherwise the evaluator's set-decision
@@ -35,11 +35,10 @@ when one of its cards is discarded; this is exact for the same reason as
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
@@ -50,14 +49,14 @@ import pandas as pd
 from numba import njit, prange
 
 from ...core.cards import N_RANKS, N_SUITS
+from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress, advance, tell_total
-from ..evaluator.kernels import RUN_DEADWOOD, min_deadwood_kernel
+from ..evaluator.kernels import RUN_DEADWOOD, dealt_deadwood_distribution, min_deadwood_kernel
 
 #: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
 #: after the best discard.
 MODE_COUNT, MODE_DEADWOOD, MODE_DISCARD = 0, 1, 2
 
-_CHECKPOINT_FORMAT = 1
 _NO_ARRANGEMENT = np.int64(1 << 20)
 _FACTORIAL = np.array([1, 1, 2, 6, 24], dtype=np.int64)
 
@@ -265,19 +264,33 @@ def _balance(work: npt.NDArray[np.int64], n_rows: int) -> tuple[npt.NDArray[np.i
     return order, row_start
 
 
-def _batches(work: npt.NDArray[np.int64], start: int, batch_work: int) -> list[tuple[int, int]]:
-    """Consecutive piece ranges ``[lo, hi)`` from ``start`` of about ``batch_work`` tuples."""
-    bounds = []
-    lo = start
-    while lo < len(work):
-        hi = lo
-        total = 0
-        while hi < len(work) and (total < batch_work or hi == lo):
-            total += int(work[hi])
-            hi += 1
-        bounds.append((lo, hi))
-        lo = hi
-    return bounds
+@cache
+def _lane_table(ranks: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """:func:`lane_table`, made once per process."""
+    return lane_table(ranks)
+
+
+@cache
+def _pieces(n_cards: int, ranks: int, suits: int) -> Pieces:
+    """:func:`make_pieces` of an enumeration, made once per process (each chunk needs it)."""
+    return make_pieces(n_cards, ranks, suits)
+
+
+def count_pieces(n_cards: int, ranks: int, suits: int, mode: int, first_piece: int,
+                 n_pieces: int) -> npt.NDArray[np.int64]:
+    """Weighted counts of pieces ``first_piece .. first_piece + n_pieces - 1`` of an
+    enumeration (``counts[v]`` hands of value ``v`` points, ``10 * n_cards + 1`` entries):
+    the chunk of :func:`enumeration_plan`.  Exact integers whatever the thread count."""
+    table, lengths = _lane_table(ranks)
+    pieces = _pieces(n_cards, ranks, suits)
+    lo, hi = first_piece, first_piece + n_pieces
+    n_rows = numba.get_num_threads()
+    order, row_start = _balance(pieces.work[lo:hi], n_rows)
+    out = np.zeros((n_rows, 10 * n_cards + 1), dtype=np.int64)
+    _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi], pieces.q2[lo:hi],
+                      pieces.q3[lo:hi], pieces.lo[lo:hi], pieces.hi[lo:hi], order, row_start,
+                      np.int64(N_SUITS - suits), np.int64(mode), out)
+    return out.sum(axis=0)
 
 
 class ExactResult(NamedTuple):
@@ -293,56 +306,12 @@ class ExactResult(NamedTuple):
     classes: int
 
 
-@dataclass(frozen=True)
-class EnumerationState:
-    """An enumeration after some batches: enough to resume it or to finish it.
-
-    ``params`` identify the enumeration (deck, cards, mode, pieces); pieces before
-    ``next_piece`` are counted in ``counts`` (``counts[v]`` hands of ``v`` points) and
-    took ``elapsed_seconds`` of wall time.
-    """
-
-    params: dict[str, Any]
-    next_piece: int
-    counts: npt.NDArray[np.int64]
-    elapsed_seconds: float
-
-    @property
-    def done(self) -> bool:
-        """Whether every piece is counted."""
-        return self.next_piece >= self.params["pieces"]
-
-    def result(self) -> ExactResult:
-        """The counts (trailing zeros dropped), wall time and classes of a finished run."""
-        if not self.done:
-            raise ValueError(f"the enumeration stopped at piece {self.next_piece} of "
-                             f"{self.params['pieces']}")
-        counts = self.counts[: int(np.flatnonzero(self.counts).max(initial=0)) + 1]
-        return ExactResult(counts, self.elapsed_seconds, int(self.params["classes"]))
-
-    def to_json(self) -> str:
-        """The state as a JSON document (the checkpoint format)."""
-        return json.dumps({"params": self.params, "next_piece": self.next_piece,
-                           "elapsed_seconds": self.elapsed_seconds,
-                           "counts": [int(x) for x in self.counts]})
-
-    @classmethod
-    def from_json(cls, text: str) -> EnumerationState:
-        """Parse :meth:`to_json`; ``ValueError`` for a malformed document."""
-        try:
-            state = json.loads(text)
-            return cls(dict(state["params"]), int(state["next_piece"]),
-                       np.array(state["counts"], dtype=np.int64),
-                       float(state["elapsed_seconds"]))
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not an enumeration state: {error}") from error
-
-
-def enumeration_params(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                       discard: bool | None = None, mode: int | None = None
-                       ) -> dict[str, Any]:
-    """The parameters that identify an enumeration (validated); see
-    :func:`exact_enumeration` for the arguments."""
+def enumeration_plan(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                     discard: bool | None = None, mode: int | None = None,
+                     chunk: int | None = None) -> ChunkPlan:
+    """The enumeration of :func:`exact_enumeration` (arguments validated) as a chunk plan
+    over its pieces: ``chunk`` pieces per chunk, by default about 500 chunks of at least a
+    million suit classes each."""
     if not 1 <= suits <= N_SUITS:
         raise ValueError(f"suits must be 1-{N_SUITS}, got {suits}")
     if not 1 <= ranks <= N_RANKS:
@@ -358,68 +327,67 @@ def enumeration_params(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
         raise ValueError(f"unknown mode {mode}")
     if mode == MODE_DISCARD and n_cards < 1:
         raise ValueError("nothing to discard from an empty hand")
-    pieces = make_pieces(n_cards, ranks, suits)
-    return {"format": _CHECKPOINT_FORMAT, "n_cards": n_cards, "ranks": ranks,
-            "suits": suits, "mode": mode, "pieces": len(pieces.work),
-            "classes": int(pieces.work.sum()), "width": 10 * n_cards + 1}
+    work = _pieces(n_cards, ranks, suits).work
+    if chunk is None:
+        classes = int(work.sum())
+        chunk = max(1, max(1_000_000, classes // 500) * len(work) // classes)
+    common = {"n_cards": n_cards, "ranks": ranks, "suits": suits, "mode": mode}
+    return ChunkPlan(count_pieces, len(work), chunk, common, "first_piece", "n_pieces")
 
 
-def enumeration_start(params: dict[str, Any], resume: EnumerationState | None = None
-                      ) -> EnumerationState:
-    """``resume`` when it belongs to the enumeration of ``params``, else a fresh start."""
-    if resume is not None and resume.params == params:
-        return resume
-    return EnumerationState(params, 0, np.zeros(params["width"], dtype=np.int64), 0.0)
+def _classes_progress(progress: Progress | None, work: npt.NDArray[np.int64]
+                      ) -> Progress | None:
+    """``progress`` told suit classes by a fold that reports pieces, in piece order from
+    the first (the pieces restored from a checkpoint, then each chunk's)."""
+    if progress is None:
+        return None
+    outer = progress
+    ends = np.concatenate(([0], np.cumsum(work)))
+    done = 0
 
+    def report(pieces: int, /, total: int | None = None) -> None:
+        nonlocal done
+        advance(outer, int(ends[done + pieces] - ends[done]))
+        done += pieces
 
-def enumeration_steps(state: EnumerationState, progress: Progress | None = None,
-                      batch_work: int | None = None) -> Iterator[EnumerationState]:
-    """Run the enumeration on from ``state``, yielding the state after every batch.
-
-    ``batch_work`` is the number of tuples per parallel call (default: total / 500, at
-    least one million); ``progress`` counts suit-symmetry classes.
-    A caller may stop iterating at any time and resume later from the last state.
-    """
-    params = state.params
-    n_cards, ranks, suits = params["n_cards"], params["ranks"], params["suits"]
-    table, lengths = lane_table(ranks)
-    pieces = make_pieces(n_cards, ranks, suits)
-    total_work = int(pieces.work.sum())
-    if batch_work is None:
-        batch_work = max(1_000_000, total_work // 500)
-    n_rows = numba.get_num_threads()
-    counts = state.counts.copy()
-    started = time.perf_counter() - state.elapsed_seconds
-    tell_total(progress, total_work)
-    advance(progress, int(pieces.work[:state.next_piece].sum()))
-    for lo, hi in _batches(pieces.work, state.next_piece, batch_work):
-        order, row_start = _balance(pieces.work[lo:hi], n_rows)
-        out = np.zeros((n_rows, params["width"]), dtype=np.int64)
-        _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi],
-                          pieces.q2[lo:hi], pieces.q3[lo:hi], pieces.lo[lo:hi],
-                          pieces.hi[lo:hi], order, row_start,
-                          np.int64(N_SUITS - suits), np.int64(params["mode"]), out)
-        counts += out.sum(axis=0)
-        advance(progress, int(pieces.work[lo:hi].sum()))
-        yield EnumerationState(params, hi, counts.copy(), time.perf_counter() - started)
+    return report
 
 
 def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
                       progress: Progress | None = None, discard: bool | None = None,
-                      mode: int | None = None, batch_work: int | None = None,
-                      resume: EnumerationState | None = None) -> ExactResult:
+                      mode: int | None = None, chunk: int | None = None,
+                      scheduler: str | None = None) -> ExactResult:
     """Run the enumeration of :func:`exact_distribution` and report its cost too.
 
     ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
-    ``batch_work`` is the number of tuples per parallel call (see
-    :func:`enumeration_steps`); ``resume`` continues a matching earlier state;
-    ``progress`` counts suit-symmetry classes (:mod:`analyzer.core.progress`).
+    ``chunk`` is the number of pieces per parallel call (see :func:`enumeration_plan`);
+    ``scheduler`` runs the chunks here or on a Dask cluster
+    (:func:`analyzer.core.chunks.fold_chunks`); ``progress`` counts suit-symmetry classes
+    (:mod:`analyzer.core.progress`).  Inside a checkpoint block
+    (:func:`analyzer.core.chunks.checkpointing`) the run is saved as it goes and resumes
+    from a saved state; a stop raises ``KeyboardInterrupt``.
     """
-    start = enumeration_start(enumeration_params(n_cards, ranks, suits, discard, mode), resume)
-    last = start
-    for last in enumeration_steps(start, progress, batch_work):  # noqa: B007
-        pass
-    return last.result()
+    plan = enumeration_plan(n_cards, ranks, suits, discard, mode, chunk)
+    work = _pieces(n_cards, ranks, suits).work
+    classes = int(work.sum())
+    tell_total(progress, classes)
+    clock = time.perf_counter()
+
+    def fold(value: tuple[npt.NDArray[np.int64], float], counts: npt.NDArray[np.int64]
+             ) -> tuple[npt.NDArray[np.int64], float]:
+        # the wall time since the run (or its resumption) started, added to the saved one
+        nonlocal clock
+        now = time.perf_counter()
+        total, seconds = value
+        seconds += now - clock
+        clock = now
+        return total + counts, seconds
+
+    initial = (np.zeros(10 * n_cards + 1, dtype=np.int64), 0.0)
+    counts, seconds = fold_to_end(plan, fold, initial, scheduler,
+                                  _classes_progress(progress, work))
+    return ExactResult(counts[: int(np.flatnonzero(counts).max(initial=0)) + 1], seconds,
+                       classes)
 
 
 def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
@@ -429,8 +397,8 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
 
     The value of a hand is its minimum deadwood, or with ``discard`` (the default for
     eleven cards) the least deadwood left after its best discard.  The deck has ``suits``
-    suits of ranks ace .. ``ranks`` (13 and 4: the standard deck).  For a resumable run
-    see :func:`enumeration_steps`.
+    suits of ranks ace .. ``ranks`` (13 and 4: the standard deck).  For the wall time and
+    the options of a long run see :func:`exact_enumeration`.
 
     Parameters
     ----------
@@ -456,6 +424,35 @@ def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     [2, 0, 0, 0, 2, 4, 6, 4, 2]
     """
     return exact_enumeration(n_cards, ranks, suits, progress, discard).counts
+
+
+@dataclass(frozen=True)
+class ExactStudy:
+    """An enumeration and its Monte Carlo overlay: what ``analyzer exact --out`` and the
+    report write (:func:`analyzer.report.exact.write_study`).
+
+    ``mc_counts[v]`` of the overlay's deals (seed ``mc_seed``) have value ``v``; None
+    without an overlay."""
+
+    n_cards: int
+    ranks: int
+    suits: int
+    result: ExactResult
+    mc_counts: npt.NDArray[np.int64] | None
+    mc_seed: int
+
+
+def exact_study(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
+                mc_deals: int = 1_000_000, mc_seed: int = 0, progress: Progress | None = None,
+                scheduler: str | None = None) -> ExactStudy:
+    """:func:`exact_enumeration` of ``n_cards`` cards and a Monte Carlo sample of
+    ``mc_deals`` dealt hands of the full deck to check it against (0: none; a reduced deck
+    has none)."""
+    if mc_deals and (ranks, suits) != (N_RANKS, N_SUITS):
+        raise ValueError("the Monte Carlo overlay deals from the full deck only")
+    result = exact_enumeration(n_cards, ranks, suits, progress, scheduler=scheduler)
+    mc_counts = dealt_deadwood_distribution(mc_deals, n_cards, mc_seed) if mc_deals else None
+    return ExactStudy(n_cards, ranks, suits, result, mc_counts, mc_seed)
 
 
 # ------------------------------------------------------------------------- statistics

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ...core.cluster import ChunkPlan, fold_plan
+from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress, advance, scaled, tell_total
 from ...core.rng import offset_seed
 from ...core.significance import benjamini_hochberg, normal_p_value
@@ -33,7 +33,7 @@ from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from ..model.rules import PRESETS as RULE_PRESETS
 from ..model.rules import Rules
-from ..play.search import Player, SearchPolicy
+from ..play.players import Player, SearchPolicy
 
 # ---------------------------------------------------------------------- dealt hands
 
@@ -152,8 +152,8 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
     plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
-    total = fold_plan(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
-                      progress).value
+    total = fold_to_end(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
+                        progress)
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
@@ -397,7 +397,7 @@ def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games:
                ) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
     and game-win rate against b (95% CIs), seats swapped on common deals and games.
-    A player may be the search player (:class:`analyzer.gin.play.search.SearchPolicy`);
+    A player may be the search player (:class:`analyzer.gin.play.players.SearchPolicy`);
     ``progress`` counts deals and game pairs."""
     names = list(field)
     rows = []

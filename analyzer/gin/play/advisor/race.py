@@ -23,16 +23,11 @@ from ...model.policies import PRESETS as POLICY_PRESETS
 from ...model.policies import Policy
 from ...model.rules import STANDARD, Rules
 from ...decisions.sampling import weighted_mean as weighted_mean_kernel
-from ..search import (
-    Player,
-    SearchPolicy,
-    format_player,
-    play_on,
-    rollout_policy,
-    run_stoppable,
-    split_players,
-)
-from ..simulate import GameColumn, game_rows
+from ..game_kernels import GameColumn
+from ..players import Player, SearchPolicy, format_player, rollout_policy, split_players
+from ..search import play_on
+from ..simulate import game_rows
+from ..stopping import run_stoppable
 from .position import (
     ME,
     OPP,

@@ -47,7 +47,7 @@ def sample_layout(position: Position, rules: Rules, opponent: Policy, base: npt.
         # one draw per turn; a card it took and kept stands for its draw, a card it took
         # and threw again is a draw that came to nothing, like a useless stock card
         layout[SampleLayout.PLAY_IN] = max(opp_turns - len(position.known_opp_cards), 0)
-        schedule = opponent.thresholds()
+        schedule = opponent.knock.thresholds()
         layout[SampleLayout.OPP_THRESHOLD] = min(int(schedule[min(opp_turns, len(schedule)) - 1]),
                                             position.knock_limit(rules))
     return layout

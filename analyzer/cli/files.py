@@ -1,0 +1,110 @@
+"""The files a command writes: the ``--out`` folder and ``--raw`` Parquet options, checked
+writable before any work starts, and the writing of the rows."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..core.limits import MAX_RAW_UNITS
+from ..report.files import removed_on_failure, write_with
+from .inputs import F, fail
+
+
+def raw_option(function: F) -> F:
+    """``--raw FILE``: write every row (hand or game) to a Parquet file."""
+    return click.option("--raw", type=click.Path(dir_okay=False), default=None,
+                        callback=_check_raw_path,
+                        help="Also write every row to this Parquet file (needs pyarrow: "
+                             "pip install -e '.[parquet]'); at most "
+                             f"{MAX_RAW_UNITS:,} deals or games.")(function)
+
+
+def _check_raw_path(context: click.Context, parameter: click.Parameter,
+                    value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise click.BadParameter("needs pyarrow: pip install -e '.[parquet]'") from None
+    return check_file_path(context, parameter, value)
+
+
+def check_file_path(context: click.Context, parameter: click.Parameter,
+                    value: str | None) -> str | None:
+    """Click callback of a file option (``--raw``, ``--checkpoint``): a file name, in a
+    folder that can be created and written (checked as ``--out``'s is)."""
+    if value is not None:
+        path = Path(value)
+        if path.is_dir():
+            raise click.BadParameter(f"{value} is a folder, expected a file name")
+        _probe_folder(path.parent if str(path.parent) else Path("."), parameter)
+    return value
+
+
+def _probe_folder(folder: Path, parameter: click.Parameter) -> None:
+    """Show that files can be made in ``folder`` (creating it if need be), and leave
+    nothing behind: the run writes there only once its work is done."""
+    created: list[Path] = []
+    try:
+        missing = [folder, *folder.parents]
+        for candidate in reversed(missing):
+            if not candidate.exists():
+                candidate.mkdir()
+                created.append(candidate)
+        if not folder.is_dir():
+            raise NotADirectoryError(f"{folder} is not a folder")
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise click.BadParameter(f"cannot write to {folder}: {reason}",
+                                 param=parameter) from None
+    finally:
+        for made in reversed(created):
+            made.rmdir()
+
+
+def check_out_folder(context: click.Context, parameter: click.Parameter,
+                     value: str | Path | None) -> str | Path | None:
+    """Click callback of an ``--out`` folder: it must be named, creatable and writable,
+    checked before the command starts (and left as it was until the results are
+    written).  An empty name would mean the current folder, which no one asks for."""
+    if value is not None:
+        if not str(value).strip():
+            raise click.BadParameter("is empty: give a folder name (. for the current "
+                                     "folder)", param=parameter)
+        _probe_folder(Path(value), parameter)
+    return value
+
+
+def check_out_path(context: click.Context, parameter: click.Parameter,
+                   value: str | None) -> Path | None:
+    """:func:`check_out_folder` for commands that take the folder as a ``Path``."""
+    checked = check_out_folder(context, parameter, value)
+    return None if checked is None else Path(checked)
+
+
+def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw") -> None:
+    """Refuse ``option`` (which keeps every row) for runs whose rows would not fit the
+    stated memory."""
+    if raw is not None and count > MAX_RAW_UNITS:
+        fail(f"{option} keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, "
+             f"got {count:,}")
+
+def write_raw(frame: Any, path: str | None) -> None:
+    """Write ``frame`` as Parquet to ``path``; a missing pyarrow is a one-line error."""
+    if path is None:
+        return
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        fail("--raw needs pyarrow: pip install -e '.[parquet]'")
+    with removed_on_failure():  # the folders made for it go if it cannot be written
+        write_with(path, lambda temporary: frame.to_parquet(temporary, index=False))
+    click.echo(f"wrote {len(frame):,} rows to {path}", err=True)
+

@@ -1,0 +1,116 @@
+"""What a user types: the ranges of every number an option takes, the rules and policy
+options, and their parsing into rules, policies and players (a bad one is a one-line
+error, exit status 2)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from ..core.limits import MAX_UNITS, SEED_MAX
+from ..gin.model.policies import Policy, parse_policy
+from ..gin.model.policies import ranges_text as policy_ranges_text
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import Rules, ranges_text, resolve_rules
+from ..gin.play.players import Player, parse_player
+
+#: A click command (or the function an option decorator wraps).
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> NoReturn:
+    """Print a one-line error and exit with status 2 (bad usage or input)."""
+    click.echo(f"Error: {' '.join(message.split())}", err=True)
+    sys.exit(2)
+
+
+# ---------------------------------------------------------------- input ranges
+#
+# Every number a user can type has a range, checked by click before any work starts and
+# shown in --help.  The ranges are analyzer.core.limits's, shared with the notebook API
+# and the web app (the memory each one allows is stated there).
+
+SEED = click.IntRange(0, SEED_MAX)
+UNITS = click.IntRange(1, MAX_UNITS)
+UNITS_OR_NONE = click.IntRange(0, MAX_UNITS)
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A :class:`click.FloatRange` that also refuses ``nan`` and ``inf`` (which compare
+    as inside any open range)."""
+
+    name = "float range"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+def rules_options(function: F) -> F:
+    """``--rules PRESET`` and repeatable ``--set field=value``."""
+    function = click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+                            help="Override one rule field (repeatable), e.g. knock_limit=7; "
+                                 f"ranges: {ranges_text()}; flags yes/no.")(function)
+    return click.option("--rules", "preset", default="standard", show_default=True,
+                        help=f"Rules preset: {', '.join(RULE_PRESETS)}.")(function)
+
+
+def policy_options(function: F) -> F:
+    """``--a`` and ``--b`` policies."""
+    function = click.option("--b", "policy_b", default="basic", show_default=True,
+                            help="Policy of player B (as --a).")(function)
+    return click.option("--a", "policy_a", default="basic", show_default=True,
+                        help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
+                             f"({policy_ranges_text()}), or the search player "
+                             "search[,budget=..,rollout=..].")(function)
+
+
+def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
+    try:
+        return resolve_rules(preset, overrides)
+    except ValueError as error:
+        fail(str(error))
+
+
+def get_policy(text: str) -> Policy:
+    try:
+        return parse_policy(text)
+    except ValueError as error:
+        if text.strip().startswith("search"):
+            fail("the search player plays in simulate, games, tournament and advise only; "
+                 "here give a policy")
+        fail(str(error))
+
+
+def get_player(text: str) -> Player:
+    """A policy or the search player (``search,budget=..,rollout=..``)."""
+    try:
+        return parse_player(text)
+    except ValueError as error:
+        fail(str(error))
+
+
+def split_player_list(text: str) -> list[str]:
+    """Players listed in one option: separated by ``;`` when there is one, else by commas,
+    a ``key=value`` part joining the player before it (``search,budget=32,basic`` is
+    ``search,budget=32`` and ``basic``)."""
+    if ";" in text:
+        return [part.strip() for part in text.split(";") if part.strip()]
+    names: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and names:
+            names[-1] += "," + part
+        else:
+            names.append(part)
+    return names
+
+

@@ -1,0 +1,40 @@
+"""Ctrl-C and SIGTERM as one stop signal: the command line's signal handlers.
+
+Both raise ``KeyboardInterrupt`` and record the stop (:mod:`analyzer.core.interrupts`),
+so that a stop swallowed inside numba's compiler is still seen by the chunk driver and
+by the command's exit status.
+
+This module imports nothing heavy: the command line installs the handlers before it
+imports numpy or numba.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+from ..core.interrupts import forget_stop, record_stop
+
+
+def _stop(signum: int, frame: object) -> None:
+    record_stop()
+    raise KeyboardInterrupt
+
+
+def interrupt_on_sigterm(forget: bool = False) -> None:
+    """From now on, treat SIGTERM like Ctrl-C (a ``KeyboardInterrupt``), so that a run
+    stopped by a job scheduler reports, and checkpoints, as one stopped from the
+    keyboard.  SIGINT raises ``KeyboardInterrupt`` too even when the process started
+    with SIGINT ignored (as a shell starts background jobs, and so their children):
+    ``kill -INT`` must stop a run wherever it was started.  Both are recorded (see
+    :func:`analyzer.core.interrupts.stop_requested`); ``forget`` clears the record (a
+    new run in the same process).  Does nothing outside the main thread (signals go to
+    the main thread)."""
+    if threading.current_thread() is threading.main_thread():
+        if forget:
+            forget_stop()
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+
+
+__all__ = ["interrupt_on_sigterm"]

@@ -1,0 +1,127 @@
+"""The actions of a choice as codes the kernels pass around: which are legal, what a
+policy plays, and playing one.
+
+A code is a card index (throw it and play on), :data:`KNOCK` + card (throw it and knock),
+:data:`NO_TAKE` or :data:`TAKE`.  The search player (:mod:`analyzer.gin.play.search`) races
+them; :class:`~analyzer.gin.play.hand.Hand` lists its legal moves from them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ...core.rng import stream_key
+from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
+from ..evaluator.kernels import bit_index, discard_deadwoods_kernel
+
+#: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
+KNOCK = 52
+NO_TAKE = 104
+"""Pass the offered upcard, or draw from the stock."""
+TAKE = 105
+"""Take the pile's top."""
+#: At most 11 plays and 11 knocks.
+MAX_ACTIONS = 22
+
+
+@njit(cache=True)
+def apply_action(state: npt.NDArray[np.int64], action: np.int64,
+                 rules: npt.NDArray[np.int64]) -> None:
+    """Play action code ``action`` (see the module constants) for the player to move."""
+    if action == TAKE:
+        apply_draw(state, True)
+    elif action == NO_TAKE and state[Slot.PHASE] == Phase.OFFER:
+        apply_pass(state)
+    elif action == NO_TAKE:
+        apply_draw(state, False)
+    elif action >= KNOCK:
+        apply_discard(state, action - KNOCK, True, rules)
+    else:
+        apply_discard(state, action, False, rules)
+
+
+@njit(cache=True)
+def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
+    """The cards the player to move may throw (not the one just taken), with the
+    deadwood left by throwing each written to ``scratch[card]``."""
+    hand = state[Slot.HAND + state[Slot.TURN]]
+    allowed = hand
+    if state[Slot.TAKEN] >= 0:
+        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    discard_deadwoods_kernel(hand, allowed, scratch)
+    return allowed
+
+
+@njit(cache=True)
+def legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
+                  scratch: npt.NDArray[np.int64]) -> np.int64:
+    """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
+    if state[Slot.PHASE] != Phase.DISCARD:
+        actions[0] = NO_TAKE
+        actions[1] = TAKE
+        return np.int64(2)
+    allowed = _throwable(state, scratch)
+    n = np.int64(0)
+    rest = allowed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        actions[n] = card
+        n += 1
+        if scratch[card] <= state[Slot.KNOCK_LIMIT]:
+            actions[n] = KNOCK + card
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def knock_alternatives(state: npt.NDArray[np.int64], default: np.int64,
+                       actions: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
+                       ) -> np.int64:
+    """Fill ``actions`` with ``default`` and, at a discard where a knock short of gin is
+    legal, the other side of the knock decision
+    (:attr:`~analyzer.gin.play.players.Scope.KNOCK`); their count."""
+    actions[0] = default
+    if state[Slot.PHASE] != Phase.DISCARD:
+        return np.int64(1)
+    allowed = _throwable(state, scratch)
+    if default >= KNOCK:
+        if scratch[default - KNOCK] == 0:
+            return np.int64(1)  # gin is always taken
+        actions[1] = default - KNOCK
+        return np.int64(2)
+    best = np.int64(-1)
+    rest = allowed
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        if best < 0 or scratch[card] < scratch[best]:
+            best = card
+    if scratch[best] == 0 or scratch[best] > state[Slot.KNOCK_LIMIT]:
+        return np.int64(1)
+    actions[1] = KNOCK + best
+    return np.int64(2)
+
+
+@njit(cache=True)
+def policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
+                  model: npt.NDArray[np.int64], key: np.int64,
+                  scratch: npt.NDArray[np.int64]) -> np.int64:
+    """The action code the model policy plays at this choice (on a copy of the state)."""
+    after = state.copy()
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_key(key, np.int64(-1))
+    step(after, rules, model, rng, scratch)
+    if state[Slot.PHASE] != Phase.DISCARD:
+        took = after[Slot.HAND + state[Slot.TURN]] & state[Slot.PILE_MASK]
+        return np.int64(TAKE if took else NO_TAKE)
+    card = after[Slot.PILE + after[Slot.PILE_LEN] - 1]
+    return card + KNOCK if after[Slot.PHASE] == Phase.DONE else card
+
+
+__all__ = ["KNOCK", "MAX_ACTIONS", "NO_TAKE", "TAKE", "apply_action", "knock_alternatives",
+           "legal_actions", "policy_action"]

@@ -1,0 +1,266 @@
+"""The kernels that play many hands or games in parallel and write one row per hand or game.
+
+A seat with a search row (:mod:`analyzer.gin.play.search`) searches at its decisions.
+The drivers in :mod:`analyzer.gin.play.simulate` call them in chunks and sum their rows.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
+from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
+from ..model.knowledge import note_scores
+from ..model.rules import RuleField, Shutout
+from .search import play_on
+
+#: Hands a game may last before it is stopped unfinished (counted, never seen so far).
+MAX_HANDS_PER_GAME = 1000
+#: Parallel work units of a chunk (each owns its work space); many more than cores so
+#: that uneven hand lengths even out.
+_SLOTS = 256
+
+
+class HandColumn(IntEnum):
+    """Columns of the per-hand rows written by the hand kernel."""
+
+    DEAL = 0
+    DEALER = 1
+    OUTCOME = 2
+    WINNER = 3
+    POINTS = 4
+    KNOCKER = 5
+    KNOCKER_DEADWOOD = 6
+    DEFENDER_DEADWOOD = 7
+    TURNS = 8
+    STOCK_LEFT = 9
+    POINTS_A = 10
+
+
+class GameColumn(IntEnum):
+    """Columns of the per-game rows written by the game kernel (player A is seat 0)."""
+
+    GAME = 0
+    FIRST_DEALER = 1
+    GAMES_WON_A = 2
+    GAMES_PLAYED = 3
+    MARGIN_A = 4
+    TOTAL_A = 5
+    TOTAL_B = 6
+    HANDS = 7
+    DRAWN_HANDS = 8
+    SHUTOUTS = 9
+    FINISHED = 10
+
+
+@njit(cache=True)
+def play_hand(deck_key: np.uint64, policy_key: np.uint64, dealer: np.int64,
+              rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
+              searchers: npt.NDArray[np.int64], state: npt.NDArray[np.int64],
+              deck: npt.NDArray[np.int8], rng: npt.NDArray[np.uint64],
+              scratch: npt.NDArray[np.int64], samples_used: npt.NDArray[np.int64]
+              ) -> np.int64:
+    """Deal from ``deck_key`` and play one hand to its end in ``state``; a seat with a
+    search row (:mod:`analyzer.gin.play.search`) searches at its decisions.  Returns the
+    searched decisions (their samples are added to ``samples_used[0]``)."""
+    deal_hand(deck_key, dealer, rules, state, deck, rng)
+    rng[0] = policy_key
+    return play_on(state, rules, policies, searchers, np.int64(policy_key) ^ SEARCH_SALT, rng,
+                   scratch, samples_used)
+
+
+@njit(cache=True)
+def deal_hand(deck_key: np.uint64, dealer: np.int64, rules: npt.NDArray[np.int64],
+              state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
+              rng: npt.NDArray[np.uint64]) -> None:
+    """Shuffle the deck of stream ``deck_key`` and deal it into ``state``."""
+    rng[0] = deck_key
+    shuffle_deck(rng, deck)
+    new_hand(state, deck, dealer, rules)
+
+
+@njit(cache=True)
+def _write_hand_row(state: npt.NDArray[np.int64], deal: np.int64,
+                    row: npt.NDArray[np.int64]) -> None:
+    row[HandColumn.DEAL] = deal
+    row[HandColumn.DEALER] = state[Slot.DEALER]
+    row[HandColumn.OUTCOME] = state[Slot.OUTCOME]
+    row[HandColumn.WINNER] = state[Slot.WINNER]
+    row[HandColumn.POINTS] = state[Slot.POINTS]
+    row[HandColumn.KNOCKER] = state[Slot.KNOCKER]
+    row[HandColumn.KNOCKER_DEADWOOD] = state[Slot.KNOCKER_DEADWOOD]
+    row[HandColumn.DEFENDER_DEADWOOD] = state[Slot.DEFENDER_DEADWOOD]
+    row[HandColumn.TURNS] = state[Slot.DRAWS]
+    row[HandColumn.STOCK_LEFT] = stock_left(state)
+    winner = state[Slot.WINNER]
+    row[HandColumn.POINTS_A] = 0 if winner < 0 else (
+        state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS])
+
+
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
+def hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap: bool,
+                 rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
+                 searchers: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+                 searched: npt.NDArray[np.int64]) -> None:
+    """Rows for deals ``first_deal .. first_deal + n_deals``; A sits in seat 0.
+
+    With ``swap`` row ``2i`` has A as non-dealer and row ``2i + 1`` A as dealer, on the
+    same deck; otherwise the dealer alternates with the deal number.  ``searched[i]``
+    gets the searched decisions and their samples of row ``i``.
+    """
+    reps = 2 if swap else 1
+    # work space is allocated once per slot, not per deal: allocating inside the loop
+    # serialises the threads on the allocator
+    slots = min(n_deals, _SLOTS)
+    per_slot = (n_deals + slots - 1) // max(slots, 1)
+    for slot in prange(slots):
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        deck = np.empty(52, dtype=np.int8)
+        rng = np.empty(1, dtype=np.uint64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        samples = np.zeros(1, dtype=np.int64)
+        for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
+            deal = first_deal + i
+            deck_key = stream_key(seed, deal)
+            policy_key = stream_key(seed ^ POLICY_SALT, deal)
+            for rep in range(reps):
+                dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
+                samples[0] = 0
+                row = i * reps + rep
+                searched[row, 0] = play_hand(deck_key, policy_key, dealer, rules, policies,
+                                             searchers, state, deck, rng, scratch, samples)
+                searched[row, 1] = samples[0]
+                _write_hand_row(state, deal, rows[row])
+
+
+@njit(cache=True)
+def close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
+                winner: np.int64, rules: npt.NDArray[np.int64],
+                out_totals: npt.NDArray[np.int64]) -> bool:
+    """Grand totals of one finished game into ``out_totals``; True when a shutout."""
+    loser = 1 - winner
+    game_bonus = rules[RuleField.GAME_BONUS]
+    shutout = boxes[loser] == 0
+    if shutout and rules[RuleField.SHUTOUT] == Shutout.BONUS200:
+        game_bonus = 200
+    for player in range(2):
+        total = scores[player]
+        if not rules[RuleField.LINE_IMMEDIATE]:
+            total += rules[RuleField.LINE_BONUS] * boxes[player]
+        out_totals[player] = total
+    out_totals[winner] += game_bonus
+    if shutout and rules[RuleField.SHUTOUT] == Shutout.DOUBLE:
+        out_totals[winner] *= 2
+    elif shutout and rules[RuleField.SHUTOUT] == Shutout.PLUS100:
+        out_totals[winner] += 100
+    return shutout
+
+
+@njit(cache=True)
+def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
+              rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
+              regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+              start: npt.NDArray[np.int64], row: npt.NDArray[np.int64]) -> None:
+    """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
+
+    Policies may depend on the score: before each hand seat ``s`` plays
+    ``score_policies[s, regions[s, min(own, cap), min(other, cap)]]`` where ``own`` and
+    ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
+    is the last index of the region tables.  The running scores are also written into
+    the hand's state (``Slot.SCORE + seat``), where score-aware kernels such as the
+    expert's knock read them.  A seat with a search row searches at its decisions
+    (:mod:`analyzer.gin.play.search`).
+
+    ``start`` holds the score (points) and boxes (hands won) each seat begins with:
+    ``[score_a, score_b, boxes_a, boxes_b]`` (zeros for a new game; Hollywood columns
+    all start from it).  Hand ``h`` of game ``g`` is dealt from stream
+    ``g * MAX_HANDS_PER_GAME + h`` of the game seed, so two plays of a game with the
+    first dealer swapped share decks for as long as they last.
+    """
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int8)
+    rng = np.empty(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    samples = np.zeros(1, dtype=np.int64)
+    columns = 3 if rules[RuleField.HOLLYWOOD] else 1
+    scores = np.zeros((3, 2), dtype=np.int64)
+    boxes = np.zeros((3, 2), dtype=np.int64)
+    closed = np.zeros(3, dtype=np.bool_)
+    wins = np.zeros(2, dtype=np.int64)
+    totals = np.zeros(2, dtype=np.int64)
+    policies = np.empty((2, score_policies.shape[2]), dtype=np.int64)
+    cap = regions.shape[1] - 1
+    for col in range(3):
+        for seat in range(2):
+            scores[col, seat] = start[seat]
+            boxes[col, seat] = start[2 + seat]
+    for i in range(row.shape[0]):
+        row[i] = 0
+    row[GameColumn.GAME] = game
+    row[GameColumn.FIRST_DEALER] = first_dealer
+    row[GameColumn.GAMES_PLAYED] = columns
+    dealer = first_dealer
+    game_seed = seed ^ GAME_SALT
+    open_columns = columns
+    hand_number = 0
+    while open_columns > 0 and hand_number < MAX_HANDS_PER_GAME:
+        stream = game * MAX_HANDS_PER_GAME + hand_number
+        for seat in range(2):
+            region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
+            policies[seat] = score_policies[seat, region]
+        deal_hand(stream_key(game_seed, stream), dealer, rules, state, deck, rng)
+        # the players see the score (of the first Hollywood column)
+        note_scores(state, scores[0, 0], scores[0, 1])
+        rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
+        play_on(state, rules, policies, searchers,
+                np.int64(stream_key(game_seed ^ POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
+                scratch, samples)
+        hand_number += 1
+        winner = state[Slot.WINNER]
+        if winner < 0:
+            row[GameColumn.DRAWN_HANDS] += 1
+            continue
+        points = state[Slot.POINTS]
+        # Hollywood: a player's n-th hand won scores in the first n games (at most 3)
+        reach = min(wins[winner] + 1, columns)
+        wins[winner] += 1
+        for col in range(reach):
+            if closed[col]:
+                continue
+            scores[col, winner] += points
+            boxes[col, winner] += 1
+            if rules[RuleField.LINE_IMMEDIATE]:
+                scores[col, winner] += rules[RuleField.LINE_BONUS]
+            if scores[col, winner] >= rules[RuleField.TARGET]:
+                closed[col] = True
+                open_columns -= 1
+                row[GameColumn.SHUTOUTS] += close_game(scores[col], boxes[col], winner,
+                                                        rules, totals)
+                row[GameColumn.GAMES_WON_A] += winner == 0
+                row[GameColumn.TOTAL_A] += totals[0]
+                row[GameColumn.TOTAL_B] += totals[1]
+                row[GameColumn.MARGIN_A] += totals[0] - totals[1]
+        if not rules[RuleField.WINNER_DEALS]:
+            dealer = 1 - dealer
+        else:
+            dealer = winner
+    row[GameColumn.HANDS] = hand_number
+    row[GameColumn.FINISHED] = open_columns == 0
+
+
+@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
+def games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
+                 rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
+                 regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
+                 start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+    reps = 2 if swap else 1
+    for i in prange(n_games):
+        game = first_game + i
+        for rep in range(reps):
+            first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)
+            play_game(seed, game, first_dealer, rules, score_policies, regions, searchers,
+                      start, rows[i * reps + rep])

@@ -1,0 +1,205 @@
+"""Who takes a seat: a policy or the search player (:mod:`analyzer.gin.play.search`).
+
+A search player is data like any policy (:class:`SearchPolicy`, packed by
+:meth:`SearchPolicy.to_array`, indexed by :class:`SearchField`).  String form: ``search`` or
+``search,budget=256,rollout=expert,sampler=weighted,scope=knock`` (also ``batch``,
+``min_samples``, ``temperature``).
+
+Ranges (:data:`analyzer.core.limits.SEARCH_RANGES`): ``budget`` and ``batch`` 1-100,000,
+``min_samples`` 2-100,000, ``temperature`` 0-1000 points.
+
+>>> parse_player("search,budget=32,rollout=basic").budget
+32
+>>> format_player(parse_player("search,budget=32,rollout=basic"))
+'search,budget=32,rollout=basic'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.limits import SEARCH_RANGES, check_search_parameter
+from ..model.policies import PRESETS, Policy, parse_policy, policy_name
+
+
+class SearchField(IntEnum):
+    """Index of each search parameter in :meth:`SearchPolicy.to_array`."""
+
+    BUDGET = 0
+    """Samples per decision at most (0: the seat does not search)."""
+    BATCH = 1
+    """Samples between two looks of the race."""
+    MIN_SAMPLES = 2
+    """Samples before the race may drop an action."""
+    TEMPERATURE = 3
+    """Points of deadwood per factor ``e`` of the sample weights (0: uniform samples)."""
+    SAMPLER = 4
+    """How opponent hands are sampled: :class:`Sampler`."""
+    SCOPE = 5
+    """Which decisions are searched: :class:`Scope`."""
+    STOP = 6
+    """0; set to 1 by another thread while a kernel runs
+    (:func:`~analyzer.gin.play.stopping.run_stoppable`): the seat stops searching at its
+    next sample and plays its rollout policy's actions, and the kernel's results are to be
+    thrown away."""
+
+
+class Sampler(IntEnum):
+    """Where the sampled opponent hands come from."""
+
+    WEIGHTED = 0
+    """The advisor's sampler: uniform deal, played in, weighted by the likelihood."""
+    INFERENCE = 1
+    """The opponent-hand inference model (:mod:`analyzer.gin.decisions.inference`), played in for
+    at most the rollout policy's ``play_in`` stock draws, as the expert does; equal
+    weights."""
+
+
+SAMPLERS = ("weighted", "inference")
+
+
+class Scope(IntEnum):
+    """Which decisions the search player searches."""
+
+    ALL = 0
+    """Every choice, over every legal action."""
+    KNOCK = 1
+    """Only whether to knock: where a knock (not gin) is legal, the rollout policy's own
+    action races the other side of the knock decision (knocking with the card leaving the
+    least deadwood, or throwing the same card and playing on); elsewhere it plays the
+    rollout policy's action unsearched.  Fewer actions race, so fewer drops by chance."""
+
+
+SCOPES = ("all", "knock")
+
+
+SEARCH_FIELDS = len(SearchField)
+DEFAULT_BUDGET = 256
+
+
+@dataclass(frozen=True)
+class SearchPolicy:
+    """The search player (see the module notes): ``budget`` samples per decision at
+    most, each rolling out every racing action with ``rollout`` for both players."""
+
+    budget: int = DEFAULT_BUDGET
+    rollout: Policy = PRESETS["expert"]
+    batch: int = 32
+    min_samples: int = 32
+    temperature: int = 8
+    sampler: str = "weighted"
+    scope: str = "knock"
+
+    def __post_init__(self) -> None:
+        for name in SEARCH_RANGES:
+            object.__setattr__(self, name, check_search_parameter(name, getattr(self, name)))
+        if not isinstance(self.rollout, Policy):
+            raise TypeError(f"search rollout must be a Policy, got {self.rollout!r}")
+        if self.sampler not in SAMPLERS:
+            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
+                             f"{self.sampler!r}")
+        if self.scope not in SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The search parameters as the ``np.int64`` row the kernels read."""
+        array = np.zeros(SEARCH_FIELDS, dtype=np.int64)
+        array[SearchField.BUDGET] = self.budget
+        array[SearchField.BATCH] = self.batch
+        array[SearchField.MIN_SAMPLES] = self.min_samples
+        array[SearchField.TEMPERATURE] = self.temperature
+        array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
+        array[SearchField.SCOPE] = SCOPES.index(self.scope)
+        return array
+
+
+Player = Policy | SearchPolicy
+"""Anything that can take a seat: a policy or the search player."""
+
+_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler",
+                "scope")
+
+
+def parse_player(text: str) -> Player:
+    """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
+    ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
+    preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
+    the numbers within :data:`analyzer.core.limits.SEARCH_RANGES`).
+
+    >>> parse_player("search,budget=1000000000")
+    Traceback (most recent call last):
+    ...
+    ValueError: search budget must be 1-100000, got 1000000000
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a player is a policy name or string form, got {text!r}")
+    parts = [p.strip() for p in text.strip().split(",") if p.strip()]
+    if not parts or parts[0] != "search":
+        return parse_policy(text)
+    changes: dict[str, object] = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or key not in _SEARCH_KEYS:
+            raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
+        if key == "rollout":
+            if value == "search" or value not in PRESETS:
+                raise ValueError(f"rollout must be a policy preset ({', '.join(PRESETS)}), "
+                                 f"got {value!r}")
+            changes[key] = PRESETS[value]
+        elif key in ("sampler", "scope"):
+            changes[key] = value
+        else:
+            try:  # digits only: not 1e3, 1_000, 0x10 or other scripts' digits
+                if not (value.isascii() and value.lstrip("+-").isdigit()):
+                    raise ValueError
+                number = int(value)
+            except ValueError:
+                raise ValueError(f"bad search {key} {value!r}: expected an integer") from None
+            changes[key] = check_search_parameter(key, number)
+    return replace(SearchPolicy(), **changes)
+
+
+def format_player(player: Player) -> str:
+    """The string form of a player (parsed back by :func:`parse_player`): a policy's
+    preset name or form, or ``search`` with the fields that differ from the default."""
+    if isinstance(player, Policy):
+        return policy_name(player)
+    text = "search"
+    default = SearchPolicy()
+    for key in _SEARCH_KEYS:
+        value = getattr(player, key)
+        if value != getattr(default, key):
+            text += f",{key}={policy_name(value) if key == 'rollout' else value}"
+    return text
+
+
+def rollout_policy(player: Player) -> Policy:
+    """The policy a player plays by: a policy itself, or a search player's rollout policy
+    (what it searches with, and the model of it as an opponent)."""
+    return player.rollout if isinstance(player, SearchPolicy) else player
+
+
+def split_players(players: list[Player]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(policy rows, search rows) of the seats: a search player's policy row is its
+    rollout policy; a policy's search row is zeros (it does not search)."""
+    policies = np.stack([rollout_policy(p).to_array() for p in players])
+    searchers = np.zeros((len(players), SEARCH_FIELDS), dtype=np.int64)
+    for seat, player in enumerate(players):
+        if isinstance(player, SearchPolicy):
+            searchers[seat] = player.to_array()
+    return policies, searchers
+
+
+def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
+    """Search rows for ``seats`` seats that do not search."""
+    return np.zeros((seats, SEARCH_FIELDS), dtype=np.int64)
+
+
+__all__ = ["DEFAULT_BUDGET", "SAMPLERS", "SCOPES", "SEARCH_FIELDS", "Player", "Sampler", "Scope",
+           "SearchField", "SearchPolicy", "format_player", "no_search", "parse_player",
+           "rollout_policy", "split_players"]

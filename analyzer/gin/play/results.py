@@ -1,0 +1,214 @@
+"""The summaries of a run: mergeable sums over chunks, and the results built from them.
+
+A chunk's rows (:class:`~analyzer.gin.play.game_kernels.HandColumn`,
+:class:`~analyzer.gin.play.game_kernels.GameColumn`) are reduced to counts, sums and sums of
+squares; chunks' sums add key by key, and :func:`hand_result` / :func:`game_result` turn
+the merged sums into estimates with 95% intervals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ...core.stats import Estimate
+from ..engine.transitions import OUTCOME_NAMES
+from ..model.rules import Rules
+from .game_kernels import GameColumn, HandColumn
+from .players import Player
+from .score_aware import GamePolicy
+
+
+@dataclass
+class Sums:
+    """Mergeable sums over chunks (counts, sums and sums of squares per unit)."""
+
+    values: dict[str, float] = field(default_factory=dict)
+
+    def add(self, name: str, value: float | np.number[Any]) -> None:
+        self.values[name] = self.values.get(name, 0.0) + float(value)
+
+    def get(self, name: str) -> float:
+        return self.values.get(name, 0.0)
+
+
+@dataclass
+class HandResult:
+    """Summary of a hands run; ``rows`` holds every hand when asked for (else None)."""
+
+    deals: int
+    hands: int
+    seed: int
+    rules: Rules
+    policy_a: Player
+    policy_b: Player
+    outcomes: dict[str, float]
+    points_a: Estimate
+    """Points per hand to policy A (per deal: the mean over its seat-swapped pair)."""
+    win_rate_a: Estimate
+    turns: Estimate
+    first_player_points: Estimate
+    first_player_win_rate: float
+    undercut_rate: float
+    gin_rate: float
+    elapsed_s: float
+    rows: pd.DataFrame | None = None
+    searched_decisions: int = 0
+    """Decisions the search player(s) searched (0 without one)."""
+    search_samples: int = 0
+    """Samples those decisions rolled out."""
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the summary covers the deals finished."""
+    kernels_s: float = 0.0
+    """Seconds spent loading (first run: compiling) the kernels before ``elapsed_s``
+    started (0 on a cluster, where the workers load them)."""
+
+    @property
+    def deals_per_s(self) -> float:
+        return self.deals / self.elapsed_s if self.elapsed_s > 0 else float("inf")
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` deals), then each outcome's share of hands."""
+        return _estimates_frame(
+            {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
+             "turns_per_hand": self.turns, "first_player_points": self.first_player_points},
+            {f"share_{name}": share for name, share in self.outcomes.items()}, self.deals)
+
+
+@dataclass
+class GameResult:
+    """Summary of a games run (a Hollywood session counts as three games)."""
+
+    games: int
+    seed: int
+    rules: Rules
+    policy_a: GamePolicy
+    policy_b: GamePolicy
+    game_win_rate_a: Estimate
+    margin_a: Estimate
+    hands_per_game: Estimate
+    shutout_rate: float
+    unfinished: int
+    elapsed_s: float
+    rows: pd.DataFrame | None = None
+    interrupted: bool = False
+    """True when Ctrl-C stopped the run: the summary covers the games finished."""
+
+    def to_frame(self) -> pd.DataFrame:
+        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
+        ``high``, ``n`` games)."""
+        return _estimates_frame(
+            {"game_win_rate_a": self.game_win_rate_a, "margin_a": self.margin_a,
+             "hands_per_game": self.hands_per_game}, {"shutout_rate": self.shutout_rate},
+            self.games)
+
+
+def _estimates_frame(estimates: dict[str, Estimate], shares: dict[str, float],
+                     n: int) -> pd.DataFrame:
+    rows = [{"metric": name, "mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
+            for name, e in estimates.items()]
+    rows += [{"metric": name, "mean": value, "low": float("nan"), "high": float("nan"), "n": n}
+             for name, value in shares.items()]
+    return pd.DataFrame(rows, columns=["metric", "mean", "low", "high", "n"])
+
+
+def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
+    """Add chunk sums key by key (in list order)."""
+    total = Sums()
+    for part in parts:
+        for name, value in part.items():
+            total.add(name, value)
+    return total.values
+
+
+def accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None:
+    outcome = rows[:, HandColumn.OUTCOME]
+    for code, name in enumerate(OUTCOME_NAMES):
+        sums.add(name, np.count_nonzero(outcome == code))
+    sums.add("hands", len(rows))
+    per_deal = rows[:, HandColumn.POINTS_A].reshape(-1, reps).mean(axis=1)
+    sums.add("deals", len(per_deal))
+    sums.add("points_a", per_deal.sum())
+    sums.add("points_a_sq", np.square(per_deal).sum())
+    wins = (rows[:, HandColumn.WINNER] == 0).astype(np.float64)
+    deal_wins = wins.reshape(-1, reps).mean(axis=1)
+    sums.add("wins_a", deal_wins.sum())
+    sums.add("wins_a_sq", np.square(deal_wins).sum())
+    turns = rows[:, HandColumn.TURNS].astype(np.float64)
+    sums.add("turns", turns.sum())
+    sums.add("turns_sq", np.square(turns).sum())
+    # first player = the non-dealer; its points are + when it wins
+    first = 1 - rows[:, HandColumn.DEALER]
+    winner = rows[:, HandColumn.WINNER]
+    first_points = np.where(winner < 0, 0,
+                            np.where(winner == first, 1, -1) * rows[:, HandColumn.POINTS])
+    sums.add("first_points", first_points.sum())
+    sums.add("first_points_sq", np.square(first_points.astype(np.float64)).sum())
+    sums.add("first_wins", np.count_nonzero(winner == first))
+    sums.add("decided", np.count_nonzero(winner >= 0))
+
+
+def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Player,
+                policy_b: Player, elapsed: float, rows: pd.DataFrame | None = None
+                ) -> HandResult:
+    """The summary of a hands run from its merged sums."""
+    def get(name: str) -> float:
+        return sums.get(name, 0.0)
+
+    deals, hands = int(get("deals")), int(get("hands"))
+    outcomes = {name: get(name) / hands for name in OUTCOME_NAMES}
+    decided = get("decided")
+    return HandResult(
+        deals=deals, hands=hands, seed=seed, rules=rules, policy_a=policy_a,
+        policy_b=policy_b, outcomes=outcomes,
+        points_a=Estimate.from_sums(get("points_a"), get("points_a_sq"), deals),
+        win_rate_a=Estimate.from_sums(get("wins_a"), get("wins_a_sq"), deals),
+        turns=Estimate.from_sums(get("turns"), get("turns_sq"), hands),
+        first_player_points=Estimate.from_sums(get("first_points"), get("first_points_sq"),
+                                               hands),
+        first_player_win_rate=get("first_wins") / decided if decided else float("nan"),
+        undercut_rate=outcomes["undercut"], gin_rate=outcomes["gin"] + outcomes["big_gin"],
+        elapsed_s=elapsed, rows=rows, searched_decisions=int(get("searched_decisions")),
+        search_samples=int(get("search_samples")))
+
+
+def hand_frame(chunks: list[npt.NDArray[np.int64]]) -> pd.DataFrame:
+    rows = np.concatenate(chunks) if chunks else np.zeros((0, len(HandColumn)), np.int64)
+    frame = pd.DataFrame(rows, columns=[c.name.lower() for c in HandColumn])
+    frame["outcome"] = pd.Categorical.from_codes(frame["outcome"], categories=OUTCOME_NAMES)
+    return frame
+
+
+def accumulate_games(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None:
+    played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
+    per_game = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, reps).mean(axis=1)
+    margin = rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, reps).mean(axis=1)
+    hands = rows[:, GameColumn.HANDS].astype(np.float64)
+    for name, values in (("win", per_game), ("margin", margin), ("hands", hands)):
+        sums.add(name, values.sum())
+        sums.add(name + "_sq", np.square(values).sum())
+        sums.add(name + "_n", len(values))
+    sums.add("shutouts", rows[:, GameColumn.SHUTOUTS].sum())
+    sums.add("games", played.sum())
+    sums.add("unfinished", np.count_nonzero(rows[:, GameColumn.FINISHED] == 0))
+
+
+def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: GamePolicy,
+                policy_b: GamePolicy, elapsed: float, rows: pd.DataFrame | None = None
+                ) -> GameResult:
+    """The summary of a games run from its merged sums."""
+    def estimate(name: str) -> Estimate:
+        return Estimate.from_sums(sums.get(name, 0.0), sums.get(name + "_sq", 0.0),
+                                  int(sums.get(name + "_n", 0)))
+
+    games = sums.get("games", 0.0)
+    return GameResult(games=int(games), seed=seed, rules=rules, policy_a=policy_a,
+                      policy_b=policy_b, game_win_rate_a=estimate("win"),
+                      margin_a=estimate("margin"), hands_per_game=estimate("hands"),
+                      shutout_rate=sums.get("shutouts", 0.0) / max(games, 1),
+                      unfinished=int(sums.get("unfinished", 0)), elapsed_s=elapsed, rows=rows)

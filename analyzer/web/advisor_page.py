@@ -1,0 +1,53 @@
+"""The advisor page (``/``) and its API: the presets every page offers, and the ranking
+of a position's actions (``POST /api/advise``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+
+from .advisor_service import AdvisorService
+from .common import client_of, default_opponent, policy_named, rules_named, static_page
+from .schemas import LIMITS, AdviseIn, PositionIn
+
+
+def advisor_router(service: AdvisorService) -> APIRouter:
+    """The advisor page and the routes of the advisor API, run by ``service``."""
+    router = APIRouter()
+    router.get("/", include_in_schema=False)(static_page("advisor.html"))
+
+    @router.get("/api/presets", summary="Rules presets, policy presets, the default opponent "
+                                        "and the ranges of the numeric arguments")
+    def presets() -> dict[str, Any]:
+        from ..gin.model.policies import PRESETS as POLICIES
+        from ..gin.model.rules import PRESETS as RULES
+
+        return {"rules": list(RULES), "policies": list(POLICIES),
+                "default_opponent": default_opponent(), "advice_seconds": service.seconds,
+                "advice_limit_seconds": service.limit_seconds,
+                "limits": {name: list(bounds) for name, bounds in LIMITS.items()}}
+
+    @router.post("/api/advise", summary="Rank every action of a position (the advisor)")
+    async def advise_position(body: AdviseIn, request: Request) -> dict[str, Any]:
+        from ..gin.play.advisor import check_game_position
+
+        position = _position(body.position)
+        opponent = body.opponent or default_opponent()
+        # 400 before queueing
+        check_game_position(position, rules_named(body.rules))
+        policy_named(body.policy), policy_named(opponent)
+        return await service.advise(position, body.rules, body.policy, opponent, body.samples,
+                                    body.seed, body.tolerance, client_of(request),
+                                    request.is_disconnected)
+
+    return router
+
+
+def _position(data: PositionIn) -> Any:
+    from ..gin.play.advisor import Position
+
+    try:
+        return Position.from_json(data.model_dump(exclude_none=True))
+    except (ValueError, TypeError) as error:
+        raise HTTPException(400, str(error)) from None

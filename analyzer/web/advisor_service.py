@@ -1,0 +1,218 @@
+"""The advisor behind the API: one worker thread, a bounded queue, and runs that stop at
+their time limit or once nobody waits for them."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from fastapi import HTTPException
+
+from ..core.limits import MAX_SAMPLES
+from .common import policy_named, rules_named
+
+#: Advisor runs waiting or running at once (503 beyond), and from one client (429 beyond).
+MAX_ADVISOR_QUEUE = 8
+MAX_ADVISOR_PER_CLIENT = 3
+#: Longest advisor run (s), whatever its sample budget (at least twice advice_seconds).
+MAX_RUN_SECONDS = 10.0
+
+
+class AdvisorStopped(Exception):
+    """A run stopped between batches: over its time limit, or nobody waits for it."""
+
+
+@dataclass
+class AdvisorService:
+    """Runs advisor requests one at a time off the event loop, within bounds (see
+    :mod:`analyzer.web.app`)."""
+
+    seconds: float = 1.2
+    """Time budget of a request without ``samples`` (s): sets its sample budget from the
+    measured rate."""
+    limit_seconds: float = MAX_RUN_SECONDS
+    """Longest run (s); raised to twice :attr:`seconds` if that is more."""
+    max_samples: int = 20_000
+    """Largest budget of a run without ``samples``."""
+    first_samples: int = 2_000
+    """Sample budget before any rate is measured."""
+    max_budget: int = MAX_SAMPLES
+    """Largest budget of any run (``samples`` above it are cut)."""
+    max_queue: int = MAX_ADVISOR_QUEUE
+    max_per_client: int = MAX_ADVISOR_PER_CLIENT
+    poll_seconds: float = 0.2
+    """How often a waiting request checks whether its client has gone."""
+    executor: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="advisor"))
+    rates: OrderedDict[str, float] = field(default_factory=OrderedDict)
+    """Samples per second of earlier runs, per (rules, policies), the latest 256."""
+    closing: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: the running run stops too."""
+    _pending: Counter[str] = field(default_factory=Counter)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.limit_seconds = max(self.limit_seconds, 2 * self.seconds)
+
+    @property
+    def wait_seconds(self) -> float:
+        """Longest wait of a request, queue included (503 after, and its run stops)."""
+        return 3 * self.limit_seconds
+
+    def budget(self, key: str, samples: int | None = None) -> int:
+        """The sample budget of a run: ``samples`` cut to :attr:`max_budget` and to what
+        fits in the time limit at the measured rate (before any rate is measured,
+        :attr:`first_samples` are assumed to take :attr:`seconds`); without ``samples``,
+        what the time budget buys at that rate."""
+        rate = self.rates.get(key)
+        if samples is not None:
+            assumed = rate if rate is not None else self.first_samples / self.seconds
+            return max(1, min(samples, self.max_budget,
+                              int(0.75 * assumed * self.limit_seconds)))
+        if rate is None:
+            return self.first_samples
+        return int(min(self.max_samples, max(256, rate * self.seconds)))
+
+    def _measured(self, key: str, rate: float) -> None:
+        self.rates[key] = rate
+        self.rates.move_to_end(key)
+        while len(self.rates) > 256:
+            self.rates.popitem(last=False)
+
+    def run(self, position: Any, rules_preset: str, policy_text: str, opponent_text: str,
+            samples: int | None, seed: int, tolerance: float | None = None,
+            measure: bool = True, cancel: threading.Event | None = None,
+            limit: bool = True) -> dict[str, Any]:
+        """The advice as JSON-ready data (blocking: call it in :attr:`executor`).
+
+        Raises :class:`AdvisorStopped` between batches once ``cancel`` or
+        :attr:`closing` is set or (with ``limit``) the run passes :attr:`limit_seconds`.
+        """
+        from ..gin.play.advisor import advise
+
+        started = time.monotonic()
+
+        def stop_reason() -> str | None:
+            if self.closing.is_set():
+                return "the server is stopping"
+            if cancel is not None and cancel.is_set():
+                return "nobody waits for this run any more"
+            if limit and time.monotonic() - started > self.limit_seconds:
+                return (f"the advisor run reached the server's {self.limit_seconds:g} s "
+                        "limit; ask for fewer samples")
+            return None
+
+        if (reason := stop_reason()) is not None:
+            raise AdvisorStopped(reason)
+        rules, policy = rules_named(rules_preset), policy_named(policy_text)
+        opponent = policy_named(opponent_text)
+        key = f"{rules_preset}|{policy_text}|{opponent_text}"
+        equity = None
+        if position.score is not None:
+            equity = _equity(rules_preset, policy_text, opponent_text)
+        budget = self.budget(key, samples)
+        # the rate is measured from the end of the first batch (which may include the
+        # JIT compilation of a cold cache) to the end of the last
+        marks: list[tuple[float, int]] = []  # (time, samples done) of the first and last
+        done = 0
+
+        def progress(count: int) -> None:
+            nonlocal done
+            done += count
+            marks[min(len(marks), 1):] = [(time.perf_counter(), done)]
+            if (reason := stop_reason()) is not None:
+                self._measure(key, marks, measure)
+                raise AdvisorStopped(reason)
+
+        advice = advise(position, rules, policy, opponent, samples=budget, seed=seed,
+                        tolerance=tolerance, equity=equity, progress=progress)
+        if not self._measure(key, marks, measure) and measure and advice.elapsed_s > 0:
+            self._measured(key, advice.samples / advice.elapsed_s)
+        data = advice.to_dict() | {"rules_preset": rules_preset, "sample_budget": budget,
+                                   "time_limit_s": self.limit_seconds}
+        if samples is not None:
+            data["samples_requested"] = samples
+        return data
+
+    def _measure(self, key: str, marks: list[tuple[float, int]], measure: bool) -> bool:
+        """Keep the rate between the first and the last batch; False when there is none."""
+        if not measure or len(marks) < 2 or marks[1][0] <= marks[0][0]:
+            return False
+        self._measured(key, (marks[1][1] - marks[0][1]) / (marks[1][0] - marks[0][0]))
+        return True
+
+    async def advise(self, position: Any, rules_preset: str, policy_text: str,
+                     opponent_text: str, samples: int | None, seed: int,
+                     tolerance: float | None = None, client: str = "",
+                     disconnected: Callable[[], Awaitable[bool]] | None = None
+                     ) -> dict[str, Any]:
+        """:meth:`run` in the advisor thread.  503 when the queue is full or the answer
+        takes over :attr:`wait_seconds`, 429 when ``client`` has too many runs queued;
+        the run stops once nobody waits for it (503 given, or ``disconnected()``)."""
+        with self._lock:
+            if sum(self._pending.values()) >= self.max_queue:
+                raise HTTPException(503, f"the advisor is busy ({self.max_queue} requests "
+                                         "waiting); try again shortly")
+            if self._pending[client] >= self.max_per_client:
+                raise HTTPException(429, f"at most {self.max_per_client} advisor requests "
+                                         "from one address at once")
+            self._pending[client] += 1
+        cancel = threading.Event()
+        try:
+            job = self.executor.submit(self.run, position, rules_preset, policy_text,
+                                       opponent_text, samples, seed, tolerance, True, cancel)
+        except RuntimeError:  # the executor is shut down: the server is stopping
+            self._release(client)
+            raise HTTPException(503, "the server is stopping") from None
+        job.add_done_callback(lambda _: self._release(client))
+        waiter = asyncio.wrap_future(job)
+        waiter.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wait_seconds
+        try:
+            while True:
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise HTTPException(503, "the advisor did not answer within "
+                                             f"{self.wait_seconds:g} s (busy); try again "
+                                             "or ask for fewer samples")
+                done, _ = await asyncio.wait({waiter}, timeout=min(self.poll_seconds,
+                                                                   remaining))
+                if done:
+                    try:
+                        return waiter.result()
+                    except AdvisorStopped as error:
+                        raise HTTPException(503, str(error)) from None
+                if disconnected is not None and await disconnected():
+                    raise HTTPException(503, "the client went away")
+        finally:
+            cancel.set()  # no effect on a finished run; stops one nobody waits for
+
+    def _release(self, client: str) -> None:
+        with self._lock:
+            self._pending[client] -= 1
+            if self._pending[client] <= 0:
+                del self._pending[client]
+
+    def stop(self) -> None:
+        """Stop the running run and forget the queued ones (the server is stopping)."""
+        self.closing.set()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+@lru_cache(maxsize=8)
+def _equity(rules_preset: str, policy_text: str, opponent_text: str
+            ) -> Callable[[int, int, bool], float]:
+    """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
+    from ..gin.studies.equity import equity_function
+
+    return equity_function(rules_named(rules_preset), policy_named(policy_text),
+                           policy_named(opponent_text), 20_000, 1)
+
