@@ -23,9 +23,9 @@ _configure_kernel_cache()
 _LAZY = {
     **dict.fromkeys(("format_card", "format_hand", "parse_card", "parse_hand", "to_indices",
                      "to_mask"), "core.cards"),
-    **dict.fromkeys(("best_discard", "best_melds", "deadwood_after_layoff",
-                     "dealt_deadwood_distribution", "min_deadwood", "min_deadwood_batch"),
-                    "gin.evaluator.kernels"),
+    **dict.fromkeys(("best_discard", "best_melds", "deadwood_after_layoff", "min_deadwood",
+                     "min_deadwood_batch"), "gin.evaluator.api"),
+    "dealt_deadwood_distribution": "gin.evaluator.dealt",
     **dict.fromkeys(("Hand", "Move"), "gin.play.hand"),
 }
 

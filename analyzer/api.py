@@ -322,7 +322,7 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
     equity = None
     if score is not None:
         from .gin.play.advisor import check_game_position
-        from .gin.studies.equity import equity_function
+        from .gin.studies.equity.table import equity_function
 
         check_game_position(position, chosen_rules)
         equity = equity_function(chosen_rules, mine, theirs, 30_000, seed)

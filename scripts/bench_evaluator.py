@@ -65,13 +65,14 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from analyzer import min_deadwood_batch
-from analyzer.gin.evaluator.kernels import best_discard_kernel, min_deadwood_kernel
+from analyzer.gin.evaluator.partition import best_discard_kernel, min_deadwood_kernel
 
 SEED = 20240611
 REPO = Path(__file__).resolve().parents[1]
 #: files whose edits change what this script measures (flagged next to the commit)
-EVALUATOR_SOURCES = ("analyzer/gin/evaluator/kernels.py", "analyzer/core/cards.py",
-                     "analyzer/core/lanes.py", "analyzer/core/melds.py", "analyzer/core/rng.py")
+EVALUATOR_SOURCES = ("analyzer/gin/evaluator/partition.py", "analyzer/gin/evaluator/api.py",
+                     "analyzer/core/cards.py", "analyzer/core/lanes.py", "analyzer/core/melds.py",
+                     "analyzer/core/rng.py")
 CLI_HAND = "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"
 CHUNK = 1 << 17  # hands per chunk when generating, and per prange task for 11 cards
 

@@ -123,7 +123,7 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
         check_game_position(position, rules)
         equity = None
         if position.score is not None:
-            from ..gin.studies.equity import equity_function
+            from ..gin.studies.equity.table import equity_function
 
             with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
                 # a search player's table is its rollout policy's: searching 10**4 deals

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..core.cards import format_hand, parse_hand
 from ..core.limits import read_lines
-from ..gin.evaluator.kernels import GIN_HAND_SIZES, best_melds
+from ..gin.evaluator.api import GIN_HAND_SIZES, best_melds
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from .inputs import (

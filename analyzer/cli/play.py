@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS, load_json, read_text
-from ..gin.evaluator.kernels import min_deadwood
+from ..gin.evaluator.api import min_deadwood
 from ..gin.model.policies import policy_name
 from ..gin.model.rules import Rules
 from .files import check_raw_count, raw_option, write_raw

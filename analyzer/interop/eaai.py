@@ -49,7 +49,7 @@ from typing import Any
 
 from ..core.cards import format_card, parse_card
 from ..core.limits import check_seed
-from ..gin.evaluator.kernels import best_melds
+from ..gin.evaluator.api import best_melds
 from ..gin.play.hand import Hand, Move
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules

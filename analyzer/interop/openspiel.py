@@ -6,7 +6,7 @@ The bot keeps the player's own view of the hand as a :class:`~analyzer.gin.play.
 what it sees in a simulation (the cards the opponent took, threw and refused, the rules'
 bonuses), and decides with the same kernels as the analyzer's simulations: draws and
 discards by the policy, the knocker's melds by
-:func:`~analyzer.gin.evaluator.kernels.best_arrangement_kernel`, the defender's layoffs and melds
+:func:`~analyzer.gin.evaluator.partition.best_arrangement_kernel`, the defender's layoffs and melds
 by the joint search of :func:`optimal_layoffs`.  OpenSpiel's rules differ from the
 analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.model.rules`):
 a tie scores 0, the wall phase, no big gin, runs declared 3 to 5 cards long (longer runs are
@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import CARD_POINTS
-from ..gin.evaluator.kernels import (
+from ..gin.evaluator.api import best_melds
+from ..gin.evaluator.layoffs import layoff_deadwood_kernel
+from ..gin.evaluator.partition import (
     best_arrangement_kernel,
     best_discard_kernel,
-    best_melds,
-    layoff_deadwood_kernel,
     min_deadwood_kernel,
 )
 from ..gin.play.hand import Hand, Move
@@ -77,7 +77,7 @@ def _cut_run(cards: list[int]) -> list[int]:
 def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
     """The cards the defender lays off, in laying order, for its least deadwood after
     melding the rest (the search of
-    :func:`~analyzer.gin.evaluator.kernels.layoff_deadwood_kernel`; first best found on ties, fewest
+    :func:`~analyzer.gin.evaluator.layoffs.layoff_deadwood_kernel`; first best found on ties, fewest
     layoffs preferred)."""
     chains: list[list[int]] = []
     for rank in range(13):

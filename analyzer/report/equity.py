@@ -9,18 +9,11 @@ import numpy as np
 import pandas as pd
 
 from ..core.progress import Progress
-from ..gin.studies.equity import (
-    REPORT_CHECK_STATES,
-    REPORT_DEALS,
-    REPORT_GAMES,
-    BestResponse,
-    EquityStudy,
-    EquityTable,
-    check_summary,
-    equity_study,
-    heatmap_data,
-    threshold_data,
-)
+from ..gin.studies.equity.charts import heatmap_data, threshold_data
+from ..gin.studies.equity.response import BestResponse
+from ..gin.studies.equity.study import REPORT_CHECK_STATES, REPORT_DEALS, REPORT_GAMES, EquityStudy, equity_study
+from ..gin.studies.equity.table import EquityTable
+from ..gin.studies.equity.validation import check_summary
 from .common import ReportConfig, Section, progress_for, section_folder, section_heading, write_meta
 from .figures import figure_file, score_heatmap, threshold_heatmap
 from .files import make_folder, write_csv

@@ -283,7 +283,7 @@ def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str, unit: s
 def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str,
                   label: str = "P(A wins the game)",
                   levels: Sequence[float] = (0.25, 0.5, 0.75)) -> AxesImage:
-    """P(A wins) on a score grid (:func:`analyzer.gin.studies.equity.heatmap_data`), with
+    """P(A wins) on a score grid (:func:`analyzer.gin.studies.equity.charts.heatmap_data`), with
     labelled contour lines at ``levels``; blue favours A, red favours B."""
     image = ax.imshow(grid.to_numpy(), origin="lower", cmap=DIVERGING, vmin=0.0, vmax=1.0,
                       aspect="equal", interpolation="nearest")

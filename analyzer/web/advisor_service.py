@@ -211,7 +211,7 @@ class AdvisorService:
 def _equity(rules_preset: str, policy_text: str, opponent_text: str
             ) -> Callable[[int, int, bool], float]:
     """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
-    from ..gin.studies.equity import equity_function
+    from ..gin.studies.equity.table import equity_function
 
     return equity_function(rules_named(rules_preset), policy_named(policy_text),
                            policy_named(opponent_text), 20_000, 1)

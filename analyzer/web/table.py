@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ..core.cards import format_card, parse_card
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.evaluator.kernels import best_discard_kernel, min_deadwood_kernel
+from ..gin.evaluator.partition import best_discard_kernel, min_deadwood_kernel
 from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
 from ..gin.play.advisor import Position

@@ -34,7 +34,7 @@ import numpy as np
 
 from analyzer.core.cards import parse_card
 from analyzer.gin.engine.transitions import Slot
-from analyzer.gin.evaluator.kernels import min_deadwood_kernel
+from analyzer.gin.evaluator.partition import min_deadwood_kernel
 from analyzer.gin.decisions.marjj import marjj_choices
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import PRESETS as RULES

@@ -11,11 +11,11 @@ from pathlib import Path
 import analyzer
 from analyzer._kernel_cache import source_hash
 
-# _random_hand (gin/evaluator/kernels.py, cache=True) compiles in next_below and next_u64 from
+# _random_hand (gin/evaluator/dealt.py, cache=True) compiles in next_below and next_u64 from
 # core/rng.py; the edit below changes the stream's step, so the hand drawn changes.
 PROBE = """
 import json, numpy as np, analyzer, numba
-from analyzer.gin.evaluator.kernels import _random_hand
+from analyzer.gin.evaluator.dealt import _random_hand
 state = np.array([12345], dtype=np.uint64)
 print(json.dumps({"hand": int(_random_hand(state, 10)), "file": analyzer.__file__,
                   "cache": numba.config.CACHE_DIR}))

@@ -19,7 +19,7 @@ from analyzer.gin.play.advisor import (
 )
 from analyzer.gin.play.advisor.race import game_values
 from analyzer.gin.play.advisor.sampling import Observed, log_likelihood
-from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, min_deadwood
+from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.model.rules import PRESETS, Rules
 
 STANDARD = Rules()

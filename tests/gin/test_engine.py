@@ -22,7 +22,7 @@ from analyzer.gin.engine.transitions import (
     play_from_deck,
     stock_left,
 )
-from analyzer.gin.evaluator.kernels import best_melds, deadwood_after_layoff, min_deadwood
+from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.policies import Draw, Knock, Policy, parse_policy
 from analyzer.gin.model.rules import PRESETS, Rules
@@ -355,7 +355,7 @@ def test_games_from_a_score_state():
 
 
 def test_score_aware_policy_switches_by_score():
-    from analyzer.gin.play.score_aware import ScoreAware
+    from analyzer.gin.play.players import ScoreAware
 
     regions = np.zeros((101, 101), dtype=np.int64)
     same = ScoreAware((BASIC, POLICIES["gin-hunter"]), regions)

@@ -6,17 +6,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.equity import equity
-from analyzer.gin.studies.equity import (
-    Value,
-    check_against_simulation,
-    chi2_even_sf,
-    equity_function,
-    equity_table,
-    hand_outcome_distribution,
-    measure_gain,
-    score_aware_best_response,
-    toy_distribution,
-)
+from analyzer.gin.studies.equity.dp import Value
+from analyzer.gin.studies.equity.law import hand_outcome_distribution, toy_distribution
+from analyzer.gin.studies.equity.response import measure_gain, score_aware_best_response
+from analyzer.gin.studies.equity.table import equity_function, equity_table
+from analyzer.gin.studies.equity.validation import check_against_simulation, chi2_even_sf
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import STANDARD, Rules
 

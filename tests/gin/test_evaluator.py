@@ -5,15 +5,15 @@ from hypothesis import strategies as st
 
 from analyzer.core import cards
 from analyzer.core.melds import meld_index, meld_table
-from analyzer.gin.evaluator import kernels as evaluator
-from analyzer.gin.evaluator.kernels import (
+from analyzer.gin.evaluator import partition as evaluator
+from analyzer.gin.evaluator.api import (
     best_discard,
     best_melds,
     deadwood_after_layoff,
-    dealt_deadwood_distribution,
     min_deadwood,
     min_deadwood_batch,
 )
+from analyzer.gin.evaluator.dealt import dealt_deadwood_distribution
 
 from . import reference
 

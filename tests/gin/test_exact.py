@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from analyzer.cli.exact import exact as exact_command
 from analyzer.core import cards
 from analyzer.core.chunks import checkpointing
-from analyzer.gin.evaluator.kernels import best_discard_kernel, min_deadwood_batch
+from analyzer.gin.evaluator.api import min_deadwood_batch
+from analyzer.gin.evaluator.partition import best_discard_kernel
 from analyzer.gin.studies import exact
 from analyzer.report import exact as report_exact
 from analyzer.report.checkpoint import Checkpoint

@@ -13,7 +13,7 @@ from analyzer.gin.engine.transitions import (
     apply_draw,
     new_scratch,
 )
-from analyzer.gin.evaluator.kernels import min_deadwood
+from analyzer.gin.evaluator.api import min_deadwood
 from analyzer.gin.decisions.inference import (
     from_sampling_table,
     infer_hidden,

@@ -9,12 +9,9 @@ import pytest
 
 from analyzer.core.cards import to_mask
 from analyzer.core.rng import stream_key
-from analyzer.gin.evaluator.kernels import (
-    greedy_layoff_deadwood_kernel,
-    layoff_deadwood_kernel,
-    min_deadwood,
-    random_arrangement_kernel,
-)
+from analyzer.gin.evaluator.api import min_deadwood
+from analyzer.gin.evaluator.layoffs import greedy_layoff_deadwood_kernel, layoff_deadwood_kernel
+from analyzer.gin.evaluator.partition import random_arrangement_kernel
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS, Rules
 from analyzer.gin.play.simulate import simulate
@@ -29,7 +26,7 @@ def _mask(text: str) -> np.int64:
 
 
 def test_run_split_counts():
-    from analyzer.gin.evaluator.kernels import RUN_SPLITS
+    from analyzer.gin.evaluator.partition import RUN_SPLITS
     # a lane's runs cut into runs of 3+: 3-5 cards one way, 6 two, 7 three, 8 four
     for size, ways in ((3, 1), (5, 1), (6, 2), (7, 3), (8, 4), (9, 6)):
         assert RUN_SPLITS[(1 << size) - 1] == ways
@@ -119,7 +116,7 @@ def test_forms_meld_matches_a_three_card_oracle():
     from itertools import combinations
 
     from analyzer.core.melds import meld_index
-    from analyzer.gin.evaluator.kernels import forms_meld_kernel
+    from analyzer.gin.evaluator.partition import forms_meld_kernel
     gen = np.random.default_rng(4)
     for _ in range(300):
         cards = [int(c) for c in gen.permutation(52)[:11]]

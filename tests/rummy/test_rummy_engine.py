@@ -243,7 +243,7 @@ def test_holding_for_rummy_and_giving_up(policy, melded):
 
 
 def test_deadwood_without_table_matches_the_gin_evaluator():
-    from analyzer.gin.evaluator.kernels import (
+    from analyzer.gin.evaluator.partition import (
         RUN_DEADWOOD,
         discard_deadwoods_kernel,
         min_deadwood_kernel,

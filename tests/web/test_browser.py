@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.core.cards import parse_card
-from analyzer.gin.evaluator.kernels import min_deadwood
+from analyzer.gin.evaluator.api import min_deadwood
 
 webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("fastapi")

@@ -7,7 +7,7 @@ import pytest
 
 from analyzer.core.cards import format_card, parse_card
 from analyzer.gin.engine.transitions import Slot
-from analyzer.gin.evaluator.kernels import min_deadwood
+from analyzer.gin.evaluator.api import min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
 from analyzer.gin.play.advisor import legal_actions

@@ -58,14 +58,13 @@ from numba import njit
 
 from ...core.cards import CARD_POINTS
 from ...core.rng import next_below
-from ..evaluator.kernels import (
+from ...core.lanes import bit_index, popcount
+from ..evaluator.partition import (
     best_discard_kernel,
-    bit_index,
     discard_deadwoods_kernel,
     forms_meld_kernel,
     melds_card_kernel,
     min_deadwood_kernel,
-    popcount,
 )
 from ..model.knowledge import pile_top
 from ..model.policies import DiscardRule, DrawRule, PolicyField

@@ -81,11 +81,11 @@ from numba import njit
 
 from ...core.cards import CARD_POINTS
 from ...core.lanes import LANE_MASK, bit_index, split_lanes
-from ..evaluator.kernels import (
+from ..evaluator.layoffs import layoff_deadwood_kernel
+from ..evaluator.partition import (
     best_arrangement_kernel,
     best_discard_kernel,
     discard_deadwoods_kernel,
-    layoff_deadwood_kernel,
     melds_card_kernel,
     min_deadwood_kernel,
 )

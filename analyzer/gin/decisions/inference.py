@@ -61,7 +61,7 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_u64
-from ..evaluator.kernels import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
+from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
 from ..model.knowledge import hidden_count, unseen_cards
 from ..model.state import Slot
 

@@ -59,7 +59,7 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_below
-from ..evaluator.kernels import (
+from ..evaluator.partition import (
     best_discard_kernel,
     discard_deadwoods_kernel,
     melds_card_kernel,

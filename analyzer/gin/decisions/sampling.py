@@ -22,8 +22,9 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.rng import next_below
 from ...core.stats import Z95
-from ..engine.transitions import Slot
-from ..evaluator.kernels import best_discard_kernel, bit_index, min_deadwood_kernel
+from ..model.state import Slot
+from ...core.lanes import bit_index
+from ..evaluator.partition import best_discard_kernel, min_deadwood_kernel
 
 
 class Observed(IntEnum):

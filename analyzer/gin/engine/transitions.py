@@ -22,7 +22,7 @@ same turn.  When a turn would start with two cards in the stock the hand is a dr
 safeguard against endless pile swapping a hand is also a draw after ``MAX_DRAWS`` draws.
 
 On a knock the knocker lays out the arrangement chosen by
-:func:`analyzer.gin.evaluator.kernels.best_arrangement_kernel` (least deadwood, then the fewest cards
+:func:`analyzer.gin.evaluator.partition.best_arrangement_kernel` (least deadwood, then the fewest cards
 that could be laid off on it) and the defender melds and lays off as well as possible;
 the rules ``knocker_melds=random-best`` and ``defender_layoff=melds-then-greedy`` replace
 these with the EAAI framework's procedure (see :func:`resolve_knock`).
@@ -37,14 +37,8 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.rng import mix64, stream_key
 from ..decisions.choose import choose_discard, takes_upcard_to_knock, wants_upcard
-from ..evaluator.kernels import (
-    best_arrangement_kernel,
-    best_discard_kernel,
-    greedy_layoff_deadwood_kernel,
-    layoff_deadwood_kernel,
-    min_deadwood_kernel,
-    random_arrangement_kernel,
-)
+from ..evaluator.layoffs import greedy_layoff_deadwood_kernel, layoff_deadwood_kernel
+from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel, random_arrangement_kernel
 from ..model.knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
 from ..model.rules import RuleField
 from ..model.state import (

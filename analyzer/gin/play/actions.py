@@ -14,7 +14,8 @@ from numba import njit
 
 from ...core.rng import stream_key
 from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
-from ..evaluator.kernels import bit_index, discard_deadwoods_kernel
+from ...core.lanes import bit_index
+from ..evaluator.partition import discard_deadwoods_kernel
 
 #: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
 KNOCK = 52

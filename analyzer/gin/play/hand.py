@@ -64,7 +64,7 @@ from ..engine.transitions import (
     stock_left,
     turn_upcard,
 )
-from ..evaluator.kernels import discard_deadwoods_kernel, min_deadwood_kernel
+from ..evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ..model.knowledge import note_scores
 from ..model.policies import Policy
 from ..model.rules import STANDARD, Rules

@@ -1,4 +1,7 @@
-"""Who takes a seat: a policy or the search player (:mod:`analyzer.gin.play.search`).
+"""Who takes a seat (:data:`Player`): a policy, the search player
+(:mod:`analyzer.gin.play.search`) or, in whole games, a score-aware player
+(:class:`ScoreAware`); :func:`split_players` and :func:`game_seat_rows` turn seats into
+the rows the kernels read.
 
 A search player is data like any policy (:class:`SearchPolicy`, packed by
 :meth:`SearchPolicy.to_array`, indexed by :class:`SearchField`).  String form: ``search`` or
@@ -117,8 +120,25 @@ class SearchPolicy:
         return array
 
 
-Player = Policy | SearchPolicy
-"""Anything that can take a seat: a policy or the search player."""
+@dataclass(frozen=True)
+class ScoreAware:
+    """A policy that changes with the score: before each hand of a game the player uses
+    ``policies[regions[own_score, other_score]]`` (scores in points, capped at the last
+    index of ``regions``, a square ``np.int64`` table).  It plays whole games only."""
+
+    policies: tuple[Policy, ...]
+    regions: npt.NDArray[np.int64]
+
+    def __post_init__(self) -> None:
+        if self.regions.ndim != 2 or self.regions.shape[0] != self.regions.shape[1]:
+            raise ValueError("regions must be a square table indexed by (own, other) score")
+        if self.regions.min() < 0 or self.regions.max() >= len(self.policies):
+            raise ValueError("regions must index into policies")
+
+
+Player = Policy | SearchPolicy | ScoreAware
+"""Anything that can take a seat: a policy, the search player or (whole games only) a
+score-aware player."""
 
 _SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler",
                 "scope")
@@ -169,6 +189,8 @@ def format_player(player: Player) -> str:
     preset name or form, or ``search`` with the fields that differ from the default."""
     if isinstance(player, Policy):
         return policy_name(player)
+    if isinstance(player, ScoreAware):
+        return "score-aware(" + "/".join(policy_name(p) for p in player.policies) + ")"
     text = "search"
     default = SearchPolicy()
     for key in _SEARCH_KEYS:
@@ -180,7 +202,10 @@ def format_player(player: Player) -> str:
 
 def rollout_policy(player: Player) -> Policy:
     """The policy a player plays by: a policy itself, or a search player's rollout policy
-    (what it searches with, and the model of it as an opponent)."""
+    (what it searches with, and the model of it as an opponent); a score-aware player
+    has none (``TypeError``: it plays whole games only)."""
+    if isinstance(player, ScoreAware):
+        raise TypeError("a score-aware player plays whole games only")
     return player.rollout if isinstance(player, SearchPolicy) else player
 
 
@@ -200,6 +225,34 @@ def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
     return np.zeros((seats, SEARCH_FIELDS), dtype=np.int64)
 
 
+def game_seat_rows(player_a: Player, player_b: Player, target: int
+                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                              npt.NDArray[np.int64]]:
+    """(policies by seat and region, region tables by seat, search rows by seat) for the
+    game kernel; a search player's policy is its rollout policy, any other player than a
+    score-aware one has one region."""
+    sides = [p if isinstance(p, ScoreAware) else
+             ScoreAware((rollout_policy(p),), np.zeros((target + 1, target + 1), dtype=np.int64))
+             for p in (player_a, player_b)]
+    n_regions = max(len(side.policies) for side in sides)
+    size = max(side.regions.shape[0] for side in sides)
+    first = sides[0].policies[0].to_array()
+    arrays = np.zeros((2, n_regions, len(first)), dtype=np.int64)
+    regions = np.zeros((2, size, size), dtype=np.int64)
+    for seat, side in enumerate(sides):
+        for index, policy in enumerate(side.policies):
+            arrays[seat, index] = policy.to_array()
+        table = side.regions
+        # pad by repeating the last row and column: scores past the table use its edge
+        regions[seat] = np.pad(table, ((0, size - table.shape[0]), (0, size - table.shape[0])),
+                               mode="edge")
+    searchers = no_search()
+    for seat, player in enumerate((player_a, player_b)):
+        if isinstance(player, SearchPolicy):
+            searchers[seat] = player.to_array()
+    return arrays, regions, searchers
+
+
 __all__ = ["DEFAULT_BUDGET", "SAMPLERS", "SCOPES", "SEARCH_FIELDS", "Player", "Sampler", "Scope",
-           "SearchField", "SearchPolicy", "format_player", "no_search", "parse_player",
-           "rollout_policy", "split_players"]
+           "ScoreAware", "SearchField", "SearchPolicy", "format_player", "game_seat_rows",
+           "no_search", "parse_player", "rollout_policy", "split_players"]

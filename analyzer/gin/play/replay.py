@@ -28,7 +28,7 @@ import pandas as pd
 from ...core.cards import format_card, format_hand, parse_hand, to_mask
 from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
 from ..engine.transitions import deck_order
-from ..evaluator.kernels import best_discard, best_melds, min_deadwood
+from ..evaluator.api import best_discard, best_melds, min_deadwood
 from .hand import Hand, Move
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import Policy, policy_name

@@ -20,7 +20,6 @@ from ..engine.transitions import OUTCOME_NAMES
 from ..model.rules import Rules
 from .game_kernels import GameColumn, HandColumn
 from .players import Player
-from .score_aware import GamePolicy
 
 
 @dataclass
@@ -87,8 +86,8 @@ class GameResult:
     games: int
     seed: int
     rules: Rules
-    policy_a: GamePolicy
-    policy_b: GamePolicy
+    policy_a: Player
+    policy_b: Player
     game_win_rate_a: Estimate
     margin_a: Estimate
     hands_per_game: Estimate
@@ -198,8 +197,8 @@ def accumulate_games(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None
     sums.add("unfinished", np.count_nonzero(rows[:, GameColumn.FINISHED] == 0))
 
 
-def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: GamePolicy,
-                policy_b: GamePolicy, elapsed: float, rows: pd.DataFrame | None = None
+def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Player,
+                policy_b: Player, elapsed: float, rows: pd.DataFrame | None = None
                 ) -> GameResult:
     """The summary of a games run from its merged sums."""
     def estimate(name: str) -> Estimate:

@@ -30,7 +30,7 @@ from ...core.rng import POLICY_SALT, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE
 from ..model.rules import Rules
 from .game_kernels import GameColumn, HandColumn, games_kernel, hands_kernel, play_hand
-from .players import Player, split_players
+from .players import Player, game_seat_rows, split_players
 from .results import (
     GameResult,
     HandResult,
@@ -42,7 +42,6 @@ from .results import (
     hand_result,
     merge_sums,
 )
-from .score_aware import GamePolicy, score_policy_arrays
 from .stopping import run_stoppable
 
 DEFAULT_CHUNK = 1 << 15
@@ -100,13 +99,13 @@ def _hand_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int, fir
     return sums.values, rows if keep_rows else None
 
 
-def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
+def game_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
               first_game: int, n_games: int, swap_seats: bool = True,
               start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> npt.NDArray[np.int64]:
     """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
-    arrays, regions, searchers = score_policy_arrays(policy_a, policy_b, rules.target)
+    arrays, regions, searchers = game_seat_rows(policy_a, policy_b, rules.target)
     rules_array, scores = rules.to_array(), np.array(start, dtype=np.int64)
     span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
     for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
@@ -118,7 +117,7 @@ def game_rows(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: in
     return rows
 
 
-def game_chunk_sums(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
+def game_chunk_sums(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
                     first_game: int, n_games: int, swap_seats: bool = True,
                     start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> dict[str, float]:
     """Mergeable sums over one chunk of games (see :func:`hand_chunk_sums`)."""
@@ -126,7 +125,7 @@ def game_chunk_sums(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, se
                        start, keep_rows=False)[0]
 
 
-def _game_chunk(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, seed: int,
+def _game_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
                 first_game: int, n_games: int, swap_seats: bool,
                 start: tuple[int, int, int, int], keep_rows: bool
                 ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
@@ -194,7 +193,7 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     return result
 
 
-def play_games(rules: Rules, policy_a: GamePolicy, policy_b: GamePolicy, n_games: int,
+def play_games(rules: Rules, policy_a: Player, policy_b: Player, n_games: int,
                seed: int = 0,
                swap_seats: bool = True, keep_rows: bool = False, chunk: int = 1 << 12,
                progress: Progress | None = None,

@@ -31,8 +31,8 @@ from ..engine.transitions import Outcome
 from ..model.policies import Policy
 from ..model.rules import Rules
 from ..play.game_kernels import GameColumn, HandColumn
+from ..play.players import Player, ScoreAware
 from ..play.results import merge_sums
-from ..play.score_aware import GamePolicy, ScoreAware
 from ..play.simulate import DEFAULT_CHUNK, game_rows, hand_rows
 
 #: Fewest deals (or game pairs) of a chunk: smaller chunks cost more in kernel launches.
@@ -45,8 +45,8 @@ class Arm:
 
     label: str
     rules: Rules
-    policy_a: GamePolicy
-    policy_b: GamePolicy
+    policy_a: Player
+    policy_b: Player
 
 
 def add_values(sums: dict[str, float], name: str, values: npt.NDArray[np.float64]) -> None:

@@ -29,7 +29,7 @@ deadwood is four lookups in ``RUN_DEADWOOD``; otherwise the evaluator's set-deci
 walk runs.  For eleven cards the walk's leaf is ``sum of lanes - best single-card
 saving``, where ``BEST_DROP[lane]`` (points) is the most a lane's run-only deadwood falls
 when one of its cards is discarded; this is exact for the same reason as
-:func:`analyzer.gin.evaluator.kernels.discard_deadwoods_kernel`.
+:func:`analyzer.gin.evaluator.partition.discard_deadwoods_kernel`.
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ from numba import njit, prange
 from ...core.cards import N_RANKS, N_SUITS
 from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress, advance, tell_total
-from ..evaluator.kernels import RUN_DEADWOOD, dealt_deadwood_distribution, min_deadwood_kernel
+from ..evaluator.dealt import dealt_deadwood_distribution
+from ..evaluator.partition import RUN_DEADWOOD, min_deadwood_kernel
 
 #: Modes of the enumeration kernel: count classes only, minimum deadwood, deadwood
 #: after the best discard.

@@ -28,7 +28,7 @@ from ...core.significance import benjamini_hochberg, normal_p_value
 from ...core.stats import Z95, Estimate, sample_variance
 from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
 from .compare import Arm, compare_games, compare_hands, knock_arms
-from ..evaluator.kernels import dealt_deadwood_distribution
+from ..evaluator.dealt import dealt_deadwood_distribution
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from ..model.rules import PRESETS as RULE_PRESETS
@@ -189,7 +189,8 @@ def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy
     """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
     (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
     the two policies estimated on ``n_deals`` deals."""
-    from .equity import equity_table, hand_outcome_distribution
+    from .equity.law import hand_outcome_distribution
+    from .equity.table import equity_table
 
     table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed,
                                                    progress), rules)

@@ -14,7 +14,7 @@ import numpy as np
 
 from ....core.cards import CARD_POINTS, format_card, format_hand, parse_card, parse_hand
 from ...engine.transitions import MAX_DRAWS
-from ...evaluator.kernels import discard_deadwoods_kernel, min_deadwood_kernel
+from ...evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ...model.rules import STANDARD, Rules
 
 #: Cards in the stock and pile together once both hands are dealt (52 - 10 - 10 - 1,

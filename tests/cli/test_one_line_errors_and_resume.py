@@ -1,8 +1,9 @@
-"""Regression tests of issue 17: every row of its table, checkpoints and interruption.
+"""Bad input gives one-line errors; checkpoints resume; a stopped run stops cleanly (the
+rows of the hardening table of issue 17).
 
 Each hostile input must give a one-line ``Error: ...`` on stderr and exit status 2 within
 2 s, or the documented behaviour.  Row 14 (the Python API) is in
-``tests/gin/test_api_boundaries.py``.
+``tests/gin/test_value_checks.py``.
 """
 
 import itertools

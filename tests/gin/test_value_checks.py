@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from analyzer.gin.evaluator.kernels import (
+from analyzer.gin.evaluator.api import (
     MAX_HAND_CARDS,
     best_discard,
     best_melds,
@@ -167,7 +167,7 @@ def test_rummy_rule_ranges(field, value):
 
 
 def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
-    from analyzer.gin.evaluator import kernels as evaluator
+    from analyzer.gin.evaluator import dealt as evaluator
 
     whole = evaluator.dealt_deadwood_distribution(5_000, 11, seed=9)
     monkeypatch.setattr(evaluator, "DEALT_SPAN", 777)  # interruptible pieces
@@ -180,7 +180,7 @@ def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
     ({"n_deals": 10, "seed": 2**63}, ValueError), ({"n_deals": 10, "seed": -1}, ValueError),
     ({"n_deals": 10, "hand_size": 12}, ValueError)])
 def test_dealt_distribution_arguments(kwargs, error):
-    from analyzer.gin.evaluator.kernels import dealt_deadwood_distribution
+    from analyzer.gin.evaluator.dealt import dealt_deadwood_distribution
 
     with pytest.raises(error):
         dealt_deadwood_distribution(**kwargs)
