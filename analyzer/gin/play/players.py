@@ -144,7 +144,7 @@ _SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sam
                 "scope")
 
 
-def parse_player(text: str) -> Player:
+def parse_player(text: str) -> Policy | SearchPolicy:
     """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
     ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
     preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
