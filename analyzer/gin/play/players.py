@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -160,7 +161,7 @@ def parse_player(text: str) -> Policy | SearchPolicy:
     parts = [p.strip() for p in text.strip().split(",") if p.strip()]
     if not parts or parts[0] != "search":
         return parse_policy(text)
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # each field's own type; SearchPolicy checks them
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         key, value = key.strip(), value.strip()
