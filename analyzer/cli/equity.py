@@ -15,7 +15,11 @@ from ..gin.model.policies import policy_name
 from ..gin.studies.equity.charts import heatmap_data
 from ..gin.studies.equity.dp import Value, check_rules
 from ..gin.studies.equity.law import hand_outcome_distribution
-from ..gin.studies.equity.response import knock_distributions, measure_gain, score_aware_best_response
+from ..gin.studies.equity.response import (
+    knock_distributions,
+    measure_gain,
+    score_aware_best_response,
+)
 from ..gin.studies.equity.table import equity_table
 from ..gin.studies.equity.validation import check_against_simulation, check_summary, sample_states
 from ..report.equity import write_response_files, write_table_files

@@ -23,7 +23,7 @@ from ..rummy.policies import PRESETS as POLICY_PRESETS
 from ..rummy.policies import RummyPolicy, parse_policy, policy_name
 from ..rummy.rules import PRESETS as RULE_PRESETS
 from ..rummy.rules import RummyRules, resolve_rules
-from ..rummy.simulate import GameResult, HandResult, simulate, simulate_games
+from ..rummy.simulate import GameResult, HandResult, play_games, simulate
 from .files import check_raw_count
 from .inputs import UNITS, fail
 from .output import emit, output_options
@@ -130,7 +130,7 @@ def simulate_command(players: int | None, deals: int, preset: str, overrides: tu
     try:
         with progress_bar(deals, "game" if games else "deal", no_progress) as progress:
             if games:
-                result = simulate_games(rules, policies, deals, seed, progress=progress,
+                result = play_games(rules, policies, deals, seed, progress=progress,
                                         scheduler=scheduler)
             else:
                 result = simulate(rules, policies, deals, seed, rotate=not no_rotate,

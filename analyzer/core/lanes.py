@@ -1,7 +1,7 @@
 """Bit and lane kernels shared by every game: suit lanes, run tables, set decisions.
 
 A hand is a 52-bit ``np.int64`` mask; lane ``k`` (bits ``13k..13k+12``) is suit ``k``.
-Gin rummy (:mod:`analyzer.gin.evaluator.partition`) and plain rummy (:mod:`analyzer.rummy.engine`)
+Gin rummy (:mod:`analyzer.gin.evaluator.partition`) and plain rummy (:mod:`analyzer.rummy.layoffs`)
 build their evaluators on these kernels, each with its own run tables (plain rummy caps
 the run length).
 """

@@ -11,7 +11,13 @@ import pandas as pd
 from ..core.progress import Progress
 from ..gin.studies.equity.charts import heatmap_data, threshold_data
 from ..gin.studies.equity.response import BestResponse
-from ..gin.studies.equity.study import REPORT_CHECK_STATES, REPORT_DEALS, REPORT_GAMES, EquityStudy, equity_study
+from ..gin.studies.equity.study import (
+    REPORT_CHECK_STATES,
+    REPORT_DEALS,
+    REPORT_GAMES,
+    EquityStudy,
+    equity_study,
+)
 from ..gin.studies.equity.table import EquityTable
 from ..gin.studies.equity.validation import check_summary
 from .common import ReportConfig, Section, progress_for, section_folder, section_heading, write_meta
@@ -100,7 +106,7 @@ def run_equity(config: ReportConfig) -> EquityStudy:
 
 def run_and_write(out_dir: Path, deals: int, games: int, seed: int,
                   progress: Progress | None) -> EquityStudy:
-    """Run :func:`analyzer.gin.studies.equity.equity_study` and write its files to
+    """Run :func:`analyzer.gin.studies.equity.study.equity_study` and write its files to
     ``out_dir``."""
     study = equity_study(deals, games, seed, progress)
     write_study_files(study, out_dir)
@@ -110,8 +116,9 @@ def run_and_write(out_dir: Path, deals: int, games: int, seed: int,
 def write_equity_report(out_dir: Path, deals: int = REPORT_DEALS, games: int = REPORT_GAMES,
                         seed: int = 1, number: int | None = None,
                         progress: Progress | None = None) -> str:
-    """Run :func:`analyzer.gin.studies.equity.equity_study`, write its files to ``out_dir`` and
-    return the report section (Markdown, links relative to ``out_dir.parent``)."""
+    """Run :func:`analyzer.gin.studies.equity.study.equity_study`, write its files to
+    ``out_dir`` and return the report section (Markdown, links relative to
+    ``out_dir.parent``)."""
     study = run_and_write(out_dir, deals, games, seed, progress)
     return section_heading(TITLE, number) + section_text(study, out_dir.name)
 

@@ -10,7 +10,7 @@ from .policies import PRESETS as POLICY_PRESETS
 from .policies import PolicyField, RummyPolicy, format_policy, parse_policy, policy_name
 from .rules import PRESETS as RULE_PRESETS
 from .rules import RuleField, RummyRules, resolve_rules
-from .simulate import GameResult, HandResult, simulate, simulate_games
+from .simulate import GameResult, HandResult, play_games, simulate
 
 __all__ = [
     "POLICY_PRESETS",
@@ -23,8 +23,8 @@ __all__ = [
     "RummyRules",
     "format_policy",
     "parse_policy",
+    "play_games",
     "policy_name",
     "resolve_rules",
     "simulate",
-    "simulate_games",
 ]

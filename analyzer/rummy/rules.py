@@ -15,14 +15,11 @@ a field.  Kernels read the rules as an int64 array indexed by :class:`RuleField`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-import numpy.typing as npt
-
-from ..core.options import convert_field, parse_field_values
+from ..core.spec import Presets, Spec
 
 
 class RuleField(IntEnum):
@@ -46,13 +43,14 @@ class RuleField(IntEnum):
 #: four, 6 for five or six.
 DEALT_BY_PLAYERS = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
 
-
 #: Most cards dealt to a player: 13 (14 held after a draw) keeps every hand evaluation
 #: bounded, at most four ranks held three or four times.
 MAX_HAND_SIZE = 13
-#: Ranges (inclusive) of the other integer rules: a hand's score times the multiplier and
-#: a game's totals stay far inside int64, and a hand stops within 10,000 turns.
+#: Ranges (inclusive) of the integer rules but ``hand_size`` and ``max_run`` (0 or a
+#: range): 2-6 players, as seed 004 deals for; a hand's score times the multiplier and a
+#: game's totals stay far inside int64, and a hand stops within 10,000 turns.
 INT_RANGES: dict[str, tuple[int, int]] = {
+    "players": (2, 6),
     "rummy_multiplier": (1, 10),
     "turn_limit": (1, 10_000),
     "target": (1, 10_000),
@@ -60,8 +58,8 @@ INT_RANGES: dict[str, tuple[int, int]] = {
 
 
 @dataclass(frozen=True)
-class RummyRules:
-    """One set of plain-rummy rules.
+class RummyRules(Spec):
+    """One set of plain-rummy rules (validated as every :class:`~analyzer.core.spec.Spec`).
 
     Parameters
     ----------
@@ -110,17 +108,11 @@ class RummyRules:
     turn_limit: int = 400
     target: int = 100
 
-    def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            is_bool = isinstance(value, (bool, np.bool_))
-            if field.type in ("bool", bool):
-                if not is_bool:
-                    raise ValueError(f"rule {field.name} must be bool, got {value!r}")
-            elif is_bool or not isinstance(value, (int, np.integer)):
-                raise ValueError(f"rule {field.name} must be int, got {value!r}")
-        if self.players not in DEALT_BY_PLAYERS:
-            raise ValueError(f"players must be 2-6, got {self.players}")
+    int_ranges = INT_RANGES
+    array_fields = RuleField
+
+    def check(self) -> None:
+        """Hand size and run cap: 0 or within their ranges, and the deal fits the deck."""
         if self.hand_size < 0 or self.players * self.cards_dealt + 1 > 52:
             raise ValueError(f"hand_size {self.hand_size} does not fit {self.players} players "
                              "and an upcard in 52 cards")
@@ -129,9 +121,6 @@ class RummyRules:
                              f"got {self.hand_size}")
         if self.max_run != 0 and not 3 <= self.max_run <= 13:
             raise ValueError(f"max_run must be 0 (no cap) or 3-13, got {self.max_run}")
-        for name, (low, high) in INT_RANGES.items():
-            if not low <= getattr(self, name) <= high:
-                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
 
     @property
     def cards_dealt(self) -> int:
@@ -143,52 +132,36 @@ class RummyRules:
         """Longest legal run, in cards (13 when uncapped)."""
         return self.max_run or 13
 
-    def to_array(self) -> npt.NDArray[np.int64]:
-        """The rules as an int64 array indexed by :class:`RuleField`."""
-        out = np.zeros(len(RuleField), dtype=np.int64)
-        out[RuleField.PLAYERS] = self.players
-        out[RuleField.HAND_SIZE] = self.cards_dealt
-        out[RuleField.LAYOFF_OWN_ONLY] = self.layoff_own_only
-        out[RuleField.FINAL_DISCARD] = self.final_discard
-        out[RuleField.RUMMY_MULTIPLIER] = self.rummy_multiplier
-        out[RuleField.RESHUFFLE] = self.reshuffle
-        out[RuleField.SECOND_TURN_OUT] = self.second_turn_out
-        out[RuleField.MAX_RUN] = self.run_cap
-        out[RuleField.MUST_MELD] = self.must_meld
-        out[RuleField.RUMMY_ON_BOARD] = self.rummy_on_board
-        out[RuleField.TURN_LIMIT] = self.turn_limit
-        out[RuleField.TARGET] = self.target
-        return out
-
-    def describe(self) -> dict[str, object]:
-        """The rules as a plain dict (for reports and JSON)."""
-        return asdict(self)
-
-    def with_overrides(self, assignments: Iterable[str]) -> RummyRules:
-        """A copy with ``field=value`` assignments applied (``yes/no`` for flags).
-
-        >>> RummyRules().with_overrides(["final_discard=yes", "max_run=4"]).max_run
-        4
-        """
-        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
-        changes = {name: convert_field(name, value, kinds[name])
-                   for name, value in parse_field_values(assignments, kinds, "rule override")}
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def array_values(self) -> Mapping[IntEnum, int | bool]:
+        """The value of each :class:`RuleField`: the fields themselves, but the cards dealt
+        and the run cap for ``hand_size`` and ``max_run``."""
+        return {
+            RuleField.PLAYERS: self.players,
+            RuleField.HAND_SIZE: self.cards_dealt,
+            RuleField.LAYOFF_OWN_ONLY: self.layoff_own_only,
+            RuleField.FINAL_DISCARD: self.final_discard,
+            RuleField.RUMMY_MULTIPLIER: self.rummy_multiplier,
+            RuleField.RESHUFFLE: self.reshuffle,
+            RuleField.SECOND_TURN_OUT: self.second_turn_out,
+            RuleField.MAX_RUN: self.run_cap,
+            RuleField.MUST_MELD: self.must_meld,
+            RuleField.RUMMY_ON_BOARD: self.rummy_on_board,
+            RuleField.TURN_LIMIT: self.turn_limit,
+            RuleField.TARGET: self.target,
+        }
 
 
 #: Named rule sets: seed 000's game, seed 004's full option set, and the common
 #: alternative of turning the discard pile over when the stock runs out.
-PRESETS: dict[str, RummyRules] = {
+PRESETS: Presets[RummyRules] = Presets("rules", {
     "standard": RummyRules(),
     "seed004": RummyRules(final_discard=True, second_turn_out=True, max_run=4, must_meld=True,
                           rummy_on_board=True),
     "reshuffle": RummyRules(reshuffle=True),
     "own-layoffs": RummyRules(layoff_own_only=True),
-}
+})
 
 
 def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> RummyRules:
     """The named preset with ``field=value`` overrides; unknown names raise ``ValueError``."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown rules preset {preset!r}; choose from {', '.join(PRESETS)}")
-    return PRESETS[preset].with_overrides(overrides)
+    return PRESETS.resolve(preset, overrides)

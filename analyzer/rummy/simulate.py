@@ -20,7 +20,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,27 +29,13 @@ from numba import njit, prange
 from ..core.chunks import ChunkPlan, fold_chunks
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
+from ..core.results import RunResult
 from ..core.rng import shuffle_deck, stream_key
 from ..core.stats import Z95_EXACT, Estimate
-from .engine import (
-    END_OUT,
-    END_STOCK,
-    MAX_MELDS,
-    N_COUNTERS,
-    N_RESULT,
-    RES_CALLS,
-    RES_END,
-    RES_LEFT,
-    RES_POINTS,
-    RES_RESHUFFLES,
-    RES_RUMMY,
-    RES_TURNS,
-    RES_WINNER,
-    deal,
-    play_hand,
-)
+from .engine import deal, play_hand
 from .policies import N_POLICY_FIELDS, RummyPolicy
 from .rules import RuleField, RummyRules
+from .state import MAX_MELDS, N_COUNTERS, N_RESULT, End, ResultField
 
 # Totals kept per chunk (columns of the kernel's ``totals``); *_SQ are sums of squares.
 T_HANDS = 0
@@ -74,7 +59,7 @@ T_PLAYER_POINTS_SQ = 42
 T_PLAYER_RUMMY = 48
 N_TOTALS = 54
 
-# Totals of :func:`simulate_games`, per chunk.
+# Totals of :func:`play_games`, per chunk.
 G_GAMES = 0
 G_FINISHED = 1       # games someone reached the target within _MAX_GAME_HANDS hands
 G_HANDS = 2
@@ -129,19 +114,19 @@ def _simulate_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64,
                 seated[seat] = policies[(seat + shift) % n]
             deal(deck, rules, 0, hands, pile, counters)
             play_hand(hands, deck, pile, melds, owners, counters, rules, seated, rd, rm, lp, result)
-            winner = result[RES_WINNER]
-            points = result[RES_POINTS]
-            turns = result[RES_TURNS]
+            winner = result[ResultField.WINNER]
+            points = result[ResultField.POINTS]
+            turns = result[ResultField.TURNS]
             row[T_HANDS] += 1
             row[T_TURNS] += turns
             row[T_TURNS_SQ] += turns * turns
-            row[T_RESHUFFLES] += result[RES_RESHUFFLES]
-            row[T_CALLS] += result[RES_CALLS]
+            row[T_RESHUFFLES] += result[ResultField.RESHUFFLES]
+            row[T_CALLS] += result[ResultField.CALLS]
             player = -1
-            if result[RES_END] == END_OUT:
+            if result[ResultField.END] == End.OUT:
                 player = (winner + shift) % n
                 row[T_OUT] += 1
-                row[T_RUMMY] += result[RES_RUMMY]
+                row[T_RUMMY] += result[ResultField.RUMMY]
                 row[T_POINTS] += points
                 row[T_POINTS_SQ] += points * points
                 row[T_SEAT_WINS + winner] += 1
@@ -150,11 +135,11 @@ def _simulate_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64,
                 row[T_PLAYER_WINS + player] += 1
                 row[T_PLAYER_POINTS + player] += points
                 row[T_PLAYER_POINTS_SQ + player] += points * points
-                row[T_PLAYER_RUMMY + player] += result[RES_RUMMY]
+                row[T_PLAYER_RUMMY + player] += result[ResultField.RUMMY]
                 margin = points if player == 0 else -points if player == 1 else 0
                 row[T_MARGIN] += margin
                 row[T_MARGIN_SQ] += margin * margin
-            elif result[RES_END] == END_STOCK:
+            elif result[ResultField.END] == End.STOCK:
                 row[T_VOID_STOCK] += 1
             if keep_rows:
                 out = rows[i]
@@ -162,13 +147,13 @@ def _simulate_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64,
                 out[1] = winner
                 out[2] = player
                 out[3] = points
-                out[4] = result[RES_RUMMY]
+                out[4] = result[ResultField.RUMMY]
                 out[5] = turns
-                out[6] = result[RES_END]
-                out[7] = result[RES_RESHUFFLES]
-                out[8] = result[RES_CALLS]
+                out[6] = result[ResultField.END]
+                out[7] = result[ResultField.RESHUFFLES]
+                out[8] = result[ResultField.CALLS]
                 for seat in range(n):
-                    out[9 + seat] = result[RES_LEFT + seat]
+                    out[9 + seat] = result[ResultField.LEFT + seat]
 
 
 @njit(cache=True, parallel=True)
@@ -200,10 +185,10 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64,
                 play_hand(hands, deck, pile, melds, owners, counters, rules, policies,
                           rd, rm, lp, result)
                 played += 1
-                if result[RES_END] == END_OUT:
-                    scores[result[RES_WINNER]] += result[RES_POINTS]
-                    if scores[result[RES_WINNER]] >= rules[RuleField.TARGET]:
-                        winner = result[RES_WINNER]
+                if result[ResultField.END] == End.OUT:
+                    scores[result[ResultField.WINNER]] += result[ResultField.POINTS]
+                    if scores[result[ResultField.WINNER]] >= rules[RuleField.TARGET]:
+                        winner = result[ResultField.WINNER]
                 first = (first + 1) % n
             row[G_GAMES] += 1
             row[G_HANDS] += played
@@ -232,7 +217,7 @@ def _rate(hits: float, count: float) -> Estimate:
 
 
 @dataclass
-class HandResult:
+class HandResult(RunResult):
     """Summary of a hands run of :func:`simulate`; every :class:`Estimate` is a mean with
     its 95% CI.  Points are per hand played (void hands count 0) unless stated; ``rows``
     holds one row per hand when asked for (``left_seat<k>``: points left in seat k's
@@ -267,22 +252,24 @@ class HandResult:
     rows: pd.DataFrame | None = None
     interrupted: bool = False
 
+    summary_fields = (
+        "hands", "turns", "void_rate", "void_stock_rate", "rummy_rate", "winner_points",
+        "points_per_hand", "reshuffles_per_hand", "calls_per_hand", "seat_win_rate",
+        "seat_points", "player_win_rate", "player_points", "player_rummies", "margin")
+
     @property
     def deals(self) -> int:
         """Deals played (one hand each)."""
         return self.hands
 
-    def summary(self) -> dict[str, Any]:
-        """The summary as plain JSON-ready data (estimates as ``{mean, ci95}``)."""
-        return _plain({name: getattr(self, name) for name in (
-            "hands", "turns", "void_rate", "void_stock_rate", "rummy_rate", "winner_points",
-            "points_per_hand", "reshuffles_per_hand", "calls_per_hand", "seat_win_rate",
-            "seat_points", "player_win_rate", "player_points", "player_rummies", "margin")})
+    @property
+    def units(self) -> int:
+        return self.hands
 
 
 @dataclass
-class GameResult:
-    """Summary of a games run of :func:`simulate_games` (player ``j`` keeps seat ``j``)."""
+class GameResult(RunResult):
+    """Summary of a games run of :func:`play_games` (player ``j`` keeps seat ``j``)."""
 
     rules: RummyRules
     policies: tuple[RummyPolicy, ...]
@@ -298,21 +285,12 @@ class GameResult:
     elapsed_s: float
     interrupted: bool = False
 
-    def summary(self) -> dict[str, Any]:
-        """The summary as plain JSON-ready data (estimates as ``{mean, ci95}``)."""
-        return _plain({name: getattr(self, name) for name in (
-            "games", "target", "finished_rate", "hands_per_game", "player_game_win_rate",
-            "player_final_score")})
+    summary_fields = ("games", "target", "finished_rate", "hands_per_game",
+                      "player_game_win_rate", "player_final_score")
 
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Estimate):
-        return value.as_dict()
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
+    @property
+    def units(self) -> int:
+        return self.games
 
 
 def _check_players(rules: RummyRules, policies: Sequence[RummyPolicy], count: int,
@@ -345,7 +323,7 @@ def hand_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int, ro
 def game_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int,
                first_game: int, n_games: int) -> npt.NDArray[np.int64]:
     """Totals (``G_*`` columns) of games ``first_game ..`` of a run: the unit
-    :func:`simulate_games` maps over chunks."""
+    :func:`play_games` maps over chunks."""
     totals = np.zeros((_N_CHUNKS, N_GAME_TOTALS), dtype=np.int64)
     rd, rm, lp = lane_tables(rules.run_cap)
     _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), rules.to_array(),
@@ -439,7 +417,7 @@ def hand_result(totals: npt.NDArray[np.int64], rules: RummyRules,
         elapsed_s=elapsed, rows=rows, interrupted=interrupted)
 
 
-def simulate_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
+def play_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
                    seed: int = 0, chunk: int = DEFAULT_GAME_CHUNK,
                    progress: Progress | None = None, scheduler: str | None = None
                    ) -> GameResult:
@@ -453,7 +431,7 @@ def simulate_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: in
     Examples
     --------
     >>> from analyzer.rummy import RummyRules, parse_policy
-    >>> result = simulate_games(RummyRules(), [parse_policy("simple")] * 2, games=20)
+    >>> result = play_games(RummyRules(), [parse_policy("simple")] * 2, games=20)
     >>> result.games, result.finished_rate.mean
     (20, 1.0)
     """
@@ -477,4 +455,4 @@ def simulate_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: in
 
 
 __all__ = ["DEFAULT_CHUNK", "ROW_COLUMNS", "GameResult", "HandResult", "game_chunk",
-           "hand_chunk", "hand_result", "simulate", "simulate_games"]
+           "hand_chunk", "hand_result", "play_games", "simulate"]

@@ -16,7 +16,6 @@ Three questions, each answered by :func:`simulate` runs with fixed seeds:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -25,7 +24,7 @@ from ..core.progress import Progress, tell_total
 from ..core.stats import Z95_EXACT, Estimate
 from .policies import RummyPolicy
 from .rules import RummyRules
-from .simulate import simulate, simulate_games
+from .simulate import play_games, simulate
 
 #: Default study size (deals per configuration) for the report: about a minute in all
 #: on two busy cores.
@@ -97,7 +96,7 @@ def meld_or_hold(deals: int, seed: int = 0, hold_turns: Sequence[int] = HOLD_TUR
             holder = RummyPolicy(meld="hold", hold_turns=turns, hold_points=points)
             result = simulate(rules, [holder, _ASAP], deals, seed, progress=progress,
                               scheduler=scheduler)
-            games = simulate_games(rules, [holder, _ASAP], max(deals // 20, 50), seed,
+            games = play_games(rules, [holder, _ASAP], max(deals // 20, 50), seed,
                                    scheduler=scheduler)
             wins = result.player_win_rate[0].mean * deals
             assert result.margin is not None  # two players
@@ -179,7 +178,7 @@ def option_values(deals: int, seed: int = 0,
     rows = []
     holder = RummyPolicy(meld="hold", hold_turns=6)
     for name, fields in variants.items():
-        rules = replace(RummyRules(), **fields)  # type: ignore[arg-type]
+        rules = RummyRules().replace(**fields)
         plain = simulate(rules, [_ASAP, _ASAP], deals, seed, progress=progress,
                          scheduler=scheduler)
         hold = simulate(rules, [holder, _ASAP], deals, seed, progress=progress,

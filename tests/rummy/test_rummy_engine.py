@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from analyzer.core.cards import parse_hand, to_mask
-from analyzer.rummy.engine import END_OUT, END_STOCK, HandOutcome, lane_tables, play_scripted
+from analyzer.core.lanes import lane_tables
+from analyzer.rummy import layoffs
 from analyzer.rummy.policies import parse_policy
 from analyzer.rummy.rules import RummyRules
+from analyzer.rummy.scripted import HandOutcome, play_scripted
+from analyzer.rummy.state import MAX_MELDS, End
 
 
 def play(hands, stock="", pile="", rules=None, policies=("simple", "simple"), melds=(),
@@ -34,7 +37,7 @@ OUT_HANDS = ("4c 5c 6c 7c 9h 9d", "Kd Qh 2s")
 
 def test_going_out_without_final_discard_melds_everything():
     result = play(OUT_HANDS, stock="3s", pile="9s")
-    assert (result.winner, result.end, result.turns) == (0, END_OUT, 1)
+    assert (result.winner, result.end, result.turns) == (0, End.OUT, 1)
     assert result.pile == ()                      # 9s taken, nothing discarded
     assert result.hands[0] == 0
     assert {m for m, _ in result.melds} == {to_mask("4c 5c 6c 7c"), to_mask("9h 9d 9s")}
@@ -45,7 +48,7 @@ def test_going_out_without_final_discard_melds_everything():
 
 def test_going_out_with_final_discard_throws_the_last_card():
     result = play(OUT_HANDS, stock="3s", pile="9s", rules=RummyRules(final_discard=True))
-    assert (result.winner, result.end) == (0, END_OUT)
+    assert (result.winner, result.end) == (0, End.OUT)
     assert result.pile == tuple(parse_hand("7c"))
     assert {m for m, _ in result.melds} == {to_mask("4c 5c 6c"), to_mask("9h 9d 9s")}
 
@@ -55,7 +58,7 @@ def test_final_discard_rule_blocks_going_out_when_every_card_is_needed():
     hands = ("4c 5c 6c 9h 9d", "2d 3h As")
     assert play(hands, pile="9s").winner == 0
     blocked = play(hands, pile="9s", rules=RummyRules(final_discard=True))
-    assert blocked.end == END_STOCK
+    assert blocked.end == End.STOCK
 
 
 def test_rummy_multiplier_one_switches_the_double_off():
@@ -82,7 +85,7 @@ def test_second_turn_rule_delays_going_out():
     rules = RummyRules(second_turn_out=True)
     delayed = play(hands, stock="Kh Ks Jh", pile="Qd", rules=rules)
     # turn 1: seat 0 may not go out; turn 2: seat 1; turn 3: seat 0 goes out
-    assert (delayed.winner, delayed.turns, delayed.end) == (0, 3, END_OUT)
+    assert (delayed.winner, delayed.turns, delayed.end) == (0, 3, End.OUT)
     assert delayed.rummy
 
 
@@ -93,14 +96,14 @@ DRY = {"hands": ("4c 5c 9h 9d 9s", "2d 3h As"), "stock": "", "pile": "6c Kd"}
 
 def test_empty_stock_ends_the_hand_with_no_score():
     result = play(**DRY)
-    assert (result.winner, result.points, result.end, result.turns) == (-1, 0, END_STOCK, 0)
+    assert (result.winner, result.points, result.end, result.turns) == (-1, 0, End.STOCK, 0)
 
 
 def test_empty_stock_turns_the_pile_over_with_reshuffle():
     result = play(**DRY, rules=RummyRules(reshuffle=True))
     assert result.reshuffles == 1
     # the pile's bottom card (6c) is the top of the new stock and completes the run
-    assert (result.winner, result.end) == (0, END_OUT)
+    assert (result.winner, result.end) == (0, End.OUT)
     assert result.stock == tuple(parse_hand("Kd"))
 
 
@@ -120,7 +123,7 @@ LAYOFF = {"hands": ("8s 2c 2d 2h", "As 3d"), "stock": "9s", "pile": "Kd",
 
 def test_lay_off_onto_an_opponents_meld_to_go_out():
     result = play(**LAYOFF)
-    assert (result.winner, result.end) == (0, END_OUT)
+    assert (result.winner, result.end) == (0, End.OUT)
     assert (to_mask("5s 6s 7s 8s 9s"), 1) in result.melds
     # layoffs in the going-out turn still count as Rummy (nothing played before)
     assert result.rummy
@@ -128,7 +131,7 @@ def test_lay_off_onto_an_opponents_meld_to_go_out():
 
 def test_own_layoffs_only_forbids_the_opponents_meld():
     result = play(**LAYOFF, rules=RummyRules(layoff_own_only=True))
-    assert result.end == END_STOCK
+    assert result.end == End.STOCK
     assert (to_mask("5s 6s 7s"), 1) in result.melds
     assert (to_mask("2c 2d 2h"), 0) in result.melds
 
@@ -245,26 +248,67 @@ def test_deadwood_without_table_matches_the_gin_evaluator():
         discard_deadwoods_kernel,
         min_deadwood_kernel,
     )
-    from analyzer.rummy import engine
 
     rd, _, _ = lane_tables(13)
     assert (rd == RUN_DEADWOOD).all()
-    view = np.zeros(engine._VIEW_SIZE, dtype=np.int64)
-    work = [np.zeros(52, dtype=np.int64), np.zeros(2 * engine.MAX_MELDS, dtype=np.int64),
-            np.zeros(3, dtype=np.int64), np.zeros(2 * engine.MAX_MELDS, dtype=np.int64)]
+    view = np.zeros(layoffs.VIEW_SIZE, dtype=np.int64)
+    work = [np.zeros(52, dtype=np.int64), np.zeros(2 * MAX_MELDS, dtype=np.int64),
+            np.zeros(3, dtype=np.int64), np.zeros(2 * MAX_MELDS, dtype=np.int64)]
     out, choice, best, best_choice = work
     want = np.zeros(52, dtype=np.int64)
     rng = np.random.default_rng(8)
     for _ in range(3000):
-        hand = np.int64(to_mask([int(c) for c in rng.choice(52, rng.integers(3, 12), replace=False)]))
-        least = engine._with_table(hand, view, rd, engine._MODE_MIN, hand, out, choice, best,
+        cards = rng.choice(52, rng.integers(3, 12), replace=False)
+        hand = np.int64(to_mask([int(c) for c in cards]))
+        least = layoffs.with_table(hand, view, rd, layoffs.MODE_MIN, hand, out, choice, best,
                                    best_choice)
         assert least == min_deadwood_kernel(hand)
-        engine._with_table(hand, view, rd, engine._MODE_DISCARD, hand, out, choice, best,
+        layoffs.with_table(hand, view, rd, layoffs.MODE_DISCARD, hand, out, choice, best,
                            best_choice)
         discard_deadwoods_kernel(hand, hand, want)
         held = [c for c in range(52) if hand >> c & 1]
         assert (out[held] == want[held]).all()
-        engine._with_table(hand, view, rd, engine._MODE_ARRANGE, 0, out, choice, best,
+        layoffs.with_table(hand, view, rd, layoffs.MODE_ARRANGE, 0, out, choice, best,
                            best_choice)
         assert best[0] == least
+
+
+def _first_best_sets(lanes, pending, rd):
+    """(least deadwood, cards in sets) by recursion over the ranks of ``pending``, lowest
+    first, trying no set, a set of every card, then the three-card sets leaving clubs,
+    diamonds, hearts, spades to the runs, and keeping the first best found: the tie order
+    the engine's arrangements follow."""
+    if pending == 0:
+        return sum(int(rd[lane]) for lane in lanes), 0
+    bit = pending & -pending
+    rest = pending ^ bit
+    best = _first_best_sets(lanes, rest, rd)
+    held = [suit for suit in range(4) if lanes[suit] & bit]
+    options = [held] + ([[s for s in held if s != out] for out in range(4)]
+                        if len(held) == 4 else [])
+    for suits in options:
+        value, sets = _first_best_sets(
+            [lane & ~bit if suit in suits else lane for suit, lane in enumerate(lanes)],
+            rest, rd)
+        if value < best[0]:
+            rank = bit.bit_length() - 1
+            best = value, sets | sum(1 << (13 * suit + rank) for suit in suits)
+    return best
+
+
+@pytest.mark.parametrize("cap", [13, 4, 3])
+def test_best_sets_breaks_ties_in_rank_order(cap):
+    rd, _, _ = lane_tables(cap)
+    rng = np.random.default_rng(cap)
+    ranks = rng.choice(13, size=(4000, 4), replace=True)
+    for row in ranks:
+        # hands crowded on a few ranks: many set decisions, many ties
+        cards = [int(13 * suit + rank) for rank in row for suit in range(4)
+                 if rng.random() < 0.8]
+        cards += [int(c) for c in rng.choice(52, rng.integers(0, 5), replace=False)]
+        c, d, h, s = (np.int64(to_mask(sorted({x for x in cards if x // 13 == suit})) >> 13 * suit)
+                      for suit in range(4))
+        pending = (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
+        got = layoffs.best_sets(c, d, h, s, pending, rd)
+        want = _first_best_sets([int(c), int(d), int(h), int(s)], int(pending), rd)
+        assert (int(got[0]), int(got[1])) == want

@@ -4,25 +4,11 @@ import numba
 import numpy as np
 import pytest
 
+from analyzer.core.lanes import lane_tables
 from analyzer.rummy import RummyRules, parse_policy, simulate
-from analyzer.rummy.engine import (
-    C_MELDS,
-    C_PILE,
-    C_STOCK,
-    END_OUT,
-    MAX_MELDS,
-    N_COUNTERS,
-    N_RESULT,
-    RES_END,
-    RES_LEFT,
-    RES_POINTS,
-    RES_RUMMY,
-    RES_WINNER,
-    deal,
-    lane_tables,
-    play_hand,
-)
-from analyzer.rummy.simulate import simulate_games
+from analyzer.rummy.engine import deal, play_hand
+from analyzer.rummy.simulate import play_games
+from analyzer.rummy.state import MAX_MELDS, N_COUNTERS, N_RESULT, Counter, End, ResultField
 
 POLICIES = ["simple", "rummy", "hold6", "keeper", "potential", "meld=hold,hold_points=20"]
 
@@ -79,10 +65,10 @@ def test_cards_conserved_and_scores_follow_the_formula(players, options):
     outcomes = set()
     for hands, deck, pile, melds, owners, counters, result in play_random(
             rules, 150, seed=players * 10 + options):
-        n_melds = int(counters[C_MELDS])
+        n_melds = int(counters[Counter.MELDS])
         parts = ([int(h) for h in hands] + [int(m) for m in melds[:n_melds]]
-                 + [1 << int(c) for c in deck[counters[C_STOCK]:]]
-                 + [1 << int(c) for c in pile[: counters[C_PILE]]])
+                 + [1 << int(c) for c in deck[counters[Counter.STOCK]:]]
+                 + [1 << int(c) for c in pile[: counters[Counter.PILE]]])
         union = 0
         for part in parts:
             assert union & part == 0, "a card is in two places"
@@ -91,16 +77,16 @@ def test_cards_conserved_and_scores_follow_the_formula(players, options):
         assert all(legal_meld(int(m), rules.run_cap) for m in melds[:n_melds])
         assert all(0 <= owners[m] < players for m in range(n_melds))
         left = [points_of(int(h)) for h in hands]
-        assert list(result[RES_LEFT:RES_LEFT + players]) == left
-        winner = int(result[RES_WINNER])
-        if result[RES_END] == END_OUT:
+        assert list(result[ResultField.LEFT:ResultField.LEFT + players]) == left
+        winner = int(result[ResultField.WINNER])
+        if result[ResultField.END] == End.OUT:
             assert hands[winner] == 0
-            multiplier = rules.rummy_multiplier if result[RES_RUMMY] else 1
-            assert result[RES_POINTS] == sum(left) * multiplier
+            multiplier = rules.rummy_multiplier if result[ResultField.RUMMY] else 1
+            assert result[ResultField.POINTS] == sum(left) * multiplier
         else:
-            assert (winner, result[RES_POINTS]) == (-1, 0)
-        outcomes.add(int(result[RES_END]))
-    assert END_OUT in outcomes
+            assert (winner, result[ResultField.POINTS]) == (-1, 0)
+        outcomes.add(int(result[ResultField.END]))
+    assert End.OUT in outcomes
 
 
 def test_simulation_rows_match_totals():
@@ -109,10 +95,10 @@ def test_simulation_rows_match_totals():
                       deals=600, seed=5, keep_rows=True)
     rows = result.rows
     assert len(rows) == 600
-    won = rows[rows.end == END_OUT]
+    won = rows[rows.end == End.OUT]
     assert result.hands == 600
     assert result.winner_points.mean == pytest.approx(won.points.mean())
-    assert (rows.winner_player == (rows.winner_seat + rows.deal % 3) % 3)[rows.end == END_OUT].all()
+    assert (rows.winner_player == (rows.winner_seat + rows.deal % 3) % 3)[rows.end == End.OUT].all()
     wins = won.winner_player.value_counts().reindex(range(3), fill_value=0)
     assert [w.mean * 600 for w in result.player_win_rate] == pytest.approx(list(wins))
 
@@ -139,8 +125,8 @@ def test_same_numbers_whatever_the_chunk_size():
     chunked = simulate(rules, policies, deals=900, seed=4, keep_rows=True, chunk=128)
     assert (whole.totals == chunked.totals).all()
     assert whole.rows.equals(chunked.rows)
-    games = simulate_games(rules, policies, games=70, seed=4)
-    chunked_games = simulate_games(rules, policies, games=70, seed=4, chunk=16)
+    games = play_games(rules, policies, games=70, seed=4)
+    chunked_games = play_games(rules, policies, games=70, seed=4, chunk=16)
     assert games.summary() == chunked_games.summary()
 
 
@@ -153,14 +139,14 @@ def test_progress_counts_every_deal():
 
 def test_games_end_at_the_target():
     for target in (50, 300):
-        result = simulate_games(RummyRules(players=3, target=target),
+        result = play_games(RummyRules(players=3, target=target),
                                 [parse_policy("simple")] * 3, games=60, seed=2)
         assert result.finished_rate.mean == 1.0
         assert sum(w.mean for w in result.player_game_win_rate) == pytest.approx(1.0)
         # the winner reached the target: the mean top score is at least target / players
         assert sum(result.player_final_score) >= target
-    short = simulate_games(RummyRules(target=50), [parse_policy("simple")] * 2, 200, seed=2)
-    long = simulate_games(RummyRules(target=500), [parse_policy("simple")] * 2, 200, seed=2)
+    short = play_games(RummyRules(target=50), [parse_policy("simple")] * 2, 200, seed=2)
+    long = play_games(RummyRules(target=500), [parse_policy("simple")] * 2, 200, seed=2)
     assert long.hands_per_game.mean > 5 * short.hands_per_game.mean
 
 
@@ -183,15 +169,16 @@ def test_two_player_margin_is_zero_sum_and_symmetric_policies_are_even():
     assert mean == pytest.approx(players[0] - players[1])
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"players": 7}, "players must be 2-6"),
-    ({"max_run": 2}, "max_run must be 0"),
-    ({"hand_size": 9, "players": 6}, "does not fit"),
-    ({"rummy_multiplier": 0}, "rummy_multiplier"),
-    ({"final_discard": 1}, "must be bool"),
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"players": 7}, ValueError, "players must be 2-6"),
+    ({"max_run": 2}, ValueError, "max_run must be 0"),
+    ({"hand_size": 9, "players": 6}, ValueError, "does not fit"),
+    ({"rummy_multiplier": 0}, ValueError, "rummy_multiplier"),
+    ({"final_discard": 1}, TypeError, "final_discard must be True or False, got 1"),
+    ({"players": "3"}, TypeError, "players must be an integer, got '3'"),
 ])
-def test_rules_are_validated(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+def test_rules_are_validated(kwargs, error, message):
+    with pytest.raises(error, match=message):
         RummyRules(**kwargs)
 
 

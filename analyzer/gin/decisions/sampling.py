@@ -22,7 +22,7 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.rng import next_below
 from ...core.stats import Z95
-from ..engine.transitions import Slot
+from ..model.state import Slot
 from ...core.lanes import bit_index
 from ..evaluator.partition import best_discard_kernel, min_deadwood_kernel
 

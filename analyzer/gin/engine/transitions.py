@@ -38,7 +38,12 @@ from ...core.cards import CARD_POINTS
 from ...core.rng import mix64, stream_key
 from ..decisions.choose import choose_discard, takes_upcard_to_knock, wants_upcard
 from ..evaluator.layoffs import greedy_layoff_deadwood_kernel, layoff_deadwood_kernel
-from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel, random_arrangement_kernel
+from ..evaluator.partition import (
+    best_arrangement_kernel,
+    best_discard_kernel,
+    min_deadwood_kernel,
+    random_arrangement_kernel,
+)
 from ..model.knowledge import note_knock, note_refuse, note_rules, note_take, note_throw
 from ..model.rules import RuleField
 from ..model.state import (

@@ -17,15 +17,11 @@ array indexed by :class:`RuleField`.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-import numpy.typing as npt
-
-from ...core.options import convert_field, parse_field_values
+from ...core.spec import Presets, Spec
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "oklahoma_ace": ("one", "gin"),
@@ -60,9 +56,45 @@ def ranges_text() -> str:
     return ", ".join(f"{name} {low}-{high}" for name, (low, high) in INT_RANGES.items())
 
 
+class RuleField(IntEnum):
+    """Index of each rule in :meth:`Rules.to_array`."""
+
+    KNOCK_LIMIT = 0
+    GIN_BONUS = 1
+    UNDERCUT_BONUS = 2
+    TIE_IS_UNDERCUT = 3
+    BIG_GIN = 4
+    BIG_GIN_BONUS = 5
+    OKLAHOMA = 6
+    OKLAHOMA_ACE_GIN_ONLY = 7
+    OKLAHOMA_SPADE_DOUBLE = 8
+    STRAIGHT = 9
+    WALL = 10
+    OPENING_ELEVEN = 11
+    TARGET = 12
+    GAME_BONUS = 13
+    LINE_BONUS = 14
+    LINE_IMMEDIATE = 15
+    SHUTOUT = 16
+    WINNER_DEALS = 17
+    HOLLYWOOD = 18
+    DEFENDER_GREEDY = 19
+    KNOCKER_RANDOM = 20
+
+
+class Shutout(IntEnum):
+    """Codes of :attr:`Rules.shutout` in the rules array."""
+
+    DOUBLE = 0
+    PLUS100 = 1
+    BONUS200 = 2
+    NONE = 3
+
+
 @dataclass(frozen=True)
-class Rules:
-    """Every rule choice of a gin rummy hand and game (points unless stated)."""
+class Rules(Spec):
+    """Every rule choice of a gin rummy hand and game (points unless stated), validated as
+    every :class:`~analyzer.core.spec.Spec`."""
 
     knock_limit: int = 10
     """Highest deadwood a player may knock with (0-10); 0 allows gin only."""
@@ -126,34 +158,18 @@ class Rules:
     ties, counted as the framework lists them. Random draws come from a counter-based stream
     keyed by the deal and the draw count, so a hand replays identically."""
 
-    def __post_init__(self) -> None:
-        for item in fields(self):
-            value = getattr(self, item.name)
-            kind = type(Rules.__dataclass_fields__[item.name].default)
-            if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise TypeError(f"{item.name} must be an integer, got {value!r}")
-            if kind is bool and not isinstance(value, bool):
-                raise TypeError(f"{item.name} must be True or False, got {value!r}")
-        for name, (low, high) in INT_RANGES.items():
-            if not low <= getattr(self, name) <= high:
-                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
-        for name, choices in _CHOICES.items():
-            if getattr(self, name) not in choices:
-                raise ValueError(f"{name} must be one of {', '.join(choices)}; "
-                                 f"got {getattr(self, name)!r}")
+    int_ranges = INT_RANGES
+    choices = _CHOICES
+    array_fields = RuleField
+
+    def check(self) -> None:
+        """Oklahoma needs the upcard opening."""
         if self.oklahoma and self.opening != "upcard":
             raise ValueError("oklahoma needs opening=upcard (the upcard sets the knock limit)")
 
-    def with_overrides(self, assignments: Iterable[str]) -> Rules:
-        """A copy with ``field=value`` assignments applied (``yes/no`` for flags)."""
-        kinds = {f.name: type(getattr(self, f.name)) for f in fields(self)}
-        changes = {name: convert_field(name, value, kinds[name])
-                   for name, value in parse_field_values(assignments, kinds, "rule override")}
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
-
-    def to_array(self) -> npt.NDArray[np.int64]:
-        """The rules as the ``np.int64`` array that kernels read, by :class:`RuleField`."""
-        values = {
+    def array_values(self) -> Mapping[IntEnum, int | bool]:
+        """The value of each :class:`RuleField` (choices as flags or codes)."""
+        return {
             RuleField.KNOCK_LIMIT: self.knock_limit,
             RuleField.GIN_BONUS: self.gin_bonus,
             RuleField.UNDERCUT_BONUS: self.undercut_bonus,
@@ -176,54 +192,11 @@ class Rules:
             RuleField.DEFENDER_GREEDY: self.defender_layoff == "melds-then-greedy",
             RuleField.KNOCKER_RANDOM: self.knocker_melds == "random-best",
         }
-        array = np.zeros(len(RuleField), dtype=np.int64)
-        for field, value in values.items():
-            array[field] = int(value)
-        return array
-
-    def describe(self) -> dict[str, object]:
-        """The rules as a plain dict (for reports and JSON)."""
-        return dataclasses.asdict(self)
-
-
-class RuleField(IntEnum):
-    """Index of each rule in :meth:`Rules.to_array`."""
-
-    KNOCK_LIMIT = 0
-    GIN_BONUS = 1
-    UNDERCUT_BONUS = 2
-    TIE_IS_UNDERCUT = 3
-    BIG_GIN = 4
-    BIG_GIN_BONUS = 5
-    OKLAHOMA = 6
-    OKLAHOMA_ACE_GIN_ONLY = 7
-    OKLAHOMA_SPADE_DOUBLE = 8
-    STRAIGHT = 9
-    WALL = 10
-    OPENING_ELEVEN = 11
-    TARGET = 12
-    GAME_BONUS = 13
-    LINE_BONUS = 14
-    LINE_IMMEDIATE = 15
-    SHUTOUT = 16
-    WINNER_DEALS = 17
-    HOLLYWOOD = 18
-    DEFENDER_GREEDY = 19
-    KNOCKER_RANDOM = 20
-
-
-class Shutout(IntEnum):
-    """Codes of :attr:`Rules.shutout` in the rules array."""
-
-    DOUBLE = 0
-    PLUS100 = 1
-    BONUS200 = 2
-    NONE = 3
 
 
 STANDARD = Rules()
 
-PRESETS: dict[str, Rules] = {
+PRESETS: Presets[Rules] = Presets("rules", {
     "standard": STANDARD,
     "classic": Rules(gin_bonus=20, undercut_bonus=10, line_bonus=20, shutout="bonus200"),
     "undercut20": Rules(undercut_bonus=20),
@@ -239,14 +212,13 @@ PRESETS: dict[str, Rules] = {
     "hollywood": Rules(hollywood=True),
     "target150": Rules(target=150),
     "target250": Rules(target=250),
-}
+})
 
 
 def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Rules:
     """The named preset with ``field=value`` overrides; unknown names raise ``ValueError``."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown rules preset {preset!r}; choose from {', '.join(PRESETS)}")
-    return PRESETS[preset].with_overrides(overrides)
+    return PRESETS.resolve(preset, overrides)
+
 
 #: The presets compared by the variants study.
 VARIANT_PRESETS = ("standard", "classic", "undercut20", "oklahoma", "oklahoma-nodouble",

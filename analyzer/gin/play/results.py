@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ...core.results import RunResult
 from ...core.stats import Estimate
 from ..engine.transitions import OUTCOME_NAMES
 from ..model.rules import Rules
@@ -36,7 +37,7 @@ class Sums:
 
 
 @dataclass
-class HandResult:
+class HandResult(RunResult):
     """Summary of a hands run; ``rows`` holds every hand when asked for (else None)."""
 
     deals: int
@@ -66,21 +67,27 @@ class HandResult:
     """Seconds spent loading (first run: compiling) the kernels before ``elapsed_s``
     started (0 on a cluster, where the workers load them)."""
 
+    summary_fields = ("deals", "hands", "outcomes", "points_a", "win_rate_a", "turns",
+                      "first_player_points", "first_player_win_rate", "undercut_rate",
+                      "gin_rate")
+
     @property
     def deals_per_s(self) -> float:
         return self.deals / self.elapsed_s if self.elapsed_s > 0 else float("inf")
 
-    def to_frame(self) -> pd.DataFrame:
-        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
-        ``high``, ``n`` deals), then each outcome's share of hands."""
-        return _estimates_frame(
-            {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
-             "turns_per_hand": self.turns, "first_player_points": self.first_player_points},
-            {f"share_{name}": share for name, share in self.outcomes.items()}, self.deals)
+    @property
+    def units(self) -> int:
+        return self.deals
+
+    def metrics(self) -> dict[str, Estimate | float]:
+        """The estimates (``n`` deals), then each outcome's share of hands."""
+        return {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
+                "turns_per_hand": self.turns, "first_player_points": self.first_player_points,
+                **{f"share_{name}": share for name, share in self.outcomes.items()}}
 
 
 @dataclass
-class GameResult:
+class GameResult(RunResult):
     """Summary of a games run (a Hollywood session counts as three games)."""
 
     games: int
@@ -98,22 +105,12 @@ class GameResult:
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the summary covers the games finished."""
 
-    def to_frame(self) -> pd.DataFrame:
-        """The estimates as a table: one row per metric (``mean``, 95% CI ``low`` and
-        ``high``, ``n`` games)."""
-        return _estimates_frame(
-            {"game_win_rate_a": self.game_win_rate_a, "margin_a": self.margin_a,
-             "hands_per_game": self.hands_per_game}, {"shutout_rate": self.shutout_rate},
-            self.games)
+    summary_fields = ("games", "game_win_rate_a", "margin_a", "hands_per_game",
+                      "shutout_rate", "unfinished")
 
-
-def _estimates_frame(estimates: dict[str, Estimate], shares: dict[str, float],
-                     n: int) -> pd.DataFrame:
-    rows = [{"metric": name, "mean": e.mean, "low": e.low, "high": e.high, "n": e.n}
-            for name, e in estimates.items()]
-    rows += [{"metric": name, "mean": value, "low": float("nan"), "high": float("nan"), "n": n}
-             for name, value in shares.items()]
-    return pd.DataFrame(rows, columns=["metric", "mean", "low", "high", "n"])
+    @property
+    def units(self) -> int:
+        return self.games
 
 
 def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:

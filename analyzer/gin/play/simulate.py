@@ -156,10 +156,10 @@ def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.i
     return sums, kept, interrupted
 
 
-def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, seed: int = 0,
+def simulate(rules: Rules, policy_a: Player, policy_b: Player, deals: int, seed: int = 0,
              swap_seats: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
              progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
-    """Play ``n_deals`` deals (two hands each with ``swap_seats``) of A against B.
+    """Play ``deals`` deals (two hands each with ``swap_seats``) of A against B.
 
     ``chunk`` deals go to each kernel call (or cluster task); ``progress`` is called
     with the deals of each chunk finished.  ``scheduler`` (see
@@ -168,8 +168,8 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     includes connecting to it.  A ``KeyboardInterrupt`` stops the run; the summary then
     covers the chunks finished so far.
     """
-    if n_deals < 1:
-        raise ValueError(f"n_deals must be >= 1, got {n_deals}")
+    if deals < 1:
+        raise ValueError(f"deals must be >= 1, got {deals}")
     warm_up = time.perf_counter()
     if scheduler is None:
         # load (or, on a first run, compile) the kernels before the clock starts, so that
@@ -183,7 +183,7 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     started = time.perf_counter()
     common: dict[str, object] = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b,
                                  "seed": seed, "swap_seats": swap_seats, "keep_rows": keep_rows}
-    sums, kept, interrupted = _run_chunks(_hand_chunk, n_deals, chunk, "first_deal",
+    sums, kept, interrupted = _run_chunks(_hand_chunk, deals, chunk, "first_deal",
                                           "n_deals", common, scheduler, progress)
     elapsed = time.perf_counter() - started
     result = hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
@@ -193,25 +193,25 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, n_deals: int, see
     return result
 
 
-def play_games(rules: Rules, policy_a: Player, policy_b: Player, n_games: int,
+def play_games(rules: Rules, policy_a: Player, policy_b: Player, games: int,
                seed: int = 0,
                swap_seats: bool = True, keep_rows: bool = False, chunk: int = 1 << 12,
                progress: Progress | None = None,
                start: tuple[int, int, int, int] = (0, 0, 0, 0),
                scheduler: str | None = None) -> GameResult:
-    """Play ``n_games`` whole games of A against B (twice each with ``swap_seats``: B
+    """Play ``games`` whole games of A against B (twice each with ``swap_seats``: B
     dealing first, then A, on common decks), from the ``start`` scores and boxes
     ``(score_a, score_b, boxes_a, boxes_b)``.
 
     ``chunk``, ``progress``, ``scheduler`` and Ctrl-C work as in :func:`simulate`, in
     games."""
-    if n_games < 1:
-        raise ValueError(f"n_games must be >= 1, got {n_games}")
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
     started = time.perf_counter()
     common: dict[str, object] = {
         "rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
         "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
-    sums, kept, interrupted = _run_chunks(_game_chunk, n_games, chunk, "first_game",
+    sums, kept, interrupted = _run_chunks(_game_chunk, games, chunk, "first_game",
                                           "n_games", common, scheduler, progress)
     frame = None
     if keep_rows:

@@ -1,0 +1,80 @@
+"""Imports run one way: each layer, and each floor of ``analyzer/gin``, imports only from
+itself and the layers below (docs/architecture.md).
+
+The layers, bottom up: ``core`` (with ``_version`` and ``_kernel_cache``); the two games,
+``gin`` and ``rummy``, which do not import each other; ``report`` and ``interop``; the
+front doors ``cli``, ``web`` and ``api``.  ``cli`` may start the web app (``analyzer
+serve``); ``web`` never imports ``cli``.  Inside ``gin`` the floors are, bottom up,
+``model``, ``evaluator``, ``decisions``, ``engine``, ``play``, ``studies``.  The check is
+on the syntax tree of every module, so imports inside functions count too; the package's
+``__init__`` (lazy names for the notebook) is the one module outside the rule.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
+GIN_FLOORS = ("model", "evaluator", "decisions", "engine", "play", "studies")
+LAYERS = {"_version": 0, "_kernel_cache": 0, "core": 0, "gin": 1, "rummy": 1, "report": 2,
+          "interop": 2, "cli": 3, "web": 3, "api": 3, "__main__": 4}
+#: Pairs of the same height that must not import each other (first may not import second).
+APART = {("gin", "rummy"), ("rummy", "gin"), ("report", "interop"), ("interop", "report"),
+         ("web", "cli"), ("web", "api"), ("api", "cli"), ("api", "web")}
+
+
+def height(module: str) -> tuple[str, float]:
+    """(layer, height) of ``analyzer.x.y``: a gin floor sits a tenth above the one below."""
+    parts = module.split(".")[1:]
+    layer = parts[0]
+    level = float(LAYERS[layer])
+    if layer == "gin" and len(parts) > 1 and parts[1] in GIN_FLOORS:
+        level += (1 + GIN_FLOORS.index(parts[1])) / 10
+    return layer, level
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) of every ``analyzer`` import in the module at ``path``."""
+    relative = path.relative_to(PACKAGE.parent).with_suffix("")
+    is_package = relative.name == "__init__"
+    package = list(relative.parts[:-1] if is_package else relative.parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            # `from ..gin import studies` imports the module gin.studies
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+    return [(line, name) for line, name in found if name.startswith("analyzer.")]
+
+
+def violations() -> list[str]:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "__init__.py":
+            continue
+        relative = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+        me = height(".".join(parts))
+        for line, target in imports(path):
+            other = height(target)
+            if other[1] > me[1] or (me[0], other[0]) in APART:
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
+    return found
+
+
+def test_imports_run_one_way():
+    assert violations() == []
+
+
+def test_the_check_sees_an_upward_import(tmp_path, monkeypatch):
+    floor = tmp_path / "analyzer" / "gin" / "model"
+    floor.mkdir(parents=True)
+    (floor / "rules.py").write_text("def f():\n    from ..play.hand import Hand\n")
+    (tmp_path / "analyzer" / "__init__.py").write_text("")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "analyzer")
+    assert violations() == ["analyzer/gin/model/rules.py:2 imports analyzer.gin.play.hand.Hand"]
