@@ -16,7 +16,7 @@ from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
-from ..gin.play.players import Player, parse_player
+from ..gin.play.players import SearchPolicy, parse_player
 
 #: A click command (or the function an option decorator wraps).
 F = TypeVar("F", bound=Callable[..., Any])
@@ -89,7 +89,7 @@ def get_policy(text: str) -> Policy:
         fail(str(error))
 
 
-def get_player(text: str) -> Player:
+def get_player(text: str) -> Policy | SearchPolicy:
     """A policy or the search player (``search,budget=..,rollout=..``)."""
     try:
         return parse_player(text)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.play.players import Player, format_player
+from ..gin.play.players import SearchPolicy, format_player
 from ..gin.studies import sweeps as studies
 from . import figures as charts
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
@@ -18,7 +18,7 @@ from .files import write_csv
 from .markdown import markdown_table
 
 
-def _full_form(player: Player) -> str:
+def _full_form(player: Policy | SearchPolicy) -> str:
     """A policy's string form, or every setting of a search player."""
     if isinstance(player, Policy):
         return format_policy(player)
@@ -34,7 +34,7 @@ class Tournament:
     results: pd.DataFrame
     """One row per ordered pairing (:func:`analyzer.gin.studies.sweeps.tournament`)."""
     ranking: pd.DataFrame
-    field_policies: dict[str, Player]
+    field_policies: dict[str, Policy | SearchPolicy]
     deals: int
     """Deals per pairing."""
     games: int

@@ -382,8 +382,9 @@ class Policy:
 
 def _declared_fields() -> dict[str, tuple[str, str, Declared]]:
     """``key -> (Policy field, spec field, declaration)`` of every string-form key."""
+    default = Policy()
     found = {item.metadata["declared"].key: (spec.name, item.name, item.metadata["declared"])
-             for spec in fields(Policy) for item in fields(spec.default)}
+             for spec in fields(default) for item in fields(getattr(default, spec.name))}
     if set(found) != set(KEYS):
         raise RuntimeError(f"KEYS and the specs' keys differ: {set(found) ^ set(KEYS)}")
     return {key: found[key] for key in KEYS}

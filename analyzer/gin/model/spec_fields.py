@@ -64,7 +64,8 @@ def declared(spec: type[Spec] | Spec, name: str) -> Declared:
     """The declaration of the field ``name`` of a spec (class or value)."""
     for item in fields(spec):
         if item.name == name:
-            return item.metadata["declared"]  # type: ignore[no-any-return]
+            found: Declared = item.metadata["declared"]
+            return found
     raise KeyError(name)
 
 

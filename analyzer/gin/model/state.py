@@ -105,7 +105,8 @@ SCRATCH_SIZE = 110
 @njit(cache=True)
 def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
     """Cards left in the stock."""
-    return 52 - state[Slot.STOCK_POS]
+    left: np.int64 = 52 - state[Slot.STOCK_POS]
+    return left
 
 
 @njit(cache=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -144,7 +145,7 @@ _SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sam
                 "scope")
 
 
-def parse_player(text: str) -> Player:
+def parse_player(text: str) -> Policy | SearchPolicy:
     """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
     ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
     preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
@@ -160,7 +161,7 @@ def parse_player(text: str) -> Player:
     parts = [p.strip() for p in text.strip().split(",") if p.strip()]
     if not parts or parts[0] != "search":
         return parse_policy(text)
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # each field's own type; SearchPolicy checks them
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         key, value = key.strip(), value.strip()

@@ -181,8 +181,8 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, deals: int, seed:
             raise_if_stop_requested()
             raise
     started = time.perf_counter()
-    common = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-              "swap_seats": swap_seats, "keep_rows": keep_rows}
+    common: dict[str, object] = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b,
+                                 "seed": seed, "swap_seats": swap_seats, "keep_rows": keep_rows}
     sums, kept, interrupted = _run_chunks(_hand_chunk, deals, chunk, "first_deal",
                                           "n_deals", common, scheduler, progress)
     elapsed = time.perf_counter() - started

@@ -63,7 +63,8 @@ def solve_symmetric(payoffs: npt.NDArray[np.float64], iterations: int = 20_000
     counts[0] = 1.0
     for _ in range(iterations):
         counts[int(np.argmax(payoffs @ (counts / counts.sum())))] += 1.0
-    return counts / counts.sum()
+    strategy: npt.NDArray[np.float64] = counts / counts.sum()
+    return strategy
 
 
 def table_policy(base: Policy, table: tuple[int, ...]) -> Policy:

@@ -380,13 +380,13 @@ def best_schedule_work(n: int, rounds: int) -> int:
 # ----------------------------------------------------------------------- tournament
 
 
-def default_field() -> dict[str, Player]:
+def default_field() -> dict[str, Policy | SearchPolicy]:
     """The tournament field: the policy presets that differ in how they draw and throw,
     the ``expert`` that reads the opponent, and the ``search`` player that searches the
     expert's knock decisions, with 64 samples per knock (a quarter of its default: the
     round robin plays it 14 times as many hands as the bar match, and at 64 it already
     beats ``expert``, BENCHMARKS.md "Search player")."""
-    field: dict[str, Player] = {name: POLICY_PRESETS[name] for name in
+    field: dict[str, Policy | SearchPolicy] = {name: POLICY_PRESETS[name] for name in
                                 ("simple", "basic", "safe-discard", "lookahead", "gin-hunter",
                                  "passive", "expert")}
     field["search,budget=64"] = SearchPolicy(budget=64)

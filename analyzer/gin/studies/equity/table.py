@@ -51,7 +51,9 @@ class EquityTable:
                              f"got {score_me}:{score_opp}")
         fa = score_me > 0 if won_me is None else won_me
         fb = score_opp > 0 if won_opp is None else won_opp
-        return self.values[score_me, score_opp, 0 if me_deals_next else 1, int(fa), int(fb)]
+        state: FloatArray = self.values[score_me, score_opp, 0 if me_deals_next else 1,
+                                        int(fa), int(fb)]
+        return state
 
     def win_probability(self, score_me: int, score_opp: int, me_deals_next: bool,
                         won_me: bool | None = None, won_opp: bool | None = None) -> float:
@@ -84,7 +86,8 @@ class EquityTable:
         scoring = Scoring.of(self.rules)
         per_box = 1.0 + scoring.doubles * state[..., [Value.SHUTOUT_A, Value.SHUTOUT_B]]
         held = scoring.line_end * (boxes * per_box * np.array([1.0, -1.0])).sum(axis=-1)
-        return state[..., Value.MARGIN] + held
+        margin: FloatArray = state[..., Value.MARGIN] + held
+        return margin
 
     def typical_boxes(self) -> FloatArray:
         """E[boxes won so far | a game from 0:0 visits (a, b, dealer)], shape

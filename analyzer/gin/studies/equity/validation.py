@@ -24,9 +24,9 @@ def sample_states(table: EquityTable, n_states: int, seed: int) -> list[tuple[in
     """``n_states`` distinct score states drawn with the visit probability of a game
     from 0:0 (0:0 always first), so checks cover the states games pass through."""
     rng = np.random.default_rng(seed)
-    weight = table.visit.sum(axis=2).ravel()
+    weight: FloatArray = table.visit.sum(axis=2).ravel()
     weight[0] = 0.0
-    picks = rng.choice(weight.size, size=min(n_states - 1, np.count_nonzero(weight)),
+    picks = rng.choice(weight.size, size=min(n_states - 1, int(np.count_nonzero(weight))),
                        replace=False, p=weight / weight.sum())
     target = table.rules.target
     return [(0, 0), *sorted((int(i // target), int(i % target)) for i in picks)]
@@ -39,7 +39,8 @@ def dp_standard_errors(distribution: pd.DataFrame, rules: Rules, n_boot: int, se
     rng = np.random.default_rng(seed)
     draws = [solve(stack_laws([resample(distribution, rng)], rules), rules)[0]
              [:rules.target, :rules.target] for _ in range(n_boot)]
-    return np.std(draws, axis=0, ddof=1)
+    errors: FloatArray = np.std(draws, axis=0, ddof=1)
+    return errors
 
 
 def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rules: Rules,
