@@ -312,13 +312,13 @@ FAKE_DEALT = """
     import numpy as np, pandas as pd
     from analyzer.gin.studies import sweeps as studies
 
-    def dealt_hands(n_deals, seed, progress=None):  # a stand-in for the kernel
+    def dealt_hands(deals, seed, progress=None):  # a stand-in for the kernel
         frames = []
         for cards in (10, 11):
             probability = np.exp(-0.5 * ((np.arange(101) - 40 - cards) / 12) ** 2)
             probability /= probability.sum()
             frames.append(pd.DataFrame({"cards": cards, "deadwood": np.arange(101),
-                                        "count": (probability * n_deals).astype(int),
+                                        "count": (probability * deals).astype(int),
                                         "probability": probability,
                                         "cumulative": np.cumsum(probability),
                                         "se": 0.001}))

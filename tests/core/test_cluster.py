@@ -119,7 +119,7 @@ def test_simulate_rows_on_cluster_are_identical(address):
 
 
 def test_games_on_cluster_are_identical(address):
-    kwargs = {"rules": STANDARD, "policy_a": BASIC, "policy_b": HUNTER, "n_games": 600,
+    kwargs = {"rules": STANDARD, "policy_a": BASIC, "policy_b": HUNTER, "games": 600,
               "seed": 11, "chunk": 100}
     remote = play_games(**kwargs, scheduler=address)
     assert without_time(remote) == without_time(play_games(**kwargs, scheduler=""))

@@ -145,7 +145,7 @@ def test_unsupported_rules_raise():
 def test_dp_agrees_with_whole_game_simulation(standard_basic):
     distribution, table = standard_basic
     check = check_against_simulation(table, distribution, STANDARD, BASIC, BASIC,
-                                     [(0, 0), (70, 55)], n_games=1500, seed=11, n_boot=5)
+                                     [(0, 0), (70, 55)], games=1500, seed=11, n_boot=5)
     assert len(check) == 4
     assert set(check["boxes_a"]) == {0, check.loc[2, "boxes_a"]} and check.loc[2, "boxes_a"] > 1
     # seeded; 3 standard errors leave room for 12 z scores at once
@@ -164,7 +164,7 @@ def test_best_response_takes_any_win_near_the_target():
 
 
 def test_measure_gain_of_a_policy_against_itself_is_zero():
-    result = measure_gain(STANDARD, BASIC, BASIC, BASIC, n_games=50, seed=2)
+    result = measure_gain(STANDARD, BASIC, BASIC, BASIC, games=50, seed=2)
     assert result["gain"].mean == 0.0 and result["gain"].high == 0.0
     assert result["challenger"].n == 50
 
@@ -216,6 +216,6 @@ def test_cli_errors_are_one_line(tmp_path, args, message):
 
 
 def test_equity_function_for_the_advisor():
-    win = equity_function(STANDARD, BASIC, BASIC, n_deals=2000, seed=1)
+    win = equity_function(STANDARD, BASIC, BASIC, deals=2000, seed=1)
     assert 0.0 < win(50, 20, True) < 1.0
     assert win(95, 0, False) > win(50, 0, False) > win(0, 50, False)

@@ -51,17 +51,17 @@ def _dealt_histogram(seed: np.int64, first: np.int64, n_deals: np.int64, hand_si
             out[k, value] += 1
 
 
-def dealt_deadwood_distribution(n_deals: int, hand_size: int = 10, seed: int = 0,
+def dealt_deadwood_distribution(deals: int, hand_size: int = 10, seed: int = 0,
                                 n_chunks: int = 64) -> npt.NDArray[np.int64]:
-    """Counts of dealt deadwood (points) over ``n_deals`` random hands; index = deadwood.
+    """Counts of dealt deadwood (points) over ``deals`` random hands; index = deadwood.
 
     With ``hand_size`` 11 the value is the deadwood after the best discard.  Every hand
     is drawn from its own stream of ``seed``, so the counts do not depend on
-    ``n_chunks`` or the thread count.  ``n_deals`` is an integer 0-10**12 and ``seed``
+    ``n_chunks`` or the thread count.  ``deals`` is an integer 0-10**12 and ``seed``
     one in 0 <= seed < 2**63; the hands are dealt in kernel calls of
     :data:`DEALT_SPAN`, between which Ctrl-C is seen.
     """
-    for name, value, low, high in (("n_deals", n_deals, 0, 10**12),
+    for name, value, low, high in (("n_deals", deals, 0, 10**12),
                                    ("seed", seed, 0, 2**63 - 1), ("n_chunks", n_chunks, 1, 4096)):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an integer, got {value!r}")
@@ -70,8 +70,8 @@ def dealt_deadwood_distribution(n_deals: int, hand_size: int = 10, seed: int = 0
     if hand_size not in (10, 11):
         raise ValueError(f"hand_size must be 10 or 11, got {hand_size}")
     out = np.zeros((n_chunks, 128), dtype=np.int64)
-    for first in range(0, n_deals, DEALT_SPAN):
-        count = min(DEALT_SPAN, n_deals - first)
+    for first in range(0, deals, DEALT_SPAN):
+        count = min(DEALT_SPAN, deals - first)
         _dealt_histogram(np.int64(seed), np.int64(first), np.int64(count), np.int64(hand_size),
                          np.int64(n_chunks), out)
     counts = out.sum(axis=0)

@@ -162,9 +162,9 @@ def _multi_kernel(seed: np.int64, first_game: np.int64, players: np.int64,
 _CHUNK = 1 << 11
 
 
-def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, seed: int = 0,
+def play_multiplayer_games(rules: Rules, policies: list[Policy], games: int, seed: int = 0,
                            progress: Progress | None = None) -> pd.DataFrame:
-    """Play ``n_games`` games for three players or two partnerships of two.
+    """Play ``games`` games for three players or two partnerships of two.
 
     Returns one row per game: ``winner`` (player 0-2, or team 0 = players 0+2 and
     team 1 = players 1+3), ``hands``, ``drawn_hands``, ``shutout``, ``finished`` and the
@@ -176,13 +176,13 @@ def play_multiplayer_games(rules: Rules, policies: list[Policy], n_games: int, s
         raise ValueError(f"multiplayer games take 3 or 4 policies, got {players}")
     if rules.hollywood:
         raise ValueError("Hollywood scoring is not combined with 3- or 4-player seating")
-    if n_games < 1:
-        raise ValueError(f"n_games must be >= 1, got {n_games}")
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
     sides = 3 if players == 3 else 2
-    rows = np.zeros((n_games, MultiColumn.TOTAL + sides), dtype=np.int64)
-    tell_total(progress, n_games)
+    rows = np.zeros((games, MultiColumn.TOTAL + sides), dtype=np.int64)
+    tell_total(progress, games)
     rules_array, policy_rows = rules.to_array(), np.stack([p.to_array() for p in policies])
-    for first in range(0, n_games, _CHUNK):
+    for first in range(0, games, _CHUNK):
         block = rows[first:first + _CHUNK]
         _multi_kernel(np.int64(seed), np.int64(first), np.int64(players), rules_array,
                       policy_rows, rules.three_player == "loser-sits-out", block)

@@ -121,26 +121,26 @@ class KnockAnswers:
 
 
 def knock_answers(rules: Rules, base: Policy, robust_table: tuple[int, ...],
-                  members: dict[str, Player], n_deals: int, seed: int, rules_name: str = "",
+                  members: dict[str, Player], deals: int, seed: int, rules_name: str = "",
                   adjust_to: tuple[str, ...] = ("basic", "gin-hunter"),
                   progress: Progress | None = None, scheduler: str | None = None
                   ) -> KnockAnswers:
     """The robust line (``robust_table`` with ``base`` play) and one adjustment per
-    member named in ``adjust_to``; ``n_deals`` deals per comparison."""
+    member named in ``adjust_to``; ``deals`` deals per comparison."""
     robust = table_policy(base, robust_table)
-    table = panel_table(rules, {"robust": robust}, members, n_deals, seed, progress,
+    table = panel_table(rules, {"robust": robust}, members, deals, seed, progress,
                         scheduler)
     worst = table.iloc[-1]
     worst_name = str(worst["member"])
     worst_member = worst_name[len("worst case ("):-1]
-    lines = [_line(rules, "robust", robust, worst_name, members[worst_member], n_deals, seed,
+    lines = [_line(rules, "robust", robust, worst_name, members[worst_member], deals, seed,
                    progress, scheduler)]
     for name in adjust_to:
         opponent = members[name]
-        search = best_response(rules, [opponent], [1.0], robust, n_deals, seed + 1,
+        search = best_response(rules, [opponent], [1.0], robust, deals, seed + 1,
                                coordinates=knock_coordinates, progress=progress,
                                scheduler=scheduler)
-        lines.append(_line(rules, f"against {name}", search.response, name, opponent, n_deals,
+        lines.append(_line(rules, f"against {name}", search.response, name, opponent, deals,
                            seed + 2, progress, scheduler))
     return KnockAnswers(rules_name, policy_name(base), lines, table)
 

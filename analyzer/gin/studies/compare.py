@@ -10,7 +10,7 @@ so memory stays flat in the number of deals.
 >>> from analyzer.gin.model.rules import STANDARD
 >>> arms = [Arm("knock 10", STANDARD, PRESETS["basic"], PRESETS["basic"]),
 ...         Arm("gin only", STANDARD, PRESETS["basic"].with_knock(0), PRESETS["basic"])]
->>> table = compare_hands(arms, n_deals=200, seed=1)
+>>> table = compare_hands(arms, deals=200, seed=1)
 >>> list(table["arm"]), float(table["diff_mean"].iloc[0])
 (['knock 10', 'gin only'], 0.0)
 """
@@ -155,24 +155,24 @@ def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],
     return pd.DataFrame.from_records(records)
 
 
-def compare_hands(arms: Sequence[Arm], n_deals: int, seed: int = 0, reference: int = 0,
+def compare_hands(arms: Sequence[Arm], deals: int, seed: int = 0, reference: int = 0,
                   chunk: int = DEFAULT_CHUNK, progress: Progress | None = None,
                   scheduler: str | None = None) -> pd.DataFrame:
     """One row per arm: A's per-hand metrics with 95% CIs (``points`` per hand, hand
     ``win`` rate, ``gin`` and ``knock`` rates, ``undercut`` = A knocked and was undercut,
     ``turns`` per hand, ``hand_points`` scored by the winner) and ``diff`` = A's points
     per hand minus the reference arm's, paired deal by deal; ``n`` = deals."""
-    sums = _run(compare_hands_chunk, arms, n_deals, seed, reference, chunk, progress, scheduler)
+    sums = _run(compare_hands_chunk, arms, deals, seed, reference, chunk, progress, scheduler)
     return _table(arms, sums, HAND_METRICS, "diff")
 
 
-def compare_games(arms: Sequence[Arm], n_games: int, seed: int = 0, reference: int = 0,
+def compare_games(arms: Sequence[Arm], games: int, seed: int = 0, reference: int = 0,
                   chunk: int = 1 << 11, progress: Progress | None = None,
                   scheduler: str | None = None) -> pd.DataFrame:
     """One row per arm: A's ``game_win`` rate, final ``margin`` (points), ``hands`` per
     game and ``shutout`` rate with 95% CIs, and ``diff`` = game-win rate minus the
     reference arm's, paired game by game; ``n`` = seat-swapped game pairs."""
-    sums = _run(compare_games_chunk, arms, n_games, seed, reference, chunk, progress, scheduler)
+    sums = _run(compare_games_chunk, arms, games, seed, reference, chunk, progress, scheduler)
     return _table(arms, sums, ("game_win", "margin", "hands", "shutout"), "game_diff")
 
 

@@ -130,12 +130,12 @@ class KnockEquilibrium:
         return [table_policy(self.base, table) for table in self.population]
 
 
-def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
+def knock_equilibrium(rules: Rules, base: Policy, deals: int, seed: int,
                       iterations: int = 8, tolerance: float = 0.1, rules_name: str = "",
                       progress: Progress | None = None, scheduler: str | None = None
                       ) -> KnockEquilibrium:
     """PSRO over knock tables with the rest of play fixed to ``base`` (see the module
-    notes); ``n_deals`` common deals per comparison, held-out checks on twice as many."""
+    notes); ``deals`` common deals per comparison, held-out checks on twice as many."""
     population = [table_of(base)]
     payoffs = np.zeros((1, 1))
     history = []
@@ -145,17 +145,17 @@ def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
         members = [table_policy(base, population[i]) for i in support]
         member_weights = weights[support] / weights[support].sum()
         start = members[int(np.argmax(member_weights))]
-        search = best_response(rules, members, list(member_weights), start, n_deals,
+        search = best_response(rules, members, list(member_weights), start, deals,
                                seed + 1000 * iteration, rounds=2,
                                coordinates=knock_coordinates, progress=progress,
                                scheduler=scheduler)
         response = search.response
         held_out = mixture_payoffs(rules, [response], members, list(member_weights),
-                                   2 * n_deals, seed + 1000 * iteration + 500,
+                                   2 * deals, seed + 1000 * iteration + 500,
                                    progress=progress, scheduler=scheduler).value(0)
         table = table_of(response)
         runner_up = _runner_up(rules, search.runner_up if table in population else None,
-                               members, list(member_weights), 2 * n_deals,
+                               members, list(member_weights), 2 * deals,
                                seed + 1000 * iteration + 700, progress, scheduler)
         history.append({"rules": rules_name, "iteration": iteration,
                         "population": len(population), "support": len(support),
@@ -169,7 +169,7 @@ def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
         # the new table's payoff against every member, on the population's common deals
         everyone = [table_policy(base, t) for t in population]
         row = mixture_payoffs(rules, [response], everyone,
-                              [1.0 / len(everyone)] * len(everyone), n_deals, seed,
+                              [1.0 / len(everyone)] * len(everyone), deals, seed,
                               progress=progress, scheduler=scheduler)
         new_row = np.array([row.pair(0, j).mean for j in range(len(everyone))])
         size = len(population)
@@ -183,7 +183,7 @@ def knock_equilibrium(rules: Rules, base: Policy, n_deals: int, seed: int,
     evaluated = np.zeros(len(population))
     evaluated[:len(weights)] = weights
     return KnockEquilibrium(rules_name, base, population, evaluated, pd.DataFrame(history),
-                            payoffs, 2 * n_deals)
+                            payoffs, 2 * deals)
 
 
 def _runner_up(rules: Rules, candidate: Policy | None, members: list[Policy],

@@ -38,7 +38,7 @@ from ..play.players import Player, SearchPolicy
 # ---------------------------------------------------------------------- dealt hands
 
 
-def dealt_hands(n_deals: int, seed: int, progress: Progress | None = None) -> pd.DataFrame:
+def dealt_hands(deals: int, seed: int, progress: Progress | None = None) -> pd.DataFrame:
     """Monte Carlo distribution of dealt deadwood: one row per (hand size, deadwood).
 
     Columns: ``cards`` (10, or 11 = the best 10 of 11 after the best discard),
@@ -47,10 +47,10 @@ def dealt_hands(n_deals: int, seed: int, progress: Progress | None = None) -> pd
     (``2 * n_deals`` in all).
     """
     frames = []
-    tell_total(progress, 2 * n_deals)
+    tell_total(progress, 2 * deals)
     for cards in (10, 11):
-        counts = dealt_deadwood_distribution(n_deals, cards, seed)
-        advance(progress, n_deals)
+        counts = dealt_deadwood_distribution(deals, cards, seed)
+        advance(progress, deals)
         probability = counts / counts.sum()
         cumulative = np.cumsum(probability)
         frames.append(pd.DataFrame({
@@ -90,7 +90,7 @@ def default_opponents() -> dict[str, Policy | None]:
 
 
 def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
-                n_deals: int, n_games: int, seed: int, thresholds: Sequence[int] = range(11),
+                deals: int, games: int, seed: int, thresholds: Sequence[int] = range(11),
                 progress: Progress | None = None, scheduler: str | None = None
                 ) -> pd.DataFrame:
     """A knocks at deadwood <= t for each t, against each opponent.
@@ -103,18 +103,18 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
     """
     frames = []
     reference = list(thresholds).index(10) if 10 in thresholds else 0
-    tell_total(progress, len(opponents) * len(thresholds) * (n_deals + n_games))
+    tell_total(progress, len(opponents) * len(thresholds) * (deals + games))
     for name, opponent in opponents.items():
         arms = knock_arms(rules, subject, opponent, thresholds)
         per_arm = scaled(progress, len(arms))
-        hands = compare_hands(arms, n_deals, seed, reference, progress=per_arm,
+        hands = compare_hands(arms, deals, seed, reference, progress=per_arm,
                               scheduler=scheduler)
-        games = compare_games(arms, n_games, seed, reference, progress=per_arm,
+        game_table = compare_games(arms, games, seed, reference, progress=per_arm,
                               scheduler=scheduler)
-        games = games.drop(columns=["arm", "n"]).rename(
-            columns={c: c.replace("diff", "game_diff") for c in games.columns
+        game_table = game_table.drop(columns=["arm", "n"]).rename(
+            columns={c: c.replace("diff", "game_diff") for c in game_table.columns
                      if c.startswith("diff")})
-        frame = pd.concat([hands, games], axis=1)
+        frame = pd.concat([hands, game_table], axis=1)
         frame.insert(0, "opponent", name)
         frame.insert(1, "threshold", list(thresholds))
         frames.append(frame)
@@ -124,7 +124,7 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
 # ---------------------------------------------------------------------- knock chart
 
 
-def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, seed: int,
+def knock_chart(rules: Rules, subject: Policy, opponent: Policy, deals: int, seed: int,
                 min_samples: int = 200, chunk: int = 1 << 15,
                 progress: Progress | None = None, scheduler: str | None = None,
                 equity_deals: int = 0) -> pd.DataFrame:
@@ -144,14 +144,14 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
     ``progress`` counts deals: ``equity_deals + n_deals`` in all.
     """
     values = None
-    tell_total(progress, n_deals + equity_deals)
+    tell_total(progress, deals + equity_deals)
     if equity_deals:
         values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed,
                                               progress)
     common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
               "game_values": values}
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    plan = ChunkPlan(knock_chart_sums, n_deals, chunk, common)
+    plan = ChunkPlan(knock_chart_sums, deals, chunk, common)
     total = fold_to_end(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
                         progress)
     rows = []
@@ -184,15 +184,15 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, n_deals: int, s
 
 
 def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
-                                 n_deals: int, seed: int, progress: Progress | None = None
+                                 deals: int, seed: int, progress: Progress | None = None
                                  ) -> npt.NDArray[np.float64]:
     """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
     (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
-    the two policies estimated on ``n_deals`` deals."""
+    the two policies estimated on ``deals`` deals."""
     from .equity.law import hand_outcome_distribution
     from .equity.table import equity_table
 
-    table = equity_table(hand_outcome_distribution(rules, subject, opponent, n_deals, seed,
+    table = equity_table(hand_outcome_distribution(rules, subject, opponent, deals, seed,
                                                    progress), rules)
     values = np.zeros((2, 2 * MAX_POINTS + 1))
     for a_dealt in (0, 1):
@@ -393,7 +393,7 @@ def default_field() -> dict[str, Policy | SearchPolicy]:
     return field
 
 
-def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games: int, seed: int,
+def tournament(rules: Rules, field: Mapping[str, Player], deals: int, games: int, seed: int,
                progress: Progress | None = None, scheduler: str | None = None
                ) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
@@ -402,13 +402,13 @@ def tournament(rules: Rules, field: Mapping[str, Player], n_deals: int, n_games:
     ``progress`` counts deals and game pairs."""
     names = list(field)
     rows = []
-    tell_total(progress, len(names) * (len(names) - 1) // 2 * (n_deals + n_games))
+    tell_total(progress, len(names) * (len(names) - 1) // 2 * (deals + games))
     for i, name_a in enumerate(names):
         for name_b in names[i + 1:]:
             arm = [Arm(f"{name_a} v {name_b}", rules, field[name_a], field[name_b])]
-            hands = compare_hands(arm, n_deals, seed, progress=progress, scheduler=scheduler)
-            games = compare_games(arm, n_games, seed, progress=progress, scheduler=scheduler)
-            h, g = hands.iloc[0], games.iloc[0]
+            hands = compare_hands(arm, deals, seed, progress=progress, scheduler=scheduler)
+            game_table = compare_games(arm, games, seed, progress=progress, scheduler=scheduler)
+            h, g = hands.iloc[0], game_table.iloc[0]
             for a, b, sign in ((name_a, name_b, 1.0), (name_b, name_a, -1.0)):
                 points = sorted((sign * h["points_low"], sign * h["points_high"]))
                 win = g["game_win_mean"] if sign > 0 else 1 - g["game_win_mean"]
@@ -433,7 +433,7 @@ def ranking(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Policy,
-             n_deals: int, n_games: int, seed: int,
+             deals: int, games: int, seed: int,
              thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
              progress: Progress | None = None, scheduler: str | None = None) -> pd.DataFrame:
     """One row per rules preset.
@@ -449,26 +449,26 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
     from ..play.simulate import simulate
 
     rows = []
-    sweep_work = (n_deals // 2) * len(thresholds)
-    tell_total(progress, len(presets) * (n_deals + 2 * n_games + sweep_work))
+    sweep_work = (deals // 2) * len(thresholds)
+    tell_total(progress, len(presets) * (deals + 2 * games + sweep_work))
     for name in presets:
         rules = RULE_PRESETS[name]
-        self_play = simulate(rules, baseline, baseline, n_deals, seed, keep_rows=True,
+        self_play = simulate(rules, baseline, baseline, deals, seed, keep_rows=True,
                              progress=progress)
         if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
             raise KeyboardInterrupt
         assert self_play.rows is not None  # keep_rows
         hand_points = self_play.rows["points"]
-        skill = compare_games([Arm(name, rules, strong, weak)], n_games, seed,
+        skill = compare_games([Arm(name, rules, strong, weak)], games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]
-        games = compare_games([Arm(name, rules, baseline, baseline)], n_games, seed,
+        game_table = compare_games([Arm(name, rules, baseline, baseline)], games, seed,
                               progress=progress, scheduler=scheduler).iloc[0]
         if rules.straight:
             best = "n/a (no knocking)"
             advance(progress, sweep_work)
         else:
             sweep = compare_hands(knock_arms(rules, baseline, baseline, thresholds),
-                                  n_deals // 2, seed, reference=len(thresholds) - 1,
+                                  deals // 2, seed, reference=len(thresholds) - 1,
                                   progress=scaled(progress, len(thresholds)),
                                   scheduler=scheduler)
             best = str(thresholds[int(sweep["points_mean"].idxmax())])
@@ -479,8 +479,8 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
             "first_edge": self_play.first_player_points.mean,
             "first_edge_low": self_play.first_player_points.low,
             "first_edge_high": self_play.first_player_points.high,
-            "hands_per_game": games["hands_mean"],
-            "shutout_rate": games["shutout_mean"],
+            "hands_per_game": game_table["hands_mean"],
+            "shutout_rate": game_table["shutout_mean"],
             "strong_game_win": skill["game_win_mean"],
             "strong_game_win_low": skill["game_win_low"],
             "strong_game_win_high": skill["game_win_high"],

@@ -24,13 +24,13 @@ _NONE = "none"
 _CHUNK = 1 << 16
 
 
-def hand_outcome_distribution(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int,
+def hand_outcome_distribution(rules: Rules, policy_a: Policy, policy_b: Policy, deals: int,
                               seed: int, progress: Callable[[int], None] | None = None
                               ) -> pd.DataFrame:
     """The joint law of one hand's result by dealer, estimated from simulated deals.
 
     Every deal is played twice on the same cards, once with each player dealing, so
-    both dealers' laws are estimated from the same ``n_deals`` decks.
+    both dealers' laws are estimated from the same ``deals`` decks.
 
     Parameters
     ----------
@@ -54,11 +54,11 @@ def hand_outcome_distribution(rules: Rules, policy_a: Policy, policy_b: Policy, 
         the share of that dealer's hands; ``se`` its binomial standard error.
         ``attrs`` records the rules, policies, seed and deals.
     """
-    if n_deals < 1:
-        raise ValueError(f"n_deals must be >= 1, got {n_deals}")
+    if deals < 1:
+        raise ValueError(f"deals must be >= 1, got {deals}")
     counts: dict[tuple[int, int, int], int] = {}
-    for first in range(0, n_deals, _CHUNK):
-        rows = hand_rows(rules, policy_a, policy_b, seed, first, min(_CHUNK, n_deals - first))
+    for first in range(0, deals, _CHUNK):
+        rows = hand_rows(rules, policy_a, policy_b, seed, first, min(_CHUNK, deals - first))
         keys, tally = np.unique(
             rows[:, [HandColumn.DEALER, HandColumn.WINNER, HandColumn.POINTS]], axis=0,
             return_counts=True)
@@ -75,7 +75,7 @@ def hand_outcome_distribution(rules: Rules, policy_a: Policy, policy_b: Policy, 
     frame["probability"] = frame["hands"] / n
     frame["se"] = np.sqrt(frame["probability"] * (1 - frame["probability"]) / n)
     frame.attrs.update(rules=rules.describe(), policy_a=format_policy(policy_a),
-                       policy_b=format_policy(policy_b), seed=seed, deals=n_deals)
+                       policy_b=format_policy(policy_b), seed=seed, deals=deals)
     return frame
 
 

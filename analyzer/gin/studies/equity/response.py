@@ -22,12 +22,12 @@ from .table import EquityTable, solve_table
 KNOCK_THRESHOLDS = tuple(range(11))
 
 
-def knock_distributions(rules: Rules, policy_a: Policy, policy_b: Policy, n_deals: int,
+def knock_distributions(rules: Rules, policy_a: Policy, policy_b: Policy, deals: int,
                         seed: int, thresholds: Sequence[int] = KNOCK_THRESHOLDS
                         ) -> list[pd.DataFrame]:
     """Hand-outcome distributions of A knocking at each threshold (points) against B,
     all on the same deals (so differences between thresholds are not luck)."""
-    return [hand_outcome_distribution(rules, policy_a.with_knock(t), policy_b, n_deals, seed)
+    return [hand_outcome_distribution(rules, policy_a.with_knock(t), policy_b, deals, seed)
             for t in thresholds]
 
 
@@ -89,7 +89,7 @@ def score_aware_best_response(distributions: Sequence[pd.DataFrame], rules: Rule
 
 
 def measure_gain(rules: Rules, challenger: ScoreAware | Policy, baseline: Policy,
-                 opponent: Policy, n_games: int, seed: int) -> dict[str, Estimate]:
+                 opponent: Policy, games: int, seed: int) -> dict[str, Estimate]:
     """Game-win rate of two policies against one opponent, and the gain, on paired games.
 
     Both arms play the same games (same seed: the same deck for hand ``h`` of game
@@ -103,7 +103,7 @@ def measure_gain(rules: Rules, challenger: ScoreAware | Policy, baseline: Policy
     """
     wins = {}
     for name, policy in (("challenger", challenger), ("baseline", baseline)):
-        rows = game_rows(rules, policy, opponent, seed, 0, n_games)
+        rows = game_rows(rules, policy, opponent, seed, 0, games)
         # a game = its two first-dealer plays on common decks
         wins[name] = rows[:, GameColumn.GAMES_WON_A].astype(np.float64).reshape(-1, 2).mean(1)
     wins["gain"] = wins["challenger"] - wins["baseline"]

@@ -182,16 +182,16 @@ def equity_table(distribution: pd.DataFrame, rules: Rules) -> EquityTable:
 
 
 def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
-                    n_deals: int = 100_000, seed: int = 0, progress: Progress | None = None
+                    deals: int = 100_000, seed: int = 0, progress: Progress | None = None
                     ) -> Callable[[int, int, bool], float]:
     """``win(score_me, score_opp, i_deal_next)``: P(I win the game), from a table.
 
     This is the ``equity`` argument of the advisor's game-win objective
     (:func:`analyzer.gin.play.advisor.advise`), in place of its whole-game simulation: one
-    distribution of ``n_deals`` deals (a few seconds) answers every score at once.
+    distribution of ``deals`` deals (a few seconds) answers every score at once.
     Scores of the target or more are not states: the caller scores finished games.
     """
-    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, n_deals, seed,
+    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, deals, seed,
                                              progress)
     return equity_table(distribution, rules).win_probability
 

@@ -45,12 +45,12 @@ def dp_standard_errors(distribution: pd.DataFrame, rules: Rules, n_boot: int, se
 
 def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rules: Rules,
                              policy_a: Policy, policy_b: Policy,
-                             states: Sequence[tuple[int, int]], n_games: int, seed: int,
+                             states: Sequence[tuple[int, int]], games: int, seed: int,
                              n_boot: int = 20) -> pd.DataFrame:
     """Compare the table with whole games simulated from the given score states.
 
     From each state (A's score, B's score), with the boxes a game from 0:0 typically
-    has there (rounded, at least 1 for a positive score), ``n_games`` games are played
+    has there (rounded, at least 1 for a positive score), ``games`` games are played
     with each first dealer on common decks.  The DP's own error comes from a bootstrap
     of ``distribution`` (``n_boot`` draws).
 
@@ -73,7 +73,7 @@ def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rul
                  for score, mean in zip((score_a, score_b), typical, strict=True)]
         # games of distinct numbers per state: their decks differ, so states' errors
         # are independent (the DP's errors are not: one distribution serves all states)
-        games = game_rows(rules, policy_a, policy_b, seed, index * n_games, n_games,
+        simulated = game_rows(rules, policy_a, policy_b, seed, index * games, games,
                           start=(score_a, score_b, boxes[0], boxes[1]))
         for dealer in (0, 1):
             cell = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
@@ -83,7 +83,7 @@ def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rul
                   "hands": state[Value.HANDS]}
             dp_se = {"win": error[cell][Value.WIN], "margin": error[cell][Value.MARGIN],
                      "hands": error[cell][Value.HANDS]}
-            played = games[games[:, GameColumn.FIRST_DEALER] == dealer]
+            played = simulated[simulated[:, GameColumn.FIRST_DEALER] == dealer]
             row: dict[str, object] = {"score_a": score_a, "score_b": score_b,
                                       "a_deals": dealer == 0, "boxes_a": boxes[0],
                                       "boxes_b": boxes[1], "games": len(played)}
