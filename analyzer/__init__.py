@@ -21,16 +21,39 @@ _configure_kernel_cache()
 #: package loads neither numpy nor numba, so that the command line starts (and answers
 #: Ctrl-C) at once.
 _LAZY = {
-    **dict.fromkeys(("format_card", "format_hand", "parse_card", "parse_hand", "to_indices",
-                     "to_mask"), "core.cards"),
-    **dict.fromkeys(("best_discard", "best_melds", "deadwood_after_layoff", "min_deadwood",
-                     "min_deadwood_batch"), "gin.evaluator.api"),
+    **dict.fromkeys(
+        ("format_card", "format_hand", "parse_card", "parse_hand", "to_indices", "to_mask"),
+        "core.cards",
+    ),
+    **dict.fromkeys(
+        (
+            "best_discard",
+            "best_melds",
+            "deadwood_after_layoff",
+            "min_deadwood",
+            "min_deadwood_batch",
+        ),
+        "gin.evaluator.api",
+    ),
     "dealt_deadwood_distribution": "gin.evaluator.dealt",
     **dict.fromkeys(("Hand", "Move"), "gin.play.hand"),
 }
 
-_API = ("advise", "dealt", "knock_chart", "knock_sweep", "play_games", "policies", "policy",
-        "replay", "rule_presets", "rules", "simulate", "tournament", "variants")
+_API = (
+    "advise",
+    "dealt",
+    "knock_chart",
+    "knock_sweep",
+    "play_games",
+    "policies",
+    "policy",
+    "replay",
+    "rule_presets",
+    "rules",
+    "simulate",
+    "tournament",
+    "variants",
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -47,6 +70,7 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, *_API})
+
 
 __all__ = [
     "__version__",

@@ -48,14 +48,14 @@ from .core.limits import (
     check_seed,
 )
 from .core.progress import Progress, bar_progress
-from .gin.play.advisor import Advice, Position
-from .gin.play.advisor.position import UNDEALT
 from .gin.engine.transitions import MAX_DRAWS
 from .gin.model.policies import PRESETS as POLICY_PRESETS
 from .gin.model.policies import Policy, format_policy, parse_policy
-from .gin.play.replay import HandReplay, parse_deck
 from .gin.model.rules import PRESETS as RULE_PRESETS
 from .gin.model.rules import Rules, resolve_rules
+from .gin.play.advisor import Advice, Position
+from .gin.play.advisor.position import UNDEALT
+from .gin.play.replay import HandReplay, parse_deck
 from .gin.play.results import GameResult, HandResult
 
 RulesLike = Rules | str
@@ -108,8 +108,9 @@ def _policy(value: PolicyLike, name: str) -> Policy:
     if isinstance(value, Policy):
         return value
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a policy name, a policy string form or a Policy, "
-                        f"got {value!r}")
+        raise TypeError(
+            f"{name} must be a policy name, a policy string form or a Policy, got {value!r}"
+        )
     return policy(value)
 
 
@@ -158,21 +159,35 @@ def rule_presets() -> pd.DataFrame:
     """One row per rules preset: its name, a one-sentence note and every field."""
     from .gin.model.describe import RULE_PRESET_NOTES
 
-    return pd.DataFrame([{"preset": name, "note": RULE_PRESET_NOTES.get(name, ""),
-                          **preset.describe()} for name, preset in RULE_PRESETS.items()])
+    return pd.DataFrame(
+        [
+            {"preset": name, "note": RULE_PRESET_NOTES.get(name, ""), **preset.describe()}
+            for name, preset in RULE_PRESETS.items()
+        ]
+    )
 
 
 def policies() -> pd.DataFrame:
     """One row per policy preset: its name, string form and a plain-English sentence."""
     from .gin.model.describe import explain_policy
 
-    return pd.DataFrame([{"policy": name, "string": format_policy(p),
-                          "summary": explain_policy(p)} for name, p in POLICY_PRESETS.items()])
+    return pd.DataFrame(
+        [
+            {"policy": name, "string": format_policy(p), "summary": explain_policy(p)}
+            for name, p in POLICY_PRESETS.items()
+        ]
+    )
 
 
-def simulate(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike = "standard",
-             deals: int = 10_000, seed: int = 1, keep_rows: bool = False,
-             progress: ProgressLike = None) -> HandResult:
+def simulate(
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    deals: int = 10_000,
+    seed: int = 1,
+    keep_rows: bool = False,
+    progress: ProgressLike = None,
+) -> HandResult:
     """Play ``deals`` deals of A against B (each twice, seats swapped); ``.to_frame()``
     gives the estimates, ``.rows`` every hand with ``keep_rows`` (at most
     5,000,000 deals: the rows are kept in memory)."""
@@ -188,8 +203,14 @@ def simulate(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike 
         return run(*chosen, deals, seed, keep_rows=keep_rows, progress=update)
 
 
-def play_games(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike = "standard",
-               games: int = 2_000, seed: int = 1, progress: ProgressLike = None) -> GameResult:
+def play_games(
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    games: int = 2_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+) -> GameResult:
     """Play ``games`` whole games of A against B (each twice, first dealer swapped)."""
     from .gin.play.simulate import play_games as run
 
@@ -199,10 +220,16 @@ def play_games(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLik
         return run(*chosen, games, seed, progress=update)
 
 
-def knock_sweep(a: PolicyLike = "basic", b: PolicyLike | None = "basic",
-                rules: RulesLike = "standard", deals: int = 20_000, games: int = 2_000,
-                seed: int = 1, thresholds: Sequence[int] = range(11),
-                progress: ProgressLike = None) -> pd.DataFrame:
+def knock_sweep(
+    a: PolicyLike = "basic",
+    b: PolicyLike | None = "basic",
+    rules: RulesLike = "standard",
+    deals: int = 20_000,
+    games: int = 2_000,
+    seed: int = 1,
+    thresholds: Sequence[int] = range(11),
+    progress: ProgressLike = None,
+) -> pd.DataFrame:
     """A knocks at deadwood <= t for each t against B (``None``: A's twin); one row per t
     with points per hand, the paired difference to t = 10 and game-win rates (95% CIs).
     ``thresholds``: distinct knock thresholds 0-10."""
@@ -218,13 +245,27 @@ def knock_sweep(a: PolicyLike = "basic", b: PolicyLike | None = "basic",
     opponent = None if b is None else _policy(b, "b")
     name = studies.SELF_PLAY_CHECK if b is None else (b if isinstance(b, str) else format_policy(b))
     with _progress(progress, "deal") as update:
-        return studies.knock_sweep(chosen_rules, subject, {name: opponent}, deals, games,
-                                   seed, [int(t) for t in chosen], progress=update)
+        return studies.knock_sweep(
+            chosen_rules,
+            subject,
+            {name: opponent},
+            deals,
+            games,
+            seed,
+            [int(t) for t in chosen],
+            progress=update,
+        )
 
 
-def knock_chart(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLike = "standard",
-                deals: int = 50_000, seed: int = 1, min_samples: int = 300,
-                progress: ProgressLike = None) -> pd.DataFrame:
+def knock_chart(
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    deals: int = 50_000,
+    seed: int = 1,
+    min_samples: int = 300,
+    progress: ProgressLike = None,
+) -> pd.DataFrame:
     """Knock now or play on: mean points of knocking minus playing on by (own turn,
     deadwood), with CI and verdict."""
     from .gin.studies import sweeps as studies
@@ -235,9 +276,14 @@ def knock_chart(a: PolicyLike = "basic", b: PolicyLike = "basic", rules: RulesLi
         return studies.knock_chart(*chosen, deals, seed, min_samples, progress=update)
 
 
-def tournament(policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"),
-               rules: RulesLike = "standard", deals: int = 10_000, games: int = 1_000,
-               seed: int = 1, progress: ProgressLike = None) -> pd.DataFrame:
+def tournament(
+    policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"),
+    rules: RulesLike = "standard",
+    deals: int = 10_000,
+    games: int = 1_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+) -> pd.DataFrame:
     """Round robin: one row per ordered pair with points per hand and game-win rate."""
     from .gin.studies import sweeps as studies
 
@@ -257,10 +303,16 @@ def tournament(policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"
         return studies.tournament(chosen_rules, field, deals, games, seed, progress=update)
 
 
-def variants(presets: Sequence[str] = ("standard", "classic", "oklahoma"),
-             baseline: PolicyLike = "basic", strong: PolicyLike = "gin-hunter",
-             weak: PolicyLike = "basic", deals: int = 10_000, games: int = 1_000, seed: int = 1,
-             progress: ProgressLike = None) -> pd.DataFrame:
+def variants(
+    presets: Sequence[str] = ("standard", "classic", "oklahoma"),
+    baseline: PolicyLike = "basic",
+    strong: PolicyLike = "gin-hunter",
+    weak: PolicyLike = "basic",
+    deals: int = 10_000,
+    games: int = 1_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+) -> pd.DataFrame:
     """One row per rules preset: hand size, game length, skill share, best threshold.
     ``deals`` 2-5,000,000 (the self-play hands are kept in memory)."""
     from .gin.studies import sweeps as studies
@@ -271,8 +323,9 @@ def variants(presets: Sequence[str] = ("standard", "classic", "oklahoma"),
     for name in names:
         _check_text(name, "a preset")
         if name not in RULE_PRESETS:
-            raise ValueError(f"unknown rules preset {name!r}; choose from "
-                             f"{', '.join(RULE_PRESETS)}")
+            raise ValueError(
+                f"unknown rules preset {name!r}; choose from {', '.join(RULE_PRESETS)}"
+            )
     if len(set(names)) < len(names):
         raise ValueError("presets names a preset twice")
     chosen = (_policy(baseline, "baseline"), _policy(strong, "strong"), _policy(weak, "weak"))
@@ -289,12 +342,24 @@ def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) ->
         return studies.knock_eligibility(studies.dealt_hands(deals, seed, progress=update))
 
 
-def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
-           stock: int | None = None, turn: int | None = None, dealer: str = "opp",
-           drawn: str | None = None, score: str | None = None, rules: RulesLike = "standard",
-           policy: PolicyLike = "basic", opponent: PolicyLike = "basic",
-           samples: int = 5_000, seed: int = 1, progress: ProgressLike = None,
-           **options: Any) -> Advice:
+def advise(
+    hand: str,
+    pile: str = "",
+    opp_took: str = "",
+    opp_threw: str = "",
+    stock: int | None = None,
+    turn: int | None = None,
+    dealer: str = "opp",
+    drawn: str | None = None,
+    score: str | None = None,
+    rules: RulesLike = "standard",
+    policy: PolicyLike = "basic",
+    opponent: PolicyLike = "basic",
+    samples: int = 5_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+    **options: Any,
+) -> Advice:
     """Rank knocking, gin and playing on (with each discard) for a position given in
     notation; ``.to_frame()`` is the ranked table, ``.verdict`` the one-line advice.
     ``options`` go to :func:`analyzer.gin.play.advisor.advise` (``tolerance``, ``weights``...).
@@ -302,21 +367,26 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
     most 1000."""
     from .gin.play.advisor import advise as run
 
-    for name, text in (("hand", hand), ("pile", pile), ("opp_took", opp_took),
-                       ("opp_threw", opp_threw), ("dealer", dealer)):
+    for name, text in (
+        ("hand", hand),
+        ("pile", pile),
+        ("opp_took", opp_took),
+        ("opp_threw", opp_threw),
+        ("dealer", dealer),
+    ):
         _check_text(text, name)
     for name, optional in (("drawn", drawn), ("score", score)):
         _check_text(optional, name, none=True)
-    for name, count, low, high in (("stock", stock, 2, UNDEALT),
-                                   ("turn", turn, 1, MAX_DRAWS // 2)):
+    for name, count, low, high in (("stock", stock, 2, UNDEALT), ("turn", turn, 1, MAX_DRAWS // 2)):
         if count is not None:  # the ranges of analyzer advise --stock and --turn
             check_int(count, name, low, high)
     stock, turn = (None if v is None else int(v) for v in (stock, turn))
     (seed,) = _check_run(seed, progress)
     samples = check_count(samples, "samples", 1, MAX_SAMPLES)
     _check_advisor_options(options)
-    position = Position.from_options(hand, pile, opp_took, opp_threw, stock, turn, dealer,
-                                     drawn, score=score)
+    position = Position.from_options(
+        hand, pile, opp_took, opp_threw, stock, turn, dealer, drawn, score=score
+    )
     chosen_rules = _rules(rules)
     mine, theirs = _policy(policy, "policy"), _policy(opponent, "opponent")
     equity = None
@@ -327,8 +397,17 @@ def advise(hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
         check_game_position(position, chosen_rules)
         equity = equity_function(chosen_rules, mine, theirs, 30_000, seed)
     with _progress(progress, "sample") as update:
-        return run(position, chosen_rules, mine, theirs, samples=samples,
-                   seed=seed, equity=equity, progress=update, **options)
+        return run(
+            position,
+            chosen_rules,
+            mine,
+            theirs,
+            samples=samples,
+            seed=seed,
+            equity=equity,
+            progress=update,
+            **options,
+        )
 
 
 #: The advisor's options (:func:`analyzer.gin.play.advisor.advise`) that :func:`advise` passes on.
@@ -338,8 +417,10 @@ _ADVISOR_OPTIONS = ("tolerance", "weights", "temperature", "actions", "equity_ga
 def _check_advisor_options(options: dict[str, Any]) -> None:
     for name in options:
         if name not in _ADVISOR_OPTIONS:
-            raise TypeError(f"advise() got an unexpected keyword argument {name!r}; the "
-                            f"advisor's options are {', '.join(_ADVISOR_OPTIONS)}")
+            raise TypeError(
+                f"advise() got an unexpected keyword argument {name!r}; the "
+                f"advisor's options are {', '.join(_ADVISOR_OPTIONS)}"
+            )
     if options.get("temperature") is not None:
         check_float(options["temperature"], "temperature", 0, MAX_TEMPERATURE, low_open=True)
     if options.get("tolerance") is not None:
@@ -349,17 +430,22 @@ def _check_advisor_options(options: dict[str, Any]) -> None:
     if "batch" in options:
         options["batch"] = check_count(options["batch"], "batch", 1, MAX_SAMPLES)
     if "equity_games" in options:
-        options["equity_games"] = check_count(options["equity_games"], "equity_games", 1,
-                                              MAX_UNITS)
+        options["equity_games"] = check_count(options["equity_games"], "equity_games", 1, MAX_UNITS)
     actions = options.get("actions")
     if actions is not None:
         for action in _names(actions, "actions", "actions such as 'knock Kd'"):
             _check_text(action, "an action")
 
 
-def replay(seed: int = 1, deal: int = 0, a: PolicyLike = "basic", b: PolicyLike = "basic",
-           rules: RulesLike = "standard", a_dealer: bool = False,
-           deck: str | None = None) -> HandReplay:
+def replay(
+    seed: int = 1,
+    deal: int = 0,
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    a_dealer: bool = False,
+    deck: str | None = None,
+) -> HandReplay:
     """Play one hand decision by decision (deal ``deal`` of a run with ``seed``, or the
     cards ``deck`` in the notation of ``analyzer replay --deck``); ``.to_frame()`` lists
     the decisions, ``.summary()`` the result.  ``deal`` is below 10**12 (the most deals of
@@ -376,8 +462,20 @@ def replay(seed: int = 1, deal: int = 0, a: PolicyLike = "basic", b: PolicyLike 
 
 
 #: The names ``import analyzer as az`` exposes from this module.
-API: tuple[str, ...] = ("advise", "dealt", "knock_chart", "knock_sweep", "play_games",
-                        "policies", "policy", "replay", "rule_presets", "rules", "simulate",
-                        "tournament", "variants")
+API: tuple[str, ...] = (
+    "advise",
+    "dealt",
+    "knock_chart",
+    "knock_sweep",
+    "play_games",
+    "policies",
+    "policy",
+    "replay",
+    "rule_presets",
+    "rules",
+    "simulate",
+    "tournament",
+    "variants",
+)
 
 __all__ = list(API)

@@ -77,23 +77,36 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
 
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
-          f"numba {numba.__version__} ({numba.config.NUMBA_NUM_THREADS} threads), "
-          f"{args.deals:,} deals, seed {SEED}")
+    print(
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
+        f"numba {numba.__version__} ({numba.config.NUMBA_NUM_THREADS} threads), "
+        f"{args.deals:,} deals, seed {SEED}"
+    )
     simulate(STANDARD, BASIC, BASIC, 1_000, SEED, scheduler="")  # load the kernel cache
     cold = f"local:{args.workers}"
     walls: dict[str, list[float]] = {"in-process": [], f"{cold} cold": [], "tcp warm": []}
     cpus: dict[str, list[float]] = {mode: [] for mode in walls}
     results = []
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                      host="127.0.0.1", dashboard_address=None,
-                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                      preload=["analyzer.core.cluster"]) as warm:
+    with LocalCluster(
+        n_workers=args.workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        preload=["analyzer.core.cluster"],
+    ) as warm:
         # load the kernels in the warm workers
-        simulate(STANDARD, BASIC, BASIC, 4 * args.workers, SEED, chunk=1,
-                 scheduler=warm.scheduler_address)
-        schedulers = {"in-process": "", f"{cold} cold": cold,
-                      "tcp warm": warm.scheduler_address}
+        simulate(
+            STANDARD,
+            BASIC,
+            BASIC,
+            4 * args.workers,
+            SEED,
+            chunk=1,
+            scheduler=warm.scheduler_address,
+        )
+        schedulers = {"in-process": "", f"{cold} cold": cold, "tcp warm": warm.scheduler_address}
         for repeat in range(args.repeats):
             for mode, scheduler in schedulers.items():
                 load = os.getloadavg()[0]
@@ -101,21 +114,27 @@ def main() -> None:
                 walls[mode].append(wall)
                 cpus[mode].append(cpu)
                 results.append(dataclasses.replace(result, elapsed_s=0.0))
-                print(f"repeat {repeat + 1}  {mode:<14} wall {wall:6.1f} s "
-                      f"({args.deals / wall:7,.0f} deals/s)  CPU {cpu:6.1f} s "
-                      f"({args.deals / cpu:7,.0f} deals/CPU-s)  load average {load:.1f}",
-                      flush=True)
+                print(
+                    f"repeat {repeat + 1}  {mode:<14} wall {wall:6.1f} s "
+                    f"({args.deals / wall:7,.0f} deals/s)  CPU {cpu:6.1f} s "
+                    f"({args.deals / cpu:7,.0f} deals/CPU-s)  load average {load:.1f}",
+                    flush=True,
+                )
     if any(result != results[0] for result in results):
         raise SystemExit("results differ between runs")
     wall_base, cpu_base = min(walls["in-process"]), statistics.median(cpus["in-process"])
-    print("\n| Mode | Deals/s, best wall | Deals/s, median wall | Overhead, best wall "
-          "| CPU s, median | Overhead, CPU |")
+    print(
+        "\n| Mode | Deals/s, best wall | Deals/s, median wall | Overhead, best wall "
+        "| CPU s, median | Overhead, CPU |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for mode, times in walls.items():
         best, median = min(times), statistics.median(times)
         cpu = statistics.median(cpus[mode])
-        print(f"| {mode} | {args.deals / best:,.0f} | {args.deals / median:,.0f} | "
-              f"{best / wall_base - 1:+.0%} | {cpu:.1f} | {cpu / cpu_base - 1:+.1%} |")
+        print(
+            f"| {mode} | {args.deals / best:,.0f} | {args.deals / median:,.0f} | "
+            f"{best / wall_base - 1:+.0%} | {cpu:.1f} | {cpu / cpu_base - 1:+.1%} |"
+        )
     print("\nAll runs identical: yes")
 
 

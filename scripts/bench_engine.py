@@ -63,25 +63,41 @@ def peer(name: str, games: int) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200_000,
-                        help="deals per timing (each played twice, seats swapped)")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=200_000,
+        help="deals per timing (each played twice, seats swapped)",
+    )
     parser.add_argument("--peer-games", type=int, default=2_000, help="games per peer timing")
     args = parser.parse_args()
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
-                .splitlines() if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     cores = os.cpu_count() or 1
-    print(f"machine: {cpu}, {cores} logical CPUs; Python {platform.python_version()}, "
-          f"numba {numba.__version__}")
-    print(f"command: python scripts/bench_engine.py --deals {args.deals} "
-          f"--peer-games {args.peer_games}\n")
+    print(
+        f"machine: {cpu}, {cores} logical CPUs; Python {platform.python_version()}, "
+        f"numba {numba.__version__}"
+    )
+    print(
+        f"command: python scripts/bench_engine.py --deals {args.deals} "
+        f"--peer-games {args.peer_games}\n"
+    )
     rows = []
     for preset, policy in (("eaai", "simple"), ("standard", "basic")):
         for threads in (1, cores):
             rate = ours(preset, policy, args.deals, threads)
             rows.append((f"analyzer, {policy} v {policy}, {preset} rules", threads, rate))
     reference = rows[0][2]
-    for name, label in (("openspiel", "OpenSpiel 2.0 simple bot (C++ via evaluate_bots)"),
-                        ("rlcard", "RLCard 1.2 novice rule agent")):
+    for name, label in (
+        ("openspiel", "OpenSpiel 2.0 simple bot (C++ via evaluate_bots)"),
+        ("rlcard", "RLCard 1.2 novice rule agent"),
+    ):
         rate = peer(name, args.peer_games)
         if rate is not None:
             rows.append((label, 1, rate))

@@ -70,16 +70,22 @@ from analyzer.gin.evaluator.partition import best_discard_kernel, min_deadwood_k
 SEED = 20240611
 REPO = Path(__file__).resolve().parents[1]
 #: files whose edits change what this script measures (flagged next to the commit)
-EVALUATOR_SOURCES = ("analyzer/gin/evaluator/partition.py", "analyzer/gin/evaluator/api.py",
-                     "analyzer/core/cards.py", "analyzer/core/lanes.py", "analyzer/core/melds.py",
-                     "analyzer/core/rng.py")
+EVALUATOR_SOURCES = (
+    "analyzer/gin/evaluator/partition.py",
+    "analyzer/gin/evaluator/api.py",
+    "analyzer/core/cards.py",
+    "analyzer/core/lanes.py",
+    "analyzer/core/melds.py",
+    "analyzer/core/rng.py",
+)
 CLI_HAND = "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"
 CHUNK = 1 << 17  # hands per chunk when generating, and per prange task for 11 cards
 
 
 # --------------------------------------------------------------------------- hands
-def random_hands(rng: np.random.Generator, n: int, size: int
-                 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+def random_hands(
+    rng: np.random.Generator, n: int, size: int
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """``n`` uniformly random ``size``-card hands: (sorted card indices, int64 masks)."""
     cards = np.empty((n, size), dtype=np.int8)
     masks = np.empty(n, dtype=np.int64)
@@ -87,8 +93,8 @@ def random_hands(rng: np.random.Generator, n: int, size: int
         m = min(CHUNK, n - start)
         # the ``size`` smallest of 52 iid keys are a uniform ``size``-subset of the deck
         idx = np.sort(np.argpartition(rng.random((m, 52)), size - 1, axis=1)[:, :size], axis=1)
-        cards[start:start + m] = idx
-        masks[start:start + m] = np.bitwise_or.reduce(np.left_shift(np.int64(1), idx), axis=1)
+        cards[start : start + m] = idx
+        masks[start : start + m] = np.bitwise_or.reduce(np.left_shift(np.int64(1), idx), axis=1)
     return cards, masks
 
 
@@ -177,8 +183,9 @@ def _plain_sets(hand: np.int64, rank: np.int64, runs: npt.NDArray[np.int64]) -> 
 
 
 @njit
-def plain_lut_serial(masks: npt.NDArray[np.int64], runs: npt.NDArray[np.int64],
-                     out: npt.NDArray[np.int64]) -> None:
+def plain_lut_serial(
+    masks: npt.NDArray[np.int64], runs: npt.NDArray[np.int64], out: npt.NDArray[np.int64]
+) -> None:
     """The plain per-suit lookup-table evaluator over every hand, one thread: every set
     choice enumerated, runs read from a 8,192-entry table per suit."""
     for i in range(len(masks)):
@@ -221,8 +228,11 @@ class Table:
         cpu_rate = n / timing.cpu if serial and timing.cpu > 0 else None
         self.rows.append((name, size, rate, cpu_rate))
         cpu_text = f"{cpu_rate:>15,.0f} per CPU-s" if cpu_rate else " " * 25
-        print(f"  {name:<58} {size:>3} cards {rate:>15,.0f} hands/s {cpu_text}  "
-              f"({n:,} in {timing.wall:.3f} s)", flush=True)
+        print(
+            f"  {name:<58} {size:>3} cards {rate:>15,.0f} hands/s {cpu_text}  "
+            f"({n:,} in {timing.wall:.3f} s)",
+            flush=True,
+        )
 
     def markdown(self) -> str:
         """The table.  Ratios divide our one-core rate (same hand size) by the row's rate,
@@ -232,9 +242,13 @@ class Table:
         for _, size, rate, cpu_rate in self.rows:
             if cpu_rate is not None and size not in cpu_ref:  # first serial row: ours
                 wall_ref[size], cpu_ref[size] = rate, cpu_rate
-        lines = [("| implementation | hand | hands/s (wall) | hands per CPU-second "
-                  "| ours (1 core) / this, wall | same, CPU |"),
-                 "|---|---:|---:|---:|---:|---:|"]
+        lines = [
+            (
+                "| implementation | hand | hands/s (wall) | hands per CPU-second "
+                "| ours (1 core) / this, wall | same, CPU |"
+            ),
+            "|---|---:|---:|---:|---:|---:|",
+        ]
         for name, size, rate, cpu_rate in self.rows:
             cells = [name, size, f"{rate:,.0f}", "-", _ratio(wall_ref[size] / rate), "-"]
             if cpu_rate is not None:
@@ -269,22 +283,30 @@ def machine_description() -> str:
         except metadata.PackageNotFoundError:
             return "not installed"
 
-    return "\n".join([
-        (f"- CPU: {model}{virtual}, {os.cpu_count()} logical cores ({usable} usable), "
-         f"numba threads: {numba.config.NUMBA_NUM_THREADS}"),
-        f"- OS: {platform.system()} {platform.release()} ({platform.machine()})",
-        (f"- Python {platform.python_version()}, numba {numba.__version__}, "
-         f"llvmlite {version('llvmlite')}, numpy {np.__version__}"),
-        f"- peers: open-spiel {version('open-spiel')}, rlcard {version('rlcard')}",
-        f"- analyzer source: commit {source_version()}",
-    ])
+    return "\n".join(
+        [
+            (
+                f"- CPU: {model}{virtual}, {os.cpu_count()} logical cores ({usable} usable), "
+                f"numba threads: {numba.config.NUMBA_NUM_THREADS}"
+            ),
+            f"- OS: {platform.system()} {platform.release()} ({platform.machine()})",
+            (
+                f"- Python {platform.python_version()}, numba {numba.__version__}, "
+                f"llvmlite {version('llvmlite')}, numpy {np.__version__}"
+            ),
+            f"- peers: open-spiel {version('open-spiel')}, rlcard {version('rlcard')}",
+            f"- analyzer source: commit {source_version()}",
+        ]
+    )
 
 
 def source_version() -> str:
     """Commit of the repository being measured, flagged when the package has local edits."""
+
     def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(REPO), *args], check=False,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            ["git", "-C", str(REPO), *args], check=False, capture_output=True, text=True
+        )
         return done.stdout.strip() if done.returncode == 0 else ""
 
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
@@ -297,16 +319,23 @@ def load_average() -> str:
 
 
 # --------------------------------------------------------------------------- peers
-def bench_peers(cards10: npt.NDArray[np.int8], cards11: npt.NDArray[np.int8],
-                ours10: npt.NDArray[np.int64], ours11: npt.NDArray[np.int64],
-                repeats: int, table: Table) -> int:
+def bench_peers(
+    cards10: npt.NDArray[np.int8],
+    cards11: npt.NDArray[np.int8],
+    ours10: npt.NDArray[np.int64],
+    ours11: npt.NDArray[np.int64],
+    repeats: int,
+    table: Table,
+) -> int:
     """Time the peers, check agreement, add rows; return the number of disagreements."""
     try:
         import peers  # scripts/peers.py, on sys.path as the script's own directory
         import pyspiel
     except ImportError as error:
-        sys.exit(f"peer libraries missing ({error}); run under a venv with "
-                 f"`pip install -e '{REPO}[bench]'` or pass --peer-hands 0")
+        sys.exit(
+            f"peer libraries missing ({error}); run under a venv with "
+            f"`pip install -e '{REPO}[bench]'` or pass --peer-hands 0"
+        )
     hands10 = cards10.tolist()
     hands11 = cards11.tolist()
     n = len(hands10)
@@ -320,7 +349,7 @@ def bench_peers(cards10: npt.NDArray[np.int8], cards11: npt.NDArray[np.int8],
     os11 = [[to_os[c] for c in h] for h in hands11]
     md(os10[0])
     peers.openspiel_min_deadwood(hands10[:5])  # builds the adapter's utils
-    peers.rlcard_min_deadwood(hands10[:5])     # imports rlcard, builds its cards
+    peers.rlcard_min_deadwood(hands10[:5])  # imports rlcard, builds its cards
 
     print("OpenSpiel / RLCard, 10 cards:", flush=True)
     t, raw10 = best_of(lambda: [md(h) for h in os10], repeats)
@@ -333,13 +362,16 @@ def bench_peers(cards10: npt.NDArray[np.int8], cards11: npt.NDArray[np.int8],
     t, native11 = best_of(lambda: [md(h) for h in os11], repeats)
     table.add("OpenSpiel native 11-card `min_deadwood` (C++, not exact)", "11", n, t)
     t, raw11 = best_of(
-        lambda: [min(md(h[:i] + h[i + 1:]) for i in range(11)) for h in os11], repeats)
+        lambda: [min(md(h[:i] + h[i + 1 :]) for i in range(11)) for h in os11], repeats
+    )
     table.add("OpenSpiel, min over the 11 discards (C++)", "11", n, t)
     spiel11 = peers.openspiel_min_deadwood(hands11, eleven="min_discard")
     t, rl11 = best_of(lambda: peers.rlcard_min_deadwood(hands11), repeats)
     table.add("RLCard, min over the 11 discards (Python)", "11", n, t)
-    print(f"  (OpenSpiel through scripts/peers.py, conversion + checks included: "
-          f"{n / t_adapter.wall:,.0f} 10-card hands/s)")
+    print(
+        f"  (OpenSpiel through scripts/peers.py, conversion + checks included: "
+        f"{n / t_adapter.wall:,.0f} 10-card hands/s)"
+    )
 
     if raw10 != spiel10 or raw11 != spiel11:
         raise RuntimeError("scripts/peers.py and direct OpenSpiel calls differ")
@@ -359,11 +391,15 @@ def bench_peers(cards10: npt.NDArray[np.int8], cards11: npt.NDArray[np.int8],
         print(f"  {label:<42} {len(bad)} disagreements")
         for i in bad[:5]:
             text = " ".join(peers.card_str(c) for c in hands[i])
-            print(f"    hand {i}: {text}: ours {mine[i]}, peer {theirs[i]}, "
-                  f"brute force {peers._reference_min_deadwood(hands[i])}")
+            print(
+                f"    hand {i}: {text}: ours {mine[i]}, peer {theirs[i]}, "
+                f"brute force {peers._reference_min_deadwood(hands[i])}"
+            )
     native_bad = [i for i in range(n) if native11[i] != ours11_l[i]]
-    print(f"  (informational) OpenSpiel native 11-card value differs from the exact "
-          f"best-discard deadwood on {len(native_bad)} hands")
+    print(
+        f"  (informational) OpenSpiel native 11-card value differs from the exact "
+        f"best-discard deadwood on {len(native_bad)} hands"
+    )
     for i in native_bad[:3]:
         text = " ".join(peers.card_str(c) for c in hands11[i])
         print(f"    hand {i}: {text}: exact {ours11_l[i]}, OpenSpiel native {native11[i]}")
@@ -393,11 +429,14 @@ def bench_jit_cache(repeats: int, revision: str) -> str:
         env.pop("PYTHONPATH", None)
 
         def call(command: list[str], cwd: Path = work) -> subprocess.CompletedProcess[str]:
-            done = subprocess.run(command, env=env, cwd=cwd, check=False,
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                command, env=env, cwd=cwd, check=False, capture_output=True, text=True
+            )
             if done.returncode:
-                raise RuntimeError(f"`{' '.join(command)}` failed (exit {done.returncode}):\n"
-                                   f"{done.stdout[-2000:]}{done.stderr[-2000:]}")
+                raise RuntimeError(
+                    f"`{' '.join(command)}` failed (exit {done.returncode}):\n"
+                    f"{done.stdout[-2000:]}{done.stderr[-2000:]}"
+                )
             return done
 
         def timed(command: list[str]) -> tuple[float, str]:
@@ -421,22 +460,33 @@ def bench_jit_cache(repeats: int, revision: str) -> str:
             if "= 33 points" not in out:
                 raise RuntimeError(f"unexpected CLI output:\n{out}")
             cold.append(seconds)
-            n_files = sum(1 for p in (work / "numba-cache").rglob("*")
-                          if p.suffix in (".nbi", ".nbc"))
+            n_files = sum(
+                1 for p in (work / "numba-cache").rglob("*") if p.suffix in (".nbi", ".nbc")
+            )
             warm.append(timed(command)[0])
             warm.append(timed(command)[0])
         baseline = min(timed([python, "-c", "import numba, click"])[0] for _ in range(repeats))
         imports = min(timed([python, "-c", "import analyzer.cli"])[0] for _ in range(repeats))
-        return "\n".join([
-            (f"- command: `analyzer deadwood \"{CLI_HAND}\"`, a fresh process each time, "
-             f"in a clone of {commit}; best of {repeats} (cold) and {2 * repeats} (warm)"),
-            (f"- numba cache cleared (`__pycache__` deleted): **{min(cold):.2f} s** "
-             f"(runs: {', '.join(f'{x:.2f}' for x in cold)})"),
-            (f"- cache filled by the previous run ({n_files} `.nbi`/`.nbc` files): "
-             f"**{min(warm):.2f} s** (runs: {', '.join(f'{x:.2f}' for x in warm)})"),
-            (f"- for scale: `python -c \"import numba, click\"` {baseline:.2f} s, "
-             f"`python -c \"import analyzer.cli\"` (no kernel called) {imports:.2f} s"),
-        ])
+        return "\n".join(
+            [
+                (
+                    f'- command: `analyzer deadwood "{CLI_HAND}"`, a fresh process each time, '
+                    f"in a clone of {commit}; best of {repeats} (cold) and {2 * repeats} (warm)"
+                ),
+                (
+                    f"- numba cache cleared (`__pycache__` deleted): **{min(cold):.2f} s** "
+                    f"(runs: {', '.join(f'{x:.2f}' for x in cold)})"
+                ),
+                (
+                    f"- cache filled by the previous run ({n_files} `.nbi`/`.nbc` files): "
+                    f"**{min(warm):.2f} s** (runs: {', '.join(f'{x:.2f}' for x in warm)})"
+                ),
+                (
+                    f'- for scale: `python -c "import numba, click"` {baseline:.2f} s, '
+                    f'`python -c "import analyzer.cli"` (no kernel called) {imports:.2f} s'
+                ),
+            ]
+        )
     except RuntimeError as error:
         print(f"JIT cache measurement failed: {error}", file=sys.stderr)
         return f"- not measured: {str(error).splitlines()[0]}"
@@ -447,28 +497,56 @@ def bench_jit_cache(repeats: int, revision: str) -> str:
 # --------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=2_000_000,
-                        help="random hands of each size for our evaluator (default 2,000,000)")
-    parser.add_argument("--peer-hands", type=int, default=20_000,
-                        help="first N of those hands also given to OpenSpiel and RLCard "
-                             "(default 20,000; 0 skips the peers)")
-    parser.add_argument("--repeats", type=int, default=5,
-                        help="peer and JIT-cache timings are the best of this many runs "
-                             "(default 5)")
-    parser.add_argument("--repeats-ours", type=int, default=20,
-                        help="our timings are the best of this many runs (default 20; one "
-                             "run of 2,000,000 10-card hands takes ~20 ms)")
-    parser.add_argument("--jit-cache", action=argparse.BooleanOptionalAction, default=True,
-                        help="also time a fresh CLI process with the numba cache cold and warm")
-    parser.add_argument("--jit-revision", default="HEAD",
-                        help="commit the JIT-cache step clones and installs (default HEAD)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=2_000_000,
+        help="random hands of each size for our evaluator (default 2,000,000)",
+    )
+    parser.add_argument(
+        "--peer-hands",
+        type=int,
+        default=20_000,
+        help="first N of those hands also given to OpenSpiel and RLCard "
+        "(default 20,000; 0 skips the peers)",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=5,
+        help="peer and JIT-cache timings are the best of this many runs (default 5)",
+    )
+    parser.add_argument(
+        "--repeats-ours",
+        type=int,
+        default=20,
+        help="our timings are the best of this many runs (default 20; one "
+        "run of 2,000,000 10-card hands takes ~20 ms)",
+    )
+    parser.add_argument(
+        "--jit-cache",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also time a fresh CLI process with the numba cache cold and warm",
+    )
+    parser.add_argument(
+        "--jit-revision",
+        default="HEAD",
+        help="commit the JIT-cache step clones and installs (default HEAD)",
+    )
     args = parser.parse_args()
-    if (not 0 <= args.peer_hands <= args.hands or args.hands < 1 or args.repeats < 1
-            or args.repeats_ours < 1):
+    if (
+        not 0 <= args.peer_hands <= args.hands
+        or args.hands < 1
+        or args.repeats < 1
+        or args.repeats_ours < 1
+    ):
         parser.error("need --hands >= 1, 0 <= --peer-hands <= --hands, repeats >= 1")
 
-    print(f"# bench_evaluator  seed={SEED}  hands={args.hands:,}  peer-hands={args.peer_hands:,}  "
-          f"repeats={args.repeats}  repeats-ours={args.repeats_ours}")
+    print(
+        f"# bench_evaluator  seed={SEED}  hands={args.hands:,}  peer-hands={args.peer_hands:,}  "
+        f"repeats={args.repeats}  repeats-ours={args.repeats_ours}"
+    )
     print(f"{machine_description()}\nload average at start: {load_average()}\n", flush=True)
     command = "python scripts/bench_evaluator.py " + " ".join(sys.argv[1:])
 
@@ -495,8 +573,10 @@ def main() -> None:
     table.add("ours `min_deadwood_batch`, 1 core", "10", args.hands, t)
     kernel = np.empty_like(masks10)
     t_kernel, _ = best_of(lambda: min_deadwood_serial(masks10, kernel), args.repeats_ours)
-    print(f"  (`min_deadwood_kernel` in a plain njit loop, no argument checks: "
-          f"{args.hands / t_kernel.wall:,.0f} hands/s)")
+    print(
+        f"  (`min_deadwood_kernel` in a plain njit loop, no argument checks: "
+        f"{args.hands / t_kernel.wall:,.0f} hands/s)"
+    )
     plain = np.empty_like(masks10)
     t, _ = best_of(lambda: plain_lut_serial(masks10, PLAIN_RUNS, plain), args.repeats_ours)
     table.add("plain per-suit lookup-table kernel (njit), 1 core", "10", args.hands, t)
@@ -504,25 +584,30 @@ def main() -> None:
         raise RuntimeError("the plain lookup-table kernel disagrees with min_deadwood_batch")
     numba.set_num_threads(all_threads)
     t, ours10_par = best_of(lambda: min_deadwood_batch(masks10, parallel=True), args.repeats_ours)
-    table.add(f"ours `min_deadwood_batch`, {all_threads} threads", "10", args.hands, t,
-              serial=False)
+    table.add(
+        f"ours `min_deadwood_batch`, {all_threads} threads", "10", args.hands, t, serial=False
+    )
     numba.set_num_threads(1)
     t, ours11 = best_of(lambda: ours_best_discard(masks11, parallel=False), args.repeats_ours)
     table.add("ours `best_discard_kernel` loop, 1 core", "11", args.hands, t)
     numba.set_num_threads(all_threads)
     t, ours11_par = best_of(lambda: ours_best_discard(masks11, parallel=True), args.repeats_ours)
-    table.add(f"ours `best_discard_kernel` loop, {all_threads} threads", "11", args.hands, t,
-              serial=False)
+    table.add(
+        f"ours `best_discard_kernel` loop, {all_threads} threads", "11", args.hands, t, serial=False
+    )
     if not (np.array_equal(ours10, ours10_par) and np.array_equal(ours11, ours11_par)):
         raise RuntimeError("serial and parallel results differ")
-    print(f"  (threading layer: {numba.threading_layer()}; serial and parallel results equal; "
-          f"mean deadwood 10 cards {ours10.mean():.3f}, 11 cards {ours11.mean():.3f})")
+    print(
+        f"  (threading layer: {numba.threading_layer()}; serial and parallel results equal; "
+        f"mean deadwood 10 cards {ours10.mean():.3f}, 11 cards {ours11.mean():.3f})"
+    )
 
     disagreements = 0
     if args.peer_hands:
         p = args.peer_hands
-        disagreements = bench_peers(cards10[:p], cards11[:p], ours10[:p], ours11[:p],
-                                    args.repeats, table)
+        disagreements = bench_peers(
+            cards10[:p], cards11[:p], ours10[:p], ours11[:p], args.repeats, table
+        )
 
     jit = bench_jit_cache(args.repeats, args.jit_revision) if args.jit_cache else ""
 

@@ -42,18 +42,32 @@ def timed(policy_text: str, deals: int, threads: int, repeats: int) -> tuple[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=20_000,
-                        help="deals per timing (each played twice, seats swapped)")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=20_000,
+        help="deals per timing (each played twice, seats swapped)",
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--policies", default="expert;basic", help="';'-separated")
     args = parser.parse_args()
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
-                .splitlines() if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     cores = os.cpu_count() or 1
-    print(f"machine: {cpu}, {cores} logical CPUs; Python {platform.python_version()}, "
-          f"numba {numba.__version__}; load average {os.getloadavg()[0]:.1f}")
-    print(f"command: PYTHONPATH=. python scripts/bench_expert.py --deals {args.deals} "
-          f"--repeats {args.repeats}\n")
+    print(
+        f"machine: {cpu}, {cores} logical CPUs; Python {platform.python_version()}, "
+        f"numba {numba.__version__}; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"command: PYTHONPATH=. python scripts/bench_expert.py --deals {args.deals} "
+        f"--repeats {args.repeats}\n"
+    )
     print("| self-play | threads | hands/s (wall) | hands per CPU-second |")
     print("|---|---:|---:|---:|")
     for text in args.policies.split(";"):

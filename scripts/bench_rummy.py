@@ -67,11 +67,15 @@ def main() -> None:
     numba.set_num_threads(threads)
     load = os.getloadavg()
 
-    print(f"machine: {cpu_model()}, {os.cpu_count()} logical CPUs, "
-          f"python {platform.python_version()}, numba {numba.__version__}")
+    print(
+        f"machine: {cpu_model()}, {os.cpu_count()} logical CPUs, "
+        f"python {platform.python_version()}, numba {numba.__version__}"
+    )
     print(f"first call (compile or cache load): {warm:.1f} s")
-    print(f"{args.deals:,} hands per run, best of {args.repeats}; load average "
-          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}")
+    print(
+        f"{args.deals:,} hands per run, best of {args.repeats}; load average "
+        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}"
+    )
     print("| threads | hands/s (wall) | hands per CPU-second |")
     print("|---|---|---|")
     print(f"| {threads} | {all_wall:,.0f} | {all_cpu:,.0f} |")

@@ -35,8 +35,9 @@ SEED = 2026
 
 def _commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -46,8 +47,9 @@ def _ci(estimate: object) -> str:
     return f"{mean:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
-def _match(player: SearchPolicy, opponent_name: str, deals: int, seed: int,
-           seconds: float, chunk: int) -> tuple[HandResult, float]:
+def _match(
+    player: SearchPolicy, opponent_name: str, deals: int, seed: int, seconds: float, chunk: int
+) -> tuple[HandResult, float]:
     """Deals ``0 ..`` of the seed in chunks until ``deals`` are played or ``seconds`` have
     passed (a time-boxed run reports exactly the deals it finished); (result, seconds)."""
     opponent = PRESETS[opponent_name]
@@ -69,8 +71,12 @@ def main() -> None:
     parser.add_argument("--budgets", default="32,64,128,512")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--bar-deals", type=int, default=0)
-    parser.add_argument("--bar-seconds", type=float, default=float("inf"),
-                        help="Stop the headline match after the chunk that passes this.")
+    parser.add_argument(
+        "--bar-seconds",
+        type=float,
+        default=float("inf"),
+        help="Stop the headline match after the chunk that passes this.",
+    )
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--out", default=None)
@@ -81,44 +87,62 @@ def main() -> None:
     simulate(STANDARD, SearchPolicy(budget=4), opponent, 2, seed=args.seed)  # load kernels
     load_before = os.getloadavg()[0]
     lines = [
-        (f"Command: `python scripts/bench_search.py --opponent {args.opponent} "
-         f"--budgets {args.budgets} --deals {args.deals} --bar-deals {args.bar_deals} "
-         f"--bar-seconds {args.bar_seconds:g} --games {args.games} --seed {args.seed}`"),
+        (
+            f"Command: `python scripts/bench_search.py --opponent {args.opponent} "
+            f"--budgets {args.budgets} --deals {args.deals} --bar-deals {args.bar_deals} "
+            f"--bar-seconds {args.bar_seconds:g} --games {args.games} --seed {args.seed}`"
+        ),
         "",
-        (f"- search player: `{format_player(default)}` = budget {DEFAULT_BUDGET}, rollout "
-         f"`{format_player(default.rollout)}`, sampler {default.sampler}, temperature "
-         f"{default.temperature}, scope {default.scope}, batch {default.batch}, min_samples "
-         f"{default.min_samples}; opponent `{args.opponent}`; "
-         f"standard rules; seed {args.seed}; seats swapped on common deals"),
-        (f"- machine: {platform.machine()}, {os.cpu_count()} logical cores, numba threads "
-         f"{numba.get_num_threads()}, Python {platform.python_version()}, numba "
-         f"{numba.__version__}; analyzer commit {_commit()}"),
+        (
+            f"- search player: `{format_player(default)}` = budget {DEFAULT_BUDGET}, rollout "
+            f"`{format_player(default.rollout)}`, sampler {default.sampler}, temperature "
+            f"{default.temperature}, scope {default.scope}, batch {default.batch}, min_samples "
+            f"{default.min_samples}; opponent `{args.opponent}`; "
+            f"standard rules; seed {args.seed}; seats swapped on common deals"
+        ),
+        (
+            f"- machine: {platform.machine()}, {os.cpu_count()} logical cores, numba threads "
+            f"{numba.get_num_threads()}, Python {platform.python_version()}, numba "
+            f"{numba.__version__}; analyzer commit {_commit()}"
+        ),
         "",
-        ("| budget (samples per decision) | deals | points per hand vs opponent (95% CI) | "
-         "decisions/s | samples per decision | seconds |"),
+        (
+            "| budget (samples per decision) | deals | points per hand vs opponent (95% CI) | "
+            "decisions/s | samples per decision | seconds |"
+        ),
         "|---:|---:|---:|---:|---:|---:|",
     ]
     runs = [(budget, args.deals, float("inf")) for budget in budgets]
     if args.bar_deals:
         runs.append((DEFAULT_BUDGET, args.bar_deals, args.bar_seconds))
     for budget, deals, limit in runs:
-        result, seconds = _match(replace(default, budget=budget), args.opponent, deals,
-                                 args.seed, limit, chunk=50)
+        result, seconds = _match(
+            replace(default, budget=budget), args.opponent, deals, args.seed, limit, chunk=50
+        )
         decisions = result.searched_decisions
-        lines.append(f"| {budget} | {result.deals:,} | {_ci(result.points_a)} | "
-                     f"{decisions / seconds:,.1f} | {result.search_samples / decisions:.1f} | "
-                     f"{seconds:,.0f} |")
+        lines.append(
+            f"| {budget} | {result.deals:,} | {_ci(result.points_a)} | "
+            f"{decisions / seconds:,.1f} | {result.search_samples / decisions:.1f} | "
+            f"{seconds:,.0f} |"
+        )
         print(lines[-1], flush=True)
     if args.games:
         started = time.perf_counter()
         games = play_games(STANDARD, default, opponent, args.games, seed=args.seed, chunk=4)
         seconds = time.perf_counter() - started
-        lines += ["", (f"Games to 100 at budget {DEFAULT_BUDGET}: {games.games:,} games "
-                  f"({args.games:,} seat-swapped pairs), game-win rate "
-                  f"{_ci(games.game_win_rate_a).replace('+', '')}, final margin "
-                  f"{_ci(games.margin_a)} points per game, {seconds:,.0f} s.")]
-    lines += ["", (f"Load average (1 min) before / after: {load_before:.1f} / "
-              f"{os.getloadavg()[0]:.1f}.")]
+        lines += [
+            "",
+            (
+                f"Games to 100 at budget {DEFAULT_BUDGET}: {games.games:,} games "
+                f"({args.games:,} seat-swapped pairs), game-win rate "
+                f"{_ci(games.game_win_rate_a).replace('+', '')}, final margin "
+                f"{_ci(games.margin_a)} points per game, {seconds:,.0f} s."
+            ),
+        ]
+    lines += [
+        "",
+        (f"Load average (1 min) before / after: {load_before:.1f} / {os.getloadavg()[0]:.1f}."),
+    ]
     text = "\n".join(lines)
     print(text)
     if args.out:

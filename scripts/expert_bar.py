@@ -16,12 +16,20 @@ import argparse
 import time
 from pathlib import Path
 
-from analyzer.gin.studies.compare import Arm, compare_games, compare_hands
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.studies.compare import Arm, compare_games, compare_hands
 
-OPPONENTS = ("simple", "basic", "safe-discard", "lookahead", "gin-hunter", "passive",
-             "basic,knock=1:10/4:0", "basic,knock=1:10/7:0")
+OPPONENTS = (
+    "simple",
+    "basic",
+    "safe-discard",
+    "lookahead",
+    "gin-hunter",
+    "passive",
+    "basic,knock=1:10/4:0",
+    "basic,knock=1:10/7:0",
+)
 """The presets, and the report's best-response schedules (``results/schedule/``): knock
 at 10 for own turns 1-3 then gin only (the games schedule 10/0/0/0), and for turns 1-6
 (the hands schedule 10/10/0/0)."""
@@ -37,24 +45,36 @@ def main() -> None:
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
     subject = parse_policy(args.policy)
-    arms = [Arm(text, STANDARD, subject, parse_policy(text))
-            for text in args.opponents.split(";")]
+    arms = [Arm(text, STANDARD, subject, parse_policy(text)) for text in args.opponents.split(";")]
     started = time.perf_counter()
     hands = compare_hands(arms, args.deals, seed=args.seed)
     games = compare_games(arms, args.games, seed=args.seed) if args.games else None
     elapsed = time.perf_counter() - started
-    lines = [(f"`{args.policy}` head to head, standard rules, seed {args.seed}: "
-             f"{args.deals:,} deals per pairing (seats swapped, {2 * args.deals:,} hands) and "
-             f"{args.games:,} game pairs to 100 (seats swapped); 95% CIs "
-             f"({elapsed / 60:.1f} min)."), "",
-             "| opponent | points per hand | hand win rate | games won |", "|---|---|---|---|"]
+    lines = [
+        (
+            f"`{args.policy}` head to head, standard rules, seed {args.seed}: "
+            f"{args.deals:,} deals per pairing (seats swapped, {2 * args.deals:,} hands) and "
+            f"{args.games:,} game pairs to 100 (seats swapped); 95% CIs "
+            f"({elapsed / 60:.1f} min)."
+        ),
+        "",
+        "| opponent | points per hand | hand win rate | games won |",
+        "|---|---|---|---|",
+    ]
     for index, arm in enumerate(arms):
         row = hands.iloc[index]
-        game = "" if games is None else (
-            f"{games.iloc[index]['game_win_mean']:.3f} [{games.iloc[index]['game_win_low']:.3f}, "
-            f"{games.iloc[index]['game_win_high']:.3f}]")
-        lines.append(f"| `{arm.label}` | {row['points_mean']:+.3f} [{row['points_low']:+.3f}, "
-                     f"{row['points_high']:+.3f}] | {row['win_mean']:.3f} | {game} |")
+        game = (
+            ""
+            if games is None
+            else (
+                f"{games.iloc[index]['game_win_mean']:.3f} [{games.iloc[index]['game_win_low']:.3f}, "
+                f"{games.iloc[index]['game_win_high']:.3f}]"
+            )
+        )
+        lines.append(
+            f"| `{arm.label}` | {row['points_mean']:+.3f} [{row['points_low']:+.3f}, "
+            f"{row['points_high']:+.3f}] | {row['win_mean']:.3f} | {game} |"
+        )
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

@@ -20,14 +20,19 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
-from analyzer.gin.studies.calibration import inference_snapshots
 from analyzer.gin.decisions.inference import WEIGHTS, Feature
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.studies.calibration import inference_snapshots
 
 
-def log_likelihood(weights: np.ndarray, features: np.ndarray, held: np.ndarray,
-                   hidden: np.ndarray, starts: np.ndarray) -> float:
+def log_likelihood(
+    weights: np.ndarray,
+    features: np.ndarray,
+    held: np.ndarray,
+    hidden: np.ndarray,
+    starts: np.ndarray,
+) -> float:
     """Mean log-likelihood per card of the truth under ``weights``."""
     weight = np.exp(features @ weights)
     totals = np.add.reduceat(weight, starts)
@@ -41,14 +46,16 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20_000, help="hands per opponent")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--observer", default="basic")
-    parser.add_argument("--panel", default="basic;expert",
-                        help="opponents, ';'-separated policy strings")
+    parser.add_argument(
+        "--panel", default="basic;expert", help="opponents, ';'-separated policy strings"
+    )
     args = parser.parse_args()
     observer = parse_policy(args.observer)
     frames = []
     for index, text in enumerate(args.panel.split(";")):
-        frame = inference_snapshots(STANDARD, observer, parse_policy(text), args.hands,
-                                    args.seed + index)
+        frame = inference_snapshots(
+            STANDARD, observer, parse_policy(text), args.hands, args.seed + index
+        )
         frame["hand"] += index * args.hands
         frames.append(frame)
     data = pd.concat(frames, ignore_index=True)
@@ -57,18 +64,22 @@ def main() -> None:
     held = data["held"].to_numpy(dtype=np.float64)
     hidden = data["hidden"].to_numpy(dtype=np.float64)
     starts = np.flatnonzero(np.diff(np.append(-1, data["hand"].to_numpy())))
-    fit = minimize(lambda w: -log_likelihood(w, features, held, hidden, starts),
-                   WEIGHTS.copy(), method="L-BFGS-B")
+    fit = minimize(
+        lambda w: -log_likelihood(w, features, held, hidden, starts),
+        WEIGHTS.copy(),
+        method="L-BFGS-B",
+    )
     uniform = log_likelihood(np.zeros(len(names)), features, held, hidden, starts)
     current = log_likelihood(WEIGHTS, features, held, hidden, starts)
     print(f"cards {len(data):,}, snapshots {len(starts):,}")
-    print(f"log-likelihood per card: uniform {uniform:.5f}, current {current:.5f}, "
-          f"fitted {-fit.fun:.5f}")
+    print(
+        f"log-likelihood per card: uniform {uniform:.5f}, current {current:.5f}, "
+        f"fitted {-fit.fun:.5f}"
+    )
     print("WEIGHTS = np.array([" + ", ".join(f"{w:.3f}" for w in fit.x) + "])")
     for name, value in zip(names, fit.x, strict=True):
         print(f"  {name:14s} {value:+.3f}")
-    knots, values = fit_calibration(shares(fit.x, features, hidden, starts), held, hidden,
-                                    starts)
+    knots, values = fit_calibration(shares(fit.x, features, hidden, starts), held, hidden, starts)
     print("CALIBRATION_X = np.array([" + ", ".join(f"{x:.4f}" for x in knots) + "])")
     print("CALIBRATION_Y = np.array([" + ", ".join(f"{y:.4f}" for y in values) + "])")
 
@@ -77,8 +88,9 @@ def main() -> None:
 EDGES = np.array([0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.8, 1.0])
 
 
-def shares(weights: np.ndarray, features: np.ndarray, hidden: np.ndarray,
-           starts: np.ndarray) -> np.ndarray:
+def shares(
+    weights: np.ndarray, features: np.ndarray, hidden: np.ndarray, starts: np.ndarray
+) -> np.ndarray:
     """The model's probabilities before recalibration (no water-filling)."""
     weight = np.exp(features @ weights)
     totals = np.add.reduceat(weight, starts)
@@ -86,8 +98,9 @@ def shares(weights: np.ndarray, features: np.ndarray, hidden: np.ndarray,
     return np.clip(np.repeat(hidden[starts] / totals, sizes) * weight, 0.0, 1.0)
 
 
-def apply_curve(raw: np.ndarray, knots: np.ndarray, values: np.ndarray, hidden: np.ndarray,
-                starts: np.ndarray) -> np.ndarray:
+def apply_curve(
+    raw: np.ndarray, knots: np.ndarray, values: np.ndarray, hidden: np.ndarray, starts: np.ndarray
+) -> np.ndarray:
     """As the kernel: map through the curve, rescale each snapshot to its hidden count."""
     mapped = np.interp(raw, knots, values)
     totals = np.add.reduceat(mapped, starts)
@@ -95,8 +108,9 @@ def apply_curve(raw: np.ndarray, knots: np.ndarray, values: np.ndarray, hidden: 
     return np.minimum(np.repeat(hidden[starts] / totals, sizes) * mapped, 1.0)
 
 
-def fit_calibration(raw: np.ndarray, held: np.ndarray, hidden: np.ndarray,
-                    starts: np.ndarray, rounds: int = 8) -> tuple[np.ndarray, np.ndarray]:
+def fit_calibration(
+    raw: np.ndarray, held: np.ndarray, hidden: np.ndarray, starts: np.ndarray, rounds: int = 8
+) -> tuple[np.ndarray, np.ndarray]:
     """A monotone piecewise-linear curve through the bins' mean raw probabilities whose
     output, after the per-snapshot rescaling, matches each bin's observed frequency
     (fixed-point iteration: each round scales a bin's value by observed / predicted)."""
@@ -105,8 +119,9 @@ def fit_calibration(raw: np.ndarray, held: np.ndarray, hidden: np.ndarray,
     knots = np.array([raw[bins == b].mean() for b in used])
     values = knots.copy()
     for _ in range(rounds):
-        predicted = apply_curve(raw, np.r_[0.0, knots, 1.0], np.r_[0.0, values, 1.0], hidden,
-                                starts)
+        predicted = apply_curve(
+            raw, np.r_[0.0, knots, 1.0], np.r_[0.0, values, 1.0], hidden, starts
+        )
         for i, b in enumerate(used):
             inside = bins == b
             values[i] *= held[inside].mean() / max(predicted[inside].mean(), 1e-9)

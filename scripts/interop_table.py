@@ -40,17 +40,23 @@ def mean_ci(total: float, squares: float, n: int) -> list[float]:
     return [mean, mean - half, mean + half]
 
 
-def analyzer_row(label: str, rules_name: str, rules: object, policy: str, deals: int,
-                 seed: int) -> dict:
+def analyzer_row(
+    label: str, rules_name: str, rules: object, policy: str, deals: int, seed: int
+) -> dict:
     """Shares and means with CIs over deals (the two seat-swapped hands of a deal are one
     unit, so their correlation widens the interval as it should)."""
-    result = simulate(rules, POLICIES[policy], POLICIES[policy], deals, seed=seed,
-                      keep_rows=True)
+    result = simulate(rules, POLICIES[policy], POLICIES[policy], deals, seed=seed, keep_rows=True)
     rows = result.rows
     assert rows is not None
     codes = rows["outcome"].cat.codes.to_numpy().reshape(deals, 2)
-    row: dict = {"engine": "analyzer", "label": label, "rules": rules_name,
-                 "players": f"{policy} v {policy}", "hands": 2 * deals, "seed": seed}
+    row: dict = {
+        "engine": "analyzer",
+        "label": label,
+        "rules": rules_name,
+        "players": f"{policy} v {policy}",
+        "hands": 2 * deals,
+        "seed": seed,
+    }
     for name in COLUMNS:
         per_deal = (codes == Outcome[name.upper()]).mean(axis=1)
         row[name] = _deal_ci(per_deal)
@@ -79,11 +85,20 @@ def eaai_row(path: Path) -> dict:
     data = json.loads(path.read_text())
     total = data["total"]
     hands = total["hands"]
-    row = {"engine": "EAAI framework (Java), reproduced here", "label": "framework self-play",
-           "rules": "framework", "players": "SimpleGinRummyPlayer v SimpleGinRummyPlayer",
-           "hands": hands, "seed": [r["seed"] for r in data["runs"]]}
-    for name, key in (("knock", "knock"), ("gin", "gin"), ("undercut", "undercut"),
-                      ("draw", "cancelled")):
+    row = {
+        "engine": "EAAI framework (Java), reproduced here",
+        "label": "framework self-play",
+        "rules": "framework",
+        "players": "SimpleGinRummyPlayer v SimpleGinRummyPlayer",
+        "hands": hands,
+        "seed": [r["seed"] for r in data["runs"]],
+    }
+    for name, key in (
+        ("knock", "knock"),
+        ("gin", "gin"),
+        ("undercut", "undercut"),
+        ("draw", "cancelled"),
+    ):
         row[name] = share_ci(total[key], hands)
     row["tie"] = None
     row["points_per_scored_hand"] = mean_ci(total["points"], total["points_sq"], total["scored"])
@@ -96,10 +111,14 @@ def openspiel_rows(path: Path) -> list[dict]:
     rows = []
     for replay in data["replay"]:
         for engine, summary in replay["engines"].items():
-            row = {"engine": "OpenSpiel gin_rummy (C++)" if engine == "openspiel" else "analyzer",
-                   "label": f"replay, same {replay['deals']} decks", "rules": "openspiel",
-                   "players": f"{replay['policy']} v {replay['policy']}",
-                   "hands": summary["hands"], "seed": replay["seed"]}
+            row = {
+                "engine": "OpenSpiel gin_rummy (C++)" if engine == "openspiel" else "analyzer",
+                "label": f"replay, same {replay['deals']} decks",
+                "rules": "openspiel",
+                "players": f"{replay['policy']} v {replay['policy']}",
+                "hands": summary["hands"],
+                "seed": replay["seed"],
+            }
             for name in COLUMNS:
                 row[name] = summary["outcomes"].get(name, [0.0, 0.0, 0.0])
             row["points_per_scored_hand"] = summary["points_per_scored_hand"]
@@ -108,9 +127,14 @@ def openspiel_rows(path: Path) -> list[dict]:
     for match in data["matches"]:
         summary = match["hands"]
         opponent = match["opponent"].split(" (")[0]
-        row = {"engine": "OpenSpiel gin_rummy (C++)", "label": "match in OpenSpiel",
-               "rules": "openspiel", "players": f"{match['policy']} v {opponent}",
-               "hands": summary["hands"], "seed": match["seed"]}
+        row = {
+            "engine": "OpenSpiel gin_rummy (C++)",
+            "label": "match in OpenSpiel",
+            "rules": "openspiel",
+            "players": f"{match['policy']} v {opponent}",
+            "hands": summary["hands"],
+            "seed": match["seed"],
+        }
         for name in COLUMNS:
             row[name] = summary["outcomes"].get(name, [0.0, 0.0, 0.0])
         row["points_per_scored_hand"] = summary["points_per_scored_hand"]
@@ -129,14 +153,21 @@ def _cell(value: list[float] | None, percent: bool) -> str:
 
 
 def markdown(rows: list[dict]) -> str:
-    head = ("| engine | rules | players | hands | knock % | gin % | undercut % | tie % | "
-            "cancelled/dead % | points per scored hand | draws per hand |")
+    head = (
+        "| engine | rules | players | hands | knock % | gin % | undercut % | tie % | "
+        "cancelled/dead % | points per scored hand | draws per hand |"
+    )
     lines = [head, "|" + "---|" * 11]
     for row in rows:
-        cells = [row["engine"] + (f" ({row['label']})" if row.get("label") else ""),
-                 f"`{row['rules']}`", row["players"], f"{row['hands']:,}",
-                 *(_cell(row[name], True) for name in COLUMNS),
-                 _cell(row["points_per_scored_hand"], False), _cell(row["draws_per_hand"], False)]
+        cells = [
+            row["engine"] + (f" ({row['label']})" if row.get("label") else ""),
+            f"`{row['rules']}`",
+            row["players"],
+            f"{row['hands']:,}",
+            *(_cell(row[name], True) for name in COLUMNS),
+            _cell(row["points_per_scored_hand"], False),
+            _cell(row["draws_per_hand"], False),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -146,8 +177,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=300_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default="results/interop")
-    parser.add_argument("--reuse-analyzer", action="store_true",
-                        help="take the simulated analyzer rows from OUT/cross_engine.json")
+    parser.add_argument(
+        "--reuse-analyzer",
+        action="store_true",
+        help="take the simulated analyzer rows from OUT/cross_engine.json",
+    )
     args = parser.parse_args()
     out = Path(args.out)
     if args.reuse_analyzer:
@@ -155,17 +189,28 @@ def main() -> None:
         simulated = [r for r in old if r["engine"] == "analyzer" and r["rules"] != "openspiel"]
     else:
         eaai = PRESETS["eaai"]
-        before = dataclasses.replace(eaai, defender_layoff="optimal",
-                                     knocker_melds="fewest-layoffs")
+        before = dataclasses.replace(
+            eaai, defender_layoff="optimal", knocker_melds="fewest-layoffs"
+        )
         simulated = [
             analyzer_row("EAAI procedure", "eaai", eaai, "eaai-simple", args.deals, args.seed),
-            analyzer_row("EAAI procedure, draw=meld", "eaai", eaai, "simple", args.deals,
-                         args.seed),
-            analyzer_row("before: optimal layoffs", "eaai, defender_layoff=optimal, "
-                         "knocker_melds=fewest-layoffs", before, "simple", args.deals,
-                         args.seed)]
-    rows = [eaai_row(out / "eaai_reference.json"), *simulated,
-            *openspiel_rows(out / "openspiel.json")]
+            analyzer_row(
+                "EAAI procedure, draw=meld", "eaai", eaai, "simple", args.deals, args.seed
+            ),
+            analyzer_row(
+                "before: optimal layoffs",
+                "eaai, defender_layoff=optimal, knocker_melds=fewest-layoffs",
+                before,
+                "simple",
+                args.deals,
+                args.seed,
+            ),
+        ]
+    rows = [
+        eaai_row(out / "eaai_reference.json"),
+        *simulated,
+        *openspiel_rows(out / "openspiel.json"),
+    ]
     (out / "cross_engine.json").write_text(json.dumps(rows, indent=2) + "\n")
     (out / "cross_engine.md").write_text(markdown(rows))
     print(markdown(rows))

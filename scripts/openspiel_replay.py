@@ -77,9 +77,12 @@ class EngineTally:
 
     def summary(self) -> dict:
         hands = len(self.draws)
-        return {"hands": hands,
-                "outcomes": {k: _share(v, hands) for k, v in sorted(self.outcomes.items())},
-                "points_per_scored_hand": _ci(self.points), "draws_per_hand": _ci(self.draws)}
+        return {
+            "hands": hands,
+            "outcomes": {k: _share(v, hands) for k, v in sorted(self.outcomes.items())},
+            "points_per_scored_hand": _ci(self.points),
+            "draws_per_hand": _ci(self.draws),
+        }
 
 
 def _share(count: int, n: int) -> list[float]:
@@ -117,8 +120,11 @@ def replay(policy_name: str, deals: int, seed: int) -> dict:
                 position += 1
             else:
                 action = bots[state.current_player()].step(state)
-                draws += action == GIN.DRAW_UPCARD_ACTION or action == GIN.DRAW_STOCK_ACTION or (
-                    action == GIN.KNOCK_ACTION and state.current_phase() == GIN.Phase.WALL)
+                draws += (
+                    action == GIN.DRAW_UPCARD_ACTION
+                    or action == GIN.DRAW_STOCK_ACTION
+                    or (action == GIN.KNOCK_ACTION and state.current_phase() == GIN.Phase.WALL)
+                )
                 state.apply_action(action)
         name, points = spiel_outcome(state)
         tallies["openspiel"].add(name, points, draws)
@@ -133,9 +139,15 @@ def replay(policy_name: str, deals: int, seed: int) -> dict:
             cause = f"other: analyzer {our_name} {our_points:+d}, openspiel {name} {points:+d}"
         causes[cause] += 1
         examples.setdefault(cause, deal)
-    return {"policy": policy_name, "rules": "openspiel", "deals": deals, "seed": seed,
-            "counts": dict(causes), "first_deal_of_each_cause": examples,
-            "engines": {k: v.summary() for k, v in tallies.items()}}
+    return {
+        "policy": policy_name,
+        "rules": "openspiel",
+        "deals": deals,
+        "seed": seed,
+        "counts": dict(causes),
+        "first_deal_of_each_cause": examples,
+        "engines": {k: v.summary() for k, v in tallies.items()},
+    }
 
 
 def _ci(values: list[float]) -> list[float]:
@@ -156,15 +168,24 @@ def ismcts_bot(game, player: int, seed: int):
     rollout per leaf, observation strings as information states (gin_rummy has no
     information-state string)."""
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    return pyspiel.ISMCTSBot(seed, evaluator, 2.0, ISMCTS_SIMULATIONS, -1,
-                             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, True, True)
+    return pyspiel.ISMCTSBot(
+        seed,
+        evaluator,
+        2.0,
+        ISMCTS_SIMULATIONS,
+        -1,
+        pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+        True,
+        True,
+    )
 
 
 ISMCTS_SIMULATIONS = 100
 _ISMCTS_NAME = f"OpenSpiel ISMCTSBot (C++, {ISMCTS_SIMULATIONS} simulations, random rollouts)"
-OPPONENTS = {"simple": ("OpenSpiel SimpleGinRummyBot (C++, make_simple_gin_rummy_bot)",
-                        simple_bot),
-             "ismcts": (_ISMCTS_NAME, ismcts_bot)}
+OPPONENTS = {
+    "simple": ("OpenSpiel SimpleGinRummyBot (C++, make_simple_gin_rummy_bot)", simple_bot),
+    "ismcts": (_ISMCTS_NAME, ismcts_bot),
+}
 
 
 def match(policy_name: str, games: int, seed: int, opponent: str = "simple") -> dict:
@@ -190,22 +211,33 @@ def match(policy_name: str, games: int, seed: int, opponent: str = "simple") -> 
             else:
                 bot = ours if state.current_player() == seat else theirs
                 action = bot.step(state)
-                draws += action == GIN.DRAW_UPCARD_ACTION or action == GIN.DRAW_STOCK_ACTION or (
-                    action == GIN.KNOCK_ACTION and state.current_phase() == GIN.Phase.WALL)
+                draws += (
+                    action == GIN.DRAW_UPCARD_ACTION
+                    or action == GIN.DRAW_STOCK_ACTION
+                    or (action == GIN.KNOCK_ACTION and state.current_phase() == GIN.Phase.WALL)
+                )
                 state.apply_action(action)
         name, p0 = spiel_outcome(state)
         knocked = state.knocked()
         knocker = 0 if knocked[0] else 1 if knocked[1] else -1
-        label = name if knocker < 0 else (
-            f"{name} (knocker: {'analyzer' if knocker == seat else opponent})")
+        label = (
+            name
+            if knocker < 0
+            else (f"{name} (knocker: {'analyzer' if knocker == seat else opponent})")
+        )
         outcomes[label] += 1
         points.append(p0 if seat == 0 else -p0)
         tally.add(name, p0, draws)
-    return {"policy": policy_name, "rules": "openspiel",
-            "opponent": opponent_name,
-            "games": games, "seed": seed, "analyzer_points_per_hand": _ci(points),
-            "outcomes_by_knocker": {k: _share(v, games) for k, v in sorted(outcomes.items())},
-            "hands": tally.summary()}
+    return {
+        "policy": policy_name,
+        "rules": "openspiel",
+        "opponent": opponent_name,
+        "games": games,
+        "seed": seed,
+        "analyzer_points_per_hand": _ci(points),
+        "outcomes_by_knocker": {k: _share(v, games) for k, v in sorted(outcomes.items())},
+        "hands": tally.summary(),
+    }
 
 
 def main() -> None:
@@ -213,13 +245,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--policies", default="basic",
-                        help="comma-separated deterministic policies to replay and match")
+    parser.add_argument(
+        "--policies",
+        default="basic",
+        help="comma-separated deterministic policies to replay and match",
+    )
     parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="simple")
     parser.add_argument("--skip-replay", action="store_true")
     parser.add_argument("--out", default=None)
-    parser.add_argument("--append", action="store_true",
-                        help="add to the replays and matches already in OUT/openspiel.json")
+    parser.add_argument(
+        "--append",
+        action="store_true",
+        help="add to the replays and matches already in OUT/openspiel.json",
+    )
     args = parser.parse_args()
     report: dict = {"replay": [], "matches": [], "seconds": 0.0}
     target = Path(args.out) / "openspiel.json" if args.out else None

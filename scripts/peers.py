@@ -58,12 +58,8 @@ _OS_SUITS = "scdh"  # OpenSpiel's suit order
 _RL_SUITS = "SHDC"  # RLCard's suit order
 
 # our index -> peer index (pure arithmetic, no peer import needed)
-OUR_TO_OPENSPIEL = [
-    _OS_SUITS.index(OUR_SUITS[c // 13]) * 13 + c % 13 for c in range(52)
-]
-OUR_TO_RLCARD_ID = [
-    _RL_SUITS.index(OUR_SUITS[c // 13].upper()) * 13 + c % 13 for c in range(52)
-]
+OUR_TO_OPENSPIEL = [_OS_SUITS.index(OUR_SUITS[c // 13]) * 13 + c % 13 for c in range(52)]
+OUR_TO_RLCARD_ID = [_RL_SUITS.index(OUR_SUITS[c // 13].upper()) * 13 + c % 13 for c in range(52)]
 
 _os_utils = None
 _rl_cards = None
@@ -115,7 +111,7 @@ def openspiel_min_deadwood(hands: list[list[int]], eleven: str = "native") -> li
         _check_hand(hand)
         h = [m[c] for c in hand]
         if len(h) == 11 and eleven == "min_discard":
-            out.append(min(md(h[:i] + h[i + 1:]) for i in range(11)))
+            out.append(min(md(h[:i] + h[i + 1 :]) for i in range(11)))
         else:
             out.append(md(h))
     return out
@@ -179,7 +175,7 @@ def rlcard_min_deadwood(hands: list[list[int]]) -> list[int]:
         if len(h) == 10:
             out.append(_rl_min_deadwood10(h))
         elif len(h) == 11:
-            out.append(min(_rl_min_deadwood10(h[:i] + h[i + 1:]) for i in range(11)))
+            out.append(min(_rl_min_deadwood10(h[:i] + h[i + 1 :]) for i in range(11)))
         else:
             raise ValueError("RLCard melding supports only 10- or 11-card hands")
     return out
@@ -222,8 +218,7 @@ def rlcard_play_games(n_games: int, seed: int) -> dict:
 def _reference_min_deadwood(hand: Sequence[int]) -> int:
     """Slow, obviously-correct brute force (our indices), for adjudication only."""
     if len(hand) == 11:
-        return min(_reference_min_deadwood(list(hand[:i]) + list(hand[i + 1:]))
-                   for i in range(11))
+        return min(_reference_min_deadwood(list(hand[:i]) + list(hand[i + 1 :])) for i in range(11))
     cards = set(hand)
     melds = []
     for r in range(13):  # sets of 3 or 4
@@ -262,8 +257,11 @@ def _selftest(n_hands: int = 200, seed: int = 0) -> None:
     fixed = {"As 2s 3s 4c 4d 4h 9c Tc Jc Kd": 10, "Ks Kc Qd Qh Js Jc Td Th 9s 9c": 98}
     for text, want in fixed.items():
         h = parse_hand(text)
-        got = (openspiel_min_deadwood([h])[0], rlcard_min_deadwood([h])[0],
-               _reference_min_deadwood(h))
+        got = (
+            openspiel_min_deadwood([h])[0],
+            rlcard_min_deadwood([h])[0],
+            _reference_min_deadwood(h),
+        )
         print(f"{text}: openspiel/rlcard/reference = {got} (expected {want})")
         assert got == (want,) * 3
     for size in (10, 11):
@@ -283,9 +281,11 @@ def _selftest(n_hands: int = 200, seed: int = 0) -> None:
         if size == 11:
             c = openspiel_min_deadwood(hands, eleven="min_discard")
             extra = f", openspiel min_discard==reference {agree(c)}"
-        print(f"{size}-card x{n_hands}: openspiel==reference {agree(a)}, "
-              f"rlcard==reference {agree(b)}{extra}; "
-              f"openspiel {n_hands / ta:,.0f} hands/s, rlcard {n_hands / tb:,.0f} hands/s")
+        print(
+            f"{size}-card x{n_hands}: openspiel==reference {agree(a)}, "
+            f"rlcard==reference {agree(b)}{extra}; "
+            f"openspiel {n_hands / ta:,.0f} hands/s, rlcard {n_hands / tb:,.0f} hands/s"
+        )
     print("openspiel games:", openspiel_play_games(50, seed))
     print("rlcard games:", rlcard_play_games(20, seed))
 

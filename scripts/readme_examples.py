@@ -51,9 +51,14 @@ def run(command: str) -> tuple[str, float]:
     if words[0] != "analyzer":
         raise ValueError(f"README example is not an analyzer command: {command!r}")
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "analyzer", *words[1:]], cwd=ROOT,
-                          capture_output=True, text=True, check=False,
-                          env={**os.environ, "COLUMNS": "100"})
+    done = subprocess.run(
+        [sys.executable, "-m", "analyzer", *words[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{command!r} failed ({done.returncode}): {done.stderr.strip()}")
     return done.stdout, time.perf_counter() - started
@@ -72,8 +77,9 @@ def render(block: str) -> tuple[str, list[tuple[str, float]]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="only report blocks whose output changed")
+    parser.add_argument(
+        "--check", action="store_true", help="only report blocks whose output changed"
+    )
     args = parser.parse_args()
     text = README.read_text()
     changed = 0

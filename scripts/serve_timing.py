@@ -21,9 +21,15 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-KNOCK_DECISION = {"hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "pile": "Td Ks Jh Ts Kd Tc",
-                  "opp_took": "8d 9s", "opp_threw": "Tc Jh Ts Ks", "stock": 25, "turn": 5,
-                  "upcard": "5c"}
+KNOCK_DECISION = {
+    "hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
+    "pile": "Td Ks Jh Ts Kd Tc",
+    "opp_took": "8d 9s",
+    "opp_threw": "Tc Jh Ts Ks",
+    "stock": 25,
+    "turn": 5,
+    "upcard": "5c",
+}
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -38,8 +44,9 @@ def cpu_seconds(pid: int) -> float | None:
 
 def post(url: str, body: dict[str, object]) -> tuple[float, dict[str, object]]:
     """(seconds, JSON answer) of one POST."""
-    request = urllib.request.Request(url, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
     started = time.perf_counter()
     with urllib.request.urlopen(request, timeout=120) as response:
         data = json.loads(response.read())
@@ -53,9 +60,12 @@ def main() -> None:
     args = parser.parse_args()
     url = f"http://127.0.0.1:{args.port}"
     started = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port",
-                               str(args.port)], cwd=ROOT, stderr=subprocess.PIPE,
-                              env=os.environ | {"PYTHONPATH": str(ROOT)})
+    server = subprocess.Popen(
+        [sys.executable, "-m", "analyzer", "serve", "--port", str(args.port)],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+    )
     try:
         while True:
             try:
@@ -74,14 +84,26 @@ def main() -> None:
             samples.append(advice["samples"])
         opponent = advice["settings"]["opponent"]  # type: ignore[index]
         game_s, game = post(url + "/api/games", {"seed": 1})
-        move_s, _ = post(url + f"/api/games/{game['id']}/move",
-                         {"move": "pass" if "pass" in game["legal"] else "stock"})  # type: ignore[operator]
-        print(json.dumps({
-            "start_s": round(start_s, 3), "start_cpu_s": start_cpu_s, "opponent": opponent,
-            "first_advice_s": round(times[0], 3),
-            "advice_s": [round(t, 3) for t in times[1:]], "advice_samples": samples[1:],
-            "new_game_s": round(game_s, 3), "move_s": round(move_s, 3),
-            "load_average": os.getloadavg()}, indent=1))
+        move_s, _ = post(
+            url + f"/api/games/{game['id']}/move",
+            {"move": "pass" if "pass" in game["legal"] else "stock"},
+        )  # type: ignore[operator]
+        print(
+            json.dumps(
+                {
+                    "start_s": round(start_s, 3),
+                    "start_cpu_s": start_cpu_s,
+                    "opponent": opponent,
+                    "first_advice_s": round(times[0], 3),
+                    "advice_s": [round(t, 3) for t in times[1:]],
+                    "advice_samples": samples[1:],
+                    "new_game_s": round(game_s, 3),
+                    "move_s": round(move_s, 3),
+                    "load_average": os.getloadavg(),
+                },
+                indent=1,
+            )
+        )
     finally:
         server.terminate()
         server.wait(timeout=10)

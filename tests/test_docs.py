@@ -12,7 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.parametrize("name", ["docs/api.md", "README.md"])
 def test_documentation_examples_run(name: str) -> None:
-    result = doctest.testfile(str(ROOT / name), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(ROOT / name),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
     assert result.attempted > 0
     assert result.failed == 0

@@ -18,11 +18,30 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 GIN_FLOORS = ("model", "evaluator", "decisions", "engine", "play", "studies")
-LAYERS = {"_version": 0, "_kernel_cache": 0, "core": 0, "gin": 1, "rummy": 1, "report": 2,
-          "interop": 2, "cli": 3, "web": 3, "api": 3, "__main__": 4}
+LAYERS = {
+    "_version": 0,
+    "_kernel_cache": 0,
+    "core": 0,
+    "gin": 1,
+    "rummy": 1,
+    "report": 2,
+    "interop": 2,
+    "cli": 3,
+    "web": 3,
+    "api": 3,
+    "__main__": 4,
+}
 #: Pairs of the same height that must not import each other (first may not import second).
-APART = {("gin", "rummy"), ("rummy", "gin"), ("report", "interop"), ("interop", "report"),
-         ("web", "cli"), ("web", "api"), ("api", "cli"), ("api", "web")}
+APART = {
+    ("gin", "rummy"),
+    ("rummy", "gin"),
+    ("report", "interop"),
+    ("interop", "report"),
+    ("web", "cli"),
+    ("web", "api"),
+    ("api", "cli"),
+    ("api", "web"),
+}
 
 
 def height(module: str) -> tuple[str, float]:
@@ -37,9 +56,8 @@ def height(module: str) -> tuple[str, float]:
 
 def imports(path: Path) -> list[tuple[int, str]]:
     """(line, absolute module) of every ``analyzer`` import in the module at ``path``."""
-    relative = path.relative_to(PACKAGE.parent).with_suffix("")
-    is_package = relative.name == "__init__"
-    package = list(relative.parts[:-1] if is_package else relative.parts[:-1])
+    # the package a relative import starts from: a module's folder (an __init__'s too)
+    package = list(path.relative_to(PACKAGE.parent).parts[:-1])
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):

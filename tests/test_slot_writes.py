@@ -33,10 +33,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "analyzer"
-ENGINE = {f"analyzer/gin/{name}.py" for name in (
-    "model/state", "engine/transitions", "model/knowledge", "play/hand", "decisions/expert",
-    "decisions/marjj", "decisions/inference", "play/search", "decisions/sampling",
-    "play/simulate", "play/multiplayer", "studies/calibration")}
+ENGINE = {
+    f"analyzer/gin/{name}.py"
+    for name in (
+        "model/state",
+        "engine/transitions",
+        "model/knowledge",
+        "play/hand",
+        "decisions/expert",
+        "decisions/marjj",
+        "decisions/inference",
+        "play/search",
+        "decisions/sampling",
+        "play/simulate",
+        "play/multiplayer",
+        "studies/calibration",
+    )
+}
 
 
 def slot_writes(source: str) -> list[int]:
@@ -45,13 +58,14 @@ def slot_writes(source: str) -> list[int]:
     names = {"Slot"}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            names |= {alias.asname for alias in node.names
-                      if alias.name == "Slot" and alias.asname}
+            names |= {alias.asname for alias in node.names if alias.name == "Slot" and alias.asname}
 
     def names_slot(index: ast.AST) -> bool:
-        return any((isinstance(n, ast.Name) and n.id in names)
-                   or (isinstance(n, ast.Attribute) and n.attr == "Slot")
-                   for n in ast.walk(index))
+        return any(
+            (isinstance(n, ast.Name) and n.id in names)
+            or (isinstance(n, ast.Attribute) and n.attr == "Slot")
+            for n in ast.walk(index)
+        )
 
     lines = []
     for node in ast.walk(tree):
@@ -61,8 +75,11 @@ def slot_writes(source: str) -> list[int]:
             targets = [node.target]
         else:
             continue
-        if any(isinstance(part, ast.Subscript) and names_slot(part.slice)
-               for target in targets for part in ast.walk(target)):
+        if any(
+            isinstance(part, ast.Subscript) and names_slot(part.slice)
+            for target in targets
+            for part in ast.walk(target)
+        ):
             lines.append(node.lineno)
     return lines
 
@@ -89,9 +106,11 @@ def test_no_module_outside_the_engine_writes_a_slot():
         if name in ENGINE:
             continue
         found += [f"{name}:{line}" for line in slot_writes(path.read_text())]
-    assert not found, ("outside the engine, state slots are written at "
-                       f"{', '.join(found)}: play moves through analyzer.gin.play.hand.Hand "
-                       "(or add a kernel to the engine)")
+    assert not found, (
+        "outside the engine, state slots are written at "
+        f"{', '.join(found)}: play moves through analyzer.gin.play.hand.Hand "
+        "(or add a kernel to the engine)"
+    )
 
 
 def test_the_engine_list_names_existing_modules():

@@ -22,8 +22,7 @@ from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_ru
 from .output import echo_json, format_options, player_form
 from .progress import progress_bar
 
-__all__ = ["MAX_SAMPLES", "advise_command", "format_advice", "model_difference",
-           "strongest_model"]
+__all__ = ["MAX_SAMPLES", "advise_command", "format_advice", "model_difference", "strongest_model"]
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -40,63 +39,138 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option("--pile", default="", help="The discard pile now, bottom to top.")
 @click.option("--opp-took", default="", help="Cards the opponent took from the pile.")
 @click.option("--opp-threw", default="", help="Cards the opponent discarded.")
-@click.option("--stock", type=click.IntRange(2, 31),
-              help="Cards left in the stock [default: from the pile].")
-@click.option("--turn", type=click.IntRange(1, MAX_DRAWS // 2), help="Your own turn number, this draw included "
-                                       "[default: from the stock].")
-@click.option("--dealer", type=click.Choice(["me", "opp"]), default="opp", show_default=True,
-              help="Who dealt this hand.")
-@click.option("--score", help="Game score mine:theirs; the objective becomes the game-win "
-                              "probability.")
-@click.option("--upcard", help="The hand's first upcard (Oklahoma knock limit) [default: the "
-                               "bottom pile card].")
-@click.option("--position", "position_file", type=click.File("r", encoding="utf-8-sig"),
-              help="A JSON position file (at most 64 KB) with the keys hand, drawn, from_pile, "
-                   "pile, opp_took, opp_threw, stock, turn, dealer, score, upcard (instead of "
-                   "those options; --score and --upcard still override).")
+@click.option(
+    "--stock", type=click.IntRange(2, 31), help="Cards left in the stock [default: from the pile]."
+)
+@click.option(
+    "--turn",
+    type=click.IntRange(1, MAX_DRAWS // 2),
+    help="Your own turn number, this draw included [default: from the stock].",
+)
+@click.option(
+    "--dealer",
+    type=click.Choice(["me", "opp"]),
+    default="opp",
+    show_default=True,
+    help="Who dealt this hand.",
+)
+@click.option(
+    "--score", help="Game score mine:theirs; the objective becomes the game-win probability."
+)
+@click.option(
+    "--upcard",
+    help="The hand's first upcard (Oklahoma knock limit) [default: the bottom pile card].",
+)
+@click.option(
+    "--position",
+    "position_file",
+    type=click.File("r", encoding="utf-8-sig"),
+    help="A JSON position file (at most 64 KB) with the keys hand, drawn, from_pile, "
+    "pile, opp_took, opp_threw, stock, turn, dealer, score, upcard (instead of "
+    "those options; --score and --upcard still override).",
+)
 @rules_options
-@click.option("--policy", default=None,
-              help="How you play on after this discard [default: the strongest affordable "
-                   "preset, expert].")
-@click.option("--opponent", default=None,
-              help="The opponent model: how the opponent plays (rollouts and the weighting "
-                   "model) [default: expert, the strongest affordable].")
-@click.option("--cross-check", "cross_check", type=click.Choice(["basic", "expert", "none"]),
-              default=None,
-              help="Also rank the actions against this other opponent model (a quarter of "
-                   "the samples) and say in one line whether the verdict changes [default: "
-                   "basic, or expert when --opponent basic].")
-@click.option("--action", "actions", multiple=True, metavar="ACTION",
-              help="Only these actions, e.g. 'knock Kd', 'play 9c', 'gin Kd', 'big gin' "
-                   "(repeatable) [default: every legal action].")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=20_000, show_default=True,
-              help="Most samples (opponent hand + stock order) to roll out (their results "
-                   "are kept: about 400 bytes each).")
-@click.option("--tolerance", type=FiniteFloatRange(min=0, min_open=True, max=MAX_TOLERANCE),
-              help="Stop when every rival's difference to the best is this precise (95% "
-                   "half-width) [default: 1 point, or 0.01 win probability with --score].")
-@click.option("--weights", type=click.Choice(["model", "uniform"]), default="model",
-              show_default=True,
-              help="Weight sampled opponent hands by how well they explain its play, or not.")
-@click.option("--temperature", type=FiniteFloatRange(min=0, min_open=True,
-                                                    max=MAX_TEMPERATURE),
-              default=8.0,
-              show_default=True, help="Softness of the weighting model (points).")
-@click.option("--equity-deals", type=click.IntRange(MIN_EQUITY_DEALS, MAX_UNITS), default=30_000, show_default=True,
-              help="With --score: deals estimating the hand-outcome law behind the game "
-                   "equity table that values each final score.")
-@click.option("--seed", type=SEED, default=1, show_default=True,
-              help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.")
+@click.option(
+    "--policy",
+    default=None,
+    help="How you play on after this discard [default: the strongest affordable preset, expert].",
+)
+@click.option(
+    "--opponent",
+    default=None,
+    help="The opponent model: how the opponent plays (rollouts and the weighting "
+    "model) [default: expert, the strongest affordable].",
+)
+@click.option(
+    "--cross-check",
+    "cross_check",
+    type=click.Choice(["basic", "expert", "none"]),
+    default=None,
+    help="Also rank the actions against this other opponent model (a quarter of "
+    "the samples) and say in one line whether the verdict changes [default: "
+    "basic, or expert when --opponent basic].",
+)
+@click.option(
+    "--action",
+    "actions",
+    multiple=True,
+    metavar="ACTION",
+    help="Only these actions, e.g. 'knock Kd', 'play 9c', 'gin Kd', 'big gin' "
+    "(repeatable) [default: every legal action].",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, MAX_SAMPLES),
+    default=20_000,
+    show_default=True,
+    help="Most samples (opponent hand + stock order) to roll out (their results "
+    "are kept: about 400 bytes each).",
+)
+@click.option(
+    "--tolerance",
+    type=FiniteFloatRange(min=0, min_open=True, max=MAX_TOLERANCE),
+    help="Stop when every rival's difference to the best is this precise (95% "
+    "half-width) [default: 1 point, or 0.01 win probability with --score].",
+)
+@click.option(
+    "--weights",
+    type=click.Choice(["model", "uniform"]),
+    default="model",
+    show_default=True,
+    help="Weight sampled opponent hands by how well they explain its play, or not.",
+)
+@click.option(
+    "--temperature",
+    type=FiniteFloatRange(min=0, min_open=True, max=MAX_TEMPERATURE),
+    default=8.0,
+    show_default=True,
+    help="Softness of the weighting model (points).",
+)
+@click.option(
+    "--equity-deals",
+    type=click.IntRange(MIN_EQUITY_DEALS, MAX_UNITS),
+    default=30_000,
+    show_default=True,
+    help="With --score: deals estimating the hand-outcome law behind the game "
+    "equity table that values each final score.",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=1,
+    show_default=True,
+    help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.",
+)
 @format_options
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: str,
-                   opp_took: str, opp_threw: str, stock: int | None, turn: int | None,
-                   dealer: str, score: str | None, upcard: str | None,
-                   position_file: TextIO | None, preset: str, overrides: tuple[str, ...],
-                   policy: str | None, opponent: str | None, cross_check: str | None,
-                   actions: tuple[str, ...], samples: int,
-                   tolerance: float | None, weights: str, temperature: float,
-                   equity_deals: int, seed: int, fmt: str, no_progress: bool) -> None:
+def advise_command(
+    hand: str | None,
+    drawn: str | None,
+    from_pile: bool,
+    pile: str,
+    opp_took: str,
+    opp_threw: str,
+    stock: int | None,
+    turn: int | None,
+    dealer: str,
+    score: str | None,
+    upcard: str | None,
+    position_file: TextIO | None,
+    preset: str,
+    overrides: tuple[str, ...],
+    policy: str | None,
+    opponent: str | None,
+    cross_check: str | None,
+    actions: tuple[str, ...],
+    samples: int,
+    tolerance: float | None,
+    weights: str,
+    temperature: float,
+    equity_deals: int,
+    seed: int,
+    fmt: str,
+    no_progress: bool,
+) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
 
     Samples the opponent's hidden hand and the stock order from the cards you have not
@@ -115,11 +189,26 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
     mine, theirs = get_player(policy), get_player(opponent)
     if cross_check is None:
         cross_check = "basic" if format_player(theirs) != "basic" else strongest
-    other = None if cross_check == "none" or cross_check == format_player(theirs) else (
-        get_policy(cross_check))
+    other = (
+        None
+        if cross_check == "none" or cross_check == format_player(theirs)
+        else (get_policy(cross_check))
+    )
     try:
-        position = _read_position(position_file, hand, drawn, from_pile, pile, opp_took,
-                                  opp_threw, stock, turn, dealer, score, upcard)
+        position = _read_position(
+            position_file,
+            hand,
+            drawn,
+            from_pile,
+            pile,
+            opp_took,
+            opp_threw,
+            stock,
+            turn,
+            dealer,
+            score,
+            upcard,
+        )
         check_game_position(position, rules)
         equity = None
         if position.score is not None:
@@ -128,38 +217,74 @@ def advise_command(hand: str | None, drawn: str | None, from_pile: bool, pile: s
             with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
                 # a search player's table is its rollout policy's: searching 10**4 deals
                 # for a table would cost hours
-                equity = equity_function(rules, rollout_policy(mine), rollout_policy(theirs),
-                                         equity_deals, seed, update)
+                equity = equity_function(
+                    rules, rollout_policy(mine), rollout_policy(theirs), equity_deals, seed, update
+                )
         with progress_bar(samples, "sample", no_progress) as update:
-            advice = advise(position, rules, mine, theirs, samples=samples, seed=seed,
-                            tolerance=tolerance, weights=weights, temperature=temperature,
-                            actions=actions or None, equity=equity, progress=update)
+            advice = advise(
+                position,
+                rules,
+                mine,
+                theirs,
+                samples=samples,
+                seed=seed,
+                tolerance=tolerance,
+                weights=weights,
+                temperature=temperature,
+                actions=actions or None,
+                equity=equity,
+                progress=update,
+            )
             check = None
             if other is not None:
-                check = advise(position, rules, mine, other, samples=max(samples // 4, 1),
-                               seed=seed, tolerance=tolerance, weights=weights,
-                               temperature=temperature, actions=actions or None,
-                               equity=equity)
+                check = advise(
+                    position,
+                    rules,
+                    mine,
+                    other,
+                    samples=max(samples // 4, 1),
+                    seed=seed,
+                    tolerance=tolerance,
+                    weights=weights,
+                    temperature=temperature,
+                    actions=actions or None,
+                    equity=equity,
+                )
     except (ValueError, TypeError) as error:
         fail(str(error))
     except OSError as error:
-        fail(f"cannot read {getattr(position_file, 'name', 'the position')}: "
-             f"{error.strerror or error}")
-    models = {"opponent_model": format_player(theirs), "opponent_policy": player_form(theirs),
-              "own_policy": format_player(mine)}
+        fail(
+            f"cannot read {getattr(position_file, 'name', 'the position')}: "
+            f"{error.strerror or error}"
+        )
+    models = {
+        "opponent_model": format_player(theirs),
+        "opponent_policy": player_form(theirs),
+        "own_policy": format_player(mine),
+    }
     difference = None if check is None else model_difference(advice, check, cross_check)
     if fmt == "json":
-        echo_json(advice.to_dict() | models | {
-            "rules_preset": preset, "rules_overrides": overrides,
-            "cross_check": None if check is None else {
-                "opponent_model": cross_check, "best": check.actions[0].action,
-                "same_verdict": difference is None, "note": difference}})
+        echo_json(
+            advice.to_dict()
+            | models
+            | {
+                "rules_preset": preset,
+                "rules_overrides": overrides,
+                "cross_check": None
+                if check is None
+                else {
+                    "opponent_model": cross_check,
+                    "best": check.actions[0].action,
+                    "same_verdict": difference is None,
+                    "note": difference,
+                },
+            }
+        )
         return
     if fmt == "csv":
         click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
         return
-    click.echo(f"opponent model: {models['opponent_model']}; you play on as "
-               f"{models['own_policy']}")
+    click.echo(f"opponent model: {models['opponent_model']}; you play on as {models['own_policy']}")
     for line in format_advice(advice):
         click.echo(line)
     if check is not None:
@@ -179,22 +304,46 @@ def model_difference(advice: Advice, check: Advice, model: str) -> str | None:
     best, other_best = advice.actions[0], check.actions[0]
     if best.action == other_best.action:
         return None
-    return (f"Against the {model} model the best action would be {other_best.action} instead "
-            f"of {best.action} ({other_best.mean:+.2f} against {model}).")
+    return (
+        f"Against the {model} model the best action would be {other_best.action} instead "
+        f"of {best.action} ({other_best.mean:+.2f} against {model})."
+    )
 
 
-def _read_position(position_file: TextIO | None, hand: str | None, drawn: str | None,
-                   from_pile: bool, pile: str, opp_took: str, opp_threw: str,
-                   stock: int | None, turn: int | None, dealer: str, score: str | None,
-                   upcard: str | None) -> Position:
+def _read_position(
+    position_file: TextIO | None,
+    hand: str | None,
+    drawn: str | None,
+    from_pile: bool,
+    pile: str,
+    opp_took: str,
+    opp_threw: str,
+    stock: int | None,
+    turn: int | None,
+    dealer: str,
+    score: str | None,
+    upcard: str | None,
+) -> Position:
     """The position from --position (with --score/--upcard on top) or from the options."""
     if (position_file is None) == (hand is None):
         raise ValueError("give either --hand (with the other position options) or --position")
     if position_file is None:
-        return Position.from_options(hand or "", pile, opp_took, opp_threw, stock, turn, dealer,
-                                     drawn, from_pile, score, upcard)
-    data: dict[str, Any] = load_json(read_text(position_file),
-                                     f"bad position file {position_file.name}")
+        return Position.from_options(
+            hand or "",
+            pile,
+            opp_took,
+            opp_threw,
+            stock,
+            turn,
+            dealer,
+            drawn,
+            from_pile,
+            score,
+            upcard,
+        )
+    data: dict[str, Any] = load_json(
+        read_text(position_file), f"bad position file {position_file.name}"
+    )
     if not isinstance(data, dict):
         raise TypeError(f"bad position file {position_file.name}: expected a JSON object")
     extra = {"score": score, "upcard": upcard}
@@ -209,13 +358,17 @@ def format_advice(advice: Advice) -> list[str]:
         f"hand {position['hand']} | stock {position['stock']}, your turn {position['turn']}, "
         f"{'you' if position['dealer'] == 'me' else 'opponent'} dealt"
         + (f" | score {position['score'][0]}:{position['score'][1]}" if game else ""),
-        (f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
-        f"seed {advice.seed}, {advice.elapsed_s:.1f} s, "
-        f"{'converged' if advice.stopped == 'converged' else 'budget spent'}"),
+        (
+            f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
+            f"seed {advice.seed}, {advice.elapsed_s:.1f} s, "
+            f"{'converged' if advice.stopped == 'converged' else 'budget spent'}"
+        ),
         "values are game-win probabilities" if game else "values are points per hand",
         "",
-        (f"{'#':>2}  {'action':<10} {'dw':>3} {'value':>8} {'±95%':>6} {'vs best':>15} "
-         f"{'P(win)':>7} {'P(undercut)':>11} {'P(opp gin)':>10}"),
+        (
+            f"{'#':>2}  {'action':<10} {'dw':>3} {'value':>8} {'±95%':>6} {'vs best':>15} "
+            f"{'P(win)':>7} {'P(undercut)':>11} {'P(opp gin)':>10}"
+        ),
     ]
     for rank, row in enumerate(advice.actions, start=1):
         lines.append(_row(rank, row, game))
@@ -227,12 +380,17 @@ def format_advice(advice: Advice) -> list[str]:
 
 def _row(rank: int, row: ActionEstimate, game: bool) -> str:
     scale, unit = (100.0, "%") if game else (1.0, "")
-    behind = ("best" if row.behind == 0 and row.behind_half_width == 0
-              else f"{-row.behind * scale:+.1f} ± {row.behind_half_width * scale:.1f}")
+    behind = (
+        "best"
+        if row.behind == 0 and row.behind_half_width == 0
+        else f"{-row.behind * scale:+.1f} ± {row.behind_half_width * scale:.1f}"
+    )
     # an undercut needs a knock below gin; the opponent cannot go gin after we go out
     undercut = "-" if row.kind in ("gin", "big gin") else f"{row.p_undercut:.1%}"
     opp_gin = "-" if row.kind != "play" else f"{row.p_opp_gin:.1%}"
     name = row.action + ("*" if row.dropped else "")
-    return (f"{rank:>2}  {name:<10} {row.deadwood:>3} {row.mean * scale:>+7.2f}{unit or ' '}"
-            f"{row.half_width * scale:>6.2f} {behind:>15} {row.p_win:>7.1%} {undercut:>11} "
-            f"{opp_gin:>10}")
+    return (
+        f"{rank:>2}  {name:<10} {row.deadwood:>3} {row.mean * scale:>+7.2f}{unit or ' '}"
+        f"{row.half_width * scale:>6.2f} {behind:>15} {row.p_win:>7.1%} {undercut:>11} "
+        f"{opp_gin:>10}"
+    )

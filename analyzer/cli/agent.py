@@ -15,12 +15,22 @@ from .inputs import SEED, fail, get_player, get_rules, rules_options
 
 
 @click.command("agent")
-@click.option("--policy", "policy_text", default="basic", show_default=True,
-              help="Policy name or spec, or the search player search[,budget=..,"
-                   "rollout=..] (see `analyzer simulate --help`).")
+@click.option(
+    "--policy",
+    "policy_text",
+    default="basic",
+    show_default=True,
+    help="Policy name or spec, or the search player search[,budget=..,"
+    "rollout=..] (see `analyzer simulate --help`).",
+)
 @rules_options
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Seed of the policy's random stream, 0 <= seed < 2**63.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Seed of the policy's random stream, 0 <= seed < 2**63.",
+)
 def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], seed: int) -> None:
     """Play as an EAAI ``GinRummyPlayer`` over stdin/stdout (JSON lines).
 
@@ -40,8 +50,10 @@ def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], see
         stdin.reconfigure(errors="replace")
     for number, line in _message_lines(stdin):
         if line is None:
-            _send(sys.stdout, {"error": f"message {number} is longer than "
-                                        f"{MAX_MESSAGE_CHARS:,} characters"})
+            _send(
+                sys.stdout,
+                {"error": f"message {number} is longer than {MAX_MESSAGE_CHARS:,} characters"},
+            )
             fail(f"agent message {number} is longer than {MAX_MESSAGE_CHARS:,} characters")
         if not line.strip():
             continue
@@ -56,8 +68,9 @@ def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], see
                 reply = session.handle(message)
         if reply is not None:
             # questions are answered on stdout; a report's error goes to stderr only
-            _send(sys.stdout if message.get("type") in QUESTIONS or not message else sys.stderr,
-                  reply)
+            _send(
+                sys.stdout if message.get("type") in QUESTIONS or not message else sys.stderr, reply
+            )
         if message.get("type") == "quit":
             return
 

@@ -45,28 +45,68 @@ _GRID_STEP = 10
 @click.command("equity")
 @rules_options
 @policy_options
-@click.option("--deals", type=UNITS, default=100_000, show_default=True,
-              help="Deals for the hand-outcome distribution (each played by both dealers).")
-@click.option("--seed", type=SEED, default=1, show_default=True,
-              help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
-              default=None, callback=check_out_path,
-              help="Write the CSV files and charts into this folder (checked writable "
-                   "before the run; default: write nothing).")
+@click.option(
+    "--deals",
+    type=UNITS,
+    default=100_000,
+    show_default=True,
+    help="Deals for the hand-outcome distribution (each played by both dealers).",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=1,
+    show_default=True,
+    help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    callback=check_out_path,
+    help="Write the CSV files and charts into this folder (checked writable "
+    "before the run; default: write nothing).",
+)
 @format_options
-@click.option("--check", "n_check", type=UNITS_OR_NONE, default=0, show_default=True,
-              help="Check the table against whole games from N score states (0:0 and a "
-                   "sample of the states games visit).")
-@click.option("--games", type=UNITS, default=20_000, show_default=True,
-              help="Games per arm of --score-aware; --check plays a quarter of it per state.")
-@click.option("--score-aware", is_flag=True,
-              help="Also find A's best score-aware knock table against B (a knock "
-                   "threshold 0-10 per score, replacing A's knock schedule) and measure its "
-                   "game-win gain over the best constant threshold.")
+@click.option(
+    "--check",
+    "n_check",
+    type=UNITS_OR_NONE,
+    default=0,
+    show_default=True,
+    help="Check the table against whole games from N score states (0:0 and a "
+    "sample of the states games visit).",
+)
+@click.option(
+    "--games",
+    type=UNITS,
+    default=20_000,
+    show_default=True,
+    help="Games per arm of --score-aware; --check plays a quarter of it per state.",
+)
+@click.option(
+    "--score-aware",
+    is_flag=True,
+    help="Also find A's best score-aware knock table against B (a knock "
+    "threshold 0-10 per score, replacing A's knock schedule) and measure its "
+    "game-win gain over the best constant threshold.",
+)
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str, deals: int,
-           seed: int, out_dir: Path | None, fmt: str, n_check: int, games: int, score_aware: bool,
-           no_progress: bool) -> None:
+def equity(
+    preset: str,
+    overrides: tuple[str, ...],
+    policy_a: str,
+    policy_b: str,
+    deals: int,
+    seed: int,
+    out_dir: Path | None,
+    fmt: str,
+    n_check: int,
+    games: int,
+    score_aware: bool,
+    no_progress: bool,
+) -> None:
     """P(A wins the game) and E[final margin] from every score state.
 
     Estimates the law of one hand's result by simulation, then solves the game by
@@ -96,11 +136,19 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
     with removed_on_failure():
         paths: dict[str, Path] = {}
         if out_dir is not None:
-            paths = write_table_files(table, distribution, out_dir, stem,
-                                      f"{preset} rules, {policy_name(a)} vs {policy_name(b)}")
+            paths = write_table_files(
+                table,
+                distribution,
+                out_dir,
+                stem,
+                f"{preset} rules, {policy_name(a)} vs {policy_name(b)}",
+            )
         summary: dict[str, Any] = {
             "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-            "policy_a": policy_name(a), "policy_b": policy_name(b), "deals": deals, "seed": seed,
+            "policy_a": policy_name(a),
+            "policy_b": policy_name(b),
+            "deals": deals,
+            "seed": seed,
             "win_if_a_deals_first": table.win_probability(0, 0, True),
             "win_if_b_deals_first": table.win_probability(0, 0, False),
             "margin_if_a_deals_first": table.expected_margin(0, 0, True),
@@ -110,8 +158,16 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
             with progress_bar(None, "state", no_progress, "check") as update:
                 states = sample_states(table, n_check, seed)
                 update(0, total=len(states))
-                check = check_against_simulation(table, distribution, rules, a, b, states,
-                                                 max(games // 4, 10), offset_seed(seed, 1))
+                check = check_against_simulation(
+                    table,
+                    distribution,
+                    rules,
+                    a,
+                    b,
+                    states,
+                    max(games // 4, 10),
+                    offset_seed(seed, 1),
+                )
                 update(len(states))
             if out_dir is not None:
                 paths["check"] = out_dir / f"{stem}_check.csv"
@@ -120,19 +176,29 @@ def equity(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str
         if score_aware:
             with progress_bar(2, "step", no_progress, "score-aware") as update:
                 response = score_aware_best_response(
-                    knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules)
+                    knock_distributions(rules, a, b, deals, offset_seed(seed, 2)), rules
+                )
                 update(1)
-                gain = measure_gain(rules, response.policy(a), response.best_policy(a), b, games,
-                                    offset_seed(seed, 3))
+                gain = measure_gain(
+                    rules,
+                    response.policy(a),
+                    response.best_policy(a),
+                    b,
+                    games,
+                    offset_seed(seed, 3),
+                )
                 update(1)
             if out_dir is not None:
-                paths |= write_response_files(response, out_dir, stem,
-                                              f"{preset} rules, A against {policy_name(b)}")
+                paths |= write_response_files(
+                    response, out_dir, stem, f"{preset} rules, A against {policy_name(b)}"
+                )
             summary["score_aware"] = {
                 "best_constant_threshold": response.thresholds[response.best_constant],
-                "dp_game_win": response.constant_frame().set_index("threshold")["dp_game_win"]
+                "dp_game_win": response.constant_frame()
+                .set_index("threshold")["dp_game_win"]
                 .to_dict(),
-                **{f"game_win_{name}": e.as_dict() for name, e in gain.items()}}
+                **{f"game_win_{name}": e.as_dict() for name, e in gain.items()},
+            }
     summary["files"] = {kind: str(path) for kind, path in paths.items()}
     if fmt == "json":
         echo_json(summary)
@@ -148,12 +214,17 @@ def _slug(text: str) -> str:
 
 
 def _echo_table(summary: dict[str, Any], grid: pd.DataFrame) -> None:
-    click.echo(f"rules {summary['rules']}, A: {summary['policy_a']}, B: {summary['policy_b']}, "
-               f"{summary['deals']:,} deals, seed {summary['seed']}")
-    click.echo(f"P(A wins) from 0:0:  {summary['win_if_a_deals_first']:.4f} if A deals first, "
-               f"{summary['win_if_b_deals_first']:.4f} if B does")
-    click.echo(f"E[margin of A]:      {summary['margin_if_a_deals_first']:+.2f} points "
-               f"(A deals first)")
+    click.echo(
+        f"rules {summary['rules']}, A: {summary['policy_a']}, B: {summary['policy_b']}, "
+        f"{summary['deals']:,} deals, seed {summary['seed']}"
+    )
+    click.echo(
+        f"P(A wins) from 0:0:  {summary['win_if_a_deals_first']:.4f} if A deals first, "
+        f"{summary['win_if_b_deals_first']:.4f} if B does"
+    )
+    click.echo(
+        f"E[margin of A]:      {summary['margin_if_a_deals_first']:+.2f} points (A deals first)"
+    )
     click.echo(f"hands per game:      {summary['hands_per_game']:.2f}")
     click.echo("P(A wins) when A deals next (rows: A's score, columns: B's score):")
     coarse = grid.iloc[::_GRID_STEP, ::_GRID_STEP]
@@ -161,14 +232,18 @@ def _echo_table(summary: dict[str, Any], grid: pd.DataFrame) -> None:
     for score, row in coarse.iterrows():
         click.echo(f"{score:>6}" + "".join(f"{value:6.2f}" for value in row))
     for name, result in summary.get("check", {}).items():
-        click.echo(f"check {name:<7} {result['agree']}/{result['rows']} within 95%, "
-                   f"chi2 {result['chi2']:.1f} on {result['rows']} df, "
-                   f"p = {result['p_value']:.2f}")
+        click.echo(
+            f"check {name:<7} {result['agree']}/{result['rows']} within 95%, "
+            f"chi2 {result['chi2']:.1f} on {result['rows']} df, "
+            f"p = {result['p_value']:.2f}"
+        )
     if "score_aware" in summary:
         study = summary["score_aware"]
         gain = study["game_win_gain"]
-        click.echo(f"score-aware knocking: game-win gain {gain['mean']:+.4f} "
-                   f"(95% CI {gain['ci95'][0]:+.4f} to {gain['ci95'][1]:+.4f}) over "
-                   f"constant threshold {study['best_constant_threshold']}")
+        click.echo(
+            f"score-aware knocking: game-win gain {gain['mean']:+.4f} "
+            f"(95% CI {gain['ci95'][0]:+.4f} to {gain['ci95'][1]:+.4f}) over "
+            f"constant threshold {study['best_constant_threshold']}"
+        )
     for kind, path in summary["files"].items():
         click.echo(f"wrote {path} ({kind})")

@@ -8,10 +8,10 @@ import click
 
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.chunks import checkpointing
+from ..core.limits import MAX_UNITS
 from ..gin.studies.exact import distribution_table, exact_enumeration, exact_study, summarize
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.exact import write_study
-from ..core.limits import MAX_UNITS
 from ..report.files import make_folder, removed_on_failure
 from .files import check_out_path
 from .inputs import SEED, fail
@@ -20,26 +20,67 @@ from .progress import progress_bar
 
 
 @click.command("exact")
-@click.option("--cards", "n_cards", type=int, default=10, show_default=True,
-              help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
-                   "the best discard of every 11-card hand.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              callback=check_out_path, help="Write the counts CSV, summary JSON and chart into this "
-                                 "folder, with a checkpoint to resume from (default: print "
-                                 "only).")
+@click.option(
+    "--cards",
+    "n_cards",
+    type=int,
+    default=10,
+    show_default=True,
+    help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
+    "the best discard of every 11-card hand.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    callback=check_out_path,
+    help="Write the counts CSV, summary JSON and chart into this "
+    "folder, with a checkpoint to resume from (default: print "
+    "only).",
+)
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-@click.option("--mc-deals", type=int, default=1_000_000, show_default=True,
-              help="Monte Carlo deals for the chart overlay, 0 (none) to 10**12.")
-@click.option("--mc-seed", type=SEED, default=0, show_default=True,
-              help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.")
+@click.option(
+    "--mc-deals",
+    type=int,
+    default=1_000_000,
+    show_default=True,
+    help="Monte Carlo deals for the chart overlay, 0 (none) to 10**12.",
+)
+@click.option(
+    "--mc-seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.",
+)
 @click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
-@click.option("--ranks", type=click.IntRange(1, N_RANKS), default=N_RANKS, show_default=True,
-              help="Ranks per suit of a reduced deck (for checks; no Monte Carlo overlay).")
-@click.option("--suits", type=click.IntRange(1, N_SUITS), default=N_SUITS, show_default=True,
-              help="Suits of a reduced deck.")
+@click.option(
+    "--ranks",
+    type=click.IntRange(1, N_RANKS),
+    default=N_RANKS,
+    show_default=True,
+    help="Ranks per suit of a reduced deck (for checks; no Monte Carlo overlay).",
+)
+@click.option(
+    "--suits",
+    type=click.IntRange(1, N_SUITS),
+    default=N_SUITS,
+    show_default=True,
+    help="Suits of a reduced deck.",
+)
 @format_options
-def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, mc_seed: int,
-          restart: bool, ranks: int, suits: int, fmt: str) -> None:
+def exact(
+    n_cards: int,
+    out_dir: Path | None,
+    no_progress: bool,
+    mc_deals: int,
+    mc_seed: int,
+    restart: bool,
+    ranks: int,
+    suits: int,
+    fmt: str,
+) -> None:
     """Exact distribution of dealt deadwood over every hand of --cards cards.
 
     Each multiset of suit lanes is evaluated once and weighted by its number of suit
@@ -55,8 +96,10 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
     if not 0 <= mc_deals <= MAX_UNITS:
         fail(f"--mc-deals must be >= 0 and <= 10**12, got {mc_deals}")
     if not (1 <= suits <= N_SUITS and 1 <= ranks <= N_RANKS and n_cards <= ranks * suits):
-        fail(f"a deck of {suits} suits x {ranks} ranks cannot deal {n_cards} cards "
-             f"(suits 1-{N_SUITS}, ranks 1-{N_RANKS})")
+        fail(
+            f"a deck of {suits} suits x {ranks} ranks cannot deal {n_cards} cards "
+            f"(suits 1-{N_SUITS}, ranks 1-{N_RANKS})"
+        )
     full_deck = (ranks, suits) == (N_RANKS, N_SUITS)
     stem = f"cards{n_cards}" if full_deck else f"cards{n_cards}_{suits}x{ranks}"
     paths: dict[str, Path] = {}
@@ -74,8 +117,9 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
                 make_folder(out_dir)
                 try:
                     with checkpointing(Checkpoint.continue_or_start(checkpoint, identity)):
-                        study = exact_study(n_cards, ranks, suits, mc_deals if full_deck else 0,
-                                            mc_seed, update)
+                        study = exact_study(
+                            n_cards, ranks, suits, mc_deals if full_deck else 0, mc_seed, update
+                        )
                 except CheckpointMismatch as error:  # a saved state edited to misfit
                     fail(str(error))
                 paths = write_study(study, out_dir, stem)
@@ -85,12 +129,18 @@ def exact(n_cards: int, out_dir: Path | None, no_progress: bool, mc_deals: int, 
             result = study.result
     stats = summarize(result.counts)
     if fmt == "json":
-        echo_json({"cards": n_cards, "deck": f"{suits} suits x {ranks} ranks",
-                   "classes": result.classes, "seconds": result.seconds,
-                   "counts": [int(c) for c in result.counts],
-                   **{k: v for k, v in stats.items() if k != "p_at_most"},
-                   "p_at_most": {str(k): v for k, v in stats["p_at_most"].items()},
-                   "files": {k: str(v) for k, v in paths.items()}})
+        echo_json(
+            {
+                "cards": n_cards,
+                "deck": f"{suits} suits x {ranks} ranks",
+                "classes": result.classes,
+                "seconds": result.seconds,
+                "counts": [int(c) for c in result.counts],
+                **{k: v for k, v in stats.items() if k != "p_at_most"},
+                "p_at_most": {str(k): v for k, v in stats["p_at_most"].items()},
+                "files": {k: str(v) for k, v in paths.items()},
+            }
+        )
         return
     if fmt == "csv":
         click.echo(distribution_table(result.counts).to_csv(index=False), nl=False)

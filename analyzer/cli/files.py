@@ -16,15 +16,20 @@ from .inputs import F, fail
 
 def raw_option(function: F) -> F:
     """``--raw FILE``: write every row (hand or game) to a Parquet file."""
-    return click.option("--raw", type=click.Path(dir_okay=False), default=None,
-                        callback=_check_raw_path,
-                        help="Also write every row to this Parquet file (needs pyarrow: "
-                             "pip install -e '.[parquet]'); at most "
-                             f"{MAX_RAW_UNITS:,} deals or games.")(function)
+    return click.option(
+        "--raw",
+        type=click.Path(dir_okay=False),
+        default=None,
+        callback=_check_raw_path,
+        help="Also write every row to this Parquet file (needs pyarrow: "
+        "pip install -e '.[parquet]'); at most "
+        f"{MAX_RAW_UNITS:,} deals or games.",
+    )(function)
 
 
-def _check_raw_path(context: click.Context, parameter: click.Parameter,
-                    value: str | None) -> str | None:
+def _check_raw_path(
+    context: click.Context, parameter: click.Parameter, value: str | None
+) -> str | None:
     if value is None:
         return None
     try:
@@ -34,8 +39,9 @@ def _check_raw_path(context: click.Context, parameter: click.Parameter,
     return check_file_path(context, parameter, value)
 
 
-def check_file_path(context: click.Context, parameter: click.Parameter,
-                    value: str | None) -> str | None:
+def check_file_path(
+    context: click.Context, parameter: click.Parameter, value: str | None
+) -> str | None:
     """Click callback of a file option (``--raw``, ``--checkpoint``): a file name, in a
     folder that can be created and written (checked as ``--out``'s is)."""
     if value is not None:
@@ -62,28 +68,30 @@ def _probe_folder(folder: Path, parameter: click.Parameter) -> None:
             pass
     except OSError as error:
         reason = error.strerror or str(error)
-        raise click.BadParameter(f"cannot write to {folder}: {reason}",
-                                 param=parameter) from None
+        raise click.BadParameter(f"cannot write to {folder}: {reason}", param=parameter) from None
     finally:
         for made in reversed(created):
             made.rmdir()
 
 
-def check_out_folder(context: click.Context, parameter: click.Parameter,
-                     value: str | Path | None) -> str | Path | None:
+def check_out_folder(
+    context: click.Context, parameter: click.Parameter, value: str | Path | None
+) -> str | Path | None:
     """Click callback of an ``--out`` folder: it must be named, creatable and writable,
     checked before the command starts (and left as it was until the results are
     written).  An empty name would mean the current folder, which no one asks for."""
     if value is not None:
         if not str(value).strip():
-            raise click.BadParameter("is empty: give a folder name (. for the current "
-                                     "folder)", param=parameter)
+            raise click.BadParameter(
+                "is empty: give a folder name (. for the current folder)", param=parameter
+            )
         _probe_folder(Path(value), parameter)
     return value
 
 
-def check_out_path(context: click.Context, parameter: click.Parameter,
-                   value: str | None) -> Path | None:
+def check_out_path(
+    context: click.Context, parameter: click.Parameter, value: str | None
+) -> Path | None:
     """:func:`check_out_folder` for commands that take the folder as a ``Path``."""
     checked = check_out_folder(context, parameter, value)
     return None if checked is None else Path(checked)
@@ -93,8 +101,8 @@ def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw
     """Refuse ``option`` (which keeps every row) for runs whose rows would not fit the
     stated memory."""
     if raw is not None and count > MAX_RAW_UNITS:
-        fail(f"{option} keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, "
-             f"got {count:,}")
+        fail(f"{option} keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, got {count:,}")
+
 
 def write_raw(frame: Any, path: str | None) -> None:
     """Write ``frame`` as Parquet to ``path``; a missing pyarrow is a one-line error."""
@@ -107,4 +115,3 @@ def write_raw(frame: Any, path: str | None) -> None:
     with removed_on_failure():  # the folders made for it go if it cannot be written
         write_with(path, lambda temporary: frame.to_parquet(temporary, index=False))
     click.echo(f"wrote {len(frame):,} rows to {path}", err=True)
-

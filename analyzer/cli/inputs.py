@@ -45,8 +45,7 @@ class FiniteFloatRange(click.FloatRange):
 
     name = "float range"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
@@ -55,21 +54,37 @@ class FiniteFloatRange(click.FloatRange):
 
 def rules_options(function: F) -> F:
     """``--rules PRESET`` and repeatable ``--set field=value``."""
-    function = click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
-                            help="Override one rule field (repeatable), e.g. knock_limit=7; "
-                                 f"ranges: {ranges_text()}; flags yes/no.")(function)
-    return click.option("--rules", "preset", default="standard", show_default=True,
-                        help=f"Rules preset: {', '.join(RULE_PRESETS)}.")(function)
+    function = click.option(
+        "--set",
+        "overrides",
+        multiple=True,
+        metavar="FIELD=VALUE",
+        help="Override one rule field (repeatable), e.g. knock_limit=7; "
+        f"ranges: {ranges_text()}; flags yes/no.",
+    )(function)
+    return click.option(
+        "--rules",
+        "preset",
+        default="standard",
+        show_default=True,
+        help=f"Rules preset: {', '.join(RULE_PRESETS)}.",
+    )(function)
 
 
 def policy_options(function: F) -> F:
     """``--a`` and ``--b`` policies."""
-    function = click.option("--b", "policy_b", default="basic", show_default=True,
-                            help="Policy of player B (as --a).")(function)
-    return click.option("--a", "policy_a", default="basic", show_default=True,
-                        help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
-                             f"({policy_ranges_text()}), or the search player "
-                             "search[,budget=..,rollout=..].")(function)
+    function = click.option(
+        "--b", "policy_b", default="basic", show_default=True, help="Policy of player B (as --a)."
+    )(function)
+    return click.option(
+        "--a",
+        "policy_a",
+        default="basic",
+        show_default=True,
+        help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
+        f"({policy_ranges_text()}), or the search player "
+        "search[,budget=..,rollout=..].",
+    )(function)
 
 
 def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
@@ -84,8 +99,10 @@ def get_policy(text: str) -> Policy:
         return parse_policy(text)
     except ValueError as error:
         if text.strip().startswith("search"):
-            fail("the search player plays in simulate, games, tournament and advise only; "
-                 "here give a policy")
+            fail(
+                "the search player plays in simulate, games, tournament and advise only; "
+                "here give a policy"
+            )
         fail(str(error))
 
 
@@ -112,5 +129,3 @@ def split_player_list(text: str) -> list[str]:
         else:
             names.append(part)
     return names
-
-

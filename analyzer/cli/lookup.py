@@ -40,8 +40,12 @@ def _arrangement_dict(text: str) -> dict[str, Any]:
 
 @click.command()
 @click.argument("hand", required=False)
-@click.option("--file", "path", type=click.File("r", encoding="utf-8-sig"),
-              help="Evaluate one hand per line (UTF-8, '#' comments); CSV out.")
+@click.option(
+    "--file",
+    "path",
+    type=click.File("r", encoding="utf-8-sig"),
+    help="Evaluate one hand per line (UTF-8, '#' comments); CSV out.",
+)
 @format_options
 def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     """Best melds, deadwood cards and deadwood points of HAND (10 or 11 cards: a gin
@@ -55,8 +59,7 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
     if hand is not None and path is not None:
         fail("give either a HAND or --file, not both")
     if hand is None and path is None:
-        fail("give a HAND (10 or 11 cards) or --file FILE, e.g. "
-             "\"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\"")
+        fail('give a HAND (10 or 11 cards) or --file FILE, e.g. "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"')
     if path is not None:
         results = _file_arrangements(path)
         if fmt == "json":
@@ -74,8 +77,10 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
         echo_json(result)
     elif fmt == "csv":
         click.echo("hand,melds,deadwood_cards,deadwood")
-        click.echo(f"{result['hand']},{' | '.join(result['melds'])},{result['deadwood_cards']},"
-                   f"{result['deadwood']}")
+        click.echo(
+            f"{result['hand']},{' | '.join(result['melds'])},{result['deadwood_cards']},"
+            f"{result['deadwood']}"
+        )
     else:
         click.echo(f"hand:     {result['hand']}")
         click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
@@ -96,8 +101,11 @@ def _file_arrangements(path: Any) -> list[dict[str, Any]]:
             except ValueError as error:
                 fail(f"line {number}: {error}")
     except (ValueError, OSError) as error:
-        fail(str(error) if isinstance(error, ValueError) else
-             f"cannot read {path.name}: {error.strerror or error}")
+        fail(
+            str(error)
+            if isinstance(error, ValueError)
+            else f"cannot read {path.name}: {error.strerror or error}"
+        )
     return results
 
 
@@ -106,8 +114,9 @@ def _file_arrangements(path: Any) -> list[dict[str, Any]]:
 
 def _wrapped(label: str, text: str, indent: int) -> list[str]:
     """``label`` padded to ``indent`` columns, then ``text`` wrapped to the CLI width."""
-    return textwrap.wrap(text, MAX_WIDTH, initial_indent=f"{label:<{indent}}",
-                         subsequent_indent=" " * indent) or [label]
+    return textwrap.wrap(
+        text, MAX_WIDTH, initial_indent=f"{label:<{indent}}", subsequent_indent=" " * indent
+    ) or [label]
 
 
 def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
@@ -149,18 +158,29 @@ def rules_command(name: str | None, fmt: str) -> None:
         rules = get_rules(name, ())
         rows = rule_fields(rules)
         if fmt == "json":
-            echo_json({"preset": name, "note": RULE_PRESET_NOTES.get(name, ""),
-                       "fields": {f: {"value": v, "meaning": m} for f, v, m in rows}})
+            echo_json(
+                {
+                    "preset": name,
+                    "note": RULE_PRESET_NOTES.get(name, ""),
+                    "fields": {f: {"value": v, "meaning": m} for f, v, m in rows},
+                }
+            )
         elif fmt == "csv":
-            click.echo(pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(
-                index=False), nl=False)
+            click.echo(
+                pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(index=False),
+                nl=False,
+            )
         else:
             click.echo(f"{name}: {RULE_PRESET_NOTES.get(name, '')}")
             _explain_table(rows)
         return
     if fmt == "json":
-        echo_json({n: {"note": RULE_PRESET_NOTES.get(n, ""), "fields": r.describe()}
-                   for n, r in RULE_PRESETS.items()})
+        echo_json(
+            {
+                n: {"note": RULE_PRESET_NOTES.get(n, ""), "fields": r.describe()}
+                for n, r in RULE_PRESETS.items()
+            }
+        )
         return
     if fmt == "csv":
         frame = pd.DataFrame([{"preset": n, **r.describe()} for n, r in RULE_PRESETS.items()])
@@ -205,12 +225,19 @@ def policies_command(name: str | None, fmt: str) -> None:
         policy = get_policy(name)
         rows = policy_fields(policy)
         if fmt == "json":
-            echo_json({"policy": name, "string": format_policy(policy),
-                       "summary": explain_policy(policy),
-                       "fields": {f: {"value": v, "meaning": m} for f, v, m in rows}})
+            echo_json(
+                {
+                    "policy": name,
+                    "string": format_policy(policy),
+                    "summary": explain_policy(policy),
+                    "fields": {f: {"value": v, "meaning": m} for f, v, m in rows},
+                }
+            )
         elif fmt == "csv":
-            click.echo(pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(
-                index=False), nl=False)
+            click.echo(
+                pd.DataFrame(rows, columns=["field", "value", "meaning"]).to_csv(index=False),
+                nl=False,
+            )
         else:
             for line in _wrapped(f"{name}: ", explain_policy(policy), len(name) + 2):
                 click.echo(line)
@@ -218,8 +245,10 @@ def policies_command(name: str | None, fmt: str) -> None:
                 click.echo(line)
             _explain_table(rows)
         return
-    table = [{"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
-             for n, p in POLICY_PRESETS.items()]
+    table = [
+        {"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
+        for n, p in POLICY_PRESETS.items()
+    ]
     if fmt == "json":
         echo_json(table)
         return
@@ -232,6 +261,6 @@ def policies_command(name: str | None, fmt: str) -> None:
             click.echo(line)
         for line in _wrapped("", row["summary"], width):
             click.echo(line)
-    click.echo("\n'analyzer policies NAME' explains every field; --a/--b take a preset or a "
-               "string form.")
-
+    click.echo(
+        "\n'analyzer policies NAME' explains every field; --a/--b take a preset or a string form."
+    )

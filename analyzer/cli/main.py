@@ -51,8 +51,9 @@ COMMANDS = {
 
 
 #: Click (8.2+) raises this when a group is run without arguments, to show its help.
-_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHelpError",
-                                                   type("_Never", (click.UsageError,), {}))
+_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(
+    click.exceptions, "NoArgsIsHelpError", type("_Never", (click.UsageError,), {})
+)
 
 
 class _Stopped(BaseException):
@@ -61,17 +62,20 @@ class _Stopped(BaseException):
 
 
 class LazyGroup(click.Group):
-    """A group whose commands from other modules are imported only when used.
-
-    """
+    """A group whose commands from other modules are imported only when used."""
 
     def __init__(self, *args: Any, lazy_commands: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy_commands = lazy_commands
 
-    def main(self, args: Any = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         """Click's ``main``, with every usage error on one stderr line (``Error: ...``,
         exit status 2) instead of click's usage block, a file or stream that cannot be
         written as one line too (status 2), and Ctrl-C or SIGTERM as status 130: also
@@ -104,8 +108,13 @@ class LazyGroup(click.Group):
             exit_interrupted()
         sys.exit(code if isinstance(code, int) else 0)
 
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         try:
             return super().make_context(info_name, args, parent, **extra)
         except KeyboardInterrupt as stop:
@@ -129,8 +138,9 @@ class LazyGroup(click.Group):
         return command
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             lazy_commands=COMMANDS)
+@click.group(
+    cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]}, lazy_commands=COMMANDS
+)
 @click.version_option(__version__, prog_name="analyzer")
 def cli() -> None:
     """Gin rummy and rummy strategy analyzer.

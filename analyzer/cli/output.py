@@ -50,13 +50,18 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]
         else:
             yield f"{prefix}{key}", value
 
-def run_summary(preset: str, overrides: tuple[str, ...], rules: Rules, seed: int,
-                 a: Player, b: Player) -> dict[str, Any]:
+
+def run_summary(
+    preset: str, overrides: tuple[str, ...], rules: Rules, seed: int, a: Player, b: Player
+) -> dict[str, Any]:
     """The JSON keys every simulation command shares."""
-    return {"seed": seed,
-            "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-            "rules_fields": rules.describe(), "policy_a": player_form(a),
-            "policy_b": player_form(b)}
+    return {
+        "seed": seed,
+        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
+        "rules_fields": rules.describe(),
+        "policy_a": player_form(a),
+        "policy_b": player_form(b),
+    }
 
 
 def player_form(player: Player) -> str:
@@ -65,10 +70,13 @@ def player_form(player: Player) -> str:
     return format_policy(player) if isinstance(player, Policy) else format_player(player)
 
 
-def echo_header(what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Player,
-                 b: Player) -> None:
-    click.echo(f"{what}, seed {seed}, rules {preset}"
-               + (f" with {', '.join(overrides)}" if overrides else ""))
+def echo_header(
+    what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Player, b: Player
+) -> None:
+    click.echo(
+        f"{what}, seed {seed}, rules {preset}"
+        + (f" with {', '.join(overrides)}" if overrides else "")
+    )
     click.echo(f"A: {format_player(a)}   B: {format_player(b)}")
 
 
@@ -84,18 +92,31 @@ def format_options(function: F) -> F:
         return function(*args, fmt="json" if as_json else fmt, **kwargs)
 
     run = click.option("--json", "as_json", is_flag=True, help="Same as --format json.")(run)
-    return cast(F, click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
-                                show_default=True, help="Terminal output format.")(run))
+    return cast(
+        F,
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(FORMATS),
+            default="table",
+            show_default=True,
+            help="Terminal output format.",
+        )(run),
+    )
 
 
 def output_options(function: F) -> F:
     """``--out DIR`` and ``--format table|csv|json`` (``--json``)."""
     function = format_options(function)
-    return click.option("--out", type=click.Path(file_okay=False), default=None,
-                        callback=check_out_folder,
-                        help="Write the table (CSV) and chart (PNG) into this folder "
-                             "(checked writable before the run; default: write nothing).")(
-        function)
+    return click.option(
+        "--out",
+        type=click.Path(file_okay=False),
+        default=None,
+        callback=check_out_folder,
+        help="Write the table (CSV) and chart (PNG) into this folder "
+        "(checked writable before the run; default: write nothing).",
+    )(function)
+
 
 def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
     """Print a study table as an aligned table (wrapped into blocks of columns that fit
@@ -106,8 +127,7 @@ def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
     elif fmt == "json":
         click.echo(shown.to_json(orient="records", indent=2))
     else:
-        text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}",
-                               line_width=MAX_WIDTH)
+        text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}", line_width=MAX_WIDTH)
         click.echo("\n".join(line.rstrip() for line in text.splitlines()))
 
 
@@ -132,22 +152,35 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
     from ..gin.studies.branching import MAX_TURN
 
     marks = {"knock": "K", "play on": "P", "unclear": "·"}
-    cells = {(int(r.turn), int(r.deadwood)): marks[r.verdict] if r.n >= min_samples else " "
-             for r in chart.itertuples()}
+    cells = {
+        (int(r.turn), int(r.deadwood)): marks[r.verdict] if r.n >= min_samples else " "
+        for r in chart.itertuples()
+    }
     lines = ["own turn   deadwood " + " ".join(f"{d:>2}" for d in range(1, 11))]
     for turn in range(1, MAX_TURN + 1):
         label = f"{turn}+" if turn == MAX_TURN else str(turn)
         row = " ".join(f"{cells.get((turn, d), ' '):>2}" for d in range(1, 11))
         lines.append(f"{label:>8}            {row}".rstrip())
-    lines.append(f"K knock now, P play on (95% CI excludes 0), · too close to call, blank: "
-                 f"under {min_samples} states")
+    lines.append(
+        f"K knock now, P play on (95% CI excludes 0), · too close to call, blank: "
+        f"under {min_samples} states"
+    )
     return lines
 
 
-def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], None],
-               figsize: tuple[float, float], ncols: int = 1, *, title: str,
-               caption: str, sharey: bool = False,
-               tables: Mapping[str, Any] | None = None) -> None:
+def save_chart(
+    out: str | None,
+    name: str,
+    frame: Any,
+    draw: Callable[[Any], None],
+    figsize: tuple[float, float],
+    ncols: int = 1,
+    *,
+    title: str,
+    caption: str,
+    sharey: bool = False,
+    tables: Mapping[str, Any] | None = None,
+) -> None:
     """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
     :func:`analyzer.report.figures.chart`), and each of ``tables`` (file name -> table)
     as CSV, into ``out`` when given: all of them or none, and no folder made for them
@@ -159,11 +192,11 @@ def save_chart(out: str | None, name: str, frame: Any, draw: Callable[[Any], Non
     with chart(1, ncols, figsize, title=title, caption=caption, sharey=sharey) as drawn:
         draw(drawn.axes)
     folder = Path(out)
-    files = {folder / f"{name}.csv": csv_bytes(frame, index=False),
-             folder / f"{name}.png": drawn.png,
-             **{folder / file: csv_bytes(table, index=False)
-                for file, table in (tables or {}).items()}}
+    files = {
+        folder / f"{name}.csv": csv_bytes(frame, index=False),
+        folder / f"{name}.png": drawn.png,
+        **{folder / file: csv_bytes(table, index=False) for file, table in (tables or {}).items()},
+    }
     with removed_on_failure():
         write_together(files)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
-

@@ -47,17 +47,33 @@ if TYPE_CHECKING:
 @click.command("simulate")
 @rules_options
 @policy_options
-@click.option("--deals", type=UNITS, default=100_000, show_default=True,
-              help="Deals; each is played twice with seats swapped.")
+@click.option(
+    "--deals",
+    type=UNITS,
+    default=100_000,
+    show_default=True,
+    help="Deals; each is played twice with seats swapped.",
+)
 @run_options
 @format_options
 @raw_option
 @checkpoint_options
 @scheduler_option
-def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                     deals: int, seed: int, jobs: int | None, fmt: str,
-                     no_progress: bool, raw: str | None, checkpoint: str | None, resume: bool,
-                     scheduler: str | None) -> None:
+def simulate_command(
+    preset: str,
+    overrides: tuple[str, ...],
+    policy_a: str,
+    policy_b: str,
+    deals: int,
+    seed: int,
+    jobs: int | None,
+    fmt: str,
+    no_progress: bool,
+    raw: str | None,
+    checkpoint: str | None,
+    resume: bool,
+    scheduler: str | None,
+) -> None:
     """Play DEALS hands of A against B and summarise them.
 
     Each deal is played twice on the same cards, A as non-dealer then as dealer.
@@ -79,13 +95,24 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     if raw is not None and checkpoint is not None:
         fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
     set_jobs(jobs)
-    identity = {"command": "simulate", **run_summary(preset, overrides, rules, seed, a, b),
-                "deals": deals}
+    identity = {
+        "command": "simulate",
+        **run_summary(preset, overrides, rules, seed, a, b),
+        "deals": deals,
+    }
     with run_checkpoint(checkpoint, resume, identity) as saved:
         try:
             with progress_bar(deals, "deal", no_progress) as update:
-                result = simulate(rules, a, b, deals, seed, keep_rows=raw is not None,
-                                  progress=update, scheduler=scheduler)
+                result = simulate(
+                    rules,
+                    a,
+                    b,
+                    deals,
+                    seed,
+                    keep_rows=raw is not None,
+                    progress=update,
+                    scheduler=scheduler,
+                )
         except KeyboardInterrupt:
             interrupted(fmt == "json", {"deals": 0, "requested_deals": deals, "seed": seed}, saved)
     if not result.interrupted:
@@ -114,40 +141,68 @@ def simulate_command(preset: str, overrides: tuple[str, ...], policy_a: str, pol
     _print_simulation(result, seed, preset, overrides, a, b)
 
 
-def _print_simulation(result: HandResult, seed: int, preset: str, overrides: tuple[str, ...],
-                      a: Player, b: Player) -> None:
+def _print_simulation(
+    result: HandResult, seed: int, preset: str, overrides: tuple[str, ...], a: Player, b: Player
+) -> None:
     echo_header(f"{result.deals:,} deals ({result.hands:,} hands)", seed, preset, overrides, a, b)
     mix = "  ".join(f"{k} {v:.2%}" for k, v in result.outcomes.items() if v or k != "tie")
     click.echo(f"outcomes:            {mix}")
     click.echo(f"points/hand to A:    {estimate_text(result.points_a)}  (95% CI)")
     click.echo(f"hand win rate of A:  {estimate_text(result.win_rate_a)}")
     click.echo(f"turns per hand:      {estimate_text(result.turns, 2)}  (draws, both players)")
-    click.echo(f"first player edge:   {estimate_text(result.first_player_points)} points/hand, "
-               f"wins {result.first_player_win_rate:.2%} of decided hands")
-    click.echo(f"time:                {result.elapsed_s:.1f} s ({result.deals_per_s:,.0f} deals/s; "
-               f"kernels loaded before, in {result.kernels_s:.1f} s)")
+    click.echo(
+        f"first player edge:   {estimate_text(result.first_player_points)} points/hand, "
+        f"wins {result.first_player_win_rate:.2%} of decided hands"
+    )
+    click.echo(
+        f"time:                {result.elapsed_s:.1f} s ({result.deals_per_s:,.0f} deals/s; "
+        f"kernels loaded before, in {result.kernels_s:.1f} s)"
+    )
 
 
 @click.command("games")
 @rules_options
 @policy_options
-@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True,
-              help="3: separate scores (seating by the three_player rule); 4: partnerships "
-                   "0+2 v 1+3.")
-@click.option("--policies", default=None,
-              help="With 3 or 4 players: comma-separated policies, one per player "
-                   "(default: --a and --b alternating).")
-@click.option("--games", type=UNITS, default=10_000, show_default=True,
-              help="Games; with 2 players each is played twice with the first dealer swapped; "
-                   "with 3 or 4 at most 1,000,000.")
+@click.option(
+    "--players",
+    type=click.IntRange(2, 4),
+    default=2,
+    show_default=True,
+    help="3: separate scores (seating by the three_player rule); 4: partnerships 0+2 v 1+3.",
+)
+@click.option(
+    "--policies",
+    default=None,
+    help="With 3 or 4 players: comma-separated policies, one per player "
+    "(default: --a and --b alternating).",
+)
+@click.option(
+    "--games",
+    type=UNITS,
+    default=10_000,
+    show_default=True,
+    help="Games; with 2 players each is played twice with the first dealer swapped; "
+    "with 3 or 4 at most 1,000,000.",
+)
 @run_options
 @format_options
 @raw_option
 @scheduler_option
-def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                  players: int, policies: str | None, games: int, seed: int, jobs: int | None,
-                  fmt: str, no_progress: bool, raw: str | None,
-                  scheduler: str | None) -> None:
+def games_command(
+    preset: str,
+    overrides: tuple[str, ...],
+    policy_a: str,
+    policy_b: str,
+    players: int,
+    policies: str | None,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    fmt: str,
+    no_progress: bool,
+    raw: str | None,
+    scheduler: str | None,
+) -> None:
     """Play whole games to the target score of A against B (or 3-4 players).
 
     \b
@@ -161,21 +216,34 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     if players == 2 and policies is not None:
         fail("--policies is for 3 or 4 players; with 2 use --a and --b")
     if players > 2:
-        names = ([n.strip() for n in policies.split(",")] if policies
-                 else [policy_a if i % 2 == 0 else policy_b for i in range(players)])
+        names = (
+            [n.strip() for n in policies.split(",")]
+            if policies
+            else [policy_a if i % 2 == 0 else policy_b for i in range(players)]
+        )
         if len(names) != players:
             fail(f"--policies needs {players} policies, got {len(names)}")
         if games > MAX_MULTIPLAYER_GAMES:
-            fail(f"with {players} players at most {MAX_MULTIPLAYER_GAMES:,} games (every game "
-                 f"is kept in memory), got {games:,}")
+            fail(
+                f"with {players} players at most {MAX_MULTIPLAYER_GAMES:,} games (every game "
+                f"is kept in memory), got {games:,}"
+            )
         _multiplayer(rules, preset, names, games, seed, fmt, raw, no_progress)
         return
     from ..gin.play.simulate import play_games
 
     a, b = get_player(policy_a), get_player(policy_b)
     with progress_bar(games, "game", no_progress) as update:
-        result = play_games(rules, a, b, games, seed, keep_rows=raw is not None,
-                            progress=update, scheduler=scheduler)
+        result = play_games(
+            rules,
+            a,
+            b,
+            games,
+            seed,
+            keep_rows=raw is not None,
+            progress=update,
+            scheduler=scheduler,
+        )
     if not result.interrupted:
         write_raw(result.rows, raw)
     summary = {
@@ -201,8 +269,16 @@ def games_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy
     click.echo(f"time:                {result.elapsed_s:.1f} s")
 
 
-def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: int,
-                 fmt: str, raw: str | None, no_progress: bool) -> None:
+def _multiplayer(
+    rules: Rules,
+    preset: str,
+    names: list[str],
+    games: int,
+    seed: int,
+    fmt: str,
+    raw: str | None,
+    no_progress: bool,
+) -> None:
     from ..gin.play.multiplayer import multiplayer_summary, play_multiplayer_games
 
     chosen = [get_policy(name) for name in names]
@@ -213,22 +289,33 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
         fail(str(error))
     write_raw(frame, raw)
     summary = multiplayer_summary(frame)
-    summary.insert(1, "policy", names if len(names) == 3 else
-                   [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"])
+    summary.insert(
+        1,
+        "policy",
+        names if len(names) == 3 else [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"],
+    )
     if fmt == "csv":
         click.echo(summary.to_csv(index=False), nl=False)
         return
     if fmt == "json":
-        echo_json({"games": games, "seed": seed, "players": len(names), "rules": preset,
-                   "hands_per_game": float(frame["hands"].mean()),
-                   "shutout_rate": float(frame["shutout"].mean()),
-                   "sides": summary.to_dict(orient="records")})
+        echo_json(
+            {
+                "games": games,
+                "seed": seed,
+                "players": len(names),
+                "rules": preset,
+                "hands_per_game": float(frame["hands"].mean()),
+                "shutout_rate": float(frame["shutout"].mean()),
+                "sides": summary.to_dict(orient="records"),
+            }
+        )
         return
     seating = rules.three_player if len(names) == 3 else "partnerships 0+2 v 1+3"
     click.echo(f"{games:,} games of {len(names)} players ({seating}), seed {seed}, rules {preset}")
     click.echo(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    click.echo(f"hands per game: {frame['hands'].mean():.2f}   "
-               f"shutout rate: {frame['shutout'].mean():.2%}")
+    click.echo(
+        f"hands per game: {frame['hands'].mean():.2f}   shutout rate: {frame['shutout'].mean():.2%}"
+    )
 
 
 # ------------------------------------------------------------------------- studies
@@ -237,22 +324,47 @@ def _multiplayer(rules: Rules, preset: str, names: list[str], games: int, seed: 
 @click.command("replay")
 @rules_options
 @policy_options
-@click.option("--seed", type=SEED, default=1, show_default=True,
-              help="Seed of the run the deal comes from (as in simulate), "
-                   "0 <= seed < 2**63.")
-@click.option("--deal", type=click.IntRange(0, MAX_UNITS - 1), default=0, show_default=True,
-              help="Deal number within the run (below 10**12, the most deals of a run).")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=1,
+    show_default=True,
+    help="Seed of the run the deal comes from (as in simulate), 0 <= seed < 2**63.",
+)
+@click.option(
+    "--deal",
+    type=click.IntRange(0, MAX_UNITS - 1),
+    default=0,
+    show_default=True,
+    help="Deal number within the run (below 10**12, the most deals of a run).",
+)
 @click.option("--a-deals", is_flag=True, help="A deals (default: B deals, A starts).")
-@click.option("--deck", default=None,
-              help="Deal these cards instead: 'non-dealer | dealer | upcard [| stock]' "
-                   "(hands may be short; the rest is filled in card order) or all 52 cards.")
-@click.option("--position", "position_file", type=click.File("r", encoding="utf-8-sig"),
-              default=None,
-              help="A JSON file with the key deck (same text as --deck); at most 64 KB.")
+@click.option(
+    "--deck",
+    default=None,
+    help="Deal these cards instead: 'non-dealer | dealer | upcard [| stock]' "
+    "(hands may be short; the rest is filled in card order) or all 52 cards.",
+)
+@click.option(
+    "--position",
+    "position_file",
+    type=click.File("r", encoding="utf-8-sig"),
+    default=None,
+    help="A JSON file with the key deck (same text as --deck); at most 64 KB.",
+)
 @format_options
-def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, policy_b: str,
-                   seed: int, deal: int, a_deals: bool, deck: str | None,
-                   position_file: Any, fmt: str) -> None:
+def replay_command(
+    preset: str,
+    overrides: tuple[str, ...],
+    policy_a: str,
+    policy_b: str,
+    seed: int,
+    deal: int,
+    a_deals: bool,
+    deck: str | None,
+    position_file: Any,
+    fmt: str,
+) -> None:
     """Play one hand and show it turn by turn: cards, draws, discards, deadwood, the
     knock, melds, layoffs and the score.
 
@@ -274,14 +386,19 @@ def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, polic
         if position_file is not None:
             data = load_json(read_text(position_file), f"position file {position_file.name}")
             if not isinstance(data, dict) or "deck" not in data:
-                raise ValueError(f"bad position file {position_file.name}: expected a JSON "
-                                 "object with the key 'deck'")
+                raise ValueError(
+                    f"bad position file {position_file.name}: expected a JSON "
+                    "object with the key 'deck'"
+                )
             deck = str(data["deck"])
         cards = None if deck is None else parse_deck(deck)
         hand = replay(rules, a, b, seed, deal, a_deals, cards)
     except (ValueError, OSError) as error:
-        fail(str(error) if isinstance(error, ValueError) else
-             f"cannot read {position_file.name}: {error.strerror or error}")
+        fail(
+            str(error)
+            if isinstance(error, ValueError)
+            else f"cannot read {position_file.name}: {error.strerror or error}"
+        )
     if fmt == "json":
         echo_json(hand.to_dict())
         return
@@ -289,25 +406,36 @@ def replay_command(preset: str, overrides: tuple[str, ...], policy_a: str, polic
         click.echo(hand.to_frame().to_csv(index=False), nl=False)
         return
     origin = f"deal {deal} of seed {seed}" if deck is None else "the given deck"
-    click.echo(f"{origin}, rules {preset}" + (f" with {', '.join(overrides)}" if overrides
-                                               else "") + f"; {hand.dealer} deals")
+    click.echo(
+        f"{origin}, rules {preset}"
+        + (f" with {', '.join(overrides)}" if overrides else "")
+        + f"; {hand.dealer} deals"
+    )
     click.echo(f"A: {policy_name(a)}   B: {policy_name(b)}")
     click.echo(f"A holds {hand.start_a}   (deadwood {min_deadwood(hand.start_a)})")
     click.echo(f"B holds {hand.start_b}   (deadwood {min_deadwood(hand.start_b)})")
     if hand.upcard:
         click.echo(f"upcard  {hand.upcard}")
     click.echo("")
-    click.echo(f"{'#':>3}  {'who':<3} {'action':<13} {'card':<4}  {'cards held after':<32}  "
-               f"{'dw':>3} {'stock':>5}")
+    click.echo(
+        f"{'#':>3}  {'who':<3} {'action':<13} {'card':<4}  {'cards held after':<32}  "
+        f"{'dw':>3} {'stock':>5}"
+    )
     for event in hand.events:
-        click.echo(f"{event.step:>3}  {event.player:<3} {event.action:<13} {event.card:<4}  "
-                   f"{event.hand:<32}  {event.deadwood:>3} {event.stock:>5}")
+        click.echo(
+            f"{event.step:>3}  {event.player:<3} {event.action:<13} {event.card:<4}  "
+            f"{event.hand:<32}  {event.deadwood:>3} {event.stock:>5}"
+        )
     click.echo("")
     if hand.knocker:
         defender = "B" if hand.knocker == "A" else "A"
-        click.echo(f"{hand.knocker} lays out  {' | '.join(hand.knocker_melds) or '-'}  "
-                   f"(deadwood {hand.knocker_deadwood})")
-        click.echo(f"{defender} melds     {' | '.join(hand.defender_melds) or '-'}"
-                   + (f", lays off {hand.layoffs}" if hand.layoffs else "")
-                   + f"  (deadwood {hand.defender_deadwood})")
+        click.echo(
+            f"{hand.knocker} lays out  {' | '.join(hand.knocker_melds) or '-'}  "
+            f"(deadwood {hand.knocker_deadwood})"
+        )
+        click.echo(
+            f"{defender} melds     {' | '.join(hand.defender_melds) or '-'}"
+            + (f", lays off {hand.layoffs}" if hand.layoffs else "")
+            + f"  (deadwood {hand.defender_deadwood})"
+        )
     click.echo(f"result: {hand.summary()}")

@@ -31,8 +31,9 @@ def progress_hidden(no_progress: bool) -> bool:
 
 
 @contextmanager
-def progress_bar(total: int | None, unit: str, hidden: bool,
-                 desc: str | None = None) -> Iterator[Progress]:
+def progress_bar(
+    total: int | None, unit: str, hidden: bool, desc: str | None = None
+) -> Iterator[Progress]:
     """The CLI's one progress display: a tqdm bar with an ETA on stderr, fed by the
     compute layers' plain progress callable (:mod:`analyzer.core.progress`).
 
@@ -42,10 +43,18 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
     """
     from tqdm import tqdm
 
-    with tqdm(total=total, unit=unit, unit_scale=True, desc=desc, delay=PROGRESS_DELAY_S,
-              disable=progress_hidden(hidden), file=sys.stderr, leave=False,
-              ncols=MAX_WIDTH, dynamic_ncols=False) as bar:
-
+    with tqdm(
+        total=total,
+        unit=unit,
+        unit_scale=True,
+        desc=desc,
+        delay=PROGRESS_DELAY_S,
+        disable=progress_hidden(hidden),
+        file=sys.stderr,
+        leave=False,
+        ncols=MAX_WIDTH,
+        dynamic_ncols=False,
+    ) as bar:
         # on a terminal, redraw every second once the delay is over, so that the elapsed
         # time moves even while a long chunk (or a step that reports nothing) runs
         stop = threading.Event()
@@ -65,4 +74,3 @@ def progress_bar(total: int | None, unit: str, hidden: bool,
             stop.set()
             if ticker.is_alive():
                 ticker.join()
-

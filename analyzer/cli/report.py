@@ -23,27 +23,49 @@ MAX_REPORT_DEALS = 10_000_000
 
 
 @click.command("report")
-@click.option("--deals", type=click.IntRange(100, MAX_REPORT_DEALS), default=None,
-              help="Base size: deals per arm of the knock sweep (default 40,000); every "
-                   "study scales from it (the variants study keeps a quarter of it as "
-                   "rows: under 0.5 GB at the top of the range).")
+@click.option(
+    "--deals",
+    type=click.IntRange(100, MAX_REPORT_DEALS),
+    default=None,
+    help="Base size: deals per arm of the knock sweep (default 40,000); every "
+    "study scales from it (the variants study keeps a quarter of it as "
+    "rows: under 0.5 GB at the top of the range).",
+)
 @click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
-@click.option("--seed", type=SEED, default=2026, show_default=True,
-              help="Random seed, 0 <= seed < 2**63.")
-@click.option("--out", type=click.Path(file_okay=False), default="results", show_default=True,
-              callback=check_out_folder,
-              help="Folder for the report (checked writable before the run; a run that fails "
-                   "or is stopped removes the files and folders it made, and nothing else).")
-@click.option("--only", default=None,
-              help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
-                   "variants,equity,rummy (default all).")
+@click.option(
+    "--seed", type=SEED, default=2026, show_default=True, help="Random seed, 0 <= seed < 2**63."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default="results",
+    show_default=True,
+    callback=check_out_folder,
+    help="Folder for the report (checked writable before the run; a run that fails "
+    "or is stopped removes the files and folders it made, and nothing else).",
+)
+@click.option(
+    "--only",
+    default=None,
+    help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
+    "variants,equity,rummy (default all).",
+)
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
 @checkpoint_options
 @scheduler_option
-def report_command(deals: int | None, quick: bool, seed: int, out: str, only: str | None,
-                   jobs: int | None, no_progress: bool, checkpoint: str | None, resume: bool,
-                   scheduler: str | None) -> None:
+def report_command(
+    deals: int | None,
+    quick: bool,
+    seed: int,
+    out: str,
+    only: str | None,
+    jobs: int | None,
+    no_progress: bool,
+    checkpoint: str | None,
+    resume: bool,
+    scheduler: str | None,
+) -> None:
     """Run every study and write the report (Markdown, PNG, CSV) into --out.
 
     \b
@@ -75,9 +97,14 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
         if unknown:
             fail(f"unknown section {unknown[0]!r}; choose from {', '.join(names)}")
     set_jobs(jobs)
-    command = " ".join(["analyzer report", *([f"--deals {deals}"] if deals else []),
-                        *(["--quick"] if quick and not deals else []),
-                        *([f"--seed {seed}"] if seed != 2026 else [])])
+    command = " ".join(
+        [
+            "analyzer report",
+            *([f"--deals {deals}"] if deals else []),
+            *(["--quick"] if quick and not deals else []),
+            *([f"--seed {seed}"] if seed != 2026 else []),
+        ]
+    )
 
     bars = ExitStack()
 
@@ -86,10 +113,21 @@ def report_command(deals: int | None, quick: bool, seed: int, out: str, only: st
         bars.close()
         return bars.enter_context(progress_bar(total, "unit", no_progress, step))
 
-    config = ReportConfig(out=Path(out), deals=size, seed=seed, command=command,
-                          progress=step_bar, scheduler=scheduler)
-    identity = {"command": "report", "deals": size, "seed": seed, "only": sections,
-                "out": str(Path(out).absolute())}
+    config = ReportConfig(
+        out=Path(out),
+        deals=size,
+        seed=seed,
+        command=command,
+        progress=step_bar,
+        scheduler=scheduler,
+    )
+    identity = {
+        "command": "report",
+        "deals": size,
+        "seed": seed,
+        "only": sections,
+        "out": str(Path(out).absolute()),
+    }
     with run_checkpoint(checkpoint, resume, identity) as saved:
         try:
             with removed_on_failure(), bars:

@@ -23,12 +23,19 @@ from .output import echo_json, output_options
 def run_options(function: F) -> F:
     """``--seed``/``--jobs``/``--no-progress``."""
     function = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(function)
-    function = click.option("--jobs", type=click.IntRange(1, 256), default=None,
-                            help="Threads (default: all cores). Results do not depend on it.")(
-        function)
-    return click.option("--seed", type=SEED, default=1, show_default=True,
-                        help="Random seed, 0 <= seed < 2**63; a run is reproducible from it.")(
-        function)
+    function = click.option(
+        "--jobs",
+        type=click.IntRange(1, 256),
+        default=None,
+        help="Threads (default: all cores). Results do not depend on it.",
+    )(function)
+    return click.option(
+        "--seed",
+        type=SEED,
+        default=1,
+        show_default=True,
+        help="Random seed, 0 <= seed < 2**63; a run is reproducible from it.",
+    )(function)
 
 
 def set_jobs(jobs: int | None) -> None:
@@ -45,18 +52,26 @@ def study_options(function: F) -> F:
 
 def checkpoint_options(function: F) -> F:
     """``--checkpoint FILE`` and ``--resume``."""
-    function = click.option("--resume", is_flag=True,
-                            help="Continue the run saved in --checkpoint; the result is the "
-                                 "same bit for bit as an uninterrupted run.")(function)
-    return click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
-                        callback=check_file_path,
-                        help="Save finished chunks to this file every few seconds and on "
-                             "Ctrl-C, so that --resume can continue the run.")(function)
+    function = click.option(
+        "--resume",
+        is_flag=True,
+        help="Continue the run saved in --checkpoint; the result is the "
+        "same bit for bit as an uninterrupted run.",
+    )(function)
+    return click.option(
+        "--checkpoint",
+        type=click.Path(dir_okay=False),
+        default=None,
+        callback=check_file_path,
+        help="Save finished chunks to this file every few seconds and on "
+        "Ctrl-C, so that --resume can continue the run.",
+    )(function)
 
 
 @contextmanager
-def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
-                   ) -> Iterator[Checkpoint | None]:
+def run_checkpoint(
+    path: str | None, resume: bool, identity: Mapping[str, Any]
+) -> Iterator[Checkpoint | None]:
     """The run's :class:`~analyzer.report.checkpoint.Checkpoint` (None without --checkpoint),
     active inside the block; a file of another run, a damaged file, or --resume without
     a file, is a one-line error (exit status 2), before any work where it can be seen
@@ -83,8 +98,9 @@ def run_checkpoint(path: str | None, resume: bool, identity: Mapping[str, Any]
         fail(str(error))
 
 
-def interrupted(as_json: bool, partial: dict[str, Any] | None = None,
-                checkpoint: Checkpoint | None = None) -> NoReturn:
+def interrupted(
+    as_json: bool, partial: dict[str, Any] | None = None, checkpoint: Checkpoint | None = None
+) -> NoReturn:
     """Report a run stopped by Ctrl-C/SIGTERM and exit with :data:`INTERRUPTED_EXIT`:
     with --json, the partial result marked ``"interrupted": true``."""
     if as_json:
@@ -92,6 +108,7 @@ def interrupted(as_json: bool, partial: dict[str, Any] | None = None,
     where = f"; progress saved in {checkpoint.path}, continue with --resume" if checkpoint else ""
     click.echo(f"Error: interrupted{where}", err=True)
     exit_interrupted()
+
 
 def scheduler_option(command: F) -> F:
     """``--scheduler`` (or ``$ANALYZER_SCHEDULER``) for a click command.
@@ -108,11 +125,15 @@ def scheduler_option(command: F) -> F:
             raise _UsageFailure(str(error)) from error
 
     return click.option(
-        "--scheduler", envvar=SCHEDULER_ENV, default=None, callback=_check_scheduler,
+        "--scheduler",
+        envvar=SCHEDULER_ENV,
+        default=None,
+        callback=_check_scheduler,
         metavar="ADDRESS|local:N",
         help="Run the chunks on a Dask cluster: a scheduler address (tcp://host:8786) or "
-             "local:N worker processes on this machine; default: in-process on all cores. "
-             "Results are the same bit for bit. Env: ANALYZER_SCHEDULER.")(cast(F, run))
+        "local:N worker processes on this machine; default: in-process on all cores. "
+        "Results are the same bit for bit. Env: ANALYZER_SCHEDULER.",
+    )(cast(F, run))
 
 
 class _UsageFailure(click.ClickException):
@@ -121,8 +142,9 @@ class _UsageFailure(click.ClickException):
     exit_code = 2
 
 
-def _check_scheduler(context: click.Context, parameter: click.Parameter,
-                     value: str | None) -> str | None:
+def _check_scheduler(
+    context: click.Context, parameter: click.Parameter, value: str | None
+) -> str | None:
     if value is None or not value.strip():
         # an explicit empty option or variable means the in-process path
         return None if value is None else ""
@@ -133,6 +155,7 @@ def _check_scheduler(context: click.Context, parameter: click.Parameter,
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise click.BadParameter("needs dask.distributed: "
-                                 "pip install 'rummy-analyzer[cluster]'") from None
+        raise click.BadParameter(
+            "needs dask.distributed: pip install 'rummy-analyzer[cluster]'"
+        ) from None
     return value.strip()

@@ -14,23 +14,46 @@ MAX_ADVICE_SECONDS = 10.0
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind; the default serves this machine only.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port to bind (0: any free port, printed at start).")
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
-              help="Also answer requests addressed to this host name (repeatable), e.g. "
-                   "a reverse proxy's; requests naming another host get 400 (a defence "
-                   "against DNS rebinding).")
-@click.option("--results", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("results"), show_default=True,
-              help="Folder of the committed report whose CSVs the strategy page charts.")
-@click.option("--advice-seconds", type=FiniteFloatRange(0.1, MAX_ADVICE_SECONDS), default=1.2,
-              show_default=True,
-              help="Time budget of one advisor request without a sample count (sets its "
-                   f"sample budget), 0.1-{MAX_ADVICE_SECONDS:g}.")
-def serve_command(host: str, port: int, allow_hosts: tuple[str, ...], results: Path,
-                  advice_seconds: float) -> None:
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to bind; the default serves this machine only.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to bind (0: any free port, printed at start).",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests addressed to this host name (repeatable), e.g. "
+    "a reverse proxy's; requests naming another host get 400 (a defence "
+    "against DNS rebinding).",
+)
+@click.option(
+    "--results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("results"),
+    show_default=True,
+    help="Folder of the committed report whose CSVs the strategy page charts.",
+)
+@click.option(
+    "--advice-seconds",
+    type=FiniteFloatRange(0.1, MAX_ADVICE_SECONDS),
+    default=1.2,
+    show_default=True,
+    help="Time budget of one advisor request without a sample count (sets its "
+    f"sample budget), 0.1-{MAX_ADVICE_SECONDS:g}.",
+)
+def serve_command(
+    host: str, port: int, allow_hosts: tuple[str, ...], results: Path, advice_seconds: float
+) -> None:
     """Start the web app: advisor, practice table and strategy charts.
 
     Open the printed address in a browser. The JSON API is described at /openapi.json.
@@ -47,10 +70,12 @@ def serve_command(host: str, port: int, allow_hosts: tuple[str, ...], results: P
     except OSError as error:
         fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
     port = sock.getsockname()[1]
-    app = create_app(results, advice_seconds=advice_seconds, host=host,
-                     allow_hosts=allow_hosts)
+    app = create_app(results, advice_seconds=advice_seconds, host=host, allow_hosts=allow_hosts)
     server = make_server(app)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, "
-               "/openapi.json; Ctrl+C stops", err=True)
+    click.echo(
+        f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, "
+        "/openapi.json; Ctrl+C stops",
+        err=True,
+    )
     server.run(sockets=[sock])

@@ -32,8 +32,9 @@ SUIT_CHARS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
 
 #: Deadwood value of each card index (A = 1, 2-10 face value, J/Q/K = 10), points.
-CARD_POINTS = np.array([min(r + 1, 10) for _ in range(N_SUITS) for r in range(N_RANKS)],
-                       dtype=np.int64)
+CARD_POINTS = np.array(
+    [min(r + 1, 10) for _ in range(N_SUITS) for r in range(N_RANKS)], dtype=np.int64
+)
 
 HandLike = str | int | np.integer | Iterable[int]
 
@@ -72,7 +73,9 @@ def parse_card(token: str) -> int:
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-        raise ValueError(f"bad card {token!r}: unknown rank {text[:-1]!r} (ranks are A23456789TJQK)")
+        raise ValueError(
+            f"bad card {token!r}: unknown rank {text[:-1]!r} (ranks are A23456789TJQK)"
+        )
     if suit_text not in _SUIT_LOOKUP:
         raise ValueError(f"bad card {token!r}: unknown suit {text[-1]!r} (suits are cdhs or ♣♦♥♠)")
     return _SUIT_LOOKUP[suit_text] * N_RANKS + RANK_CHARS.index(rank_text)

@@ -123,9 +123,13 @@ def checkpointing(checkpoint: FoldCheckpoint | None) -> Iterator[FoldCheckpoint 
         _ACTIVE_CHECKPOINT.reset(token)
 
 
-def fold_chunks(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
-                scheduler: str | None = None, progress: Progress | None = None
-                ) -> tuple[A, bool]:
+def fold_chunks(
+    plan: ChunkPlan,
+    fold: Callable[[A, R], A],
+    initial: A,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[A, bool]:
     """Fold ``plan``'s chunk results into ``initial`` in chunk order, as they arrive.
 
     Returns ``(value, interrupted)``: the fold over every chunk and False, or, when
@@ -161,8 +165,11 @@ def fold_chunks(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
             progress(state.units)
     # a generator: nothing runs until the loop asks; closed below whatever happens, so
     # a cluster's client (and a local:N cluster) shuts down before this returns
-    results = (results_on_cluster(plan, scheduler, state.chunks) if scheduler
-               else _results_in_process(plan, state.chunks))
+    results = (
+        results_on_cluster(plan, scheduler, state.chunks)
+        if scheduler
+        else _results_in_process(plan, state.chunks)
+    )
     try:
         for span, result in results:
             state.value = fold(state.value, result)
@@ -188,9 +195,13 @@ def fold_chunks(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
     return state.value, False
 
 
-def fold_to_end(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
-                scheduler: str | None = None, progress: Progress | None = None
-                ) -> A:
+def fold_to_end(
+    plan: ChunkPlan,
+    fold: Callable[[A, R], A],
+    initial: A,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> A:
     """The value of :func:`fold_chunks` over every chunk, for a study that has no use
     for part of a run: a stop part way raises ``KeyboardInterrupt`` (after saving the
     checkpoint, as any stop does)."""
@@ -200,11 +211,19 @@ def fold_to_end(plan: ChunkPlan, fold: Callable[[A, R], A], initial: A,
     return value
 
 
-def map_spans(function: Callable[..., R], total: int, chunk: int, common: Mapping[str, Any],
-              scheduler: str | None = None, progress: Progress | None = None,
-              first_key: str = "first", count_key: str = "count") -> list[R]:
+def map_spans(
+    function: Callable[..., R],
+    total: int,
+    chunk: int,
+    common: Mapping[str, Any],
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    first_key: str = "first",
+    count_key: str = "count",
+) -> list[R]:
     """The list of chunk results of a :class:`ChunkPlan` run to its end (for runs of few
     chunks; long runs should fold instead, which keeps memory flat)."""
+
     def append(results: list[R], result: R) -> list[R]:
         results.append(result)
         return results
@@ -220,5 +239,13 @@ def _results_in_process(plan: ChunkPlan, start: int) -> Generator[tuple[ChunkSpa
         yield span, plan.function(**plan.kwargs(span))
 
 
-__all__ = ["ChunkPlan", "ChunkSpan", "FoldCheckpoint", "FoldState", "checkpointing",
-           "fold_chunks", "fold_to_end", "map_spans"]
+__all__ = [
+    "ChunkPlan",
+    "ChunkSpan",
+    "FoldCheckpoint",
+    "FoldState",
+    "checkpointing",
+    "fold_chunks",
+    "fold_to_end",
+    "map_spans",
+]

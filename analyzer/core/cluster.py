@@ -92,8 +92,9 @@ def _local_workers(scheduler: str) -> int | None:
 IN_FLIGHT_PER_WORKER = 4
 
 
-def results_on_cluster(plan: ChunkPlan, scheduler: str, start: int
-                       ) -> Generator[tuple[ChunkSpan, Any]]:
+def results_on_cluster(
+    plan: ChunkPlan, scheduler: str, start: int
+) -> Generator[tuple[ChunkSpan, Any]]:
     """Run the chunks from ``start`` on as Dask tasks, a bounded number at a time, and
     yield their results in chunk order (the cluster path of
     :func:`analyzer.core.chunks.fold_chunks`).
@@ -122,9 +123,15 @@ def results_on_cluster(plan: ChunkPlan, scheduler: str, start: int
                 if span is None:
                     return
                 key = f"{plan.function.__name__}-{run}-{span.index}"
-                future = client.submit(_run_chunk, plan.function, plan.kwargs(span),
-                                       processes_by_host, key=key, retries=TASK_RETRIES,
-                                       pure=False)
+                future = client.submit(
+                    _run_chunk,
+                    plan.function,
+                    plan.kwargs(span),
+                    processes_by_host,
+                    key=key,
+                    retries=TASK_RETRIES,
+                    pure=False,
+                )
                 in_flight[key] = (span, future)
                 queue.add(future)
 
@@ -143,8 +150,9 @@ def results_on_cluster(plan: ChunkPlan, scheduler: str, start: int
                 client.cancel([future for _, future in in_flight.values()])
 
 
-def _run_chunk(function: Callable[..., R], kwargs: Mapping[str, Any],
-               processes_by_host: Mapping[str, int]) -> R:
+def _run_chunk(
+    function: Callable[..., R], kwargs: Mapping[str, Any], processes_by_host: Mapping[str, int]
+) -> R:
     """One chunk on a worker: ``function(**kwargs)`` on this process's share of its
     host's numba threads (all of them on a host the run did not see at its start)."""
     import numba
@@ -166,15 +174,22 @@ def _client(scheduler: str) -> Iterator[Client]:
     except ImportError as error:
         raise ModuleNotFoundError(
             "running on a Dask cluster needs dask.distributed: "
-            "pip install 'rummy-analyzer[cluster]'") from error
+            "pip install 'rummy-analyzer[cluster]'"
+        ) from error
     workers = _local_workers(scheduler)
     if workers is not None:
         # loopback only; the scheduler's HTTP server (always started, even without a
         # dashboard) takes any free port rather than warn when 8787 is taken
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None,
-                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                               silence_logs=logging.ERROR, preload=[__name__])
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            silence_logs=logging.ERROR,
+            preload=[__name__],
+        )
         with cluster, Client(cluster, set_as_default=False) as client:
             yield client
         return
@@ -183,8 +198,10 @@ def _client(scheduler: str) -> Iterator[Client]:
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError) as error:
-        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {scheduler}: "
-                                   f"no answer within {CONNECT_TIMEOUT_S:g} s") from error
+        raise SchedulerUnreachable(
+            f"cannot reach the Dask scheduler at {scheduler}: "
+            f"no answer within {CONNECT_TIMEOUT_S:g} s"
+        ) from error
     with client:
         yield client
 
@@ -198,11 +215,13 @@ def _checked_address(scheduler: str) -> str:
         # stalls the interpreter's exit for twice the timeout
         address = resolve_address(scheduler)
     except ValueError as error:
-        raise SchedulerUnreachable(f"not a Dask scheduler address: {scheduler!r} ({error})"
-                                   ) from None
+        raise SchedulerUnreachable(
+            f"not a Dask scheduler address: {scheduler!r} ({error})"
+        ) from None
     except OSError as error:
-        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {scheduler}: "
-                                   f"{error.strerror or error}") from None
+        raise SchedulerUnreachable(
+            f"cannot reach the Dask scheduler at {scheduler}: {error.strerror or error}"
+        ) from None
     return address
 
 
@@ -221,8 +240,9 @@ def _check_handshake(address: str, scheduler: str) -> None:
         return
     host, _, port = location.rpartition(":")
     try:
-        with socket.create_connection((host.strip("[]"), int(port)),
-                                      timeout=CONNECT_TIMEOUT_S) as probe:
+        with socket.create_connection(
+            (host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S
+        ) as probe:
             probe.settimeout(HANDSHAKE_TIMEOUT_S)
             greeting = b""
             while len(greeting) < 512 and b"compression" not in greeting:
@@ -233,11 +253,15 @@ def _check_handshake(address: str, scheduler: str) -> None:
     except TimeoutError:
         greeting = b""
     except (OSError, ValueError) as error:
-        raise SchedulerUnreachable(f"cannot reach the Dask scheduler at {scheduler}: "
-                                   f"{getattr(error, 'strerror', None) or error}") from None
+        raise SchedulerUnreachable(
+            f"cannot reach the Dask scheduler at {scheduler}: "
+            f"{getattr(error, 'strerror', None) or error}"
+        ) from None
     if b"compression" not in greeting:
-        raise SchedulerUnreachable(f"{scheduler} answers but is not a Dask scheduler (no "
-                                   f"handshake within {HANDSHAKE_TIMEOUT_S:g} s)")
+        raise SchedulerUnreachable(
+            f"{scheduler} answers but is not a Dask scheduler (no "
+            f"handshake within {HANDSHAKE_TIMEOUT_S:g} s)"
+        )
 
 
 def dask_setup(worker: object) -> None:
@@ -250,6 +274,14 @@ def dask_setup(worker: object) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-__all__ = ["CONNECT_TIMEOUT_S", "HANDSHAKE_TIMEOUT_S", "IN_FLIGHT_PER_WORKER", "SCHEDULER_ENV",
-           "TASK_RETRIES", "SchedulerUnreachable", "dask_setup", "resolve_scheduler",
-           "results_on_cluster"]
+__all__ = [
+    "CONNECT_TIMEOUT_S",
+    "HANDSHAKE_TIMEOUT_S",
+    "IN_FLIGHT_PER_WORKER",
+    "SCHEDULER_ENV",
+    "TASK_RETRIES",
+    "SchedulerUnreachable",
+    "dask_setup",
+    "resolve_scheduler",
+    "results_on_cluster",
+]

@@ -23,8 +23,9 @@ LANE_MASK = np.int64(SUIT_BITS)
 
 
 @cache
-def lane_tables(run_cap: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                       npt.NDArray[np.int64]]:
+def lane_tables(
+    run_cap: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Tables over every 13-bit suit lane for runs of 3 to ``run_cap`` cards.
 
     Returns
@@ -103,8 +104,12 @@ def popcount(mask: np.int64) -> np.int64:
 @njit(cache=True)
 def split_lanes(mask: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64]:
     """The four 13-bit suit lanes (clubs, diamonds, hearts, spades) of a 52-bit mask."""
-    return mask & LANE_MASK, (mask >> 13) & LANE_MASK, (mask >> 26) & LANE_MASK, (mask >> 39) & LANE_MASK
-
+    return (
+        mask & LANE_MASK,
+        (mask >> 13) & LANE_MASK,
+        (mask >> 26) & LANE_MASK,
+        (mask >> 39) & LANE_MASK,
+    )
 
 
 @njit(cache=True)
@@ -114,8 +119,7 @@ def set_ranks(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def set_choices(c: np.int64, d: np.int64, h: np.int64, s: np.int64,
-                pending: np.int64) -> np.int64:
+def set_choices(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64) -> np.int64:
     """Number of ways to decide the sets at the rank bits of ``pending``: 2 for a rank
     held three times (set or not), 6 for one held four times (none, all four, or the
     three-card set leaving out each suit)."""
@@ -130,8 +134,9 @@ def set_choices(c: np.int64, d: np.int64, h: np.int64, s: np.int64,
 
 
 @njit(cache=True)
-def choose_sets(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                choice: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64]:
+def choose_sets(
+    c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64, choice: np.int64
+) -> tuple[np.int64, np.int64, np.int64, np.int64]:
     """The lanes left for runs after set decision number ``choice`` (0 .. set_choices - 1,
     one mixed-radix digit per rank of ``pending``, lowest rank first: 0 no set, 1 a set of
     every card held, 2 + k the three-card set leaving suit k to the runs)."""
@@ -159,9 +164,16 @@ def choose_sets(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.
 
 
 @njit(cache=True)
-def lanes_min(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-              forced: np.int64, run_deadwood: npt.NDArray[np.int64],
-              run_melded: npt.NDArray[np.int64]) -> np.int64:
+def lanes_min(
+    c: np.int64,
+    d: np.int64,
+    h: np.int64,
+    s: np.int64,
+    pending: np.int64,
+    forced: np.int64,
+    run_deadwood: npt.NDArray[np.int64],
+    run_melded: npt.NDArray[np.int64],
+) -> np.int64:
     """Least deadwood of lanes c, d, h, s over every set decision at the ranks of
     ``pending``, runs by the lane tables ``run_deadwood`` / ``run_melded``
     (``RUN_DEADWOOD`` / ``RUN_MELDED`` here; plain rummy passes tables with capped runs).
@@ -174,21 +186,29 @@ def lanes_min(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.in
     for choice in range(set_choices(c, d, h, s, pending)):
         cc, dd, hh, ss = choose_sets(c, d, h, s, pending, np.int64(choice))
         if forced != 0:
-            loose = ((cc & ~run_melded[cc])
-                     | (dd & ~run_melded[dd]) << 13
-                     | (hh & ~run_melded[hh]) << 26
-                     | (ss & ~run_melded[ss]) << 39)
+            loose = (
+                (cc & ~run_melded[cc])
+                | (dd & ~run_melded[dd]) << 13
+                | (hh & ~run_melded[hh]) << 26
+                | (ss & ~run_melded[ss]) << 39
+            )
             if loose & forced:
                 continue
-        best = min(best, run_deadwood[cc] + run_deadwood[dd] + run_deadwood[hh]
-                   + run_deadwood[ss])
+        best = min(best, run_deadwood[cc] + run_deadwood[dd] + run_deadwood[hh] + run_deadwood[ss])
     return best
 
 
 @njit(cache=True)
-def lanes_discards(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                   allowed: np.int64, run_deadwood: npt.NDArray[np.int64],
-                   out: npt.NDArray[np.int64]) -> np.int64:
+def lanes_discards(
+    c: np.int64,
+    d: np.int64,
+    h: np.int64,
+    s: np.int64,
+    pending: np.int64,
+    allowed: np.int64,
+    run_deadwood: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+) -> np.int64:
     """Lower ``out[card]`` to the deadwood left after discarding ``card`` (each card of
     ``allowed`` left in the lanes) under every set decision at the ranks of ``pending``;
     return the least deadwood of the lanes themselves."""

@@ -104,8 +104,7 @@ def check_int(value: object, name: str, low: int, high: int) -> int:
     return number
 
 
-def check_float(value: object, name: str, low: float, high: float,
-                low_open: bool = False) -> float:
+def check_float(value: object, name: str, low: float, high: float, low_open: bool = False) -> float:
     """``value`` as a finite ``float`` in ``low..high`` (``low`` excluded with
     ``low_open``); ``TypeError`` for a non-number, ``ValueError`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -155,9 +154,12 @@ def read_text(stream: IO[str], limit: int = MAX_POSITION_CHARS, what: str | None
     return text
 
 
-def read_lines(stream: IO[str], max_lines: int = MAX_FILE_LINES,
-               max_chars: int = MAX_LINE_CHARS, what: str | None = None
-               ) -> Iterator[tuple[int, str]]:
+def read_lines(
+    stream: IO[str],
+    max_lines: int = MAX_FILE_LINES,
+    max_chars: int = MAX_LINE_CHARS,
+    what: str | None = None,
+) -> Iterator[tuple[int, str]]:
     """``(number, line)`` of each line of ``stream`` (from 1, without its newline), reading
     at most ``max_chars + 1`` characters a line: ``ValueError`` naming the line when a line
     is longer than ``max_chars``, when the input has more than ``max_lines`` lines, or when
@@ -196,8 +198,9 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     pending = [(value, 1)]
     while pending:
         item, depth = pending.pop()
-        children = (item.values() if isinstance(item, dict) else
-                    item if isinstance(item, list) else ())
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
         for child in children:
             if isinstance(child, (dict, list)):
                 if depth + 1 > max_depth:
@@ -207,9 +210,28 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
 
 __all__ = [
-    "MAX_BUDGET", "MAX_FILE_LINES", "MAX_JSON_DEPTH", "MAX_LINE_CHARS", "MAX_MESSAGE_CHARS",
-    "MAX_MULTIPLAYER_GAMES", "MAX_POSITION_CHARS", "MAX_RAW_UNITS", "MAX_SAMPLES",
-    "MAX_TEMPERATURE", "MAX_TOLERANCE", "MAX_UNITS", "MIN_EQUITY_DEALS", "MIN_VARIANT_DEALS",
-    "SEARCH_RANGES", "SEED_MAX", "check_count", "check_float", "check_int",
-    "check_search_parameter", "check_seed", "load_json", "read_lines", "read_text",
+    "MAX_BUDGET",
+    "MAX_FILE_LINES",
+    "MAX_JSON_DEPTH",
+    "MAX_LINE_CHARS",
+    "MAX_MESSAGE_CHARS",
+    "MAX_MULTIPLAYER_GAMES",
+    "MAX_POSITION_CHARS",
+    "MAX_RAW_UNITS",
+    "MAX_SAMPLES",
+    "MAX_TEMPERATURE",
+    "MAX_TOLERANCE",
+    "MAX_UNITS",
+    "MIN_EQUITY_DEALS",
+    "MIN_VARIANT_DEALS",
+    "SEARCH_RANGES",
+    "SEED_MAX",
+    "check_count",
+    "check_float",
+    "check_int",
+    "check_search_parameter",
+    "check_seed",
+    "load_json",
+    "read_lines",
+    "read_text",
 ]

@@ -27,8 +27,10 @@ def parse_yes_no(text: str, name: str) -> bool:
         return True
     if lowered in _NO:
         return False
-    raise ValueError(f"bad value {text.strip()!r} for {name}: expected yes or no "
-                     f"({'/'.join(_YES)} or {'/'.join(_NO)})")
+    raise ValueError(
+        f"bad value {text.strip()!r} for {name}: expected yes or no "
+        f"({'/'.join(_YES)} or {'/'.join(_NO)})"
+    )
 
 
 def parse_int(text: str, name: str, low: int | None = None) -> int:
@@ -67,8 +69,9 @@ def split_policy_list(text: str) -> list[str]:
     return [",".join(items) for items in policies]
 
 
-def parse_field_values(items: Iterable[str], known: Collection[str], what: str
-                       ) -> list[tuple[str, str]]:
+def parse_field_values(
+    items: Iterable[str], known: Collection[str], what: str
+) -> list[tuple[str, str]]:
     """``(field, value)`` pairs of ``field=value`` items, in order.
 
     Field names are stripped and ``-`` reads as ``_``; values are stripped.  An item
@@ -80,8 +83,10 @@ def parse_field_values(items: Iterable[str], known: Collection[str], what: str
         name, sep, value = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or name not in known:
-            raise ValueError(f"bad {what} {item.strip()!r}: expected field=value with field "
-                             f"one of {', '.join(known)}")
+            raise ValueError(
+                f"bad {what} {item.strip()!r}: expected field=value with field "
+                f"one of {', '.join(known)}"
+            )
         pairs.append((name, value.strip()))
     return pairs
 
@@ -96,5 +101,11 @@ def convert_field(name: str, text: str, kind: type) -> object:
     return text
 
 
-__all__ = ["convert_field", "parse_field_values", "parse_int", "parse_yes_no", "split_list",
-           "split_policy_list"]
+__all__ = [
+    "convert_field",
+    "parse_field_values",
+    "parse_int",
+    "parse_yes_no",
+    "split_list",
+    "split_policy_list",
+]

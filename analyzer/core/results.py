@@ -75,10 +75,14 @@ class RunResult:
         found: dict[str, Estimate | float] = {}
         for name in self.summary_fields:
             value = getattr(self, name)
-            entries = ({f"{name}_{index}": item for index, item in enumerate(value)}
-                       if isinstance(value, tuple) else {name: value})
-            found.update({key: item for key, item in entries.items()
-                          if isinstance(item, (Estimate, float))})
+            entries = (
+                {f"{name}_{index}": item for index, item in enumerate(value)}
+                if isinstance(value, tuple)
+                else {name: value}
+            )
+            found.update(
+                {key: item for key, item in entries.items() if isinstance(item, (Estimate, float))}
+            )
         return found
 
     def to_frame(self) -> pd.DataFrame:
@@ -89,11 +93,25 @@ class RunResult:
         rows = []
         for name, value in self.metrics().items():
             if isinstance(value, Estimate):
-                rows.append({"metric": name, "mean": value.mean, "low": value.low,
-                             "high": value.high, "n": value.n})
+                rows.append(
+                    {
+                        "metric": name,
+                        "mean": value.mean,
+                        "low": value.low,
+                        "high": value.high,
+                        "n": value.n,
+                    }
+                )
             else:
-                rows.append({"metric": name, "mean": value, "low": float("nan"),
-                             "high": float("nan"), "n": self.units})
+                rows.append(
+                    {
+                        "metric": name,
+                        "mean": value,
+                        "low": float("nan"),
+                        "high": float("nan"),
+                        "n": self.units,
+                    }
+                )
         return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
 
     def _repr_html_(self) -> str:

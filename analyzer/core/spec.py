@@ -96,8 +96,9 @@ class Spec:
                 raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
         for name, allowed in self.choices.items():
             if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}; "
-                                 f"got {getattr(self, name)!r}")
+                raise ValueError(
+                    f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}"
+                )
         self.check()
 
     def check(self) -> None:
@@ -111,9 +112,12 @@ class Spec:
         """A validated copy with ``field=value`` assignments applied (``yes/no`` for flags,
         integers for numbers); a malformed item raises ``ValueError`` naming it."""
         kinds = {item.name: type(item.default) for item in dataclasses.fields(self)}
-        return self.replace(**{
-            name: convert_field(name, text, kinds[name])
-            for name, text in parse_field_values(assignments, kinds, "rule override")})
+        return self.replace(
+            **{
+                name: convert_field(name, text, kinds[name])
+                for name, text in parse_field_values(assignments, kinds, "rule override")
+            }
+        )
 
     def describe(self) -> dict[str, object]:
         """The spec as a plain dict, field by field (for reports and JSON)."""
@@ -154,8 +158,9 @@ class Presets(Mapping[str, SpecT]):
         """The preset ``name`` with ``field=value`` overrides; an unknown name raises
         ``ValueError`` listing the presets."""
         if name not in self._specs:
-            raise ValueError(f"unknown {self._what} preset {name!r}; "
-                             f"choose from {', '.join(self._specs)}")
+            raise ValueError(
+                f"unknown {self._what} preset {name!r}; choose from {', '.join(self._specs)}"
+            )
         return self._specs[name].with_overrides(overrides)
 
 

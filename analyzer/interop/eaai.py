@@ -50,15 +50,23 @@ from typing import Any
 from ..core.cards import format_card, parse_card
 from ..core.limits import check_seed
 from ..gin.evaluator.api import best_melds
-from ..gin.play.hand import Hand, Move
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
+from ..gin.play.hand import Hand, Move
 from ..gin.play.players import SearchPolicy
 
 #: Message types answered with a reply line; every other known type is a report.
 QUESTIONS = ("willDrawFaceUpCard", "getDiscard", "getFinalMelds")
-REPORTS = ("startGame", "reportDraw", "reportDiscard", "reportFinalMelds", "reportScores",
-           "reportLayoff", "reportFinalHand", "quit")
+REPORTS = (
+    "startGame",
+    "reportDraw",
+    "reportDiscard",
+    "reportFinalMelds",
+    "reportScores",
+    "reportLayoff",
+    "reportFinalHand",
+    "quit",
+)
 
 
 def card_text(card: int) -> str:
@@ -107,9 +115,15 @@ class AgentSession:
             raise ValueError(f"starting must be 0 or 1, got {starting!r}")
         if max(self.scores) >= self.rules.target:
             self.scores = (0, 0)  # the last hand ended a game: this one starts the next
-        self.hand = Hand.seat_view(player, cards, dealer=1 - starting, rules=self.rules,
-                                   scores=self.scores, seed=self.seed,
-                                   hand_index=self.hands_started)
+        self.hand = Hand.seat_view(
+            player,
+            cards,
+            dealer=1 - starting,
+            rules=self.rules,
+            scores=self.scores,
+            seed=self.seed,
+            hand_index=self.hands_started,
+        )
         self.me = player
         self.hands_started += 1
         self.will_knock = False
@@ -124,9 +138,11 @@ class AgentSession:
         if hand.to_move != self.me or hand.phase not in ("offer", "draw"):
             raise ValueError(f"not this seat's draw (phase {hand.phase})")
         if hand.pile_top != card:
-            raise ValueError(f"the pile's top is {card_text(hand.pile_top)}, not "
-                             f"{card_text(card)}" if hand.pile_top is not None else
-                             "the pile is empty")
+            raise ValueError(
+                f"the pile's top is {card_text(hand.pile_top)}, not {card_text(card)}"
+                if hand.pile_top is not None
+                else "the pile is empty"
+            )
         move = hand.decide(self.player)
         if move.kind == "pass":
             hand.play(move)  # the framework reports no refusal of the upcard
@@ -151,8 +167,9 @@ class AgentSession:
         else:
             hand.opponent_plays(Move("take"), seen=card)
             if hand.taken != card:
-                raise ValueError(f"the opponent took {card_text(card)}, which was not the "
-                                 "pile's top")
+                raise ValueError(
+                    f"the opponent took {card_text(card)}, which was not the pile's top"
+                )
 
     def get_discard(self) -> int:
         hand = self._playing()
@@ -186,8 +203,11 @@ class AgentSession:
             self.opponent_knocked = True
 
     def report_scores(self, scores: list[int]) -> None:
-        if (not isinstance(scores, list) or len(scores) != 2
-                or not all(_is_int(s) and 0 <= s < 10**6 for s in scores)):
+        if (
+            not isinstance(scores, list)
+            or len(scores) != 2
+            or not all(_is_int(s) and 0 <= s < 10**6 for s in scores)
+        ):
             raise ValueError(f"scores are two whole numbers of points 0-999999, got {scores!r}")
         self.scores = (int(scores[0]), int(scores[1]))
 
@@ -219,14 +239,18 @@ class AgentSession:
             cards = message["cards"]
             if not isinstance(cards, list):
                 raise TypeError(f"cards must be a list of cards, got {_shown(cards)}")
-            self.start_game(_seat(message["player"], "player"),
-                            _seat(message["starting"], "starting"), [_card(c) for c in cards])
+            self.start_game(
+                _seat(message["player"], "player"),
+                _seat(message["starting"], "starting"),
+                [_card(c) for c in cards],
+            )
         elif kind == "willDrawFaceUpCard":
             return {"draw": self.will_draw_face_up(_card(message["card"]))}
         elif kind == "reportDraw":
             card = message.get("card")
-            self.report_draw(_seat(message["player"], "player"),
-                             None if card is None else _card(card))
+            self.report_draw(
+                _seat(message["player"], "player"), None if card is None else _card(card)
+            )
         elif kind == "getDiscard":
             return {"card": card_text(self.get_discard())}
         elif kind == "reportDiscard":
@@ -243,14 +267,31 @@ class AgentSession:
         """What a message may change: the hand (its state, random stream and counters)
         and the session's fields."""
         hand = self.hand
-        inside = None if hand is None else (hand.state.copy(), hand.rng.copy(), hand.searched,
-                                            hand.knocked_by)
-        return (hand, inside, self.me, self.will_knock, self.opponent_knocked, self.scores,
-                self.hands_started)
+        inside = (
+            None
+            if hand is None
+            else (hand.state.copy(), hand.rng.copy(), hand.searched, hand.knocked_by)
+        )
+        return (
+            hand,
+            inside,
+            self.me,
+            self.will_knock,
+            self.opponent_knocked,
+            self.scores,
+            self.hands_started,
+        )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
-        (self.hand, inside, self.me, self.will_knock, self.opponent_knocked, self.scores,
-         self.hands_started) = saved
+        (
+            self.hand,
+            inside,
+            self.me,
+            self.will_knock,
+            self.opponent_knocked,
+            self.scores,
+            self.hands_started,
+        ) = saved
         if self.hand is not None:
             state, rng, self.hand.searched, self.hand.knocked_by = inside
             self.hand.state[:] = state
@@ -282,5 +323,5 @@ def _seat(value: object, name: str) -> int:
 def _card(value: object) -> int:
     """A card of a message: a card string such as ``"TD"``."""
     if not isinstance(value, str) or len(value) > 8:
-        raise TypeError(f"a card is a string such as \"TD\", got {_shown(value)}")
+        raise TypeError(f'a card is a string such as "TD", got {_shown(value)}')
     return parse_card(value)

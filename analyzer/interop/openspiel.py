@@ -31,9 +31,9 @@ from ..gin.evaluator.partition import (
     best_discard_kernel,
     min_deadwood_kernel,
 )
-from ..gin.play.hand import Hand, Move
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
+from ..gin.play.hand import Hand, Move
 
 try:  # pyspiel is optional (the ``bench`` extra)
     import pyspiel
@@ -50,8 +50,10 @@ _MAX_DECLARED_RUN = 5
 
 def _require_pyspiel() -> Any:
     if pyspiel is None:
-        raise ImportError("the OpenSpiel bridge needs pyspiel: pip install open-spiel "
-                          "(or the project's 'bench' extra)")
+        raise ImportError(
+            "the OpenSpiel bridge needs pyspiel: pip install open-spiel "
+            "(or the project's 'bench' extra)"
+        )
     return pyspiel
 
 
@@ -107,7 +109,8 @@ def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
         nonlocal best
         if index == len(chains):
             if int(min_deadwood_kernel(np.int64(left))) == target and (
-                    best is None or len(laid) < len(best)):
+                best is None or len(laid) < len(best)
+            ):
                 best = list(laid)
             return
         search(index + 1, left, laid)
@@ -116,7 +119,7 @@ def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
             if not taken >> card & 1:
                 break
             taken &= ~(1 << card)
-            search(index + 1, taken, laid + chains[index][:depth + 1])
+            search(index + 1, taken, laid + chains[index][: depth + 1])
 
     search(0, defender, [])
     return best if best is not None else []
@@ -152,9 +155,15 @@ class _View:
                 if self.dealt // 10 == self.me:
                     self.cards.append(card)
             elif self.dealt == 20:
-                self.hand = Hand.seat_view(self.me, self.cards, dealer=1, rules=self.rules,
-                                           seed=self.seed, hand_index=self.hand_index,
-                                           throw_back=True)
+                self.hand = Hand.seat_view(
+                    self.me,
+                    self.cards,
+                    dealer=1,
+                    rules=self.rules,
+                    seed=self.seed,
+                    hand_index=self.hand_index,
+                    throw_back=True,
+                )
                 self.hand.turn_upcard(card)
             elif self.stock_drawer == self.me:
                 self.playing().play(Move("draw"), drawn=card)
@@ -164,7 +173,9 @@ class _View:
             return
         gin = pyspiel.gin_rummy
         move = None
-        if action == gin.DRAW_UPCARD_ACTION or (phase == phases.WALL and action == gin.KNOCK_ACTION):
+        if action == gin.DRAW_UPCARD_ACTION or (
+            phase == phases.WALL and action == gin.KNOCK_ACTION
+        ):
             move = Move("take")  # at the wall, a knock takes the pile's top first
         elif action == gin.DRAW_STOCK_ACTION:
             self.stock_drawer = player  # the card comes with the next chance action
@@ -190,8 +201,10 @@ def knock_refused(state: Any) -> bool:
     hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[state.current_player()])
     scratch = np.zeros(52, dtype=np.int64)
     best, _ = best_discard_kernel(np.int64(hand), np.int64(hand), scratch)
-    return bool(best <= state.knock_card()) and pyspiel.gin_rummy.KNOCK_ACTION not in \
-        state.legal_actions()
+    return (
+        bool(best <= state.knock_card())
+        and pyspiel.gin_rummy.KNOCK_ACTION not in state.legal_actions()
+    )
 
 
 def _base_bot() -> type:
@@ -206,8 +219,7 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
     that OpenSpiel's 11-card check did not allow (the bot then discards without knocking).
     """
 
-    def __init__(self, game: Any, player: int, policy: Policy, rules: Rules, seed: int = 0
-                 ) -> None:
+    def __init__(self, game: Any, player: int, policy: Policy, rules: Rules, seed: int = 0) -> None:
         _require_pyspiel()
         super().__init__()
         self.game = game
@@ -215,7 +227,8 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
         self.policy = policy
         # OpenSpiel's game: its knock card, and the wall at a stock of two
         self.rules = dataclasses.replace(
-            rules, knock_limit=int(game.get_parameters()["knock_card"]), stock_rule="wall")
+            rules, knock_limit=int(game.get_parameters()["knock_card"]), stock_rule="wall"
+        )
         self.seed = seed
         self.hands_started = -1
         self.refused_knocks = 0
@@ -238,9 +251,8 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
         history = state.history()
         if len(history) < self.seen:
             self.restart()
-        for action in history[self.seen:]:
-            self.view.observe(self.mirror.current_phase(), self.mirror.current_player(),
-                              action)
+        for action in history[self.seen :]:
+            self.view.observe(self.mirror.current_phase(), self.mirror.current_player(), action)
             self.mirror.apply_action(action)
         self.seen = len(history)
 
@@ -258,8 +270,7 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
             return gin.PASS_ACTION if phase == phases.FIRST_UPCARD else gin.DRAW_STOCK_ACTION
         if phase == phases.WALL:
             # the view is at a draw with two stock cards: take the top to knock, or end
-            if (self.view.playing().decide(self.policy).kind == "take"
-                    and gin.KNOCK_ACTION in legal):
+            if self.view.playing().decide(self.policy).kind == "take" and gin.KNOCK_ACTION in legal:
                 return gin.KNOCK_ACTION
             return gin.PASS_ACTION
         if phase == phases.DISCARD:
@@ -293,16 +304,19 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
             taken = self.view.playing().taken
             discard_deadwoods = np.zeros(52, dtype=np.int64)
             allowed = hand & ~(1 << taken) if taken is not None else hand
-            _, cards = best_discard_kernel(np.int64(hand), np.int64(allowed),
-                                           discard_deadwoods)
+            _, cards = best_discard_kernel(np.int64(hand), np.int64(allowed), discard_deadwoods)
             card = self._discard().card
             assert card is not None
             if not cards >> card & 1:  # the policy's card must keep the knock legal
-                card = max((c for c in range(52) if cards >> c & 1), key=lambda c: (
-                    CARD_POINTS[c], c % 13, c))
+                card = max(
+                    (c for c in range(52) if cards >> c & 1),
+                    key=lambda c: (CARD_POINTS[c], c % 13, c),
+                )
             return int(TO_OPENSPIEL[card])
-        laid = [sum(1 << int(FROM_OPENSPIEL[c]) for c in self._meld_cards(m))
-                for m in state.layed_melds()[me]]
+        laid = [
+            sum(1 << int(FROM_OPENSPIEL[c]) for c in self._meld_cards(m))
+            for m in state.layed_melds()[me]
+        ]
         full = hand | sum(laid)
         _, sets, runs = best_arrangement_kernel(np.int64(full))
         for meld in _declared(int(sets), int(runs)):
@@ -343,8 +357,7 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
         return list(_utils().int_to_meld[meld_id])
 
     def _meld_id(self, meld: int) -> int:
-        return int(_utils().meld_to_int([int(TO_OPENSPIEL[c]) for c in range(52)
-                                          if meld >> c & 1]))
+        return int(_utils().meld_to_int([int(TO_OPENSPIEL[c]) for c in range(52) if meld >> c & 1]))
 
 
 _UTILS: list[Any] = []

@@ -21,18 +21,28 @@ from .files import append_text, make_folder, write_text
 
 #: The report's sections in their order: the "When to knock" box opens it (above the
 #: run's description, no number); the others are numbered by their place here, 1 to 8.
-SECTIONS: tuple[Section, ...] = (knock_box.SECTION, dealt.SECTION, sweep.SECTION,
-                                 knock_chart.SECTION, schedule.SECTION, tournament.SECTION,
-                                 variants.SECTION, equity.SECTION, rummy.SECTION)
+SECTIONS: tuple[Section, ...] = (
+    knock_box.SECTION,
+    dealt.SECTION,
+    sweep.SECTION,
+    knock_chart.SECTION,
+    schedule.SECTION,
+    tournament.SECTION,
+    variants.SECTION,
+    equity.SECTION,
+    rummy.SECTION,
+)
 
 
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
     """Run the studies and write ``config.out/README.md`` with every section."""
     make_folder(config.out)
     started = time.perf_counter()
-    parts = {section.name: _section_text(section, number, config)
-             for number, section in enumerate(SECTIONS)
-             if sections is None or section.name in sections}
+    parts = {
+        section.name: _section_text(section, number, config)
+        for number, section in enumerate(SECTIONS)
+        if sections is None or section.name in sections
+    }
     # the "When to knock" box opens the report, above the run's description
     box = parts.pop(knock_box.SECTION.name, "")
     elapsed = time.perf_counter() - started
@@ -79,8 +89,10 @@ RUN_TIMES_LOG = "run_times.log"
 def _log_run_times(config: ReportConfig, elapsed: float) -> None:
     """Append one line of run times (seconds) to :data:`RUN_TIMES_LOG`."""
     studies_text = " ".join(f"{k}={v:.1f}" for k, v in config.timings.items())
-    line = (f"{time.strftime('%Y-%m-%dT%H:%M:%S')} command={config.command!r} "
-            f"threads={_threads()} total={elapsed:.1f} {studies_text}\n")
+    line = (
+        f"{time.strftime('%Y-%m-%dT%H:%M:%S')} command={config.command!r} "
+        f"threads={_threads()} total={elapsed:.1f} {studies_text}\n"
+    )
     append_text(config.out / RUN_TIMES_LOG, line)
 
 

@@ -48,8 +48,13 @@ class Checkpoint:
     whole whenever the run stops, and it outlives a run that fails or is stopped.
     """
 
-    def __init__(self, path: str | os.PathLike[str], identity: Mapping[str, Any],
-                 resume: bool = False, interval_s: float = CHECKPOINT_INTERVAL_S) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        identity: Mapping[str, Any],
+        resume: bool = False,
+        interval_s: float = CHECKPOINT_INTERVAL_S,
+    ) -> None:
         self.path = Path(path)
         self.identity = json.loads(json.dumps(identity, sort_keys=True, default=str))
         self.interval_s = interval_s
@@ -62,8 +67,9 @@ class Checkpoint:
         self._write()
 
     @classmethod
-    def continue_or_start(cls, path: str | os.PathLike[str], identity: Mapping[str, Any]
-                          ) -> Checkpoint:
+    def continue_or_start(
+        cls, path: str | os.PathLike[str], identity: Mapping[str, Any]
+    ) -> Checkpoint:
         """The checkpoint at ``path`` when it is one of this run (``identity``), else a
         new one in its place: for a run that resumes on its own whenever it can (``analyzer
         exact --out``), and starts afresh over a missing, foreign or damaged file."""
@@ -85,8 +91,10 @@ class Checkpoint:
         if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
             raise CheckpointMismatch(f"not a checkpoint file: {self.path}")
         if data.get("identity") != self.identity:
-            raise CheckpointMismatch(f"checkpoint {self.path} belongs to another run: "
-                                     f"{json.dumps(data.get('identity'), sort_keys=True)}")
+            raise CheckpointMismatch(
+                f"checkpoint {self.path} belongs to another run: "
+                f"{json.dumps(data.get('identity'), sort_keys=True)}"
+            )
         stages = data.get("stages")
         if not isinstance(stages, dict):
             raise self._bad(f"field 'stages' must be an object, got {_shown(stages)}")
@@ -97,14 +105,21 @@ class Checkpoint:
             for field in ("chunks", "units"):
                 count = entry.get(field)
                 if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                    raise self._bad(f"{where}.{field} must be a whole number >= 0, "
-                                    f"got {_shown(count)}")
+                    raise self._bad(
+                        f"{where}.{field} must be a whole number >= 0, got {_shown(count)}"
+                    )
             if "value" not in entry:
                 raise self._bad(f"{where} has no field 'value'")
             try:
                 value = _decode(entry["value"])
-            except (ValueError, TypeError, KeyError, AttributeError, OverflowError,
-                    RecursionError) as error:
+            except (
+                ValueError,
+                TypeError,
+                KeyError,
+                AttributeError,
+                OverflowError,
+                RecursionError,
+            ) as error:
                 raise self._bad(f"{where}.value cannot be read ({error})") from None
             self._restored[key] = FoldState(value, entry["chunks"], entry["units"])
         self.stages = stages
@@ -112,8 +127,9 @@ class Checkpoint:
     def stage(self, plan: ChunkPlan) -> str:
         """The key of the next plan folded in this run."""
         function = plan.function
-        key = (f"{self._count}:{function.__module__}.{function.__qualname__}:"
-               f"{plan.total}:{plan.chunk}")
+        key = (
+            f"{self._count}:{function.__module__}.{function.__qualname__}:{plan.total}:{plan.chunk}"
+        )
         self._count += 1
         return key
 
@@ -128,11 +144,14 @@ class Checkpoint:
             return state
         where = f"stages[{stage!r}]"
         if saved.chunks > len(plan):
-            raise self._bad(f"{where}.chunks is {saved.chunks:,}, but the run has "
-                            f"{len(plan):,} chunks")
+            raise self._bad(
+                f"{where}.chunks is {saved.chunks:,}, but the run has {len(plan):,} chunks"
+            )
         if saved.units != plan.units_before(saved.chunks):
-            raise self._bad(f"{where}.units is {saved.units:,}, but {saved.chunks:,} "
-                            f"chunks hold {plan.units_before(saved.chunks):,}")
+            raise self._bad(
+                f"{where}.units is {saved.units:,}, but {saved.chunks:,} "
+                f"chunks hold {plan.units_before(saved.chunks):,}"
+            )
         problem = _misfit(saved.value, state.value)
         if problem is not None:
             raise self._bad(f"{where}.value {problem}")
@@ -145,13 +164,17 @@ class Checkpoint:
 
     def save(self, stage: str, state: FoldState[Any]) -> None:
         """Record ``state`` for ``stage`` and write the file."""
-        self.stages[stage] = {"chunks": state.chunks, "units": state.units,
-                              "value": _encode(state.value)}
+        self.stages[stage] = {
+            "chunks": state.chunks,
+            "units": state.units,
+            "value": _encode(state.value),
+        }
         self._write()
 
     def _write(self) -> None:
-        text = json.dumps({"format": CHECKPOINT_FORMAT, "identity": self.identity,
-                           "stages": self.stages})
+        text = json.dumps(
+            {"format": CHECKPOINT_FORMAT, "identity": self.identity, "stages": self.stages}
+        )
         # kept when the run stops: it is what the next run resumes from
         write_bytes(self.path, text.encode(), track=False)
         self._last_save = time.monotonic()
@@ -169,15 +192,21 @@ def _misfit(saved: Any, start: Any) -> str | None:
     keys) must match; what a fold adds (list items, new dict keys) must be numbers,
     numeric arrays or containers of them, the only things the runs fold."""
     if isinstance(start, np.ndarray):
-        if not isinstance(saved, np.ndarray) or saved.dtype != start.dtype \
-                or saved.shape != start.shape:
+        if (
+            not isinstance(saved, np.ndarray)
+            or saved.dtype != start.dtype
+            or saved.shape != start.shape
+        ):
             return f"must be a {start.dtype} array of shape {start.shape}"
         return None
     if isinstance(start, (bool, np.bool_)) or start is None or isinstance(start, str):
         return None if type(saved) is type(start) else f"must be {start!r}-like"
     if isinstance(start, (int, float, np.integer, np.floating)):
-        return None if _numeric(saved) and not isinstance(saved, (list, tuple, dict)) \
+        return (
+            None
+            if _numeric(saved) and not isinstance(saved, (list, tuple, dict))
             else "must be a number"
+        )
     if isinstance(start, tuple):
         if not isinstance(saved, tuple) or len(saved) != len(start):
             return f"must be a list of {len(start)} parts"
@@ -195,11 +224,17 @@ def _misfit(saved: Any, start: Any) -> str | None:
             problem = _misfit(saved[key], first)
             if problem is not None:
                 return f"{key!r} {problem}"
-        return None if all(_numeric(v) for k, v in saved.items() if k not in start) \
+        return (
+            None
+            if all(_numeric(v) for k, v in saved.items() if k not in start)
             else "holds something other than numbers"
+        )
     if isinstance(start, list):
-        return None if isinstance(saved, list) and all(_numeric(v) for v in saved) \
+        return (
+            None
+            if isinstance(saved, list) and all(_numeric(v) for v in saved)
             else "must be a list of numbers"
+        )
     return None if type(saved) is type(start) else f"must be a {type(start).__name__}"
 
 
@@ -226,9 +261,13 @@ def _encode(value: Any) -> Any:
     if isinstance(value, (float, np.floating)):
         return {"float": float(value).hex()}
     if isinstance(value, np.ndarray):
-        return {"array": value.ravel().tolist() if value.dtype.kind in "iub" else
-                [float(v).hex() for v in value.ravel()],
-                "dtype": value.dtype.str, "shape": list(value.shape)}
+        return {
+            "array": value.ravel().tolist()
+            if value.dtype.kind in "iub"
+            else [float(v).hex() for v in value.ravel()],
+            "dtype": value.dtype.str,
+            "shape": list(value.shape),
+        }
     if isinstance(value, Mapping):
         return {"dict": [[key, _encode(item)] for key, item in value.items()]}
     if isinstance(value, (list, tuple)):

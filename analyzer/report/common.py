@@ -69,19 +69,25 @@ def format_ci(mean: float, low: float, high: float, digits: int = 2, sign: bool 
     return f"{format_number(mean, digits, sign)} ± {(high - low) / 2:.{digits}f}"
 
 
-def write_meta(folder: Path, config: ReportConfig, study: str, started: float,
-               **details: object) -> None:
+def write_meta(
+    folder: Path, config: ReportConfig, study: str, started: float, **details: object
+) -> None:
     elapsed = time.perf_counter() - started
     config.timings[study] = elapsed
     # no run time here: meta.json is committed, and a rerun must leave it unchanged
     # (run times go to the untracked run-times log)
-    meta = {"study": study, "seed": config.seed, "base_deals": config.deals,
-            "command": config.command, "version": __version__, **details}
+    meta = {
+        "study": study,
+        "seed": config.seed,
+        "base_deals": config.deals,
+        "command": config.command,
+        "version": __version__,
+        **details,
+    }
     write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
 
 
-def progress_for(config: ReportConfig, study: str, total: int | None = None
-                 ) -> Progress | None:
+def progress_for(config: ReportConfig, study: str, total: int | None = None) -> Progress | None:
     """The progress callback of one step of the report (None when progress is off)."""
     return None if config.progress is None else config.progress(study, total, 0)
 
@@ -90,5 +96,15 @@ def section_folder(config: ReportConfig, name: str) -> Path:
     return make_folder(config.out / name)
 
 
-__all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "ReportConfig", "Section", "format_ci",
-           "format_number", "progress_for", "section_folder", "section_heading", "write_meta"]
+__all__ = [
+    "DEFAULT_DEALS",
+    "QUICK_DEALS",
+    "ReportConfig",
+    "Section",
+    "format_ci",
+    "format_number",
+    "progress_for",
+    "section_folder",
+    "section_heading",
+    "write_meta",
+]

@@ -39,40 +39,60 @@ def run_dealt(config: ReportConfig) -> Dealt:
     folder = section_folder(config, "dealt")
     exact = _exact_distribution(config)
     n = config.size(25)
-    distribution = studies.dealt_hands(n, config.seed,
-                                       progress=progress_for(config, "dealt hands"))
+    distribution = studies.dealt_hands(n, config.seed, progress=progress_for(config, "dealt hands"))
     eligibility = studies.knock_eligibility(distribution)
     write_csv(folder / "distribution.csv", distribution, index=False)
     write_csv(folder / "knock_eligibility.csv", eligibility, index=False)
-    with figure_file(folder / "dealt.png", figsize=(9, 4.2),
-                     title="Deadwood of a dealt hand: how often can you knock at once?",
-                     caption=f"Lines: exact, every hand. Points: {n:,} Monte Carlo hands of "
-                             f"each size (seed {config.seed}). Shaded: deadwood <= 10, where "
-                             "a standard-rules knock is allowed at once. Log scale: P(gin) "
-                             "is about 1 in 115,700.") as ax:
+    with figure_file(
+        folder / "dealt.png",
+        figsize=(9, 4.2),
+        title="Deadwood of a dealt hand: how often can you knock at once?",
+        caption=f"Lines: exact, every hand. Points: {n:,} Monte Carlo hands of "
+        f"each size (seed {config.seed}). Shaded: deadwood <= 10, where "
+        "a standard-rules knock is allowed at once. Log scale: P(gin) "
+        "is about 1 in 115,700.",
+    ) as ax:
         charts.dealt_histogram(distribution, ax, exact)
-    exact_at = exact.groupby("cards")["probability"].cumsum().set_axis(
-        pd.MultiIndex.from_frame(exact[["cards", "deadwood"]]))
+    exact_at = (
+        exact.groupby("cards")["probability"]
+        .cumsum()
+        .set_axis(pd.MultiIndex.from_frame(exact[["cards", "deadwood"]]))
+    )
     mc = eligibility.set_index(["cards", "limit"])
     table = pd.DataFrame({"knock limit (points)": range(11)})
     for cards, label in ((10, "10 dealt"), (11, "best 10 of 11")):
-        table[f"P({label} <= limit), exact"] = [f"{exact_at[(cards, k)]:.4e}"
-                                                 for k in range(11)]
+        table[f"P({label} <= limit), exact"] = [f"{exact_at[(cards, k)]:.4e}" for k in range(11)]
         table[f"Monte Carlo ± 95% CI ({label})"] = [
             f"{mc.loc[(cards, k), 'probability']:.4e} ± {1.96 * mc.loc[(cards, k), 'se']:.1e}"
-            for k in range(11)]
-    inside = sum(abs(mc.loc[(c, k), "probability"] - exact_at[(c, k)])
-                 <= 1.96 * mc.loc[(c, k), "se"] + 1e-12 for c in (10, 11) for k in range(11))
-    mean10 = float((exact.query("cards == 10")["deadwood"]
-                    * exact.query("cards == 10")["probability"]).sum())
-    write_meta(folder, config, "dealt", started, monte_carlo_hands_per_size=n,
-               exact="results/exact (analyzer exact --cards 10 / --cards 11)")
+            for k in range(11)
+        ]
+    inside = sum(
+        abs(mc.loc[(c, k), "probability"] - exact_at[(c, k)]) <= 1.96 * mc.loc[(c, k), "se"] + 1e-12
+        for c in (10, 11)
+        for k in range(11)
+    )
+    mean10 = float(
+        (exact.query("cards == 10")["deadwood"] * exact.query("cards == 10")["probability"]).sum()
+    )
+    write_meta(
+        folder,
+        config,
+        "dealt",
+        started,
+        monte_carlo_hands_per_size=n,
+        exact="results/exact (analyzer exact --cards 10 / --cards 11)",
+    )
     return Dealt(table, exact_at, mean10, inside, n, config.seed)
 
 
 def render_dealt(dealt: Dealt) -> str:
-    table, exact_at, mean10, inside, n = (dealt.table, dealt.exact_at, dealt.mean10,
-                                          dealt.inside, dealt.hands)
+    table, exact_at, mean10, inside, n = (
+        dealt.table,
+        dealt.exact_at,
+        dealt.mean10,
+        dealt.inside,
+        dealt.hands,
+    )
     return f"""\
 **Question.** How is the deadwood of a dealt hand distributed, and how often can the
 first player knock right away, for each knock limit (Oklahoma's upcard sets the limit)?
@@ -97,8 +117,7 @@ Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 1
 """
 
 
-SECTION = Section("dealt", "Dealt hands: how often can you knock at once?", run_dealt,
-                  render_dealt)
+SECTION = Section("dealt", "Dealt hands: how often can you knock at once?", run_dealt, render_dealt)
 
 
 def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
@@ -109,9 +128,18 @@ def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
         path = out / "exact" / f"cards{cards}_counts.csv"
         if not path.exists():
             make_folder(out / "exact")
-            write_study(exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
-                        out / "exact")
+            write_study(
+                exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
+                out / "exact",
+            )
         counts = pd.read_csv(path)
-        frames.append(pd.DataFrame({"cards": cards, "deadwood": counts["deadwood"],
-                                    "probability": counts["count"] / counts["count"].sum()}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "cards": cards,
+                    "deadwood": counts["deadwood"],
+                    "probability": counts["count"] / counts["count"].sum(),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)

@@ -44,8 +44,7 @@ STYLE: dict[str, Any] = {
 }
 #: Okabe-Ito qualitative palette: distinguishable with every common colour-vision
 #: deficiency (Okabe & Ito 2008, "Color Universal Design").
-COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-          "#000000")
+COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 #: Diverging map for signed values (ColorBrewer RdBu is colour-blind safe): blue is
 #: good for the row player / knocking, red the opposite.
 DIVERGING = "RdBu"
@@ -62,6 +61,7 @@ _CAPTION_CHARS_PER_INCH = 13
 def text_color(rgba: Sequence[float]) -> str:
     """Black or white, whichever reads better on a cell of colour ``rgba`` (by the
     WCAG relative luminance: black text needs a luminance above about 0.18)."""
+
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -80,8 +80,15 @@ class Chart:
 
 
 @contextmanager
-def chart(rows: int = 1, columns: int = 1, figsize: tuple[float, float] = (9, 4), *,
-          title: str, caption: str, sharey: bool = False) -> Iterator[Chart]:
+def chart(
+    rows: int = 1,
+    columns: int = 1,
+    figsize: tuple[float, float] = (9, 4),
+    *,
+    title: str,
+    caption: str,
+    sharey: bool = False,
+) -> Iterator[Chart]:
     """A new figure in the house style, drawn inside the block and rendered as PNG bytes
     at its end (``Chart.png``), for writing with other files at once.
 
@@ -104,16 +111,24 @@ def chart(rows: int = 1, columns: int = 1, figsize: tuple[float, float] = (9, 4)
         yield drawn
         # tight_layout leaves room for the suptitle itself, not for free text
         figure.suptitle(title, y=1 - 0.12 / total, va="top")
-        figure.text(0.5, 0.08 / total, wrapped, ha="center", va="bottom", fontsize=9,
-                    color=CAPTION_COLOR)
+        figure.text(
+            0.5, 0.08 / total, wrapped, ha="center", va="bottom", fontsize=9, color=CAPTION_COLOR
+        )
         figure.tight_layout(rect=(0, caption_inches / total, 1, 1))
         drawn.png = figure_bytes(figure, metadata={"Title": title, "Description": caption})
 
 
 @contextmanager
-def figure_file(path: Path, rows: int = 1, columns: int = 1,
-                figsize: tuple[float, float] = (9, 4), *, title: str, caption: str,
-                sharey: bool = False) -> Iterator[Any]:
+def figure_file(
+    path: Path,
+    rows: int = 1,
+    columns: int = 1,
+    figsize: tuple[float, float] = (9, 4),
+    *,
+    title: str,
+    caption: str,
+    sharey: bool = False,
+) -> Iterator[Any]:
     """Axes of a new :func:`chart`, saved as PNG to ``path`` on exit (whole: see
     :mod:`analyzer.report.files`)."""
     with chart(rows, columns, figsize, title=title, caption=caption, sharey=sharey) as drawn:
@@ -121,22 +136,41 @@ def figure_file(path: Path, rows: int = 1, columns: int = 1,
     write_bytes(path, drawn.png)
 
 
-def dealt_histogram(distribution: pd.DataFrame, ax: Axes,
-                    exact: pd.DataFrame | None = None, knock_limit: int = 10) -> None:
+def dealt_histogram(
+    distribution: pd.DataFrame, ax: Axes, exact: pd.DataFrame | None = None, knock_limit: int = 10
+) -> None:
     """Probability of each dealt deadwood for 10 cards and the best 10 of 11, on a log
     scale so that the small knock-eligible probabilities show; the knock region shaded."""
-    ax.axvspan(-1, knock_limit + 0.5, color=COLORS[2], alpha=0.12, lw=0,
-               label=f"knock at once (deadwood <= {knock_limit})")
+    ax.axvspan(
+        -1,
+        knock_limit + 0.5,
+        color=COLORS[2],
+        alpha=0.12,
+        lw=0,
+        label=f"knock at once (deadwood <= {knock_limit})",
+    )
     for color, (cards, group) in zip(COLORS, distribution.groupby("cards"), strict=False):
         label = "10 cards dealt" if cards == 10 else "best 10 of 11 (after the first draw)"
         shown = group[group["probability"] > 0]
-        ax.plot(shown["deadwood"], shown["probability"], "o", ms=2.5, color=color,
-                alpha=0.8, label=f"{label}: Monte Carlo")
+        ax.plot(
+            shown["deadwood"],
+            shown["probability"],
+            "o",
+            ms=2.5,
+            color=color,
+            alpha=0.8,
+            label=f"{label}: Monte Carlo",
+        )
     if exact is not None:
         for color, (cards, group) in zip(COLORS, exact.groupby("cards"), strict=False):
             shown = group[group["probability"] > 0]
-            ax.plot(shown["deadwood"], shown["probability"], color=color, lw=1.3,
-                    label=f"{cards} cards: exact (every hand)")
+            ax.plot(
+                shown["deadwood"],
+                shown["probability"],
+                color=color,
+                lw=1.3,
+                label=f"{cards} cards: exact (every hand)",
+            )
     ax.set_yscale("log")
     ax.set_xlabel("deadwood (points)")
     ax.set_ylabel("probability (log scale)")
@@ -148,16 +182,31 @@ def knock_sweep_panels(sweep: pd.DataFrame, axes: Sequence[Axes]) -> None:
     """Three panels against threshold t: points per hand relative to t = 10, game-win
     rate, and the rate at which A's knocks are undercut; one line per opponent, with
     its 95% CI band."""
-    panels = (("diff", "points per hand vs knocking at 10", "Points per hand, relative to t = 10"),
-              ("game_win", "game-win rate of A (games to 100)", "Games won"),
-              ("undercut", "hands where A knocks and is undercut", "Undercut rate"))
+    panels = (
+        ("diff", "points per hand vs knocking at 10", "Points per hand, relative to t = 10"),
+        ("game_win", "game-win rate of A (games to 100)", "Games won"),
+        ("undercut", "hands where A knocks and is undercut", "Undercut rate"),
+    )
     for ax, (metric, label, title) in zip(axes, panels, strict=True):
-        for color, (opponent, group) in zip(COLORS, sweep.groupby("opponent", sort=False),
-                                            strict=False):
-            ax.plot(group["threshold"], group[f"{metric}_mean"], marker="o", ms=3,
-                    color=color, label=opponent)
-            ax.fill_between(group["threshold"], group[f"{metric}_low"],
-                            group[f"{metric}_high"], color=color, alpha=0.2, lw=0)
+        for color, (opponent, group) in zip(
+            COLORS, sweep.groupby("opponent", sort=False), strict=False
+        ):
+            ax.plot(
+                group["threshold"],
+                group[f"{metric}_mean"],
+                marker="o",
+                ms=3,
+                color=color,
+                label=opponent,
+            )
+            ax.fill_between(
+                group["threshold"],
+                group[f"{metric}_low"],
+                group[f"{metric}_high"],
+                color=color,
+                alpha=0.2,
+                lw=0,
+            )
         ax.set_xlabel("A knocks at deadwood <= t (points)")
         ax.set_ylabel(label)
         ax.set_title(title)
@@ -167,8 +216,9 @@ def knock_sweep_panels(sweep: pd.DataFrame, axes: Sequence[Axes]) -> None:
     axes[0].legend(title="opponent (band: 95% CI)")
 
 
-def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int,
-                        min_samples: int | None = None) -> None:
+def knock_chart_heatmap(
+    chart: pd.DataFrame, ax: Axes, max_turn: int, min_samples: int | None = None
+) -> None:
     """Knock-minus-play-on points by (own turn, deadwood); grey where samples are
     fewer than ``min_samples``; a black line separates the cells where knocking is
     better from those where playing on is.  A legend explains both."""
@@ -181,23 +231,44 @@ def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int,
     limit = np.nanmax(np.abs(shown)) if np.isfinite(shown).any() else 1.0
     cmap = mpl.colormaps[DIVERGING].with_extremes(bad=MISSING_COLOR)
     norm = TwoSlopeNorm(0, -limit, limit)
-    image = ax.imshow(shown, origin="lower", aspect="auto", cmap=cmap, norm=norm,
-                      extent=(0.5, max_turn + 0.5, 0.5, 10.5))
+    image = ax.imshow(
+        shown,
+        origin="lower",
+        aspect="auto",
+        cmap=cmap,
+        norm=norm,
+        extent=(0.5, max_turn + 0.5, 0.5, 10.5),
+    )
     for deadwood in range(10):
         for turn in range(max_turn):
             if enough[deadwood, turn]:
                 value = grid[deadwood, turn]
-                ax.text(turn + 1, deadwood + 1, f"{value:+.1f}", ha="center", va="center",
-                        fontsize=6.5, color=text_color(cmap(norm(value))))
+                ax.text(
+                    turn + 1,
+                    deadwood + 1,
+                    f"{value:+.1f}",
+                    ha="center",
+                    va="center",
+                    fontsize=6.5,
+                    color=text_color(cmap(norm(value))),
+                )
     # boundary: edges between a "knock better" cell and a "play on better" one
     better = np.where(enough, grid > 0, False)
     for deadwood in range(10):
         for turn in range(max_turn):
-            if deadwood + 1 < 10 and enough[deadwood, turn] and enough[deadwood + 1, turn] \
-                    and better[deadwood, turn] != better[deadwood + 1, turn]:
+            if (
+                deadwood + 1 < 10
+                and enough[deadwood, turn]
+                and enough[deadwood + 1, turn]
+                and better[deadwood, turn] != better[deadwood + 1, turn]
+            ):
                 ax.plot([turn + 0.5, turn + 1.5], [deadwood + 1.5] * 2, color="black", lw=2)
-            if turn + 1 < max_turn and enough[deadwood, turn] and enough[deadwood, turn + 1] \
-                    and better[deadwood, turn] != better[deadwood, turn + 1]:
+            if (
+                turn + 1 < max_turn
+                and enough[deadwood, turn]
+                and enough[deadwood, turn + 1]
+                and better[deadwood, turn] != better[deadwood, turn + 1]
+            ):
                 ax.plot([turn + 1.5] * 2, [deadwood + 0.5, deadwood + 1.5], color="black", lw=2)
     ax.set_xlabel(f"own turn (draws by the player; {max_turn} = {max_turn} or later)")
     ax.set_ylabel("deadwood after the discard (points)")
@@ -205,22 +276,32 @@ def knock_chart_heatmap(chart: pd.DataFrame, ax: Axes, max_turn: int,
     ax.set_xticks(range(1, max_turn + 1))
     ax.grid(False)
     few = "too few states" if min_samples is None else f"fewer than {min_samples:,} states"
-    ax.legend(handles=[
-        Patch(facecolor=cmap(norm(limit)), label="blue: knocking now is better"),
-        Patch(facecolor=cmap(norm(-limit)), label="red: playing on is better"),
-        Patch(facecolor=MISSING_COLOR, label=f"grey: {few} (not shown)"),
-        Line2D([], [], color="black", lw=2, label="boundary between knock and play on"),
-    ], loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4)
+    ax.legend(
+        handles=[
+            Patch(facecolor=cmap(norm(limit)), label="blue: knocking now is better"),
+            Patch(facecolor=cmap(norm(-limit)), label="red: playing on is better"),
+            Patch(facecolor=MISSING_COLOR, label=f"grey: {few} (not shown)"),
+            Line2D([], [], color="black", lw=2, label="boundary between knock and play on"),
+        ],
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.13),
+        ncol=4,
+    )
     colorbar = ax.figure.colorbar(image, ax=ax, fraction=0.04)
     colorbar.set_label("knock now minus play on (points per hand)")
 
 
-def schedules_chart(schedules: dict[str, Sequence[int]], bins: Sequence[tuple[int, int]],
-                    ax: Axes, last_turn: int = 14) -> None:
+def schedules_chart(
+    schedules: dict[str, Sequence[int]],
+    bins: Sequence[tuple[int, int]],
+    ax: Axes,
+    last_turn: int = 14,
+) -> None:
     """Knock threshold by own turn, one step line per schedule (lines nudged apart
     vertically so that equal schedules stay visible)."""
     for offset, (color, (label, thresholds)) in enumerate(
-            zip(COLORS, schedules.items(), strict=False)):
+        zip(COLORS, schedules.items(), strict=False)
+    ):
         turns, values = [], []
         for (first, last), threshold in zip(bins, thresholds, strict=True):
             turns += [first - 0.5, min(last, last_turn) + 0.5]
@@ -233,12 +314,18 @@ def schedules_chart(schedules: dict[str, Sequence[int]], bins: Sequence[tuple[in
     ax.legend(loc="lower right")
 
 
-def matrix_heatmap(results: pd.DataFrame, metric: str, ax: Axes, order: Sequence[str],
-                   center: float, label: str, fmt: str) -> None:
+def matrix_heatmap(
+    results: pd.DataFrame,
+    metric: str,
+    ax: Axes,
+    order: Sequence[str],
+    center: float,
+    label: str,
+    fmt: str,
+) -> None:
     """Round-robin matrix: row policy's ``metric`` against the column policy, each cell
     with its 95% CI half-width, in black or white by the cell's colour."""
-    table = results.pivot(index="a", columns="b", values=metric).reindex(index=order,
-                                                                         columns=order)
+    table = results.pivot(index="a", columns="b", values=metric).reindex(index=order, columns=order)
     half = results.set_index(["a", "b"])
     values = table.to_numpy(dtype=float)
     spread = np.nanmax(np.abs(values - center)) or 1.0
@@ -250,29 +337,43 @@ def matrix_heatmap(results: pd.DataFrame, metric: str, ax: Axes, order: Sequence
             if a != b:
                 row = half.loc[(a, b)]
                 width = (row[f"{metric}_high"] - row[f"{metric}_low"]) / 2
-                ax.text(j, i, f"{row[metric]:{fmt}}\n±{width:{fmt.lstrip('+')}}", ha="center",
-                        va="center", fontsize=7, color=text_color(cmap(norm(row[metric]))))
+                ax.text(
+                    j,
+                    i,
+                    f"{row[metric]:{fmt}}\n±{width:{fmt.lstrip('+')}}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color=text_color(cmap(norm(row[metric]))),
+                )
     ax.set_xticks(range(len(order)), order, rotation=30, ha="right")
     ax.set_yticks(range(len(order)), order)
     ax.set_xlabel("opponent")
     ax.set_ylabel("policy")
     ax.set_title(label)
     ax.grid(False)
-    ax.figure.colorbar(image, ax=ax, fraction=0.046).set_label(
-        f"{label}; blue: row policy ahead")
+    ax.figure.colorbar(image, ax=ax, fraction=0.046).set_label(f"{label}; blue: row policy ahead")
 
 
-def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str, unit: str,
-                 interval: bool = False) -> None:
+def variant_bars(
+    table: pd.DataFrame, metric: str, ax: Axes, label: str, unit: str, interval: bool = False
+) -> None:
     """One bar per rules preset (with a 95% CI bar when ``interval``); ``label`` is the
     panel's title, ``unit`` the axis label."""
     positions = np.arange(len(table))
     errors = None
     if interval:
-        errors = np.vstack([table[metric] - table[f"{metric}_low"],
-                            table[f"{metric}_high"] - table[metric]])
-    ax.barh(positions, table[metric], xerr=errors, color=COLORS[0], alpha=0.85,
-            error_kw={"ecolor": "black", "lw": 1})
+        errors = np.vstack(
+            [table[metric] - table[f"{metric}_low"], table[f"{metric}_high"] - table[metric]]
+        )
+    ax.barh(
+        positions,
+        table[metric],
+        xerr=errors,
+        color=COLORS[0],
+        alpha=0.85,
+        error_kw={"ecolor": "black", "lw": 1},
+    )
     ax.set_yticks(positions, table["rules"])
     if not ax.yaxis_inverted():  # panels may share the axis: invert it once
         ax.invert_yaxis()
@@ -280,34 +381,51 @@ def variant_bars(table: pd.DataFrame, metric: str, ax: Axes, label: str, unit: s
     ax.set_title(label[0].upper() + label[1:])
 
 
-def score_heatmap(grid: pd.DataFrame, ax: Axes, title: str,
-                  label: str = "P(A wins the game)",
-                  levels: Sequence[float] = (0.25, 0.5, 0.75)) -> AxesImage:
+def score_heatmap(
+    grid: pd.DataFrame,
+    ax: Axes,
+    title: str,
+    label: str = "P(A wins the game)",
+    levels: Sequence[float] = (0.25, 0.5, 0.75),
+) -> AxesImage:
     """P(A wins) on a score grid (:func:`analyzer.gin.studies.equity.charts.heatmap_data`), with
     labelled contour lines at ``levels``; blue favours A, red favours B."""
-    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=DIVERGING, vmin=0.0, vmax=1.0,
-                      aspect="equal", interpolation="nearest")
+    image = ax.imshow(
+        grid.to_numpy(),
+        origin="lower",
+        cmap=DIVERGING,
+        vmin=0.0,
+        vmax=1.0,
+        aspect="equal",
+        interpolation="nearest",
+    )
     if levels and min(grid.shape) >= 2:  # a contour needs a 2 x 2 grid (target >= 2)
-        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k",
-                              linewidths=0.7)
+        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k", linewidths=0.7)
         ax.clabel(contours, fmt="%.2f", fontsize=7)
     _score_axes(grid, ax, title)
     ax.figure.colorbar(image, ax=ax, label=f"{label}; lines: contours", shrink=0.8)
     return image
 
 
-def threshold_heatmap(grid: pd.DataFrame, ax: Axes, title: str,
-                      thresholds: Sequence[int] = tuple(range(11))) -> AxesImage:
+def threshold_heatmap(
+    grid: pd.DataFrame, ax: Axes, title: str, thresholds: Sequence[int] = tuple(range(11))
+) -> AxesImage:
     """A whole-number knock threshold (points) on a score grid, one discrete colour
     per threshold, with the colour bar ticked at each threshold."""
     bounds = np.arange(min(thresholds) - 0.5, max(thresholds) + 1.5)
     cmap = mpl.colormaps[SEQUENTIAL].resampled(len(bounds) - 1)
-    image = ax.imshow(grid.to_numpy(), origin="lower", cmap=cmap,
-                      norm=BoundaryNorm(bounds, cmap.N), aspect="equal",
-                      interpolation="nearest")
+    image = ax.imshow(
+        grid.to_numpy(),
+        origin="lower",
+        cmap=cmap,
+        norm=BoundaryNorm(bounds, cmap.N),
+        aspect="equal",
+        interpolation="nearest",
+    )
     _score_axes(grid, ax, title)
-    colorbar = ax.figure.colorbar(image, ax=ax, shrink=0.8,
-                                  ticks=range(min(thresholds), max(thresholds) + 1))
+    colorbar = ax.figure.colorbar(
+        image, ax=ax, shrink=0.8, ticks=range(min(thresholds), max(thresholds) + 1)
+    )
     colorbar.set_label("knock at deadwood <= (points)")
     return image
 
@@ -319,19 +437,41 @@ def _score_axes(grid: pd.DataFrame, ax: Axes, title: str) -> None:
     ax.grid(False)
 
 
-def exact_distribution_chart(data: pd.DataFrame, ax: Axes, log: bool = False,
-                             knock_limit: int = 10) -> None:
+def exact_distribution_chart(
+    data: pd.DataFrame, ax: Axes, log: bool = False, knock_limit: int = 10
+) -> None:
     """The exact distribution (:func:`analyzer.gin.studies.exact.chart_data`) as bars, the
     Monte Carlo estimate (if any) as points with two-standard-error bars, and the knock
     region shaded."""
-    ax.axvspan(-1, knock_limit + 0.5, color=COLORS[2], alpha=0.12, lw=0,
-               label=f"knock at once (deadwood <= {knock_limit})")
-    ax.bar(data.deadwood, data.exact, width=1.0, color=COLORS[5], edgecolor=COLORS[0],
-           linewidth=0.4, label="exact (every hand)")
+    ax.axvspan(
+        -1,
+        knock_limit + 0.5,
+        color=COLORS[2],
+        alpha=0.12,
+        lw=0,
+        label=f"knock at once (deadwood <= {knock_limit})",
+    )
+    ax.bar(
+        data.deadwood,
+        data.exact,
+        width=1.0,
+        color=COLORS[5],
+        edgecolor=COLORS[0],
+        linewidth=0.4,
+        label="exact (every hand)",
+    )
     if "mc" in data:
         shown = data[data.mc > 0]
-        ax.errorbar(shown.deadwood, shown.mc, yerr=2 * shown.mc_se, fmt="o", ms=2.2,
-                    color=COLORS[3], elinewidth=0.6, label="Monte Carlo estimate (±2 SE)")
+        ax.errorbar(
+            shown.deadwood,
+            shown.mc,
+            yerr=2 * shown.mc_se,
+            fmt="o",
+            ms=2.2,
+            color=COLORS[3],
+            elinewidth=0.6,
+            label="Monte Carlo estimate (±2 SE)",
+        )
     ax.set_xlabel("deadwood (points)")
     ax.set_ylabel("probability" + (" (log scale)" if log else ""))
     ax.set_title("Log scale: the knock region" if log else "Linear scale")

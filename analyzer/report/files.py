@@ -129,8 +129,9 @@ def make_folder(path: StrPath) -> Path:
             candidate.mkdir()
         except FileExistsError:
             if not candidate.is_dir():
-                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR),
-                                         str(candidate)) from None
+                raise NotADirectoryError(
+                    errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(candidate)
+                ) from None
             continue  # made by someone else just now: not ours
         except OSError as error:
             raise _naming(error, candidate) from None
@@ -190,6 +191,7 @@ def write_with(path: StrPath, produce: Callable[[Path], None], *, track: bool = 
 
 def write_bytes(path: StrPath, data: bytes, *, track: bool = True) -> Path:
     """Write ``data`` to ``path`` whole (see :func:`write_with`)."""
+
     def produce(temporary: Path) -> None:
         with open(temporary, "wb") as stream:
             stream.write(data)
@@ -261,6 +263,17 @@ def append_text(path: StrPath, text: str) -> Path:
     return write_bytes(target, before + text.encode())
 
 
-__all__ = ["RunFiles", "append_text", "csv_bytes", "figure_bytes", "make_folder",
-           "removed_on_failure", "write_bytes", "write_csv", "write_figure", "write_text",
-           "write_together", "write_with"]
+__all__ = [
+    "RunFiles",
+    "append_text",
+    "csv_bytes",
+    "figure_bytes",
+    "make_folder",
+    "removed_on_failure",
+    "write_bytes",
+    "write_csv",
+    "write_figure",
+    "write_text",
+    "write_together",
+    "write_with",
+]

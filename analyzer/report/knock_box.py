@@ -75,38 +75,66 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
     expert = POLICIES["expert"]
     found = robust_table(config.out)
     if found is None:
-        equilibrium = knock_equilibrium(STANDARD, expert, config.size(0.05, least=200),
-                                        config.seed, iterations=3, rules_name="standard",
-                                        progress=progress_for(config, "robust knock table"),
-                                        scheduler=config.scheduler)
+        equilibrium = knock_equilibrium(
+            STANDARD,
+            expert,
+            config.size(0.05, least=200),
+            config.seed,
+            iterations=3,
+            rules_name="standard",
+            progress=progress_for(config, "robust knock table"),
+            scheduler=config.scheduler,
+        )
         weights = list(equilibrium.weights)
         table = equilibrium.population[weights.index(max(weights))]
         source = "a small equilibrium run by this report (no committed robust_knock/ files)"
     else:
         table, source = found
     deals = config.size(0.025, least=200)
-    answers = knock_answers(STANDARD, expert, table, panel(), deals, config.seed, "standard",
-                            progress=progress_for(config, "when to knock"),
-                            scheduler=config.scheduler)
+    answers = knock_answers(
+        STANDARD,
+        expert,
+        table,
+        panel(),
+        deals,
+        config.seed,
+        "standard",
+        progress=progress_for(config, "when to knock"),
+        scheduler=config.scheduler,
+    )
     write_csv(folder / "answers.csv", answers.to_frame(), index=False)
     write_csv(folder / "panel.csv", answers.panel, index=False)
-    write_meta(folder, config, "when_to_knock", started, deals_per_comparison=deals,
-               rules="standard", base="expert", robust_table=table_text(table),
-               robust_source=source)
+    write_meta(
+        folder,
+        config,
+        "when_to_knock",
+        started,
+        deals_per_comparison=deals,
+        rules="standard",
+        base="expert",
+        robust_table=table_text(table),
+        robust_source=source,
+    )
     return KnockBox(answers, deals, source, table_of(expert) == answers.lines[0].table)
 
 
 def _line_text(answers: KnockAnswers, index: int) -> tuple[str, str]:
     line = answers.lines[index]
     edge = format_ci(line.edge.mean, line.edge.low, line.edge.high)
-    exploit = format_ci(line.exploitability.mean, line.exploitability.low,
-                        line.exploitability.high)
+    exploit = format_ci(line.exploitability.mean, line.exploitability.low, line.exploitability.high)
     parts = ", ".join(f"{name} {part.mean:+.2f}" for name, part in line.edge_parts.items())
-    opponent = (f"its worst panel opponent, {line.opponent[len('worst case ('):-1]}"
-                if line.opponent.startswith("worst case (") else line.opponent)
-    return (f"{rule_text(line.table)[0].upper()}{rule_text(line.table)[1:]}",
-            (f"edge {edge} points per hand against {opponent} (from gin hands, "
-            f"undercuts and ordinary knocks: {parts}); exploitability {exploit}"))
+    opponent = (
+        f"its worst panel opponent, {line.opponent[len('worst case (') : -1]}"
+        if line.opponent.startswith("worst case (")
+        else line.opponent
+    )
+    return (
+        f"{rule_text(line.table)[0].upper()}{rule_text(line.table)[1:]}",
+        (
+            f"edge {edge} points per hand against {opponent} (from gin hands, "
+            f"undercuts and ordinary knocks: {parts}); exploitability {exploit}"
+        ),
+    )
 
 
 def render_knock_box(box: KnockBox) -> str:
@@ -114,38 +142,69 @@ def render_knock_box(box: KnockBox) -> str:
     answers, deals, source, experts_own = box.answers, box.deals, box.source, box.experts_own
     robust_rule, robust_numbers = _line_text(answers, 0)
     own = " (`expert` itself knocks by the robust rule)" if experts_own else ""
-    lines = ["> ### When to knock",
-             f"> Standard rules; everything but the knock is played as `expert` would{own}.",
-             ">",
-             f"> **{robust_rule}.** The robust rule: {robust_numbers}."]
-    labels = {"against basic": "Against an opponent who knocks at once",
-              "against gin-hunter": "Against an opponent who hunts for gin"}
-    members = answers.panel[(answers.panel["answer"] == "robust")
-                            & ~answers.panel["member"].str.startswith("worst case")]
-    lines.append("> Against each panel member: " + ", ".join(
-        f"{row.member} {row.points:+.2f} ± {(row.points_high - row.points_low) / 2:.2f}"
-        for row in members.itertuples()) + ".")
+    lines = [
+        "> ### When to knock",
+        f"> Standard rules; everything but the knock is played as `expert` would{own}.",
+        ">",
+        f"> **{robust_rule}.** The robust rule: {robust_numbers}.",
+    ]
+    labels = {
+        "against basic": "Against an opponent who knocks at once",
+        "against gin-hunter": "Against an opponent who hunts for gin",
+    }
+    members = answers.panel[
+        (answers.panel["answer"] == "robust")
+        & ~answers.panel["member"].str.startswith("worst case")
+    ]
+    lines.append(
+        "> Against each panel member: "
+        + ", ".join(
+            f"{row.member} {row.points:+.2f} ± {(row.points_high - row.points_low) / 2:.2f}"
+            for row in members.itertuples()
+        )
+        + "."
+    )
     beaten_by = [str(row.member) for row in members.itertuples() if row.points_high < 0]
     if beaten_by:
-        why = {"search": "`search` weighs each knock by playing it out on sampled hands, "
-                         "which no table of thresholds can match"}
-        lines.append("> It loses to " + ", ".join(f"`{name}`" for name in beaten_by) + ": "
-                     + "; ".join(why.get(name, f"`{name}` is ahead of it") for name in beaten_by)
-                     + ".")
+        why = {
+            "search": "`search` weighs each knock by playing it out on sampled hands, "
+            "which no table of thresholds can match"
+        }
+        lines.append(
+            "> It loses to "
+            + ", ".join(f"`{name}`" for name in beaten_by)
+            + ": "
+            + "; ".join(why.get(name, f"`{name}` is ahead of it") for name in beaten_by)
+            + "."
+        )
     for index, line in enumerate(answers.lines[1:], start=1):
         rule, numbers = _line_text(answers, index)
-        lines.append(f"> * {labels.get(line.label, line.label)}: {rule[0].lower()}{rule[1:]}; "
-                     f"{numbers}.")
-    lines += [">",
-              (f"> Edges and exploitabilities in points per hand, ± the 95% CI, "
-              f"{deals:,} deals per comparison (seats swapped on common deals); the robust "
-              f"table comes from {source}. Details: [when_to_knock/](when_to_knock/)."),
-              ""]
-    frame = answers.to_frame()[["line", "rule", "opponent", "edge", "edge_low", "edge_high",
-                                "exploitability", "exploitability_low",
-                                "exploitability_high"]]
-    return ("\n".join(lines) + "\n" + markdown_table(frame.round(3)) + "\n\n" + GLOSSARY
-            + "\n")
+        lines.append(
+            f"> * {labels.get(line.label, line.label)}: {rule[0].lower()}{rule[1:]}; {numbers}."
+        )
+    lines += [
+        ">",
+        (
+            f"> Edges and exploitabilities in points per hand, ± the 95% CI, "
+            f"{deals:,} deals per comparison (seats swapped on common deals); the robust "
+            f"table comes from {source}. Details: [when_to_knock/](when_to_knock/)."
+        ),
+        "",
+    ]
+    frame = answers.to_frame()[
+        [
+            "line",
+            "rule",
+            "opponent",
+            "edge",
+            "edge_low",
+            "edge_high",
+            "exploitability",
+            "exploitability_low",
+            "exploitability_high",
+        ]
+    ]
+    return "\n".join(lines) + "\n" + markdown_table(frame.round(3)) + "\n\n" + GLOSSARY + "\n"
 
 
 #: The report's opening box, above the run's description (no heading of its own).

@@ -36,22 +36,39 @@ def run_chart(config: ReportConfig) -> KnockChart:
     deals = config.size(4.0)
     subject = opponent = POLICIES["basic"]
     equity_deals = config.size(0.5)
-    chart = studies.knock_chart(STANDARD, subject, opponent, deals, config.seed,
-                                min_samples=300,
-                                progress=progress_for(config, "knock chart"),
-                                scheduler=config.scheduler, equity_deals=equity_deals)
+    chart = studies.knock_chart(
+        STANDARD,
+        subject,
+        opponent,
+        deals,
+        config.seed,
+        min_samples=300,
+        progress=progress_for(config, "knock chart"),
+        scheduler=config.scheduler,
+        equity_deals=equity_deals,
+    )
     write_csv(folder / "knock_chart.csv", chart, index=False)
-    with figure_file(folder / "knock_chart.png", figsize=(12, 5.4),
-                     title="Knock now or play on? Points gained by knocking, by turn and "
-                           "deadwood",
-                     caption=f"Each cell: mean points of knocking now minus playing on from "
-                             f"the same states, basic against basic, standard rules, "
-                             f"{deals:,} deals (seed {config.seed}); 95% CIs in "
-                             "knock_chart.csv.") as ax:
+    with figure_file(
+        folder / "knock_chart.png",
+        figsize=(12, 5.4),
+        title="Knock now or play on? Points gained by knocking, by turn and deadwood",
+        caption=f"Each cell: mean points of knocking now minus playing on from "
+        f"the same states, basic against basic, standard rules, "
+        f"{deals:,} deals (seed {config.seed}); 95% CIs in "
+        "knock_chart.csv.",
+    ) as ax:
         charts.knock_chart_heatmap(chart, ax, MAX_TURN, min_samples=300)
-    write_meta(folder, config, "knock_chart", started, deals=deals, rules="standard",
-               subject=format_policy(subject), opponent=format_policy(opponent),
-               equity_deals=equity_deals)
+    write_meta(
+        folder,
+        config,
+        "knock_chart",
+        started,
+        deals=deals,
+        rules="standard",
+        subject=format_policy(subject),
+        opponent=format_policy(opponent),
+        equity_deals=equity_deals,
+    )
     return KnockChart(chart, deals, equity_deals, config.seed)
 
 
@@ -79,8 +96,7 @@ the same pair from {equity_deals:,} deals. Full table with CIs (points and game-
 """
 
 
-SECTION = Section("chart", "When to knock, by turn: knock now or play on?", run_chart,
-                  render_chart)
+SECTION = Section("chart", "When to knock, by turn: knock now or play on?", run_chart, render_chart)
 
 
 def _chart_statement(chart: pd.DataFrame) -> str:
@@ -88,27 +104,37 @@ def _chart_statement(chart: pd.DataFrame) -> str:
     deadwood values at which knocking is significantly better."""
     solid = chart[chart["enough"]]
     counts = solid["verdict"].value_counts()
-    text = (f"In {counts.get('knock', 0)} of {len(solid)} well-sampled cells knocking now is "
-            f"significantly better, in {counts.get('play on', 0)} playing on is, and "
-            f"{counts.get('unclear', 0)} are too close to call.")
+    text = (
+        f"In {counts.get('knock', 0)} of {len(solid)} well-sampled cells knocking now is "
+        f"significantly better, in {counts.get('play on', 0)} playing on is, and "
+        f"{counts.get('unclear', 0)} are too close to call."
+    )
     knock = solid[solid["verdict"] == "knock"].groupby("turn")["deadwood"].agg(["min", "max"])
     if len(knock):
-        spans = [f"turn {turn}: {low}-{high}" if low != high else f"turn {turn}: {low}"
-                 for turn, (low, high) in knock.iterrows()]
+        spans = [
+            f"turn {turn}: {low}-{high}" if low != high else f"turn {turn}: {low}"
+            for turn, (low, high) in knock.iterrows()
+        ]
         last = int(knock.index.max())
-        text += (f" Knock now with deadwood (points) {'; '.join(spans)}; from own turn "
-                 f"{last + 1} on, playing on is never significantly worse.")
+        text += (
+            f" Knock now with deadwood (points) {'; '.join(spans)}; from own turn "
+            f"{last + 1} on, playing on is never significantly worse."
+        )
     if "win_verdict" in solid:
         differ = solid[solid["verdict"] != solid["win_verdict"]]
         opposite = differ[(differ["verdict"] != "unclear") & (differ["win_verdict"] != "unclear")]
-        text += (f" Valued as the chance of winning a game to 100 that this hand opens "
-                 f"(columns `win_*`), the verdict is the same in {len(solid) - len(differ)} of "
-                 f"{len(solid)} cells; in {len(differ) - len(opposite)} of the others one "
-                 f"verdict is too close to call, and {len(opposite)} are opposite.")
+        text += (
+            f" Valued as the chance of winning a game to 100 that this hand opens "
+            f"(columns `win_*`), the verdict is the same in {len(solid) - len(differ)} of "
+            f"{len(solid)} cells; in {len(differ) - len(opposite)} of the others one "
+            f"verdict is too close to call, and {len(opposite)} are opposite."
+        )
     play = solid[solid["verdict"] == "play on"]
     if len(play):
         low = play[play["deadwood"] <= 3]
-        text += (f" With 3 or less deadwood, playing on is better in {len(low)} of "
-                 f"{len(solid[solid['deadwood'] <= 3])} cells: an opponent who knocks at its "
-                 "first chance is undercut by such a hand, and gin is near.")
+        text += (
+            f" With 3 or less deadwood, playing on is better in {len(low)} of "
+            f"{len(solid[solid['deadwood'] <= 3])} cells: an opponent who knocks at its "
+            "first chance is undercut by such a hand, and gin is near."
+        )
     return text

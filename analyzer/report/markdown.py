@@ -17,9 +17,14 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float | np.number)
 
 
-def markdown_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None, *,
-                   float_format: str | None = None, missing: str | None = None,
-                   align: bool = True) -> str:
+def markdown_table(
+    frame: pd.DataFrame,
+    formats: Mapping[str, str] | None = None,
+    *,
+    float_format: str | None = None,
+    missing: str | None = None,
+    align: bool = True,
+) -> str:
     """A GitHub Markdown (pipe) table of ``frame``, without the index.
 
     Parameters
@@ -51,8 +56,14 @@ def markdown_table(frame: pd.DataFrame, formats: Mapping[str, str] | None = None
     """
     formats = formats or {}
     header = "| " + " | ".join(str(column) for column in frame.columns) + " |"
-    rule = "|" + "|".join("---:" if align and pd.api.types.is_numeric_dtype(frame[column])
-                          else "---" for column in frame.columns) + "|"
+    rule = (
+        "|"
+        + "|".join(
+            "---:" if align and pd.api.types.is_numeric_dtype(frame[column]) else "---"
+            for column in frame.columns
+        )
+        + "|"
+    )
     lines = [header, rule]
     for row in frame.itertuples(index=False):
         cells = []

@@ -44,8 +44,9 @@ def plot_meld_or_hold(table: pd.DataFrame, ax: Axes) -> None:
     for points, group in holding.groupby("hold_points"):
         label = "no points limit" if points >= 999 else f"give up above {points} points"
         x = np.minimum(group.hold_turns, 20)
-        ax.errorbar(x, group.margin, yerr=_errors(group, "margin"), marker="o", capsize=3,
-                    label=label)
+        ax.errorbar(
+            x, group.margin, yerr=_errors(group, "margin"), marker="o", capsize=3, label=label
+        )
     ax.axhline(0, color="grey", linestyle="--", linewidth=1)
     ax.set_xlabel("holds for Rummy through own turn (20 = always)")
     ax.set_ylabel("holder's edge, points per hand")
@@ -61,11 +62,24 @@ def plot_player_counts(table: pd.DataFrame, ax: Axes) -> None:
     width = 0.8 / seats
     for seat in range(seats):
         rows = table[table.seat == seat]
-        ax.bar(rows.players + (seat - (seats - 1) / 2) * width, rows.win_share, width,
-               yerr=_errors(rows, "win_share"), capsize=2, label=f"seat {seat}")
+        ax.bar(
+            rows.players + (seat - (seats - 1) / 2) * width,
+            rows.win_share,
+            width,
+            yerr=_errors(rows, "win_share"),
+            capsize=2,
+            label=f"seat {seat}",
+        )
     counts = np.array(sorted(table.players.unique()))
-    ax.hlines(1 / counts, counts - 0.45, counts + 0.45, colors="black", linestyles="--",
-              linewidth=1, label="fair share")
+    ax.hlines(
+        1 / counts,
+        counts - 0.45,
+        counts + 0.45,
+        colors="black",
+        linestyles="--",
+        linewidth=1,
+        label="fair share",
+    )
     ax.set_xlabel("players (last seat deals)")
     ax.set_ylabel("share of won hands")
     ax.set_title("Seat advantage by player count")
@@ -94,25 +108,33 @@ def _markdown(table: pd.DataFrame, columns: dict[str, str], digits: int = 2) -> 
     for column, header in columns.items():
         values = table[column]
         if f"{column}_lo" in table.columns:
-            values = pd.Series([f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-                                for m, lo, hi in zip(values, table[f"{column}_lo"],
-                                                     table[f"{column}_hi"], strict=True)])
+            values = pd.Series(
+                [
+                    f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+                    for m, lo, hi in zip(
+                        values, table[f"{column}_lo"], table[f"{column}_hi"], strict=True
+                    )
+                ]
+            )
         shown[header] = values.reset_index(drop=True)
     return markdown_table(pd.DataFrame(shown), float_format=f".{digits}f", align=False)
 
 
 def _hold_labels(table: pd.DataFrame) -> pd.DataFrame:
     """``hold_turns`` / ``hold_points`` as words: 0 turns melds at once, 999 is no limit."""
-    turns = table.hold_turns.map(lambda t: "melds at once" if t == 0 else
-                                 "to the end" if t >= 999 else f"turn {t}")
+    turns = table.hold_turns.map(
+        lambda t: "melds at once" if t == 0 else "to the end" if t >= 999 else f"turn {t}"
+    )
     points = table.hold_points.map(lambda p: "-" if p >= 999 else f"> {p} points")
     points[table.hold_turns == 0] = "-"
     return table.assign(hold_turns=turns, hold_points=points)
 
 
 def _ci(row: pd.Series, column: str, digits: int = 2) -> str:
-    return (f"{row[column]:.{digits}f} (95% CI {row[f'{column}_lo']:.{digits}f} to "
-            f"{row[f'{column}_hi']:.{digits}f})")
+    return (
+        f"{row[column]:.{digits}f} (95% CI {row[f'{column}_lo']:.{digits}f} to "
+        f"{row[f'{column}_hi']:.{digits}f})"
+    )
 
 
 def _units_only(progress: Progress | None) -> Progress | None:
@@ -131,8 +153,7 @@ def _units_only(progress: Progress | None) -> Progress | None:
 def report_deals(deals: int) -> int:
     """Deals that :func:`write_rummy_report` plays in hand runs (the progress total)."""
     hold_runs = sum(len(HOLD_POINTS) if turns else 1 for turns in HOLD_TURNS)
-    return deals * (hold_runs + len(STOCK_RULES) * len(PLAYER_COUNTS)
-                    + 2 * len(OPTION_VARIANTS))
+    return deals * (hold_runs + len(STOCK_RULES) * len(PLAYER_COUNTS) + 2 * len(OPTION_VARIANTS))
 
 
 #: The section's heading.
@@ -156,9 +177,14 @@ class RummyStudies:
     """The folder of their files."""
 
 
-def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
-                       links_from_parent: bool = True, progress: Progress | None = None,
-                       scheduler: str | None = None) -> str:
+def write_rummy_report(
+    out_dir: Path,
+    deals: int = REPORT_DEALS,
+    seed: int = 0,
+    links_from_parent: bool = True,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> str:
     """Run the three studies, write CSV and PNG files into ``out_dir`` and return the
     report's Markdown section on plain rummy (see :func:`run_rummy_studies` and
     :func:`render_rummy`)."""
@@ -166,9 +192,13 @@ def write_rummy_report(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
     return section_heading(TITLE) + render_rummy(studies, links_from_parent)
 
 
-def run_rummy_studies(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
-                      progress: Progress | None = None, scheduler: str | None = None
-                      ) -> RummyStudies:
+def run_rummy_studies(
+    out_dir: Path,
+    deals: int = REPORT_DEALS,
+    seed: int = 0,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> RummyStudies:
     """Run the three studies and write CSV and PNG files into ``out_dir``.
 
     Parameters
@@ -190,8 +220,11 @@ def run_rummy_studies(out_dir: Path, deals: int = REPORT_DEALS, seed: int = 0,
     hold = meld_or_hold(deals, seed, progress=units, scheduler=scheduler)
     seats = player_counts(deals, seed, progress=units, scheduler=scheduler)
     options = option_values(deals, seed, progress=units, scheduler=scheduler)
-    for name, table in (("meld_or_hold", hold), ("player_counts", seats),
-                        ("option_values", options)):
+    for name, table in (
+        ("meld_or_hold", hold),
+        ("player_counts", seats),
+        ("option_values", options),
+    ):
         write_study(out_dir, name, table)
     return RummyStudies(hold, seats, options, deals, seed, out_dir)
 
@@ -218,16 +251,21 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
     link = f"{out_dir.name}/" if links_from_parent else ""
     command = f"analyzer rummy study all --deals {deals} --seed {seed} --out {out_dir}"
     best = hold.loc[hold.margin.idxmax()]
-    always = hold[(hold.hold_turns == hold.hold_turns.max())
-                  & (hold.hold_points == hold.hold_points.max())].iloc[0]
-    limit = "no points limit" if best.hold_points >= 999 else \
-        f"giving up above {int(best.hold_points)} points held"
+    always = hold[
+        (hold.hold_turns == hold.hold_turns.max()) & (hold.hold_points == hold.hold_points.max())
+    ].iloc[0]
+    limit = (
+        "no points limit"
+        if best.hold_points >= 999
+        else f"giving up above {int(best.hold_points)} points held"
+    )
     hold_answer = (
         f"Against a player who melds at once, the best holding rule tried (hold through own "
         f"turn {int(best.hold_turns)}, {limit}) gains {_ci(best, 'margin')} points per hand "
         f"and wins {_ci(best, 'game_win_rate')} of games to {RummyRules().target}, while "
         f"holding to the very end scores {_ci(always, 'margin')} points per hand: it wins "
-        f"{always.win_rate:.0%} of hands, but small ones.")
+        f"{always.win_rate:.0%} of hands, but small ones."
+    )
     per_game = seats[seats.seat == 0].set_index(["stock", "players"])
     void, turned = (per_game.loc[name] for name in STOCK_RULES)
     dealer = seats.groupby(["stock", "players"]).last().loc[list(STOCK_RULES)[-1]]
@@ -243,7 +281,8 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
         f"{_ci(turned.iloc[-1], 'winner_points', 1)} with 6, and the first seat takes "
         f"{_ci(turned.iloc[0], 'win_share', 3)} of won 2-player hands (fair 0.500) and "
         f"{_ci(turned.iloc[-1], 'win_share', 3)} of 6-player ones (fair 0.167; the dealer "
-        f"{dealer.win_share.iloc[-1]:.3f}).")
+        f"{dealer.win_share.iloc[-1]:.3f})."
+    )
     base = options.iloc[0]
     single = options.iloc[1:][~options.variant.iloc[1:].str.startswith("all")]
     longest = single.loc[(single.turns - base.turns).abs().idxmax()]
@@ -255,47 +294,76 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
         f"for Rummy), '{longest.variant}' changes hand length most "
         f"({_ci(longest, 'turns', 1)} turns), '{flattest.variant}' shrinks the edge of holding "
         f"most ({_ci(flattest, 'hold_margin')}), and '{richest.variant}' moves the winner's "
-        f"points most ({_ci(richest, 'winner_points')}).")
-    return "\n".join([
-        ("Plain rummy (seeds 000 and 004), not gin: lay off onto any meld, score the cards "
-         "left in the other hands, double for going out 'Rummy'.  Both players meld and lay "
-         "off at once and throw the card leaving the least deadwood unless stated."),
-        "",
-        f"Command: `{command}` (seed {seed}, {deals:,} deals per configuration).",
-        "",
-        "### Should I meld now or hold for Rummy?",
-        "",
-        hold_answer,
-        "",
-        f"![meld or hold]({link}meld_or_hold.png)",
-        "",
-        _markdown(_hold_labels(hold), {"hold_turns": "holds through", "hold_points": "gives up at",
-                         "margin": "edge, points/hand", "win_rate": "hands won",
-                         "rummy_rate": "Rummy share of wins",
-                         "game_win_rate": "games won (to 100)"}),
-        "",
-        "### Player count: hand length, winner's points, seat advantage",
-        "",
-        seat_answer,
-        "",
-        f"![seat advantage]({link}player_counts.png)",
-        "",
-        _markdown(seats, {"stock": "dry stock", "players": "players", "seat": "seat",
-                          "cards": "cards", "turns": "turns/hand",
-                          "winner_points": "winner's points", "void_rate": "void rate",
-                          "win_share": "share of won hands"}),
-        "",
-        "### What each seed-004 option is worth",
-        "",
-        option_answer,
-        "",
-        f"![rule options]({link}option_values.png)",
-        "",
-        _markdown(options, {"variant": "rules", "turns": "turns/hand",
-                            "winner_points": "winner's points", "void_rate": "void rate",
-                            "rummy_rate": "Rummy rate", "hold_margin": "holder's edge"}),
-        "",
-    ])
+        f"points most ({_ci(richest, 'winner_points')})."
+    )
+    return "\n".join(
+        [
+            (
+                "Plain rummy (seeds 000 and 004), not gin: lay off onto any meld, score the cards "
+                "left in the other hands, double for going out 'Rummy'.  Both players meld and lay "
+                "off at once and throw the card leaving the least deadwood unless stated."
+            ),
+            "",
+            f"Command: `{command}` (seed {seed}, {deals:,} deals per configuration).",
+            "",
+            "### Should I meld now or hold for Rummy?",
+            "",
+            hold_answer,
+            "",
+            f"![meld or hold]({link}meld_or_hold.png)",
+            "",
+            _markdown(
+                _hold_labels(hold),
+                {
+                    "hold_turns": "holds through",
+                    "hold_points": "gives up at",
+                    "margin": "edge, points/hand",
+                    "win_rate": "hands won",
+                    "rummy_rate": "Rummy share of wins",
+                    "game_win_rate": "games won (to 100)",
+                },
+            ),
+            "",
+            "### Player count: hand length, winner's points, seat advantage",
+            "",
+            seat_answer,
+            "",
+            f"![seat advantage]({link}player_counts.png)",
+            "",
+            _markdown(
+                seats,
+                {
+                    "stock": "dry stock",
+                    "players": "players",
+                    "seat": "seat",
+                    "cards": "cards",
+                    "turns": "turns/hand",
+                    "winner_points": "winner's points",
+                    "void_rate": "void rate",
+                    "win_share": "share of won hands",
+                },
+            ),
+            "",
+            "### What each seed-004 option is worth",
+            "",
+            option_answer,
+            "",
+            f"![rule options]({link}option_values.png)",
+            "",
+            _markdown(
+                options,
+                {
+                    "variant": "rules",
+                    "turns": "turns/hand",
+                    "winner_points": "winner's points",
+                    "void_rate": "void rate",
+                    "rummy_rate": "Rummy rate",
+                    "hold_margin": "holder's edge",
+                },
+            ),
+            "",
+        ]
+    )
 
 
 def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
@@ -305,13 +373,20 @@ def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
     CHARTS[stem](table, figure.add_subplot())
     figure.tight_layout()
     with removed_on_failure():
-        write_together({out_dir / f"{stem}.csv": csv_bytes(table, index=False),
-                        out_dir / f"{stem}.png": figure_bytes(figure, dpi=110)})
+        write_together(
+            {
+                out_dir / f"{stem}.csv": csv_bytes(table, index=False),
+                out_dir / f"{stem}.png": figure_bytes(figure, dpi=110),
+            }
+        )
 
 
 #: Chart of each study by file stem (see :data:`analyzer.rummy.studies.STUDIES`).
-CHARTS = {"meld_or_hold": plot_meld_or_hold, "player_counts": plot_player_counts,
-          "option_values": plot_option_values}
+CHARTS = {
+    "meld_or_hold": plot_meld_or_hold,
+    "player_counts": plot_player_counts,
+    "option_values": plot_option_values,
+}
 
 #: Section 8 of the standard report.
 SECTION = Section("rummy", TITLE, run_rummy, render_rummy)

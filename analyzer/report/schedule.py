@@ -39,32 +39,65 @@ def run_schedule(config: ReportConfig) -> Schedule:
     folder = section_folder(config, "schedule")
     deals, games = config.size(0.15, least=200), config.size(0.05, least=50)
     base = POLICIES["basic"]
-    search = studies.best_schedule(STANDARD, base, base, deals, config.seed, rounds=2,
-                                   progress=progress_for(config, "best schedule"),
-                                   scheduler=config.scheduler)
+    search = studies.best_schedule(
+        STANDARD,
+        base,
+        base,
+        deals,
+        config.seed,
+        rounds=2,
+        progress=progress_for(config, "best schedule"),
+        scheduler=config.scheduler,
+    )
     for_games, game_gain, game_low, game_high = studies.best_response(
-        STANDARD, base, [10] * len(studies.SCHEDULE_BINS), base, games, config.seed,
-        objective="games", progress=progress_for(config, "best schedule (games)"),
-        scheduler=config.scheduler)
+        STANDARD,
+        base,
+        [10] * len(studies.SCHEDULE_BINS),
+        base,
+        games,
+        config.seed,
+        objective="games",
+        progress=progress_for(config, "best schedule (games)"),
+        scheduler=config.scheduler,
+    )
     write_csv(folder / "steps.csv", search.steps, index=False)
     write_csv(folder / "gaps.csv", search.gaps, index=False)
     bins = studies.SCHEDULE_BINS
-    with figure_file(folder / "schedules.png", figsize=(8, 3.8),
-                     title="Best knock threshold by own turn",
-                     caption=f"Schedules found by coordinate ascent, standard rules, base "
-                             f"policy basic, opponent knock-at-10 (then best responses); "
-                             f"{deals:,} deals per evaluation, gains with 95% CIs in "
-                             f"steps.csv; seed {config.seed}.") as ax:
-        charts.schedules_chart({"A: most points against knock-at-10": _first_a(search),
-                                "A: most games against knock-at-10": for_games,
-                                "A after best responses (points)": search.final_a,
-                                "B after best responses (points)": search.final_b}, bins, ax)
-    write_meta(folder, config, "schedule", started, deals_per_evaluation=deals,
-               game_pairs_per_evaluation=games, rules="standard", base=format_policy(base),
-               bins=bins, games_schedule=for_games,
-               games_gain=[game_gain, game_low, game_high])
-    return Schedule(search, for_games, (game_gain, game_low, game_high), base, deals, games,
-                    config.seed)
+    with figure_file(
+        folder / "schedules.png",
+        figsize=(8, 3.8),
+        title="Best knock threshold by own turn",
+        caption=f"Schedules found by coordinate ascent, standard rules, base "
+        f"policy basic, opponent knock-at-10 (then best responses); "
+        f"{deals:,} deals per evaluation, gains with 95% CIs in "
+        f"steps.csv; seed {config.seed}.",
+    ) as ax:
+        charts.schedules_chart(
+            {
+                "A: most points against knock-at-10": _first_a(search),
+                "A: most games against knock-at-10": for_games,
+                "A after best responses (points)": search.final_a,
+                "B after best responses (points)": search.final_b,
+            },
+            bins,
+            ax,
+        )
+    write_meta(
+        folder,
+        config,
+        "schedule",
+        started,
+        deals_per_evaluation=deals,
+        game_pairs_per_evaluation=games,
+        rules="standard",
+        base=format_policy(base),
+        bins=bins,
+        games_schedule=for_games,
+        games_gain=[game_gain, game_low, game_high],
+    )
+    return Schedule(
+        search, for_games, (game_gain, game_low, game_high), base, deals, games, config.seed
+    )
 
 
 def render_schedule(result: Schedule) -> str:
@@ -74,7 +107,9 @@ def render_schedule(result: Schedule) -> str:
     first = search.steps.iloc[0]
     gap_text = "; ".join(
         f"{g.side} could still gain {format_ci(g.gain, g.gain_low, g.gain_high, 2)} points per hand "
-        f"by switching to {g.best_deviation}" for g in search.gaps.itertuples())
+        f"by switching to {g.best_deviation}"
+        for g in search.gaps.itertuples()
+    )
     bin_names = ", ".join(f"{a}-{b}" if b < 30 else f"{a}+" for a, b in bins)
     return f"""\
 **Question.** If the knock threshold may change with the turn, which schedule earns the
@@ -101,8 +136,9 @@ Tables: [steps.csv](schedule/steps.csv), [gaps.csv](schedule/gaps.csv).
 """
 
 
-SECTION = Section("schedule", "Best knock schedule and best responses", run_schedule,
-                  render_schedule)
+SECTION = Section(
+    "schedule", "Best knock schedule and best responses", run_schedule, render_schedule
+)
 
 
 def _first_a(search: studies.ScheduleSearch) -> tuple[int, ...]:

@@ -38,20 +38,40 @@ def run_sweep(config: ReportConfig) -> Sweep:
     deals, games = config.size(1.0), config.size(0.1)
     subject = POLICIES["basic"]
     opponents = studies.default_opponents()
-    sweep = studies.knock_sweep(STANDARD, subject, opponents, deals, games, config.seed,
-                                progress=progress_for(config, "knock sweep"),
-                                scheduler=config.scheduler)
+    sweep = studies.knock_sweep(
+        STANDARD,
+        subject,
+        opponents,
+        deals,
+        games,
+        config.seed,
+        progress=progress_for(config, "knock sweep"),
+        scheduler=config.scheduler,
+    )
     write_csv(folder / "sweep.csv", sweep, index=False)
-    with figure_file(folder / "sweep.png", 1, 3, figsize=(14, 4.2),
-                     title="Knock as soon as deadwood <= t: which t pays best?",
-                     caption=f"Player A = basic with threshold t against three opponents "
-                             f"(legend), standard rules; {deals:,} deals and {games:,} game "
-                             f"pairs per arm, seats swapped; bands: 95% CI; seed "
-                             f"{config.seed}.") as axes:
+    with figure_file(
+        folder / "sweep.png",
+        1,
+        3,
+        figsize=(14, 4.2),
+        title="Knock as soon as deadwood <= t: which t pays best?",
+        caption=f"Player A = basic with threshold t against three opponents "
+        f"(legend), standard rules; {deals:,} deals and {games:,} game "
+        f"pairs per arm, seats swapped; bands: 95% CI; seed "
+        f"{config.seed}.",
+    ) as axes:
         charts.knock_sweep_panels(sweep, axes)
-    write_meta(folder, config, "knock_sweep", started, deals_per_arm=deals, games_per_arm=games,
-               rules="standard", subject=format_policy(subject),
-               opponents={k: (format_policy(v) if v else "A's twin") for k, v in opponents.items()})
+    write_meta(
+        folder,
+        config,
+        "knock_sweep",
+        started,
+        deals_per_arm=deals,
+        games_per_arm=games,
+        rules="standard",
+        subject=format_policy(subject),
+        opponents={k: (format_policy(v) if v else "A's twin") for k, v in opponents.items()},
+    )
     return Sweep(sweep, subject, deals, games, config.seed)
 
 
@@ -62,10 +82,12 @@ def render_sweep(result: Sweep) -> str:
         group = group.set_index("threshold")
         if opponent == studies.SELF_PLAY_CHECK:
             fastest = group["turns_mean"].idxmin()
-            lines.append(f"* Determinism check, not an answer: against its own twin every threshold "
-                         f"is exactly even by symmetry (0 points, "
-                         f"50% of games); hands last {group.loc[0, 'turns_mean']:.1f} turns at "
-                         f"t = 0 and {group.loc[fastest, 'turns_mean']:.1f} at t = {fastest}.")
+            lines.append(
+                f"* Determinism check, not an answer: against its own twin every threshold "
+                f"is exactly even by symmetry (0 points, "
+                f"50% of games); hands last {group.loc[0, 'turns_mean']:.1f} turns at "
+                f"t = 0 and {group.loc[fastest, 'turns_mean']:.1f} at t = {fastest}."
+            )
             continue
         best = int(group["points_mean"].idxmax())
         best_game = int(group["game_win_mean"].idxmax())
@@ -78,10 +100,25 @@ def render_sweep(result: Sweep) -> str:
             f"t = {best_game} ({game_row['game_win_mean']:.1%} of games, "
             f"{format_ci(100 * game_row['game_diff_mean'], 100 * game_row['game_diff_low'], 100 * game_row['game_diff_high'], 1)}"
             f" percentage points over t = 10). A's knocks at t = 10 are undercut in "
-            f"{group.loc[10, 'undercut_mean']:.1%} of hands.")
-    table = sweep[["opponent", "threshold", "points_mean", "diff_mean", "diff_low", "diff_high",
-                   "win_mean", "undercut_mean", "gin_mean", "turns_mean", "game_win_mean",
-                   "game_win_low", "game_win_high"]]
+            f"{group.loc[10, 'undercut_mean']:.1%} of hands."
+        )
+    table = sweep[
+        [
+            "opponent",
+            "threshold",
+            "points_mean",
+            "diff_mean",
+            "diff_low",
+            "diff_high",
+            "win_mean",
+            "undercut_mean",
+            "gin_mean",
+            "turns_mean",
+            "game_win_mean",
+            "game_win_low",
+            "game_win_high",
+        ]
+    ]
     return f"""\
 **Question.** If you knock as soon as your deadwood is at most t, which t earns the
 most points per hand, and which wins the most games to 100, against opponents that
@@ -104,5 +141,4 @@ Table: [sweep.csv](knock_sweep/sweep.csv).
 """
 
 
-SECTION = Section("sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep,
-                  render_sweep)
+SECTION = Section("sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep, render_sweep)

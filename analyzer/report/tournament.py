@@ -22,9 +22,11 @@ def _full_form(player: Policy | SearchPolicy) -> str:
     """A policy's string form, or every setting of a search player."""
     if isinstance(player, Policy):
         return format_policy(player)
-    return (f"search,budget={player.budget},rollout={format_player(player.rollout)},"
-            f"sampler={player.sampler},temperature={player.temperature},scope={player.scope},"
-            f"batch={player.batch},min_samples={player.min_samples}")
+    return (
+        f"search,budget={player.budget},rollout={format_player(player.rollout)},"
+        f"sampler={player.sampler},temperature={player.temperature},scope={player.scope},"
+        f"batch={player.batch},min_samples={player.min_samples}"
+    )
 
 
 @dataclass(frozen=True)
@@ -47,25 +49,46 @@ def run_tournament(config: ReportConfig) -> Tournament:
     folder = section_folder(config, "tournament")
     deals, games = config.size(0.25), config.size(0.025, least=30)
     field_policies = studies.default_field()
-    results = studies.tournament(STANDARD, field_policies, deals, games, config.seed,
-                                 progress=progress_for(config, "tournament"),
-                                 scheduler=config.scheduler)
+    results = studies.tournament(
+        STANDARD,
+        field_policies,
+        deals,
+        games,
+        config.seed,
+        progress=progress_for(config, "tournament"),
+        scheduler=config.scheduler,
+    )
     ranking = studies.ranking(results)
     write_csv(folder / "pairs.csv", results, index=False)
     write_csv(folder / "ranking.csv", ranking, index=False)
     order = list(ranking["policy"])
-    with figure_file(folder / "tournament.png", 1, 2, figsize=(14, 5.5),
-                     title="Round robin of draw and discard policies: row against column",
-                     caption=f"Standard rules, seats swapped on common deals: {deals:,} deals "
-                             f"and {games:,} game pairs per pairing (seed {config.seed}). Each "
-                             "cell: estimate and ± 95% CI half-width; blue: the row policy "
-                             "is ahead.") as axes:
-        charts.matrix_heatmap(results, "points", axes[0], order, 0.0,
-                              "points per hand (row vs column)", "+.2f")
-        charts.matrix_heatmap(results, "game_win", axes[1], order, 0.5,
-                              "game-win rate (row vs column)", ".2f")
-    write_meta(folder, config, "tournament", started, deals_per_pair=deals, games_per_pair=games,
-               rules="standard", field={k: format_player(v) for k, v in field_policies.items()})
+    with figure_file(
+        folder / "tournament.png",
+        1,
+        2,
+        figsize=(14, 5.5),
+        title="Round robin of draw and discard policies: row against column",
+        caption=f"Standard rules, seats swapped on common deals: {deals:,} deals "
+        f"and {games:,} game pairs per pairing (seed {config.seed}). Each "
+        "cell: estimate and ± 95% CI half-width; blue: the row policy "
+        "is ahead.",
+    ) as axes:
+        charts.matrix_heatmap(
+            results, "points", axes[0], order, 0.0, "points per hand (row vs column)", "+.2f"
+        )
+        charts.matrix_heatmap(
+            results, "game_win", axes[1], order, 0.5, "game-win rate (row vs column)", ".2f"
+        )
+    write_meta(
+        folder,
+        config,
+        "tournament",
+        started,
+        deals_per_pair=deals,
+        games_per_pair=games,
+        rules="standard",
+        field={k: format_player(v) for k, v in field_policies.items()},
+    )
     return Tournament(results, ranking, field_policies, deals, games, config.seed)
 
 
@@ -97,5 +120,6 @@ Tables: [pairs.csv](tournament/pairs.csv), [ranking.csv](tournament/ranking.csv)
 """
 
 
-SECTION = Section("tournament", "Draw and discard policies: a round robin", run_tournament,
-                  render_tournament)
+SECTION = Section(
+    "tournament", "Draw and discard policies: a round robin", run_tournament, render_tournament
+)

@@ -36,26 +36,55 @@ def run_variants(config: ReportConfig) -> Variants:
     folder = section_folder(config, "variants")
     deals, games = config.size(0.25), config.size(0.05, least=30)
     baseline, strong, weak = POLICIES["basic"], POLICIES["gin-hunter"], POLICIES["basic"]
-    table = studies.variants(VARIANT_PRESETS, baseline, strong, weak, deals, games, config.seed,
-                             progress=progress_for(config, "variants"),
-                             scheduler=config.scheduler)
+    table = studies.variants(
+        VARIANT_PRESETS,
+        baseline,
+        strong,
+        weak,
+        deals,
+        games,
+        config.seed,
+        progress=progress_for(config, "variants"),
+        scheduler=config.scheduler,
+    )
     write_csv(folder / "variants.csv", table, index=False)
-    with figure_file(folder / "variants.png", 1, 4, figsize=(15, 4.5), sharey=True,
-                     title="Scoring variants: what each rules preset does to the game",
-                     caption=f"basic self-play ({deals:,} deals, {games:,} game pairs per "
-                             f"preset) and gin-hunter against basic ({games:,} game pairs); "
-                             f"bars: 95% CI; seed {config.seed}.") as axes:
-        charts.variant_bars(table, "hand_points", axes[0], "points scored per hand (mean)",
-                            "points")
+    with figure_file(
+        folder / "variants.png",
+        1,
+        4,
+        figsize=(15, 4.5),
+        sharey=True,
+        title="Scoring variants: what each rules preset does to the game",
+        caption=f"basic self-play ({deals:,} deals, {games:,} game pairs per "
+        f"preset) and gin-hunter against basic ({games:,} game pairs); "
+        f"bars: 95% CI; seed {config.seed}.",
+    ) as axes:
+        charts.variant_bars(
+            table, "hand_points", axes[0], "points scored per hand (mean)", "points"
+        )
         charts.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
-        charts.variant_bars(table, "strong_game_win", axes[2],
-                            "games won by gin-hunter against basic", "share of games",
-                            interval=True)
-        charts.variant_bars(table, "first_edge", axes[3], "non-dealer's points per hand",
-                            "points", interval=True)
-    write_meta(folder, config, "variants", started, deals=deals, games=games,
-               baseline=format_policy(baseline), strong=format_policy(strong),
-               weak=format_policy(weak))
+        charts.variant_bars(
+            table,
+            "strong_game_win",
+            axes[2],
+            "games won by gin-hunter against basic",
+            "share of games",
+            interval=True,
+        )
+        charts.variant_bars(
+            table, "first_edge", axes[3], "non-dealer's points per hand", "points", interval=True
+        )
+    write_meta(
+        folder,
+        config,
+        "variants",
+        started,
+        deals=deals,
+        games=games,
+        baseline=format_policy(baseline),
+        strong=format_policy(strong),
+        weak=format_policy(weak),
+    )
     return Variants(table, deals, games, config.seed)
 
 
@@ -67,9 +96,20 @@ def render_variants(result: Variants) -> str:
     longest = table.loc[table["hands_per_game"].idxmax()]
     biggest = table.loc[table["hand_points"].idxmax()]
     moved = table[table["best_threshold"] != table.loc[0, "best_threshold"]]["rules"]
-    shown = table[["rules", "hand_points", "hand_points_sd", "hands_per_game", "shutout_rate",
-                   "strong_game_win", "strong_game_win_low", "strong_game_win_high",
-                   "first_edge", "best_threshold"]]
+    shown = table[
+        [
+            "rules",
+            "hand_points",
+            "hand_points_sd",
+            "hands_per_game",
+            "shutout_rate",
+            "strong_game_win",
+            "strong_game_win_low",
+            "strong_game_win_high",
+            "first_edge",
+            "best_threshold",
+        ]
+    ]
     return f"""\
 **Question.** Under each rules preset, how big and how spread are the hands, how long is
 a game, how much does skill decide it, and does the best knock threshold move?
@@ -95,5 +135,9 @@ standard rules{"; it moves under " + ", ".join(f"`{r}`" for r in moved) if len(m
 """
 
 
-SECTION = Section("variants", "Scoring variants: how much does the rule book change the game?",
-                  run_variants, render_variants)
+SECTION = Section(
+    "variants",
+    "Scoring variants: how much does the rule book change the game?",
+    run_variants,
+    render_variants,
+)

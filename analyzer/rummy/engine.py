@@ -73,9 +73,14 @@ from .table import add_meld, arrangement_left, pile_meld, play_arrangement
 
 
 @njit(cache=True)
-def _choose_discard(hand: np.int64, allowed: np.int64, least: np.int64,
-                    out: npt.NDArray[np.int64], potential: bool,
-                    lp: npt.NDArray[np.int64]) -> np.int64:
+def _choose_discard(
+    hand: np.int64,
+    allowed: np.int64,
+    least: np.int64,
+    out: npt.NDArray[np.int64],
+    potential: bool,
+    lp: npt.NDArray[np.int64],
+) -> np.int64:
     """The card to discard from ``hand & allowed`` given ``out`` (deadwood after each
     discard) and ``least`` (deadwood before it).
 
@@ -94,8 +99,10 @@ def _choose_discard(hand: np.int64, allowed: np.int64, least: np.int64,
         key = out[card] * 16 - value
         if potential and out[card] == least - value:
             rank = card % 13
-            same_rank = popcount((hand >> rank) & (np.int64(1) | np.int64(1) << 13
-                                                     | np.int64(1) << 26 | np.int64(1) << 39))
+            same_rank = popcount(
+                (hand >> rank)
+                & (np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39)
+            )
             lane = (hand >> (13 * (card // 13))) & LANE_MASK
             near = popcount(((lane << 2) >> rank) & 0b11111)
             # partners first, then high cards; below every non-deadwood key
@@ -107,9 +114,14 @@ def _choose_discard(hand: np.int64, allowed: np.int64, least: np.int64,
 
 
 @njit(cache=True)
-def deal(deck: npt.NDArray[np.int8], rules: npt.NDArray[np.int64], first: np.int64,
-         hands: npt.NDArray[np.int64], pile: npt.NDArray[np.int8],
-         counters: npt.NDArray[np.int64]) -> None:
+def deal(
+    deck: npt.NDArray[np.int8],
+    rules: npt.NDArray[np.int64],
+    first: np.int64,
+    hands: npt.NDArray[np.int64],
+    pile: npt.NDArray[np.int8],
+    counters: npt.NDArray[np.int64],
+) -> None:
     """Deal from ``deck`` one card at a time starting with seat ``first`` (the dealer's
     left, who also plays first), turn the next card up as the discard pile and leave the
     rest as the stock."""
@@ -127,12 +139,23 @@ def deal(deck: npt.NDArray[np.int8], rules: npt.NDArray[np.int64], first: np.int
 
 
 @njit(cache=True, inline="always")
-def _draw(hand: np.int64, p: np.int64, deck: npt.NDArray[np.int8], pile: npt.NDArray[np.int8],
-          counters: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-          view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64], known: npt.NDArray[np.int64],
-          known_fresh: bool, out: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
-          best: npt.NDArray[np.int64], best_choice: npt.NDArray[np.int64],
-          result: npt.NDArray[np.int64]) -> tuple[np.int64, np.int64, np.int64, bool]:
+def _draw(
+    hand: np.int64,
+    p: np.int64,
+    deck: npt.NDArray[np.int8],
+    pile: npt.NDArray[np.int8],
+    counters: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    view: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    known: npt.NDArray[np.int64],
+    known_fresh: bool,
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+    result: npt.NDArray[np.int64],
+) -> tuple[np.int64, np.int64, np.int64, bool]:
     """Seat ``p`` draws: the top discard when it lowers its deadwood, else the stock
     (turning the pile over when the stock is dry and ``reshuffle`` allows).
 
@@ -151,8 +174,7 @@ def _draw(hand: np.int64, p: np.int64, deck: npt.NDArray[np.int8], pile: npt.NDA
             now = known[p]
         else:
             now = with_table(hand, view, rd, MODE_MIN, hand, out, choice, best, best_choice)
-        least = with_table(hand | top, view, rd, MODE_DISCARD, hand, out, choice, best,
-                           best_choice)
+        least = with_table(hand | top, view, rd, MODE_DISCARD, hand, out, choice, best, best_choice)
         after = NO_ARRANGEMENT
         bits = hand
         while bits:
@@ -178,14 +200,28 @@ def _draw(hand: np.int64, p: np.int64, deck: npt.NDArray[np.int8], pile: npt.NDA
 
 
 @njit(cache=True, inline="always")
-def _go_out(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
-            first_turn: bool, played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-            view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64], rm: npt.NDArray[np.int64],
-            out: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
-            best: npt.NDArray[np.int64], best_choice: npt.NDArray[np.int64],
-            melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64],
-            pile: npt.NDArray[np.int8], counters: npt.NDArray[np.int64],
-            hands: npt.NDArray[np.int64], result: npt.NDArray[np.int64]) -> bool:
+def _go_out(
+    hand: np.int64,
+    forbidden: np.int64,
+    least: np.int64,
+    p: np.int64,
+    first_turn: bool,
+    played: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    view: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    pile: npt.NDArray[np.int8],
+    counters: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.int64],
+    result: npt.NDArray[np.int64],
+) -> bool:
     """Seat ``p`` goes out when it can: everything melded (without ``final_discard``) or
     all but one card, then discarded.  True when it went out (the hand is over)."""
     if rules[RuleField.SECOND_TURN_OUT] and first_turn:
@@ -203,9 +239,18 @@ def _go_out(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
         return False
     keep = hand if last < 0 else hand & ~(np.int64(1) << last)
     with_table(keep, view, rd, MODE_ARRANGE, 0, out, choice, best, best_choice)
-    _, counters[Counter.MELDS] = play_arrangement(keep, p, view, best, best_choice, rm,
-                                                  rules[RuleField.MAX_RUN], melds, owners,
-                                                  counters[Counter.MELDS])
+    _, counters[Counter.MELDS] = play_arrangement(
+        keep,
+        p,
+        view,
+        best,
+        best_choice,
+        rm,
+        rules[RuleField.MAX_RUN],
+        melds,
+        owners,
+        counters[Counter.MELDS],
+    )
     if last >= 0:
         pile[counters[Counter.PILE]] = last
         counters[Counter.PILE] += 1
@@ -216,16 +261,28 @@ def _go_out(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
 
 
 @njit(cache=True, inline="always")
-def _meld_and_lay_off(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
-                      turn: np.int64, pol: npt.NDArray[np.int64],
-                      played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-                      view: npt.NDArray[np.int64], no_table: npt.NDArray[np.int64],
-                      rd: npt.NDArray[np.int64], rm: npt.NDArray[np.int64],
-                      lp: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
-                      choice: npt.NDArray[np.int64], best: npt.NDArray[np.int64],
-                      best_choice: npt.NDArray[np.int64], melds: npt.NDArray[np.int64],
-                      owners: npt.NDArray[np.int64], counters: npt.NDArray[np.int64]
-                      ) -> tuple[np.int64, np.int64, bool]:
+def _meld_and_lay_off(
+    hand: np.int64,
+    forbidden: np.int64,
+    least: np.int64,
+    p: np.int64,
+    turn: np.int64,
+    pol: npt.NDArray[np.int64],
+    played: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    view: npt.NDArray[np.int64],
+    no_table: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+    lp: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    counters: npt.NDArray[np.int64],
+) -> tuple[np.int64, np.int64, bool]:
     """Seat ``p`` melds and lays off as its policy says, unless it holds for Rummy, and
     always keeps two cards (one to discard, one to hold).  ``turn`` is its own turn
     number.  Returns ``(hand, least, played)``: the hand left, its least deadwood with
@@ -233,11 +290,14 @@ def _meld_and_lay_off(hand: np.int64, forbidden: np.int64, least: np.int64, p: n
     holding = pol[PolicyField.MELD] == 1 and played[p] == 0
     if holding:
         c, d, h, s = split_lanes(hand)
-        in_melds = hand_points(hand, lp) - lanes_min(c, d, h, s, set_ranks(c, d, h, s),
-                                                     NOT_FORCED, rd, rd)
-        holding = not (turn > pol[PolicyField.HOLD_TURNS]
-                       or in_melds > pol[PolicyField.HOLD_POINTS]
-                       or (rules[RuleField.MUST_MELD] and in_melds > 0))
+        in_melds = hand_points(hand, lp) - lanes_min(
+            c, d, h, s, set_ranks(c, d, h, s), NOT_FORCED, rd, rd
+        )
+        holding = not (
+            turn > pol[PolicyField.HOLD_TURNS]
+            or in_melds > pol[PolicyField.HOLD_POINTS]
+            or (rules[RuleField.MUST_MELD] and in_melds > 0)
+        )
     # nothing to play when no card can be got rid of (least counts layoffs too)
     if holding or least >= hand_points(hand, lp):
         return hand, least, False
@@ -250,22 +310,31 @@ def _meld_and_lay_off(hand: np.int64, forbidden: np.int64, least: np.int64, p: n
     if popcount(left) < 2 or not left & ~forbidden:
         return hand, least, False
     cap = rules[RuleField.MAX_RUN]
-    hand, counters[Counter.MELDS] = play_arrangement(hand, p, table, best, best_choice, rm,
-                                                     cap, melds, owners,
-                                                     counters[Counter.MELDS])
+    hand, counters[Counter.MELDS] = play_arrangement(
+        hand, p, table, best, best_choice, rm, cap, melds, owners, counters[Counter.MELDS]
+    )
     played[p] = 1
-    build_view(melds, owners, counters[Counter.MELDS], p, rules[RuleField.LAYOFF_OWN_ONLY],
-               cap, view)
+    build_view(
+        melds, owners, counters[Counter.MELDS], p, rules[RuleField.LAYOFF_OWN_ONLY], cap, view
+    )
     least = with_table(hand, view, rd, MODE_DISCARD, hand, out, choice, best, best_choice)
     return hand, least, True
 
 
 @njit(cache=True, inline="always")
-def _discard(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
-             pol: npt.NDArray[np.int64], out: npt.NDArray[np.int64],
-             lp: npt.NDArray[np.int64], pile: npt.NDArray[np.int8],
-             counters: npt.NDArray[np.int64], hands: npt.NDArray[np.int64],
-             known: npt.NDArray[np.int64]) -> np.int64:
+def _discard(
+    hand: np.int64,
+    forbidden: np.int64,
+    least: np.int64,
+    p: np.int64,
+    pol: npt.NDArray[np.int64],
+    out: npt.NDArray[np.int64],
+    lp: npt.NDArray[np.int64],
+    pile: npt.NDArray[np.int8],
+    counters: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.int64],
+    known: npt.NDArray[np.int64],
+) -> np.int64:
     """Seat ``p`` discards (never the card just taken from the pile); returns the card
     and records the seat's deadwood after it in ``known[p]``."""
     card = _choose_discard(hand, ~forbidden, least, out, pol[PolicyField.DISCARD] == 1, lp)
@@ -277,11 +346,18 @@ def _discard(hand: np.int64, forbidden: np.int64, least: np.int64, p: np.int64,
 
 
 @njit(cache=True, inline="always")
-def _rummy_on_board(card: np.int64, p: np.int64, policies: npt.NDArray[np.int64],
-                    played: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-                    view: npt.NDArray[np.int64], melds: npt.NDArray[np.int64],
-                    owners: npt.NDArray[np.int64], pile: npt.NDArray[np.int8],
-                    counters: npt.NDArray[np.int64]) -> bool:
+def _rummy_on_board(
+    card: np.int64,
+    p: np.int64,
+    policies: npt.NDArray[np.int64],
+    played: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    view: npt.NDArray[np.int64],
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    pile: npt.NDArray[np.int8],
+    counters: npt.NDArray[np.int64],
+) -> bool:
     """The first other player (in turn order) who may call "rummy on the board" takes
     seat ``p``'s discard ``card`` onto a meld, or the top of the pile as a new meld.
     True when someone called."""
@@ -289,11 +365,13 @@ def _rummy_on_board(card: np.int64, p: np.int64, policies: npt.NDArray[np.int64]
     cap = rules[RuleField.MAX_RUN]
     for j in range(1, n):
         q = (p + j) % n
-        if policies[q, PolicyField.CALL] == 0 or (policies[q, PolicyField.MELD] == 1
-                                                  and played[q] == 0):
+        if policies[q, PolicyField.CALL] == 0 or (
+            policies[q, PolicyField.MELD] == 1 and played[q] == 0
+        ):
             continue
-        build_view(melds, owners, counters[Counter.MELDS], q,
-                   rules[RuleField.LAYOFF_OWN_ONLY], cap, view)
+        build_view(
+            melds, owners, counters[Counter.MELDS], q, rules[RuleField.LAYOFF_OWN_ONLY], cap, view
+        )
         target = layoff_target(card, view)
         if target >= 0:
             melds[target] |= np.int64(1) << card
@@ -314,8 +392,12 @@ def _rummy_on_board(card: np.int64, p: np.int64, policies: npt.NDArray[np.int64]
 
 
 @njit(cache=True, inline="always")
-def _score(hands: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-           lp: npt.NDArray[np.int64], result: npt.NDArray[np.int64]) -> None:
+def _score(
+    hands: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    lp: npt.NDArray[np.int64],
+    result: npt.NDArray[np.int64],
+) -> None:
     """Points left in each hand and, when someone went out, its score (points)."""
     left_total = np.int64(0)
     for seat in range(rules[RuleField.PLAYERS]):
@@ -327,12 +409,20 @@ def _score(hands: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
-def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
-              pile: npt.NDArray[np.int8], melds: npt.NDArray[np.int64],
-              owners: npt.NDArray[np.int64], counters: npt.NDArray[np.int64],
-              rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-              rd: npt.NDArray[np.int64], rm: npt.NDArray[np.int64], lp: npt.NDArray[np.int64],
-              result: npt.NDArray[np.int64]) -> None:
+def play_hand(
+    hands: npt.NDArray[np.int64],
+    deck: npt.NDArray[np.int8],
+    pile: npt.NDArray[np.int8],
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    counters: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+    lp: npt.NDArray[np.int64],
+    result: npt.NDArray[np.int64],
+) -> None:
     """Play a hand to its end from the state in the arrays, which it updates in place.
 
     Parameters
@@ -378,7 +468,7 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
     best_choice = np.zeros(2 * MAX_MELDS, dtype=np.int64)
     best = np.zeros(3, dtype=np.int64)
     turns = np.zeros(n, dtype=np.int64)
-    played = np.zeros(n, dtype=np.int64)   # has melded or laid off this hand (no Rummy)
+    played = np.zeros(n, dtype=np.int64)  # has melded or laid off this hand (no Rummy)
     # each seat's deadwood after its last discard, valid while the table is unchanged:
     # it spares the draw decision one search
     version = 0
@@ -396,28 +486,80 @@ def play_hand(hands: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
         p = counters[Counter.PLAYER]
         pol = policies[p]
         build_view(melds, owners, counters[Counter.MELDS], p, own_only, cap, view)
-        hand, forbidden, least, dry = _draw(hands[p], p, deck, pile, counters, rules, view, rd,
-                                            known, known_version[p] == version, out, choice,
-                                            best, best_choice, result)
+        hand, forbidden, least, dry = _draw(
+            hands[p],
+            p,
+            deck,
+            pile,
+            counters,
+            rules,
+            view,
+            rd,
+            known,
+            known_version[p] == version,
+            out,
+            choice,
+            best,
+            best_choice,
+            result,
+        )
         if dry:
             end = End.STOCK
             break
         turns[p] += 1
         total += 1
-        if _go_out(hand, forbidden, least, p, turns[p] == 1, played, rules, view, rd, rm, out,
-                   choice, best, best_choice, melds, owners, pile, counters, hands, result):
+        if _go_out(
+            hand,
+            forbidden,
+            least,
+            p,
+            turns[p] == 1,
+            played,
+            rules,
+            view,
+            rd,
+            rm,
+            out,
+            choice,
+            best,
+            best_choice,
+            melds,
+            owners,
+            pile,
+            counters,
+            hands,
+            result,
+        ):
             end = End.OUT
             break
-        hand, least, melded = _meld_and_lay_off(hand, forbidden, least, p, turns[p], pol,
-                                                played, rules, view, no_table, rd, rm, lp,
-                                                out, choice, best, best_choice, melds,
-                                                owners, counters)
+        hand, least, melded = _meld_and_lay_off(
+            hand,
+            forbidden,
+            least,
+            p,
+            turns[p],
+            pol,
+            played,
+            rules,
+            view,
+            no_table,
+            rd,
+            rm,
+            lp,
+            out,
+            choice,
+            best,
+            best_choice,
+            melds,
+            owners,
+            counters,
+        )
         version += melded
         card = _discard(hand, forbidden, least, p, pol, out, lp, pile, counters, hands, known)
         known_version[p] = version
-        if rules[RuleField.RUMMY_ON_BOARD] and _rummy_on_board(card, p, policies, played, rules,
-                                                                view, melds, owners, pile,
-                                                                counters):
+        if rules[RuleField.RUMMY_ON_BOARD] and _rummy_on_board(
+            card, p, policies, played, rules, view, melds, owners, pile, counters
+        ):
             version += 1
             result[ResultField.CALLS] += 1
         counters[Counter.PLAYER] = (p + 1) % n

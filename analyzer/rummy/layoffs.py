@@ -70,8 +70,9 @@ VIEW_SIZE = View.RUN0 + 4 * MAX_MELDS
 
 
 @njit(cache=True)
-def best_sets(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-              rd: npt.NDArray[np.int64]) -> tuple[np.int64, np.int64]:
+def best_sets(
+    c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64, rd: npt.NDArray[np.int64]
+) -> tuple[np.int64, np.int64]:
     """(least deadwood, cards melded in sets) of lanes c, d, h, s over every set decision
     at the ranks of ``pending`` (:func:`analyzer.core.lanes.choose_sets`), runs by ``rd``.
 
@@ -115,14 +116,24 @@ def card_of(mask: np.int64) -> np.int64:
 @njit(cache=True)
 def hand_points(hand: np.int64, lp: npt.NDArray[np.int64]) -> np.int64:
     """Total card points of a hand mask (``lp``: lane points table)."""
-    return (lp[hand & LANE_MASK] + lp[(hand >> 13) & LANE_MASK]
-            + lp[(hand >> 26) & LANE_MASK] + lp[hand >> 39])
+    return (
+        lp[hand & LANE_MASK]
+        + lp[(hand >> 13) & LANE_MASK]
+        + lp[(hand >> 26) & LANE_MASK]
+        + lp[hand >> 39]
+    )
 
 
 @njit(cache=True)
-def build_view(melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64], n_melds: np.int64,
-               player: np.int64, own_only: np.int64, cap: np.int64,
-               view: npt.NDArray[np.int64]) -> None:
+def build_view(
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    n_melds: np.int64,
+    player: np.int64,
+    own_only: np.int64,
+    cap: np.int64,
+    view: npt.NDArray[np.int64],
+) -> None:
     """Fill ``view`` with the layoff spots open to ``player``: runs with room for more
     cards and the missing fourth card of each three-card set."""
     n_runs = 0
@@ -159,10 +170,17 @@ def build_view(melds: npt.NDArray[np.int64], owners: npt.NDArray[np.int64], n_me
 
 
 @njit(cache=True)
-def _leaf(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64],
-          mode: np.int64, allowed: np.int64, out: npt.NDArray[np.int64],
-          choice: npt.NDArray[np.int64], best: npt.NDArray[np.int64],
-          best_choice: npt.NDArray[np.int64]) -> np.int64:
+def _leaf(
+    hand: np.int64,
+    view: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    mode: np.int64,
+    allowed: np.int64,
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+) -> np.int64:
     """Every subset of fourth cards laid off, then the best sets and runs of the rest."""
     fourth = hand & view[View.FOURTHS]
     sub = fourth
@@ -190,10 +208,18 @@ def _leaf(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _view_rec(hand: np.int64, k: np.int64, view: npt.NDArray[np.int64],
-              rd: npt.NDArray[np.int64], mode: np.int64, allowed: np.int64,
-              out: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
-              best: npt.NDArray[np.int64], best_choice: npt.NDArray[np.int64]) -> np.int64:
+def _view_rec(
+    hand: np.int64,
+    k: np.int64,
+    view: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    mode: np.int64,
+    allowed: np.int64,
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+) -> np.int64:
     """Least deadwood of ``hand`` trying, for run ``k`` of the view and every later one,
     each chain of ``a`` cards laid off below it and ``b`` above (``a + b`` <= room)."""
     # skip runs the hand cannot extend: no chain to try there
@@ -218,8 +244,9 @@ def _view_rec(hand: np.int64, k: np.int64, view: npt.NDArray[np.int64],
         while True:
             choice[2 * k] = a
             choice[2 * k + 1] = b
-            value = _view_rec(hand & ~(down | up), k + 1, view, rd, mode, allowed, out,
-                              choice, best, best_choice)
+            value = _view_rec(
+                hand & ~(down | up), k + 1, view, rd, mode, allowed, out, choice, best, best_choice
+            )
             least = min(least, value)
             card = high + b + 1
             if a + b >= room or card % 13 == 0 or not hand >> card & 1:
@@ -235,10 +262,17 @@ def _view_rec(hand: np.int64, k: np.int64, view: npt.NDArray[np.int64],
 
 
 @njit(cache=True, inline="always")
-def with_table(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64],
-               mode: np.int64, allowed: np.int64, out: npt.NDArray[np.int64],
-               choice: npt.NDArray[np.int64], best: npt.NDArray[np.int64],
-               best_choice: npt.NDArray[np.int64]) -> np.int64:
+def with_table(
+    hand: np.int64,
+    view: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    mode: np.int64,
+    allowed: np.int64,
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+) -> np.int64:
     """Deadwood (points) of ``hand`` against the layoff spots of ``view``, in ``mode``
     (:data:`MODE_MIN`, :data:`MODE_DISCARD` with the discards of ``allowed``, or
     :data:`MODE_ARRANGE`); ``choice`` is scratch space, ``best`` / ``best_choice`` receive
@@ -268,10 +302,17 @@ def with_table(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.i
 
 
 @njit(cache=True)
-def _layoff_search(hand: np.int64, view: npt.NDArray[np.int64], rd: npt.NDArray[np.int64],
-                   mode: np.int64, allowed: np.int64, out: npt.NDArray[np.int64],
-                   choice: npt.NDArray[np.int64], best: npt.NDArray[np.int64],
-                   best_choice: npt.NDArray[np.int64]) -> np.int64:
+def _layoff_search(
+    hand: np.int64,
+    view: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    mode: np.int64,
+    allowed: np.int64,
+    out: npt.NDArray[np.int64],
+    choice: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+) -> np.int64:
     """The full layoff search of :func:`with_table`, a function of its own so that
     :func:`with_table` (inlined at every call site) stays small: with the recursive
     search in its body, the common evaluation with nothing to lay off ran ~4x slower."""
@@ -300,6 +341,7 @@ def layoff_target(card: np.int64, view: npt.NDArray[np.int64]) -> np.int64:
     for k in range(view[View.RUNS]):
         base = View.RUN0 + 4 * k
         if (card == view[base] - 1 and card % 13 != 12) or (
-                card == view[base + 1] + 1 and card % 13 != 0):
+            card == view[base + 1] + 1 and card % 13 != 0
+        ):
             return view[base + 3]
     return np.int64(-1)

@@ -82,11 +82,16 @@ class RummyPolicy:
     call: bool = True
 
     def __post_init__(self) -> None:
-        for name, choices in (("meld", MELD_CHOICES), ("layoff", LAYOFF_CHOICES),
-                              ("discard", DISCARD_CHOICES)):
+        for name, choices in (
+            ("meld", MELD_CHOICES),
+            ("layoff", LAYOFF_CHOICES),
+            ("discard", DISCARD_CHOICES),
+        ):
             if getattr(self, name) not in choices:
-                raise ValueError(f"policy {name} must be one of {', '.join(choices)}, "
-                                 f"got {getattr(self, name)!r}")
+                raise ValueError(
+                    f"policy {name} must be one of {', '.join(choices)}, "
+                    f"got {getattr(self, name)!r}"
+                )
         for name in ("hold_turns", "hold_points"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -142,12 +147,15 @@ def parse_policy(text: str) -> RummyPolicy:
     policy = RummyPolicy()
     if "=" not in items[0]:
         if items[0] not in PRESETS:
-            raise ValueError(f"unknown policy {items[0]!r}: presets are "
-                             f"{', '.join(PRESETS)}, or key=value pairs")
+            raise ValueError(
+                f"unknown policy {items[0]!r}: presets are {', '.join(PRESETS)}, or key=value pairs"
+            )
         policy = PRESETS[items.pop(0)]
     kinds = {f.name: type(getattr(policy, f.name)) for f in fields(RummyPolicy)}
-    changes = {key: convert_field(key, value, kinds[key])
-               for key, value in parse_field_values(items, kinds, "policy item")}
+    changes = {
+        key: convert_field(key, value, kinds[key])
+        for key, value in parse_field_values(items, kinds, "policy item")
+    }
     return replace(policy, **changes)  # type: ignore[arg-type]
 
 

@@ -114,11 +114,14 @@ class RummyRules(Spec):
     def check(self) -> None:
         """Hand size and run cap: 0 or within their ranges, and the deal fits the deck."""
         if self.hand_size < 0 or self.players * self.cards_dealt + 1 > 52:
-            raise ValueError(f"hand_size {self.hand_size} does not fit {self.players} players "
-                             "and an upcard in 52 cards")
+            raise ValueError(
+                f"hand_size {self.hand_size} does not fit {self.players} players "
+                "and an upcard in 52 cards"
+            )
         if self.hand_size and not 3 <= self.hand_size <= MAX_HAND_SIZE:
-            raise ValueError(f"hand_size must be 0 (by player count) or 3-{MAX_HAND_SIZE}, "
-                             f"got {self.hand_size}")
+            raise ValueError(
+                f"hand_size must be 0 (by player count) or 3-{MAX_HAND_SIZE}, got {self.hand_size}"
+            )
         if self.max_run != 0 and not 3 <= self.max_run <= 13:
             raise ValueError(f"max_run must be 0 (no cap) or 3-13, got {self.max_run}")
 
@@ -153,13 +156,17 @@ class RummyRules(Spec):
 
 #: Named rule sets: seed 000's game, seed 004's full option set, and the common
 #: alternative of turning the discard pile over when the stock runs out.
-PRESETS: Presets[RummyRules] = Presets("rules", {
-    "standard": RummyRules(),
-    "seed004": RummyRules(final_discard=True, second_turn_out=True, max_run=4, must_meld=True,
-                          rummy_on_board=True),
-    "reshuffle": RummyRules(reshuffle=True),
-    "own-layoffs": RummyRules(layoff_own_only=True),
-})
+PRESETS: Presets[RummyRules] = Presets(
+    "rules",
+    {
+        "standard": RummyRules(),
+        "seed004": RummyRules(
+            final_discard=True, second_turn_out=True, max_run=4, must_meld=True, rummy_on_board=True
+        ),
+        "reshuffle": RummyRules(reshuffle=True),
+        "own-layoffs": RummyRules(layoff_own_only=True),
+    },
+)
 
 
 def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> RummyRules:

@@ -46,9 +46,15 @@ class HandOutcome:
     stock: tuple[int, ...]
 
 
-def play_scripted(hands: Sequence[int], stock: Sequence[int], pile: Sequence[int],
-                  rules_array: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                  melds: Sequence[tuple[int, int]] = (), first: int = 0) -> HandOutcome:
+def play_scripted(
+    hands: Sequence[int],
+    stock: Sequence[int],
+    pile: Sequence[int],
+    rules_array: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    melds: Sequence[tuple[int, int]] = (),
+    first: int = 0,
+) -> HandOutcome:
     """Play one hand from an explicit position (cards as indices, hands as masks).
 
     ``stock`` is drawn from the front; ``pile`` lists the discard pile bottom first;
@@ -80,15 +86,32 @@ def play_scripted(hands: Sequence[int], stock: Sequence[int], pile: Sequence[int
     counters[Counter.PLAYER] = first
     result = np.zeros(N_RESULT, dtype=np.int64)
     rd, rm, lp = lane_tables(int(rules_array[RuleField.MAX_RUN]))
-    play_hand(hand_array, deck, pile_array, meld_array, owner_array, counters,
-              rules_array, np.ascontiguousarray(policies, dtype=np.int64), rd, rm, lp, result)
+    play_hand(
+        hand_array,
+        deck,
+        pile_array,
+        meld_array,
+        owner_array,
+        counters,
+        rules_array,
+        np.ascontiguousarray(policies, dtype=np.int64),
+        rd,
+        rm,
+        lp,
+        result,
+    )
     return HandOutcome(
-        winner=int(result[ResultField.WINNER]), points=int(result[ResultField.POINTS]),
-        rummy=bool(result[ResultField.RUMMY]), turns=int(result[ResultField.TURNS]),
+        winner=int(result[ResultField.WINNER]),
+        points=int(result[ResultField.POINTS]),
+        rummy=bool(result[ResultField.RUMMY]),
+        turns=int(result[ResultField.TURNS]),
         end=End(int(result[ResultField.END])),
-        reshuffles=int(result[ResultField.RESHUFFLES]), calls=int(result[ResultField.CALLS]),
+        reshuffles=int(result[ResultField.RESHUFFLES]),
+        calls=int(result[ResultField.CALLS]),
         hands=tuple(int(h) for h in hand_array),
-        melds=tuple((int(meld_array[i]), int(owner_array[i]))
-                    for i in range(counters[Counter.MELDS])),
+        melds=tuple(
+            (int(meld_array[i]), int(owner_array[i])) for i in range(counters[Counter.MELDS])
+        ),
         pile=tuple(int(c) for c in pile_array[: counters[Counter.PILE]]),
-        stock=tuple(int(c) for c in deck[counters[Counter.STOCK]:]))
+        stock=tuple(int(c) for c in deck[counters[Counter.STOCK] :]),
+    )

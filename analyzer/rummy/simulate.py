@@ -39,21 +39,21 @@ from .state import MAX_MELDS, N_COUNTERS, N_RESULT, End, ResultField
 
 # Totals kept per chunk (columns of the kernel's ``totals``); *_SQ are sums of squares.
 T_HANDS = 0
-T_OUT = 1            # hands someone went out
+T_OUT = 1  # hands someone went out
 T_VOID_STOCK = 2
 T_RUMMY = 3
 T_TURNS = 4
 T_TURNS_SQ = 5
-T_POINTS = 6         # winner's points, void hands counting 0
+T_POINTS = 6  # winner's points, void hands counting 0
 T_POINTS_SQ = 7
 T_RESHUFFLES = 8
 T_CALLS = 9
-T_MARGIN = 10        # player 0's points minus player 1's
+T_MARGIN = 10  # player 0's points minus player 1's
 T_MARGIN_SQ = 11
-T_SEAT_WINS = 12     # + seat
+T_SEAT_WINS = 12  # + seat
 T_SEAT_POINTS = 18
 T_SEAT_POINTS_SQ = 24
-T_PLAYER_WINS = 30   # + player
+T_PLAYER_WINS = 30  # + player
 T_PLAYER_POINTS = 36
 T_PLAYER_POINTS_SQ = 42
 T_PLAYER_RUMMY = 48
@@ -61,39 +61,70 @@ N_TOTALS = 54
 
 # Totals of :func:`play_games`, per chunk.
 G_GAMES = 0
-G_FINISHED = 1       # games someone reached the target within _MAX_GAME_HANDS hands
+G_FINISHED = 1  # games someone reached the target within _MAX_GAME_HANDS hands
 G_HANDS = 2
 G_HANDS_SQ = 3
-G_WINS = 4           # + player: games won
-G_SCORE = 10         # + player: final scores, points
+G_WINS = 4  # + player: games won
+G_SCORE = 10  # + player: final scores, points
 N_GAME_TOTALS = 16
 _MAX_GAME_HANDS = 1000
 
 #: Columns of the per-hand rows.
-ROW_COLUMNS = ("deal", "winner_seat", "winner_player", "points", "rummy", "turns", "end",
-               "reshuffles", "calls")
+ROW_COLUMNS = (
+    "deal",
+    "winner_seat",
+    "winner_player",
+    "points",
+    "rummy",
+    "turns",
+    "end",
+    "reshuffles",
+    "calls",
+)
 _N_CHUNKS = 64
 
 
 @njit(cache=True)
-def _work_space(players: np.int64) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int8],
-                                            npt.NDArray[np.int8], npt.NDArray[np.int64],
-                                            npt.NDArray[np.int64], npt.NDArray[np.int64],
-                                            npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _work_space(
+    players: np.int64,
+) -> tuple[
+    npt.NDArray[np.uint64],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:
     """(rng state, deck, pile, hands, melds, meld owners, counters, result): the arrays a
     parallel slot plays its hands in, allocated once per slot."""
-    return (np.empty(1, dtype=np.uint64), np.empty(52, dtype=np.int8),
-            np.empty(52, dtype=np.int8), np.empty(players, dtype=np.int64),
-            np.empty(MAX_MELDS, dtype=np.int64), np.empty(MAX_MELDS, dtype=np.int64),
-            np.empty(N_COUNTERS, dtype=np.int64), np.empty(N_RESULT, dtype=np.int64))
+    return (
+        np.empty(1, dtype=np.uint64),
+        np.empty(52, dtype=np.int8),
+        np.empty(52, dtype=np.int8),
+        np.empty(players, dtype=np.int64),
+        np.empty(MAX_MELDS, dtype=np.int64),
+        np.empty(MAX_MELDS, dtype=np.int64),
+        np.empty(N_COUNTERS, dtype=np.int64),
+        np.empty(N_RESULT, dtype=np.int64),
+    )
 
 
 @njit(cache=True, parallel=True)
-def _simulate_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64,
-                     rules: npt.NDArray[np.int64],
-                     policies: npt.NDArray[np.int64], rotate: bool, rd: npt.NDArray[np.int64],
-                     rm: npt.NDArray[np.int64], lp: npt.NDArray[np.int64],
-                     totals: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+def _simulate_kernel(
+    seed: np.int64,
+    first_deal: np.int64,
+    n_deals: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rotate: bool,
+    rd: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+    lp: npt.NDArray[np.int64],
+    totals: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+) -> None:
     """Play deals ``first_deal .. first_deal + n_deals - 1``; add into ``totals[slot]``;
     fill ``rows[i]`` for deal ``first_deal + i`` (``len(ROW_COLUMNS) + players`` columns)
     when ``rows`` has a row per deal."""
@@ -157,11 +188,17 @@ def _simulate_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64,
 
 
 @njit(cache=True, parallel=True)
-def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64,
-                  rules: npt.NDArray[np.int64],
-                  policies: npt.NDArray[np.int64], rd: npt.NDArray[np.int64],
-                  rm: npt.NDArray[np.int64], lp: npt.NDArray[np.int64],
-                  totals: npt.NDArray[np.int64]) -> None:
+def _games_kernel(
+    seed: np.int64,
+    first_game: np.int64,
+    n_games: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rd: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+    lp: npt.NDArray[np.int64],
+    totals: npt.NDArray[np.int64],
+) -> None:
     """Play games ``first_game .. first_game + n_games - 1`` to ``rules[RuleField.TARGET]`` points; add into
     ``totals[chunk]``.  Player j keeps seat j; the deal passes to the left each hand."""
     n = rules[RuleField.PLAYERS]
@@ -182,8 +219,9 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64,
             while played < _MAX_GAME_HANDS and winner < 0:
                 shuffle_deck(state, deck)
                 deal(deck, rules, first, hands, pile, counters)
-                play_hand(hands, deck, pile, melds, owners, counters, rules, policies,
-                          rd, rm, lp, result)
+                play_hand(
+                    hands, deck, pile, melds, owners, counters, rules, policies, rd, rm, lp, result
+                )
                 played += 1
                 if result[ResultField.END] == End.OUT:
                     scores[result[ResultField.WINNER]] += result[ResultField.POINTS]
@@ -198,7 +236,6 @@ def _games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64,
                 row[G_WINS + winner] += 1
             for j in range(n):
                 row[G_SCORE + j] += scores[j]
-
 
 
 # ---------------------------------------------------------------------------- driver
@@ -253,9 +290,22 @@ class HandResult(RunResult):
     interrupted: bool = False
 
     summary_fields = (
-        "hands", "turns", "void_rate", "void_stock_rate", "rummy_rate", "winner_points",
-        "points_per_hand", "reshuffles_per_hand", "calls_per_hand", "seat_win_rate",
-        "seat_points", "player_win_rate", "player_points", "player_rummies", "margin")
+        "hands",
+        "turns",
+        "void_rate",
+        "void_stock_rate",
+        "rummy_rate",
+        "winner_points",
+        "points_per_hand",
+        "reshuffles_per_hand",
+        "calls_per_hand",
+        "seat_win_rate",
+        "seat_points",
+        "player_win_rate",
+        "player_points",
+        "player_rummies",
+        "margin",
+    )
 
     @property
     def deals(self) -> int:
@@ -285,19 +335,27 @@ class GameResult(RunResult):
     elapsed_s: float
     interrupted: bool = False
 
-    summary_fields = ("games", "target", "finished_rate", "hands_per_game",
-                      "player_game_win_rate", "player_final_score")
+    summary_fields = (
+        "games",
+        "target",
+        "finished_rate",
+        "hands_per_game",
+        "player_game_win_rate",
+        "player_final_score",
+    )
 
     @property
     def units(self) -> int:
         return self.games
 
 
-def _check_players(rules: RummyRules, policies: Sequence[RummyPolicy], count: int,
-                   what: str) -> None:
+def _check_players(
+    rules: RummyRules, policies: Sequence[RummyPolicy], count: int, what: str
+) -> None:
     if len(policies) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} policies, "
-                         f"got {len(policies)}")
+        raise ValueError(
+            f"{rules.players} players need {rules.players} policies, got {len(policies)}"
+        )
     if count < 1:
         raise ValueError(f"{what} must be >= 1, got {count}")
 
@@ -306,34 +364,69 @@ def _policy_rows(policies: Sequence[RummyPolicy]) -> npt.NDArray[np.int64]:
     return np.array([p.to_array() for p in policies], dtype=np.int64)
 
 
-def hand_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int, rotate: bool,
-               keep_rows: bool, first_deal: int, n_deals: int
-               ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
+def hand_chunk(
+    rules: RummyRules,
+    policies: Sequence[RummyPolicy],
+    seed: int,
+    rotate: bool,
+    keep_rows: bool,
+    first_deal: int,
+    n_deals: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
     """Totals (``T_*`` columns) of deals ``first_deal ..`` of a run, and their rows when
     ``keep_rows``: the unit :func:`simulate` maps over chunks."""
     totals = np.zeros((_N_CHUNKS, N_TOTALS), dtype=np.int64)
     width = len(ROW_COLUMNS) + rules.players
     rows = np.zeros((n_deals if keep_rows else 0, width), dtype=np.int64)
     rd, rm, lp = lane_tables(rules.run_cap)
-    _simulate_kernel(np.int64(seed), np.int64(first_deal), np.int64(n_deals), rules.to_array(),
-                     _policy_rows(policies), rotate, rd, rm, lp, totals, rows)
+    _simulate_kernel(
+        np.int64(seed),
+        np.int64(first_deal),
+        np.int64(n_deals),
+        rules.to_array(),
+        _policy_rows(policies),
+        rotate,
+        rd,
+        rm,
+        lp,
+        totals,
+        rows,
+    )
     return totals.sum(axis=0), rows if keep_rows else None
 
 
-def game_chunk(rules: RummyRules, policies: Sequence[RummyPolicy], seed: int,
-               first_game: int, n_games: int) -> npt.NDArray[np.int64]:
+def game_chunk(
+    rules: RummyRules, policies: Sequence[RummyPolicy], seed: int, first_game: int, n_games: int
+) -> npt.NDArray[np.int64]:
     """Totals (``G_*`` columns) of games ``first_game ..`` of a run: the unit
     :func:`play_games` maps over chunks."""
     totals = np.zeros((_N_CHUNKS, N_GAME_TOTALS), dtype=np.int64)
     rd, rm, lp = lane_tables(rules.run_cap)
-    _games_kernel(np.int64(seed), np.int64(first_game), np.int64(n_games), rules.to_array(),
-                  _policy_rows(policies), rd, rm, lp, totals)
+    _games_kernel(
+        np.int64(seed),
+        np.int64(first_game),
+        np.int64(n_games),
+        rules.to_array(),
+        _policy_rows(policies),
+        rd,
+        rm,
+        lp,
+        totals,
+    )
     return totals.sum(axis=0)
 
 
-def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, seed: int = 0,
-             rotate: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
-             progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
+def simulate(
+    rules: RummyRules,
+    policies: Sequence[RummyPolicy],
+    deals: int,
+    seed: int = 0,
+    rotate: bool = True,
+    keep_rows: bool = False,
+    chunk: int = DEFAULT_CHUNK,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> HandResult:
     """Play ``deals`` hands of rummy and summarise them.
 
     Parameters
@@ -364,39 +457,67 @@ def simulate(rules: RummyRules, policies: Sequence[RummyPolicy], deals: int, see
     """
     _check_players(rules, policies, deals, "deals")
     started = time.perf_counter()
-    common = {"rules": rules, "policies": tuple(policies), "seed": seed, "rotate": rotate,
-              "keep_rows": keep_rows}
+    common = {
+        "rules": rules,
+        "policies": tuple(policies),
+        "seed": seed,
+        "rotate": rotate,
+        "keep_rows": keep_rows,
+    }
     plan = ChunkPlan(hand_chunk, deals, chunk, common, "first_deal", "n_deals")
 
-    def fold(value: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]],
-             part: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]
-             ) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]]:
+    def fold(
+        value: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]],
+        part: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None],
+    ) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]]:
         if part[1] is not None:
             value[1].append(part[1])
         return value[0] + part[0], value[1]
 
     initial: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]] = (
-        np.zeros(N_TOTALS, dtype=np.int64), [])
+        np.zeros(N_TOTALS, dtype=np.int64),
+        [],
+    )
     (totals, kept), interrupted = fold_chunks(plan, fold, initial, scheduler, progress)
     rows = None
     if keep_rows:
         columns = [*ROW_COLUMNS, *(f"left_seat{s}" for s in range(rules.players))]
         width = len(columns)
-        rows = pd.DataFrame(np.concatenate(kept) if kept else np.zeros((0, width), np.int64),
-                            columns=columns)
-    return hand_result(totals, rules, tuple(policies), seed, rotate,
-                       time.perf_counter() - started, rows, interrupted)
+        rows = pd.DataFrame(
+            np.concatenate(kept) if kept else np.zeros((0, width), np.int64), columns=columns
+        )
+    return hand_result(
+        totals,
+        rules,
+        tuple(policies),
+        seed,
+        rotate,
+        time.perf_counter() - started,
+        rows,
+        interrupted,
+    )
 
 
-def hand_result(totals: npt.NDArray[np.int64], rules: RummyRules,
-                policies: tuple[RummyPolicy, ...], seed: int, rotate: bool, elapsed: float,
-                rows: pd.DataFrame | None = None, interrupted: bool = False) -> HandResult:
+def hand_result(
+    totals: npt.NDArray[np.int64],
+    rules: RummyRules,
+    policies: tuple[RummyPolicy, ...],
+    seed: int,
+    rotate: bool,
+    elapsed: float,
+    rows: pd.DataFrame | None = None,
+    interrupted: bool = False,
+) -> HandResult:
     """The summary of a hands run from its summed totals (see the ``T_*`` columns)."""
     t = [float(x) for x in totals]
     hands = t[T_HANDS]
     players = rules.players
     return HandResult(
-        rules=rules, policies=policies, seed=seed, rotate=rotate, totals=totals,
+        rules=rules,
+        policies=policies,
+        seed=seed,
+        rotate=rotate,
+        totals=totals,
         hands=int(hands),
         turns=_estimate(t[T_TURNS], t[T_TURNS_SQ], hands),
         void_rate=_rate(hands - t[T_OUT], hands),
@@ -407,20 +528,31 @@ def hand_result(totals: npt.NDArray[np.int64], rules: RummyRules,
         reshuffles_per_hand=t[T_RESHUFFLES] / hands,
         calls_per_hand=t[T_CALLS] / hands,
         seat_win_rate=tuple(_rate(t[T_SEAT_WINS + s], hands) for s in range(players)),
-        seat_points=tuple(_estimate(t[T_SEAT_POINTS + s], t[T_SEAT_POINTS_SQ + s], hands)
-                          for s in range(players)),
+        seat_points=tuple(
+            _estimate(t[T_SEAT_POINTS + s], t[T_SEAT_POINTS_SQ + s], hands) for s in range(players)
+        ),
         player_win_rate=tuple(_rate(t[T_PLAYER_WINS + j], hands) for j in range(players)),
-        player_points=tuple(_estimate(t[T_PLAYER_POINTS + j], t[T_PLAYER_POINTS_SQ + j], hands)
-                            for j in range(players)),
+        player_points=tuple(
+            _estimate(t[T_PLAYER_POINTS + j], t[T_PLAYER_POINTS_SQ + j], hands)
+            for j in range(players)
+        ),
         player_rummies=tuple(int(t[T_PLAYER_RUMMY + j]) for j in range(players)),
         margin=_estimate(t[T_MARGIN], t[T_MARGIN_SQ], hands) if players == 2 else None,
-        elapsed_s=elapsed, rows=rows, interrupted=interrupted)
+        elapsed_s=elapsed,
+        rows=rows,
+        interrupted=interrupted,
+    )
 
 
-def play_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
-                   seed: int = 0, chunk: int = DEFAULT_GAME_CHUNK,
-                   progress: Progress | None = None, scheduler: str | None = None
-                   ) -> GameResult:
+def play_games(
+    rules: RummyRules,
+    policies: Sequence[RummyPolicy],
+    games: int,
+    seed: int = 0,
+    chunk: int = DEFAULT_GAME_CHUNK,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> GameResult:
     """Play ``games`` games to ``rules.target`` points and summarise them.
 
     Player ``j`` keeps seat ``j``; the first hand of game ``g`` is dealt by the player
@@ -440,19 +572,37 @@ def play_games(rules: RummyRules, policies: Sequence[RummyPolicy], games: int,
     common = {"rules": rules, "policies": tuple(policies), "seed": seed}
     plan = ChunkPlan(game_chunk, games, chunk, common, "first_game", "n_games")
     totals, interrupted = fold_chunks(
-        plan, lambda total, part: total + part, np.zeros(N_GAME_TOTALS, dtype=np.int64),
-        scheduler, progress)
+        plan,
+        lambda total, part: total + part,
+        np.zeros(N_GAME_TOTALS, dtype=np.int64),
+        scheduler,
+        progress,
+    )
     t = [float(x) for x in totals]
     players = range(rules.players)
     return GameResult(
-        rules=rules, policies=tuple(policies), seed=seed, games=int(t[G_GAMES]),
+        rules=rules,
+        policies=tuple(policies),
+        seed=seed,
+        games=int(t[G_GAMES]),
         target=rules.target,
         finished_rate=_rate(t[G_FINISHED], t[G_GAMES]),
         hands_per_game=_estimate(t[G_HANDS], t[G_HANDS_SQ], t[G_GAMES]),
         player_game_win_rate=tuple(_rate(t[G_WINS + j], t[G_GAMES]) for j in players),
         player_final_score=tuple(t[G_SCORE + j] / t[G_GAMES] for j in players),
-        elapsed_s=time.perf_counter() - started, interrupted=interrupted)
+        elapsed_s=time.perf_counter() - started,
+        interrupted=interrupted,
+    )
 
 
-__all__ = ["DEFAULT_CHUNK", "ROW_COLUMNS", "GameResult", "HandResult", "game_chunk",
-           "hand_chunk", "hand_result", "play_games", "simulate"]
+__all__ = [
+    "DEFAULT_CHUNK",
+    "ROW_COLUMNS",
+    "GameResult",
+    "HandResult",
+    "game_chunk",
+    "hand_chunk",
+    "hand_result",
+    "play_games",
+    "simulate",
+]

@@ -47,8 +47,13 @@ OPTION_VARIANTS: dict[str, dict[str, int | bool]] = {
     "rummy on the board": {"rummy_on_board": True},
     "lay off on own melds only": {"layoff_own_only": True},
     "dry stock: turn pile over": {"reshuffle": True},
-    "all seed-004 options": {"final_discard": True, "second_turn_out": True, "max_run": 4,
-                             "must_meld": True, "rummy_on_board": True},
+    "all seed-004 options": {
+        "final_discard": True,
+        "second_turn_out": True,
+        "max_run": 4,
+        "must_meld": True,
+        "rummy_on_board": True,
+    },
 }
 
 
@@ -56,10 +61,15 @@ def _ci_columns(prefix: str, estimate: Estimate) -> dict[str, float]:
     return {prefix: estimate.mean, f"{prefix}_lo": estimate.low, f"{prefix}_hi": estimate.high}
 
 
-def meld_or_hold(deals: int, seed: int = 0, hold_turns: Sequence[int] = HOLD_TURNS,
-                 hold_points: Sequence[int] = HOLD_POINTS, rules: RummyRules | None = None,
-                 progress: Progress | None = None, scheduler: str | None = None
-                 ) -> pd.DataFrame:
+def meld_or_hold(
+    deals: int,
+    seed: int = 0,
+    hold_turns: Sequence[int] = HOLD_TURNS,
+    hold_points: Sequence[int] = HOLD_POINTS,
+    rules: RummyRules | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """Edge of holding melds for Rummy over melding at once, two players.
 
     Parameters
@@ -92,22 +102,27 @@ def meld_or_hold(deals: int, seed: int = 0, hold_turns: Sequence[int] = HOLD_TUR
     tell_total(progress, deals * sum(len(hold_points) if turns else 1 for turns in hold_turns))
     rows = []
     for turns in hold_turns:
-        for points in (hold_points if turns else hold_points[-1:]):
+        for points in hold_points if turns else hold_points[-1:]:
             holder = RummyPolicy(meld="hold", hold_turns=turns, hold_points=points)
-            result = simulate(rules, [holder, _ASAP], deals, seed, progress=progress,
-                              scheduler=scheduler)
-            games = play_games(rules, [holder, _ASAP], max(deals // 20, 50), seed,
-                                   scheduler=scheduler)
+            result = simulate(
+                rules, [holder, _ASAP], deals, seed, progress=progress, scheduler=scheduler
+            )
+            games = play_games(
+                rules, [holder, _ASAP], max(deals // 20, 50), seed, scheduler=scheduler
+            )
             wins = result.player_win_rate[0].mean * deals
             assert result.margin is not None  # two players
-            rows.append({
-                "hold_turns": turns, "hold_points": points,
-                **_ci_columns("margin", result.margin),
-                **_ci_columns("win_rate", result.player_win_rate[0]),
-                "rummy_rate": result.player_rummies[0] / wins if wins else np.nan,
-                "winner_points": result.winner_points.mean,
-                **_ci_columns("game_win_rate", games.player_game_win_rate[0]),
-            })
+            rows.append(
+                {
+                    "hold_turns": turns,
+                    "hold_points": points,
+                    **_ci_columns("margin", result.margin),
+                    **_ci_columns("win_rate", result.player_win_rate[0]),
+                    "rummy_rate": result.player_rummies[0] / wins if wins else np.nan,
+                    "winner_points": result.winner_points.mean,
+                    **_ci_columns("game_win_rate", games.player_game_win_rate[0]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -116,9 +131,14 @@ def meld_or_hold(deals: int, seed: int = 0, hold_turns: Sequence[int] = HOLD_TUR
 STOCK_RULES = {"dry stock voids": False, "pile turned over": True}
 
 
-def player_counts(deals: int, seed: int = 0, players: Sequence[int] = PLAYER_COUNTS,
-                  policy: RummyPolicy = _ASAP, progress: Progress | None = None,
-                  scheduler: str | None = None) -> pd.DataFrame:
+def player_counts(
+    deals: int,
+    seed: int = 0,
+    players: Sequence[int] = PLAYER_COUNTS,
+    policy: RummyPolicy = _ASAP,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """Hand length, winner's points and seat advantage by number of players.
 
     Seats are fixed (no rotation) and every player uses ``policy``; seat 0 sits at the
@@ -139,27 +159,42 @@ def player_counts(deals: int, seed: int = 0, players: Sequence[int] = PLAYER_COU
     for stock, reshuffle in STOCK_RULES.items():
         for n in players:
             rules = RummyRules(players=n, reshuffle=reshuffle)
-            result = simulate(rules, [policy] * n, deals, seed, rotate=False,
-                              progress=progress, scheduler=scheduler)
+            result = simulate(
+                rules,
+                [policy] * n,
+                deals,
+                seed,
+                rotate=False,
+                progress=progress,
+                scheduler=scheduler,
+            )
             won = result.hands * (1 - result.void_rate.mean)
             for seat in range(n):
                 win = result.seat_win_rate[seat]
                 share = Estimate.from_rate(win.mean * result.hands, won, Z95_EXACT)
-                rows.append({
-                    "stock": stock, "players": n, "seat": seat, "cards": rules.cards_dealt,
-                    **_ci_columns("turns", result.turns),
-                    **_ci_columns("winner_points", result.winner_points),
-                    "void_rate": result.void_rate.mean,
-                    **_ci_columns("win_rate", win),
-                    **_ci_columns("win_share", share),
-                })
+                rows.append(
+                    {
+                        "stock": stock,
+                        "players": n,
+                        "seat": seat,
+                        "cards": rules.cards_dealt,
+                        **_ci_columns("turns", result.turns),
+                        **_ci_columns("winner_points", result.winner_points),
+                        "void_rate": result.void_rate.mean,
+                        **_ci_columns("win_rate", win),
+                        **_ci_columns("win_share", share),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
-def option_values(deals: int, seed: int = 0,
-                  variants: dict[str, dict[str, int | bool]] | None = None,
-                  progress: Progress | None = None, scheduler: str | None = None
-                  ) -> pd.DataFrame:
+def option_values(
+    deals: int,
+    seed: int = 0,
+    variants: dict[str, dict[str, int | bool]] | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """Effect of each rule option, two players.
 
     For each variant two runs on the same deals: both players meld at once (hand length,
@@ -179,20 +214,20 @@ def option_values(deals: int, seed: int = 0,
     holder = RummyPolicy(meld="hold", hold_turns=6)
     for name, fields in variants.items():
         rules = RummyRules().replace(**fields)
-        plain = simulate(rules, [_ASAP, _ASAP], deals, seed, progress=progress,
-                         scheduler=scheduler)
-        hold = simulate(rules, [holder, _ASAP], deals, seed, progress=progress,
-                        scheduler=scheduler)
+        plain = simulate(rules, [_ASAP, _ASAP], deals, seed, progress=progress, scheduler=scheduler)
+        hold = simulate(rules, [holder, _ASAP], deals, seed, progress=progress, scheduler=scheduler)
         assert hold.margin is not None  # two players
-        rows.append({
-            "variant": name,
-            **_ci_columns("turns", plain.turns),
-            **_ci_columns("winner_points", plain.winner_points),
-            "void_rate": plain.void_rate.mean,
-            "rummy_rate": plain.rummy_rate.mean,
-            "calls": plain.calls_per_hand,
-            **_ci_columns("hold_margin", hold.margin),
-        })
+        rows.append(
+            {
+                "variant": name,
+                **_ci_columns("turns", plain.turns),
+                **_ci_columns("winner_points", plain.winner_points),
+                "void_rate": plain.void_rate.mean,
+                "rummy_rate": plain.rummy_rate.mean,
+                "calls": plain.calls_per_hand,
+                **_ci_columns("hold_margin", hold.margin),
+            }
+        )
     return pd.DataFrame(rows)
 
 

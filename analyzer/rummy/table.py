@@ -29,8 +29,13 @@ def _coverable(length: np.int64, cap: np.int64) -> bool:
 
 
 @njit(cache=True)
-def add_meld(mask: np.int64, owner: np.int64, melds: npt.NDArray[np.int64],
-             owners: npt.NDArray[np.int64], n_melds: np.int64) -> np.int64:
+def add_meld(
+    mask: np.int64,
+    owner: np.int64,
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    n_melds: np.int64,
+) -> np.int64:
     """Put meld ``mask``, owned by seat ``owner``, on the table; returns the new count."""
     melds[n_melds] = mask
     owners[n_melds] = owner
@@ -38,8 +43,13 @@ def add_meld(mask: np.int64, owner: np.int64, melds: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
-def arrangement_left(hand: np.int64, view: npt.NDArray[np.int64], best: npt.NDArray[np.int64],
-                     best_choice: npt.NDArray[np.int64], rm: npt.NDArray[np.int64]) -> np.int64:
+def arrangement_left(
+    hand: np.int64,
+    view: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+) -> np.int64:
     """Cards the arrangement recorded by ``MODE_ARRANGE`` leaves in hand, in the order
     the search removed them: chains, fourth cards, sets, then runs."""
     for k in range(view[View.RUNS]):
@@ -53,11 +63,18 @@ def arrangement_left(hand: np.int64, view: npt.NDArray[np.int64], best: npt.NDAr
 
 
 @njit(cache=True)
-def play_arrangement(hand: np.int64, player: np.int64, view: npt.NDArray[np.int64],
-                     best: npt.NDArray[np.int64], best_choice: npt.NDArray[np.int64],
-                     rm: npt.NDArray[np.int64], cap: np.int64, melds: npt.NDArray[np.int64],
-                     owners: npt.NDArray[np.int64], n_melds: np.int64
-                     ) -> tuple[np.int64, np.int64]:
+def play_arrangement(
+    hand: np.int64,
+    player: np.int64,
+    view: npt.NDArray[np.int64],
+    best: npt.NDArray[np.int64],
+    best_choice: npt.NDArray[np.int64],
+    rm: npt.NDArray[np.int64],
+    cap: np.int64,
+    melds: npt.NDArray[np.int64],
+    owners: npt.NDArray[np.int64],
+    n_melds: np.int64,
+) -> tuple[np.int64, np.int64]:
     """Put the arrangement recorded by ``MODE_ARRANGE`` on the table: chains onto runs,
     fourth cards onto sets, the hand's own sets and runs as new melds.
 
@@ -83,8 +100,9 @@ def play_arrangement(hand: np.int64, player: np.int64, view: npt.NDArray[np.int6
     sets = best[1]
     hand &= ~sets
     for rank in range(N_RANKS):
-        cards = sets & (np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26
-                        | np.int64(1) << 39) << rank
+        cards = (
+            sets & (np.int64(1) | np.int64(1) << 13 | np.int64(1) << 26 | np.int64(1) << 39) << rank
+        )
         if cards:
             n_melds = add_meld(cards, player, melds, owners, n_melds)
     for suit in range(4):

@@ -17,16 +17,23 @@ def advisor_router(service: AdvisorService) -> APIRouter:
     router = APIRouter()
     router.get("/", include_in_schema=False)(static_page("advisor.html"))
 
-    @router.get("/api/presets", summary="Rules presets, policy presets, the default opponent "
-                                        "and the ranges of the numeric arguments")
+    @router.get(
+        "/api/presets",
+        summary="Rules presets, policy presets, the default opponent "
+        "and the ranges of the numeric arguments",
+    )
     def presets() -> dict[str, Any]:
         from ..gin.model.policies import PRESETS as POLICIES
         from ..gin.model.rules import PRESETS as RULES
 
-        return {"rules": list(RULES), "policies": list(POLICIES),
-                "default_opponent": default_opponent(), "advice_seconds": service.seconds,
-                "advice_limit_seconds": service.limit_seconds,
-                "limits": {name: list(bounds) for name, bounds in LIMITS.items()}}
+        return {
+            "rules": list(RULES),
+            "policies": list(POLICIES),
+            "default_opponent": default_opponent(),
+            "advice_seconds": service.seconds,
+            "advice_limit_seconds": service.limit_seconds,
+            "limits": {name: list(bounds) for name, bounds in LIMITS.items()},
+        }
 
     @router.post("/api/advise", summary="Rank every action of a position (the advisor)")
     async def advise_position(body: AdviseIn, request: Request) -> dict[str, Any]:
@@ -37,9 +44,17 @@ def advisor_router(service: AdvisorService) -> APIRouter:
         # 400 before queueing
         check_game_position(position, rules_named(body.rules))
         policy_named(body.policy), policy_named(opponent)
-        return await service.advise(position, body.rules, body.policy, opponent, body.samples,
-                                    body.seed, body.tolerance, client_of(request),
-                                    request.is_disconnected)
+        return await service.advise(
+            position,
+            body.rules,
+            body.policy,
+            opponent,
+            body.samples,
+            body.seed,
+            body.tolerance,
+            client_of(request),
+            request.is_disconnected,
+        )
 
     return router
 

@@ -50,7 +50,8 @@ class AdvisorService:
     poll_seconds: float = 0.2
     """How often a waiting request checks whether its client has gone."""
     executor: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="advisor"))
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="advisor")
+    )
     rates: OrderedDict[str, float] = field(default_factory=OrderedDict)
     """Samples per second of earlier runs, per (rules, policies), the latest 256."""
     closing: threading.Event = field(default_factory=threading.Event)
@@ -74,8 +75,7 @@ class AdvisorService:
         rate = self.rates.get(key)
         if samples is not None:
             assumed = rate if rate is not None else self.first_samples / self.seconds
-            return max(1, min(samples, self.max_budget,
-                              int(0.75 * assumed * self.limit_seconds)))
+            return max(1, min(samples, self.max_budget, int(0.75 * assumed * self.limit_seconds)))
         if rate is None:
             return self.first_samples
         return int(min(self.max_samples, max(256, rate * self.seconds)))
@@ -86,10 +86,19 @@ class AdvisorService:
         while len(self.rates) > 256:
             self.rates.popitem(last=False)
 
-    def run(self, position: Any, rules_preset: str, policy_text: str, opponent_text: str,
-            samples: int | None, seed: int, tolerance: float | None = None,
-            measure: bool = True, cancel: threading.Event | None = None,
-            limit: bool = True) -> dict[str, Any]:
+    def run(
+        self,
+        position: Any,
+        rules_preset: str,
+        policy_text: str,
+        opponent_text: str,
+        samples: int | None,
+        seed: int,
+        tolerance: float | None = None,
+        measure: bool = True,
+        cancel: threading.Event | None = None,
+        limit: bool = True,
+    ) -> dict[str, Any]:
         """The advice as JSON-ready data (blocking: call it in :attr:`executor`).
 
         Raises :class:`AdvisorStopped` between batches once ``cancel`` or
@@ -105,8 +114,10 @@ class AdvisorService:
             if cancel is not None and cancel.is_set():
                 return "nobody waits for this run any more"
             if limit and time.monotonic() - started > self.limit_seconds:
-                return (f"the advisor run reached the server's {self.limit_seconds:g} s "
-                        "limit; ask for fewer samples")
+                return (
+                    f"the advisor run reached the server's {self.limit_seconds:g} s "
+                    "limit; ask for fewer samples"
+                )
             return None
 
         if (reason := stop_reason()) is not None:
@@ -126,17 +137,29 @@ class AdvisorService:
         def progress(count: int) -> None:
             nonlocal done
             done += count
-            marks[min(len(marks), 1):] = [(time.perf_counter(), done)]
+            marks[min(len(marks), 1) :] = [(time.perf_counter(), done)]
             if (reason := stop_reason()) is not None:
                 self._measure(key, marks, measure)
                 raise AdvisorStopped(reason)
 
-        advice = advise(position, rules, policy, opponent, samples=budget, seed=seed,
-                        tolerance=tolerance, equity=equity, progress=progress)
+        advice = advise(
+            position,
+            rules,
+            policy,
+            opponent,
+            samples=budget,
+            seed=seed,
+            tolerance=tolerance,
+            equity=equity,
+            progress=progress,
+        )
         if not self._measure(key, marks, measure) and measure and advice.elapsed_s > 0:
             self._measured(key, advice.samples / advice.elapsed_s)
-        data = advice.to_dict() | {"rules_preset": rules_preset, "sample_budget": budget,
-                                   "time_limit_s": self.limit_seconds}
+        data = advice.to_dict() | {
+            "rules_preset": rules_preset,
+            "sample_budget": budget,
+            "time_limit_s": self.limit_seconds,
+        }
         if samples is not None:
             data["samples_requested"] = samples
         return data
@@ -148,26 +171,46 @@ class AdvisorService:
         self._measured(key, (marks[1][1] - marks[0][1]) / (marks[1][0] - marks[0][0]))
         return True
 
-    async def advise(self, position: Any, rules_preset: str, policy_text: str,
-                     opponent_text: str, samples: int | None, seed: int,
-                     tolerance: float | None = None, client: str = "",
-                     disconnected: Callable[[], Awaitable[bool]] | None = None
-                     ) -> dict[str, Any]:
+    async def advise(
+        self,
+        position: Any,
+        rules_preset: str,
+        policy_text: str,
+        opponent_text: str,
+        samples: int | None,
+        seed: int,
+        tolerance: float | None = None,
+        client: str = "",
+        disconnected: Callable[[], Awaitable[bool]] | None = None,
+    ) -> dict[str, Any]:
         """:meth:`run` in the advisor thread.  503 when the queue is full or the answer
         takes over :attr:`wait_seconds`, 429 when ``client`` has too many runs queued;
         the run stops once nobody waits for it (503 given, or ``disconnected()``)."""
         with self._lock:
             if sum(self._pending.values()) >= self.max_queue:
-                raise HTTPException(503, f"the advisor is busy ({self.max_queue} requests "
-                                         "waiting); try again shortly")
+                raise HTTPException(
+                    503,
+                    f"the advisor is busy ({self.max_queue} requests waiting); try again shortly",
+                )
             if self._pending[client] >= self.max_per_client:
-                raise HTTPException(429, f"at most {self.max_per_client} advisor requests "
-                                         "from one address at once")
+                raise HTTPException(
+                    429, f"at most {self.max_per_client} advisor requests from one address at once"
+                )
             self._pending[client] += 1
         cancel = threading.Event()
         try:
-            job = self.executor.submit(self.run, position, rules_preset, policy_text,
-                                       opponent_text, samples, seed, tolerance, True, cancel)
+            job = self.executor.submit(
+                self.run,
+                position,
+                rules_preset,
+                policy_text,
+                opponent_text,
+                samples,
+                seed,
+                tolerance,
+                True,
+                cancel,
+            )
         except RuntimeError:  # the executor is shut down: the server is stopping
             self._release(client)
             raise HTTPException(503, "the server is stopping") from None
@@ -180,11 +223,13 @@ class AdvisorService:
             while True:
                 remaining = deadline - loop.time()
                 if remaining <= 0:
-                    raise HTTPException(503, "the advisor did not answer within "
-                                             f"{self.wait_seconds:g} s (busy); try again "
-                                             "or ask for fewer samples")
-                done, _ = await asyncio.wait({waiter}, timeout=min(self.poll_seconds,
-                                                                   remaining))
+                    raise HTTPException(
+                        503,
+                        "the advisor did not answer within "
+                        f"{self.wait_seconds:g} s (busy); try again "
+                        "or ask for fewer samples",
+                    )
+                done, _ = await asyncio.wait({waiter}, timeout=min(self.poll_seconds, remaining))
                 if done:
                     try:
                         return waiter.result()
@@ -208,11 +253,12 @@ class AdvisorService:
 
 
 @lru_cache(maxsize=8)
-def _equity(rules_preset: str, policy_text: str, opponent_text: str
-            ) -> Callable[[int, int, bool], float]:
+def _equity(
+    rules_preset: str, policy_text: str, opponent_text: str
+) -> Callable[[int, int, bool], float]:
     """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
     from ..gin.studies.equity.table import equity_function
 
-    return equity_function(rules_named(rules_preset), policy_named(policy_text),
-                           policy_named(opponent_text), 20_000, 1)
-
+    return equity_function(
+        rules_named(rules_preset), policy_named(policy_text), policy_named(opponent_text), 20_000, 1
+    )

@@ -58,12 +58,16 @@ from .strategy_page import strategy_router
 from .table_page import GameStore, table_router
 
 
-def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
-               warm_up: bool = True, host: str = "127.0.0.1",
-               body_timeout: float = BODY_TIMEOUT_S,
-               allow_hosts: Iterable[str] = (),
-               service: AdvisorService | None = None, games: GameStore | None = None
-               ) -> FastAPI:
+def create_app(
+    results: Path | str = "results",
+    advice_seconds: float = 1.2,
+    warm_up: bool = True,
+    host: str = "127.0.0.1",
+    body_timeout: float = BODY_TIMEOUT_S,
+    allow_hosts: Iterable[str] = (),
+    service: AdvisorService | None = None,
+    games: GameStore | None = None,
+) -> FastAPI:
     """The web app reading strategy charts from ``results`` (a folder of the report),
     answering requests whose Host header names ``host`` (the bound address) or one of
     ``allow_hosts`` (see :func:`~analyzer.web.guards.host_policy`)."""
@@ -74,21 +78,25 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         if warm_up:
-            threading.Thread(target=_warm_up, args=(service,), daemon=True,
-                             name="warm-up").start()
+            threading.Thread(target=_warm_up, args=(service,), daemon=True, name="warm-up").start()
         yield
         service.stop()
 
-    app = FastAPI(title="Rummy strategy analyzer", version=__version__, lifespan=lifespan,
-                  docs_url=None, redoc_url=None, responses=ERROR_RESPONSES,
-                  description="The advisor, the practice table and the strategy charts of "
-                              "the analyzer, as a JSON API. Every error is "
-                              "{\"error\": \"one-line reason\"}: HTTP 400 for bad input "
-                              "(numbers outside their ranges, the same as the CLI's: "
-                              + ", ".join(f"{name} {low:g}-{high:g}" for name, (low, high)
-                                          in LIMITS.items())
-                              + f"). Bodies are limited to {MAX_BODY_BYTES} bytes; "
-                              f"advisor runs stop at {service.limit_seconds:g} s.")
+    app = FastAPI(
+        title="Rummy strategy analyzer",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        responses=ERROR_RESPONSES,
+        description="The advisor, the practice table and the strategy charts of "
+        "the analyzer, as a JSON API. Every error is "
+        '{"error": "one-line reason"}: HTTP 400 for bad input '
+        "(numbers outside their ranges, the same as the CLI's: "
+        + ", ".join(f"{name} {low:g}-{high:g}" for name, (low, high) in LIMITS.items())
+        + f"). Bodies are limited to {MAX_BODY_BYTES} bytes; "
+        f"advisor runs stop at {service.limit_seconds:g} s.",
+    )
     app.openapi = _exact_integer_bounds(app.openapi)  # type: ignore[method-assign]
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(Guard, hosts=host_policy(host, allow_hosts))
@@ -99,9 +107,10 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
 
     @app.exception_handler(ValueError)
     async def bad_value(request: Request, error: ValueError) -> JSONResponse:
-        return JSONResponse({"error": one_line(str(error).splitlines()[0] if str(error)
-                                               else type(error).__name__)},
-                            status_code=400)
+        return JSONResponse(
+            {"error": one_line(str(error).splitlines()[0] if str(error) else type(error).__name__)},
+            status_code=400,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -111,13 +120,14 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
                 detail = f"no page or API route {one_line(request.url.path, 80)}"
             elif error.status_code == 405:
                 allowed = (error.headers or {}).get("Allow", "")
-                detail = (f"{request.method} is not allowed on "
-                          f"{one_line(request.url.path, 80)}"
-                          + (f" (allowed: {allowed})" if allowed else ""))
+                detail = f"{request.method} is not allowed on {one_line(request.url.path, 80)}" + (
+                    f" (allowed: {allowed})" if allowed else ""
+                )
         elif detail == "There was an error parsing the body":
             detail = "bad JSON: the body could not be parsed"
-        return JSONResponse({"error": one_line(detail)}, status_code=error.status_code,
-                            headers=error.headers)
+        return JSONResponse(
+            {"error": one_line(detail)}, status_code=error.status_code, headers=error.headers
+        )
 
     app.include_router(advisor_router(service))
     app.include_router(table_router(service, games))
@@ -127,8 +137,10 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
     async def plotly_js() -> FileResponse:
         import plotly
 
-        return FileResponse(Path(plotly.__file__).parent / "package_data" / "plotly.min.js",
-                            media_type="text/javascript")
+        return FileResponse(
+            Path(plotly.__file__).parent / "package_data" / "plotly.min.js",
+            media_type="text/javascript",
+        )
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -139,12 +151,16 @@ def create_app(results: Path | str = "results", advice_seconds: float = 1.2,
     return app
 
 
-def _exact_integer_bounds(openapi: Callable[[], dict[str, Any]]
-                          ) -> Callable[[], dict[str, Any]]:
+def _exact_integer_bounds(openapi: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
     """``openapi`` with the integer bounds exact: FastAPI's schema model stores them as
     floats, which turns 2**63 - 1 into 2**63."""
-    exact = {float(bound): bound for bound in (*(b for pair in LIMITS.values() for b in pair
-                                                 if isinstance(b, int)), INDEX_MAX)}
+    exact = {
+        float(bound): bound
+        for bound in (
+            *(b for pair in LIMITS.values() for b in pair if isinstance(b, int)),
+            INDEX_MAX,
+        )
+    }
 
     def fix(node: Any) -> None:
         if isinstance(node, dict):
@@ -152,8 +168,10 @@ def _exact_integer_bounds(openapi: Callable[[], dict[str, Any]]
                 for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
                     value = node.get(key)
                     if isinstance(value, float):
-                        node[key] = exact.get(value, int(value) if value.is_integer()
-                                              and abs(value) < 2**53 else value)
+                        node[key] = exact.get(
+                            value,
+                            int(value) if value.is_integer() and abs(value) < 2**53 else value,
+                        )
             for child in node.values():
                 fix(child)
         elif isinstance(node, list):
@@ -188,16 +206,24 @@ def _warm_up(service: AdvisorService) -> None:
     from .table import PracticeGame
 
     opponent = default_opponent()
-    game = PracticeGame("warm-up", rules_named("standard"), "standard", policy_named(opponent),
-                        opponent, seed=0)
+    game = PracticeGame(
+        "warm-up", rules_named("standard"), "standard", policy_named(opponent), opponent, seed=0
+    )
     game.legal_moves()
-    position = Position.from_options("3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
-                                     pile="Td Ks Jh Ts Kd Tc", opp_took="8d 9s",
-                                     opp_threw="Tc Jh Ts Ks", stock=25, turn=5, upcard="5c")
+    position = Position.from_options(
+        "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
+        pile="Td Ks Jh Ts Kd Tc",
+        opp_took="8d 9s",
+        opp_threw="Tc Jh Ts Ks",
+        stock=25,
+        turn=5,
+        upcard="5c",
+    )
     with suppress(RuntimeError):  # RuntimeError: the server stopped first
         # no time limit: a cold JIT cache compiles for minutes
-        service.executor.submit(service.run, position, "standard", "basic", opponent, 512, 1,
-                                None, False, None, False)
+        service.executor.submit(
+            service.run, position, "standard", "basic", opponent, 512, 1, None, False, None, False
+        )
 
 
 __all__ = ["create_app"]

@@ -16,8 +16,10 @@ STATIC = Path(__file__).parent / "static"
 
 def static_page(name: str) -> Callable[[], Awaitable[FileResponse]]:
     """The endpoint serving the HTML page ``name`` of :data:`STATIC`."""
+
     async def serve_page() -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html")
+
     return serve_page
 
 
@@ -48,4 +50,3 @@ def policy_named(text: str) -> Any:
 def client_of(request: Request) -> str:
     """The client a request counts against: its peer address."""
     return request.client.host if request.client else ""
-

@@ -26,8 +26,10 @@ log = logging.getLogger("analyzer.web")
 SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"content-security-policy",
-     b"frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'"),
+    (
+        b"content-security-policy",
+        b"frame-ancestors 'none'; base-uri 'none'; object-src 'none'; form-action 'self'",
+    ),
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
@@ -37,7 +39,7 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 def one_line(text: object, limit: int = 300) -> str:
     """``text`` on one line (whitespace runs collapsed), cut to ``limit`` characters."""
     line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[:limit - 1] + "…"
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,10 @@ def host_policy(host: str, allow: Iterable[str] = ()) -> HostPolicy:
         if bound and not wildcard:
             names.add(bound)
             with suppress(OSError, ValueError):  # a name: its addresses name it too
-                addresses |= {str(ipaddress.ip_address(str(info[4][0]).partition("%")[0]))
-                              for info in socket.getaddrinfo(bound, None)}
+                addresses |= {
+                    str(ipaddress.ip_address(str(info[4][0]).partition("%")[0]))
+                    for info in socket.getaddrinfo(bound, None)
+                }
     names |= addresses
     if wildcard:
         names |= LOOPBACK_NAMES | {socket.gethostname().lower(), socket.getfqdn().lower()}
@@ -101,8 +105,7 @@ def host_policy(host: str, allow: Iterable[str] = ()) -> HostPolicy:
 
 async def _json_error(send: Send, status: int, message: str, close: bool = False) -> None:
     body = json.dumps({"error": one_line(message)}).encode()
-    headers = [(b"content-type", b"application/json"),
-               (b"content-length", str(len(body)).encode())]
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:  # the rest of the request was not read: end the connection
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -134,12 +137,23 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
-        host = next((value.decode("latin-1") for name, value in scope.get("headers", [])
-                     if name == b"host"), None)
+        host = next(
+            (
+                value.decode("latin-1")
+                for name, value in scope.get("headers", [])
+                if name == b"host"
+            ),
+            None,
+        )
         if not self.hosts.allows(host):
-            await _json_error(guarded_send, 400, f"the Host header {host!r} does not name "
-                                                 "this server (analyzer serve --allow-host "
-                                                 "NAME adds a name)", close=True)
+            await _json_error(
+                guarded_send,
+                400,
+                f"the Host header {host!r} does not name "
+                "this server (analyzer serve --allow-host "
+                "NAME adds a name)",
+                close=True,
+            )
             return
         try:
             await self.app(scope, receive, guarded_send)
@@ -180,26 +194,28 @@ class BodyLimit:
                         break
                     size += len(message.get("body", b""))
                     if size > self.limit:
-                        await _json_error(send, 413, f"request body over {self.limit} "
-                                                     "bytes", True)
+                        await _json_error(send, 413, f"request body over {self.limit} bytes", True)
                         return
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            await _json_error(send, 408, f"request body not received within "
-                                         f"{self.timeout:g} s", True)
+            await _json_error(
+                send, 408, f"request body not received within {self.timeout:g} s", True
+            )
             return
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         if body:
             try:
                 body.decode("utf-8")
             except UnicodeDecodeError as error:
-                await _json_error(send, 400, f"bad JSON: the body is not UTF-8 "
-                                             f"({error.reason} at byte {error.start})")
+                await _json_error(
+                    send,
+                    400,
+                    f"bad JSON: the body is not UTF-8 ({error.reason} at byte {error.start})",
+                )
                 return
 
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
 
         await self.app(scope, replay, send)
-

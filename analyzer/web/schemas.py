@@ -18,8 +18,12 @@ INDEX_MAX = 2**63 - 1
 #: The ranges of every numeric API argument, shared with the CLI (``analyzer advise``
 #: --samples, --tolerance, --seed, --stock, --turn).
 LIMITS: dict[str, tuple[float, float]] = {
-    "samples": (1, MAX_SAMPLES), "tolerance": (0, MAX_TOLERANCE), "seed": (0, SEED_MAX),
-    "stock": (2, UNDEALT), "turn": (1, MAX_DRAWS // 2)}
+    "samples": (1, MAX_SAMPLES),
+    "tolerance": (0, MAX_TOLERANCE),
+    "seed": (0, SEED_MAX),
+    "stock": (2, UNDEALT),
+    "turn": (1, MAX_DRAWS // 2),
+}
 CardList = str | list[str]
 
 
@@ -32,14 +36,18 @@ class PositionIn(BaseModel):
     opp_took: CardList = Field("", description="Cards the opponent took from the pile.")
     opp_threw: CardList = Field("", description="Cards the opponent discarded.")
     stock: int | None = Field(None, ge=2, le=UNDEALT, description="Cards left in the stock.")
-    turn: int | None = Field(None, ge=1, le=MAX_DRAWS // 2,
-                             description="Your own turn number, this draw included.")
+    turn: int | None = Field(
+        None, ge=1, le=MAX_DRAWS // 2, description="Your own turn number, this draw included."
+    )
     dealer: Literal["me", "opp"] = "opp"
     drawn: str | None = Field(None, description="The card just drawn.", max_length=20)
     from_pile: bool = Field(False, description="Whether drawn came from the pile.")
-    score: str | list[int] | None = Field(None, description="Score mine:theirs before this "
-                                                            "hand; the objective becomes the "
-                                                            "game-win probability.")
+    score: str | list[int] | None = Field(
+        None,
+        description="Score mine:theirs before this "
+        "hand; the objective becomes the "
+        "game-win probability.",
+    )
     upcard: str | None = Field(None, description="The hand's first upcard.", max_length=20)
 
 
@@ -47,40 +55,59 @@ class AdviseIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     position: PositionIn
     rules: str = Field("standard", description="Rules preset.", max_length=MAX_SPEC_CHARS)
-    opponent: str | None = Field(None, description="The opponent model (policy preset or "
-                                                   "spec) [default: expert].",
-                                 max_length=MAX_SPEC_CHARS)
-    policy: str = Field("basic", description="How you play on after this discard.",
-                        max_length=MAX_SPEC_CHARS)
-    samples: int | None = Field(None, ge=1, le=MAX_SAMPLES,
-                                description="Sample budget [default: the time budget]; a "
-                                            "run stops at the server's time limit, so a "
-                                            "budget the measured rate cannot fit in it is "
-                                            "cut (the answer's sample_budget).")
-    tolerance: float | None = Field(None, gt=0, le=MAX_TOLERANCE, allow_inf_nan=False,
-                                    description="Stop when every rival's difference to the "
-                                    "best is this precise (95% half-width; points, or win "
-                                    "probability with a score).")
+    opponent: str | None = Field(
+        None,
+        description="The opponent model (policy preset or spec) [default: expert].",
+        max_length=MAX_SPEC_CHARS,
+    )
+    policy: str = Field(
+        "basic", description="How you play on after this discard.", max_length=MAX_SPEC_CHARS
+    )
+    samples: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_SAMPLES,
+        description="Sample budget [default: the time budget]; a "
+        "run stops at the server's time limit, so a "
+        "budget the measured rate cannot fit in it is "
+        "cut (the answer's sample_budget).",
+    )
+    tolerance: float | None = Field(
+        None,
+        gt=0,
+        le=MAX_TOLERANCE,
+        allow_inf_nan=False,
+        description="Stop when every rival's difference to the "
+        "best is this precise (95% half-width; points, or win "
+        "probability with a score).",
+    )
     seed: int = Field(1, ge=0, le=SEED_MAX, description="Random seed, 0 <= seed < 2**63.")
 
 
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rules: str = Field("standard", max_length=MAX_SPEC_CHARS)
-    opponent: str | None = Field(None, description="Policy preset or spec [default: expert].",
-                                 max_length=MAX_SPEC_CHARS)
-    mode: Literal["hand", "game"] = Field("game", description="Single hands, or a game to "
-                                                              "the rules' target.")
+    opponent: str | None = Field(
+        None, description="Policy preset or spec [default: expert].", max_length=MAX_SPEC_CHARS
+    )
+    mode: Literal["hand", "game"] = Field(
+        "game", description="Single hands, or a game to the rules' target."
+    )
     hints: Literal["off", "before", "after"] = "before"
-    seed: int | None = Field(None, ge=0, le=SEED_MAX,
-                             description="Deals are reproducible from it, 0 <= seed < 2**63 "
-                                         "[default: random].")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=SEED_MAX,
+        description="Deals are reproducible from it, 0 <= seed < 2**63 [default: random].",
+    )
 
 
 class MoveIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    move: str = Field(description="take, pass, stock, pile, 'play Kd', 'knock Kd', "
-                                  "'gin Kd' or 'big gin'.", max_length=20)
+    move: str = Field(
+        description="take, pass, stock, pile, 'play Kd', 'knock Kd', 'gin Kd' or 'big gin'.",
+        max_length=20,
+    )
 
 
 class ErrorOut(BaseModel):
@@ -90,14 +117,21 @@ class ErrorOut(BaseModel):
 #: The error answers of every route, for the OpenAPI description (no 422: validation
 #: errors are 400).
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "Bad input: a value outside its range, bad "
-                                            "JSON, an impossible position, an illegal "
-                                            "move, or a Host header not naming this server."},
-    "4XX": {"model": ErrorOut, "description": "404 no such game or decision, 405 wrong "
-                                              "method, 408 body not received in time, "
-                                              "413 body too large, 429 too many advisor "
-                                              "requests from your address."},
-    "5XX": {"model": ErrorOut, "description": "503: the advisor is busy or its run reached "
-                                              "the time limit; try again."},
+    400: {
+        "model": ErrorOut,
+        "description": "Bad input: a value outside its range, bad "
+        "JSON, an impossible position, an illegal "
+        "move, or a Host header not naming this server.",
+    },
+    "4XX": {
+        "model": ErrorOut,
+        "description": "404 no such game or decision, 405 wrong "
+        "method, 408 body not received in time, "
+        "413 body too large, 429 too many advisor "
+        "requests from your address.",
+    },
+    "5XX": {
+        "model": ErrorOut,
+        "description": "503: the advisor is busy or its run reached the time limit; try again.",
+    },
 }
-

@@ -42,9 +42,11 @@ MAX_CONNECTIONS = 128
 def canned_response(status: int, reason: str, message: str) -> bytes:
     """A complete HTTP/1.1 response with a JSON error body that closes the connection."""
     body = json.dumps({"error": message}).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n"
-            "x-content-type-options: nosniff\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n"
+        "x-content-type-options: nosniff\r\n\r\n"
+    )
     return head.encode("ascii") + body
 
 
@@ -65,14 +67,16 @@ class GuardedProtocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         peer = self.client[0] if self.client else None
-        same = sum(1 for other in self.connections
-                   if other is not self and _peer(other) == peer)
+        same = sum(1 for other in self.connections if other is not self and _peer(other) == peer)
         if len(self.connections) > self.max_connections:
-            self._refuse(f"the server holds its limit of {self.max_connections} "
-                         "connections; try again shortly")
+            self._refuse(
+                f"the server holds its limit of {self.max_connections} "
+                "connections; try again shortly"
+            )
         elif same >= self.max_per_client:
-            self._refuse(f"too many connections from your address (at most "
-                         f"{self.max_per_client} at once)")
+            self._refuse(
+                f"too many connections from your address (at most {self.max_per_client} at once)"
+            )
         else:
             self._arm_header_timer()
 
@@ -104,8 +108,7 @@ class GuardedProtocol(H11Protocol):
 
     def _arm_header_timer(self) -> None:
         if self._header_timer is None:
-            self._header_timer = self.loop.call_later(self.header_timeout,
-                                                      self._header_timed_out)
+            self._header_timer = self.loop.call_later(self.header_timeout, self._header_timed_out)
 
     def _disarm_header_timer(self) -> None:
         if self._header_timer is not None:
@@ -118,16 +121,21 @@ class GuardedProtocol(H11Protocol):
             return
         if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
             # part of a request's headers arrived: say why the connection ends
-            self.transport.write(canned_response(
-                408, "Request Timeout",
-                f"request headers not received within {self.header_timeout:g} s"))
+            self.transport.write(
+                canned_response(
+                    408,
+                    "Request Timeout",
+                    f"request headers not received within {self.header_timeout:g} s",
+                )
+            )
         self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
         """A request h11 cannot parse: 400 with a JSON reason (uvicorn's is plain text)."""
         self._disarm_header_timer()
-        self.transport.write(canned_response(400, "Bad Request",
-                                             "invalid HTTP request: " + msg.rstrip(".")))
+        self.transport.write(
+            canned_response(400, "Bad Request", "invalid HTTP request: " + msg.rstrip("."))
+        )
         self.transport.close()
 
 
@@ -151,23 +159,46 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def make_server(app: Any, *, header_timeout: float = HEADER_TIMEOUT_S,
-                keep_alive: int = KEEP_ALIVE_S,
-                max_connections: int = MAX_CONNECTIONS,
-                max_per_client: int = MAX_CONNECTIONS_PER_CLIENT) -> Any:
+def make_server(
+    app: Any,
+    *,
+    header_timeout: float = HEADER_TIMEOUT_S,
+    keep_alive: int = KEEP_ALIVE_S,
+    max_connections: int = MAX_CONNECTIONS,
+    max_per_client: int = MAX_CONNECTIONS_PER_CLIENT,
+) -> Any:
     """A ``uvicorn.Server`` for ``app`` with :class:`GuardedProtocol`; start it with
     ``server.run(sockets=[listen_socket(host, port)])``."""
     import uvicorn
 
-    protocol = type("GuardedProtocol", (GuardedProtocol,), {
-        "header_timeout": header_timeout, "max_connections": max_connections,
-        "max_per_client": max_per_client})
-    config = uvicorn.Config(app, http=protocol, ws="none", log_level="warning",
-                            limit_concurrency=None, timeout_keep_alive=keep_alive,
-                            timeout_graceful_shutdown=3)
+    protocol = type(
+        "GuardedProtocol",
+        (GuardedProtocol,),
+        {
+            "header_timeout": header_timeout,
+            "max_connections": max_connections,
+            "max_per_client": max_per_client,
+        },
+    )
+    config = uvicorn.Config(
+        app,
+        http=protocol,
+        ws="none",
+        log_level="warning",
+        limit_concurrency=None,
+        timeout_keep_alive=keep_alive,
+        timeout_graceful_shutdown=3,
+    )
     return uvicorn.Server(config)
 
 
-__all__ = ["HEADER_TIMEOUT_S", "KEEP_ALIVE_S", "MAX_CONNECTIONS",
-           "MAX_CONNECTIONS_PER_CLIENT", "GuardedProtocol", "canned_response",
-           "listen_socket", "make_server"]
+__all__ = [
+    "HEADER_TIMEOUT_S",
+    "KEEP_ALIVE_S",
+    "MAX_CONNECTIONS",
+    "MAX_CONNECTIONS_PER_CLIENT",
+    "GuardedProtocol",
+    "canned_response",
+    "listen_socket",
+    "make_server",
+]

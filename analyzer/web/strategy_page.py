@@ -22,8 +22,11 @@ def strategy_router(results: Path) -> APIRouter:
     def strategy() -> dict[str, Any]:
         from .strategy import strategy_charts
 
-        stamp = repr(sorted((p.as_posix(), p.stat().st_mtime)
-                            for p in results.glob("*/*.csv"))) if results.is_dir() else ""
+        stamp = (
+            repr(sorted((p.as_posix(), p.stat().st_mtime) for p in results.glob("*/*.csv")))
+            if results.is_dir()
+            else ""
+        )
         if charts_cache.get("stamp") != stamp:
             charts_cache.update(stamp=stamp, data=strategy_charts(results))
         return dict(charts_cache["data"])

@@ -120,13 +120,23 @@ class PracticeGame:
         if self.hand_number > 0 and not self.hand.done:
             raise IllegalMove("the hand is not over yet")
         deck = np.empty(52, dtype=np.int8)
-        shuffle_deck(np.array([stream_key(np.int64(self.seed), np.int64(self.hand_number))],
-                              dtype=np.uint64), deck)
+        shuffle_deck(
+            np.array(
+                [stream_key(np.int64(self.seed), np.int64(self.hand_number))], dtype=np.uint64
+            ),
+            deck,
+        )
         # score-aware policies read the score (0 outside a game); the computer's random
         # choices come from the stream of the salted seed
         scores = (self.scores[ME], self.scores[COMPUTER]) if self.mode == "game" else (0, 0)
-        self.hand = Hand.deal(self.rules, deck=deck, seed=int(np.int64(self.seed) ^ _POLICY_SALT),
-                              dealer=self.dealer, scores=scores, hand_index=self.hand_number)
+        self.hand = Hand.deal(
+            self.rules,
+            deck=deck,
+            seed=int(np.int64(self.seed) ^ _POLICY_SALT),
+            dealer=self.dealer,
+            scores=scores,
+            hand_index=self.hand_number,
+        )
         self.hand_number += 1
         dealer = "you" if self.dealer == ME else "the computer"
         self.log = [f"Hand {self.hand_number}: {dealer} dealt."]
@@ -185,8 +195,9 @@ class PracticeGame:
             raise IllegalMove(f"no move to make: the {self.phase.replace('over', 'is over')}")
         verb, _, card_text = move.partition(" ")
         if verb not in _VERBS or move == "big":
-            raise IllegalMove(f"'{move}' is not a move now ({self.phase}); legal: "
-                              f"{', '.join(legal)}")
+            raise IllegalMove(
+                f"'{move}' is not a move now ({self.phase}); legal: {', '.join(legal)}"
+            )
         if move == "big gin":
             card_text = ""
         if card_text:  # normalise the card ("kd", "K♦" -> "Kd") before comparing
@@ -216,8 +227,10 @@ class PracticeGame:
         left = int(min_deadwood_kernel(np.int64(hand & ~(1 << card))))
         if verb == "gin":
             return f"no gin: discarding {format_card(card)} leaves {left} points of deadwood"
-        return (f"cannot knock: discarding {format_card(card)} leaves {left} points of deadwood, "
-                f"over the knock limit of {self.hand.knock_limit}")
+        return (
+            f"cannot knock: discarding {format_card(card)} leaves {left} points of deadwood, "
+            f"over the knock limit of {self.hand.knock_limit}"
+        )
 
     def _apply(self, move: str) -> None:
         hand = self.hand
@@ -254,8 +267,11 @@ class PracticeGame:
             else:
                 card = parse_card(card_text)
                 hand.play(Move("discard" if verb == "play" else "knock", card))
-                self.log.append(("You threw " if verb == "play" else f"You went {verb}, "
-                                 "throwing ") + format_card(card) + ".")
+                self.log.append(
+                    ("You threw " if verb == "play" else f"You went {verb}, throwing ")
+                    + format_card(card)
+                    + "."
+                )
             self.drawn = None
             self.must_knock = False
             if hand.done:
@@ -297,7 +313,8 @@ class PracticeGame:
         outcome = str(ended["outcome"])
         knocker = ended["knocker"]
         result = {
-            "hand": self.hand_number, "outcome": outcome,
+            "hand": self.hand_number,
+            "outcome": outcome,
             "winner": None if winner < 0 else ("you" if winner == ME else "computer"),
             "points": points,
             "knocker": None if knocker is None else ("you" if knocker == ME else "computer"),
@@ -308,8 +325,9 @@ class PracticeGame:
         }
         self.results.append(result)
         who = result["winner"] or "nobody"
-        self.log.append(f"Hand over: {outcome}, {who} {'win' if who == 'you' else 'wins'} "
-                        f"{points} points.")
+        self.log.append(
+            f"Hand over: {outcome}, {who} {'win' if who == 'you' else 'wins'} {points} points."
+        )
         if winner >= 0:
             self.scores[winner] += points
             self.boxes[winner] += 1
@@ -321,14 +339,23 @@ class PracticeGame:
             self.dealer = 1 - self.dealer
         if self.mode == "game" and winner >= 0 and self.scores[winner] >= self.rules.target:
             totals = np.zeros(2, dtype=np.int64)
-            shutout = close_game(np.array(self.scores, dtype=np.int64),
-                                 np.array(self.boxes, dtype=np.int64), np.int64(winner),
-                                 self._rules_array, totals)
-            self.final = {"winner": "you" if winner == ME else "computer",
-                          "totals": [int(t) for t in totals], "shutout": bool(shutout)}
-            self.log.append(f"Game over: {self.final['winner']} "
-                            f"{'win' if winner == ME else 'wins'}, totals "
-                            f"{totals[0]}:{totals[1]} with bonuses.")
+            shutout = close_game(
+                np.array(self.scores, dtype=np.int64),
+                np.array(self.boxes, dtype=np.int64),
+                np.int64(winner),
+                self._rules_array,
+                totals,
+            )
+            self.final = {
+                "winner": "you" if winner == ME else "computer",
+                "totals": [int(t) for t in totals],
+                "shutout": bool(shutout),
+            }
+            self.log.append(
+                f"Game over: {self.final['winner']} "
+                f"{'win' if winner == ME else 'wins'}, totals "
+                f"{totals[0]}:{totals[1]} with bonuses."
+            )
 
     # ------------------------------------------------------------------ views
 
@@ -348,12 +375,15 @@ class PracticeGame:
             "opp_took": hand.took(COMPUTER),
             # a throw in neither the pile nor this hand was taken back by the computer:
             # the advisor then counts it as held (taken, not thrown)
-            "opp_threw": tuple(c for c in hand.threw(COMPUTER)
-                               if c in pile or hand.hand_mask(ME) >> c & 1),
+            "opp_threw": tuple(
+                c for c in hand.threw(COMPUTER) if c in pile or hand.hand_mask(ME) >> c & 1
+            ),
             "stock": hand.stock_left,
             "dealer": "me" if hand.dealer == ME else "opp",
-            "drawn": taken if taken is not None else self.drawn, "from_pile": taken is not None,
-            "upcard": hand.upcard}
+            "drawn": taken if taken is not None else self.drawn,
+            "from_pile": taken is not None,
+            "upcard": hand.upcard,
+        }
         try:
             return Position(**known, turn=max(hand.own_turns(ME), 1))
         except ValueError:
@@ -377,23 +407,32 @@ class PracticeGame:
             least, _ = best_discard_kernel(np.int64(mask), np.int64(allowed), self._scratch)
             deadwood = int(least)
         return {
-            "id": self.game_id, "rules": self.rules_preset, "opponent": self.opponent_name,
-            "mode": self.mode, "hints": self.hints, "target": self.rules.target,
-            "hand_number": self.hand_number, "phase": phase,
+            "id": self.game_id,
+            "rules": self.rules_preset,
+            "opponent": self.opponent_name,
+            "mode": self.mode,
+            "hints": self.hints,
+            "target": self.rules.target,
+            "hand_number": self.hand_number,
+            "phase": phase,
             "dealer": "you" if self.hand.dealer == ME else "computer",
             "your_turn": phase in ("offer", "draw", "discard"),
             "hand": _sorted_for_display(hand),
             "deadwood": deadwood,
             "taken": format_card(taken) if taken is not None and phase == "discard" else None,
             "drawn": format_card(self.drawn) if self.drawn is not None else None,
-            "pile": pile, "stock": self.hand.stock_left,
+            "pile": pile,
+            "stock": self.hand.stock_left,
             "computer_cards": len(self.hand.cards(COMPUTER)),
             "computer_holds": _sorted_for_display(list(self.hand.held(COMPUTER))),
             "knock_limit": self.hand.knock_limit,
-            "scores": list(self.scores), "boxes": list(self.boxes),
-            "legal": self.legal_moves(), "log": list(self.log),
+            "scores": list(self.scores),
+            "boxes": list(self.boxes),
+            "legal": self.legal_moves(),
+            "log": list(self.log),
             "last_result": self.results[-1] if phase in ("hand over", "game over") else None,
-            "decisions": len(self.decisions), "final": self.final,
+            "decisions": len(self.decisions),
+            "final": self.final,
             "decision_made": None,
         }
 
@@ -403,5 +442,13 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-__all__ = ["COMPUTER", "HINTS", "ME", "MODES", "Decision", "IllegalMove", "PracticeGame",
-           "new_game_id"]
+__all__ = [
+    "COMPUTER",
+    "HINTS",
+    "ME",
+    "MODES",
+    "Decision",
+    "IllegalMove",
+    "PracticeGame",
+    "new_game_id",
+]

@@ -27,8 +27,7 @@ class GameStore:
     ``limit`` games in all, the client holding the most gives up its least recently used
     one, so no client can push out another's games by starting many."""
 
-    def __init__(self, limit: int = MAX_GAMES, per_client: int = MAX_GAMES_PER_CLIENT
-                 ) -> None:
+    def __init__(self, limit: int = MAX_GAMES, per_client: int = MAX_GAMES_PER_CLIENT) -> None:
         self.limit = limit
         self.per_client = per_client
         self.games: OrderedDict[str, tuple[str, Any]] = OrderedDict()
@@ -40,14 +39,13 @@ class GameStore:
             self.games[game.game_id] = (client, game)
             forgotten: list[str] = []
             own = [i for i, (owner, _) in self.games.items() if owner == client]
-            for game_id in own[:max(0, len(own) - self.per_client)]:
+            for game_id in own[: max(0, len(own) - self.per_client)]:
                 del self.games[game_id]
                 forgotten.append(game_id)
             while len(self.games) > self.limit:
                 counts = Counter(owner for owner, _ in self.games.values())
                 most = max(counts.values())
-                game_id = next(i for i, (owner, _) in self.games.items()
-                               if counts[owner] == most)
+                game_id = next(i for i, (owner, _) in self.games.items() if counts[owner] == most)
                 del self.games[game_id]
                 forgotten.append(game_id)
             return forgotten
@@ -56,8 +54,11 @@ class GameStore:
         with self.lock:
             entry = self.games.get(game_id)
             if entry is None:
-                raise HTTPException(404, f"no game {one_line(game_id, 40)!r} (the server "
-                                         "may have restarted, or the game was forgotten)")
+                raise HTTPException(
+                    404,
+                    f"no game {one_line(game_id, 40)!r} (the server "
+                    "may have restarted, or the game was forgotten)",
+                )
             self.games.move_to_end(game_id)
             return entry[1]
 
@@ -66,19 +67,27 @@ def _decision_view(decision: Any, index: int) -> dict[str, Any]:
     """A decision with its advice and the cost of the move made (points, >= 0); without
     advice (``error`` says why) the advice fields are ``None``."""
     view: dict[str, Any] = {
-        "index": index, "hand": decision.hand, "move": decision.action,
+        "index": index,
+        "hand": decision.hand,
+        "move": decision.action,
         "position": None if decision.position is None else decision.position.describe(),
-        "best": None, "cost": None, "cost_half_width": None, "verdict": None,
-        "advice": decision.advice, "error": decision.error}
+        "best": None,
+        "cost": None,
+        "cost_half_width": None,
+        "verdict": None,
+        "advice": decision.advice,
+        "error": decision.error,
+    }
     if decision.advice is not None:
         actions = decision.advice["actions"]
         chosen = next((a for a in actions if a["action"] == decision.action), None)
         view |= {"best": actions[0]["action"], "verdict": decision.advice["verdict"]}
         if chosen is not None:
-            view |= {"cost": max(chosen["behind"], 0.0),
-                     "cost_half_width": chosen["behind_half_width"]}
+            view |= {
+                "cost": max(chosen["behind"], 0.0),
+                "cost_half_width": chosen["behind_half_width"],
+            }
     return view
-
 
 
 def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
@@ -96,9 +105,16 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
         from .table import PracticeGame, new_game_id
 
         opponent = body.opponent or default_opponent()
-        game = PracticeGame(new_game_id(), rules_named(body.rules), body.rules,
-                            policy_named(opponent), opponent, mode=body.mode, hints=body.hints,
-                            seed=body.seed if body.seed is not None else secrets.randbits(62))
+        game = PracticeGame(
+            new_game_id(),
+            rules_named(body.rules),
+            body.rules,
+            policy_named(opponent),
+            opponent,
+            mode=body.mode,
+            hints=body.hints,
+            seed=body.seed if body.seed is not None else secrets.randbits(62),
+        )
         for forgotten in games.add(game, client_of(request)):
             hints.pop(forgotten, None)
         with game.lock:
@@ -110,8 +126,7 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
         with game.lock:
             return game.view()
 
-    @router.post("/api/games/{game_id}/move",
-                 summary="Make a move (400 and no change if illegal)")
+    @router.post("/api/games/{game_id}/move", summary="Make a move (400 and no change if illegal)")
     def move(game_id: str, body: MoveIn) -> dict[str, Any]:
         game = games.get(game_id)
         with game.lock:
@@ -131,41 +146,53 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
             game.deal()
             return game.view()
 
-    @router.get("/api/games/{game_id}/hint",
-                summary="The advisor's verdict for the decision now")
-    async def hint(game_id: str, request: Request,
-                   decision: int | None = Query(None, ge=0, le=INDEX_MAX)
-                   ) -> dict[str, Any]:
+    @router.get("/api/games/{game_id}/hint", summary="The advisor's verdict for the decision now")
+    async def hint(
+        game_id: str, request: Request, decision: int | None = Query(None, ge=0, le=INDEX_MAX)
+    ) -> dict[str, Any]:
         """With ``decision`` (the game's decision count when the page asked), a game that
         has moved on since answers ``{"stale": true}``, not an error: the page's request
         simply arrived late."""
         game = games.get(game_id)
         with game.lock:
-            if decision is not None and (decision != len(game.decisions)
-                                         or game.phase != "discard"):
+            if decision is not None and (
+                decision != len(game.decisions) or game.phase != "discard"
+            ):
                 return {"stale": True}
             position = game.position()
             index = len(game.decisions)
             preset, opponent = game.rules_preset, game.opponent_name
-        advice = await service.advise(position, preset, "basic", opponent, None, 1,
-                                      client=client_of(request),
-                                      disconnected=request.is_disconnected)
+        advice = await service.advise(
+            position,
+            preset,
+            "basic",
+            opponent,
+            None,
+            1,
+            client=client_of(request),
+            disconnected=request.is_disconnected,
+        )
         hints[game_id] = (index, advice)
         while len(hints) > MAX_GAMES:
             hints.pop(next(iter(hints)))
         return advice
 
-    @router.get("/api/games/{game_id}/decisions/{index}",
-                summary="One of your discard decisions with the advisor's verdict and its cost")
-    async def decision(game_id: str, request: Request,
-                       index: int = PathParam(ge=0, le=INDEX_MAX)) -> dict[str, Any]:
+    @router.get(
+        "/api/games/{game_id}/decisions/{index}",
+        summary="One of your discard decisions with the advisor's verdict and its cost",
+    )
+    async def decision(
+        game_id: str, request: Request, index: int = PathParam(ge=0, le=INDEX_MAX)
+    ) -> dict[str, Any]:
         game = games.get(game_id)
         if not 0 <= index < len(game.decisions):
             raise HTTPException(404, f"no decision {index} in this game")
         return await _advised(game, index, request)
 
-    @router.get("/api/games/{game_id}/review",
-                summary="Your decisions of the last finished hand, costliest first (points)")
+    @router.get(
+        "/api/games/{game_id}/review",
+        summary="Your decisions of the last finished hand, costliest first (points)",
+    )
     async def review(game_id: str, request: Request) -> dict[str, Any]:
         game = games.get(game_id)
         if not game.results:
@@ -182,8 +209,15 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
         if decision.advice is None and decision.position is not None and not decision.error:
             try:
                 decision.advice = await service.advise(
-                    decision.position, game.rules_preset, "basic", game.opponent_name, None,
-                    1, client=client_of(request), disconnected=request.is_disconnected)
+                    decision.position,
+                    game.rules_preset,
+                    "basic",
+                    game.opponent_name,
+                    None,
+                    1,
+                    client=client_of(request),
+                    disconnected=request.is_disconnected,
+                )
             except ValueError as error:
                 decision.error = one_line(str(error))
         return _decision_view(decision, index)

@@ -38,8 +38,14 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def original_wins(paths: list[Path]) -> dict[str, int]:
     """Games and wins of the logged player, by seat."""
-    counts = {"games": 0, "wins": 0, "games_seat0": 0, "wins_seat0": 0, "games_seat1": 0,
-              "wins_seat1": 0}
+    counts = {
+        "games": 0,
+        "wins": 0,
+        "games_seat0": 0,
+        "wins_seat0": 0,
+        "games_seat1": 0,
+        "wins_seat1": 0,
+    }
     for path in paths:
         seat = None
         with path.open() as lines:
@@ -58,30 +64,50 @@ def original_wins(paths: list[Path]) -> dict[str, int]:
 
 def summary(wins: int, games: int) -> dict[str, Any]:
     low, high = wilson(wins, games)
-    return {"games": games, "wins": wins, "win_rate": round(wins / games, 4),
-            "wilson95": [round(low, 4), round(high, 4)]}
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": round(wins / games, 4),
+        "wilson95": [round(low, 4), round(high, 4)],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("logs", nargs="+", type=Path, help="DecisionLog.java logs")
-    parser.add_argument("--games", type=int, default=5000,
-                        help="replica deals (each played twice, seats swapped)")
+    parser.add_argument(
+        "--games", type=int, default=5000, help="replica deals (each played twice, seats swapped)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", default="marjj")
     parser.add_argument("--opponent", default="eaai-simple")
     args = parser.parse_args(argv)
     logged = original_wins(args.logs)
     original = summary(logged["wins"], logged["games"])
-    original["by_seat"] = {f"seat{s}": summary(logged[f"wins_seat{s}"], logged[f"games_seat{s}"])
-                           for s in (0, 1) if logged[f"games_seat{s}"]}
-    result = play_games(RULES["eaai"], parse_policy(args.policy), parse_policy(args.opponent),
-                        args.games, seed=args.seed)
+    original["by_seat"] = {
+        f"seat{s}": summary(logged[f"wins_seat{s}"], logged[f"games_seat{s}"])
+        for s in (0, 1)
+        if logged[f"games_seat{s}"]
+    }
+    result = play_games(
+        RULES["eaai"],
+        parse_policy(args.policy),
+        parse_policy(args.opponent),
+        args.games,
+        seed=args.seed,
+    )
     replica = summary(round(result.game_win_rate_a.mean * result.games), result.games)
     replica["seed"] = args.seed
     low, high = original["wilson95"]
-    print(json.dumps({"original": original, "replica": replica,
-                      "replica_inside_original_interval": low <= replica["win_rate"] <= high}))
+    print(
+        json.dumps(
+            {
+                "original": original,
+                "replica": replica,
+                "replica_inside_original_interval": low <= replica["win_rate"] <= high,
+            }
+        )
+    )
     return 0
 
 

@@ -45,15 +45,40 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-JAVA_SOURCES = (ROOT / "scripts" / "eaai" / "EaaiMatch.java",
-                ROOT / "analyzer" / "interop" / "java" / "AnalyzerPlayer.java")
+JAVA_SOURCES = (
+    ROOT / "scripts" / "eaai" / "EaaiMatch.java",
+    ROOT / "analyzer" / "interop" / "java" / "AnalyzerPlayer.java",
+)
 Z95 = 1.959963984540054
 ROLES = ("a", "b")
-INT_COLUMNS = ("game", "pair", "deck_seed", "a_seat", "score_a", "score_b", "hands",
-               "cancelled", "knocks_a", "knocks_b", "gins_a", "gins_b", "undercuts_a",
-               "undercuts_b", "questions_a", "questions_b")
-FLOAT_COLUMNS = ("ms_a", "ms_b", "question_ms_a", "question_ms_b", "max_question_ms_a",
-                 "max_question_ms_b", "cpu_ms_a", "cpu_ms_b")
+INT_COLUMNS = (
+    "game",
+    "pair",
+    "deck_seed",
+    "a_seat",
+    "score_a",
+    "score_b",
+    "hands",
+    "cancelled",
+    "knocks_a",
+    "knocks_b",
+    "gins_a",
+    "gins_b",
+    "undercuts_a",
+    "undercuts_b",
+    "questions_a",
+    "questions_b",
+)
+FLOAT_COLUMNS = (
+    "ms_a",
+    "ms_b",
+    "question_ms_a",
+    "question_ms_b",
+    "max_question_ms_a",
+    "max_question_ms_b",
+    "cpu_ms_a",
+    "cpu_ms_b",
+)
 
 
 # ---------------------------------------------------------------------- statistics
@@ -89,11 +114,14 @@ def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -
         raise ValueError("no games to summarize")
     games = len(rows)
     hands = sum(r["hands"] for r in rows)
-    summary: dict[str, Any] = {"players": {"a": names[0], "b": names[1]}, "games": games,
-                               "pairs": len({r["pair"] for r in rows}), "hands": hands,
-                               "cancelled_per_hand": sum(r["cancelled"] for r in rows) / hands,
-                               "forfeits": {role: sum(r["forfeit"] == role for r in rows)
-                                            for role in ROLES}}
+    summary: dict[str, Any] = {
+        "players": {"a": names[0], "b": names[1]},
+        "games": games,
+        "pairs": len({r["pair"] for r in rows}),
+        "hands": hands,
+        "cancelled_per_hand": sum(r["cancelled"] for r in rows) / hands,
+        "forfeits": {role: sum(r["forfeit"] == role for r in rows) for role in ROLES},
+    }
     # in a mirrored pair each player starts the first hand once, so a player's gap between
     # its wins when it started and when the other did is 2 * (this share) - 1 for both
     starter_won = sum(r["winner"] == r["first_starter"] for r in rows)
@@ -105,12 +133,18 @@ def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -
             subset = [r for r in rows if r["first_starter"] == starter]
             if subset:
                 won = sum(r["winner"] == role for r in subset)
-                by_start[f"{starter}_started"] = {"games": len(subset), "wins": won,
-                                                  "share": list(wilson(won, len(subset)))}
+                by_start[f"{starter}_started"] = {
+                    "games": len(subset),
+                    "wins": won,
+                    "share": list(wilson(won, len(subset))),
+                }
         points = sum(r[f"score_{role}"] for r in rows)
         player: dict[str, Any] = {
-            "wins": wins, "share": list(wilson(wins, games)), "by_first_starter": by_start,
-            "points_per_game": points / games, "points_per_hand": points / hands,
+            "wins": wins,
+            "share": list(wilson(wins, games)),
+            "by_first_starter": by_start,
+            "points_per_game": points / games,
+            "points_per_hand": points / hands,
             "knocks_per_hand": sum(r[f"knocks_{role}"] for r in rows) / hands,
             "gins_per_hand": sum(r[f"gins_{role}"] for r in rows) / hands,
             "undercuts_per_hand": sum(r[f"undercuts_{role}"] for r in rows) / hands,
@@ -137,9 +171,11 @@ def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -
     for r in rows:
         pairs.setdefault(r["pair"], []).append(r["winner"])
     complete = [w for w in pairs.values() if len(w) == 2]
-    summary["pairs_split"] = {"a_both": sum(w == ["a", "a"] for w in complete),
-                              "b_both": sum(w == ["b", "b"] for w in complete),
-                              "split": sum(sorted(w) == ["a", "b"] for w in complete)}
+    summary["pairs_split"] = {
+        "a_both": sum(w == ["a", "a"] for w in complete),
+        "b_both": sum(w == ["b", "b"] for w in complete),
+        "split": sum(sorted(w) == ["a", "b"] for w in complete),
+    }
     gap = first_start_gap(rows)
     if gap is not None:
         summary["first_start_gap"] = gap
@@ -169,46 +205,69 @@ def _pct(share: list[float]) -> str:
 def format_summary(summary: dict[str, Any]) -> str:
     """The summary as a few lines of text."""
     names = summary["players"]
-    lines = [(f"{summary['games']} games ({summary['pairs']} mirrored pairs), "
-              f"{summary['hands']} hands, {100 * summary['cancelled_per_hand']:.1f}% of hands "
-              "cancelled")]
+    lines = [
+        (
+            f"{summary['games']} games ({summary['pairs']} mirrored pairs), "
+            f"{summary['hands']} hands, {100 * summary['cancelled_per_hand']:.1f}% of hands "
+            "cancelled"
+        )
+    ]
     width = max(len(names["a"]), len(names["b"]), 6)
-    lines.append(f"{'player':<{width}}  {'won (Wilson 95%)':<24}  "
-                 f"{'won when it started hand 1':<26}  {'won when the other did':<26}")
+    lines.append(
+        f"{'player':<{width}}  {'won (Wilson 95%)':<24}  "
+        f"{'won when it started hand 1':<26}  {'won when the other did':<26}"
+    )
     for role in ROLES:
         player = summary[role]
         other = "b" if role == "a" else "a"
         own = player["by_first_starter"].get(f"{role}_started")
         theirs = player["by_first_starter"].get(f"{other}_started")
-        lines.append(f"{names[role]:<{width}}  {_pct(player['share']):<24}  "
-                     f"{_pct(own['share']) if own else '-':<26}  "
-                     f"{_pct(theirs['share']) if theirs else '-':<26}")
-    lines.append(f"{'player':<{width}}  points/hand  knocks/hand  gins/hand  undercuts/hand  "
-                 "ms/decision (max)  CPU ms/game (1st game)")
+        lines.append(
+            f"{names[role]:<{width}}  {_pct(player['share']):<24}  "
+            f"{_pct(own['share']) if own else '-':<26}  "
+            f"{_pct(theirs['share']) if theirs else '-':<26}"
+        )
+    lines.append(
+        f"{'player':<{width}}  points/hand  knocks/hand  gins/hand  undercuts/hand  "
+        "ms/decision (max)  CPU ms/game (1st game)"
+    )
     for role in ROLES:
         player = summary[role]
-        decision = (f"{player['ms_per_decision']:.2f} ({player['max_ms_per_decision']:.0f})"
-                    if "ms_per_decision" in player else "-")
-        cpu = (f"{player['cpu_ms_per_game']:.0f} ({player['cpu_ms_first_game']:.0f})"
-               if "cpu_ms_per_game" in player else "-")
-        lines.append(f"{names[role]:<{width}}  {player['points_per_hand']:11.2f}  "
-                     f"{player['knocks_per_hand']:11.3f}  {player['gins_per_hand']:9.3f}  "
-                     f"{player['undercuts_per_hand']:14.3f}  {decision:<18}  {cpu}")
+        decision = (
+            f"{player['ms_per_decision']:.2f} ({player['max_ms_per_decision']:.0f})"
+            if "ms_per_decision" in player
+            else "-"
+        )
+        cpu = (
+            f"{player['cpu_ms_per_game']:.0f} ({player['cpu_ms_first_game']:.0f})"
+            if "cpu_ms_per_game" in player
+            else "-"
+        )
+        lines.append(
+            f"{names[role]:<{width}}  {player['points_per_hand']:11.2f}  "
+            f"{player['knocks_per_hand']:11.3f}  {player['gins_per_hand']:9.3f}  "
+            f"{player['undercuts_per_hand']:14.3f}  {decision:<18}  {cpu}"
+        )
     starter = summary["first_starter_won"]
     line = f"the player who started the first hand won {_pct(starter['share']).strip()} of games"
     if "first_start_gap" in summary:
         gap = summary["first_start_gap"]
-        line += (f"; starting it adds {100 * gap[0]:+.1f} [{100 * gap[1]:+.1f}, "
-                 f"{100 * gap[2]:+.1f}] percentage points to a player's win rate "
-                 "(paired by deals)")
+        line += (
+            f"; starting it adds {100 * gap[0]:+.1f} [{100 * gap[1]:+.1f}, "
+            f"{100 * gap[2]:+.1f}] percentage points to a player's win rate "
+            "(paired by deals)"
+        )
     lines.append(line)
     split = summary["pairs_split"]
-    lines.append(f"pairs: {names['a']} won both {split['a_both']}, {names['b']} won both "
-                 f"{split['b_both']}, split {split['split']}")
+    lines.append(
+        f"pairs: {names['a']} won both {split['a_both']}, {names['b']} won both "
+        f"{split['b_both']}, split {split['split']}"
+    )
     forfeits = summary["forfeits"]
     if forfeits["a"] or forfeits["b"]:
-        lines.append(f"forfeits (illegal plays): {names['a']} {forfeits['a']}, "
-                     f"{names['b']} {forfeits['b']}")
+        lines.append(
+            f"forfeits (illegal plays): {names['a']} {forfeits['a']}, {names['b']} {forfeits['b']}"
+        )
     return "\n".join(lines)
 
 
@@ -306,18 +365,37 @@ def main_class(package: str) -> str:
     return f"{package}.EaaiMatch" if package else "EaaiMatch"
 
 
-def java_command(args: argparse.Namespace, classpath: tuple[Path, ...], package: str,
-                 out: Path) -> list[str]:
+def java_command(
+    args: argparse.Namespace, classpath: tuple[Path, ...], package: str, out: Path
+) -> list[str]:
     """The command line that runs the match."""
     # the JVM runs in the repository (so that `python -m analyzer` finds the package):
     # paths given relative to where this script was started are made absolute
     extra = [os.path.abspath(p) for entry in args.extra_classpath for p in entry.split(os.pathsep)]
     entries = [*(str(p) for p in classpath), *extra]
     agent = args.agent.split() if args.agent else [sys.executable, "-m", "analyzer", "agent"]
-    command = [args.java, "-cp", os.pathsep.join(entries), main_class(package),
-               "--a", args.player_a, "--b", args.player_b, "--pairs", str(args.pairs),
-               "--seed", str(args.seed), "--out", str(out), "--rules", args.rules,
-               "--agent-seed", str(args.agent_seed), "--progress", str(args.progress)]
+    command = [
+        args.java,
+        "-cp",
+        os.pathsep.join(entries),
+        main_class(package),
+        "--a",
+        args.player_a,
+        "--b",
+        args.player_b,
+        "--pairs",
+        str(args.pairs),
+        "--seed",
+        str(args.seed),
+        "--out",
+        str(out),
+        "--rules",
+        args.rules,
+        "--agent-seed",
+        str(args.agent_seed),
+        "--progress",
+        str(args.progress),
+    ]
     for part in agent:
         command += ["--agent-arg", part]
     return command
@@ -327,41 +405,84 @@ def java_command(args: argparse.Namespace, classpath: tuple[Path, ...], package:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description="Play two EAAI GinRummyPlayers in your copy of the framework (mirrored "
-                    "pairs, fixed seeds): a CSV row per game and a summary.")
-    parser.add_argument("--framework", type=Path,
-                        help="The framework: a folder of its classes or sources (searched for "
-                             "GinRummyGame), or a jar.")
-    parser.add_argument("--player-a", default="analyzer:expert",
-                        help="A class name (ginrummy.SimpleGinRummyPlayer, MARJJ_v5) or "
-                             "analyzer:SPEC (default: %(default)s).")
-    parser.add_argument("--player-b", default="ginrummy.SimpleGinRummyPlayer",
-                        help="As --player-a (default: %(default)s).")
-    parser.add_argument("--extra-classpath", action="append", default=[], metavar="PATH",
-                        help="More classes (other players), repeatable.")
-    parser.add_argument("--pairs", type=int, default=100,
-                        help="Mirrored pairs of games (default: %(default)s).")
-    parser.add_argument("--seed", type=int, default=1,
-                        help="Deck seed: pair k deals from seed * 1000003 + k (default: "
-                             "%(default)s).")
-    parser.add_argument("--out", type=Path, default=Path("results/interop/match.csv"),
-                        help="The per-game CSV (default: %(default)s); the summary goes to "
-                             "the same name with .json.")
-    parser.add_argument("--rules", default="eaai",
-                        help="Rules preset the analyzer agents play by (default: %(default)s).")
-    parser.add_argument("--agent-seed", type=int, default=0,
-                        help="Seed of the agents' random streams (default: %(default)s).")
-    parser.add_argument("--agent", default=None,
-                        help="The agent command before --policy (default: this Python's "
-                             "'-m analyzer agent').")
-    parser.add_argument("--build-dir", type=Path,
-                        default=Path(tempfile.gettempdir()) / "analyzer-eaai-match",
-                        help="Where the compiled classes are cached (default: %(default)s).")
+        "pairs, fixed seeds): a CSV row per game and a summary."
+    )
+    parser.add_argument(
+        "--framework",
+        type=Path,
+        help="The framework: a folder of its classes or sources (searched for "
+        "GinRummyGame), or a jar.",
+    )
+    parser.add_argument(
+        "--player-a",
+        default="analyzer:expert",
+        help="A class name (ginrummy.SimpleGinRummyPlayer, MARJJ_v5) or "
+        "analyzer:SPEC (default: %(default)s).",
+    )
+    parser.add_argument(
+        "--player-b",
+        default="ginrummy.SimpleGinRummyPlayer",
+        help="As --player-a (default: %(default)s).",
+    )
+    parser.add_argument(
+        "--extra-classpath",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="More classes (other players), repeatable.",
+    )
+    parser.add_argument(
+        "--pairs", type=int, default=100, help="Mirrored pairs of games (default: %(default)s)."
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="Deck seed: pair k deals from seed * 1000003 + k (default: %(default)s).",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/interop/match.csv"),
+        help="The per-game CSV (default: %(default)s); the summary goes to "
+        "the same name with .json.",
+    )
+    parser.add_argument(
+        "--rules",
+        default="eaai",
+        help="Rules preset the analyzer agents play by (default: %(default)s).",
+    )
+    parser.add_argument(
+        "--agent-seed",
+        type=int,
+        default=0,
+        help="Seed of the agents' random streams (default: %(default)s).",
+    )
+    parser.add_argument(
+        "--agent",
+        default=None,
+        help="The agent command before --policy (default: this Python's '-m analyzer agent').",
+    )
+    parser.add_argument(
+        "--build-dir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "analyzer-eaai-match",
+        help="Where the compiled classes are cached (default: %(default)s).",
+    )
     parser.add_argument("--java", default="java")
     parser.add_argument("--javac", default="javac")
-    parser.add_argument("--progress", type=int, default=50,
-                        help="A progress line every N games (0: none; default %(default)s).")
-    parser.add_argument("--summary", type=Path, metavar="CSV",
-                        help="Only summarize an existing match CSV (no Java needed).")
+    parser.add_argument(
+        "--progress",
+        type=int,
+        default=50,
+        help="A progress line every N games (0: none; default %(default)s).",
+    )
+    parser.add_argument(
+        "--summary",
+        type=Path,
+        metavar="CSV",
+        help="Only summarize an existing match CSV (no Java needed).",
+    )
     args = parser.parse_args(argv)
     if args.summary is None:
         if args.framework is None:
@@ -373,8 +494,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         for name in ("player_a", "player_b"):
             spec = getattr(args, name)
             if not spec or spec == "analyzer:" or any(c.isspace() for c in spec):
-                parser.error(f"--{name.replace('_', '-')}: a class name or analyzer:SPEC, "
-                             "without spaces")
+                parser.error(
+                    f"--{name.replace('_', '-')}: a class name or analyzer:SPEC, without spaces"
+                )
     return args
 
 
@@ -420,14 +542,16 @@ def main(argv: list[str] | None = None) -> int:
     command = java_command(args, classpath, framework.package, args.out)
     result = subprocess.run(command, cwd=ROOT, check=False)
     if result.returncode != 0:
-        print(f"Error: the match stopped (java exited with {result.returncode})",
-              file=sys.stderr)
+        print(f"Error: the match stopped (java exited with {result.returncode})", file=sys.stderr)
         return 1
     summary = summarize(read_rows(args.out), (args.player_a, args.player_b))
-    summary["command"] = {"pairs": args.pairs, "seed": args.seed, "rules": args.rules,
-                          "agent_seed": args.agent_seed,
-                          "argv": ["python", "scripts/eaai/match.py",
-                                   *(argv if argv is not None else sys.argv[1:])]}
+    summary["command"] = {
+        "pairs": args.pairs,
+        "seed": args.seed,
+        "rules": args.rules,
+        "agent_seed": args.agent_seed,
+        "argv": ["python", "scripts/eaai/match.py", *(argv if argv is not None else sys.argv[1:])],
+    }
     args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
     print(format_summary(summary))
     return 0

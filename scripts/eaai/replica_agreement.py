@@ -33,9 +33,9 @@ from typing import Any
 import numpy as np
 
 from analyzer.core.cards import parse_card
+from analyzer.gin.decisions.marjj import marjj_choices
 from analyzer.gin.engine.transitions import Slot
 from analyzer.gin.evaluator.partition import min_deadwood_kernel
-from analyzer.gin.decisions.marjj import marjj_choices
 from analyzer.gin.model.policies import parse_policy
 from analyzer.gin.model.rules import PRESETS as RULES
 from analyzer.gin.model.state import knock_threshold
@@ -85,8 +85,9 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
             kind = message["type"]
             if kind == "game":
                 game += 1
-                session = AgentSession(policy, rules, seed=int(message["seed"]) * 2
-                                       + int(message["seat"]))
+                session = AgentSession(
+                    policy, rules, seed=int(message["seed"]) * 2 + int(message["seat"])
+                )
                 continue
             if kind == "result":
                 counts["games"] += 1
@@ -109,8 +110,9 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
                 if answer == reply:
                     counts["draw_agree"] += 1
                 elif len(examples["draw"]) < show:
-                    examples["draw"].append({**where, "card": message["card"],
-                                             "original": reply, "replica": answer})
+                    examples["draw"].append(
+                        {**where, "card": message["card"], "original": reply, "replica": answer}
+                    )
             elif kind == "getDiscard":
                 assert answer is not None and reply is not None
                 counts["discard"] += 1
@@ -123,12 +125,19 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
                 counts["discard_tied"] += len(tied) > 1
                 if original not in tied and len(examples["discard"]) < show:
                     state = _state(session)
-                    examples["discard"].append({
-                        **where, "original": reply["card"], "replica": answer["card"],
-                        "replica_ties": sorted(card_text(c) for c in tied),
-                        "hand": sorted(card_text(c) for c in range(52)
-                                       if int(state[Slot.HAND + session.me]) >> c & 1
-                                       or c == original)})
+                    examples["discard"].append(
+                        {
+                            **where,
+                            "original": reply["card"],
+                            "replica": answer["card"],
+                            "replica_ties": sorted(card_text(c) for c in tied),
+                            "hand": sorted(
+                                card_text(c)
+                                for c in range(52)
+                                if int(state[Slot.HAND + session.me]) >> c & 1 or c == original
+                            ),
+                        }
+                    )
             elif kind == "getFinalMelds" and not opponent_knocked:
                 assert answer is not None and reply is not None
                 knocks = reply["melds"] is not None, answer["melds"] is not None
@@ -141,8 +150,7 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
                 counts["knocks_original"] += knocks[0]
                 counts["knocks_replica"] += knocks[1]
                 if knocks[0] != knocks[1] and len(examples["knock"]) < show:
-                    examples["knock"].append({**where, "original": knocks[0],
-                                              "replica": knocks[1]})
+                    examples["knock"].append({**where, "original": knocks[0], "replica": knocks[1]})
     questions = counts["draw"] + counts["discard"] + counts["knock"]
     agree = counts["draw_agree"] + counts["discard_agree"] + counts["knock_agree"]
     agree_ties = counts["draw_agree"] + counts["discard_agree_ties"] + counts["knock_agree"]
@@ -151,21 +159,31 @@ def replay(paths: list[Path], policy_text: str = "marjj", show: int = 5) -> dict
         return round(part / whole, 4) if whole else float("nan")
 
     return {
-        "policy": policy_text, "games": counts["games"], "hands": counts["hands"],
+        "policy": policy_text,
+        "games": counts["games"],
+        "hands": counts["hands"],
         "questions": questions,
-        "agreement_raw": rate(agree, questions), "agreement_tie_aware": rate(agree_ties, questions),
+        "agreement_raw": rate(agree, questions),
+        "agreement_tie_aware": rate(agree_ties, questions),
         "draw": {"n": counts["draw"], "agree": rate(counts["draw_agree"], counts["draw"])},
-        "discard": {"n": counts["discard"],
-                    "agree_raw": rate(counts["discard_agree"], counts["discard"]),
-                    "agree_tie_aware": rate(counts["discard_agree_ties"], counts["discard"]),
-                    "replica_ties": counts["discard_tied"]},
-        "knock": {"n": counts["knock"], "agree": rate(counts["knock_agree"], counts["knock"]),
-                  "original_knocks": counts["knocks_original"],
-                  "replica_knocks": counts["knocks_replica"],
-                  "after_other_discard": {
-                      "n": counts["knock_after_other_discard"],
-                      "agree": rate(counts["knock_after_other_discard_agree"],
-                                    counts["knock_after_other_discard"])}},
+        "discard": {
+            "n": counts["discard"],
+            "agree_raw": rate(counts["discard_agree"], counts["discard"]),
+            "agree_tie_aware": rate(counts["discard_agree_ties"], counts["discard"]),
+            "replica_ties": counts["discard_tied"],
+        },
+        "knock": {
+            "n": counts["knock"],
+            "agree": rate(counts["knock_agree"], counts["knock"]),
+            "original_knocks": counts["knocks_original"],
+            "replica_knocks": counts["knocks_replica"],
+            "after_other_discard": {
+                "n": counts["knock_after_other_discard"],
+                "agree": rate(
+                    counts["knock_after_other_discard_agree"], counts["knock_after_other_discard"]
+                ),
+            },
+        },
         "disagreements": examples,
     }
 

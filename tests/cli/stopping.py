@@ -47,20 +47,27 @@ def signal_while_running(command, environment, stop, warm_up, ready=None, watch_
     run needs are compiled and cached: a first compile takes longer than ``watch_s`` on a
     loaded machine, and the signal would then stop the compile, not the run.  ``ready``
     waits out a slow start on a loaded machine (loading the cached kernels)."""
-    subprocess.run(["sh", "-c", warm_up], env=environment, check=True, timeout=1800,
-                   capture_output=True)
+    subprocess.run(
+        ["sh", "-c", warm_up], env=environment, check=True, timeout=1800, capture_output=True
+    )
     process = subprocess.Popen(  # the shell ignores SIGINT, then becomes the run (exec)
         ["sh", "-c", f"trap '' INT; exec {command}"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
     err_chunks: list[str] = []
-    reader = threading.Thread(target=lambda: err_chunks.extend(iter(
-        lambda: process.stderr.read(1), "")), daemon=True)
+    reader = threading.Thread(
+        target=lambda: err_chunks.extend(iter(lambda: process.stderr.read(1), "")), daemon=True
+    )
     reader.start()
     try:
         peak = 0.0
         waited = 0.0
-        while waited < watch_s or (ready is not None and ready not in "".join(err_chunks)
-                                   and waited < 600):
+        while waited < watch_s or (
+            ready is not None and ready not in "".join(err_chunks) and waited < 600
+        ):
             time.sleep(0.5)
             waited += 0.5
             peak = max(peak, rss_mb(process.pid))

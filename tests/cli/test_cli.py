@@ -34,16 +34,21 @@ def test_deadwood_file(tmp_path):
     result = run("deadwood", "--file", str(path))
     assert result.exit_code == 0
     assert result.output.splitlines() == [
-        "hand,min_deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts,0",
-        "9c Jc Kc Td Qd Th Qh 9s Js Ks,98"]
+        "hand,min_deadwood",
+        "As 2s 3s 4s 5s 6s 7s 8s 9s Ts,0",
+        "9c Jc Kc Td Qd Th Qh 9s Js Ks,98",
+    ]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["deadwood", "As 2s 3s 7x"], "unknown suit 'x'"),
-    (["deadwood", "As As"], "duplicate card 'As'"),
-    (["deadwood", "Zs"], "unknown rank 'Z'"),
-    (["deadwood"], "give a HAND"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["deadwood", "As 2s 3s 7x"], "unknown suit 'x'"),
+        (["deadwood", "As As"], "duplicate card 'As'"),
+        (["deadwood", "Zs"], "unknown rank 'Z'"),
+        (["deadwood"], "give a HAND"),
+    ],
+)
 def test_deadwood_bad_input(args, message):
     result = run(*args)
     assert result.exit_code == 2
@@ -69,23 +74,60 @@ def test_version_and_help():
 
 
 def test_simulate_json_keys_and_consistency():
-    result = run("simulate", "--deals", "300", "--seed", "3", "--json", "--a", "simple",
-                 "--b", "basic", "--rules", "eaai")
+    result = run(
+        "simulate",
+        "--deals",
+        "300",
+        "--seed",
+        "3",
+        "--json",
+        "--a",
+        "simple",
+        "--b",
+        "basic",
+        "--rules",
+        "eaai",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    for key in ("deals", "seed", "rules", "outcomes", "points_per_hand", "turns_per_hand",
-                "first_player_win_rate", "elapsed_s", "deals_per_s", "kernels_s"):
+    for key in (
+        "deals",
+        "seed",
+        "rules",
+        "outcomes",
+        "points_per_hand",
+        "turns_per_hand",
+        "first_player_win_rate",
+        "elapsed_s",
+        "deals_per_s",
+        "kernels_s",
+    ):
         assert key in data
     # the kernels are loaded before the clock starts: the rate measures play only
-    assert data["kernels_s"] >= 0 and data["deals_per_s"] == pytest.approx(
-        300 / data["elapsed_s"])
+    assert data["kernels_s"] >= 0 and data["deals_per_s"] == pytest.approx(300 / data["elapsed_s"])
     assert data["deals"] == 300
     assert set(data["outcomes"]) >= {"knock", "gin", "big_gin", "undercut", "draw"}
     assert sum(data["outcomes"].values()) == pytest.approx(1)
     low, high = data["points_per_hand"]["ci95"]
     assert low <= data["points_per_hand"]["mean"] <= high
-    again = json.loads(run("simulate", "--deals", "300", "--seed", "3", "--json", "--a", "simple",
-                           "--b", "basic", "--rules", "eaai", "--jobs", "1").output)
+    again = json.loads(
+        run(
+            "simulate",
+            "--deals",
+            "300",
+            "--seed",
+            "3",
+            "--json",
+            "--a",
+            "simple",
+            "--b",
+            "basic",
+            "--rules",
+            "eaai",
+            "--jobs",
+            "1",
+        ).output
+    )
     assert again["outcomes"] == data["outcomes"]
     assert again["points_per_hand"] == data["points_per_hand"]
 
@@ -115,15 +157,18 @@ def test_rules_lists_presets():
     assert json.loads(run("rules", "--json").output)["classic"]["fields"]["gin_bonus"] == 20
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["simulate", "--rules", "bogus"], "unknown rules preset 'bogus'; choose from standard"),
-    (["simulate", "--set", "knock_limit=12"], "knock_limit must be 0-10"),
-    (["simulate", "--set", "nonsense=1"], "bad rule override 'nonsense=1'"),
-    (["simulate", "--a", "draw=foo"], "unknown draw rule 'foo'; choose from never"),
-    (["simulate", "--a", "wizard"], "unknown policy 'wizard'; presets are basic"),
-    (["simulate", "--b", "knock=x"], "bad knock 'x'"),
-    (["games", "--set", "oklahoma=maybe"], "expected yes or no"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--rules", "bogus"], "unknown rules preset 'bogus'; choose from standard"),
+        (["simulate", "--set", "knock_limit=12"], "knock_limit must be 0-10"),
+        (["simulate", "--set", "nonsense=1"], "bad rule override 'nonsense=1'"),
+        (["simulate", "--a", "draw=foo"], "unknown draw rule 'foo'; choose from never"),
+        (["simulate", "--a", "wizard"], "unknown policy 'wizard'; presets are basic"),
+        (["simulate", "--b", "knock=x"], "bad knock 'x'"),
+        (["games", "--set", "oklahoma=maybe"], "expected yes or no"),
+    ],
+)
 def test_bad_options_one_line_exit_2(args, message):
     result = run(*args)
     assert result.exit_code == 2
@@ -132,8 +177,17 @@ def test_bad_options_one_line_exit_2(args, message):
 
 
 def test_games_three_and_four_players():
-    result = run("games", "--players", "3", "--policies", "basic,simple,gin-hunter", "--games",
-                 "60", "--set", "three_player=loser-sits-out")
+    result = run(
+        "games",
+        "--players",
+        "3",
+        "--policies",
+        "basic,simple,gin-hunter",
+        "--games",
+        "60",
+        "--set",
+        "three_player=loser-sits-out",
+    )
     assert result.exit_code == 0, result.output
     assert "loser-sits-out" in result.output
     data = json.loads(run("games", "--players", "4", "--games", "40", "--json").output)

@@ -12,14 +12,28 @@ from click.testing import CliRunner
 from analyzer.cli.main import COMMANDS, cli
 from analyzer.cli.output import verdict_grid
 from analyzer.cli.progress import MAX_WIDTH, progress_hidden
-from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.policies import KEYS
+from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.model.rules import Rules
 
-_ADVICE = ["advise", "--hand", "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "--pile",
-           "Td Ks Jh Ts Kd Tc", "--opp-took", "8d 9s", "--opp-threw", "Tc Jh Ts Ks",
-           "--stock", "25", "--turn", "5", "--samples", "200"]
+_ADVICE = [
+    "advise",
+    "--hand",
+    "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
+    "--pile",
+    "Td Ks Jh Ts Kd Tc",
+    "--opp-took",
+    "8d 9s",
+    "--opp-threw",
+    "Tc Jh Ts Ks",
+    "--stock",
+    "25",
+    "--turn",
+    "5",
+    "--samples",
+    "200",
+]
 
 #: Every gin subcommand with tiny sizes (plain rummy has its own tests).
 TINY = {
@@ -74,8 +88,10 @@ def test_help_fits_100_columns(name):
 
 
 def test_json_flag_is_an_alias_of_format_json():
-    assert (invoke(["replay", "--deal", "4", "--json"]).output
-            == invoke(["replay", "--deal", "4", "--format", "json"]).output)
+    assert (
+        invoke(["replay", "--deal", "4", "--json"]).output
+        == invoke(["replay", "--deal", "4", "--format", "json"]).output
+    )
 
 
 def test_dealt_json_is_one_object_and_small_probabilities_show():
@@ -90,8 +106,9 @@ def test_knock_chart_grid_is_compact():
     output = invoke(["knock-chart", "--deals", "300", "--min-samples", "5"]).output
     lines = output.splitlines()
     assert len(lines) < 30
-    assert set("".join(lines[2:-1]).split()) <= {"K", "P", "·"} | {str(t) for t in range(1, 20)} \
-        | {"20+"}
+    assert set("".join(lines[2:-1]).split()) <= {"K", "P", "·"} | {str(t) for t in range(1, 20)} | {
+        "20+"
+    }
 
 
 def test_one_state_gives_no_verdict():
@@ -138,14 +155,17 @@ def test_rules_name_explains_every_field():
     assert all(entry["note"] for entry in listing.values())
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["policies", "wizard"], "unknown policy 'wizard'"),
-    (["rules", "bogus"], "unknown rules preset 'bogus'"),
-    (["replay", "--deck", "As As"], "duplicate card"),
-    (["replay", "--deck", "As 2s | 3s | 4s 5s"], "upcard part must be one card"),
-    (["deadwood"], "give a HAND"),
-    (["deadwood", ""], "wrong hand size"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["policies", "wizard"], "unknown policy 'wizard'"),
+        (["rules", "bogus"], "unknown rules preset 'bogus'"),
+        (["replay", "--deck", "As As"], "duplicate card"),
+        (["replay", "--deck", "As 2s | 3s | 4s 5s"], "upcard part must be one card"),
+        (["deadwood"], "give a HAND"),
+        (["deadwood", ""], "wrong hand size"),
+    ],
+)
 def test_front_door_errors_are_one_line(args, message):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
@@ -182,8 +202,9 @@ def test_report_rerun_changes_only_the_run_times_log(tmp_path):
     second = {p: p.read_bytes() for p in sorted(tmp_path.rglob("*")) if p.is_file()}
     log = tmp_path / "run_times.log"
     assert len(log.read_text().splitlines()) == 2
-    assert {p: b for p, b in first.items() if p != log} == \
-        {p: b for p, b in second.items() if p != log}
+    assert {p: b for p, b in first.items() if p != log} == {
+        p: b for p, b in second.items() if p != log
+    }
     gitignore = (Path(__file__).resolve().parents[2] / ".gitignore").read_text()
     assert "run_times.log" in gitignore
 
@@ -192,8 +213,9 @@ def test_readme_commands_exist_and_their_outputs_fit():
     import importlib.util
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("readme_examples",
-                                                  root / "scripts" / "readme_examples.py")
+    spec = importlib.util.spec_from_file_location(
+        "readme_examples", root / "scripts" / "readme_examples.py"
+    )
     assert spec is not None and spec.loader is not None
     examples = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(examples)

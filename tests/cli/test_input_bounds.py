@@ -66,32 +66,43 @@ def assert_one_line_error(result, text):
 # ------------------------------------------------------------- search parameters (3)
 
 SEARCH_ROWS = [
-    (["simulate", "--a", "search,budget=1000000000", "--deals", 2],
-     "search budget must be 1-100000, got 1000000000"),
-    (["simulate", "--a", "search,budget=99999999999", "--deals", 2],
-     "search budget must be 1-100000, got 99999999999"),
-    (["games", "--b", "search,budget=99999999999", "--games", 2],
-     "search budget must be 1-100000"),
-    (["advise", "--hand", HAND, "--policy", "search,budget=99999999999"],
-     "search budget must be 1-100000"),
-    (["advise", "--hand", HAND, "--opponent", f"search,batch={2**70}"],
-     f"search batch must be 1-100000, got {2**70}"),
+    (
+        ["simulate", "--a", "search,budget=1000000000", "--deals", 2],
+        "search budget must be 1-100000, got 1000000000",
+    ),
+    (
+        ["simulate", "--a", "search,budget=99999999999", "--deals", 2],
+        "search budget must be 1-100000, got 99999999999",
+    ),
+    (["games", "--b", "search,budget=99999999999", "--games", 2], "search budget must be 1-100000"),
+    (
+        ["advise", "--hand", HAND, "--policy", "search,budget=99999999999"],
+        "search budget must be 1-100000",
+    ),
+    (
+        ["advise", "--hand", HAND, "--opponent", f"search,batch={2**70}"],
+        f"search batch must be 1-100000, got {2**70}",
+    ),
     (["simulate", "--a", f"search,batch={2**70}"], "search batch must be 1-100000"),
-    (["simulate", "--a", "search,temperature=1e23"],
-     "bad search temperature '1e23': expected an integer"),
-    (["simulate", "--a", f"search,temperature={10**23}"],
-     "search temperature must be 0-1000"),
+    (
+        ["simulate", "--a", "search,temperature=1e23"],
+        "bad search temperature '1e23': expected an integer",
+    ),
+    (["simulate", "--a", f"search,temperature={10**23}"], "search temperature must be 0-1000"),
     (["simulate", "--a", "search,min_samples=1"], "search min_samples must be 2-100000, got 1"),
     (["simulate", "--a", "search,budget=0"], "search budget must be 1-100000, got 0"),
     (["simulate", "--a", "search,budget=-5"], "search budget must be 1-100000, got -5"),
     (["simulate", "--a", "search,budget=1_000"], "bad search budget '1_000'"),
-    (["tournament", "--policies", "basic;search,budget=99999999999"],
-     "search budget must be 1-100000"),
+    (
+        ["tournament", "--policies", "basic;search,budget=99999999999"],
+        "search budget must be 1-100000",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("args", "text"), SEARCH_ROWS,
-                         ids=[f"{args[0]}-{i}" for i, (args, _) in enumerate(SEARCH_ROWS)])
+@pytest.mark.parametrize(
+    ("args", "text"), SEARCH_ROWS, ids=[f"{args[0]}-{i}" for i, (args, _) in enumerate(SEARCH_ROWS)]
+)
 def test_search_parameters_out_of_range_are_one_line(args, text, tmp_path):
     started = time.perf_counter()
     assert_one_line_error(run(*args), text)
@@ -99,12 +110,21 @@ def test_search_parameters_out_of_range_are_one_line(args, text, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(("name", "value", "error"), [
-    ("budget", MAX_BUDGET + 1, ValueError), ("budget", 0, ValueError),
-    ("batch", 2**70, ValueError), ("min_samples", 1, ValueError),
-    ("temperature", 10**23, ValueError), ("temperature", -1, ValueError),
-    ("budget", True, TypeError), ("budget", 2.0, TypeError), ("temperature", 8.5, TypeError),
-    ("budget", "64", TypeError)])
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [
+        ("budget", MAX_BUDGET + 1, ValueError),
+        ("budget", 0, ValueError),
+        ("batch", 2**70, ValueError),
+        ("min_samples", 1, ValueError),
+        ("temperature", 10**23, ValueError),
+        ("temperature", -1, ValueError),
+        ("budget", True, TypeError),
+        ("budget", 2.0, TypeError),
+        ("temperature", 8.5, TypeError),
+        ("budget", "64", TypeError),
+    ],
+)
 def test_search_policy_checks_every_parameter(name, value, error):
     with pytest.raises(error, match=f"search {name} must be"):
         SearchPolicy(**{name: value})
@@ -138,8 +158,9 @@ SEED_ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("args", "text"), SEED_ROWS,
-                         ids=[f"{args[0]}-{i}" for i, (args, _) in enumerate(SEED_ROWS)])
+@pytest.mark.parametrize(
+    ("args", "text"), SEED_ROWS, ids=[f"{args[0]}-{i}" for i, (args, _) in enumerate(SEED_ROWS)]
+)
 def test_seeds_and_deals_are_in_range(args, text):
     assert_one_line_error(run(*args, input=""), text)
 
@@ -151,12 +172,16 @@ def test_largest_seed_and_deal_replay():
 
 # ----------------------------------------------------------------- bounded readers (8)
 
+
 @pytest.mark.skipif(not Path(ZERO).exists(), reason="needs /dev/zero")
-@pytest.mark.parametrize(("args", "text"), [
-    (["deadwood", "--file", ZERO], f"line 1 is longer than {MAX_LINE_CHARS:,} characters"),
-    (["advise", "--position", ZERO], f"longer than {MAX_POSITION_CHARS:,} characters"),
-    (["replay", "--position", ZERO], f"longer than {MAX_POSITION_CHARS:,} characters"),
-])
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        (["deadwood", "--file", ZERO], f"line 1 is longer than {MAX_LINE_CHARS:,} characters"),
+        (["advise", "--position", ZERO], f"longer than {MAX_POSITION_CHARS:,} characters"),
+        (["replay", "--position", ZERO], f"longer than {MAX_POSITION_CHARS:,} characters"),
+    ],
+)
 def test_endless_files_are_refused_at_once(args, text):
     started = time.perf_counter()
     assert_one_line_error(run(*args), text)
@@ -174,19 +199,27 @@ def test_endless_standard_input_is_refused_at_once():
 def test_dev_zero_on_standard_input_in_a_real_process():
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(ZERO, "rb") as zero:
-        result = subprocess.run([sys.executable, "-m", "analyzer", "deadwood", "--file", "-"],
-                                stdin=zero, capture_output=True, text=True, timeout=60,
-                                env=environment, check=False)
+        result = subprocess.run(
+            [sys.executable, "-m", "analyzer", "deadwood", "--file", "-"],
+            stdin=zero,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=environment,
+            check=False,
+        )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        f"Error: <stdin> line 1 is longer than {MAX_LINE_CHARS:,} characters"]
+        f"Error: <stdin> line 1 is longer than {MAX_LINE_CHARS:,} characters"
+    ]
 
 
 def test_too_many_lines(tmp_path):
     hands = tmp_path / "hands.txt"
     hands.write_text("# a comment\n" * (MAX_FILE_LINES + 1))
-    assert_one_line_error(run("deadwood", "--file", hands),
-                          f"has more than {MAX_FILE_LINES:,} lines")
+    assert_one_line_error(
+        run("deadwood", "--file", hands), f"has more than {MAX_FILE_LINES:,} lines"
+    )
     hands.write_text("# a comment\n" * (MAX_FILE_LINES - 1) + "As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n")
     result = run("deadwood", "--file", hands)
     assert result.exit_code == 0, result.output
@@ -196,8 +229,9 @@ def test_too_many_lines(tmp_path):
 def test_long_line_in_the_middle(tmp_path):
     hands = tmp_path / "hands.txt"
     hands.write_text(f"As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n# {'x' * MAX_LINE_CHARS}\n")
-    assert_one_line_error(run("deadwood", "--file", hands),
-                          f"line 2 is longer than {MAX_LINE_CHARS:,} characters")
+    assert_one_line_error(
+        run("deadwood", "--file", hands), f"line 2 is longer than {MAX_LINE_CHARS:,} characters"
+    )
 
 
 @pytest.mark.parametrize("command", ["advise", "replay"])
@@ -214,8 +248,9 @@ def test_position_files_that_are_not_text_or_too_big(command, tmp_path):
     position.write_bytes(bytes(range(128, 256)) * 4)
     assert_one_line_error(run(command, "--position", position), "is not UTF-8 text")
     position.write_text('{"hand": "' + " " * MAX_POSITION_CHARS + '"}')
-    assert_one_line_error(run(command, "--position", position),
-                          f"longer than {MAX_POSITION_CHARS:,} characters")
+    assert_one_line_error(
+        run(command, "--position", position), f"longer than {MAX_POSITION_CHARS:,} characters"
+    )
     position.write_text("1" * 5000)
     assert_one_line_error(run(command, "--position", position), "digits")
 
@@ -286,12 +321,34 @@ def test_search_run_stops_on_a_signal_with_flat_memory(stop):
     its largest budget keeps memory flat and a signal stops it within half a second."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     environment.pop(cluster.SCHEDULER_ENV, None)
-    command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--a", ENDLESS,
-                          "--deals", "2", "--json", "--no-progress"])
-    warm_up = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--a",
-                          "search,budget=8,rollout=basic", "--deals", "2", "--no-progress"])
-    returncode, _, err, peak, stopped_in = signal_while_running(command, environment, stop,
-                                                                warm_up)
+    command = shlex.join(
+        [
+            sys.executable,
+            "-m",
+            "analyzer",
+            "simulate",
+            "--a",
+            ENDLESS,
+            "--deals",
+            "2",
+            "--json",
+            "--no-progress",
+        ]
+    )
+    warm_up = shlex.join(
+        [
+            sys.executable,
+            "-m",
+            "analyzer",
+            "simulate",
+            "--a",
+            "search,budget=8,rollout=basic",
+            "--deals",
+            "2",
+            "--no-progress",
+        ]
+    )
+    returncode, _, err, peak, stopped_in = signal_while_running(command, environment, stop, warm_up)
     assert returncode == 130, err
     assert "Traceback" not in err
     assert peak < 600

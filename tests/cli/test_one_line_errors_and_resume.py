@@ -61,7 +61,11 @@ ROWS = [
     (1, ["deadwood", ALL_CARDS], "52 cards, expected 10 or 11"),
     (1, ["deadwood", " ".join(ALL_CARDS.split()[:40])], "40 cards"),
     (2, ["simulate", "--deals", 10**12 + 1], "1000000000001 is not in the range"),
-    (3, ["knock-sweep", "--deals", 10, "--games", 2, "--out", "/proc/x"], "cannot write to /proc/x"),
+    (
+        3,
+        ["knock-sweep", "--deals", 10, "--games", 2, "--out", "/proc/x"],
+        "cannot write to /proc/x",
+    ),
     (3, ["tournament", "--out", "/proc/x"], "cannot write to /proc/x"),
     (3, ["report", "--quick", "--out", "/proc/x"], "cannot write to /proc/x"),
     (3, ["rummy", "study", "players", "--out", "/proc/x"], "cannot write to /proc/x"),
@@ -73,13 +77,19 @@ ROWS = [
     (6, ["simulate", "--a", "basic,slack=1e23"], "bad slack '1e23'"),
     (6, ["simulate", "--a", f"basic,slack={10**23}"], "slack must be 0-100"),
     (6, ["rummy", "simulate", "--set", f"turn_limit={10**30}"], "turn_limit must be 1-10000"),
-    (6, ["rummy", "simulate", "--set", f"rummy_multiplier={10**30}"],
-     "rummy_multiplier must be 1-10"),
+    (
+        6,
+        ["rummy", "simulate", "--set", f"rummy_multiplier={10**30}"],
+        "rummy_multiplier must be 1-10",
+    ),
     (6, ["games", "--set", "target=100000"], "target must be 1-500"),
     (6, ["equity", "--set", "target=30000"], "target must be 1-500"),
     (6, ["tournament", "--policies", "basic,basic"], "names 'basic' twice"),
-    (7, ["simulate", "--set", f"gin_bonus={2**62}", "--set", f"undercut_bonus={2**62}"],
-     "gin_bonus must be 0-1000"),
+    (
+        7,
+        ["simulate", "--set", f"gin_bonus={2**62}", "--set", f"undercut_bonus={2**62}"],
+        "gin_bonus must be 0-1000",
+    ),
     (9, ["deadwood", ""], "0 cards, expected 10 or 11"),
     (9, ["deadwood", "   "], "0 cards, expected 10 or 11"),
     (9, ["deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s"], "9 cards, expected 10 or 11"),
@@ -108,8 +118,11 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize(("row", "args", "text"), ROWS,
-                         ids=[f"row{row}-{args[0]}-{i}" for i, (row, args, _) in enumerate(ROWS)])
+@pytest.mark.parametrize(
+    ("row", "args", "text"),
+    ROWS,
+    ids=[f"row{row}-{args[0]}-{i}" for i, (row, args, _) in enumerate(ROWS)],
+)
 def test_table_rows_give_one_line_errors_fast(row, args, text, tmp_path):
     # import the command's module first: the bar is on the check, not on imports
     command = list(itertools.takewhile(lambda arg: not str(arg).startswith("-"), args))
@@ -122,8 +135,9 @@ def test_table_rows_give_one_line_errors_fast(row, args, text, tmp_path):
 
 def test_row4_from_pile_string_is_refused(tmp_path):
     position = tmp_path / "pos.json"
-    position.write_text(json.dumps({"hand": HAND[:-3], "drawn": "2h", "from_pile": "false",
-                                    "stock": 20}))
+    position.write_text(
+        json.dumps({"hand": HAND[:-3], "drawn": "2h", "from_pile": "false", "stock": 20})
+    )
     result, seconds = timed("advise", "--position", position, "--samples", 10)
     assert_one_line_error(result, "from_pile must be true or false, got 'false'")
     assert seconds < 2.0
@@ -159,8 +173,7 @@ def silent_server():
 def test_row5_silent_server_is_no_scheduler():
     pytest.importorskip("distributed")
     with silent_server() as port:
-        result, seconds = timed("simulate", "--deals", 10, "--scheduler",
-                                f"tcp://127.0.0.1:{port}")
+        result, seconds = timed("simulate", "--deals", 10, "--scheduler", f"tcp://127.0.0.1:{port}")
     assert_one_line_error(result, "is not a Dask scheduler")
     assert seconds < 2.0
 
@@ -178,8 +191,18 @@ def test_row6_binary_file_and_bom(tmp_path):
 
 def test_row6_equity_to_one_point_writes_its_chart(tmp_path):
     """Documented behaviour: a game to 1 point is solved (the first hand decides it)."""
-    result = run("equity", "--deals", 100, "--set", "target=1", "--out", "eq",
-                 "--no-progress", "--format", "json")
+    result = run(
+        "equity",
+        "--deals",
+        100,
+        "--set",
+        "target=1",
+        "--out",
+        "eq",
+        "--no-progress",
+        "--format",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["win_if_a_deals_first"] >= 0
     assert {p.suffix for p in (tmp_path / "eq").iterdir()} >= {".csv", ".png"}
@@ -222,14 +245,20 @@ def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
 
 
 def test_raw_too_big_for_memory_is_refused():
-    assert_one_line_error(run("simulate", "--deals", 10**9, "--raw", "r.parquet"),
-                          "--raw keeps every row in memory")
+    assert_one_line_error(
+        run("simulate", "--deals", 10**9, "--raw", "r.parquet"), "--raw keeps every row in memory"
+    )
 
 
 def test_ranges_are_in_help():
     simulate_help = run("simulate", "--help").stdout
-    for text in ("0<=x<=9223372036854775807", "1<=x<=1000000000000", "target 1-500",
-                 "gin_bonus 0-1000", "slack 0-100"):
+    for text in (
+        "0<=x<=9223372036854775807",
+        "1<=x<=1000000000000",
+        "target 1-500",
+        "gin_bonus 0-1000",
+        "slack 0-100",
+    ):
         assert text in " ".join(simulate_help.split())
     assert "0 <= seed < 2**63" in " ".join(run("rummy", "simulate", "--help").stdout.split())
 
@@ -253,8 +282,18 @@ def test_knock_sweep_resumed_from_checkpoint_is_byte_identical(tmp_path, monkeyp
     """The bar of issue 17: interrupt (a hook stops it after its first plan), resume."""
     from analyzer.cli import studies
 
-    args = ["knock-sweep", "--deals", 300, "--games", 30, "--seed", 4, "--format", "csv",
-            "--no-progress"]
+    args = [
+        "knock-sweep",
+        "--deals",
+        300,
+        "--games",
+        30,
+        "--seed",
+        4,
+        "--format",
+        "csv",
+        "--no-progress",
+    ]
     whole = run(*args)
     assert whole.exit_code == 0
     original = studies.progress_bar
@@ -272,14 +311,18 @@ def test_knock_sweep_resumed_from_checkpoint_is_byte_identical(tmp_path, monkeyp
 def test_checkpoint_misuse_is_one_line(tmp_path):
     args = ["knock-sweep", "--deals", 300, "--games", 30, "--no-progress"]
     assert_one_line_error(run(*args, "--resume"), "--resume needs --checkpoint FILE")
-    assert_one_line_error(run(*args, "--checkpoint", "none.json", "--resume"),
-                          "no checkpoint to resume at none.json")
+    assert_one_line_error(
+        run(*args, "--checkpoint", "none.json", "--resume"), "no checkpoint to resume at none.json"
+    )
     (tmp_path / "old.json").write_text("{}")
     assert_one_line_error(run(*args, "--checkpoint", "old.json"), "old.json exists")
-    assert_one_line_error(run(*args, "--checkpoint", "old.json", "--resume"),
-                          "not a checkpoint file")
-    assert_one_line_error(run("simulate", "--raw", "r.parquet", "--checkpoint", "c.json"),
-                          "--raw and --checkpoint do not mix")
+    assert_one_line_error(
+        run(*args, "--checkpoint", "old.json", "--resume"), "not a checkpoint file"
+    )
+    assert_one_line_error(
+        run("simulate", "--raw", "r.parquet", "--checkpoint", "c.json"),
+        "--raw and --checkpoint do not mix",
+    )
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
@@ -291,11 +334,13 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     `kill -INT` must stop it all the same."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "ANALYZER_PROGRESS": "always"}
     environment.pop(cluster.SCHEDULER_ENV, None)
-    command = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals",
-                          str(10**12), "--json"])
+    command = shlex.join(
+        [sys.executable, "-m", "analyzer", "simulate", "--deals", str(10**12), "--json"]
+    )
     warm_up = shlex.join([sys.executable, "-m", "analyzer", "simulate", "--deals", "1000"])
-    returncode, out, err, peak, stopped_in = signal_while_running(command, environment, stop,
-                                                                  warm_up, ready="1.00T")
+    returncode, out, err, peak, stopped_in = signal_while_running(
+        command, environment, stop, warm_up, ready="1.00T"
+    )
     assert returncode == 130, err
     assert peak < 500
     assert stopped_in < 1.0
@@ -331,10 +376,13 @@ def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeyp
     resumed = run(*args, "--out", "again", "--checkpoint", "report.json", "--resume")
     assert resumed.exit_code == 0, resumed.output
     tables = sorted(p.relative_to(tmp_path / "whole") for p in (tmp_path / "whole").rglob("*.csv"))
-    assert tables == sorted(p.relative_to(tmp_path / "again")
-                            for p in (tmp_path / "again").rglob("*.csv"))
+    assert tables == sorted(
+        p.relative_to(tmp_path / "again") for p in (tmp_path / "again").rglob("*.csv")
+    )
     for table in tables:
-        assert (tmp_path / "again" / table).read_bytes() == (tmp_path / "whole" / table).read_bytes()
+        assert (tmp_path / "again" / table).read_bytes() == (
+            tmp_path / "whole" / table
+        ).read_bytes()
 
 
 def test_interrupted_games_exit_130(monkeypatch):

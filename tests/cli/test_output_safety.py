@@ -63,9 +63,14 @@ def environment():
 
 def start(code, *args, **kwargs):
     """A ``python -c code args`` process in the test's folder."""
-    return subprocess.Popen([sys.executable, "-c", textwrap.dedent(code), *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=environment(), **kwargs)
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+        **kwargs,
+    )
 
 
 def wait_for_line(stream, text, timeout):
@@ -131,8 +136,11 @@ def test_a_stopped_report_keeps_the_files_another_program_wrote(tmp_path, stop):
             process.communicate()
     assert process.returncode == 130, err
     assert err.strip() == "Error: interrupted"
-    assert files_under(tmp_path / "shared") == ["knock_sweep", "knock_sweep/mine.txt",
-                                                "user_notes.txt"]
+    assert files_under(tmp_path / "shared") == [
+        "knock_sweep",
+        "knock_sweep/mine.txt",
+        "user_notes.txt",
+    ]
     assert (tmp_path / "shared" / "user_notes.txt").read_text() == "notes\n"
 
 
@@ -176,6 +184,7 @@ def test_a_file_that_another_run_wrote_anew_stays(tmp_path):
 
 def test_a_file_of_the_run_that_another_program_wrote_into_stays(tmp_path):
     """Written to in place (same inode, new size and time): no longer only the run's."""
+
     def failing_run():
         with removed_on_failure():
             write_text(tmp_path / "log.txt", "the run's line\n")
@@ -274,7 +283,8 @@ def test_files_are_made_with_the_usual_permissions(tmp_path):
 def test_sigkill_mid_write_leaves_the_old_file_or_none(tmp_path):
     """SIGKILL once left 0-byte sweep.csv, sweep.png and knock_chart.csv."""
     (tmp_path / "sweep.csv").write_text("old table")
-    process = start("""
+    process = start(
+        """
         import sys, time
         from analyzer.report.files import write_with
 
@@ -285,7 +295,11 @@ def test_sigkill_mid_write_leaves_the_old_file_or_none(tmp_path):
 
         write_with(sys.argv[1], produce)
         write_with(sys.argv[2], produce)
-    """, "sweep.csv", "sweep.png", cwd=tmp_path)
+    """,
+        "sweep.csv",
+        "sweep.png",
+        cwd=tmp_path,
+    )
     try:
         wait_for_line(process.stdout, "writing", 60)
         process.kill()
@@ -346,10 +360,14 @@ FAKE_SECTION = """
 """
 
 
-@pytest.mark.parametrize(("setup", "args", "written"), [
-    (FAKE_DEALT, ["dealt", "--deals", 1000, "--out", "out"], "out/dealt.png"),
-    (FAKE_SECTION, ["report", "--out", "out", "--no-progress"], "out/knock_sweep/sweep.png"),
-], ids=["dealt", "report"])
+@pytest.mark.parametrize(
+    ("setup", "args", "written"),
+    [
+        (FAKE_DEALT, ["dealt", "--deals", 1000, "--out", "out"], "out/dealt.png"),
+        (FAKE_SECTION, ["report", "--out", "out", "--no-progress"], "out/knock_sweep/sweep.png"),
+    ],
+    ids=["dealt", "report"],
+)
 def test_a_full_disk_is_one_line_and_leaves_no_files(tmp_path, setup, args, written):
     """A full disk once gave a 71-75-line traceback and left the CSV without its PNG."""
     code = LIMITED.format(setup=textwrap.indent(textwrap.dedent(setup), "    ").strip())
@@ -364,19 +382,32 @@ def test_an_unwritable_stdout_is_one_line():
     if not Path("/dev/full").exists():
         pytest.skip("needs /dev/full")
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "analyzer", "rules"], stdout=full,
-                              stderr=subprocess.PIPE, text=True, env=environment(),
-                              timeout=120, check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "analyzer", "rules"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(),
+            timeout=120,
+            check=False,
+        )
     assert done.returncode == 2
     assert done.stderr == "Error: cannot write the output: No space left on device\n"
 
 
 def test_a_closed_pipe_ends_quietly():
-    reader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.readline()"],
-                              stdin=subprocess.PIPE)
+    reader = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.readline()"], stdin=subprocess.PIPE
+    )
     writer = subprocess.run(  # the reader takes one line and goes, as `| head -1` does
-        [sys.executable, "-m", "analyzer", "policies"], stdout=reader.stdin,
-        stderr=subprocess.PIPE, text=True, env=environment(), timeout=120, check=False)
+        [sys.executable, "-m", "analyzer", "policies"],
+        stdout=reader.stdin,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+        timeout=120,
+        check=False,
+    )
     reader.stdin.close()
     reader.wait(timeout=30)
     assert writer.returncode in (0, 1)
@@ -393,8 +424,7 @@ def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
     from analyzer.cli import rummy
 
     monkeypatch.setattr(rummy, "progress_bar", StopAfter(2))
-    result = run("rummy", "simulate", "--deals", 3 * CHUNK, "--json", "--seed", 4,
-                 "--out", "out")
+    result = run("rummy", "simulate", "--deals", 3 * CHUNK, "--json", "--seed", 4, "--out", "out")
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)
     assert data["interrupted"] is True
@@ -427,20 +457,28 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
     monkeypatch.setattr(chunks, "_results_in_process", stop_at_once)
     result = run("rummy", "simulate", "--deals", 100, "--json")
     assert result.exit_code == 130
-    assert json.loads(result.stdout) == {"hands": 0, "interrupted": True,
-                                         "requested_deals": 100, "seed": 1}
+    assert json.loads(result.stdout) == {
+        "hands": 0,
+        "interrupted": True,
+        "requested_deals": 100,
+        "seed": 1,
+    }
 
 
 def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
     """The issue's case in a real process: `rummy simulate --deals 1000000000`, SIGINT
     once it has made progress, used to exit 0 with an unmarked table."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", str(10**9),
-         "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**environment(), "ANALYZER_PROGRESS": "always"})
+        [sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", str(10**9), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**environment(), "ANALYZER_PROGRESS": "always"},
+    )
     err = []
-    reader = threading.Thread(target=lambda: err.extend(iter(lambda: process.stderr.read(1),
-                                                             "")), daemon=True)
+    reader = threading.Thread(
+        target=lambda: err.extend(iter(lambda: process.stderr.read(1), "")), daemon=True
+    )
     reader.start()
     try:
         # the bar shows its total once a chunk has finished after 2 s (kernels load first)
@@ -470,6 +508,7 @@ def swallowed_interrupt(seen):
     """Send this process SIGINT from inside a ctypes callback, where the
     KeyboardInterrupt it raises is printed as "Exception ignored" and dropped (as in
     numba's first compile).  ``seen`` collects the dropped exceptions."""
+
     @ctypes.CFUNCTYPE(None)
     def callback():
         os.kill(os.getpid(), signal.SIGINT)
@@ -547,21 +586,35 @@ def only_stage(data):
 
 
 EDITS = {
-    "chunks 0, units kept": (lambda d: only_stage(d).update(chunks=0),
-                             "units is 40,000, but 0 chunks hold 0"),
-    "stages a string": (lambda d: d.update(stages="x"),
-                        "field 'stages' must be an object, got \"x\""),
+    "chunks 0, units kept": (
+        lambda d: only_stage(d).update(chunks=0),
+        "units is 40,000, but 0 chunks hold 0",
+    ),
+    "stages a string": (
+        lambda d: d.update(stages="x"),
+        "field 'stages' must be an object, got \"x\"",
+    ),
     "no value": (lambda d: only_stage(d).pop("value"), "has no field 'value'"),
-    "value a string": (lambda d: only_stage(d).update(value="x"),
-                       ".value must be a list of 2 parts"),
-    "chunks a flag": (lambda d: only_stage(d).update(chunks=True),
-                      ".chunks must be a whole number >= 0, got true"),
-    "units negative": (lambda d: only_stage(d).update(units=-5),
-                       ".units must be a whole number >= 0, got -5"),
-    "too many chunks": (lambda d: only_stage(d).update(chunks=99),
-                        ".chunks is 99, but the run has 2 chunks"),
-    "float unreadable": (lambda d: only_stage(d)["value"]["tuple"][0]["dict"][0].__setitem__(
-                             1, {"float": "zz"}), ".value cannot be read"),
+    "value a string": (
+        lambda d: only_stage(d).update(value="x"),
+        ".value must be a list of 2 parts",
+    ),
+    "chunks a flag": (
+        lambda d: only_stage(d).update(chunks=True),
+        ".chunks must be a whole number >= 0, got true",
+    ),
+    "units negative": (
+        lambda d: only_stage(d).update(units=-5),
+        ".units must be a whole number >= 0, got -5",
+    ),
+    "too many chunks": (
+        lambda d: only_stage(d).update(chunks=99),
+        ".chunks is 99, but the run has 2 chunks",
+    ),
+    "float unreadable": (
+        lambda d: only_stage(d)["value"]["tuple"][0]["dict"][0].__setitem__(1, {"float": "zz"}),
+        ".value cannot be read",
+    ),
 }
 
 
@@ -585,8 +638,7 @@ def test_an_intact_checkpoint_resumes_to_the_same_result(finished_checkpoint):
 
 
 def test_a_checkpoint_in_a_new_folder_is_made_like_out(tmp_path):
-    result = run("simulate", "--deals", 100, "--no-progress", "--checkpoint",
-                 "new/deeper/run.json")
+    result = run("simulate", "--deals", 100, "--no-progress", "--checkpoint", "new/deeper/run.json")
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "new" / "deeper" / "run.json").read_text())["stages"]
 
@@ -594,10 +646,21 @@ def test_a_checkpoint_in_a_new_folder_is_made_like_out(tmp_path):
 # ------------------------------------------------------- item 13: an empty --out
 
 
-@pytest.mark.parametrize("args", [
-    ["report", "--quick"], ["knock-sweep"], ["knock-chart"], ["dealt"], ["equity"],
-    ["exact"], ["rummy", "study", "players"], ["rummy", "simulate"], ["equilibrium"],
-], ids=lambda args: "-".join(args))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "--quick"],
+        ["knock-sweep"],
+        ["knock-chart"],
+        ["dealt"],
+        ["equity"],
+        ["exact"],
+        ["rummy", "study", "players"],
+        ["rummy", "simulate"],
+        ["equilibrium"],
+    ],
+    ids=lambda args: "-".join(args),
+)
 def test_an_empty_out_is_refused(args, tmp_path):
     for empty in ("", "  "):
         assert_one_line_error(run(*args, "--out", empty), "is empty: give a folder name")
@@ -610,10 +673,18 @@ def test_an_empty_out_is_refused(args, tmp_path):
 def test_the_command_line_loads_without_numpy_or_numba():
     """What makes Ctrl-C at start one line: the entry point and the package import
     nothing heavy, so the handlers are in place before numpy and numba load."""
-    code = ("import sys, analyzer.cli.main; "
-            "print(sorted({'numpy', 'numba', 'pandas'} & set(sys.modules)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=environment(), timeout=120, check=True)
+    code = (
+        "import sys, analyzer.cli.main; "
+        "print(sorted({'numpy', 'numba', 'pandas'} & set(sys.modules)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=120,
+        check=True,
+    )
     assert done.stdout.strip() == "[]"
 
 
@@ -622,7 +693,11 @@ def test_ctrl_c_in_the_first_second_is_one_line(delay):
     """Ctrl-C while Python loads the command line, numpy and numba (a traceback before)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "analyzer", "simulate", "--deals", str(10**12), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment(),
+    )
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=600)

@@ -22,15 +22,30 @@ def test_simulate_text():
 
 
 def test_simulate_json_and_out(tmp_path):
-    result = run("simulate", "--players", "3", "--deals", "200", "--rules", "seed004",
-                 "--set", "reshuffle=yes", "--policies", "simple,keeper,rummy,hold_turns=4",
-                 "--json", "--out", str(tmp_path))
+    result = run(
+        "simulate",
+        "--players",
+        "3",
+        "--deals",
+        "200",
+        "--rules",
+        "seed004",
+        "--set",
+        "reshuffle=yes",
+        "--policies",
+        "simple,keeper,rummy,hold_turns=4",
+        "--json",
+        "--out",
+        str(tmp_path),
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["rules"]["players"] == 3
     assert data["rules"]["max_run"] == 4
     assert data["rules"]["reshuffle"] is True
-    assert data["policies"][2] == "meld=hold,hold_turns=4,hold_points=999,layoff=eager,discard=points"
+    assert (
+        data["policies"][2] == "meld=hold,hold_turns=4,hold_points=999,layoff=eager,discard=points"
+    )
     assert data["hands"] == 200
     assert set(data["turns"]) == {"mean", "ci95"}
     assert json.loads((tmp_path / "summary.json").read_text()) == data
@@ -38,20 +53,22 @@ def test_simulate_json_and_out(tmp_path):
     assert len(hands) == 200
     assert {"left_seat0", "left_seat2", "winner_player"} <= set(hands.columns)
     players = pd.read_csv(tmp_path / "players.csv")
-    assert list(players.policy) == ["simple", "keeper",
-                                    ("meld=hold,hold_turns=4,hold_points=999,layoff=eager,"
-                                     "discard=points")]
+    assert list(players.policy) == [
+        "simple",
+        "keeper",
+        ("meld=hold,hold_turns=4,hold_points=999,layoff=eager,discard=points"),
+    ]
 
 
 def test_simulate_csv_and_the_default_seed_is_one():
     result = run("simulate", "--deals", "200", "--format", "csv", "--jobs", "1", "--no-progress")
     assert result.exit_code == 0, result.output
     table = pd.read_csv(io.StringIO(result.output))
-    assert list(table.columns) == ["player", "policy", "win_rate", "win_low", "win_high",
-                                   "points"]
+    assert list(table.columns) == ["player", "policy", "win_rate", "win_low", "win_high", "points"]
     assert (table.win_low <= table.win_rate).all() and (table.win_rate <= table.win_high).all()
-    assert run("simulate", "--deals", "200", "--format", "csv", "--seed", "1").output \
-        == result.output
+    assert (
+        run("simulate", "--deals", "200", "--format", "csv", "--seed", "1").output == result.output
+    )
 
 
 def test_simulate_games():
@@ -69,29 +86,33 @@ def test_simulate_is_reproducible():
     assert first.output == second.output
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["simulate", "--deals", "x"], "'x' is not a valid integer"),
-    (["simulate", "--deals", "0"], "0 is not in the range 1<=x<="),
-    (["simulate", "--players", "7"], "7 is not in the range 2<=x<=6"),
-    (["simulate", "--rules", "nope"], "unknown rules preset 'nope'"),
-    (["simulate", "--set", "max_run=2"], "max_run must be 0 (no cap) or 3-13"),
-    (["simulate", "--set", "colour=red"], "bad rule override 'colour=red'"),
-    (["simulate", "--set", "reshuffle=maybe"], "bad value 'maybe' for reshuffle"),
-    (["simulate", "--a", "bogus"], "unknown policy 'bogus'"),
-    (["simulate", "--b", "meld=later"], "policy meld must be one of asap, hold"),
-    (["simulate", "--players", "3", "--policies", "simple,simple"], "lists 2 policies for 3"),
-    (["simulate", "--format", "xml"], "'xml' is not one of 'table', 'csv', 'json'"),
-    (["study", "nothing"], "unknown study 'nothing'"),
-    (["study", "all", "--deals", "10"], "give --out DIR"),
-    (["study", "players", "--seed", "-1"], "-1 is not in the range 0<=x<="),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "--deals", "x"], "'x' is not a valid integer"),
+        (["simulate", "--deals", "0"], "0 is not in the range 1<=x<="),
+        (["simulate", "--players", "7"], "7 is not in the range 2<=x<=6"),
+        (["simulate", "--rules", "nope"], "unknown rules preset 'nope'"),
+        (["simulate", "--set", "max_run=2"], "max_run must be 0 (no cap) or 3-13"),
+        (["simulate", "--set", "colour=red"], "bad rule override 'colour=red'"),
+        (["simulate", "--set", "reshuffle=maybe"], "bad value 'maybe' for reshuffle"),
+        (["simulate", "--a", "bogus"], "unknown policy 'bogus'"),
+        (["simulate", "--b", "meld=later"], "policy meld must be one of asap, hold"),
+        (["simulate", "--players", "3", "--policies", "simple,simple"], "lists 2 policies for 3"),
+        (["simulate", "--format", "xml"], "'xml' is not one of 'table', 'csv', 'json'"),
+        (["study", "nothing"], "unknown study 'nothing'"),
+        (["study", "all", "--deals", "10"], "give --out DIR"),
+        (["study", "players", "--seed", "-1"], "-1 is not in the range 0<=x<="),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert message in result.output
     # one error line (click's own range checks print the usage line above it)
     assert [line for line in result.output.splitlines() if line.startswith("Error")] == [
-        line for line in result.output.splitlines() if message in line]
+        line for line in result.output.splitlines() if message in line
+    ]
 
 
 def test_study_writes_table_and_chart(tmp_path):

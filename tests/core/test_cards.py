@@ -12,10 +12,21 @@ def test_card_index_layout():
     assert cards.parse_card("Ks") == 51
 
 
-@pytest.mark.parametrize(("token", "index"), [
-    ("As", 39), ("as", 39), ("AS", 39), ("10d", 22), ("Td", 22), ("td", 22),
-    ("K♥", 38), ("2♣", 1), ("j♦", 23), ("Q♠", 50),
-])
+@pytest.mark.parametrize(
+    ("token", "index"),
+    [
+        ("As", 39),
+        ("as", 39),
+        ("AS", 39),
+        ("10d", 22),
+        ("Td", 22),
+        ("td", 22),
+        ("K♥", 38),
+        ("2♣", 1),
+        ("j♦", 23),
+        ("Q♠", 50),
+    ],
+)
 def test_parse_card_spellings(token, index):
     assert cards.parse_card(token) == index
 
@@ -38,14 +49,17 @@ def test_hand_separators_and_format():
     assert cards.format_hand(hand, symbols=True) == "K♣ T♦ 2♥ A♠"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("As Xs", "'Xs'"),
-    ("As 2x", "'2x'"),
-    ("As 1s", "'1s'"),
-    ("As 11s", "'11s'"),
-    ("A", "'A'"),
-    ("As 2s As", "duplicate card 'As'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("As Xs", "'Xs'"),
+        ("As 2x", "'2x'"),
+        ("As 1s", "'1s'"),
+        ("As 11s", "'11s'"),
+        ("A", "'A'"),
+        ("As 2s As", "duplicate card 'As'"),
+    ],
+)
 def test_bad_notation_names_token(text, message):
     with pytest.raises(ValueError, match=message):
         cards.parse_hand(text)

@@ -55,8 +55,11 @@ def test_plan_of_a_trillion_deals_is_lazy():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert len(plan) == math.ceil(10**12 / (1 << 15))
-    assert first_three == [ChunkSpan(0, 0, 32768), ChunkSpan(1, 32768, 32768),
-                           ChunkSpan(2, 65536, 32768)]
+    assert first_three == [
+        ChunkSpan(0, 0, 32768),
+        ChunkSpan(1, 32768, 32768),
+        ChunkSpan(2, 65536, 32768),
+    ]
     assert peak < 100_000  # bytes: no list of 30M spans
     assert time.perf_counter() - started < 0.5
 
@@ -76,8 +79,13 @@ def test_plan_sizes_are_positive_integers(bad):
 
 def test_fold_is_in_chunk_order_and_reports_units():
     reported = []
-    value, interrupted = fold_chunks(ChunkPlan(identity, 10, 4, {}), lambda acc, r: [*acc, r],
-                                     [], scheduler="", progress=reported.append)
+    value, interrupted = fold_chunks(
+        ChunkPlan(identity, 10, 4, {}),
+        lambda acc, r: [*acc, r],
+        [],
+        scheduler="",
+        progress=reported.append,
+    )
     assert value == [(0, 4), (4, 4), (8, 2)] and not interrupted
     assert reported == [4, 4, 2]
     assert map_spans(identity, 10, 4, {}, scheduler="") == value
@@ -85,6 +93,7 @@ def test_fold_is_in_chunk_order_and_reports_units():
 
 def stop_at(count):
     """A progress callable that raises Ctrl-C at its ``count``-th call."""
+
     def report(units):
         calls.append(units)
         if len(calls) == count:
@@ -96,8 +105,9 @@ def stop_at(count):
 
 def test_interrupted_fold_returns_the_chunks_folded():
     plan = ChunkPlan(identity, 5, 1, {})
-    seen, interrupted = fold_chunks(plan, lambda acc, r: [*acc, r], [], scheduler="",
-                                    progress=stop_at(2))
+    seen, interrupted = fold_chunks(
+        plan, lambda acc, r: [*acc, r], [], scheduler="", progress=stop_at(2)
+    )
     # the second chunk was folded before its progress call
     assert interrupted and seen == [(0, 1), (1, 1)]
     with pytest.raises(KeyboardInterrupt):  # a study has no use for part of a run
@@ -112,12 +122,15 @@ def test_a_stop_before_any_chunk_raises():
         fold_chunks(ChunkPlan(stop_at_once, 5, 1, {}), add, 0, scheduler="")
 
 
-@pytest.mark.parametrize("value", [
-    {"a": 0.1, "b": float("nan"), "c": -0.0, "n": 3},
-    ({"x": 1e-310}, [np.arange(6, dtype=np.int64).reshape(2, 3)]),
-    np.array([[0.1, 1 / 3], [np.inf, -2.5e300]]),
-    None,
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 0.1, "b": float("nan"), "c": -0.0, "n": 3},
+        ({"x": 1e-310}, [np.arange(6, dtype=np.int64).reshape(2, 3)]),
+        np.array([[0.1, 1 / 3], [np.inf, -2.5e300]]),
+        None,
+    ],
+)
 def test_checkpoint_values_read_back_to_the_same_bits(value):
     decoded = checkpoint_file._decode(json.loads(json.dumps(checkpoint_file._encode(value))))
     assert repr(decoded) == repr(value)
@@ -136,14 +149,16 @@ def test_resumed_simulation_is_bit_identical(tmp_path):
 
     done = []
     with checkpointing(Checkpoint(path, {"run": "test"}, interval_s=0.0)):
-        partial = simulate(STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="",
-                           progress=stop_at_third)
+        partial = simulate(
+            STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="", progress=stop_at_third
+        )
     assert partial.interrupted and partial.deals == 1_500
     with checkpointing(Checkpoint(path, {"run": "test"}, resume=True)):
         resumed = simulate(STANDARD, BASIC, HUNTER, 2_500, seed=11, chunk=500, scheduler="")
     assert not resumed.interrupted
-    assert (dataclasses.replace(resumed, elapsed_s=0.0, kernels_s=0.0)
-            == dataclasses.replace(whole, elapsed_s=0.0, kernels_s=0.0))
+    assert dataclasses.replace(resumed, elapsed_s=0.0, kernels_s=0.0) == dataclasses.replace(
+        whole, elapsed_s=0.0, kernels_s=0.0
+    )
 
 
 def test_resumed_comparison_with_several_plans_is_bit_identical(tmp_path):
@@ -158,8 +173,7 @@ def test_resumed_comparison_with_several_plans_is_bit_identical(tmp_path):
             raise KeyboardInterrupt
 
     done = []
-    with checkpointing(Checkpoint(path, {"run": "cmp"})), \
-            pytest.raises(KeyboardInterrupt):
+    with checkpointing(Checkpoint(path, {"run": "cmp"})), pytest.raises(KeyboardInterrupt):
         compare_hands(arms, 900, seed=5, chunk=300, scheduler="", progress=stop_at_second)
     saved = json.loads(path.read_text())["stages"]
     assert [entry["chunks"] for entry in saved.values()] == [2]

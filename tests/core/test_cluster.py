@@ -44,10 +44,15 @@ def no_scheduler_env(monkeypatch):
 def address():
     """Address of a two-process LocalCluster shared by the tests of this module."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
-                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                                  preload=["analyzer.core.cluster"]) as local:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        preload=["analyzer.core.cluster"],
+    ) as local:
         yield local.scheduler_address
 
 
@@ -77,12 +82,14 @@ def test_interrupted_simulate_summarises_finished_deals():
             raise KeyboardInterrupt
 
     done = []
-    partial = simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK, scheduler="",
-                       progress=stop_at_third)
+    partial = simulate(
+        STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK, scheduler="", progress=stop_at_third
+    )
     # the chunk whose progress call was interrupted had finished: it counts
     assert partial.deals == 3 * CHUNK and partial.interrupted
     assert dataclasses.replace(without_time(partial), interrupted=False) == without_time(
-        simulate(STANDARD, BASIC, HUNTER, 3 * CHUNK, seed=7, chunk=CHUNK, scheduler=""))
+        simulate(STANDARD, BASIC, HUNTER, 3 * CHUNK, seed=7, chunk=CHUNK, scheduler="")
+    )
 
 
 @pytest.mark.parametrize("text", ["local", "local:0", "local:x", "local:-1"])
@@ -103,24 +110,40 @@ def test_scheduler_from_environment(monkeypatch):
 def test_simulate_on_local_cluster_is_identical(reference):
     pytest.importorskip("distributed")
     seen = []
-    result = simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK,
-                      scheduler="local:2", progress=seen.append)
+    result = simulate(
+        STANDARD,
+        BASIC,
+        HUNTER,
+        DEALS,
+        seed=7,
+        chunk=CHUNK,
+        scheduler="local:2",
+        progress=seen.append,
+    )
     assert without_time(result) == without_time(reference)
     assert sorted(seen) == [CHUNK] * (DEALS // CHUNK)
 
 
 def test_simulate_rows_on_cluster_are_identical(address):
-    local = simulate(STANDARD, BASIC, HUNTER, 3_000, seed=3, chunk=CHUNK, keep_rows=True,
-                     scheduler="")
-    remote = simulate(STANDARD, BASIC, HUNTER, 3_000, seed=3, chunk=CHUNK, keep_rows=True,
-                      scheduler=address)
+    local = simulate(
+        STANDARD, BASIC, HUNTER, 3_000, seed=3, chunk=CHUNK, keep_rows=True, scheduler=""
+    )
+    remote = simulate(
+        STANDARD, BASIC, HUNTER, 3_000, seed=3, chunk=CHUNK, keep_rows=True, scheduler=address
+    )
     assert remote.rows.equals(local.rows)
     assert without_time(remote) == without_time(local)
 
 
 def test_games_on_cluster_are_identical(address):
-    kwargs = {"rules": STANDARD, "policy_a": BASIC, "policy_b": HUNTER, "games": 600,
-              "seed": 11, "chunk": 100}
+    kwargs = {
+        "rules": STANDARD,
+        "policy_a": BASIC,
+        "policy_b": HUNTER,
+        "games": 600,
+        "seed": 11,
+        "chunk": 100,
+    }
     remote = play_games(**kwargs, scheduler=address)
     assert without_time(remote) == without_time(play_games(**kwargs, scheduler=""))
 
@@ -140,11 +163,11 @@ def test_interrupt_on_cluster_returns_the_chunks_folded_in_order(address):
             raise KeyboardInterrupt
 
     done = []
-    partial = fold_chunks(hand_plan(STANDARD, 3_000), merge, {}, scheduler=address,
-                          progress=stop_at_second)
+    partial = fold_chunks(
+        hand_plan(STANDARD, 3_000), merge, {}, scheduler=address, progress=stop_at_second
+    )
     # the chunks in flight are cancelled; the two folded are the first two deals' chunks
-    assert partial == (fold_chunks(hand_plan(STANDARD, 1_000), merge, {}, scheduler="")[0],
-                       True)
+    assert partial == (fold_chunks(hand_plan(STANDARD, 1_000), merge, {}, scheduler="")[0], True)
 
 
 def test_studies_on_cluster_are_identical(address):
@@ -155,8 +178,9 @@ def test_studies_on_cluster_are_identical(address):
     local = compare_hands(arms, 900, seed=3, chunk=300, scheduler="")
     assert compare_hands(arms, 900, seed=3, chunk=300, scheduler=address).equals(local)
     chart = knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200, scheduler="")
-    assert knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200,
-                       scheduler=address).equals(chart)
+    assert knock_chart(STANDARD, BASIC, BASIC, 600, seed=3, chunk=200, scheduler=address).equals(
+        chart
+    )
 
 
 def test_worker_killed_mid_run_changes_nothing(address, reference):
@@ -171,8 +195,16 @@ def test_worker_killed_mid_run_changes_nothing(address, reference):
             os.kill(victim, signal.SIGKILL)
         done.append(deals)
 
-    result = simulate(STANDARD, BASIC, HUNTER, DEALS, seed=7, chunk=CHUNK, scheduler=address,
-                      progress=kill_on_first_chunk)
+    result = simulate(
+        STANDARD,
+        BASIC,
+        HUNTER,
+        DEALS,
+        seed=7,
+        chunk=CHUNK,
+        scheduler=address,
+        progress=kill_on_first_chunk,
+    )
     assert without_time(result) == without_time(reference)
     assert len(done) == DEALS // CHUNK
     with distributed.Client(address, set_as_default=False) as client:
@@ -180,16 +212,27 @@ def test_worker_killed_mid_run_changes_nothing(address, reference):
 
 
 def test_cli_on_cluster_matches_in_process(address, monkeypatch):
-    args = ["simulate", "--a", "basic", "--b", "gin-hunter", "--deals", "3000", "--seed", "2",
-            "--json"]
+    args = [
+        "simulate",
+        "--a",
+        "basic",
+        "--b",
+        "gin-hunter",
+        "--deals",
+        "3000",
+        "--seed",
+        "2",
+        "--json",
+    ]
     local = CliRunner().invoke(cli, args)
     monkeypatch.setenv(cluster.SCHEDULER_ENV, address)
     remote = CliRunner().invoke(cli, args)
     assert local.exit_code == 0, local.output
     assert remote.exit_code == 0, remote.output
     drop = ("elapsed_s", "deals_per_s", "kernels_s")
-    assert ({k: v for k, v in json.loads(remote.output).items() if k not in drop}
-            == {k: v for k, v in json.loads(local.output).items() if k not in drop})
+    assert {k: v for k, v in json.loads(remote.output).items() if k not in drop} == {
+        k: v for k, v in json.loads(local.output).items() if k not in drop
+    }
 
 
 # ------------------------------------------------------------------ unreachable
@@ -208,8 +251,10 @@ def dead_address(monkeypatch):
 
 def test_unreachable_scheduler_is_a_clear_error(dead_address):
     # the connection is refused at once: the probe says so rather than wait
-    with pytest.raises(SchedulerUnreachable, match=f"^cannot reach the Dask scheduler at "
-                                                    f"{dead_address}: Connection refused$"):
+    with pytest.raises(
+        SchedulerUnreachable,
+        match=f"^cannot reach the Dask scheduler at {dead_address}: Connection refused$",
+    ):
         simulate(STANDARD, BASIC, BASIC, 100, scheduler=dead_address)
 
 
@@ -217,12 +262,17 @@ def test_unreachable_scheduler_is_one_cli_line(dead_address):
     result = CliRunner().invoke(cli, ["games", "--games", "10", "--scheduler", dead_address])
     assert result.exit_code == 2
     assert result.output.splitlines() == [
-        f"Error: cannot reach the Dask scheduler at {dead_address}: Connection refused"]
+        f"Error: cannot reach the Dask scheduler at {dead_address}: Connection refused"
+    ]
 
 
 def test_malformed_address_is_one_cli_line():
     pytest.importorskip("distributed")
     result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--scheduler", "nowhere"])
     assert result.exit_code == 2
-    assert result.output.splitlines() == [("Error: not a Dask scheduler address: 'nowhere' "
-                                           "(missing port number in address 'nowhere')")]
+    assert result.output.splitlines() == [
+        (
+            "Error: not a Dask scheduler address: 'nowhere' "
+            "(missing port number in address 'nowhere')"
+        )
+    ]

@@ -24,15 +24,25 @@ print(json.dumps({"hand": int(_random_hand(state, 10)), "file": analyzer.__file_
 
 def _run(root: Path, cache: Path) -> dict:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(root)}
-    done = subprocess.run([sys.executable, "-c", PROBE], cwd=root, env=env, check=True,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_editing_a_callee_in_another_module_reaches_the_cached_caller(tmp_path):
     root = tmp_path / "copy"
-    shutil.copytree(Path(analyzer.__file__).parent, root / "analyzer",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(analyzer.__file__).parent,
+        root / "analyzer",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     cache = tmp_path / "cache"
     first = _run(root, cache)
     assert Path(first["file"]).is_relative_to(root)
@@ -54,8 +64,9 @@ def test_editing_a_callee_in_another_module_reaches_the_cached_caller(tmp_path):
 
 def test_the_hash_follows_the_compute_layers_only(tmp_path):
     root = tmp_path / "analyzer"
-    shutil.copytree(Path(analyzer.__file__).parent, root,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(analyzer.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__")
+    )
     before = source_hash(root)
     (root / "cli" / "main.py").write_text("# a CLI edit compiles nothing\n")
     assert source_hash(root) == before

@@ -60,17 +60,22 @@ def test_split_list_drops_blank_items():
 
 def test_policy_lists_group_key_values_with_their_preset():
     assert split_policy_list("simple,keeper,meld=hold,hold_turns=4") == [
-        "simple", "keeper,meld=hold,hold_turns=4"]
+        "simple",
+        "keeper,meld=hold,hold_turns=4",
+    ]
     assert split_policy_list("meld=hold,simple") == ["meld=hold", "simple"]
     assert split_policy_list(" , ") == []
 
 
-@pytest.mark.parametrize("parse", [
-    lambda: parse_gin_policy("basic,norepeat=maybe"),
-    lambda: parse_rummy_policy("simple,call=maybe"),
-    lambda: resolve_rules("standard", ["hollywood=maybe"]),
-    lambda: RummyRules().with_overrides(["reshuffle=maybe"]),
-])
+@pytest.mark.parametrize(
+    "parse",
+    [
+        lambda: parse_gin_policy("basic,norepeat=maybe"),
+        lambda: parse_rummy_policy("simple,call=maybe"),
+        lambda: resolve_rules("standard", ["hollywood=maybe"]),
+        lambda: RummyRules().with_overrides(["reshuffle=maybe"]),
+    ],
+)
 def test_every_parser_rejects_a_bad_flag(parse):
     with pytest.raises(ValueError, match="bad value 'maybe'"):
         parse()

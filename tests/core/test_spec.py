@@ -34,14 +34,17 @@ def test_a_wrong_type_for_a_choice_is_a_type_error():
         Rules(shutout=3)
 
 
-@pytest.mark.parametrize(("make", "message"), [
-    (lambda: Rules(target=0), "target must be 1-500, got 0"),
-    (lambda: RummyRules(target=0), "target must be 1-10000, got 0"),
-    (lambda: Rules(shutout="triple"), "shutout must be one of double, plus100"),
-    (lambda: Rules(oklahoma=True, opening="eleven"), "oklahoma needs opening=upcard"),
-    (lambda: RummyRules(players=1), "players must be 2-6, got 1"),
-    (lambda: RummyRules(max_run=14), "max_run must be 0 .no cap. or 3-13"),
-])
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: Rules(target=0), "target must be 1-500, got 0"),
+        (lambda: RummyRules(target=0), "target must be 1-10000, got 0"),
+        (lambda: Rules(shutout="triple"), "shutout must be one of double, plus100"),
+        (lambda: Rules(oklahoma=True, opening="eleven"), "oklahoma needs opening=upcard"),
+        (lambda: RummyRules(players=1), "players must be 2-6, got 1"),
+        (lambda: RummyRules(max_run=14), "max_run must be 0 .no cap. or 3-13"),
+    ],
+)
 def test_a_bad_value_is_a_value_error(make, message):
     with pytest.raises(ValueError, match=message):
         make()
@@ -49,8 +52,9 @@ def test_a_bad_value_is_a_value_error(make, message):
 
 @pytest.mark.parametrize("spec", BOTH)
 def test_numpy_scalars_are_stored_as_python_values(spec):
-    rules = spec(target=np.int64(150), **{"big_gin" if spec is Rules else "reshuffle":
-                                           np.bool_(True)})
+    rules = spec(
+        target=np.int64(150), **{"big_gin" if spec is Rules else "reshuffle": np.bool_(True)}
+    )
     assert type(rules.target) is int
     assert rules == spec(target=150, **{"big_gin" if spec is Rules else "reshuffle": True})
 

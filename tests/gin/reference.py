@@ -76,7 +76,7 @@ def deadwood_after_layoff(defender: frozenset[int], knocker_melds: list[frozense
             for i, meld in enumerate(melds):
                 grown = meld | {card}
                 if is_meld(grown):
-                    search(hand - {card}, (*melds[:i], grown, *melds[i + 1:]))
+                    search(hand - {card}, (*melds[:i], grown, *melds[i + 1 :]))
 
     search(defender, tuple(knocker_melds))
     return best

@@ -26,7 +26,8 @@ def dealt(first, second, upcard, stock):
     """A fresh hand under standard rules, seat 1 dealing: seat 0 (non-dealer) gets
     ``first``, seat 1 ``second``, then the upcard and the stock in draw order."""
     state = new_state()
-    deck = deck_order(cards.parse_hand(first), cards.parse_hand(second), card(upcard),
-                      cards.parse_hand(stock))
+    deck = deck_order(
+        cards.parse_hand(first), cards.parse_hand(second), card(upcard), cards.parse_hand(stock)
+    )
     new_hand(state, deck, np.int64(1), RULES)
     return state

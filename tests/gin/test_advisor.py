@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from analyzer.cli.advise import advise_command
 from analyzer.core import cards
+from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_deadwood
+from analyzer.gin.model.rules import PRESETS, Rules
 from analyzer.gin.play.advisor import (
     Position,
     advise,
@@ -19,8 +21,6 @@ from analyzer.gin.play.advisor import (
 )
 from analyzer.gin.play.advisor.race import game_values
 from analyzer.gin.play.advisor.sampling import Observed, log_likelihood
-from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_deadwood
-from analyzer.gin.model.rules import PRESETS, Rules
 
 STANDARD = Rules()
 # 4c 5c 6c | 7h 8h 9h | As 2s 3s melded; Kd or Qd thrown leaves 10 deadwood
@@ -41,11 +41,14 @@ def test_a_gin_hand_advises_gin():
     assert "over playing on" in advice.verdict
 
 
-@pytest.mark.parametrize(("hand", "rules", "upcard"), [
-    (MESSY, STANDARD, None),
-    (KNOCKABLE, PRESETS["oklahoma"], "7s"),  # 10 deadwood over the upcard's 7
-    (KNOCKABLE, PRESETS["straight"], None),
-])
+@pytest.mark.parametrize(
+    ("hand", "rules", "upcard"),
+    [
+        (MESSY, STANDARD, None),
+        (KNOCKABLE, PRESETS["oklahoma"], "7s"),  # 10 deadwood over the upcard's 7
+        (KNOCKABLE, PRESETS["straight"], None),
+    ],
+)
 def test_a_hand_above_the_knock_limit_never_advises_a_knock(hand, rules, upcard):
     pos = position(hand, stock=18, upcard=upcard)
     assert all(a.verb == "play" for a in legal_actions(pos, rules))
@@ -54,11 +57,14 @@ def test_a_hand_above_the_knock_limit_never_advises_a_knock(hand, rules, upcard)
     assert advice.verdict.startswith("Play on, discarding")
 
 
-@pytest.mark.parametrize(("rules", "upcard", "message"), [
-    (PRESETS["oklahoma"], "7s", r"over the knock limit of 7 \(oklahoma, upcard 7s\)"),
-    (PRESETS["straight"], None, r"knock limit of 0 \(straight gin"),
-    (PRESETS["oklahoma"], None, "oklahoma rules need the upcard"),
-])
+@pytest.mark.parametrize(
+    ("rules", "upcard", "message"),
+    [
+        (PRESETS["oklahoma"], "7s", r"over the knock limit of 7 \(oklahoma, upcard 7s\)"),
+        (PRESETS["straight"], None, r"knock limit of 0 \(straight gin"),
+        (PRESETS["oklahoma"], None, "oklahoma rules need the upcard"),
+    ],
+)
 def test_a_knock_the_rules_forbid_is_an_error(rules, upcard, message):
     pos = position(KNOCKABLE, stock=18, upcard=upcard)
     with pytest.raises(ValueError, match=message):
@@ -77,8 +83,9 @@ def test_oklahoma_spade_upcard_doubles_and_limit_follows_it():
 def _forced_position():
     """The opponent took ten cards from the pile and threw none of them: its hand is known."""
     opp = "Tc Jc Qc 2d 3d 4d 7c 8c Kh Ks"
-    return position(KNOCKABLE, opp_took=opp, opp_threw="5h 9d", pile="5h 9d Jh",
-                    stock=10, turn=12), opp
+    return position(
+        KNOCKABLE, opp_took=opp, opp_threw="5h 9d", pile="5h 9d Jh", stock=10, turn=12
+    ), opp
 
 
 def test_forced_opponent_hand_gives_the_exact_knock_outcome():
@@ -88,8 +95,11 @@ def test_forced_opponent_hand_gives_the_exact_knock_outcome():
     knocker = [c for c in pos.hand if c != cards.parse_card("Kd")]
     knocker_dw = min_deadwood(knocker)
     defender_dw = deadwood_after_layoff(opp, best_melds(knocker).melds)
-    exact = (defender_dw - knocker_dw if defender_dw > knocker_dw
-             else -(STANDARD.undercut_bonus + knocker_dw - defender_dw))
+    exact = (
+        defender_dw - knocker_dw
+        if defender_dw > knocker_dw
+        else -(STANDARD.undercut_bonus + knocker_dw - defender_dw)
+    )
     row = next(r for r in advice.actions if r.action == "knock Kd")
     assert row.mean == exact == 20 - 10  # 7c 8c laid off on 4c 5c 6c; Kh Ks stay
     assert row.half_width == 0.0
@@ -136,10 +146,15 @@ def test_game_objective_with_an_equity_function():
         return 0.5 + (mine - theirs) / 400 + (0.02 if i_deal else 0.0)
 
     # this player wins 5+ points (the game), wins 3, loses 30, or the hand is drawn
-    values = game_values(np.array([[5], [3], [-30], [0]]), np.array([[0], [0], [1], [-1]]),
-                          pos, STANDARD, equity)
-    assert values[:, 0].tolist() == [1.0, equity(98, 40, True), equity(95, 70, False),
-                                     equity(95, 40, False)]
+    values = game_values(
+        np.array([[5], [3], [-30], [0]]), np.array([[0], [0], [1], [-1]]), pos, STANDARD, equity
+    )
+    assert values[:, 0].tolist() == [
+        1.0,
+        equity(98, 40, True),
+        equity(95, 70, False),
+        equity(95, 40, False),
+    ]
     advice = advise(pos, equity=equity, samples=256, seed=1)
     assert advice.objective == "game"
     assert all(0.0 <= r.mean <= 1.0 for r in advice.actions)
@@ -149,25 +164,37 @@ def test_game_objective_with_an_equity_function():
 def test_simulated_equity_fallback_is_a_probability():
     win = simulated_equity(STANDARD, games=50, seed=1)
     assert win(99, 0, True) > win(0, 99, True)
-    advice = advise(position(KNOCKABLE, stock=20, score="10:20"), actions=["knock Kd", "play Kd"],
-                    samples=64, equity_games=20, seed=1)
+    advice = advise(
+        position(KNOCKABLE, stock=20, score="10:20"),
+        actions=["knock Kd", "play Kd"],
+        samples=64,
+        equity_games=20,
+        seed=1,
+    )
     assert all(0.0 <= r.mean <= 1.0 for r in advice.actions)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"hand": "As 2s 3s 4c 5c 6c 7h 8h 9h Kd"}, "wrong hand size: 10 cards, expected 11"),
-    ({"hand": KNOCKABLE, "pile": "Kd 5h"}, "Kd is in two places: hand and pile"),
-    ({"hand": KNOCKABLE, "pile": "Kh Qs", "stock": 30}, "more cards than the deck holds"),
-    ({"hand": KNOCKABLE, "stock": 40}, "the stock must hold 2-31 cards"),
-    ({"hand": KNOCKABLE, "opp_took": "Kd"}, "Kd is in the hand, but the opponent took it"),
-    ({"hand": KNOCKABLE, "opp_threw": "Kc", "pile": "5h"},
-     "the opponent threw Kc, which is neither in the pile nor in the hand"),
-    ({"hand": KNOCKABLE, "opp_took": "Tc Jc Qc 2d 3d 4d 7c 8c Kh Ks 9c", "stock": 10},
-     "the opponent took 11 cards it has not thrown, but holds only 10"),
-    ({"hand": KNOCKABLE, "from_pile": True}, "a card taken from the pile must be named"),
-    ({"hand": KNOCKABLE, "score": "45-80"}, "bad score '45-80'"),
-    ({"hand": "As 2s 3s 4c 5c 6c 7h 8h 9h Kd Xd"}, "unknown suit 'd'|unknown rank 'X'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"hand": "As 2s 3s 4c 5c 6c 7h 8h 9h Kd"}, "wrong hand size: 10 cards, expected 11"),
+        ({"hand": KNOCKABLE, "pile": "Kd 5h"}, "Kd is in two places: hand and pile"),
+        ({"hand": KNOCKABLE, "pile": "Kh Qs", "stock": 30}, "more cards than the deck holds"),
+        ({"hand": KNOCKABLE, "stock": 40}, "the stock must hold 2-31 cards"),
+        ({"hand": KNOCKABLE, "opp_took": "Kd"}, "Kd is in the hand, but the opponent took it"),
+        (
+            {"hand": KNOCKABLE, "opp_threw": "Kc", "pile": "5h"},
+            "the opponent threw Kc, which is neither in the pile nor in the hand",
+        ),
+        (
+            {"hand": KNOCKABLE, "opp_took": "Tc Jc Qc 2d 3d 4d 7c 8c Kh Ks 9c", "stock": 10},
+            "the opponent took 11 cards it has not thrown, but holds only 10",
+        ),
+        ({"hand": KNOCKABLE, "from_pile": True}, "a card taken from the pile must be named"),
+        ({"hand": KNOCKABLE, "score": "45-80"}, "bad score '45-80'"),
+        ({"hand": "As 2s 3s 4c 5c 6c 7h 8h 9h Kd Xd"}, "unknown suit 'd'|unknown rank 'X'"),
+    ],
+)
 def test_inconsistent_positions_are_one_line_errors(kwargs, message):
     with pytest.raises(ValueError, match=message) as error:
         Position.from_options(**kwargs)
@@ -175,8 +202,7 @@ def test_inconsistent_positions_are_one_line_errors(kwargs, message):
 
 
 def test_the_card_taken_from_the_pile_may_not_be_thrown():
-    pos = position("As 2s 3s 4c 5c 6c 7h 8h 9h Kd", drawn="Qd", from_pile=True, pile="5h",
-                   stock=25)
+    pos = position("As 2s 3s 4c 5c 6c 7h 8h 9h Kd", drawn="Qd", from_pile=True, pile="5h", stock=25)
     assert "play Qd" not in [a.name for a in legal_actions(pos)]
     with pytest.raises(ValueError, match="it was just taken from the pile"):
         parse_action("knock Qd", pos)
@@ -185,11 +211,23 @@ def test_the_card_taken_from_the_pile_may_not_be_thrown():
 
 
 def test_json_and_options_give_the_same_position():
-    data = {"hand": "As 2s 3s 4c 5c 6c 7h 8h 9h Kd", "drawn": "Qd", "pile": ["Kc", "5h"],
-            "opp_threw": "5h", "score": [45, 80], "dealer": "me"}
+    data = {
+        "hand": "As 2s 3s 4c 5c 6c 7h 8h 9h Kd",
+        "drawn": "Qd",
+        "pile": ["Kc", "5h"],
+        "opp_threw": "5h",
+        "score": [45, 80],
+        "dealer": "me",
+    }
     from_json = Position.from_json(data)
-    assert from_json == position("As 2s 3s 4c 5c 6c 7h 8h 9h Kd", drawn="Qd", pile="Kc 5h",
-                                 opp_threw="5h", score="45:80", dealer="me")
+    assert from_json == position(
+        "As 2s 3s 4c 5c 6c 7h 8h 9h Kd",
+        drawn="Qd",
+        pile="Kc 5h",
+        opp_threw="5h",
+        score="45:80",
+        dealer="me",
+    )
     assert from_json.stock == 29 and from_json.upcard == cards.parse_card("Kc")
     with pytest.raises(ValueError, match="unknown key 'stok'"):
         Position.from_json(data | {"stok": 3})
@@ -203,8 +241,18 @@ def run(*args):
 
 
 def test_cli_text_and_json(tmp_path):
-    result = run("--hand", KNOCKABLE, "--stock", "20", "--samples", "512", "--seed", "3",
-                 "--opponent", "gin-hunter")
+    result = run(
+        "--hand",
+        KNOCKABLE,
+        "--stock",
+        "20",
+        "--samples",
+        "512",
+        "--seed",
+        "3",
+        "--opponent",
+        "gin-hunter",
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert lines[0].startswith("opponent model: gin-hunter;")  # the advice says whom it assumes
@@ -213,8 +261,17 @@ def test_cli_text_and_json(tmp_path):
     assert lines[-1].startswith("Against the ")  # the other opponent model's verdict
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"hand": KNOCKABLE, "stock": 20}))
-    result = run("--position", str(path), "--samples", "512", "--seed", "3", "--json",
-                 "--opponent", "gin-hunter")
+    result = run(
+        "--position",
+        str(path),
+        "--samples",
+        "512",
+        "--seed",
+        "3",
+        "--json",
+        "--opponent",
+        "gin-hunter",
+    )
     data = json.loads(result.output)
     assert data["verdict"] == lines[-2]  # same seed, same advice
     assert data["samples"] <= 512 and data["position"]["stock"] == 20
@@ -222,13 +279,27 @@ def test_cli_text_and_json(tmp_path):
     assert data["cross_check"]["same_verdict"] == (lines[-1].endswith("the same."))
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--hand", KNOCKABLE, "--rules", "oklahoma", "--set", "upcard=7s", "--action", "knock Kd"],
-     "over the knock limit of 7"),
-    (["--hand", KNOCKABLE, "--pile", "Kd"], "Kd is in two places"),
-    (["--hand", KNOCKABLE, "--action", "fold Kd"], "bad action 'fold Kd'"),
-    (["--stock", "20"], "give either --hand"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            [
+                "--hand",
+                KNOCKABLE,
+                "--rules",
+                "oklahoma",
+                "--set",
+                "upcard=7s",
+                "--action",
+                "knock Kd",
+            ],
+            "over the knock limit of 7",
+        ),
+        (["--hand", KNOCKABLE, "--pile", "Kd"], "Kd is in two places"),
+        (["--hand", KNOCKABLE, "--action", "fold Kd"], "bad action 'fold Kd'"),
+        (["--stock", "20"], "give either --hand"),
+    ],
+)
 def test_cli_errors_are_one_line_with_status_2(args, message):
     result = run(*args)
     assert result.exit_code == 2
@@ -239,11 +310,32 @@ def test_cli_errors_are_one_line_with_status_2(args, message):
 def test_cli_game_objective_uses_the_equity_table():
     from analyzer.cli.main import cli
 
-    result = CliRunner().invoke(cli, [
-        "advise", "--hand", "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "--pile", "Td Ks Jh Ts Kd Tc",
-        "--opp-took", "8d 9s", "--opp-threw", "Tc Jh Ts Ks", "--stock", "25", "--turn", "5",
-        "--score", "80:40", "--equity-deals", "2000", "--samples", "512", "--json",
-        "--no-progress"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "advise",
+            "--hand",
+            "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
+            "--pile",
+            "Td Ks Jh Ts Kd Tc",
+            "--opp-took",
+            "8d 9s",
+            "--opp-threw",
+            "Tc Jh Ts Ks",
+            "--stock",
+            "25",
+            "--turn",
+            "5",
+            "--score",
+            "80:40",
+            "--equity-deals",
+            "2000",
+            "--samples",
+            "512",
+            "--json",
+            "--no-progress",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     values = [action["mean"] for action in data["actions"]]
@@ -251,8 +343,9 @@ def test_cli_game_objective_uses_the_equity_table():
 
 
 def test_sample_deals_respect_what_is_known():
-    p = position("As 2s 3s 4c 5c 6c 7h 8h 9h Kd Qd", pile="Tc 3h", opp_took="8d",
-                 opp_threw="3h", stock=20)
+    p = position(
+        "As 2s 3s 4c 5c 6c 7h 8h 9h Kd Qd", pile="Tc 3h", opp_took="8d", opp_threw="3h", stock=20
+    )
     mine = cards.to_mask(" ".join(cards.format_card(c) for c in p.hand))
     deals = sample_deals(p, 300, seed=5)
     hands = deals.opponent_hands

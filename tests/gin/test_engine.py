@@ -41,8 +41,12 @@ STANDARD = Rules()
 
 def play(nd, dealer_hand, upcard, stock, rules=STANDARD, policy=BASIC, other=None):
     """Deal nd to the non-dealer (seat 0) and dealer_hand to the dealer (seat 1)."""
-    deck = deck_order(hand(nd), hand(dealer_hand),
-                      None if upcard is None else cards.parse_card(upcard), hand(stock))
+    deck = deck_order(
+        hand(nd),
+        hand(dealer_hand),
+        None if upcard is None else cards.parse_card(upcard),
+        hand(stock),
+    )
     policies = np.stack([policy.to_array(), (other or policy).to_array()])
     return play_from_deck(deck, 1, rules.to_array(), policies)
 
@@ -88,8 +92,13 @@ def test_gin_scores_bonus_plus_full_deadwood_without_layoffs():
     assert state[Slot.OUTCOME] == Outcome.GIN
     assert state[Slot.DEFENDER_DEADWOOD] == 59
     assert state[Slot.POINTS] == 25 + 59
-    state = play("As 2s 3s 4c 5c 6c 7h 8h 9h Kd", "2d 3d 4d 9c 9d 5h 6s Jh Js Qh", "Qc", "Th",
-                 rules=PRESETS["classic"])
+    state = play(
+        "As 2s 3s 4c 5c 6c 7h 8h 9h Kd",
+        "2d 3d 4d 9c 9d 5h 6s Jh Js Qh",
+        "Qc",
+        "Th",
+        rules=PRESETS["classic"],
+    )
     assert state[Slot.POINTS] == 20 + 59
 
 
@@ -112,25 +121,38 @@ def test_undercut_at_equal_deadwood_and_the_tie_variant():
 def test_card_taken_from_pile_is_not_thrown_back():
     rules = Rules().to_array()
     state = new_state()
-    new_hand(state, deck_order(hand("As 2s 3s 4c 5c 6c 7h 8h 9h 5d"), hand("Tc Jc Qc 2d 3d 4d 7c 8c"
-                                                                            " Kh Ks"),
-                               cards.parse_card("Kd"), []), np.int64(1), rules)
+    new_hand(
+        state,
+        deck_order(
+            hand("As 2s 3s 4c 5c 6c 7h 8h 9h 5d"),
+            hand("Tc Jc Qc 2d 3d 4d 7c 8c Kh Ks"),
+            cards.parse_card("Kd"),
+            [],
+        ),
+        np.int64(1),
+        rules,
+    )
     kd = cards.parse_card("Kd")
     state[Slot.HAND] |= np.int64(1) << kd
     state[Slot.TAKEN] = kd
     state[Slot.OWN_TURNS] = 1
     rng = np.zeros(1, dtype=np.uint64)
     scratch = new_scratch()
-    card, knock = choose_discard(state, np.int64(0), BASIC.to_array(), rng, scratch[:52],
-                                 scratch[52:])
+    card, knock = choose_discard(
+        state, np.int64(0), BASIC.to_array(), rng, scratch[:52], scratch[52:]
+    )
     # throwing Kd would leave 5, but Kd was just taken: 5d goes, leaving Kd = 10, a knock
     assert card == cards.parse_card("5d")
     assert knock
 
 
 def test_oklahoma_upcard_sets_limit_and_spade_doubles():
-    deck = deck_order(hand("As 2s 3s 4c 5c 6c 7h 8h 9h Kd"), hand("2d 3d 4d 9c 9d 5h 6h Jh Js Qh"),
-                      cards.parse_card("Ts"), hand("Qs"))
+    deck = deck_order(
+        hand("As 2s 3s 4c 5c 6c 7h 8h 9h Kd"),
+        hand("2d 3d 4d 9c 9d 5h 6h Jh Js Qh"),
+        cards.parse_card("Ts"),
+        hand("Qs"),
+    )
     policies = np.stack([BASIC.to_array()] * 2)
     state = play_from_deck(deck, 1, PRESETS["oklahoma"].to_array(), policies)
     assert state[Slot.KNOCK_LIMIT] == 10 and state[Slot.MULTIPLIER] == 2
@@ -144,10 +166,17 @@ def test_oklahoma_upcard_sets_limit_and_spade_doubles():
     assert state[Slot.POINTS] == 38
 
 
-@pytest.mark.parametrize(("upcard", "preset", "limit"), [
-    ("7d", "oklahoma", 7), ("Kc", "oklahoma", 10), ("Ah", "oklahoma", 1),
-    ("Ah", "oklahoma-acegin", 0), ("7d", "straight", 0), ("7d", "standard", 10),
-])
+@pytest.mark.parametrize(
+    ("upcard", "preset", "limit"),
+    [
+        ("7d", "oklahoma", 7),
+        ("Kc", "oklahoma", 10),
+        ("Ah", "oklahoma", 1),
+        ("Ah", "oklahoma-acegin", 0),
+        ("7d", "straight", 0),
+        ("7d", "standard", 10),
+    ],
+)
 def test_knock_limit_by_variant(upcard, preset, limit):
     state = new_state()
     deck = deck_order([], [], cards.parse_card(upcard), [])
@@ -172,8 +201,13 @@ def test_big_gin_with_eleven_cards_melded():
 
 
 def test_eleven_card_opening_starts_with_a_discard():
-    state = play("As 2s 3s 4c 5c 6c 7h 8h 9h Kd Qd", "Tc Jc Qc 2d 3d 4d 7c 8c Kh Ks", None, "",
-                 rules=Rules(opening="eleven"))
+    state = play(
+        "As 2s 3s 4c 5c 6c 7h 8h 9h Kd Qd",
+        "Tc Jc Qc 2d 3d 4d 7c 8c Kh Ks",
+        None,
+        "",
+        rules=Rules(opening="eleven"),
+    )
     assert state[Slot.DRAWS] == 0
     assert state[Slot.OUTCOME] == Outcome.KNOCK
     assert state[Slot.KNOCKER_DEADWOOD] == 10
@@ -191,8 +225,9 @@ def _late_state(rules):
     return state
 
 
-@pytest.mark.parametrize(("stock_rule", "outcome"), [("dead-at-two", Outcome.DRAW),
-                                                     ("wall", Outcome.KNOCK)])
+@pytest.mark.parametrize(
+    ("stock_rule", "outcome"), [("dead-at-two", Outcome.DRAW), ("wall", Outcome.KNOCK)]
+)
 def test_two_stock_cards_left(stock_rule, outcome):
     rules = Rules(stock_rule=stock_rule)
     state = _late_state(rules)
@@ -215,8 +250,12 @@ def test_stop_at_knock_branches_on_a_copy():
     rules = Rules().to_array()
     policies = np.stack([BASIC.to_array()] * 2)
     state = new_state()
-    new_hand(state, deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
-             np.int64(1), rules)
+    new_hand(
+        state,
+        deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
+        np.int64(1),
+        rules,
+    )
     rng = np.zeros(1, np.uint64)
     assert advance(state, rules, policies, rng, new_scratch(), True)
     assert state[Slot.PHASE] == Phase.DISCARD
@@ -226,10 +265,17 @@ def test_stop_at_knock_branches_on_a_copy():
     assert state[Slot.PHASE] == Phase.DISCARD  # the original is untouched
 
 
-@pytest.mark.parametrize(("preset", "policy"), [
-    ("standard", "basic"), ("eaai", "simple"), ("oklahoma", "lookahead"),
-    ("openspiel", "safe-discard"), ("biggin", "gin-hunter"), ("standard", "passive"),
-])
+@pytest.mark.parametrize(
+    ("preset", "policy"),
+    [
+        ("standard", "basic"),
+        ("eaai", "simple"),
+        ("oklahoma", "lookahead"),
+        ("openspiel", "safe-discard"),
+        ("biggin", "gin-hunter"),
+        ("standard", "passive"),
+    ],
+)
 def test_invariants_over_random_hands(preset, policy):
     rules = PRESETS[preset]
     pol = POLICIES[policy]
@@ -237,8 +283,8 @@ def test_invariants_over_random_hands(preset, policy):
     for deal in range(150):
         state = replay_deal(rules, pol, other, seed=9, deal=deal, a_dealer=deal % 2 == 1)
         hands = [int(state[Slot.HAND]), int(state[Slot.HAND + 1])]
-        pile = [int(c) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]]
-        stock = [int(c) for c in state[Slot.DECK + state[Slot.STOCK_POS]:Slot.DECK + 52]]
+        pile = [int(c) for c in state[Slot.PILE : Slot.PILE + state[Slot.PILE_LEN]]]
+        stock = [int(c) for c in state[Slot.DECK + state[Slot.STOCK_POS] : Slot.DECK + 52]]
         everything = cards.to_indices(hands[0]) + cards.to_indices(hands[1]) + pile + stock
         assert sorted(everything) == list(range(52))
         outcome = Outcome(state[Slot.OUTCOME])
@@ -286,8 +332,9 @@ def test_results_identical_across_thread_counts_and_chunks():
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     two = simulate(PRESETS["eaai"], simple, BASIC, 3_000, seed=4, keep_rows=True)
     assert one.rows.equals(two.rows)
-    games_one = play_games(PRESETS["standard"], simple, BASIC, 200, seed=4, keep_rows=True,
-                           chunk=37)
+    games_one = play_games(
+        PRESETS["standard"], simple, BASIC, 200, seed=4, keep_rows=True, chunk=37
+    )
     games_two = play_games(PRESETS["standard"], simple, BASIC, 200, seed=4, keep_rows=True)
     assert games_one.rows.equals(games_two.rows)
 
@@ -295,8 +342,9 @@ def test_results_identical_across_thread_counts_and_chunks():
 def test_self_play_with_swapped_seats_is_exactly_even():
     result = simulate(Rules(), BASIC, BASIC, 2_000, seed=1)
     assert result.points_a.mean == 0.0
-    assert result.win_rate_a.mean == pytest.approx(0.5 * (1 - result.outcomes["draw"]
-                                                          - result.outcomes["tie"]))
+    assert result.win_rate_a.mean == pytest.approx(
+        0.5 * (1 - result.outcomes["draw"] - result.outcomes["tie"])
+    )
 
 
 def test_outcome_fractions_sum_to_one_and_cis_cover_means():
@@ -306,18 +354,29 @@ def test_outcome_fractions_sum_to_one_and_cis_cover_means():
         assert estimate.low <= estimate.mean <= estimate.high
 
 
-@pytest.mark.parametrize(("shutout", "winner_total"), [
-    ("double", (100 + 3 * 25 + 100) * 2), ("plus100", 100 + 75 + 100 + 100),
-    ("bonus200", 100 + 75 + 200), ("none", 100 + 75 + 100),
-])
+@pytest.mark.parametrize(
+    ("shutout", "winner_total"),
+    [
+        ("double", (100 + 3 * 25 + 100) * 2),
+        ("plus100", 100 + 75 + 100 + 100),
+        ("bonus200", 100 + 75 + 200),
+        ("none", 100 + 75 + 100),
+    ],
+)
 def test_game_end_line_bonus_and_shutout(shutout, winner_total):
     totals = np.zeros(2, dtype=np.int64)
-    shut = close_game(np.array([100, 0]), np.array([3, 0]), np.int64(0),
-                       Rules(shutout=shutout).to_array(), totals)
+    shut = close_game(
+        np.array([100, 0]), np.array([3, 0]), np.int64(0), Rules(shutout=shutout).to_array(), totals
+    )
     assert shut
     assert totals.tolist() == [winner_total, 0]
-    shut = close_game(np.array([30, 104]), np.array([1, 4]), np.int64(1),
-                       Rules(shutout=shutout).to_array(), totals)
+    shut = close_game(
+        np.array([30, 104]),
+        np.array([1, 4]),
+        np.int64(1),
+        Rules(shutout=shutout).to_array(),
+        totals,
+    )
     assert not shut
     assert totals.tolist() == [30 + 25, 104 + 100 + 100]
 
@@ -339,8 +398,10 @@ def test_chunk_sums_merge_to_the_whole_run():
     from analyzer.gin.play.simulate import hand_chunk_sums
 
     whole = simulate(Rules(), BASIC, POLICIES["simple"], 900, seed=8)
-    parts = [hand_chunk_sums(Rules(), BASIC, POLICIES["simple"], 8, first, 300)
-             for first in (600, 0, 300)]
+    parts = [
+        hand_chunk_sums(Rules(), BASIC, POLICIES["simple"], 8, first, 300)
+        for first in (600, 0, 300)
+    ]
     merged = hand_result(merge_sums(parts), 8, Rules(), BASIC, POLICIES["simple"], 1.0)
     assert merged.points_a == whole.points_a
     assert merged.outcomes == whole.outcomes
@@ -372,8 +433,12 @@ def test_score_aware_policy_switches_by_score():
 def test_a_person_passes_takes_draws_and_ends_a_dead_hand():
     rules = STANDARD.to_array()
     state = new_state()
-    new_hand(state, deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
-             np.int64(1), rules)
+    new_hand(
+        state,
+        deck_order(hand(A_KNOCKER), hand(A_DEFENDER), cards.parse_card("9h"), []),
+        np.int64(1),
+        rules,
+    )
     apply_pass(state)  # the non-dealer (seat 0) passes the upcard
     assert (state[Slot.PHASE], state[Slot.TURN], state[Slot.OFFERS]) == (Phase.OFFER, 1, 1)
     apply_pass(state)  # so does the dealer: the non-dealer must draw
@@ -389,15 +454,22 @@ def test_a_person_passes_takes_draws_and_ends_a_dead_hand():
     assert state[Slot.TAKEN] == cards.parse_card("9h")
     end_in_a_draw(state)
     assert (state[Slot.PHASE], state[Slot.OUTCOME], state[Slot.WINNER]) == (
-        Phase.DONE, Outcome.DRAW, -1)
+        Phase.DONE,
+        Outcome.DRAW,
+        -1,
+    )
 
 
 def test_apply_big_gin_scores_the_bonus_plus_the_defenders_deadwood():
     rules = PRESETS["biggin"].with_overrides(["opening=eleven"])
     defender = "Tc Jc Qc 2d 3d 4d 9h Th Kh Ks"
     state = new_state()
-    new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s 8c"), hand(defender), None,
-                               []), np.int64(1), rules.to_array())
+    new_hand(
+        state,
+        deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s 8c"), hand(defender), None, []),
+        np.int64(1),
+        rules.to_array(),
+    )
     assert (state[Slot.TURN], state[Slot.PHASE]) == (0, Phase.DISCARD)
     assert apply_big_gin(state, rules.to_array())
     assert (state[Slot.OUTCOME], state[Slot.WINNER]) == (Outcome.BIG_GIN, 0)
@@ -407,8 +479,12 @@ def test_apply_big_gin_scores_the_bonus_plus_the_defenders_deadwood():
 def test_apply_big_gin_changes_nothing_without_eleven_melded_cards():
     rules = PRESETS["biggin"].with_overrides(["opening=eleven"]).to_array()
     state = new_state()
-    new_hand(state, deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s Kc"), [], None, []),
-             np.int64(1), rules)
+    new_hand(
+        state,
+        deck_order(hand("As 2s 3s 4s 5c 6c 7c 8h 8d 8s Kc"), [], None, []),
+        np.int64(1),
+        rules,
+    )
     before = state.copy()
     assert not apply_big_gin(state, rules)
     np.testing.assert_array_equal(state, before)

@@ -6,13 +6,13 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.equity import equity
+from analyzer.gin.model.policies import Policy
+from analyzer.gin.model.rules import STANDARD, Rules
 from analyzer.gin.studies.equity.dp import Value
 from analyzer.gin.studies.equity.law import hand_outcome_distribution, toy_distribution
 from analyzer.gin.studies.equity.response import measure_gain, score_aware_best_response
 from analyzer.gin.studies.equity.table import equity_function, equity_table
 from analyzer.gin.studies.equity.validation import check_against_simulation, chi2_even_sf
-from analyzer.gin.model.policies import Policy
-from analyzer.gin.model.rules import STANDARD, Rules
 
 BASIC = Policy()
 #: A hand-made law with draws, dealer-dependent, several point values (points).
@@ -68,8 +68,7 @@ def _brute_force(rules: Rules, laws: dict[int, dict[tuple[str, int], float]]):
         loser = 1 - winner
         shutout = boxes[loser] == 0
         game_bonus = 200 if shutout and rules.shutout == "bonus200" else rules.game_bonus
-        totals = [scores[p] + (rules.line_bonus * boxes[p] if not immediate else 0)
-                  for p in (0, 1)]
+        totals = [scores[p] + (rules.line_bonus * boxes[p] if not immediate else 0) for p in (0, 1)]
         totals[winner] += game_bonus
         if shutout and rules.shutout == "double":
             totals[winner] *= 2
@@ -104,21 +103,35 @@ def _brute_force(rules: Rules, laws: dict[int, dict[tuple[str, int], float]]):
 @pytest.mark.parametrize("timing", ["end", "immediate"])
 @pytest.mark.parametrize("next_dealer", ["winner", "alternate"])
 def test_dp_matches_brute_force_recursion(shutout, timing, next_dealer):
-    rules = Rules(target=20, game_bonus=30, line_bonus=4, line_bonus_timing=timing,
-                  shutout=shutout, next_dealer=next_dealer)
+    rules = Rules(
+        target=20,
+        game_bonus=30,
+        line_bonus=4,
+        line_bonus_timing=timing,
+        shutout=shutout,
+        next_dealer=next_dealer,
+    )
     table = equity_table(toy_distribution(TOY_A_DEALS, TOY_B_DEALS), rules)
     brute = _brute_force(rules, {0: TOY_A_DEALS, 1: TOY_B_DEALS})
-    for a, b, boxes_a, boxes_b in [(0, 0, 0, 0), (7, 3, 2, 1), (0, 15, 0, 2), (18, 0, 3, 0),
-                                   (19, 19, 4, 5)]:
+    for a, b, boxes_a, boxes_b in [
+        (0, 0, 0, 0),
+        (7, 3, 2, 1),
+        (0, 15, 0, 2),
+        (18, 0, 3, 0),
+        (19, 19, 4, 5),
+    ]:
         for dealer in (0, 1):
             win, margin, hands = brute(a, b, dealer, boxes_a, boxes_b)
             a_deals = dealer == 0
-            assert table.win_probability(a, b, a_deals, boxes_a > 0, boxes_b > 0) == \
-                pytest.approx(win, abs=1e-12)
-            assert table.expected_margin(a, b, a_deals, boxes_a, boxes_b) == \
-                pytest.approx(margin, abs=1e-9)
-            assert table.values[a, b, dealer, int(boxes_a > 0), int(boxes_b > 0),
-                                Value.HANDS] == pytest.approx(hands, abs=1e-9)
+            assert table.win_probability(a, b, a_deals, boxes_a > 0, boxes_b > 0) == pytest.approx(
+                win, abs=1e-12
+            )
+            assert table.expected_margin(a, b, a_deals, boxes_a, boxes_b) == pytest.approx(
+                margin, abs=1e-9
+            )
+            assert table.values[
+                a, b, dealer, int(boxes_a > 0), int(boxes_b > 0), Value.HANDS
+            ] == pytest.approx(hands, abs=1e-9)
 
 
 def test_closed_form_race_to_two_wins():
@@ -144,8 +157,17 @@ def test_unsupported_rules_raise():
 
 def test_dp_agrees_with_whole_game_simulation(standard_basic):
     distribution, table = standard_basic
-    check = check_against_simulation(table, distribution, STANDARD, BASIC, BASIC,
-                                     [(0, 0), (70, 55)], games=1500, seed=11, n_boot=5)
+    check = check_against_simulation(
+        table,
+        distribution,
+        STANDARD,
+        BASIC,
+        BASIC,
+        [(0, 0), (70, 55)],
+        games=1500,
+        seed=11,
+        n_boot=5,
+    )
     assert len(check) == 4
     assert set(check["boxes_a"]) == {0, check.loc[2, "boxes_a"]} and check.loc[2, "boxes_a"] > 1
     # seeded; 3 standard errors leave room for 12 z scores at once
@@ -180,8 +202,20 @@ def run(*args):
 
 
 def test_cli_json_writes_table_and_heatmap(tmp_path):
-    result = run("--deals", "2000", "--out", str(tmp_path), "--format", "json", "--no-progress",
-                 "--check", "2", "--games", "200", "--score-aware")
+    result = run(
+        "--deals",
+        "2000",
+        "--out",
+        str(tmp_path),
+        "--format",
+        "json",
+        "--no-progress",
+        "--check",
+        "2",
+        "--games",
+        "200",
+        "--score-aware",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert 0.3 < summary["win_if_a_deals_first"] < 0.7
@@ -203,11 +237,14 @@ def test_cli_csv_and_table(tmp_path):
     assert (tmp_path / "standard-gin-hunter-vs-basic_equity.png").exists()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--rules", "hollywood"], "Hollywood scoring"),
-    (["--rules", "nosuch"], "unknown rules preset"),
-    (["--a", "knock=11"], "knock threshold must be 0-10"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "hollywood"], "Hollywood scoring"),
+        (["--rules", "nosuch"], "unknown rules preset"),
+        (["--a", "knock=11"], "knock threshold must be 0-10"),
+    ],
+)
 def test_cli_errors_are_one_line(tmp_path, args, message):
     result = run("--deals", "100", "--out", str(tmp_path), *args)
     assert result.exit_code == 2

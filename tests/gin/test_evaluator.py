@@ -56,7 +56,8 @@ def test_best_discard_matches_brute_force():
 
 
 hands_any_size = st.integers(0, 16).flatmap(
-    lambda n: st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True))
+    lambda n: st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True)
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,20 +88,23 @@ def test_best_melds_is_a_valid_minimum_partition(hand):
     assert cards.mask_points(result.deadwood_cards) == result.deadwood == min_deadwood(hand)
 
 
-@pytest.mark.parametrize(("hand", "deadwood"), [
-    # 7c fits the set 7c7d7h or the run 6c7c8c; both leave 33 beside 2s3s4s
-    ("7c 7d 7h 6c 8c 2s 3s 4s 9h Kd", 33),
-    # four of a kind split: 5c goes to the run 3c4c5c, 5d5h5s stays a set
-    ("5c 5d 5h 5s 3c 4c Kd Qd Jh 2h", 32),
-    # long run split into run + set: 3-4-5-6-7 of clubs, the 7c joins 7d 7h
-    ("3c 4c 5c 6c 7c 7d 7h Ks Qs 9d", 29),
-    ("Ac 2c 3c", 0),  # ace low run
-    ("Qc Kc Ac", 21),  # no wrap-around
-    ("Kc Kd Qh Qs Jc Jd Th Ts Kh Qc", 40),  # sets KKK and QQQ; two jacks, two tens
-    ("As 2s 3s 4s 5s 6s 7s 8s 9s Ts", 0),  # gin: one long run
-    ("Ks Kc Qd Qh Js Jc Td Th 9s 9c", 98),  # OpenSpiel's maximum deadwood
-    ("", 0),
-])
+@pytest.mark.parametrize(
+    ("hand", "deadwood"),
+    [
+        # 7c fits the set 7c7d7h or the run 6c7c8c; both leave 33 beside 2s3s4s
+        ("7c 7d 7h 6c 8c 2s 3s 4s 9h Kd", 33),
+        # four of a kind split: 5c goes to the run 3c4c5c, 5d5h5s stays a set
+        ("5c 5d 5h 5s 3c 4c Kd Qd Jh 2h", 32),
+        # long run split into run + set: 3-4-5-6-7 of clubs, the 7c joins 7d 7h
+        ("3c 4c 5c 6c 7c 7d 7h Ks Qs 9d", 29),
+        ("Ac 2c 3c", 0),  # ace low run
+        ("Qc Kc Ac", 21),  # no wrap-around
+        ("Kc Kd Qh Qs Jc Jd Th Ts Kh Qc", 40),  # sets KKK and QQQ; two jacks, two tens
+        ("As 2s 3s 4s 5s 6s 7s 8s 9s Ts", 0),  # gin: one long run
+        ("Ks Kc Qd Qh Js Jc Td Th 9s 9c", 98),  # OpenSpiel's maximum deadwood
+        ("", 0),
+    ],
+)
 def test_hand_worked(hand, deadwood):
     assert min_deadwood(hand) == deadwood
     assert min_deadwood(hand) == reference.min_deadwood(frozenset(cards.parse_hand(hand)))
@@ -130,19 +134,23 @@ def test_openspiel_reference_values():
     assert sum(1 for m in meld_table().masks if int(m) & hand == int(m)) == 6
 
 
-@pytest.mark.parametrize(("defender", "melds", "expected"), [
-    ("8s 9s Kd", ["5s 6s 7s"], 10),  # chain 8s then 9s
-    ("4s 3s Kd", ["5s 6s 7s"], 10),  # chain downwards
-    ("8h Kd", ["8c 8d 8s"], 10),  # fourth card on a set of three
-    ("7h Kd", ["8c 8d 8s 8h"], 17),  # nothing lays off on a set of four
-    ("9s Kd", ["5s 6s 7s"], 19),  # 9s does not fit without 8s
-    ("8s 9s Ts Kd", ["5s 6s 7s"], 10),  # its own run 8-9-T or the chain: both leave Kd
-    ("8s 8d 8h 9s", ["5s 6s 7s"], 9),  # set 8s8d8h beats laying off 8s 9s (16 left)
-])
+@pytest.mark.parametrize(
+    ("defender", "melds", "expected"),
+    [
+        ("8s 9s Kd", ["5s 6s 7s"], 10),  # chain 8s then 9s
+        ("4s 3s Kd", ["5s 6s 7s"], 10),  # chain downwards
+        ("8h Kd", ["8c 8d 8s"], 10),  # fourth card on a set of three
+        ("7h Kd", ["8c 8d 8s 8h"], 17),  # nothing lays off on a set of four
+        ("9s Kd", ["5s 6s 7s"], 19),  # 9s does not fit without 8s
+        ("8s 9s Ts Kd", ["5s 6s 7s"], 10),  # its own run 8-9-T or the chain: both leave Kd
+        ("8s 8d 8h 9s", ["5s 6s 7s"], 9),  # set 8s8d8h beats laying off 8s 9s (16 left)
+    ],
+)
 def test_layoffs(defender, melds, expected):
     got = deadwood_after_layoff(defender, melds)
     want = reference.deadwood_after_layoff(
-        frozenset(cards.parse_hand(defender)), [frozenset(cards.parse_hand(m)) for m in melds])
+        frozenset(cards.parse_hand(defender)), [frozenset(cards.parse_hand(m)) for m in melds]
+    )
     assert got == want == expected
 
 
@@ -190,8 +198,10 @@ def test_dealt_distribution_reproducible_and_plausible():
     # a direct check of the same statistic on an independent sample: the means of two
     # samples of 50,000 agree within 5 standard errors (sd of dealt deadwood ~ 16 points)
     rng = np.random.default_rng(11)
-    masks = np.array([cards.to_mask([int(c) for c in rng.choice(52, 10, replace=False)])
-                      for _ in range(50_000)], dtype=np.int64)
+    masks = np.array(
+        [cards.to_mask([int(c) for c in rng.choice(52, 10, replace=False)]) for _ in range(50_000)],
+        dtype=np.int64,
+    )
     other = min_deadwood_batch(masks)
     mean = (counts * np.arange(len(counts))).sum() / counts.sum()
     assert abs(mean - other.mean()) < 5 * 16 * np.sqrt(2 / 50_000)

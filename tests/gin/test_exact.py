@@ -50,9 +50,16 @@ def brute_values(masks, discard):
 
 def deck_melds(ranks=13, suits=4):
     """Masks of the rules' melds (from the plain-Python oracle) inside a reduced deck."""
-    return np.array(sorted({sum(1 << c for c in meld) for meld in reference.all_melds()
-                            if all(c // 13 < suits and c % 13 < ranks for c in meld)}),
-                    dtype=np.int64)
+    return np.array(
+        sorted(
+            {
+                sum(1 << c for c in meld)
+                for meld in reference.all_melds()
+                if all(c // 13 < suits and c % 13 < ranks for c in meld)
+            }
+        ),
+        dtype=np.int64,
+    )
 
 
 def meld_unions(melds, n):
@@ -63,9 +70,8 @@ def meld_unions(melds, n):
     while frontier.size:
         grown = []
         for start in range(0, frontier.size, 10_000):
-            part = frontier[start:start + 10_000, None]
-            fits = ((part & melds) == 0) & (
-                np.bitwise_count(part).astype(np.int64) + sizes <= n)
+            part = frontier[start : start + 10_000, None]
+            fits = ((part & melds) == 0) & (np.bitwise_count(part).astype(np.int64) + sizes <= n)
             grown.append((part | melds)[fits])
         frontier = np.unique(np.concatenate(grown))
         full = np.bitwise_count(frontier) == n
@@ -107,7 +113,7 @@ def lanes_gf(k):
 def test_pieces_cover_every_class(n_cards):
     # multisets of 4 lanes by card count: Polya's cycle index of S4 applied to one lane
     f1, f2, f3, f4 = (lanes_gf(k) for k in (1, 2, 3, 4))
-    classes = (f1 ** 4 + 6 * f1 ** 2 * f2 + 3 * f2 ** 2 + 8 * f1 * f3 + 6 * f4) / 24
+    classes = (f1**4 + 6 * f1**2 * f2 + 3 * f2**2 + 8 * f1 * f3 + 6 * f4) / 24
     pieces = exact.make_pieces(n_cards)
     assert int(pieces.work.sum()) == round(classes.coef[n_cards])
 
@@ -118,15 +124,18 @@ def test_full_deck_ten_card_weights_sum_to_all_hands():
     assert result.classes == 671_225_412
 
 
-@pytest.mark.parametrize(("n_cards", "ranks", "suits"), [
-    (10, 6, 4),
-    (11, 6, 4),
-    (10, 7, 3),
-    (11, 7, 3),
-    (7, 5, 4),
-    (5, 4, 2),
-    (6, 9, 1),
-])
+@pytest.mark.parametrize(
+    ("n_cards", "ranks", "suits"),
+    [
+        (10, 6, 4),
+        (11, 6, 4),
+        (10, 7, 3),
+        (11, 7, 3),
+        (7, 5, 4),
+        (5, 4, 2),
+        (6, 9, 1),
+    ],
+)
 def test_matches_brute_force_over_every_hand(n_cards, ranks, suits):
     discard = n_cards == 11
     hands = deck_hands(n_cards, ranks, suits)
@@ -137,18 +146,20 @@ def test_matches_brute_force_over_every_hand(n_cards, ranks, suits):
     assert int(got.sum()) == math.comb(ranks * suits, n_cards)
 
 
-@pytest.mark.parametrize(("n_cards", "ranks", "suits", "discard"), [
-    (6, 5, 3, False),
-    (5, 4, 4, False),
-    (6, 4, 3, True),
-])
+@pytest.mark.parametrize(
+    ("n_cards", "ranks", "suits", "discard"),
+    [
+        (6, 5, 3, False),
+        (5, 4, 4, False),
+        (6, 4, 3, True),
+    ],
+)
 def test_matches_plain_python_oracle(n_cards, ranks, suits, discard):
     deck = [s * 13 + r for s in range(suits) for r in range(ranks)]
     values = []
     for hand in combinations(deck, n_cards):
         held = frozenset(hand)
-        values.append(reference.best_discard(held)[1] if discard
-                      else reference.min_deadwood(held))
+        values.append(reference.best_discard(held)[1] if discard else reference.min_deadwood(held))
     got = exact.exact_distribution(n_cards, ranks, suits, discard=discard)
     assert got.tolist() == np.bincount(values).tolist()
 
@@ -185,8 +196,9 @@ def test_published_results(n_cards):
     summary = json.loads((RESULTS / f"cards{n_cards}_summary.json").read_text())
     assert summary["hands"] == math.comb(52, n_cards)
     assert summary["p_gin"] == pytest.approx(zero / math.comb(52, n_cards), rel=1e-12)
-    assert summary == summary | {k: v for k, v in exact.summarize(counts).items()
-                                 if k not in ("p_at_most",)}
+    assert summary == summary | {
+        k: v for k, v in exact.summarize(counts).items() if k not in ("p_at_most",)
+    }
 
 
 class StopAfter:
@@ -225,8 +237,18 @@ def test_checkpoint_resumes(tmp_path):
 
 def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
     path = tmp_path / "cards10_4x6_checkpoint.json"
-    args = ["--cards", "10", "--ranks", "6", "--suits", "4", "--out", str(tmp_path),
-            "--no-progress", "--json"]
+    args = [
+        "--cards",
+        "10",
+        "--ranks",
+        "6",
+        "--suits",
+        "4",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+        "--json",
+    ]
     path.write_text(json.dumps({"params": {"n_cards": 9}, "next_piece": 3, "counts": [5, 5]}))
     result = CliRunner().invoke(exact_command, args)
     assert result.exit_code == 0, result.output
@@ -268,8 +290,7 @@ def test_input_validation():
 def test_write_results_with_monte_carlo_overlay(tmp_path):
     counts = exact.exact_distribution(10, 6, 4)
     mc = np.bincount(brute_values(deck_hands(10, 6, 4)[::97], False))
-    paths = report_exact.write_results(counts, 10, tmp_path, 1.5, mc,
-                                       {"deck": "4 suits x 6 ranks"})
+    paths = report_exact.write_results(counts, 10, tmp_path, 1.5, mc, {"deck": "4 suits x 6 ranks"})
     assert paths["chart"].stat().st_size > 10_000
     summary = json.loads(paths["summary"].read_text())
     assert summary["wall_seconds"] == 1.5
@@ -281,9 +302,10 @@ def test_write_results_with_monte_carlo_overlay(tmp_path):
 
 
 def test_cli_reduced_deck(tmp_path):
-    result = CliRunner().invoke(exact_command, [
-        "--cards", "11", "--ranks", "6", "--suits", "4", "--out", str(tmp_path),
-        "--no-progress"])
+    result = CliRunner().invoke(
+        exact_command,
+        ["--cards", "11", "--ranks", "6", "--suits", "4", "--out", str(tmp_path), "--no-progress"],
+    )
     assert result.exit_code == 0, result.output
     assert f"hands:              {math.comb(24, 11):,}" in result.output
     table = pd.read_csv(tmp_path / "cards11_4x6_counts.csv")
@@ -292,11 +314,14 @@ def test_cli_reduced_deck(tmp_path):
     assert not (tmp_path / "cards11_4x6_checkpoint.json").exists()
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--cards", "9"], "--cards must be 10 or 11"),
-    (["--cards", "10", "--suits", "1", "--ranks", "5"], "cannot deal 10 cards"),
-    (["--mc-deals", "-1"], "--mc-deals must be >= 0"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cards", "9"], "--cards must be 10 or 11"),
+        (["--cards", "10", "--suits", "1", "--ranks", "5"], "cannot deal 10 cards"),
+        (["--mc-deals", "-1"], "--mc-deals must be >= 0"),
+    ],
+)
 def test_cli_bad_input(args, message):
     result = CliRunner().invoke(exact_command, args)
     assert result.exit_code == 2

@@ -1,6 +1,5 @@
 """The expert's decisions follow its stated parameters on scripted positions."""
 
-
 import numpy as np
 import pytest
 
@@ -37,25 +36,37 @@ def dealt(first, second, upcard, stock):
 def discard(state, policy, seed=1):
     scratch = new_scratch()
     rng = np.array([stream_key(np.int64(seed), np.int64(0))], dtype=np.uint64)
-    card_index, knock = expert_discard(state, np.int64(state[Slot.TURN]), policy.to_array(),
-                                       rng, scratch[:52], scratch[52:104])
+    card_index, knock = expert_discard(
+        state, np.int64(state[Slot.TURN]), policy.to_array(), rng, scratch[:52], scratch[52:104]
+    )
     return cards.format_card(int(card_index)), bool(knock)
 
 
 def wants(state, policy):
-    return bool(expert_wants_upcard(state, np.int64(state[Slot.TURN]), policy.to_array(),
-                                    new_scratch()))
+    return bool(
+        expert_wants_upcard(state, np.int64(state[Slot.TURN]), policy.to_array(), new_scratch())
+    )
 
 
 def test_policy_string_form_covers_every_expert_weight():
-    policy = SAMPLED.changed(outs=7, danger=8, take_margin=-9, low_late=10, knock_bias=11,
-                     play_in=5, knock_stock=-12, knock_threat=13, knock_samples=14, game_push=15)
+    policy = SAMPLED.changed(
+        outs=7,
+        danger=8,
+        take_margin=-9,
+        low_late=10,
+        knock_bias=11,
+        play_in=5,
+        knock_stock=-12,
+        knock_threat=13,
+        knock_samples=14,
+        game_push=15,
+    )
     text = format_policy(policy)
     assert parse_policy(text) == policy
     assert "knock_rule=expert" in text and "take_margin=-9" in text
     assert "knock_alert=1:10/7:0" in text
     assert parse_policy("expert") == EXPERT
-    weights = policy.to_array()[PolicyField.KNOCK_RULE:PolicyField.PLAY_IN + 1]
+    weights = policy.to_array()[PolicyField.KNOCK_RULE : PolicyField.PLAY_IN + 1]
     assert (weights == [1, 7, 8, -9, 10, 11, -12, 13, 14, 15, 5]).all()
     with pytest.raises(ValueError, match="knock rule"):
         parse_policy("expert,knock_rule=sometimes")
@@ -111,8 +122,7 @@ def test_outs_are_the_cards_completing_pairs_and_run_draws():
 def danger_position():
     """Seat 0 to discard from 2c 3c 4c 5d 6d 7d Kh Qc 9s Ac Ad (Kh and Qc both leave 21
     points); seat 1 took Jh and Qh from the pile, so Kh would feed its run."""
-    state = dealt("2c 3c 4c 5d 6d 7d Qh Kh Qc 9s", "Tc Jc 2d 3d 4d 7c 8c 5h 6h 9h", "Jh",
-                  "Ac Ad")
+    state = dealt("2c 3c 4c 5d 6d 7d Qh Kh Qc 9s", "Tc Jc 2d 3d 4d 7c 8c 5h 6h 9h", "Jh", "Ac Ad")
     state[Slot.TURN] = 1
     apply_draw(state, True)  # seat 1 takes Jh
     apply_discard(state, card("7c"), False, RULES)
@@ -143,8 +153,10 @@ def test_the_discard_avoids_feeding_the_opponent_by_the_danger_weight():
     probs = np.zeros(52)
     infer_hidden(state, np.int64(0), probs)
     for weight in (150, 500, 2_000):
-        cost = {name: left + weight / 100 * danger(card(name), probs)
-                for name, left in (("Kh", 21), ("Qc", 21), ("9s", 22))}
+        cost = {
+            name: left + weight / 100 * danger(card(name), probs)
+            for name, left in (("Kh", 21), ("Qc", 21), ("9s", 22))
+        }
         expected = min(cost, key=cost.get)
         assert discard(state, EXPERT.changed(danger=weight)) == (expected, False)
         assert expected != "Kh"

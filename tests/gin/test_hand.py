@@ -7,9 +7,9 @@ import pytest
 
 from analyzer.core.cards import parse_card
 from analyzer.gin.engine.transitions import Slot, deck_order, play_from_deck
-from analyzer.gin.play.hand import Hand, Move
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
+from analyzer.gin.play.hand import Hand, Move
 
 
 def _cards(text: str) -> list[int]:
@@ -20,17 +20,24 @@ def test_full_hand_plays_like_the_engine():
     """Hand.play_on with a policy ends in the same state as the engine's own loop."""
     for seed in range(6):
         hand = Hand.deal(RULES["standard"], seed=seed, dealer=seed % 2)
-        deck = hand.state[Slot.DECK:Slot.DECK + 52].astype(np.int8)  # the deck order it was dealt from
+        deck = hand.state[Slot.DECK : Slot.DECK + 52].astype(
+            np.int8
+        )  # the deck order it was dealt from
         policies = np.stack([POLICIES["expert"].to_array(), POLICIES["simple"].to_array()])
-        engine = play_from_deck(deck, seed % 2, RULES["standard"].to_array(), policies,
-                                policy_seed=seed)
+        engine = play_from_deck(
+            deck, seed % 2, RULES["standard"].to_array(), policies, policy_seed=seed
+        )
         hand.play_on((POLICIES["expert"], POLICIES["simple"]))
         assert np.array_equal(hand.state, engine)
 
 
 def test_legal_moves_follow_the_phases():
-    deck = deck_order(_cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh"),
-                      _cards("7c 7d 8h 8s Tc Td Jc Js Qh Kh"), parse_card("6s"), [])
+    deck = deck_order(
+        _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh"),
+        _cards("7c 7d 8h 8s Tc Td Jc Js Qh Kh"),
+        parse_card("6s"),
+        [],
+    )
     hand = Hand.deal(RULES["standard"], deck=deck, dealer=1)
     assert hand.phase == "offer" and hand.to_move == 0
     assert hand.legal_moves() == [Move("pass"), Move("take")]
@@ -58,7 +65,9 @@ def test_seat_view_records_what_the_seat_sees():
     cards = _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh")
     view = Hand.seat_view(0, cards, dealer=1, rules=RULES["eaai"], scores=(40, 75))
     assert view.scores == (40, 75)
-    assert view.state[Slot.RULE_GIN_BONUS] == RULES["eaai"].gin_bonus  # the rules a knock is valued by
+    assert (
+        view.state[Slot.RULE_GIN_BONUS] == RULES["eaai"].gin_bonus
+    )  # the rules a knock is valued by
     view.turn_upcard(parse_card("8c"))
     view.play(Move("pass"))
     view.opponent_plays(Move("take"))
@@ -98,9 +107,15 @@ def test_decide_leaves_the_state_alone_and_copy_is_independent():
     assert np.array_equal(hand.state, before)
 
 
-@pytest.mark.parametrize(("kind", "card", "text"), [
-    ("fold", None, "unknown move"), ("discard", None, "needs card"), ("pass", 3, "takes no"),
-    ("knock", 60, "not 0-51")])
+@pytest.mark.parametrize(
+    ("kind", "card", "text"),
+    [
+        ("fold", None, "unknown move"),
+        ("discard", None, "needs card"),
+        ("pass", 3, "takes no"),
+        ("knock", 60, "not 0-51"),
+    ],
+)
 def test_bad_moves_are_value_errors(kind, card, text):
     with pytest.raises(ValueError, match=text):
         Move(kind, card)
@@ -113,9 +128,10 @@ def test_wall_hands_play_like_the_engine():
     at_the_wall = []
     for seed in (18, 250, 280):  # deals that reach the wall; at 250 and 280 a take to knock
         hand = Hand.deal(rules, seed=seed, dealer=seed % 2)
-        deck = hand.state[Slot.DECK:Slot.DECK + 52].astype(np.int8)
-        engine = play_from_deck(deck, seed % 2, rules.to_array(),
-                                np.stack([passive.to_array()] * 2), policy_seed=seed)
+        deck = hand.state[Slot.DECK : Slot.DECK + 52].astype(np.int8)
+        engine = play_from_deck(
+            deck, seed % 2, rules.to_array(), np.stack([passive.to_array()] * 2), policy_seed=seed
+        )
         while not hand.done:
             move = hand.decide(passive)
             if hand.phase == "draw" and hand.stock_left <= 2:
@@ -129,8 +145,7 @@ def test_wall_hands_play_like_the_engine():
 def test_a_seat_view_takes_the_opponents_wall_knock_and_a_throw_back_when_allowed():
     cards = _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh")
     for throw_back in (False, True):
-        view = Hand.seat_view(0, cards, dealer=1, rules=RULES["openspiel"],
-                              throw_back=throw_back)
+        view = Hand.seat_view(0, cards, dealer=1, rules=RULES["openspiel"], throw_back=throw_back)
         view.turn_upcard(parse_card("8c"))
         view.play(Move("pass"))
         view.opponent_plays(Move("take"))
@@ -162,8 +177,13 @@ def test_from_position_is_what_the_player_knows():
     from analyzer.gin.play.advisor import Position, legal_actions
 
     position = Position.from_options(
-        "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", pile="Td Ks Jh Ts Kd Tc", opp_took="8d 9s",
-        opp_threw="Tc Jh Ts Ks 7c", stock=22, turn=5)
+        "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
+        pile="Td Ks Jh Ts Kd Tc",
+        opp_took="8d 9s",
+        opp_threw="Tc Jh Ts Ks 7c",
+        stock=22,
+        turn=5,
+    )
     hand = Hand.from_position(position, RULES["standard"])
     assert hand.seat == 0 and hand.phase == "discard" and hand.to_move == 0
     assert hand.cards(0) == tuple(sorted(position.hand))
@@ -175,14 +195,19 @@ def test_from_position_is_what_the_player_knows():
     assert hand.pile == (parse_card("7c"), -1, -1, *position.pile)
     assert hand.held(1) == () and hand.scores == (0, 0)  # a description keeps no more
     moves = {(m.kind, m.card) for m in hand.legal_moves()}
-    actions = {("discard" if a.verb == "play" else "knock", a.card)
-               for a in legal_actions(position)}
+    actions = {
+        ("discard" if a.verb == "play" else "knock", a.card) for a in legal_actions(position)
+    }
     assert moves == actions
 
 
 def test_big_gin_comes_first_and_may_be_declined():
-    deck = deck_order(_cards("As 2s 3s 4s 5s 7h 7d 7c Kc Kd"),
-                      _cards("2c 3c 8h 8s Tc Td Jc Js Qh Qd"), parse_card("Ks"), [])
+    deck = deck_order(
+        _cards("As 2s 3s 4s 5s 7h 7d 7c Kc Kd"),
+        _cards("2c 3c 8h 8s Tc Td Jc Js Qh Qd"),
+        parse_card("Ks"),
+        [],
+    )
     hand = Hand.deal(RULES["biggin"], deck=deck, dealer=1)
     hand.play(Move("take"))
     moves = hand.legal_moves()

@@ -5,15 +5,6 @@ import numpy as np
 import pytest
 
 from analyzer.core.rng import stream_key
-from analyzer.gin.studies.calibration import inference_snapshots
-from analyzer.gin.engine.transitions import (
-    Phase,
-    Slot,
-    apply_discard,
-    apply_draw,
-    new_scratch,
-)
-from analyzer.gin.evaluator.api import min_deadwood
 from analyzer.gin.decisions.inference import (
     from_sampling_table,
     infer_hidden,
@@ -22,9 +13,18 @@ from analyzer.gin.decisions.inference import (
     sample_played_in,
     to_sampling_table,
 )
+from analyzer.gin.engine.transitions import (
+    Phase,
+    Slot,
+    apply_discard,
+    apply_draw,
+    new_scratch,
+)
+from analyzer.gin.evaluator.api import min_deadwood
 from analyzer.gin.model.knowledge import hidden_count
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import Rules
+from analyzer.gin.studies.calibration import inference_snapshots
 
 from .scripted import card, dealt, mask
 
@@ -34,8 +34,7 @@ RULES = STANDARD.to_array()
 
 def position():
     """Seat 1 took 9h and threw 3s; seat 0 (the observer) is to draw."""
-    state = dealt("As 2s 4c 5c 6c 7h 8h Kd Qd Jd", "3s Tc Jc 2d 3d 4d 7c 8c Kh Ks", "9h",
-                  "2h 5h")
+    state = dealt("As 2s 4c 5c 6c 7h 8h Kd Qd Jd", "3s Tc Jc 2d 3d 4d 7c 8c Kh Ks", "9h", "2h 5h")
     state[Slot.OFFERS], state[Slot.PHASE], state[Slot.TURN] = 1, Phase.DRAW, 1
     apply_draw(state, True)  # seat 1 takes 9h
     apply_discard(state, card("3s"), False, RULES)
@@ -116,8 +115,7 @@ def test_sampled_hands_hold_the_known_cards_and_only_unseen_ones():
         hand = sample_hidden(state, np.int64(0), probs, unseen, rng)
         assert bin(hand).count("1") == 10 and hand & mask("9h")
         assert hand & ~(unseen | mask("9h")) == 0
-        played = sample_played_in(state, np.int64(0), probs, unseen, np.int64(2), rng,
-                                  scratch)
+        played = sample_played_in(state, np.int64(0), probs, unseen, np.int64(2), rng, scratch)
         assert bin(played).count("1") == 10 and played & mask("9h")
 
 
@@ -128,11 +126,15 @@ def test_played_in_hands_are_better_than_marginal_draws():
     rng = np.array([stream_key(np.int64(6), np.int64(0))], dtype=np.uint64)
     scratch = new_scratch()
     n = 400
-    raw = [min_deadwood(int(sample_hidden(state, np.int64(0), probs, unseen, rng)))
-           for _ in range(n)]
-    played = [min_deadwood(int(sample_played_in(state, np.int64(0), probs, unseen,
-                                                np.int64(3), rng, scratch)))
-              for _ in range(n)]
+    raw = [
+        min_deadwood(int(sample_hidden(state, np.int64(0), probs, unseen, rng))) for _ in range(n)
+    ]
+    played = [
+        min_deadwood(
+            int(sample_played_in(state, np.int64(0), probs, unseen, np.int64(3), rng, scratch))
+        )
+        for _ in range(n)
+    ]
     gap = np.mean(raw) - np.mean(played)
     half = 1.96 * np.sqrt((np.var(raw) + np.var(played)) / n)
     assert gap > half  # three rounds of play-in lower the deadwood, beyond noise
@@ -144,9 +146,18 @@ def test_outlook_returns_consistent_estimates():
     to_sampling_table(unseen, probs)
     rng = np.array([stream_key(np.int64(7), np.int64(0))], dtype=np.uint64)
     deadwoods = np.zeros(64, dtype=np.int64)
-    mean, ends, gins = opponent_outlook(state, np.int64(0), probs, unseen, np.int64(card("2h")),
-                                        np.int64(64), np.int64(2), rng, new_scratch()[:52],
-                                        deadwoods)
+    mean, ends, gins = opponent_outlook(
+        state,
+        np.int64(0),
+        probs,
+        unseen,
+        np.int64(card("2h")),
+        np.int64(64),
+        np.int64(2),
+        rng,
+        new_scratch()[:52],
+        deadwoods,
+    )
     assert mean == pytest.approx(deadwoods.mean())
     assert 0.0 <= gins <= ends <= 1.0
     assert (deadwoods >= 0).all() and (deadwoods <= 100).all()

@@ -27,6 +27,7 @@ def _mask(text: str) -> np.int64:
 
 def test_run_split_counts():
     from analyzer.gin.evaluator.partition import RUN_SPLITS
+
     # a lane's runs cut into runs of 3+: 3-5 cards one way, 6 two, 7 three, 8 four
     for size, ways in ((3, 1), (5, 1), (6, 2), (7, 3), (8, 4), (9, 6)):
         assert RUN_SPLITS[(1 << size) - 1] == ways
@@ -90,10 +91,12 @@ def test_greedy_never_beats_optimal_layoffs():
 
 
 def test_rule_fields_parse_and_pack():
-    rules = Rules().with_overrides(["defender_layoff=melds-then-greedy",
-                                    "knocker_melds=random-best"])
-    assert rules == dataclasses.replace(Rules(), defender_layoff="melds-then-greedy",
-                                        knocker_melds="random-best")
+    rules = Rules().with_overrides(
+        ["defender_layoff=melds-then-greedy", "knocker_melds=random-best"]
+    )
+    assert rules == dataclasses.replace(
+        Rules(), defender_layoff="melds-then-greedy", knocker_melds="random-best"
+    )
     with pytest.raises(ValueError, match="defender_layoff"):
         Rules(defender_layoff="best")
     assert PRESETS["standard"].defender_layoff == "optimal"
@@ -117,14 +120,16 @@ def test_forms_meld_matches_a_three_card_oracle():
 
     from analyzer.core.melds import meld_index
     from analyzer.gin.evaluator.partition import forms_meld_kernel
+
     gen = np.random.default_rng(4)
     for _ in range(300):
         cards = [int(c) for c in gen.permutation(52)[:11]]
         hand, card = cards[:10], cards[10]
         mask = sum(1 << c for c in hand)
         # any meld holding the card holds a three-card meld holding it
-        oracle = any(meld_index((1 << card) | (1 << a) | (1 << b)) >= 0
-                     for a, b in combinations(hand, 2))
+        oracle = any(
+            meld_index((1 << card) | (1 << a) | (1 << b)) >= 0 for a, b in combinations(hand, 2)
+        )
         assert forms_meld_kernel(np.int64(mask), np.int64(card)) == oracle
     # 7c with 5c 6c melds, though the best arrangement keeps 5c 5d 5h as a set
     assert forms_meld_kernel(_mask("5c 6c 5d 5h"), np.int64(to_mask("7c").bit_length() - 1))

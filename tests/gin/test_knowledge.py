@@ -148,9 +148,10 @@ def test_knowledge_invariants_over_random_self_play():
                     hidden = state[Slot.HAND + 1 - player] & ~state[Slot.HELD + 1 - player]
                     assert hidden & ~unseen == 0
                     assert bin(hidden).count("1") == hidden_count(state, observer)
-            thrown = np.flatnonzero(state[Slot.LOG:Slot.LOG + 52])
-            assert set(thrown) == {c for c in range(52)
-                                   if (state[Slot.THREW] | state[Slot.THREW + 1]) >> c & 1}
+            thrown = np.flatnonzero(state[Slot.LOG : Slot.LOG + 52])
+            assert set(thrown) == {
+                c for c in range(52) if (state[Slot.THREW] | state[Slot.THREW + 1]) >> c & 1
+            }
 
 
 def test_the_alert_knock_schedule_applies_while_the_opponent_holds_a_pile_card():

@@ -9,8 +9,6 @@ import pytest
 
 from analyzer.core import cards
 from analyzer.core.rng import stream_key
-from analyzer.gin.model.describe import explain_policy
-from analyzer.gin.engine.transitions import Phase, Slot, play_from_deck
 from analyzer.gin.decisions.marjj import (
     framework_melds,
     marjj_choices,
@@ -19,6 +17,8 @@ from analyzer.gin.decisions.marjj import (
     marjj_wants_upcard,
     opponent_score,
 )
+from analyzer.gin.engine.transitions import Phase, Slot, play_from_deck
+from analyzer.gin.model.describe import explain_policy
 from analyzer.gin.model.policies import (
     DISCARD_RULES,
     DRAW_RULES,
@@ -50,8 +50,11 @@ def position(hand, own_turns=1, threw="", opponent_threw="", opponent_took=""):
     state[Slot.PHASE], state[Slot.TURN], state[Slot.TAKEN] = Phase.DISCARD, 0, -1
     state[Slot.OWN_TURNS] = own_turns
     state[Slot.KNOCK_LIMIT] = 10
-    for slot, text in ((Slot.THREW, threw), (Slot.THREW + 1, opponent_threw),
-                       (Slot.TOOK + 1, opponent_took)):
+    for slot, text in (
+        (Slot.THREW, threw),
+        (Slot.THREW + 1, opponent_threw),
+        (Slot.TOOK + 1, opponent_took),
+    ):
         state[slot] = mask(text) if text else 0
     return state
 
@@ -116,10 +119,13 @@ def test_framework_meld_order_runs_by_its_suits_then_sets():
     melds = [cards.format_hand(int(m)) for m in out[:count]]
     # runs: clubs, hearts (the framework's second suit), then sets of 7: missing C, H, S,
     # D in its suit order, then all four
-    assert melds[:4] == [cards.format_hand(mask(t)) for t in
-                         ("2C 3C 4C", "2C 3C 4C 5C", "3C 4C 5C", "7H 8H 9H")]
-    assert melds[4:] == [cards.format_hand(mask(t)) for t in
-                         ("7H 7S 7D", "7C 7S 7D", "7C 7H 7D", "7C 7H 7S", "7C 7H 7S 7D")]
+    assert melds[:4] == [
+        cards.format_hand(mask(t)) for t in ("2C 3C 4C", "2C 3C 4C 5C", "3C 4C 5C", "7H 8H 9H")
+    ]
+    assert melds[4:] == [
+        cards.format_hand(mask(t))
+        for t in ("7H 7S 7D", "7C 7S 7D", "7C 7H 7D", "7C 7H 7S", "7C 7H 7S 7D")
+    ]
 
 
 def test_seen_leaves_out_the_upcard_the_opponent_took_before_it_was_offered():
@@ -170,9 +176,12 @@ def test_a_card_just_taken_from_the_pile_is_never_thrown():
 
 def test_opponent_model_scores_on_hand_worked_cards():
     def score(text, hand="", seen="", took=""):
-        return opponent_score(np.int64(card(text)), np.int64(mask(hand + " " + text)),
-                              np.int64(mask(seen + " " + text)),
-                              np.int64(mask(took) if took else 0))
+        return opponent_score(
+            np.int64(card(text)),
+            np.int64(mask(hand + " " + text)),
+            np.int64(mask(seen + " " + text)),
+            np.int64(mask(took) if took else 0),
+        )
 
     # a lone ace: below it nothing (-5) and nothing two below (-3); the same-rank count
     # includes the card itself, so one "unavailable" card costs the rank penalty (+4)
@@ -197,10 +206,14 @@ def test_opponent_model_turns_a_tie_between_symmetric_kings():
     assert choices(position(hand, own_turns=5, threw="QD QH", opponent_took="QD")) == {"Kh"}
     took = mask("QD")
     seen = int(marjj_seen(position(hand, threw="QD QH", opponent_took="QD"), np.int64(0)))
-    assert opponent_score(np.int64(card("KD")), np.int64(mask(hand)), np.int64(seen),
-                          np.int64(took)) == -5 + 5 - 4
-    assert opponent_score(np.int64(card("KH")), np.int64(mask(hand)), np.int64(seen),
-                          np.int64(took)) == -10 - 4
+    assert (
+        opponent_score(np.int64(card("KD")), np.int64(mask(hand)), np.int64(seen), np.int64(took))
+        == -5 + 5 - 4
+    )
+    assert (
+        opponent_score(np.int64(card("KH")), np.int64(mask(hand)), np.int64(seen), np.int64(took))
+        == -10 - 4
+    )
 
 
 def test_plays_whole_hands_reproducibly():

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from analyzer.gin.play.multiplayer import _seats, multiplayer_summary, play_multiplayer_games
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import Rules
+from analyzer.gin.play.multiplayer import _seats, multiplayer_summary, play_multiplayer_games
 
 BASIC = POLICIES["basic"]
 
@@ -29,12 +29,17 @@ def test_seatings():
     assert _seats(3, 0, 0, 0, 2, 0, True) == (0, 2)
     # four players: partners face different opponents each round
     assert [_seats(4, r, t, 0, -1, 2, False) for r in (0, 1) for t in (0, 1)] == [
-        (0, 1), (2, 3), (3, 0), (1, 2)]
+        (0, 1),
+        (2, 3),
+        (3, 0),
+        (1, 2),
+    ]
 
 
 def test_four_players_partnerships():
-    frame = play_multiplayer_games(Rules(), [BASIC, POLICIES["passive"], BASIC,
-                                             POLICIES["passive"]], 200, seed=2)
+    frame = play_multiplayer_games(
+        Rules(), [BASIC, POLICIES["passive"], BASIC, POLICIES["passive"]], 200, seed=2
+    )
     assert set(frame.columns) >= {"total_team02", "total_team13"}
     assert (frame["finished"] == 1).all()
     assert (frame["hands"] % 2 == 0).all()  # two hands per round

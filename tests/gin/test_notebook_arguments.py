@@ -26,29 +26,40 @@ CASES = [
     (lambda: az.simulate(a=None), TypeError, "a must be a policy name"),
     (lambda: az.simulate(b=7), TypeError, "b must be a policy name"),
     (lambda: az.simulate(rules=None), TypeError, "rules must be a rules preset name"),
-    (lambda: az.simulate(deals=10**13), ValueError,
-     f"deals must be 1-{MAX_UNITS}, got {10**13}"),
+    (lambda: az.simulate(deals=10**13), ValueError, f"deals must be 1-{MAX_UNITS}, got {10**13}"),
     (lambda: az.simulate(deals=0), ValueError, "deals must be 1-"),
     (lambda: az.simulate(deals=True), TypeError, "deals must be an integer, got True"),
     (lambda: az.simulate(deals=1e3), TypeError, "deals must be an integer, got 1000.0"),
-    (lambda: az.simulate(keep_rows=True, deals=10**9), ValueError,
-     f"deals with keep_rows=True must be 1-{MAX_RAW_UNITS}, got {10**9}"),
+    (
+        lambda: az.simulate(keep_rows=True, deals=10**9),
+        ValueError,
+        f"deals with keep_rows=True must be 1-{MAX_RAW_UNITS}, got {10**9}",
+    ),
     (lambda: az.simulate(keep_rows="yes"), TypeError, "keep_rows must be True or False"),
     (lambda: az.simulate(progress="bar"), TypeError, "progress must be True, False, None"),
     (lambda: az.play_games(games=0), ValueError, "games must be 1-"),
     (lambda: az.play_games(a=None), TypeError, "a must be a policy name"),
     (lambda: az.policy(None), TypeError, "text must be a string, got None"),
-    (lambda: az.policy("basic", outs=10**9), ValueError,
-     f"outs must be -{MAX_WEIGHT} to {MAX_WEIGHT}"),
+    (
+        lambda: az.policy("basic", outs=10**9),
+        ValueError,
+        f"outs must be -{MAX_WEIGHT} to {MAX_WEIGHT}",
+    ),
     (lambda: az.rules(None), TypeError, "name must be a string, got None"),
     (lambda: az.advise(None), TypeError, "hand must be a string, got None"),
-    (lambda: az.advise(HAND, temperature=math.nan), ValueError,
-     "temperature must be a finite number, got nan"),
+    (
+        lambda: az.advise(HAND, temperature=math.nan),
+        ValueError,
+        "temperature must be a finite number, got nan",
+    ),
     (lambda: az.advise(HAND, temperature=math.inf), ValueError, "temperature must be"),
     (lambda: az.advise(HAND, temperature=0), ValueError, "temperature must be > 0"),
     (lambda: az.advise(HAND, tolerance=-1.0), ValueError, "tolerance must be > 0"),
-    (lambda: az.advise(HAND, samples=MAX_SAMPLES + 1), ValueError,
-     f"samples must be 1-{MAX_SAMPLES}"),
+    (
+        lambda: az.advise(HAND, samples=MAX_SAMPLES + 1),
+        ValueError,
+        f"samples must be 1-{MAX_SAMPLES}",
+    ),
     (lambda: az.advise(HAND, seed=2**64), ValueError, "seed must be 0-"),
     (lambda: az.advise(HAND, stock=10**30), ValueError, "stock must be 2-31, got 1"),
     (lambda: az.advise(HAND, turn=0), ValueError, "turn must be 1-"),
@@ -56,16 +67,22 @@ CASES = [
     (lambda: az.advise(HAND, policy=None), TypeError, "policy must be a policy name"),
     (lambda: az.advise(HAND, bogus=1), TypeError, "unexpected keyword argument 'bogus'"),
     (lambda: az.advise(HAND, weights="flat"), ValueError, "weights must be 'model' or"),
-    (lambda: az.variants("standard"), TypeError,
-     "presets must be a list of rules preset names, got 'standard' (write ['standard'])"),
+    (
+        lambda: az.variants("standard"),
+        TypeError,
+        "presets must be a list of rules preset names, got 'standard' (write ['standard'])",
+    ),
     (lambda: az.variants([]), ValueError, "presets is empty"),
     (lambda: az.variants(["standard", "nope"]), ValueError, "unknown rules preset 'nope'"),
     (lambda: az.variants(["standard", "standard"]), ValueError, "names a preset twice"),
     (lambda: az.variants(deals=1), ValueError, f"deals must be 2-{MAX_RAW_UNITS}, got 1"),
     (lambda: az.variants(deals=10**7), ValueError, f"deals must be 2-{MAX_RAW_UNITS}"),
     (lambda: az.knock_sweep(thresholds=[]), ValueError, "thresholds is empty"),
-    (lambda: az.knock_sweep(thresholds=[3, 11]), ValueError,
-     "a knock threshold must be 0-10, got 11"),
+    (
+        lambda: az.knock_sweep(thresholds=[3, 11]),
+        ValueError,
+        "a knock threshold must be 0-10, got 11",
+    ),
     (lambda: az.knock_sweep(thresholds=[3, 3]), ValueError, "lists a threshold twice"),
     (lambda: az.knock_sweep(thresholds=7), TypeError, "thresholds must be a list"),
     (lambda: az.knock_sweep(games=10**13), ValueError, "games must be 1-"),
@@ -84,8 +101,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("call", "error", "text"), CASES,
-                         ids=[f"case{i}" for i in range(len(CASES))])
+@pytest.mark.parametrize(
+    ("call", "error", "text"), CASES, ids=[f"case{i}" for i in range(len(CASES))]
+)
 def test_bad_arguments_name_the_parameter(call, error, text):
     started = time.perf_counter()
     with pytest.raises(error, match=re.escape(text)) as raised:
@@ -118,8 +136,15 @@ def test_policy_fields_have_ranges():
             Policy().changed(**{name: float(low)})
 
 
-@pytest.mark.parametrize("text", ["basic,outs=99999999999999999999999", "basic,knock=\u0663",
-                                  "basic,danger=1e9", "basic,knock_bias=-100001"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "basic,outs=99999999999999999999999",
+        "basic,knock=\u0663",
+        "basic,danger=1e9",
+        "basic,knock_bias=-100001",
+    ],
+)
 def test_policy_strings_out_of_range(text):
     with pytest.raises(ValueError, match=r"must be|expected an integer"):
         parse_policy(text)

@@ -25,8 +25,11 @@ from analyzer.gin.model.spec_fields import declared
 
 
 def test_every_key_is_declared_once_and_described():
-    keys = [declared(spec, item.name).key for spec in (Draw, Discard, Knock, Tracking)
-            for item in fields(spec)]
+    keys = [
+        declared(spec, item.name).key
+        for spec in (Draw, Discard, Knock, Tracking)
+        for item in fields(spec)
+    ]
     assert sorted(keys) == sorted(KEYS)
     assert [row[0] for row in policy_fields(Policy())] == list(KEYS)
     assert all(row[2] for row in policy_fields(Policy()))
@@ -37,17 +40,29 @@ def test_the_expert_row_is_the_one_the_kernels_always_read():
     row = PRESETS["expert"].to_array()
     assert len(row) == PolicyField.SIZE == 16 + 2 * SCHEDULE_TURNS
     assert list(row[:5]) == [3, 4, 0, 3, 4]  # draw, discard, norepeat, danger_penalty, slack
-    assert list(row[PolicyField.KNOCK_RULE:PolicyField.ALERT_SCHEDULE]) == [
-        0, 193, 245, 600, 15, -118, 21, 0, 8, 0, 5]
-    schedule = row[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS]
-    alert = row[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS]
+    assert list(row[PolicyField.KNOCK_RULE : PolicyField.ALERT_SCHEDULE]) == [
+        0,
+        193,
+        245,
+        600,
+        15,
+        -118,
+        21,
+        0,
+        8,
+        0,
+        5,
+    ]
+    schedule = row[PolicyField.SCHEDULE : PolicyField.SCHEDULE + SCHEDULE_TURNS]
+    alert = row[PolicyField.ALERT_SCHEDULE : PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS]
     assert list(schedule[8:10]) == [10, 0] and list(alert[5:7]) == [10, 0]
 
 
 def test_string_forms_keep_their_key_order():
     assert format_policy(PRESETS["expert"]) == (
         "draw=expert,discard=expert,knock=1:10/10:0,knock_alert=1:10/7:0,outs=193,danger=245,"
-        "take_margin=600,low_late=15,knock_bias=-118,knock_stock=21,play_in=5")
+        "take_margin=600,low_late=15,knock_bias=-118,knock_stock=21,play_in=5"
+    )
     for name, preset in PRESETS.items():
         assert parse_policy(format_policy(preset)) == preset, name
 

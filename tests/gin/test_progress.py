@@ -31,17 +31,23 @@ class Counter:
 
 STUDIES = {
     "knock_sweep": lambda p: studies.knock_sweep(
-        STANDARD, BASIC, {"basic": BASIC, "twin": None}, 60, 6, 1, (0, 5, 10), progress=p),
-    "knock_chart": lambda p: studies.knock_chart(STANDARD, BASIC, BASIC, 80, 1, 5, chunk=32,
-                                                 progress=p, equity_deals=50),
-    "best_response": lambda p: studies.best_response(STANDARD, BASIC, [10] * 4, BASIC, 20, 1,
-                                                     progress=p),
-    "best_schedule": lambda p: studies.best_schedule(STANDARD, BASIC, BASIC, 20, 1, rounds=2,
-                                                     progress=p),
+        STANDARD, BASIC, {"basic": BASIC, "twin": None}, 60, 6, 1, (0, 5, 10), progress=p
+    ),
+    "knock_chart": lambda p: studies.knock_chart(
+        STANDARD, BASIC, BASIC, 80, 1, 5, chunk=32, progress=p, equity_deals=50
+    ),
+    "best_response": lambda p: studies.best_response(
+        STANDARD, BASIC, [10] * 4, BASIC, 20, 1, progress=p
+    ),
+    "best_schedule": lambda p: studies.best_schedule(
+        STANDARD, BASIC, BASIC, 20, 1, rounds=2, progress=p
+    ),
     "tournament": lambda p: studies.tournament(
-        STANDARD, {n: PRESETS[n] for n in ("basic", "simple", "passive")}, 40, 4, 1, progress=p),
-    "variants": lambda p: studies.variants(["standard", "straight"], BASIC, PRESETS["gin-hunter"],
-                                           BASIC, 40, 4, 1, progress=p),
+        STANDARD, {n: PRESETS[n] for n in ("basic", "simple", "passive")}, 40, 4, 1, progress=p
+    ),
+    "variants": lambda p: studies.variants(
+        ["standard", "straight"], BASIC, PRESETS["gin-hunter"], BASIC, 40, 4, 1, progress=p
+    ),
     "dealt_hands": lambda p: studies.dealt_hands(500, 1, progress=p),
     "multiplayer": lambda p: play_multiplayer_games(STANDARD, [BASIC] * 3, 2_100, 1, p),
     "exact": lambda p: exact.exact_enumeration(5, ranks=5, suits=3, progress=p, chunk=2),

@@ -7,10 +7,10 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import cli
 from analyzer.core.cards import parse_card, parse_hand
-from analyzer.gin.play.advisor import Position, advise
 from analyzer.gin.engine.transitions import SCRATCH_SIZE, Phase, Slot, new_state
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
+from analyzer.gin.play.advisor import Position, advise
 from analyzer.gin.play.players import SearchPolicy, format_player, parse_player, split_players
 from analyzer.gin.play.search import search_action
 from analyzer.gin.play.simulate import hand_rows, play_games, simulate
@@ -39,11 +39,11 @@ def discard_position(hand, opp, stock, own_turns=1):
     state[Slot.HAND + 1] = _mask(opp)
     state[Slot.THREW] = _mask(pile[0::2])
     state[Slot.THREW + 1] = _mask(pile[1::2])
-    state[Slot.PILE:Slot.PILE + len(pile)] = pile
+    state[Slot.PILE : Slot.PILE + len(pile)] = pile
     state[Slot.PILE_LEN] = len(pile)
     state[Slot.PILE_MASK] = _mask(pile)
     state[Slot.STOCK_POS] = 52 - len(stock)
-    state[Slot.DECK + 52 - len(stock):Slot.DECK + 52] = stock
+    state[Slot.DECK + 52 - len(stock) : Slot.DECK + 52] = stock
     state[Slot.OWN_TURNS] = state[Slot.OWN_TURNS + 1] = own_turns
     state[Slot.DRAWS] = 2 * own_turns
     state[Slot.DEALER] = 1
@@ -60,8 +60,15 @@ def decide(state, player, key=7):
     """(action code, samples used) of one search decision."""
     policies, searchers = split_players([player, player])
     used = np.zeros(1, dtype=np.int64)
-    action = search_action(state, STANDARD.to_array(), policies, searchers[0], np.int64(key),
-                           np.zeros(SCRATCH_SIZE, dtype=np.int64), used)
+    action = search_action(
+        state,
+        STANDARD.to_array(),
+        policies,
+        searchers[0],
+        np.int64(key),
+        np.zeros(SCRATCH_SIZE, dtype=np.int64),
+        used,
+    )
     return int(action), int(used[0])
 
 
@@ -76,8 +83,12 @@ def test_search_knocks_when_the_stock_is_about_to_run_out(sampler, scope):
     # gin-hunter would hold on for gin at own turn 3; with three cards left in the stock
     # playing on scores at most a drawn hand, a knock at 1 wins against a loose hand
     state = discard_position(MELDED, LOOSE, "Jc Td 6d", own_turns=3)
-    action, _ = decide(state, SearchPolicy(budget=64, rollout=GIN_HUNTER, sampler=sampler,
-                                           scope=scope, batch=8, min_samples=8))
+    action, _ = decide(
+        state,
+        SearchPolicy(
+            budget=64, rollout=GIN_HUNTER, sampler=sampler, scope=scope, batch=8, min_samples=8
+        ),
+    )
     assert action == KNOCK + parse_card("Kd")
 
 
@@ -97,8 +108,10 @@ def test_knock_scope_races_only_the_knock_decision():
 
 def test_search_goes_gin_and_stops_early():
     state = discard_position("As 2s 3s 4c 5c 6c 7h 8h 9h Th Kd", LOOSE, "Jc Td 6d 5d Ac")
-    action, used = decide(state, SearchPolicy(budget=512, rollout=PRESETS["basic"],
-                                              scope="all", batch=8, min_samples=8))
+    action, used = decide(
+        state,
+        SearchPolicy(budget=512, rollout=PRESETS["basic"], scope="all", batch=8, min_samples=8),
+    )
     assert action == KNOCK + parse_card("Kd")
     assert 8 <= used < 512  # one action left well before the budget
 
@@ -107,11 +120,20 @@ def test_search_spends_at_most_its_budget():
     # the messy hand's discards are close: the race rarely ends, the budget does
     state = discard_position("As 5s 9s 2c 6c Tc 3d 7d Jd 4h 8h", LOOSE, "Jc Td 6d 5d Ac Ah")
     for budget in (16, 40):
-        _, used = decide(state, SearchPolicy(budget=budget, rollout=PRESETS["basic"],
-                                             scope="all", batch=8, min_samples=8))
+        _, used = decide(
+            state,
+            SearchPolicy(
+                budget=budget, rollout=PRESETS["basic"], scope="all", batch=8, min_samples=8
+            ),
+        )
         assert used <= budget
-    result = simulate(STANDARD, SearchPolicy(budget=24, rollout=PRESETS["basic"], batch=8,
-                                             min_samples=8), PRESETS["basic"], 4, seed=3)
+    result = simulate(
+        STANDARD,
+        SearchPolicy(budget=24, rollout=PRESETS["basic"], batch=8, min_samples=8),
+        PRESETS["basic"],
+        4,
+        seed=3,
+    )
     assert result.searched_decisions > 0
     assert result.search_samples <= 24 * result.searched_decisions
 
@@ -133,8 +155,7 @@ def test_search_draw_decision_takes_a_card_that_goes_gin():
 
 @pytest.mark.parametrize("scope", ["all", "knock"])
 def test_same_result_whatever_the_thread_count(scope):
-    player = SearchPolicy(budget=16, rollout=PRESETS["basic"], batch=8, min_samples=8,
-                          scope=scope)
+    player = SearchPolicy(budget=16, rollout=PRESETS["basic"], batch=8, min_samples=8, scope=scope)
     numba.set_num_threads(1)
     try:
         one = hand_rows(STANDARD, player, PRESETS["basic"], 5, 0, 6)
@@ -181,12 +202,25 @@ def test_games_tournament_and_advisor_take_a_search_player():
 
 def test_cli_simulate_and_tournament_with_search():
     runner = CliRunner()
-    result = runner.invoke(cli, ["simulate", "--a", "search,budget=8,rollout=basic",
-                                 "--deals", "2", "--json"])
+    result = runner.invoke(
+        cli, ["simulate", "--a", "search,budget=8,rollout=basic", "--deals", "2", "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert '"policy_a": "search,budget=8,rollout=basic"' in result.output
-    result = runner.invoke(cli, ["tournament", "--policies", "search,budget=8,rollout=basic,basic",
-                                 "--deals", "2", "--games", "1", "--format", "csv"])
+    result = runner.invoke(
+        cli,
+        [
+            "tournament",
+            "--policies",
+            "search,budget=8,rollout=basic,basic",
+            "--deals",
+            "2",
+            "--games",
+            "1",
+            "--format",
+            "csv",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "search,budget=8,rollout=basic" in result.output
     result = runner.invoke(cli, ["knock-sweep", "--a", "search", "--deals", "2"])

@@ -12,11 +12,11 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from analyzer.cli.main import cli
-from analyzer.gin.studies import sweeps as studies
-from analyzer.gin.studies.compare import Arm, compare_games, compare_hands, knock_arms
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.simulate import simulate
+from analyzer.gin.studies import sweeps as studies
+from analyzer.gin.studies.compare import Arm, compare_games, compare_hands, knock_arms
 from analyzer.report import figures as charts
 from analyzer.report.build import ReportConfig, generate_report
 
@@ -32,15 +32,18 @@ def test_compare_pairs_arms_on_common_deals():
     plain = simulate(STANDARD, BASIC, BASIC, 400, seed=3)
     assert table.loc[0, "points_mean"] == plain.points_a.mean
     assert table.loc[1, "points_mean"] - table.loc[0, "points_mean"] == pytest.approx(
-        table.loc[1, "diff_mean"])
+        table.loc[1, "diff_mean"]
+    )
     for column in ("points", "diff", "win", "turns"):
         assert (table[f"{column}_low"] <= table[f"{column}_mean"] + 1e-12).all()
         assert (table[f"{column}_mean"] <= table[f"{column}_high"] + 1e-12).all()
 
 
 def test_compare_games_reference_difference_is_zero():
-    arms = [Arm("basic", STANDARD, BASIC, POLICIES["simple"]),
-            Arm("hunter", STANDARD, POLICIES["gin-hunter"], POLICIES["simple"])]
+    arms = [
+        Arm("basic", STANDARD, BASIC, POLICIES["simple"]),
+        Arm("hunter", STANDARD, POLICIES["gin-hunter"], POLICIES["simple"]),
+    ]
     table = compare_games(arms, 60, seed=2)
     assert table.loc[0, "diff_mean"] == 0
     assert ((table["game_win_mean"] >= 0) & (table["game_win_mean"] <= 1)).all()
@@ -53,13 +56,17 @@ def test_dealt_hands_probabilities():
         assert group["cumulative"].iloc[-1] == pytest.approx(1)
     eligibility = studies.knock_eligibility(distribution)
     assert len(eligibility) == 22
-    assert eligibility.groupby("cards")["probability"].apply(
-        lambda p: bool(np.all(np.diff(p) >= 0))).all()
+    assert (
+        eligibility.groupby("cards")["probability"]
+        .apply(lambda p: bool(np.all(np.diff(p) >= 0)))
+        .all()
+    )
 
 
 def test_knock_sweep_t10_row_equals_knock_asap():
-    sweep = studies.knock_sweep(STANDARD, BASIC, {"basic": BASIC}, 300, 30, seed=4,
-                                thresholds=[0, 10])
+    sweep = studies.knock_sweep(
+        STANDARD, BASIC, {"basic": BASIC}, 300, 30, seed=4, thresholds=[0, 10]
+    )
     row = sweep.set_index("threshold").loc[10]
     plain = simulate(STANDARD, BASIC, BASIC, 300, seed=4)
     assert row["points_mean"] == plain.points_a.mean
@@ -79,8 +86,9 @@ def test_knock_chart_cells_and_ci():
     assert (chart.loc[~single, "mean"] <= chart.loc[~single, "high"]).all()
     again = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, chunk=300)
     assert chart.equals(again)
-    valued = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20,
-                                 equity_deals=2_000)
+    valued = studies.knock_chart(
+        STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, equity_deals=2_000
+    )
     assert valued["mean"].equals(chart["mean"])
     assert valued["win_mean"].abs().max() < 1
     assert (valued.loc[~single, "win_low"] <= valued.loc[~single, "win_mean"]).all()
@@ -95,7 +103,8 @@ def test_tournament_is_antisymmetric():
     pairs = results.set_index(["a", "b"])
     assert pairs.loc[("basic", "simple"), "points"] == -pairs.loc[("simple", "basic"), "points"]
     assert pairs.loc[("basic", "simple"), "game_win"] + pairs.loc[
-        ("simple", "basic"), "game_win"] == pytest.approx(1)
+        ("simple", "basic"), "game_win"
+    ] == pytest.approx(1)
     assert list(studies.ranking(results).columns) == ["policy", "points", "game_win"]
 
 
@@ -105,8 +114,9 @@ def test_schedule_policy_bins():
 
 
 def test_charts_render_with_labels():
-    sweep = studies.knock_sweep(STANDARD, BASIC, {"basic": BASIC}, 100, 10, seed=1,
-                                thresholds=[0, 5, 10])
+    sweep = studies.knock_sweep(
+        STANDARD, BASIC, {"basic": BASIC}, 100, 10, seed=1, thresholds=[0, 5, 10]
+    )
     figure = Figure()
     axes = figure.subplots(1, 3)
     charts.knock_sweep_panels(sweep, axes)
@@ -132,12 +142,27 @@ def test_report_writes_every_section(tmp_path):
     box = text.splitlines()[:30]
     assert "> ### When to knock" in box
     assert any(line.startswith("> Against each panel member: basic ") for line in box)
-    for heading in ("## 1. Dealt hands", "## 2. Knock threshold sweep", "## 3. When to knock",
-                    "## 4. Best knock schedule", "## 5. Draw and discard policies",
-                    "## 6. Scoring variants", "## 7. Game equity", "## 8. Plain rummy"):
+    for heading in (
+        "## 1. Dealt hands",
+        "## 2. Knock threshold sweep",
+        "## 3. When to knock",
+        "## 4. Best knock schedule",
+        "## 5. Draw and discard policies",
+        "## 6. Scoring variants",
+        "## 7. Game equity",
+        "## 8. Plain rummy",
+    ):
         assert heading in text
-    for folder in ("dealt", "knock_sweep", "knock_chart", "schedule", "tournament", "variants",
-                   "equity", "rummy"):
+    for folder in (
+        "dealt",
+        "knock_sweep",
+        "knock_chart",
+        "schedule",
+        "tournament",
+        "variants",
+        "equity",
+        "rummy",
+    ):
         assert (tmp_path / folder / "meta.json").exists()
         assert list((tmp_path / folder).glob("*.png"))
         assert list((tmp_path / folder).glob("*.csv"))
@@ -146,23 +171,33 @@ def test_report_writes_every_section(tmp_path):
     # every image link resolves, and every gin chart is linked and titled and captioned
     images = set(re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", text))
     assert all((tmp_path / link).exists() for link in images)
-    for folder in ("dealt", "knock_sweep", "knock_chart", "schedule", "tournament", "variants",
-                   "equity"):
+    for folder in (
+        "dealt",
+        "knock_sweep",
+        "knock_chart",
+        "schedule",
+        "tournament",
+        "variants",
+        "equity",
+    ):
         for png in (tmp_path / folder).glob("*.png"):
             assert f"{folder}/{png.name}" in images
             with Image.open(png) as image:
                 assert image.text["Title"] and image.text["Description"]
 
 
-@pytest.mark.parametrize("command", [
-    ["knock-sweep", "--deals", "100", "--games", "10", "--format", "csv"],
-    ["knock-chart", "--deals", "200", "--format", "json", "--equity-deals", "500"],
-    ["tournament", "--policies", "basic,simple", "--deals", "100", "--games", "10"],
-    ["variants", "--presets", "standard,oklahoma", "--deals", "100", "--games", "10"],
-    ["dealt", "--deals", "1000"],
-    ["knock-schedule", "--deals", "60", "--rounds", "1"],
-    ["knock-schedule", "--objective", "games", "--deals", "20", "--rounds", "1"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["knock-sweep", "--deals", "100", "--games", "10", "--format", "csv"],
+        ["knock-chart", "--deals", "200", "--format", "json", "--equity-deals", "500"],
+        ["tournament", "--policies", "basic,simple", "--deals", "100", "--games", "10"],
+        ["variants", "--presets", "standard,oklahoma", "--deals", "100", "--games", "10"],
+        ["dealt", "--deals", "1000"],
+        ["knock-schedule", "--deals", "60", "--rounds", "1"],
+        ["knock-schedule", "--objective", "games", "--deals", "20", "--rounds", "1"],
+    ],
+)
 def test_study_commands(command, tmp_path):
     result = CliRunner().invoke(cli, [*command, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -170,16 +205,21 @@ def test_study_commands(command, tmp_path):
     assert list(tmp_path.glob("*.csv"))
 
 
-@pytest.mark.parametrize(("command", "message"), [
-    (["tournament", "--policies", "basic"], "at least two"),
-    (["tournament", "--policies", "basic,wizard"], "unknown policy 'wizard'"),
-    (["variants", "--presets", "standard,bogus"], "unknown rules preset 'bogus'"),
-    (["report", "--only", "nothing"], "unknown section 'nothing'"),
-    (["knock-sweep", "--format", "xml"], "'xml' is not one of"),
-    (["knock-chart", "--rules", "hollywood", "--equity-deals", "100", "--deals", "10"],
-     "Hollywood"),
-    (["knock-schedule", "--objective", "fame"], "'fame' is not one of"),
-])
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (["tournament", "--policies", "basic"], "at least two"),
+        (["tournament", "--policies", "basic,wizard"], "unknown policy 'wizard'"),
+        (["variants", "--presets", "standard,bogus"], "unknown rules preset 'bogus'"),
+        (["report", "--only", "nothing"], "unknown section 'nothing'"),
+        (["knock-sweep", "--format", "xml"], "'xml' is not one of"),
+        (
+            ["knock-chart", "--rules", "hollywood", "--equity-deals", "100", "--deals", "10"],
+            "Hollywood",
+        ),
+        (["knock-schedule", "--objective", "fame"], "'fame' is not one of"),
+    ],
+)
 def test_study_command_errors(command, message):
     result = CliRunner().invoke(cli, command)
     assert result.exit_code == 2

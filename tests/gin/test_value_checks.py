@@ -67,17 +67,20 @@ def test_largest_hand_stays_fast():
     assert time.perf_counter() - started < 0.05
 
 
-@pytest.mark.parametrize(("masks", "error", "text"), [
-    ([7.5], TypeError, "7.5"),
-    ([True], TypeError, "True"),
-    (["As 2s"], TypeError, "'As 2s'"),
-    ([2**70], ValueError, hex(2**70)),
-    ([-3], ValueError, "only bits 0-51"),
-    (np.array([2**63 + 1], dtype=np.uint64), ValueError, hex(2**63 + 1)),
-    (np.array([1.0, 2.0]), TypeError, "float64"),
-    (np.array([True]), TypeError, "bool"),
-    ([[7, 7]], ValueError, "one-dimensional"),
-])
+@pytest.mark.parametrize(
+    ("masks", "error", "text"),
+    [
+        ([7.5], TypeError, "7.5"),
+        ([True], TypeError, "True"),
+        (["As 2s"], TypeError, "'As 2s'"),
+        ([2**70], ValueError, hex(2**70)),
+        ([-3], ValueError, "only bits 0-51"),
+        (np.array([2**63 + 1], dtype=np.uint64), ValueError, hex(2**63 + 1)),
+        (np.array([1.0, 2.0]), TypeError, "float64"),
+        (np.array([True]), TypeError, "bool"),
+        ([[7, 7]], ValueError, "one-dimensional"),
+    ],
+)
 def test_batch_checks_dtype_and_range(masks, error, text):
     with pytest.raises(error, match=re.escape(text)):
         min_deadwood_batch(masks)
@@ -109,8 +112,12 @@ def test_batch_accepts_every_card_count_up_to_the_limit():
 def test_batch_accepts_any_integer_dtype_and_python_ints():
     hands = [0b111, (1 << 13) | 1 | (1 << 26), 0]
     expected = [min_deadwood(h) for h in hands]
-    for masks in (hands, np.array(hands, dtype=np.int32), np.array(hands, dtype=np.uint64),
-                  tuple(np.int64(h) for h in hands)):
+    for masks in (
+        hands,
+        np.array(hands, dtype=np.int32),
+        np.array(hands, dtype=np.uint64),
+        tuple(np.int64(h) for h in hands),
+    ):
         assert min_deadwood_batch(masks).tolist() == expected
     assert min_deadwood_batch([]).tolist() == []
 
@@ -118,9 +125,17 @@ def test_batch_accepts_any_integer_dtype_and_python_ints():
 # ------------------------------------------------------------------ rules and policies
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("gin_bonus", 2**62), ("undercut_bonus", 1001), ("target", 100_000), ("target", 0),
-    ("knock_limit", 11), ("line_bonus", -1)])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("gin_bonus", 2**62),
+        ("undercut_bonus", 1001),
+        ("target", 100_000),
+        ("target", 0),
+        ("knock_limit", 11),
+        ("line_bonus", -1),
+    ],
+)
 def test_rule_ranges(field, value):
     low, high = INT_RANGES[field]
     with pytest.raises(ValueError, match=f"{field} must be {low}-{high}, got {value}"):
@@ -144,8 +159,15 @@ def test_norepeat_is_yes_or_no(text):
         parse_policy(text)
 
 
-@pytest.mark.parametrize("text", ["basic,slack=1e23", f"basic,slack={10**23}",
-                                  f"basic,danger_penalty={MAX_PENALTY + 1}", "basic,slack=-1"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "basic,slack=1e23",
+        f"basic,slack={10**23}",
+        f"basic,danger_penalty={MAX_PENALTY + 1}",
+        "basic,slack=-1",
+    ],
+)
 def test_policy_parameters_are_bounded(text):
     with pytest.raises(ValueError, match=r"slack|danger_penalty"):
         parse_policy(text)
@@ -158,9 +180,10 @@ def test_policy_values_are_typed():
         Discard(norepeat="no")
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("turn_limit", 10**30), ("rummy_multiplier", 10**30), ("target", 10**6),
-    ("hand_size", 14)])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("turn_limit", 10**30), ("rummy_multiplier", 10**30), ("target", 10**6), ("hand_size", 14)],
+)
 def test_rummy_rule_ranges(field, value):
     with pytest.raises(ValueError, match=field):
         RummyRules(**{field: value})
@@ -175,10 +198,17 @@ def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
     assert whole.sum() == 5_000
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [
-    ({"n_deals": 2.0}, TypeError), ({"n_deals": True}, TypeError), ({"n_deals": -1}, ValueError),
-    ({"n_deals": 10, "seed": 2**63}, ValueError), ({"n_deals": 10, "seed": -1}, ValueError),
-    ({"n_deals": 10, "hand_size": 12}, ValueError)])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"n_deals": 2.0}, TypeError),
+        ({"n_deals": True}, TypeError),
+        ({"n_deals": -1}, ValueError),
+        ({"n_deals": 10, "seed": 2**63}, ValueError),
+        ({"n_deals": 10, "seed": -1}, ValueError),
+        ({"n_deals": 10, "hand_size": 12}, ValueError),
+    ],
+)
 def test_dealt_distribution_arguments(kwargs, error):
     from analyzer.gin.evaluator.dealt import dealt_deadwood_distribution
 

@@ -25,9 +25,23 @@ class AgentProcess:
 
     def __init__(self, policy: str, seed: int) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "analyzer", "agent", "--policy", policy, "--rules", "eaai",
-             "--seed", str(seed)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "analyzer",
+                "agent",
+                "--policy",
+                policy,
+                "--rules",
+                "eaai",
+                "--seed",
+                str(seed),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.messages = 0
 
     def tell(self, **message: Any) -> None:
@@ -71,8 +85,12 @@ def play_game(players: list[AgentProcess], rng: random.Random) -> dict[str, Any]
         for i in range(20):
             hands[i % 2].append(deck.pop())
         for p in range(2):
-            players[p].tell(type="startGame", player=p, starting=starting,
-                           cards=[card_text(c) for c in hands[p]])
+            players[p].tell(
+                type="startGame",
+                player=p,
+                starting=starting,
+                cards=[card_text(c) for c in hands[p]],
+            )
         discards = [deck.pop()]
         first = discards[-1]
         current, turns, knock_melds = starting, 0, None
@@ -80,14 +98,16 @@ def play_game(players: list[AgentProcess], rng: random.Random) -> dict[str, Any]
             face_up = discards[-1]
             draw_face_up = False
             if not (turns == 2 and face_up == first):
-                draw_face_up = players[current].ask(type="willDrawFaceUpCard",
-                                                    card=card_text(face_up))["draw"]
+                draw_face_up = players[current].ask(
+                    type="willDrawFaceUpCard", card=card_text(face_up)
+                )["draw"]
             if not (not draw_face_up and turns < 2 and face_up == first):
                 drawn = discards.pop() if draw_face_up else deck.pop()
                 for p in range(2):
                     seen = p == current or draw_face_up
-                    players[p].tell(type="reportDraw", player=current,
-                                   card=card_text(drawn) if seen else None)
+                    players[p].tell(
+                        type="reportDraw", player=current, card=card_text(drawn) if seen else None
+                    )
                 hands[current].append(drawn)
                 discard = parse_card(players[current].ask(type="getDiscard")["card"])
                 assert discard in hands[current] and not (draw_face_up and discard == face_up)
@@ -121,8 +141,13 @@ def _check_melds(melds: list[list[str]], hand: list[int]) -> tuple[list[int], in
     return masks, sum(_points(c) for c in range(52) if left >> c & 1)
 
 
-def _score_knock(players: list[AgentProcess], hands: list[list[int]], knocker: int,
-                 knock_melds: list[list[str]], scores: list[int]) -> str:
+def _score_knock(
+    players: list[AgentProcess],
+    hands: list[list[int]],
+    knocker: int,
+    knock_melds: list[list[str]],
+    scores: list[int],
+) -> str:
     opponent = 1 - knocker
     melds, knocker_deadwood = _check_melds(knock_melds, hands[knocker])
     assert knocker_deadwood <= _MAX_DEADWOOD
@@ -132,8 +157,11 @@ def _score_knock(players: list[AgentProcess], hands: list[list[int]], knocker: i
     for p in range(2):
         players[p].tell(type="reportFinalMelds", player=opponent, melds=own)
     _, _ = _check_melds(own, hands[opponent])
-    loose = [c for c in sorted(hands[opponent])
-             if not any(c in [parse_card(x) for x in meld] for meld in own)]
+    loose = [
+        c
+        for c in sorted(hands[opponent])
+        if not any(c in [parse_card(x) for x in meld] for meld in own)
+    ]
     if knocker_deadwood > 0:
         laid = True
         while laid:
@@ -144,10 +172,12 @@ def _score_knock(players: list[AgentProcess], hands: list[list[int]], knocker: i
                         melds[i] |= 1 << card
                         loose.remove(card)
                         for p in range(2):
-                            players[p].tell(type="reportLayoff", player=opponent,
-                                           card=card_text(card),
-                                           meld=[card_text(c) for c in range(52)
-                                                 if melds[i] >> c & 1])
+                            players[p].tell(
+                                type="reportLayoff",
+                                player=opponent,
+                                card=card_text(card),
+                                meld=[card_text(c) for c in range(52) if melds[i] >> c & 1],
+                            )
                         laid = True
                         break
                 if laid:
@@ -155,8 +185,9 @@ def _score_knock(players: list[AgentProcess], hands: list[list[int]], knocker: i
     opponent_deadwood = sum(_points(c) for c in loose)
     for p in range(2):
         for q in range(2):
-            players[p].tell(type="reportFinalHand", player=q,
-                           cards=[card_text(c) for c in hands[q]])
+            players[p].tell(
+                type="reportFinalHand", player=q, cards=[card_text(c) for c in hands[q]]
+            )
     if knocker_deadwood == 0:
         scores[knocker] += _GIN + opponent_deadwood
         return "gin"

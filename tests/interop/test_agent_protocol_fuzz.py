@@ -71,21 +71,76 @@ def legal_transcript() -> tuple[dict[str, Any], ...]:
 
 # ---------------------------------------------------------------- hostile messages
 
-SEATS = st.sampled_from([0, 1, 2, -1, 7, True, False, None, "0", "1", 1.0, 0.5, math.inf,
-                         -math.inf, math.nan, 10**30, -(2**63), [0], {"seat": 0}])
-BAD_CARDS = st.sampled_from(["", "X", "ZZ", "10C", "1C", "AX", "ac ", " 2D", "\u2660A", "AC" * 50,
-                             99, -1, 0, 51, 3.5, None, True, ["AC"], {"card": "AC"}])
+SEATS = st.sampled_from(
+    [
+        0,
+        1,
+        2,
+        -1,
+        7,
+        True,
+        False,
+        None,
+        "0",
+        "1",
+        1.0,
+        0.5,
+        math.inf,
+        -math.inf,
+        math.nan,
+        10**30,
+        -(2**63),
+        [0],
+        {"seat": 0},
+    ]
+)
+BAD_CARDS = st.sampled_from(
+    [
+        "",
+        "X",
+        "ZZ",
+        "10C",
+        "1C",
+        "AX",
+        "ac ",
+        " 2D",
+        "\u2660A",
+        "AC" * 50,
+        99,
+        -1,
+        0,
+        51,
+        3.5,
+        None,
+        True,
+        ["AC"],
+        {"card": "AC"},
+    ]
+)
 ANY_CARD = st.sampled_from(CARDS) | BAD_CARDS
-CARD_LISTS = st.lists(ANY_CARD, max_size=12) | st.lists(st.sampled_from(CARDS), min_size=10,
-                                                        max_size=11, unique=True)
-SCORES = st.lists(st.integers(-5, 120) | st.sampled_from([10**30, math.inf, "5", None, True]),
-                  max_size=3)
-NESTED = st.recursive(st.none() | st.integers(-3, 60) | st.sampled_from(CARDS),
-                      lambda inner: st.lists(inner, max_size=3), max_leaves=8)
-FIELD_VALUES = {"player": SEATS, "starting": SEATS, "card": ANY_CARD, "cards": CARD_LISTS,
-                "scores": SCORES, "melds": NESTED, "meld": NESTED}
-TYPES = st.sampled_from([*QUESTIONS, *REPORTS[:-1], "nonsense", "", "GETDISCARD"]) | st.sampled_from(
-    [None, 5, ["startGame"], {"type": "quit"}])
+CARD_LISTS = st.lists(ANY_CARD, max_size=12) | st.lists(
+    st.sampled_from(CARDS), min_size=10, max_size=11, unique=True
+)
+SCORES = st.lists(
+    st.integers(-5, 120) | st.sampled_from([10**30, math.inf, "5", None, True]), max_size=3
+)
+NESTED = st.recursive(
+    st.none() | st.integers(-3, 60) | st.sampled_from(CARDS),
+    lambda inner: st.lists(inner, max_size=3),
+    max_leaves=8,
+)
+FIELD_VALUES = {
+    "player": SEATS,
+    "starting": SEATS,
+    "card": ANY_CARD,
+    "cards": CARD_LISTS,
+    "scores": SCORES,
+    "melds": NESTED,
+    "meld": NESTED,
+}
+TYPES = st.sampled_from(
+    [*QUESTIONS, *REPORTS[:-1], "nonsense", "", "GETDISCARD"]
+) | st.sampled_from([None, 5, ["startGame"], {"type": "quit"}])
 
 
 @st.composite
@@ -120,8 +175,11 @@ def fuzzed_sessions(draw):
     inserted: list[int] = []
     for _ in range(draw(st.integers(1, 12))):
         position = draw(st.integers(0, len(messages)))
-        extra = draw(hostile_message() | misplaced_message(transcript)
-                     | st.just({"type": "willDrawFaceUpCard", "card": draw(ANY_CARD)}))
+        extra = draw(
+            hostile_message()
+            | misplaced_message(transcript)
+            | st.just({"type": "willDrawFaceUpCard", "card": draw(ANY_CARD)})
+        )
         messages.insert(position, extra)
         inserted = [i + (i >= position) for i in inserted] + [position]
     return messages, set(inserted)
@@ -132,10 +190,19 @@ def fuzzed_sessions(draw):
 
 def snapshot(session: AgentSession) -> tuple[Any, ...]:
     hand = session.hand
-    state = None if hand is None else (hand.state.tobytes(), hand.rng.tobytes(), hand.searched,
-                                       hand.knocked_by)
-    return (state, session.me, session.will_knock, session.opponent_knocked, session.scores,
-            session.hands_started)
+    state = (
+        None
+        if hand is None
+        else (hand.state.tobytes(), hand.rng.tobytes(), hand.searched, hand.knocked_by)
+    )
+    return (
+        state,
+        session.me,
+        session.will_knock,
+        session.opponent_knocked,
+        session.scores,
+        session.hands_started,
+    )
 
 
 def check_view(session: AgentSession) -> None:
@@ -168,12 +235,12 @@ def check_reply(message: dict[str, Any], reply: Any, hand_before: set[int]) -> N
         assert parse_card(reply["card"]) in hand_before, (reply, hand_before)
     else:
         melds = reply["melds"]
-        assert melds is None or all(isinstance(m, list) and all(c in CARDS for c in m)
-                                    for m in melds), melds
+        assert melds is None or all(
+            isinstance(m, list) and all(c in CARDS for c in m) for m in melds
+        ), melds
 
 
-def replay(messages: list[dict[str, Any]], inserted: set[int]
-           ) -> tuple[list[Any], bool]:
+def replay(messages: list[dict[str, Any]], inserted: set[int]) -> tuple[list[Any], bool]:
     """Feed ``messages`` to a fresh session checking every invariant; the replies to the
     messages not in ``inserted``, and whether every inserted message failed."""
     session = new_session()
@@ -194,8 +261,12 @@ def replay(messages: list[dict[str, Any]], inserted: set[int]
     return replies, all_failed
 
 
-FUZZ = settings(max_examples=80, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @FUZZ
@@ -220,8 +291,9 @@ def test_the_issues_messages():
     assert session.handle(start) is None
     top = legal_transcript()[1]["card"]
     other = next(card for card in CARDS if card != top and card not in start["cards"])
-    answers = [session.handle({"type": "willDrawFaceUpCard", "card": card})
-               for card in [top, other] * 60]
+    answers = [
+        session.handle({"type": "willDrawFaceUpCard", "card": card}) for card in [top, other] * 60
+    ]
     assert all("error" in answer for answer in answers[1::2])
     check_view(session)
     assert len(session.hand.pile) == 1
@@ -231,16 +303,31 @@ def test_the_issues_messages():
 
 
 LINES = st.one_of(
-    st.sampled_from(["", "   ", "{", "[]", "null", "1e999", '{"type": "getDiscard"',
-                     "[" * 5000, '{"type": 1e400}', "\ufeff{}", '"quit"',
-                     '{"type":"reportScores","scores":[1e999,1]}',
-                     '{"type":"startGame","player":0,"starting":0,"cards":[99]}']),
+    st.sampled_from(
+        [
+            "",
+            "   ",
+            "{",
+            "[]",
+            "null",
+            "1e999",
+            '{"type": "getDiscard"',
+            "[" * 5000,
+            '{"type": 1e400}',
+            "\ufeff{}",
+            '"quit"',
+            '{"type":"reportScores","scores":[1e999,1]}',
+            '{"type":"startGame","player":0,"starting":0,"cards":[99]}',
+        ]
+    ),
     st.text(max_size=40).filter(lambda text: "\n" not in text and "\r" not in text),
-    hostile_message().map(lambda m: json.dumps(m, allow_nan=True)))
+    hostile_message().map(lambda m: json.dumps(m, allow_nan=True)),
+)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.lists(LINES, max_size=8), st.integers(0, 40))
 def test_agent_command_lines(lines, cut):
     """Raw lines through ``analyzer agent``: exit 0, one reply line per question, no
@@ -261,4 +348,5 @@ def test_agent_command_refuses_an_endless_line():
     assert result.exit_code == 2
     assert json.loads(result.stdout) == {"error": "message 1 is longer than 16,384 characters"}
     assert result.stderr.strip().splitlines() == [
-        "Error: agent message 1 is longer than 16,384 characters"]
+        "Error: agent message 1 is longer than 16,384 characters"
+    ]

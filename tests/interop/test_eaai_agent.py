@@ -44,14 +44,22 @@ def test_session_answers_errors_without_stopping():
     session = AgentSession(POLICIES["basic"], PRESETS["eaai"])
     assert "error" in session.handle({"type": "nonsense"})
     assert "error" in session.handle({"type": "startGame", "player": 0})
-    reply = session.handle({"type": "startGame", "player": 0, "starting": 0,
-                            "cards": ["AC", "2C", "3C", "4D", "5H", "6S", "9D", "TH", "JS", "QC"]})
+    reply = session.handle(
+        {
+            "type": "startGame",
+            "player": 0,
+            "starting": 0,
+            "cards": ["AC", "2C", "3C", "4D", "5H", "6S", "9D", "TH", "JS", "QC"],
+        }
+    )
     assert reply is None  # reports get no reply
     assert session.handle({"type": "willDrawFaceUpCard", "card": "4C"}) == {"draw": True}
 
 
-@pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None,
-                    reason="javac/java not found: the Java adapter test needs a JDK")
+@pytest.mark.skipif(
+    shutil.which("javac") is None or shutil.which("java") is None,
+    reason="javac/java not found: the Java adapter test needs a JDK",
+)
 def test_java_adapter_plays_a_hand(tmp_path):
     adapter = resources.files("analyzer.interop") / "java" / "AnalyzerPlayer.java"
     sources = [str(adapter), *(str(p) for p in sorted(STAND_IN.rglob("*.java")))]
@@ -59,6 +67,11 @@ def test_java_adapter_plays_a_hand(tmp_path):
     command = f"{sys.executable} -m analyzer agent --policy basic --rules eaai"
     result = subprocess.run(
         ["java", "-cp", str(tmp_path), f"-Danalyzer.agent={command}", "ginrummy.OneHand", "7"],
-        capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2], check=False)
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).parents[2],
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "hand over:" in result.stdout, result.stdout

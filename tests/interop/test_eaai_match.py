@@ -32,15 +32,19 @@ match = importlib.util.module_from_spec(_spec)
 sys.modules["eaai_match"] = match
 _spec.loader.exec_module(match)
 
-COLUMNS = ("game,pair,deck_seed,a_seat,first_starter,winner,forfeit,score_a,score_b,hands,"
-           "cancelled,knocks_a,knocks_b,gins_a,gins_b,undercuts_a,undercuts_b,ms_a,ms_b,"
-           "questions_a,questions_b,question_ms_a,question_ms_b,max_question_ms_a,"
-           "max_question_ms_b,cpu_ms_a,cpu_ms_b")
+COLUMNS = (
+    "game,pair,deck_seed,a_seat,first_starter,winner,forfeit,score_a,score_b,hands,"
+    "cancelled,knocks_a,knocks_b,gins_a,gins_b,undercuts_a,undercuts_b,ms_a,ms_b,"
+    "questions_a,questions_b,question_ms_a,question_ms_b,max_question_ms_a,"
+    "max_question_ms_b,cpu_ms_a,cpu_ms_b"
+)
 # two mirrored pairs; A wins games 0, 1 and 2; B forfeits nothing
-ROWS = ("0,0,1000003,0,a,a,,104,40,5,1,3,1,1,0,0,1,50.0,5.0,100,98,40.0,4.0,3.0,1.0,30.0,2.0",
-        "1,0,1000003,1,b,a,,110,90,8,0,4,3,0,1,1,0,60.0,6.0,120,118,48.0,4.8,5.0,1.0,20.0,3.0",
-        "2,1,1000004,0,b,a,,101,0,2,0,2,0,1,0,0,0,20.0,2.0,40,38,16.0,1.6,2.0,0.5,10.0,1.0",
-        "3,1,1000004,1,a,b,,70,100,5,1,1,3,0,1,0,0,50.0,5.0,90,92,36.0,3.6,4.0,2.0,30.0,2.0")
+ROWS = (
+    "0,0,1000003,0,a,a,,104,40,5,1,3,1,1,0,0,1,50.0,5.0,100,98,40.0,4.0,3.0,1.0,30.0,2.0",
+    "1,0,1000003,1,b,a,,110,90,8,0,4,3,0,1,1,0,60.0,6.0,120,118,48.0,4.8,5.0,1.0,20.0,3.0",
+    "2,1,1000004,0,b,a,,101,0,2,0,2,0,1,0,0,0,20.0,2.0,40,38,16.0,1.6,2.0,0.5,10.0,1.0",
+    "3,1,1000004,1,a,b,,70,100,5,1,1,3,0,1,0,0,50.0,5.0,90,92,36.0,3.6,4.0,2.0,30.0,2.0",
+)
 
 
 def _write(tmp_path: Path, rows: tuple[str, ...] = ROWS) -> Path:
@@ -119,18 +123,32 @@ def test_argument_parsing(tmp_path):
     assert args.player_a == "analyzer:expert"
     assert args.player_b == "ginrummy.SimpleGinRummyPlayer"
     assert args.pairs == 3 and args.seed == 1 and args.rules == "eaai"
-    for bad in (["--pairs", "2"], ["--framework", "x", "--pairs", "0"],
-                ["--framework", "x", "--player-a", "analyzer:"],
-                ["--framework", "x", "--seed", "-1"]):
+    for bad in (
+        ["--pairs", "2"],
+        ["--framework", "x", "--pairs", "0"],
+        ["--framework", "x", "--player-a", "analyzer:"],
+        ["--framework", "x", "--seed", "-1"],
+    ):
         with pytest.raises(SystemExit):
             match.parse_args(bad)
-    args = match.parse_args(["--framework", "fw", "--player-a", "analyzer:search,budget=32",
-                             "--extra-classpath", "m1", "--extra-classpath", "m2",
-                             "--agent", "/opt/py -m analyzer agent"])
-    command = match.java_command(args, (Path("built"), Path("fw")), "ginrummy",
-                                 Path("out.csv"))
+    args = match.parse_args(
+        [
+            "--framework",
+            "fw",
+            "--player-a",
+            "analyzer:search,budget=32",
+            "--extra-classpath",
+            "m1",
+            "--extra-classpath",
+            "m2",
+            "--agent",
+            "/opt/py -m analyzer agent",
+        ]
+    )
+    command = match.java_command(args, (Path("built"), Path("fw")), "ginrummy", Path("out.csv"))
     assert command[command.index("-cp") + 1] == os.pathsep.join(
-        ["built", "fw", os.path.abspath("m1"), os.path.abspath("m2")])
+        ["built", "fw", os.path.abspath("m1"), os.path.abspath("m2")]
+    )
     assert "ginrummy.EaaiMatch" in command
     assert command[command.index("--a") + 1] == "analyzer:search,budget=32"
     agent = [command[i + 1] for i, part in enumerate(command) if part == "--agent-arg"]
@@ -238,7 +256,10 @@ def test_agent_process_serves_several_games_and_quit_ends_it():
 
 
 def test_search_plays_through_the_agent():
-    players = [AgentProcess("search,budget=32,rollout=basic", seed=5), AgentProcess("basic", seed=6)]
+    players = [
+        AgentProcess("search,budget=32,rollout=basic", seed=5),
+        AgentProcess("basic", seed=6),
+    ]
     try:
         game = play_game(players, random.Random(3))
     finally:
@@ -248,17 +269,26 @@ def test_search_plays_through_the_agent():
 
 
 # ---------------------------------------------------------------------- the Java path
-@pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None,
-                    reason="javac/java not found: the Java adapter test needs a JDK")
+@pytest.mark.skipif(
+    shutil.which("javac") is None or shutil.which("java") is None,
+    reason="javac/java not found: the Java adapter test needs a JDK",
+)
 def test_java_adapter_close_ends_the_agent(tmp_path):
     stand_in = Path(__file__).parent / "java"
-    sources = [str(ROOT / "analyzer/interop/java/AnalyzerPlayer.java"),
-               *(str(p) for p in sorted(stand_in.rglob("*.java")))]
+    sources = [
+        str(ROOT / "analyzer/interop/java/AnalyzerPlayer.java"),
+        *(str(p) for p in sorted(stand_in.rglob("*.java"))),
+    ]
     subprocess.run(["javac", "-d", str(tmp_path), *sources], check=True, timeout=120)
     command = f"{sys.executable} -m analyzer agent --policy basic --rules eaai"
     result = subprocess.run(
         ["java", "-cp", str(tmp_path), f"-Danalyzer.agent={command}", "ginrummy.OneHand", "3"],
-        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False)
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "hand over:" in result.stdout and "agents ended: true" in result.stdout, result.stdout
 
@@ -266,17 +296,41 @@ def test_java_adapter_close_ends_the_agent(tmp_path):
 FRAMEWORK = os.environ.get("EAAI_FRAMEWORK")
 
 
-@pytest.mark.skipif(shutil.which("javac") is None or not FRAMEWORK,
-                    reason="needs a JDK and a copy of the EAAI framework in EAAI_FRAMEWORK")
+@pytest.mark.skipif(
+    shutil.which("javac") is None or not FRAMEWORK,
+    reason="needs a JDK and a copy of the EAAI framework in EAAI_FRAMEWORK",
+)
 def test_match_in_the_framework(tmp_path):
     marker = str(900_000 + os.getpid() % 99_999)  # names this test's agent processes
     out = tmp_path / "m.csv"
     result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts/eaai/match.py"), "--framework", str(FRAMEWORK),
-         "--player-a", "analyzer:basic", "--player-b", "ginrummy.SimpleGinRummyPlayer",
-         "--pairs", "2", "--seed", "5", "--out", str(out), "--agent-seed", marker,
-         "--build-dir", str(tmp_path / "build"), "--progress", "0"],
-        capture_output=True, text=True, timeout=600, check=False)
+        [
+            sys.executable,
+            str(ROOT / "scripts/eaai/match.py"),
+            "--framework",
+            str(FRAMEWORK),
+            "--player-a",
+            "analyzer:basic",
+            "--player-b",
+            "ginrummy.SimpleGinRummyPlayer",
+            "--pairs",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            str(out),
+            "--agent-seed",
+            marker,
+            "--build-dir",
+            str(tmp_path / "build"),
+            "--progress",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     with out.open() as handle:
         rows = list(csv.DictReader(handle))

@@ -14,9 +14,9 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel not installed (bench
 
 from analyzer.core.rng import shuffle_deck, stream_key
 from analyzer.gin.engine.transitions import OUTCOME_NAMES, Slot, play_from_deck
-from analyzer.gin.play.hand import Hand, Move
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS
+from analyzer.gin.play.hand import Hand, Move
 from analyzer.interop.openspiel import (
     FROM_OPENSPIEL,
     TO_OPENSPIEL,
@@ -34,6 +34,7 @@ def test_card_numbering_round_trips():
 
 def test_long_runs_are_declared_in_legal_pieces():
     from analyzer.core.cards import to_mask
+
     melds = declared_melds(to_mask("3c 4c 5c 6c 7c 8c 9c Kd Kh Ks"))
     sizes = sorted(bin(m).count("1") for m in melds)
     assert sizes == [3, 3, 4]
@@ -74,13 +75,15 @@ def _move_of(phase, action: int):
         if phase == gin.Phase.DISCARD:
             return Move("discard", int(FROM_OPENSPIEL[action]))
         return Move("knock", int(FROM_OPENSPIEL[action])) if phase == gin.Phase.KNOCK else None
-    return {(gin.Phase.FIRST_UPCARD, gin.DRAW_UPCARD_ACTION): Move("take"),
-            (gin.Phase.DRAW, gin.DRAW_UPCARD_ACTION): Move("take"),
-            (gin.Phase.FIRST_UPCARD, gin.PASS_ACTION): Move("pass"),
-            (gin.Phase.FIRST_UPCARD, gin.DRAW_STOCK_ACTION): Move("draw"),
-            (gin.Phase.DRAW, gin.DRAW_STOCK_ACTION): Move("draw"),
-            (gin.Phase.WALL, gin.KNOCK_ACTION): Move("take"),
-            (gin.Phase.WALL, gin.PASS_ACTION): Move("end")}.get((phase, action))
+    return {
+        (gin.Phase.FIRST_UPCARD, gin.DRAW_UPCARD_ACTION): Move("take"),
+        (gin.Phase.DRAW, gin.DRAW_UPCARD_ACTION): Move("take"),
+        (gin.Phase.FIRST_UPCARD, gin.PASS_ACTION): Move("pass"),
+        (gin.Phase.FIRST_UPCARD, gin.DRAW_STOCK_ACTION): Move("draw"),
+        (gin.Phase.DRAW, gin.DRAW_STOCK_ACTION): Move("draw"),
+        (gin.Phase.WALL, gin.KNOCK_ACTION): Move("take"),
+        (gin.Phase.WALL, gin.PASS_ACTION): Move("end"),
+    }.get((phase, action))
 
 
 def test_the_bot_decides_as_the_engine_does_on_the_whole_deal():

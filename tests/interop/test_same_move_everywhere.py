@@ -28,10 +28,10 @@ from analyzer.gin.engine.transitions import (
     step,
     stock_left,
 )
-from analyzer.gin.play.hand import Hand, Move
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
 from analyzer.gin.play.actions import apply_action
+from analyzer.gin.play.hand import Hand, Move
 from analyzer.gin.play.players import parse_player, split_players
 from analyzer.gin.play.search import play_on, search_action
 from analyzer.interop.eaai import AgentSession, card_text
@@ -42,8 +42,9 @@ SUBJECTS = [*POLICIES, "search,budget=48,batch=16,min_samples=16"]
 
 def _deck(number: int) -> np.ndarray:
     deck = np.empty(52, dtype=np.int8)
-    shuffle_deck(np.array([stream_key(np.int64(90_000 + number), np.int64(0))],
-                          dtype=np.uint64), deck)
+    shuffle_deck(
+        np.array([stream_key(np.int64(90_000 + number), np.int64(0))], dtype=np.uint64), deck
+    )
     return deck
 
 
@@ -83,8 +84,9 @@ def engine_moves(deck, dealer, rules, seats) -> list[tuple[int, Move, int]]:
         if searchers[seat, 0] > 0 and has_choice(state, rules_array):
             model = np.stack([policies[seat], policies[seat]])
             key = stream_key(_wrapped(policy_key) ^ SEARCH_SALT, np.int64(decisions))
-            action = search_action(state, rules_array, model, searchers[seat], np.uint64(key),
-                                   scratch, samples)
+            action = search_action(
+                state, rules_array, model, searchers[seat], np.uint64(key), scratch, samples
+            )
             apply_action(state, action, rules_array)
             decisions += 1
         else:
@@ -92,8 +94,16 @@ def engine_moves(deck, dealer, rules, seats) -> list[tuple[int, Move, int]]:
         moves.append((seat, _engine_move(before, state), int(stock_left(before))))
     # the loop above is play_on's own: same final state
     again = start.copy()
-    play_on(again, rules_array, policies, searchers, _wrapped(policy_key) ^ SEARCH_SALT,
-            np.array([policy_key], dtype=np.uint64), new_scratch(), np.zeros(1, dtype=np.int64))
+    play_on(
+        again,
+        rules_array,
+        policies,
+        searchers,
+        _wrapped(policy_key) ^ SEARCH_SALT,
+        np.array([policy_key], dtype=np.uint64),
+        new_scratch(),
+        np.zeros(1, dtype=np.int64),
+    )
     assert np.array_equal(again, state)
     return moves
 
@@ -118,8 +128,14 @@ def agent_moves(deck, dealer, rules, seats) -> list[tuple[int, Move]]:
     order = [int(c) for c in deck]
     hands = {starting: order[0:10], dealer: order[10:20]}
     for p in range(2):
-        agents[p].handle({"type": "startGame", "player": p, "starting": starting,
-                          "cards": [card_text(c) for c in hands[p]]})
+        agents[p].handle(
+            {
+                "type": "startGame",
+                "player": p,
+                "starting": starting,
+                "cards": [card_text(c) for c in hands[p]],
+            }
+        )
     pile, stock = [order[20]], order[21:]
     first, current, turns = order[20], starting, 0
     moves: list[tuple[int, Move]] = []
@@ -143,16 +159,23 @@ def agent_moves(deck, dealer, rules, seats) -> list[tuple[int, Move]]:
             drawn = pile.pop() if take else stock.pop(0)
             for p in range(2):
                 seen = p == current or take
-                reply = agents[p].handle({"type": "reportDraw", "player": current,
-                                          "card": card_text(drawn) if seen else None})
+                reply = agents[p].handle(
+                    {
+                        "type": "reportDraw",
+                        "player": current,
+                        "card": card_text(drawn) if seen else None,
+                    }
+                )
                 assert reply is None, reply
             hands[current].append(drawn)
             card = ask(current, type="getDiscard")["card"]
             thrown = next(c for c in hands[current] if card_text(c) == card)
             hands[current].remove(thrown)
             for p in range(2):
-                assert agents[p].handle({"type": "reportDiscard", "player": current,
-                                         "card": card}) is None
+                assert (
+                    agents[p].handle({"type": "reportDiscard", "player": current, "card": card})
+                    is None
+                )
             pile.append(thrown)
             knocks = ask(current, type="getFinalMelds")["melds"] is not None
             moves.append((current, Move("knock" if knocks else "discard", thrown)))
@@ -179,10 +202,14 @@ def test_engine_hand_and_agent_decide_alike(subject, rules_name):
             assert hand_moves(deck, dealer, rules, seats) == [(s, m) for s, m, _ in engine]
             # the framework's hand ends when a turn would start at two stock cards, and
             # its forced first draw (both refused the upcard) is no question to an agent
-            expected = [(s, m) for s, m, stock in engine if m.kind != "end"
-                        and not (m.kind == "draw" and stock == 31 and _both_passed(engine))]
+            expected = [
+                (s, m)
+                for s, m, stock in engine
+                if m.kind != "end"
+                and not (m.kind == "draw" and stock == 31 and _both_passed(engine))
+            ]
             got = agent_moves(deck, dealer, rules, seats)
-            assert got == expected[:len(got)], (subject, rules_name, number, seat)
+            assert got == expected[: len(got)], (subject, rules_name, number, seat)
             assert len(got) == len(expected), (subject, rules_name, number, seat)
 
 

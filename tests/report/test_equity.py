@@ -11,8 +11,13 @@ def test_report_section_small(tmp_path):
     assert f"(equity/{STEM}_equity.png)" in text
     assert "95% CI" in text and "--seed 4" in text
     names = {path.name for path in (tmp_path / "equity").iterdir()}
-    assert {f"{STEM}_equity.csv", f"{STEM}_knock_by_score.png", f"{STEM}_check.csv",
-            f"{STEM}_knock_gain.csv", "presets_basic_vs_basic.csv"} <= names
+    assert {
+        f"{STEM}_equity.csv",
+        f"{STEM}_knock_by_score.png",
+        f"{STEM}_check.csv",
+        f"{STEM}_knock_gain.csv",
+        "presets_basic_vs_basic.csv",
+    } <= names
     # every file the text links to exists (links are relative to the report folder)
     links = set(re.findall(r"\]\((equity/[^)]+)\)", text))
     assert len(links) == 6  # two charts, four tables

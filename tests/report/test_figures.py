@@ -15,8 +15,9 @@ def saved(path):
 
 def test_figure_file_writes_title_caption_and_style_dpi(tmp_path):
     path = tmp_path / "chart.png"
-    with figures.figure_file(path, 1, 2, figsize=(8, 3), title="A title",
-                             caption="How to read it. " * 20) as axes:
+    with figures.figure_file(
+        path, 1, 2, figsize=(8, 3), title="A title", caption="How to read it. " * 20
+    ) as axes:
         assert len(axes) == 2
         axes[0].plot([0, 1], [0, 1])
     size, text, dpi = saved(path)
@@ -59,8 +60,14 @@ def test_threshold_heatmap_has_one_colour_and_one_tick_per_threshold(tmp_path):
 
 
 def test_knock_chart_legend_explains_grey_cells_and_the_boundary(tmp_path):
-    chart = pd.DataFrame({"turn": [1, 1, 2, 2], "deadwood": [1, 2, 1, 2],
-                          "mean": [2.0, -1.0, -3.0, 0.5], "enough": [True, True, True, False]})
+    chart = pd.DataFrame(
+        {
+            "turn": [1, 1, 2, 2],
+            "deadwood": [1, 2, 1, 2],
+            "mean": [2.0, -1.0, -3.0, 0.5],
+            "enough": [True, True, True, False],
+        }
+    )
     with figures.figure_file(tmp_path / "c.png", figsize=(6, 4), title="t", caption="c") as ax:
         figures.knock_chart_heatmap(chart, ax, 2, min_samples=300)
         labels = [text.get_text() for text in ax.get_legend().get_texts()]
@@ -69,8 +76,13 @@ def test_knock_chart_legend_explains_grey_cells_and_the_boundary(tmp_path):
 
 
 def test_dealt_histogram_uses_a_log_scale(tmp_path):
-    distribution = pd.DataFrame({"cards": [10, 10, 11, 11], "deadwood": [0, 50, 0, 50],
-                                 "probability": [1e-5, 0.99999, 1e-4, 0.9999]})
+    distribution = pd.DataFrame(
+        {
+            "cards": [10, 10, 11, 11],
+            "deadwood": [0, 50, 0, 50],
+            "probability": [1e-5, 0.99999, 1e-4, 0.9999],
+        }
+    )
     with figures.figure_file(tmp_path / "d.png", title="t", caption="c") as ax:
         figures.dealt_histogram(distribution, ax)
         assert ax.get_yscale() == "log"

@@ -12,8 +12,9 @@ def test_per_column_formats_and_right_aligned_numbers():
 
 
 def test_float_format_applies_to_floats_only_and_missing_text_to_nan():
-    frame = pd.DataFrame({"state": ["0:0", "50:0"], "games": [10, 20],
-                          "win": [0.5, np.nan], "agree": [True, False]})
+    frame = pd.DataFrame(
+        {"state": ["0:0", "50:0"], "games": [10, 20], "win": [0.5, np.nan], "agree": [True, False]}
+    )
     lines = markdown_table(frame, float_format=".3f", missing="-", align=False).splitlines()
     assert lines[1] == "|---|---|---|---|"
     assert lines[2] == "| 0:0 | 10 | 0.500 | True |"

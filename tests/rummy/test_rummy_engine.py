@@ -17,13 +17,19 @@ from analyzer.rummy.scripted import HandOutcome, play_scripted
 from analyzer.rummy.state import MAX_MELDS, End
 
 
-def play(hands, stock="", pile="", rules=None, policies=("simple", "simple"), melds=(),
-         first=0) -> HandOutcome:
+def play(
+    hands, stock="", pile="", rules=None, policies=("simple", "simple"), melds=(), first=0
+) -> HandOutcome:
     rules = rules or RummyRules()
     return play_scripted(
-        [to_mask(h) for h in hands], parse_hand(stock), parse_hand(pile), rules.to_array(),
+        [to_mask(h) for h in hands],
+        parse_hand(stock),
+        parse_hand(pile),
+        rules.to_array(),
         np.array([parse_policy(p).to_array() for p in policies]),
-        [(to_mask(m), owner) for m, owner in melds], first)
+        [(to_mask(m), owner) for m, owner in melds],
+        first,
+    )
 
 
 def points(text):
@@ -38,7 +44,7 @@ OUT_HANDS = ("4c 5c 6c 7c 9h 9d", "Kd Qh 2s")
 def test_going_out_without_final_discard_melds_everything():
     result = play(OUT_HANDS, stock="3s", pile="9s")
     assert (result.winner, result.end, result.turns) == (0, End.OUT, 1)
-    assert result.pile == ()                      # 9s taken, nothing discarded
+    assert result.pile == ()  # 9s taken, nothing discarded
     assert result.hands[0] == 0
     assert {m for m, _ in result.melds} == {to_mask("4c 5c 6c 7c"), to_mask("9h 9d 9s")}
     # nothing melded before: Rummy doubles the points left in the other hand
@@ -117,8 +123,12 @@ def test_reshuffle_loop_stops_at_the_turn_limit():
 
 # --- laying off ------------------------------------------------------------------------
 
-LAYOFF = {"hands": ("8s 2c 2d 2h", "As 3d"), "stock": "9s", "pile": "Kd",
-          "melds": [("5s 6s 7s", 1)]}
+LAYOFF = {
+    "hands": ("8s 2c 2d 2h", "As 3d"),
+    "stock": "9s",
+    "pile": "Kd",
+    "melds": [("5s 6s 7s", 1)],
+}
 
 
 def test_lay_off_onto_an_opponents_meld_to_go_out():
@@ -157,8 +167,9 @@ def test_runs_capped_at_four_cards():
 
 def test_no_layoff_onto_a_full_run_under_the_cap():
     rules = RummyRules(max_run=4)
-    result = play(("8s 2c 2d 2h", "As 3d"), stock="3s", pile="Kd",
-                  melds=[("4s 5s 6s 7s", 1)], rules=rules)
+    result = play(
+        ("8s 2c 2d 2h", "As 3d"), stock="3s", pile="Kd", melds=[("4s 5s 6s 7s", 1)], rules=rules
+    )
     assert result.winner == -1
     assert (to_mask("4s 5s 6s 7s"), 1) in result.melds
 
@@ -167,15 +178,21 @@ def test_must_meld_overrides_holding_for_rummy():
     hands = ("4c 5c 6c Kd Qh", "9h 9d")
     held = play(hands, stock="2s", pile="Jd", policies=("rummy", "simple"))
     assert held.melds == ()
-    forced = play(hands, stock="2s", pile="Jd", policies=("rummy", "simple"),
-                  rules=RummyRules(must_meld=True))
+    forced = play(
+        hands, stock="2s", pile="Jd", policies=("rummy", "simple"), rules=RummyRules(must_meld=True)
+    )
     assert forced.melds == ((to_mask("4c 5c 6c"), 0),)
 
 
 def test_rummy_on_the_board_call_lays_off_the_discard():
     # own-only layoffs: seat 1 cannot use 8s, discards it, seat 0 calls it onto its run
-    position = {"hands": ("Kd Qd", "8s 2c 2d Ah"), "stock": "2h", "pile": "Jc",
-                "melds": [("5s 6s 7s", 0)], "first": 1}
+    position = {
+        "hands": ("Kd Qd", "8s 2c 2d Ah"),
+        "stock": "2h",
+        "pile": "Jc",
+        "melds": [("5s 6s 7s", 0)],
+        "first": 1,
+    }
     assert play(**position, rules=RummyRules(layoff_own_only=True)).calls == 0
     called = play(**position, rules=RummyRules(layoff_own_only=True, rummy_on_board=True))
     assert called.calls == 1
@@ -189,8 +206,9 @@ def test_rummy_on_the_board_call_takes_a_run_from_the_pile():
     assert called.calls == 1
     assert (to_mask("7h 8h 9h"), 0) in called.melds
     assert called.pile == ()
-    refused = play(**position, rules=RummyRules(rummy_on_board=True),
-                   policies=("simple,call=no", "simple"))
+    refused = play(
+        **position, rules=RummyRules(rummy_on_board=True), policies=("simple,call=no", "simple")
+    )
     assert refused.calls == 0
 
 
@@ -205,9 +223,16 @@ def test_cannot_discard_the_card_just_taken():
 # --- lane tables --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("cap", "lane", "dead"), [
-    (13, 0b11111, 0), (4, 0b11111, 1), (3, 0b1111, 1), (4, 0b111111, 0), (3, 0b11111, 3),
-])
+@pytest.mark.parametrize(
+    ("cap", "lane", "dead"),
+    [
+        (13, 0b11111, 0),
+        (4, 0b11111, 1),
+        (3, 0b1111, 1),
+        (4, 0b111111, 0),
+        (3, 0b11111, 3),
+    ],
+)
 def test_lane_tables_respect_the_run_cap(cap, lane, dead):
     deadwood, melded, _ = lane_tables(cap)
     assert deadwood[lane] == dead
@@ -218,8 +243,12 @@ def test_lane_tables_respect_the_run_cap(cap, lane, dead):
 
 
 def test_keeper_lays_off_only_to_go_out():
-    position = {"hands": ("8s Kd Qh 2c", "As 3c"), "stock": "3d", "pile": "Jc",
-                "melds": [("5s 6s 7s", 1)]}
+    position = {
+        "hands": ("8s Kd Qh 2c", "As 3c"),
+        "stock": "3d",
+        "pile": "Jc",
+        "melds": [("5s 6s 7s", 1)],
+    }
     eager = play(**position)
     assert (to_mask("5s 6s 7s 8s"), 1) in eager.melds
     kept = play(**position, policies=("keeper", "simple"))
@@ -227,15 +256,19 @@ def test_keeper_lays_off_only_to_go_out():
     assert kept.hands[0] & to_mask("8s")
 
 
-@pytest.mark.parametrize(("policy", "melded"), [
-    ("rummy", False),                      # holds to the end
-    ("meld=hold,hold_turns=1", True),      # holds on its first turn, melds on its second
-    ("meld=hold,hold_points=10", True),    # 15 points in melds: gives up at once
-    ("simple", True),
-])
+@pytest.mark.parametrize(
+    ("policy", "melded"),
+    [
+        ("rummy", False),  # holds to the end
+        ("meld=hold,hold_turns=1", True),  # holds on its first turn, melds on its second
+        ("meld=hold,hold_points=10", True),  # 15 points in melds: gives up at once
+        ("simple", True),
+    ],
+)
 def test_holding_for_rummy_and_giving_up(policy, melded):
-    result = play(("4c 5c 6c Kd Qh Jd", "As 2d"), stock="2s 3h 9d", pile="Tc",
-                  policies=(policy, "simple"))
+    result = play(
+        ("4c 5c 6c Kd Qh Jd", "As 2d"), stock="2s 3h 9d", pile="Tc", policies=(policy, "simple")
+    )
     assert ((to_mask("4c 5c 6c"), 0) in result.melds) == melded
 
 
@@ -252,24 +285,29 @@ def test_deadwood_without_table_matches_the_gin_evaluator():
     rd, _, _ = lane_tables(13)
     assert (rd == RUN_DEADWOOD).all()
     view = np.zeros(layoffs.VIEW_SIZE, dtype=np.int64)
-    work = [np.zeros(52, dtype=np.int64), np.zeros(2 * MAX_MELDS, dtype=np.int64),
-            np.zeros(3, dtype=np.int64), np.zeros(2 * MAX_MELDS, dtype=np.int64)]
+    work = [
+        np.zeros(52, dtype=np.int64),
+        np.zeros(2 * MAX_MELDS, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(2 * MAX_MELDS, dtype=np.int64),
+    ]
     out, choice, best, best_choice = work
     want = np.zeros(52, dtype=np.int64)
     rng = np.random.default_rng(8)
     for _ in range(3000):
         cards = rng.choice(52, rng.integers(3, 12), replace=False)
         hand = np.int64(to_mask([int(c) for c in cards]))
-        least = layoffs.with_table(hand, view, rd, layoffs.MODE_MIN, hand, out, choice, best,
-                                   best_choice)
+        least = layoffs.with_table(
+            hand, view, rd, layoffs.MODE_MIN, hand, out, choice, best, best_choice
+        )
         assert least == min_deadwood_kernel(hand)
-        layoffs.with_table(hand, view, rd, layoffs.MODE_DISCARD, hand, out, choice, best,
-                           best_choice)
+        layoffs.with_table(
+            hand, view, rd, layoffs.MODE_DISCARD, hand, out, choice, best, best_choice
+        )
         discard_deadwoods_kernel(hand, hand, want)
         held = [c for c in range(52) if hand >> c & 1]
         assert (out[held] == want[held]).all()
-        layoffs.with_table(hand, view, rd, layoffs.MODE_ARRANGE, 0, out, choice, best,
-                           best_choice)
+        layoffs.with_table(hand, view, rd, layoffs.MODE_ARRANGE, 0, out, choice, best, best_choice)
         assert best[0] == least
 
 
@@ -284,12 +322,13 @@ def _first_best_sets(lanes, pending, rd):
     rest = pending ^ bit
     best = _first_best_sets(lanes, rest, rd)
     held = [suit for suit in range(4) if lanes[suit] & bit]
-    options = [held] + ([[s for s in held if s != out] for out in range(4)]
-                        if len(held) == 4 else [])
+    options = [held] + (
+        [[s for s in held if s != out] for out in range(4)] if len(held) == 4 else []
+    )
     for suits in options:
         value, sets = _first_best_sets(
-            [lane & ~bit if suit in suits else lane for suit, lane in enumerate(lanes)],
-            rest, rd)
+            [lane & ~bit if suit in suits else lane for suit, lane in enumerate(lanes)], rest, rd
+        )
         if value < best[0]:
             rank = bit.bit_length() - 1
             best = value, sets | sum(1 << (13 * suit + rank) for suit in suits)
@@ -303,11 +342,12 @@ def test_best_sets_breaks_ties_in_rank_order(cap):
     ranks = rng.choice(13, size=(4000, 4), replace=True)
     for row in ranks:
         # hands crowded on a few ranks: many set decisions, many ties
-        cards = [int(13 * suit + rank) for rank in row for suit in range(4)
-                 if rng.random() < 0.8]
+        cards = [int(13 * suit + rank) for rank in row for suit in range(4) if rng.random() < 0.8]
         cards += [int(c) for c in rng.choice(52, rng.integers(0, 5), replace=False)]
-        c, d, h, s = (np.int64(to_mask(sorted({x for x in cards if x // 13 == suit})) >> 13 * suit)
-                      for suit in range(4))
+        c, d, h, s = (
+            np.int64(to_mask(sorted({x for x in cards if x // 13 == suit})) >> 13 * suit)
+            for suit in range(4)
+        )
         pending = (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
         got = layoffs.best_sets(c, d, h, s, pending, rd)
         want = _first_best_sets([int(c), int(d), int(h), int(s)], int(pending), rd)

@@ -22,8 +22,11 @@ def legal_meld(mask, cap):
     if len({c % 13 for c in cards}) == 1:
         return 3 <= len(cards) <= 4
     low = cards[0]
-    return (len({c // 13 for c in cards}) == 1 and 3 <= len(cards) <= cap
-            and cards == list(range(low, low + len(cards))))
+    return (
+        len({c // 13 for c in cards}) == 1
+        and 3 <= len(cards) <= cap
+        and cards == list(range(low, low + len(cards)))
+    )
 
 
 def play_random(rules, deals, seed):
@@ -31,8 +34,9 @@ def play_random(rules, deals, seed):
     rng = np.random.default_rng(seed)
     n = rules.players
     rules_array = rules.to_array()
-    policies = np.array([parse_policy(POLICIES[(seat + seed) % len(POLICIES)]).to_array()
-                         for seat in range(n)])
+    policies = np.array(
+        [parse_policy(POLICIES[(seat + seed) % len(POLICIES)]).to_array() for seat in range(n)]
+    )
     rd, rm, lp = lane_tables(rules.run_cap)
     for _ in range(deals):
         deck = rng.permutation(52).astype(np.int8)
@@ -44,15 +48,21 @@ def play_random(rules, deals, seed):
         result = np.zeros(N_RESULT, dtype=np.int64)
         deal(deck, rules_array, 0, hands, pile, counters)
         assert [bin(int(h)).count("1") for h in hands] == [rules.cards_dealt] * n
-        play_hand(hands, deck, pile, melds, owners, counters, rules_array, policies,
-                  rd, rm, lp, result)
+        play_hand(
+            hands, deck, pile, melds, owners, counters, rules_array, policies, rd, rm, lp, result
+        )
         yield hands, deck, pile, melds, owners, counters, result
 
 
 RULE_SETS = [
     {},
-    {"final_discard": True, "second_turn_out": True, "max_run": 4, "must_meld": True,
-     "rummy_on_board": True},
+    {
+        "final_discard": True,
+        "second_turn_out": True,
+        "max_run": 4,
+        "must_meld": True,
+        "rummy_on_board": True,
+    },
     {"reshuffle": True, "layoff_own_only": True, "turn_limit": 200},
     {"rummy_on_board": True, "max_run": 3, "rummy_multiplier": 1},
 ]
@@ -64,11 +74,15 @@ def test_cards_conserved_and_scores_follow_the_formula(players, options):
     rules = RummyRules(players=players, **RULE_SETS[options])
     outcomes = set()
     for hands, deck, pile, melds, owners, counters, result in play_random(
-            rules, 150, seed=players * 10 + options):
+        rules, 150, seed=players * 10 + options
+    ):
         n_melds = int(counters[Counter.MELDS])
-        parts = ([int(h) for h in hands] + [int(m) for m in melds[:n_melds]]
-                 + [1 << int(c) for c in deck[counters[Counter.STOCK]:]]
-                 + [1 << int(c) for c in pile[: counters[Counter.PILE]]])
+        parts = (
+            [int(h) for h in hands]
+            + [int(m) for m in melds[:n_melds]]
+            + [1 << int(c) for c in deck[counters[Counter.STOCK] :]]
+            + [1 << int(c) for c in pile[: counters[Counter.PILE]]]
+        )
         union = 0
         for part in parts:
             assert union & part == 0, "a card is in two places"
@@ -77,7 +91,7 @@ def test_cards_conserved_and_scores_follow_the_formula(players, options):
         assert all(legal_meld(int(m), rules.run_cap) for m in melds[:n_melds])
         assert all(0 <= owners[m] < players for m in range(n_melds))
         left = [points_of(int(h)) for h in hands]
-        assert list(result[ResultField.LEFT:ResultField.LEFT + players]) == left
+        assert list(result[ResultField.LEFT : ResultField.LEFT + players]) == left
         winner = int(result[ResultField.WINNER])
         if result[ResultField.END] == End.OUT:
             assert hands[winner] == 0
@@ -91,8 +105,13 @@ def test_cards_conserved_and_scores_follow_the_formula(players, options):
 
 def test_simulation_rows_match_totals():
     rules = RummyRules(players=3)
-    result = simulate(rules, [parse_policy(p) for p in ("simple", "rummy", "keeper")],
-                      deals=600, seed=5, keep_rows=True)
+    result = simulate(
+        rules,
+        [parse_policy(p) for p in ("simple", "rummy", "keeper")],
+        deals=600,
+        seed=5,
+        keep_rows=True,
+    )
     rows = result.rows
     assert len(rows) == 600
     won = rows[rows.end == End.OUT]
@@ -132,15 +151,22 @@ def test_same_numbers_whatever_the_chunk_size():
 
 def test_progress_counts_every_deal():
     seen = []
-    simulate(RummyRules(), [parse_policy("simple")] * 2, deals=500, seed=1, chunk=200,
-             progress=seen.append)
+    simulate(
+        RummyRules(),
+        [parse_policy("simple")] * 2,
+        deals=500,
+        seed=1,
+        chunk=200,
+        progress=seen.append,
+    )
     assert seen == [200, 200, 100]
 
 
 def test_games_end_at_the_target():
     for target in (50, 300):
-        result = play_games(RummyRules(players=3, target=target),
-                                [parse_policy("simple")] * 3, games=60, seed=2)
+        result = play_games(
+            RummyRules(players=3, target=target), [parse_policy("simple")] * 3, games=60, seed=2
+        )
         assert result.finished_rate.mean == 1.0
         assert sum(w.mean for w in result.player_game_win_rate) == pytest.approx(1.0)
         # the winner reached the target: the mean top score is at least target / players
@@ -169,14 +195,17 @@ def test_two_player_margin_is_zero_sum_and_symmetric_policies_are_even():
     assert mean == pytest.approx(players[0] - players[1])
 
 
-@pytest.mark.parametrize(("kwargs", "error", "message"), [
-    ({"players": 7}, ValueError, "players must be 2-6"),
-    ({"max_run": 2}, ValueError, "max_run must be 0"),
-    ({"hand_size": 9, "players": 6}, ValueError, "does not fit"),
-    ({"rummy_multiplier": 0}, ValueError, "rummy_multiplier"),
-    ({"final_discard": 1}, TypeError, "final_discard must be True or False, got 1"),
-    ({"players": "3"}, TypeError, "players must be an integer, got '3'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"players": 7}, ValueError, "players must be 2-6"),
+        ({"max_run": 2}, ValueError, "max_run must be 0"),
+        ({"hand_size": 9, "players": 6}, ValueError, "does not fit"),
+        ({"rummy_multiplier": 0}, ValueError, "rummy_multiplier"),
+        ({"final_discard": 1}, TypeError, "final_discard must be True or False, got 1"),
+        ({"players": "3"}, TypeError, "players must be an integer, got '3'"),
+    ],
+)
 def test_rules_are_validated(kwargs, error, message):
     with pytest.raises(error, match=message):
         RummyRules(**kwargs)

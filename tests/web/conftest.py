@@ -6,9 +6,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 #: The Host the in-process clients send (the app answers only its own addresses).
 BASE_URL = "http://127.0.0.1"
-KNOCK_DECISION = {"hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "pile": "Td Ks Jh Ts Kd Tc",
-                  "opp_took": "8d 9s", "opp_threw": "Tc Jh Ts Ks", "stock": 25, "turn": 5,
-                  "upcard": "5c"}
+KNOCK_DECISION = {
+    "hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
+    "pile": "Td Ks Jh Ts Kd Tc",
+    "opp_took": "8d 9s",
+    "opp_threw": "Tc Jh Ts Ks",
+    "stock": 25,
+    "turn": 5,
+    "upcard": "5c",
+}
 
 
 @pytest.fixture
@@ -32,7 +38,6 @@ def warm_advisor():
     try:
         for score in (None, "45:80"):
             position = Position.from_json(dict(KNOCK_DECISION, score=score))
-            service.run(position, "standard", "basic", "basic", 300, 1, measure=False,
-                        limit=False)
+            service.run(position, "standard", "basic", "basic", 300, 1, measure=False, limit=False)
     finally:
         service.stop()

@@ -29,8 +29,10 @@ def assert_400(response, reason):
 
 
 def test_advise_ranks_every_action_of_a_knock_decision(client):
-    response = client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 1500,
-                                                "opponent": "basic", "seed": 3})
+    response = client.post(
+        "/api/advise",
+        json={"position": KNOCK_DECISION, "samples": 1500, "opponent": "basic", "seed": 3},
+    )
     assert response.status_code == 200, response.text
     advice = response.json()
     actions = advice["actions"]
@@ -46,27 +48,38 @@ def test_advise_ranks_every_action_of_a_knock_decision(client):
 
 def test_the_cli_position_json_with_lists_and_a_score_is_accepted(client):
     position = dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"].split(), score=[45, 80])
-    response = client.post("/api/advise", json={"position": position, "samples": 600,
-                                                "opponent": "basic"})
+    response = client.post(
+        "/api/advise", json={"position": position, "samples": 600, "opponent": "basic"}
+    )
     assert response.status_code == 200, response.text
     assert response.json()["objective"] == "game"
 
 
-@pytest.mark.parametrize(("body", "reason"), [
-    ({"position": dict(KNOCK_DECISION, pile="3c Td")}, "3c is in two places: hand and pile"),
-    ({"position": dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"] + " 9c")},
-     "wrong hand size: 12 cards"),
-    ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 3h")}, "duplicate card '3h'"),
-    ({"position": dict(KNOCK_DECISION, stock=40)},
-     "position.stock: Input should be less than or equal to 31"),
-    ({"position": dict(KNOCK_DECISION, turn=30)}, "turn 30 does not fit a stock of 25"),
-    ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 1x")}, "1x"),
-    ({"position": dict(KNOCK_DECISION, colour="red")}, "position.colour"),
-    ({"position": KNOCK_DECISION, "rules": "nope"}, "unknown rules preset 'nope'"),
-    ({"position": KNOCK_DECISION, "opponent": "wizard"}, "unknown policy 'wizard'"),
-    ({"position": KNOCK_DECISION, "samples": 0}, "samples"),
-    ({}, "position: Field required"),
-])
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"position": dict(KNOCK_DECISION, pile="3c Td")}, "3c is in two places: hand and pile"),
+        (
+            {"position": dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"] + " 9c")},
+            "wrong hand size: 12 cards",
+        ),
+        (
+            {"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 3h")},
+            "duplicate card '3h'",
+        ),
+        (
+            {"position": dict(KNOCK_DECISION, stock=40)},
+            "position.stock: Input should be less than or equal to 31",
+        ),
+        ({"position": dict(KNOCK_DECISION, turn=30)}, "turn 30 does not fit a stock of 25"),
+        ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 1x")}, "1x"),
+        ({"position": dict(KNOCK_DECISION, colour="red")}, "position.colour"),
+        ({"position": KNOCK_DECISION, "rules": "nope"}, "unknown rules preset 'nope'"),
+        ({"position": KNOCK_DECISION, "opponent": "wizard"}, "unknown policy 'wizard'"),
+        ({"position": KNOCK_DECISION, "samples": 0}, "samples"),
+        ({}, "position: Field required"),
+    ],
+)
 def test_impossible_positions_and_bad_settings_get_400(client, body, reason):
     assert_400(client.post("/api/advise", json=body), reason)
     assert client.get("/api/presets").status_code == 200  # still serving
@@ -130,8 +143,9 @@ def test_a_practice_hand_through_the_api_with_hints_and_review(client):
 def test_illegal_moves_get_400_and_change_nothing(client):
     game = client.post("/api/games", json={"opponent": "basic", "seed": 6}).json()
     game = play_until(client, game, ("discard",))
-    absent = next(f"{r}{s}" for s in "cdhs" for r in "A23456789TJQK"
-                  if f"{r}{s}" not in game["hand"])
+    absent = next(
+        f"{r}{s}" for s in "cdhs" for r in "A23456789TJQK" if f"{r}{s}" not in game["hand"]
+    )
     url = f"/api/games/{game['id']}/move"
     assert_400(client.post(url, json={"move": f"play {absent}"}), "is not in your hand")
     assert_400(client.post(url, json={"move": "take"}), "is not a move now")
@@ -144,8 +158,7 @@ def test_illegal_moves_get_400_and_change_nothing(client):
 
 
 def test_decisions_after_acting_carry_the_cost_of_the_move(client):
-    game = client.post("/api/games", json={"opponent": "basic", "seed": 8,
-                                           "hints": "after"}).json()
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 8, "hints": "after"}).json()
     game = play_until(client, game, ("discard",))
     move = next(m for m in game["legal"] if m.startswith("play"))
     after = client.post(f"/api/games/{game['id']}/move", json={"move": move}).json()
@@ -160,8 +173,7 @@ def test_decisions_after_acting_carry_the_cost_of_the_move(client):
 def test_strategy_charts_hover_shows_the_ci_and_the_samples(client, results_dir):
     data = client.get("/api/strategy").json()
     ids = [chart["id"] for chart in data["charts"]]
-    assert ids == ["knock-chart", "knock-chart-games", "knock-sweep-diff",
-                   "knock-sweep-game-win"]
+    assert ids == ["knock-chart", "knock-chart-games", "knock-sweep-diff", "knock-sweep-game-win"]
     for chart in data["charts"]:
         trace = chart["figure"]["data"][0]
         assert "95% CI" in trace["hovertemplate"] and "n = " in trace["hovertemplate"]
@@ -189,11 +201,15 @@ def test_pages_scripts_and_openapi_are_served_locally(client):
         page = client.get(path)
         assert page.status_code == 200
         assert "http://" not in page.text and "https://" not in page.text
-    assert client.get("/static/plotly.min.js").headers["content-type"].startswith(
-        "text/javascript")
+    assert client.get("/static/plotly.min.js").headers["content-type"].startswith("text/javascript")
     schema = client.get("/openapi.json").json()
-    assert {"/api/advise", "/api/games", "/api/games/{game_id}/move",
-            "/api/games/{game_id}/review", "/api/strategy"} <= set(schema["paths"])
+    assert {
+        "/api/advise",
+        "/api/games",
+        "/api/games/{game_id}/move",
+        "/api/games/{game_id}/review",
+        "/api/strategy",
+    } <= set(schema["paths"])
 
 
 @pytest.fixture
@@ -201,8 +217,9 @@ def patient_client(results_dir, warm_advisor):
     """A client of an app whose advisor runs may take a minute (so that a busy machine
     neither cuts nor stops the long run below)."""
     service = AdvisorService(limit_seconds=60)
-    with TestClient(create_app(results_dir, warm_up=False, service=service),
-                    base_url=BASE_URL) as test_client:
+    with TestClient(
+        create_app(results_dir, warm_up=False, service=service), base_url=BASE_URL
+    ) as test_client:
         yield test_client
 
 
@@ -217,13 +234,20 @@ def test_a_long_advisor_run_does_not_block_other_requests(patient_client):
 
     def long_advice():
         started = time.perf_counter()
-        slow["response"] = client.post("/api/advise", json={
-            "position": KNOCK_DECISION, "samples": 20_000, "tolerance": 0.01,
-            "opponent": "basic"})
+        slow["response"] = client.post(
+            "/api/advise",
+            json={
+                "position": KNOCK_DECISION,
+                "samples": 20_000,
+                "tolerance": 0.01,
+                "opponent": "basic",
+            },
+        )
         slow["seconds"] = time.perf_counter() - started
 
-    client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 300,
-                                     "opponent": "basic"})  # JIT loaded before timing
+    client.post(
+        "/api/advise", json={"position": KNOCK_DECISION, "samples": 300, "opponent": "basic"}
+    )  # JIT loaded before timing
     thread = threading.Thread(target=long_advice)
     thread.start()
     time.sleep(0.3)
@@ -240,8 +264,11 @@ def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_
     folder = results_dir / "robust_knock"
     folder.mkdir()
     rows = ["rules,turns,first_turn,deadwood,knock_probability"]
-    rows += [f"standard,{a}-{b},{a},{dw},{1.0 if dw <= 7 else 0.25}"
-             for a, b in ((1, 4), (5, 8), (9, 32)) for dw in range(11)]
+    rows += [
+        f"standard,{a}-{b},{a},{dw},{1.0 if dw <= 7 else 0.25}"
+        for a, b in ((1, 4), (5, 8), (9, 32))
+        for dw in range(11)
+    ]
     (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
     (folder / "standard_mixture.csv").write_text("rules,table,weight\nstandard,7/7/7,1.0\n")
     data = client.get("/api/strategy").json()
@@ -258,8 +285,12 @@ def test_the_robust_chart_shows_the_alert_thresholds_beside_the_others(client, r
     folder = results_dir / "robust_knock"
     folder.mkdir()
     rows = ["rules,turns,first_turn,opponent_holds_pile_card,deadwood,knock_probability"]
-    rows += [f"standard,{a}-{b},{a},{signal},{dw},{1.0 if dw <= 10 - 6 * signal * (a > 1) else 0.0}"
-             for signal in (0, 1) for a, b in ((1, 6), (7, 32)) for dw in range(11)]
+    rows += [
+        f"standard,{a}-{b},{a},{signal},{dw},{1.0 if dw <= 10 - 6 * signal * (a > 1) else 0.0}"
+        for signal in (0, 1)
+        for a, b in ((1, 6), (7, 32))
+        for dw in range(11)
+    ]
     (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
     data = client.get("/api/strategy").json()
     robust = [chart for chart in data["charts"] if chart["id"] == "robust-standard_strategy"]

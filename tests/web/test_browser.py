@@ -25,8 +25,9 @@ webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("fastapi")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER), reason="needs Debian's chromium and chromium-driver"
+)
 ROOT = Path(__file__).resolve().parents[2]
 #: Generous waits: a cold JIT cache compiles the advisor on the first request.
 WAIT_S = 120
@@ -48,9 +49,21 @@ def server(tmp_path_factory):
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "analyzer", "serve", "--port", str(port),
-             "--results", str(ROOT / "results")],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=os.environ | {"PYTHONPATH": str(ROOT)})
+            [
+                sys.executable,
+                "-m",
+                "analyzer",
+                "serve",
+                "--port",
+                str(port),
+                "--results",
+                str(ROOT / "results"),
+            ],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=os.environ | {"PYTHONPATH": str(ROOT)},
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:
@@ -66,8 +79,10 @@ def server(tmp_path_factory):
     # one small advisor run first: with a cold JIT cache it compiles the kernels (minutes
     # on two busy cores), which the page timings below should not include
     request = urllib.request.Request(
-        url + "/api/advise", b'{"position": {"hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h"}, '
-        b'"samples": 256}', {"Content-Type": "application/json"})
+        url + "/api/advise",
+        b'{"position": {"hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h"}, "samples": 256}',
+        {"Content-Type": "application/json"},
+    )
     deadline = time.monotonic() + 900
     while True:
         try:
@@ -85,10 +100,18 @@ def server(tmp_path_factory):
 def browser(tmp_path_factory):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1280,1100",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1100",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = webdriver.ChromeService(executable_path=CHROMEDRIVER)
@@ -99,8 +122,7 @@ def browser(tmp_path_factory):
 
 
 def console_errors(driver):
-    return [entry["message"] for entry in driver.get_log("browser")
-            if entry["level"] == "SEVERE"]
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
 def wait(driver, condition, timeout=WAIT_S):
@@ -126,8 +148,9 @@ def click_cards(driver, mode, cards):
         driver.find_element(By.ID, f"card-{card}").click()
 
 
-def test_advisor_page_builds_a_position_by_clicking_and_shows_the_verdict(server, browser,
-                                                                          tmp_path):
+def test_advisor_page_builds_a_position_by_clicking_and_shows_the_verdict(
+    server, browser, tmp_path
+):
     browser.get(server + "/")
     wait(browser, ready)
     click_cards(browser, "hand", "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h")
@@ -159,7 +182,8 @@ def test_advisor_page_builds_a_position_by_clicking_and_shows_the_verdict(server
 
 def table_state(driver):
     return driver.execute_script(
-        "const b = document.body.dataset; return [b.phase, b.legal, b.busy];")
+        "const b = document.body.dataset; return [b.phase, b.legal, b.busy];"
+    )
 
 
 def choose(driver, legal):
@@ -172,19 +196,22 @@ def choose(driver, legal):
         return "stock"
     if "pass" in legal:
         return "pass"
-    hand = [b.get_attribute("data-card") for b in driver.find_elements(By.CSS_SELECTOR,
-                                                                        "#hand .card")]
+    hand = [
+        b.get_attribute("data-card") for b in driver.find_elements(By.CSS_SELECTOR, "#hand .card")
+    ]
     plays = [m for m in legal if m.startswith("play ")]
-    return min(plays, key=lambda m: min_deadwood(
-        [parse_card(c) for c in hand if c != m.split()[1]]))
+    return min(
+        plays, key=lambda m: min_deadwood([parse_card(c) for c in hand if c != m.split()[1]])
+    )
 
 
 def click_move(driver, move):
     verb, _, card = move.partition(" ")
     if card and verb != "big":
         driver.find_element(By.ID, f"hand-{card}").click()
-    button = {"stock": "draw-stock", "pile": "draw-pile", "play": "discard",
-              "big": "big-gin"}.get(verb, verb)
+    button = {"stock": "draw-stock", "pile": "draw-pile", "play": "discard", "big": "big-gin"}.get(
+        verb, verb
+    )
     driver.find_element(By.ID, button).click()
 
 
@@ -215,14 +242,23 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
             hinted = True
         log_lines = len(browser.find_elements(By.CSS_SELECTOR, "#log li"))
         click_move(browser, choose(browser, legal.split(",")))
-        wait(browser, lambda d, n=log_lines: table_state(d)[2] == "0"
-             and len(d.find_elements(By.CSS_SELECTOR, "#log li")) > n)
+        wait(
+            browser,
+            lambda d, n=log_lines: (
+                table_state(d)[2] == "0" and len(d.find_elements(By.CSS_SELECTOR, "#log li")) > n
+            ),
+        )
         moves += 1
     assert reloaded and hinted
     result = browser.find_element(By.ID, "result-panel").text
     assert result.startswith("Hand 1:")
-    wait(browser, lambda d: d.find_elements(By.ID, "review")
-         or "No discard decisions" in d.find_element(By.ID, "review-panel").text)
+    wait(
+        browser,
+        lambda d: (
+            d.find_elements(By.ID, "review")
+            or "No discard decisions" in d.find_element(By.ID, "review-panel").text
+        ),
+    )
     assert "Review of hand 1" in browser.find_element(By.ID, "review-panel").text
     assert browser.find_element(By.ID, "next-hand").is_displayed()
     screenshot(browser, tmp_path / "table.png")
@@ -235,10 +271,16 @@ def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, tmp_path)
     plots = browser.find_elements(By.CSS_SELECTOR, ".js-plotly-plot")
     assert len(plots) >= 4
     browser.execute_script(
-        "Plotly.Fx.hover('knock-sweep-diff', [{curveNumber: 0, pointNumber: 3}]);")
-    hover = wait(browser, lambda d: d.execute_script(
-        "const t = document.querySelector('#knock-sweep-diff .hovertext');"
-        "return t && t.textContent;"), timeout=10)
+        "Plotly.Fx.hover('knock-sweep-diff', [{curveNumber: 0, pointNumber: 3}]);"
+    )
+    hover = wait(
+        browser,
+        lambda d: d.execute_script(
+            "const t = document.querySelector('#knock-sweep-diff .hovertext');"
+            "return t && t.textContent;"
+        ),
+        timeout=10,
+    )
     assert "95% CI" in hover and "n = " in hover
     # the robust knock rule is charted when results/ has it, else a note says where from
     robust_charts = browser.find_elements(By.CSS_SELECTOR, "[id^='robust-']")

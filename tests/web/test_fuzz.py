@@ -29,45 +29,125 @@ from analyzer.web.app import create_app
 from .conftest import BASE_URL, KNOCK_DECISION, ROOT
 
 DECK = [f"{rank}{suit}" for suit in "cdhs" for rank in "A23456789TJQK"]
-WORDS = [*RULE_PRESETS, *POLICY_PRESETS, "me", "opp", "hand", "game", "off", "before",
-         "after", "take", "pass", "stock", "pile", "play Kd", "knock 3h", "gin Ah", "big gin",
-         "search", "draw=basic,knock=7", ""]
-HOSTILE_NUMBERS = [-1, 0, 1, 2, 31, 32, 100, 101, SEED_MAX, SEED_MAX + 1, 2**64, -(2**63),
-                   10**30, MAX_SAMPLES, MAX_SAMPLES + 1, 0.5, -0.0, 1e308, float("nan"),
-                   float("inf"), float("-inf")]
+WORDS = [
+    *RULE_PRESETS,
+    *POLICY_PRESETS,
+    "me",
+    "opp",
+    "hand",
+    "game",
+    "off",
+    "before",
+    "after",
+    "take",
+    "pass",
+    "stock",
+    "pile",
+    "play Kd",
+    "knock 3h",
+    "gin Ah",
+    "big gin",
+    "search",
+    "draw=basic,knock=7",
+    "",
+]
+HOSTILE_NUMBERS = [
+    -1,
+    0,
+    1,
+    2,
+    31,
+    32,
+    100,
+    101,
+    SEED_MAX,
+    SEED_MAX + 1,
+    2**64,
+    -(2**63),
+    10**30,
+    MAX_SAMPLES,
+    MAX_SAMPLES + 1,
+    0.5,
+    -0.0,
+    1e308,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+]
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-5, 300), st.integers(2**62, 2**100),
-    st.integers(-(2**100), -(2**62)), st.sampled_from(HOSTILE_NUMBERS),
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 300),
+    st.integers(2**62, 2**100),
+    st.integers(-(2**100), -(2**62)),
+    st.sampled_from(HOSTILE_NUMBERS),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12),
-    st.sampled_from(DECK + WORDS))
+    st.sampled_from(DECK + WORDS),
+)
 JSON_VALUES = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=6) | st.sampled_from(["hand", "seed", "position"]),
-                      inner, max_size=4),
-    max_leaves=12)
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.text(max_size=6) | st.sampled_from(["hand", "seed", "position"]), inner, max_size=4
+        )
+    ),
+    max_leaves=12,
+)
 RAW_BODIES = st.one_of(
     st.binary(max_size=40),
-    st.sampled_from([b"", b"{", b"}", b"[", b"null", b"[]", b"{}", b'{"position": ',
-                     b'{"seed": 1e999}', b'{"seed": NaN}', b'{"a": "\xff"}', b"\xef\xbb\xbf{}",
-                     b'{"position": {"hand": "\\ud800"}}', b"\x00" * 8,
-                     b'{"move": "' + b"\xc3\x28" + b'"}', b"[" * 500 + b"]" * 500,
-                     b'{"position": {"hand": ' + b"[" * 2000 + b"]" * 2000 + b"}}"]))
+    st.sampled_from(
+        [
+            b"",
+            b"{",
+            b"}",
+            b"[",
+            b"null",
+            b"[]",
+            b"{}",
+            b'{"position": ',
+            b'{"seed": 1e999}',
+            b'{"seed": NaN}',
+            b'{"a": "\xff"}',
+            b"\xef\xbb\xbf{}",
+            b'{"position": {"hand": "\\ud800"}}',
+            b"\x00" * 8,
+            b'{"move": "' + b"\xc3\x28" + b'"}',
+            b"[" * 500 + b"]" * 500,
+            b'{"position": {"hand": ' + b"[" * 2000 + b"]" * 2000 + b"}}",
+        ]
+    ),
+)
 
 ADVISE_KEYS = ["rules", "opponent", "policy", "samples", "tolerance", "seed", "extra"]
-POSITION_KEYS = ["hand", "pile", "opp_took", "opp_threw", "stock", "turn", "dealer", "drawn",
-                 "from_pile", "score", "upcard", "colour"]
+POSITION_KEYS = [
+    "hand",
+    "pile",
+    "opp_took",
+    "opp_threw",
+    "stock",
+    "turn",
+    "dealer",
+    "drawn",
+    "from_pile",
+    "score",
+    "upcard",
+    "colour",
+]
 GAME_KEYS = ["rules", "opponent", "mode", "hints", "seed", "extra"]
 
-FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 @pytest.fixture(scope="module")
 def fuzz_client(warm_advisor):
-    service = AdvisorService(seconds=0.05, first_samples=128, max_samples=256,
-                             max_budget=256)
+    service = AdvisorService(seconds=0.05, first_samples=128, max_samples=256, max_budget=256)
     app = create_app(ROOT / "results", warm_up=False, service=service)
     with TestClient(app, base_url=BASE_URL) as client:
         yield client
@@ -75,8 +155,7 @@ def fuzz_client(warm_advisor):
 
 @pytest.fixture(scope="module")
 def game_id(fuzz_client):
-    game = fuzz_client.post("/api/games", json={"opponent": "basic", "seed": 5,
-                                                "mode": "hand"})
+    game = fuzz_client.post("/api/games", json={"opponent": "basic", "seed": 5, "mode": "hand"})
     assert game.status_code == 200, game.text
     return game.json()["id"]
 
@@ -84,8 +163,9 @@ def game_id(fuzz_client):
 def mutated(draw, body, keys, nested=None):
     """``body`` with up to three of ``keys`` (or of the nested object's) set to fuzz."""
     body = json.loads(json.dumps(body))
-    for key in draw(st.lists(st.sampled_from(keys + (nested[1] if nested else [])),
-                             max_size=3, unique=True)):
+    for key in draw(
+        st.lists(st.sampled_from(keys + (nested[1] if nested else [])), max_size=3, unique=True)
+    ):
         value = draw(JSON_VALUES)
         if nested and key in nested[1] and isinstance(body.get(nested[0]), dict):
             body[nested[0]][key] = value
@@ -106,8 +186,10 @@ def bodies(draw, valid, keys, nested=None):
 
 def check(response):
     """2xx with JSON, or 4xx with exactly a one-line error; never 5xx."""
-    described = f"{response.request.method} {response.request.url}: {response.status_code} " \
-                f"{response.text[:300]}"
+    described = (
+        f"{response.request.method} {response.request.url}: {response.status_code} "
+        f"{response.text[:300]}"
+    )
     event(f"HTTP {response.status_code}")  # --hypothesis-show-statistics
     assert 200 <= response.status_code < 500, described
     data = response.json()
@@ -122,8 +204,13 @@ def post(client, path, body):
 
 
 @FUZZ
-@given(body=bodies({"position": KNOCK_DECISION, "opponent": "basic", "samples": 64},
-                   ADVISE_KEYS, ("position", POSITION_KEYS)))
+@given(
+    body=bodies(
+        {"position": KNOCK_DECISION, "opponent": "basic", "samples": 64},
+        ADVISE_KEYS,
+        ("position", POSITION_KEYS),
+    )
+)
 def test_advise(fuzz_client, body):
     check(post(fuzz_client, "/api/advise", body))
 
@@ -143,8 +230,11 @@ def test_new_games(game_maker, body):
 
 
 @FUZZ
-@given(legal=st.booleans(), choice=st.integers(0, 60),
-       body=bodies({"move": "stock"}, ["move", "extra"]))
+@given(
+    legal=st.booleans(),
+    choice=st.integers(0, 60),
+    body=bodies({"move": "stock"}, ["move", "extra"]),
+)
 def test_moves(fuzz_client, game_id, legal, choice, body):
     """Fuzzed moves between legal ones (so the game goes on: hints, decisions, reviews
     and new hands get fuzzed in other states too)."""
@@ -157,17 +247,33 @@ def test_moves(fuzz_client, game_id, legal, choice, body):
         check(fuzz_client.post(f"/api/games/{game_id}/next"))
 
 
-GAME_ID = st.one_of(st.just("GAME"), st.text(max_size=30),
-                    st.sampled_from(["", "..", "%00", "a" * 2000, "GAME/extra"]))
-INDEX = st.one_of(st.integers(-5, 40), st.integers(2**62, 2**80).map(str),
-                  st.sampled_from(["", "x", "1.5", "-0", "٣", "1e3", "NaN", "%20"]))
-ROUTES = st.sampled_from([
-    ("GET", "/api/games/{id}"), ("POST", "/api/games/{id}/next"),
-    ("GET", "/api/games/{id}/hint"), ("GET", "/api/games/{id}/hint?decision={index}"),
-    ("GET", "/api/games/{id}/decisions/{index}"), ("GET", "/api/games/{id}/review"),
-    ("POST", "/api/games/{id}/move"), ("GET", "/api/presets"), ("GET", "/api/strategy"),
-    ("POST", "/api/presets"), ("PUT", "/api/advise"), ("GET", "/api/{id}"),
-    ("DELETE", "/api/games/{id}")])
+GAME_ID = st.one_of(
+    st.just("GAME"),
+    st.text(max_size=30),
+    st.sampled_from(["", "..", "%00", "a" * 2000, "GAME/extra"]),
+)
+INDEX = st.one_of(
+    st.integers(-5, 40),
+    st.integers(2**62, 2**80).map(str),
+    st.sampled_from(["", "x", "1.5", "-0", "٣", "1e3", "NaN", "%20"]),
+)
+ROUTES = st.sampled_from(
+    [
+        ("GET", "/api/games/{id}"),
+        ("POST", "/api/games/{id}/next"),
+        ("GET", "/api/games/{id}/hint"),
+        ("GET", "/api/games/{id}/hint?decision={index}"),
+        ("GET", "/api/games/{id}/decisions/{index}"),
+        ("GET", "/api/games/{id}/review"),
+        ("POST", "/api/games/{id}/move"),
+        ("GET", "/api/presets"),
+        ("GET", "/api/strategy"),
+        ("POST", "/api/presets"),
+        ("PUT", "/api/advise"),
+        ("GET", "/api/{id}"),
+        ("DELETE", "/api/games/{id}"),
+    ]
+)
 
 
 @FUZZ
@@ -176,5 +282,8 @@ def test_paths_and_queries(fuzz_client, game_id, route, raw_id, index, body):
     method, template = route
     target = quote(raw_id.replace("GAME", game_id), safe="/")
     path = template.format(id=target, index=quote(str(index), safe=""))
-    check(fuzz_client.request(method, path, content=body,
-                              headers={"content-type": "application/json"}))
+    check(
+        fuzz_client.request(
+            method, path, content=body, headers={"content-type": "application/json"}
+        )
+    )

@@ -91,28 +91,43 @@ def test_seeds_outside_the_cli_range_get_400(client, route, seed):
 def test_the_largest_seed_is_accepted_everywhere(client):
     game = client.post("/api/games", json={"seed": SEED_MAX, "opponent": "basic"})
     assert game.status_code == 200, game.text
-    advice = client.post("/api/advise", json={"position": KNOCK_DECISION, "samples": 300,
-                                              "opponent": "basic", "seed": SEED_MAX})
+    advice = client.post(
+        "/api/advise",
+        json={"position": KNOCK_DECISION, "samples": 300, "opponent": "basic", "seed": SEED_MAX},
+    )
     assert advice.status_code == 200, advice.text
     assert advice.json()["seed"] == SEED_MAX
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("samples", 0), ("samples", LIMITS["samples"][1] + 1), ("samples", 2**70),
-    ("tolerance", 0), ("tolerance", -1), ("tolerance", LIMITS["tolerance"][1] * 1.001),
-    ("tolerance", "NaN"), ("tolerance", "Infinity"),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("samples", 0),
+        ("samples", LIMITS["samples"][1] + 1),
+        ("samples", 2**70),
+        ("tolerance", 0),
+        ("tolerance", -1),
+        ("tolerance", LIMITS["tolerance"][1] * 1.001),
+        ("tolerance", "NaN"),
+        ("tolerance", "Infinity"),
+    ],
+)
 def test_advisor_settings_outside_their_ranges_get_400(client, field, value):
     raw = value if isinstance(value, str) else repr(value)
-    body = f'{{"position": {{"hand": "{KNOCK_DECISION["hand"]}"}}, "opponent": "basic", ' \
-           f'"{field}": {raw}}}'
-    response = client.post("/api/advise", content=body.encode(),
-                           headers={"content-type": "application/json"})
+    body = (
+        f'{{"position": {{"hand": "{KNOCK_DECISION["hand"]}"}}, "opponent": "basic", '
+        f'"{field}": {raw}}}'
+    )
+    response = client.post(
+        "/api/advise", content=body.encode(), headers={"content-type": "application/json"}
+    )
     assert field in error_of(response, 400)
 
 
-@pytest.mark.parametrize(("field", "value"), [("stock", 1), ("stock", 32), ("stock", 2**64),
-                                              ("turn", 0), ("turn", 101), ("turn", -(2**70))])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("stock", 1), ("stock", 32), ("stock", 2**64), ("turn", 0), ("turn", 101), ("turn", -(2**70))],
+)
 def test_position_counts_outside_their_ranges_get_400(client, field, value):
     body = {"position": dict(KNOCK_DECISION, **{field: value}), "opponent": "basic"}
     assert f"position.{field}" in error_of(client.post("/api/advise", json=body), 400)
@@ -138,12 +153,13 @@ def test_unknown_routes_wrong_methods_and_bad_utf8_answer_error_json(client):
     assert wrong.headers["allow"] == "POST"
     error_of(client.delete("/api/games"), 405)
     for body in (b'{"position": {"hand": "\xff\xfe"}}', b"\xc3\x28", b'{"seed": 1}\x80'):
-        response = client.post("/api/advise", content=body,
-                               headers={"content-type": "application/json"})
+        response = client.post(
+            "/api/advise", content=body, headers={"content-type": "application/json"}
+        )
         assert "not UTF-8" in error_of(response, 400)
-    assert "bad JSON" in error_of(client.post("/api/games", content=b"{,}",
-                                              headers={"content-type": "application/json"}),
-                                  400)
+    assert "bad JSON" in error_of(
+        client.post("/api/games", content=b"{,}", headers={"content-type": "application/json"}), 400
+    )
     # a pydantic location naming a user's key is cut and kept on one line
     response = client.post("/api/advise", json={"position": {"hand": "x", "a\nb" * 500: 1}})
     assert len(error_of(response, 400)) <= 300
@@ -168,11 +184,22 @@ def test_an_unexpected_error_is_a_json_500_without_the_traceback(results_dir, mo
 def test_requests_naming_another_host_get_400(results_dir):
     app = create_app(results_dir, warm_up=False, allow_hosts=["analyzer.example"])
     with TestClient(app, base_url=BASE_URL) as client:
-        for host in ("127.0.0.1", "127.0.0.1:8000", "localhost:8000", "LOCALHOST.", "[::1]:80",
-                     "analyzer.example:443"):
+        for host in (
+            "127.0.0.1",
+            "127.0.0.1:8000",
+            "localhost:8000",
+            "LOCALHOST.",
+            "[::1]:80",
+            "analyzer.example:443",
+        ):
             assert client.get("/api/presets", headers={"host": host}).status_code == 200, host
-        for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example",
-                     "10.1.2.3", "localhost.evil.example"):
+        for host in (
+            "evil.example",
+            "evil.example:8000",
+            "127.0.0.1.evil.example",
+            "10.1.2.3",
+            "localhost.evil.example",
+        ):
             response = client.get("/api/presets", headers={"host": host})
             assert "Host header" in error_of(response, 400), host
             response = client.post("/api/games", json={}, headers={"host": host})
@@ -197,11 +224,17 @@ def test_the_host_policy_follows_the_bound_address():
 
 
 def test_every_answer_carries_the_security_headers(client):
-    answers = [client.get("/"), client.get("/table"), client.get("/static/common.js"),
-               client.get("/api/presets"), client.get("/nowhere"),
-               client.post("/api/advise", json={}),
-               client.post("/api/advise", content=b"x" * 20_000,
-                           headers={"content-type": "application/json"})]
+    answers = [
+        client.get("/"),
+        client.get("/table"),
+        client.get("/static/common.js"),
+        client.get("/api/presets"),
+        client.get("/nowhere"),
+        client.post("/api/advise", json={}),
+        client.post(
+            "/api/advise", content=b"x" * 20_000, headers={"content-type": "application/json"}
+        ),
+    ]
     for response in answers:
         for name, value in SECURITY_HEADERS:
             assert response.headers[name.decode()] == value.decode(), response.url
@@ -227,7 +260,10 @@ def test_a_client_starting_many_games_forgets_only_its_own():
     assert store.get("alice-1").game_id == "alice-1"
     assert store.get("bob-1").game_id == "bob-1"
     assert [i for i in store.games if i.startswith("mallory")] == [
-        "mallory-497", "mallory-498", "mallory-499"]
+        "mallory-497",
+        "mallory-498",
+        "mallory-499",
+    ]
     assert len(forgotten) == 497 and not any(i.startswith(("alice", "bob")) for i in forgotten)
     with pytest.raises(HTTPException):
         store.get("mallory-0")
@@ -248,11 +284,15 @@ def test_beyond_the_total_the_client_holding_most_gives_a_game_up():
 def test_games_are_capped_per_client_address_through_the_api(results_dir):
     store = GameStore(per_client=2)
     app = create_app(results_dir, warm_up=False, games=store)
-    with TestClient(app, base_url=BASE_URL, client=("10.0.0.2", 5000)) as other, \
-            TestClient(app, base_url=BASE_URL, client=("10.0.0.3", 5000)) as flood:
+    with (
+        TestClient(app, base_url=BASE_URL, client=("10.0.0.2", 5000)) as other,
+        TestClient(app, base_url=BASE_URL, client=("10.0.0.3", 5000)) as flood,
+    ):
         kept = other.post("/api/games", json={"opponent": "basic", "seed": 1}).json()["id"]
-        ids = [flood.post("/api/games", json={"opponent": "basic", "seed": n}).json()["id"]
-               for n in range(5)]
+        ids = [
+            flood.post("/api/games", json={"opponent": "basic", "seed": n}).json()["id"]
+            for n in range(5)
+        ]
         assert other.get(f"/api/games/{kept}").status_code == 200
         for game_id in ids[:3]:
             assert "no game" in error_of(flood.get(f"/api/games/{game_id}"), 404)
@@ -274,8 +314,16 @@ def test_an_explicit_budget_is_cut_to_what_fits_the_time_limit(warm_advisor):
         service.run(knock_position(), "standard", "basic", "basic", 1_000, 1, limit=False)
         rate = service.rates[key]
         started = time.perf_counter()
-        advice = service.run(knock_position(), "standard", "basic", "basic",
-                             LIMITS["samples"][1], 1, tolerance=1e-9, limit=False)
+        advice = service.run(
+            knock_position(),
+            "standard",
+            "basic",
+            "basic",
+            LIMITS["samples"][1],
+            1,
+            tolerance=1e-9,
+            limit=False,
+        )
         elapsed = time.perf_counter() - started
     finally:
         service.stop()
@@ -294,8 +342,7 @@ def test_a_run_past_the_time_limit_stops_between_batches_and_learns_the_rate(war
     try:
         started = time.perf_counter()
         with pytest.raises(AdvisorStopped, match="reached the server's 2 s limit"):
-            service.run(knock_position(), "standard", "basic", "basic", 10**6, 1,
-                        tolerance=1e-9)
+            service.run(knock_position(), "standard", "basic", "basic", 10**6, 1, tolerance=1e-9)
         assert time.perf_counter() - started < 4  # the limit and one batch at most
     finally:
         service.stop()
@@ -311,8 +358,9 @@ async def settled(service):
 
 
 def advise_async(service, client="alice", samples=10**6, disconnected=None):
-    return service.advise(knock_position(), "standard", "basic", "basic", samples, 1,
-                          1e-9, client, disconnected)
+    return service.advise(
+        knock_position(), "standard", "basic", "basic", samples, 1, 1e-9, client, disconnected
+    )
 
 
 def test_a_run_answered_503_stops_and_a_queued_one_never_starts(warm_advisor):
@@ -393,8 +441,13 @@ def test_advisor_requests_are_bounded_per_client_and_in_all(warm_advisor):
 
 def test_a_score_at_the_target_is_refused_before_any_work(client):
     started = time.perf_counter()
-    response = client.post("/api/advise", json={
-        "position": dict(KNOCK_DECISION, score=[100, 20]), "opponent": "gin-hunter",
-        "rules": "classic"})  # classic plays to 100
+    response = client.post(
+        "/api/advise",
+        json={
+            "position": dict(KNOCK_DECISION, score=[100, 20]),
+            "opponent": "gin-hunter",
+            "rules": "classic",
+        },
+    )  # classic plays to 100
     assert "already reaches the target" in error_of(response, 400)
     assert time.perf_counter() - started < 1  # no equity table was built

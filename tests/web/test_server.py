@@ -72,15 +72,15 @@ def read_response(sock):
             break
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
-    headers = {name.lower(): value for name, _, value in
-               (line.partition(": ") for line in lines[1:])}
+    headers = {
+        name.lower(): value for name, _, value in (line.partition(": ") for line in lines[1:])
+    }
     return int(lines[0].split()[1]), headers, json.loads(body) if body else None
 
 
 def get(port, path="/api/presets", source="127.0.0.1", host="127.0.0.1"):
     with connect(port, source) as sock:
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-                     .encode())
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
         return read_response(sock)
 
 
@@ -163,8 +163,10 @@ def test_connections_that_send_nothing_or_trickle_headers_are_closed(app):
 
 def test_a_body_not_sent_in_time_gets_408_and_the_connection_closes(app):
     with serving(app) as port, connect(port) as sock:
-        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{\"mo")
+        sock.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b'Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"mo'
+        )
         started = time.monotonic()
         status, headers, body = read_response(sock)
         assert status == 408 and "request body not received within 0.5 s" in body["error"]
@@ -185,23 +187,29 @@ def test_malformed_requests_and_foreign_hosts_get_error_json(app):
         assert status == 404 and "/api/nowhere" in body["error"]
         # refused before its body was read: the connection ends, the body cannot trickle
         with connect(port) as sock:
-            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: rebound.example\r\n"
-                         b"Content-Type: application/json\r\nContent-Length: 900\r\n\r\n{")
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: rebound.example\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 900\r\n\r\n{"
+            )
             status, headers, body = read_response(sock)
             assert status == 400 and headers["connection"] == "close"
             assert closed_within(sock, 2)
 
 
 def test_an_advisor_run_stops_when_its_client_hangs_up(results_dir, warm_advisor):
-    service = Recording(seconds=0.5, limit_seconds=8, poll_seconds=0.05,
-                        first_samples=10**6)  # runs to the limit unless stopped
+    service = Recording(
+        seconds=0.5, limit_seconds=8, poll_seconds=0.05, first_samples=10**6
+    )  # runs to the limit unless stopped
     app = create_app(results_dir, warm_up=False, service=service)
-    body = json.dumps({"position": KNOCK_DECISION, "opponent": "basic", "samples": 10**6,
-                       "tolerance": 1e-9}).encode()
+    body = json.dumps(
+        {"position": KNOCK_DECISION, "opponent": "basic", "samples": 10**6, "tolerance": 1e-9}
+    ).encode()
     with serving(app) as port:
         sock = connect(port)
-        sock.sendall(b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                     b"application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+        sock.sendall(
+            b"POST /api/advise HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            b"application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
         time.sleep(0.5)
         sock.close()
         started = time.monotonic()
@@ -228,9 +236,12 @@ def test_serve_prints_the_bound_port_and_serves_with_the_guards(tmp_path):
     log = tmp_path / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "analyzer", "serve", "--port", "0", "--results",
-             str(tmp_path)], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-            env=os.environ | {"PYTHONPATH": str(ROOT)})
+            [sys.executable, "-m", "analyzer", "serve", "--port", "0", "--results", str(tmp_path)],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=os.environ | {"PYTHONPATH": str(ROOT)},
+        )
     try:
         deadline = time.monotonic() + 60
         while not (match := re.search(r"http://127\.0\.0\.1:(\d+)/", log.read_text())):

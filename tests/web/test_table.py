@@ -15,8 +15,9 @@ from analyzer.web.table import ME, IllegalMove, PracticeGame
 
 
 def new_game(seed=3, preset="standard", opponent="basic", mode="game"):
-    return PracticeGame(f"g{seed}", RULES[preset], preset, POLICIES[opponent], opponent,
-                        mode=mode, seed=seed)
+    return PracticeGame(
+        f"g{seed}", RULES[preset], preset, POLICIES[opponent], opponent, mode=mode, seed=seed
+    )
 
 
 def greedy_move(game):
@@ -32,8 +33,9 @@ def greedy_move(game):
         return "pass"
     hand = [c for c in range(52) if int(game.state[Slot.HAND + ME]) >> c & 1]
     plays = [m for m in legal if m.startswith("play ")]
-    return min(plays, key=lambda m: min_deadwood(
-        [c for c in hand if c != parse_card(m.split()[1])]))
+    return min(
+        plays, key=lambda m: min_deadwood([c for c in hand if c != parse_card(m.split()[1])])
+    )
 
 
 def play_hand(game):
@@ -51,8 +53,8 @@ def test_a_hand_plays_to_its_end_and_cards_are_conserved():
     while game.phase in ("offer", "draw", "discard"):
         state = game.state
         held = int(state[Slot.HAND]) | int(state[Slot.HAND + 1])
-        pile = {int(c) for c in state[Slot.PILE:Slot.PILE + state[Slot.PILE_LEN]]}
-        stock = {int(c) for c in state[Slot.DECK + state[Slot.STOCK_POS]:Slot.DECK + 52]}
+        pile = {int(c) for c in state[Slot.PILE : Slot.PILE + state[Slot.PILE_LEN]]}
+        stock = {int(c) for c in state[Slot.DECK + state[Slot.STOCK_POS] : Slot.DECK + 52]}
         assert bin(held).count("1") + len(pile) + len(stock) == 52
         game.move(greedy_move(game))
     result = game.results[-1]
@@ -104,8 +106,9 @@ def test_positions_at_discard_decisions_are_what_the_person_knows():
     while game.phase in ("offer", "draw", "discard"):
         if game.phase == "discard":
             position = game.position()
-            assert set(position.hand) == {c for c in range(52)
-                                          if int(game.state[Slot.HAND + ME]) >> c & 1}
+            assert set(position.hand) == {
+                c for c in range(52) if int(game.state[Slot.HAND + ME]) >> c & 1
+            }
             assert position.stock == int(52 - game.state[Slot.STOCK_POS])
             assert position.hidden_pile() == 0  # the whole pile is known
             checked += 1
@@ -156,8 +159,9 @@ def test_bad_settings_are_refused():
 
 def test_the_dealer_taking_the_refused_upcard_gets_a_position_for_advice():
     for seed in range(50):
-        game = PracticeGame("d", RULES["standard"], "standard", POLICIES["basic"], "basic",
-                            seed=seed, dealer=ME)
+        game = PracticeGame(
+            "d", RULES["standard"], "standard", POLICIES["basic"], "basic", seed=seed, dealer=ME
+        )
         if game.phase == "offer":  # the computer (non-dealer) passed the upcard
             game.move("take")
             position = game.position()
@@ -175,8 +179,9 @@ def test_every_discard_decision_is_an_advisor_position_with_the_same_actions(pre
     rng = random.Random(preset)
     decisions = 0
     for seed in range(6):
-        game = PracticeGame("r", RULES[preset], preset, POLICIES["basic"], "basic", seed=seed,
-                            dealer=seed % 2)
+        game = PracticeGame(
+            "r", RULES[preset], preset, POLICIES["basic"], "basic", seed=seed, dealer=seed % 2
+        )
         while game.phase in ("offer", "draw", "discard"):
             legal = game.legal_moves()
             if game.phase == "discard" and not game.must_knock:

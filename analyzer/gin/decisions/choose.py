@@ -57,8 +57,8 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.rng import next_below
 from ...core.lanes import bit_index, popcount
+from ...core.rng import next_below
 from ..evaluator.partition import (
     best_discard_kernel,
     discard_deadwoods_kernel,
@@ -93,8 +93,12 @@ _RELATED = _related_masks()
 
 
 @njit(cache=True)
-def wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
-                 policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
+def wants_upcard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> bool:
     """Whether ``player`` takes the face-up card, by its draw rule."""
     upcard = pile_top(state)
     hand = state[Slot.HAND + player]
@@ -114,9 +118,12 @@ def wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
-def takes_upcard_to_knock(state: npt.NDArray[np.int64], player: np.int64,
-                          policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
-                          ) -> bool:
+def takes_upcard_to_knock(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> bool:
     """Whether ``player``, to draw at a stock of two under the ``wall`` rule, takes the
     pile's top: when the best discard after it leaves gin or a deadwood its schedule
     knocks with at the turn the draw starts."""
@@ -155,8 +162,9 @@ def _repeats(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> 
 
 
 @njit(cache=True)
-def _expected_next_deadwood(state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64,
-                            scratch: npt.NDArray[np.int64]) -> np.float64:
+def _expected_next_deadwood(
+    state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64, scratch: npt.NDArray[np.int64]
+) -> np.float64:
     """Mean best deadwood after drawing one card this player has not seen (points)."""
     opponent = 1 - player
     known = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
@@ -226,8 +234,13 @@ def _fresh(state: npt.NDArray[np.int64], player: np.int64, candidates: np.int64)
 
 
 @njit(cache=True)
-def _safe_discard(state: npt.NDArray[np.int64], player: np.int64, candidates: np.int64,
-                  penalty: np.int64, deadwoods: npt.NDArray[np.int64]) -> np.int64:
+def _safe_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    candidates: np.int64,
+    penalty: np.int64,
+    deadwoods: npt.NDArray[np.int64],
+) -> np.int64:
     """The ``safe`` rule's throw (``deadwoods``: each discard's deadwood, points)."""
     opponent = 1 - player
     held = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
@@ -245,9 +258,15 @@ def _safe_discard(state: npt.NDArray[np.int64], player: np.int64, candidates: np
 
 
 @njit(cache=True)
-def _lookahead_discard(state: npt.NDArray[np.int64], player: np.int64, candidates: np.int64,
-                       least: np.int64, slack: np.int64, deadwoods: npt.NDArray[np.int64],
-                       work: npt.NDArray[np.int64]) -> np.int64:
+def _lookahead_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    candidates: np.int64,
+    least: np.int64,
+    slack: np.int64,
+    deadwoods: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+) -> np.int64:
     """The ``lookahead`` rule's throw: the next draws are evaluated in ``work``, so
     ``deadwoods`` (each discard's deadwood) is kept."""
     hand = state[Slot.HAND + player]
@@ -263,17 +282,24 @@ def _lookahead_discard(state: npt.NDArray[np.int64], player: np.int64, candidate
         if now > least + slack:
             continue
         score = _expected_next_deadwood(state, player, hand & ~bit, work)
-        if (score < best_score or (score == best_score and now < best_now)
-                or (score == best_score and now == best_now and _better_high(card, best_card))):
+        if (
+            score < best_score
+            or (score == best_score and now < best_now)
+            or (score == best_score and now == best_now and _better_high(card, best_card))
+        ):
             best_card, best_score, best_now = card, score, now
     return best_card
 
 
 @njit(cache=True)
-def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
-                   policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-                   scratch: npt.NDArray[np.int64],
-                   lookahead_scratch: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
+def choose_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    lookahead_scratch: npt.NDArray[np.int64],
+) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards, by its discard
     and knock rules."""
     rule = policy[PolicyField.DISCARD]
@@ -302,10 +328,12 @@ def choose_discard(state: npt.NDArray[np.int64], player: np.int64,
     if rule == DiscardRule.HIGH:
         return _highest(_cards_at(candidates, scratch, least)), False
     if rule == DiscardRule.SAFE:
-        return _safe_discard(state, player, candidates, policy[PolicyField.DANGER_PENALTY],
-                             scratch), False
-    return _lookahead_discard(state, player, candidates, least, policy[PolicyField.SLACK],
-                              scratch, lookahead_scratch), False
+        return _safe_discard(
+            state, player, candidates, policy[PolicyField.DANGER_PENALTY], scratch
+        ), False
+    return _lookahead_discard(
+        state, player, candidates, least, policy[PolicyField.SLACK], scratch, lookahead_scratch
+    ), False
 
 
 __all__ = ["choose_discard", "takes_upcard_to_knock", "wants_upcard"]

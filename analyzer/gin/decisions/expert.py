@@ -89,6 +89,9 @@ from ..evaluator.partition import (
     melds_card_kernel,
     min_deadwood_kernel,
 )
+from ..model.knowledge import hidden_count, pile_top, unseen_cards
+from ..model.policies import KnockRule, PolicyField
+from ..model.state import Slot, knock_threshold, stock_left
 from .inference import (
     from_sampling_table,
     infer_hidden,
@@ -97,16 +100,12 @@ from .inference import (
     sample_played_in,
     to_sampling_table,
 )
-from ..model.knowledge import hidden_count, pile_top, unseen_cards
-from ..model.policies import KnockRule, PolicyField
-from ..model.state import Slot, knock_threshold, stock_left
 
 _FULL_STOCK = 31.0
 _NONE = np.int64(1 << 20)
 #: A knock decision stops sampling at half its samples when the score is already this
 #: far from its threshold (hundredths of a point): more samples would rarely flip it.
 _STOP_MARGIN = 500.0
-
 
 
 @njit(cache=True)
@@ -125,7 +124,7 @@ def outs_mask(hand: np.int64) -> np.int64:
     two = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s)
     three = (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
     pairs = two & ~three
-    out = (_lane_outs(c) | (pairs & ~c))
+    out = _lane_outs(c) | (pairs & ~c)
     out |= (_lane_outs(d) | (pairs & ~d)) << 13
     out |= (_lane_outs(h) | (pairs & ~h)) << 26
     out |= (_lane_outs(s) | (pairs & ~s)) << 39
@@ -156,8 +155,13 @@ def _stock_share(state: npt.NDArray[np.int64]) -> np.float64:
 
 
 @njit(cache=True)
-def hand_value(hand: np.int64, deadwood: np.int64, outs_weight: np.float64, unseen: np.int64,
-               probs: npt.NDArray[np.float64]) -> np.float64:
+def hand_value(
+    hand: np.int64,
+    deadwood: np.int64,
+    outs_weight: np.float64,
+    unseen: np.int64,
+    probs: npt.NDArray[np.float64],
+) -> np.float64:
     """``deadwood - outs_weight * live_outs`` (points; ``outs_weight`` already scaled by
     the stock share)."""
     return deadwood - outs_weight * live_outs(hand, unseen, probs)
@@ -200,23 +204,28 @@ _TAG = 52  # where the inference tag starts in ``work`` (see :func:`_infer_cache
 
 
 @njit(cache=True)
-def _tag_matches(state: npt.NDArray[np.int64], player: np.int64,
-                 tag: npt.NDArray[np.int64]) -> bool:
+def _tag_matches(
+    state: npt.NDArray[np.int64], player: np.int64, tag: npt.NDArray[np.int64]
+) -> bool:
     """Whether ``tag`` was written at this player's draw decision of this turn: the same
     opponent record, and a hand that has gained exactly one card since."""
     opponent = 1 - player
     hand = state[Slot.HAND + player]
     gained = hand & ~tag[2]
-    return (tag[0] == state[Slot.DRAWS] and tag[1] == player and tag[2] & ~hand == 0
-            and gained != 0 and gained & (gained - 1) == 0
-            and tag[3] == state[Slot.THREW + opponent]
-            and tag[4] == state[Slot.REFUSED + opponent]
-            and tag[5] == state[Slot.HELD + opponent])
+    return (
+        tag[0] == state[Slot.DRAWS]
+        and tag[1] == player
+        and tag[2] & ~hand == 0
+        and gained != 0
+        and gained & (gained - 1) == 0
+        and tag[3] == state[Slot.THREW + opponent]
+        and tag[4] == state[Slot.REFUSED + opponent]
+        and tag[5] == state[Slot.HELD + opponent]
+    )
 
 
 @njit(cache=True)
-def _write_tag(state: npt.NDArray[np.int64], player: np.int64,
-               tag: npt.NDArray[np.int64]) -> None:
+def _write_tag(state: npt.NDArray[np.int64], player: np.int64, tag: npt.NDArray[np.int64]) -> None:
     opponent = 1 - player
     tag[0] = state[Slot.DRAWS] + 1  # the draw about to be made moves the counter on
     tag[1] = player
@@ -227,15 +236,16 @@ def _write_tag(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
-def _infer_cached(state: npt.NDArray[np.int64], player: np.int64,
-                  work: npt.NDArray[np.int64]) -> np.int64:
+def _infer_cached(
+    state: npt.NDArray[np.int64], player: np.int64, work: npt.NDArray[np.int64]
+) -> np.int64:
     """:func:`infer_hidden` into ``work[:52]`` (as float64), reusing the probabilities
     inferred at this turn's draw decision when ``work`` carries their tag (``work`` of
     58 entries; shorter work arrays always infer afresh).  After a stock draw of ``x``
     the model's answer is the old one without ``x``, rescaled to the same count of
     hidden cards; when a card is or would be capped at 1 it infers afresh."""
     probs = work[:52].view(np.float64)
-    if work.shape[0] >= _TAG + 6 and _tag_matches(state, player, work[_TAG:_TAG + 6]):
+    if work.shape[0] >= _TAG + 6 and _tag_matches(state, player, work[_TAG : _TAG + 6]):
         work[_TAG] = 0  # used once
         unseen = unseen_cards(state, player)
         card = bit_index(state[Slot.HAND + player] & ~work[_TAG + 2])
@@ -260,8 +270,12 @@ def _infer_cached(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
-def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
-                        policy: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> bool:
+def expert_wants_upcard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> bool:
     """Whether ``player`` (10 cards) takes the pile's top (see the module notes)."""
     top = pile_top(state)
     if top < 0:
@@ -272,7 +286,7 @@ def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
     probs = scratch[52:104].view(np.float64)
     unseen = infer_hidden(state, player, probs)
     if scratch.shape[0] >= 52 + _TAG + 6:
-        _write_tag(state, player, scratch[52 + _TAG:52 + _TAG + 6])
+        _write_tag(state, player, scratch[52 + _TAG : 52 + _TAG + 6])
     outs_weight = _weight(policy, PolicyField.OUTS) * _stock_share(state)
     now = hand_value(hand, min_deadwood_kernel(hand), outs_weight, unseen, probs)
     bit = np.int64(1) << top
@@ -283,17 +297,23 @@ def expert_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
         card = rest & -rest
         rest ^= card
         after = hand ^ card ^ bit
-        best = min(best, hand_value(after, scratch[bit_index(card)], outs_weight, unseen,
-                                    probs))
+        best = min(best, hand_value(after, scratch[bit_index(card)], outs_weight, unseen, probs))
     return best + _weight(policy, PolicyField.TAKE_MARGIN) < now
 
 
 @njit(cache=True)
-def knock_outlook(state: npt.NDArray[np.int64], player: np.int64,
-                  policy: npt.NDArray[np.int64], hand10: np.int64, deadwood: np.int64,
-                  rng: npt.NDArray[np.uint64], probs: npt.NDArray[np.float64],
-                  unseen: np.int64, scratch: npt.NDArray[np.int64], stop_margin: np.float64
-                  ) -> tuple[np.float64, np.float64, np.float64, np.float64, np.float64]:
+def knock_outlook(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    hand10: np.int64,
+    deadwood: np.int64,
+    rng: npt.NDArray[np.uint64],
+    probs: npt.NDArray[np.float64],
+    unseen: np.int64,
+    scratch: npt.NDArray[np.int64],
+    stop_margin: np.float64,
+) -> tuple[np.float64, np.float64, np.float64, np.float64, np.float64]:
     """(EV of knocking now (points), P(undercut), P(opponent ends on its next turn if
     this player plays on), P(the knock wins the game), knock score minus its threshold
     (hundredths of a point, see the module notes)) over ``policy``'s ``knock_samples``
@@ -358,10 +378,14 @@ def knock_outlook(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
-def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
-                   policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-                   scratch: npt.NDArray[np.int64], work: npt.NDArray[np.int64]
-                   ) -> tuple[np.int64, bool]:
+def expert_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards."""
     hand = state[Slot.HAND + player]
     candidates = hand
@@ -385,8 +409,18 @@ def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
     if least <= knock_threshold(state, player, policy):
         if policy[PolicyField.KNOCK_RULE] == KnockRule.SCHEDULE:
             return knock_card, True
-        margin = knock_outlook(state, player, policy, hand & ~(np.int64(1) << knock_card),
-                               least, rng, probs, unseen, scratch, _STOP_MARGIN)[4]
+        margin = knock_outlook(
+            state,
+            player,
+            policy,
+            hand & ~(np.int64(1) << knock_card),
+            least,
+            rng,
+            probs,
+            unseen,
+            scratch,
+            _STOP_MARGIN,
+        )[4]
         if margin > 0:
             return knock_card, True
         discard_deadwoods_kernel(hand, candidates, scratch)
@@ -402,8 +436,11 @@ def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        base_best = min(base_best, hand_value(hand ^ bit, scratch[card], outs_weight, unseen,
-                                              probs) - late_weight * CARD_POINTS[card])
+        base_best = min(
+            base_best,
+            hand_value(hand ^ bit, scratch[card], outs_weight, unseen, probs)
+            - late_weight * CARD_POINTS[card],
+        )
     best_card = np.int64(-1)
     best_score = np.inf
     rest = candidates
@@ -411,8 +448,10 @@ def expert_discard(state: npt.NDArray[np.int64], player: np.int64,
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        score = (hand_value(hand ^ bit, scratch[card], outs_weight, unseen, probs)
-                 - late_weight * CARD_POINTS[card])
+        score = (
+            hand_value(hand ^ bit, scratch[card], outs_weight, unseen, probs)
+            - late_weight * CARD_POINTS[card]
+        )
         if score > base_best + danger_weight:
             continue  # danger is at most 1: this card cannot be the best
         score += danger_weight * danger(card, probs)

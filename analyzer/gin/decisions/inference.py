@@ -93,8 +93,9 @@ N_FEATURES = len(Feature)
 #: (maximum likelihood on simulated hands against the opponents the model describes:
 #: ``basic`` and ``expert`` draw to improve and throw their least useful card; a random
 #: thrower such as ``simple`` says less with its throws).
-WEIGHTS = np.array([-0.512, -0.339, -0.218, -0.533, -0.261, 0.363, 0.340, 0.008, -1.456],
-                   dtype=np.float64)
+WEIGHTS = np.array(
+    [-0.512, -0.339, -0.218, -0.533, -0.261, 0.363, 0.340, 0.008, -1.456], dtype=np.float64
+)
 
 
 #: Recalibration of the log-linear model (fitted by the same script): a raw probability
@@ -102,14 +103,45 @@ WEIGHTS = np.array([-0.512, -0.339, -0.218, -0.533, -0.261, 0.363, 0.340, 0.008,
 #: to sum to the hidden count again.  Maps the model's shares to the frequencies seen in
 #: simulated hands (the log-linear scores rank the cards well but spread them too little
 #: at the low end).
-CALIBRATION_X = np.array([0.0000, 0.0271, 0.0758, 0.1278, 0.1765, 0.2286, 0.2742, 0.3225,
-                          0.3721, 0.4402, 0.5420, 0.6664, 0.8963, 1.0000])
-CALIBRATION_Y = np.array([0.0000, 0.0211, 0.0615, 0.0782, 0.1259, 0.2269, 0.2914, 0.3548,
-                          0.3842, 0.4563, 0.5074, 0.5368, 0.5368, 1.0000])
+CALIBRATION_X = np.array(
+    [
+        0.0000,
+        0.0271,
+        0.0758,
+        0.1278,
+        0.1765,
+        0.2286,
+        0.2742,
+        0.3225,
+        0.3721,
+        0.4402,
+        0.5420,
+        0.6664,
+        0.8963,
+        1.0000,
+    ]
+)
+CALIBRATION_Y = np.array(
+    [
+        0.0000,
+        0.0211,
+        0.0615,
+        0.0782,
+        0.1259,
+        0.2269,
+        0.2914,
+        0.3548,
+        0.3842,
+        0.4563,
+        0.5074,
+        0.5368,
+        0.5368,
+        1.0000,
+    ]
+)
 
 
-def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                               npt.NDArray[np.int64]]:
+def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """For each card: the other cards of its rank, those one rank away in its suit, and
     those two ranks away."""
     rank_mates = np.zeros(52, dtype=np.int64)
@@ -131,8 +163,12 @@ RANK_MATES, NEAR1, NEAR2 = _relation_masks()
 
 
 @njit(cache=True)
-def _spread(record: np.int64, table: npt.NDArray[np.int64], weight: np.float64,
-            scores: npt.NDArray[np.float64]) -> None:
+def _spread(
+    record: np.int64,
+    table: npt.NDArray[np.int64],
+    weight: np.float64,
+    scores: npt.NDArray[np.float64],
+) -> None:
     """Add ``weight`` to the score of every card related (by ``table``) to each card of
     ``record``; the relations are symmetric, so this counts, per card, its related
     cards in ``record``."""
@@ -148,8 +184,12 @@ def _spread(record: np.int64, table: npt.NDArray[np.int64], weight: np.float64,
 
 
 @njit(cache=True)
-def card_features(state: npt.NDArray[np.int64], observer: np.int64,
-                  weights: npt.NDArray[np.float64], scores: npt.NDArray[np.float64]) -> None:
+def card_features(
+    state: npt.NDArray[np.int64],
+    observer: np.int64,
+    weights: npt.NDArray[np.float64],
+    scores: npt.NDArray[np.float64],
+) -> None:
     """``scores[c]`` = sum of ``weights[i] * feature_i(c)`` for every card (length 52);
     with a unit vector as ``weights`` this is one feature column."""
     opponent = 1 - observer
@@ -260,8 +300,9 @@ def recalibrate(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float6
 
 
 @njit(cache=True)
-def infer_hidden(state: npt.NDArray[np.int64], observer: np.int64,
-                 probs: npt.NDArray[np.float64]) -> np.int64:
+def infer_hidden(
+    state: npt.NDArray[np.int64], observer: np.int64, probs: npt.NDArray[np.float64]
+) -> np.int64:
     """Fill ``probs[c]`` = P(the opponent of ``observer`` holds ``c``) for every card
     (1 for cards it is known to hold) and return the unseen mask."""
     card_features(state, observer, WEIGHTS, probs)
@@ -299,8 +340,12 @@ def to_sampling_table(unseen: np.int64, probs: npt.NDArray[np.float64]) -> None:
 
 
 @njit(cache=True)
-def from_sampling_table(state: npt.NDArray[np.int64], observer: np.int64, unseen: np.int64,
-                        table: npt.NDArray[np.float64]) -> None:
+def from_sampling_table(
+    state: npt.NDArray[np.int64],
+    observer: np.int64,
+    unseen: np.int64,
+    table: npt.NDArray[np.float64],
+) -> None:
     """Undo :func:`to_sampling_table`: the unseen cards get back their probabilities (a
     card at the odds cap 0.999), the opponent's known cards 1, the others 0."""
     held = state[Slot.HELD + 1 - observer]
@@ -328,9 +373,14 @@ def _search(table: npt.NDArray[np.float64], target: np.float64) -> np.int64:
 
 
 @njit(cache=True)
-def sample_hidden(state: npt.NDArray[np.int64], observer: np.int64,
-                  table: npt.NDArray[np.float64], unseen: np.int64,
-                  rng: npt.NDArray[np.uint64], extra: np.int64 = 0) -> np.int64:
+def sample_hidden(
+    state: npt.NDArray[np.int64],
+    observer: np.int64,
+    table: npt.NDArray[np.float64],
+    unseen: np.int64,
+    rng: npt.NDArray[np.uint64],
+    extra: np.int64 = 0,
+) -> np.int64:
     """One opponent hand drawn from the model: its known cards plus ``hidden_count``
     (+ ``extra``) unseen cards picked one by one with chance proportional to their odds
     among those not yet picked (``table``: :func:`to_sampling_table` of the inferred
@@ -356,8 +406,7 @@ def sample_hidden(state: npt.NDArray[np.int64], observer: np.int64,
 
 
 @njit(cache=True)
-def play_in_rounds(state: npt.NDArray[np.int64], observer: np.int64,
-                   limit: np.int64) -> np.int64:
+def play_in_rounds(state: npt.NDArray[np.int64], observer: np.int64, limit: np.int64) -> np.int64:
     """Stock draws the opponent has made (its own turns less the pile cards it took),
     at most ``limit``: the rounds :func:`sample_played_in` replays."""
     opponent = 1 - observer
@@ -374,9 +423,15 @@ def _before(card: np.int64, other: np.int64) -> bool:
 
 
 @njit(cache=True)
-def sample_played_in(state: npt.NDArray[np.int64], observer: np.int64,
-                     table: npt.NDArray[np.float64], unseen: np.int64, rounds: np.int64,
-                     rng: npt.NDArray[np.uint64], scratch: npt.NDArray[np.int64]) -> np.int64:
+def sample_played_in(
+    state: npt.NDArray[np.int64],
+    observer: np.int64,
+    table: npt.NDArray[np.float64],
+    unseen: np.int64,
+    rounds: np.int64,
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+) -> np.int64:
     """An opponent hand drawn from the model and then *played in*: ``rounds`` more
     unseen cards are drawn with it, and ``rounds`` cards are thrown from the whole: the
     highest unmelded cards of a least-deadwood arrangement (then, if too few cards are
@@ -422,11 +477,18 @@ def random_card(pool: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
 
 
 @njit(cache=True)
-def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
-                     table: npt.NDArray[np.float64], unseen: np.int64, throw: np.int64,
-                     n_samples: np.int64, rounds: np.int64, rng: npt.NDArray[np.uint64],
-                     scratch: npt.NDArray[np.int64], deadwoods: npt.NDArray[np.int64]
-                     ) -> tuple[np.float64, np.float64, np.float64]:
+def opponent_outlook(
+    state: npt.NDArray[np.int64],
+    observer: np.int64,
+    table: npt.NDArray[np.float64],
+    unseen: np.int64,
+    throw: np.int64,
+    n_samples: np.int64,
+    rounds: np.int64,
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    deadwoods: npt.NDArray[np.int64],
+) -> tuple[np.float64, np.float64, np.float64]:
     """(mean deadwood, P(knock or gin on its next turn), P(gin on its next turn)) of the
     opponent over ``n_samples`` hands drawn from ``table`` and played in for ``rounds``
     (see :func:`sample_played_in`); ``deadwoods[i]`` gets sample
@@ -455,4 +517,3 @@ def opponent_outlook(state: npt.NDArray[np.int64], observer: np.int64,
             gins += best == 0
     n = max(n_samples, 1)
     return total / n, ends / n, gins / n
-

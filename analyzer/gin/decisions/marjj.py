@@ -67,9 +67,21 @@ from ..evaluator.partition import (
 )
 from ..model.state import FULL_DECK, Slot, knock_threshold
 
-__all__ = ["FUTURE_CARDS", "FUTURE_DECAY", "FUTURE_WEIGHT", "POINT_WINDOW", "chosen_meld_set",
-           "framework_melds", "future_deadwood", "layoff_exposure", "marjj_choices",
-           "marjj_discard", "marjj_seen", "marjj_wants_upcard", "opponent_score"]
+__all__ = [
+    "FUTURE_CARDS",
+    "FUTURE_DECAY",
+    "FUTURE_WEIGHT",
+    "POINT_WINDOW",
+    "chosen_meld_set",
+    "framework_melds",
+    "future_deadwood",
+    "layoff_exposure",
+    "marjj_choices",
+    "marjj_discard",
+    "marjj_seen",
+    "marjj_wants_upcard",
+    "opponent_score",
+]
 
 #: Weight, decay per own turn and number of best draws in the future-deadwood term.
 FUTURE_WEIGHT = 18.0
@@ -91,8 +103,12 @@ _MAX_MELDS = 160
 def marjj_seen(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
     """The cards MARJJ in seat ``player`` has seen (see the module docstring)."""
     opponent = 1 - player
-    seen = (state[Slot.HAND + player] | state[Slot.THREW + player] | state[Slot.TOOK + player]
-            | state[Slot.THREW + opponent])
+    seen = (
+        state[Slot.HAND + player]
+        | state[Slot.THREW + player]
+        | state[Slot.TOOK + player]
+        | state[Slot.THREW + opponent]
+    )
     upcard = state[Slot.UPCARD]
     if upcard >= 0:
         bit = np.int64(1) << upcard
@@ -214,8 +230,10 @@ def chosen_meld_set(hand: np.int64, seen: np.int64, opponent_took: np.int64) -> 
                 deadwood -= CARD_POINTS[bit_index(probe & -probe)]
                 probe &= probe - 1
             size = np.int64(depth + 1)
-            if deadwood < best_deadwood or (deadwood == best_deadwood and (
-                    cost < best_exposure or (cost == best_exposure and size < best_size))):
+            if deadwood < best_deadwood or (
+                deadwood == best_deadwood
+                and (cost < best_exposure or (cost == best_exposure and size < best_size))
+            ):
                 best_deadwood, best_exposure, best_size, best_union = deadwood, cost, size, union
         else:
             depth += 1
@@ -226,8 +244,9 @@ def chosen_meld_set(hand: np.int64, seen: np.int64, opponent_took: np.int64) -> 
 
 
 @njit(cache=True)
-def marjj_wants_upcard(state: npt.NDArray[np.int64], player: np.int64,
-                       scratch: npt.NDArray[np.int64]) -> bool:
+def marjj_wants_upcard(
+    state: npt.NDArray[np.int64], player: np.int64, scratch: npt.NDArray[np.int64]
+) -> bool:
     """MARJJ's draw rule: take the pile's top when it lowers the deadwood after the best
     discard and is melded in the meld set it would choose for the 11 cards."""
     upcard = state[Slot.PILE + state[Slot.PILE_LEN] - 1]
@@ -257,8 +276,9 @@ def _status(card: np.int64, mine: np.int64, opponent_took: np.int64) -> np.int64
 
 
 @njit(cache=True)
-def opponent_score(card: np.int64, hand: np.int64, seen: np.int64,
-                   opponent_took: np.int64) -> np.float64:
+def opponent_score(
+    card: np.int64, hand: np.int64, seen: np.int64, opponent_took: np.int64
+) -> np.float64:
     """MARJJ's bonus (negative) or penalty for throwing ``card`` from ``hand`` (points),
     its opponent model as published, quirks kept: a queen's missing second-higher
     neighbour marks the *adjacent* higher card unavailable; the same-rank count includes
@@ -371,8 +391,12 @@ def future_deadwood(hand10: np.int64, unseen: np.int64, work: npt.NDArray[np.int
 
 
 @njit(cache=True)
-def marjj_choices(state: npt.NDArray[np.int64], player: np.int64,
-                  scratch: npt.NDArray[np.int64], work: npt.NDArray[np.int64]) -> np.int64:
+def marjj_choices(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    scratch: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+) -> np.int64:
     """The cards MARJJ would throw now, holding 11 cards (one card, or the cards tied for
     its best score, or every card leaving gin: the original throws the first of those in
     the order its hand was dealt and drawn); ``scratch[c]`` is left holding the deadwood
@@ -449,10 +473,14 @@ def marjj_choices(state: npt.NDArray[np.int64], player: np.int64,
 
 
 @njit(cache=True)
-def marjj_discard(state: npt.NDArray[np.int64], player: np.int64,
-                  policy: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-                  scratch: npt.NDArray[np.int64],
-                  work: npt.NDArray[np.int64]) -> tuple[np.int64, bool]:
+def marjj_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards: one of
     :func:`marjj_choices` uniformly at random, and a knock when the deadwood it leaves is
     0 or within the knock schedule's threshold for this turn."""

@@ -20,11 +20,11 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
+from ...core.lanes import bit_index
 from ...core.rng import next_below
 from ...core.stats import Z95
-from ..model.state import Slot
-from ...core.lanes import bit_index
 from ..evaluator.partition import best_discard_kernel, min_deadwood_kernel
+from ..model.state import Slot
 
 
 class Observed(IntEnum):
@@ -39,13 +39,21 @@ class Observed(IntEnum):
 def meld_gain(hand: np.int64, card: np.int64) -> np.int64:
     """Deadwood (points) that adding ``card`` to ``hand`` saves by melding: 0 when it
     stays deadwood, at least its own value when it melds."""
-    return (min_deadwood_kernel(hand) + CARD_POINTS[card]
-            - min_deadwood_kernel(hand | (np.int64(1) << card)))
+    return (
+        min_deadwood_kernel(hand)
+        + CARD_POINTS[card]
+        - min_deadwood_kernel(hand | (np.int64(1) << card))
+    )
 
 
 @njit(cache=True)
-def log_likelihood(hand: np.int64, observed: npt.NDArray[np.int64], temperature: np.float64,
-                    threshold: np.int64, scratch: npt.NDArray[np.int64]) -> np.float64:
+def log_likelihood(
+    hand: np.int64,
+    observed: npt.NDArray[np.int64],
+    temperature: np.float64,
+    threshold: np.int64,
+    scratch: npt.NDArray[np.int64],
+) -> np.float64:
     """Log pseudo-likelihood (see the module notes) of the opponent's observed play when
     its hand is ``hand``; ``-inf`` when the model opponent would have knocked with it
     (deadwood at most ``threshold``)."""
@@ -106,9 +114,14 @@ def _highest_value(cards: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
-                rng: npt.NDArray[np.uint64], layout: npt.NDArray[np.int64],
-                scratch: npt.NDArray[np.int64], opponent: np.int64) -> None:
+def deal_sample(
+    start: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    layout: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+    opponent: np.int64,
+) -> None:
     """Shuffle ``pool`` and give its cards to the hand of seat ``opponent``, the free buried pile
     slots and the stock (the rest, in order), as ``layout`` (:class:`SampleLayout`) says.
 
@@ -128,8 +141,9 @@ def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
     for _ in range(layout[SampleLayout.PLAY_IN]):
         j = n_opp + next_below(rng, pool.shape[0] - n_opp)
         drawn = pool[j]
-        _, ties = best_discard_kernel(hand | (np.int64(1) << drawn), hand & ~known | (
-            np.int64(1) << drawn), scratch)
+        _, ties = best_discard_kernel(
+            hand | (np.int64(1) << drawn), hand & ~known | (np.int64(1) << drawn), scratch
+        )
         thrown = _highest_value(ties)
         if thrown == drawn:
             continue
@@ -151,8 +165,9 @@ def deal_sample(start: npt.NDArray[np.int64], pool: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
-def weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-                  ) -> tuple[float, float]:
+def weighted_mean(
+    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
+) -> tuple[float, float]:
     """(mean, 95% half-width) of a self-normalised weighted mean; with equal weights the
     usual mean and ``1.96 s / sqrt(n)``."""
     total = 0.0

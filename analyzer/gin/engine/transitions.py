@@ -58,13 +58,36 @@ from ..model.state import (
     stock_left,
 )
 
-__all__ = ["MAX_DRAWS", "OUTCOME_NAMES", "SCRATCH_SIZE", "STATE_SIZE", "Outcome", "Phase",
-           "Slot", "advance", "apply_big_gin", "apply_discard", "apply_draw", "apply_pass",
-           "deck_order", "end_in_a_draw", "has_choice", "knock_deadwood",
-           "knock_threshold", "new_hand", "new_position", "new_scratch", "new_seat_view",
-           "new_state",
-           "play_from_deck", "resolve_knock", "see_next_stock_card", "step", "stock_left",
-           "turn_upcard"]
+__all__ = [
+    "MAX_DRAWS",
+    "OUTCOME_NAMES",
+    "SCRATCH_SIZE",
+    "STATE_SIZE",
+    "Outcome",
+    "Phase",
+    "Slot",
+    "advance",
+    "apply_big_gin",
+    "apply_discard",
+    "apply_draw",
+    "apply_pass",
+    "deck_order",
+    "end_in_a_draw",
+    "has_choice",
+    "knock_deadwood",
+    "knock_threshold",
+    "new_hand",
+    "new_position",
+    "new_scratch",
+    "new_seat_view",
+    "new_state",
+    "play_from_deck",
+    "resolve_knock",
+    "see_next_stock_card",
+    "step",
+    "stock_left",
+    "turn_upcard",
+]
 
 #: Draws after which a hand is scored as a draw (endless pile swapping never ends).
 MAX_DRAWS = 200
@@ -96,8 +119,9 @@ def _start(state: npt.NDArray[np.int64], dealer: np.int64, rules: npt.NDArray[np
 
 
 @njit(cache=True)
-def turn_upcard(state: npt.NDArray[np.int64], upcard: np.int64,
-                rules: npt.NDArray[np.int64]) -> None:
+def turn_upcard(
+    state: npt.NDArray[np.int64], upcard: np.int64, rules: npt.NDArray[np.int64]
+) -> None:
     """Put ``upcard`` face up as the pile's first card (``opening=upcard``), with the knock
     limit and multiplier Oklahoma derives from it."""
     state[Slot.UPCARD] = upcard
@@ -114,8 +138,12 @@ def turn_upcard(state: npt.NDArray[np.int64], upcard: np.int64,
 
 
 @njit(cache=True)
-def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: np.int64,
-             rules: npt.NDArray[np.int64]) -> None:
+def new_hand(
+    state: npt.NDArray[np.int64],
+    deck: npt.NDArray[np.int8],
+    dealer: np.int64,
+    rules: npt.NDArray[np.int64],
+) -> None:
     """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
     _start(state, dealer, rules)
     for i in range(52):
@@ -134,8 +162,13 @@ def new_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8], dealer: n
 
 
 @njit(cache=True)
-def new_seat_view(state: npt.NDArray[np.int64], seat: np.int64, hand: np.int64,
-                  dealer: np.int64, rules: npt.NDArray[np.int64]) -> None:
+def new_seat_view(
+    state: npt.NDArray[np.int64],
+    seat: np.int64,
+    hand: np.int64,
+    dealer: np.int64,
+    rules: npt.NDArray[np.int64],
+) -> None:
     """A fresh deal as ``seat`` sees it: its own ``hand`` (mask), the opponent's cards
     and the stock unknown (``DECK`` entries -1 until a card is seen drawn), the upcard not
     yet turned (:func:`turn_upcard` when it is seen)."""
@@ -152,11 +185,21 @@ def see_next_stock_card(state: npt.NDArray[np.int64], card: np.int64) -> None:
 
 
 @njit(cache=True)
-def new_position(state: npt.NDArray[np.int64], player: np.int64, dealer: np.int64,
-                 hands: npt.NDArray[np.int64], took: npt.NDArray[np.int64],
-                 threw: npt.NDArray[np.int64], own_turns: npt.NDArray[np.int64],
-                 stock: np.int64, knock_limit: np.int64, multiplier: np.int64,
-                 taken: np.int64, upcard: np.int64, pile: npt.NDArray[np.int64]) -> None:
+def new_position(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    dealer: np.int64,
+    hands: npt.NDArray[np.int64],
+    took: npt.NDArray[np.int64],
+    threw: npt.NDArray[np.int64],
+    own_turns: npt.NDArray[np.int64],
+    stock: np.int64,
+    knock_limit: np.int64,
+    multiplier: np.int64,
+    taken: np.int64,
+    upcard: np.int64,
+    pile: npt.NDArray[np.int64],
+) -> None:
     """A described mid-hand position: ``player`` holds its 11 cards (``hands[player]``) and
     is to discard, after both refused the upcard or one took it; ``hands[1 - player]``
     holds the opponent's cards known to be there.  ``took``, ``threw`` and ``own_turns``
@@ -240,8 +283,9 @@ def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
 
 
 @njit(cache=True)
-def _end(state: npt.NDArray[np.int64], outcome: np.int64, winner: np.int64,
-         points: np.int64) -> None:
+def _end(
+    state: npt.NDArray[np.int64], outcome: np.int64, winner: np.int64, points: np.int64
+) -> None:
     state[Slot.OUTCOME] = outcome
     state[Slot.WINNER] = winner
     state[Slot.POINTS] = points * state[Slot.MULTIPLIER]
@@ -275,8 +319,9 @@ def _knock_stream(state: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
 
 
 @njit(cache=True)
-def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
-                  rules: npt.NDArray[np.int64]) -> None:
+def resolve_knock(
+    state: npt.NDArray[np.int64], knocker: np.int64, rules: npt.NDArray[np.int64]
+) -> None:
     """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand.
 
     The knocker's arrangement and the defender's melds and layoffs follow the rules'
@@ -298,15 +343,21 @@ def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
         _end(state, Outcome.GIN, knocker, rules[RuleField.GIN_BONUS] + defender_deadwood)
         return
     if greedy:
-        defender_deadwood = greedy_layoff_deadwood_kernel(state[Slot.HAND + defender], sets,
-                                                          runs, rng)
+        defender_deadwood = greedy_layoff_deadwood_kernel(
+            state[Slot.HAND + defender], sets, runs, rng
+        )
     else:
         defender_deadwood = layoff_deadwood_kernel(state[Slot.HAND + defender], sets, runs)
     state[Slot.DEFENDER_DEADWOOD] = defender_deadwood
     if defender_deadwood < knocker_deadwood or (
-            defender_deadwood == knocker_deadwood and rules[RuleField.TIE_IS_UNDERCUT]):
-        _end(state, Outcome.UNDERCUT, defender,
-             rules[RuleField.UNDERCUT_BONUS] + knocker_deadwood - defender_deadwood)
+        defender_deadwood == knocker_deadwood and rules[RuleField.TIE_IS_UNDERCUT]
+    ):
+        _end(
+            state,
+            Outcome.UNDERCUT,
+            defender,
+            rules[RuleField.UNDERCUT_BONUS] + knocker_deadwood - defender_deadwood,
+        )
     elif defender_deadwood == knocker_deadwood:
         _end(state, Outcome.TIE, np.int64(-1), np.int64(0))
     else:
@@ -314,8 +365,9 @@ def resolve_knock(state: npt.NDArray[np.int64], knocker: np.int64,
 
 
 @njit(cache=True)
-def apply_discard(state: npt.NDArray[np.int64], card: np.int64, knock: bool,
-                  rules: npt.NDArray[np.int64]) -> None:
+def apply_discard(
+    state: npt.NDArray[np.int64], card: np.int64, knock: bool, rules: npt.NDArray[np.int64]
+) -> None:
     """The player to move throws ``card`` (knocking if ``knock``); the turn passes."""
     player = state[Slot.TURN]
     bit = np.int64(1) << card
@@ -365,11 +417,15 @@ def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bo
     if phase == Phase.OFFER:
         return True
     if phase == Phase.DRAW:
-        return (state[Slot.DRAWS] < MAX_DRAWS and stock_left(state) > 2
-                and not (state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2)
-                and state[Slot.PILE_LEN] > 0)
+        return (
+            state[Slot.DRAWS] < MAX_DRAWS
+            and stock_left(state) > 2
+            and not (state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2)
+            and state[Slot.PILE_LEN] > 0
+        )
     return phase == Phase.DISCARD and not (
-        rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0)
+        rules[RuleField.BIG_GIN] and min_deadwood_kernel(state[Slot.HAND + state[Slot.TURN]]) == 0
+    )
 
 
 @njit(cache=True)
@@ -399,9 +455,13 @@ def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) ->
 
 
 @njit(cache=True)
-def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-         policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-         scratch: npt.NDArray[np.int64]) -> None:
+def step(
+    state: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+) -> None:
     """One move of the player to move with ``policies[p]``: answer the upcard offer,
     draw, or discard (maybe knocking), each as its policy's decision rule says
     (:mod:`analyzer.gin.decisions.choose`); a hand that cannot go on ends as a draw."""
@@ -417,25 +477,34 @@ def step(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
         if state[Slot.DRAWS] >= MAX_DRAWS:
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif stock_left(state) <= 2:
-            if (rules[RuleField.WALL] and state[Slot.PILE_LEN] > 0
-                    and takes_upcard_to_knock(state, player, policy, scratch)):
+            if (
+                rules[RuleField.WALL]
+                and state[Slot.PILE_LEN] > 0
+                and takes_upcard_to_knock(state, player, policy, scratch)
+            ):
                 _take_upcard(state, player)
                 return
             _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
         elif state[Slot.DRAWS] == 0 and state[Slot.OFFERS] == 2:
             _draw_stock(state, player)
         else:
-            apply_draw(state, state[Slot.PILE_LEN] > 0
-                       and wants_upcard(state, player, policy, scratch))
+            apply_draw(
+                state, state[Slot.PILE_LEN] > 0 and wants_upcard(state, player, policy, scratch)
+            )
     elif phase == Phase.DISCARD and not _big_gin(state, rules):
         card, knock = choose_discard(state, player, policy, rng, scratch, scratch[52:])
         apply_discard(state, card, knock, rules)
 
 
 @njit(cache=True)
-def advance(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-            policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-            scratch: npt.NDArray[np.int64], stop_at_knock: bool) -> bool:
+def advance(
+    state: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    stop_at_knock: bool,
+) -> bool:
     """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
     ``stop_at_knock``, until a player holding 11 cards may legally knock (True: the state
     is left before that discard, to be branched on with :func:`apply_discard`)."""
@@ -459,8 +528,9 @@ def new_scratch() -> npt.NDArray[np.int64]:
     return np.zeros(SCRATCH_SIZE, dtype=np.int64)
 
 
-def deck_order(first: list[int], second: list[int], upcard: int | None,
-               stock: list[int]) -> npt.NDArray[np.int8]:
+def deck_order(
+    first: list[int], second: list[int], upcard: int | None, stock: list[int]
+) -> npt.NDArray[np.int8]:
     """A deck giving ``first`` to the non-dealer and ``second`` to the dealer, then the
     upcard (``None`` with the ``eleven`` opening) and ``stock`` in draw order.
 
@@ -480,9 +550,13 @@ def deck_order(first: list[int], second: list[int], upcard: int | None,
     return np.array(order, dtype=np.int8)
 
 
-def play_from_deck(deck: npt.NDArray[np.int8], dealer: int, rules_array: npt.NDArray[np.int64],
-                   policies: npt.NDArray[np.int64], policy_seed: int = 0
-                   ) -> npt.NDArray[np.int64]:
+def play_from_deck(
+    deck: npt.NDArray[np.int8],
+    dealer: int,
+    rules_array: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    policy_seed: int = 0,
+) -> npt.NDArray[np.int64]:
     """Play one hand from a given deck order to its end and return the final state."""
     state = new_state()
     new_hand(state, deck.astype(np.int8), np.int64(dealer), rules_array)

@@ -39,8 +39,10 @@ BAD_MASK = -1
 
 def _ctpop(typingctx: object, mask: types.Integer) -> tuple[object, object]:
     """Typing and code of :data:`_bit_count` (LLVM's ``ctpop`` on the integer)."""
+
     def codegen(context: object, builder: Any, signature: object, args: list[Any]) -> Any:
         return builder.ctpop(args[0])
+
     return mask(mask), codegen
 
 
@@ -90,17 +92,19 @@ class Arrangement(NamedTuple):
 def _hand_mask(hand: HandLike, what: str = "hand") -> int:
     """The mask of a hand of at most :data:`MAX_HAND_CARDS` cards; ``TypeError`` for a
     value that is no hand (bool, float, ...), ``ValueError`` for a bad or too big one."""
-    if isinstance(hand, (bool, np.bool_)) or not isinstance(hand, (str, int, np.integer,
-                                                                     list, tuple, np.ndarray)):
-        raise TypeError(f"{what} must be card notation, card indices or an int mask, "
-                        f"got {hand!r}")
+    if isinstance(hand, (bool, np.bool_)) or not isinstance(
+        hand, (str, int, np.integer, list, tuple, np.ndarray)
+    ):
+        raise TypeError(f"{what} must be card notation, card indices or an int mask, got {hand!r}")
     if isinstance(hand, np.integer) and hand.dtype.kind == "u" and int(hand) > FULL_DECK:
         raise ValueError(f"bad mask {int(hand):#x}: only bits 0-51 may be set")
     mask = to_mask(hand)
     cards = mask.bit_count()
     if cards > MAX_HAND_CARDS:
-        raise ValueError(f"{what} has {cards} cards; the evaluator takes at most "
-                         f"{MAX_HAND_CARDS} (gin hands hold 10-11, rummy hands up to 14)")
+        raise ValueError(
+            f"{what} has {cards} cards; the evaluator takes at most "
+            f"{MAX_HAND_CARDS} (gin hands hold 10-11, rummy hands up to 14)"
+        )
     return mask
 
 
@@ -135,27 +139,31 @@ def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> npt.NDArr
         bad = int(array[np.argmax(out == BAD_MASK)])
         if not 0 <= bad <= FULL_DECK:
             raise ValueError(f"bad mask {bad:#x}: only bits 0-51 may be set")
-        raise ValueError(f"mask {bad:#x} has {bad.bit_count()} cards; the evaluator "
-                         f"takes at most {MAX_HAND_CARDS}")
+        raise ValueError(
+            f"mask {bad:#x} has {bad.bit_count()} cards; the evaluator "
+            f"takes at most {MAX_HAND_CARDS}"
+        )
     return out
 
 
 def _mask_array(masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
     """``masks`` as a contiguous int64 array, every value checked to lie in 0 .. 2**52-1
     before any conversion (so a uint64 or a Python int beyond int64 is not wrapped)."""
-    raw = np.asarray(masks, dtype=object) if isinstance(masks, (list, tuple)) else \
-        np.asarray(masks)
+    raw = np.asarray(masks, dtype=object) if isinstance(masks, (list, tuple)) else np.asarray(masks)
     if raw.dtype == object:
         for value in raw.ravel():
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
                 raise TypeError(f"masks must be integers, got {value!r}")
             if not 0 <= int(value) <= FULL_DECK:
                 raise ValueError(f"bad mask {int(value):#x}: only bits 0-51 may be set")
-        return np.ascontiguousarray(raw.astype(np.int64) if raw.size else
-                                    np.zeros(raw.shape, np.int64))
+        return np.ascontiguousarray(
+            raw.astype(np.int64) if raw.size else np.zeros(raw.shape, np.int64)
+        )
     if raw.dtype.kind not in "iu":
-        raise TypeError(f"masks must be an integer array, got dtype {raw.dtype}"
-                        + (f" ({raw.ravel()[0]!r})" if raw.size else ""))
+        raise TypeError(
+            f"masks must be an integer array, got dtype {raw.dtype}"
+            + (f" ({raw.ravel()[0]!r})" if raw.size else "")
+        )
     if raw.size and raw.dtype.kind == "u" and raw.dtype.itemsize == 8:
         # the only integer type whose values can wrap in the int64 cast (the kernel
         # refuses every other mask outside bits 0-51)
@@ -205,8 +213,11 @@ def best_melds(hand: HandLike) -> Arrangement:
     """
     mask = _hand_mask(hand)
     deadwood, sets, runs = best_arrangement_kernel(np.int64(mask))
-    return Arrangement(_split_sets(int(sets)) + _split_runs(int(runs)),
-                       mask & ~int(sets) & ~int(runs), int(deadwood))
+    return Arrangement(
+        _split_sets(int(sets)) + _split_runs(int(runs)),
+        mask & ~int(sets) & ~int(runs),
+        int(deadwood),
+    )
 
 
 def deadwood_after_layoff(defender: HandLike, knocker_melds: list[HandLike]) -> int:
@@ -230,7 +241,6 @@ def deadwood_after_layoff(defender: HandLike, knocker_melds: list[HandLike]) -> 
         else:
             sets |= mask
     return int(layoff_deadwood_kernel(np.int64(hand), np.int64(sets), np.int64(runs)))
-
 
 
 def _single_lane(mask: int) -> bool:

@@ -33,8 +33,14 @@ def _random_hand(state: npt.NDArray[np.uint64], size: np.int64) -> np.int64:
 
 
 @njit(cache=True, parallel=True)
-def _dealt_histogram(seed: np.int64, first: np.int64, n_deals: np.int64, hand_size: np.int64,
-                     n_chunks: np.int64, out: npt.NDArray[np.int64]) -> None:
+def _dealt_histogram(
+    seed: np.int64,
+    first: np.int64,
+    n_deals: np.int64,
+    hand_size: np.int64,
+    n_chunks: np.int64,
+    out: npt.NDArray[np.int64],
+) -> None:
     """Histogram of best deadwood (after the best discard when ``hand_size`` is 11) of
     deals ``first .. first + n_deals - 1``, added to ``out``."""
     chunk = (n_deals + n_chunks - 1) // n_chunks
@@ -51,8 +57,9 @@ def _dealt_histogram(seed: np.int64, first: np.int64, n_deals: np.int64, hand_si
             out[k, value] += 1
 
 
-def dealt_deadwood_distribution(deals: int, hand_size: int = 10, seed: int = 0,
-                                n_chunks: int = 64) -> npt.NDArray[np.int64]:
+def dealt_deadwood_distribution(
+    deals: int, hand_size: int = 10, seed: int = 0, n_chunks: int = 64
+) -> npt.NDArray[np.int64]:
     """Counts of dealt deadwood (points) over ``deals`` random hands; index = deadwood.
 
     With ``hand_size`` 11 the value is the deadwood after the best discard.  Every hand
@@ -61,8 +68,11 @@ def dealt_deadwood_distribution(deals: int, hand_size: int = 10, seed: int = 0,
     one in 0 <= seed < 2**63; the hands are dealt in kernel calls of
     :data:`DEALT_SPAN`, between which Ctrl-C is seen.
     """
-    for name, value, low, high in (("n_deals", deals, 0, 10**12),
-                                   ("seed", seed, 0, 2**63 - 1), ("n_chunks", n_chunks, 1, 4096)):
+    for name, value, low, high in (
+        ("n_deals", deals, 0, 10**12),
+        ("seed", seed, 0, 2**63 - 1),
+        ("n_chunks", n_chunks, 1, 4096),
+    ):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an integer, got {value!r}")
         if not low <= value <= high:
@@ -72,7 +82,13 @@ def dealt_deadwood_distribution(deals: int, hand_size: int = 10, seed: int = 0,
     out = np.zeros((n_chunks, 128), dtype=np.int64)
     for first in range(0, deals, DEALT_SPAN):
         count = min(DEALT_SPAN, deals - first)
-        _dealt_histogram(np.int64(seed), np.int64(first), np.int64(count), np.int64(hand_size),
-                         np.int64(n_chunks), out)
+        _dealt_histogram(
+            np.int64(seed),
+            np.int64(first),
+            np.int64(count),
+            np.int64(hand_size),
+            np.int64(n_chunks),
+            out,
+        )
     counts = out.sum(axis=0)
     return counts[: int(np.flatnonzero(counts).max(initial=0)) + 1]

@@ -13,8 +13,9 @@ from .partition import min_deadwood_kernel, random_arrangement_kernel
 
 
 @njit(cache=True)
-def greedy_layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.int64,
-                                  rng: npt.NDArray[np.uint64]) -> np.int64:
+def greedy_layoff_deadwood_kernel(
+    defender: np.int64, sets: np.int64, runs: np.int64, rng: npt.NDArray[np.uint64]
+) -> np.int64:
     """The defender's deadwood (points) under the EAAI framework's procedure: it lays
     out a random minimum-deadwood arrangement of its own cards
     (:func:`random_arrangement_kernel`), then lays its other cards off one at a time on
@@ -54,8 +55,12 @@ def greedy_layoff_deadwood_kernel(defender: np.int64, sets: np.int64, runs: np.i
 
 
 @njit(cache=True)
-def _layoff_rec(defender: np.int64, chains: npt.NDArray[np.int64],
-                lengths: npt.NDArray[np.int64], index: np.int64) -> np.int64:
+def _layoff_rec(
+    defender: np.int64,
+    chains: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    index: np.int64,
+) -> np.int64:
     if index == len(lengths):
         return min_deadwood_kernel(defender)
     best = _layoff_rec(defender, chains, lengths, index + 1)

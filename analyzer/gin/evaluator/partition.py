@@ -88,6 +88,7 @@ RUN_SPLITS = _run_split_table()
 def _lanes_deadwood(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int64:
     return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
 
+
 @njit(cache=True)
 def min_deadwood_kernel(hand: np.int64) -> np.int64:
     """Minimum deadwood (points) of a hand mask of any size."""
@@ -104,8 +105,9 @@ def melds_card_kernel(hand: np.int64, card: np.int64) -> bool:
     c, d, h, s = split_lanes(hand)
     pending = set_ranks(c, d, h, s)
     forced = np.int64(1) << card
-    return (lanes_min(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED)
-            == lanes_min(c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED))
+    return lanes_min(c, d, h, s, pending, forced, RUN_DEADWOOD, RUN_MELDED) == lanes_min(
+        c, d, h, s, pending, np.int64(0), RUN_DEADWOOD, RUN_MELDED
+    )
 
 
 @njit(cache=True)
@@ -122,14 +124,15 @@ def forms_meld_kernel(hand: np.int64, card: np.int64) -> bool:
     lane = (hand >> (13 * suit)) & LANE_MASK
     below = rank >= 1 and (lane >> (rank - 1)) & 1 == 1
     above = rank <= 11 and (lane >> (rank + 1)) & 1 == 1
-    return bool((below and (rank >= 2 and (lane >> (rank - 2)) & 1 == 1))
-                or (below and above)
-                or (above and (rank <= 10 and (lane >> (rank + 2)) & 1 == 1)))
+    return bool(
+        (below and (rank >= 2 and (lane >> (rank - 2)) & 1 == 1))
+        or (below and above)
+        or (above and (rank <= 10 and (lane >> (rank + 2)) & 1 == 1))
+    )
 
 
 @njit(cache=True)
-def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
-                             out: npt.NDArray[np.int64]) -> None:
+def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64, out: npt.NDArray[np.int64]) -> None:
     """Fill ``out[card]`` (length 52) with the minimum deadwood left after discarding
     ``card``, for every card of ``hand & allowed``; other entries are left as they were.
 
@@ -148,8 +151,9 @@ def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64,
 
 
 @njit(cache=True)
-def best_discard_kernel(hand: np.int64, allowed: np.int64,
-                        scratch: npt.NDArray[np.int64]) -> tuple[np.int64, np.int64]:
+def best_discard_kernel(
+    hand: np.int64, allowed: np.int64, scratch: npt.NDArray[np.int64]
+) -> tuple[np.int64, np.int64]:
     """(least deadwood after one discard from ``hand & allowed``, mask of such discards)."""
     discard_deadwoods_kernel(hand, allowed, scratch)
     best = NO_ARRANGEMENT
@@ -184,8 +188,9 @@ def _exposure(sets: np.int64, runs: np.int64, hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _best_arrangement(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64,
-                      hand: np.int64) -> tuple[np.int64, np.int64]:
+def _best_arrangement(
+    c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64, hand: np.int64
+) -> tuple[np.int64, np.int64]:
     """(deadwood, set cards) of the best arrangement: least deadwood, then least exposure,
     then the first set decision in :func:`choose_sets` order (no sets first)."""
     best = NO_ARRANGEMENT
@@ -196,8 +201,7 @@ def _best_arrangement(c: np.int64, d: np.int64, h: np.int64, s: np.int64, pendin
         deadwood = _lanes_deadwood(cc, dd, hh, ss)
         if deadwood > best:
             continue
-        runs = (RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26
-                | RUN_MELDED[ss] << 39)
+        runs = RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26 | RUN_MELDED[ss] << 39
         sets = hand & ~(cc | dd << 13 | hh << 26 | ss << 39)
         exposure = _exposure(sets, runs, hand)
         if deadwood < best or exposure < best_exposure:
@@ -227,8 +231,9 @@ def _lanes_splits(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int6
 
 
 @njit(cache=True)
-def random_arrangement_kernel(hand: np.int64, rng: npt.NDArray[np.uint64]
-                              ) -> tuple[np.int64, np.int64, np.int64]:
+def random_arrangement_kernel(
+    hand: np.int64, rng: npt.NDArray[np.uint64]
+) -> tuple[np.int64, np.int64, np.int64]:
     """(deadwood, cards melded in sets, cards melded in runs) of one minimum-deadwood
     arrangement drawn at random, as the EAAI framework's simple player draws it.
 
@@ -256,8 +261,9 @@ def random_arrangement_kernel(hand: np.int64, rng: npt.NDArray[np.uint64]
             continue
         weight = _lanes_splits(cc, dd, hh, ss)
         if pick < weight:
-            runs = (RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26
-                    | RUN_MELDED[ss] << 39)
+            runs = (
+                RUN_MELDED[cc] | RUN_MELDED[dd] << 13 | RUN_MELDED[hh] << 26 | RUN_MELDED[ss] << 39
+            )
             return best, hand & ~(cc | dd << 13 | hh << 26 | ss << 39), runs
         pick -= weight
     return best, np.int64(0), np.int64(0)  # unreachable: the weights sum to ``total``

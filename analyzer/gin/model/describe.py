@@ -30,11 +30,11 @@ RULE_PRESET_NOTES = {
     "classic": "Older scoring: gin 20, undercut 10, line bonus 20, a shutout scores 200.",
     "undercut20": "Standard, but an undercut earns 20 instead of 25.",
     "eaai": "The EAAI competition's game: no game, line or shutout bonus, the deal "
-            "alternates, and its framework's knock and layoff procedures.",
+    "alternates, and its framework's knock and layoff procedures.",
     "openspiel": "OpenSpiel's game: a tie is no undercut, the wall rule at the end of the "
-                 "stock, no bonuses but gin and undercut.",
+    "stock, no bonuses but gin and undercut.",
     "oklahoma": "The first upcard sets the knock limit and a spade upcard doubles the hand; "
-                "game to 150.",
+    "game to 150.",
     "oklahoma-nodouble": "Oklahoma without the spade double.",
     "oklahoma-acegin": "Oklahoma where an ace upcard means gin only.",
     "straight": "No knocking at all: only gin ends a hand.",
@@ -44,10 +44,12 @@ RULE_PRESET_NOTES = {
     "target250": "Standard, but the game runs to 250 points.",
 }
 
+
 def _schedule_text(schedule: Schedule) -> str:
     def at(threshold: int) -> str:
-        return "only with gin" if threshold == 0 else f"as soon as its deadwood is " \
-                                                        f"{threshold} or less"
+        return (
+            "only with gin" if threshold == 0 else f"as soon as its deadwood is {threshold} or less"
+        )
 
     if len(schedule) == 1:
         return at(schedule[0][1])
@@ -58,18 +60,22 @@ def _knock_text(policy: Policy) -> str:
     knock = policy.knock
     text = "knocks " + _schedule_text(knock.schedule)
     if knock.alert is not None:
-        text += ("; while the opponent holds a card it took from the pile it knocks "
-                 + _schedule_text(knock.alert))
-    return text + policy.discard.KNOCK_NOTE.get(policy.discard.rule, "") + knock.RULE_TEXT[
-        knock.rule]
+        text += (
+            "; while the opponent holds a card it took from the pile it knocks "
+            + _schedule_text(knock.alert)
+        )
+    return (
+        text + policy.discard.KNOCK_NOTE.get(policy.discard.rule, "") + knock.RULE_TEXT[knock.rule]
+    )
 
 
 def explain_policy(policy: Policy) -> str:
     """One plain-English sentence saying how ``policy`` draws, throws and knocks (the
     rules' sentences are the specs' ``RULE_TEXT``)."""
     parts = [policy.draw.explain(), policy.discard.explain(), _knock_text(policy)]
-    parts += [found.clause for key in KEYS
-              if (found := declaration(key)).clause and policy.value(key)]
+    parts += [
+        found.clause for key in KEYS if (found := declaration(key)).clause and policy.value(key)
+    ]
     return "; ".join(parts) + "."
 
 
@@ -91,10 +97,13 @@ def rule_field_docs() -> dict[str, str]:
     body = tree.body[0].body  # type: ignore[attr-defined]
     docs: dict[str, str] = {}
     for node, following in pairwise(body):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
             docs[node.target.id] = " ".join(following.value.value.split())
     return docs
 
@@ -107,9 +116,20 @@ def rule_fields(rules: Rules) -> list[tuple[str, object, str]]:
 
 def rule_changes(rules: Rules, base: Rules = STANDARD) -> dict[str, object]:
     """The fields of ``rules`` that differ from ``base``."""
-    return {f.name: getattr(rules, f.name) for f in fields(rules)
-            if getattr(rules, f.name) != getattr(base, f.name)}
+    return {
+        f.name: getattr(rules, f.name)
+        for f in fields(rules)
+        if getattr(rules, f.name) != getattr(base, f.name)
+    }
 
 
-__all__ = ["PRESETS", "RULE_PRESETS", "RULE_PRESET_NOTES", "explain_policy", "policy_fields",
-           "rule_changes", "rule_field_docs", "rule_fields"]
+__all__ = [
+    "PRESETS",
+    "RULE_PRESETS",
+    "RULE_PRESET_NOTES",
+    "explain_policy",
+    "policy_fields",
+    "rule_changes",
+    "rule_field_docs",
+    "rule_fields",
+]

@@ -101,8 +101,12 @@ def pile_top(state: npt.NDArray[np.int64]) -> np.int64:
 @njit(cache=True)
 def unseen_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
     """Cards ``observer`` has not seen: in the stock or hidden in the opponent's hand."""
-    return (FULL_DECK & ~state[Slot.HAND + observer] & ~state[Slot.PILE_MASK]
-            & ~state[Slot.HELD + 1 - observer])
+    return (
+        FULL_DECK
+        & ~state[Slot.HAND + observer]
+        & ~state[Slot.PILE_MASK]
+        & ~state[Slot.HELD + 1 - observer]
+    )
 
 
 @njit(cache=True)

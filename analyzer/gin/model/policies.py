@@ -128,16 +128,19 @@ def _steps_tuple(schedule: object) -> Schedule:
     try:
         return tuple(tuple(step) for step in schedule)  # type: ignore[attr-defined]
     except TypeError:
-        raise TypeError("a knock schedule is a threshold or (turn, threshold) integer pairs, "
-                        f"got {schedule!r}") from None
+        raise TypeError(
+            f"a knock schedule is a threshold or (turn, threshold) integer pairs, got {schedule!r}"
+        ) from None
 
 
 def _check_schedule(name: str, schedule: object) -> None:
     if not isinstance(schedule, tuple) or not all(
-            isinstance(step, tuple) and len(step) == 2 and all(is_int(v) for v in step)
-            for step in schedule):
-        raise TypeError(f"a knock schedule is a tuple of (turn, threshold) integer pairs, "
-                        f"got {schedule!r}")
+        isinstance(step, tuple) and len(step) == 2 and all(is_int(v) for v in step)
+        for step in schedule
+    ):
+        raise TypeError(
+            f"a knock schedule is a tuple of (turn, threshold) integer pairs, got {schedule!r}"
+        )
     if not schedule or schedule[0][0] != 1:
         raise ValueError("knock schedule must start at own turn 1")
     turns = [turn for turn, _ in schedule]
@@ -177,10 +180,16 @@ def _parse_schedule(text: str, key: str) -> Schedule:
 
 def _schedule(key: str, text: str, optional: bool) -> Declared:
     """The declaration of a knock schedule field (``optional``: None allowed)."""
-    return Declared(key, text, None, _check_alert if optional else _check_schedule,
-                    _parse_schedule, format_schedule,
-                    f"0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}",
-                    always=not optional)
+    return Declared(
+        key,
+        text,
+        None,
+        _check_alert if optional else _check_schedule,
+        _parse_schedule,
+        format_schedule,
+        f"0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}",
+        always=not optional,
+    )
 
 
 @dataclass(frozen=True)
@@ -189,24 +198,29 @@ class Draw(Spec):
     :mod:`analyzer.gin.decisions.choose`, beside its kernel)."""
 
     rule: str = rule_choice(
-        "improve", DrawRule, "draw",
+        "improve",
+        DrawRule,
+        "draw",
         "When to take the face-up card: never, improve (when it lowers the deadwood), meld "
         "(when it fits a meld of a best arrangement), anymeld (any meld), expert or marjj.",
-        PolicyField.DRAW, always=True)
-    take_margin: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", _EXPERT_WEIGHT,
-                               PolicyField.TAKE_MARGIN)
+        PolicyField.DRAW,
+        always=True,
+    )
+    take_margin: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", _EXPERT_WEIGHT, PolicyField.TAKE_MARGIN
+    )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
         "never": "Never takes the face-up card",
         "improve": "Takes the face-up card when that lowers its deadwood",
         "meld": "Takes the face-up card when it fits a meld of a best arrangement",
         "expert": "Takes the face-up card when it fits a meld of a best arrangement, or when "
-                  "it improves its hand value (deadwood less its live outs, read from what the "
-                  "opponent is inferred to hold) by more than {take_margin_points:g} points",
+        "it improves its hand value (deadwood less its live outs, read from what the "
+        "opponent is inferred to hold) by more than {take_margin_points:g} points",
         "anymeld": "Takes the face-up card when it forms any meld with its cards",
         "marjj": "Takes the face-up card, as the EAAI-2021 agent MARJJ does, when it lowers "
-                 "its deadwood and fits a meld of the arrangement it would lay down (of its "
-                 "least-deadwood arrangements, the one least exposed to layoffs)",
+        "its deadwood and fits a meld of the arrangement it would lay down (of its "
+        "least-deadwood arrangements, the one least exposed to layoffs)",
     }
 
     def explain(self) -> str:
@@ -220,44 +234,66 @@ class Discard(Spec):
     :mod:`analyzer.gin.decisions.choose`, beside its kernel)."""
 
     rule: str = rule_choice(
-        "high", DiscardRule, "discard",
+        "high",
+        DiscardRule,
+        "discard",
         "Which card to throw: high, random, safe, lookahead, expert or marjj.",
-        PolicyField.DISCARD, always=True)
+        PolicyField.DISCARD,
+        always=True,
+    )
     norepeat: bool = flag(
-        False, "norepeat", "Never take a face-up card and throw the same card twice in a hand.",
-        PolicyField.NO_REPEAT, "never repeats a take-and-throw pair")
-    danger_penalty: int = integer(3, 0, MAX_PENALTY, "danger_penalty",
-                                  "Points added per dangerous card (used by discard=safe).",
-                                  PolicyField.DANGER_PENALTY)
-    slack: int = integer(4, 0, MAX_PENALTY, "slack",
-                         "Points above the least deadwood a lookahead discard may leave.",
-                         PolicyField.SLACK)
-    danger: int = integer(400, -MAX_WEIGHT, MAX_WEIGHT, "danger", _EXPERT_WEIGHT,
-                          PolicyField.DANGER)
-    low_late: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "low_late", _EXPERT_WEIGHT,
-                            PolicyField.LOW_LATE)
+        False,
+        "norepeat",
+        "Never take a face-up card and throw the same card twice in a hand.",
+        PolicyField.NO_REPEAT,
+        "never repeats a take-and-throw pair",
+    )
+    danger_penalty: int = integer(
+        3,
+        0,
+        MAX_PENALTY,
+        "danger_penalty",
+        "Points added per dangerous card (used by discard=safe).",
+        PolicyField.DANGER_PENALTY,
+    )
+    slack: int = integer(
+        4,
+        0,
+        MAX_PENALTY,
+        "slack",
+        "Points above the least deadwood a lookahead discard may leave.",
+        PolicyField.SLACK,
+    )
+    danger: int = integer(
+        400, -MAX_WEIGHT, MAX_WEIGHT, "danger", _EXPERT_WEIGHT, PolicyField.DANGER
+    )
+    low_late: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "low_late", _EXPERT_WEIGHT, PolicyField.LOW_LATE
+    )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
         "high": "throws the card leaving the least deadwood (the highest card on ties)",
         "random": "throws a random card among those leaving the least deadwood",
         "safe": "throws the card leaving the least deadwood plus {danger_penalty} points per "
-                "card it could give the opponent (judged from the cards the opponent took)",
+        "card it could give the opponent (judged from the cards the opponent took)",
         "lookahead": "throws, among discards within {slack} points of the least deadwood, the "
-                     "one with the best expected deadwood after the next draw",
+        "one with the best expected deadwood after the next draw",
         "expert": "throws the card best for its hand value, weighing the chance the opponent "
-                  "melds it",
+        "melds it",
         "marjj": "throws, among its costliest unmelded cards, the one with the least deadwood "
-                 "now plus expected deadwood after its next draws plus MARJJ's table of the "
-                 "opponent's use for the card",
+        "now plus expected deadwood after its next draws plus MARJJ's table of the "
+        "opponent's use for the card",
     }
     #: What a discard rule changes in the knock (the deadwood it knocks with).
     KNOCK_NOTE: ClassVar[dict[str, str]] = {
-        "marjj": " (the deadwood left by the card it chose to throw)"}
+        "marjj": " (the deadwood left by the card it chose to throw)"
+    }
 
     def explain(self) -> str:
         """The discard rule in plain English."""
-        return self.RULE_TEXT[self.rule].format(danger_penalty=self.danger_penalty,
-                                                slack=self.slack)
+        return self.RULE_TEXT[self.rule].format(
+            danger_penalty=self.danger_penalty, slack=self.slack
+        )
 
 
 @dataclass(frozen=True)
@@ -272,30 +308,50 @@ class Knock(Spec):
     valued on sampled opponent hands (EV, undercuts, the game score) against ``bias +
     stock x stock left`` (see :mod:`analyzer.gin.decisions.expert`)."""
 
-    schedule: tuple[tuple[int, int], ...] = declare(((1, 10),), _schedule(
-        "knock", "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
-        "steps); gin is always taken.", optional=False))
+    schedule: tuple[tuple[int, int], ...] = declare(
+        ((1, 10),),
+        _schedule(
+            "knock",
+            "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
+            "steps); gin is always taken.",
+            optional=False,
+        ),
+    )
     """(first own turn, deadwood threshold) pairs, turns ascending."""
-    alert: tuple[tuple[int, int], ...] | None = declare(None, _schedule(
-        "knock_alert", "Knock thresholds used instead while the opponent holds a card it took "
-        "from the pile (None: the same as knock).", optional=True))
-    rule: str = rule_choice("schedule", KnockRule, "knock_rule",
-                            "schedule (knock by the knock thresholds) or expert.",
-                            PolicyField.KNOCK_RULE)
-    bias: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "knock_bias", _EXPERT_WEIGHT,
-                        PolicyField.KNOCK_BIAS)
-    stock: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "knock_stock", _EXPERT_WEIGHT,
-                         PolicyField.KNOCK_STOCK)
-    threat: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "knock_threat", _EXPERT_WEIGHT,
-                          PolicyField.KNOCK_THREAT)
+    alert: tuple[tuple[int, int], ...] | None = declare(
+        None,
+        _schedule(
+            "knock_alert",
+            "Knock thresholds used instead while the opponent holds a card it took "
+            "from the pile (None: the same as knock).",
+            optional=True,
+        ),
+    )
+    rule: str = rule_choice(
+        "schedule",
+        KnockRule,
+        "knock_rule",
+        "schedule (knock by the knock thresholds) or expert.",
+        PolicyField.KNOCK_RULE,
+    )
+    bias: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_bias", _EXPERT_WEIGHT, PolicyField.KNOCK_BIAS
+    )
+    stock: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_stock", _EXPERT_WEIGHT, PolicyField.KNOCK_STOCK
+    )
+    threat: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_threat", _EXPERT_WEIGHT, PolicyField.KNOCK_THREAT
+    )
     samples: int = integer(8, 1, 64, "knock_samples", _EXPERT_WEIGHT, PolicyField.KNOCK_SAMPLES)
-    game_push: int = integer(0, -MAX_WEIGHT, MAX_WEIGHT, "game_push", _EXPERT_WEIGHT,
-                             PolicyField.GAME_PUSH)
+    game_push: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "game_push", _EXPERT_WEIGHT, PolicyField.GAME_PUSH
+    )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
         "schedule": "",
         "expert": " (when allowed, only if the knock is worth more than playing on, judged on "
-                  "sampled opponent hands)",
+        "sampled opponent hands)",
     }
 
     def thresholds(self, alert: bool = False) -> npt.NDArray[np.int64]:
@@ -304,14 +360,15 @@ class Knock(Spec):
         schedule = self.alert if alert and self.alert is not None else self.schedule
         out = np.zeros(SCHEDULE_TURNS, dtype=np.int64)
         for turn, threshold in schedule:
-            out[turn - 1:] = threshold
+            out[turn - 1 :] = threshold
         return out
 
     def write(self, row: npt.NDArray[np.int64]) -> None:
         super().write(row)
-        row[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
-        row[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = (
-            self.thresholds(alert=True))
+        row[PolicyField.SCHEDULE : PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
+        row[PolicyField.ALERT_SCHEDULE : PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = (
+            self.thresholds(alert=True)
+        )
 
 
 @dataclass(frozen=True)
@@ -326,9 +383,26 @@ class Tracking(Spec):
 
 #: The keys of the string form in the order it writes them (the order of every policy
 #: string in results/): a new key goes at the end.
-KEYS = ("draw", "discard", "knock", "knock_alert", "norepeat", "danger_penalty", "slack",
-        "knock_rule", "outs", "danger", "take_margin", "low_late", "knock_bias", "knock_stock",
-        "knock_threat", "knock_samples", "game_push", "play_in")
+KEYS = (
+    "draw",
+    "discard",
+    "knock",
+    "knock_alert",
+    "norepeat",
+    "danger_penalty",
+    "slack",
+    "knock_rule",
+    "outs",
+    "danger",
+    "take_margin",
+    "low_late",
+    "knock_bias",
+    "knock_stock",
+    "knock_threat",
+    "knock_samples",
+    "game_push",
+    "play_in",
+)
 
 
 @dataclass(frozen=True)
@@ -358,8 +432,10 @@ class Policy:
         for key, value in changes.items():
             spec, name = _where(key)
             by_spec.setdefault(spec, {})[name] = value
-        return replace(self, **{spec: replace(getattr(self, spec), **values)
-                                for spec, values in by_spec.items()})
+        return replace(
+            self,
+            **{spec: replace(getattr(self, spec), **values) for spec, values in by_spec.items()},
+        )
 
     def to_array(self) -> npt.NDArray[np.int64]:
         """The policy as the ``np.int64`` array that the decision kernels read."""
@@ -376,15 +452,22 @@ class Policy:
         schedule = _steps_tuple(schedule)
         if alert is not None and _steps_tuple(alert) == schedule:
             alert = None
-        return replace(self, knock=replace(
-            self.knock, schedule=schedule, alert=None if alert is None else _steps_tuple(alert)))
+        return replace(
+            self,
+            knock=replace(
+                self.knock, schedule=schedule, alert=None if alert is None else _steps_tuple(alert)
+            ),
+        )
 
 
 def _declared_fields() -> dict[str, tuple[str, str, Declared]]:
     """``key -> (Policy field, spec field, declaration)`` of every string-form key."""
     default = Policy()
-    found = {item.metadata["declared"].key: (spec.name, item.name, item.metadata["declared"])
-             for spec in fields(default) for item in fields(getattr(default, spec.name))}
+    found = {
+        item.metadata["declared"].key: (spec.name, item.name, item.metadata["declared"])
+        for spec in fields(default)
+        for item in fields(getattr(default, spec.name))
+    }
     if set(found) != set(KEYS):
         raise RuntimeError(f"KEYS and the specs' keys differ: {set(found) ^ set(KEYS)}")
     return {key: found[key] for key in KEYS}
@@ -408,7 +491,8 @@ def declaration(key: str) -> Declared:
 
 #: ``name -> (low, high)`` of every integer field of a policy.
 INT_RANGES: dict[str, tuple[int, int]] = {
-    key: found.span for key, (_, _, found) in _DECLARED.items() if found.span is not None}
+    key: found.span for key, (_, _, found) in _DECLARED.items() if found.span is not None
+}
 
 
 def ranges_text() -> str:
@@ -419,7 +503,8 @@ def ranges_text() -> str:
         groups.setdefault(found.limits, []).append(key)
     return "; ".join(
         (f"{', '.join(keys[:-1])} and {keys[-1]}" if len(keys) > 1 else keys[0]) + f" {limits}"
-        for limits, keys in groups.items())
+        for limits, keys in groups.items()
+    )
 
 
 PRESETS: dict[str, Policy] = {
@@ -430,9 +515,12 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard=Discard("lookahead")),
     "safe-discard": Policy(discard=Discard("safe")),
     "passive": Policy(Draw("never")),
-    "expert": Policy(Draw("expert", take_margin=600), Discard("expert", danger=245, low_late=15),
-                     Knock(((1, 10), (10, 0)), alert=((1, 10), (7, 0)), bias=-118, stock=21),
-                     Tracking(outs=193, play_in=5)),
+    "expert": Policy(
+        Draw("expert", take_margin=600),
+        Discard("expert", danger=245, low_late=15),
+        Knock(((1, 10), (10, 0)), alert=((1, 10), (7, 0)), bias=-118, stock=21),
+        Tracking(outs=193, play_in=5),
+    ),
     "marjj": Policy(Draw("marjj"), Discard("marjj"), Knock(((1, 10), (4, 0)))),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
@@ -460,8 +548,10 @@ def parse_policy(text: str) -> Policy:
     base = PRESETS["basic"]
     if "=" not in parts[0]:
         if parts[0] not in PRESETS:
-            raise ValueError(f"unknown policy {parts[0]!r}; presets are {', '.join(PRESETS)}, "
-                             "or give draw=..,discard=..,knock=..")
+            raise ValueError(
+                f"unknown policy {parts[0]!r}; presets are {', '.join(PRESETS)}, "
+                "or give draw=..,discard=..,knock=.."
+            )
         base = PRESETS[parts[0]]
         parts = parts[1:]
     changes: dict[str, object] = {}
@@ -477,9 +567,11 @@ def parse_policy(text: str) -> Policy:
 def format_policy(policy: Policy) -> str:
     """The string form of a policy (parsed back by :func:`parse_policy`)."""
     default = Policy()
-    return ",".join(f"{key}={found.show(policy.value(key))}"
-                    for key, (_, _, found) in _DECLARED.items()
-                    if found.always or policy.value(key) != default.value(key))
+    return ",".join(
+        f"{key}={found.show(policy.value(key))}"
+        for key, (_, _, found) in _DECLARED.items()
+        if found.always or policy.value(key) != default.value(key)
+    )
 
 
 def policy_name(policy: Policy) -> str:

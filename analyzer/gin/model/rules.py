@@ -196,23 +196,38 @@ class Rules(Spec):
 
 STANDARD = Rules()
 
-PRESETS: Presets[Rules] = Presets("rules", {
-    "standard": STANDARD,
-    "classic": Rules(gin_bonus=20, undercut_bonus=10, line_bonus=20, shutout="bonus200"),
-    "undercut20": Rules(undercut_bonus=20),
-    "eaai": Rules(line_bonus=0, game_bonus=0, shutout="none", next_dealer="alternate",
-                  defender_layoff="melds-then-greedy", knocker_melds="random-best"),
-    "openspiel": Rules(tie_is_undercut=False, stock_rule="wall", line_bonus=0, game_bonus=0,
-                       shutout="none", next_dealer="alternate"),
-    "oklahoma": Rules(oklahoma=True, target=150),
-    "oklahoma-nodouble": Rules(oklahoma=True, oklahoma_spade_double=False, target=150),
-    "oklahoma-acegin": Rules(oklahoma=True, oklahoma_ace="gin", target=150),
-    "straight": Rules(straight=True),
-    "biggin": Rules(big_gin=True),
-    "hollywood": Rules(hollywood=True),
-    "target150": Rules(target=150),
-    "target250": Rules(target=250),
-})
+PRESETS: Presets[Rules] = Presets(
+    "rules",
+    {
+        "standard": STANDARD,
+        "classic": Rules(gin_bonus=20, undercut_bonus=10, line_bonus=20, shutout="bonus200"),
+        "undercut20": Rules(undercut_bonus=20),
+        "eaai": Rules(
+            line_bonus=0,
+            game_bonus=0,
+            shutout="none",
+            next_dealer="alternate",
+            defender_layoff="melds-then-greedy",
+            knocker_melds="random-best",
+        ),
+        "openspiel": Rules(
+            tie_is_undercut=False,
+            stock_rule="wall",
+            line_bonus=0,
+            game_bonus=0,
+            shutout="none",
+            next_dealer="alternate",
+        ),
+        "oklahoma": Rules(oklahoma=True, target=150),
+        "oklahoma-nodouble": Rules(oklahoma=True, oklahoma_spade_double=False, target=150),
+        "oklahoma-acegin": Rules(oklahoma=True, oklahoma_ace="gin", target=150),
+        "straight": Rules(straight=True),
+        "biggin": Rules(big_gin=True),
+        "hollywood": Rules(hollywood=True),
+        "target150": Rules(target=150),
+        "target250": Rules(target=250),
+    },
+)
 
 
 def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Rules:
@@ -221,6 +236,16 @@ def resolve_rules(preset: str = "standard", overrides: Iterable[str] = ()) -> Ru
 
 
 #: The presets compared by the variants study.
-VARIANT_PRESETS = ("standard", "classic", "undercut20", "oklahoma", "oklahoma-nodouble",
-                   "oklahoma-acegin", "straight", "biggin", "hollywood", "target150",
-                   "target250")
+VARIANT_PRESETS = (
+    "standard",
+    "classic",
+    "undercut20",
+    "oklahoma",
+    "oklahoma-nodouble",
+    "oklahoma-acegin",
+    "straight",
+    "biggin",
+    "hollywood",
+    "target150",
+    "target250",
+)

@@ -91,8 +91,9 @@ def declare(default: Any, declaration: Declared) -> Any:
     return field(default=default, metadata={"declared": declaration})
 
 
-def rule_choice(default: str, rules: type[IntEnum], key: str, text: str, slot: int,
-                always: bool = False) -> Any:
+def rule_choice(
+    default: str, rules: type[IntEnum], key: str, text: str, slot: int, always: bool = False
+) -> Any:
     """A rule field: one of the lower-case names of ``rules``, compiled to its number."""
     choices = tuple(member.name.lower() for member in rules)
     what = key.removesuffix("_rule")
@@ -101,9 +102,21 @@ def rule_choice(default: str, rules: type[IntEnum], key: str, text: str, slot: i
         if value not in choices:
             raise ValueError(f"unknown {what} rule {value!r}; choose from {', '.join(choices)}")
 
-    return declare(default, Declared(key, text, slot, check, lambda text, key: text, str,
-                                     "/".join(choices), choices.index, always=always,
-                                     choices=choices))
+    return declare(
+        default,
+        Declared(
+            key,
+            text,
+            slot,
+            check,
+            lambda text, key: text,
+            str,
+            "/".join(choices),
+            choices.index,
+            always=always,
+            choices=choices,
+        ),
+    )
 
 
 def integer(default: int, low: int, high: int, key: str, text: str, slot: int) -> Any:
@@ -116,19 +129,31 @@ def integer(default: int, low: int, high: int, key: str, text: str, slot: int) -
         if not low <= value <= high:  # type: ignore[operator]
             raise ValueError(f"{name} must be {limits}, got {value}")
 
-    return declare(default, Declared(key, text, slot, check, parse_int, str, limits,
-                                     span=(low, high)))
+    return declare(
+        default, Declared(key, text, slot, check, parse_int, str, limits, span=(low, high))
+    )
 
 
 def flag(default: bool, key: str, text: str, slot: int, clause: str) -> Any:
     """A yes/no field (``True``/``False`` in Python)."""
+
     def check(name: str, value: object) -> None:
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be True or False, got {value!r}")
 
-    return declare(default, Declared(key, text, slot, check, parse_yes_no,
-                                     lambda value: "yes" if value else "no", "yes/no",
-                                     clause=clause))
+    return declare(
+        default,
+        Declared(
+            key,
+            text,
+            slot,
+            check,
+            parse_yes_no,
+            lambda value: "yes" if value else "no",
+            "yes/no",
+            clause=clause,
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -138,8 +163,7 @@ class Spec:
 
     def __post_init__(self) -> None:
         for item in fields(self):
-            item.metadata["declared"].check(item.metadata["declared"].key,
-                                            getattr(self, item.name))
+            item.metadata["declared"].check(item.metadata["declared"].key, getattr(self, item.name))
 
     def declarations(self) -> list[tuple[Declared, Any]]:
         """``(declaration, value)`` of every field, in field order."""
@@ -152,5 +176,14 @@ class Spec:
                 row[declaration.slot] = declaration.encode(value)
 
 
-__all__ = ["Declared", "Spec", "declare", "declared", "flag", "integer", "is_int", "parse_int",
-           "rule_choice"]
+__all__ = [
+    "Declared",
+    "Spec",
+    "declare",
+    "declared",
+    "flag",
+    "integer",
+    "is_int",
+    "parse_int",
+    "rule_choice",
+]

@@ -110,11 +110,14 @@ def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
 
 
 @njit(cache=True)
-def knock_threshold(state: npt.NDArray[np.int64], player: np.int64,
-                    policy: npt.NDArray[np.int64]) -> np.int64:
+def knock_threshold(
+    state: npt.NDArray[np.int64], player: np.int64, policy: npt.NDArray[np.int64]
+) -> np.int64:
     """The deadwood (points) at or under which ``player`` knocks now: the policy's
     schedule for its turn (its alert schedule while the opponent holds a card it took
     from the pile), capped by the hand's knock limit."""
     turn = min(max(state[Slot.OWN_TURNS + player], 1), SCHEDULE_TURNS) - 1
-    table = PolicyField.ALERT_SCHEDULE if state[Slot.HELD + 1 - player] != 0 else PolicyField.SCHEDULE
+    table = (
+        PolicyField.ALERT_SCHEDULE if state[Slot.HELD + 1 - player] != 0 else PolicyField.SCHEDULE
+    )
     return min(policy[table + turn], state[Slot.KNOCK_LIMIT])

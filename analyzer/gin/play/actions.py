@@ -12,9 +12,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ...core.lanes import bit_index
 from ...core.rng import stream_key
 from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
-from ...core.lanes import bit_index
 from ..evaluator.partition import discard_deadwoods_kernel
 
 #: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
@@ -28,8 +28,9 @@ MAX_ACTIONS = 22
 
 
 @njit(cache=True)
-def apply_action(state: npt.NDArray[np.int64], action: np.int64,
-                 rules: npt.NDArray[np.int64]) -> None:
+def apply_action(
+    state: npt.NDArray[np.int64], action: np.int64, rules: npt.NDArray[np.int64]
+) -> None:
     """Play action code ``action`` (see the module constants) for the player to move."""
     if action == TAKE:
         apply_draw(state, True)
@@ -56,8 +57,9 @@ def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> 
 
 
 @njit(cache=True)
-def legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
-                  scratch: npt.NDArray[np.int64]) -> np.int64:
+def legal_actions(
+    state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
+) -> np.int64:
     """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
     if state[Slot.PHASE] != Phase.DISCARD:
         actions[0] = NO_TAKE
@@ -79,9 +81,12 @@ def legal_actions(state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
-def knock_alternatives(state: npt.NDArray[np.int64], default: np.int64,
-                       actions: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
-                       ) -> np.int64:
+def knock_alternatives(
+    state: npt.NDArray[np.int64],
+    default: np.int64,
+    actions: npt.NDArray[np.int64],
+    scratch: npt.NDArray[np.int64],
+) -> np.int64:
     """Fill ``actions`` with ``default`` and, at a discard where a knock short of gin is
     legal, the other side of the knock decision
     (:attr:`~analyzer.gin.play.players.Scope.KNOCK`); their count."""
@@ -109,9 +114,13 @@ def knock_alternatives(state: npt.NDArray[np.int64], default: np.int64,
 
 
 @njit(cache=True)
-def policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-                  model: npt.NDArray[np.int64], key: np.int64,
-                  scratch: npt.NDArray[np.int64]) -> np.int64:
+def policy_action(
+    state: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    model: npt.NDArray[np.int64],
+    key: np.int64,
+    scratch: npt.NDArray[np.int64],
+) -> np.int64:
     """The action code the model policy plays at this choice (on a copy of the state)."""
     after = state.copy()
     rng = np.empty(1, dtype=np.uint64)
@@ -124,5 +133,13 @@ def policy_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     return card + KNOCK if after[Slot.PHASE] == Phase.DONE else card
 
 
-__all__ = ["KNOCK", "MAX_ACTIONS", "NO_TAKE", "TAKE", "apply_action", "knock_alternatives",
-           "legal_actions", "policy_action"]
+__all__ = [
+    "KNOCK",
+    "MAX_ACTIONS",
+    "NO_TAKE",
+    "TAKE",
+    "apply_action",
+    "knock_alternatives",
+    "legal_actions",
+    "policy_action",
+]

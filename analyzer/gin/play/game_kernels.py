@@ -58,25 +58,45 @@ class GameColumn(IntEnum):
 
 
 @njit(cache=True)
-def play_hand(deck_key: np.uint64, policy_key: np.uint64, dealer: np.int64,
-              rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-              searchers: npt.NDArray[np.int64], state: npt.NDArray[np.int64],
-              deck: npt.NDArray[np.int8], rng: npt.NDArray[np.uint64],
-              scratch: npt.NDArray[np.int64], samples_used: npt.NDArray[np.int64]
-              ) -> np.int64:
+def play_hand(
+    deck_key: np.uint64,
+    policy_key: np.uint64,
+    dealer: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    searchers: npt.NDArray[np.int64],
+    state: npt.NDArray[np.int64],
+    deck: npt.NDArray[np.int8],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    samples_used: npt.NDArray[np.int64],
+) -> np.int64:
     """Deal from ``deck_key`` and play one hand to its end in ``state``; a seat with a
     search row (:mod:`analyzer.gin.play.search`) searches at its decisions.  Returns the
     searched decisions (their samples are added to ``samples_used[0]``)."""
     deal_hand(deck_key, dealer, rules, state, deck, rng)
     rng[0] = policy_key
-    return play_on(state, rules, policies, searchers, np.int64(policy_key) ^ SEARCH_SALT, rng,
-                   scratch, samples_used)
+    return play_on(
+        state,
+        rules,
+        policies,
+        searchers,
+        np.int64(policy_key) ^ SEARCH_SALT,
+        rng,
+        scratch,
+        samples_used,
+    )
 
 
 @njit(cache=True)
-def deal_hand(deck_key: np.uint64, dealer: np.int64, rules: npt.NDArray[np.int64],
-              state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
-              rng: npt.NDArray[np.uint64]) -> None:
+def deal_hand(
+    deck_key: np.uint64,
+    dealer: np.int64,
+    rules: npt.NDArray[np.int64],
+    state: npt.NDArray[np.int64],
+    deck: npt.NDArray[np.int8],
+    rng: npt.NDArray[np.uint64],
+) -> None:
     """Shuffle the deck of stream ``deck_key`` and deal it into ``state``."""
     rng[0] = deck_key
     shuffle_deck(rng, deck)
@@ -84,8 +104,9 @@ def deal_hand(deck_key: np.uint64, dealer: np.int64, rules: npt.NDArray[np.int64
 
 
 @njit(cache=True)
-def _write_hand_row(state: npt.NDArray[np.int64], deal: np.int64,
-                    row: npt.NDArray[np.int64]) -> None:
+def _write_hand_row(
+    state: npt.NDArray[np.int64], deal: np.int64, row: npt.NDArray[np.int64]
+) -> None:
     row[HandColumn.DEAL] = deal
     row[HandColumn.DEALER] = state[Slot.DEALER]
     row[HandColumn.OUTCOME] = state[Slot.OUTCOME]
@@ -97,15 +118,23 @@ def _write_hand_row(state: npt.NDArray[np.int64], deal: np.int64,
     row[HandColumn.TURNS] = state[Slot.DRAWS]
     row[HandColumn.STOCK_LEFT] = stock_left(state)
     winner = state[Slot.WINNER]
-    row[HandColumn.POINTS_A] = 0 if winner < 0 else (
-        state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS])
+    row[HandColumn.POINTS_A] = (
+        0 if winner < 0 else (state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS])
+    )
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
-def hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap: bool,
-                 rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                 searchers: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
-                 searched: npt.NDArray[np.int64]) -> None:
+def hands_kernel(
+    seed: np.int64,
+    first_deal: np.int64,
+    n_deals: np.int64,
+    swap: bool,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    searchers: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+    searched: npt.NDArray[np.int64],
+) -> None:
     """Rows for deals ``first_deal .. first_deal + n_deals``; A sits in seat 0.
 
     With ``swap`` row ``2i`` has A as non-dealer and row ``2i + 1`` A as dealer, on the
@@ -131,16 +160,31 @@ def hands_kernel(seed: np.int64, first_deal: np.int64, n_deals: np.int64, swap: 
                 dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
                 samples[0] = 0
                 row = i * reps + rep
-                searched[row, 0] = play_hand(deck_key, policy_key, dealer, rules, policies,
-                                             searchers, state, deck, rng, scratch, samples)
+                searched[row, 0] = play_hand(
+                    deck_key,
+                    policy_key,
+                    dealer,
+                    rules,
+                    policies,
+                    searchers,
+                    state,
+                    deck,
+                    rng,
+                    scratch,
+                    samples,
+                )
                 searched[row, 1] = samples[0]
                 _write_hand_row(state, deal, rows[row])
 
 
 @njit(cache=True)
-def close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
-                winner: np.int64, rules: npt.NDArray[np.int64],
-                out_totals: npt.NDArray[np.int64]) -> bool:
+def close_game(
+    scores: npt.NDArray[np.int64],
+    boxes: npt.NDArray[np.int64],
+    winner: np.int64,
+    rules: npt.NDArray[np.int64],
+    out_totals: npt.NDArray[np.int64],
+) -> bool:
     """Grand totals of one finished game into ``out_totals``; True when a shutout."""
     loser = 1 - winner
     game_bonus = rules[RuleField.GAME_BONUS]
@@ -161,10 +205,17 @@ def close_game(scores: npt.NDArray[np.int64], boxes: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
-def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
-              rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
-              regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
-              start: npt.NDArray[np.int64], row: npt.NDArray[np.int64]) -> None:
+def play_game(
+    seed: np.int64,
+    game: np.int64,
+    first_dealer: np.int64,
+    rules: npt.NDArray[np.int64],
+    score_policies: npt.NDArray[np.int64],
+    regions: npt.NDArray[np.int64],
+    searchers: npt.NDArray[np.int64],
+    start: npt.NDArray[np.int64],
+    row: npt.NDArray[np.int64],
+) -> None:
     """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
 
     Policies may depend on the score: before each hand seat ``s`` plays
@@ -216,9 +267,16 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
         # the players see the score (of the first Hollywood column)
         note_scores(state, scores[0, 0], scores[0, 1])
         rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
-        play_on(state, rules, policies, searchers,
-                np.int64(stream_key(game_seed ^ POLICY_SALT, stream)) ^ SEARCH_SALT, rng,
-                scratch, samples)
+        play_on(
+            state,
+            rules,
+            policies,
+            searchers,
+            np.int64(stream_key(game_seed ^ POLICY_SALT, stream)) ^ SEARCH_SALT,
+            rng,
+            scratch,
+            samples,
+        )
         hand_number += 1
         winner = state[Slot.WINNER]
         if winner < 0:
@@ -238,8 +296,9 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
             if scores[col, winner] >= rules[RuleField.TARGET]:
                 closed[col] = True
                 open_columns -= 1
-                row[GameColumn.SHUTOUTS] += close_game(scores[col], boxes[col], winner,
-                                                        rules, totals)
+                row[GameColumn.SHUTOUTS] += close_game(
+                    scores[col], boxes[col], winner, rules, totals
+                )
                 row[GameColumn.GAMES_WON_A] += winner == 0
                 row[GameColumn.TOTAL_A] += totals[0]
                 row[GameColumn.TOTAL_B] += totals[1]
@@ -253,14 +312,31 @@ def play_game(seed: np.int64, game: np.int64, first_dealer: np.int64,
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
-def games_kernel(seed: np.int64, first_game: np.int64, n_games: np.int64, swap: bool,
-                 rules: npt.NDArray[np.int64], score_policies: npt.NDArray[np.int64],
-                 regions: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
-                 start: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]) -> None:
+def games_kernel(
+    seed: np.int64,
+    first_game: np.int64,
+    n_games: np.int64,
+    swap: bool,
+    rules: npt.NDArray[np.int64],
+    score_policies: npt.NDArray[np.int64],
+    regions: npt.NDArray[np.int64],
+    searchers: npt.NDArray[np.int64],
+    start: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64],
+) -> None:
     reps = 2 if swap else 1
     for i in prange(n_games):
         game = first_game + i
         for rep in range(reps):
             first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)
-            play_game(seed, game, first_dealer, rules, score_policies, regions, searchers,
-                      start, rows[i * reps + rep])
+            play_game(
+                seed,
+                game,
+                first_dealer,
+                rules,
+                score_policies,
+                regions,
+                searchers,
+                start,
+                rows[i * reps + rep],
+            )

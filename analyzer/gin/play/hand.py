@@ -77,8 +77,12 @@ if TYPE_CHECKING:
     from .advisor.position import Position
 
 MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
-_PHASE_NAMES = {Phase.OFFER: "offer", Phase.DRAW: "draw", Phase.DISCARD: "discard",
-                Phase.DONE: "done"}
+_PHASE_NAMES = {
+    Phase.OFFER: "offer",
+    Phase.DRAW: "draw",
+    Phase.DISCARD: "discard",
+    Phase.DONE: "done",
+}
 
 
 @dataclass(frozen=True)
@@ -93,8 +97,9 @@ class Move:
         if self.kind not in MOVE_KINDS:
             raise ValueError(f"unknown move {self.kind!r}; moves: {', '.join(MOVE_KINDS)}")
         if (self.kind in ("discard", "knock")) != (self.card is not None):
-            raise ValueError(f"a {self.kind} move {'needs' if self.card is None else 'takes no'} "
-                             "card")
+            raise ValueError(
+                f"a {self.kind} move {'needs' if self.card is None else 'takes no'} card"
+            )
         if self.card is not None and not 0 <= self.card < 52:
             raise ValueError(f"card index {self.card} is not 0-51")
 
@@ -117,8 +122,14 @@ class Hand:
     information).
     """
 
-    def __init__(self, state: npt.NDArray[np.int64], rules: Rules, seat: int | None,
-                 policy_key: int | np.uint64, throw_back: bool = False) -> None:
+    def __init__(
+        self,
+        state: npt.NDArray[np.int64],
+        rules: Rules,
+        seat: int | None,
+        policy_key: int | np.uint64,
+        throw_back: bool = False,
+    ) -> None:
         self.state = state
         self.rules = rules
         self.rules_array = rules.to_array()
@@ -132,15 +143,23 @@ class Hand:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def deal(cls, rules: Rules = STANDARD, deck: npt.ArrayLike | None = None, seed: int = 0,
-             dealer: int = 0, scores: tuple[int, int] = (0, 0), hand_index: int = 0) -> Hand:
+    def deal(
+        cls,
+        rules: Rules = STANDARD,
+        deck: npt.ArrayLike | None = None,
+        seed: int = 0,
+        dealer: int = 0,
+        scores: tuple[int, int] = (0, 0),
+        hand_index: int = 0,
+    ) -> Hand:
         """A full-information hand dealt from ``deck`` (52 card indices in the engine's
         layout) or, without one, shuffled from ``seed`` and ``hand_index``."""
         _check_seat(dealer, "dealer")
         if deck is None:
             order = np.empty(52, dtype=np.int8)
-            shuffle_deck(np.array([stream_key(np.int64(seed), np.int64(hand_index))],
-                                  dtype=np.uint64), order)
+            shuffle_deck(
+                np.array([stream_key(np.int64(seed), np.int64(hand_index))], dtype=np.uint64), order
+            )
         else:
             order = np.asarray(deck).astype(np.int8)
             if order.shape != (52,) or sorted(order.tolist()) != list(range(52)):
@@ -152,9 +171,17 @@ class Hand:
         return cls(state, rules, None, stream_key(np.int64(seed), np.int64(hand_index)))
 
     @classmethod
-    def seat_view(cls, seat: int, cards: list[int], dealer: int, rules: Rules = STANDARD,
-                  scores: tuple[int, int] = (0, 0), seed: int = 0, hand_index: int = 0,
-                  throw_back: bool = False) -> Hand:
+    def seat_view(
+        cls,
+        seat: int,
+        cards: list[int],
+        dealer: int,
+        rules: Rules = STANDARD,
+        scores: tuple[int, int] = (0, 0),
+        seed: int = 0,
+        hand_index: int = 0,
+        throw_back: bool = False,
+    ) -> Hand:
         """``seat``'s view of a fresh deal: its ``cards`` (10, 11 for the non-dealer with
         ``opening=eleven``); the upcard is turned with :meth:`turn_upcard`.
 
@@ -175,12 +202,12 @@ class Hand:
         rules_array = rules.to_array()
         new_seat_view(state, np.int64(seat), np.int64(mask), np.int64(dealer), rules_array)
         note_scores(state, np.int64(scores[0]), np.int64(scores[1]))
-        return cls(state, rules, seat, stream_key(np.int64(seed), np.int64(hand_index)),
-                   throw_back)
+        return cls(state, rules, seat, stream_key(np.int64(seed), np.int64(hand_index)), throw_back)
 
     @classmethod
-    def from_position(cls, position: Position, rules: Rules = STANDARD, seed: int = 0,
-                      hand_index: int = 0) -> Hand:
+    def from_position(
+        cls, position: Position, rules: Rules = STANDARD, seed: int = 0, hand_index: int = 0
+    ) -> Hand:
         """Seat 0's view of a described mid-hand ``position`` (an advisor
         :class:`~analyzer.gin.play.advisor.Position`): it holds its 11 cards and is to discard;
         the opponent (seat 1) holds the cards it took and never threw, the rest unseen;
@@ -198,8 +225,11 @@ class Hand:
         assert position.stock is not None and position.turn is not None  # filled in
         i_deal = position.dealer == "me"
         hidden = position.hidden_pile()
-        pile = [*position.known_buried, *([-1] * (hidden - len(position.known_buried))),
-                *position.pile]
+        pile = [
+            *position.known_buried,
+            *([-1] * (hidden - len(position.known_buried))),
+            *position.pile,
+        ]
         hands, took, threw, turns = (np.zeros(2, dtype=np.int64) for _ in range(4))
         hands[ME], hands[OPP] = card_mask(position.hand), card_mask(position.known_opp_cards)
         took[ME] = card_mask([] if position.taken is None else [position.taken])
@@ -209,12 +239,21 @@ class Hand:
         spade_upcard = position.upcard is not None and position.upcard >= 39
         doubled = rules.oklahoma and rules.oklahoma_spade_double and spade_upcard
         state = new_state()
-        new_position(state, np.int64(ME), np.int64(ME if i_deal else OPP), hands, took, threw,
-                     turns, np.int64(position.stock), np.int64(position.knock_limit(rules)),
-                     np.int64(2 if doubled else 1),
-                     np.int64(-1 if position.taken is None else position.taken),
-                     np.int64(-1 if position.upcard is None else position.upcard),
-                     np.array(pile, dtype=np.int64))
+        new_position(
+            state,
+            np.int64(ME),
+            np.int64(ME if i_deal else OPP),
+            hands,
+            took,
+            threw,
+            turns,
+            np.int64(position.stock),
+            np.int64(position.knock_limit(rules)),
+            np.int64(2 if doubled else 1),
+            np.int64(-1 if position.taken is None else position.taken),
+            np.int64(-1 if position.upcard is None else position.upcard),
+            np.array(pile, dtype=np.int64),
+        )
         return cls(state, rules, ME, stream_key(np.int64(seed), np.int64(hand_index)))
 
     def copy(self) -> Hand:
@@ -249,7 +288,7 @@ class Hand:
     @property
     def pile(self) -> tuple[int, ...]:
         """The discard pile, bottom first."""
-        return tuple(int(c) for c in self.state[Slot.PILE:Slot.PILE + self.state[Slot.PILE_LEN]])
+        return tuple(int(c) for c in self.state[Slot.PILE : Slot.PILE + self.state[Slot.PILE_LEN]])
 
     @property
     def pile_top(self) -> int | None:
@@ -335,12 +374,14 @@ class Hand:
         state = self.state
         knocker = int(state[Slot.KNOCKER])
         winner = int(state[Slot.WINNER])
-        return {"outcome": OUTCOME_NAMES[int(state[Slot.OUTCOME])],
-                "winner": None if winner < 0 else winner, "points": int(state[Slot.POINTS]),
-                "knocker": None if knocker < 0 else knocker,
-                "knocker_deadwood": int(state[Slot.KNOCKER_DEADWOOD]) if knocker >= 0 else None,
-                "defender_deadwood": int(state[Slot.DEFENDER_DEADWOOD]) if knocker >= 0
-                else None}
+        return {
+            "outcome": OUTCOME_NAMES[int(state[Slot.OUTCOME])],
+            "winner": None if winner < 0 else winner,
+            "points": int(state[Slot.POINTS]),
+            "knocker": None if knocker < 0 else knocker,
+            "knocker_deadwood": int(state[Slot.KNOCKER_DEADWOOD]) if knocker >= 0 else None,
+            "defender_deadwood": int(state[Slot.DEFENDER_DEADWOOD]) if knocker >= 0 else None,
+        }
 
     @property
     def has_choice(self) -> bool:
@@ -360,8 +401,11 @@ class Hand:
                 return [Move("end"), Move("take")] if self._wall_take_allowed() else [Move("end")]
             return [Move("draw")]
         # big gin may be declined (a person may); the engine's players always take it
-        moves = [Move("big_gin")] if (phase == "discard" and self.rules.big_gin
-                                      and self.deadwood(self.to_move) == 0) else []
+        moves = (
+            [Move("big_gin")]
+            if (phase == "discard" and self.rules.big_gin and self.deadwood(self.to_move) == 0)
+            else []
+        )
         actions = np.empty(MAX_ACTIONS, dtype=np.int64)
         count = legal_actions(self.state, actions, np.empty(52, dtype=np.int64))
         return moves + [self._action_move(int(action)) for action in actions[:count]]
@@ -372,21 +416,27 @@ class Hand:
         hidden = self.seat is not None and self.to_move != self.seat
         if hidden and move.kind == "take" and self.phase == "draw" and self.stock_left <= 2:
             # a take at the wall is legal only to knock, which needs the hidden hand
-            return (self.knocked_by is None and self.rules.stock_rule == "wall"
-                    and self.pile_top is not None and self.draws < MAX_DRAWS)
+            return (
+                self.knocked_by is None
+                and self.rules.stock_rule == "wall"
+                and self.pile_top is not None
+                and self.draws < MAX_DRAWS
+            )
         if not (hidden and self.phase == "discard" and move.kind in ("discard", "knock")):
             return move in self.legal_moves()
         assert move.card is not None and self.seat is not None
         bit = 1 << move.card
         seen = int(self.state[Slot.PILE_MASK]) | self.hand_mask(self.seat)
-        return ((move.card != self.taken or self.throw_back)
-                and (bool(self.hand_mask(self.to_move) & bit) or not seen & bit))
+        return (move.card != self.taken or self.throw_back) and (
+            bool(self.hand_mask(self.to_move) & bit) or not seen & bit
+        )
 
     def _wall_take_allowed(self) -> bool:
         """With ``wall``, at a stock of two the pile's top may be taken only to knock."""
         state = self.state
-        if not (self.rules.stock_rule == "wall" and state[Slot.PILE_LEN] > 0
-                and self.draws < MAX_DRAWS):
+        if not (
+            self.rules.stock_rule == "wall" and state[Slot.PILE_LEN] > 0 and self.draws < MAX_DRAWS
+        ):
             return False
         top = self.pile_top
         assert top is not None
@@ -417,8 +467,19 @@ class Hand:
         samples = np.zeros(1, dtype=np.int64)
         searcher = player.to_array()
         # a decision may search for seconds: run_stoppable keeps Ctrl-C working meanwhile
-        action = int(run_stoppable(search_action, self.state, self.rules_array, model,
-                                   searcher, key, self.scratch, samples, searchers=searcher))
+        action = int(
+            run_stoppable(
+                search_action,
+                self.state,
+                self.rules_array,
+                model,
+                searcher,
+                key,
+                self.scratch,
+                samples,
+                searchers=searcher,
+            )
+        )
         self.searched += 1
         return self._action_move(action)
 
@@ -437,8 +498,9 @@ class Hand:
         """Make ``move`` for the player to move.  In a seat view, a ``draw`` by the seat
         itself names the card it drew (``drawn``); the opponent's draw is unseen."""
         if not self._is_legal(move):
-            raise ValueError(f"{move} is not legal now (phase {self.phase}, seat "
-                             f"{self.to_move} to move)")
+            raise ValueError(
+                f"{move} is not legal now (phase {self.phase}, seat {self.to_move} to move)"
+            )
         state, rules = self.state, self.rules_array
         if move.kind == "pass":
             apply_pass(state)
@@ -447,8 +509,9 @@ class Hand:
         elif move.kind == "draw":
             if self.seat is not None:
                 if (drawn is None) != (self.to_move != self.seat):
-                    raise ValueError("a seat view names the card it draws itself, and only "
-                                     "that card")
+                    raise ValueError(
+                        "a seat view names the card it draws itself, and only that card"
+                    )
                 if drawn is not None:
                     self._check_unseen(drawn)
                 see_next_stock_card(state, np.int64(-1 if drawn is None else drawn))
@@ -497,8 +560,13 @@ class Hand:
     def _check_unseen(self, card: int) -> None:
         if not 0 <= card < 52:
             raise ValueError(f"card index {card} is not 0-51")
-        seen = (int(self.state[Slot.PILE_MASK]) | self.hand_mask(0) | self.hand_mask(1)
-                | int(self.state[Slot.THREW]) | int(self.state[Slot.THREW + 1]))
+        seen = (
+            int(self.state[Slot.PILE_MASK])
+            | self.hand_mask(0)
+            | self.hand_mask(1)
+            | int(self.state[Slot.THREW])
+            | int(self.state[Slot.THREW + 1])
+        )
         if seen >> card & 1:
             raise ValueError(f"card index {card} was already seen in this hand")
 

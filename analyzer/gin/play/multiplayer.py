@@ -33,8 +33,8 @@ from ...core.stats import Estimate
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot
 from ..model.policies import Policy
 from ..model.rules import RuleField, Rules, Shutout
-from .players import SEARCH_FIELDS
 from .game_kernels import MAX_HANDS_PER_GAME, play_hand
+from .players import SEARCH_FIELDS
 
 
 class MultiColumn(IntEnum):
@@ -50,9 +50,15 @@ class MultiColumn(IntEnum):
 
 
 @njit(cache=True)
-def _seats(players: np.int64, rotation: np.int64, table: np.int64, dealer: np.int64,
-           last_winner: np.int64, last_out: np.int64, loser_sits_out: bool
-           ) -> tuple[np.int64, np.int64]:
+def _seats(
+    players: np.int64,
+    rotation: np.int64,
+    table: np.int64,
+    dealer: np.int64,
+    last_winner: np.int64,
+    last_out: np.int64,
+    loser_sits_out: bool,
+) -> tuple[np.int64, np.int64]:
     """(player in seat 0 = acts first, player in seat 1 = dealer) of one hand."""
     if players == 3:
         if loser_sits_out:
@@ -67,9 +73,15 @@ def _seats(players: np.int64, rotation: np.int64, table: np.int64, dealer: np.in
 
 
 @njit(cache=True)
-def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
-                rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                loser_sits_out: bool, row: npt.NDArray[np.int64]) -> None:
+def _play_multi(
+    seed: np.int64,
+    game: np.int64,
+    players: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    loser_sits_out: bool,
+    row: npt.NDArray[np.int64],
+) -> None:
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int8)
     rng = np.empty(1, dtype=np.uint64)
@@ -94,13 +106,25 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
     while winner_side < 0 and hand_number < MAX_HANDS_PER_GAME:
         tables = 1 if players == 3 else 2
         for table in range(tables):
-            first, second = _seats(players, rotation, table, dealer, last_winner, last_out,
-                                   loser_sits_out)
+            first, second = _seats(
+                players, rotation, table, dealer, last_winner, last_out, loser_sits_out
+            )
             pair[0] = policies[first]
             pair[1] = policies[second]
             stream = game * MAX_HANDS_PER_GAME + hand_number
-            play_hand(stream_key(game_seed, stream), stream_key(game_seed ^ POLICY_SALT, stream),
-                      np.int64(1), rules, pair, searchers, state, deck, rng, scratch, samples)
+            play_hand(
+                stream_key(game_seed, stream),
+                stream_key(game_seed ^ POLICY_SALT, stream),
+                np.int64(1),
+                rules,
+                pair,
+                searchers,
+                state,
+                deck,
+                rng,
+                scratch,
+                samples,
+            )
             hand_number += 1
             seat = state[Slot.WINNER]
             if seat < 0:
@@ -120,7 +144,9 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
         rotation += 1
         best = np.int64(-1)
         for side in range(sides):
-            if scores[side] >= rules[RuleField.TARGET] and (best < 0 or scores[side] > scores[best]):
+            if scores[side] >= rules[RuleField.TARGET] and (
+                best < 0 or scores[side] > scores[best]
+            ):
                 best = side
         winner_side = best
     row[MultiColumn.HANDS] = hand_number
@@ -150,9 +176,15 @@ def _play_multi(seed: np.int64, game: np.int64, players: np.int64,
 
 
 @njit(cache=True, parallel=True)
-def _multi_kernel(seed: np.int64, first_game: np.int64, players: np.int64,
-                  rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                  loser_sits_out: bool, rows: npt.NDArray[np.int64]) -> None:
+def _multi_kernel(
+    seed: np.int64,
+    first_game: np.int64,
+    players: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    loser_sits_out: bool,
+    rows: npt.NDArray[np.int64],
+) -> None:
     """Games ``first_game ..`` of the run into ``rows`` (one row per game)."""
     for i in prange(rows.shape[0]):
         _play_multi(seed, first_game + i, players, rules, policies, loser_sits_out, rows[i])
@@ -162,8 +194,13 @@ def _multi_kernel(seed: np.int64, first_game: np.int64, players: np.int64,
 _CHUNK = 1 << 11
 
 
-def play_multiplayer_games(rules: Rules, policies: list[Policy], games: int, seed: int = 0,
-                           progress: Progress | None = None) -> pd.DataFrame:
+def play_multiplayer_games(
+    rules: Rules,
+    policies: list[Policy],
+    games: int,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
     """Play ``games`` games for three players or two partnerships of two.
 
     Returns one row per game: ``winner`` (player 0-2, or team 0 = players 0+2 and
@@ -183,13 +220,21 @@ def play_multiplayer_games(rules: Rules, policies: list[Policy], games: int, see
     tell_total(progress, games)
     rules_array, policy_rows = rules.to_array(), np.stack([p.to_array() for p in policies])
     for first in range(0, games, _CHUNK):
-        block = rows[first:first + _CHUNK]
-        _multi_kernel(np.int64(seed), np.int64(first), np.int64(players), rules_array,
-                      policy_rows, rules.three_player == "loser-sits-out", block)
+        block = rows[first : first + _CHUNK]
+        _multi_kernel(
+            np.int64(seed),
+            np.int64(first),
+            np.int64(players),
+            rules_array,
+            policy_rows,
+            rules.three_player == "loser-sits-out",
+            block,
+        )
         advance(progress, len(block))
     names = [c.name.lower() for c in MultiColumn if c != MultiColumn.TOTAL]
-    side_names = ([f"total_player{i}" for i in range(3)] if players == 3
-                  else ["total_team02", "total_team13"])
+    side_names = (
+        [f"total_player{i}" for i in range(3)] if players == 3 else ["total_team02", "total_team13"]
+    )
     return pd.DataFrame(rows, columns=[*names, *side_names])
 
 
@@ -200,7 +245,13 @@ def multiplayer_summary(frame: pd.DataFrame) -> pd.DataFrame:
     records = []
     for index, column in enumerate(sides):
         win = Estimate.binomial(float((frame["winner"] == index).mean()), n)
-        records.append({"side": column.removeprefix("total_"), "win_rate": win.mean,
-                        "win_low": win.low, "win_high": win.high,
-                        "mean_total": float(frame[column].mean())})
+        records.append(
+            {
+                "side": column.removeprefix("total_"),
+                "win_rate": win.mean,
+                "win_low": win.low,
+                "win_high": win.high,
+                "mean_total": float(frame[column].mean()),
+            }
+        )
     return pd.DataFrame(records)

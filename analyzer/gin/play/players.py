@@ -104,8 +104,7 @@ class SearchPolicy:
         if not isinstance(self.rollout, Policy):
             raise TypeError(f"search rollout must be a Policy, got {self.rollout!r}")
         if self.sampler not in SAMPLERS:
-            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got "
-                             f"{self.sampler!r}")
+            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
         if self.scope not in SCOPES:
             raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
 
@@ -141,8 +140,7 @@ Player = Policy | SearchPolicy | ScoreAware
 """Anything that can take a seat: a policy, the search player or (whole games only) a
 score-aware player."""
 
-_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler",
-                "scope")
+_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler", "scope")
 
 
 def parse_player(text: str) -> Policy | SearchPolicy:
@@ -169,8 +167,9 @@ def parse_player(text: str) -> Policy | SearchPolicy:
             raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
         if key == "rollout":
             if value == "search" or value not in PRESETS:
-                raise ValueError(f"rollout must be a policy preset ({', '.join(PRESETS)}), "
-                                 f"got {value!r}")
+                raise ValueError(
+                    f"rollout must be a policy preset ({', '.join(PRESETS)}), got {value!r}"
+                )
             changes[key] = PRESETS[value]
         elif key in ("sampler", "scope"):
             changes[key] = value
@@ -226,15 +225,18 @@ def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
     return np.zeros((seats, SEARCH_FIELDS), dtype=np.int64)
 
 
-def game_seat_rows(player_a: Player, player_b: Player, target: int
-                   ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
-                              npt.NDArray[np.int64]]:
+def game_seat_rows(
+    player_a: Player, player_b: Player, target: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(policies by seat and region, region tables by seat, search rows by seat) for the
     game kernel; a search player's policy is its rollout policy, any other player than a
     score-aware one has one region."""
-    sides = [p if isinstance(p, ScoreAware) else
-             ScoreAware((rollout_policy(p),), np.zeros((target + 1, target + 1), dtype=np.int64))
-             for p in (player_a, player_b)]
+    sides = [
+        p
+        if isinstance(p, ScoreAware)
+        else ScoreAware((rollout_policy(p),), np.zeros((target + 1, target + 1), dtype=np.int64))
+        for p in (player_a, player_b)
+    ]
     n_regions = max(len(side.policies) for side in sides)
     size = max(side.regions.shape[0] for side in sides)
     first = sides[0].policies[0].to_array()
@@ -245,8 +247,9 @@ def game_seat_rows(player_a: Player, player_b: Player, target: int
             arrays[seat, index] = policy.to_array()
         table = side.regions
         # pad by repeating the last row and column: scores past the table use its edge
-        regions[seat] = np.pad(table, ((0, size - table.shape[0]), (0, size - table.shape[0])),
-                               mode="edge")
+        regions[seat] = np.pad(
+            table, ((0, size - table.shape[0]), (0, size - table.shape[0])), mode="edge"
+        )
     searchers = no_search()
     for seat, player in enumerate((player_a, player_b)):
         if isinstance(player, SearchPolicy):
@@ -254,6 +257,21 @@ def game_seat_rows(player_a: Player, player_b: Player, target: int
     return arrays, regions, searchers
 
 
-__all__ = ["DEFAULT_BUDGET", "SAMPLERS", "SCOPES", "SEARCH_FIELDS", "Player", "Sampler", "Scope",
-           "ScoreAware", "SearchField", "SearchPolicy", "format_player", "game_seat_rows",
-           "no_search", "parse_player", "rollout_policy", "split_players"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "SAMPLERS",
+    "SCOPES",
+    "SEARCH_FIELDS",
+    "Player",
+    "Sampler",
+    "Scope",
+    "ScoreAware",
+    "SearchField",
+    "SearchPolicy",
+    "format_player",
+    "game_seat_rows",
+    "no_search",
+    "parse_player",
+    "rollout_policy",
+    "split_players",
+]

@@ -29,10 +29,10 @@ from ...core.cards import format_card, format_hand, parse_hand, to_mask
 from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
 from ..engine.transitions import deck_order
 from ..evaluator.api import best_discard, best_melds, min_deadwood
-from .hand import Hand, Move
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import Policy, policy_name
 from ..model.rules import STANDARD, Rules
+from .hand import Hand, Move
 
 SEATS = ("A", "B")
 
@@ -90,8 +90,9 @@ class HandReplay:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per decision (the columns of :class:`Event`)."""
-        return pd.DataFrame([asdict(e) for e in self.events],
-                            columns=[f for f in Event.__dataclass_fields__])
+        return pd.DataFrame(
+            [asdict(e) for e in self.events], columns=[f for f in Event.__dataclass_fields__]
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain JSON-ready values."""
@@ -104,11 +105,17 @@ class HandReplay:
         """The result in one line."""
         if not self.winner:
             return f"{self.outcome}: no score"
-        how = {"undercut": f"undercuts {self.knocker}", "knock": "knocks", "gin": "goes gin",
-               "big_gin": "goes big gin"}[self.outcome]
-        return (f"{self.winner} {how} and scores {self.points} points "
-                f"(deadwood {self.knocker} {self.knocker_deadwood}, "
-                f"defender {self.defender_deadwood})")
+        how = {
+            "undercut": f"undercuts {self.knocker}",
+            "knock": "knocks",
+            "gin": "goes gin",
+            "big_gin": "goes big gin",
+        }[self.outcome]
+        return (
+            f"{self.winner} {how} and scores {self.points} points "
+            f"(deadwood {self.knocker} {self.knocker_deadwood}, "
+            f"defender {self.defender_deadwood})"
+        )
 
 
 def _deadwood(hand: int) -> int:
@@ -143,21 +150,33 @@ def _describe(hand: Hand, move: Move, top: int | None, phase: str) -> tuple[str,
 def _layoffs(defender: int, knocker_melded: int, target: int) -> tuple[int, int]:
     """(cards laid off, cards the defender melds) reaching ``target`` deadwood: the fewest
     defender cards that meld with the knocker's melded cards and leave ``target``."""
-    candidates = [c for c in range(52) if defender >> c & 1
-                  and min_deadwood(knocker_melded | 1 << c) < min_deadwood(knocker_melded)
-                  + min_deadwood(1 << c)]
+    candidates = [
+        c
+        for c in range(52)
+        if defender >> c & 1
+        and min_deadwood(knocker_melded | 1 << c)
+        < min_deadwood(knocker_melded) + min_deadwood(1 << c)
+    ]
     for size in range(len(candidates) + 1):
         for chosen in combinations(candidates, size):
             mask = sum(1 << c for c in chosen)
-            if (min_deadwood(knocker_melded | mask) == 0
-                    and min_deadwood(defender & ~mask) == target):
+            if (
+                min_deadwood(knocker_melded | mask) == 0
+                and min_deadwood(defender & ~mask) == target
+            ):
                 return mask, defender & ~mask
     return 0, defender
 
 
-def replay(rules: Rules = STANDARD, policy_a: Policy = POLICY_PRESETS["basic"],
-           policy_b: Policy = POLICY_PRESETS["basic"], seed: int = 1, deal: int = 0,
-           a_dealer: bool = False, deck: npt.ArrayLike | None = None) -> HandReplay:
+def replay(
+    rules: Rules = STANDARD,
+    policy_a: Policy = POLICY_PRESETS["basic"],
+    policy_b: Policy = POLICY_PRESETS["basic"],
+    seed: int = 1,
+    deal: int = 0,
+    a_dealer: bool = False,
+    deck: npt.ArrayLike | None = None,
+) -> HandReplay:
     """Play one hand decision by decision and record it.
 
     Parameters
@@ -186,21 +205,38 @@ def replay(rules: Rules = STANDARD, policy_a: Policy = POLICY_PRESETS["basic"],
             raise ValueError("a deck must hold each of the 52 cards once")
     dealer = 0 if a_dealer else 1
     # the policies' random choices come from the simulation's stream of this deal
-    hand = Hand.deal(rules, deck=cards, seed=int(np.int64(seed) ^ POLICY_SALT),
-                     dealer=dealer, hand_index=deal)
+    hand = Hand.deal(
+        rules, deck=cards, seed=int(np.int64(seed) ^ POLICY_SALT), dealer=dealer, hand_index=deal
+    )
     players = (policy_a, policy_b)
-    result = HandReplay(rules, policy_a, policy_b, SEATS[dealer],
-                        format_hand(hand.hand_mask(0)), format_hand(hand.hand_mask(1)),
-                        format_card(hand.upcard) if hand.upcard is not None else "",
-                        seed=seed if deck is None else None, deal=deal if deck is None else None)
+    result = HandReplay(
+        rules,
+        policy_a,
+        policy_b,
+        SEATS[dealer],
+        format_hand(hand.hand_mask(0)),
+        format_hand(hand.hand_mask(1)),
+        format_card(hand.upcard) if hand.upcard is not None else "",
+        seed=seed if deck is None else None,
+        deal=deal if deck is None else None,
+    )
     while not hand.done:
         player, phase, top = hand.to_move, hand.phase, hand.pile_top
         move = hand.decide(players[player])
         hand.play(move)
         action, card = _describe(hand, move, top, phase)
         held = hand.hand_mask(player)
-        result.events.append(Event(len(result.events) + 1, SEATS[player], action, card,
-                                   format_hand(held), _deadwood(held), hand.stock_left))
+        result.events.append(
+            Event(
+                len(result.events) + 1,
+                SEATS[player],
+                action,
+                card,
+                format_hand(held),
+                _deadwood(held),
+                hand.stock_left,
+            )
+        )
     _score(result, hand)
     return result
 
@@ -225,8 +261,9 @@ def _score(result: HandReplay, hand: Hand) -> None:
     defender = hand.hand_mask(1 - knocker)
     laid = 0
     if result.outcome in ("knock", "undercut", "tie"):
-        laid, defender = _layoffs(defender, knocker_hand & ~arrangement.deadwood_cards,
-                                  result.defender_deadwood)
+        laid, defender = _layoffs(
+            defender, knocker_hand & ~arrangement.deadwood_cards, result.defender_deadwood
+        )
     result.layoffs = format_hand(laid) if laid else ""
     result.defender_melds = [format_hand(m) for m in best_melds(defender).melds]
 

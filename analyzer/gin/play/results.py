@@ -67,9 +67,18 @@ class HandResult(RunResult):
     """Seconds spent loading (first run: compiling) the kernels before ``elapsed_s``
     started (0 on a cluster, where the workers load them)."""
 
-    summary_fields = ("deals", "hands", "outcomes", "points_a", "win_rate_a", "turns",
-                      "first_player_points", "first_player_win_rate", "undercut_rate",
-                      "gin_rate")
+    summary_fields = (
+        "deals",
+        "hands",
+        "outcomes",
+        "points_a",
+        "win_rate_a",
+        "turns",
+        "first_player_points",
+        "first_player_win_rate",
+        "undercut_rate",
+        "gin_rate",
+    )
 
     @property
     def deals_per_s(self) -> float:
@@ -81,9 +90,13 @@ class HandResult(RunResult):
 
     def metrics(self) -> dict[str, Estimate | float]:
         """The estimates (``n`` deals), then each outcome's share of hands."""
-        return {"points_per_hand_a": self.points_a, "win_rate_a": self.win_rate_a,
-                "turns_per_hand": self.turns, "first_player_points": self.first_player_points,
-                **{f"share_{name}": share for name, share in self.outcomes.items()}}
+        return {
+            "points_per_hand_a": self.points_a,
+            "win_rate_a": self.win_rate_a,
+            "turns_per_hand": self.turns,
+            "first_player_points": self.first_player_points,
+            **{f"share_{name}": share for name, share in self.outcomes.items()},
+        }
 
 
 @dataclass
@@ -105,8 +118,14 @@ class GameResult(RunResult):
     interrupted: bool = False
     """True when Ctrl-C stopped the run: the summary covers the games finished."""
 
-    summary_fields = ("games", "game_win_rate_a", "margin_a", "hands_per_game",
-                      "shutout_rate", "unfinished")
+    summary_fields = (
+        "games",
+        "game_win_rate_a",
+        "margin_a",
+        "hands_per_game",
+        "shutout_rate",
+        "unfinished",
+    )
 
     @property
     def units(self) -> int:
@@ -141,18 +160,26 @@ def accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None
     # first player = the non-dealer; its points are + when it wins
     first = 1 - rows[:, HandColumn.DEALER]
     winner = rows[:, HandColumn.WINNER]
-    first_points = np.where(winner < 0, 0,
-                            np.where(winner == first, 1, -1) * rows[:, HandColumn.POINTS])
+    first_points = np.where(
+        winner < 0, 0, np.where(winner == first, 1, -1) * rows[:, HandColumn.POINTS]
+    )
     sums.add("first_points", first_points.sum())
     sums.add("first_points_sq", np.square(first_points.astype(np.float64)).sum())
     sums.add("first_wins", np.count_nonzero(winner == first))
     sums.add("decided", np.count_nonzero(winner >= 0))
 
 
-def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Player,
-                policy_b: Player, elapsed: float, rows: pd.DataFrame | None = None
-                ) -> HandResult:
+def hand_result(
+    sums: dict[str, float],
+    seed: int,
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    elapsed: float,
+    rows: pd.DataFrame | None = None,
+) -> HandResult:
     """The summary of a hands run from its merged sums."""
+
     def get(name: str) -> float:
         return sums.get(name, 0.0)
 
@@ -160,17 +187,25 @@ def hand_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Playe
     outcomes = {name: get(name) / hands for name in OUTCOME_NAMES}
     decided = get("decided")
     return HandResult(
-        deals=deals, hands=hands, seed=seed, rules=rules, policy_a=policy_a,
-        policy_b=policy_b, outcomes=outcomes,
+        deals=deals,
+        hands=hands,
+        seed=seed,
+        rules=rules,
+        policy_a=policy_a,
+        policy_b=policy_b,
+        outcomes=outcomes,
         points_a=Estimate.from_sums(get("points_a"), get("points_a_sq"), deals),
         win_rate_a=Estimate.from_sums(get("wins_a"), get("wins_a_sq"), deals),
         turns=Estimate.from_sums(get("turns"), get("turns_sq"), hands),
-        first_player_points=Estimate.from_sums(get("first_points"), get("first_points_sq"),
-                                               hands),
+        first_player_points=Estimate.from_sums(get("first_points"), get("first_points_sq"), hands),
         first_player_win_rate=get("first_wins") / decided if decided else float("nan"),
-        undercut_rate=outcomes["undercut"], gin_rate=outcomes["gin"] + outcomes["big_gin"],
-        elapsed_s=elapsed, rows=rows, searched_decisions=int(get("searched_decisions")),
-        search_samples=int(get("search_samples")))
+        undercut_rate=outcomes["undercut"],
+        gin_rate=outcomes["gin"] + outcomes["big_gin"],
+        elapsed_s=elapsed,
+        rows=rows,
+        searched_decisions=int(get("searched_decisions")),
+        search_samples=int(get("search_samples")),
+    )
 
 
 def hand_frame(chunks: list[npt.NDArray[np.int64]]) -> pd.DataFrame:
@@ -194,17 +229,34 @@ def accumulate_games(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None
     sums.add("unfinished", np.count_nonzero(rows[:, GameColumn.FINISHED] == 0))
 
 
-def game_result(sums: dict[str, float], seed: int, rules: Rules, policy_a: Player,
-                policy_b: Player, elapsed: float, rows: pd.DataFrame | None = None
-                ) -> GameResult:
+def game_result(
+    sums: dict[str, float],
+    seed: int,
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    elapsed: float,
+    rows: pd.DataFrame | None = None,
+) -> GameResult:
     """The summary of a games run from its merged sums."""
+
     def estimate(name: str) -> Estimate:
-        return Estimate.from_sums(sums.get(name, 0.0), sums.get(name + "_sq", 0.0),
-                                  int(sums.get(name + "_n", 0)))
+        return Estimate.from_sums(
+            sums.get(name, 0.0), sums.get(name + "_sq", 0.0), int(sums.get(name + "_n", 0))
+        )
 
     games = sums.get("games", 0.0)
-    return GameResult(games=int(games), seed=seed, rules=rules, policy_a=policy_a,
-                      policy_b=policy_b, game_win_rate_a=estimate("win"),
-                      margin_a=estimate("margin"), hands_per_game=estimate("hands"),
-                      shutout_rate=sums.get("shutouts", 0.0) / max(games, 1),
-                      unfinished=int(sums.get("unfinished", 0)), elapsed_s=elapsed, rows=rows)
+    return GameResult(
+        games=int(games),
+        seed=seed,
+        rules=rules,
+        policy_a=policy_a,
+        policy_b=policy_b,
+        game_win_rate_a=estimate("win"),
+        margin_a=estimate("margin"),
+        hands_per_game=estimate("hands"),
+        shutout_rate=sums.get("shutouts", 0.0) / max(games, 1),
+        unfinished=int(sums.get("unfinished", 0)),
+        elapsed_s=elapsed,
+        rows=rows,
+    )

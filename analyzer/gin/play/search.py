@@ -60,11 +60,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ...core.lanes import bit_index, popcount
 from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 from ..engine.transitions import Phase, Slot, advance, has_choice, knock_threshold, step
-from ...core.lanes import bit_index, popcount
 from ..model.policies import PolicyField
 from .actions import MAX_ACTIONS, apply_action, knock_alternatives, legal_actions, policy_action
 from .players import Sampler, Scope, SearchField
@@ -85,8 +85,9 @@ def _normalised_weights(log_weights: npt.NDArray[np.float64]) -> npt.NDArray[np.
 
 
 @njit(cache=True)
-def _leader(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
-            active: npt.NDArray[np.bool_]) -> np.int64:
+def _leader(
+    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64], active: npt.NDArray[np.bool_]
+) -> np.int64:
     """The racing action with the highest weighted mean (the first on ties)."""
     best = np.int64(-1)
     best_mean = -np.inf
@@ -99,8 +100,9 @@ def _leader(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
 
 
 @njit(cache=True)
-def _race_step(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64],
-               active: npt.NDArray[np.bool_]) -> bool:
+def _race_step(
+    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64], active: npt.NDArray[np.bool_]
+) -> bool:
     """Drop the racing actions significantly worse than the leader (95%, paired);
     True when one action is left."""
     leader = _leader(values, weights, active)
@@ -117,8 +119,12 @@ def _race_step(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
 
 
 @njit(cache=True)
-def _deal_stock(state: npt.NDArray[np.int64], cards: np.int64, rng: npt.NDArray[np.uint64],
-                order: npt.NDArray[np.int64]) -> None:
+def _deal_stock(
+    state: npt.NDArray[np.int64],
+    cards: np.int64,
+    rng: npt.NDArray[np.uint64],
+    order: npt.NDArray[np.int64],
+) -> None:
     """Put ``cards`` in the stock of ``state`` in a uniformly random order (``order`` is
     work space of at least that many entries)."""
     n = np.int64(0)
@@ -137,10 +143,15 @@ def _deal_stock(state: npt.NDArray[np.int64], cards: np.int64, rng: npt.NDArray[
 
 
 @njit(cache=True, nogil=True)  # nogil: run_stoppable may run it alone
-def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-                  model: npt.NDArray[np.int64], params: npt.NDArray[np.int64],
-                  key: np.int64, scratch: npt.NDArray[np.int64],
-                  samples_used: npt.NDArray[np.int64]) -> np.int64:
+def search_action(
+    state: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    model: npt.NDArray[np.int64],
+    params: npt.NDArray[np.int64],
+    key: np.int64,
+    scratch: npt.NDArray[np.int64],
+    samples_used: npt.NDArray[np.int64],
+) -> np.int64:
     """The action code the search player to move chooses (see the module notes).
 
     ``model`` holds the rollout policy row for both seats, ``params`` the search row
@@ -215,9 +226,13 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                 sample[:] = start
                 deal_sample(sample, cards, rng, layout, scratch, opponent)
             if temperature > 0 and not inference:
-                log_weights[s] = log_likelihood(sample[Slot.HAND + opponent], observed,
-                                                temperature, layout[SampleLayout.OPP_THRESHOLD],
-                                                scratch[:52])
+                log_weights[s] = log_likelihood(
+                    sample[Slot.HAND + opponent],
+                    observed,
+                    temperature,
+                    layout[SampleLayout.OPP_THRESHOLD],
+                    scratch[:52],
+                )
             rollout_key = stream_key(key, 2 * s + 1)
             for a in range(n_actions):
                 if not active[a]:
@@ -227,11 +242,15 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
                 apply_action(rollout, actions[a], rules)
                 advance(rollout, rules, model, rng, scratch, False)
                 winner = rollout[Slot.WINNER]
-                values[s, a] = 0 if winner < 0 else (
-                    rollout[Slot.POINTS] if winner == player else -rollout[Slot.POINTS])
+                values[s, a] = (
+                    0
+                    if winner < 0
+                    else (rollout[Slot.POINTS] if winner == player else -rollout[Slot.POINTS])
+                )
         done = stop
         if done >= params[SearchField.MIN_SAMPLES] and _race_step(
-                values[:done], _normalised_weights(log_weights[:done]), active):
+            values[:done], _normalised_weights(log_weights[:done]), active
+        ):
             break
     samples_used[0] += done
     if active[0]:
@@ -240,10 +259,16 @@ def search_action(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
 
 
 @njit(cache=True)
-def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-            policies: npt.NDArray[np.int64], searchers: npt.NDArray[np.int64],
-            search_key: np.int64, rng: npt.NDArray[np.uint64],
-            scratch: npt.NDArray[np.int64], samples_used: npt.NDArray[np.int64]) -> np.int64:
+def play_on(
+    state: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    searchers: npt.NDArray[np.int64],
+    search_key: np.int64,
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    samples_used: npt.NDArray[np.int64],
+) -> np.int64:
     """Play the hand to its end: seat ``p`` searches at each choice when
     ``searchers[p, BUDGET] > 0`` (rolling out with its row of ``policies``), else plays
     ``policies[p]`` as :func:`analyzer.gin.engine.transitions.advance` does.  Returns the number of
@@ -255,12 +280,22 @@ def play_on(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
     decisions = np.int64(0)
     while state[Slot.PHASE] != Phase.DONE:
         player = state[Slot.TURN]
-        if (searchers[player, SearchField.BUDGET] > 0 and not stop_asked(searchers[player])
-                and has_choice(state, rules)):
+        if (
+            searchers[player, SearchField.BUDGET] > 0
+            and not stop_asked(searchers[player])
+            and has_choice(state, rules)
+        ):
             model[0] = policies[player]
             model[1] = policies[player]
-            action = search_action(state, rules, model, searchers[player],
-                                   stream_key(search_key, decisions), scratch, samples_used)
+            action = search_action(
+                state,
+                rules,
+                model,
+                searchers[player],
+                stream_key(search_key, decisions),
+                scratch,
+                samples_used,
+            )
             apply_action(state, action, rules)
             decisions += 1
         else:

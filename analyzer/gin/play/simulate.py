@@ -49,16 +49,29 @@ DEFAULT_CHUNK = 1 << 15
 #: (a few hundredths of a second on one core).
 INTERRUPT_SPAN = 1 << 10
 
-def hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
-              n_deals: int, swap_seats: bool = True) -> npt.NDArray[np.int64]:
+
+def hand_rows(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_deal: int,
+    n_deals: int,
+    swap_seats: bool = True,
+) -> npt.NDArray[np.int64]:
     """Per-hand rows (columns :class:`HandColumn`) of deals ``first_deal ..`` of a run."""
-    return _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals,
-                               swap_seats)[0]
+    return _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats)[0]
 
 
-def _searched_hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
-                        first_deal: int, n_deals: int, swap_seats: bool
-                        ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _searched_hand_rows(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_deal: int,
+    n_deals: int,
+    swap_seats: bool,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(per-hand rows, per-hand searched decisions and their samples)."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
@@ -70,28 +83,54 @@ def _searched_hand_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: 
     for start in range(0, n_deals, INTERRUPT_SPAN):
         count = min(INTERRUPT_SPAN, n_deals - start)
         span = slice(start * reps, (start + count) * reps)
-        run_stoppable(hands_kernel, np.int64(seed), np.int64(first_deal + start),
-                      np.int64(count), swap_seats, rules_array, policies, searchers,
-                      rows[span], searched[span], searchers=searchers)
+        run_stoppable(
+            hands_kernel,
+            np.int64(seed),
+            np.int64(first_deal + start),
+            np.int64(count),
+            swap_seats,
+            rules_array,
+            policies,
+            searchers,
+            rows[span],
+            searched[span],
+            searchers=searchers,
+        )
     return rows, searched
 
 
-def hand_chunk_sums(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
-                    first_deal: int, n_deals: int, swap_seats: bool = True) -> dict[str, float]:
+def hand_chunk_sums(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_deal: int,
+    n_deals: int,
+    swap_seats: bool = True,
+) -> dict[str, float]:
     """Mergeable sums (counts, sums, sums of squares) over one chunk of deals.
 
     The values are integers or halves, so adding chunks' sums in any grouping is exact.
     """
-    return _hand_chunk(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats,
-                       keep_rows=False)[0]
+    return _hand_chunk(
+        rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats, keep_rows=False
+    )[0]
 
 
-def _hand_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int, first_deal: int,
-                n_deals: int, swap_seats: bool, keep_rows: bool
-                ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
+def _hand_chunk(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_deal: int,
+    n_deals: int,
+    swap_seats: bool,
+    keep_rows: bool,
+) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
     """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`simulate` maps)."""
-    rows, searched = _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals,
-                                         swap_seats)
+    rows, searched = _searched_hand_rows(
+        rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats
+    )
     sums = Sums()
     accumulate_hands(rows, 2 if swap_seats else 1, sums)
     sums.add("searched_decisions", searched[:, 0].sum())
@@ -99,9 +138,16 @@ def _hand_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int, fir
     return sums.values, rows if keep_rows else None
 
 
-def game_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
-              first_game: int, n_games: int, swap_seats: bool = True,
-              start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> npt.NDArray[np.int64]:
+def game_rows(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    swap_seats: bool = True,
+    start: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> npt.NDArray[np.int64]:
     """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
@@ -110,25 +156,50 @@ def game_rows(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
     span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
     for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
         count = min(span, n_games - offset)
-        run_stoppable(games_kernel, np.int64(seed), np.int64(first_game + offset),
-                      np.int64(count), swap_seats, rules_array, arrays, regions, searchers,
-                      scores, rows[offset * reps:(offset + count) * reps],
-                      searchers=searchers)
+        run_stoppable(
+            games_kernel,
+            np.int64(seed),
+            np.int64(first_game + offset),
+            np.int64(count),
+            swap_seats,
+            rules_array,
+            arrays,
+            regions,
+            searchers,
+            scores,
+            rows[offset * reps : (offset + count) * reps],
+            searchers=searchers,
+        )
     return rows
 
 
-def game_chunk_sums(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
-                    first_game: int, n_games: int, swap_seats: bool = True,
-                    start: tuple[int, int, int, int] = (0, 0, 0, 0)) -> dict[str, float]:
+def game_chunk_sums(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    swap_seats: bool = True,
+    start: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> dict[str, float]:
     """Mergeable sums over one chunk of games (see :func:`hand_chunk_sums`)."""
-    return _game_chunk(rules, policy_a, policy_b, seed, first_game, n_games, swap_seats,
-                       start, keep_rows=False)[0]
+    return _game_chunk(
+        rules, policy_a, policy_b, seed, first_game, n_games, swap_seats, start, keep_rows=False
+    )[0]
 
 
-def _game_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
-                first_game: int, n_games: int, swap_seats: bool,
-                start: tuple[int, int, int, int], keep_rows: bool
-                ) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
+def _game_chunk(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    swap_seats: bool,
+    start: tuple[int, int, int, int],
+    keep_rows: bool,
+) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
     """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`play_games` maps)."""
     rows = game_rows(rules, policy_a, policy_b, seed, first_game, n_games, swap_seats, start)
     sums = Sums()
@@ -136,15 +207,23 @@ def _game_chunk(rules: Rules, policy_a: Player, policy_b: Player, seed: int,
     return sums.values, rows if keep_rows else None
 
 
-def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
-                total: int, chunk: int, first_key: str, count_key: str,
-                common: dict[str, object], scheduler: str | None, progress: Progress | None
-                ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]], bool]:
+def _run_chunks(
+    function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
+    total: int,
+    chunk: int,
+    first_key: str,
+    count_key: str,
+    common: dict[str, object],
+    scheduler: str | None,
+    progress: Progress | None,
+) -> tuple[dict[str, float], list[npt.NDArray[np.int64]], bool]:
     """Merged sums, kept rows and whether Ctrl-C stopped it, of the chunks of a run;
     after Ctrl-C, of the chunks finished in order (re-raising when none had)."""
-    def fold(value: tuple[dict[str, float], list[npt.NDArray[np.int64]]],
-             part: tuple[dict[str, float], npt.NDArray[np.int64] | None]
-             ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
+
+    def fold(
+        value: tuple[dict[str, float], list[npt.NDArray[np.int64]]],
+        part: tuple[dict[str, float], npt.NDArray[np.int64] | None],
+    ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
         sums, kept = value
         if part[1] is not None:
             kept.append(part[1])
@@ -156,9 +235,18 @@ def _run_chunks(function: Callable[..., tuple[dict[str, float], npt.NDArray[np.i
     return sums, kept, interrupted
 
 
-def simulate(rules: Rules, policy_a: Player, policy_b: Player, deals: int, seed: int = 0,
-             swap_seats: bool = True, keep_rows: bool = False, chunk: int = DEFAULT_CHUNK,
-             progress: Progress | None = None, scheduler: str | None = None) -> HandResult:
+def simulate(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    deals: int,
+    seed: int = 0,
+    swap_seats: bool = True,
+    keep_rows: bool = False,
+    chunk: int = DEFAULT_CHUNK,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> HandResult:
     """Play ``deals`` deals (two hands each with ``swap_seats``) of A against B.
 
     ``chunk`` deals go to each kernel call (or cluster task); ``progress`` is called
@@ -181,24 +269,39 @@ def simulate(rules: Rules, policy_a: Player, policy_b: Player, deals: int, seed:
             raise_if_stop_requested()
             raise
     started = time.perf_counter()
-    common: dict[str, object] = {"rules": rules, "policy_a": policy_a, "policy_b": policy_b,
-                                 "seed": seed, "swap_seats": swap_seats, "keep_rows": keep_rows}
-    sums, kept, interrupted = _run_chunks(_hand_chunk, deals, chunk, "first_deal",
-                                          "n_deals", common, scheduler, progress)
+    common: dict[str, object] = {
+        "rules": rules,
+        "policy_a": policy_a,
+        "policy_b": policy_b,
+        "seed": seed,
+        "swap_seats": swap_seats,
+        "keep_rows": keep_rows,
+    }
+    sums, kept, interrupted = _run_chunks(
+        _hand_chunk, deals, chunk, "first_deal", "n_deals", common, scheduler, progress
+    )
     elapsed = time.perf_counter() - started
-    result = hand_result(sums, seed, rules, policy_a, policy_b, elapsed,
-                         hand_frame(kept) if keep_rows else None)
+    result = hand_result(
+        sums, seed, rules, policy_a, policy_b, elapsed, hand_frame(kept) if keep_rows else None
+    )
     result.interrupted = interrupted
     result.kernels_s = started - warm_up
     return result
 
 
-def play_games(rules: Rules, policy_a: Player, policy_b: Player, games: int,
-               seed: int = 0,
-               swap_seats: bool = True, keep_rows: bool = False, chunk: int = 1 << 12,
-               progress: Progress | None = None,
-               start: tuple[int, int, int, int] = (0, 0, 0, 0),
-               scheduler: str | None = None) -> GameResult:
+def play_games(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    games: int,
+    seed: int = 0,
+    swap_seats: bool = True,
+    keep_rows: bool = False,
+    chunk: int = 1 << 12,
+    progress: Progress | None = None,
+    start: tuple[int, int, int, int] = (0, 0, 0, 0),
+    scheduler: str | None = None,
+) -> GameResult:
     """Play ``games`` whole games of A against B (twice each with ``swap_seats``: B
     dealing first, then A, on common decks), from the ``start`` scores and boxes
     ``(score_a, score_b, boxes_a, boxes_b)``.
@@ -209,31 +312,55 @@ def play_games(rules: Rules, policy_a: Player, policy_b: Player, games: int,
         raise ValueError(f"games must be >= 1, got {games}")
     started = time.perf_counter()
     common: dict[str, object] = {
-        "rules": rules, "policy_a": policy_a, "policy_b": policy_b, "seed": seed,
-        "swap_seats": swap_seats, "start": start, "keep_rows": keep_rows}
-    sums, kept, interrupted = _run_chunks(_game_chunk, games, chunk, "first_game",
-                                          "n_games", common, scheduler, progress)
+        "rules": rules,
+        "policy_a": policy_a,
+        "policy_b": policy_b,
+        "seed": seed,
+        "swap_seats": swap_seats,
+        "start": start,
+        "keep_rows": keep_rows,
+    }
+    sums, kept, interrupted = _run_chunks(
+        _game_chunk, games, chunk, "first_game", "n_games", common, scheduler, progress
+    )
     frame = None
     if keep_rows:
         frame = pd.DataFrame(np.concatenate(kept), columns=[c.name.lower() for c in GameColumn])
-    result = game_result(sums, seed, rules, policy_a, policy_b,
-                         time.perf_counter() - started, frame)
+    result = game_result(
+        sums, seed, rules, policy_a, policy_b, time.perf_counter() - started, frame
+    )
     result.interrupted = interrupted
     return result
 
 
-def replay_deal(rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int,
-                a_dealer: bool = False) -> npt.NDArray[np.int64]:
+def replay_deal(
+    rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int, a_dealer: bool = False
+) -> npt.NDArray[np.int64]:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     policies, searchers = split_players([policy_a, policy_b])
-    play_hand(np.uint64(stream_key(np.int64(seed), np.int64(deal))),
-              np.uint64(stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))),
-              np.int64(0 if a_dealer else 1), rules.to_array(), policies, searchers, state,
-              np.empty(52, dtype=np.int8), np.empty(1, dtype=np.uint64),
-              np.zeros(SCRATCH_SIZE, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    play_hand(
+        np.uint64(stream_key(np.int64(seed), np.int64(deal))),
+        np.uint64(stream_key(np.int64(seed) ^ POLICY_SALT, np.int64(deal))),
+        np.int64(0 if a_dealer else 1),
+        rules.to_array(),
+        policies,
+        searchers,
+        state,
+        np.empty(52, dtype=np.int8),
+        np.empty(1, dtype=np.uint64),
+        np.zeros(SCRATCH_SIZE, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
     return state
 
 
-__all__ = ["game_chunk_sums", "game_rows", "hand_chunk_sums", "hand_rows", "play_games",
-           "replay_deal", "simulate"]
+__all__ = [
+    "game_chunk_sums",
+    "game_rows",
+    "hand_chunk_sums",
+    "hand_rows",
+    "play_games",
+    "replay_deal",
+    "simulate",
+]

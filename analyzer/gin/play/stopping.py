@@ -28,8 +28,12 @@ def _shared_read(typingctx: Any, array: Any, index: Any) -> Any:
     """``array[index]`` of a one-dimensional int64 array, read as an atomic (monotonic)
     load: a value another thread writes while the kernel runs is seen, and the compiler
     may not keep an earlier read of it (hoisted out of a loop)."""
-    if not (isinstance(array, types.Array) and array.ndim == 1
-            and array.dtype == types.int64 and isinstance(index, types.Integer)):
+    if not (
+        isinstance(array, types.Array)
+        and array.ndim == 1
+        and array.dtype == types.int64
+        and isinstance(index, types.Integer)
+    ):
         return None
     signature = types.int64(array, index)
 
@@ -37,8 +41,9 @@ def _shared_read(typingctx: Any, array: Any, index: Any) -> Any:
         array_type, index_type = sig.args
         view = context.make_array(array_type)(context, builder, args[0])
         position = context.cast(builder, args[1], index_type, types.intp)
-        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [position],
-                                           wraparound=False)
+        pointer = cgutils.get_item_pointer(
+            context, builder, array_type, view, [position], wraparound=False
+        )
         return builder.load_atomic(pointer, "monotonic", 8)
 
     return signature, codegen
@@ -60,8 +65,7 @@ def searches(searchers: npt.NDArray[np.int64]) -> bool:
 STOP_WAIT_S = 2.0
 
 
-def run_stoppable(kernel: Callable[..., Any], *args: Any,
-                  searchers: npt.NDArray[np.int64]) -> Any:
+def run_stoppable(kernel: Callable[..., Any], *args: Any, searchers: npt.NDArray[np.int64]) -> Any:
     """``kernel(*args)``, stoppable by Ctrl-C (or SIGTERM) while it searches.
 
     A kernel cannot be interrupted, and one search decision may run for seconds, so when

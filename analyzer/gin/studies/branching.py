@@ -17,12 +17,12 @@ B knocks, somebody goes gin, or the stock runs out.  The differences are summed 
 
 from __future__ import annotations
 
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
 from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
+from ..decisions.choose import choose_discard
 from ..engine.transitions import (
     SCRATCH_SIZE,
     STATE_SIZE,
@@ -32,7 +32,6 @@ from ..engine.transitions import (
     knock_deadwood,
     new_hand,
 )
-from ..decisions.choose import choose_discard
 from ..model.policies import SCHEDULE_TURNS, Policy, PolicyField
 from ..model.rules import Rules
 
@@ -58,9 +57,15 @@ def _capped(points: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def start_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
-               rng: npt.NDArray[np.uint64], seed: np.int64, deal: np.int64, rep: np.int64,
-               rules: npt.NDArray[np.int64]) -> None:
+def start_hand(
+    state: npt.NDArray[np.int64],
+    deck: npt.NDArray[np.int8],
+    rng: npt.NDArray[np.uint64],
+    seed: np.int64,
+    deal: np.int64,
+    rep: np.int64,
+    rules: npt.NDArray[np.int64],
+) -> None:
     """Deal ``deal`` of ``seed`` with A (seat 0) the non-dealer (``rep`` 0) or the dealer
     (``rep`` 1), leaving ``rng`` on the deal's policy stream."""
     rng[0] = stream_key(seed, deal)
@@ -70,9 +75,13 @@ def start_hand(state: npt.NDArray[np.int64], deck: npt.NDArray[np.int8],
 
 
 @njit(cache=True)
-def next_knock_decision(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64],
-                        policies: npt.NDArray[np.int64], rng: npt.NDArray[np.uint64],
-                        scratch: npt.NDArray[np.int64]) -> np.int64:
+def next_knock_decision(
+    state: npt.NDArray[np.int64],
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+) -> np.int64:
     """Play on (both players by ``policies``) until A holds 11 cards and may knock without
     gin; return its least deadwood then (points), or -1 once the hand is over."""
     while advance(state, rules, policies, rng, scratch, True):
@@ -80,8 +89,9 @@ def next_knock_decision(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int6
         deadwood = knock_deadwood(state, scratch)
         if player == 0 and deadwood > 0:
             return deadwood
-        card, knock = choose_discard(state, player, policies[player], rng, scratch[:52],
-                                     scratch[52:])
+        card, knock = choose_discard(
+            state, player, policies[player], rng, scratch[:52], scratch[52:]
+        )
         apply_discard(state, card, knock, rules)
     return np.int64(-1)
 
@@ -91,17 +101,23 @@ def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArr
     still ends the hand): the two branches of a knock decision."""
     knock_now = subject.changed(knock_rule="schedule").with_knock(10).to_array()
     hold = subject.to_array()
-    hold[PolicyField.SCHEDULE:PolicyField.SCHEDULE + SCHEDULE_TURNS] = -1
-    hold[PolicyField.ALERT_SCHEDULE:PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = -1
+    hold[PolicyField.SCHEDULE : PolicyField.SCHEDULE + SCHEDULE_TURNS] = -1
+    hold[PolicyField.ALERT_SCHEDULE : PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = -1
     return knock_now, hold
 
 
 @njit(cache=True, parallel=True)
-def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
-                        rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                        knock_now: npt.NDArray[np.int64], hold: npt.NDArray[np.int64],
-                        game_values: npt.NDArray[np.float64],
-                        sums: npt.NDArray[np.float64]) -> None:
+def _knock_chart_kernel(
+    seed: np.int64,
+    first: np.int64,
+    count: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    knock_now: npt.NDArray[np.int64],
+    hold: npt.NDArray[np.int64],
+    game_values: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+) -> None:
     """Add the knock-minus-play-on sums (see ``N_SUMS``) to ``sums[k, turn, dw]`` where
     ``k`` is the slot of the deal (reduced by the caller).  ``knock_now`` and ``hold`` are
     A's policy with its schedule set to always / never knock; ``game_values[a_dealt,
@@ -127,22 +143,26 @@ def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
                     # knock now: the policy's knock discard (least deadwood, highest card)
                     branch[:] = state
                     branch_rng[0] = rng[0]
-                    card, _ = choose_discard(branch, np.int64(0), knock_now, branch_rng,
-                                             scratch[:52], scratch[52:])
+                    card, _ = choose_discard(
+                        branch, np.int64(0), knock_now, branch_rng, scratch[:52], scratch[52:]
+                    )
                     apply_discard(branch, card, True, rules)
                     knock_points = _points_to_seat0(branch)
                     a_dealt = 1 - rep
                     # play on: the throw of the same policy with knocking held back
-                    card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52],
-                                             scratch[52:])
+                    card, _ = choose_discard(
+                        state, np.int64(0), hold, rng, scratch[:52], scratch[52:]
+                    )
                     apply_discard(state, card, False, rules)
                     branch[:] = state
                     branch_rng[0] = rng[0]
                     advance(branch, rules, policies, branch_rng, scratch, False)
                     play_points = _points_to_seat0(branch)
                     difference = np.float64(knock_points - play_points)
-                    win = (game_values[a_dealt, MAX_POINTS + _capped(knock_points)]
-                           - game_values[a_dealt, MAX_POINTS + _capped(play_points)])
+                    win = (
+                        game_values[a_dealt, MAX_POINTS + _capped(knock_points)]
+                        - game_values[a_dealt, MAX_POINTS + _capped(play_points)]
+                    )
                     cell = sums[slot, turn, deadwood]
                     cell[0] += 1.0
                     cell[1] += difference
@@ -151,9 +171,16 @@ def _knock_chart_kernel(seed: np.int64, first: np.int64, count: np.int64,
                     cell[4] += win * win
 
 
-def knock_chart_sums(rules: Rules, subject: Policy, opponent: Policy, seed: int, first: int,
-                     count: int, game_values: npt.NDArray[np.float64] | None = None,
-                     slots: int = 64) -> npt.NDArray[np.float64]:
+def knock_chart_sums(
+    rules: Rules,
+    subject: Policy,
+    opponent: Policy,
+    seed: int,
+    first: int,
+    count: int,
+    game_values: npt.NDArray[np.float64] | None = None,
+    slots: int = 64,
+) -> npt.NDArray[np.float64]:
     """Sums of knock-minus-play-on differences for deals ``first .. first + count``,
     shaped ``(MAX_TURN + 1, 11, N_SUMS)`` by (A's own turn, deadwood in points): n, points
     (to A) and its square, game-win probability and its square.
@@ -168,6 +195,15 @@ def knock_chart_sums(rules: Rules, subject: Policy, opponent: Policy, seed: int,
         game_values = np.zeros((2, 2 * MAX_POINTS + 1))
     sums = np.zeros((slots, MAX_TURN + 1, 11, N_SUMS), dtype=np.float64)
     policies = np.stack([subject.to_array(), opponent.to_array()])
-    _knock_chart_kernel(np.int64(seed), np.int64(first), np.int64(count), rules.to_array(),
-                        policies, knock_now, hold, game_values, sums)
+    _knock_chart_kernel(
+        np.int64(seed),
+        np.int64(first),
+        np.int64(count),
+        rules.to_array(),
+        policies,
+        knock_now,
+        hold,
+        game_values,
+        sums,
+    )
     return sums.sum(axis=0)

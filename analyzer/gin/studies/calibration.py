@@ -19,8 +19,8 @@ from numba import njit
 
 from ...core.lanes import bit_index
 from ...core.rng import next_below, shuffle_deck, stream_key
-from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Phase, Slot, new_hand, step
 from ..decisions.inference import N_FEATURES, Feature, card_features, infer_hidden
+from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Phase, Slot, new_hand, step
 from ..model.knowledge import hidden_count
 from ..model.policies import Policy
 from ..model.rules import Rules
@@ -42,10 +42,15 @@ class SnapshotColumn(IntEnum):
 
 
 @njit(cache=True)
-def _snapshot_rows(state: npt.NDArray[np.int64], hand_id: np.int64,
-                   columns: npt.NDArray[np.float64], unit: npt.NDArray[np.float64],
-                   probs: npt.NDArray[np.float64], rows: npt.NDArray[np.float64],
-                   start: np.int64) -> np.int64:
+def _snapshot_rows(
+    state: npt.NDArray[np.int64],
+    hand_id: np.int64,
+    columns: npt.NDArray[np.float64],
+    unit: npt.NDArray[np.float64],
+    probs: npt.NDArray[np.float64],
+    rows: npt.NDArray[np.float64],
+    start: np.int64,
+) -> np.int64:
     """One row per card seat 0 has not seen, from ``start``; returns the next free row."""
     observer = np.int64(0)
     for feature in range(N_FEATURES):
@@ -75,9 +80,13 @@ def _snapshot_rows(state: npt.NDArray[np.int64], hand_id: np.int64,
 
 
 @njit(cache=True)
-def _snapshots_kernel(seed: np.int64, n_hands: np.int64, rules: npt.NDArray[np.int64],
-                      policies: npt.NDArray[np.int64], rows: npt.NDArray[np.float64]
-                      ) -> np.int64:
+def _snapshots_kernel(
+    seed: np.int64,
+    n_hands: np.int64,
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.float64],
+) -> np.int64:
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int8)
     rng = np.empty(1, dtype=np.uint64)
@@ -93,23 +102,26 @@ def _snapshots_kernel(seed: np.int64, n_hands: np.int64, rules: npt.NDArray[np.i
         rng[0] = stream_key(seed ^ _STOP_SALT, hand)
         stop = 1 + next_below(rng, MAX_STOP_TURN)
         while state[Slot.PHASE] != Phase.DONE:
-            if (state[Slot.PHASE] == Phase.DRAW and state[Slot.TURN] == 0
-                    and state[Slot.OWN_TURNS] >= stop):
+            if (
+                state[Slot.PHASE] == Phase.DRAW
+                and state[Slot.TURN] == 0
+                and state[Slot.OWN_TURNS] >= stop
+            ):
                 row = _snapshot_rows(state, hand, columns, unit, probs, rows, row)
                 break
             step(state, rules, policies, rng, scratch)
     return row
 
 
-def inference_snapshots(rules: Rules, observer: Policy, opponent: Policy, n_hands: int,
-                        seed: int) -> pd.DataFrame:
+def inference_snapshots(
+    rules: Rules, observer: Policy, opponent: Policy, n_hands: int, seed: int
+) -> pd.DataFrame:
     """One row per (snapshot, unseen card): columns of :class:`SnapshotColumn` with the
     features named after :class:`Feature`.  Hands that end before their stopping point
     give no rows."""
     rows = np.zeros((n_hands * 45, SnapshotColumn.FEATURES + N_FEATURES), dtype=np.float64)
     policies = np.stack([observer.to_array(), opponent.to_array()])
-    used = _snapshots_kernel(np.int64(seed), np.int64(n_hands), rules.to_array(), policies,
-                             rows)
+    used = _snapshots_kernel(np.int64(seed), np.int64(n_hands), rules.to_array(), policies, rows)
     names = [c.name.lower() for c in SnapshotColumn][:-1] + [f.name.lower() for f in Feature]
     frame = pd.DataFrame(rows[:used], columns=names)
     for name in ("hand", "card", "hidden", "held", "own_turns"):

@@ -58,8 +58,9 @@ def add_values(sums: dict[str, float], name: str, values: npt.NDArray[np.float64
 
 def estimate_of(sums: dict[str, float], name: str) -> Estimate:
     """The mean of the values added under ``name``, with its 95% CI."""
-    return Estimate.from_sums(sums.get(name, 0.0), sums.get(name + "_sq", 0.0),
-                              int(sums.get(name + "_n", 0)))
+    return Estimate.from_sums(
+        sums.get(name, 0.0), sums.get(name + "_sq", 0.0), int(sums.get(name + "_n", 0))
+    )
 
 
 def _hand_metrics(rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[np.float64]]:
@@ -70,8 +71,9 @@ def _hand_metrics(rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[np.float
     per_hand = {
         "points": rows[:, HandColumn.POINTS_A].astype(np.float64),
         "win": (winner == 0).astype(np.float64),
-        "gin": ((knocker == 0) & ((outcome == Outcome.GIN) | (outcome == Outcome.BIG_GIN))
-                ).astype(np.float64),
+        "gin": ((knocker == 0) & ((outcome == Outcome.GIN) | (outcome == Outcome.BIG_GIN))).astype(
+            np.float64
+        ),
         "knock": (knocker == 0).astype(np.float64),
         "undercut": ((knocker == 0) & (outcome == Outcome.UNDERCUT)).astype(np.float64),
         "turns": rows[:, HandColumn.TURNS].astype(np.float64),
@@ -83,16 +85,18 @@ def _hand_metrics(rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[np.float
 HAND_METRICS = ("points", "win", "gin", "knock", "undercut", "turns", "hand_points")
 
 
-def compare_hands_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
-                        reference: int = 0) -> dict[str, float]:
+def compare_hands_chunk(
+    arms: Sequence[Arm], seed: int, first: int, count: int, reference: int = 0
+) -> dict[str, float]:
     """Mergeable sums of every arm's per-deal metrics, and of each arm's points minus the
     reference arm's, over deals ``first .. first + count``."""
     sums: dict[str, float] = {}
     points = []
     for index, arm in enumerate(arms):
         if isinstance(arm.policy_a, ScoreAware) or isinstance(arm.policy_b, ScoreAware):
-            raise TypeError(f"arm {arm.label!r}: hand comparisons need fixed policies, "
-                            "not score-aware ones")
+            raise TypeError(
+                f"arm {arm.label!r}: hand comparisons need fixed policies, not score-aware ones"
+            )
         rows = hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
         metrics = _hand_metrics(rows)
         for name, values in metrics.items():
@@ -103,8 +107,9 @@ def compare_hands_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
     return sums
 
 
-def compare_games_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
-                        reference: int = 0) -> dict[str, float]:
+def compare_games_chunk(
+    arms: Sequence[Arm], seed: int, first: int, count: int, reference: int = 0
+) -> dict[str, float]:
     """Mergeable sums of every arm's game results (per seat-swapped pair of games) and
     of each arm's game-win rate minus the reference arm's, over games ``first ..``."""
     sums: dict[str, float] = {}
@@ -114,8 +119,11 @@ def compare_games_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
         played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
         win = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, 2).mean(axis=1)
         add_values(sums, f"{index}:game_win", win)
-        add_values(sums, f"{index}:margin",
-             rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, 2).mean(axis=1))
+        add_values(
+            sums,
+            f"{index}:margin",
+            rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, 2).mean(axis=1),
+        )
         add_values(sums, f"{index}:hands", rows[:, GameColumn.HANDS].astype(np.float64))
         add_values(sums, f"{index}:shutout", rows[:, GameColumn.SHUTOUTS] / played)
         wins.append(win)
@@ -124,14 +132,22 @@ def compare_games_chunk(arms: Sequence[Arm], seed: int, first: int, count: int,
     return sums
 
 
-def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], total: int,
-         seed: int, reference: int, chunk: int, progress: Progress | None,
-         scheduler: str | None) -> dict[str, float]:
+def _run(
+    chunk_function: Callable[..., dict[str, float]],
+    arms: Sequence[Arm],
+    total: int,
+    seed: int,
+    reference: int,
+    chunk: int,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> dict[str, float]:
     common = {"arms": list(arms), "seed": seed, "reference": reference}
     # at least ~20 chunks, so that a progress bar moves; per-deal metrics are multiples of
     # 1/2, so their sums (and the results) do not depend on the chunk size
     chunk = min(chunk, max(_MIN_CHUNK, -(-total // 20)))
     plan = ChunkPlan(chunk_function, total, chunk, common)
+
     def merge(sums: dict[str, float], part: dict[str, float]) -> dict[str, float]:
         return merge_sums([sums, part])
 
@@ -139,8 +155,9 @@ def _run(chunk_function: Callable[..., dict[str, float]], arms: Sequence[Arm], t
     return fold_to_end(plan, merge, initial, scheduler, progress)
 
 
-def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],
-           diff: str) -> pd.DataFrame:
+def _table(
+    arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str], diff: str
+) -> pd.DataFrame:
     records = []
     for index, arm in enumerate(arms):
         record: dict[str, object] = {"arm": arm.label}
@@ -155,9 +172,15 @@ def _table(arms: Sequence[Arm], sums: dict[str, float], metrics: Sequence[str],
     return pd.DataFrame.from_records(records)
 
 
-def compare_hands(arms: Sequence[Arm], deals: int, seed: int = 0, reference: int = 0,
-                  chunk: int = DEFAULT_CHUNK, progress: Progress | None = None,
-                  scheduler: str | None = None) -> pd.DataFrame:
+def compare_hands(
+    arms: Sequence[Arm],
+    deals: int,
+    seed: int = 0,
+    reference: int = 0,
+    chunk: int = DEFAULT_CHUNK,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """One row per arm: A's per-hand metrics with 95% CIs (``points`` per hand, hand
     ``win`` rate, ``gin`` and ``knock`` rates, ``undercut`` = A knocked and was undercut,
     ``turns`` per hand, ``hand_points`` scored by the winner) and ``diff`` = A's points
@@ -166,9 +189,15 @@ def compare_hands(arms: Sequence[Arm], deals: int, seed: int = 0, reference: int
     return _table(arms, sums, HAND_METRICS, "diff")
 
 
-def compare_games(arms: Sequence[Arm], games: int, seed: int = 0, reference: int = 0,
-                  chunk: int = 1 << 11, progress: Progress | None = None,
-                  scheduler: str | None = None) -> pd.DataFrame:
+def compare_games(
+    arms: Sequence[Arm],
+    games: int,
+    seed: int = 0,
+    reference: int = 0,
+    chunk: int = 1 << 11,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """One row per arm: A's ``game_win`` rate, final ``margin`` (points), ``hands`` per
     game and ``shutout`` rate with 95% CIs, and ``diff`` = game-win rate minus the
     reference arm's, paired game by game; ``n`` = seat-swapped game pairs."""
@@ -176,8 +205,9 @@ def compare_games(arms: Sequence[Arm], games: int, seed: int = 0, reference: int
     return _table(arms, sums, ("game_win", "margin", "hands", "shutout"), "game_diff")
 
 
-def knock_arms(rules: Rules, subject: Policy, opponent: Policy | None,
-               thresholds: Sequence[int]) -> list[Arm]:
+def knock_arms(
+    rules: Rules, subject: Policy, opponent: Policy | None, thresholds: Sequence[int]
+) -> list[Arm]:
     """Arms where A knocks at each threshold; B is ``opponent`` or, when None, A's twin."""
     arms = []
     for threshold in thresholds:

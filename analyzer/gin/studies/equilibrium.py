@@ -40,6 +40,8 @@ import pandas as pd
 
 from ...core.progress import Progress
 from ...core.stats import Estimate
+from ..model.policies import Policy, policy_name
+from ..model.rules import Rules
 from .exploit import (
     best_response,
     knock_table_coordinates,
@@ -47,14 +49,12 @@ from .exploit import (
     table_of,
     table_text,
 )
-from ..model.policies import Policy, policy_name
-from ..model.rules import Rules
 from .sweeps import SCHEDULE_BINS, schedule_policy
 
 
-
-def solve_symmetric(payoffs: npt.NDArray[np.float64], iterations: int = 20_000
-                    ) -> npt.NDArray[np.float64]:
+def solve_symmetric(
+    payoffs: npt.NDArray[np.float64], iterations: int = 20_000
+) -> npt.NDArray[np.float64]:
     """Mixed strategy of a symmetric zero-sum matrix game (``payoffs[i, j]``: row ``i``
     against column ``j``), by fictitious play: the average of best responses to the
     running average, whose exploitability falls as ``1/sqrt(iterations)``."""
@@ -100,8 +100,12 @@ class KnockEquilibrium:
     def exploitability(self) -> Estimate:
         """The last held-out exploitability estimate (points per hand)."""
         last = self.history.iloc[-1]
-        return Estimate(float(last["exploitability"]), float(last["exploitability_low"]),
-                        float(last["exploitability_high"]), self.n_deals)
+        return Estimate(
+            float(last["exploitability"]),
+            float(last["exploitability_low"]),
+            float(last["exploitability_high"]),
+            self.n_deals,
+        )
 
     def strategy_frame(self) -> pd.DataFrame:
         """Knock probability by turn bin, pickup signal (``opponent_holds_pile_card``
@@ -112,28 +116,48 @@ class KnockEquilibrium:
             for index, (first, last) in enumerate(SCHEDULE_BINS):
                 column = signal * len(SCHEDULE_BINS) + index
                 for deadwood in range(11):
-                    share = sum(w for w, table in zip(self.weights, self.population,
-                                                      strict=True)
-                                if deadwood <= table[column])
-                    rows.append({"rules": self.rules_name, "turns": f"{first}-{last}",
-                                 "first_turn": first, "opponent_holds_pile_card": signal,
-                                 "deadwood": deadwood, "knock_probability": float(share)})
+                    share = sum(
+                        w
+                        for w, table in zip(self.weights, self.population, strict=True)
+                        if deadwood <= table[column]
+                    )
+                    rows.append(
+                        {
+                            "rules": self.rules_name,
+                            "turns": f"{first}-{last}",
+                            "first_turn": first,
+                            "opponent_holds_pile_card": signal,
+                            "deadwood": deadwood,
+                            "knock_probability": float(share),
+                        }
+                    )
         return pd.DataFrame(rows)
 
     def mixture_frame(self) -> pd.DataFrame:
         """The population's tables with their equilibrium weights (weight 0 kept)."""
-        return pd.DataFrame({"rules": self.rules_name,
-                             "table": [table_text(t) for t in self.population],
-                             "weight": self.weights})
+        return pd.DataFrame(
+            {
+                "rules": self.rules_name,
+                "table": [table_text(t) for t in self.population],
+                "weight": self.weights,
+            }
+        )
 
     def policies(self) -> list[Policy]:
         return [table_policy(self.base, table) for table in self.population]
 
 
-def knock_equilibrium(rules: Rules, base: Policy, deals: int, seed: int,
-                      iterations: int = 8, tolerance: float = 0.1, rules_name: str = "",
-                      progress: Progress | None = None, scheduler: str | None = None
-                      ) -> KnockEquilibrium:
+def knock_equilibrium(
+    rules: Rules,
+    base: Policy,
+    deals: int,
+    seed: int,
+    iterations: int = 8,
+    tolerance: float = 0.1,
+    rules_name: str = "",
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> KnockEquilibrium:
     """PSRO over knock tables with the rest of play fixed to ``base`` (see the module
     notes); ``deals`` common deals per comparison, held-out checks on twice as many."""
     population = [table_of(base)]
@@ -145,32 +169,68 @@ def knock_equilibrium(rules: Rules, base: Policy, deals: int, seed: int,
         members = [table_policy(base, population[i]) for i in support]
         member_weights = weights[support] / weights[support].sum()
         start = members[int(np.argmax(member_weights))]
-        search = best_response(rules, members, list(member_weights), start, deals,
-                               seed + 1000 * iteration, rounds=2,
-                               coordinates=knock_coordinates, progress=progress,
-                               scheduler=scheduler)
+        search = best_response(
+            rules,
+            members,
+            list(member_weights),
+            start,
+            deals,
+            seed + 1000 * iteration,
+            rounds=2,
+            coordinates=knock_coordinates,
+            progress=progress,
+            scheduler=scheduler,
+        )
         response = search.response
-        held_out = mixture_payoffs(rules, [response], members, list(member_weights),
-                                   2 * deals, seed + 1000 * iteration + 500,
-                                   progress=progress, scheduler=scheduler).value(0)
+        held_out = mixture_payoffs(
+            rules,
+            [response],
+            members,
+            list(member_weights),
+            2 * deals,
+            seed + 1000 * iteration + 500,
+            progress=progress,
+            scheduler=scheduler,
+        ).value(0)
         table = table_of(response)
-        runner_up = _runner_up(rules, search.runner_up if table in population else None,
-                               members, list(member_weights), 2 * deals,
-                               seed + 1000 * iteration + 700, progress, scheduler)
-        history.append({"rules": rules_name, "iteration": iteration,
-                        "population": len(population), "support": len(support),
-                        "best_response": table_text(table),
-                        "exploitability": held_out.mean,
-                        "exploitability_low": held_out.low,
-                        "exploitability_high": held_out.high,
-                        "resolution": search.resolution, **runner_up})
+        runner_up = _runner_up(
+            rules,
+            search.runner_up if table in population else None,
+            members,
+            list(member_weights),
+            2 * deals,
+            seed + 1000 * iteration + 700,
+            progress,
+            scheduler,
+        )
+        history.append(
+            {
+                "rules": rules_name,
+                "iteration": iteration,
+                "population": len(population),
+                "support": len(support),
+                "best_response": table_text(table),
+                "exploitability": held_out.mean,
+                "exploitability_low": held_out.low,
+                "exploitability_high": held_out.high,
+                "resolution": search.resolution,
+                **runner_up,
+            }
+        )
         if held_out.high < tolerance or table in population:
             break
         # the new table's payoff against every member, on the population's common deals
         everyone = [table_policy(base, t) for t in population]
-        row = mixture_payoffs(rules, [response], everyone,
-                              [1.0 / len(everyone)] * len(everyone), deals, seed,
-                              progress=progress, scheduler=scheduler)
+        row = mixture_payoffs(
+            rules,
+            [response],
+            everyone,
+            [1.0 / len(everyone)] * len(everyone),
+            deals,
+            seed,
+            progress=progress,
+            scheduler=scheduler,
+        )
         new_row = np.array([row.pair(0, j).mean for j in range(len(everyone))])
         size = len(population)
         grown = np.zeros((size + 1, size + 1))
@@ -181,29 +241,48 @@ def knock_equilibrium(rules: Rules, base: Policy, deals: int, seed: int,
         population.append(table)
     # the mixture whose exploitability was measured last (tables added after it get 0)
     evaluated = np.zeros(len(population))
-    evaluated[:len(weights)] = weights
-    return KnockEquilibrium(rules_name, base, population, evaluated, pd.DataFrame(history),
-                            payoffs, 2 * deals)
+    evaluated[: len(weights)] = weights
+    return KnockEquilibrium(
+        rules_name, base, population, evaluated, pd.DataFrame(history), payoffs, 2 * deals
+    )
 
 
-def _runner_up(rules: Rules, candidate: Policy | None, members: list[Policy],
-               weights: list[float], n_deals: int, seed: int, progress: Progress | None,
-               scheduler: str | None) -> dict[str, object]:
+def _runner_up(
+    rules: Rules,
+    candidate: Policy | None,
+    members: list[Policy],
+    weights: list[float],
+    n_deals: int,
+    seed: int,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> dict[str, object]:
     """Once the best response is already a member (its held-out gain is 0 by symmetry),
     the best table the search rejected, measured again against the mixture on held-out
     deals: a CI for the largest gain the search came close to (points per hand)."""
     if candidate is None:
-        return {"runner_up": "", "runner_up_gain": np.nan, "runner_up_gain_low": np.nan,
-                "runner_up_gain_high": np.nan}
-    gain = mixture_payoffs(rules, [candidate], members, weights, n_deals, seed,
-                           progress=progress, scheduler=scheduler).value(0)
-    return {"runner_up": table_text(table_of(candidate)), "runner_up_gain": gain.mean,
-            "runner_up_gain_low": gain.low, "runner_up_gain_high": gain.high}
+        return {
+            "runner_up": "",
+            "runner_up_gain": np.nan,
+            "runner_up_gain_low": np.nan,
+            "runner_up_gain_high": np.nan,
+        }
+    gain = mixture_payoffs(
+        rules, [candidate], members, weights, n_deals, seed, progress=progress, scheduler=scheduler
+    ).value(0)
+    return {
+        "runner_up": table_text(table_of(candidate)),
+        "runner_up_gain": gain.mean,
+        "runner_up_gain_low": gain.low,
+        "runner_up_gain_high": gain.high,
+    }
 
 
 def describe(equilibrium: KnockEquilibrium) -> str:
     """One line: the mixture's tables and weights (support only)."""
-    parts = [f"{table_text(t)} ({w:.0%})"
-             for t, w in zip(equilibrium.population, equilibrium.weights, strict=True)
-             if w > 0.005]
+    parts = [
+        f"{table_text(t)} ({w:.0%})"
+        for t, w in zip(equilibrium.population, equilibrium.weights, strict=True)
+        if w > 0.005
+    ]
     return f"{policy_name(equilibrium.base)} play, knock tables " + ", ".join(parts)

@@ -81,8 +81,9 @@ BEST_DROP = _build_best_drop()
 
 
 @njit(cache=True)
-def _after_discard_rec(a: np.int64, b: np.int64, c: np.int64, d: np.int64,
-                       pending: np.int64) -> np.int64:
+def _after_discard_rec(
+    a: np.int64, b: np.int64, c: np.int64, d: np.int64, pending: np.int64
+) -> np.int64:
     """Least deadwood (points) of lanes a..d less one discard, deciding a set at every
     rank bit of ``pending``; a leaf discards the lane card that saves the most."""
     if pending == 0:
@@ -110,12 +111,21 @@ def after_discard_lanes(a: np.int64, b: np.int64, c: np.int64, d: np.int64) -> n
 
 
 @njit(cache=True, parallel=True)
-def _enumerate_kernel(table: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64],
-                      piece_a: npt.NDArray[np.int64], piece_b: npt.NDArray[np.int64],
-                      piece_q2: npt.NDArray[np.int64], piece_q3: npt.NDArray[np.int64],
-                      piece_lo: npt.NDArray[np.int64], piece_hi: npt.NDArray[np.int64],
-                      order: npt.NDArray[np.int64], row_start: npt.NDArray[np.int64],
-                      n_pad: np.int64, mode: np.int64, out: npt.NDArray[np.int64]) -> None:
+def _enumerate_kernel(
+    table: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    piece_a: npt.NDArray[np.int64],
+    piece_b: npt.NDArray[np.int64],
+    piece_q2: npt.NDArray[np.int64],
+    piece_q3: npt.NDArray[np.int64],
+    piece_lo: npt.NDArray[np.int64],
+    piece_hi: npt.NDArray[np.int64],
+    order: npt.NDArray[np.int64],
+    row_start: npt.NDArray[np.int64],
+    n_pad: np.int64,
+    mode: np.int64,
+    out: npt.NDArray[np.int64],
+) -> None:
     """Add the weighted values of the pieces ``order[row_start[k]:row_start[k + 1]]`` to
     ``out[k]``, for every row ``k`` in parallel.
 
@@ -212,8 +222,9 @@ def lane_table(ranks: int = N_RANKS) -> tuple[npt.NDArray[np.int64], npt.NDArray
     return table, lengths
 
 
-def popcount_patterns(n_cards: int, ranks: int = N_RANKS,
-                      suits: int = N_SUITS) -> list[tuple[int, ...]]:
+def popcount_patterns(
+    n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS
+) -> list[tuple[int, ...]]:
     """Nondecreasing lane popcounts ``(q0, q1, q2, q3)`` of the sorted lane tuples:
     ``4 - suits`` zero pads, then ``suits`` parts of at most ``ranks`` summing to ``n_cards``.
 
@@ -221,12 +232,16 @@ def popcount_patterns(n_cards: int, ranks: int = N_RANKS,
     [(0, 0, 1, 3), (0, 0, 2, 2)]
     """
     pads = (0,) * (N_SUITS - suits)
-    return [pads + parts for parts in combinations_with_replacement(range(ranks + 1), suits)
-            if sum(parts) == n_cards]
+    return [
+        pads + parts
+        for parts in combinations_with_replacement(range(ranks + 1), suits)
+        if sum(parts) == n_cards
+    ]
 
 
-def make_pieces(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                max_work: int = 200_000) -> Pieces:
+def make_pieces(
+    n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS, max_work: int = 200_000
+) -> Pieces:
     """Split the sorted lane tuples of ``n_cards`` cards into pieces of at most about
     ``max_work`` tuples (a piece never has fewer than one row ``c``)."""
     table, lengths = lane_table(ranks)
@@ -248,8 +263,9 @@ def make_pieces(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     return Pieces(*(np.ascontiguousarray(col) for col in columns))
 
 
-def _balance(work: npt.NDArray[np.int64], n_rows: int) -> tuple[npt.NDArray[np.int64],
-                                                               npt.NDArray[np.int64]]:
+def _balance(
+    work: npt.NDArray[np.int64], n_rows: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Spread pieces over ``n_rows`` output rows, longest first onto the least loaded row.
 
     Returns ``(order, row_start)``: row ``k`` takes pieces ``order[row_start[k]:row_start[k+1]]``.
@@ -277,8 +293,9 @@ def _pieces(n_cards: int, ranks: int, suits: int) -> Pieces:
     return make_pieces(n_cards, ranks, suits)
 
 
-def count_pieces(n_cards: int, ranks: int, suits: int, mode: int, first_piece: int,
-                 n_pieces: int) -> npt.NDArray[np.int64]:
+def count_pieces(
+    n_cards: int, ranks: int, suits: int, mode: int, first_piece: int, n_pieces: int
+) -> npt.NDArray[np.int64]:
     """Weighted counts of pieces ``first_piece .. first_piece + n_pieces - 1`` of an
     enumeration (``counts[v]`` hands of value ``v`` points, ``10 * n_cards + 1`` entries):
     the chunk of :func:`enumeration_plan`.  Exact integers whatever the thread count."""
@@ -288,9 +305,21 @@ def count_pieces(n_cards: int, ranks: int, suits: int, mode: int, first_piece: i
     n_rows = numba.get_num_threads()
     order, row_start = _balance(pieces.work[lo:hi], n_rows)
     out = np.zeros((n_rows, 10 * n_cards + 1), dtype=np.int64)
-    _enumerate_kernel(table, lengths, pieces.a[lo:hi], pieces.b[lo:hi], pieces.q2[lo:hi],
-                      pieces.q3[lo:hi], pieces.lo[lo:hi], pieces.hi[lo:hi], order, row_start,
-                      np.int64(N_SUITS - suits), np.int64(mode), out)
+    _enumerate_kernel(
+        table,
+        lengths,
+        pieces.a[lo:hi],
+        pieces.b[lo:hi],
+        pieces.q2[lo:hi],
+        pieces.q3[lo:hi],
+        pieces.lo[lo:hi],
+        pieces.hi[lo:hi],
+        order,
+        row_start,
+        np.int64(N_SUITS - suits),
+        np.int64(mode),
+        out,
+    )
     return out.sum(axis=0)
 
 
@@ -307,9 +336,14 @@ class ExactResult(NamedTuple):
     classes: int
 
 
-def enumeration_plan(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                     discard: bool | None = None, mode: int | None = None,
-                     chunk: int | None = None) -> ChunkPlan:
+def enumeration_plan(
+    n_cards: int,
+    ranks: int = N_RANKS,
+    suits: int = N_SUITS,
+    discard: bool | None = None,
+    mode: int | None = None,
+    chunk: int | None = None,
+) -> ChunkPlan:
     """The enumeration of :func:`exact_enumeration` (arguments validated) as a chunk plan
     over its pieces: ``chunk`` pieces per chunk, by default about 500 chunks of at least a
     million suit classes each."""
@@ -318,8 +352,9 @@ def enumeration_plan(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     if not 1 <= ranks <= N_RANKS:
         raise ValueError(f"ranks must be 1-{N_RANKS}, got {ranks}")
     if not 0 <= n_cards <= ranks * suits:
-        raise ValueError(f"n_cards must be 0-{ranks * suits} for {suits} suits of "
-                         f"{ranks} ranks, got {n_cards}")
+        raise ValueError(
+            f"n_cards must be 0-{ranks * suits} for {suits} suits of {ranks} ranks, got {n_cards}"
+        )
     if discard is None:
         discard = n_cards == 11
     if mode is None:
@@ -336,8 +371,7 @@ def enumeration_plan(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     return ChunkPlan(count_pieces, len(work), chunk, common, "first_piece", "n_pieces")
 
 
-def _classes_progress(progress: Progress | None, work: npt.NDArray[np.int64]
-                      ) -> Progress | None:
+def _classes_progress(progress: Progress | None, work: npt.NDArray[np.int64]) -> Progress | None:
     """``progress`` told suit classes by a fold that reports pieces, in piece order from
     the first (the pieces restored from a checkpoint, then each chunk's)."""
     if progress is None:
@@ -354,10 +388,16 @@ def _classes_progress(progress: Progress | None, work: npt.NDArray[np.int64]
     return report
 
 
-def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                      progress: Progress | None = None, discard: bool | None = None,
-                      mode: int | None = None, chunk: int | None = None,
-                      scheduler: str | None = None) -> ExactResult:
+def exact_enumeration(
+    n_cards: int,
+    ranks: int = N_RANKS,
+    suits: int = N_SUITS,
+    progress: Progress | None = None,
+    discard: bool | None = None,
+    mode: int | None = None,
+    chunk: int | None = None,
+    scheduler: str | None = None,
+) -> ExactResult:
     """Run the enumeration of :func:`exact_distribution` and report its cost too.
 
     ``mode`` overrides ``discard`` (``MODE_COUNT`` counts hands without evaluating them);
@@ -374,8 +414,9 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
     tell_total(progress, classes)
     clock = time.perf_counter()
 
-    def fold(value: tuple[npt.NDArray[np.int64], float], counts: npt.NDArray[np.int64]
-             ) -> tuple[npt.NDArray[np.int64], float]:
+    def fold(
+        value: tuple[npt.NDArray[np.int64], float], counts: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int64], float]:
         # the wall time since the run (or its resumption) started, added to the saved one
         nonlocal clock
         now = time.perf_counter()
@@ -385,15 +426,17 @@ def exact_enumeration(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
         return total + counts, seconds
 
     initial = (np.zeros(10 * n_cards + 1, dtype=np.int64), 0.0)
-    counts, seconds = fold_to_end(plan, fold, initial, scheduler,
-                                  _classes_progress(progress, work))
-    return ExactResult(counts[: int(np.flatnonzero(counts).max(initial=0)) + 1], seconds,
-                       classes)
+    counts, seconds = fold_to_end(plan, fold, initial, scheduler, _classes_progress(progress, work))
+    return ExactResult(counts[: int(np.flatnonzero(counts).max(initial=0)) + 1], seconds, classes)
 
 
-def exact_distribution(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                       progress: Progress | None = None, discard: bool | None = None
-                       ) -> npt.NDArray[np.int64]:
+def exact_distribution(
+    n_cards: int,
+    ranks: int = N_RANKS,
+    suits: int = N_SUITS,
+    progress: Progress | None = None,
+    discard: bool | None = None,
+) -> npt.NDArray[np.int64]:
     """Exact counts of dealt deadwood over every ``n_cards``-card hand; index = points.
 
     The value of a hand is its minimum deadwood, or with ``discard`` (the default for
@@ -443,9 +486,15 @@ class ExactStudy:
     mc_seed: int
 
 
-def exact_study(n_cards: int, ranks: int = N_RANKS, suits: int = N_SUITS,
-                mc_deals: int = 1_000_000, mc_seed: int = 0, progress: Progress | None = None,
-                scheduler: str | None = None) -> ExactStudy:
+def exact_study(
+    n_cards: int,
+    ranks: int = N_RANKS,
+    suits: int = N_SUITS,
+    mc_deals: int = 1_000_000,
+    mc_seed: int = 0,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> ExactStudy:
     """:func:`exact_enumeration` of ``n_cards`` cards and a Monte Carlo sample of
     ``mc_deals`` dealt hands of the full deck to check it against (0: none; a reduced deck
     has none)."""
@@ -469,12 +518,14 @@ def distribution_table(counts: npt.ArrayLike) -> pd.DataFrame:
     array = np.asarray(counts, dtype=np.int64)
     total = int(array.sum())
     cumulative = np.cumsum(array)
-    return pd.DataFrame({
-        "deadwood": np.arange(len(array), dtype=np.int64),
-        "count": array,
-        "probability": array / total,
-        "cumulative": cumulative / total,
-    })
+    return pd.DataFrame(
+        {
+            "deadwood": np.arange(len(array), dtype=np.int64),
+            "count": array,
+            "probability": array / total,
+            "cumulative": cumulative / total,
+        }
+    )
 
 
 def summarize(counts: npt.ArrayLike) -> dict[str, Any]:
@@ -526,8 +577,12 @@ def monte_carlo_check(exact_counts: npt.ArrayLike, mc_counts: npt.ArrayLike) -> 
     mc = np.asarray(mc_counts, dtype=np.int64)
     n = int(mc.sum())
     mean = float((np.arange(len(mc)) * mc).sum() / n)
-    return {"n_deals": n, "p_gin": float(mc[0] / n), "mean": mean,
-            "mean_z": (mean - exact["mean"]) / (exact["sd"] / math.sqrt(n))}
+    return {
+        "n_deals": n,
+        "p_gin": float(mc[0] / n),
+        "mean": mean,
+        "mean_z": (mean - exact["mean"]) / (exact["sd"] / math.sqrt(n)),
+    }
 
 
 # -------------------------------------------------------------------------- chart data
@@ -537,7 +592,8 @@ def chart_data(counts: npt.ArrayLike, mc_counts: npt.ArrayLike | None = None) ->
     """Chart table: ``deadwood``, ``exact`` probability, and when ``mc_counts`` is given
     ``mc`` (estimated probability) and ``mc_se`` (its binomial standard error)."""
     table = distribution_table(counts)[["deadwood", "probability"]].rename(
-        columns={"probability": "exact"})
+        columns={"probability": "exact"}
+    )
     if mc_counts is not None:
         mc = np.asarray(mc_counts, dtype=np.int64)
         n = int(mc.sum())

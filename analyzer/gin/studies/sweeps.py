@@ -26,14 +26,14 @@ from ...core.progress import Progress, advance, scaled, tell_total
 from ...core.rng import offset_seed
 from ...core.significance import benjamini_hochberg, normal_p_value
 from ...core.stats import Z95, Estimate, sample_variance
-from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
-from .compare import Arm, compare_games, compare_hands, knock_arms
 from ..evaluator.dealt import dealt_deadwood_distribution
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import SCHEDULE_TURNS, Policy, format_policy, policy_name
 from ..model.rules import PRESETS as RULE_PRESETS
 from ..model.rules import Rules
 from ..play.players import Player, SearchPolicy
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
+from .compare import Arm, compare_games, compare_hands, knock_arms
 
 # ---------------------------------------------------------------------- dealt hands
 
@@ -53,10 +53,18 @@ def dealt_hands(deals: int, seed: int, progress: Progress | None = None) -> pd.D
         advance(progress, deals)
         probability = counts / counts.sum()
         cumulative = np.cumsum(probability)
-        frames.append(pd.DataFrame({
-            "cards": cards, "deadwood": np.arange(len(counts)), "count": counts,
-            "probability": probability, "cumulative": cumulative,
-            "se": np.sqrt(np.clip(cumulative * (1 - cumulative), 0, None) / counts.sum())}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "cards": cards,
+                    "deadwood": np.arange(len(counts)),
+                    "count": counts,
+                    "probability": probability,
+                    "cumulative": cumulative,
+                    "se": np.sqrt(np.clip(cumulative * (1 - cumulative), 0, None) / counts.sum()),
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -67,9 +75,14 @@ def knock_eligibility(distribution: pd.DataFrame) -> pd.DataFrame:
         cumulative = group.set_index("deadwood")["cumulative"]
         se = group.set_index("deadwood")["se"]
         for limit in range(11):
-            rows.append({"cards": cards, "limit": limit,
-                         "probability": float(cumulative.get(limit, 0.0)),
-                         "se": float(se.get(limit, 0.0))})
+            rows.append(
+                {
+                    "cards": cards,
+                    "limit": limit,
+                    "probability": float(cumulative.get(limit, 0.0)),
+                    "se": float(se.get(limit, 0.0)),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -84,15 +97,24 @@ SELF_PLAY_CHECK = "same threshold (determinism check)"
 
 def default_opponents() -> dict[str, Policy | None]:
     """Opponents of the knock sweep: knock-ASAP, a patient gin hunter, and A's twin."""
-    return {"knock-ASAP (basic)": POLICY_PRESETS["basic"],
-            "gin-hunter": POLICY_PRESETS["gin-hunter"],
-            SELF_PLAY_CHECK: None}
+    return {
+        "knock-ASAP (basic)": POLICY_PRESETS["basic"],
+        "gin-hunter": POLICY_PRESETS["gin-hunter"],
+        SELF_PLAY_CHECK: None,
+    }
 
 
-def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | None],
-                deals: int, games: int, seed: int, thresholds: Sequence[int] = range(11),
-                progress: Progress | None = None, scheduler: str | None = None
-                ) -> pd.DataFrame:
+def knock_sweep(
+    rules: Rules,
+    subject: Policy,
+    opponents: dict[str, Policy | None],
+    deals: int,
+    games: int,
+    seed: int,
+    thresholds: Sequence[int] = range(11),
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """A knocks at deadwood <= t for each t, against each opponent.
 
     One row per (opponent, t) with A's per-hand metrics (see
@@ -107,13 +129,17 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
     for name, opponent in opponents.items():
         arms = knock_arms(rules, subject, opponent, thresholds)
         per_arm = scaled(progress, len(arms))
-        hands = compare_hands(arms, deals, seed, reference, progress=per_arm,
-                              scheduler=scheduler)
-        game_table = compare_games(arms, games, seed, reference, progress=per_arm,
-                              scheduler=scheduler)
+        hands = compare_hands(arms, deals, seed, reference, progress=per_arm, scheduler=scheduler)
+        game_table = compare_games(
+            arms, games, seed, reference, progress=per_arm, scheduler=scheduler
+        )
         game_table = game_table.drop(columns=["arm", "n"]).rename(
-            columns={c: c.replace("diff", "game_diff") for c in game_table.columns
-                     if c.startswith("diff")})
+            columns={
+                c: c.replace("diff", "game_diff")
+                for c in game_table.columns
+                if c.startswith("diff")
+            }
+        )
         frame = pd.concat([hands, game_table], axis=1)
         frame.insert(0, "opponent", name)
         frame.insert(1, "threshold", list(thresholds))
@@ -124,10 +150,18 @@ def knock_sweep(rules: Rules, subject: Policy, opponents: dict[str, Policy | Non
 # ---------------------------------------------------------------------- knock chart
 
 
-def knock_chart(rules: Rules, subject: Policy, opponent: Policy, deals: int, seed: int,
-                min_samples: int = 200, chunk: int = 1 << 15,
-                progress: Progress | None = None, scheduler: str | None = None,
-                equity_deals: int = 0) -> pd.DataFrame:
+def knock_chart(
+    rules: Rules,
+    subject: Policy,
+    opponent: Policy,
+    deals: int,
+    seed: int,
+    min_samples: int = 200,
+    chunk: int = 1 << 15,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    equity_deals: int = 0,
+) -> pd.DataFrame:
     """Mean points (to A) of knocking now minus playing on, by (own turn, deadwood).
 
     One row per cell with ``n`` states, ``mean``, ``low``/``high`` (95% CI), ``p_value``
@@ -146,14 +180,19 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, deals: int, see
     values = None
     tell_total(progress, deals + equity_deals)
     if equity_deals:
-        values = game_values_after_first_hand(rules, subject, opponent, equity_deals, seed,
-                                              progress)
-    common = {"rules": rules, "subject": subject, "opponent": opponent, "seed": seed,
-              "game_values": values}
+        values = game_values_after_first_hand(
+            rules, subject, opponent, equity_deals, seed, progress
+        )
+    common = {
+        "rules": rules,
+        "subject": subject,
+        "opponent": opponent,
+        "seed": seed,
+        "game_values": values,
+    }
     # integer-valued point sums: adding the chunks' arrays in order is exact
     plan = ChunkPlan(knock_chart_sums, deals, chunk, common)
-    total = fold_to_end(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler,
-                        progress)
+    total = fold_to_end(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler, progress)
     rows = []
     for turn in range(1, MAX_TURN + 1):
         for deadwood in range(1, 11):
@@ -169,8 +208,7 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, deals: int, see
                 row[f"{prefix}mean"] = estimate.mean
                 row[f"{prefix}low"] = estimate.low if n > 1 else np.nan
                 row[f"{prefix}high"] = estimate.high if n > 1 else np.nan
-                row[f"{prefix}p_value"] = normal_p_value(estimate.mean,
-                                                         estimate.half_width / Z95)
+                row[f"{prefix}p_value"] = normal_p_value(estimate.mean, estimate.half_width / Z95)
             row["enough"] = n >= min_samples
             rows.append(row)
     frame = pd.DataFrame(rows)
@@ -179,26 +217,34 @@ def knock_chart(rules: Rules, subject: Policy, opponent: Policy, deals: int, see
             continue
         significant = benjamini_hochberg(frame[f"{prefix}p_value"].to_numpy())
         frame[f"{prefix}verdict"] = np.where(
-            ~significant, "unclear", np.where(frame[f"{prefix}mean"] > 0, "knock", "play on"))
+            ~significant, "unclear", np.where(frame[f"{prefix}mean"] > 0, "knock", "play on")
+        )
     return frame
 
 
-def game_values_after_first_hand(rules: Rules, subject: Policy, opponent: Policy,
-                                 deals: int, seed: int, progress: Progress | None = None
-                                 ) -> npt.NDArray[np.float64]:
+def game_values_after_first_hand(
+    rules: Rules,
+    subject: Policy,
+    opponent: Policy,
+    deals: int,
+    seed: int,
+    progress: Progress | None = None,
+) -> npt.NDArray[np.float64]:
     """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
     (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
     the two policies estimated on ``deals`` deals."""
     from .equity.law import hand_outcome_distribution
     from .equity.table import equity_table
 
-    table = equity_table(hand_outcome_distribution(rules, subject, opponent, deals, seed,
-                                                   progress), rules)
+    table = equity_table(
+        hand_outcome_distribution(rules, subject, opponent, deals, seed, progress), rules
+    )
     values = np.zeros((2, 2 * MAX_POINTS + 1))
     for a_dealt in (0, 1):
         for points in range(-MAX_POINTS, MAX_POINTS + 1):
             values[a_dealt, MAX_POINTS + points] = table.win_probability_after(
-                0, 0, points, bool(a_dealt))
+                0, 0, points, bool(a_dealt)
+            )
     return values
 
 
@@ -214,8 +260,9 @@ def schedule_policy(base: Policy, thresholds: Sequence[int]) -> Policy:
     card it took from the pile)."""
     bins = len(SCHEDULE_BINS)
     if len(thresholds) not in (bins, 2 * bins):
-        raise ValueError(f"a knock table has {bins} or {2 * bins} thresholds, "
-                         f"got {len(thresholds)}")
+        raise ValueError(
+            f"a knock table has {bins} or {2 * bins} thresholds, got {len(thresholds)}"
+        )
     plain = _steps(thresholds[:bins])
     alert = _steps(thresholds[bins:]) if len(thresholds) > bins else None
     return base.with_knock(plain, alert)
@@ -247,8 +294,15 @@ OBJECTIVES = {"points": "points_mean", "games": "game_win_mean"}
 """What a schedule search maximises: points per hand, or the game-win rate (to 100)."""
 
 
-def _evaluate(arms: Sequence[Arm], n: int, seed: int, objective: str, reference: int,
-              progress: Progress | None, scheduler: str | None) -> pd.DataFrame:
+def _evaluate(
+    arms: Sequence[Arm],
+    n: int,
+    seed: int,
+    objective: str,
+    reference: int,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> pd.DataFrame:
     """Paired comparison of the arms on ``n`` deals (points) or game pairs (games)."""
     compare = compare_hands if objective == "points" else compare_games
     return compare(arms, n, seed, reference=reference, progress=progress, scheduler=scheduler)
@@ -265,10 +319,17 @@ def best_response_work(n: int) -> int:
     return (_MAX_SWEEPS * len(SCHEDULE_BINS) * _THRESHOLDS + 2) * n
 
 
-def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
-                  n: int, seed: int, objective: str = "points",
-                  progress: Progress | None = None, scheduler: str | None = None
-                  ) -> tuple[list[int], float, float, float]:
+def best_response(
+    rules: Rules,
+    base: Policy,
+    start: Sequence[int],
+    opponent: Policy,
+    n: int,
+    seed: int,
+    objective: str = "points",
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> tuple[list[int], float, float, float]:
     """Coordinate ascent over bins: each bin's threshold set to the best of 0..10 with
     the others fixed, sweeping until nothing changes.  Returns the schedule and the
     paired gain over ``start`` (points per hand or game-win rate, with 95% CI).
@@ -278,9 +339,17 @@ def best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Po
     return _best_response(rules, base, start, opponent, n, seed, objective, progress, scheduler)
 
 
-def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: Policy,
-                   n: int, seed: int, objective: str, progress: Progress | None,
-                   scheduler: str | None) -> tuple[list[int], float, float, float]:
+def _best_response(
+    rules: Rules,
+    base: Policy,
+    start: Sequence[int],
+    opponent: Policy,
+    n: int,
+    seed: int,
+    objective: str,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> tuple[list[int], float, float, float]:
     metric = OBJECTIVES[objective]
     current = list(start)
     per_arm = scaled(progress, _THRESHOLDS)
@@ -301,16 +370,27 @@ def _best_response(rules: Rules, base: Policy, start: Sequence[int], opponent: P
         if not changed:
             advance(progress, (_MAX_SWEEPS - sweep - 1) * len(SCHEDULE_BINS) * _THRESHOLDS * n)
             break
-    arms = [Arm("start", rules, schedule_policy(base, start), opponent),
-            Arm("best", rules, schedule_policy(base, current), opponent)]
-    gain = _evaluate(arms, n, offset_seed(seed, 1), objective, 0, scaled(progress, 2),
-                     scheduler).iloc[1]
+    arms = [
+        Arm("start", rules, schedule_policy(base, start), opponent),
+        Arm("best", rules, schedule_policy(base, current), opponent),
+    ]
+    gain = _evaluate(
+        arms, n, offset_seed(seed, 1), objective, 0, scaled(progress, 2), scheduler
+    ).iloc[1]
     return current, float(gain["diff_mean"]), float(gain["diff_low"]), float(gain["diff_high"])
 
 
-def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: int,
-                  rounds: int = 3, objective: str = "points", progress: Progress | None = None,
-                  scheduler: str | None = None) -> ScheduleSearch:
+def best_schedule(
+    rules: Rules,
+    base: Policy,
+    opponent: Policy,
+    n: int,
+    seed: int,
+    rounds: int = 3,
+    objective: str = "points",
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> ScheduleSearch:
     """A best-responds to ``opponent``, then B (same base policy) to A's schedule, and so
     on for ``rounds`` rounds or until neither schedule changes.
 
@@ -329,22 +409,44 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
         for side in ("A", "B"):
             if side == "A":
                 against = opponent if schedule_b is None else schedule_policy(base, schedule_b)
-                new, gain, low, high = _best_response(rules, base, schedule_a, against, n,
-                                                       offset_seed(seed, round_number),
-                                                       objective, progress, scheduler)
+                new, gain, low, high = _best_response(
+                    rules,
+                    base,
+                    schedule_a,
+                    against,
+                    n,
+                    offset_seed(seed, round_number),
+                    objective,
+                    progress,
+                    scheduler,
+                )
                 changed |= new != schedule_a
                 schedule_a = new
             else:
                 start = schedule_b or [10] * len(SCHEDULE_BINS)
-                new, gain, low, high = _best_response(rules, base, start,
-                                                       schedule_policy(base, schedule_a), n,
-                                                       offset_seed(seed, 100 + round_number),
-                                                       objective, progress, scheduler)
+                new, gain, low, high = _best_response(
+                    rules,
+                    base,
+                    start,
+                    schedule_policy(base, schedule_a),
+                    n,
+                    offset_seed(seed, 100 + round_number),
+                    objective,
+                    progress,
+                    scheduler,
+                )
                 changed |= new != schedule_b
                 schedule_b = new
-            steps.append({"round": round_number, "side": side,
-                          "schedule": "/".join(str(t) for t in new), "gain": gain,
-                          "gain_low": low, "gain_high": high})
+            steps.append(
+                {
+                    "round": round_number,
+                    "side": side,
+                    "schedule": "/".join(str(t) for t in new),
+                    "gain": gain,
+                    "gain_low": low,
+                    "gain_high": high,
+                }
+            )
         if not changed:
             advance(progress, (rounds - round_number) * 2 * best_response_work(n))
             break
@@ -357,17 +459,31 @@ def best_schedule(rules: Rules, base: Policy, opponent: Policy, n: int, seed: in
                 if threshold != mine[index]:
                     trial = [*mine]
                     trial[index] = threshold
-                    arms.append(Arm("/".join(map(str, trial)), rules,
-                                    schedule_policy(base, trial), schedule_policy(base, theirs)))
-        table = _evaluate(arms, n, offset_seed(seed, 999), objective, 0,
-                          scaled(progress, len(arms)), scheduler)
+                    arms.append(
+                        Arm(
+                            "/".join(map(str, trial)),
+                            rules,
+                            schedule_policy(base, trial),
+                            schedule_policy(base, theirs),
+                        )
+                    )
+        table = _evaluate(
+            arms, n, offset_seed(seed, 999), objective, 0, scaled(progress, len(arms)), scheduler
+        )
         best = table.iloc[1:]["diff_mean"].idxmax()
-        gaps.append({"side": side, "schedule": "/".join(map(str, mine)),
-                     "best_deviation": table.loc[best, "arm"],
-                     "gain": table.loc[best, "diff_mean"], "gain_low": table.loc[best, "diff_low"],
-                     "gain_high": table.loc[best, "diff_high"]})
-    return ScheduleSearch(pd.DataFrame(steps), tuple(schedule_a), tuple(final_b),
-                          pd.DataFrame(gaps))
+        gaps.append(
+            {
+                "side": side,
+                "schedule": "/".join(map(str, mine)),
+                "best_deviation": table.loc[best, "arm"],
+                "gain": table.loc[best, "diff_mean"],
+                "gain_low": table.loc[best, "diff_low"],
+                "gain_high": table.loc[best, "diff_high"],
+            }
+        )
+    return ScheduleSearch(
+        pd.DataFrame(steps), tuple(schedule_a), tuple(final_b), pd.DataFrame(gaps)
+    )
 
 
 def best_schedule_work(n: int, rounds: int) -> int:
@@ -386,16 +502,31 @@ def default_field() -> dict[str, Policy | SearchPolicy]:
     expert's knock decisions, with 64 samples per knock (a quarter of its default: the
     round robin plays it 14 times as many hands as the bar match, and at 64 it already
     beats ``expert``, BENCHMARKS.md "Search player")."""
-    field: dict[str, Policy | SearchPolicy] = {name: POLICY_PRESETS[name] for name in
-                                ("simple", "basic", "safe-discard", "lookahead", "gin-hunter",
-                                 "passive", "expert")}
+    field: dict[str, Policy | SearchPolicy] = {
+        name: POLICY_PRESETS[name]
+        for name in (
+            "simple",
+            "basic",
+            "safe-discard",
+            "lookahead",
+            "gin-hunter",
+            "passive",
+            "expert",
+        )
+    }
     field["search,budget=64"] = SearchPolicy(budget=64)
     return field
 
 
-def tournament(rules: Rules, field: Mapping[str, Player], deals: int, games: int, seed: int,
-               progress: Progress | None = None, scheduler: str | None = None
-               ) -> pd.DataFrame:
+def tournament(
+    rules: Rules,
+    field: Mapping[str, Player],
+    deals: int,
+    games: int,
+    seed: int,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """Round robin: one row per ordered pair (a, b), a != b, with a's points per hand
     and game-win rate against b (95% CIs), seats swapped on common deals and games.
     A player may be the search player (:class:`analyzer.gin.play.players.SearchPolicy`);
@@ -404,7 +535,7 @@ def tournament(rules: Rules, field: Mapping[str, Player], deals: int, games: int
     rows = []
     tell_total(progress, len(names) * (len(names) - 1) // 2 * (deals + games))
     for i, name_a in enumerate(names):
-        for name_b in names[i + 1:]:
+        for name_b in names[i + 1 :]:
             arm = [Arm(f"{name_a} v {name_b}", rules, field[name_a], field[name_b])]
             hands = compare_hands(arm, deals, seed, progress=progress, scheduler=scheduler)
             game_table = compare_games(arm, games, seed, progress=progress, scheduler=scheduler)
@@ -413,29 +544,46 @@ def tournament(rules: Rules, field: Mapping[str, Player], deals: int, games: int
                 points = sorted((sign * h["points_low"], sign * h["points_high"]))
                 win = g["game_win_mean"] if sign > 0 else 1 - g["game_win_mean"]
                 half = (g["game_win_high"] - g["game_win_low"]) / 2
-                rows.append({"a": a, "b": b, "points": sign * h["points_mean"],
-                             "points_low": points[0], "points_high": points[1],
-                             "game_win": win, "game_win_low": win - half,
-                             "game_win_high": win + half, "deals": int(h["n"]),
-                             "games": int(g["n"])})
+                rows.append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "points": sign * h["points_mean"],
+                        "points_low": points[0],
+                        "points_high": points[1],
+                        "game_win": win,
+                        "game_win_low": win - half,
+                        "game_win_high": win + half,
+                        "deals": int(h["n"]),
+                        "games": int(g["n"]),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def ranking(results: pd.DataFrame) -> pd.DataFrame:
     """Policies ranked by mean points per hand against the rest of the field."""
     table = results.groupby("a").agg(points=("points", "mean"), game_win=("game_win", "mean"))
-    return table.sort_values("points", ascending=False).reset_index().rename(
-        columns={"a": "policy"})
+    return (
+        table.sort_values("points", ascending=False).reset_index().rename(columns={"a": "policy"})
+    )
 
 
 # ------------------------------------------------------------------------- variants
 
 
-
-def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Policy,
-             deals: int, games: int, seed: int,
-             thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
-             progress: Progress | None = None, scheduler: str | None = None) -> pd.DataFrame:
+def variants(
+    presets: Sequence[str],
+    baseline: Policy,
+    strong: Policy,
+    weak: Policy,
+    deals: int,
+    games: int,
+    seed: int,
+    thresholds: Sequence[int] = (0, 2, 4, 6, 8, 10),
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> pd.DataFrame:
     """One row per rules preset.
 
     Columns: ``hand_points`` (mean and SD of the points a hand scores in ``baseline``
@@ -453,39 +601,52 @@ def variants(presets: Sequence[str], baseline: Policy, strong: Policy, weak: Pol
     tell_total(progress, len(presets) * (deals + 2 * games + sweep_work))
     for name in presets:
         rules = RULE_PRESETS[name]
-        self_play = simulate(rules, baseline, baseline, deals, seed, keep_rows=True,
-                             progress=progress)
+        self_play = simulate(
+            rules, baseline, baseline, deals, seed, keep_rows=True, progress=progress
+        )
         if self_play.interrupted:  # a study stops on Ctrl-C; only simulate reports partials
             raise KeyboardInterrupt
         assert self_play.rows is not None  # keep_rows
         hand_points = self_play.rows["points"]
-        skill = compare_games([Arm(name, rules, strong, weak)], games, seed,
-                              progress=progress, scheduler=scheduler).iloc[0]
-        game_table = compare_games([Arm(name, rules, baseline, baseline)], games, seed,
-                              progress=progress, scheduler=scheduler).iloc[0]
+        skill = compare_games(
+            [Arm(name, rules, strong, weak)], games, seed, progress=progress, scheduler=scheduler
+        ).iloc[0]
+        game_table = compare_games(
+            [Arm(name, rules, baseline, baseline)],
+            games,
+            seed,
+            progress=progress,
+            scheduler=scheduler,
+        ).iloc[0]
         if rules.straight:
             best = "n/a (no knocking)"
             advance(progress, sweep_work)
         else:
-            sweep = compare_hands(knock_arms(rules, baseline, baseline, thresholds),
-                                  deals // 2, seed, reference=len(thresholds) - 1,
-                                  progress=scaled(progress, len(thresholds)),
-                                  scheduler=scheduler)
+            sweep = compare_hands(
+                knock_arms(rules, baseline, baseline, thresholds),
+                deals // 2,
+                seed,
+                reference=len(thresholds) - 1,
+                progress=scaled(progress, len(thresholds)),
+                scheduler=scheduler,
+            )
             best = str(thresholds[int(sweep["points_mean"].idxmax())])
-        rows.append({
-            "rules": name,
-            "hand_points": float(hand_points.mean()),
-            "hand_points_sd": float(hand_points.std()),
-            "first_edge": self_play.first_player_points.mean,
-            "first_edge_low": self_play.first_player_points.low,
-            "first_edge_high": self_play.first_player_points.high,
-            "hands_per_game": game_table["hands_mean"],
-            "shutout_rate": game_table["shutout_mean"],
-            "strong_game_win": skill["game_win_mean"],
-            "strong_game_win_low": skill["game_win_low"],
-            "strong_game_win_high": skill["game_win_high"],
-            "best_threshold": best,
-        })
+        rows.append(
+            {
+                "rules": name,
+                "hand_points": float(hand_points.mean()),
+                "hand_points_sd": float(hand_points.std()),
+                "first_edge": self_play.first_player_points.mean,
+                "first_edge_low": self_play.first_player_points.low,
+                "first_edge_high": self_play.first_player_points.high,
+                "hands_per_game": game_table["hands_mean"],
+                "shutout_rate": game_table["shutout_mean"],
+                "strong_game_win": skill["game_win_mean"],
+                "strong_game_win_low": skill["game_win_low"],
+                "strong_game_win_high": skill["game_win_high"],
+                "best_threshold": best,
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -58,20 +58,35 @@ or by default :func:`simulated_equity`, which plays whole games from that score)
 """
 
 from .position import (
-           ME,
-           OPP,
-           Action,
-           ActionKind,
-           Position,
-           check_game_position,
-           legal_actions,
-           parse_action,
-           parse_score,
+    ME,
+    OPP,
+    Action,
+    ActionKind,
+    Position,
+    check_game_position,
+    legal_actions,
+    parse_action,
+    parse_score,
 )
 from .race import Equity, advise, simulated_equity
 from .sampling import SampledDeals, sample_deals
 from .verdict import ActionEstimate, Advice
 
-__all__ = ["ME", "OPP", "Action", "ActionEstimate", "ActionKind", "Advice", "Equity", "Position",
-           "SampledDeals", "advise", "check_game_position", "legal_actions", "parse_action", "parse_score",
-           "sample_deals", "simulated_equity"]
+__all__ = [
+    "ME",
+    "OPP",
+    "Action",
+    "ActionEstimate",
+    "ActionKind",
+    "Advice",
+    "Equity",
+    "Position",
+    "SampledDeals",
+    "advise",
+    "check_game_position",
+    "legal_actions",
+    "parse_action",
+    "parse_score",
+    "sample_deals",
+    "simulated_equity",
+]

@@ -74,8 +74,9 @@ class Position:
 
     def __post_init__(self) -> None:
         if len(self.hand) != 11:
-            raise ValueError(f"wrong hand size: {len(self.hand)} cards, expected 11 "
-                             "(or 10 plus the drawn card)")
+            raise ValueError(
+                f"wrong hand size: {len(self.hand)} cards, expected 11 (or 10 plus the drawn card)"
+            )
         if self.dealer not in ("me", "opp"):
             raise ValueError(f"dealer must be 'me' or 'opp', got {self.dealer!r}")
         if self.drawn is not None and self.drawn not in self.hand:
@@ -96,11 +97,15 @@ class Position:
                 continue
             where = "hand" if card in self.hand else "pile" if card in self.pile else None
             if where:
-                raise ValueError(f"{format_card(card)} is in the {where}, but the opponent "
-                                 "took it and never threw it")
+                raise ValueError(
+                    f"{format_card(card)} is in the {where}, but the opponent "
+                    "took it and never threw it"
+                )
         if len(self.known_opp_cards) > 10:
-            raise ValueError(f"the opponent took {len(self.known_opp_cards)} cards it has not "
-                             "thrown, but holds only 10")
+            raise ValueError(
+                f"the opponent took {len(self.known_opp_cards)} cards it has not "
+                "thrown, but holds only 10"
+            )
         self._resolve_counts()
         if self.score is not None and min(self.score) < 0:
             raise ValueError(f"scores must be >= 0, got {self.score[0]}:{self.score[1]}")
@@ -110,21 +115,27 @@ class Position:
         takes = len(self.opp_took) + int(self.from_pile)
         stock = self.stock
         if stock is None:
-            stock = (UNDEALT - len(self.pile) if self.turn is None
-                     else UNDEALT - (self._draws_before(self.turn) - takes))
+            stock = (
+                UNDEALT - len(self.pile)
+                if self.turn is None
+                else UNDEALT - (self._draws_before(self.turn) - takes)
+            )
         if not 2 <= stock <= UNDEALT:
-            raise ValueError(f"the stock must hold 2-{UNDEALT} cards with 11 in hand, got "
-                             f"{stock}")
+            raise ValueError(f"the stock must hold 2-{UNDEALT} cards with 11 in hand, got {stock}")
         if len(self.pile) > UNDEALT - stock:
-            raise ValueError(f"more cards than the deck holds: {len(self.pile)} pile cards, "
-                             f"{stock} in the stock and 21 in the hands make "
-                             f"{len(self.pile) + stock + 21} > 52")
+            raise ValueError(
+                f"more cards than the deck holds: {len(self.pile)} pile cards, "
+                f"{stock} in the stock and 21 in the hands make "
+                f"{len(self.pile) + stock + 21} > 52"
+            )
         buried = self.known_buried
         if len(buried) > self.hidden_pile(stock):
             card = format_card(buried[0])
-            raise ValueError(f"the opponent threw {card}, which is neither in the pile nor in "
-                             f"the hand, and the stock count {stock} leaves no room for it "
-                             "under the pile")
+            raise ValueError(
+                f"the opponent threw {card}, which is neither in the pile nor in "
+                f"the hand, and the stock count {stock} leaves no room for it "
+                "under the pile"
+            )
         turn = self.turn
         if turn is None:
             draws = UNDEALT - stock + takes
@@ -134,8 +145,12 @@ class Position:
         if self.turn is not None:
             self._check_turn(turn, stock)
         upcard = self.upcard
-        if (upcard is None and self.hidden_pile(stock) == 0 and self.pile
-                and self.pile[0] not in self.opp_threw):
+        if (
+            upcard is None
+            and self.hidden_pile(stock) == 0
+            and self.pile
+            and self.pile[0] not in self.opp_threw
+        ):
             upcard = self.pile[0]  # the whole pile: its bottom card is the upcard
         object.__setattr__(self, "stock", stock)
         object.__setattr__(self, "turn", turn)
@@ -145,13 +160,16 @@ class Position:
         """A given turn must fit the stock: the opponent's draws that were not pile
         takes came from the stock, and a hand has at most ``MAX_DRAWS`` draws."""
         if self._draws_before(turn) > MAX_DRAWS:
-            raise ValueError(f"turn {turn} is past the last turn of a hand "
-                             f"({MAX_DRAWS} draws in all)")
+            raise ValueError(
+                f"turn {turn} is past the last turn of a hand ({MAX_DRAWS} draws in all)"
+            )
         opponent_stock_draws = self._draws_before(turn) - turn - len(self.opp_took)
         if opponent_stock_draws > UNDEALT - stock:
-            raise ValueError(f"turn {turn} does not fit a stock of {stock}: the opponent "
-                             f"would have drawn {opponent_stock_draws} stock cards, but only "
-                             f"{UNDEALT - stock} have left it")
+            raise ValueError(
+                f"turn {turn} does not fit a stock of {stock}: the opponent "
+                f"would have drawn {opponent_stock_draws} stock cards, but only "
+                f"{UNDEALT - stock} have left it"
+            )
 
     def _draws_before(self, turn: int) -> int:
         """Draws in the hand so far (both players) when this player is on ``turn``."""
@@ -177,8 +195,7 @@ class Position:
     @property
     def unseen(self) -> tuple[int, ...]:
         """Cards whose place (opponent's hand, stock or buried pile) is unknown."""
-        seen = set(self.hand) | set(self.pile) | set(self.known_opp_cards) | set(
-            self.known_buried)
+        seen = set(self.hand) | set(self.pile) | set(self.known_opp_cards) | set(self.known_buried)
         return tuple(c for c in range(52) if c not in seen)
 
     @property
@@ -187,10 +204,20 @@ class Position:
         return self.drawn if self.from_pile else None
 
     @classmethod
-    def from_options(cls, hand: str, pile: str = "", opp_took: str = "", opp_threw: str = "",
-                     stock: int | None = None, turn: int | None = None, dealer: str = "opp",
-                     drawn: str | None = None, from_pile: bool = False,
-                     score: str | None = None, upcard: str | None = None) -> Position:
+    def from_options(
+        cls,
+        hand: str,
+        pile: str = "",
+        opp_took: str = "",
+        opp_threw: str = "",
+        stock: int | None = None,
+        turn: int | None = None,
+        dealer: str = "opp",
+        drawn: str | None = None,
+        from_pile: bool = False,
+        score: str | None = None,
+        upcard: str | None = None,
+    ) -> Position:
         """A position from notation strings (``score`` as ``"45:80"``).
 
         ``hand`` holds 11 cards, or 10 with ``drawn`` the card drawn.
@@ -205,11 +232,19 @@ class Position:
             if drawn_card in cards:
                 raise ValueError(f"the drawn card {drawn} is also listed in the hand")
             cards.append(drawn_card)
-        return cls(hand=tuple(cards), pile=tuple(parse_hand(pile)),
-                   opp_took=tuple(parse_hand(opp_took)), opp_threw=tuple(parse_hand(opp_threw)),
-                   stock=stock, turn=turn, dealer=dealer, drawn=drawn_card, from_pile=from_pile,
-                   score=parse_score(score) if score else None,
-                   upcard=parse_card(upcard) if upcard else None)
+        return cls(
+            hand=tuple(cards),
+            pile=tuple(parse_hand(pile)),
+            opp_took=tuple(parse_hand(opp_took)),
+            opp_threw=tuple(parse_hand(opp_threw)),
+            stock=stock,
+            turn=turn,
+            dealer=dealer,
+            drawn=drawn_card,
+            from_pile=from_pile,
+            score=parse_score(score) if score else None,
+            upcard=parse_card(upcard) if upcard else None,
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Position:
@@ -221,12 +256,24 @@ class Position:
         >>> Position.from_json({"hand": "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h", "pile": "Qh 3d"}).stock
         29
         """
-        known = ("hand", "pile", "opp_took", "opp_threw", "stock", "turn", "dealer", "drawn",
-                 "from_pile", "score", "upcard")
+        known = (
+            "hand",
+            "pile",
+            "opp_took",
+            "opp_threw",
+            "stock",
+            "turn",
+            "dealer",
+            "drawn",
+            "from_pile",
+            "score",
+            "upcard",
+        )
         for key in data:
             if key not in known:
-                raise ValueError(f"unknown key {key!r} in the position; keys are "
-                                 f"{', '.join(known)}")
+                raise ValueError(
+                    f"unknown key {key!r} in the position; keys are {', '.join(known)}"
+                )
         if "hand" not in data:
             raise ValueError("the position has no 'hand'")
         args: dict[str, Any] = {}
@@ -237,8 +284,7 @@ class Position:
             if isinstance(value, list) and all(isinstance(card, str) for card in value):
                 value = " ".join(value)
             if not isinstance(value, str):
-                raise TypeError(f"{key} must be card notation or a list of cards, "
-                                f"got {value!r}")
+                raise TypeError(f"{key} must be card notation or a list of cards, got {value!r}")
             args[key] = value
         for key in ("stock", "turn"):
             if data.get(key) is not None:
@@ -255,15 +301,21 @@ class Position:
             raise TypeError(f"from_pile must be true or false, got {from_pile!r}")
         score = data.get("score")
         if isinstance(score, list):
-            if len(score) != 2 or not all(isinstance(s, int) and not isinstance(s, bool)
-                                          for s in score):
+            if len(score) != 2 or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in score
+            ):
                 raise ValueError(f"score must be [mine, theirs] in points, got {score!r}")
             score = ":".join(str(s) for s in score)
         elif score is not None and not isinstance(score, str):
-            raise ValueError(f"score must be \"mine:theirs\" or [mine, theirs], got {score!r}")
-        return cls.from_options(**args, dealer=str(data.get("dealer", "opp")),
-                                drawn=data.get("drawn"), from_pile=from_pile,
-                                score=score, upcard=data.get("upcard"))
+            raise ValueError(f'score must be "mine:theirs" or [mine, theirs], got {score!r}')
+        return cls.from_options(
+            **args,
+            dealer=str(data.get("dealer", "opp")),
+            drawn=data.get("drawn"),
+            from_pile=from_pile,
+            score=score,
+            upcard=data.get("upcard"),
+        )
 
     def knock_limit(self, rules: Rules) -> int:
         """The most deadwood (points) a knock may leave in this hand under ``rules``."""
@@ -284,7 +336,9 @@ class Position:
             "pile": " ".join(format_card(c) for c in self.pile),  # bottom to top, not sorted
             "opp_took": format_hand(list(self.opp_took)),
             "opp_threw": format_hand(list(self.opp_threw)),
-            "stock": self.stock, "turn": self.turn, "dealer": self.dealer,
+            "stock": self.stock,
+            "turn": self.turn,
+            "dealer": self.dealer,
             "drawn": None if self.drawn is None else format_card(self.drawn),
             "from_pile": self.from_pile,
             "score": None if self.score is None else list(self.score),
@@ -300,8 +354,10 @@ def check_game_position(position: Position, rules: Rules) -> None:
     if rules.hollywood:
         raise ValueError("game-win advice is not supported with hollywood scoring")
     if max(position.score) >= rules.target:
-        raise ValueError(f"score {position.score[0]}:{position.score[1]} already reaches "
-                         f"the target {rules.target}")
+        raise ValueError(
+            f"score {position.score[0]}:{position.score[1]} already reaches "
+            f"the target {rules.target}"
+        )
 
 
 def parse_score(text: str) -> tuple[int, int]:
@@ -345,8 +401,12 @@ class Action:
 
     def describe(self, symbols: bool = False, gerund: bool = False) -> str:
         """In words: ``knock, discarding K♦`` (or ``knocking (discarding K♦)``)."""
-        words = {"play": ("play on", "playing on"), "knock": ("knock", "knocking"),
-                 "gin": ("go gin", "going gin"), "big gin": ("go big gin", "going big gin")}
+        words = {
+            "play": ("play on", "playing on"),
+            "knock": ("knock", "knocking"),
+            "gin": ("go gin", "going gin"),
+            "big gin": ("go big gin", "going big gin"),
+        }
         text = words[self.verb][gerund]
         if self.card is None:
             return text
@@ -370,8 +430,7 @@ def legal_actions(position: Position, rules: Rules = STANDARD) -> list[Action]:
     limit = position.knock_limit(rules)
     deadwoods = _deadwood_after_each_discard(position)
     actions = [Action(ActionKind.PLAY, card, dw) for card, dw in deadwoods.items()]
-    actions += [Action(ActionKind.KNOCK, card, dw) for card, dw in deadwoods.items()
-                if dw <= limit]
+    actions += [Action(ActionKind.KNOCK, card, dw) for card, dw in deadwoods.items() if dw <= limit]
     whole = int(min_deadwood_kernel(np.int64(card_mask(position.hand))))
     if rules.big_gin and whole == 0:
         actions.append(Action(ActionKind.BIG_GIN, None, 0))
@@ -394,8 +453,9 @@ def parse_action(text: str, position: Position, rules: Rules = STANDARD) -> Acti
             raise ValueError("cannot go big gin: the 11 cards are not all melded")
         return Action(ActionKind.BIG_GIN, None, 0)
     if len(words) != 2 or words[0] not in ("knock", "gin", "play", "discard"):
-        raise ValueError(f"bad action {text!r}: expected 'knock Kd', 'gin Kd', 'play Kd' or "
-                         "'big gin'")
+        raise ValueError(
+            f"bad action {text!r}: expected 'knock Kd', 'gin Kd', 'play Kd' or 'big gin'"
+        )
     card = parse_card(words[1])
     name = format_card(card)
     if card not in position.hand:
@@ -409,8 +469,10 @@ def parse_action(text: str, position: Position, rules: Rules = STANDARD) -> Acti
     if words[0] == "gin" and deadwood > 0:
         raise ValueError(f"cannot go gin discarding {name}: {deadwood} deadwood is left")
     if deadwood > limit:
-        raise ValueError(f"cannot knock discarding {name}: {deadwood} deadwood is left, over "
-                         f"the knock limit of {limit}{_limit_reason(position, rules)}")
+        raise ValueError(
+            f"cannot knock discarding {name}: {deadwood} deadwood is left, over "
+            f"the knock limit of {limit}{_limit_reason(position, rules)}"
+        )
     return Action(ActionKind.KNOCK, card, deadwood)
 
 
@@ -444,5 +506,16 @@ def _deadwood_after_each_discard(position: Position) -> dict[int, int]:
     return {c: int(out[c]) for c in sorted(position.hand) if c != position.taken}
 
 
-__all__ = ["ME", "OPP", "UNDEALT", "Action", "ActionKind", "Position", "card_mask",
-           "legal_actions", "my_pile_throws", "parse_action", "parse_score"]
+__all__ = [
+    "ME",
+    "OPP",
+    "UNDEALT",
+    "Action",
+    "ActionKind",
+    "Position",
+    "card_mask",
+    "legal_actions",
+    "my_pile_throws",
+    "parse_action",
+    "parse_score",
+]

@@ -18,11 +18,11 @@ from numba import njit, prange
 
 from ....core.cards import format_card
 from ....core.rng import ADVISOR_POLICY_SALT, SEARCH_SALT, stream_key
+from ...decisions.sampling import weighted_mean as weighted_mean_kernel
 from ...engine.transitions import SCRATCH_SIZE, Outcome, Phase, Slot, apply_discard
 from ...model.policies import PRESETS as POLICY_PRESETS
 from ...model.policies import Policy
 from ...model.rules import STANDARD, Rules
-from ...decisions.sampling import weighted_mean as weighted_mean_kernel
 from ..game_kernels import GameColumn
 from ..players import Player, SearchPolicy, format_player, rollout_policy, split_players
 from ..search import play_on
@@ -55,15 +55,24 @@ Equity = Callable[[int, int, bool], float]
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
-def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
-                    pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
-                    observed: npt.NDArray[np.int64], temperature: np.float64,
-                    actions: npt.NDArray[np.int64], active: npt.NDArray[np.bool_],
-                    rules: npt.NDArray[np.int64], policies: npt.NDArray[np.int64],
-                    searchers: npt.NDArray[np.int64],
-                    points: npt.NDArray[np.int64], outcomes: npt.NDArray[np.int64],
-                    winners: npt.NDArray[np.int64], log_weights: npt.NDArray[np.float64]
-                    ) -> None:
+def _rollout_kernel(
+    seed: np.int64,
+    first: np.int64,
+    base: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int64],
+    layout: npt.NDArray[np.int64],
+    observed: npt.NDArray[np.int64],
+    temperature: np.float64,
+    actions: npt.NDArray[np.int64],
+    active: npt.NDArray[np.bool_],
+    rules: npt.NDArray[np.int64],
+    policies: npt.NDArray[np.int64],
+    searchers: npt.NDArray[np.int64],
+    points: npt.NDArray[np.int64],
+    outcomes: npt.NDArray[np.int64],
+    winners: npt.NDArray[np.int64],
+    log_weights: npt.NDArray[np.float64],
+) -> None:
     """Roll out samples ``first .. first + len(points)``, every active action on each.
 
     ``layout`` is indexed by :class:`SampleLayout`; ``actions[a]`` is ``(card, ActionKind)``.
@@ -74,8 +83,9 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
     for i in prange(points.shape[0]):
         sample = first + i
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        start, log_weights[i] = weighted_start(seed, sample, base, pool, layout, observed,
-                                               temperature, scratch)
+        start, log_weights[i] = weighted_start(
+            seed, sample, base, pool, layout, observed, temperature, scratch
+        )
         rng = np.empty(1, dtype=np.uint64)
         state = np.empty_like(start)
         policy_key = stream_key(seed ^ ADVISOR_POLICY_SALT, sample)
@@ -90,17 +100,22 @@ def _rollout_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64]
                 apply_discard(state, actions[a, 0], actions[a, 1] == ActionKind.KNOCK, rules)
             if state[Slot.PHASE] != Phase.DONE:
                 # big gin: advance declares it at once in the discard phase
-                play_on(state, rules, policies, searchers, search_key, rng, scratch,
-                        samples_used)
+                play_on(state, rules, policies, searchers, search_key, rng, scratch, samples_used)
             winner = state[Slot.WINNER]
             outcomes[i, a] = state[Slot.OUTCOME]
             winners[i, a] = winner
-            points[i, a] = 0 if winner < 0 else (
-                state[Slot.POINTS] if winner == ME else -state[Slot.POINTS])
+            points[i, a] = (
+                0 if winner < 0 else (state[Slot.POINTS] if winner == ME else -state[Slot.POINTS])
+            )
 
 
-def simulated_equity(rules: Rules, policy: Player = _BASIC, opponent: Player = _BASIC,
-                     games: int = 1000, seed: int = 0) -> Equity:
+def simulated_equity(
+    rules: Rules,
+    policy: Player = _BASIC,
+    opponent: Player = _BASIC,
+    games: int = 1000,
+    seed: int = 0,
+) -> Equity:
     """A game-win probability function estimated by playing ``games`` whole games from
     each score asked for (cached).  Slow but needs no table; its own noise (about
     ``0.5 / sqrt(games)``) is not part of the advisor's confidence intervals.
@@ -108,10 +123,19 @@ def simulated_equity(rules: Rules, policy: Player = _BASIC, opponent: Player = _
     ``win(score_me, score_opp, i_deal_next)`` is the probability that this player, with
     ``policy``, wins a game to ``rules.target`` against ``opponent`` from those scores.
     """
+
     @cache
     def both_dealers(score_me: int, score_opp: int) -> tuple[float, float]:
-        rows = game_rows(rules, policy, opponent, seed, 0, games, swap_seats=True,
-                         start=(score_me, score_opp, 0, 0))
+        rows = game_rows(
+            rules,
+            policy,
+            opponent,
+            seed,
+            0,
+            games,
+            swap_seats=True,
+            start=(score_me, score_opp, 0, 0),
+        )
         # with swapped seats, even rows have the opponent deal first, odd rows this player
         won = rows[:, GameColumn.GAMES_WON_A].astype(np.float64)
         return float(won[0::2].mean()), float(won[1::2].mean())
@@ -122,8 +146,13 @@ def simulated_equity(rules: Rules, policy: Player = _BASIC, opponent: Player = _
     return win
 
 
-def game_values(points: npt.NDArray[np.int64], winners: npt.NDArray[np.int64],
-                 position: Position, rules: Rules, equity: Equity) -> npt.NDArray[np.float64]:
+def game_values(
+    points: npt.NDArray[np.int64],
+    winners: npt.NDArray[np.int64],
+    position: Position,
+    rules: Rules,
+    equity: Equity,
+) -> npt.NDArray[np.float64]:
     """Game-win probability after each rolled-out hand (points and winners per sample)."""
     assert position.score is not None
     mine = position.score[0] + np.where(winners == ME, points, 0)
@@ -145,12 +174,15 @@ def game_values(points: npt.NDArray[np.int64], winners: npt.NDArray[np.int64],
     return values
 
 
-def weighted_mean(values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-                  ) -> tuple[float, float]:
+def weighted_mean(
+    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
+) -> tuple[float, float]:
     """(mean, 95% half-width) of a self-normalised weighted mean; with equal weights the
     usual mean and ``1.96 s / sqrt(n)`` (the kernel the search player's race uses)."""
-    mean, half = weighted_mean_kernel(np.ascontiguousarray(values, dtype=np.float64),
-                                      np.ascontiguousarray(weights, dtype=np.float64))
+    mean, half = weighted_mean_kernel(
+        np.ascontiguousarray(values, dtype=np.float64),
+        np.ascontiguousarray(weights, dtype=np.float64),
+    )
     return float(mean), float(half)
 
 
@@ -167,25 +199,39 @@ class Race:
         self.counts = np.zeros(len(actions), dtype=np.int64)
         self.active = np.ones(len(actions), dtype=np.bool_)
 
-    def columns(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64],
-                               npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    def columns(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.float64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.float64],
+    ]:
         """(values, outcomes, winners, normalised weights) over every sample so far."""
         log_w = np.concatenate(self.log_weights)
         if not np.isfinite(log_w.max()):
-            raise ValueError("no sampled opponent hand fits its play under the model opponent "
-                             "(it would have knocked with each); try uniform weights or "
-                             "another opponent policy")
+            raise ValueError(
+                "no sampled opponent hand fits its play under the model opponent "
+                "(it would have knocked with each); try uniform weights or "
+                "another opponent policy"
+            )
         weights = np.exp(log_w - log_w.max())
-        return (np.concatenate(self.values), np.concatenate(self.outcomes),
-                np.concatenate(self.winners), weights)
+        return (
+            np.concatenate(self.values),
+            np.concatenate(self.outcomes),
+            np.concatenate(self.winners),
+            weights,
+        )
 
-    def estimate(self, a: int, values: npt.NDArray[np.float64],
-                 weights: npt.NDArray[np.float64]) -> tuple[float, float]:
+    def estimate(
+        self, a: int, values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
+    ) -> tuple[float, float]:
         n = self.counts[a]
         return weighted_mean(values[:n, a], weights[:n])
 
-    def paired(self, a: int, b: int, values: npt.NDArray[np.float64],
-               weights: npt.NDArray[np.float64]) -> tuple[float, float]:
+    def paired(
+        self, a: int, b: int, values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
+    ) -> tuple[float, float]:
         """(mean of a - b, half-width) over the samples both saw."""
         n = min(self.counts[a], self.counts[b])
         return weighted_mean(values[:n, a] - values[:n, b], weights[:n])
@@ -202,12 +248,22 @@ class Race:
         return best, (int(max(pool, key=lambda a: means[a])) if pool else -1)
 
 
-def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
-           opponent: Player = _BASIC, samples: int = 20_000, seed: int = 0,
-           tolerance: float | None = None, weights: str = "model", temperature: float = 8.0,
-           actions: Iterable[str] | None = None, equity: Equity | None = None,
-           equity_games: int = 1000, batch: int = 256,
-           progress: Callable[[int], None] | None = None) -> Advice:
+def advise(
+    position: Position,
+    rules: Rules = STANDARD,
+    policy: Player = _BASIC,
+    opponent: Player = _BASIC,
+    samples: int = 20_000,
+    seed: int = 0,
+    tolerance: float | None = None,
+    weights: str = "model",
+    temperature: float = 8.0,
+    actions: Iterable[str] | None = None,
+    equity: Equity | None = None,
+    equity_games: int = 1000,
+    batch: int = 256,
+    progress: Callable[[int], None] | None = None,
+) -> Advice:
     """Rank the actions of ``position`` by rollouts (see the module notes).
 
     Parameters
@@ -271,17 +327,20 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
             equity = simulated_equity(rules, policy, opponent, equity_games, seed)
     if tolerance is None:
         tolerance = 0.01 if game else 1.0
-    chosen = (legal_actions(position, rules) if actions is None
-              else [parse_action(text, position, rules) for text in actions])
+    chosen = (
+        legal_actions(position, rules)
+        if actions is None
+        else [parse_action(text, position, rules) for text in actions]
+    )
     if not chosen:
         raise ValueError("no action to evaluate")
     started = time.perf_counter()
     base = base_state(position, rules)
     pool = np.array(position.unseen, dtype=np.int64)
-    layout = sample_layout(position, rules, rollout_policy(opponent), base,
-                           model=weights == "model")
-    table = np.array([[-1 if a.card is None else a.card, a.kind] for a in chosen],
-                     dtype=np.int64)
+    layout = sample_layout(
+        position, rules, rollout_policy(opponent), base, model=weights == "model"
+    )
+    table = np.array([[-1 if a.card is None else a.card, a.kind] for a in chosen], dtype=np.int64)
     observed = observations(position)
     kernel_temperature = temperature if weights == "model" else 0.0
     rules_array = rules.to_array()
@@ -295,11 +354,31 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
         outcomes = np.full((count, len(chosen)), -1, dtype=np.int64)
         winners = np.full((count, len(chosen)), -1, dtype=np.int64)
         log_weights = np.zeros(count, dtype=np.float64)
-        run_stoppable(_rollout_kernel, np.int64(seed), np.int64(done), base, pool, layout,
-                      observed, kernel_temperature, table, race.active, rules_array, policies,
-                      searchers, points, outcomes, winners, log_weights, searchers=searchers)
-        race.values.append(game_values(points, winners, position, rules, equity)
-                           if game and equity is not None else points.astype(np.float64))
+        run_stoppable(
+            _rollout_kernel,
+            np.int64(seed),
+            np.int64(done),
+            base,
+            pool,
+            layout,
+            observed,
+            kernel_temperature,
+            table,
+            race.active,
+            rules_array,
+            policies,
+            searchers,
+            points,
+            outcomes,
+            winners,
+            log_weights,
+            searchers=searchers,
+        )
+        race.values.append(
+            game_values(points, winners, position, rules, equity)
+            if game and equity is not None
+            else points.astype(np.float64)
+        )
         race.outcomes.append(outcomes)
         race.winners.append(winners)
         race.log_weights.append(log_weights)
@@ -310,10 +389,23 @@ def advise(position: Position, rules: Rules = STANDARD, policy: Player = _BASIC,
         if race_step(race, tolerance):
             stopped = "converged"
             break
-    return _summarise(race, position, game, stopped, seed, weights, started,
-                      {"policy": policy, "opponent": opponent, "tolerance": tolerance,
-                       "temperature": temperature, "samples_budget": samples,
-                       "rules": rules.describe()})
+    return _summarise(
+        race,
+        position,
+        game,
+        stopped,
+        seed,
+        weights,
+        started,
+        {
+            "policy": policy,
+            "opponent": opponent,
+            "tolerance": tolerance,
+            "temperature": temperature,
+            "samples_budget": samples,
+            "rules": rules.describe(),
+        },
+    )
 
 
 def race_step(race: Race, tolerance: float) -> bool:
@@ -337,8 +429,16 @@ def race_step(race: Race, tolerance: float) -> bool:
     return resolved
 
 
-def _summarise(race: Race, position: Position, game: bool, stopped: str, seed: int,
-               weights_name: str, started: float, settings: dict[str, Any]) -> Advice:
+def _summarise(
+    race: Race,
+    position: Position,
+    game: bool,
+    stopped: str,
+    seed: int,
+    weights_name: str,
+    started: float,
+    settings: dict[str, Any],
+) -> Advice:
     values, outcomes, winners, weights = race.columns()
     n_actions = len(race.actions)
     means = np.array([race.estimate(a, values, weights)[0] for a in range(n_actions)])
@@ -346,40 +446,77 @@ def _summarise(race: Race, position: Position, game: bool, stopped: str, seed: i
     # it they are on the samples both saw (a dropped action's own mean is noisier)
     race.active = race.counts == race.counts.max()
     best, comparator = race.leader_and_comparator(means)
-    behind = {a: (0.0, 0.0) if a == best else race.paired(best, a, values, weights)
-              for a in range(n_actions)}
+    behind = {
+        a: (0.0, 0.0) if a == best else race.paired(best, a, values, weights)
+        for a in range(n_actions)
+    }
     estimates = []
     for a in sorted(range(n_actions), key=lambda a: (a != best, behind[a][0])):
         action = race.actions[a]
         n = race.counts[a]
         w = weights[:n] / weights[:n].sum()
         lead, lead_half = behind[a]
-        estimates.append(ActionEstimate(
-            action=action.name, kind=action.verb,
-            card=None if action.card is None else format_card(action.card),
-            deadwood=action.deadwood, mean=float(means[a]),
-            half_width=race.estimate(a, values, weights)[1], behind=lead,
-            behind_half_width=lead_half,
-            p_win=float(w @ (winners[:n, a] == ME)),
-            p_undercut=float(w @ ((outcomes[:n, a] == Outcome.UNDERCUT)
-                                  & (winners[:n, a] == OPP))),
-            p_opp_gin=float(w @ (np.isin(outcomes[:n, a], (Outcome.GIN, Outcome.BIG_GIN))
-                                 & (winners[:n, a] == OPP))),
-            samples=int(n), dropped=not race.active[a]))
-    margin, margin_half = (0.0, 0.0) if comparator < 0 else race.paired(best, comparator,
-                                                                         values, weights)
+        estimates.append(
+            ActionEstimate(
+                action=action.name,
+                kind=action.verb,
+                card=None if action.card is None else format_card(action.card),
+                deadwood=action.deadwood,
+                mean=float(means[a]),
+                half_width=race.estimate(a, values, weights)[1],
+                behind=lead,
+                behind_half_width=lead_half,
+                p_win=float(w @ (winners[:n, a] == ME)),
+                p_undercut=float(
+                    w @ ((outcomes[:n, a] == Outcome.UNDERCUT) & (winners[:n, a] == OPP))
+                ),
+                p_opp_gin=float(
+                    w
+                    @ (
+                        np.isin(outcomes[:n, a], (Outcome.GIN, Outcome.BIG_GIN))
+                        & (winners[:n, a] == OPP)
+                    )
+                ),
+                samples=int(n),
+                dropped=not race.active[a],
+            )
+        )
+    margin, margin_half = (
+        (0.0, 0.0) if comparator < 0 else race.paired(best, comparator, values, weights)
+    )
     total = weights.sum()
     return Advice(
-        position=position, objective="game" if game else "points", actions=tuple(estimates),
-        verdict=verdict_text(race.actions[best], None if comparator < 0 else race.actions[comparator],
-                         margin, margin_half, game),
-        margin=margin, margin_half_width=margin_half,
-        ess=float(total * total / (weights @ weights)), samples=int(race.counts.max()),
-        stopped=stopped, seed=seed, weights=weights_name,
+        position=position,
+        objective="game" if game else "points",
+        actions=tuple(estimates),
+        verdict=verdict_text(
+            race.actions[best],
+            None if comparator < 0 else race.actions[comparator],
+            margin,
+            margin_half,
+            game,
+        ),
+        margin=margin,
+        margin_half_width=margin_half,
+        ess=float(total * total / (weights @ weights)),
+        samples=int(race.counts.max()),
+        stopped=stopped,
+        seed=seed,
+        weights=weights_name,
         elapsed_s=time.perf_counter() - started,
-        settings={k: (format_player(v) if isinstance(v, Policy | SearchPolicy) else v)
-                  for k, v in settings.items()})
+        settings={
+            k: (format_player(v) if isinstance(v, Policy | SearchPolicy) else v)
+            for k, v in settings.items()
+        },
+    )
 
 
-__all__ = ["Equity", "Race", "advise", "game_values", "race_step", "simulated_equity",
-           "weighted_mean"]
+__all__ = [
+    "Equity",
+    "Race",
+    "advise",
+    "game_values",
+    "race_step",
+    "simulated_equity",
+    "weighted_mean",
+]

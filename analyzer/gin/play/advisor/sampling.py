@@ -18,12 +18,12 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from ....core.rng import stream_key
+from ...decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
 from ...engine.transitions import SCRATCH_SIZE, Slot
-from ..hand import Hand
 from ...model.policies import PRESETS as POLICY_PRESETS
 from ...model.policies import Policy
 from ...model.rules import STANDARD, Rules
-from ...decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
+from ..hand import Hand
 from .position import OPP, Position, card_mask, my_pile_throws
 
 
@@ -33,8 +33,9 @@ def base_state(position: Position, rules: Rules) -> npt.NDArray[np.int64]:
     return Hand.from_position(position, rules).state
 
 
-def sample_layout(position: Position, rules: Rules, opponent: Policy, base: npt.NDArray[np.int64],
-            model: bool) -> npt.NDArray[np.int64]:
+def sample_layout(
+    position: Position, rules: Rules, opponent: Policy, base: npt.NDArray[np.int64], model: bool
+) -> npt.NDArray[np.int64]:
     """The sampling layout (:class:`SampleLayout`) around the ``base`` state; ``model`` adds
     the play-in and the knock constraint of the model opponent."""
     layout = np.zeros(len(SampleLayout), dtype=np.int64)
@@ -48,8 +49,9 @@ def sample_layout(position: Position, rules: Rules, opponent: Policy, base: npt.
         # and threw again is a draw that came to nothing, like a useless stock card
         layout[SampleLayout.PLAY_IN] = max(opp_turns - len(position.known_opp_cards), 0)
         schedule = opponent.knock.thresholds()
-        layout[SampleLayout.OPP_THRESHOLD] = min(int(schedule[min(opp_turns, len(schedule)) - 1]),
-                                            position.knock_limit(rules))
+        layout[SampleLayout.OPP_THRESHOLD] = min(
+            int(schedule[min(opp_turns, len(schedule)) - 1]), position.knock_limit(rules)
+        )
     return layout
 
 
@@ -66,10 +68,16 @@ def observations(position: Position) -> npt.NDArray[np.int64]:
 
 
 @njit(cache=True)
-def weighted_start(seed: np.int64, sample: np.int64, base: npt.NDArray[np.int64],
-                   pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
-                   observed: npt.NDArray[np.int64], temperature: np.float64,
-                   scratch: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], np.float64]:
+def weighted_start(
+    seed: np.int64,
+    sample: np.int64,
+    base: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int64],
+    layout: npt.NDArray[np.int64],
+    observed: npt.NDArray[np.int64],
+    temperature: np.float64,
+    scratch: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], np.float64]:
     """Sample number ``sample`` of the stream ``seed``: ``base`` with the opponent's hand
     and the stock dealt from ``pool``, and its log weight (0 when ``temperature <= 0``).
     The advisor's rollouts and :func:`sample_deals` both start from it."""
@@ -80,22 +88,35 @@ def weighted_start(seed: np.int64, sample: np.int64, base: npt.NDArray[np.int64]
     deal_sample(start, cards, rng, layout, scratch, np.int64(OPP))
     log_weight = 0.0
     if temperature > 0:
-        log_weight = log_likelihood(start[Slot.HAND + OPP], observed, temperature,
-                                    layout[SampleLayout.OPP_THRESHOLD], scratch[:52])
+        log_weight = log_likelihood(
+            start[Slot.HAND + OPP],
+            observed,
+            temperature,
+            layout[SampleLayout.OPP_THRESHOLD],
+            scratch[:52],
+        )
     return start, log_weight
 
 
 @njit(cache=True, parallel=True)
-def _sample_kernel(seed: np.int64, first: np.int64, base: npt.NDArray[np.int64],
-                   pool: npt.NDArray[np.int64], layout: npt.NDArray[np.int64],
-                   observed: npt.NDArray[np.int64], temperature: np.float64,
-                   states: npt.NDArray[np.int64], log_weights: npt.NDArray[np.float64]) -> None:
+def _sample_kernel(
+    seed: np.int64,
+    first: np.int64,
+    base: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.int64],
+    layout: npt.NDArray[np.int64],
+    observed: npt.NDArray[np.int64],
+    temperature: np.float64,
+    states: npt.NDArray[np.int64],
+    log_weights: npt.NDArray[np.float64],
+) -> None:
     """Sample ``first + i`` into ``states[i]`` and its log weight (0 when
     ``temperature <= 0``), from the same streams as the advisor's rollouts."""
     for i in prange(states.shape[0]):
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        states[i], log_weights[i] = weighted_start(seed, first + i, base, pool, layout,
-                                                   observed, temperature, scratch)
+        states[i], log_weights[i] = weighted_start(
+            seed, first + i, base, pool, layout, observed, temperature, scratch
+        )
 
 
 @dataclass(frozen=True)
@@ -131,9 +152,16 @@ class SampledDeals:
         return float(1.0 / (weights @ weights))
 
 
-def sample_deals(position: Position, n_samples: int, seed: int = 0, rules: Rules = STANDARD,
-                 opponent: Policy = POLICY_PRESETS["basic"], weights: str = "model",
-                 temperature: float = 8.0, first: int = 0) -> SampledDeals:
+def sample_deals(
+    position: Position,
+    n_samples: int,
+    seed: int = 0,
+    rules: Rules = STANDARD,
+    opponent: Policy = POLICY_PRESETS["basic"],
+    weights: str = "model",
+    temperature: float = 8.0,
+    first: int = 0,
+) -> SampledDeals:
     """Samples ``first .. first + n_samples`` of the hidden cards of ``position``.
 
     They are the samples :func:`analyzer.gin.play.advisor.advise` rolls out for the same
@@ -152,12 +180,30 @@ def sample_deals(position: Position, n_samples: int, seed: int = 0, rules: Rules
     layout = sample_layout(position, rules, opponent, base, model=weights == "model")
     states = np.zeros((n_samples, base.shape[0]), dtype=np.int64)
     log_weights = np.zeros(n_samples, dtype=np.float64)
-    _sample_kernel(np.int64(seed), np.int64(first), base,
-                   np.array(position.unseen, dtype=np.int64), layout, observations(position),
-                   temperature if weights == "model" else 0.0, states, log_weights)
+    _sample_kernel(
+        np.int64(seed),
+        np.int64(first),
+        base,
+        np.array(position.unseen, dtype=np.int64),
+        layout,
+        observations(position),
+        temperature if weights == "model" else 0.0,
+        states,
+        log_weights,
+    )
     return SampledDeals(states, log_weights)
 
 
-__all__ = ["Observed", "SampleLayout", "SampledDeals", "base_state", "deal_sample",
-           "log_likelihood", "meld_gain", "my_pile_throws", "observations", "sample_deals",
-           "sample_layout"]
+__all__ = [
+    "Observed",
+    "SampleLayout",
+    "SampledDeals",
+    "base_state",
+    "deal_sample",
+    "log_likelihood",
+    "meld_gain",
+    "my_pile_throws",
+    "observations",
+    "sample_deals",
+    "sample_layout",
+]

@@ -75,17 +75,25 @@ class Advice:
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain JSON-ready data."""
         return {
-            "position": self.position.describe(), "objective": self.objective,
-            "verdict": self.verdict, "margin": self.margin,
-            "margin_half_width": self.margin_half_width, "ess": self.ess,
-            "samples": self.samples, "stopped": self.stopped, "seed": self.seed,
-            "weights": self.weights, "elapsed_s": self.elapsed_s, "settings": self.settings,
+            "position": self.position.describe(),
+            "objective": self.objective,
+            "verdict": self.verdict,
+            "margin": self.margin,
+            "margin_half_width": self.margin_half_width,
+            "ess": self.ess,
+            "samples": self.samples,
+            "stopped": self.stopped,
+            "seed": self.seed,
+            "weights": self.weights,
+            "elapsed_s": self.elapsed_s,
+            "settings": self.settings,
             "actions": [asdict(a) for a in self.actions],
         }
 
 
-def verdict_text(best: Action, comparator: Action | None, margin: float, half: float,
-             game: bool) -> str:
+def verdict_text(
+    best: Action, comparator: Action | None, margin: float, half: float, game: bool
+) -> str:
     """``Knock, discarding K♦: +6.3 ± 0.8 points over playing on (discarding 9♣)``."""
     head = best.describe(symbols=True)
     head = head[0].upper() + head[1:]

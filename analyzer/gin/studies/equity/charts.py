@@ -20,8 +20,9 @@ def heatmap_data(table: EquityTable, a_deals: bool = True) -> pd.DataFrame:
     return grid.rename_axis(index="A's score", columns="B's score")
 
 
-def threshold_data(table: EquityTable, thresholds: Sequence[int] = KNOCK_THRESHOLDS
-                   ) -> pd.DataFrame:
+def threshold_data(
+    table: EquityTable, thresholds: Sequence[int] = KNOCK_THRESHOLDS
+) -> pd.DataFrame:
     """A's knock threshold (points) by score state: index own score, columns opponent's."""
     grid = np.asarray(thresholds)[table.choice]
     frame = pd.DataFrame(grid)

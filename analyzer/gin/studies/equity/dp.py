@@ -34,8 +34,10 @@ _N_VALUES = len(Value)
 def check_rules(rules: Rules) -> None:
     """Raise ``ValueError`` for rules the table does not cover (Hollywood scoring)."""
     if rules.hollywood:
-        raise ValueError("the equity table covers one game at a time; Hollywood scoring "
-                         "(three games on one sheet) is not covered")
+        raise ValueError(
+            "the equity table covers one game at a time; Hollywood scoring "
+            "(three games on one sheet) is not covered"
+        )
 
 
 @dataclass(frozen=True)
@@ -54,13 +56,14 @@ class Scoring:
     def of(cls, rules: Rules) -> Scoring:
         check_rules(rules)
         shutout = rules.shutout
-        return cls(target=rules.target,
-                   line_end=rules.line_bonus if rules.line_bonus_timing == "end" else 0,
-                   multiplier=(1, 2 if shutout == "double" else 1),
-                   game_bonus=(rules.game_bonus, 200 if shutout == "bonus200"
-                               else rules.game_bonus),
-                   plus=(0, 100 if shutout == "plus100" else 0),
-                   doubles=shutout == "double")
+        return cls(
+            target=rules.target,
+            line_end=rules.line_bonus if rules.line_bonus_timing == "end" else 0,
+            multiplier=(1, 2 if shutout == "double" else 1),
+            game_bonus=(rules.game_bonus, 200 if shutout == "bonus200" else rules.game_bonus),
+            plus=(0, 100 if shutout == "plus100" else 0),
+            doubles=shutout == "double",
+        )
 
 
 def _terminal_values(scoring: Scoring, size: int) -> FloatArray:
@@ -80,20 +83,33 @@ def _terminal_values(scoring: Scoring, size: int) -> FloatArray:
         a_won[..., Value.SHUTOUT_A] = shut
         a_won[..., Value.MARGIN] = (
             scoring.multiplier[shut] * (over[target:, None] + scoring.game_bonus[shut])
-            + scoring.plus[shut] - over[None, :target])[:, :, None, None]
+            + scoring.plus[shut]
+            - over[None, :target]
+        )[:, :, None, None]
         b_won = values[:target, target:, :, flag]
         b_won[..., Value.SHUTOUT_B] = shut
         b_won[..., Value.MARGIN] = -(
             scoring.multiplier[shut] * (over[None, target:] + scoring.game_bonus[shut])
-            + scoring.plus[shut] - over[:target, None])[:, :, None, None]
+            + scoring.plus[shut]
+            - over[:target, None]
+        )[:, :, None, None]
     return values
 
 
 @njit(cache=True)
-def _backup_kernel(a: np.int64, b: np.int64, law: np.int64, win: FloatArray,
-                   decided: FloatArray, steps: IntArray, line_end: np.float64,
-                   doubles: np.float64, winner_deals: bool, values: FloatArray,
-                   out: FloatArray) -> None:
+def _backup_kernel(
+    a: np.int64,
+    b: np.int64,
+    law: np.int64,
+    win: FloatArray,
+    decided: FloatArray,
+    steps: IntArray,
+    line_end: np.float64,
+    doubles: np.float64,
+    winner_deals: bool,
+    values: FloatArray,
+    out: FloatArray,
+) -> None:
     """Values of live state (a, b) under law ``law`` into ``out`` (dealer, A won, B won,
     :class:`Value`), from the values of the states after it."""
     out[:] = 0.0
@@ -124,10 +140,19 @@ def _backup_kernel(a: np.int64, b: np.int64, law: np.int64, win: FloatArray,
 
 
 @njit(cache=True)
-def _solve_kernel(win: FloatArray, decided: FloatArray, steps: IntArray, target: np.int64,
-                  line_end: np.float64, doubles: np.float64, winner_deals: bool,
-                  weights: FloatArray, choose: bool, values: FloatArray,
-                  choice: IntArray) -> None:
+def _solve_kernel(
+    win: FloatArray,
+    decided: FloatArray,
+    steps: IntArray,
+    target: np.int64,
+    line_end: np.float64,
+    doubles: np.float64,
+    winner_deals: bool,
+    weights: FloatArray,
+    choose: bool,
+    values: FloatArray,
+    choice: IntArray,
+) -> None:
     """Backward induction over live states, highest total score first.
 
     ``values`` holds the terminal states on entry.  With ``choose`` each state takes
@@ -140,17 +165,31 @@ def _solve_kernel(win: FloatArray, decided: FloatArray, steps: IntArray, target:
         for a in range(max(0, total - target + 1), min(target - 1, total) + 1):
             b = total - a
             if not choose:
-                _backup_kernel(a, b, choice[a, b], win, decided, steps, line_end, doubles,
-                               winner_deals, values, values[a, b])
+                _backup_kernel(
+                    a,
+                    b,
+                    choice[a, b],
+                    win,
+                    decided,
+                    steps,
+                    line_end,
+                    doubles,
+                    winner_deals,
+                    values,
+                    values[a, b],
+                )
                 continue
             # only the flags of a game from 0:0 occur at (a, b): choose by those
             fa, fb = int(a > 0), int(b > 0)
             best_score = -1.0
             for law in range(win.shape[0]):
-                _backup_kernel(a, b, law, win, decided, steps, line_end, doubles,
-                               winner_deals, values, out)
-                score = (weights[a, b, 0] * out[0, fa, fb, Value.WIN]
-                         + weights[a, b, 1] * out[1, fa, fb, Value.WIN])
+                _backup_kernel(
+                    a, b, law, win, decided, steps, line_end, doubles, winner_deals, values, out
+                )
+                score = (
+                    weights[a, b, 0] * out[0, fa, fb, Value.WIN]
+                    + weights[a, b, 1] * out[1, fa, fb, Value.WIN]
+                )
                 if score > best_score:
                     best_score = score
                     best[:] = out
@@ -159,8 +198,15 @@ def _solve_kernel(win: FloatArray, decided: FloatArray, steps: IntArray, target:
 
 
 @njit(cache=True)
-def _reach_kernel(win: FloatArray, steps: IntArray, target: np.int64, winner_deals: bool,
-                  choice: IntArray, visit: FloatArray, boxes: FloatArray) -> None:
+def _reach_kernel(
+    win: FloatArray,
+    steps: IntArray,
+    target: np.int64,
+    winner_deals: bool,
+    choice: IntArray,
+    visit: FloatArray,
+    boxes: FloatArray,
+) -> None:
     """Forward pass from the mass in ``visit[0, 0]``, lowest total score first: the
     visit probability of each (a, b, dealer) and E[boxes of each player x visit]."""
     for total in range(2 * target - 1):
@@ -182,8 +228,9 @@ def _reach_kernel(win: FloatArray, steps: IntArray, target: np.int64, winner_dea
                         boxes[na, nb, after_dealer, w] += p * here
 
 
-def solve(law: Law, rules: Rules, choice: IntArray | None = None,
-           weights: FloatArray | None = None) -> tuple[FloatArray, IntArray]:
+def solve(
+    law: Law, rules: Rules, choice: IntArray | None = None, weights: FloatArray | None = None
+) -> tuple[FloatArray, IntArray]:
     """Values of every state on the padded grid and the law index played at each (a, b).
 
     With ``weights`` (a, b, dealer) each state picks the law maximising the weighted
@@ -194,11 +241,19 @@ def solve(law: Law, rules: Rules, choice: IntArray | None = None,
     target = rules.target
     values = _terminal_values(scoring, target + int(law.steps.max()))
     chosen = np.zeros((target, target), dtype=np.int64) if choice is None else choice.copy()
-    _solve_kernel(law.win, law.decided, law.steps, np.int64(target),
-                  np.float64(scoring.line_end), np.float64(scoring.doubles),
-                  rules.next_dealer == "winner",
-                  np.zeros((target, target, 2)) if weights is None else weights,
-                  weights is not None, values, chosen)
+    _solve_kernel(
+        law.win,
+        law.decided,
+        law.steps,
+        np.int64(target),
+        np.float64(scoring.line_end),
+        np.float64(scoring.doubles),
+        rules.next_dealer == "winner",
+        np.zeros((target, target, 2)) if weights is None else weights,
+        weights is not None,
+        values,
+        chosen,
+    )
     return values, chosen
 
 
@@ -211,8 +266,9 @@ def reach(law: Law, rules: Rules, choice: IntArray) -> tuple[FloatArray, FloatAr
     visit = np.zeros((size, size, 2))
     boxes = np.zeros((size, size, 2, 2))
     visit[0, 0] = 0.5
-    _reach_kernel(law.win, law.steps, np.int64(target), rules.next_dealer == "winner",
-                  choice, visit, boxes)
+    _reach_kernel(
+        law.win, law.steps, np.int64(target), rules.next_dealer == "winner", choice, visit, boxes
+    )
     return visit[:target, :target], boxes[:target, :target]
 
 

@@ -24,9 +24,14 @@ _NONE = "none"
 _CHUNK = 1 << 16
 
 
-def hand_outcome_distribution(rules: Rules, policy_a: Policy, policy_b: Policy, deals: int,
-                              seed: int, progress: Callable[[int], None] | None = None
-                              ) -> pd.DataFrame:
+def hand_outcome_distribution(
+    rules: Rules,
+    policy_a: Policy,
+    policy_b: Policy,
+    deals: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> pd.DataFrame:
     """The joint law of one hand's result by dealer, estimated from simulated deals.
 
     Every deal is played twice on the same cards, once with each player dealing, so
@@ -60,27 +65,39 @@ def hand_outcome_distribution(rules: Rules, policy_a: Policy, policy_b: Policy, 
     for first in range(0, deals, _CHUNK):
         rows = hand_rows(rules, policy_a, policy_b, seed, first, min(_CHUNK, deals - first))
         keys, tally = np.unique(
-            rows[:, [HandColumn.DEALER, HandColumn.WINNER, HandColumn.POINTS]], axis=0,
-            return_counts=True)
+            rows[:, [HandColumn.DEALER, HandColumn.WINNER, HandColumn.POINTS]],
+            axis=0,
+            return_counts=True,
+        )
         for key, count in zip(keys.tolist(), tally.tolist(), strict=True):
             counts[tuple(key)] = counts.get(tuple(key), 0) + count
         if progress is not None:
             progress(len(rows) // 2)
     # a drawn hand and a tie both have winner -1 and 0 points: one row per dealer
     frame = pd.DataFrame(
-        [(_SEATS[dealer], _NONE if winner < 0 else _SEATS[winner], points, count)
-         for (dealer, winner, points), count in sorted(counts.items())],
-        columns=["dealer", "winner", "points", "hands"])
+        [
+            (_SEATS[dealer], _NONE if winner < 0 else _SEATS[winner], points, count)
+            for (dealer, winner, points), count in sorted(counts.items())
+        ],
+        columns=["dealer", "winner", "points", "hands"],
+    )
     n = frame.groupby("dealer")["hands"].transform("sum")
     frame["probability"] = frame["hands"] / n
     frame["se"] = np.sqrt(frame["probability"] * (1 - frame["probability"]) / n)
-    frame.attrs.update(rules=rules.describe(), policy_a=format_policy(policy_a),
-                       policy_b=format_policy(policy_b), seed=seed, deals=deals)
+    frame.attrs.update(
+        rules=rules.describe(),
+        policy_a=format_policy(policy_a),
+        policy_b=format_policy(policy_b),
+        seed=seed,
+        deals=deals,
+    )
     return frame
 
 
-def toy_distribution(probabilities: dict[tuple[str, int], float],
-                     dealer_b: dict[tuple[str, int], float] | None = None) -> pd.DataFrame:
+def toy_distribution(
+    probabilities: dict[tuple[str, int], float],
+    dealer_b: dict[tuple[str, int], float] | None = None,
+) -> pd.DataFrame:
     """A hand-made law in the format of :func:`hand_outcome_distribution` (for tests).
 
     ``probabilities`` maps (winner, points) to a probability when A deals, ``dealer_b``
@@ -102,11 +119,16 @@ def toy_distribution(probabilities: dict[tuple[str, int], float],
 def hand_summary(distribution: pd.DataFrame) -> dict[str, float]:
     """A's hand win rate and points per hand (A's minus B's), each the mean over the
     two dealers of a hand-outcome distribution."""
-    signed = np.select([distribution["winner"] == "A", distribution["winner"] == "B"],
-                       [distribution["points"], -distribution["points"]], 0)
+    signed = np.select(
+        [distribution["winner"] == "A", distribution["winner"] == "B"],
+        [distribution["points"], -distribution["points"]],
+        0,
+    )
     p = distribution["probability"]
-    return {"hand_win": float((p * (distribution["winner"] == "A")).sum() / 2),
-            "points_per_hand": float((p * signed).sum() / 2)}
+    return {
+        "hand_win": float((p * (distribution["winner"] == "A")).sum() / 2),
+        "points_per_hand": float((p * signed).sum() / 2),
+    }
 
 
 @dataclass(frozen=True)
@@ -127,8 +149,10 @@ def stack_laws(frames: Sequence[pd.DataFrame], rules: Rules) -> Law:
     won = [f[f["winner"] != _NONE] for f in frames]
     if any((w["points"] + immediate <= 0).any() for w in won):
         # a hand won for 0 points would leave the score where it was and loop the chain
-        raise ValueError("the equity table needs every won hand to score > 0 points "
-                         "(undercut_bonus=0 with ties as undercuts breaks this)")
+        raise ValueError(
+            "the equity table needs every won hand to score > 0 points "
+            "(undercut_bonus=0 with ties as undercuts breaks this)"
+        )
     steps = np.unique(np.concatenate([w["points"].to_numpy() for w in won])) + immediate
     win = np.zeros((len(frames), 2, 2, len(steps)))
     decided = np.zeros((len(frames), 2))
@@ -158,5 +182,13 @@ def resample(frame: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     return copy
 
 
-__all__ = ["FloatArray", "IntArray", "Law", "hand_outcome_distribution", "hand_summary", "resample",
-           "stack_laws", "toy_distribution"]
+__all__ = [
+    "FloatArray",
+    "IntArray",
+    "Law",
+    "hand_outcome_distribution",
+    "hand_summary",
+    "resample",
+    "stack_laws",
+    "toy_distribution",
+]

@@ -22,13 +22,20 @@ from .table import EquityTable, solve_table
 KNOCK_THRESHOLDS = tuple(range(11))
 
 
-def knock_distributions(rules: Rules, policy_a: Policy, policy_b: Policy, deals: int,
-                        seed: int, thresholds: Sequence[int] = KNOCK_THRESHOLDS
-                        ) -> list[pd.DataFrame]:
+def knock_distributions(
+    rules: Rules,
+    policy_a: Policy,
+    policy_b: Policy,
+    deals: int,
+    seed: int,
+    thresholds: Sequence[int] = KNOCK_THRESHOLDS,
+) -> list[pd.DataFrame]:
     """Hand-outcome distributions of A knocking at each threshold (points) against B,
     all on the same deals (so differences between thresholds are not luck)."""
-    return [hand_outcome_distribution(rules, policy_a.with_knock(t), policy_b, deals, seed)
-            for t in thresholds]
+    return [
+        hand_outcome_distribution(rules, policy_a.with_knock(t), policy_b, deals, seed)
+        for t in thresholds
+    ]
 
 
 @dataclass(frozen=True)
@@ -63,13 +70,15 @@ class BestResponse:
         per hand of A, and the DP P(A wins the game from 0:0)."""
         frame = pd.concat([self.hands, pd.DataFrame([{}])], ignore_index=True)
         frame.insert(0, "threshold", [*map(str, self.thresholds), "score-aware"])
-        frame["dp_game_win"] = [*(table.start() for table in self.constant),
-                                self.aware.start()]
+        frame["dp_game_win"] = [*(table.start() for table in self.constant), self.aware.start()]
         return frame
 
 
-def score_aware_best_response(distributions: Sequence[pd.DataFrame], rules: Rules,
-                              thresholds: Sequence[int] = KNOCK_THRESHOLDS) -> BestResponse:
+def score_aware_best_response(
+    distributions: Sequence[pd.DataFrame],
+    rules: Rules,
+    thresholds: Sequence[int] = KNOCK_THRESHOLDS,
+) -> BestResponse:
     """A's knock threshold per score state, maximising P(A wins the game).
 
     The choice at each (own score, opponent score) is made by backward induction
@@ -79,8 +88,10 @@ def score_aware_best_response(distributions: Sequence[pd.DataFrame], rules: Rule
     """
     law = stack_laws(distributions, rules)
     target = rules.target
-    constant = [solve_table(law, rules, np.full((target, target), index), {"threshold": t})
-                for index, t in enumerate(thresholds)]
+    constant = [
+        solve_table(law, rules, np.full((target, target), index), {"threshold": t})
+        for index, t in enumerate(thresholds)
+    ]
     best = constant[int(np.argmax([table.start() for table in constant]))]
     weights = best.visit + 1e-12  # unvisited states still get a choice (dealers even)
     aware = solve_table(law, rules, None, {"thresholds": list(thresholds)}, weights)
@@ -88,8 +99,14 @@ def score_aware_best_response(distributions: Sequence[pd.DataFrame], rules: Rule
     return BestResponse(aware, constant, tuple(thresholds), hands)
 
 
-def measure_gain(rules: Rules, challenger: ScoreAware | Policy, baseline: Policy,
-                 opponent: Policy, games: int, seed: int) -> dict[str, Estimate]:
+def measure_gain(
+    rules: Rules,
+    challenger: ScoreAware | Policy,
+    baseline: Policy,
+    opponent: Policy,
+    games: int,
+    seed: int,
+) -> dict[str, Estimate]:
     """Game-win rate of two policies against one opponent, and the gain, on paired games.
 
     Both arms play the same games (same seed: the same deck for hand ``h`` of game
@@ -107,8 +124,9 @@ def measure_gain(rules: Rules, challenger: ScoreAware | Policy, baseline: Policy
         # a game = its two first-dealer plays on common decks
         wins[name] = rows[:, GameColumn.GAMES_WON_A].astype(np.float64).reshape(-1, 2).mean(1)
     wins["gain"] = wins["challenger"] - wins["baseline"]
-    return {name: Estimate.from_sums(v.sum(), np.square(v).sum(), len(v))
-            for name, v in wins.items()}
+    return {
+        name: Estimate.from_sums(v.sum(), np.square(v).sum(), len(v)) for name, v in wins.items()
+    }
 
 
 __all__ = [

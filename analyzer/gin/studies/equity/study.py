@@ -55,13 +55,20 @@ class EquityStudy:
     def gain_frame(self) -> pd.DataFrame:
         """Game-win rates of the gain measurement: one row per arm and the gain, with
         ``mean``, ``low95``, ``high95`` and ``games``."""
-        return pd.DataFrame({name: {"mean": e.mean, "low95": e.low, "high95": e.high,
-                                    "games": e.n}
-                             for name, e in self.gain.items()}).T
+        return pd.DataFrame(
+            {
+                name: {"mean": e.mean, "low95": e.low, "high95": e.high, "games": e.n}
+                for name, e in self.gain.items()
+            }
+        ).T
 
 
-def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int = 1,
-                 progress: Progress | None = None) -> EquityStudy:
+def equity_study(
+    deals: int = REPORT_DEALS,
+    games: int = REPORT_GAMES,
+    seed: int = 1,
+    progress: Progress | None = None,
+) -> EquityStudy:
     """Run the equity study for basic against basic under the standard rules.
 
     Parameters
@@ -84,37 +91,55 @@ def equity_study(deals: int = REPORT_DEALS, games: int = REPORT_GAMES, seed: int
     distribution = hand_outcome_distribution(rules, basic, basic, deals, seed)
     table = equity_table(distribution, rules)
     advance(progress, 1)
-    check = check_against_simulation(table, distribution, rules, basic, basic,
-                                     sample_states(table, REPORT_CHECK_STATES, seed),
-                                     max(games // 4, 100), offset_seed(seed, 1))
+    check = check_against_simulation(
+        table,
+        distribution,
+        rules,
+        basic,
+        basic,
+        sample_states(table, REPORT_CHECK_STATES, seed),
+        max(games // 4, 100),
+        offset_seed(seed, 1),
+    )
     advance(progress, 1)
     presets = preset_summary(basic, deals, seed)
     advance(progress, 1)
     response = score_aware_best_response(
-        knock_distributions(rules, basic, basic, deals, offset_seed(seed, 2)), rules)
+        knock_distributions(rules, basic, basic, deals, offset_seed(seed, 2)), rules
+    )
     advance(progress, 1)
-    gain = measure_gain(rules, response.policy(basic), response.best_policy(basic), basic,
-                        games, offset_seed(seed, 3))
+    gain = measure_gain(
+        rules,
+        response.policy(basic),
+        response.best_policy(basic),
+        basic,
+        games,
+        offset_seed(seed, 3),
+    )
     advance(progress, 2)
-    return EquityStudy(distribution, table, check, presets, response, gain, deals, games,
-                       seed)
+    return EquityStudy(distribution, table, check, presets, response, gain, deals, games, seed)
 
 
-def preset_summary(policy: Policy, deals: int, seed: int,
-                   presets: Sequence[str] = REPORT_PRESETS) -> pd.DataFrame:
+def preset_summary(
+    policy: Policy, deals: int, seed: int, presets: Sequence[str] = REPORT_PRESETS
+) -> pd.DataFrame:
     """P(A wins), P(shutout) and game length from 0:0 (and P(A wins) from two leads,
     A dealing next) for each rules preset, ``policy`` against itself."""
     rows = []
     for name in presets:
         rules = resolve_rules(name)
-        table = equity_table(hand_outcome_distribution(rules, policy, policy, deals, seed),
-                             rules)
-        rows.append({"rules": name, "target": rules.target,
-                     "P(A wins), A deals first": table.win_probability(0, 0, True),
-                     "P(shutout)": table.start(Value.SHUTOUT_A) + table.start(Value.SHUTOUT_B),
-                     "hands per game": table.start(Value.HANDS),
-                     "P(A wins) at 50:0": table.win_probability(50, 0, True),
-                     "P(A wins) at 90:0": table.win_probability(90, 0, True)})
+        table = equity_table(hand_outcome_distribution(rules, policy, policy, deals, seed), rules)
+        rows.append(
+            {
+                "rules": name,
+                "target": rules.target,
+                "P(A wins), A deals first": table.win_probability(0, 0, True),
+                "P(shutout)": table.start(Value.SHUTOUT_A) + table.start(Value.SHUTOUT_B),
+                "hands per game": table.start(Value.HANDS),
+                "P(A wins) at 50:0": table.win_probability(50, 0, True),
+                "P(A wins) at 90:0": table.win_probability(90, 0, True),
+            }
+        )
     return pd.DataFrame(rows)
 
 

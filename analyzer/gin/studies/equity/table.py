@@ -43,20 +43,35 @@ class EquityTable:
     """Index of the law (knock threshold) A plays at each (a, b)."""
     meta: dict[str, object]
 
-    def _state(self, score_me: int, score_opp: int, me_deals_next: bool,
-               won_me: bool | None, won_opp: bool | None) -> FloatArray:
+    def _state(
+        self,
+        score_me: int,
+        score_opp: int,
+        me_deals_next: bool,
+        won_me: bool | None,
+        won_opp: bool | None,
+    ) -> FloatArray:
         target = self.rules.target
         if not (0 <= score_me < target and 0 <= score_opp < target):
-            raise ValueError(f"scores must be in 0-{target - 1} (the game ends at {target}); "
-                             f"got {score_me}:{score_opp}")
+            raise ValueError(
+                f"scores must be in 0-{target - 1} (the game ends at {target}); "
+                f"got {score_me}:{score_opp}"
+            )
         fa = score_me > 0 if won_me is None else won_me
         fb = score_opp > 0 if won_opp is None else won_opp
-        state: FloatArray = self.values[score_me, score_opp, 0 if me_deals_next else 1,
-                                        int(fa), int(fb)]
+        state: FloatArray = self.values[
+            score_me, score_opp, 0 if me_deals_next else 1, int(fa), int(fb)
+        ]
         return state
 
-    def win_probability(self, score_me: int, score_opp: int, me_deals_next: bool,
-                        won_me: bool | None = None, won_opp: bool | None = None) -> float:
+    def win_probability(
+        self,
+        score_me: int,
+        score_opp: int,
+        me_deals_next: bool,
+        won_me: bool | None = None,
+        won_opp: bool | None = None,
+    ) -> float:
         """P(I win the game) from this score (points), given who deals next.
 
         ``won_me``/``won_opp``: whether each player has won a hand yet (only shutouts
@@ -65,8 +80,14 @@ class EquityTable:
         state = self._state(score_me, score_opp, me_deals_next, won_me, won_opp)
         return float(state[Value.WIN])
 
-    def expected_margin(self, score_me: int, score_opp: int, me_deals_next: bool,
-                        boxes_me: float | None = None, boxes_opp: float | None = None) -> float:
+    def expected_margin(
+        self,
+        score_me: int,
+        score_opp: int,
+        me_deals_next: bool,
+        boxes_me: float | None = None,
+        boxes_opp: float | None = None,
+    ) -> float:
         """E[my final total - the opponent's] (points, all bonuses) from this score.
 
         ``boxes_me``/``boxes_opp`` are the hands each has won so far; by default the
@@ -74,8 +95,13 @@ class EquityTable:
         """
         self._state(score_me, score_opp, me_deals_next, None, None)  # validates the scores
         typical = self.typical_boxes()[score_me, score_opp, 0 if me_deals_next else 1]
-        boxes = np.array([typical[0] if boxes_me is None else boxes_me,
-                          typical[1] if boxes_opp is None else boxes_opp], dtype=float)
+        boxes = np.array(
+            [
+                typical[0] if boxes_me is None else boxes_me,
+                typical[1] if boxes_opp is None else boxes_opp,
+            ],
+            dtype=float,
+        )
         state = self._state(score_me, score_opp, me_deals_next, boxes[0] > 0, boxes[1] > 0)
         return float(self._margin(state, boxes))
 
@@ -96,11 +122,13 @@ class EquityTable:
         scores = np.arange(target)
         won = np.stack(np.broadcast_arrays((scores > 0)[:, None], (scores > 0)[None, :]), -1)
         seen = self.visit[..., None]
-        return np.where(seen > 0, self.boxes / np.where(seen > 0, seen, 1.0),
-                        won[:, :, None, :].astype(float))
+        return np.where(
+            seen > 0, self.boxes / np.where(seen > 0, seen, 1.0), won[:, :, None, :].astype(float)
+        )
 
-    def win_probability_after(self, score_me: int, score_opp: int, points_me: int,
-                              me_dealt: bool) -> float:
+    def win_probability_after(
+        self, score_me: int, score_opp: int, points_me: int, me_dealt: bool
+    ) -> float:
         """P(I win the game) after a hand from this score in which I score ``points_me``
         (negative: the opponent scores ``-points_me``; 0: a drawn hand, redealt by the
         same dealer).  This is the game-win objective of one hand's decision.
@@ -116,8 +144,9 @@ class EquityTable:
         if opp >= self.rules.target:
             return 0.0
         deals = winner_me if self.rules.next_dealer == "winner" else not me_dealt
-        return self.win_probability(me, opp, deals, won_me=score_me > 0 or winner_me,
-                                    won_opp=score_opp > 0 or not winner_me)
+        return self.win_probability(
+            me, opp, deals, won_me=score_me > 0 or winner_me, won_opp=score_opp > 0 or not winner_me
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """One row per (score_a, score_b, a_deals) of a game from 0:0 (tidy).
@@ -128,18 +157,26 @@ class EquityTable:
         passes through the state).
         """
         target = self.rules.target
-        a, b, d = (axis.ravel() for axis in np.meshgrid(
-            np.arange(target), np.arange(target), np.arange(2), indexing="ij"))
+        a, b, d = (
+            axis.ravel()
+            for axis in np.meshgrid(
+                np.arange(target), np.arange(target), np.arange(2), indexing="ij"
+            )
+        )
         state = self.values[a, b, d, (a > 0).astype(int), (b > 0).astype(int)]
-        return pd.DataFrame({
-            "score_a": a, "score_b": b, "a_deals": d == 0,
-            "win": state[:, Value.WIN],
-            "margin": self._margin(state, self.typical_boxes()[a, b, d]),
-            "shutout_win": state[:, Value.SHUTOUT_A],
-            "shutout_loss": state[:, Value.SHUTOUT_B],
-            "hands_left": state[:, Value.HANDS],
-            "visit": self.visit[a, b, d],
-        })
+        return pd.DataFrame(
+            {
+                "score_a": a,
+                "score_b": b,
+                "a_deals": d == 0,
+                "win": state[:, Value.WIN],
+                "margin": self._margin(state, self.typical_boxes()[a, b, d]),
+                "shutout_win": state[:, Value.SHUTOUT_A],
+                "shutout_loss": state[:, Value.SHUTOUT_B],
+                "hands_left": state[:, Value.HANDS],
+                "visit": self.visit[a, b, d],
+            }
+        )
 
     def start(self, value: Value = Value.WIN) -> float:
         """A value at 0:0 with the first dealer drawn at random (a cut for the deal)."""
@@ -181,9 +218,14 @@ def equity_table(distribution: pd.DataFrame, rules: Rules) -> EquityTable:
     return solve_table(stack_laws([distribution], rules), rules, None, dict(distribution.attrs))
 
 
-def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
-                    deals: int = 100_000, seed: int = 0, progress: Progress | None = None
-                    ) -> Callable[[int, int, bool], float]:
+def equity_function(
+    rules: Rules,
+    policy_me: Policy,
+    policy_opp: Policy,
+    deals: int = 100_000,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> Callable[[int, int, bool], float]:
     """``win(score_me, score_opp, i_deal_next)``: P(I win the game), from a table.
 
     This is the ``equity`` argument of the advisor's game-win objective
@@ -191,13 +233,17 @@ def equity_function(rules: Rules, policy_me: Policy, policy_opp: Policy,
     distribution of ``deals`` deals (a few seconds) answers every score at once.
     Scores of the target or more are not states: the caller scores finished games.
     """
-    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, deals, seed,
-                                             progress)
+    distribution = hand_outcome_distribution(rules, policy_me, policy_opp, deals, seed, progress)
     return equity_table(distribution, rules).win_probability
 
 
-def solve_table(law: Law, rules: Rules, choice: IntArray | None, meta: dict[str, object],
-           weights: FloatArray | None = None) -> EquityTable:
+def solve_table(
+    law: Law,
+    rules: Rules,
+    choice: IntArray | None,
+    meta: dict[str, object],
+    weights: FloatArray | None = None,
+) -> EquityTable:
     """Solve (see :func:`solve`), then run the forward pass under the laws played."""
     values, chosen = solve(law, rules, choice, weights)
     visit, boxes = reach(law, rules, chosen)

@@ -26,27 +26,43 @@ def sample_states(table: EquityTable, n_states: int, seed: int) -> list[tuple[in
     rng = np.random.default_rng(seed)
     weight: FloatArray = table.visit.sum(axis=2).ravel()
     weight[0] = 0.0
-    picks = rng.choice(weight.size, size=min(n_states - 1, int(np.count_nonzero(weight))),
-                       replace=False, p=weight / weight.sum())
+    picks = rng.choice(
+        weight.size,
+        size=min(n_states - 1, int(np.count_nonzero(weight))),
+        replace=False,
+        p=weight / weight.sum(),
+    )
     target = table.rules.target
     return [(0, 0), *sorted((int(i // target), int(i % target)) for i in picks)]
 
 
-def dp_standard_errors(distribution: pd.DataFrame, rules: Rules, n_boot: int, seed: int
-                       ) -> FloatArray:
+def dp_standard_errors(
+    distribution: pd.DataFrame, rules: Rules, n_boot: int, seed: int
+) -> FloatArray:
     """Bootstrap standard errors of the table's values from the sampling error of the
     distribution: same shape as :attr:`EquityTable.values`."""
     rng = np.random.default_rng(seed)
-    draws = [solve(stack_laws([resample(distribution, rng)], rules), rules)[0]
-             [:rules.target, :rules.target] for _ in range(n_boot)]
+    draws = [
+        solve(stack_laws([resample(distribution, rng)], rules), rules)[0][
+            : rules.target, : rules.target
+        ]
+        for _ in range(n_boot)
+    ]
     errors: FloatArray = np.std(draws, axis=0, ddof=1)
     return errors
 
 
-def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rules: Rules,
-                             policy_a: Policy, policy_b: Policy,
-                             states: Sequence[tuple[int, int]], games: int, seed: int,
-                             n_boot: int = 20) -> pd.DataFrame:
+def check_against_simulation(
+    table: EquityTable,
+    distribution: pd.DataFrame,
+    rules: Rules,
+    policy_a: Policy,
+    policy_b: Policy,
+    states: Sequence[tuple[int, int]],
+    games: int,
+    seed: int,
+    n_boot: int = 20,
+) -> pd.DataFrame:
     """Compare the table with whole games simulated from the given score states.
 
     From each state (A's score, B's score), with the boxes a game from 0:0 typically
@@ -62,38 +78,66 @@ def check_against_simulation(table: EquityTable, distribution: pd.DataFrame, rul
         standard error, the ``z`` score of their difference and ``agree_*`` (|z| < 1.96).
     """
     error = dp_standard_errors(distribution, rules, n_boot, seed)
-    columns = {"win": GameColumn.GAMES_WON_A, "margin": GameColumn.MARGIN_A,
-               "hands": GameColumn.HANDS}
+    columns = {
+        "win": GameColumn.GAMES_WON_A,
+        "margin": GameColumn.MARGIN_A,
+        "hands": GameColumn.HANDS,
+    }
     rows = []
     for index, (score_a, score_b) in enumerate(states):
         seen = table.visit[score_a, score_b].sum()
-        typical = (table.boxes[score_a, score_b].sum(axis=0) / seen if seen > 0
-                   else np.ones(2))
-        boxes = [0 if score == 0 else max(1, round(mean))
-                 for score, mean in zip((score_a, score_b), typical, strict=True)]
+        typical = table.boxes[score_a, score_b].sum(axis=0) / seen if seen > 0 else np.ones(2)
+        boxes = [
+            0 if score == 0 else max(1, round(mean))
+            for score, mean in zip((score_a, score_b), typical, strict=True)
+        ]
         # games of distinct numbers per state: their decks differ, so states' errors
         # are independent (the DP's errors are not: one distribution serves all states)
-        simulated = game_rows(rules, policy_a, policy_b, seed, index * games, games,
-                          start=(score_a, score_b, boxes[0], boxes[1]))
+        simulated = game_rows(
+            rules,
+            policy_a,
+            policy_b,
+            seed,
+            index * games,
+            games,
+            start=(score_a, score_b, boxes[0], boxes[1]),
+        )
         for dealer in (0, 1):
             cell = (score_a, score_b, dealer, int(boxes[0] > 0), int(boxes[1] > 0))
             state = table.values[cell]
-            dp = {"win": state[Value.WIN],
-                  "margin": table._margin(state, np.array(boxes, dtype=float)),
-                  "hands": state[Value.HANDS]}
-            dp_se = {"win": error[cell][Value.WIN], "margin": error[cell][Value.MARGIN],
-                     "hands": error[cell][Value.HANDS]}
+            dp = {
+                "win": state[Value.WIN],
+                "margin": table._margin(state, np.array(boxes, dtype=float)),
+                "hands": state[Value.HANDS],
+            }
+            dp_se = {
+                "win": error[cell][Value.WIN],
+                "margin": error[cell][Value.MARGIN],
+                "hands": error[cell][Value.HANDS],
+            }
             played = simulated[simulated[:, GameColumn.FIRST_DEALER] == dealer]
-            row: dict[str, object] = {"score_a": score_a, "score_b": score_b,
-                                      "a_deals": dealer == 0, "boxes_a": boxes[0],
-                                      "boxes_b": boxes[1], "games": len(played)}
+            row: dict[str, object] = {
+                "score_a": score_a,
+                "score_b": score_b,
+                "a_deals": dealer == 0,
+                "boxes_a": boxes[0],
+                "boxes_b": boxes[1],
+                "games": len(played),
+            }
             for name, column in columns.items():
                 values = played[:, column].astype(np.float64)
                 sim, sim_se = values.mean(), values.std(ddof=1) / np.sqrt(len(values))
                 z = (dp[name] - sim) / np.hypot(dp_se[name], sim_se)
-                row.update({f"dp_{name}": float(dp[name]), f"dp_{name}_se": dp_se[name],
-                            f"sim_{name}": sim, f"sim_{name}_se": sim_se, f"z_{name}": z,
-                            f"agree_{name}": abs(z) < _Z95})
+                row.update(
+                    {
+                        f"dp_{name}": float(dp[name]),
+                        f"dp_{name}_se": dp_se[name],
+                        f"sim_{name}": sim,
+                        f"sim_{name}_se": sim_se,
+                        f"z_{name}": z,
+                        f"agree_{name}": abs(z) < _Z95,
+                    }
+                )
             rows.append(row)
     return pd.DataFrame(rows)
 
@@ -121,10 +165,19 @@ def check_summary(check: pd.DataFrame) -> dict[str, dict[str, float]]:
     for name in ("win", "margin", "hands"):
         z = check[f"z_{name}"].to_numpy()
         statistic = float(np.square(z).sum())
-        summary[name] = {"agree": int(check[f"agree_{name}"].sum()), "rows": len(z),
-                         "chi2": statistic, "p_value": chi2_even_sf(statistic, len(z))}
+        summary[name] = {
+            "agree": int(check[f"agree_{name}"].sum()),
+            "rows": len(z),
+            "chi2": statistic,
+            "p_value": chi2_even_sf(statistic, len(z)),
+        }
     return summary
 
 
-__all__ = ["check_against_simulation", "check_summary", "chi2_even_sf", "dp_standard_errors",
-           "sample_states"]
+__all__ = [
+    "check_against_simulation",
+    "check_summary",
+    "chi2_even_sf",
+    "dp_standard_errors",
+    "sample_states",
+]
