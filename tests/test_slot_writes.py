@@ -15,7 +15,7 @@ The engine, the modules allowed to assign ``state[Slot...]``:
   notes they make;
 * ``gin/play/hand.py``: the Python face of those kernels (it calls them; it writes no slot);
 * the numba kernel modules that run inside simulations and searches on states the
-  engine made: the policies' kernels (``expert``, ``marjj``, ``inference``), the search
+  engine made: the policies' kernels (``choose``, ``expert``, ``marjj``, ``inference``), the search
   player and its sampled deals (``search``, ``sampling``: they fill a determinized
   state's hidden cards), the simulation drivers (``simulate``, ``multiplayer``) and the
   calibration of the opponent model (``calibration``).
@@ -40,6 +40,7 @@ ENGINE = {
         "engine/transitions",
         "model/knowledge",
         "play/hand",
+        "decisions/choose",
         "decisions/expert",
         "decisions/marjj",
         "decisions/inference",

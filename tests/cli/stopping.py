@@ -82,4 +82,6 @@ def signal_while_running(command, environment, stop, warm_up, ready=None, watch_
         if process.poll() is None:
             process.kill()
             process.communicate()
+        process.stdout.close()
+        process.stderr.close()
     return process.returncode, out, "".join(err_chunks), peak, stopped_in

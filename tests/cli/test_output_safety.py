@@ -494,6 +494,8 @@ def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
         if process.poll() is None:
             process.kill()
             process.communicate()
+        process.stdout.close()
+        process.stderr.close()
     assert process.returncode == 130
     data = json.loads(out)
     assert data["interrupted"] is True and data["requested_deals"] == 10**9

@@ -201,12 +201,12 @@ def test_dealt_distribution_does_not_depend_on_its_kernel_spans(monkeypatch):
 @pytest.mark.parametrize(
     ("kwargs", "error"),
     [
-        ({"n_deals": 2.0}, TypeError),
-        ({"n_deals": True}, TypeError),
-        ({"n_deals": -1}, ValueError),
-        ({"n_deals": 10, "seed": 2**63}, ValueError),
-        ({"n_deals": 10, "seed": -1}, ValueError),
-        ({"n_deals": 10, "hand_size": 12}, ValueError),
+        ({"deals": 2.0}, TypeError),
+        ({"deals": True}, TypeError),
+        ({"deals": -1}, ValueError),
+        ({"deals": 10, "seed": 2**63}, ValueError),
+        ({"deals": 10, "seed": -1}, ValueError),
+        ({"deals": 10, "hand_size": 12}, ValueError),
     ],
 )
 def test_dealt_distribution_arguments(kwargs, error):

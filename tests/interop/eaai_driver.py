@@ -66,6 +66,9 @@ class AgentProcess:
         assert self.process.wait(timeout=10) == 0
         assert self.process.stderr is not None
         errors = self.process.stderr.read()
+        for pipe in (self.process.stdout, self.process.stderr):
+            assert pipe is not None
+            pipe.close()
         assert not errors, errors  # a bad report is answered on stderr
 
 

@@ -253,6 +253,10 @@ def test_agent_process_serves_several_games_and_quit_ends_it():
         for player in players:
             if player.process.poll() is None:
                 player.process.kill()
+            player.process.wait()
+            for pipe in (player.process.stdin, player.process.stdout, player.process.stderr):
+                if pipe is not None and not pipe.closed:
+                    pipe.close()
 
 
 def test_search_plays_through_the_agent():

@@ -185,13 +185,17 @@ def bodies(draw, valid, keys, nested=None):
 
 
 def check(response):
-    """2xx with JSON, or 4xx with exactly a one-line error; never 5xx."""
+    """2xx with JSON, or 4xx with exactly a one-line error; never 5xx.  A path whose dot
+    segments lead out of /api/ (``/api/..`` is ``/``) is a page: 2xx with HTML."""
     described = (
         f"{response.request.method} {response.request.url}: {response.status_code} "
         f"{response.text[:300]}"
     )
     event(f"HTTP {response.status_code}")  # --hypothesis-show-statistics
     assert 200 <= response.status_code < 500, described
+    if response.status_code < 300 and not response.request.url.path.startswith("/api/"):
+        assert response.headers["content-type"].startswith("text/html"), described
+        return
     data = response.json()
     if response.status_code >= 400:
         assert isinstance(data, dict) and set(data) == {"error"}, described
