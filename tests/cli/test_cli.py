@@ -73,6 +73,7 @@ def test_version_and_help():
     assert "Example" in run("deadwood", "--help").output
 
 
+@pytest.mark.slow
 def test_simulate_json_keys_and_consistency():
     result = run(
         "simulate",
@@ -139,6 +140,7 @@ def test_simulate_text():
     assert "knock_limit=7" in result.output
 
 
+@pytest.mark.slow
 def test_games_json():
     result = run("games", "--games", "50", "--json", "--b", "gin-hunter")
     assert result.exit_code == 0, result.output
@@ -176,6 +178,7 @@ def test_bad_options_one_line_exit_2(args, message):
     assert len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_games_three_and_four_players():
     result = run(
         "games",

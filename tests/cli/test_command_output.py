@@ -195,6 +195,7 @@ def test_replay_json_and_given_deck(tmp_path):
     assert data["knocker"] == "A"
 
 
+@pytest.mark.slow
 def test_report_rerun_changes_only_the_run_times_log(tmp_path):
     args = ["report", "--only", "tournament", "--deals", "100", "--out", str(tmp_path)]
     invoke(args)

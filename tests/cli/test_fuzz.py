@@ -13,6 +13,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -239,6 +240,7 @@ FUZZ = settings(
 
 @FUZZ
 @given(command_lines())
+@pytest.mark.slow
 def test_command_lines(args):
     os.environ.pop(cluster.SCHEDULER_ENV, None)
     with scratch_folder() as folder:

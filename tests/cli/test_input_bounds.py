@@ -316,6 +316,7 @@ def test_searches_stop_within_half_a_second():
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.slow
 def test_search_run_stops_on_a_signal_with_flat_memory(stop):
     """The issue's run: a searching ``simulate`` grew to 7.5 GB and ignored SIGTERM.  Now
     its largest budget keeps memory flat and a signal stops it within half a second."""

@@ -327,6 +327,7 @@ def test_checkpoint_misuse_is_one_line(tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     """Rows 2 and 8 in a real process: flat memory, a progress bar, and a signal stops the
     run within a second with the partial JSON marked as interrupted.  The process starts
@@ -350,6 +351,7 @@ def test_trillion_deals_start_at_once_and_stop_cleanly(stop):
     assert "1.00T" in err and "Error: interrupted" in err  # the progress bar's total
 
 
+@pytest.mark.slow
 def test_report_resumed_from_checkpoint_writes_the_same_tables(tmp_path, monkeypatch):
     """The report per study: stopped after two chunks (a hook in the chunk loops), it
     leaves no files; resumed, it writes the tables of an uninterrupted run."""

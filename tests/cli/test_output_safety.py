@@ -438,6 +438,7 @@ def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
     assert table.stderr.strip() == "Error: interrupted"
 
 
+@pytest.mark.slow
 def test_stopped_rummy_games_are_marked_partial(monkeypatch):
     from analyzer.cli import rummy
 
@@ -465,6 +466,7 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
     }
 
 
+@pytest.mark.slow
 def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
     """The issue's case in a real process: `rummy simulate --deals 1000000000`, SIGINT
     once it has made progress, used to exit 0 with an unmarked table."""

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import analyzer
 from analyzer._kernel_cache import source_hash
 
@@ -36,6 +38,7 @@ def _run(root: Path, cache: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_editing_a_callee_in_another_module_reaches_the_cached_caller(tmp_path):
     root = tmp_path / "copy"
     shutil.copytree(

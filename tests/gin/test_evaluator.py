@@ -154,6 +154,7 @@ def test_layoffs(defender, melds, expected):
     assert got == want == expected
 
 
+@pytest.mark.slow
 def test_layoffs_match_brute_force_on_random_knocks():
     rng = np.random.default_rng(7)
     checked = 0

@@ -130,6 +130,7 @@ def test_charts_render_with_labels():
     figure.savefig(__import__("io").BytesIO(), format="png")
 
 
+@pytest.mark.slow
 def test_report_writes_every_section(tmp_path):
     # the exact counts take a minute to enumerate; their own tests live in test_exact.py
     committed = Path(__file__).resolve().parents[2] / "results" / "exact"
