@@ -36,7 +36,8 @@ _LAZY = {
         "gin.evaluator.api",
     ),
     "dealt_deadwood_distribution": "gin.evaluator.dealt",
-    **dict.fromkeys(("Hand", "Move"), "gin.play.hand"),
+    "Hand": "gin.play.hand",
+    "Move": "gin.play.moves",
 }
 
 _API = (

@@ -9,7 +9,8 @@ import click
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.chunks import checkpointing
 from ..core.limits import MAX_UNITS
-from ..gin.studies.exact import distribution_table, exact_enumeration, exact_study, summarize
+from ..gin.studies.exact import exact_enumeration, exact_study
+from ..gin.studies.exact_stats import distribution_table, summarize
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.exact import write_study
 from ..report.files import make_folder, removed_on_failure

@@ -278,14 +278,14 @@ def knock_schedule_command(
     Example:
       analyzer knock-schedule --objective games --deals 2000 --rounds 1
     """
-    from ..gin.studies import sweeps as studies
+    from ..gin.studies import schedule
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
     base = get_policy(policy_a)
     set_jobs(jobs)
     with progress_bar(None, "deal", no_progress) as update:
-        search = studies.best_schedule(
+        search = schedule.best_schedule(
             rules,
             base,
             get_policy(policy_b),
@@ -301,7 +301,7 @@ def knock_schedule_command(
         "knock_schedule",
         search.steps,
         lambda ax: charts.schedules_chart(
-            {"A": search.final_a, "B": search.final_b}, studies.SCHEDULE_BINS, ax
+            {"A": search.final_a, "B": search.final_b}, schedule.SCHEDULE_BINS, ax
         ),
         (8, 3.8),
         title=f"Knock schedules after best responses: {policy_a} against {policy_b}",

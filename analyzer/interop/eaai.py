@@ -52,7 +52,8 @@ from ..core.limits import check_seed
 from ..gin.evaluator.api import best_melds
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
-from ..gin.play.hand import Hand, Move
+from ..gin.play.hand import Hand
+from ..gin.play.moves import Move
 from ..gin.play.players import SearchPolicy
 
 #: Message types answered with a reply line; every other known type is a report.

@@ -33,7 +33,8 @@ from ..gin.evaluator.partition import (
 )
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
-from ..gin.play.hand import Hand, Move
+from ..gin.play.hand import Hand
+from ..gin.play.moves import Move
 
 try:  # pyspiel is optional (the ``bench`` extra)
     import pyspiel

@@ -440,7 +440,7 @@ def _score_axes(grid: pd.DataFrame, ax: Axes, title: str) -> None:
 def exact_distribution_chart(
     data: pd.DataFrame, ax: Axes, log: bool = False, knock_limit: int = 10
 ) -> None:
-    """The exact distribution (:func:`analyzer.gin.studies.exact.chart_data`) as bars, the
+    """The exact distribution (:func:`analyzer.gin.studies.exact_stats.chart_data`) as bars, the
     Monte Carlo estimate (if any) as points with two-standard-error bars, and the knock
     region shaded."""
     ax.axvspan(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.studies import sweeps as studies
+from ..gin.studies import schedule as studies
 from . import figures as charts
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .figures import figure_file

@@ -27,7 +27,8 @@ from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
 from ..gin.play.advisor import Position
 from ..gin.play.game_kernels import close_game
-from ..gin.play.hand import Hand, Move
+from ..gin.play.hand import Hand
+from ..gin.play.moves import Move
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1

@@ -13,7 +13,7 @@ from analyzer.core import cards
 from analyzer.core.chunks import checkpointing
 from analyzer.gin.evaluator.api import min_deadwood_batch
 from analyzer.gin.evaluator.partition import best_discard_kernel
-from analyzer.gin.studies import exact
+from analyzer.gin.studies import exact, exact_stats
 from analyzer.report import exact as report_exact
 from analyzer.report.checkpoint import Checkpoint
 
@@ -197,7 +197,7 @@ def test_published_results(n_cards):
     assert summary["hands"] == math.comb(52, n_cards)
     assert summary["p_gin"] == pytest.approx(zero / math.comb(52, n_cards), rel=1e-12)
     assert summary == summary | {
-        k: v for k, v in exact.summarize(counts).items() if k not in ("p_at_most",)
+        k: v for k, v in exact_stats.summarize(counts).items() if k not in ("p_at_most",)
     }
 
 
@@ -269,7 +269,7 @@ def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
 
 
 def test_summarize_exact_values():
-    stats = exact.summarize([2, 0, 0, 0, 2, 4, 6, 4, 2])
+    stats = exact_stats.summarize([2, 0, 0, 0, 2, 4, 6, 4, 2])
     assert stats["hands"] == 20
     assert stats["p_gin"] == 0.1
     assert stats["mean_exact"] == "27/5"
@@ -277,7 +277,7 @@ def test_summarize_exact_values():
     assert stats["p_at_most"][4] == pytest.approx(0.2)
     assert stats["p_at_most"][8] == 1.0
     with pytest.raises(ValueError, match="no hands"):
-        exact.summarize([0, 0])
+        exact_stats.summarize([0, 0])
 
 
 def test_input_validation():

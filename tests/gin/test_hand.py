@@ -9,7 +9,8 @@ from analyzer.core.cards import parse_card
 from analyzer.gin.engine.transitions import Slot, deck_order, play_from_deck
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
-from analyzer.gin.play.hand import Hand, Move
+from analyzer.gin.play.hand import Hand
+from analyzer.gin.play.moves import Move
 
 
 def _cards(text: str) -> list[int]:

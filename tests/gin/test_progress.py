@@ -8,7 +8,7 @@ from analyzer.core.chunks import checkpointing
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.multiplayer import play_multiplayer_games
-from analyzer.gin.studies import exact
+from analyzer.gin.studies import exact, schedule
 from analyzer.gin.studies import sweeps as studies
 from analyzer.report.checkpoint import Checkpoint
 
@@ -36,10 +36,10 @@ STUDIES = {
     "knock_chart": lambda p: studies.knock_chart(
         STANDARD, BASIC, BASIC, 80, 1, 5, chunk=32, progress=p, equity_deals=50
     ),
-    "best_response": lambda p: studies.best_response(
+    "best_response": lambda p: schedule.best_response(
         STANDARD, BASIC, [10] * 4, BASIC, 20, 1, progress=p
     ),
-    "best_schedule": lambda p: studies.best_schedule(
+    "best_schedule": lambda p: schedule.best_schedule(
         STANDARD, BASIC, BASIC, 20, 1, rounds=2, progress=p
     ),
     "tournament": lambda p: studies.tournament(

@@ -15,6 +15,7 @@ from analyzer.cli.main import cli
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.simulate import simulate
+from analyzer.gin.studies import schedule
 from analyzer.gin.studies import sweeps as studies
 from analyzer.gin.studies.compare import Arm, compare_games, compare_hands, knock_arms
 from analyzer.report import figures as charts
@@ -109,7 +110,7 @@ def test_tournament_is_antisymmetric():
 
 
 def test_schedule_policy_bins():
-    policy = studies.schedule_policy(BASIC, [10, 10, 4, 0])
+    policy = schedule.schedule_policy(BASIC, [10, 10, 4, 0])
     assert policy.knock.schedule == ((1, 10), (7, 4), (10, 0))
 
 

@@ -16,7 +16,8 @@ from analyzer.core.rng import shuffle_deck, stream_key
 from analyzer.gin.engine.transitions import OUTCOME_NAMES, Slot, play_from_deck
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS
-from analyzer.gin.play.hand import Hand, Move
+from analyzer.gin.play.hand import Hand
+from analyzer.gin.play.moves import Move
 from analyzer.interop.openspiel import (
     FROM_OPENSPIEL,
     TO_OPENSPIEL,

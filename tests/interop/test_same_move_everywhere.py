@@ -31,7 +31,8 @@ from analyzer.gin.engine.transitions import (
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
 from analyzer.gin.play.actions import apply_action
-from analyzer.gin.play.hand import Hand, Move
+from analyzer.gin.play.hand import Hand
+from analyzer.gin.play.moves import Move
 from analyzer.gin.play.players import parse_player, split_players
 from analyzer.gin.play.search import play_on, search_action
 from analyzer.interop.eaai import AgentSession, card_text

@@ -36,7 +36,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -69,6 +68,7 @@ from ..model.knowledge import note_scores
 from ..model.policies import Policy
 from ..model.rules import STANDARD, Rules
 from .actions import KNOCK, MAX_ACTIONS, NO_TAKE, TAKE, legal_actions
+from .moves import Move
 from .players import SearchPolicy, rollout_policy
 from .search import search_action
 from .stopping import run_stoppable
@@ -76,37 +76,12 @@ from .stopping import run_stoppable
 if TYPE_CHECKING:
     from .advisor.position import Position
 
-MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
 _PHASE_NAMES = {
     Phase.OFFER: "offer",
     Phase.DRAW: "draw",
     Phase.DISCARD: "discard",
     Phase.DONE: "done",
 }
-
-
-@dataclass(frozen=True)
-class Move:
-    """One move of the player to move: ``kind`` (one of :data:`MOVE_KINDS`) and, for
-    ``discard`` and ``knock``, the card thrown (card index)."""
-
-    kind: str
-    card: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in MOVE_KINDS:
-            raise ValueError(f"unknown move {self.kind!r}; moves: {', '.join(MOVE_KINDS)}")
-        if (self.kind in ("discard", "knock")) != (self.card is not None):
-            raise ValueError(
-                f"a {self.kind} move {'needs' if self.card is None else 'takes no'} card"
-            )
-        if self.card is not None and not 0 <= self.card < 52:
-            raise ValueError(f"card index {self.card} is not 0-51")
-
-    def __str__(self) -> str:
-        from ...core.cards import format_card
-
-        return self.kind if self.card is None else f"{self.kind} {format_card(self.card)}"
 
 
 def _mask_cards(mask: int) -> tuple[int, ...]:
@@ -600,4 +575,4 @@ def _move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -
     return Move("knock", card) if after[Slot.PHASE] == Phase.DONE else Move("discard", card)
 
 
-__all__ = ["MOVE_KINDS", "Hand", "Move", "search_key"]
+__all__ = ["Hand", "search_key"]

@@ -4,7 +4,7 @@
 seed ``seed`` (or a given deck order) as a :class:`~analyzer.gin.play.hand.Hand`, and lets each
 policy decide and play its moves through it (the engine's own kernels, with the
 simulation's random stream), so the hand is exactly the one the simulator plays; each
-:class:`~analyzer.gin.play.hand.Move` is named as it is made (upcard passed or taken, draw,
+:class:`~analyzer.gin.play.moves.Move` is named as it is made (upcard passed or taken, draw,
 discard, knock, gin).  At the end it shows the knocker's melds, the defender's melds and
 layoffs, and the score.
 
@@ -32,7 +32,8 @@ from ..evaluator.api import best_discard, best_melds, min_deadwood
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import Policy, policy_name
 from ..model.rules import STANDARD, Rules
-from .hand import Hand, Move
+from .hand import Hand
+from .moves import Move
 
 SEATS = ("A", "B")
 

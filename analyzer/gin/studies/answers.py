@@ -37,7 +37,7 @@ from .exploit import (
     table_of,
     table_text,
 )
-from .sweeps import SCHEDULE_BINS
+from .schedule import SCHEDULE_BINS
 
 
 def rule_text(table: tuple[int, ...]) -> str:

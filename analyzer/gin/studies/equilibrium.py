@@ -1,7 +1,7 @@
 """An approximate equilibrium of the knock decision: the robust knock chart.
 
 Abstraction.  A *knock table* says, for each bin of own turns in
-:data:`analyzer.gin.studies.sweeps.SCHEDULE_BINS` (turns 1-3, 4-6, 7-9, 10 on) and for each
+:data:`analyzer.gin.studies.schedule.SCHEDULE_BINS` (turns 1-3, 4-6, 7-9, 10 on) and for each
 state of the one public signal of the opponent's pickups (it holds, or does not hold, a
 card it took from the pile), the most deadwood (0-10 points) with which to knock: 8
 thresholds.  "Knock when deadwood <= threshold" makes it monotone in own deadwood; the
@@ -49,7 +49,7 @@ from .exploit import (
     table_of,
     table_text,
 )
-from .sweeps import SCHEDULE_BINS, schedule_policy
+from .schedule import SCHEDULE_BINS, schedule_policy
 
 
 def solve_symmetric(
