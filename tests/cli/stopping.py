@@ -72,6 +72,7 @@ def signal_while_running(command, environment, stop, warm_up, ready=None, watch_
             waited += 0.5
             peak = max(peak, rss_mb(process.pid))
         assert process.poll() is None
+        assert ready is None or ready in "".join(err_chunks), "".join(err_chunks)
         signalled = time.perf_counter()
         process.send_signal(stop)
         out = process.stdout.read()

@@ -10,6 +10,7 @@ seconds and the OS side is real: the signal, the kill, the ``EFBIG`` of a full d
 import ctypes
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -33,7 +34,7 @@ from analyzer.report.files import (
     write_with,
 )
 
-from .stopping import StopAfter
+from .stopping import StopAfter, signal_while_running
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -470,39 +471,23 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
 def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
     """The issue's case in a real process: `rummy simulate --deals 1000000000`, SIGINT
     once it has made progress, used to exit 0 with an unmarked table."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", str(10**9), "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**environment(), "ANALYZER_PROGRESS": "always"},
+    command = shlex.join(
+        [sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", str(10**9), "--json"]
     )
-    err = []
-    reader = threading.Thread(
-        target=lambda: err.extend(iter(lambda: process.stderr.read(1), "")), daemon=True
+    warm_up = shlex.join([sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", "100"])
+    # the bar shows its total once a chunk has finished after 2 s (kernels load first)
+    returncode, out, err, _, _ = signal_while_running(
+        command,
+        {**environment(), "ANALYZER_PROGRESS": "always"},
+        signal.SIGINT,
+        warm_up,
+        ready="1.00G",
     )
-    reader.start()
-    try:
-        # the bar shows its total once a chunk has finished after 2 s (kernels load first)
-        deadline = time.monotonic() + 300
-        while "1.00G" not in "".join(err) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert "1.00G" in "".join(err), "".join(err)
-        process.send_signal(signal.SIGINT)
-        out = process.stdout.read()
-        process.wait(timeout=30)
-        reader.join(30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-        process.stdout.close()
-        process.stderr.close()
-    assert process.returncode == 130
+    assert returncode == 130
     data = json.loads(out)
     assert data["interrupted"] is True and data["requested_deals"] == 10**9
     assert data["hands"] > 0 and data["hands"] % CHUNK == 0
-    assert "".join(err).rstrip().endswith("Error: interrupted")
+    assert err.rstrip().endswith("Error: interrupted")
 
 
 # -------------------------------------------- item 7: a Ctrl-C that numba swallowed
