@@ -186,6 +186,12 @@ def show_result(
     click.echo("\n".join(lines))
 
 
+def label_lines(rows: list[tuple[str, str]]) -> list[str]:
+    """``label:  value`` lines, the values aligned after the longest label."""
+    width = max(len(label) for label, _ in rows) + 2
+    return [f"{label + ':':<{width}}{value}" for label, value in rows]
+
+
 def echo_frame(frame: pd.DataFrame, fmt: str) -> None:
     """A table as CSV, or as a JSON list of records (the CSV's columns as keys), every
     number at full precision."""
@@ -297,6 +303,29 @@ def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
     else:
         text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}", line_width=MAX_WIDTH)
         click.echo("\n".join(line.rstrip() for line in text.splitlines()))
+
+
+def schedule_words(thresholds: tuple[int, ...]) -> str:
+    """A knock schedule in words, e.g. ``knock at 10 or less in own turns 1-6, then only
+    with gin``."""
+    from ..gin.studies.schedule import SCHEDULE_BINS
+
+    def rule(threshold: int) -> str:
+        return "only with gin" if threshold == 0 else f"at {threshold} or less"
+
+    runs: list[tuple[int, int, int]] = []  # first turn, last turn, threshold
+    for (first, last), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
+        if runs and runs[-1][2] == threshold:
+            runs[-1] = (runs[-1][0], last, threshold)
+        else:
+            runs.append((first, last, threshold))
+    if len(runs) == 1:
+        return f"knock {rule(runs[0][2])} in every turn"
+    parts = [
+        f"{rule(t)} in own turns {a}-{b}" if index < len(runs) - 1 else f"then {rule(t)}"
+        for index, (a, b, t) in enumerate(runs)
+    ]
+    return "knock " + ", ".join(parts)
 
 
 def chance_text(probability: float) -> str:
