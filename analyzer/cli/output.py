@@ -7,7 +7,9 @@ with :func:`plus_minus`, one CI style everywhere: ``x ± h``), and a verdict sen
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import json
 import re
 import textwrap
@@ -97,7 +99,7 @@ def title_text(
 CI_NOTE = "x ± h: the estimate x and the half-width h of its 95% confidence interval."
 
 #: A cell that reads as a number (with its unit, sign, ``± h`` or ``%``): right-aligned.
-_NUMBER_CELL = re.compile(r"^[-+−]?[\d.,]+(e[-+]\d+)?%?( ± [\d.,]+(e[-+]\d+)?%?)?[*]?$|^-?$")
+_NUMBER_CELL = re.compile(r"^[-+−]?[\d.,]+(e[-+]\d+)?%?( ± [\d.,]+(e[-+]\d+)?%?)?[*]?$|^-?$|^best$")
 
 
 def table_lines(table: pd.DataFrame, width: int = MAX_WIDTH) -> list[str]:
@@ -177,8 +179,11 @@ def show_result(
             raise TypeError("show_result needs raw data (a table or a mapping) for csv/json")
         return
     lines = [*wrapped(title, indent="  "), ""]
-    lines += table_lines(body) if isinstance(body, pd.DataFrame) else list(body)
-    if any(" ± " in line for line in lines[1:]):
+    if isinstance(body, pd.DataFrame):
+        lines += table_lines(body)
+    else:
+        lines += [part for line in body for part in wrapped(line, indent="  ")]
+    if " ± " in verdict or any(" ± " in line for line in lines[1:]):
         notes = [*notes, CI_NOTE]
     lines += [part for note in notes for part in wrapped(note, indent="  ")]
     if verdict:
@@ -208,13 +213,16 @@ def echo_json(data: Any) -> None:
 
 def echo_summary(summary: dict[str, Any], fmt: str) -> None:
     """A run summary as one JSON object, or as ``key,value`` CSV rows (nested keys
-    joined with dots)."""
+    joined with dots; a list as its JSON text, quoted)."""
     if fmt == "json":
         echo_json(summary)
         return
-    click.echo("key,value")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["key", "value"])
     for key, value in _flatten(summary):
-        click.echo(f"{key},{json.dumps(value) if isinstance(value, (list, str)) else value}")
+        writer.writerow([key, json.dumps(value) if isinstance(value, list) else value])
+    click.echo(buffer.getvalue(), nl=False)
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:

@@ -291,7 +291,7 @@ def knock_chart_command(
     show_result(
         fmt,
         title_text(
-            "Knock now or play on? Points of knocking minus playing on",
+            "Knock now or play on?",
             rules=rules_text(preset, overrides),
             players=f"{policy_a} (A) against {policy_b}",
             size=f"{deals:,} deals",

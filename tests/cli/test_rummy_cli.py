@@ -46,7 +46,7 @@ def test_simulate_json_and_out(tmp_path):
     assert (
         data["policies"][2] == "meld=hold,hold_turns=4,hold_points=999,layoff=eager,discard=points"
     )
-    assert data["hands"] == 200
+    assert data["deals"] == 200
     assert set(data["turns"]) == {"mean", "ci95"}
     assert json.loads((tmp_path / "summary.json").read_text()) == data
     hands = pd.read_csv(tmp_path / "hands.csv")
