@@ -30,6 +30,7 @@ from .output import (
     interval_text,
     label_lines,
     output_options,
+    plus_minus,
     show_result,
     table_lines,
     title_text,
@@ -283,7 +284,7 @@ def _print_result(result: HandResult | GameResult, preset: str) -> None:
         size = f"{result.games:,} games to {result.target} points"
     leader = int(rows["win_rate"].idxmax())
     if isinstance(result, HandResult) and result.margin is not None:
-        margin = estimate_text(result.margin, 2, sign=True)
+        margin = plus_minus(abs(result.margin.mean), result.margin.half_width)
         significant = result.margin.low > 0 or result.margin.high < 0
         verdict = (
             f"Player 0 ({rows.at[0, 'policy']}) scores {margin} points per hand "

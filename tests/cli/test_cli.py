@@ -136,8 +136,8 @@ def test_simulate_json_keys_and_consistency():
 def test_simulate_text():
     result = run("simulate", "--deals", "200", "--set", "knock_limit=7", "--a", "lookahead")
     assert result.exit_code == 0, result.output
-    assert "points/hand to A" in result.output
-    assert "knock_limit=7" in result.output
+    assert "points per hand to A:" in result.output
+    assert "rules standard with knock_limit=7" in result.output.splitlines()[0]
 
 
 @pytest.mark.slow

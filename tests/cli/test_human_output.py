@@ -67,7 +67,7 @@ def test_a_wide_table_is_cut_into_blocks_that_fit():
     wide = pd.DataFrame({f"column {i}": [plus_minus(i, 0.1)] * 3 for i in range(20)})
     lines = table_lines(wide)
     assert max(len(line) for line in lines) <= MAX_WIDTH
-    assert sum(line.split("  ")[0].strip() == "column 0" for line in lines) >= 2  # key repeats
+    assert sum(line.strip().startswith("column 0") for line in lines) >= 2  # the key repeats
 
 
 def test_show_result_prints_title_table_verdict_or_raw_rows(capsys):
