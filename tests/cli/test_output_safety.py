@@ -435,7 +435,7 @@ def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
     monkeypatch.setattr(rummy, "progress_bar", StopAfter(1))
     table = run("rummy", "simulate", "--deals", 3 * CHUNK, "--seed", 4)
     assert table.exit_code == 130
-    assert f"hands:            {CHUNK:,} (seed 4)" in table.stdout
+    assert f"{CHUNK:,} deals · seed 4" in table.stdout.splitlines()[0]
     assert table.stderr.strip() == "Error: interrupted"
 
 
@@ -460,7 +460,7 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
     result = run("rummy", "simulate", "--deals", 100, "--json")
     assert result.exit_code == 130
     assert json.loads(result.stdout) == {
-        "hands": 0,
+        "deals": 0,
         "interrupted": True,
         "requested_deals": 100,
         "seed": 1,
