@@ -252,16 +252,6 @@ def player_form(player: Player) -> str:
     return format_policy(player) if isinstance(player, Policy) else format_player(player)
 
 
-def echo_header(
-    what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Player, b: Player
-) -> None:
-    click.echo(
-        f"{what}, seed {seed}, rules {preset}"
-        + (f" with {', '.join(overrides)}" if overrides else "")
-    )
-    click.echo(f"A: {format_player(a)}   B: {format_player(b)}")
-
-
 FORMATS = ("table", "csv", "json")
 
 
@@ -298,42 +288,6 @@ def output_options(function: F) -> F:
         help="Write the table (CSV) and chart (PNG) into this folder "
         "(checked writable before the run; default: write nothing).",
     )(function)
-
-
-def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
-    """Print a study table as an aligned table (wrapped into blocks of columns that fit
-    :data:`MAX_WIDTH`), CSV or JSON records."""
-    shown = frame if columns is None else frame[columns]
-    if fmt == "csv":
-        click.echo(shown.to_csv(index=False), nl=False)
-    elif fmt == "json":
-        click.echo(shown.to_json(orient="records", indent=2))
-    else:
-        text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}", line_width=MAX_WIDTH)
-        click.echo("\n".join(line.rstrip() for line in text.splitlines()))
-
-
-def schedule_words(thresholds: tuple[int, ...]) -> str:
-    """A knock schedule in words, e.g. ``knock at 10 or less in own turns 1-6, then only
-    with gin``."""
-    from ..gin.studies.schedule import SCHEDULE_BINS
-
-    def rule(threshold: int) -> str:
-        return "only with gin" if threshold == 0 else f"at {threshold} or less"
-
-    runs: list[tuple[int, int, int]] = []  # first turn, last turn, threshold
-    for (first, last), threshold in zip(SCHEDULE_BINS, thresholds, strict=True):
-        if runs and runs[-1][2] == threshold:
-            runs[-1] = (runs[-1][0], last, threshold)
-        else:
-            runs.append((first, last, threshold))
-    if len(runs) == 1:
-        return f"knock {rule(runs[0][2])} in every turn"
-    parts = [
-        f"{rule(t)} in own turns {a}-{b}" if index < len(runs) - 1 else f"then {rule(t)}"
-        for index, (a, b, t) in enumerate(runs)
-    ]
-    return "knock " + ", ".join(parts)
 
 
 def chance_text(probability: float) -> str:

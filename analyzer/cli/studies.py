@@ -30,7 +30,6 @@ from .output import (
     plus_minus,
     rules_text,
     save_chart,
-    schedule_words,
     show_result,
     table_lines,
     title_text,
@@ -379,6 +378,7 @@ def knock_schedule_command(
       analyzer knock-schedule --objective games --deals 2000 --rounds 1
     """
     from ..gin.studies import schedule
+    from ..gin.studies.answers import rule_text
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
@@ -447,7 +447,7 @@ def knock_schedule_command(
             seed=seed,
         ),
         body,
-        f"A's best schedule is {final} ({schedule_words(search.final_a)}); "
+        f"A's best schedule is {final} ({rule_text(tuple(search.final_a))}); "
         f"B's best answer to it is {'/'.join(map(str, search.final_b))}.",
         raw=pd.concat(
             [steps.assign(table="steps"), search.gaps.assign(table="gaps")], ignore_index=True
