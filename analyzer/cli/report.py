@@ -28,7 +28,7 @@ MAX_REPORT_DEALS = 10_000_000
     "--deals",
     type=click.IntRange(100, MAX_REPORT_DEALS),
     default=None,
-    help="Base size: deals per arm of the knock sweep (default 40,000); every "
+    help="Base size: deals per arm of the knock sweep (default 20,000); every "
     "study scales from it (the variants study keeps a quarter of it as "
     "rows: under 0.5 GB at the top of the range).",
 )

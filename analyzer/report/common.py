@@ -14,7 +14,7 @@ from .._version import __version__
 from ..core.progress import Progress
 from .files import make_folder, write_text
 
-DEFAULT_DEALS = 40_000
+DEFAULT_DEALS = 20_000
 QUICK_DEALS = 1_500
 
 

@@ -88,7 +88,7 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         expert,
         table,
         members,
-        config.size(0.025, least=200),
+        config.size(0.05, least=200),
         config.seed,
         "standard",
         progress=progress_for(config, "when to knock"),
