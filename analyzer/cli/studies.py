@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..core.limits import MAX_RAW_UNITS, MIN_VARIANT_DEALS
+from ..core.limits import MAX_RAW_UNITS, MAX_SCHEDULE_ROUNDS, MIN_VARIANT_DEALS
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import VARIANT_PRESETS
@@ -248,7 +248,7 @@ def knock_chart_command(
 )
 @click.option(
     "--rounds",
-    type=click.IntRange(1, 10),
+    type=click.IntRange(1, MAX_SCHEDULE_ROUNDS),
     default=2,
     show_default=True,
     help="Rounds of alternating best responses.",
