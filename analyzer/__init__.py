@@ -40,10 +40,17 @@ _LAZY = {
     "Move": "gin.play.moves",
 }
 
+#: The notebook API's names (:data:`analyzer.api.API`), written out so that importing the
+#: package does not import the API.
 _API = (
     "advise",
     "dealt",
+    "equilibrium",
+    "equity",
+    "exact",
+    "exploit",
     "knock_chart",
+    "knock_schedule",
     "knock_sweep",
     "play_games",
     "policies",
@@ -51,6 +58,10 @@ _API = (
     "replay",
     "rule_presets",
     "rules",
+    "rummy_games",
+    "rummy_rules",
+    "rummy_simulate",
+    "rummy_study",
     "simulate",
     "tournament",
     "variants",
@@ -74,6 +85,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Hand",
+    "Move",
     "__version__",
     "advise",
     "best_discard",
@@ -81,9 +94,14 @@ __all__ = [
     "deadwood_after_layoff",
     "dealt",
     "dealt_deadwood_distribution",
+    "equilibrium",
+    "equity",
+    "exact",
+    "exploit",
     "format_card",
     "format_hand",
     "knock_chart",
+    "knock_schedule",
     "knock_sweep",
     "min_deadwood",
     "min_deadwood_batch",
@@ -95,6 +113,10 @@ __all__ = [
     "replay",
     "rule_presets",
     "rules",
+    "rummy_games",
+    "rummy_rules",
+    "rummy_simulate",
+    "rummy_study",
     "simulate",
     "to_indices",
     "to_mask",
