@@ -118,7 +118,7 @@ def progress_to(progress: ProgressLike, unit: str) -> Iterator[Progress | None]:
 
 def rule_presets() -> pd.DataFrame:
     """One row per rules preset: its name, a one-sentence note and every field."""
-    from .gin.model.describe import RULE_PRESET_NOTES
+    from ..gin.model.describe import RULE_PRESET_NOTES
 
     return pd.DataFrame(
         [
@@ -130,7 +130,7 @@ def rule_presets() -> pd.DataFrame:
 
 def policies() -> pd.DataFrame:
     """One row per policy preset: its name, string form and a plain-English sentence."""
-    from .gin.model.describe import explain_policy
+    from ..gin.model.describe import explain_policy
 
     return pd.DataFrame(
         [

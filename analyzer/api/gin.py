@@ -142,7 +142,7 @@ def knock_sweep(
     return ChartedResult(
         f"Knock as soon as deadwood <= t: {policy_label(a, subject)} (A) against {name}, "
         f"{rules_label(rules, the_rules)}, {count_label(deals, 'deal')} and "
-        f"{count_label(games, 'game pair', seed)} per threshold",
+        f"{count_label(games, 'game pair')} per threshold, seed {seed}",
         sweep,
         lambda axes: figures.knock_sweep_panels(sweep, axes),
         "Points per hand relative to t = 10, game-win rate and undercut rate of A; "
@@ -223,8 +223,8 @@ def tournament(
 
     return ChartedResult(
         f"Round robin of {len(field)} policies, {rules_label(rules, the_rules)}, "
-        f"{count_label(deals, 'deal')} and {count_label(games, 'game pair', seed)} per "
-        f"pairing; ranked: {', '.join(order)}",
+        f"{count_label(deals, 'deal')} and {count_label(games, 'game pair')} per "
+        f"pairing, seed {seed}; ranked: {', '.join(order)}",
         results,
         draw,
         "Row policy against column policy, seats swapped on common deals; each cell: "
@@ -294,7 +294,7 @@ def variants(
     return ChartedResult(
         f"Rules presets compared: {policy_label(baseline, chosen[0])} self-play and "
         f"{strong_name} against {weak_name}, {count_label(deals, 'deal')} and "
-        f"{count_label(games, 'game pair', seed)} per preset",
+        f"{count_label(games, 'game pair')} per preset, seed {seed}",
         table,
         draw,
         "Points a hand scores and hands per game in self-play; the stronger policy's "

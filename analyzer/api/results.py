@@ -14,13 +14,13 @@ the command line writes with ``--out``, drawn by :mod:`analyzer.report.figures`.
 >>> ci_table(frame)
    threshold        points
 0          0  -1.23 ± 0.27
-1         10  +0.50 ± 0.25
+1         10   0.50 ± 0.25
 >>> result = Result("Knock sweep · standard rules", frame)
 >>> result
 Knock sweep · standard rules
  threshold       points
          0 -1.23 ± 0.27
-        10 +0.50 ± 0.25
+        10  0.50 ± 0.25
 >>> result._repr_html_().startswith("<p><b>Knock sweep · standard rules</b></p>")
 True
 """
@@ -34,12 +34,17 @@ from typing import Any
 
 import pandas as pd
 
-from ..report.common import format_ci
+from ..report.common import format_ci, format_number
 
 #: Suffix pairs that bound a 95% interval, in the spellings the studies use (longest
 #: first, so that ``x_low95`` is not read as ``x_low`` + ``95``).
-_BOUNDS = (("_low95", "_high95"), ("_low", "_high"), ("_lo", "_hi"), ("low95", "high95"))
-_BOUNDS += (("low", "high"),)
+_BOUNDS: tuple[tuple[str, str], ...] = (
+    ("_low95", "_high95"),
+    ("_low", "_high"),
+    ("_lo", "_hi"),
+    ("low95", "high95"),
+    ("low", "high"),
+)
 
 
 def _digits(half_widths: pd.Series) -> int:
@@ -102,15 +107,20 @@ def ci_table(frame: pd.DataFrame) -> pd.DataFrame:
     ]
     for name, mean, bounds, half in intervals:
         digits = _digits(half)
-        sign = bool((frame[mean] < 0).any())
-        text = [
-            "nan" if not math.isfinite(m) else format_ci(m, m - h, m + h, digits, sign)
-            for m, h in zip(frame[mean], half, strict=True)
-        ]
+        text = [_estimate_text(m, h, digits) for m, h in zip(frame[mean], half, strict=True)]
         position = list(shown.columns).index(mean)
         shown = shown.drop(columns=[mean, *bounds])
         shown.insert(min(position, len(shown.columns)), name, text)
     return shown
+
+
+def _estimate_text(mean: float, half: float, digits: int) -> str:
+    """``x ± h``; ``x`` alone for a plain number (no CI), ``nan`` when nothing was measured."""
+    if not math.isfinite(mean):
+        return "nan"
+    if not math.isfinite(half):
+        return format_number(mean, digits)
+    return format_ci(mean, mean - half, mean + half, digits, sign=False)
 
 
 class Result:
@@ -142,7 +152,7 @@ class Result:
         return ci_table(self.frame) if self._shown is None else self._shown
 
     def _repr_html_(self) -> str:
-        title = f"<p><b>{html.escape(self.title)}</b></p>"
+        title = f"<p><b>{html.escape(self.title, quote=False)}</b></p>"
         return title + str(self.shown_frame().to_html(index=False))
 
     def __repr__(self) -> str:
@@ -176,8 +186,10 @@ class ChartedResult(Result):
     ) -> None:
         super().__init__(title, frame, result, shown)
         self._draw = draw
-        self._chart = {"figsize": figsize, "caption": caption, "sharey": sharey}
+        self._caption = caption
+        self._figsize = figsize
         self._panels = panels
+        self._sharey = sharey
 
     def plot(self) -> Any:
         """The study's chart, as a :class:`matplotlib.figure.Figure` (shown by a notebook;
@@ -185,7 +197,14 @@ class ChartedResult(Result):
         with the title line above and how to read it below."""
         from ..report.figures import chart
 
-        with chart(1, self._panels, title=self.title, **self._chart) as drawn:
+        with chart(
+            1,
+            self._panels,
+            self._figsize,
+            title=self.title,
+            caption=self._caption,
+            sharey=self._sharey,
+        ) as drawn:
             self._draw(drawn.axes)
         axes = drawn.axes
         return (axes.flat[0] if hasattr(axes, "flat") else axes).figure

@@ -174,7 +174,7 @@ def rummy_study(
     with progress_to(progress, "deal") as update:
         table = run(deals, seed, progress=update)
     return ChartedResult(
-        f"{_QUESTIONS[name]}; {count_label(deals, 'deal', seed)} per configuration",
+        f"{_QUESTIONS[name]}; {count_label(deals, 'deal')} per configuration, seed {seed}",
         table,
         lambda ax: CHARTS[stem](table, ax),
         "95% CIs as error bars; the numbers are in the table.",

@@ -133,9 +133,9 @@ def equity(
         )
         rows += [
             {
-                "metric": f"check {name}: states within their 95% CI, of {agreement['rows']} "
-                f"(chi2 p = {agreement['p_value']:.2f})",
-                "mean": agreement["agree"],
+                "metric": f"check {name}: share of {agreement['rows']} states within their "
+                f"95% CI (chi2 p = {agreement['p_value']:.2f})",
+                "mean": agreement["agree"] / agreement["rows"],
             }
             for name, agreement in check_summary(checked).items()
         ]
@@ -221,7 +221,9 @@ def exploit(
     return Result(
         f"Best response to {policy_label(policy, target)}, {label}, "
         f"{count_label(deals, 'deal')} per comparison, held out on "
-        f"{count_label(result.deals, 'deal')} and {count_label(games, 'game pair', seed)}",
+        f"{count_label(result.deals, 'deal')}"
+        + (f" and {count_label(games, 'game pair')}" if games else "")
+        + f", seed {seed}",
         result.to_frame(),
         result,
     )
@@ -263,7 +265,7 @@ def equilibrium(
             progress=update,
         )
     return Result(
-        f"Knock equilibrium, {label}, {count_label(deals, 'deal', seed)} per comparison: "
+        f"Knock equilibrium, {label}, {count_label(deals, 'deal')} per comparison, seed {seed}: "
         f"{describe(result)}",
         result.history.drop(columns=["rules"]),
         result,
@@ -301,7 +303,7 @@ def knock_schedule(
     return ChartedResult(
         f"Best knock schedule by own turn ({objective}): {policy_label(a, chosen[1])} (A) "
         f"against {policy_label(b, chosen[2])} (B), {rules_label(rules, chosen[0])}, "
-        f"{count_label(deals, unit, seed)} per evaluation",
+        f"{count_label(deals, unit)} per evaluation, seed {seed}",
         search.steps,
         lambda ax: figures.schedules_chart(
             {"A": search.final_a, "B": search.final_b}, schedule.SCHEDULE_BINS, ax
