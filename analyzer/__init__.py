@@ -65,6 +65,7 @@ _API = (
     "simulate",
     "tournament",
     "variants",
+    "when_to_knock",
 )
 
 
@@ -122,4 +123,5 @@ __all__ = [
     "to_mask",
     "tournament",
     "variants",
+    "when_to_knock",
 ]

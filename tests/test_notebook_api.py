@@ -5,8 +5,12 @@ draws a chart."""
 
 from __future__ import annotations
 
+import ast
 import html
+import inspect
 import math
+import re
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -269,3 +273,33 @@ def test_a_result_without_a_study_object_has_only_its_own_fields():
         getattr(result, "points_a")  # noqa: B009
     assert "frame" in dir(result)
     assert np.array_equal(result.to_frame()["x"], [1])
+
+
+def _readme_table_calls() -> list[ast.Call]:
+    """The calls of ``az.<function>(...)`` in the README's notebook table."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = text[text.index("## Python API (notebooks)") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    calls = []
+    for row in rows:
+        for code in re.findall(r"`(az\.[^`]+)`", row):
+            for node in ast.walk(ast.parse(code)):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "az"
+                ):
+                    calls.append(node)
+    return calls
+
+
+def test_the_readme_lists_every_function_with_a_call_it_accepts():
+    calls = _readme_table_calls()
+    assert {call.func.attr for call in calls} == set(api.API)
+    for call in calls:
+        function = getattr(az, call.func.attr)
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        inspect.signature(function).bind(*args, **kwargs)  # raises TypeError if not

@@ -48,7 +48,7 @@ from .gin import (
 )
 from .results import ChartedResult, Result
 from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
-from .studies import equilibrium, equity, exact, exploit, knock_schedule
+from .studies import equilibrium, equity, exact, exploit, knock_schedule, when_to_knock
 
 __all__ = [
     "ChartedResult",
@@ -75,6 +75,7 @@ __all__ = [
     "simulate",
     "tournament",
     "variants",
+    "when_to_knock",
 ]
 
 #: The names ``import analyzer as az`` exposes from this package: the functions.

@@ -1,6 +1,6 @@
-"""The gin studies beyond the knock sweep and chart, in the notebook: the game-equity
-table, the best response to a policy, the knock equilibrium, the best knock schedule and
-the exact distribution of dealt deadwood.
+"""The gin studies beyond the knock sweep and chart, in the notebook: when to knock, the
+game-equity table, the best response to a policy, the knock equilibrium, the best knock
+schedule and the exact distribution of dealt deadwood.
 
 Each function checks its arguments first with the ranges of the command of the same name
 (:mod:`analyzer.core.limits`), then runs the study that command runs, and returns a
@@ -11,7 +11,8 @@ deals, and whose study result reads through.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,12 +33,14 @@ from ..core.limits import (
 )
 from ..core.rng import offset_seed
 from ..core.stats import Estimate
+from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..report import figures
 from .arguments import (
     PolicyLike,
     ProgressLike,
     RulesLike,
     check_run,
+    check_text,
     chosen_policy,
     chosen_rules,
     count_label,
@@ -46,6 +49,48 @@ from .arguments import (
     rules_label,
 )
 from .results import ChartedResult, Result
+
+if TYPE_CHECKING:
+    from ..report.knock_answer import KnockAnswer
+
+
+def when_to_knock(
+    rules: str = "standard",
+    opponent: str = "unknown",
+    deals: int = 1_000,
+    seed: int = 2026,
+    results: str | Path | None = None,
+    progress: ProgressLike = None,
+) -> KnockAnswer:
+    """When to knock, in a player's words, as ``analyzer when-to-knock`` prints it: the
+    rule, a chart of knock or play on by deadwood and own turn (with the cards left in
+    the stock), what it earns against ``opponent`` and its worst case (points per hand,
+    95% CIs). ``opponent``: ``unknown``, ``knocks-at-once``, ``camper``, ``gin-hunter``,
+    a test opponent (``basic``, ``marjj``...) or a policy string. Read from the report
+    folder ``results`` (default: ``./results``, else the source checkout's) when it holds
+    the answer, else computed on ``deals`` deals per comparison (100-10,000,000) from
+    ``seed`` (minutes at the default). ``.text()`` is the answer as the command prints it,
+    ``.to_frame()`` the chart; a notebook shows all of it."""
+    from ..report.knock_answer import family_of, knock_answer
+
+    check_text(rules, "rules")
+    if rules not in RULE_PRESETS:
+        raise ValueError(f"unknown rules preset {rules!r}; choose from {', '.join(RULE_PRESETS)}")
+    check_text(opponent, "opponent")
+    (seed,) = check_run(seed, progress)
+    deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
+    if results is not None:
+        if not isinstance(results, (str, Path)):
+            raise TypeError(f"results must be a folder (a str or a Path) or None, got {results!r}")
+        if not Path(results).is_dir():
+            raise ValueError(f"results must be an existing folder, got {str(results)!r}")
+    try:
+        family_of(opponent)
+    except ValueError as error:
+        raise ValueError(f"opponent {opponent!r}: {error}") from None
+    folder = None if results is None else Path(results)
+    with progress_to(progress, "hand") as update:
+        return knock_answer(rules, opponent, deals, seed, folder, progress=update)
 
 
 @dataclass(frozen=True)
@@ -389,4 +434,13 @@ def exact(
     )
 
 
-__all__ = ["Equity", "Exact", "equilibrium", "equity", "exact", "exploit", "knock_schedule"]
+__all__ = [
+    "Equity",
+    "Exact",
+    "equilibrium",
+    "equity",
+    "exact",
+    "exploit",
+    "knock_schedule",
+    "when_to_knock",
+]
