@@ -75,6 +75,19 @@ def test_ci_table_writes_every_interval_one_way():
     assert shown["gain"].tolist() == ["1.00 ± 0.50", "2.00 ± 0.25"]
 
 
+@pytest.mark.slow  # computes the answer twice (the committed one is older)
+def test_when_to_knock_is_the_knock_answer():
+    from analyzer.report.knock_answer import knock_answer
+
+    answer = az.when_to_knock(opponent="knocks-at-once", deals=100, seed=3)
+    own = knock_answer("standard", "knocks-at-once", 100, 3)
+    assert answer.line == own.line
+    assert answer.text() == own.text()
+    pd.testing.assert_frame_equal(answer.to_frame(), own.to_frame())
+    assert answer.title in answer._repr_html_()
+    assert "standard rules" in answer.title
+
+
 def test_simulate_reads_through_to_the_simulation():
     from analyzer.gin.play.simulate import simulate
 
@@ -258,6 +271,18 @@ def test_rummy_study_charts_the_study():
         (lambda: az.rummy_rules(None), TypeError, "name must be a string"),
         (lambda: az.dealt_deadwood_distribution(deals=-5), ValueError, "deals must be 0-"),
         (lambda: az.knock_chart(equity_deals=-1), ValueError, "equity_deals must be 0-"),
+        (lambda: az.when_to_knock(rules="nope"), ValueError, "unknown rules preset 'nope'"),
+        (lambda: az.when_to_knock(rules=None), TypeError, "rules must be a string"),
+        (lambda: az.when_to_knock(opponent="nobody"), ValueError, "opponent 'nobody'"),
+        (lambda: az.when_to_knock(opponent=None), TypeError, "opponent must be a string"),
+        (lambda: az.when_to_knock(deals=99), ValueError, "deals must be 100-10000000, got 99"),
+        (lambda: az.when_to_knock(seed=2**63), ValueError, "seed must be 0-"),
+        (lambda: az.when_to_knock(results=5), TypeError, "results must be a folder"),
+        (
+            lambda: az.when_to_knock(results="/no/such/folder"),
+            ValueError,
+            "results must be an existing folder",
+        ),
     ],
 )
 def test_new_studies_name_the_argument(call, error, text):
