@@ -47,13 +47,12 @@ _BOUNDS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _digits(half_widths: pd.Series) -> int:
-    """Decimals that show the smallest finite half-width with two significant digits
-    (at least 2, at most 8)."""
-    finite = half_widths[half_widths.apply(lambda h: math.isfinite(h) and h > 0)]
-    if finite.empty:
+def _digits(half_width: float) -> int:
+    """Decimals that show a half-width with two significant digits (at least 2, at most
+    8; 2 for a zero or missing one)."""
+    if not (math.isfinite(half_width) and half_width > 0):
         return 2
-    return int(min(8, max(2, 1 - math.floor(math.log10(finite.min())))))
+    return int(min(8, max(2, 1 - math.floor(math.log10(half_width)))))
 
 
 def _interval_columns(frame: pd.DataFrame) -> list[tuple[str, str, str, str]]:
@@ -106,21 +105,24 @@ def ci_table(frame: pd.DataFrame) -> pd.DataFrame:
         for name, mean, half_column in _half_width_columns(frame)
     ]
     for name, mean, bounds, half in intervals:
-        digits = _digits(half)
-        text = [_estimate_text(m, h, digits) for m, h in zip(frame[mean], half, strict=True)]
+        # a number without a CI gets the decimals of the finest CI in its column
+        plain = _digits(half[half > 0].min()) if (half > 0).any() else 2
+        text = [_estimate_text(m, h, plain) for m, h in zip(frame[mean], half, strict=True)]
         position = list(shown.columns).index(mean)
         shown = shown.drop(columns=[mean, *bounds])
         shown.insert(min(position, len(shown.columns)), name, text)
     return shown
 
 
-def _estimate_text(mean: float, half: float, digits: int) -> str:
-    """``x ± h``; ``x`` alone for a plain number (no CI), ``nan`` when nothing was measured."""
+def _estimate_text(mean: float, half: float, plain_digits: int) -> str:
+    """``x ± h`` with the decimals of ``h`` (:func:`_digits`); ``x`` alone, with
+    ``plain_digits`` decimals, for a plain number (no CI); ``nan`` when nothing was
+    measured."""
     if not math.isfinite(mean):
         return "nan"
     if not math.isfinite(half):
-        return format_number(mean, digits)
-    return format_ci(mean, mean - half, mean + half, digits, sign=False)
+        return format_number(mean, plain_digits)
+    return format_ci(mean, mean - half, mean + half, _digits(half), sign=False)
 
 
 class Result:
