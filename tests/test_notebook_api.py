@@ -112,6 +112,11 @@ def test_tournament_ranks_the_field():
     assert_plots(result, panels=2)
 
 
+def test_tournament_seats_the_search_player():
+    result = az.tournament(["basic", "search,budget=8"], deals=20, games=2, seed=1)
+    assert sorted(result.frame["a"]) == ["basic", "search,budget=8"]
+
+
 def test_dealt_keeps_the_distribution_for_its_chart():
     result = az.dealt(deals=500, seed=1)
     assert result.frame.columns.tolist() == ["cards", "limit", "probability", "se"]

@@ -26,10 +26,11 @@ from ..core.limits import (
     check_seed,
 )
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.model.policies import format_policy
+from ..gin.model.policies import Policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.play.advisor import Position
 from ..gin.play.advisor.position import UNDEALT
+from ..gin.play.players import Player, SearchPolicy, format_player, parse_player
 from ..gin.play.replay import parse_deck
 from ..report import figures
 from .arguments import (
@@ -195,17 +196,18 @@ def tournament(
     seed: int = 1,
     progress: ProgressLike = None,
 ) -> ChartedResult:
-    """Round robin: one row per ordered pair with points per hand and game-win rate;
+    """Round robin: one row per ordered pair with points per hand and game-win rate (a
+    policy may be the search player, ``"search,budget=64"``);
     ``.ranking`` ranks the policies by mean points per hand against the rest.
     ``.plot()``: the two matrices, best policy first."""
     from ..gin.studies import sweeps as studies
 
     seed, deals, games = check_run(seed, progress, deals=deals, games=games)
     entries = listed(policies, "policies", "policies")
-    field = {}
+    field: dict[str, Player] = {}
     for index, entry in enumerate(entries):
-        chosen = chosen_policy(entry, f"policies[{index}]")
-        name = entry if isinstance(entry, str) else format_policy(chosen)
+        chosen = _player(entry, f"policies[{index}]")
+        name = entry if isinstance(entry, str) else format_player(chosen)
         if name in field:
             raise ValueError(f"policies names {name!r} twice")
         field[name] = chosen
@@ -233,6 +235,19 @@ def tournament(
         panels=2,
         result=_Ranking(ranking),
     )
+
+
+def _player(value: object, name: str) -> Policy | SearchPolicy:
+    """A policy or the search player, given as an object or by its string form
+    (``"search,budget=64"``); ``TypeError`` naming the argument ``name`` else."""
+    if isinstance(value, (Policy, SearchPolicy)):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a policy name, a policy string form, a Policy or a "
+            f"SearchPolicy, got {value!r}"
+        )
+    return parse_player(value)
 
 
 class _Ranking:
