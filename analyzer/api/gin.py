@@ -32,7 +32,6 @@ from ..gin.play.advisor import Position
 from ..gin.play.advisor.position import UNDEALT
 from ..gin.play.players import Player, SearchPolicy, format_player, parse_player
 from ..gin.play.replay import parse_deck
-from ..report import figures
 from .arguments import (
     PolicyLike,
     ProgressLike,
@@ -47,7 +46,7 @@ from .arguments import (
     progress_to,
     rules_label,
 )
-from .results import ChartedResult, Result
+from .results import ChartedResult, Result, chart_functions
 
 
 def simulate(
@@ -145,7 +144,7 @@ def knock_sweep(
         f"{rules_label(rules, the_rules)}, {count_label(deals, 'deal')} and "
         f"{count_label(games, 'game pair')} per threshold, seed {seed}",
         sweep,
-        lambda axes: figures.knock_sweep_panels(sweep, axes),
+        lambda axes: chart_functions().knock_sweep_panels(sweep, axes),
         "Points per hand relative to t = 10, game-win rate and undercut rate of A; "
         "seats swapped; bands: 95% CI.",
         (14, 4.2),
@@ -181,7 +180,7 @@ def knock_chart(
         f"{policy_label(b, chosen[2])}, {rules_label(rules, chosen[0])}, "
         f"{count_label(deals, 'deal', seed)}",
         chart,
-        lambda ax: figures.knock_chart_heatmap(chart, ax, MAX_TURN, min_samples),
+        lambda ax: chart_functions().knock_chart_heatmap(chart, ax, MAX_TURN, min_samples),
         "Each cell: mean points of knocking now minus playing on, by A's own turn and "
         "deadwood; 95% CIs in the table.",
         (12, 5.4),
@@ -220,6 +219,7 @@ def tournament(
     order = list(ranking["policy"])
 
     def draw(axes: Any) -> None:
+        figures = chart_functions()
         figures.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
         figures.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
 
@@ -295,6 +295,7 @@ def variants(
     strong_name, weak_name = policy_label(strong, chosen[1]), policy_label(weak, chosen[2])
 
     def draw(axes: Any) -> None:
+        figures = chart_functions()
         figures.variant_bars(table, "hand_points", axes[0], "points per hand", "points")
         figures.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
         figures.variant_bars(
@@ -340,7 +341,7 @@ def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) ->
         f"Dealt deadwood: P(deadwood <= limit), {count_label(deals, 'random hand', seed)} "
         "of each size (limit 0 is gin)",
         table,
-        lambda ax: figures.dealt_histogram(distribution, ax),
+        lambda ax: chart_functions().dealt_histogram(distribution, ax),
         "Monte Carlo hands of each size; shaded: deadwood <= 10, where a standard-rules "
         "knock is allowed. Log scale.",
         (9, 4.2),

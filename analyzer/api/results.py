@@ -125,6 +125,14 @@ def _estimate_text(mean: float, half: float, plain_digits: int) -> str:
     return format_ci(mean, mean - half, mean + half, _digits(half), sign=False)
 
 
+def chart_functions() -> Any:
+    """The chart functions (:mod:`analyzer.report.figures`), imported when a chart is
+    drawn: importing the API does not load matplotlib."""
+    from ..report import figures
+
+    return figures
+
+
 class Result:
     """A study's answer: :attr:`title`, its table (:meth:`to_frame`) and, as
     :attr:`result`, the study's own result object, whose fields read through."""
@@ -212,4 +220,4 @@ class ChartedResult(Result):
         return (axes.flat[0] if hasattr(axes, "flat") else axes).figure
 
 
-__all__ = ["ChartedResult", "Result", "ci_table"]
+__all__ = ["ChartedResult", "Result", "chart_functions", "ci_table"]

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.limits import MAX_RAW_UNITS, check_count, check_int
-from ..report.rummy import CHARTS
 from ..rummy import studies
 from ..rummy.policies import RummyPolicy, parse_policy, policy_name
 from ..rummy.rules import INT_RANGES, RummyRules
@@ -149,6 +148,14 @@ def rummy_games(
     )
 
 
+def _chart(stem: str) -> Any:
+    """The chart function of a study (:data:`analyzer.report.rummy.CHARTS`), imported when
+    a chart is drawn: importing the API does not load matplotlib."""
+    from ..report.rummy import CHARTS
+
+    return CHARTS[stem]
+
+
 #: What each study of :func:`rummy_study` answers, for its title line.
 _QUESTIONS = {
     "meld-or-hold": "Meld at once or hold for Rummy? The holder's edge against a player "
@@ -176,7 +183,7 @@ def rummy_study(
     return ChartedResult(
         f"{_QUESTIONS[name]}; {count_label(deals, 'deal')} per configuration, seed {seed}",
         table,
-        lambda ax: CHARTS[stem](table, ax),
+        lambda ax: _chart(stem)(table, ax),
         "95% CIs as error bars; the numbers are in the table.",
         (7, 4.2),
     )

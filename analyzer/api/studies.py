@@ -34,7 +34,6 @@ from ..core.limits import (
 from ..core.rng import offset_seed
 from ..core.stats import Estimate
 from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..report import figures
 from .arguments import (
     PolicyLike,
     ProgressLike,
@@ -48,7 +47,7 @@ from .arguments import (
     progress_to,
     rules_label,
 )
-from .results import ChartedResult, Result
+from .results import ChartedResult, Result, chart_functions
 
 if TYPE_CHECKING:
     from ..report.knock_answer import KnockAnswer
@@ -210,7 +209,7 @@ def equity(
 
     def draw(axes: Any) -> None:
         for ax, a_deals in zip(axes, (True, False), strict=True):
-            figures.score_heatmap(
+            chart_functions().score_heatmap(
                 heatmap_data(table, a_deals), ax, f"{'A' if a_deals else 'B'} deals next"
             )
 
@@ -350,7 +349,7 @@ def knock_schedule(
         f"against {policy_label(b, chosen[2])} (B), {rules_label(rules, chosen[0])}, "
         f"{count_label(deals, unit)} per evaluation, seed {seed}",
         search.steps,
-        lambda ax: figures.schedules_chart(
+        lambda ax: chart_functions().schedules_chart(
             {"A": search.final_a, "B": search.final_b}, schedule.SCHEDULE_BINS, ax
         ),
         "Knock threshold (deadwood points) by own turn after alternating best responses; "
@@ -417,6 +416,7 @@ def exact(
     data = chart_data(result.counts, mc_counts)
 
     def draw(axes: Any) -> None:
+        figures = chart_functions()
         figures.exact_distribution_chart(data, axes[0])
         figures.exact_distribution_chart(data, axes[1], log=True)
 

