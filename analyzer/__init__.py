@@ -3,8 +3,9 @@
 Cards are indices ``suit * 13 + rank`` (clubs, diamonds, hearts, spades; ace low) and
 hands are 52-bit ``np.int64`` masks; see :mod:`analyzer.core.cards`.
 
-The notebook API (:mod:`analyzer.api`: ``az.simulate``, ``az.knock_sweep``, ``az.advise``,
-``az.replay``, ``az.rules``, ``az.policy``...) is imported on first use, so that the
+The notebook API (:mod:`analyzer.api`: ``az.when_to_knock``, ``az.simulate``,
+``az.knock_sweep``, ``az.equity``, ``az.rummy_simulate``, ``az.advise``, ``az.rules``,
+``az.policy``... every study of the command line) is imported on first use, so that the
 command line starts fast.  See ``docs/api.md``.
 """
 
