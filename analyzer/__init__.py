@@ -3,8 +3,9 @@
 Cards are indices ``suit * 13 + rank`` (clubs, diamonds, hearts, spades; ace low) and
 hands are 52-bit ``np.int64`` masks; see :mod:`analyzer.core.cards`.
 
-The notebook API (:mod:`analyzer.api`: ``az.simulate``, ``az.knock_sweep``, ``az.advise``,
-``az.replay``, ``az.rules``, ``az.policy``...) is imported on first use, so that the
+The notebook API (:mod:`analyzer.api`: ``az.when_to_knock``, ``az.simulate``,
+``az.knock_sweep``, ``az.equity``, ``az.rummy_simulate``, ``az.advise``, ``az.rules``,
+``az.policy``... every study of the command line) is imported on first use, so that the
 command line starts fast.  See ``docs/api.md``.
 """
 
@@ -40,10 +41,17 @@ _LAZY = {
     "Move": "gin.play.moves",
 }
 
+#: The notebook API's names (:data:`analyzer.api.API`), written out so that importing the
+#: package does not import the API.
 _API = (
     "advise",
     "dealt",
+    "equilibrium",
+    "equity",
+    "exact",
+    "exploit",
     "knock_chart",
+    "knock_schedule",
     "knock_sweep",
     "play_games",
     "policies",
@@ -51,9 +59,14 @@ _API = (
     "replay",
     "rule_presets",
     "rules",
+    "rummy_games",
+    "rummy_rules",
+    "rummy_simulate",
+    "rummy_study",
     "simulate",
     "tournament",
     "variants",
+    "when_to_knock",
 )
 
 
@@ -74,6 +87,8 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "Hand",
+    "Move",
     "__version__",
     "advise",
     "best_discard",
@@ -81,9 +96,14 @@ __all__ = [
     "deadwood_after_layoff",
     "dealt",
     "dealt_deadwood_distribution",
+    "equilibrium",
+    "equity",
+    "exact",
+    "exploit",
     "format_card",
     "format_hand",
     "knock_chart",
+    "knock_schedule",
     "knock_sweep",
     "min_deadwood",
     "min_deadwood_batch",
@@ -95,9 +115,14 @@ __all__ = [
     "replay",
     "rule_presets",
     "rules",
+    "rummy_games",
+    "rummy_rules",
+    "rummy_simulate",
+    "rummy_study",
     "simulate",
     "to_indices",
     "to_mask",
     "tournament",
     "variants",
+    "when_to_knock",
 ]

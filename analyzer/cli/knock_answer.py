@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.studies.answers import FAMILIES
 from .inputs import SEED, fail
@@ -33,7 +34,7 @@ from .run_control import scheduler_option, set_jobs
 )
 @click.option(
     "--deals",
-    type=click.IntRange(100, 10_000_000),
+    type=click.IntRange(MIN_SEARCH_DEALS, MAX_SEARCH_DEALS),
     default=1_000,
     show_default=True,
     help="Deals per comparison when the answer is not in the report folder and is "

@@ -7,7 +7,7 @@ from typing import Any
 import click
 import pandas as pd
 
-from ..core.limits import MAX_RAW_UNITS, MIN_VARIANT_DEALS
+from ..core.limits import MAX_RAW_UNITS, MAX_SCHEDULE_ROUNDS, MIN_VARIANT_DEALS
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import VARIANT_PRESETS
@@ -347,7 +347,7 @@ def chart_verdict(chart: pd.DataFrame, min_samples: int) -> str:
 )
 @click.option(
     "--rounds",
-    type=click.IntRange(1, 10),
+    type=click.IntRange(1, MAX_SCHEDULE_ROUNDS),
     default=2,
     show_default=True,
     help="Rounds of alternating best responses.",

@@ -59,6 +59,21 @@ MAX_TEMPERATURE = 1000
 MIN_VARIANT_DEALS = 2
 #: Fewest deals behind an equity table (the advisor's ``--equity-deals``).
 MIN_EQUITY_DEALS = 100
+#: Deals per comparison of the response searches (``exploit``, ``equilibrium``): each
+#: comparison plays every candidate on them, some 90 candidates a sweep, so a search
+#: runs hundreds of times this many hands; below 100 no gain is significant.
+MIN_SEARCH_DEALS = 100
+MAX_SEARCH_DEALS = 10_000_000
+#: Most held-out game pairs of ``exploit`` (0 skips the game-win rate).
+MAX_EXPLOIT_GAMES = 1_000_000
+#: Most sweeps of ``exploit``'s coordinate search.
+MAX_EXPLOIT_ROUNDS = 5
+#: Most PSRO iterations of ``equilibrium`` (the population grows by one table each).
+MAX_PSRO_ITERATIONS = 50
+#: Largest stopping tolerance of ``equilibrium`` (points per hand).
+MAX_PSRO_TOLERANCE = 10.0
+#: Most rounds of alternating best responses of ``knock-schedule``.
+MAX_SCHEDULE_ROUNDS = 10
 
 # ---------------------------------------------------------------- the search player
 
@@ -211,18 +226,25 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
 __all__ = [
     "MAX_BUDGET",
+    "MAX_EXPLOIT_GAMES",
+    "MAX_EXPLOIT_ROUNDS",
     "MAX_FILE_LINES",
     "MAX_JSON_DEPTH",
     "MAX_LINE_CHARS",
     "MAX_MESSAGE_CHARS",
     "MAX_MULTIPLAYER_GAMES",
     "MAX_POSITION_CHARS",
+    "MAX_PSRO_ITERATIONS",
+    "MAX_PSRO_TOLERANCE",
     "MAX_RAW_UNITS",
     "MAX_SAMPLES",
+    "MAX_SCHEDULE_ROUNDS",
+    "MAX_SEARCH_DEALS",
     "MAX_TEMPERATURE",
     "MAX_TOLERANCE",
     "MAX_UNITS",
     "MIN_EQUITY_DEALS",
+    "MIN_SEARCH_DEALS",
     "MIN_VARIANT_DEALS",
     "SEARCH_RANGES",
     "SEED_MAX",

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import analyzer as az
+import analyzer.api  # loaded here: the timings below are of the checks alone
 from analyzer.core.limits import MAX_RAW_UNITS, MAX_SAMPLES, MAX_UNITS, SEED_MAX
 from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Discard, Policy, parse_policy
 from analyzer.gin.play.players import SearchPolicy
@@ -109,7 +110,7 @@ def test_bad_arguments_name_the_parameter(call, error, text):
     with pytest.raises(error, match=re.escape(text)) as raised:
         call()
     assert time.perf_counter() - started < 0.5  # checked before any work
-    for internal in ("n_deals", "n_games", "total"):
+    for internal in ("n_deals", "n_games", "first_deal", "total"):
         assert internal not in str(raised.value)
 
 
@@ -117,8 +118,9 @@ def test_arguments_at_the_ends_of_their_ranges_run():
     assert az.simulate(deals=1, seed=SEED_MAX).deals == 1
     assert az.simulate(deals=2, keep_rows=True, seed=0).rows.shape[0] == 4
     sweep = az.knock_sweep(deals=20, games=2, thresholds=(10, 0), seed=3)
-    assert sweep["threshold"].tolist() == [10, 0]
-    assert len(az.tournament(("basic", Policy(discard=Discard(slack=5))), deals=10, games=2)) == 2
+    assert sweep.frame["threshold"].tolist() == [10, 0]
+    field = ("basic", Policy(discard=Discard(slack=5)))
+    assert len(az.tournament(field, deals=10, games=2).frame) == 2
     assert az.replay(seed=SEED_MAX, deal=MAX_UNITS - 1).summary()
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from ...core.limits import MAX_UNITS, check_count, check_int, check_seed
 from ...core.rng import next_below, stream_key
 from .partition import best_discard_kernel, min_deadwood_kernel
 
@@ -68,15 +69,9 @@ def dealt_deadwood_distribution(
     one in 0 <= seed < 2**63; the hands are dealt in kernel calls of
     :data:`DEALT_SPAN`, between which Ctrl-C is seen.
     """
-    for name, value, low, high in (
-        ("n_deals", deals, 0, 10**12),
-        ("seed", seed, 0, 2**63 - 1),
-        ("n_chunks", n_chunks, 1, 4096),
-    ):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, got {value!r}")
-        if not low <= value <= high:
-            raise ValueError(f"{name} must be {low}-{high}, got {value}")
+    deals = check_count(deals, "deals", 0, MAX_UNITS)
+    seed = check_seed(seed)
+    n_chunks = check_int(n_chunks, "n_chunks", 1, 4096)
     if hand_size not in (10, 11):
         raise ValueError(f"hand_size must be 10 or 11, got {hand_size}")
     out = np.zeros((n_chunks, 128), dtype=np.int64)

@@ -1,0 +1,160 @@
+"""The notebook API's arguments: rules and policies by name or object, counts and seeds
+checked with the command line's ranges (:mod:`analyzer.core.limits`) before any work,
+each error naming the argument as the caller wrote it, and the labels of a result's
+title line."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pandas as pd
+
+from ..core.limits import check_count, check_seed
+from ..core.progress import Progress, bar_progress
+from ..gin.model.policies import PRESETS as POLICY_PRESETS
+from ..gin.model.policies import Policy, format_policy, parse_policy, policy_name
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import Rules, resolve_rules
+
+RulesLike = Rules | str
+PolicyLike = Policy | str
+ProgressLike = bool | Progress | None
+
+
+def rules(name: str = "standard", **fields: Any) -> Rules:
+    """The rules preset ``name`` with ``fields`` changed (validated).
+
+    >>> rules("oklahoma").target, rules(gin_bonus=20).gin_bonus
+    (150, 20)
+    """
+    check_text(name, "name")
+    return dataclasses.replace(resolve_rules(name), **fields)
+
+
+def policy(text: str = "basic", **fields: Any) -> Policy:
+    """The policy preset (or string form) ``text`` with ``fields`` (by their string-form
+    keys) changed; ``knock`` may be a number (a constant threshold).
+
+    >>> format_policy(policy("simple", knock=8))
+    'draw=meld,discard=random,knock=8,norepeat=yes'
+    """
+    check_text(text, "text")
+    base = parse_policy(text)
+    knock = fields.pop("knock", None)
+    if knock is not None:
+        base = base.with_knock(knock)
+    return base.changed(**fields)
+
+
+def check_text(value: object, name: str, none: bool = False) -> None:
+    if not (isinstance(value, str) or (none and value is None)):
+        raise TypeError(f"{name} must be a string{' or None' if none else ''}, got {value!r}")
+
+
+def chosen_rules(value: RulesLike, name: str = "rules") -> Rules:
+    """Rules given as an object or a preset name; ``TypeError`` naming ``name`` else."""
+    if isinstance(value, Rules):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a rules preset name or a Rules object, got {value!r}")
+    return rules(value)
+
+
+def chosen_policy(value: PolicyLike, name: str) -> Policy:
+    """A policy given as an object, a preset name or a string form; ``TypeError``
+    naming the argument ``name`` else."""
+    if isinstance(value, Policy):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a policy name, a policy string form or a Policy, got {value!r}"
+        )
+    return policy(value)
+
+
+def listed(value: object, name: str, what: str) -> list[Any]:
+    """A list of ``what`` given as a list or tuple (a single string is refused: it would
+    be read one character at a time); ``TypeError`` naming ``name`` else."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, range)):
+        hint = f" (write [{value!r}])" if isinstance(value, str) else ""
+        raise TypeError(f"{name} must be a list of {what}, got {value!r}{hint}")
+    if not value:
+        raise ValueError(f"{name} is empty: give at least one of the {what}")
+    return list(value)
+
+
+def check_progress(progress: object) -> None:
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise TypeError(f"progress must be True, False, None or a callable, got {progress!r}")
+
+
+def check_run(seed: object, progress: object = None, **counts: object) -> list[int]:
+    """The seed, the progress argument and each count of deals or games (1-10**12); the
+    seed and the counts as plain ``int`` (numpy integers are accepted)."""
+    checked = [check_seed(seed)]
+    check_progress(progress)
+    checked += [check_count(value, name) for name, value in counts.items()]
+    return checked
+
+
+@contextmanager
+def progress_to(progress: ProgressLike, unit: str) -> Iterator[Progress | None]:
+    """``None``, the caller's callable, or (``True``) a tqdm bar that adopts the total the
+    study announces."""
+    if progress is None or progress is False:
+        yield None
+        return
+    if callable(progress):
+        yield progress
+        return
+    from tqdm.auto import tqdm
+
+    with tqdm(unit=unit, unit_scale=True, leave=False) as bar:
+        yield bar_progress(bar)
+
+
+def rule_presets() -> pd.DataFrame:
+    """One row per rules preset: its name, a one-sentence note and every field."""
+    from ..gin.model.describe import RULE_PRESET_NOTES
+
+    return pd.DataFrame(
+        [
+            {"preset": name, "note": RULE_PRESET_NOTES.get(name, ""), **preset.describe()}
+            for name, preset in RULE_PRESETS.items()
+        ]
+    )
+
+
+def policies() -> pd.DataFrame:
+    """One row per policy preset: its name, string form and a plain-English sentence."""
+    from ..gin.model.describe import explain_policy
+
+    return pd.DataFrame(
+        [
+            {"policy": name, "string": format_policy(p), "summary": explain_policy(p)}
+            for name, p in POLICY_PRESETS.items()
+        ]
+    )
+
+
+def rules_label(given: object, chosen: Rules) -> str:
+    """How a title names the rules: the preset name given, the preset equal to a Rules
+    object, or ``custom rules``."""
+    if isinstance(given, str):
+        return f"{given} rules"
+    name = next((n for n, preset in RULE_PRESETS.items() if preset == chosen), None)
+    return "custom rules" if name is None else f"{name} rules"
+
+
+def policy_label(given: object, chosen: Policy) -> str:
+    """How a title names a policy: as given by name, else its preset name or string form."""
+    return given if isinstance(given, str) else policy_name(chosen)
+
+
+def count_label(count: int, unit: str, seed: int | None = None) -> str:
+    """``1,000 deals, seed 1``."""
+    plural = unit if count == 1 else f"{unit}s"
+    return f"{count:,} {plural}" + ("" if seed is None else f", seed {seed}")

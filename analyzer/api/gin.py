@@ -1,0 +1,505 @@
+"""Gin rummy in the notebook: hands, games, the knock studies, the round robin, the rules
+presets compared, dealt hands, advice on a position and a hand replayed.
+
+Each function checks its arguments first (:mod:`analyzer.api.arguments`), then calls the
+study the command of the same name runs, and returns a :class:`~analyzer.api.results.Result`
+(a :class:`~analyzer.api.results.ChartedResult` where the command draws a chart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from ..core.limits import (
+    MAX_RAW_UNITS,
+    MAX_SAMPLES,
+    MAX_TEMPERATURE,
+    MAX_TOLERANCE,
+    MAX_UNITS,
+    MIN_VARIANT_DEALS,
+    check_count,
+    check_float,
+    check_int,
+    check_seed,
+)
+from ..gin.engine.transitions import MAX_DRAWS
+from ..gin.model.policies import Policy
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.play.advisor import Position
+from ..gin.play.advisor.position import UNDEALT
+from ..gin.play.players import Player, SearchPolicy, format_player, parse_player
+from ..gin.play.replay import parse_deck
+from .arguments import (
+    PolicyLike,
+    ProgressLike,
+    RulesLike,
+    check_run,
+    check_text,
+    chosen_policy,
+    chosen_rules,
+    count_label,
+    listed,
+    policy_label,
+    progress_to,
+    rules_label,
+)
+from .results import ChartedResult, Result, chart_functions
+
+
+def simulate(
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    deals: int = 10_000,
+    seed: int = 1,
+    keep_rows: bool = False,
+    progress: ProgressLike = None,
+) -> Result:
+    """Play ``deals`` deals of A against B (each twice, seats swapped); ``.to_frame()``
+    gives the estimates (points per hand to A, rates as fractions), the simulation's
+    fields read through (``.points_a``, ``.win_rate_a``...), and ``.rows`` holds every
+    hand with ``keep_rows`` (at most 5,000,000 deals: the rows are kept in memory)."""
+    from ..gin.play.simulate import simulate as run
+
+    seed, deals = check_run(seed, progress, deals=deals)
+    if not isinstance(keep_rows, bool):
+        raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
+    if keep_rows:
+        check_count(deals, "deals with keep_rows=True", 1, MAX_RAW_UNITS)
+    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
+    with progress_to(progress, "deal") as update:
+        result = run(*chosen, deals, seed, keep_rows=keep_rows, progress=update)
+    title = (
+        f"{policy_label(a, chosen[1])} (A) against {policy_label(b, chosen[2])} (B), "
+        f"{rules_label(rules, chosen[0])}, {count_label(deals, 'deal', seed)}, seats swapped"
+    )
+    return Result(title, result.to_frame(), result)
+
+
+def play_games(
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    games: int = 2_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+) -> Result:
+    """Play ``games`` whole games of A against B (each twice, first dealer swapped):
+    A's game-win rate and margin (points), hands per game, shutouts."""
+    from ..gin.play.simulate import play_games as run
+
+    seed, games = check_run(seed, progress, games=games)
+    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
+    with progress_to(progress, "game") as update:
+        result = run(*chosen, games, seed, progress=update)
+    title = (
+        f"Whole games: {policy_label(a, chosen[1])} (A) against "
+        f"{policy_label(b, chosen[2])} (B), {rules_label(rules, chosen[0])}, to "
+        f"{chosen[0].target} points, {count_label(games, 'game pair', seed)}"
+    )
+    return Result(title, result.to_frame(), result)
+
+
+def knock_sweep(
+    a: PolicyLike = "basic",
+    b: PolicyLike | None = "basic",
+    rules: RulesLike = "standard",
+    deals: int = 20_000,
+    games: int = 2_000,
+    seed: int = 1,
+    thresholds: Sequence[int] = range(11),
+    progress: ProgressLike = None,
+) -> ChartedResult:
+    """A knocks at deadwood <= t for each t against B (``None``: A's twin); one row per t
+    with points per hand, the paired difference to t = 10 and game-win rates (95% CIs).
+    ``thresholds``: distinct knock thresholds 0-10. ``.plot()``: the three panels of
+    ``analyzer knock-sweep --out``."""
+    from ..gin.studies import sweeps as studies
+
+    seed, deals, games = check_run(seed, progress, deals=deals, games=games)
+    chosen = listed(thresholds, "thresholds", "knock thresholds 0-10")
+    for threshold in chosen:
+        check_int(threshold, "a knock threshold", 0, 10)
+    if len(set(chosen)) < len(chosen):
+        raise ValueError(f"thresholds lists a threshold twice: {chosen}")
+    subject, the_rules = chosen_policy(a, "a"), chosen_rules(rules)
+    opponent = None if b is None else chosen_policy(b, "b")
+    name = studies.SELF_PLAY_CHECK if opponent is None else policy_label(b, opponent)
+    with progress_to(progress, "deal") as update:
+        sweep = studies.knock_sweep(
+            the_rules,
+            subject,
+            {name: opponent},
+            deals,
+            games,
+            seed,
+            [int(t) for t in chosen],
+            progress=update,
+        )
+    return ChartedResult(
+        f"Knock as soon as deadwood <= t: {policy_label(a, subject)} (A) against {name}, "
+        f"{rules_label(rules, the_rules)}, {count_label(deals, 'deal')} and "
+        f"{count_label(games, 'game pair')} per threshold, seed {seed}",
+        sweep,
+        lambda axes: chart_functions().knock_sweep_panels(sweep, axes),
+        "Points per hand relative to t = 10, game-win rate and undercut rate of A; "
+        "seats swapped; bands: 95% CI.",
+        (14, 4.2),
+        panels=3,
+    )
+
+
+def knock_chart(
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    deals: int = 50_000,
+    seed: int = 1,
+    min_samples: int = 300,
+    equity_deals: int = 0,
+    progress: ProgressLike = None,
+) -> ChartedResult:
+    """Knock now or play on: mean points of knocking minus playing on by (own turn,
+    deadwood), with CI and verdict; with ``equity_deals`` (an equity table from that
+    many deals) also in game-win chance from 0:0. ``.plot()``: the heat map."""
+    from ..gin.studies import sweeps as studies
+    from ..gin.studies.branching import MAX_TURN
+
+    seed, deals, min_samples = check_run(seed, progress, deals=deals, min_samples=min_samples)
+    equity_deals = check_count(equity_deals, "equity_deals", 0)
+    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
+    with progress_to(progress, "deal") as update:
+        chart = studies.knock_chart(
+            *chosen, deals, seed, min_samples, progress=update, equity_deals=equity_deals
+        )
+    return ChartedResult(
+        f"Knock now or play on? {policy_label(a, chosen[1])} (A) against "
+        f"{policy_label(b, chosen[2])}, {rules_label(rules, chosen[0])}, "
+        f"{count_label(deals, 'deal', seed)}",
+        chart,
+        lambda ax: chart_functions().knock_chart_heatmap(chart, ax, MAX_TURN, min_samples),
+        "Each cell: mean points of knocking now minus playing on, by A's own turn and "
+        "deadwood; 95% CIs in the table.",
+        (12, 5.4),
+    )
+
+
+def tournament(
+    policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"),
+    rules: RulesLike = "standard",
+    deals: int = 10_000,
+    games: int = 1_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+) -> ChartedResult:
+    """Round robin: one row per ordered pair with points per hand and game-win rate (a
+    policy may be the search player, ``"search,budget=64"``);
+    ``.ranking`` ranks the policies by mean points per hand against the rest.
+    ``.plot()``: the two matrices, best policy first."""
+    from ..gin.studies import sweeps as studies
+
+    seed, deals, games = check_run(seed, progress, deals=deals, games=games)
+    entries = listed(policies, "policies", "policies")
+    field: dict[str, Player] = {}
+    for index, entry in enumerate(entries):
+        chosen = _player(entry, f"policies[{index}]")
+        name = entry if isinstance(entry, str) else format_player(chosen)
+        if name in field:
+            raise ValueError(f"policies names {name!r} twice")
+        field[name] = chosen
+    if len(field) < 2:
+        raise ValueError("policies needs at least two policies for a round robin")
+    the_rules = chosen_rules(rules)
+    with progress_to(progress, "deal") as update:
+        results = studies.tournament(the_rules, field, deals, games, seed, progress=update)
+    ranking = studies.ranking(results)
+    order = list(ranking["policy"])
+
+    def draw(axes: Any) -> None:
+        figures = chart_functions()
+        figures.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
+        figures.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
+
+    return ChartedResult(
+        f"Round robin of {len(field)} policies, {rules_label(rules, the_rules)}, "
+        f"{count_label(deals, 'deal')} and {count_label(games, 'game pair')} per "
+        f"pairing, seed {seed}; ranked: {', '.join(order)}",
+        results,
+        draw,
+        "Row policy against column policy, seats swapped on common deals; each cell: "
+        "estimate and ± 95% CI half-width.",
+        (14, 5.5),
+        panels=2,
+        result=_Ranking(ranking),
+    )
+
+
+def _player(value: object, name: str) -> Policy | SearchPolicy:
+    """A policy or the search player, given as an object or by its string form
+    (``"search,budget=64"``); ``TypeError`` naming the argument ``name`` else."""
+    if isinstance(value, (Policy, SearchPolicy)):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a policy name, a policy string form, a Policy or a "
+            f"SearchPolicy, got {value!r}"
+        )
+    return parse_player(value)
+
+
+class _Ranking:
+    """What a tournament's result reads through: its ranking."""
+
+    def __init__(self, ranking: pd.DataFrame) -> None:
+        self.ranking = ranking
+        """Policies by mean points per hand against the rest of the field (and mean
+        game-win rate), best first."""
+
+
+def variants(
+    presets: Sequence[str] = ("standard", "classic", "oklahoma"),
+    baseline: PolicyLike = "basic",
+    strong: PolicyLike = "gin-hunter",
+    weak: PolicyLike = "basic",
+    deals: int = 10_000,
+    games: int = 1_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+) -> ChartedResult:
+    """One row per rules preset: hand size, game length, skill share, best threshold.
+    ``deals`` 2-5,000,000 (the self-play hands are kept in memory). ``.plot()``: the
+    three bar panels."""
+    from ..gin.studies import sweeps as studies
+
+    seed, games = check_run(seed, progress, games=games)
+    deals = check_count(deals, "deals", MIN_VARIANT_DEALS, MAX_RAW_UNITS)
+    names = listed(presets, "presets", "rules preset names")
+    for name in names:
+        check_text(name, "a preset")
+        if name not in RULE_PRESETS:
+            raise ValueError(
+                f"unknown rules preset {name!r}; choose from {', '.join(RULE_PRESETS)}"
+            )
+    if len(set(names)) < len(names):
+        raise ValueError("presets names a preset twice")
+    chosen = (
+        chosen_policy(baseline, "baseline"),
+        chosen_policy(strong, "strong"),
+        chosen_policy(weak, "weak"),
+    )
+    with progress_to(progress, "deal") as update:
+        table = studies.variants(names, *chosen, deals, games, seed, progress=update)
+    strong_name, weak_name = policy_label(strong, chosen[1]), policy_label(weak, chosen[2])
+
+    def draw(axes: Any) -> None:
+        figures = chart_functions()
+        figures.variant_bars(table, "hand_points", axes[0], "points per hand", "points")
+        figures.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
+        figures.variant_bars(
+            table,
+            "strong_game_win",
+            axes[2],
+            f"games won by {strong_name} against {weak_name}",
+            "share of games",
+            interval=True,
+        )
+
+    return ChartedResult(
+        f"Rules presets compared: {policy_label(baseline, chosen[0])} self-play and "
+        f"{strong_name} against {weak_name}, {count_label(deals, 'deal')} and "
+        f"{count_label(games, 'game pair')} per preset, seed {seed}",
+        table,
+        draw,
+        "Points a hand scores and hands per game in self-play; the stronger policy's "
+        "share of games; bars: 95% CI.",
+        (14, 4.5),
+        panels=3,
+        sharey=True,
+    )
+
+
+def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) -> ChartedResult:
+    """P(dealt deadwood <= limit) for limits 0..10, by hand size (11: best 10 of 11), with
+    its binomial standard error ``se``; ``.distribution`` is every deadwood's probability
+    and ``.plot()`` its histogram."""
+    from ..gin.studies import sweeps as studies
+
+    seed, deals = check_run(seed, progress, deals=deals)
+    with progress_to(progress, "hand") as update:
+        distribution = studies.dealt_hands(deals, seed, progress=update)
+    table = studies.knock_eligibility(distribution)
+    shown = table.drop(columns=["probability", "se"]).assign(
+        probability=[
+            f"{p:.3e} ± {1.96 * e:.1e}"
+            for p, e in zip(table["probability"], table["se"], strict=True)
+        ]
+    )
+    return ChartedResult(
+        f"Dealt deadwood: P(deadwood <= limit), {count_label(deals, 'random hand', seed)} "
+        "of each size (limit 0 is gin)",
+        table,
+        lambda ax: chart_functions().dealt_histogram(distribution, ax),
+        "Monte Carlo hands of each size; shaded: deadwood <= 10, where a standard-rules "
+        "knock is allowed. Log scale.",
+        (9, 4.2),
+        result=_Dealt(distribution),
+        shown=shown,
+    )
+
+
+class _Dealt:
+    """What a dealt study's result reads through: the whole distribution."""
+
+    def __init__(self, distribution: pd.DataFrame) -> None:
+        self.distribution = distribution
+        """One row per hand size and deadwood: ``count``, ``probability``, ``cumulative``
+        and its standard error ``se``."""
+
+
+def advise(
+    hand: str,
+    pile: str = "",
+    opp_took: str = "",
+    opp_threw: str = "",
+    stock: int | None = None,
+    turn: int | None = None,
+    dealer: str = "opp",
+    drawn: str | None = None,
+    score: str | None = None,
+    rules: RulesLike = "standard",
+    policy: PolicyLike = "basic",
+    opponent: PolicyLike = "basic",
+    samples: int = 5_000,
+    seed: int = 1,
+    progress: ProgressLike = None,
+    **options: Any,
+) -> Result:
+    """Rank knocking, gin and playing on (with each discard) for a position given in
+    notation; ``.to_frame()`` is the ranked table, ``.verdict`` the one-line advice,
+    ``.best`` the recommended action. ``options`` go to
+    :func:`analyzer.gin.play.advisor.advise` (``tolerance``, ``weights``...).
+    ``samples`` 1-1,000,000; ``temperature`` and ``tolerance`` finite, above 0 and at
+    most 1000."""
+    from ..gin.play.advisor import advise as run
+
+    for name, text in (
+        ("hand", hand),
+        ("pile", pile),
+        ("opp_took", opp_took),
+        ("opp_threw", opp_threw),
+        ("dealer", dealer),
+    ):
+        check_text(text, name)
+    for name, optional in (("drawn", drawn), ("score", score)):
+        check_text(optional, name, none=True)
+    for name, count, low, high in (("stock", stock, 2, UNDEALT), ("turn", turn, 1, MAX_DRAWS // 2)):
+        if count is not None:  # the ranges of analyzer advise --stock and --turn
+            check_int(count, name, low, high)
+    stock, turn = (None if v is None else int(v) for v in (stock, turn))
+    (seed,) = check_run(seed, progress)
+    samples = check_count(samples, "samples", 1, MAX_SAMPLES)
+    _check_advisor_options(options)
+    position = Position.from_options(
+        hand, pile, opp_took, opp_threw, stock, turn, dealer, drawn, score=score
+    )
+    the_rules = chosen_rules(rules)
+    mine, theirs = chosen_policy(policy, "policy"), chosen_policy(opponent, "opponent")
+    equity = None
+    if score is not None:
+        from ..gin.play.advisor import check_game_position
+        from ..gin.studies.equity.table import equity_function
+
+        check_game_position(position, the_rules)
+        equity = equity_function(the_rules, mine, theirs, 30_000, seed)
+    with progress_to(progress, "sample") as update:
+        advice = run(
+            position,
+            the_rules,
+            mine,
+            theirs,
+            samples=samples,
+            seed=seed,
+            equity=equity,
+            progress=update,
+            **options,
+        )
+    title = (
+        f"{advice.verdict} ({policy_label(policy, mine)} playing on, against "
+        f"{policy_label(opponent, theirs)}, {rules_label(rules, the_rules)}, "
+        f"{count_label(advice.samples, 'sample', seed)})"
+    )
+    return Result(title, advice.to_frame(), advice)
+
+
+#: The advisor's options (:func:`analyzer.gin.play.advisor.advise`) that :func:`advise` passes on.
+_ADVISOR_OPTIONS = ("tolerance", "weights", "temperature", "actions", "equity_games", "batch")
+
+
+def _check_advisor_options(options: dict[str, Any]) -> None:
+    for name in options:
+        if name not in _ADVISOR_OPTIONS:
+            raise TypeError(
+                f"advise() got an unexpected keyword argument {name!r}; the "
+                f"advisor's options are {', '.join(_ADVISOR_OPTIONS)}"
+            )
+    if options.get("temperature") is not None:
+        check_float(options["temperature"], "temperature", 0, MAX_TEMPERATURE, low_open=True)
+    if options.get("tolerance") is not None:
+        check_float(options["tolerance"], "tolerance", 0, MAX_TOLERANCE, low_open=True)
+    if "weights" in options and options["weights"] not in ("model", "uniform"):
+        raise ValueError(f"weights must be 'model' or 'uniform', got {options['weights']!r}")
+    if "batch" in options:
+        options["batch"] = check_count(options["batch"], "batch", 1, MAX_SAMPLES)
+    if "equity_games" in options:
+        options["equity_games"] = check_count(options["equity_games"], "equity_games", 1, MAX_UNITS)
+    actions = options.get("actions")
+    if actions is not None:
+        for action in listed(actions, "actions", "actions such as 'knock Kd'"):
+            check_text(action, "an action")
+
+
+def replay(
+    seed: int = 1,
+    deal: int = 0,
+    a: PolicyLike = "basic",
+    b: PolicyLike = "basic",
+    rules: RulesLike = "standard",
+    a_dealer: bool = False,
+    deck: str | None = None,
+) -> Result:
+    """Play one hand decision by decision (deal ``deal`` of a run with ``seed``, or the
+    cards ``deck`` in the notation of ``analyzer replay --deck``); ``.to_frame()`` lists
+    the decisions, ``.summary()`` the result.  ``deal`` is below 10**12 (the most deals of
+    a run)."""
+    from ..gin.play.replay import replay as run
+
+    seed = check_seed(seed)
+    deal = check_int(deal, "deal", 0, MAX_UNITS - 1)
+    if not isinstance(a_dealer, bool):
+        raise TypeError(f"a_dealer must be True or False, got {a_dealer!r}")
+    check_text(deck, "deck", none=True)
+    cards = None if deck is None else parse_deck(deck)
+    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
+    hand = run(*chosen, seed, deal, a_dealer, cards)
+    which = "the given deck" if deck is not None else f"deal {deal:,} of seed {seed}"
+    title = (
+        f"{policy_label(a, chosen[1])} (A) against {policy_label(b, chosen[2])} (B), "
+        f"{rules_label(rules, chosen[0])}, {which}: {hand.summary()}"
+    )
+    return Result(title, hand.to_frame(), hand)
+
+
+__all__ = [
+    "advise",
+    "dealt",
+    "knock_chart",
+    "knock_sweep",
+    "play_games",
+    "replay",
+    "simulate",
+    "tournament",
+    "variants",
+]

@@ -1,0 +1,335 @@
+"""The notebook API covers every study of the command line (issue 26, item 6): each
+function returns the study's own numbers for the same seed, as a titled table that shows
+itself in a notebook (HTML, every CI as ``x ± h``), with ``.plot()`` where the command
+draws a chart."""
+
+from __future__ import annotations
+
+import ast
+import html
+import inspect
+import math
+import re
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+import analyzer
+import analyzer as az
+from analyzer import api
+from analyzer.api.results import ChartedResult, Result, ci_table
+from analyzer.gin.model.policies import Policy
+from analyzer.gin.model.rules import resolve_rules
+
+matplotlib.use("Agg")
+
+
+def assert_shows_itself(result: Result, *title_parts: str) -> None:
+    """The title names the run; the HTML view starts with it and writes CIs as x ± h."""
+    for part in title_parts:
+        assert part in result.title
+    page = result._repr_html_()
+    assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p><table")
+    assert repr(result).startswith(result.title + "\n")
+    bounds = [c for c in result.frame.columns if str(c).endswith(("_low", "_lo", "low"))]
+    if any(result.frame[c].notna().any() for c in bounds):
+        assert " ± " in page
+
+
+def assert_plots(result: ChartedResult, panels: int = 1) -> None:
+    figure = result.plot()
+    assert isinstance(figure, Figure)
+    assert len([ax for ax in figure.axes if ax.has_data()]) >= panels
+    assert figure.get_suptitle() == result.title
+
+
+def test_the_package_lists_every_api_function():
+    assert analyzer._API == api.API
+    assert set(api.API) <= set(analyzer.__all__)
+    for name in api.API:
+        assert callable(getattr(az, name))
+
+
+def test_ci_table_writes_every_interval_one_way():
+    frame = pd.DataFrame(
+        {
+            "metric": ["a", "b"],
+            "mean": [0.5, -0.25],
+            "low": [0.4, -0.5],
+            "high": [0.6, 0.0],
+            "win": [0.1, 0.2],
+            "win_lo": [0.05, 0.15],
+            "win_hi": [0.15, 0.25],
+            "gain": [1.0, 2.0],
+            "gain_half_width": [0.5, 0.25],
+        }
+    )
+    shown = ci_table(frame)
+    assert shown.columns.tolist() == ["metric", "mean", "win", "gain"]
+    assert shown["mean"].tolist() == ["0.50 ± 0.10", "-0.25 ± 0.25"]
+    assert shown["win"].tolist() == ["0.100 ± 0.050", "0.200 ± 0.050"]
+    assert shown["gain"].tolist() == ["1.00 ± 0.50", "2.00 ± 0.25"]
+
+
+@pytest.mark.slow  # computes the answer twice (the committed one is older)
+def test_when_to_knock_is_the_knock_answer():
+    from analyzer.report.knock_answer import knock_answer
+
+    answer = az.when_to_knock(opponent="knocks-at-once", deals=100, seed=3)
+    own = knock_answer("standard", "knocks-at-once", 100, 3)
+    assert answer.line == own.line
+    assert answer.text() == own.text()
+    pd.testing.assert_frame_equal(answer.to_frame(), own.to_frame())
+    assert answer.title in answer._repr_html_()
+    assert "standard rules" in answer.title
+
+
+def test_simulate_reads_through_to_the_simulation():
+    from analyzer.gin.play.simulate import simulate
+
+    result = az.simulate("basic", "gin-hunter", deals=300, seed=4)
+    own = simulate(resolve_rules("standard"), Policy(), az.policy("gin-hunter"), 300, 4)
+    assert result.points_a == own.points_a
+    pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
+    assert_shows_itself(result, "basic (A)", "gin-hunter (B)", "standard rules", "300 deals")
+
+
+def test_knock_sweep_charts_its_panels():
+    result = az.knock_sweep("basic", "gin-hunter", deals=60, games=4, thresholds=[0, 10], seed=2)
+    assert result.frame["threshold"].tolist() == [0, 10]
+    assert_shows_itself(result, "gin-hunter", "standard rules", "60 deals")
+    assert_plots(result, panels=3)
+
+
+def test_tournament_ranks_the_field():
+    result = az.tournament(["basic", "simple"], deals=40, games=4, seed=1)
+    assert sorted(result.ranking["policy"]) == ["basic", "simple"]
+    assert "ranked: " + ", ".join(result.ranking["policy"]) in result.title
+    assert_plots(result, panels=2)
+
+
+def test_tournament_seats_the_search_player():
+    result = az.tournament(["basic", "search,budget=8"], deals=20, games=2, seed=1)
+    assert sorted(result.frame["a"]) == ["basic", "search,budget=8"]
+
+
+def test_dealt_keeps_the_distribution_for_its_chart():
+    result = az.dealt(deals=500, seed=1)
+    assert result.frame.columns.tolist() == ["cards", "limit", "probability", "se"]
+    assert set(result.distribution["cards"]) == {10, 11}
+    assert " ± " in result._repr_html_()
+    assert_plots(result)
+
+
+def test_equity_is_the_table_of_the_same_hands():
+    from analyzer.gin.studies.equity.law import hand_outcome_distribution
+    from analyzer.gin.studies.equity.table import equity_table
+
+    result = az.equity(deals=400, seed=5)
+    rules = resolve_rules("standard")
+    own = equity_table(hand_outcome_distribution(rules, Policy(), Policy(), 400, 5), rules)
+    frame = result.frame.set_index("metric")
+    assert frame.loc["P(A wins) from 0:0, A deals first", "mean"] == own.win_probability(0, 0, True)
+    assert result.table.to_frame().shape == own.to_frame().shape
+    assert result.check is None and result.gain is None
+    assert_shows_itself(result, "basic (A)", "standard rules", "400 deals, seed 5")
+    assert_plots(result, panels=2)
+
+
+def test_equity_checks_and_finds_the_score_aware_table():
+    result = az.equity(deals=300, seed=2, check=2, games=40, score_aware=True)
+    metrics = result.frame["metric"].tolist()
+    assert any(m.startswith("check ") for m in metrics)
+    assert "score-aware knocking: gain" in metrics
+    assert " ± " in result._repr_html_()
+
+
+def test_exploit_measures_the_response_of_the_study():
+    from analyzer.gin.studies.exploit import exploit
+
+    result = az.exploit("basic", deals=100, games=0, rounds=1, seed=3)
+    own = exploit(resolve_rules("standard"), Policy(), 100, 3, 0, "standard", 1)
+    assert result.response == own.response
+    assert result.points == own.points
+    assert result.frame.loc[0, "response"] == own.to_frame().loc[0, "response"]
+    assert_shows_itself(result, "Best response to basic", "standard rules", "100 deals")
+
+
+def test_equilibrium_is_the_study_s_convergence():
+    from analyzer.gin.studies.equilibrium import knock_equilibrium
+
+    result = az.equilibrium(deals=100, iterations=1, seed=2)
+    own = knock_equilibrium(resolve_rules("standard"), az.policy("expert"), 100, 2, 1)
+    assert "exploitability" in result.frame.columns
+    assert result.exploitability == own.exploitability
+    assert result.mixture_frame()["table"].tolist() == own.mixture_frame()["table"].tolist()
+    assert_shows_itself(
+        result, "Knock equilibrium", "standard rules", "100 deals per comparison, seed 2"
+    )
+
+
+def test_knock_schedule_is_the_search_of_the_study():
+    from analyzer.gin.studies import schedule
+
+    result = az.knock_schedule(deals=40, rounds=1, seed=6)
+    own = schedule.best_schedule(resolve_rules("standard"), Policy(), Policy(), 40, 6, 1)
+    pd.testing.assert_frame_equal(result.frame, own.steps)
+    assert result.final_a == own.final_a
+    assert_shows_itself(result, "basic (A)", "standard rules", "40 deals per evaluation, seed 6")
+    assert_plots(result)
+
+
+def test_exact_counts_every_hand_of_a_small_deck():
+    from analyzer.gin.studies.exact import exact_enumeration
+
+    result = az.exact(cards=10, ranks=4, suits=4)
+    own = exact_enumeration(10, 4, 4)
+    assert result.frame["count"].tolist() == own.counts.tolist()
+    assert result.stats["hands"] == math.comb(16, 10)
+    assert result.mc_counts is None
+    assert_shows_itself(result, "every 10-card hand of a 4-suit, 4-rank deck")
+    assert_plots(result, panels=2)
+
+
+def test_rummy_simulate_is_the_simulator_s_result():
+    from analyzer.rummy.policies import parse_policy
+    from analyzer.rummy.rules import RummyRules
+    from analyzer.rummy.simulate import simulate
+
+    result = az.rummy_simulate("rummy", "simple", deals=200, seed=3, players=3)
+    own = simulate(
+        RummyRules(players=3), [parse_policy(p) for p in ("rummy", "simple", "simple")], 200, 3
+    )
+    assert result.player_win_rate == own.player_win_rate
+    pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
+    assert_shows_itself(result, "rummy (player 0) against 2 x simple", "3 players", "200 hands")
+
+
+def test_rummy_games_and_rules():
+    rules = az.rummy_rules("standard", target=50)
+    result = az.rummy_games(rules=rules, games=10, seed=1, policies=["hold6", "simple"])
+    assert result.games == 10 and result.target == 50
+    assert_shows_itself(
+        result, "games to 50", "hold6 (player 0) against simple", "10 games, seed 1"
+    )
+
+
+def test_rummy_study_charts_the_study():
+    from analyzer.rummy import studies
+
+    result = az.rummy_study("players", deals=20, seed=2)
+    pd.testing.assert_frame_equal(result.frame, studies.player_counts(20, 2))
+    assert_shows_itself(result, "2 to 6 players", "20 deals per configuration, seed 2")
+    assert_plots(result)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "text"),
+    [
+        (lambda: az.exploit(deals=99), ValueError, "deals must be 100-10000000, got 99"),
+        (lambda: az.exploit(games=-1), ValueError, "games must be 0-1000000"),
+        (lambda: az.exploit(rounds=6), ValueError, "rounds must be 1-5"),
+        (lambda: az.exploit(policy=None), TypeError, "policy must be a policy name"),
+        (lambda: az.equilibrium(iterations=0), ValueError, "iterations must be 1-50"),
+        (lambda: az.equilibrium(tolerance=11), ValueError, "tolerance must be >= 0 and <= 10"),
+        (lambda: az.equilibrium(tolerance=math.nan), ValueError, "tolerance must be a finite"),
+        (lambda: az.equilibrium(base=1), TypeError, "base must be a policy name"),
+        (lambda: az.knock_schedule(objective="wins"), ValueError, "objective must be one of"),
+        (lambda: az.knock_schedule(rounds=11), ValueError, "rounds must be 1-10"),
+        (lambda: az.knock_schedule(deals=0), ValueError, "deals must be 1-"),
+        (lambda: az.equity(check=-1), ValueError, "check must be 0-"),
+        (lambda: az.equity(score_aware="yes"), TypeError, "score_aware must be True or False"),
+        (lambda: az.equity(games=0), ValueError, "games must be 1-"),
+        (lambda: az.exact(cards=12), ValueError, "cards must be 10 or 11, got 12"),
+        (lambda: az.exact(cards=True), ValueError, "cards must be 10 or 11"),
+        (lambda: az.exact(ranks=0), ValueError, "ranks must be 1-13, got 0"),
+        (lambda: az.exact(suits=5), ValueError, "suits must be 1-4, got 5"),
+        (lambda: az.exact(ranks=2), ValueError, "cannot deal 10 cards"),
+        (lambda: az.exact(ranks=5, mc_deals=10), ValueError, "mc_deals needs the full deck"),
+        (lambda: az.exact(mc_deals=-1), ValueError, "mc_deals must be 0-"),
+        (lambda: az.exact(mc_seed=-1), ValueError, "seed must be 0-"),
+        (lambda: az.rummy_simulate(players=7), ValueError, "players must be 2-6, got 7"),
+        (lambda: az.rummy_simulate(a=3), TypeError, "a must be a policy name"),
+        (lambda: az.rummy_simulate(rules="nope"), ValueError, "unknown rules preset 'nope'"),
+        (lambda: az.rummy_simulate(rules=None), TypeError, "rules must be a rules preset"),
+        (
+            lambda: az.rummy_simulate(policies=["simple"]),
+            ValueError,
+            "policies lists 1 policies for 2 players",
+        ),
+        (lambda: az.rummy_simulate(policies="simple"), TypeError, "policies must be a list"),
+        (lambda: az.rummy_simulate(deals=0), ValueError, "deals must be 1-"),
+        (lambda: az.rummy_simulate(rotate=1), TypeError, "rotate must be True or False"),
+        (
+            lambda: az.rummy_simulate(keep_rows=True, deals=10**7),
+            ValueError,
+            "deals with keep_rows=True must be 1-5000000",
+        ),
+        (lambda: az.rummy_games(games=0), ValueError, "games must be 1-"),
+        (lambda: az.rummy_games(seed=-1), ValueError, "seed must be 0-"),
+        (lambda: az.rummy_study("nope"), ValueError, "unknown study 'nope'"),
+        (lambda: az.rummy_study(deals=0), ValueError, "deals must be 1-"),
+        (lambda: az.rummy_rules(None), TypeError, "name must be a string"),
+        (lambda: az.dealt_deadwood_distribution(deals=-5), ValueError, "deals must be 0-"),
+        (lambda: az.knock_chart(equity_deals=-1), ValueError, "equity_deals must be 0-"),
+        (lambda: az.when_to_knock(rules="nope"), ValueError, "unknown rules preset 'nope'"),
+        (lambda: az.when_to_knock(rules=None), TypeError, "rules must be a string"),
+        (lambda: az.when_to_knock(opponent="nobody"), ValueError, "opponent 'nobody'"),
+        (lambda: az.when_to_knock(opponent=None), TypeError, "opponent must be a string"),
+        (lambda: az.when_to_knock(deals=99), ValueError, "deals must be 100-10000000, got 99"),
+        (lambda: az.when_to_knock(seed=2**63), ValueError, "seed must be 0-"),
+        (lambda: az.when_to_knock(results=5), TypeError, "results must be a folder"),
+        (
+            lambda: az.when_to_knock(results="/no/such/folder"),
+            ValueError,
+            "results must be an existing folder",
+        ),
+    ],
+)
+def test_new_studies_name_the_argument(call, error, text):
+    with pytest.raises(error, match=text.replace("(", r"\(").replace(")", r"\)")) as raised:
+        call()
+    for internal in ("n_deals", "n_games", "first_deal", "total"):
+        assert internal not in str(raised.value)
+
+
+def test_a_result_without_a_study_object_has_only_its_own_fields():
+    result = Result("t", pd.DataFrame({"x": [1]}))
+    with pytest.raises(AttributeError, match="no attribute 'points_a'"):
+        getattr(result, "points_a")  # noqa: B009
+    assert "frame" in dir(result)
+    assert np.array_equal(result.to_frame()["x"], [1])
+
+
+def _readme_table_calls() -> list[ast.Call]:
+    """The calls of ``az.<function>(...)`` in the README's notebook table."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = text[text.index("## Python API (notebooks)") :]
+    section = section[: section.index("\n## ", 1)]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    calls = []
+    for row in rows:
+        for code in re.findall(r"`(az\.[^`]+)`", row):
+            for node in ast.walk(ast.parse(code)):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "az"
+                ):
+                    calls.append(node)
+    return calls
+
+
+def test_the_readme_lists_every_function_with_a_call_it_accepts():
+    calls = _readme_table_calls()
+    assert {call.func.attr for call in calls} == set(api.API)
+    for call in calls:
+        function = getattr(az, call.func.attr)
+        args = [ast.literal_eval(a) for a in call.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        inspect.signature(function).bind(*args, **kwargs)  # raises TypeError if not
