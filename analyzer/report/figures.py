@@ -291,6 +291,44 @@ def knock_chart_heatmap(
     colorbar.set_label("knock now minus play on (points per hand)")
 
 
+def knock_rule_chart(table: Sequence[int], ax: Axes, bins: Sequence[tuple[int, int]]) -> None:
+    """A knock table as a grid: deadwood 0-10 (rows) by own turn (columns, one per bin of
+    ``bins``, up to turn 20), blue where the rule knocks, grey where it plays on; with a
+    pickup half (``table`` twice as long as ``bins``) that differs, a hatched band marks
+    the cells that play on only while the opponent holds a card it took from the pile."""
+    last_turn = 20
+    plain, alert = list(table[: len(bins)]), list(table[len(bins) :] or table[: len(bins)])
+    knocks = np.zeros((11, last_turn))
+    for (first, last), threshold, alert_threshold in zip(bins, plain, alert, strict=True):
+        for turn in range(first, min(last, last_turn) + 1):
+            knocks[: min(threshold, alert_threshold) + 1, turn - 1] = 2  # knocks either way
+            low, high = sorted((threshold, alert_threshold))
+            knocks[low + 1 : high + 1, turn - 1] = 1  # knocks only without the signal
+    cmap = mpl.colors.ListedColormap([MISSING_COLOR, "#9ecae1", COLORS[0]])
+    ax.imshow(
+        knocks,
+        origin="lower",
+        aspect="auto",
+        cmap=cmap,
+        vmin=0,
+        vmax=2,
+        extent=(0.5, last_turn + 0.5, -0.5, 10.5),
+    )
+    ax.set_xlabel("your own turn")
+    ax.set_ylabel("deadwood (points)")
+    ax.set_yticks(range(11))
+    ax.set_xticks(range(1, last_turn + 1, 2))
+    ax.legend(
+        handles=[
+            Patch(color=COLORS[0], label="knock"),
+            Patch(color="#9ecae1", label="knock unless the opponent took from the pile"),
+            Patch(color=MISSING_COLOR, label="play on"),
+        ],
+        loc="upper right",
+        fontsize=8,
+    )
+
+
 def schedules_chart(
     schedules: dict[str, Sequence[int]],
     bins: Sequence[tuple[int, int]],

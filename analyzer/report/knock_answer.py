@@ -159,19 +159,18 @@ class KnockAnswer:
         lines = [
             self.title,
             "",
-            *textwrap.wrap(self.rule, TEXT_WIDTH),
+            *_wrap(self.rule),
             "",
             row("your turn", list(chart.columns)),
             row("cards left in the stock", stock),
             *(row(label, list(cells)) for label, cells in chart.iterrows()),
             "",
-            *textwrap.wrap(f"Result: {self.result_text()}.", TEXT_WIDTH),
-            *textwrap.wrap(f"Worst case: {self.worst_text()}.", TEXT_WIDTH),
+            *_wrap(f"Result: {self.result_text()}."),
+            *_wrap(f"Worst case: {self.worst_text()}."),
             "",
-            *textwrap.wrap(
+            *_wrap(
                 f"Everything but the knock is played as `{self.base}`; {self.deals:,} deals "
-                f"per comparison, seats swapped; {self.source}.",
-                TEXT_WIDTH,
+                f"per comparison, seats swapped; {self.source}."
             ),
         ]
         return "\n".join(lines)
@@ -208,6 +207,23 @@ class KnockAnswer:
         """The chart (knock or play on by deadwood and own turn)."""
         return self.chart()
 
+    def plot(self) -> Any:
+        """The rule as a chart (:func:`analyzer.report.figures.knock_rule_chart`): a
+        :class:`matplotlib.figure.Figure`, shown by a notebook; ``.savefig(path)`` writes it."""
+        from .figures import chart, knock_rule_chart
+
+        with chart(
+            figsize=(8, 3.6),
+            title=self.title,
+            caption=f"{self.rule} Result: {self.result_text()}. Worst case: "
+            f"{self.worst_text()}. Everything but the knock played as {self.base}.",
+        ) as drawn:
+            knock_rule_chart(self.line.table, drawn.axes, SCHEDULE_BINS)
+        return drawn.axes.figure
+
+    def __repr__(self) -> str:
+        return self.text()
+
     def _repr_html_(self) -> str:
         return (
             f"<p><b>{self.title}</b></p><p>{self.rule}</p>{self.chart().to_html()}"
@@ -215,6 +231,11 @@ class KnockAnswer:
             f"<p><small>Everything but the knock is played as {self.base}; {self.deals:,} "
             f"deals per comparison, seats swapped; {self.source}.</small></p>"
         )
+
+
+def _wrap(text: str) -> list[str]:
+    """``text`` in lines of at most :data:`TEXT_WIDTH` columns (paths and names whole)."""
+    return textwrap.wrap(text, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False)
 
 
 def _estimate_dict(estimate: Estimate, against: str) -> dict[str, Any]:
@@ -334,7 +355,7 @@ def knock_answer(
         if saved is not None and saved.rules_name == rules:
             for line in saved.lines:
                 if line.family == family:
-                    source = _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
+                    source = "from " + _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
                     return KnockAnswer(
                         rules, family, line, saved.base, saved.deals, source, len(members)
                     )
@@ -343,15 +364,16 @@ def knock_answer(
     if found is not None:
         table, table_source = found
         table_source = _source(folder, table_source)  # type: ignore[arg-type]
+        table_source = f"from {table_source}"
     elif family == "unknown":
         equilibrium = knock_equilibrium(
             rules_spec, base, deals, seed, iterations=3, rules_name=rules, progress=progress
         )
         weights = list(equilibrium.weights)
         table = equilibrium.population[weights.index(max(weights))]
-        table_source = "a small equilibrium run now"
+        table_source = "from a small equilibrium run now"
     else:
-        table, table_source = table_of(base), "expert's own knock table"
+        table, table_source = table_of(base), "of expert's own knock rule"
     member = FAMILIES[family][1] if family in FAMILIES else family
     if member is not None and member not in members:
         members[member] = parse_player(member)
@@ -367,14 +389,14 @@ def knock_answer(
         progress=progress,
         scheduler=scheduler,
     )
-    source = f"computed now from seed {seed} (robust table from {table_source})"
+    source = f"computed now from seed {seed} (robust table {table_source})"
     return KnockAnswer(rules, family, answers.lines[0], answers.base, deals, source, len(members))
 
 
 def _source(folder: Path, name: str) -> str:
     meta = folder / ANSWERS_FOLDER / "meta.json"
     command = json.loads(meta.read_text())["command"] if meta.exists() else "analyzer report"
-    return f"from {folder / name} (`{command}`)"
+    return f"{folder / name} (`{command}`)"
 
 
 __all__ = [
