@@ -156,6 +156,7 @@ def knock_answers(
     seed: int,
     rules_name: str = "",
     families: dict[str, str | None] | None = None,
+    search_deals: int | None = None,
     progress: Progress | None = None,
     scheduler: str | None = None,
 ) -> KnockAnswers:
@@ -163,14 +164,16 @@ def knock_answers(
     ``members`` that stands for it; default: :data:`FAMILIES`) with ``base`` play for
     everything else: ``robust_table`` for the unknown opponent (member None), the best
     knock table against the member otherwise (one sweep of coordinate search with the
-    significance rule). Every line is then measured against every member on the same
-    ``deals`` deals (seats swapped), which gives its result and its worst case."""
+    significance rule, ``search_deals`` deals per comparison, default ``deals``). Every
+    line is then measured against every member on the same ``deals`` deals (seats
+    swapped), which gives its result and its worst case."""
     if families is None:
         families = {family: member for family, (_, member) in FAMILIES.items()}
     robust = table_policy(base, robust_table)
     # units: deals x candidates (x members); a search's sweep is bounded by its
     # coordinates' candidates plus one each (the current policy, when it moved away)
-    search_units = deals * sum(len(c) + 1 for _, c in knock_coordinates(robust))
+    search_deals = search_deals or deals
+    search_units = search_deals * sum(len(c) + 1 for _, c in knock_coordinates(robust))
     searches = sum(member is not None for member in families.values())
     tell_total(progress, searches * search_units + deals * len(families) * len(members))
     policies: dict[str, Policy] = {}
@@ -184,7 +187,7 @@ def knock_answers(
             [members[member]],
             [1.0],
             robust,
-            deals,
+            search_deals,
             seed + 1,
             rounds=1,
             coordinates=knock_coordinates,
