@@ -13,22 +13,27 @@ from .common import static_page
 
 def strategy_router(results: Path) -> APIRouter:
     """The strategy page and the route of its charts, read from ``results`` (a folder of
-    the report)."""
+    the report; a relative one is also looked for next to the source checkout, see
+    :func:`~analyzer.web.strategy.locate_results`)."""
     router = APIRouter()
     router.get("/strategy", include_in_schema=False)(static_page("strategy.html"))
     charts_cache: dict[str, Any] = {}
 
     @router.get("/api/strategy", summary="The strategy charts (plotly figures) from results/")
     def strategy() -> dict[str, Any]:
-        from .strategy import strategy_charts
+        from .strategy import locate_results, strategy_charts
 
-        stamp = (
-            repr(sorted((p.as_posix(), p.stat().st_mtime) for p in results.glob("*/*.csv")))
-            if results.is_dir()
-            else ""
+        folder = locate_results(results)
+        if folder.path is None:
+            return {"results": None, "found": folder.found, "charts": [], "notes": []}
+        stamp = repr(
+            (
+                folder.path,
+                sorted((p.as_posix(), p.stat().st_mtime) for p in folder.path.glob("*/*")),
+            )
         )
         if charts_cache.get("stamp") != stamp:
-            charts_cache.update(stamp=stamp, data=strategy_charts(results))
-        return dict(charts_cache["data"])
+            charts_cache.update(stamp=stamp, data=strategy_charts(folder.path))
+        return {"results": str(folder.path), "found": folder.found} | charts_cache["data"]
 
     return router
