@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import format_card, format_hand, parse_card
+from ..core.cards import format_card, format_hand, parse_card, to_indices, to_mask
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.evaluator.api import best_melds
@@ -34,7 +34,7 @@ from ..gin.play.advisor import Position
 from ..gin.play.game_kernels import close_game
 from ..gin.play.hand import Hand
 from ..gin.play.moves import Move
-from ..gin.play.replay import _layoffs as layoff_cards
+from ..interop.openspiel import optimal_layoffs
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1
@@ -392,7 +392,9 @@ class PracticeGame:
     def _showdown(self) -> dict[str, Any] | None:
         """The finished hand laid out (``None`` without a knock): the knocker's melds and
         deadwood, the defender's melds, the cards it laid off on the knocker's melds and
-        its deadwood (the engine's count), cards in notation."""
+        its deadwood (the engine's count), cards in notation.  The layoffs are the
+        defender's best (:func:`~analyzer.interop.openspiel.optimal_layoffs`, chains along
+        a run included), as the engine lays off under every preset but ``eaai``."""
         ended = self.hand.result
         knocker = ended["knocker"]
         if not isinstance(knocker, int):
@@ -402,12 +404,10 @@ class PracticeGame:
         defender = self.hand.hand_mask(1 - knocker)
         laid = 0
         if ended["outcome"] in ("knock", "undercut", "tie"):
-            laid, defender = layoff_cards(
-                defender,
-                knocker_hand & ~laid_out.deadwood_cards,
-                int(ended["defender_deadwood"] or 0),
-            )
-        kept = best_melds(defender)
+            sets = sum(m for m in laid_out.melds if len({c % 13 for c in to_indices(m)}) == 1)
+            runs = knocker_hand & ~laid_out.deadwood_cards & ~sets
+            laid = to_mask(optimal_layoffs(defender, sets, runs))
+        kept = best_melds(defender & ~laid)
 
         def seat(player: int) -> str:
             return "you" if player == ME else "computer"
