@@ -48,6 +48,16 @@ def test_advise_ranks_every_action_of_a_knock_decision(client):
     assert actions[0]["behind"] == 0
 
 
+def test_the_player_chooses_the_play_on_model_which_is_expert_by_default(client):
+    """As analyzer advise: you play on as expert unless told otherwise."""
+    for policy, expected in ((None, "expert"), ("basic", "basic")):
+        body = {"position": KNOCK_DECISION, "samples": 300, "opponent": "basic"}
+        response = client.post("/api/advise", json=body | ({"policy": policy} if policy else {}))
+        assert response.status_code == 200, response.text
+        assert response.json()["settings"]["policy"] == expected
+    assert client.get("/api/presets").json()["default_policy"] == "expert"
+
+
 def test_the_cli_position_json_with_lists_and_a_score_is_accepted(client):
     position = dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"].split(), score=[45, 80])
     response = client.post(
@@ -74,6 +84,10 @@ def test_the_cli_position_json_with_lists_and_a_score_is_accepted(client):
             "position.stock: Input should be less than or equal to 31",
         ),
         ({"position": dict(KNOCK_DECISION, turn=30)}, "turn 30 does not fit a stock of 25"),
+        (
+            {"position": {k: v for k, v in KNOCK_DECISION.items() if k != "stock"} | {"turn": 40}},
+            "position.turn: turn 40 does not fit this position",
+        ),
         ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 1x")}, "1x"),
         ({"position": dict(KNOCK_DECISION, colour="red")}, "position.colour"),
         ({"position": KNOCK_DECISION, "rules": "nope"}, "unknown rules preset 'nope'"),
