@@ -44,6 +44,7 @@ COMMANDS = {
     "advise": "analyzer.cli.advise:advise_command",
     "rummy": "analyzer.cli.rummy:rummy",
     "exploit": "analyzer.cli.exploit:exploit_command",
+    "when-to-knock": "analyzer.cli.knock_answer:when_to_knock_command",
     "equilibrium": "analyzer.cli.exploit:equilibrium_command",
     "agent": "analyzer.cli.agent:agent_command",
     "serve": "analyzer.cli.serve:serve_command",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..core.progress import Progress, bar_progress
@@ -30,31 +30,51 @@ def progress_hidden(no_progress: bool) -> bool:
     return not sys.stderr.isatty() and os.environ.get(PROGRESS_ENV, "") != "always"
 
 
+#: The bar of a step of a longer run: the caller's description (the step and the time
+#: left for the whole run), then this step's share done, time spent and time left.
+STEP_FORMAT = "{desc} {percentage:3.0f}% |{bar:16}| {elapsed}<{remaining} this step"
+
+
 @contextmanager
 def progress_bar(
-    total: int | None, unit: str, hidden: bool, desc: str | None = None
+    total: int | None,
+    unit: str,
+    hidden: bool,
+    desc: str | None = None,
+    describe: Callable[[float], str] | None = None,
 ) -> Iterator[Progress]:
     """The CLI's one progress display: a tqdm bar with an ETA on stderr, fed by the
     compute layers' plain progress callable (:mod:`analyzer.core.progress`).
 
     ``total`` may be ``None`` when the study announces it (``progress(0, total=T)``).
     The bar appears once a step has run :data:`PROGRESS_DELAY_S` seconds, and never
-    under ``--no-progress`` or when stderr is not a terminal.
+    under ``--no-progress`` or when stderr is not a terminal.  With ``describe``, the bar
+    is one step of a longer run (:data:`STEP_FORMAT`): its description is
+    ``describe(fraction of this step done)``, redrawn as it moves.
     """
     from tqdm import tqdm
 
+    announce_compile(hidden)
     with tqdm(
         total=total,
         unit=unit,
         unit_scale=True,
-        desc=desc,
+        desc=desc if describe is None else describe(0.0),
         delay=PROGRESS_DELAY_S,
         disable=progress_hidden(hidden),
         file=sys.stderr,
         leave=False,
         ncols=MAX_WIDTH,
         dynamic_ncols=False,
+        bar_format=None if describe is None else STEP_FORMAT,
     ) as bar:
+        if describe is not None:
+            show = bar_progress(bar)
+
+            def update(advance: int, /, total: int | None = None) -> None:
+                show(advance, total)
+                bar.set_description_str(describe(bar.n / bar.total if bar.total else 0.0))
+
         # on a terminal, redraw every second once the delay is over, so that the elapsed
         # time moves even while a long chunk (or a step that reports nothing) runs
         stop = threading.Event()
@@ -63,14 +83,40 @@ def progress_bar(
             if stop.wait(PROGRESS_DELAY_S):
                 return
             while not stop.wait(1.0):
+                if describe is not None:
+                    fraction = bar.n / bar.total if bar.total else 0.0
+                    bar.set_description_str(describe(fraction), refresh=False)
                 bar.refresh()
 
         ticker = threading.Thread(target=tick, daemon=True)
         if not bar.disable and sys.stderr.isatty():  # a log file gets no idle redraws
             ticker.start()
         try:
-            yield bar_progress(bar)
+            yield bar_progress(bar) if describe is None else update
         finally:
             stop.set()
             if ticker.is_alive():
                 ticker.join()
+
+
+_compile_announced = False
+
+
+def announce_compile(hidden: bool) -> None:
+    """Say once per process, on stderr, that the kernels are being compiled when their
+    cache folder (:mod:`analyzer._kernel_cache`) is still empty: the first run after an
+    install or an upgrade spends minutes there before any bar moves.  Shown where the
+    bars are (:func:`progress_hidden`)."""
+    global _compile_announced
+    if _compile_announced or progress_hidden(hidden):
+        return
+    _compile_announced = True
+    from .._kernel_cache import cache_dir
+
+    folder = cache_dir()
+    if not folder.is_dir() or not any(folder.iterdir()):
+        print(
+            f"compiling kernels (first run only: a few minutes, then cached in {folder.parent})",
+            file=sys.stderr,
+            flush=True,
+        )

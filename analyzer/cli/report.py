@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from contextlib import ExitStack
 
 import click
@@ -85,6 +86,7 @@ def report_command(
         RUN_TIMES_LOG,
         SECTIONS,
         ReportConfig,
+        ReportStep,
         generate_report,
     )
     from ..report.files import removed_on_failure
@@ -107,11 +109,20 @@ def report_command(
     )
 
     bars = ExitStack()
+    started = time.monotonic()
 
-    def step_bar(step: str, total: int | None, _: int) -> Progress:
-        """A fresh bar for each step of the report (closing the step before)."""
+    def step_bar(step: ReportStep, total: int | None) -> Progress:
+        """A fresh bar for each study of the report (closing the one before), described
+        by its step and the time left for the whole report."""
         bars.close()
-        return bars.enter_context(progress_bar(total, "unit", no_progress, step))
+
+        def describe(fraction: float) -> str:
+            done = step.done_before + step.share * fraction
+            elapsed = time.monotonic() - started
+            left = "?" if done < 0.01 else _minutes(elapsed * (1 - done) / done)
+            return f"{step.label} · ETA {left}"
+
+        return bars.enter_context(progress_bar(total, "unit", no_progress, describe=describe))
 
     config = ReportConfig(
         out=Path(out),
@@ -135,3 +146,9 @@ def report_command(
         except KeyboardInterrupt:
             interrupted(False, None, saved)
     click.echo(f"wrote {path} (run times appended to {path.parent / RUN_TIMES_LOG})")
+
+
+def _minutes(seconds: float) -> str:
+    """``1:05`` for 65 seconds."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"

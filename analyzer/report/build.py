@@ -16,7 +16,14 @@ import numba
 
 from .._version import __version__
 from . import dealt, equity, knock_box, knock_chart, rummy, schedule, sweep, tournament, variants
-from .common import DEFAULT_DEALS, QUICK_DEALS, ReportConfig, Section, section_heading
+from .common import (
+    DEFAULT_DEALS,
+    QUICK_DEALS,
+    ReportConfig,
+    ReportStep,
+    Section,
+    section_heading,
+)
 from .files import append_text, make_folder, write_text
 
 #: The report's sections in their order: the "When to knock" box opens it (above the
@@ -38,11 +45,19 @@ def generate_report(config: ReportConfig, sections: list[str] | None = None) -> 
     """Run the studies and write ``config.out/README.md`` with every section."""
     make_folder(config.out)
     started = time.perf_counter()
-    parts = {
-        section.name: _section_text(section, number, config)
+    chosen = [
+        (number, section)
         for number, section in enumerate(SECTIONS)
         if sections is None or section.name in sections
-    }
+    ]
+    total = sum(section.seconds for _, section in chosen)
+    parts, done_before = {}, 0.0
+    for step, (number, section) in enumerate(chosen, start=1):
+        share = section.seconds / total
+        config.step = ReportStep(step, len(chosen), section.name, done_before, share)
+        parts[section.name] = _section_text(section, number, config)
+        done_before += share
+    config.step = None
     # the "When to knock" box opens the report, above the run's description
     box = parts.pop(knock_box.SECTION.name, "")
     elapsed = time.perf_counter() - started
@@ -96,4 +111,11 @@ def _log_run_times(config: ReportConfig, elapsed: float) -> None:
     append_text(config.out / RUN_TIMES_LOG, line)
 
 
-__all__ = ["DEFAULT_DEALS", "QUICK_DEALS", "SECTIONS", "ReportConfig", "generate_report"]
+__all__ = [
+    "DEFAULT_DEALS",
+    "QUICK_DEALS",
+    "SECTIONS",
+    "ReportConfig",
+    "ReportStep",
+    "generate_report",
+]

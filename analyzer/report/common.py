@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -26,13 +27,39 @@ class ReportConfig:
     seed: int = 2026
     command: str = "analyzer report"
     scheduler: str | None = None
-    progress: Callable[[str, int | None, int], Progress] | None = None
-    """Factory of progress callbacks, one per step: (step name, total units or None when
-    the study announces it, units done) -> callback (:mod:`analyzer.core.progress`)."""
+    progress: Callable[[ReportStep, int | None], Progress] | None = None
+    """Factory of progress callbacks, one per study: (where it sits in the report, total
+    units or None when the study announces it) -> callback (:mod:`analyzer.core.progress`)."""
     timings: dict[str, float] = field(default_factory=dict)
+    step: ReportStep | None = None
+    """The section running now (set by the report's builder)."""
 
     def size(self, factor: float, least: int = 50) -> int:
         return max(least, int(self.deals * factor))
+
+
+@dataclass(frozen=True)
+class ReportStep:
+    """Where a study sits in the report: its section's number among the sections run, and
+    the share of the report's time expected before and in it (from :attr:`Section.seconds`),
+    from which a front end estimates the time left for the whole report."""
+
+    number: int
+    count: int
+    study: str
+    done_before: float
+    """Expected fraction (0-1) of the report's time spent before this section."""
+    share: float
+    """Expected fraction (0-1) of the report's time spent in this section."""
+
+    @property
+    def label(self) -> str:
+        """``step 4 of 9 · tournament``."""
+        return f"step {self.number} of {self.count} · {self.study}"
+
+    def named(self, study: str) -> ReportStep:
+        """The same step, shown under the name of one study of its section."""
+        return dataclasses.replace(self, study=study)
 
 
 #: What a section's study gives its Markdown.
@@ -51,12 +78,24 @@ class Section(Generic[R]):
     """Its heading (numbered by its place in the report); None: no heading."""
     run: Callable[[ReportConfig], R]
     render: Callable[[R], str]
+    seconds: float
+    """Its run time at the default size on 2 idle cores (measured; only for the ETA)."""
 
 
 def section_heading(title: str, number: int | None = None) -> str:
     """A section's Markdown heading, numbered when ``number`` is given, and the blank
     line after it."""
     return f"## {'' if number is None else f'{number}. '}{title}\n\n"
+
+
+def section_intro(question: str, players: str, rules: str, relation: str = "") -> str:
+    """The opening every section shares: the question it answers, who plays whom, under
+    which rules, and (``relation``) how its answer relates to the "When to knock" box
+    when the two could be read as one question."""
+    text = f"**Question.** {question}\n\n**Who plays.** {players} **Rules:** {rules}.\n"
+    if relation:
+        text += f"\n**Not the box's question.** {relation}\n"
+    return text + "\n"
 
 
 def format_number(value: float, digits: int = 2, sign: bool = False) -> str:
@@ -88,8 +127,12 @@ def write_meta(
 
 
 def progress_for(config: ReportConfig, study: str, total: int | None = None) -> Progress | None:
-    """The progress callback of one step of the report (None when progress is off)."""
-    return None if config.progress is None else config.progress(study, total, 0)
+    """The progress callback of one study of the running section (None when progress is
+    off)."""
+    if config.progress is None:
+        return None
+    step = config.step or ReportStep(1, 1, study, 0.0, 1.0)
+    return config.progress(step.named(study), total)
 
 
 def section_folder(config: ReportConfig, name: str) -> Path:
@@ -100,11 +143,13 @@ __all__ = [
     "DEFAULT_DEALS",
     "QUICK_DEALS",
     "ReportConfig",
+    "ReportStep",
     "Section",
     "format_ci",
     "format_number",
     "progress_for",
     "section_folder",
     "section_heading",
+    "section_intro",
     "write_meta",
 ]

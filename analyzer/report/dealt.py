@@ -10,7 +10,7 @@ import pandas as pd
 from ..gin.studies import sweeps as studies
 from ..gin.studies.exact import exact_study
 from . import figures as charts
-from .common import ReportConfig, Section, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
 from .exact import write_study
 from .figures import figure_file
 from .files import make_folder, write_csv
@@ -93,11 +93,14 @@ def render_dealt(dealt: Dealt) -> str:
         dealt.inside,
         dealt.hands,
     )
+    intro = section_intro(
+        "How is the deadwood of a dealt hand distributed, and how often can the first "
+        "player knock right away, for each knock limit (Oklahoma's upcard sets the limit)?",
+        "Nobody: dealt hands only, before any play.",
+        "any preset (only the knock limit matters here)",
+    )
     return f"""\
-**Question.** How is the deadwood of a dealt hand distributed, and how often can the
-first player knock right away, for each knock limit (Oklahoma's upcard sets the limit)?
-
-**Answer.** Exactly (every one of the C(52,10) = 15,820,024,220 ten-card hands and
+{intro}**Answer.** Exactly (every one of the C(52,10) = 15,820,024,220 ten-card hands and
 C(52,11) = 60,403,728,840 eleven-card hands enumerated), a dealt hand is gin with
 probability {exact_at[(10, 0)]:.4e} (1 in {1 / exact_at[(10, 0)]:,.0f}) and
 knock-eligible (deadwood <= 10) with probability {exact_at[(10, 10)]:.4e}; after taking
@@ -117,7 +120,9 @@ Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 1
 """
 
 
-SECTION = Section("dealt", "Dealt hands: how often can you knock at once?", run_dealt, render_dealt)
+SECTION = Section(
+    "dealt", "Dealt hands: how often can you knock at once?", run_dealt, render_dealt, seconds=3
+)
 
 
 def _exact_distribution(config: ReportConfig) -> pd.DataFrame:

@@ -20,7 +20,15 @@ from ..gin.studies.equity.study import (
 )
 from ..gin.studies.equity.table import EquityTable
 from ..gin.studies.equity.validation import check_summary
-from .common import ReportConfig, Section, progress_for, section_folder, section_heading, write_meta
+from .common import (
+    ReportConfig,
+    Section,
+    progress_for,
+    section_folder,
+    section_heading,
+    section_intro,
+    write_meta,
+)
 from .figures import figure_file, score_heatmap, threshold_heatmap
 from .files import make_folder, write_csv
 from .markdown import markdown_table
@@ -203,10 +211,14 @@ def section_text(study: EquityStudy, link: str) -> str:
     file = f"{link}/{stem}"
     return "\n".join(
         [
-            (
-                "**Question.** How likely is each player to win a game to 100 from any score, "
-                "and does knocking by the score beat the best fixed knock threshold?"
-            ),
+            section_intro(
+                "How likely is each player to win a game to 100 from any score, and does "
+                "knocking by the score beat the best fixed knock threshold?",
+                "`basic` against `basic`.",
+                "standard",
+                "the box's rules ignore the score (they maximise points per hand); this "
+                "section asks whether the score should move the knock.",
+            ).rstrip("\n"),
             "",
             (
                 f"**Answer.** Under the standard rules two basic players are even at 0:0 "
@@ -214,7 +226,7 @@ def section_text(study: EquityStudy, link: str) -> str:
                 f"at 90:0 who deals next wins {table.win_probability(90, 0, True):.3f}, and the "
                 f"table matches whole-game simulation from sampled score states; a score-aware "
                 f"knock table found by best response against basic gives {verdict}: "
-                f"{g.mean:+.4f} game-win probability (95% CI {g.low:+.4f} to {g.high:+.4f}) over "
+                f"{g.mean:+.4f} ± {(g.high - g.low) / 2:.4f} game-win probability over "
                 f"the best fixed threshold (knock at {best}), where the DP predicted "
                 f"{dp_gain:+.4f}."
             ),
@@ -276,13 +288,8 @@ def section_text(study: EquityStudy, link: str) -> str:
                 pd.DataFrame(
                     {
                         "A's policy (vs basic)": ["score-aware", f"constant {best}", "gain"],
-                        "game win rate (games)": [
-                            gain["challenger"].mean,
-                            gain["baseline"].mean,
-                            g.mean,
-                        ],
-                        "95% CI": [
-                            f"[{e.low:.4f}, {e.high:.4f}]"
+                        "game win rate (games, ± 95% CI)": [
+                            f"{e.mean:.4f} ± {(e.high - e.low) / 2:.4f}"
                             for e in (gain["challenger"], gain["baseline"], g)
                         ],
                         "DP": [
@@ -331,7 +338,9 @@ def section_text(study: EquityStudy, link: str) -> str:
 
 
 #: Section 7 of the standard report.
-SECTION = Section("equity", TITLE, run_equity, lambda study: section_text(study, "equity"))
+SECTION = Section(
+    "equity", TITLE, run_equity, lambda study: section_text(study, "equity"), seconds=46
+)
 
 __all__ = [
     "SECTION",

@@ -13,7 +13,7 @@ from ..gin.model.rules import STANDARD
 from ..gin.studies import sweeps as studies
 from ..gin.studies.branching import MAX_TURN
 from . import figures as charts
-from .common import ReportConfig, Section, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
 from .figures import figure_file
 from .files import write_csv
 
@@ -75,11 +75,19 @@ def run_chart(config: ReportConfig) -> KnockChart:
 def render_chart(result: KnockChart) -> str:
     deals, equity_deals = result.deals, result.equity_deals
     statement = _chart_statement(result.chart)
+    intro = section_intro(
+        "You may knock with d deadwood on your n-th own turn. Is it better to knock now "
+        "or to play on (and knock at the next chance)?",
+        "`basic` against `basic` (both knock as soon as they can, at 10).",
+        "standard",
+        "this chart values one knock against an opponent who knocks at once, while the "
+        "box's rules are knock tables for a whole hand against several kinds of opponent "
+        "(its knocks-at-once line: knock only with gin). The chart's player knocks now "
+        "with a high count early because its opponent will knock soon anyway; with a low "
+        "count it waits, since such a hand undercuts the opponent's coming knock.",
+    )
     return f"""\
-**Question.** You may knock with d deadwood on your n-th turn. Is it better to knock
-now or to play on (and knock at the next chance)?
-
-**Answer.** {statement}
+{intro}**Answer.** {statement}
 
 Each cell is the mean of (points if you knock now) minus (points if you discard the same
 way without knocking and play on), both continued from the same stock order; positive
@@ -96,7 +104,9 @@ the same pair from {equity_deals:,} deals. Full table with CIs (points and game-
 """
 
 
-SECTION = Section("chart", "When to knock, by turn: knock now or play on?", run_chart, render_chart)
+SECTION = Section(
+    "chart", "When to knock, by turn: knock now or play on?", run_chart, render_chart, seconds=28
+)
 
 
 def _chart_statement(chart: pd.DataFrame) -> str:

@@ -79,4 +79,31 @@ def markdown_table(
     return "\n".join(lines)
 
 
-__all__ = ["markdown_table"]
+def with_ci(
+    frame: pd.DataFrame,
+    columns: Mapping[str, tuple[str, str, str]],
+    digits: int = 2,
+    scale: float = 1.0,
+) -> pd.DataFrame:
+    """``frame`` with each triple of columns (mean, 95% CI low, high) replaced by one
+    text column ``x ± h`` (h: the half-width), named by the key of ``columns``, at the
+    place of the mean; ``scale`` multiplies all three (100: percentage points).
+
+    >>> frame = pd.DataFrame({"t": [0], "d": [1.234], "d_low": [1.0], "d_high": [1.468]})
+    >>> with_ci(frame, {"gain": ("d", "d_low", "d_high")})
+       t          gain
+    0  0  +1.23 ± 0.23
+    """
+    shown = frame.copy()
+    for name, (mean, low, high) in columns.items():
+        text = [
+            f"{scale * m:+.{digits}f} ± {scale * (h - lo) / 2:.{digits}f}"
+            for m, lo, h in zip(shown[mean], shown[low], shown[high], strict=True)
+        ]
+        place = list(shown.columns).index(mean)
+        shown = shown.drop(columns=[mean, low, high])
+        shown.insert(min(place, len(shown.columns)), name, text)
+    return shown
+
+
+__all__ = ["markdown_table", "with_ci"]

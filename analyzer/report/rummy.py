@@ -28,7 +28,15 @@ from ..rummy.studies import (
     option_values,
     player_counts,
 )
-from .common import ReportConfig, Section, progress_for, section_folder, section_heading, write_meta
+from .common import (
+    ReportConfig,
+    Section,
+    progress_for,
+    section_folder,
+    section_heading,
+    section_intro,
+    write_meta,
+)
 from .files import csv_bytes, figure_bytes, make_folder, removed_on_failure, write_together
 from .markdown import markdown_table
 
@@ -131,10 +139,9 @@ def _hold_labels(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _ci(row: pd.Series, column: str, digits: int = 2) -> str:
-    return (
-        f"{row[column]:.{digits}f} (95% CI {row[f'{column}_lo']:.{digits}f} to "
-        f"{row[f'{column}_hi']:.{digits}f})"
-    )
+    """``x ± h`` of a column and its ``_lo`` / ``_hi`` 95% bounds."""
+    half = (row[f"{column}_hi"] - row[f"{column}_lo"]) / 2
+    return f"{row[column]:.{digits}f} ± {half:.{digits}f}"
 
 
 def _units_only(progress: Progress | None) -> Progress | None:
@@ -298,6 +305,14 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
     )
     return "\n".join(
         [
+            section_intro(
+                "In plain rummy, should you meld at once or hold for Rummy, how does the "
+                "number of players change a hand, and what is each rule option worth?",
+                "2 to 6 scripted players, each melding and laying off at once and throwing "
+                "the card that leaves the least deadwood unless stated.",
+                "plain rummy (seeds 000 and 004), not gin",
+            ).rstrip("\n"),
+            "",
             (
                 "Plain rummy (seeds 000 and 004), not gin: lay off onto any meld, score the cards "
                 "left in the other hands, double for going out 'Rummy'.  Both players meld and lay "
@@ -389,7 +404,7 @@ CHARTS = {
 }
 
 #: Section 8 of the standard report.
-SECTION = Section("rummy", TITLE, run_rummy, render_rummy)
+SECTION = Section("rummy", TITLE, run_rummy, render_rummy, seconds=65)
 
 __all__ = [
     "CHARTS",

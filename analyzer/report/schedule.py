@@ -10,10 +10,18 @@ from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.studies import schedule as studies
 from . import figures as charts
-from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
+from .common import (
+    ReportConfig,
+    Section,
+    format_ci,
+    progress_for,
+    section_folder,
+    section_intro,
+    write_meta,
+)
 from .figures import figure_file
 from .files import write_csv
-from .markdown import markdown_table
+from .markdown import markdown_table, with_ci
 
 
 @dataclass(frozen=True)
@@ -111,12 +119,22 @@ def render_schedule(result: Schedule) -> str:
         for g in search.gaps.itertuples()
     )
     bin_names = ", ".join(f"{a}-{b}" if b < 30 else f"{a}+" for a, b in bins)
+    intro = section_intro(
+        "If the knock threshold may change with the turn, which schedule earns the most "
+        "points per hand (and which wins the most games), and where do two players end "
+        "up when each keeps best-responding?",
+        "`basic` players (draw to improve, throw the highest card): first against one "
+        "that knocks at 10 on every turn, then each against the other's latest schedule.",
+        "standard",
+        "the box's player is `expert`, which plays better between knocks and also "
+        "watches what the opponent takes from the pile; its rules are tested against "
+        "seven kinds of opponent, not one. A schedule is written as four thresholds, for "
+        "own turns 1-3, 4-6, 7-9 and 10 on: `10/0/0/0` = knock with 10 or less on "
+        "turns 1-3, then only with gin.",
+    )
+    steps = with_ci(search.steps, {"gain (points per hand)": ("gain", "gain_low", "gain_high")})
     return f"""\
-**Question.** If the knock threshold may change with the turn, which schedule earns the
-most points per hand (and which wins the most games), and where do two players end up
-when each keeps best-responding?
-
-**Answer.** Against a knock-at-10 opponent the best schedule for points (thresholds for
+{intro}**Answer.** Against a knock-at-10 opponent the best schedule for points (thresholds for
 own turns {bin_names}) is {first.schedule}, gaining
 {format_ci(first.gain, first.gain_low, first.gain_high)} points per hand; the best for games to
 100 is {"/".join(map(str, for_games))}, gaining
@@ -127,7 +145,7 @@ Distance from a mutual best response: {gap_text}.
 
 ![schedules](schedule/schedules.png)
 
-{markdown_table(search.steps, {"gain": "+.3f", "gain_low": "+.3f", "gain_high": "+.3f"})}
+{markdown_table(steps)}
 
 Coordinate ascent over the four turn bins (a bin moves only on a significant paired gain),
 {deals:,} deals per evaluation for points and {games:,} seat-swapped game pairs for games
@@ -137,7 +155,7 @@ Tables: [steps.csv](schedule/steps.csv), [gaps.csv](schedule/gaps.csv).
 
 
 SECTION = Section(
-    "schedule", "Best knock schedule and best responses", run_schedule, render_schedule
+    "schedule", "Best knock schedule and best responses", run_schedule, render_schedule, seconds=97
 )
 
 

@@ -12,10 +12,18 @@ from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
+from .common import (
+    ReportConfig,
+    Section,
+    format_ci,
+    progress_for,
+    section_folder,
+    section_intro,
+    write_meta,
+)
 from .figures import figure_file
 from .files import write_csv
-from .markdown import markdown_table
+from .markdown import markdown_table, with_ci
 
 
 @dataclass(frozen=True)
@@ -55,7 +63,7 @@ def run_sweep(config: ReportConfig) -> Sweep:
         3,
         figsize=(14, 4.2),
         title="Knock as soon as deadwood <= t: which t pays best?",
-        caption=f"Player A = basic with threshold t against three opponents "
+        caption=f"Player A = basic with threshold t against two opponents "
         f"(legend), standard rules; {deals:,} deals and {games:,} game "
         f"pairs per arm, seats swapped; bands: 95% CI; seed "
         f"{config.seed}.",
@@ -80,15 +88,6 @@ def render_sweep(result: Sweep) -> str:
     lines = []
     for opponent, group in sweep.groupby("opponent", sort=False):
         group = group.set_index("threshold")
-        if opponent == studies.SELF_PLAY_CHECK:
-            fastest = group["turns_mean"].idxmin()
-            lines.append(
-                f"* Determinism check, not an answer: against its own twin every threshold "
-                f"is exactly even by symmetry (0 points, "
-                f"50% of games); hands last {group.loc[0, 'turns_mean']:.1f} turns at "
-                f"t = 0 and {group.loc[fastest, 'turns_mean']:.1f} at t = {fastest}."
-            )
-            continue
         best = int(group["points_mean"].idxmax())
         best_game = int(group["game_win_mean"].idxmax())
         row, game_row = group.loc[best], group.loc[best_game]
@@ -102,29 +101,52 @@ def render_sweep(result: Sweep) -> str:
             f" percentage points over t = 10). A's knocks at t = 10 are undercut in "
             f"{group.loc[10, 'undercut_mean']:.1%} of hands."
         )
-    table = sweep[
-        [
-            "opponent",
-            "threshold",
-            "points_mean",
-            "diff_mean",
-            "diff_low",
-            "diff_high",
-            "win_mean",
-            "undercut_mean",
-            "gin_mean",
-            "turns_mean",
-            "game_win_mean",
-            "game_win_low",
-            "game_win_high",
-        ]
-    ]
+    table = with_ci(
+        sweep[
+            [
+                "opponent",
+                "threshold",
+                "points_mean",
+                "diff_mean",
+                "diff_low",
+                "diff_high",
+                "win_mean",
+                "undercut_mean",
+                "gin_mean",
+                "turns_mean",
+                "game_win_mean",
+                "game_win_low",
+                "game_win_high",
+            ]
+        ].rename(
+            columns={
+                "threshold": "t",
+                "points_mean": "points per hand",
+                "win_mean": "hands won",
+                "undercut_mean": "undercut",
+                "gin_mean": "gin",
+                "turns_mean": "turns",
+            }
+        ),
+        {
+            "gain over t = 10": ("diff_mean", "diff_low", "diff_high"),
+            "games won": ("game_win_mean", "game_win_low", "game_win_high"),
+        },
+    )
+    intro = section_intro(
+        "If you knock as soon as your deadwood is at most t (the same t all hand long), "
+        "which t earns the most points per hand, and which wins the most games to 100?",
+        "You play `basic` (draw a card that improves the hand, throw the highest) "
+        "knocking at t; the opponent is `basic` (knocks as soon as it can, at 10) or "
+        "`gin-hunter` (waits for gin).",
+        "standard",
+        "the box's player is `expert` and its rule may change with the turn and with "
+        "what the opponent took from the pile; here the threshold is fixed for the whole "
+        "hand and the player is `basic`. Both agree that against an opponent who knocks "
+        "at once, waiting for gin pays.",
+    )
     return f"""\
-**Question.** If you knock as soon as your deadwood is at most t, which t earns the
-most points per hand, and which wins the most games to 100, against opponents that
-knock at once, hunt for gin, or play exactly like you?
-
-**Answer.**
+{intro}**Answer.**
 {chr(10).join(lines)}
 
 Points per hand and game wins can disagree: a low threshold wins fewer hands but bigger
@@ -132,13 +154,15 @@ ones (gin bonuses, undercuts of an opponent who knocks into a strong hand).
 
 ![knock sweep](knock_sweep/sweep.png)
 
-{markdown_table(table, {c: ".3f" for c in table.columns if c.endswith(("mean", "low", "high"))})}
+{markdown_table(table, {"points per hand": "+.3f", "hands won": ".3f", "undercut": ".3f", "gin": ".3f", "turns": ".1f"})}
 
-A = `{format_policy(subject)}` with its threshold set to t; rules `standard`; {deals:,}
-deals per arm (each played twice, seats swapped) and {games:,} game pairs per arm, common
-to all arms (paired differences vs t = 10, 95% CIs); seed {result.seed}.
-Table: [sweep.csv](knock_sweep/sweep.csv).
+A = `{format_policy(subject)}` with its threshold set to t; {deals:,} deals per arm (each
+played twice, seats swapped) and {games:,} game pairs per arm, common to all arms (gains:
+paired differences vs t = 10, points per hand; games won: share of games to 100; ± the
+95% CI half-width); seed {result.seed}. Table: [sweep.csv](knock_sweep/sweep.csv).
 """
 
 
-SECTION = Section("sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep, render_sweep)
+SECTION = Section(
+    "sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep, render_sweep, seconds=72
+)

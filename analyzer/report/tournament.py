@@ -9,24 +9,21 @@ import pandas as pd
 
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.play.players import SearchPolicy, format_player
+from ..gin.play.players import Player, format_player
 from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
+from .common import (
+    ReportConfig,
+    Section,
+    format_ci,
+    progress_for,
+    section_folder,
+    section_intro,
+    write_meta,
+)
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table
-
-
-def _full_form(player: Policy | SearchPolicy) -> str:
-    """A policy's string form, or every setting of a search player."""
-    if isinstance(player, Policy):
-        return format_policy(player)
-    return (
-        f"search,budget={player.budget},rollout={format_player(player.rollout)},"
-        f"sampler={player.sampler},temperature={player.temperature},scope={player.scope},"
-        f"batch={player.batch},min_samples={player.min_samples}"
-    )
 
 
 @dataclass(frozen=True)
@@ -36,7 +33,7 @@ class Tournament:
     results: pd.DataFrame
     """One row per ordered pairing (:func:`analyzer.gin.studies.sweeps.tournament`)."""
     ranking: pd.DataFrame
-    field_policies: dict[str, Policy | SearchPolicy]
+    field_policies: dict[str, Player]
     deals: int
     """Deals per pairing."""
     games: int
@@ -98,28 +95,57 @@ def render_tournament(result: Tournament) -> str:
     order = list(ranking["policy"])
     top, second = order[0], order[1]
     duel = results.set_index(["a", "b"]).loc[(top, second)]
-    described = "\n".join(f"* `{name}`: `{_full_form(p)}`" for name, p in field_policies.items())
+    described = "\n".join(
+        f"* `{name}`: `{format_policy(p) if isinstance(p, Policy) else format_player(p)}`"
+        for name, p in field_policies.items()
+    )
+    table = ranking.assign(
+        rank=range(1, len(ranking) + 1),
+        points=[
+            f"{m:+.2f} ± {h:.2f}"
+            for m, h in zip(ranking["points"], ranking["points_half"], strict=True)
+        ],
+        game_win=[
+            f"{m:.1%} ± {h:.1%}"
+            for m, h in zip(ranking["game_win"], ranking["game_win_half"], strict=True)
+        ],
+    )[["rank", "policy", "points", "game_win"]].rename(
+        columns={"points": "points per hand", "game_win": "games won"}
+    )
+    intro = section_intro(
+        "Which way of drawing and discarding wins?",
+        "Every policy of the field below against every other, seats swapped on common "
+        "deals; each knocks by its own rule.",
+        "standard",
+    )
     return f"""\
-**Question.** Which draw / discard policy wins, seats swapped on common deals?
-
-**Answer.** Ranked by mean points per hand against the field: {", ".join(order)}.
-Head to head, `{top}` beats `{second}` by
+{intro}**Answer.** Ranked by mean points per hand against the rest of the field:
+{", ".join(f"`{name}`" for name in order)}. Head to head, `{top}` beats `{second}` by
 {format_ci(duel["points"], duel["points_low"], duel["points_high"])} points per hand and wins
 {duel["game_win"]:.1%} ± {(duel["game_win_high"] - duel["game_win_low"]) / 2:.1%} of games.
+`search` is not in this field (it changes only the knock decision and plays hundreds of
+times slower): the "When to knock" box measures it against every knock rule.
 
 ![tournament](tournament/tournament.png)
 
-{markdown_table(ranking, {"points": "+.3f", "game_win": ".3f"})}
+{markdown_table(table)}
+
+Points per hand and share of games won against the rest of the field, each opponent
+weighted equally; ± bounds the 95% CI half-width (the mean of the pairings' half-widths).
 
 The field:
 {described}
 
-{deals:,} deals (each twice, seats swapped) and {games:,} game pairs per pairing, standard
-rules, seed {result.seed}; cells show the estimate ± the 95% CI half-width.
-Tables: [pairs.csv](tournament/pairs.csv), [ranking.csv](tournament/ranking.csv).
+{deals:,} deals (each twice, seats swapped) and {games:,} game pairs per pairing, seed
+{result.seed}. Tables: [pairs.csv](tournament/pairs.csv),
+[ranking.csv](tournament/ranking.csv).
 """
 
 
 SECTION = Section(
-    "tournament", "Draw and discard policies: a round robin", run_tournament, render_tournament
+    "tournament",
+    "Draw and discard policies: a round robin",
+    run_tournament,
+    render_tournament,
+    seconds=483,
 )

@@ -12,10 +12,10 @@ from ..gin.model.policies import format_policy
 from ..gin.model.rules import VARIANT_PRESETS
 from ..gin.studies import sweeps as studies
 from . import figures as charts
-from .common import ReportConfig, Section, progress_for, section_folder, write_meta
+from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
 from .figures import figure_file
 from .files import write_csv
-from .markdown import markdown_table
+from .markdown import markdown_table, with_ci
 
 
 @dataclass(frozen=True)
@@ -110,11 +110,14 @@ def render_variants(result: Variants) -> str:
             "best_threshold",
         ]
     ]
+    intro = section_intro(
+        "Under each rules preset, how big and how spread are the hands, how long is a "
+        "game, how much does skill decide it, and does the best knock threshold move?",
+        "`basic` against `basic`; `gin-hunter` against `basic` for how much skill decides.",
+        "every preset (`analyzer rules` lists them)",
+    )
     return f"""\
-**Question.** Under each rules preset, how big and how spread are the hands, how long is
-a game, how much does skill decide it, and does the best knock threshold move?
-
-**Answer.** Patient play pays differently by rule book: `gin-hunter` wins
+{intro}**Answer.** Patient play pays differently by rule book: `gin-hunter` wins
 {most["strong_game_win"]:.1%} of its games against `basic` under `{most["rules"]}` but
 {least["strong_game_win"]:.1%} under `{least["rules"]}`
 ({"a significant difference" if separated else "the intervals overlap, so the presets cannot be told apart at this size"}).
@@ -125,7 +128,7 @@ standard rules{"; it moves under " + ", ".join(f"`{r}`" for r in moved) if len(m
 
 ![variants](variants/variants.png)
 
-{markdown_table(shown, {c: ".3f" for c in shown.columns if c not in ("rules", "best_threshold")})}
+{markdown_table(with_ci(shown, {"strong_game_win": ("strong_game_win", "strong_game_win_low", "strong_game_win_high")}, digits=3), {c: ".3f" for c in shown.columns if c not in ("rules", "best_threshold")})}
 
 `hand_points`, `first_edge`: `basic` self-play, {deals:,} deals per preset (seats swapped);
 `hands_per_game`, `shutout_rate`: {games:,} seat-swapped pairs of `basic` self-play games;
@@ -140,4 +143,5 @@ SECTION = Section(
     "Scoring variants: how much does the rule book change the game?",
     run_variants,
     render_variants,
+    seconds=17,
 )

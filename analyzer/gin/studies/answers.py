@@ -1,18 +1,19 @@
-""" "When to knock": the robust rule and the two adjustments a player can remember.
+""" "When to knock": one knock rule per opponent family, in words a player can remember.
 
-Each line of the answer is a knock table (see :mod:`analyzer.gin.studies.equilibrium`) played
-with a base policy (``expert`` by default) for everything but the knock decision:
+Each answer is a knock table (see :mod:`analyzer.gin.studies.equilibrium`) played with a
+base policy (``expert`` by default) for everything but the knock decision:
 
-* **robust**: the heaviest table of the approximate knock equilibrium; its edge is its
-  worst case over the opponent panel (:func:`analyzer.gin.studies.exploit.panel`);
-* **against an opponent who knocks at once** (``basic``) and **against a gin hunter**
-  (``gin-hunter``): the best knock table against that opponent (coordinate search with
-  the significance rule), its edge against that opponent.
+* against **an opponent you know nothing about**: the robust table, the heaviest table of
+  the approximate knock equilibrium; its result is its mean over the opponent panel
+  (:func:`analyzer.gin.studies.exploit.panel`, equally weighted);
+* against **an opponent who knocks at once** (``basic``), **a camper** (``marjj``, the
+  replica of a public EAAI agent) and **a gin hunter** (``gin-hunter``): the best knock
+  table against that opponent (coordinate search with the significance rule), its result
+  against that opponent.
 
-Every line also carries its exploitability: the held-out gain of the best response
-:func:`analyzer.gin.studies.exploit.exploit` finds against it (points per hand, 95% CI), over
-knock tables and the knock, draw and discard rules (one sweep).  Edges
-are split into what they come from: hands ending in gin, undercuts and ordinary knocks.
+Every answer is measured against every panel member on the same deals; its worst case is
+the member it does worst against (the panel includes ``search``, which weighs each knock
+by playing it out, so the worst case is what a stronger player takes from the rule).
 """
 
 from __future__ import annotations
@@ -27,16 +28,7 @@ from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
 from ..play.players import Player
 from .equilibrium import knock_coordinates, table_policy
-from .exploit import (
-    OUTCOME_PARTS,
-    best_response,
-    exploit,
-    mixture_payoffs,
-    panel_table,
-    rule_coordinates,
-    table_of,
-    table_text,
-)
+from .exploit import best_response, mixture_payoffs, table_of, table_text
 from .schedule import SCHEDULE_BINS
 
 
@@ -73,61 +65,86 @@ def _schedule_text(table: tuple[int, ...]) -> str:
     return "knock " + ", then ".join(parts)
 
 
-@dataclass
-class AnswerLine:
-    """One line of the "When to knock" box."""
+#: The opponent families the knock answer is given for: family -> (the opponent in a
+#: player's words, the panel member that stands for it; None: the whole panel, equally
+#: weighted, for an opponent the player knows nothing about).
+FAMILIES: dict[str, tuple[str, str | None]] = {
+    "unknown": ("an opponent you know nothing about", None),
+    "knocks-at-once": ("an opponent who knocks as soon as it can", "basic"),
+    "camper": (
+        "a camper: an opponent who takes the cards you throw and waits for gin",
+        "marjj",
+    ),
+    "gin-hunter": ("an opponent who waits for gin", "gin-hunter"),
+}
 
-    label: str
+
+@dataclass(frozen=True)
+class AnswerLine:
+    """The knock rule for one opponent family, and what it earns."""
+
+    family: str
+    """A key of :data:`FAMILIES`, or the policy string of a named opponent."""
     table: tuple[int, ...]
+    """The knock table (:func:`analyzer.gin.studies.exploit.table_of`)."""
     opponent: str
-    """Whom the edge is measured against (a panel member, or "worst case (name)")."""
-    edge: Estimate
+    """The panel member it is measured against ("panel": the whole panel, equally weighted)."""
+    result: Estimate
     """Points per hand against ``opponent``."""
-    edge_parts: dict[str, Estimate]
-    exploitability: Estimate
-    """Held-out gain of the best response found against this line's policy."""
-    exploiter: str
+    worst: Estimate
+    """Points per hand against the panel member it does worst against."""
+    worst_member: str
 
     @property
     def rule(self) -> str:
         return rule_text(self.table)
 
 
-@dataclass
+@dataclass(frozen=True)
 class KnockAnswers:
-    """The box's lines plus the panel table behind the robust line."""
+    """One knock rule per opponent family, each measured against every panel member on
+    the same deals."""
 
     rules_name: str
     base: str
+    """The policy that plays everything but the knock (its string form or preset name)."""
     lines: list[AnswerLine]
     panel: pd.DataFrame
+    """Points per hand of each line (``answer``: its family) against each panel member
+    (``member``), with the 95% CI (``points_low``, ``points_high``) and ``deals``."""
+    deals: int
+    """Deals per comparison (each played twice, seats swapped)."""
+
+    def line(self, family: str) -> AnswerLine:
+        for line in self.lines:
+            if line.family == family:
+                return line
+        raise KeyError(family)
 
     def to_frame(self) -> pd.DataFrame:
-        rows = []
-        for line in self.lines:
-            row: dict[str, object] = {
-                "rules": self.rules_name,
-                "base": self.base,
-                "line": line.label,
-                "table": table_text(line.table),
-                "rule": line.rule,
-                "opponent": line.opponent,
-                "edge": line.edge.mean,
-                "edge_low": line.edge.low,
-                "edge_high": line.edge.high,
-            }
-            for name, part in line.edge_parts.items():
-                row[f"edge_{name}"] = part.mean
-            row.update(
+        """One row per line: its rule, its result against its opponent and its worst case,
+        points per hand with 95% CIs."""
+        return pd.DataFrame(
+            [
                 {
-                    "exploitability": line.exploitability.mean,
-                    "exploitability_low": line.exploitability.low,
-                    "exploitability_high": line.exploitability.high,
-                    "exploiter": line.exploiter,
+                    "rules": self.rules_name,
+                    "base": self.base,
+                    "family": line.family,
+                    "table": table_text(line.table),
+                    "rule": line.rule,
+                    "opponent": line.opponent,
+                    "points": line.result.mean,
+                    "points_low": line.result.low,
+                    "points_high": line.result.high,
+                    "worst_member": line.worst_member,
+                    "worst": line.worst.mean,
+                    "worst_low": line.worst.low,
+                    "worst_high": line.worst.high,
+                    "deals": self.deals,
                 }
-            )
-            rows.append(row)
-        return pd.DataFrame(rows)
+                for line in self.lines
+            ]
+        )
 
 
 def knock_answers(
@@ -138,35 +155,27 @@ def knock_answers(
     deals: int,
     seed: int,
     rules_name: str = "",
-    adjust_to: tuple[str, ...] = ("basic", "gin-hunter"),
+    families: dict[str, str | None] | None = None,
     progress: Progress | None = None,
     scheduler: str | None = None,
 ) -> KnockAnswers:
-    """The robust line (``robust_table`` with ``base`` play) and one adjustment per
-    member named in ``adjust_to``; ``deals`` deals per comparison."""
+    """The knock rule for each family of ``families`` (family -> the member of
+    ``members`` that stands for it; default: :data:`FAMILIES`) with ``base`` play for
+    everything else: ``robust_table`` for the unknown opponent (member None), the best
+    knock table against the member otherwise (coordinate search with the significance
+    rule). Every line is then measured against every member on the same ``deals`` deals
+    (seats swapped), which gives its result and its worst case."""
+    if families is None:
+        families = {family: member for family, (_, member) in FAMILIES.items()}
     robust = table_policy(base, robust_table)
-    table = panel_table(rules, {"robust": robust}, members, deals, seed, progress, scheduler)
-    worst = table.iloc[-1]
-    worst_name = str(worst["member"])
-    worst_member = worst_name[len("worst case (") : -1]
-    lines = [
-        _line(
-            rules,
-            "robust",
-            robust,
-            worst_name,
-            members[worst_member],
-            deals,
-            seed,
-            progress,
-            scheduler,
-        )
-    ]
-    for name in adjust_to:
-        opponent = members[name]
+    policies: dict[str, Policy] = {}
+    for family, member in families.items():
+        if member is None:
+            policies[family] = robust
+            continue
         search = best_response(
             rules,
-            [opponent],
+            [members[member]],
             [1.0],
             robust,
             deals,
@@ -175,61 +184,43 @@ def knock_answers(
             progress=progress,
             scheduler=scheduler,
         )
-        lines.append(
-            _line(
-                rules,
-                f"against {name}",
-                search.response,
-                name,
-                opponent,
-                deals,
-                seed + 2,
-                progress,
-                scheduler,
-            )
-        )
-    return KnockAnswers(rules_name, policy_name(base), lines, table)
-
-
-def _line(
-    rules: Rules,
-    label: str,
-    policy: Policy,
-    opponent_name: str,
-    opponent: Player,
-    n_deals: int,
-    seed: int,
-    progress: Progress | None,
-    scheduler: str | None,
-) -> AnswerLine:
-    edge = mixture_payoffs(
+        policies[family] = search.response
+    names = list(members)
+    weights = [1.0 / len(names)] * len(names)
+    payoffs = mixture_payoffs(
         rules,
-        [policy],
-        [opponent],
-        [1.0],
-        n_deals,
+        list(policies.values()),
+        list(members.values()),
+        weights,
+        deals,
         seed + 17,
         progress=progress,
         scheduler=scheduler,
     )
-    # one sweep over knock tables and draw, discard and knock rules (not the numeric
-    # weights): the report must stay within minutes; `analyzer exploit` searches it all
-    found = exploit(
-        rules,
-        policy,
-        n_deals,
-        seed + 31,
-        rounds=1,
-        progress=progress,
-        scheduler=scheduler,
-        coordinates=rule_coordinates,
-    )
-    return AnswerLine(
-        label,
-        table_of(policy),
-        opponent_name,
-        edge.value(0),
-        {name: edge.part(0, name) for name in OUTCOME_PARTS},
-        found.points,
-        policy_name(found.response),
-    )
+    rows, lines = [], []
+    for index, (family, policy) in enumerate(policies.items()):
+        pairs = {name: payoffs.pair(index, j) for j, name in enumerate(names)}
+        rows += [
+            {
+                "answer": family,
+                "member": name,
+                "points": estimate.mean,
+                "points_low": estimate.low,
+                "points_high": estimate.high,
+                "deals": estimate.n,
+            }
+            for name, estimate in pairs.items()
+        ]
+        member = families[family]
+        worst_member = min(pairs, key=lambda name: pairs[name].mean)
+        lines.append(
+            AnswerLine(
+                family,
+                table_of(policy),
+                "panel" if member is None else member,
+                payoffs.value(index) if member is None else pairs[member],
+                pairs[worst_member],
+                worst_member,
+            )
+        )
+    return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals)

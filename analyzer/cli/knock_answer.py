@@ -1,0 +1,104 @@
+"""``when-to-knock``: the knock answer in a player's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.studies.answers import FAMILIES
+from .inputs import SEED, fail
+from .output import echo_json, emit, format_options
+from .progress import progress_bar
+from .run_control import scheduler_option, set_jobs
+
+
+@click.command("when-to-knock")
+@click.option(
+    "--rules",
+    "preset",
+    type=click.Choice(list(RULE_PRESETS)),
+    default="standard",
+    show_default=True,
+    help="Rules preset.",
+)
+@click.option(
+    "--opponent",
+    default="unknown",
+    show_default=True,
+    metavar="FAMILY|POLICY",
+    help=f"Whom you play: a family ({', '.join(FAMILIES)}), a test opponent "
+    "(basic, marjj, gin-hunter, ...) or any policy string.",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(100, 10_000_000),
+    default=1_000,
+    show_default=True,
+    help="Deals per comparison when the answer is not in the report folder and is "
+    "computed now (minutes at the default).",
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=2026,
+    show_default=True,
+    help="Random seed of a computed answer, 0 <= seed < 2**63.",
+)
+@click.option(
+    "--results",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="Report folder to read the answer from (default: ./results, else the results/ "
+    "of the source checkout).",
+)
+@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
+@format_options
+@click.option("--no-progress", is_flag=True, help="Hide progress.")
+@scheduler_option
+def when_to_knock_command(
+    preset: str,
+    opponent: str,
+    deals: int,
+    seed: int,
+    results: str | None,
+    jobs: int | None,
+    fmt: str,
+    no_progress: bool,
+    scheduler: str | None,
+) -> None:
+    """When should I knock? The rule, a chart by your turn and the cards left in the
+    stock, what it earns against the opponent and its worst case, with 95% CIs.
+
+    Read from the committed report when it holds the answer (standard rules, every
+    family), computed at --deals otherwise.
+
+    \b
+    Examples:
+      analyzer when-to-knock
+      analyzer when-to-knock --opponent knocks-at-once
+      analyzer when-to-knock --rules oklahoma --opponent gin-hunter --deals 500
+    """
+    from ..report.knock_answer import knock_answer
+
+    set_jobs(jobs)
+    with progress_bar(None, "hand", no_progress, "when to knock") as update:
+        try:
+            answer = knock_answer(
+                preset,
+                opponent,
+                deals,
+                seed,
+                None if results is None else Path(results),
+                progress=update,
+                scheduler=scheduler,
+            )
+        except ValueError as error:
+            fail(str(error))
+    if fmt == "json":
+        echo_json(answer.to_dict())
+    elif fmt == "csv":
+        emit(answer.chart().reset_index(names="deadwood"), "csv")
+    else:
+        click.echo(answer.text())

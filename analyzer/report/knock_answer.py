@@ -1,0 +1,388 @@
+"""The knock answer in a player's words: one rule per opponent family and rules preset.
+
+:func:`knock_answer` gives it: read from the committed report (``results/when_to_knock``,
+``results/robust_knock``) when it holds that rules preset and opponent, computed at
+``deals`` otherwise.  The report's opening box, ``analyzer when-to-knock``,
+``az.when_to_knock()`` and the web app's strategy page all print it through
+:meth:`KnockAnswer.text` (or :meth:`KnockAnswer.to_dict`), so they say the same thing the
+same way.
+
+The rule is a knock table: a deadwood threshold (points) for each range of the player's
+own turns, and a second set while the opponent holds a card it took from the discard pile
+(:func:`analyzer.gin.studies.answers.rule_text`).  The chart translates own turns into the
+cards left in the stock, as a player sees them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..core.progress import Progress
+from ..core.stats import Estimate
+from ..gin.model.policies import PRESETS as POLICIES
+from ..gin.model.rules import resolve_rules
+from ..gin.play.players import format_player, parse_player
+from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, knock_answers, rule_text
+from ..gin.studies.equilibrium import knock_equilibrium
+from ..gin.studies.exploit import panel, parse_table, table_of
+from ..gin.studies.schedule import SCHEDULE_BINS
+
+#: Folders inside the report folder: the box's answers and ``analyzer equilibrium --out``.
+ANSWERS_FOLDER = "when_to_knock"
+ROBUST_FOLDER = "robust_knock"
+
+#: Each panel member in a few words (the worst case names one).
+MEMBER_WORDS = {
+    "basic": "knocks as soon as it can",
+    "simple": "the EAAI competition's baseline player",
+    "gin-hunter": "waits for gin",
+    "taper": "knocks at 10 early and ever lower later",
+    "marjj": "replica of a public EAAI agent: takes your discards, then waits for gin",
+    "expert": "our card-tracking player",
+    "search": "plays as expert but tries each knock out on sampled hands",
+}
+
+#: Width of the answer's text (columns).
+TEXT_WIDTH = 88
+
+#: The cells of the chart.
+KNOCK, PLAY_ON = "knock", "play on"
+
+
+def _half(estimate: Estimate) -> float:
+    return (estimate.high - estimate.low) / 2
+
+
+def points_text(estimate: Estimate) -> str:
+    """``+1.23 ± 0.45 points per hand``."""
+    return f"{estimate.mean:+.2f} ± {_half(estimate):.2f} points per hand"
+
+
+def stock_range(first: int, last: int) -> str:
+    """Cards left in the stock when a player decides on own turns ``first``-``last``, if
+    every draw so far came from the stock (31 cards after the deal and the upcard; the
+    first player has drawn one card more than its opponent)."""
+    most = 32 - 2 * first
+    return f"{most}-{31 - 2 * last}" if last < 32 else f"{most} or fewer"
+
+
+@dataclass(frozen=True)
+class KnockAnswer:
+    """When to knock against one opponent family under one rules preset."""
+
+    rules_name: str
+    family: str
+    """A key of :data:`analyzer.gin.studies.answers.FAMILIES` or an opponent's policy string."""
+    line: AnswerLine
+    base: str
+    """The policy that plays everything but the knock."""
+    deals: int
+    """Deals per comparison (each played twice, seats swapped)."""
+    source: str
+    """Where the numbers come from (a committed file, or computed now)."""
+    panel_size: int
+
+    @property
+    def opponent_words(self) -> str:
+        if self.family in FAMILIES:
+            return FAMILIES[self.family][0]
+        return f"`{self.family}`"
+
+    @property
+    def title(self) -> str:
+        return f"When to knock · {self.rules_name} rules · against {self.opponent_words}"
+
+    @property
+    def rule(self) -> str:
+        """The rule in a sentence (capitalised, with a full stop)."""
+        text = rule_text(self.line.table)
+        return f"{text[0].upper()}{text[1:]}."
+
+    def chart(self) -> pd.DataFrame:
+        """Knock or play on, by deadwood (rows) and own turns (columns); with a pickup
+        signal, more rows for "the opponent holds a card it took from the pile"."""
+        bins = len(SCHEDULE_BINS)
+        plain, alert = self.line.table[:bins], self.line.table[bins:]
+        columns = [f"{first}-{last}" if last < 32 else f"{first}+" for first, last in SCHEDULE_BINS]
+        blocks = [("", plain)]
+        if alert and tuple(alert) != tuple(plain):
+            blocks.append(("if it took from the pile: ", alert))
+        rows = {}
+        for prefix, thresholds in blocks:
+            for low, high in _deadwood_groups(thresholds):
+                if prefix and high == 0:
+                    continue  # gin is always a knock: said once
+                label = "0 (gin)" if high == 0 else (f"{low}" if low == high else f"{low}-{high}")
+                rows[f"{prefix}deadwood {label}"] = [
+                    KNOCK if high <= threshold else PLAY_ON for threshold in thresholds
+                ]
+        frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+        frame.columns.name = "own turn"
+        return frame
+
+    def result_text(self) -> str:
+        if self.line.opponent == "panel":
+            return (
+                f"{points_text(self.line.result)} on average over the {self.panel_size} "
+                "test opponents"
+            )
+        return f"{points_text(self.line.result)} against `{self.line.opponent}`"
+
+    def worst_text(self) -> str:
+        member = self.line.worst_member
+        words = MEMBER_WORDS.get(member)
+        return f"{points_text(self.line.worst)} against `{member}`" + (
+            f" ({words})" if words else ""
+        )
+
+    def text(self) -> str:
+        """The answer as a person reads it: title, rule, chart, result, worst case, source
+        (at most 100 columns)."""
+        chart = self.chart()
+        stock = [stock_range(first, last) for first, last in SCHEDULE_BINS]
+        label_width = max(len(label) for label in [*chart.index, "cards left in the stock"])
+        widths = [
+            max(len(c), len(s), len(PLAY_ON)) for c, s in zip(chart.columns, stock, strict=True)
+        ]
+
+        def row(label: str, cells: list[str]) -> str:
+            body = "  ".join(cell.rjust(width) for cell, width in zip(cells, widths, strict=True))
+            return f"  {label.ljust(label_width)}  {body}".rstrip()
+
+        lines = [
+            self.title,
+            "",
+            *textwrap.wrap(self.rule, TEXT_WIDTH),
+            "",
+            row("your turn", list(chart.columns)),
+            row("cards left in the stock", stock),
+            *(row(label, list(cells)) for label, cells in chart.iterrows()),
+            "",
+            *textwrap.wrap(f"Result: {self.result_text()}.", TEXT_WIDTH),
+            *textwrap.wrap(f"Worst case: {self.worst_text()}.", TEXT_WIDTH),
+            "",
+            *textwrap.wrap(
+                f"Everything but the knock is played as `{self.base}`; {self.deals:,} deals "
+                f"per comparison, seats swapped; {self.source}.",
+                TEXT_WIDTH,
+            ),
+        ]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The answer as JSON-safe data (the web app's ``/api/when-to-knock``)."""
+        chart = self.chart()
+        return {
+            "title": self.title,
+            "rules": self.rules_name,
+            "family": self.family,
+            "opponent": self.opponent_words,
+            "rule": self.rule,
+            "table": list(self.line.table),
+            "chart": {
+                "turns": list(chart.columns),
+                "stock": [stock_range(first, last) for first, last in SCHEDULE_BINS],
+                "rows": [
+                    {"deadwood": str(label), "cells": list(cells)}
+                    for label, cells in chart.iterrows()
+                ],
+            },
+            "result": _estimate_dict(self.line.result, self.line.opponent),
+            "result_text": self.result_text(),
+            "worst": _estimate_dict(self.line.worst, self.line.worst_member),
+            "worst_text": self.worst_text(),
+            "base": self.base,
+            "deals": self.deals,
+            "source": self.source,
+            "text": self.text(),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """The chart (knock or play on by deadwood and own turn)."""
+        return self.chart()
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<p><b>{self.title}</b></p><p>{self.rule}</p>{self.chart().to_html()}"
+            f"<p>Result: {self.result_text()}.<br>Worst case: {self.worst_text()}.</p>"
+            f"<p><small>Everything but the knock is played as {self.base}; {self.deals:,} "
+            f"deals per comparison, seats swapped; {self.source}.</small></p>"
+        )
+
+
+def _estimate_dict(estimate: Estimate, against: str) -> dict[str, Any]:
+    return {"mean": estimate.mean, "half": _half(estimate), "against": against}
+
+
+def _deadwood_groups(thresholds: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Deadwood 0-10 cut where the verdict can change: (0, 0), then up to each threshold."""
+    cuts = sorted({0, *thresholds, 10})
+    return [(0, 0), *((low + 1, high) for low, high in itertools.pairwise(cuts))]
+
+
+# ---------------------------------------------------------------- where answers come from
+
+
+def find_results(results: Path | None = None) -> Path | None:
+    """The report folder: ``results`` when given, else ``./results`` when it holds the
+    answers, else the ``results`` folder next to the package's source checkout (an
+    editable install); None when none holds them."""
+    if results is not None:
+        return results
+    checkout = Path(__file__).resolve().parents[2] / "results"
+    for folder in (Path.cwd() / "results", checkout):
+        if (folder / ANSWERS_FOLDER / "answers.csv").exists():
+            return folder
+    return None
+
+
+def robust_table(results: Path, rules_name: str) -> tuple[tuple[int, ...], str] | None:
+    """The heaviest knock table of a committed equilibrium mixture and where it came from;
+    None when ``results/robust_knock/<rules>_mixture.csv`` is missing."""
+    path = results / ROBUST_FOLDER / f"{rules_name}_mixture.csv"
+    if not path.exists():
+        return None
+    mixture = pd.read_csv(path)
+    best = mixture.loc[mixture["weight"].idxmax()]
+    return parse_table(str(best["table"])), f"{ROBUST_FOLDER}/{path.name}"
+
+
+#: The columns :func:`load_answers` reads.
+ANSWER_COLUMNS = (
+    "rules",
+    "base",
+    "family",
+    "table",
+    "opponent",
+    "points",
+    "points_low",
+    "points_high",
+    "worst_member",
+    "worst",
+    "worst_low",
+    "worst_high",
+    "deals",
+)
+
+
+def load_answers(results: Path) -> KnockAnswers | None:
+    """The answers the report wrote into ``results/when_to_knock`` (None if absent or
+    written in an older format)."""
+    folder = results / ANSWERS_FOLDER
+    if not (folder / "answers.csv").exists():
+        return None
+    frame = pd.read_csv(folder / "answers.csv")
+    members = pd.read_csv(folder / "panel.csv")
+    if not set(ANSWER_COLUMNS) <= set(frame.columns):
+        return None  # written by an older version: the answer is computed instead
+    lines = [
+        AnswerLine(
+            str(row.family),
+            parse_table(str(row.table)),
+            str(row.opponent),
+            Estimate(row.points, row.points_low, row.points_high, int(row.deals)),
+            Estimate(row.worst, row.worst_low, row.worst_high, int(row.deals)),
+            str(row.worst_member),
+        )
+        for row in frame.itertuples()
+    ]
+    return KnockAnswers(
+        str(frame["rules"].iloc[0]),
+        str(frame["base"].iloc[0]),
+        lines,
+        members,
+        int(frame["deals"].iloc[0]),
+    )
+
+
+def family_of(opponent: str) -> str:
+    """The family an opponent argument names: a family key, or the family a panel member
+    stands for (``basic`` -> ``knocks-at-once``); any other policy string is its own."""
+    for family, (_, member) in FAMILIES.items():
+        if opponent in (family, member):
+            return family
+    return format_player(parse_player(opponent))
+
+
+def knock_answer(
+    rules: str = "standard",
+    opponent: str = "unknown",
+    deals: int = 1_000,
+    seed: int = 2026,
+    results: Path | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> KnockAnswer:
+    """When to knock under the rules preset ``rules`` against ``opponent`` (a family of
+    :data:`~analyzer.gin.studies.answers.FAMILIES`, a panel member or any policy string):
+    read from the report folder (:func:`find_results`) when it holds them, else computed
+    on ``deals`` deals per comparison from ``seed`` (minutes).  Raises ``ValueError`` for
+    an unknown rules preset or opponent."""
+    rules_spec = resolve_rules(rules)
+    family = family_of(opponent)
+    folder = find_results(results)
+    members = panel()
+    if folder is not None:
+        saved = load_answers(folder)
+        if saved is not None and saved.rules_name == rules:
+            for line in saved.lines:
+                if line.family == family:
+                    source = _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
+                    return KnockAnswer(
+                        rules, family, line, saved.base, saved.deals, source, len(members)
+                    )
+    base = POLICIES["expert"]
+    found = None if folder is None else robust_table(folder, rules)
+    if found is not None:
+        table, table_source = found
+        table_source = _source(folder, table_source)  # type: ignore[arg-type]
+    elif family == "unknown":
+        equilibrium = knock_equilibrium(
+            rules_spec, base, deals, seed, iterations=3, rules_name=rules, progress=progress
+        )
+        weights = list(equilibrium.weights)
+        table = equilibrium.population[weights.index(max(weights))]
+        table_source = "a small equilibrium run now"
+    else:
+        table, table_source = table_of(base), "expert's own knock table"
+    member = FAMILIES[family][1] if family in FAMILIES else family
+    if member is not None and member not in members:
+        members[member] = parse_player(member)
+    answers = knock_answers(
+        rules_spec,
+        base,
+        table,
+        members,
+        deals,
+        seed,
+        rules,
+        families={family: member},
+        progress=progress,
+        scheduler=scheduler,
+    )
+    source = f"computed now from seed {seed} (robust table from {table_source})"
+    return KnockAnswer(rules, family, answers.lines[0], answers.base, deals, source, len(members))
+
+
+def _source(folder: Path, name: str) -> str:
+    meta = folder / ANSWERS_FOLDER / "meta.json"
+    command = json.loads(meta.read_text())["command"] if meta.exists() else "analyzer report"
+    return f"from {folder / name} (`{command}`)"
+
+
+__all__ = [
+    "ANSWERS_FOLDER",
+    "ROBUST_FOLDER",
+    "KnockAnswer",
+    "find_results",
+    "knock_answer",
+    "load_answers",
+    "robust_table",
+]

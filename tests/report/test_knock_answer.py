@@ -1,0 +1,203 @@
+"""The knock answer in a player's words: its chart, its text, its files and the command."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analyzer.core.stats import Estimate
+from analyzer.gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers
+from analyzer.report.knock_answer import (
+    ANSWERS_FOLDER,
+    KNOCK,
+    PLAY_ON,
+    KnockAnswer,
+    family_of,
+    knock_answer,
+    load_answers,
+    stock_range,
+)
+
+ROBUST = (10, 10, 10, 0, 10, 10, 0, 0)
+
+
+def _answers() -> KnockAnswers:
+    """Answers as the report writes them (numbers made up, shapes real)."""
+    lines = [
+        AnswerLine(
+            "unknown",
+            ROBUST,
+            "panel",
+            Estimate(2.0, 1.5, 2.5, 800),
+            Estimate(-1.0, -1.4, -0.6, 800),
+            "search",
+        ),
+        AnswerLine(
+            "knocks-at-once",
+            (0,) * 8,
+            "basic",
+            Estimate(5.7, 4.8, 6.6, 800),
+            Estimate(-2.0, -2.5, -1.5, 800),
+            "search",
+        ),
+    ]
+    members = pd.DataFrame(
+        [
+            {
+                "answer": line.family,
+                "member": member,
+                "points": 1.0,
+                "points_low": 0.5,
+                "points_high": 1.5,
+                "deals": 800,
+            }
+            for line in lines
+            for member in ("basic", "search")
+        ]
+    )
+    return KnockAnswers("standard", "expert", lines, members, 800)
+
+
+def _write(folder, answers: KnockAnswers) -> None:
+    (folder / ANSWERS_FOLDER).mkdir(parents=True)
+    answers.to_frame().to_csv(folder / ANSWERS_FOLDER / "answers.csv", index=False)
+    answers.panel.to_csv(folder / ANSWERS_FOLDER / "panel.csv", index=False)
+
+
+def test_the_answers_files_read_back_as_written(tmp_path):
+    answers = _answers()
+    _write(tmp_path, answers)
+    loaded = load_answers(tmp_path)
+    assert loaded is not None
+    assert loaded.lines == answers.lines
+    assert loaded.deals == 800 and loaded.base == "expert"
+    pd.testing.assert_frame_equal(loaded.panel, answers.panel)
+
+
+def test_the_chart_says_knock_exactly_where_the_table_allows_it():
+    answer = KnockAnswer("standard", "unknown", _answers().lines[0], "expert", 800, "test", 7)
+    chart = answer.chart()
+    assert list(chart.columns) == ["1-3", "4-6", "7-9", "10+"]
+    assert list(chart.index) == [
+        "deadwood 0 (gin)",
+        "deadwood 1-10",
+        "if it took from the pile: deadwood 1-10",
+    ]
+    assert list(chart.loc["deadwood 0 (gin)"]) == [KNOCK] * 4
+    assert list(chart.loc["deadwood 1-10"]) == [KNOCK, KNOCK, KNOCK, PLAY_ON]
+    assert list(chart.loc["if it took from the pile: deadwood 1-10"]) == [
+        KNOCK,
+        KNOCK,
+        PLAY_ON,
+        PLAY_ON,
+    ]
+
+
+def test_deadwood_rows_split_at_every_threshold():
+    line = AnswerLine(
+        "x", (10, 6, 3, 0) * 2, "basic", Estimate(0, 0, 0, 1), Estimate(0, 0, 0, 1), "basic"
+    )
+    chart = KnockAnswer("standard", "basic", line, "expert", 1, "test", 7).chart()
+    # no pickup signal of its own: one block of rows
+    assert list(chart.index) == [
+        "deadwood 0 (gin)",
+        "deadwood 1-3",
+        "deadwood 4-6",
+        "deadwood 7-10",
+    ]
+    assert list(chart.loc["deadwood 4-6"]) == [KNOCK, KNOCK, PLAY_ON, PLAY_ON]
+
+
+def test_stock_ranges_follow_the_draws():
+    # 31 cards after the deal and the upcard; on own turn n the first player has drawn
+    # n cards and the opponent n - 1
+    assert stock_range(1, 3) == "30-25"
+    assert stock_range(10, 32) == "12 or fewer"
+
+
+def test_the_text_names_rules_opponent_result_and_worst_case_within_100_columns():
+    answer = KnockAnswer(
+        "standard", "unknown", _answers().lines[0], "expert", 800, "from a test", 7
+    )
+    text = answer.text()
+    assert text.splitlines()[0] == (
+        "When to knock · standard rules · against an opponent you know nothing about"
+    )
+    assert "Knock with 10 or less on turns 1-9, then only with gin from turn 10 on;" in text
+    assert "Result: +2.00 ± 0.50 points per hand on average over the 7 test opponents." in text
+    assert "Worst case: -1.00 ± 0.40 points per hand against `search`" in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    data = answer.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["text"] == text
+    assert data["chart"]["rows"][1]["cells"] == [KNOCK, KNOCK, KNOCK, PLAY_ON]
+    assert "<b>When to knock" in answer._repr_html_()
+
+
+@pytest.mark.parametrize(
+    ("opponent", "family"),
+    [
+        ("unknown", "unknown"),
+        ("basic", "knocks-at-once"),
+        ("marjj", "camper"),
+        ("gin-hunter", "gin-hunter"),
+    ],
+)
+def test_panel_members_name_their_family(opponent, family):
+    assert family_of(opponent) == family
+    assert family in FAMILIES
+
+
+def test_the_committed_answer_is_read_not_computed(tmp_path):
+    _write(tmp_path, _answers())
+    answer = knock_answer("standard", "basic", results=tmp_path)
+    assert answer.family == "knocks-at-once"
+    assert answer.line.result.mean == 5.7
+    assert str(tmp_path) in answer.source
+
+
+def test_a_bad_opponent_is_a_value_error_naming_it():
+    with pytest.raises(ValueError, match="nonsense"):
+        knock_answer("standard", "nonsense")
+
+
+def test_the_command_prints_the_committed_answer_and_its_json(tmp_path):
+    from analyzer.cli.main import cli
+
+    _write(tmp_path, _answers())
+    result = CliRunner().invoke(cli, ["when-to-knock", "--results", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("When to knock · standard rules · against an opponent")
+    result = CliRunner().invoke(
+        cli,
+        [
+            "when-to-knock",
+            "--results",
+            str(tmp_path),
+            "--opponent",
+            "knocks-at-once",
+            "--format",
+            "json",
+        ],
+    )
+    assert json.loads(result.output)["result"]["mean"] == 5.7
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--opponent", "nonsense"], "nonsense"),
+        (["--rules", "nonsense"], "nonsense"),
+        (["--deals", "5"], "--deals"),
+    ],
+)
+def test_the_command_rejects_bad_input_in_one_line(args, message):
+    from analyzer.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["when-to-knock", *args])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0]
