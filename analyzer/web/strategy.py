@@ -488,3 +488,44 @@ def strategy_charts(results: Path) -> dict[str, Any]:
     else:
         notes.append("No knock sweep in results/ (run 'analyzer report').")
     return {"charts": charts, "notes": notes}
+
+
+def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> dict[str, Any]:
+    """The written knock answer for the rules preset ``rules`` and ``opponent`` (a family
+    of :data:`~analyzer.gin.studies.answers.FAMILIES`, a panel member or a policy), read
+    from the committed report and never computed: ``answer`` is
+    :meth:`~analyzer.report.knock_answer.KnockAnswer.to_dict`, or ``None`` with
+    ``missing`` saying why and which command computes it.  ``ValueError`` for an unknown
+    rules preset or opponent."""
+    from ..gin.model.rules import resolve_rules
+    from ..gin.studies.answers import FAMILIES
+    from ..report.knock_answer import ANSWERS_FOLDER, family_of, knock_answer, load_answers
+
+    resolve_rules(rules)
+    family = family_of(opponent)
+    data: dict[str, Any] = {
+        "rules": rules,
+        "opponent": opponent,
+        "families": {key: words for key, (words, _) in FAMILIES.items()},
+        "answer": None,
+        "missing": None,
+    }
+    compute = (
+        f"'analyzer when-to-knock --rules {rules} --opponent {opponent}' computes it (minutes)"
+    )
+    answers = None if folder.path is None else folder.path / ANSWERS_FOLDER / "answers.csv"
+    saved = None if folder.path is None else load_answers(folder.path)
+    if answers is None:
+        data["missing"] = f"{folder.found} {compute}."
+    elif saved is None:
+        state = "written by an older version of the report" if answers.is_file() else "missing"
+        data["missing"] = f"{answers} is {state}: 'analyzer report' writes it; {compute}."
+    elif saved.rules_name != rules or family not in {line.family for line in saved.lines}:
+        data["missing"] = (
+            f"The committed answers ({answers}) are for the {saved.rules_name} rules and "
+            f"the opponents {', '.join(line.family for line in saved.lines)}; {compute}."
+        )
+    else:
+        # the committed answers hold this one: knock_answer reads it, computing nothing
+        data["answer"] = knock_answer(rules, opponent, results=folder.path).to_dict()
+    return data

@@ -1,14 +1,15 @@
-"""The strategy page (``/strategy``) and its API: the report's charts as plotly figures,
-read again when the report's files change."""
+"""The strategy page (``/strategy``) and its API: the written knock answer and the
+report's charts as plotly figures, read again when the report's files change."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from .common import static_page
+from .schemas import MAX_SPEC_CHARS
 
 
 def strategy_router(results: Path) -> APIRouter:
@@ -35,5 +36,25 @@ def strategy_router(results: Path) -> APIRouter:
         if charts_cache.get("stamp") != stamp:
             charts_cache.update(stamp=stamp, data=strategy_charts(folder.path))
         return {"results": str(folder.path), "found": folder.found} | charts_cache["data"]
+
+    @router.get(
+        "/api/when-to-knock",
+        summary="When to knock, in a player's words, from the committed report",
+    )
+    def when_to_knock(
+        rules: str = Query("standard", max_length=MAX_SPEC_CHARS, description="Rules preset."),
+        opponent: str = Query(
+            "unknown",
+            max_length=MAX_SPEC_CHARS,
+            description="Opponent family (unknown, knocks-at-once, camper, gin-hunter), "
+            "panel member or policy.",
+        ),
+    ) -> dict[str, Any]:
+        """The answer of ``analyzer when-to-knock`` as JSON (``answer``), read from the
+        committed report; never computed here (``answer`` null and ``missing`` says why
+        when the report does not hold it)."""
+        from .strategy import committed_knock_answer, locate_results
+
+        return committed_knock_answer(locate_results(results), rules, opponent)
 
     return router

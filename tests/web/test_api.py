@@ -14,7 +14,7 @@ from analyzer.web.advisor_service import AdvisorService
 from analyzer.web.app import create_app
 from analyzer.web.guards import MAX_BODY_BYTES
 
-from .conftest import BASE_URL, KNOCK_DECISION, ROOT
+from .conftest import BASE_URL, KNOCK_DECISION, ROOT, write_committed_answers
 
 
 @pytest.fixture
@@ -385,3 +385,36 @@ def test_the_robust_chart_shows_the_alert_thresholds_beside_the_others(client, r
     trace = robust[0]["figure"]["data"][0]
     assert trace["x"] == ["1-6", "7-32", "1-6 (alert)", "7-32 (alert)"]
     assert trace["z"][10] == [1.0, 1.0, 1.0, 0.0] and trace["z"][4] == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_when_to_knock_reads_the_written_answer_from_the_report(client, results_dir):
+    missing = client.get("/api/when-to-knock").json()
+    assert missing["answer"] is None
+    assert "when_to_knock/answers.csv is missing" in missing["missing"]
+    assert "analyzer when-to-knock --rules standard --opponent unknown" in missing["missing"]
+    write_committed_answers(results_dir)
+    data = client.get("/api/when-to-knock").json()
+    assert (data["rules"], data["opponent"], data["missing"]) == ("standard", "unknown", None)
+    answer = data["answer"]
+    assert (
+        answer["title"]
+        == "When to knock · standard rules · against an opponent you know nothing about"
+    )
+    assert answer["rule"].startswith("Knock with 10 or less on turns 1-9")
+    assert answer["chart"]["turns"][0] == "1-3" and answer["chart"]["stock"][0] == "30-25"
+    assert {cell for row in answer["chart"]["rows"] for cell in row["cells"]} == {
+        "knock",
+        "play on",
+    }
+    assert (
+        answer["result_text"] == "+2.00 ± 0.50 points per hand on average over the 7 test opponents"
+    )
+    assert answer["worst_text"].startswith("-1.00 ± 0.40 points per hand against `search`")
+    assert str(results_dir) in answer["source"]
+    # a panel member names its family; another rules preset is not in the report
+    basic = client.get("/api/when-to-knock", params={"opponent": "basic"}).json()
+    assert basic["answer"]["family"] == "knocks-at-once"
+    classic = client.get("/api/when-to-knock", params={"rules": "classic"}).json()
+    assert classic["answer"] is None and "for the standard rules" in classic["missing"]
+    assert_400(client.get("/api/when-to-knock", params={"rules": "nope"}), "nope")
+    assert_400(client.get("/api/when-to-knock", params={"opponent": "wizard"}), "wizard")

@@ -25,6 +25,8 @@ import pytest
 from analyzer.core.cards import parse_card
 from analyzer.gin.evaluator.api import min_deadwood
 
+from .conftest import write_committed_answers
+
 webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("fastapi")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -47,7 +49,18 @@ def free_port():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def results(tmp_path_factory):
+    """The committed report with a written knock answer (the test's own, see
+    :func:`~tests.web.conftest.write_committed_answers`)."""
+    folder = tmp_path_factory.mktemp("report") / "results"
+    for study in ("knock_chart", "knock_sweep", "robust_knock"):
+        shutil.copytree(ROOT / "results" / study, folder / study)
+    write_committed_answers(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, results):
     """``analyzer serve`` in a subprocess, as a user starts it."""
     port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
@@ -61,7 +74,7 @@ def server(tmp_path_factory):
                 "--port",
                 str(port),
                 "--results",
-                str(ROOT / "results"),
+                str(results),
             ],
             cwd=ROOT,
             stdout=out,
@@ -359,7 +372,33 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
     assert console_errors(browser) == []
 
 
-def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots):
+def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shots):
+    browser.get(server + "/strategy")
+    wait(browser, ready)
+    answer = browser.find_element(By.ID, "answer")
+    first_chart = browser.find_element(By.CSS_SELECTOR, ".chart-block")
+    assert answer.is_displayed() and answer.location["y"] < first_chart.location["y"]
+    title = browser.find_element(By.ID, "answer-title").text
+    assert title == "When to knock · standard rules · against an opponent you know nothing about"
+    assert browser.find_element(By.ID, "answer-rule").text.startswith("Knock with 10 or less")
+    chart = browser.find_element(By.ID, "answer-chart").text
+    assert "cards left in the stock" in chart and "play on" in chart
+    assert "Worst case:" in browser.find_element(By.ID, "answer-worst").text
+    Select(browser.find_element(By.ID, "answer-opponent")).select_by_value("knocks-at-once")
+    wait(
+        browser, lambda d: "knocks as soon as it can" in d.find_element(By.ID, "answer-title").text
+    )
+    Select(browser.find_element(By.ID, "answer-rules")).select_by_value("classic")
+    missing = wait(browser, lambda d: d.find_element(By.ID, "answer-missing").text)
+    assert "No written answer" in missing and "analyzer when-to-knock --rules classic" in missing
+    assert not browser.find_element(By.ID, "answer-body").is_displayed()
+    Select(browser.find_element(By.ID, "answer-rules")).select_by_value("standard")
+    wait(browser, lambda d: d.find_element(By.ID, "answer-body").is_displayed())
+    screenshot(browser, shots, "strategy-answer")
+    assert console_errors(browser) == []
+
+
+def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots, results):
     browser.get(server + "/strategy")
     wait(browser, ready)
     plots = browser.find_elements(By.CSS_SELECTOR, ".js-plotly-plot")
@@ -378,7 +417,7 @@ def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots):
     assert "95% CI" in hover and "n = " in hover
     text = browser.find_element(By.TAG_NAME, "main").text
     assert "determinism" not in text
-    assert str(ROOT / "results") in browser.find_element(By.ID, "found").text
+    assert str(results) in browser.find_element(By.ID, "found").text
     # the robust knock rule first, standard rules first
     first = browser.find_element(By.CSS_SELECTOR, ".chart-block h3").text
     assert first == "The robust knock rule, standard rules"
