@@ -223,7 +223,9 @@ def knock_chart_subtitle(meta: dict[str, Any], value: str = "") -> str:
         + (f", {deals:,} deals" if isinstance(deals, int) else "")
         + f". Each cell: {unit} gained by knocking now rather than playing on; blue: knock, "
         "red: play on, grey: too few samples; the black line is the boundary. Hover a cell "
-        "for its 95% CI and sample count."
+        "for its 95% CI and sample count. The chart values one knock against this "
+        "opponent; the written answer above is a rule for the whole hand against a kind of "
+        "opponent, so the two need not agree."
     )
 
 
