@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 import click
+import pandas as pd
 
 from ..core.limits import (
     MAX_SAMPLES,
@@ -19,10 +20,26 @@ from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.play.players import format_player, rollout_policy
 from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_rules, rules_options
-from .output import echo_json, format_options, player_form
+from .output import (
+    echo_json,
+    format_options,
+    player_form,
+    plus_minus,
+    rules_text,
+    show_result,
+    table_lines,
+    title_text,
+)
 from .progress import progress_bar
 
-__all__ = ["MAX_SAMPLES", "advise_command", "format_advice", "model_difference", "strongest_model"]
+__all__ = [
+    "MAX_SAMPLES",
+    "advice_table",
+    "advise_command",
+    "format_advice",
+    "model_difference",
+    "strongest_model",
+]
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -284,11 +301,22 @@ def advise_command(
     if fmt == "csv":
         click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
         return
-    click.echo(f"opponent model: {models['opponent_model']}; you play on as {models['own_policy']}")
-    for line in format_advice(advice):
-        click.echo(line)
+    lines = format_advice(advice)
     if check is not None:
-        click.echo(difference or f"Against the {cross_check} model the verdict is the same.")
+        lines.append(difference or f"Against the {cross_check} model the verdict is the same.")
+    show_result(
+        "table",
+        title_text(
+            "Knock, gin or play on, with which discard",
+            rules=rules_text(preset, overrides),
+            players=f"opponent model {models['opponent_model']}, you play on as "
+            f"{models['own_policy']}",
+            size=f"{advice.samples:,} samples",
+            seed=advice.seed,
+        ),
+        lines,
+        advice.verdict + ".",
+    )
 
 
 def strongest_model() -> str:
@@ -351,46 +379,68 @@ def _read_position(
 
 
 def format_advice(advice: Advice) -> list[str]:
-    """The text report: position line, run line, ranked table, verdict."""
+    """The position line, the run line and the ranked table of the text report."""
     position = advice.position.describe()
     game = advice.objective == "game"
     lines = [
-        f"hand {position['hand']} | stock {position['stock']}, your turn {position['turn']}, "
-        f"{'you' if position['dealer'] == 'me' else 'opponent'} dealt"
+        f"hand {position['hand']} | stock {position['stock']}, your own turn "
+        f"{position['turn']}, {'you' if position['dealer'] == 'me' else 'the opponent'} dealt"
         + (f" | score {position['score'][0]}:{position['score'][1]}" if game else ""),
         (
             f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
-            f"seed {advice.seed}, {advice.elapsed_s:.1f} s, "
-            f"{'converged' if advice.stopped == 'converged' else 'budget spent'}"
+            f"{advice.elapsed_s:.1f} s, "
+            f"{'converged' if advice.stopped == 'converged' else 'sample budget spent'}; "
+            + (
+                "values: chance of winning the game"
+                if game
+                else "values: points per hand (yours minus the opponent's)"
+            )
         ),
-        "values are game-win probabilities" if game else "values are points per hand",
         "",
+        *table_lines(advice_table(advice)),
         (
-            f"{'#':>2}  {'action':<10} {'dw':>3} {'value':>8} {'±95%':>6} {'vs best':>15} "
-            f"{'P(win)':>7} {'P(undercut)':>11} {'P(opp gin)':>10}"
+            "vs best: the gap to the best action on the samples both saw, in "
+            + ("percentage points; " if game else "points; ")
+            + "value: the best's value less that gap."
         ),
     ]
-    for rank, row in enumerate(advice.actions, start=1):
-        lines.append(_row(rank, row, game))
     if any(row.dropped for row in advice.actions):
         lines.append("* dropped early as significantly worse than the best (fewer samples)")
-    lines += ["", advice.verdict]
     return lines
 
 
-def _row(rank: int, row: ActionEstimate, game: bool) -> str:
-    scale, unit = (100.0, "%") if game else (1.0, "")
-    behind = (
-        "best"
-        if row.behind == 0 and row.behind_half_width == 0
-        else f"{-row.behind * scale:+.1f} ± {row.behind_half_width * scale:.1f}"
-    )
-    # an undercut needs a knock below gin; the opponent cannot go gin after we go out
-    undercut = "-" if row.kind in ("gin", "big gin") else f"{row.p_undercut:.1%}"
-    opp_gin = "-" if row.kind != "play" else f"{row.p_opp_gin:.1%}"
-    name = row.action + ("*" if row.dropped else "")
-    return (
-        f"{rank:>2}  {name:<10} {row.deadwood:>3} {row.mean * scale:>+7.2f}{unit or ' '}"
-        f"{row.half_width * scale:>6.2f} {behind:>15} {row.p_win:>7.1%} {undercut:>11} "
-        f"{opp_gin:>10}"
+def advice_table(advice: Advice) -> pd.DataFrame:
+    """The ranked actions, best first.  Each value is the best action's value less the
+    action's paired gap to it, so the values fall with the rank (an action dropped early
+    has a noisier mean of its own on fewer samples, which may lie above the best's)."""
+    game = advice.objective == "game"
+    best = advice.actions[0].mean
+
+    def value(row: ActionEstimate) -> str:
+        mean = best - row.behind
+        if game:
+            return plus_minus(mean, row.half_width, 1, percent=True)
+        return plus_minus(mean, row.half_width, sign=True)
+
+    def gap(row: ActionEstimate) -> str:
+        if row.behind == 0 and row.behind_half_width == 0:
+            return "best"
+        scale = 100.0 if game else 1.0
+        return plus_minus(-row.behind * scale, row.behind_half_width * scale, 1, sign=True)
+
+    rows = advice.actions
+    return pd.DataFrame(
+        {
+            "#": range(1, len(rows) + 1),
+            "action": [row.action + ("*" if row.dropped else "") for row in rows],
+            "dw": [row.deadwood for row in rows],
+            "value": [value(row) for row in rows],
+            "vs best": [gap(row) for row in rows],
+            "P(win hand)": [f"{row.p_win:.1%}" for row in rows],
+            # an undercut needs a knock below gin; the opponent cannot go gin after we go out
+            "P(undercut)": [
+                "-" if row.kind in ("gin", "big gin") else f"{row.p_undercut:.1%}" for row in rows
+            ],
+            "P(opp gin)": ["-" if row.kind != "play" else f"{row.p_opp_gin:.1%}" for row in rows],
+        }
     )

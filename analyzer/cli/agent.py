@@ -32,7 +32,7 @@ from .inputs import SEED, fail, get_player, get_rules, rules_options
     help="Seed of the policy's random stream, 0 <= seed < 2**63.",
 )
 def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], seed: int) -> None:
-    """Play as an EAAI ``GinRummyPlayer`` over stdin/stdout (JSON lines).
+    """Play as an EAAI GinRummyPlayer over stdin/stdout (JSON lines).
 
     One message per line (at most 16 KB); questions get one reply line, reports none; the
     messages mirror the interface's callbacks (see analyzer/interop/eaai.py and the

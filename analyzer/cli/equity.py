@@ -35,7 +35,7 @@ from .inputs import (
     policy_options,
     rules_options,
 )
-from .output import echo_json, format_options
+from .output import echo_json, format_options, interval_text, show_result, title_text
 from .progress import progress_bar
 
 #: Spacing (points) of the grid printed by ``--format table``.
@@ -214,25 +214,24 @@ def _slug(text: str) -> str:
 
 
 def _echo_table(summary: dict[str, Any], grid: pd.DataFrame) -> None:
-    click.echo(
-        f"rules {summary['rules']}, A: {summary['policy_a']}, B: {summary['policy_b']}, "
-        f"{summary['deals']:,} deals, seed {summary['seed']}"
-    )
-    click.echo(
-        f"P(A wins) from 0:0:  {summary['win_if_a_deals_first']:.4f} if A deals first, "
-        f"{summary['win_if_b_deals_first']:.4f} if B does"
-    )
-    click.echo(
-        f"E[margin of A]:      {summary['margin_if_a_deals_first']:+.2f} points (A deals first)"
-    )
-    click.echo(f"hands per game:      {summary['hands_per_game']:.2f}")
-    click.echo("P(A wins) when A deals next (rows: A's score, columns: B's score):")
     coarse = grid.iloc[::_GRID_STEP, ::_GRID_STEP]
-    click.echo("      " + "".join(f"{column:>6}" for column in coarse.columns))
-    for score, row in coarse.iterrows():
-        click.echo(f"{score:>6}" + "".join(f"{value:6.2f}" for value in row))
+    lines = [
+        (
+            f"P(A wins) from 0:0:  {summary['win_if_a_deals_first']:.1%} if A deals first, "
+            f"{summary['win_if_b_deals_first']:.1%} if B does"
+        ),
+        f"E[margin of A]:      {summary['margin_if_a_deals_first']:+.2f} points (A deals first)",
+        f"hands per game:      {summary['hands_per_game']:.2f}",
+        "",
+        "P(A wins the game) when A deals next (rows: A's score, columns: B's score):",
+        "      " + "".join(f"{column:>6}" for column in coarse.columns),
+        *(
+            f"{score:>6}" + "".join(f"{value:6.2f}" for value in row)
+            for score, row in coarse.iterrows()
+        ),
+    ]
     for name, result in summary.get("check", {}).items():
-        click.echo(
+        lines.append(
             f"check {name:<7} {result['agree']}/{result['rows']} within 95%, "
             f"chi2 {result['chi2']:.1f} on {result['rows']} df, "
             f"p = {result['p_value']:.2f}"
@@ -240,10 +239,23 @@ def _echo_table(summary: dict[str, Any], grid: pd.DataFrame) -> None:
     if "score_aware" in summary:
         study = summary["score_aware"]
         gain = study["game_win_gain"]
-        click.echo(
-            f"score-aware knocking: game-win gain {gain['mean']:+.4f} "
-            f"(95% CI {gain['ci95'][0]:+.4f} to {gain['ci95'][1]:+.4f}) over "
-            f"constant threshold {study['best_constant_threshold']}"
+        lines.append(
+            "score-aware knocking: game-win gain "
+            + interval_text(gain["mean"], gain["ci95"][0], gain["ci95"][1], 1, percent=True)
+            + f" over the constant threshold {study['best_constant_threshold']}"
         )
-    for kind, path in summary["files"].items():
-        click.echo(f"wrote {path} ({kind})")
+    lines += [f"wrote {path} ({kind})" for kind, path in summary["files"].items()]
+    show_result(
+        "table",
+        title_text(
+            "Game equity from every score",
+            rules=summary["rules"],
+            players=f"A {summary['policy_a']} against B {summary['policy_b']}",
+            size=f"{summary['deals']:,} deals",
+            seed=summary["seed"],
+        ),
+        lines,
+        f"From 0:0, A wins {summary['win_if_a_deals_first']:.1%} of games when A deals first "
+        f"and {summary['win_if_b_deals_first']:.1%} when B does (solved from the hand-outcome "
+        "law; --check compares it with whole games).",
+    )

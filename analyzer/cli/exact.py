@@ -16,7 +16,7 @@ from ..report.exact import write_study
 from ..report.files import make_folder, removed_on_failure
 from .files import check_out_path
 from .inputs import SEED, fail
-from .output import chance_text, echo_json, format_options
+from .output import chance_text, echo_json, format_options, show_result, title_text
 from .progress import progress_bar
 
 
@@ -146,10 +146,23 @@ def exact(
     if fmt == "csv":
         click.echo(distribution_table(result.counts).to_csv(index=False), nl=False)
         return
-    click.echo(f"hands:              {stats['hands']:,} ({result.classes:,} suit classes)")
-    click.echo(f"P(gin):             {stats['p_gin']:.6e} ({chance_text(stats['p_gin'])})")
-    click.echo(f"P(deadwood <= 10):  {stats['p_at_most'].get(10, 1.0):.6f}")
-    click.echo(f"mean, median:       {stats['mean']:.4f}, {stats['median']} points")
-    click.echo(f"wall time:          {result.seconds:.1f} s")
-    for path in paths.values():
-        click.echo(f"wrote {path}")
+    lines = [
+        f"hands:              {stats['hands']:,} ({result.classes:,} suit classes)",
+        f"P(gin):             {stats['p_gin']:.6e} ({chance_text(stats['p_gin'])})",
+        f"P(deadwood <= 10):  {stats['p_at_most'].get(10, 1.0):.6f}",
+        f"mean, median:       {stats['mean']:.4f}, {stats['median']} points",
+        f"wall time:          {result.seconds:.1f} s",
+        *(f"wrote {path}" for path in paths.values()),
+    ]
+    show_result(
+        "table",
+        title_text(
+            f"Exact deadwood of every {n_cards}-card hand"
+            + ("" if full_deck else f" of a {suits} x {ranks} deck"),
+            size="exhaustive enumeration, no sampling error",
+        ),
+        lines,
+        f"A dealt {n_cards}-card hand is gin {chance_text(stats['p_gin'])} and may knock "
+        f"(deadwood 10 or less) with probability {stats['p_at_most'].get(10, 1.0):.2%}"
+        + (" after its best discard." if n_cards == 11 else "."),
+    )

@@ -71,20 +71,32 @@ def rules_options(function: F) -> F:
     )(function)
 
 
-def policy_options(function: F) -> F:
-    """``--a`` and ``--b`` policies."""
-    function = click.option(
-        "--b", "policy_b", default="basic", show_default=True, help="Policy of player B (as --a)."
-    )(function)
-    return click.option(
-        "--a",
-        "policy_a",
-        default="basic",
-        show_default=True,
-        help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
-        f"({policy_ranges_text()}), or the search player "
-        "search[,budget=..,rollout=..].",
-    )(function)
+def policy_pair_options(default: str) -> Callable[[F], F]:
+    """``--a`` and ``--b`` policies, both ``default`` unless given."""
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--b",
+            "policy_b",
+            default=default,
+            show_default=True,
+            help="Policy of player B (as --a).",
+        )(function)
+        return click.option(
+            "--a",
+            "policy_a",
+            default=default,
+            show_default=True,
+            help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
+            f"({policy_ranges_text()}), or the search player "
+            "search[,budget=..,rollout=..].",
+        )(function)
+
+    return decorate
+
+
+#: ``--a`` and ``--b``, both ``basic`` unless given.
+policy_options = policy_pair_options("basic")
 
 
 def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:

@@ -9,7 +9,7 @@ import click
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.studies.answers import FAMILIES
 from .inputs import SEED, fail
-from .output import echo_json, emit, format_options
+from .output import echo_frame, echo_json, format_options
 from .progress import progress_bar
 from .run_control import scheduler_option, set_jobs
 
@@ -99,6 +99,6 @@ def when_to_knock_command(
     if fmt == "json":
         echo_json(answer.to_dict())
     elif fmt == "csv":
-        emit(answer.chart().reset_index(names="deadwood"), "csv")
+        echo_frame(answer.chart().reset_index(names="deadwood"), "csv")
     else:
         click.echo(answer.text())

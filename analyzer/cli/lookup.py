@@ -4,6 +4,7 @@ presets explained field by field."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from typing import Any
 
@@ -113,10 +114,29 @@ def _file_arrangements(path: Any) -> list[dict[str, Any]]:
 
 
 def _wrapped(label: str, text: str, indent: int) -> list[str]:
-    """``label`` padded to ``indent`` columns, then ``text`` wrapped to the CLI width."""
+    """``label`` padded to ``indent`` columns, then ``text`` wrapped to the CLI width
+    (never inside a hyphenated word such as ``loser-sits-out``)."""
     return textwrap.wrap(
-        text, MAX_WIDTH, initial_indent=f"{label:<{indent}}", subsequent_indent=" " * indent
+        text,
+        MAX_WIDTH,
+        initial_indent=f"{label:<{indent}}",
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
     ) or [label]
+
+
+def plain_text(meaning: str) -> str:
+    """A field's meaning, written for the documentation, as plain text for a person:
+    ````wall```` as wall, Python's True, False and None as yes, no and none.
+
+    >>> plain_text("``end``: at the end; if False the hand scores 0 (None: as knock)")
+    'end: at the end; if no, the hand scores 0 (none: as knock)'
+    """
+    text = re.sub(r"``([^`]+)``", r"\1", meaning)
+    for python, word in (("True", "yes"), ("False", "no")):
+        text = re.sub(rf"\bif {python}\b,?", f"if {word},", text)
+        text = re.sub(rf"\b{python}\b", word, text)
+    return re.sub(r"\bNone\b", "none", text)
 
 
 def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
@@ -133,11 +153,28 @@ def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
 
 
 def _explain_table(rows: list[tuple[str, object, str]]) -> None:
-    """Field, value and meaning of each field, wrapped to the CLI width."""
+    """Field, value and meaning of each field, wrapped to the CLI width; fields that
+    share one meaning (the expert weights) are listed together, the meaning said once."""
     width = max(len(f"{name} = {_cell(value)}") for name, value, _ in rows) + 2
+    groups: list[tuple[list[str], str]] = []
     for name, value, meaning in rows:
-        for line in _wrapped(f"{name} = {_cell(value)}", meaning, width):
-            click.echo(line)
+        label = f"{name} = {_cell(value)}"
+        if groups and groups[-1][1] == meaning:
+            groups[-1][0].append(label)
+        else:
+            groups.append(([label], meaning))
+    for labels, meaning in groups:
+        text = plain_text(meaning)
+        if len(labels) > 1:
+            text = f"Each of these {len(labels)}: {text[0].lower()}{text[1:]}"
+        lines = _wrapped(labels[0], text, width)
+        for index, label in enumerate(labels[1:], start=1):
+            if index < len(lines):
+                lines[index] = f"{label:<{width}}{lines[index][width:]}"
+            else:
+                lines.append(label)
+        for line in lines:
+            click.echo(line.rstrip())
 
 
 @click.command("rules")

@@ -1,14 +1,24 @@
-"""What the CLI prints and draws: formats, tables, summaries, headers and charts."""
+"""What the CLI prints and draws: formats, tables, summaries, headers and charts.
+
+Every command prints its result through :func:`show_result`: a title line
+(:func:`title_text`: what, rules, who plays whom, deals, seed), the table (cells written
+with :func:`plus_minus`, one CI style everywhere: ``x ± h``), and a verdict sentence;
+``--format csv|json`` (:func:`format_options`) prints the raw data instead."""
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import json
-from collections.abc import Callable, Iterator, Mapping
+import re
+import textwrap
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import click
+import pandas as pd
 
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import Rules
@@ -22,10 +32,179 @@ if TYPE_CHECKING:
     from ..core.stats import Estimate
 
 
-def estimate_text(estimate: Estimate, digits: int = 3) -> str:
-    """``mean ± half-width`` of a 95% CI."""
-    half = (estimate.high - estimate.low) / 2
-    return f"{estimate.mean:.{digits}f} ± {half:.{digits}f}"
+def plus_minus(
+    mean: float, half: float, digits: int = 2, *, sign: bool = False, percent: bool = False
+) -> str:
+    """A value and the half-width of its 95% CI, written the one way every table of the
+    CLI writes it: ``x ± h`` (``+x ± h`` with ``sign``; both as percentages with
+    ``percent``, e.g. ``41.6% ± 1.1%``).
+
+    >>> plus_minus(0.0951, 0.064), plus_minus(0.416, 0.011, 1, percent=True)
+    ('0.10 ± 0.06', '41.6% ± 1.1%')
+    """
+    scale, unit = (100.0, "%") if percent else (1.0, "")
+    signed = "+" if sign else ""
+    return f"{mean * scale:{signed}.{digits}f}{unit} ± {half * scale:.{digits}f}{unit}"
+
+
+def interval_text(
+    mean: float,
+    low: float,
+    high: float,
+    digits: int = 2,
+    *,
+    sign: bool = False,
+    percent: bool = False,
+) -> str:
+    """:func:`plus_minus` of a 95% CI given by its ends (``h`` is half its width)."""
+    return plus_minus(mean, (high - low) / 2, digits, sign=sign, percent=percent)
+
+
+def estimate_text(
+    estimate: Estimate, digits: int = 3, *, sign: bool = False, percent: bool = False
+) -> str:
+    """An :class:`~analyzer.core.stats.Estimate` as ``mean ± half-width`` of its 95% CI."""
+    return interval_text(
+        estimate.mean, estimate.low, estimate.high, digits, sign=sign, percent=percent
+    )
+
+
+def rules_text(preset: str, overrides: tuple[str, ...] = ()) -> str:
+    """The rules a run used: ``standard``, or ``standard with knock_limit=7``."""
+    return preset + (f" with {', '.join(overrides)}" if overrides else "")
+
+
+def title_text(
+    what: str,
+    *,
+    rules: str | None = None,
+    players: str | None = None,
+    size: str | None = None,
+    seed: int | None = None,
+) -> str:
+    """A command's title line: what the table is, then each given part, joined by
+    `` · ``, e.g. ``Knock threshold sweep · rules standard · basic against expert ·
+    5,000 deals per threshold · seed 1``."""
+    parts = [
+        what,
+        None if rules is None else f"rules {rules}",
+        players,
+        size,
+        None if seed is None else f"seed {seed}",
+    ]
+    return " · ".join(part for part in parts if part)
+
+
+#: The legend under every table that writes a CI.
+CI_NOTE = "x ± h: the estimate x and the half-width h of its 95% confidence interval."
+
+#: A cell that reads as a number (with its unit, sign, ``± h`` or ``%``): right-aligned.
+_NUMBER_CELL = re.compile(r"^[-+−]?[\d.,]+(e[-+]\d+)?%?( ± [\d.,]+(e[-+]\d+)?%?)?[*]?$|^-?$|^best$")
+
+
+def table_lines(table: pd.DataFrame, width: int = MAX_WIDTH) -> list[str]:
+    """``table`` as aligned text, two spaces between columns: numbers right-aligned, words
+    left-aligned.  A table wider than ``width`` is cut into blocks of columns, each
+    repeating the first column, one after the other."""
+    cells = table.astype(str)
+    right = {
+        column: all(_NUMBER_CELL.match(value) for value in cells[column])
+        for column in cells.columns
+    }
+    widths = {
+        column: max([len(str(column)), *(len(value) for value in cells[column])])
+        for column in cells.columns
+    }
+
+    def block_lines(block: list[Any]) -> list[str]:
+        def line(values: list[str]) -> str:
+            return "  ".join(
+                value.rjust(widths[c]) if right[c] else value.ljust(widths[c])
+                for c, value in zip(block, values, strict=True)
+            ).rstrip()
+
+        rows = [line([str(c) for c in block])]
+        rows += [line([cells.at[i, c] for c in block]) for i in cells.index]
+        return rows
+
+    blocks: list[list[Any]] = [[]]
+    for column in cells.columns:
+        trial = blocks[-1] + [column]
+        if blocks[-1] and sum(widths[c] + 2 for c in trial) - 2 > width:
+            blocks.append([cells.columns[0], column])
+        else:
+            blocks[-1] = trial
+    lines: list[str] = []
+    for number, block in enumerate(blocks):
+        lines += ([""] if number else []) + block_lines(block)
+    return lines
+
+
+def wrapped(text: str, width: int = MAX_WIDTH, indent: str = "") -> list[str]:
+    """``text`` broken into lines of at most ``width`` columns, the later lines indented
+    by ``indent``."""
+    return textwrap.wrap(
+        text, width, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False
+    ) or [""]
+
+
+def show_result(
+    fmt: str,
+    title: str,
+    body: pd.DataFrame | Sequence[str],
+    verdict: str,
+    raw: pd.DataFrame | Mapping[str, Any] | None = None,
+    notes: Sequence[str] = (),
+) -> None:
+    """Print a command's result in ``--format`` ``fmt``.  The one printer of every command.
+
+    ``table``: the ``title`` line, a blank line, ``body`` (a table of ready-made cells,
+    numbers written with :func:`plus_minus`, laid out by :func:`table_lines`; or lines of
+    text), the ``notes`` (legend lines), a blank line and the ``verdict``: the answer in
+    one sentence with its number and CI.  Title, notes and verdict are wrapped to
+    :data:`MAX_WIDTH` columns.
+
+    ``csv`` and ``json``: the ``raw`` data (``body`` when omitted), every column at full
+    precision, and no title or verdict: a table as CSV rows or a JSON list of records
+    with the same keys; a mapping (a run summary) as one JSON object or as ``key,value``
+    CSV rows, nested keys joined with dots.
+    """
+    data = body if raw is None else raw
+    if fmt != "table":
+        if isinstance(data, pd.DataFrame):
+            echo_frame(data, fmt)
+        elif isinstance(data, Mapping):
+            echo_summary(dict(data), fmt)
+        else:
+            raise TypeError("show_result needs raw data (a table or a mapping) for csv/json")
+        return
+    lines = [*wrapped(title, indent="  "), ""]
+    if isinstance(body, pd.DataFrame):
+        lines += table_lines(body)
+    else:
+        lines += [part for line in body for part in wrapped(line, indent="  ")]
+    if " ± " in verdict or any(" ± " in line for line in lines[1:]):
+        notes = [*notes, CI_NOTE]
+    lines += [part for note in notes for part in wrapped(note, indent="  ")]
+    if verdict:
+        lines += ["", *wrapped(verdict, indent="  ")]
+    click.echo("\n".join(lines))
+
+
+def label_lines(rows: list[tuple[str, str]]) -> list[str]:
+    """``label:  value`` lines, the values aligned after the longest label."""
+    width = max(len(label) for label, _ in rows) + 2
+    return [f"{label + ':':<{width}}{value}" for label, value in rows]
+
+
+def echo_frame(frame: pd.DataFrame, fmt: str) -> None:
+    """A table as CSV, or as a JSON list of records (the CSV's columns as keys), every
+    number at full precision."""
+    if fmt == "csv":
+        click.echo(frame.to_csv(index=False), nl=False)
+    else:
+        records = json.loads(frame.to_json(orient="records", double_precision=15))
+        click.echo(json.dumps(records, indent=2))  # keys in the CSV's column order
 
 
 def echo_json(data: Any) -> None:
@@ -34,13 +213,16 @@ def echo_json(data: Any) -> None:
 
 def echo_summary(summary: dict[str, Any], fmt: str) -> None:
     """A run summary as one JSON object, or as ``key,value`` CSV rows (nested keys
-    joined with dots)."""
+    joined with dots; a list as its JSON text, quoted)."""
     if fmt == "json":
         echo_json(summary)
         return
-    click.echo("key,value")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["key", "value"])
     for key, value in _flatten(summary):
-        click.echo(f"{key},{json.dumps(value) if isinstance(value, (list, str)) else value}")
+        writer.writerow([key, json.dumps(value) if isinstance(value, list) else value])
+    click.echo(buffer.getvalue(), nl=False)
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -68,16 +250,6 @@ def player_form(player: Player) -> str:
     """The full string form of a player: a policy's every field
     (:func:`analyzer.gin.model.policies.format_policy`), or the search player's parts."""
     return format_policy(player) if isinstance(player, Policy) else format_player(player)
-
-
-def echo_header(
-    what: str, seed: int, preset: str, overrides: tuple[str, ...], a: Player, b: Player
-) -> None:
-    click.echo(
-        f"{what}, seed {seed}, rules {preset}"
-        + (f" with {', '.join(overrides)}" if overrides else "")
-    )
-    click.echo(f"A: {format_player(a)}   B: {format_player(b)}")
 
 
 FORMATS = ("table", "csv", "json")
@@ -116,19 +288,6 @@ def output_options(function: F) -> F:
         help="Write the table (CSV) and chart (PNG) into this folder "
         "(checked writable before the run; default: write nothing).",
     )(function)
-
-
-def emit(frame: Any, fmt: str, columns: list[str] | None = None) -> None:
-    """Print a study table as an aligned table (wrapped into blocks of columns that fit
-    :data:`MAX_WIDTH`), CSV or JSON records."""
-    shown = frame if columns is None else frame[columns]
-    if fmt == "csv":
-        click.echo(shown.to_csv(index=False), nl=False)
-    elif fmt == "json":
-        click.echo(shown.to_json(orient="records", indent=2))
-    else:
-        text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}", line_width=MAX_WIDTH)
-        click.echo("\n".join(line.rstrip() for line in text.splitlines()))
 
 
 def chance_text(probability: float) -> str:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import click
+import pandas as pd
 
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS, load_json, read_text
 from ..gin.evaluator.api import min_deadwood
 from ..gin.model.policies import policy_name
 from ..gin.model.rules import Rules
+from ..gin.play.players import Player, format_player
 from .files import check_raw_count, raw_option, write_raw
 from .inputs import (
     SEED,
@@ -22,12 +24,16 @@ from .inputs import (
     rules_options,
 )
 from .output import (
-    echo_header,
     echo_json,
-    echo_summary,
     estimate_text,
     format_options,
+    interval_text,
+    label_lines,
+    rules_text,
     run_summary,
+    show_result,
+    table_lines,
+    title_text,
 )
 from .progress import progress_bar
 from .run_control import (
@@ -40,7 +46,7 @@ from .run_control import (
 )
 
 if TYPE_CHECKING:
-    from ..gin.play.players import Player
+    from ..core.stats import Estimate
     from ..gin.play.results import HandResult
 
 
@@ -136,27 +142,70 @@ def simulate_command(
             _print_simulation(result, seed, preset, overrides, a, b)
         interrupted(fmt == "json", {**summary, "requested_deals": deals}, saved)
     if fmt != "table":
-        echo_summary(summary, fmt)
+        show_result(fmt, "", [], "", raw=summary)
         return
     _print_simulation(result, seed, preset, overrides, a, b)
+
+
+def players_text(a: Player, b: Player) -> str:
+    """Who plays whom in a title: ``A basic against B gin-hunter``."""
+    return f"A {format_player(a)} against B {format_player(b)}"
+
+
+def edge_verdict(a: Player, b: Player, estimate: Estimate, text: str, even: float) -> str:
+    """One sentence: does A do better than B, by ``estimate`` (written ``text``, e.g.
+    ``+1.20 ± 0.31 points per hand to A``) against the ``even`` value (0 points, 50%)."""
+    name_a, name_b = format_player(a), format_player(b)
+    if estimate.low == estimate.high == even:
+        return f"A and B are even: {text}, exactly (the same policy, seats swapped)."
+    if estimate.low > even:
+        return f"A ({name_a}) beats B ({name_b}): {text}."
+    if estimate.high < even:
+        return f"B ({name_b}) beats A ({name_a}): {text}."
+    return f"No significant difference between A ({name_a}) and B ({name_b}): {text}."
 
 
 def _print_simulation(
     result: HandResult, seed: int, preset: str, overrides: tuple[str, ...], a: Player, b: Player
 ) -> None:
-    echo_header(f"{result.deals:,} deals ({result.hands:,} hands)", seed, preset, overrides, a, b)
     mix = "  ".join(f"{k} {v:.2%}" for k, v in result.outcomes.items() if v or k != "tie")
-    click.echo(f"outcomes:            {mix}")
-    click.echo(f"points/hand to A:    {estimate_text(result.points_a)}  (95% CI)")
-    click.echo(f"hand win rate of A:  {estimate_text(result.win_rate_a)}")
-    click.echo(f"turns per hand:      {estimate_text(result.turns, 2)}  (draws, both players)")
-    click.echo(
-        f"first player edge:   {estimate_text(result.first_player_points)} points/hand, "
-        f"wins {result.first_player_win_rate:.2%} of decided hands"
-    )
-    click.echo(
-        f"time:                {result.elapsed_s:.1f} s ({result.deals_per_s:,.0f} deals/s; "
-        f"kernels loaded before, in {result.kernels_s:.1f} s)"
+    rows = [
+        ("outcomes", mix),
+        ("points per hand to A", estimate_text(result.points_a, 3, sign=True)),
+        ("hands won by A", estimate_text(result.win_rate_a, 1, percent=True)),
+        ("turns per hand", f"{estimate_text(result.turns, 2)} (draws, both players)"),
+        (
+            "first player edge",
+            (
+                f"{estimate_text(result.first_player_points, 3, sign=True)} points per hand, wins "
+                f"{result.first_player_win_rate:.2%} of decided hands"
+            ),
+        ),
+        (
+            "time",
+            (
+                f"{result.elapsed_s:.1f} s ({result.deals_per_s:,.0f} deals/s; kernels loaded "
+                f"before, in {result.kernels_s:.1f} s)"
+            ),
+        ),
+    ]
+    show_result(
+        "table",
+        title_text(
+            "Hands",
+            rules=rules_text(preset, overrides),
+            players=players_text(a, b),
+            size=f"{result.deals:,} deals ({result.hands:,} hands, seats swapped)",
+            seed=seed,
+        ),
+        label_lines(rows),
+        edge_verdict(
+            a,
+            b,
+            result.points_a,
+            f"{estimate_text(result.points_a, 2, sign=True)} points per hand to A",
+            0.0,
+        ),
     )
 
 
@@ -258,15 +307,32 @@ def games_command(
     }
     if result.interrupted:
         interrupted(fmt == "json", {**summary, "requested_games": games})
-    if fmt != "table":
-        echo_summary(summary, fmt)
-        return
-    echo_header(f"{result.games:,} games", seed, preset, overrides, a, b)
-    click.echo(f"game win rate of A:  {estimate_text(result.game_win_rate_a)}  (95% CI)")
-    click.echo(f"final margin of A:   {estimate_text(result.margin_a, 1)} points")
-    click.echo(f"hands per game:      {estimate_text(result.hands_per_game, 2)}")
-    click.echo(f"shutout rate:        {result.shutout_rate:.2%}")
-    click.echo(f"time:                {result.elapsed_s:.1f} s")
+    rows = [
+        ("games won by A", estimate_text(result.game_win_rate_a, 1, percent=True)),
+        ("final margin of A", f"{estimate_text(result.margin_a, 1, sign=True)} points"),
+        ("hands per game", estimate_text(result.hands_per_game, 2)),
+        ("shutout rate", f"{result.shutout_rate:.2%}"),
+        ("time", f"{result.elapsed_s:.1f} s"),
+    ]
+    show_result(
+        fmt,
+        title_text(
+            "Games",
+            rules=rules_text(preset, overrides),
+            players=players_text(a, b),
+            size=f"{result.games:,} games (first dealer swapped)",
+            seed=seed,
+        ),
+        label_lines(rows),
+        edge_verdict(
+            a,
+            b,
+            result.game_win_rate_a,
+            f"A wins {estimate_text(result.game_win_rate_a, 1, percent=True)} of the games",
+            0.5,
+        ),
+        raw=summary,
+    )
 
 
 def _multiplayer(
@@ -294,27 +360,42 @@ def _multiplayer(
         "policy",
         names if len(names) == 3 else [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"],
     )
-    if fmt == "csv":
-        click.echo(summary.to_csv(index=False), nl=False)
-        return
-    if fmt == "json":
-        echo_json(
-            {
-                "games": games,
-                "seed": seed,
-                "players": len(names),
-                "rules": preset,
-                "hands_per_game": float(frame["hands"].mean()),
-                "shutout_rate": float(frame["shutout"].mean()),
-                "sides": summary.to_dict(orient="records"),
-            }
-        )
-        return
     seating = rules.three_player if len(names) == 3 else "partnerships 0+2 v 1+3"
-    click.echo(f"{games:,} games of {len(names)} players ({seating}), seed {seed}, rules {preset}")
-    click.echo(summary.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    click.echo(
-        f"hands per game: {frame['hands'].mean():.2f}   shutout rate: {frame['shutout'].mean():.2%}"
+    games_won = [
+        interval_text(m, lo, hi, 1, percent=True)
+        for m, lo, hi in zip(
+            summary["win_rate"], summary["win_low"], summary["win_high"], strict=True
+        )
+    ]
+    table = pd.DataFrame(
+        {
+            "side": summary["side"],
+            "policy": summary["policy"],
+            "games won": games_won,
+            "final total": [f"{v:.1f}" for v in summary["mean_total"]],
+        }
+    )
+    leader = int(summary["win_rate"].idxmax())
+    body = [
+        *table_lines(table),
+        "",
+        (
+            f"hands per game: {frame['hands'].mean():.2f}   "
+            f"shutout rate: {frame['shutout'].mean():.2%}"
+        ),
+    ]
+    show_result(
+        fmt,
+        title_text(
+            f"Games of {len(names)} players ({seating})",
+            rules=preset,
+            size=f"{games:,} games",
+            seed=seed,
+        ),
+        body,
+        f"{table.at[leader, 'policy']} (side {table.at[leader, 'side']}) wins the most games: "
+        f"{games_won[leader]}.",
+        raw=summary,
     )
 
 

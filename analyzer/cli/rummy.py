@@ -15,7 +15,6 @@ import pandas as pd
 
 from ..core.limits import MAX_UNITS
 from ..core.options import split_policy_list
-from ..core.stats import Estimate
 from ..report.files import csv_bytes, removed_on_failure, write_text, write_together
 from ..report.rummy import write_rummy_report, write_study
 from ..rummy import studies
@@ -26,7 +25,16 @@ from ..rummy.rules import RummyRules, resolve_rules
 from ..rummy.simulate import GameResult, HandResult, play_games, simulate
 from .files import check_raw_count
 from .inputs import UNITS, fail
-from .output import emit, output_options
+from .output import (
+    estimate_text,
+    interval_text,
+    label_lines,
+    output_options,
+    plus_minus,
+    show_result,
+    table_lines,
+    title_text,
+)
 from .progress import progress_bar
 from .run_control import interrupted, run_options, scheduler_option, set_jobs
 
@@ -52,10 +60,6 @@ def _policies(n: int, policy_a: str, policy_b: str, listed: str | None) -> list[
         return [parse_policy(text) for text in texts]
     except ValueError as error:
         fail(str(error))
-
-
-def _ci_text(estimate: Estimate, digits: int = 2) -> str:
-    return f"{estimate.mean:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
 def _header(result: HandResult | GameResult) -> dict[str, Any]:
@@ -210,9 +214,11 @@ def simulate_command(
                     scheduler=scheduler,
                 )
     except KeyboardInterrupt:  # before the first chunk finished
-        interrupted(fmt == "json", {"games" if games else "hands": 0, **requested, "seed": seed})
+        interrupted(fmt == "json", {"games" if games else "deals": 0, **requested, "seed": seed})
     data = {**_header(result), **result.summary()}
     if isinstance(result, HandResult):
+        # a hand of rummy is one deal: the key gin's simulate uses for the same count
+        data["deals"] = data.pop("hands")
         data["rotate"] = result.rotate
     table = _player_table(result)
     if result.interrupted:
@@ -230,51 +236,80 @@ def simulate_command(
             files = {folder / "hands.csv": csv_bytes(result.rows, index=False), **files}
         with removed_on_failure():
             write_together(files)
-    if fmt == "json":
-        click.echo(json.dumps(data, indent=2, sort_keys=True))
-    elif fmt == "csv":
-        emit(table, fmt)
-    else:
+    if fmt == "table":
         _print_result(result, preset)
+    else:
+        show_result(fmt, "", [], "", raw=table if fmt == "csv" else data)
 
 
 def _print_result(result: HandResult | GameResult, preset: str) -> None:
-    if isinstance(result, HandResult):
-        _print_hands(result, preset)
-    else:
-        _print_games(result)
-
-
-def _print_hands(result: HandResult, preset: str) -> None:
     defaults = RummyRules()
-    changed = {k: v for k, v in result.rules.describe().items() if v != getattr(defaults, k)}
-    click.echo(f"rules:            {preset} {changed or ''}".rstrip())
-    click.echo(
-        f"hands:            {result.hands:,} (seed {result.seed}), void {result.void_rate.mean:.1%}"
+    changed = [f"{k}={v}" for k, v in result.rules.describe().items() if v != getattr(defaults, k)]
+    hands = isinstance(result, HandResult)
+    rows = _player_table(result)
+    won = [
+        interval_text(m, lo, hi, 1, percent=True)
+        for m, lo, hi in zip(rows["win_rate"], rows["win_low"], rows["win_high"], strict=True)
+    ]
+    table = pd.DataFrame(
+        {
+            "player": rows["player"],
+            "policy": rows["policy"],
+            ("hands won" if hands else "games won"): won,
+            **(
+                {
+                    "points/hand": [
+                        estimate_text(e, 2)
+                        for e in result.player_points  # type: ignore[union-attr]
+                    ]
+                }
+                if isinstance(result, HandResult)
+                else {"final score": [f"{v:.1f}" for v in rows["points"]]}
+            ),
+        }
     )
-    click.echo(f"turns per hand:   {_ci_text(result.turns)}")
-    click.echo(f"winner's points:  {_ci_text(result.winner_points)} per won hand")
-    click.echo(f"Rummy:            {result.rummy_rate.mean:.2%} of won hands")
-    for j, policy in enumerate(result.policies):
-        click.echo(
-            f"player {j}: wins {_ci_text(result.player_win_rate[j], 3)}, "
-            f"points/hand {_ci_text(result.player_points[j])}  ({policy})"
+    if isinstance(result, HandResult):
+        facts = [
+            ("turns per hand", estimate_text(result.turns, 2)),
+            ("winner's points", f"{estimate_text(result.winner_points, 2)} per won hand"),
+            ("Rummy", f"{result.rummy_rate.mean:.2%} of won hands"),
+            ("void hands", f"{result.void_rate.mean:.1%} (no winner)"),
+        ]
+        size = f"{result.hands:,} deals"
+    else:
+        facts = [
+            ("hands per game", estimate_text(result.hands_per_game, 2)),
+            ("finished", f"{result.finished_rate.mean:.1%} of games reached {result.target}"),
+        ]
+        size = f"{result.games:,} games to {result.target} points"
+    leader = int(rows["win_rate"].idxmax())
+    if isinstance(result, HandResult) and result.margin is not None:
+        margin = plus_minus(abs(result.margin.mean), result.margin.half_width)
+        significant = result.margin.low > 0 or result.margin.high < 0
+        verdict = (
+            f"Player 0 ({rows.at[0, 'policy']}) scores {margin} points per hand "
+            f"{'more' if result.margin.mean >= 0 else 'less'} than player 1 "
+            f"({rows.at[1, 'policy']})" + ("." if significant else ": no significant edge.")
         )
-    if result.margin is not None:
-        click.echo(f"player 0 - player 1: {_ci_text(result.margin)} points per hand")
-
-
-def _print_games(result: GameResult) -> None:
-    click.echo(
-        f"games:            {result.games:,} to {result.target} points "
-        f"(seed {result.seed}), {result.finished_rate.mean:.1%} finished"
+    else:
+        verdict = f"Player {leader} ({rows.at[leader, 'policy']}) wins the most: {won[leader]}."
+    show_result(
+        "table",
+        title_text(
+            "Plain rummy " + ("hands" if hands else "games"),
+            rules=preset + (f" with {', '.join(changed)}" if changed else ""),
+            players=f"{len(result.policies)} players",
+            size=size,
+            seed=result.seed,
+        ),
+        [*table_lines(table), "", *label_lines(facts)],
+        verdict,
+        notes=[
+            f"player {j} {policy_name(policy)}: {policy}"
+            for j, policy in enumerate(result.policies)
+            if policy_name(policy) != str(policy)
+        ],
     )
-    click.echo(f"hands per game:   {_ci_text(result.hands_per_game)}")
-    for j, policy in enumerate(result.policies):
-        click.echo(
-            f"player {j}: wins {_ci_text(result.player_game_win_rate[j], 3)} of games, "
-            f"final score {result.player_final_score[j]:.1f}  ({policy})"
-        )
 
 
 @rummy.command("study")
@@ -329,4 +364,115 @@ def study_command(
         table: pd.DataFrame = run(deals, seed, progress=progress, scheduler=scheduler)
     if out is not None:
         write_study(Path(out), stem, table)
-    emit(table, fmt)
+    show_result(
+        fmt,
+        title_text(
+            STUDY_TITLES[name],
+            rules="standard (seed 000)",
+            size=f"{deals:,} deals per row",
+            seed=seed,
+        ),
+        study_table(table),
+        STUDY_VERDICTS[name](table),
+        raw=table,
+        notes=[
+            (
+                "hold turns: the last own turn the holder keeps its melds in hand (at once: it "
+                "melds at once; to the end: it never gives up); hold points: it gives up once "
+                "more points sit in held melds (no limit: never)."
+            )
+        ]
+        if name == "meld-or-hold"
+        else [],
+    )
+
+
+#: What each study's table shows, for its title.
+STUDY_TITLES = {
+    "meld-or-hold": "Meld at once or hold for Rummy: the holder against a player melding at once",
+    "players": "Plain rummy from 2 to 6 players (seats fixed, seat 0 plays first)",
+    "options": "What each rule option does (2 players)",
+}
+
+#: The value meaning "no limit" in the holding rules of the meld-or-hold study.
+_NO_LIMIT = 999
+
+
+def study_table(table: pd.DataFrame) -> pd.DataFrame:
+    """A study's table for a person: each ``x`` with ``x_lo``/``x_hi`` as one ``x ± h``
+    column, rates as percentages, and the holding rules' 999 in words."""
+    shown: dict[str, list[str] | pd.Series] = {}
+    for column in table.columns:
+        if column.endswith(("_lo", "_hi")):
+            continue
+        values = table[column]
+        name = column.replace("_", " ")
+        percent = column.endswith(("rate", "share"))
+        if f"{column}_lo" in table:
+            shown[name] = [
+                interval_text(
+                    m, lo, hi, 1 if percent else 2, percent=percent, sign=column.endswith("margin")
+                )
+                for m, lo, hi in zip(
+                    values, table[f"{column}_lo"], table[f"{column}_hi"], strict=True
+                )
+            ]
+        elif column == "hold_turns":
+            shown[name] = [
+                "at once" if v == 0 else "to the end" if v == _NO_LIMIT else str(v) for v in values
+            ]
+        elif column == "hold_points":
+            shown[name] = ["no limit" if v == _NO_LIMIT else str(v) for v in values]
+        elif percent:
+            shown[name] = ["-" if pd.isna(v) else f"{v:.1%}" for v in values]
+        elif pd.api.types.is_float_dtype(values):
+            shown[name] = [f"{v:.2f}" for v in values]
+        else:
+            shown[name] = values
+    return pd.DataFrame(shown)
+
+
+def _meld_or_hold_verdict(table: pd.DataFrame) -> str:
+    best = table.loc[table["margin"].idxmax()]
+    turns, points = int(best["hold_turns"]), int(best["hold_points"])
+    rule = (
+        "melding at once"
+        if turns == 0
+        else "holding to the end"
+        if turns == _NO_LIMIT
+        else f"holding through own turn {turns}"
+    ) + ("" if points == _NO_LIMIT else f", giving up above {points} points in melds")
+    gain = interval_text(best["margin"], best["margin_lo"], best["margin_hi"], sign=True)
+    if best["margin_lo"] <= 0:
+        return (
+            f"No holding rule gains significantly over melding at once; the best, {rule}, "
+            f"gets {gain} points per hand."
+        )
+    return f"The best holding rule is {rule}: {gain} points per hand over melding at once."
+
+
+def _players_verdict(table: pd.DataFrame) -> str:
+    first = table[table["seat"] == 0]
+    low, high = first.iloc[0], first.iloc[-1]
+    return (
+        f"Seat 0 wins {interval_text(low['win_share'], low['win_share_lo'], low['win_share_hi'], 1, percent=True)} "
+        f"of the won hands with {int(low['players'])} players ({low['stock']} stock) and "
+        f"{interval_text(high['win_share'], high['win_share_lo'], high['win_share_hi'], 1, percent=True)} "
+        f"with {int(high['players'])} ({high['stock']} stock)."
+    )
+
+
+def _options_verdict(table: pd.DataFrame) -> str:
+    best = table.loc[table["hold_margin"].idxmax()]
+    gain = interval_text(
+        best["hold_margin"], best["hold_margin_lo"], best["hold_margin_hi"], sign=True
+    )
+    return f"Holding for Rummy pays most under '{best['variant']}': {gain} points per hand."
+
+
+#: Each study's answer in one sentence.
+STUDY_VERDICTS = {
+    "meld-or-hold": _meld_or_hold_verdict,
+    "players": _players_verdict,
+    "options": _options_verdict,
+}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import click
+import pandas as pd
 
 from ..core.limits import MAX_RAW_UNITS, MIN_VARIANT_DEALS
 from ..gin.model.policies import format_policy
@@ -18,10 +19,22 @@ from .inputs import (
     get_policy,
     get_rules,
     policy_options,
+    policy_pair_options,
     rules_options,
     split_player_list,
 )
-from .output import chance_text, echo_json, emit, output_options, save_chart, verdict_grid
+from .output import (
+    chance_text,
+    interval_text,
+    output_options,
+    plus_minus,
+    rules_text,
+    save_chart,
+    show_result,
+    table_lines,
+    title_text,
+    verdict_grid,
+)
 from .progress import progress_bar
 from .run_control import (
     checkpoint_options,
@@ -123,29 +136,82 @@ def knock_sweep_command(
         caption=f"Rules {preset}; {deals:,} deals and {games:,} game pairs per "
         f"threshold, seats swapped; bands: 95% CI; seed {seed}.",
     )
-    emit(
-        sweep,
+    against = "its twin" if opponent is None else policy_b
+    show_result(
         fmt,
-        [
-            "threshold",
-            "points_mean",
-            "diff_mean",
-            "diff_low",
-            "diff_high",
-            "win_mean",
-            "undercut_mean",
-            "gin_mean",
-            "turns_mean",
-            "game_win_mean",
-            "game_win_low",
-            "game_win_high",
-        ],
+        title_text(
+            "Knock as soon as deadwood <= t",
+            rules=rules_text(preset, overrides),
+            players=f"{policy_a} (knocking at <= t) against {against}",
+            size=f"{deals:,} deals and {games:,} game pairs per threshold",
+            seed=seed,
+        ),
+        sweep_table(sweep),
+        sweep_verdict(sweep, against),
+        raw=sweep,
+        notes=["vs t=10: points per hand more than knocking at 10 or less, on the same deals."],
     )
+
+
+def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
+    """The knock sweep for a person: one row per threshold, CIs as ``x ± h``."""
+    return pd.DataFrame(
+        {
+            "t": sweep["threshold"],
+            "points/hand": [
+                interval_text(m, lo, hi, sign=True)
+                for m, lo, hi in zip(
+                    sweep["points_mean"], sweep["points_low"], sweep["points_high"], strict=True
+                )
+            ],
+            "vs t=10": [
+                interval_text(m, lo, hi, sign=True)
+                for m, lo, hi in zip(
+                    sweep["diff_mean"], sweep["diff_low"], sweep["diff_high"], strict=True
+                )
+            ],
+            "hands won": [f"{v:.1%}" for v in sweep["win_mean"]],
+            "undercut": [f"{v:.1%}" for v in sweep["undercut_mean"]],
+            "gin": [f"{v:.1%}" for v in sweep["gin_mean"]],
+            "turns": [f"{v:.1f}" for v in sweep["turns_mean"]],
+            "games won": [
+                interval_text(m, lo, hi, 1, percent=True)
+                for m, lo, hi in zip(
+                    sweep["game_win_mean"],
+                    sweep["game_win_low"],
+                    sweep["game_win_high"],
+                    strict=True,
+                )
+            ],
+        }
+    )
+
+
+def sweep_verdict(sweep: pd.DataFrame, opponent: str) -> str:
+    """The sweep's answer: the threshold with the most points per hand, and with the
+    most games won, each with its CI."""
+    best = sweep.loc[sweep["diff_mean"].idxmax()]
+    games = sweep.loc[sweep["game_win_mean"].idxmax()]
+    gain = interval_text(best["diff_mean"], best["diff_low"], best["diff_high"], sign=True)
+    won = interval_text(
+        games["game_win_mean"], games["game_win_low"], games["game_win_high"], 1, percent=True
+    )
+    if best["threshold"] == 10 or best["diff_low"] <= 0:
+        points = (
+            f"Against {opponent} no threshold scores significantly more points per hand than "
+            f"knocking at 10 or less (best: t = {best['threshold']}, {gain})"
+        )
+    else:
+        points = (
+            f"Against {opponent} knocking only at deadwood <= {best['threshold']} scores the "
+            f"most: {gain} points per hand more than knocking at 10 or less"
+        )
+    return f"{points}; most games won: t = {games['threshold']}, {won}."
 
 
 @click.command("knock-chart")
 @rules_options
-@policy_options
+@policy_pair_options("expert")
 @click.option(
     "--deals",
     type=UNITS,
@@ -221,12 +287,45 @@ def knock_chart_command(
         caption=f"Each cell: mean points of knocking now minus playing on, rules "
         f"{preset}, {deals:,} deals (seed {seed}); 95% CIs in the CSV.",
     )
-    if fmt == "table":
-        click.echo(f"{deals:,} deals, rules {preset}, A: {policy_a} v B: {policy_b}, seed {seed}")
-        for line in verdict_grid(chart, min_samples):
-            click.echo(line)
-    else:
-        emit(chart, fmt)
+    show_result(
+        fmt,
+        title_text(
+            "Knock now or play on?",
+            rules=rules_text(preset, overrides),
+            players=f"{policy_a} (A) against {policy_b}",
+            size=f"{deals:,} deals",
+            seed=seed,
+        ),
+        verdict_grid(chart, min_samples),
+        chart_verdict(chart, min_samples),
+        raw=chart,
+    )
+
+
+def chart_verdict(chart: pd.DataFrame, min_samples: int) -> str:
+    """The knock chart in one sentence: how many cells say knock, play on or unclear,
+    and the strongest cell of each side with its CI."""
+    shown = chart[chart["n"] >= min_samples]
+    counts = shown["verdict"].value_counts()
+    parts = [
+        (
+            f"Knocking now beats playing on in {counts.get('knock', 0)} cells, playing on wins "
+            f"in {counts.get('play on', 0)}, {counts.get('unclear', 0)} are too close to call"
+        )
+    ]
+    for verdict, pick, word in (
+        ("knock", "idxmax", "knocking"),
+        ("play on", "idxmin", "playing on"),
+    ):
+        cells = shown[shown["verdict"] == verdict]
+        if len(cells):
+            cell = cells.loc[getattr(cells["mean"], pick)()]
+            gap = interval_text(abs(cell["mean"]), cell["low"], cell["high"])
+            parts.append(
+                f"most for {word}: A's own turn {cell['turn']}, deadwood {cell['deadwood']}, "
+                f"{gap} points per hand"
+            )
+    return "; ".join(parts) + "."
 
 
 @click.command("knock-schedule")
@@ -279,6 +378,7 @@ def knock_schedule_command(
       analyzer knock-schedule --objective games --deals 2000 --rounds 1
     """
     from ..gin.studies import schedule
+    from ..gin.studies.answers import rule_text
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
@@ -309,10 +409,64 @@ def knock_schedule_command(
         f"evaluation; gains with 95% CIs in the CSV; seed {seed}.",
         tables={"knock_schedule_gaps.csv": search.gaps},
     )
-    emit(search.steps, fmt)
-    if fmt == "table":
-        click.echo("")
-        emit(search.gaps, fmt)
+    unit = "points per hand" if objective == "points" else "game-win rate"
+    digits = 2 if objective == "points" else 3
+    steps = search.steps
+    body = [
+        *table_lines(
+            pd.DataFrame(
+                {
+                    "round": steps["round"],
+                    "side": steps["side"],
+                    "best response": steps["schedule"],
+                    f"gain ({unit})": _gains(steps, digits),
+                }
+            )
+        ),
+        "",
+        "How far the final pair is from a mutual best response (best one-bin change):",
+        *table_lines(
+            pd.DataFrame(
+                {
+                    "side": search.gaps["side"],
+                    "schedule": search.gaps["schedule"],
+                    "best change": search.gaps["best_deviation"],
+                    f"gain ({unit})": _gains(search.gaps, digits),
+                }
+            )
+        ),
+    ]
+    final = "/".join(map(str, search.final_a))
+    show_result(
+        fmt,
+        title_text(
+            f"Best knock schedule ({unit})",
+            rules=rules_text(preset, overrides),
+            players=f"{policy_a} (schedule searched) against {policy_b}, then best responses",
+            size=f"{deals:,} {'deals' if objective == 'points' else 'game pairs'} per evaluation",
+            seed=seed,
+        ),
+        body,
+        f"A's best schedule is {final} ({rule_text(tuple(search.final_a))}); "
+        f"B's best answer to it is {'/'.join(map(str, search.final_b))}.",
+        raw=pd.concat(
+            [steps.assign(table="steps"), search.gaps.assign(table="gaps")], ignore_index=True
+        ).pipe(lambda frame: frame[["table", *frame.columns.drop("table")]]),
+        notes=[
+            (
+                "A schedule such as 10/8/0/0 gives the knock threshold for A's own turns 1-3, "
+                "4-6, 7-9 and 10 on: knock when deadwood is at most that number (0: only with "
+                "gin)."
+            )
+        ],
+    )
+
+
+def _gains(table: pd.DataFrame, digits: int) -> list[str]:
+    return [
+        interval_text(m, lo, hi, digits, sign=True)
+        for m, lo, hi in zip(table["gain"], table["gain_low"], table["gain_high"], strict=True)
+    ]
 
 
 @click.command("tournament")
@@ -370,7 +524,8 @@ def tournament_command(
         results = studies.tournament(
             rules, field, deals, games, seed, progress=update, scheduler=scheduler
         )
-    order = list(studies.ranking(results)["policy"])
+    standings = tournament_ranking(results)
+    order = list(standings["policy"])
 
     def draw(axes: Any) -> None:
         charts.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
@@ -388,7 +543,75 @@ def tournament_command(
         f"{games:,} game pairs per pairing (seed {seed}); each cell: estimate "
         "and ± 95% CI half-width.",
     )
-    emit(results, fmt)
+    first, second = order[:2]
+    duel = results[(results["a"] == first) & (results["b"] == second)].iloc[0]
+    duel_points = interval_text(duel["points"], duel["points_low"], duel["points_high"], sign=True)
+    duel_games = interval_text(
+        duel["game_win"], duel["game_win_low"], duel["game_win_high"], 1, percent=True
+    )
+    body = [
+        *table_lines(
+            pd.DataFrame(
+                {
+                    "rank": range(1, len(standings) + 1),
+                    "policy": standings["policy"],
+                    "points/hand": [
+                        plus_minus(m, h, sign=True)
+                        for m, h in zip(standings["points"], standings["points_half"], strict=True)
+                    ],
+                    "games won": [
+                        plus_minus(m, h, 1, percent=True)
+                        for m, h in zip(
+                            standings["game_win"], standings["game_win_half"], strict=True
+                        )
+                    ],
+                }
+            )
+        ),
+        "",
+        (
+            f"Head to head, {first} against {second}: {duel_points} points per hand, "
+            f"{duel_games} of games won."
+        ),
+    ]
+    show_result(
+        fmt,
+        title_text(
+            "Round robin ranking",
+            rules=rules_text(preset, overrides),
+            players=f"{len(names)} policies, each against every other",
+            size=f"{deals:,} deals and {games:,} game pairs per pairing",
+            seed=seed,
+        ),
+        body,
+        f"{first} ranks first with {plus_minus(*standings.iloc[0][['points', 'points_half']], sign=True)} "
+        f"points per hand against the field; against {second}, the runner-up, it scores "
+        f"{duel_points}.",
+        raw=results,
+        notes=[
+            (
+                "points/hand and games won: the mean over the policy's opponents; its ± h is the "
+                "mean of their half-widths (a safe bound: every pairing plays the same deals)."
+            )
+        ],
+    )
+
+
+def tournament_ranking(results: pd.DataFrame) -> pd.DataFrame:
+    """The tournament's ranking (:func:`analyzer.gin.studies.sweeps.ranking`) with
+    ``points_half`` and ``game_win_half``: the mean of the policy's pairings' 95%
+    half-widths, a bound on the half-width of its mean (the pairings share their deals)."""
+    from ..gin.studies.sweeps import ranking
+
+    halves = (
+        results.assign(
+            points_half=(results["points_high"] - results["points_low"]) / 2,
+            game_win_half=(results["game_win_high"] - results["game_win_low"]) / 2,
+        )
+        .groupby("a")[["points_half", "game_win_half"]]
+        .mean()
+    )
+    return ranking(results).join(halves, on="policy")
 
 
 @click.command("variants")
@@ -499,7 +722,64 @@ def variants_command(
         f"deals and {games:,} game pairs per preset; bars: 95% CI; seed "
         f"{seed}.",
     )
-    emit(table, fmt)
+    body = pd.DataFrame(
+        {
+            "rules": table["rules"],
+            "points/hand": [f"{v:.1f}" for v in table["hand_points"]],
+            "first player edge": [
+                interval_text(m, lo, hi, sign=True)
+                for m, lo, hi in zip(
+                    table["first_edge"],
+                    table["first_edge_low"],
+                    table["first_edge_high"],
+                    strict=True,
+                )
+            ],
+            "hands/game": [f"{v:.1f}" for v in table["hands_per_game"]],
+            "shutouts": [f"{v:.1%}" for v in table["shutout_rate"]],
+            f"{policy_a} wins": [
+                interval_text(m, lo, hi, 1, percent=True)
+                for m, lo, hi in zip(
+                    table["strong_game_win"],
+                    table["strong_game_win_low"],
+                    table["strong_game_win_high"],
+                    strict=True,
+                )
+            ],
+            "best t": [
+                "-" if t.startswith("n/a") else t for t in table["best_threshold"].astype(str)
+            ],
+        }
+    )
+    skill = table.loc[table["strong_game_win"].idxmax()]
+    show_result(
+        fmt,
+        title_text(
+            "Rules presets compared",
+            players=f"{baseline} self-play; skill: {policy_a} against {policy_b}",
+            size=f"{deals:,} deals and {games:,} game pairs per preset",
+            seed=seed,
+        ),
+        body,
+        f"Skill counts most under {skill['rules']} rules: {policy_a} wins "
+        + interval_text(
+            skill["strong_game_win"],
+            skill["strong_game_win_low"],
+            skill["strong_game_win_high"],
+            1,
+            percent=True,
+        )
+        + f" of its games against {policy_b}.",
+        raw=table,
+        notes=[
+            (
+                f"points/hand: points a hand scores in {baseline} self-play; first player edge: "
+                f"points per hand to the non-dealer; {policy_a} wins: its share of games "
+                f"against {policy_b}; best t: the knock threshold scoring most against "
+                f"{baseline} (-: no knocking in these rules)."
+            )
+        ],
+    )
 
 
 @click.command("dealt")
@@ -534,20 +814,28 @@ def dealt_command(
         "deadwood <= 10, where a standard-rules knock is allowed. Log scale.",
     )
     eligibility = studies.knock_eligibility(distribution)
-    if fmt == "json":
-        echo_json(
-            {"deals": deals, "seed": seed, "knock_limits": eligibility.to_dict(orient="records")}
-        )
-    elif fmt == "csv":
-        emit(eligibility, fmt)
-    else:
-        click.echo(f"{deals:,} random hands of each size, seed {seed}")
-        click.echo("P(dealt deadwood <= limit); limit 0 is gin; ± 95% CI")
-        shown = eligibility.assign(
-            chance=[chance_text(p) for p in eligibility["probability"]],
-            probability=[
-                f"{p:.3e} ± {1.96 * e:.1e}"
+    body = pd.DataFrame(
+        {
+            "cards": eligibility["cards"],
+            "limit": eligibility["limit"],
+            "probability": [
+                f"{p:.2e} ± {1.96 * e:.1e}"
                 for p, e in zip(eligibility["probability"], eligibility["se"], strict=True)
             ],
-        )
-        click.echo(shown[["cards", "limit", "probability", "chance"]].to_string(index=False))
+            "chance": [chance_text(p) for p in eligibility["probability"]],
+        }
+    )
+    gin = eligibility[(eligibility["cards"] == 10) & (eligibility["limit"] == 0)].iloc[0]
+    show_result(
+        fmt,
+        title_text(
+            "P(dealt deadwood <= limit); limit 0 is gin",
+            size=f"{deals:,} random hands of each size",
+            seed=seed,
+        ),
+        body,
+        f"A dealt 10-card hand is gin {chance_text(gin['probability'])} "
+        f"({gin['probability']:.2e} ± {1.96 * gin['se']:.1e}); "
+        "analyzer exact gives the exact figures.",
+        raw=eligibility,
+    )

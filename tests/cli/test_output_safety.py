@@ -429,13 +429,13 @@ def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
     assert result.exit_code == 130, result.output
     data = json.loads(result.stdout)
     assert data["interrupted"] is True
-    assert (data["hands"], data["requested_deals"]) == (2 * CHUNK, 3 * CHUNK)
+    assert (data["deals"], data["requested_deals"]) == (2 * CHUNK, 3 * CHUNK)
     assert result.stderr.strip() == "Error: interrupted"
     assert not (tmp_path / "out").exists()  # a partial run writes no files
     monkeypatch.setattr(rummy, "progress_bar", StopAfter(1))
     table = run("rummy", "simulate", "--deals", 3 * CHUNK, "--seed", 4)
     assert table.exit_code == 130
-    assert f"hands:            {CHUNK:,} (seed 4)" in table.stdout
+    assert f"{CHUNK:,} deals · seed 4" in table.stdout.splitlines()[0]
     assert table.stderr.strip() == "Error: interrupted"
 
 
@@ -460,7 +460,7 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
     result = run("rummy", "simulate", "--deals", 100, "--json")
     assert result.exit_code == 130
     assert json.loads(result.stdout) == {
-        "hands": 0,
+        "deals": 0,
         "interrupted": True,
         "requested_deals": 100,
         "seed": 1,
@@ -486,7 +486,7 @@ def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
     assert returncode == 130
     data = json.loads(out)
     assert data["interrupted"] is True and data["requested_deals"] == 10**9
-    assert data["hands"] > 0 and data["hands"] % CHUNK == 0
+    assert data["deals"] > 0 and data["deals"] % CHUNK == 0
     assert err.rstrip().endswith("Error: interrupted")
 
 

@@ -1,5 +1,6 @@
 import io
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -15,10 +16,11 @@ def run(*args):
 def test_simulate_text():
     result = run("simulate", "--deals", "300", "--seed", "4", "--a", "rummy")
     assert result.exit_code == 0, result.output
-    assert "hands:            300 (seed 4)" in result.output
-    assert "player 0: wins" in result.output
-    assert "meld=hold" in result.output
-    assert "player 0 - player 1:" in result.output
+    lines = result.output.splitlines()
+    assert "300 deals · seed 4" in lines[0]
+    assert re.search(r"^\s+0\s+rummy\s+\d+\.\d% ± \d+\.\d%", result.output, re.MULTILINE)
+    assert "meld=hold" in result.output  # the policy's full form, under the table
+    assert lines[-1].startswith("Player 0 (rummy) scores ")
 
 
 def test_simulate_json_and_out(tmp_path):
@@ -46,7 +48,7 @@ def test_simulate_json_and_out(tmp_path):
     assert (
         data["policies"][2] == "meld=hold,hold_turns=4,hold_points=999,layoff=eager,discard=points"
     )
-    assert data["hands"] == 200
+    assert data["deals"] == 200
     assert set(data["turns"]) == {"mean", "ci95"}
     assert json.loads((tmp_path / "summary.json").read_text()) == data
     hands = pd.read_csv(tmp_path / "hands.csv")
@@ -74,7 +76,8 @@ def test_simulate_csv_and_the_default_seed_is_one():
 def test_simulate_games():
     result = run("simulate", "--games", "--deals", "40", "--set", "target=150", "--a", "hold6")
     assert result.exit_code == 0, result.output
-    assert "games:            40 to 150 points (seed 1), 100.0% finished" in result.output
+    assert "40 games to 150 points · seed 1" in result.output.splitlines()[0]
+    assert "finished:       100.0% of games reached 150" in result.output
     data = json.loads(run("simulate", "--games", "--deals", "40", "--format", "json").output)
     wins = [w["mean"] for w in data["player_game_win_rate"]]
     assert sum(wins) == 1.0

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ...core.progress import Progress
+from ...core.progress import Progress, advance, tell_total
 from ...core.stats import Estimate
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
@@ -162,17 +162,23 @@ def knock_answers(
     """The knock rule for each family of ``families`` (family -> the member of
     ``members`` that stands for it; default: :data:`FAMILIES`) with ``base`` play for
     everything else: ``robust_table`` for the unknown opponent (member None), the best
-    knock table against the member otherwise (coordinate search with the significance
-    rule). Every line is then measured against every member on the same ``deals`` deals
-    (seats swapped), which gives its result and its worst case."""
+    knock table against the member otherwise (one sweep of coordinate search with the
+    significance rule). Every line is then measured against every member on the same
+    ``deals`` deals (seats swapped), which gives its result and its worst case."""
     if families is None:
         families = {family: member for family, (_, member) in FAMILIES.items()}
     robust = table_policy(base, robust_table)
+    # units: deals x candidates (x members); a search's sweep is bounded by its
+    # coordinates' candidates plus one each (the current policy, when it moved away)
+    search_units = deals * sum(len(c) + 1 for _, c in knock_coordinates(robust))
+    searches = sum(member is not None for member in families.values())
+    tell_total(progress, searches * search_units + deals * len(families) * len(members))
     policies: dict[str, Policy] = {}
     for family, member in families.items():
         if member is None:
             policies[family] = robust
             continue
+        counted = _Counted(progress)
         search = best_response(
             rules,
             [members[member]],
@@ -180,10 +186,12 @@ def knock_answers(
             robust,
             deals,
             seed + 1,
+            rounds=1,
             coordinates=knock_coordinates,
-            progress=progress,
+            progress=counted,
             scheduler=scheduler,
         )
+        advance(progress, search_units - counted.done)
         policies[family] = search.response
     names = list(members)
     weights = [1.0 / len(names)] * len(names)
@@ -224,3 +232,16 @@ def knock_answers(
             )
         )
     return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals)
+
+
+class _Counted:
+    """A progress callable that passes units on and counts them (inner totals dropped:
+    :func:`knock_answers` announces one total for all its searches)."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.done = 0
+
+    def __call__(self, units: int, /, total: int | None = None) -> None:
+        self.done += units
+        advance(self.progress, units)

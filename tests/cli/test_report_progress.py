@@ -1,0 +1,31 @@
+"""The report's progress: one line per study naming its step among all and the time left
+for the whole report."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from analyzer.cli import progress
+from analyzer.cli.main import cli
+from analyzer.cli.report import _minutes
+
+
+def test_every_step_says_which_of_how_many_and_the_reports_eta(tmp_path, monkeypatch):
+    monkeypatch.setenv(progress.PROGRESS_ENV, "always")
+    monkeypatch.setattr(progress, "PROGRESS_DELAY_S", 0.0)
+    result = CliRunner().invoke(
+        cli, ["report", "--quick", "--only", "sweep,variants", "--out", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "step 1 of 2 · knock sweep · ETA" in result.stderr
+    assert "step 2 of 2 · variants · ETA" in result.stderr
+    assert "this step" in result.stderr
+    assert "unit" not in result.stderr  # no unit-less counts ("0.00unit")
+    # the final message stands on its own line, after the bars are cleared
+    assert result.stdout.startswith("wrote ")
+
+
+def test_times_left_read_as_minutes_and_seconds():
+    assert _minutes(65.4) == "1:05"
+    assert _minutes(0) == "0:00"
+    assert _minutes(3599.6) == "60:00"
