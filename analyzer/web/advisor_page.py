@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 
 from .advisor_service import AdvisorService
-from .common import client_of, default_opponent, policy_named, rules_named, static_page
+from .common import client_of, default_model, policy_named, rules_named, static_page
 from .schemas import LIMITS, AdviseIn, PositionIn
 
 
@@ -19,7 +19,7 @@ def advisor_router(service: AdvisorService) -> APIRouter:
 
     @router.get(
         "/api/presets",
-        summary="Rules presets, policy presets, the default opponent "
+        summary="Rules presets, policy presets, the default opponent and play-on policy, "
         "and the ranges of the numeric arguments",
     )
     def presets() -> dict[str, Any]:
@@ -29,7 +29,8 @@ def advisor_router(service: AdvisorService) -> APIRouter:
         return {
             "rules": list(RULES),
             "policies": list(POLICIES),
-            "default_opponent": default_opponent(),
+            "default_opponent": default_model(),
+            "default_policy": default_model(),
             "advice_seconds": service.seconds,
             "advice_limit_seconds": service.limit_seconds,
             "limits": {name: list(bounds) for name, bounds in LIMITS.items()},
@@ -40,14 +41,15 @@ def advisor_router(service: AdvisorService) -> APIRouter:
         from ..gin.play.advisor import check_game_position
 
         position = _position(body.position)
-        opponent = body.opponent or default_opponent()
+        opponent = body.opponent or default_model()
+        policy = body.policy or default_model()
         # 400 before queueing
         check_game_position(position, rules_named(body.rules))
-        policy_named(body.policy), policy_named(opponent)
+        policy_named(policy), policy_named(opponent)
         return await service.advise(
             position,
             body.rules,
-            body.policy,
+            policy,
             opponent,
             body.samples,
             body.seed,
@@ -65,4 +67,31 @@ def _position(data: PositionIn) -> Any:
     try:
         return Position.from_json(data.model_dump(exclude_none=True))
     except (ValueError, TypeError) as error:
-        raise HTTPException(400, str(error)) from None
+        raise HTTPException(400, _turn_error(data, error) or str(error)) from None
+
+
+def _turn_error(data: PositionIn, error: Exception) -> str | None:
+    """A turn given without a stock count sets the stock: when the stock it implies is
+    out of range, the error is the turn's, with the turns that fit (``None``: another
+    error)."""
+    from ..gin.play.advisor import Position
+
+    if data.turn is None or data.stock is not None or "the stock must hold" not in str(error):
+        return None
+    fields = data.model_dump(exclude_none=True)
+
+    def fits(turn: int) -> bool:
+        try:
+            Position.from_json(fields | {"turn": turn})
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    latest = next((turn for turn in range(data.turn - 1, 0, -1) if fits(turn)), None)
+    if latest is None:
+        return None
+    return (
+        f"position.turn: turn {data.turn} does not fit this position: without a stock "
+        f"count the turn sets it, and no stock is left by then (this position fits turns "
+        f"1-{latest}, or give the stock)"
+    )

@@ -51,7 +51,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .._version import __version__
 from .advisor_page import advisor_router
 from .advisor_service import AdvisorService
-from .common import STATIC, default_opponent, policy_named, rules_named
+from .common import STATIC, default_model, policy_named, rules_named
 from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
 from .schemas import ERROR_RESPONSES, INDEX_MAX, LIMITS
 from .strategy_page import strategy_router
@@ -205,7 +205,7 @@ def _warm_up(service: AdvisorService) -> None:
     from ..gin.play.advisor import Position
     from .table import PracticeGame
 
-    opponent = default_opponent()
+    opponent = default_model()
     game = PracticeGame(
         "warm-up", rules_named("standard"), "standard", policy_named(opponent), opponent, seed=0
     )
@@ -222,7 +222,7 @@ def _warm_up(service: AdvisorService) -> None:
     with suppress(RuntimeError):  # RuntimeError: the server stopped first
         # no time limit: a cold JIT cache compiles for minutes
         service.executor.submit(
-            service.run, position, "standard", "basic", opponent, 512, 1, None, False, None, False
+            service.run, position, "standard", opponent, opponent, 512, 1, None, False, None, False
         )
 
 

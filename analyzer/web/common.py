@@ -1,5 +1,5 @@
 """What the pages share: their HTML files, the presets they name (resolved once), the
-default opponent and the client a request counts against."""
+default model and the client a request counts against."""
 
 from __future__ import annotations
 
@@ -23,9 +23,11 @@ def static_page(name: str) -> Callable[[], Awaitable[FileResponse]]:
     return serve_page
 
 
-def default_opponent() -> str:
-    """``expert``; ``gin-hunter`` (the strongest preset of the committed tournament) in a
-    checkout without the expert preset."""
+def default_model() -> str:
+    """The default opponent model and the default play-on policy of the advisor, the hints
+    and the table's opponent: ``expert``, as ``analyzer advise`` (``gin-hunter``, the
+    strongest preset of the committed tournament, in a checkout without the expert
+    preset)."""
     from ..gin.model.policies import PRESETS
 
     return "expert" if "expert" in PRESETS else "gin-hunter"

@@ -60,8 +60,11 @@ class AdviseIn(BaseModel):
         description="The opponent model (policy preset or spec) [default: expert].",
         max_length=MAX_SPEC_CHARS,
     )
-    policy: str = Field(
-        "basic", description="How you play on after this discard.", max_length=MAX_SPEC_CHARS
+    policy: str | None = Field(
+        None,
+        description="How you play on after this discard (policy preset or spec) "
+        "[default: expert, as analyzer advise].",
+        max_length=MAX_SPEC_CHARS,
     )
     samples: int | None = Field(
         None,

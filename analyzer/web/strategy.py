@@ -1,17 +1,64 @@
 """Interactive strategy charts from the committed CSVs in ``results/`` (never recomputed).
 
 Each chart is a plotly figure (as JSON-ready dicts) whose hover shows the 95% CI and the
-number of samples behind every point, and whose title names the opponent and the rules
-preset, as every strategy figure of the project does.
+number of samples behind every point, with a title and a subtitle naming the opponent and
+the rules preset, as every strategy figure of the project does.  The page shows the title
+and the subtitle as text above the figure (a plotly title does not wrap: on a phone it is
+cut), so the figures carry no title of their own.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from ..gin.studies.sweeps import SELF_PLAY_CHECK
+
+#: The rules presets in the order the page shows their charts: the standard rules first.
+RULES_ORDER = ("standard", "classic", "oklahoma")
+
+
+@dataclass(frozen=True)
+class ResultsFolder:
+    """Where the strategy page reads the report from, and how it was found."""
+
+    path: Path | None
+    """The folder read (``None``: none found)."""
+    found: str
+    """One sentence for the page: which folder, and why that one."""
+
+
+def locate_results(requested: Path) -> ResultsFolder:
+    """The report folder ``requested`` (an absolute path, or relative to the current
+    folder); a relative one missing there is looked for next to the analyzer's source
+    checkout (``pip install -e .`` keeps the package in the clone, beside ``results/``),
+    so that a server started in another folder still finds the committed report."""
+    here = Path.cwd()
+    if requested.is_dir():
+        return ResultsFolder(
+            requested.resolve(), f"Read from {requested.resolve()} (the server's results folder)."
+        )
+    if requested.is_absolute():
+        return ResultsFolder(None, f"No results folder at {requested}.")
+    checkout = Path(__file__).resolve().parents[2]
+    beside = checkout / requested
+    if beside.is_dir():
+        return ResultsFolder(
+            beside,
+            f"Read from {beside}, next to the analyzer's source checkout (the server's "
+            f"folder {here} has no folder {requested}).",
+        )
+    return ResultsFolder(
+        None,
+        f"No results folder: looked for {requested} in the server's folder {here} and "
+        f"next to the analyzer's source checkout {checkout} (start 'analyzer serve "
+        "--results FOLDER', or run 'analyzer report').",
+    )
+
 
 #: The knock chart's cells are (own turn, deadwood) with these columns.
 _CHART_COLUMNS = {"turn", "deadwood", "n", "mean", "low", "high"}
@@ -39,33 +86,35 @@ def _meta(folder: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _policy_label(meta: dict[str, Any], key: str) -> str:
-    """A policy as written in meta.json, named by its preset when it is one."""
+def _preset_name(meta: dict[str, Any], key: str) -> str:
+    """A policy as written in meta.json: its preset's name when it is one, else the spec."""
     text = str(meta.get(key, "?"))
     from ..gin.model.policies import PRESETS, format_policy
 
-    for name, preset in PRESETS.items():
-        if format_policy(preset) == text:
-            return f"{name} ({text})"
-    return text
+    return next((name for name, preset in PRESETS.items() if format_policy(preset) == text), text)
 
 
-def knock_chart_figure(
-    chart: pd.DataFrame, meta: dict[str, Any], title: str, value: str = ""
-) -> dict[str, Any]:
-    """Heatmap of knocking minus playing on by (own turn, deadwood).
+def _policy_label(meta: dict[str, Any], key: str) -> str:
+    """A policy as written in meta.json, named by its preset when it is one."""
+    text, name = str(meta.get(key, "?")), _preset_name(meta, key)
+    return text if name == text else f"{name} ({text})"
+
+
+def knock_chart_figure(chart: pd.DataFrame, value: str = "") -> dict[str, Any]:
+    """Heatmap of knocking minus playing on by (own turn, deadwood), each well-sampled
+    cell labelled with its value and a black line between the cells where knocking is
+    better and those where playing on is (as in the report's knock_chart.png).
 
     ``value`` is the column prefix: ``""`` for points per hand (``mean``, ``low``,
-    ``high``) or ``"win_"`` for the game-win probability from 0:0.
+    ``high``) or ``"win_"`` for the game-win probability from 0:0 (percentage points).
     """
     import plotly.graph_objects as go
 
     mean, low, high = (f"{value}{part}" for part in ("mean", "low", "high"))
-    turns = sorted(chart["turn"].unique())
-    deadwoods = sorted(chart["deadwood"].unique())
+    turns = sorted(int(t) for t in chart["turn"].unique())
+    deadwoods = sorted(int(d) for d in chart["deadwood"].unique())
     cells = chart.set_index(["deadwood", "turn"])
     scale = 100.0 if value == "win_" else 1.0
-    unit = "percentage points of game-win chance" if value == "win_" else "points per hand"
     z: list[list[float | None]] = []
     custom: list[list[Any]] = []
     for dw in deadwoods:
@@ -92,6 +141,7 @@ def knock_chart_figure(
         custom.append(custom_row)
     finite = [abs(v) for row in z for v in row if v is not None]
     limit = max(finite) if finite else 1.0
+    unit = "percentage points" if value == "win_" else "points"
     figure = go.Figure(
         go.Heatmap(
             x=turns,
@@ -102,7 +152,9 @@ def knock_chart_figure(
             zmid=0,
             zmin=-limit,
             zmax=limit,
-            colorbar={"title": {"text": "knock − play on"}},
+            texttemplate="%{z:+.1f}",
+            textfont={"size": 9},
+            colorbar={"title": {"text": f"knock − play on ({unit})", "side": "right"}},
             hovertemplate=(
                 "own turn %{x}, deadwood %{y}<br>knock − play on: %{z:+.2f}"
                 "<br>95% CI [%{customdata[0]:+.2f}, %{customdata[1]:+.2f}]"
@@ -111,38 +163,89 @@ def knock_chart_figure(
             ),
         )
     )
+    for x0, y0, x1, y1 in _boundary(z, turns, deadwoods):
+        figure.add_shape(
+            type="line", x0=x0, y0=y0, x1=x1, y1=y1, line={"color": "black", "width": 3}
+        )
+    figure.add_trace(
+        go.Scatter(  # the boundary's legend entry (the shapes have none)
+            x=[None],
+            y=[None],
+            mode="lines",
+            line={"color": "black", "width": 3},
+            name="boundary: knock (blue) / play on (red)",
+            hoverinfo="skip",
+        )
+    )
     figure.update_layout(
-        title={
-            "text": f"{title}<br><sup>{unit}; subject {_policy_label(meta, 'subject')}, "
-            f"opponent {_policy_label(meta, 'opponent')}, rules "
-            f"{meta.get('rules', '?')}; 95% CI in the hover; grey: too few "
-            "samples</sup>"
-        },
         xaxis={"title": {"text": "own turn"}, "dtick": 1},
-        yaxis={"title": {"text": "deadwood when able to knock (points)"}, "dtick": 1},
+        yaxis={"title": {"text": "deadwood (points)"}, "dtick": 1},
         plot_bgcolor="#d9d9d9",
-        margin={"t": 90},
+        showlegend=True,
+        legend={"orientation": "h", "y": -0.25},
+        margin={"t": 10, "l": 50, "r": 10},
     )
     return json.loads(figure.to_json())
 
 
+def _boundary(
+    z: list[list[float | None]], turns: list[int], deadwoods: list[int]
+) -> list[tuple[float, float, float, float]]:
+    """Line segments (x0, y0, x1, y1) between two neighbouring shown cells of which one
+    favours knocking (``z > 0``) and the other playing on."""
+    segments = []
+    for i, row in enumerate(z):
+        for j, value in enumerate(row):
+            if value is None:
+                continue
+            above = z[i + 1][j] if i + 1 < len(z) else None
+            if above is not None and (value > 0) != (above > 0):
+                y = (deadwoods[i] + deadwoods[i + 1]) / 2
+                segments.append((turns[j] - 0.5, y, turns[j] + 0.5, y))
+            right = row[j + 1] if j + 1 < len(row) else None
+            if right is not None and (value > 0) != (right > 0):
+                x = (turns[j] + turns[j + 1]) / 2
+                segments.append((x, deadwoods[i] - 0.5, x, deadwoods[i] + 0.5))
+    return segments
+
+
+def knock_chart_subtitle(meta: dict[str, Any], value: str = "") -> str:
+    """Who plays, the rules, the unit and how to read the knock chart."""
+    unit = (
+        "percentage points of the chance to win a game from 0:0"
+        if value == "win_"
+        else "points per hand"
+    )
+    deals = meta.get("deals")
+    return (
+        f"Player {_policy_label(meta, 'subject')} against opponent "
+        f"{_policy_label(meta, 'opponent')}, rules {meta.get('rules', '?')}"
+        + (f", {deals:,} deals" if isinstance(deals, int) else "")
+        + f". Each cell: {unit} gained by knocking now rather than playing on; blue: knock, "
+        "red: play on, grey: too few samples; the black line is the boundary. Hover a cell "
+        "for its 95% CI and sample count. The chart values one knock against this "
+        "opponent; the written answer above is a rule for the whole hand against a kind of "
+        "opponent, so the two need not agree."
+    )
+
+
 def knock_sweep_figure(sweep: pd.DataFrame, meta: dict[str, Any], metric: str) -> dict[str, Any]:
-    """One line per opponent against the knock threshold, with the 95% CI as error bars.
+    """One line per opponent against the knock threshold, with the 95% CI as error bars
+    (the sweep's determinism check, a policy against its own twin, is left out: it is a
+    test of the simulator, not a strategy answer).
 
     ``metric`` is ``diff`` (points per hand relative to knocking at 10) or ``game_win``
     (the probability of winning a game to the target).
     """
     import plotly.graph_objects as go
 
-    scale, label = (
-        (100.0, "game-win rate of A (%)")
-        if metric == "game_win"
-        else (1.0, "points per hand vs knocking at 10")
-    )
+    scale, label = _SWEEP_METRICS[metric]
     samples = "games" if metric == "game_win" else "deals"
     n_games = meta.get("games_per_arm")
     figure = go.Figure()
-    for opponent, group in sweep.groupby("opponent", sort=False):
+    for opponent, group in sweep[sweep["opponent"] != SELF_PLAY_CHECK].groupby(
+        "opponent", sort=False
+    ):
         mean = group[f"{metric}_mean"] * scale
         low, high = group[f"{metric}_low"] * scale, group[f"{metric}_high"] * scale
         n = [n_games] * len(group) if metric == "game_win" and n_games else group["n"]
@@ -167,26 +270,42 @@ def knock_sweep_figure(sweep: pd.DataFrame, meta: dict[str, Any], metric: str) -
                 ),
             )
         )
-    opponents = ", ".join(f"{k}: {v}" for k, v in meta.get("opponents", {}).items())
     figure.update_layout(
-        title={
-            "text": f"Knock threshold sweep: {label}<br><sup>subject "
-            f"{_policy_label(meta, 'subject')}, rules {meta.get('rules', '?')}; "
-            f"opponents {opponents or '?'}; error bars: 95% CI</sup>"
-        },
-        xaxis={"title": {"text": "A knocks at deadwood ≤ t (points)"}, "dtick": 1},
+        xaxis={"title": {"text": "knock at deadwood ≤ t (points)"}, "dtick": 1},
         yaxis={"title": {"text": label}},
-        legend={"title": {"text": "opponent"}},
-        margin={"t": 90},
+        legend={"title": {"text": "opponent"}, "orientation": "h", "y": -0.25},
+        margin={"t": 10, "l": 50, "r": 10},
     )
     return json.loads(figure.to_json())
+
+
+#: (scale, axis label) of each metric of the knock sweep.
+_SWEEP_METRICS = {
+    "diff": (1.0, "points per hand vs knocking at 10"),
+    "game_win": (100.0, "game-win rate (%)"),
+}
+
+
+def knock_sweep_subtitle(meta: dict[str, Any], metric: str) -> str:
+    """Who plays, the rules and the unit of a knock sweep chart."""
+    opponents = ", ".join(
+        f"{name} ({text})"
+        for name, text in meta.get("opponents", {}).items()
+        if name != SELF_PLAY_CHECK
+    )
+    return (
+        f"Player {_policy_label(meta, 'subject')} knocking at deadwood ≤ t, rules "
+        f"{meta.get('rules', '?')}; opponents {opponents or '?'}. "
+        f"{_SWEEP_METRICS[metric][1].capitalize()}; error bars: 95% CI."
+    )
 
 
 def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any]:
     """Heatmap of the robust knock rule (``analyzer equilibrium --out
     results/robust_knock``): the equilibrium mixture's knock probability by own-turn bin
-    and deadwood.  A mixture weight, not a sample mean: its precision is in the run's
-    ``_convergence.csv`` (exploitability by iteration), so the hover gives the source."""
+    and deadwood, each cell labelled.  A mixture weight, not a sample mean: its precision
+    is in the run's ``_convergence.csv`` (exploitability by iteration), so the hover gives
+    the source."""
     import plotly.graph_objects as go
 
     if "opponent_holds_pile_card" in strategy:
@@ -206,7 +325,6 @@ def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any
         [float(cells[(dw, turns)]) if (dw, turns) in cells.index else None for turns in bins]
         for dw in deadwoods
     ]
-    rules = str(strategy["rules"].iloc[0]) if "rules" in strategy else "?"
     figure = go.Figure(
         go.Heatmap(
             x=bins,
@@ -215,7 +333,9 @@ def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any
             zmin=0,
             zmax=1,
             colorscale="Blues",
-            colorbar={"title": {"text": "P(knock)"}},
+            texttemplate="%{z:.0%}",
+            textfont={"size": 10},
+            colorbar={"title": {"text": "P(knock)", "side": "right"}},
             hovertemplate=(
                 "own turns %{x}, deadwood %{y}<br>knock probability %{z:.0%}"
                 f"<br>equilibrium mixture from {source} (no sampling CI: see its "
@@ -224,83 +344,80 @@ def robust_strategy_figure(strategy: pd.DataFrame, source: str) -> dict[str, Any
         )
     )
     figure.update_layout(
-        title={
-            "text": f"Robust knock rule (approximate equilibrium)<br><sup>rules {rules}; "
-            "opponents: the knock tables of the mixture itself; shade = share of "
-            "the mixture that knocks</sup>"
-        },
         xaxis={
-            "title": {"text": "own turns (alert: the opponent holds a card it took from the pile)"},
+            "title": {"text": "own turns (alert: the opponent holds a pile card)"},
             "type": "category",
         },
-        yaxis={"title": {"text": "deadwood after the discard (points)"}, "dtick": 1},
-        margin={"t": 90},
+        yaxis={"title": {"text": "deadwood (points)"}, "dtick": 1},
+        margin={"t": 10, "l": 50, "r": 10},
     )
     return json.loads(figure.to_json())
 
 
+def _rules_rank(path: Path) -> tuple[int, str]:
+    """Sort key of a robust chart file: the standard rules first, then :data:`RULES_ORDER`,
+    then the rest by name."""
+    for rank, rules in enumerate(RULES_ORDER):
+        if path.stem.startswith(rules):
+            return rank, path.name
+    return len(RULES_ORDER), path.name
+
+
 def _robust_chart_files(results: Path) -> list[Path]:
-    """CSV files of a robust knock chart, if ``results/`` has one."""
+    """CSV files of a robust knock chart, if ``results/`` has one (standard rules first)."""
     found = sorted(results.glob("*robust*/*.csv")) + sorted(
         results.glob("knock_chart/*robust*.csv")
     )
-    return list(dict.fromkeys(found))
+    return sorted(dict.fromkeys(found), key=_rules_rank)
+
+
+def _chart(
+    chart_id: str, title: str, subtitle: str, source: str, figure: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "id": chart_id,
+        "title": title,
+        "subtitle": subtitle,
+        "source": source,
+        "figure": figure,
+    }
 
 
 def strategy_charts(results: Path) -> dict[str, Any]:
-    """Every chart the strategy page shows, plus notes about what is missing."""
+    """Every chart the strategy page shows, in its order (the robust rule first, standard
+    rules first; then the knock chart and the knock sweep), plus notes about what is
+    missing."""
     charts: list[dict[str, Any]] = []
     notes: list[str] = []
-    chart_csv = results / "knock_chart" / "knock_chart.csv"
-    if chart_csv.is_file():
-        chart = pd.read_csv(chart_csv)
-        meta = _meta(chart_csv.parent)
-        if set(chart.columns) >= _CHART_COLUMNS:
-            charts.append(
-                {
-                    "id": "knock-chart",
-                    "source": "knock_chart/knock_chart.csv",
-                    "figure": knock_chart_figure(chart, meta, "Knock chart: knock or play on?"),
-                }
-            )
-            if {"win_mean", "win_low", "win_high"} <= set(chart.columns):
-                charts.append(
-                    {
-                        "id": "knock-chart-games",
-                        "source": "knock_chart/knock_chart.csv",
-                        "figure": knock_chart_figure(
-                            chart, meta, "Knock chart: game-win difference from 0:0", value="win_"
-                        ),
-                    }
-                )
-        else:
-            notes.append(
-                "knock_chart/knock_chart.csv lacks the columns "
-                f"{', '.join(sorted(_CHART_COLUMNS - set(chart.columns)))}"
-            )
-    else:
-        notes.append("No knock chart in results/ (run 'analyzer report').")
     robust = _robust_chart_files(results)
     for path in robust:
         table = pd.read_csv(path)
         name = path.relative_to(results).as_posix()
-        if set(table.columns) >= _CHART_COLUMNS:
+        if set(table.columns) >= {"turns", "first_turn", "deadwood", "knock_probability"}:
+            rules = str(table["rules"].iloc[0]) if "rules" in table and len(table) else "?"
             charts.append(
-                {
-                    "id": "robust-" + path.stem,
-                    "source": name,
-                    "figure": knock_chart_figure(
-                        table, _meta(path.parent), f"Robust knock chart ({name})"
-                    ),
-                }
+                _chart(
+                    "robust-" + path.stem,
+                    f"The robust knock rule, {rules} rules",
+                    f"Rules {rules}; opponents: every knock table of the approximate "
+                    "equilibrium mixture (the rule no knock table can exploit). Each cell: "
+                    "the share of the mixture that knocks with this deadwood on these own "
+                    "turns; alert columns: while the opponent holds a card it took from the "
+                    "pile.",
+                    name,
+                    robust_strategy_figure(table, name),
+                )
             )
-        elif set(table.columns) >= {"turns", "first_turn", "deadwood", "knock_probability"}:
+        elif set(table.columns) >= _CHART_COLUMNS:
+            meta = _meta(path.parent)
             charts.append(
-                {
-                    "id": "robust-" + path.stem,
-                    "source": name,
-                    "figure": robust_strategy_figure(table, name),
-                }
+                _chart(
+                    "robust-" + path.stem,
+                    f"Robust knock chart ({name}): knock now or play on?",
+                    knock_chart_subtitle(meta),
+                    name,
+                    knock_chart_figure(table),
+                )
             )
         elif path.name.endswith(("_mixture.csv", "_convergence.csv")):
             continue  # the equilibrium's other files: its strategy file is charted
@@ -314,18 +431,56 @@ def strategy_charts(results: Path) -> dict[str, Any]:
             "No robust knock chart in results/ yet: it appears here once "
             "'analyzer equilibrium --out results/robust_knock' is committed."
         )
+    chart_csv = results / "knock_chart" / "knock_chart.csv"
+    if chart_csv.is_file():
+        chart = pd.read_csv(chart_csv)
+        meta = _meta(chart_csv.parent)
+        if set(chart.columns) >= _CHART_COLUMNS:
+            who = f"{_preset_name(meta, 'subject')} against {_preset_name(meta, 'opponent')}"
+            charts.append(
+                _chart(
+                    "knock-chart",
+                    f"Knock now or play on, by turn: {who}",
+                    knock_chart_subtitle(meta),
+                    "knock_chart/knock_chart.csv",
+                    knock_chart_figure(chart),
+                )
+            )
+            if {"win_mean", "win_low", "win_high"} <= set(chart.columns):
+                charts.append(
+                    _chart(
+                        "knock-chart-games",
+                        f"Knock now or play on, in game-win chance: {who}",
+                        knock_chart_subtitle(meta, "win_"),
+                        "knock_chart/knock_chart.csv",
+                        knock_chart_figure(chart, value="win_"),
+                    )
+                )
+        else:
+            notes.append(
+                "knock_chart/knock_chart.csv lacks the columns "
+                f"{', '.join(sorted(_CHART_COLUMNS - set(chart.columns)))}"
+            )
+    else:
+        notes.append("No knock chart in results/ (run 'analyzer report').")
     sweep_csv = results / "knock_sweep" / "sweep.csv"
     if sweep_csv.is_file():
         sweep = pd.read_csv(sweep_csv)
         meta = _meta(sweep_csv.parent)
         if set(sweep.columns) >= _SWEEP_COLUMNS:
-            for metric in ("diff", "game_win"):
+            titles = {
+                "diff": "One knock threshold for the whole hand: points per hand",
+                "game_win": "One knock threshold for the whole hand: games won",
+            }
+            for metric, title in titles.items():
                 charts.append(
-                    {
-                        "id": f"knock-sweep-{metric.replace('_', '-')}",
-                        "source": "knock_sweep/sweep.csv",
-                        "figure": knock_sweep_figure(sweep, meta, metric),
-                    }
+                    _chart(
+                        f"knock-sweep-{metric.replace('_', '-')}",
+                        title,
+                        knock_sweep_subtitle(meta, metric),
+                        "knock_sweep/sweep.csv",
+                        knock_sweep_figure(sweep, meta, metric),
+                    )
                 )
         else:
             notes.append(
@@ -334,4 +489,45 @@ def strategy_charts(results: Path) -> dict[str, Any]:
             )
     else:
         notes.append("No knock sweep in results/ (run 'analyzer report').")
-    return {"results": str(results), "charts": charts, "notes": notes}
+    return {"charts": charts, "notes": notes}
+
+
+def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> dict[str, Any]:
+    """The written knock answer for the rules preset ``rules`` and ``opponent`` (a family
+    of :data:`~analyzer.gin.studies.answers.FAMILIES`, a panel member or a policy), read
+    from the committed report and never computed: ``answer`` is
+    :meth:`~analyzer.report.knock_answer.KnockAnswer.to_dict`, or ``None`` with
+    ``missing`` saying why and which command computes it.  ``ValueError`` for an unknown
+    rules preset or opponent."""
+    from ..gin.model.rules import resolve_rules
+    from ..gin.studies.answers import FAMILIES
+    from ..report.knock_answer import ANSWERS_FOLDER, family_of, knock_answer, load_answers
+
+    resolve_rules(rules)
+    family = family_of(opponent)
+    data: dict[str, Any] = {
+        "rules": rules,
+        "opponent": opponent,
+        "families": {key: words for key, (words, _) in FAMILIES.items()},
+        "answer": None,
+        "missing": None,
+    }
+    compute = (
+        f"'analyzer when-to-knock --rules {rules} --opponent {opponent}' computes it (minutes)"
+    )
+    answers = None if folder.path is None else folder.path / ANSWERS_FOLDER / "answers.csv"
+    saved = None if folder.path is None else load_answers(folder.path)
+    if answers is None:
+        data["missing"] = f"{folder.found} {compute}."
+    elif saved is None:
+        state = "written by an older version of the report" if answers.is_file() else "missing"
+        data["missing"] = f"{answers} is {state}: 'analyzer report' writes it; {compute}."
+    elif saved.rules_name != rules or family not in {line.family for line in saved.lines}:
+        data["missing"] = (
+            f"The committed answers ({answers}) are for the {saved.rules_name} rules and "
+            f"the opponents {', '.join(line.family for line in saved.lines)}; {compute}."
+        )
+    else:
+        # the committed answers hold this one: knock_answer reads it, computing nothing
+        data["answer"] = knock_answer(rules, opponent, results=folder.path).to_dict()
+    return data

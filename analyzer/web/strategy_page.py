@@ -1,34 +1,60 @@
-"""The strategy page (``/strategy``) and its API: the report's charts as plotly figures,
-read again when the report's files change."""
+"""The strategy page (``/strategy``) and its API: the written knock answer and the
+report's charts as plotly figures, read again when the report's files change."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from .common import static_page
+from .schemas import MAX_SPEC_CHARS
 
 
 def strategy_router(results: Path) -> APIRouter:
     """The strategy page and the route of its charts, read from ``results`` (a folder of
-    the report)."""
+    the report; a relative one is also looked for next to the source checkout, see
+    :func:`~analyzer.web.strategy.locate_results`)."""
     router = APIRouter()
     router.get("/strategy", include_in_schema=False)(static_page("strategy.html"))
     charts_cache: dict[str, Any] = {}
 
     @router.get("/api/strategy", summary="The strategy charts (plotly figures) from results/")
     def strategy() -> dict[str, Any]:
-        from .strategy import strategy_charts
+        from .strategy import locate_results, strategy_charts
 
-        stamp = (
-            repr(sorted((p.as_posix(), p.stat().st_mtime) for p in results.glob("*/*.csv")))
-            if results.is_dir()
-            else ""
+        folder = locate_results(results)
+        if folder.path is None:
+            return {"results": None, "found": folder.found, "charts": [], "notes": []}
+        stamp = repr(
+            (
+                folder.path,
+                sorted((p.as_posix(), p.stat().st_mtime) for p in folder.path.glob("*/*")),
+            )
         )
         if charts_cache.get("stamp") != stamp:
-            charts_cache.update(stamp=stamp, data=strategy_charts(results))
-        return dict(charts_cache["data"])
+            charts_cache.update(stamp=stamp, data=strategy_charts(folder.path))
+        return {"results": str(folder.path), "found": folder.found} | charts_cache["data"]
+
+    @router.get(
+        "/api/when-to-knock",
+        summary="When to knock, in a player's words, from the committed report",
+    )
+    def when_to_knock(
+        rules: str = Query("standard", max_length=MAX_SPEC_CHARS, description="Rules preset."),
+        opponent: str = Query(
+            "unknown",
+            max_length=MAX_SPEC_CHARS,
+            description="Opponent family (unknown, knocks-at-once, camper, gin-hunter), "
+            "panel member or policy.",
+        ),
+    ) -> dict[str, Any]:
+        """The answer of ``analyzer when-to-knock`` as JSON (``answer``), read from the
+        committed report; never computed here (``answer`` null and ``missing`` says why
+        when the report does not hold it)."""
+        from .strategy import committed_knock_answer, locate_results
+
+        return committed_knock_answer(locate_results(results), rules, opponent)
 
     return router

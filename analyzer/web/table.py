@@ -6,7 +6,11 @@ through it, and the computer's moves are decided and played through it by the po
 (:meth:`~analyzer.gin.play.hand.Hand.decide`, until it is the person's turn again), so the
 engine's kernels make every move and keep what each player knows.
 Every discard decision of the person is kept as an advisor :class:`Position`, so that
-hints and the end-of-hand review rank the same actions the advisor would.
+hints and the end-of-hand review rank the same actions the advisor would.  The log is
+written for a person, cards in suit symbols (``6♣``); moves and positions in the API keep
+the notation (``6c``).  At the end of a hand with a knock, the result lays out both hands:
+the knocker's melds and deadwood, the defender's melds, layoffs and deadwood (as
+``analyzer replay`` shows them).
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.cards import format_card, parse_card
+from ..core.cards import format_card, format_hand, parse_card, to_indices, to_mask
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
+from ..gin.evaluator.api import best_melds
 from ..gin.evaluator.partition import best_discard_kernel, min_deadwood_kernel
 from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
@@ -29,6 +34,7 @@ from ..gin.play.advisor import Position
 from ..gin.play.game_kernels import close_game
 from ..gin.play.hand import Hand
 from ..gin.play.moves import Move
+from ..interop.openspiel import optimal_layoffs
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1
@@ -50,6 +56,20 @@ def _cards(mask: int) -> list[int]:
 def _sorted_for_display(cards: list[int]) -> list[str]:
     """Cards in notation, by suit then rank (the order of a held hand)."""
     return [format_card(c) for c in sorted(cards)]
+
+
+def _shown(card: int) -> str:
+    """A card as the log writes it: rank and suit symbol (``6♣``)."""
+    return format_card(card, symbols=True)
+
+
+#: How the hand ended, as the log's result line says it.
+_OUTCOME_WORDS = {
+    "knock": "by knocking",
+    "gin": "with gin",
+    "big_gin": "with big gin",
+    "undercut": "by an undercut",
+}
 
 
 @dataclass
@@ -241,7 +261,7 @@ class PracticeGame:
             self.must_knock = hand.stock_left <= 2
             hand.play(Move("take"))
             self.drawn = card
-            self.log.append(f"You took {format_card(card)} from the pile.")
+            self.log.append(f"You took {_shown(card)} from the pile.")
         elif move == "pass":
             hand.play(Move("pass"))
             self.log.append("You passed the upcard.")
@@ -254,7 +274,7 @@ class PracticeGame:
             hand.play(Move("draw"))
             self.drawn = hand.last_stock_card
             assert self.drawn is not None
-            self.log.append(f"You drew {format_card(self.drawn)} from the stock.")
+            self.log.append(f"You drew {_shown(self.drawn)} from the stock.")
         else:
             try:
                 self.decisions.append(Decision(self.hand_number, self.position(), move))
@@ -268,11 +288,12 @@ class PracticeGame:
             else:
                 card = parse_card(card_text)
                 hand.play(Move("discard" if verb == "play" else "knock", card))
-                self.log.append(
-                    ("You threw " if verb == "play" else f"You went {verb}, throwing ")
-                    + format_card(card)
-                    + "."
-                )
+                done = {
+                    "play": "discarded",
+                    "knock": "knocked and discarded",
+                    "gin": "went gin and discarded",
+                }[verb]
+                self.log.append(f"You {done} {_shown(card)}.")
             self.drawn = None
             self.must_knock = False
             if hand.done:
@@ -300,11 +321,19 @@ class PracticeGame:
         if move.kind == "pass":
             self.log.append("The computer passed the upcard.")
         elif move.kind == "take" and top is not None:
-            self.log.append(f"The computer took {format_card(top)} from the pile.")
+            self.log.append(f"The computer took {_shown(top)} from the pile.")
         elif move.kind == "draw":
             self.log.append("The computer drew from the stock.")
-        elif move.kind in ("discard", "knock") and move.card is not None:
-            self.log.append(f"The computer threw {format_card(move.card)}.")
+        elif move.kind == "discard" and move.card is not None:
+            self.log.append(f"The computer discarded {_shown(move.card)}.")
+        elif move.kind == "knock" and move.card is not None:
+            gin = self.hand.result["knocker_deadwood"] == 0
+            self.log.append(
+                f"The computer {'went gin' if gin else 'knocked'} and discarded "
+                f"{_shown(move.card)}."
+            )
+        elif move.kind == "big_gin":
+            self.log.append("The computer went big gin.")
 
     def _hand_over(self) -> None:
         """Score the finished hand into the game and keep its decisions for the review."""
@@ -323,12 +352,14 @@ class PracticeGame:
             "defender_deadwood": ended["defender_deadwood"],
             "computer_hand": _sorted_for_display(list(self.hand.cards(COMPUTER))),
             "your_hand": _sorted_for_display(list(self.hand.cards(ME))),
+            "showdown": self._showdown(),
         }
         self.results.append(result)
-        who = result["winner"] or "nobody"
-        self.log.append(
-            f"Hand over: {outcome}, {who} {'win' if who == 'you' else 'wins'} {points} points."
-        )
+        if winner < 0:
+            self.log.append(f"Hand over: {'a draw' if outcome == 'draw' else outcome}, no score.")
+        else:
+            who = "you win" if winner == ME else "the computer wins"
+            self.log.append(f"Hand over: {who} {points} points {_OUTCOME_WORDS[outcome]}.")
         if winner >= 0:
             self.scores[winner] += points
             self.boxes[winner] += 1
@@ -357,6 +388,75 @@ class PracticeGame:
                 f"{'win' if winner == ME else 'wins'}, totals "
                 f"{totals[0]}:{totals[1]} with bonuses."
             )
+
+    def _showdown(self) -> dict[str, Any] | None:
+        """The finished hand laid out (``None`` without a knock): the knocker's melds and
+        deadwood, the defender's melds, the cards it laid off on the knocker's melds and
+        its deadwood (the engine's count), cards in notation.  The layoffs are the
+        defender's best (:func:`~analyzer.interop.openspiel.optimal_layoffs`, chains along
+        a run included), as the engine lays off under every preset but ``eaai``."""
+        ended = self.hand.result
+        knocker = ended["knocker"]
+        if not isinstance(knocker, int):
+            return None
+        knocker_hand = self.hand.hand_mask(knocker)
+        laid_out = best_melds(knocker_hand)
+        defender = self.hand.hand_mask(1 - knocker)
+        laid = 0
+        if ended["outcome"] in ("knock", "undercut", "tie"):
+            sets = sum(m for m in laid_out.melds if len({c % 13 for c in to_indices(m)}) == 1)
+            runs = knocker_hand & ~laid_out.deadwood_cards & ~sets
+            laid = to_mask(optimal_layoffs(defender, sets, runs))
+        kept = best_melds(defender & ~laid)
+
+        def seat(player: int) -> str:
+            return "you" if player == ME else "computer"
+
+        return {
+            "knocker": {
+                "who": seat(knocker),
+                "melds": [format_hand(m).split() for m in laid_out.melds],
+                "deadwood_cards": format_hand(laid_out.deadwood_cards).split(),
+                "deadwood": int(ended["knocker_deadwood"] or 0),
+            },
+            "defender": {
+                "who": seat(1 - knocker),
+                "melds": [format_hand(m).split() for m in kept.melds],
+                "layoffs": format_hand(laid).split(),
+                "deadwood_cards": format_hand(kept.deadwood_cards).split(),
+                "deadwood": int(ended["defender_deadwood"] or 0),
+            },
+        }
+
+    def history(self) -> dict[str, Any]:
+        """The current (or last) hand as JSON-ready data to keep or to open in the
+        advisor: the game's settings, the game's score (points, after the hand once it is
+        over), the log, the person's discard decisions (each with its advisor position, the
+        CLI's ``--position`` format) and the result once over."""
+        hand = self.hand_number
+        decisions = [
+            {
+                "index": index,
+                "move": decision.action,
+                "position": None if decision.position is None else decision.position.describe(),
+                "error": decision.error,
+            }
+            for index, decision in enumerate(self.decisions)
+            if decision.hand == hand
+        ]
+        over = self.phase in ("hand over", "game over")
+        return {
+            "kind": "analyzer practice hand",
+            "rules": self.rules_preset,
+            "opponent": self.opponent_name,
+            "seed": self.seed,
+            "hand": hand,
+            "dealer": "you" if self.hand.dealer == ME else "computer",
+            "scores": list(self.scores),
+            "log": list(self.log),
+            "decisions": decisions,
+            "result": self.results[-1] if over and self.results else None,
+        }
 
     # ------------------------------------------------------------------ views
 

@@ -1,5 +1,7 @@
 """The practice table page (``/table``) and its API: games against a policy kept per
-client (:class:`GameStore`), moves, hints, and the review of a hand's decisions."""
+client (:class:`GameStore`), moves, hints, the review of a hand's decisions and its
+history.  Hints and reviews play on as the strongest preset (``expert``), as
+``analyzer advise`` does."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 
 from .advisor_service import AdvisorService
-from .common import client_of, default_opponent, policy_named, rules_named, static_page
+from .common import client_of, default_model, policy_named, rules_named, static_page
 from .guards import one_line
 from .schemas import INDEX_MAX, MoveIn, NewGameIn
 
@@ -104,7 +106,7 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
 
         from .table import PracticeGame, new_game_id
 
-        opponent = body.opponent or default_opponent()
+        opponent = body.opponent or default_model()
         game = PracticeGame(
             new_game_id(),
             rules_named(body.rules),
@@ -165,7 +167,7 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
         advice = await service.advise(
             position,
             preset,
-            "basic",
+            default_model(),
             opponent,
             None,
             1,
@@ -176,6 +178,16 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
         while len(hints) > MAX_GAMES:
             hints.pop(next(iter(hints)))
         return advice
+
+    @router.get(
+        "/api/games/{game_id}/history",
+        summary="The current or last hand as JSON: log, your decisions with their "
+        "advisor positions, and the result",
+    )
+    def history(game_id: str) -> dict[str, Any]:
+        game = games.get(game_id)
+        with game.lock:
+            return game.history()
 
     @router.get(
         "/api/games/{game_id}/decisions/{index}",
@@ -211,7 +223,7 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
                 decision.advice = await service.advise(
                     decision.position,
                     game.rules_preset,
-                    "basic",
+                    default_model(),
                     game.opponent_name,
                     None,
                     1,

@@ -1,7 +1,9 @@
 """The JSON API under the pages, through an in-process client."""
 
+import json
 import shutil
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("fastapi")
@@ -12,7 +14,7 @@ from analyzer.web.advisor_service import AdvisorService
 from analyzer.web.app import create_app
 from analyzer.web.guards import MAX_BODY_BYTES
 
-from .conftest import BASE_URL, KNOCK_DECISION
+from .conftest import BASE_URL, KNOCK_DECISION, ROOT, write_committed_answers
 
 
 @pytest.fixture
@@ -46,6 +48,16 @@ def test_advise_ranks_every_action_of_a_knock_decision(client):
     assert actions[0]["behind"] == 0
 
 
+def test_the_player_chooses_the_play_on_model_which_is_expert_by_default(client):
+    """As analyzer advise: you play on as expert unless told otherwise."""
+    for policy, expected in ((None, "expert"), ("basic", "basic")):
+        body = {"position": KNOCK_DECISION, "samples": 300, "opponent": "basic"}
+        response = client.post("/api/advise", json=body | ({"policy": policy} if policy else {}))
+        assert response.status_code == 200, response.text
+        assert response.json()["settings"]["policy"] == expected
+    assert client.get("/api/presets").json()["default_policy"] == "expert"
+
+
 def test_the_cli_position_json_with_lists_and_a_score_is_accepted(client):
     position = dict(KNOCK_DECISION, hand=KNOCK_DECISION["hand"].split(), score=[45, 80])
     response = client.post(
@@ -72,6 +84,10 @@ def test_the_cli_position_json_with_lists_and_a_score_is_accepted(client):
             "position.stock: Input should be less than or equal to 31",
         ),
         ({"position": dict(KNOCK_DECISION, turn=30)}, "turn 30 does not fit a stock of 25"),
+        (
+            {"position": {k: v for k, v in KNOCK_DECISION.items() if k != "stock"} | {"turn": 40}},
+            "position.turn: turn 40 does not fit this position",
+        ),
         ({"position": dict(KNOCK_DECISION, hand="3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 1x")}, "1x"),
         ({"position": dict(KNOCK_DECISION, colour="red")}, "position.colour"),
         ({"position": KNOCK_DECISION, "rules": "nope"}, "unknown rules preset 'nope'"),
@@ -172,13 +188,16 @@ def test_decisions_after_acting_carry_the_cost_of_the_move(client):
 
 def test_strategy_charts_hover_shows_the_ci_and_the_samples(client, results_dir):
     data = client.get("/api/strategy").json()
+    assert data["results"] == str(results_dir.resolve())
+    assert "Read from" in data["found"]
     ids = [chart["id"] for chart in data["charts"]]
     assert ids == ["knock-chart", "knock-chart-games", "knock-sweep-diff", "knock-sweep-game-win"]
     for chart in data["charts"]:
         trace = chart["figure"]["data"][0]
         assert "95% CI" in trace["hovertemplate"] and "n = " in trace["hovertemplate"]
-        assert "opponent" in chart["figure"]["layout"]["title"]["text"]
-        assert "rules standard" in chart["figure"]["layout"]["title"]["text"]
+        # titles and subtitles are the page's text (a plotly title does not wrap)
+        assert chart["title"] and "title" not in chart["figure"]["layout"]
+        assert "opponent" in chart["subtitle"] and "rules standard" in chart["subtitle"]
     assert any("No robust knock chart" in note for note in data["notes"])
     # a robust chart, once committed, is picked up (the cache follows the files)
     robust = results_dir / "knock_chart_robust"
@@ -189,11 +208,80 @@ def test_strategy_charts_hover_shows_the_ci_and_the_samples(client, results_dir)
     assert not any("No robust" in note for note in data["notes"])
 
 
+def test_the_knock_chart_has_cell_numbers_and_the_knock_play_on_boundary(client, results_dir):
+    chart = pd.read_csv(results_dir / "knock_chart" / "knock_chart.csv")
+    figure = next(
+        c for c in client.get("/api/strategy").json()["charts"] if c["id"] == "knock-chart"
+    )
+    heatmap = figure["figure"]["data"][0]
+    assert heatmap["texttemplate"] == "%{z:+.1f}"
+    segments = figure["figure"]["layout"]["shapes"]
+    # every segment separates two shown cells of opposite sign, and each such pair has one
+    shown = {(row.turn, row.deadwood): row.mean > 0 for row in chart.itertuples() if row.enough}
+    pairs = {
+        frozenset({cell, (cell[0] + dx, cell[1] + dy)})
+        for cell, knock in shown.items()
+        for dx, dy in ((1, 0), (0, 1))
+        if (cell[0] + dx, cell[1] + dy) in shown and shown[cell[0] + dx, cell[1] + dy] != knock
+    }
+    assert len(segments) == len(pairs) > 0
+    for shape in segments:
+        x, y = (shape["x0"] + shape["x1"]) / 2, (shape["y0"] + shape["y1"]) / 2
+        if shape["x0"] == shape["x1"]:  # vertical: between turns x - 0.5 and x + 0.5
+            assert frozenset({(x - 0.5, y), (x + 0.5, y)}) in pairs
+        else:
+            assert frozenset({(x, y - 0.5), (x, y + 0.5)}) in pairs
+
+
+def test_the_sweep_charts_leave_out_the_determinism_check(client):
+    charts = client.get("/api/strategy").json()["charts"]
+    sweep = [c for c in charts if c["id"].startswith("knock-sweep")]
+    assert len(sweep) == 2
+    for chart in sweep:
+        names = [trace["name"] for trace in chart["figure"]["data"]]
+        assert names == ["knock-ASAP (basic)", "gin-hunter"]
+        assert "determinism" not in json.dumps(chart)
+
+
+def test_robust_rules_are_charted_standard_first(client, results_dir):
+    folder = results_dir / "robust_knock"
+    folder.mkdir()
+    for rules in ("classic", "oklahoma", "standard"):
+        rows = ["rules,turns,first_turn,deadwood,knock_probability"]
+        rows += [f"{rules},1-32,1,{dw},1.0" for dw in range(11)]
+        (folder / f"{rules}_strategy.csv").write_text("\n".join(rows) + "\n")
+    data = client.get("/api/strategy").json()
+    ids = [chart["id"] for chart in data["charts"]]
+    assert ids[:3] == [
+        "robust-standard_strategy",
+        "robust-classic_strategy",
+        "robust-oklahoma_strategy",
+    ]
+    assert ids[3] == "knock-chart"
+    assert "standard rules" in data["charts"][0]["title"]
+
+
 def test_strategy_without_results_says_what_is_missing(tmp_path):
     with TestClient(create_app(tmp_path / "none", warm_up=False), base_url=BASE_URL) as client:
         data = client.get("/api/strategy").json()
-    assert data["charts"] == []
-    assert len(data["notes"]) == 3
+    assert data["charts"] == [] and data["results"] is None
+    assert data["found"] == f"No results folder at {tmp_path / 'none'}."
+
+
+def test_a_server_started_elsewhere_finds_the_results_beside_the_checkout(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
+        data = client.get("/api/strategy").json()
+    assert data["results"] == str(ROOT / "results")
+    assert "next to the analyzer's source checkout" in data["found"]
+    assert str(tmp_path) in data["found"]
+    assert data["charts"][0]["id"] == "robust-standard_strategy"
+    # a results folder in the server's folder comes first
+    shutil.copytree(ROOT / "results" / "knock_chart", tmp_path / "results" / "knock_chart")
+    with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
+        data = client.get("/api/strategy").json()
+    assert data["results"] == str(tmp_path / "results")
+    assert [c["id"] for c in data["charts"]] == ["knock-chart", "knock-chart-games"]
 
 
 def test_pages_scripts_and_openapi_are_served_locally(client):
@@ -277,7 +365,7 @@ def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_
     trace = robust[0]["figure"]["data"][0]
     assert trace["x"] == ["1-4", "5-8", "9-32"]
     assert trace["z"][10] == [0.25, 0.25, 0.25] and trace["z"][0] == [1.0, 1.0, 1.0]
-    assert "rules standard" in robust[0]["figure"]["layout"]["title"]["text"]
+    assert "standard rules" in robust[0]["title"]
     assert not data["notes"]  # the mixture file is skipped, not reported as unknown
 
 
@@ -297,3 +385,36 @@ def test_the_robust_chart_shows_the_alert_thresholds_beside_the_others(client, r
     trace = robust[0]["figure"]["data"][0]
     assert trace["x"] == ["1-6", "7-32", "1-6 (alert)", "7-32 (alert)"]
     assert trace["z"][10] == [1.0, 1.0, 1.0, 0.0] and trace["z"][4] == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_when_to_knock_reads_the_written_answer_from_the_report(client, results_dir):
+    missing = client.get("/api/when-to-knock").json()
+    assert missing["answer"] is None
+    assert "when_to_knock/answers.csv is missing" in missing["missing"]
+    assert "analyzer when-to-knock --rules standard --opponent unknown" in missing["missing"]
+    write_committed_answers(results_dir)
+    data = client.get("/api/when-to-knock").json()
+    assert (data["rules"], data["opponent"], data["missing"]) == ("standard", "unknown", None)
+    answer = data["answer"]
+    assert (
+        answer["title"]
+        == "When to knock · standard rules · against an opponent you know nothing about"
+    )
+    assert answer["rule"].startswith("Knock with 10 or less on turns 1-9")
+    assert answer["chart"]["turns"][0] == "1-3" and answer["chart"]["stock"][0] == "30-25"
+    assert {cell for row in answer["chart"]["rows"] for cell in row["cells"]} == {
+        "knock",
+        "play on",
+    }
+    assert (
+        answer["result_text"] == "+2.00 ± 0.50 points per hand on average over the 7 test opponents"
+    )
+    assert answer["worst_text"].startswith("-1.00 ± 0.40 points per hand against `search`")
+    assert str(results_dir) in answer["source"]
+    # a panel member names its family; another rules preset is not in the report
+    basic = client.get("/api/when-to-knock", params={"opponent": "basic"}).json()
+    assert basic["answer"]["family"] == "knocks-at-once"
+    classic = client.get("/api/when-to-knock", params={"rules": "classic"}).json()
+    assert classic["answer"] is None and "for the standard rules" in classic["missing"]
+    assert_400(client.get("/api/when-to-knock", params={"rules": "nope"}), "nope")
+    assert_400(client.get("/api/when-to-knock", params={"opponent": "wizard"}), "wizard")

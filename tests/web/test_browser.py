@@ -1,10 +1,14 @@
 """A real browser (Debian's headless chromium via selenium) on the three pages.
 
 It builds a position by clicking cards and reads the advisor's verdict, plays a hand to its
-end at the practice table (reloading the page in the middle), hovers a strategy chart, saves
-a screenshot of each page under the test's temp dir and checks the console has no errors.
+end at the practice table (reloading the page in the middle), saves it and opens it in the
+advisor, and hovers a strategy chart.  Every page is photographed at 1400 px and 420 px wide
+(a phone) into one folder under pytest's temp dir (its path is printed), each time checking
+that the page is no wider than the window and that the labels the cards could cover stay
+clear; the console must have no errors.
 """
 
+import json
 import os
 import re
 import shutil
@@ -20,6 +24,8 @@ import pytest
 
 from analyzer.core.cards import parse_card
 from analyzer.gin.evaluator.api import min_deadwood
+
+from .conftest import write_committed_answers
 
 webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("fastapi")
@@ -43,7 +49,18 @@ def free_port():
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def results(tmp_path_factory):
+    """The committed report with a written knock answer (the test's own, see
+    :func:`~tests.web.conftest.write_committed_answers`)."""
+    folder = tmp_path_factory.mktemp("report") / "results"
+    for study in ("knock_chart", "knock_sweep", "robust_knock"):
+        shutil.copytree(ROOT / "results" / study, folder / study)
+    write_committed_answers(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, results):
     """``analyzer serve`` in a subprocess, as a user starts it."""
     port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
@@ -57,7 +74,7 @@ def server(tmp_path_factory):
                 "--port",
                 str(port),
                 "--results",
-                str(ROOT / "results"),
+                str(results),
             ],
             cwd=ROOT,
             stdout=out,
@@ -109,7 +126,8 @@ def browser(tmp_path_factory):
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        "--window-size=1280,1100",
+        "--hide-scrollbars",
+        "--window-size=1400,1100",
         f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
     ):
         options.add_argument(flag)
@@ -133,13 +151,53 @@ def ready(driver):
     return driver.execute_script("return document.body.dataset.ready") == "1"
 
 
-def screenshot(driver, path):
-    """The whole page (the window grows to the document's height for the shot)."""
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(1280, min(max(height + 250, 800), 4000))
-    driver.save_screenshot(str(path))
-    driver.set_window_size(1280, 1100)
-    assert path.stat().st_size > 10_000
+#: The widths every page is checked and photographed at: a desktop and a phone (px).
+WIDTHS = (1400, 420)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    """The folder of the screenshots (kept with pytest's temp dirs)."""
+    folder = tmp_path_factory.mktemp("screenshots")
+    print(f"screenshots in {folder}")
+    return folder
+
+
+def screenshot(driver, folder, name):
+    """The whole page at each of :data:`WIDTHS` (the window grows to the document's height
+    for the shot), checking that nothing makes the page wider than the window."""
+    for width in WIDTHS:
+        driver.set_window_size(width, 1100)
+        assert no_horizontal_overflow(driver, width)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, min(max(height + 250, 800), 6000))
+        path = folder / f"{name}-{width}.png"
+        driver.save_screenshot(str(path))
+        assert path.stat().st_size > 10_000
+    driver.set_window_size(WIDTHS[0], 1100)
+
+
+def no_horizontal_overflow(driver, width):
+    """Whether the page fits the window's width (waiting out plotly's resizing)."""
+    return WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return document.documentElement.scrollWidth") <= width
+    )
+
+
+def rectangles_apart(driver, first, second):
+    """Whether the elements of the CSS selectors ``first`` and ``second`` are both shown
+    and do not overlap (their bounding boxes, in pixels)."""
+    return driver.execute_script(
+        """
+        const [a, b] = [arguments[0], arguments[1]].map(s => document.querySelector(s));
+        if (!a || !b) return false;
+        const [r, q] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+        if (!r.width || !r.height || !q.width || !q.height) return false;
+        return r.right <= q.left || q.right <= r.left || r.bottom <= q.top || q.bottom <= r.top;
+        """,
+        first,
+        second,
+    )
 
 
 def click_cards(driver, mode, cards):
@@ -148,11 +206,11 @@ def click_cards(driver, mode, cards):
         driver.find_element(By.ID, f"card-{card}").click()
 
 
-def test_advisor_page_builds_a_position_by_clicking_and_shows_the_verdict(
-    server, browser, tmp_path
-):
+def test_advisor_page_builds_a_position_by_clicking_and_shows_the_verdict(server, browser, shots):
     browser.get(server + "/")
     wait(browser, ready)
+    # the play-on model is expert by default, as analyzer advise
+    assert Select(browser.find_element(By.ID, "policy")).first_selected_option.text == "expert"
     click_cards(browser, "hand", "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h")
     click_cards(browser, "pile", "Td Ks Jh Ts Kd Tc")
     click_cards(browser, "opp_took", "8d 9s")
@@ -160,21 +218,26 @@ def test_advisor_page_builds_a_position_by_clicking_and_shows_the_verdict(
     for field, value in (("stock", "25"), ("turn", "5"), ("upcard", "5c")):
         browser.find_element(By.ID, field).send_keys(value)
     Select(browser.find_element(By.ID, "opponent")).select_by_value("basic")
+    Select(browser.find_element(By.ID, "policy")).select_by_value("basic")
     assert "11 cards" in browser.find_element(By.ID, "summary").text
     browser.find_element(By.ID, "advise").click()
     verdict = wait(browser, lambda d: d.find_element(By.ID, "verdict").text)
     assert re.match(r"(Knock|Play on|Go gin), discarding", verdict), verdict
     rows = browser.find_elements(By.CSS_SELECTOR, "#actions-table tbody tr")
     assert len(rows) >= 2  # knock and play on with the deadwood card, at least
-    assert "Opponent model: basic" in browser.find_element(By.ID, "run").text
-    screenshot(browser, tmp_path / "advisor.png")
+    # actions in words and suit symbols, as the verdict
+    assert re.match(r"(knock|discard|gin),? (discarding )?[A2-9TJQK][♣♦♥♠]", rows[0].text)
+    run = browser.find_element(By.ID, "run").text
+    assert "Opponent model: basic; you play on as basic" in run
+    screenshot(browser, shots, "advisor")
     # the position lives in the URL: a reload (or a shared link) restores it
-    assert "position=" in browser.current_url
+    assert "position=" in browser.current_url and "policy=basic" in browser.current_url
     browser.refresh()
     wait(browser, ready)
     assert "in-hand" in browser.find_element(By.ID, "card-6d").get_attribute("class")
     assert "in-pile" in browser.find_element(By.ID, "card-Kd").get_attribute("class")
     assert browser.find_element(By.ID, "stock").get_attribute("value") == "25"
+    assert Select(browser.find_element(By.ID, "policy")).first_selected_option.text == "basic"
     browser.find_element(By.ID, "export").click()
     assert '"opp_took": "8d 9s"' in browser.find_element(By.ID, "json").get_attribute("value")
     assert console_errors(browser) == []
@@ -215,7 +278,19 @@ def click_move(driver, move):
     driver.find_element(By.ID, button).click()
 
 
-def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser, tmp_path):
+def labels_clear_of_cards(driver):
+    """At every width: a raised (selected) card leaves the "Your hand" label clear, and
+    the stock count the card back."""
+    for width in WIDTHS:
+        driver.set_window_size(width, 1100)
+        assert rectangles_apart(driver, "#hand-label", "#hand .card.selected"), width
+        assert rectangles_apart(driver, "#stock-count", "#stock .card"), width
+        # the count is written beside the card back, not on it
+        assert driver.find_element(By.CSS_SELECTOR, "#stock .card").text == ""
+    driver.set_window_size(WIDTHS[0], 1100)
+
+
+def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser, shots, tmp_path):
     browser.get(server + "/table")
     wait(browser, ready)
     Select(browser.find_element(By.ID, "mode")).select_by_value("hand")
@@ -238,7 +313,11 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
         if phase == "discard" and not hinted:  # hints before acting: wait for one
             wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint-panel table"))
             assert browser.find_element(By.CSS_SELECTOR, "#hint-panel .verdict").text
-            screenshot(browser, tmp_path / "table-hint.png")
+            card = browser.find_element(By.CSS_SELECTOR, "#hand .card").get_attribute("id")
+            browser.find_element(By.ID, card).click()  # raised: the label above stays clear
+            labels_clear_of_cards(browser)
+            screenshot(browser, shots, "table-discard")
+            browser.find_element(By.ID, card).click()  # (the hand is drawn anew on a click)
             hinted = True
         log_lines = len(browser.find_elements(By.CSS_SELECTOR, "#log li"))
         click_move(browser, choose(browser, legal.split(",")))
@@ -250,8 +329,14 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
         )
         moves += 1
     assert reloaded and hinted
-    result = browser.find_element(By.ID, "result-panel").text
-    assert result.startswith("Hand 1:")
+    log = browser.find_element(By.ID, "log").text
+    assert not re.search(r"\b[A2-9TJQK][cdhs]\b", log), log  # suit symbols, in words
+    assert browser.find_element(By.ID, "result-text").text.startswith("Hand 1: ")
+    game = browser.execute_script("return game")
+    if game["last_result"]["knocker"]:  # both hands laid out
+        for role in ("knocker", "defender"):
+            row = browser.find_element(By.ID, f"laid-{role}")
+            assert row.is_displayed() and "deadwood" in row.text
     wait(
         browser,
         lambda d: (
@@ -261,11 +346,59 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
     )
     assert "Review of hand 1" in browser.find_element(By.ID, "review-panel").text
     assert browser.find_element(By.ID, "next-hand").is_displayed()
-    screenshot(browser, tmp_path / "table.png")
+    screenshot(browser, shots, "table-hand-over")
+    assert console_errors(browser) == []
+    # the hand saved as JSON (a download) opens in the advisor
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    browser.execute_cdp_cmd(
+        "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+    )
+    browser.find_element(By.ID, "save-hand").click()
+    saved = wait(browser, lambda d: next(downloads.glob("practice-hand-1.json"), None), 30)
+    history = json.loads(saved.read_text())
+    assert history["kind"] == "analyzer practice hand" and history["result"]["hand"] == 1
+    first = history["decisions"][0]["position"]
+    browser.get(server + "/")
+    wait(browser, ready)
+    browser.find_element(By.ID, "history-file").send_keys(str(saved))
+    wait(browser, lambda d: d.find_element(By.ID, "history-choice").is_displayed())
+    options = browser.find_elements(By.CSS_SELECTOR, "#history-decision option")
+    assert len(options) == len([d for d in history["decisions"] if d["position"]])
+    for card in first["hand"].split():
+        assert "in-hand" in browser.find_element(By.ID, f"card-{card}").get_attribute("class")
+    assert browser.find_element(By.ID, "stock").get_attribute("value") == str(first["stock"])
+    screenshot(browser, shots, "advisor-saved-hand")
     assert console_errors(browser) == []
 
 
-def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, tmp_path):
+def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shots):
+    browser.get(server + "/strategy")
+    wait(browser, ready)
+    answer = browser.find_element(By.ID, "answer")
+    first_chart = browser.find_element(By.CSS_SELECTOR, ".chart-block")
+    assert answer.is_displayed() and answer.location["y"] < first_chart.location["y"]
+    title = browser.find_element(By.ID, "answer-title").text
+    assert title == "When to knock · standard rules · against an opponent you know nothing about"
+    assert browser.find_element(By.ID, "answer-rule").text.startswith("Knock with 10 or less")
+    chart = browser.find_element(By.ID, "answer-chart").text
+    assert "cards left in the stock" in chart and "play on" in chart
+    assert "Worst case:" in browser.find_element(By.ID, "answer-worst").text
+    Select(browser.find_element(By.ID, "answer-opponent")).select_by_value("knocks-at-once")
+    wait(
+        browser, lambda d: "knocks as soon as it can" in d.find_element(By.ID, "answer-title").text
+    )
+    Select(browser.find_element(By.ID, "answer-rules")).select_by_value("classic")
+    missing = wait(browser, lambda d: d.find_element(By.ID, "answer-missing").text)
+    assert "No written answer" in missing and "analyzer when-to-knock --rules classic" in missing
+    assert not browser.find_element(By.ID, "answer-body").is_displayed()
+    Select(browser.find_element(By.ID, "answer-rules")).select_by_value("standard")
+    wait(browser, lambda d: d.find_element(By.ID, "answer-body").is_displayed())
+    screenshot(browser, shots, "strategy-answer")
+    assert console_errors(browser) == []
+
+
+def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots, results):
     browser.get(server + "/strategy")
     wait(browser, ready)
     plots = browser.find_elements(By.CSS_SELECTOR, ".js-plotly-plot")
@@ -282,8 +415,15 @@ def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, tmp_path)
         timeout=10,
     )
     assert "95% CI" in hover and "n = " in hover
-    # the robust knock rule is charted when results/ has it, else a note says where from
-    robust_charts = browser.find_elements(By.CSS_SELECTOR, "[id^='robust-']")
-    assert robust_charts or "robust" in browser.find_element(By.ID, "notes").text
-    screenshot(browser, tmp_path / "strategy.png")
+    text = browser.find_element(By.TAG_NAME, "main").text
+    assert "determinism" not in text
+    assert str(results) in browser.find_element(By.ID, "found").text
+    # the robust knock rule first, standard rules first
+    first = browser.find_element(By.CSS_SELECTOR, ".chart-block h3").text
+    assert first == "The robust knock rule, standard rules"
+    # every title and subtitle is whole text on the page (nothing cut by the chart)
+    for block in browser.find_elements(By.CSS_SELECTOR, ".chart-block"):
+        subtitle = block.find_element(By.CSS_SELECTOR, "p.muted")
+        assert subtitle.is_displayed() and "rules" in subtitle.text.lower()
+    screenshot(browser, shots, "strategy")
     assert console_errors(browser) == []

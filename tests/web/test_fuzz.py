@@ -269,6 +269,8 @@ ROUTES = st.sampled_from(
         ("GET", "/api/games/{id}/hint?decision={index}"),
         ("GET", "/api/games/{id}/decisions/{index}"),
         ("GET", "/api/games/{id}/review"),
+        ("GET", "/api/games/{id}/history"),
+        ("GET", "/api/when-to-knock?rules={id}&opponent={index}"),
         ("POST", "/api/games/{id}/move"),
         ("GET", "/api/presets"),
         ("GET", "/api/strategy"),

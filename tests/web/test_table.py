@@ -1,16 +1,17 @@
 """The practice table's game logic: legality, the computer's replies, scoring."""
 
 import random
+import re
 
 import numpy as np
 import pytest
 
-from analyzer.core.cards import format_card, parse_card
+from analyzer.core.cards import card_points, format_card, parse_card
 from analyzer.gin.engine.transitions import Slot
 from analyzer.gin.evaluator.api import min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
-from analyzer.gin.play.advisor import legal_actions
+from analyzer.gin.play.advisor import Position, legal_actions
 from analyzer.web.table import ME, IllegalMove, PracticeGame
 
 
@@ -192,3 +193,71 @@ def test_every_discard_decision_is_an_advisor_position_with_the_same_actions(pre
             game.move(rng.choice(pile) if pile and rng.random() < 0.5 else rng.choice(legal))
         assert all(d.position is not None and d.error is None for d in game.decisions)
     assert decisions >= 12
+
+
+NOTATION = re.compile(r"\b[A2-9TJQK][cdhs]\b")
+
+
+def test_the_log_is_written_for_a_person_in_suit_symbols():
+    game = new_game(seed=9, mode="hand")
+    play_hand(game)
+    text = "\n".join(game.log)
+    assert not NOTATION.search(text), text
+    assert re.search(
+        r"You (discarded|knocked and discarded|went gin and discarded) \S+[♣♦♥♠]\.", text
+    )
+    assert "threw" not in text and "went knock" not in text
+    assert game.log[-1].startswith("Hand over: ")
+
+
+def test_the_end_of_a_knocked_hand_lays_out_melds_layoffs_and_deadwood():
+    """Every hand with a knock: the knocker's melds are melds and its deadwood cards count
+    its deadwood; the defender's melds, layoffs and deadwood cards make its hand, the
+    layoffs meld with the knocker's melds, and the deadwood cards count its deadwood."""
+    laid_off = 0
+    for seed in range(30):
+        game = new_game(seed=seed, mode="hand")
+        play_hand(game)
+        result = game.results[-1]
+        showdown = result["showdown"]
+        if result["knocker"] is None:
+            assert showdown is None
+            continue
+        knocker, defender = showdown["knocker"], showdown["defender"]
+        assert knocker["who"] == result["knocker"] != defender["who"]
+        hands = {"you": result["your_hand"], "computer": result["computer_hand"]}
+        melded = [card for meld in knocker["melds"] for card in meld]
+        assert all(min_deadwood(" ".join(meld)) == 0 for meld in knocker["melds"])
+        assert sorted(melded + knocker["deadwood_cards"]) == sorted(hands[knocker["who"]])
+        assert (
+            sum(card_points(parse_card(c)) for c in knocker["deadwood_cards"])
+            == (knocker["deadwood"])
+        )
+        own = [card for meld in defender["melds"] for card in meld]
+        assert all(min_deadwood(" ".join(meld)) == 0 for meld in defender["melds"])
+        assert sorted(own + defender["layoffs"] + defender["deadwood_cards"]) == sorted(
+            hands[defender["who"]]
+        )
+        assert min_deadwood(" ".join(melded + defender["layoffs"])) == 0
+        assert (
+            sum(card_points(parse_card(c)) for c in defender["deadwood_cards"])
+            == (defender["deadwood"])
+        )
+        laid_off += len(defender["layoffs"])
+    assert laid_off > 0  # some hand had a layoff
+
+
+def test_a_hand_history_holds_the_log_the_decisions_and_the_result():
+    game = new_game(seed=3, mode="hand")
+    play_hand(game)
+    history = game.history()
+    assert history["kind"] == "analyzer practice hand"
+    assert (history["rules"], history["opponent"], history["hand"]) == ("standard", "basic", 1)
+    assert history["log"] == game.log and history["result"] == game.results[-1]
+    assert len(history["decisions"]) == len(game.decisions) >= 1
+    for row, decision in zip(history["decisions"], game.decisions, strict=True):
+        assert row["move"] == decision.action
+        # each position opens in the advisor as it was
+        assert Position.from_json(row["position"]) == decision.position
+    game.deal()
+    assert game.history()["decisions"] == [] and game.history()["result"] is None

@@ -3,7 +3,8 @@
 const position = { hand: [], pile: [], opp_took: [], opp_threw: [], drawn: null };
 const $ = (id) => document.getElementById(id);
 const FIELDS = ["stock", "turn", "dealer", "from_pile", "upcard", "use_score", "score_me",
-  "score_opp", "rules", "opponent", "samples", "seed"];
+  "score_opp", "rules", "opponent", "policy", "samples", "seed"];
+const SETTINGS = ["rules", "opponent", "policy", "samples", "seed"];
 
 function toggle(list, card) {
   const i = list.indexOf(card);
@@ -82,7 +83,8 @@ function loadPosition(data) {
 
 function saveToUrl() {
   const params = new URLSearchParams({ position: JSON.stringify(positionJson()),
-    rules: $("rules").value, opponent: $("opponent").value, seed: $("seed").value });
+    rules: $("rules").value, opponent: $("opponent").value, policy: $("policy").value,
+    seed: $("seed").value });
   if ($("samples").value) params.set("samples", $("samples").value);
   history.replaceState(null, "", "#" + params.toString());
 }
@@ -93,7 +95,7 @@ function loadFromUrl() {
     try { loadPosition(JSON.parse(params.get("position"))); }
     catch (error) { $("error").textContent = "The link's position is not valid JSON."; }
   }
-  for (const key of ["rules", "opponent", "samples", "seed"]) {
+  for (const key of SETTINGS) {
     if (params.get(key)) $(key).value = params.get(key);
   }
 }
@@ -103,7 +105,7 @@ async function getAdvice() {
   $("advise").disabled = true;
   $("advise").textContent = "Thinking…";
   const body = { position: positionJson(), rules: $("rules").value, opponent: $("opponent").value,
-    seed: Number($("seed").value || 1) };
+    policy: $("policy").value, seed: Number($("seed").value || 1) };
   if ($("samples").value) body.samples = Number($("samples").value);
   try {
     const advice = await api("/api/advise", body);
@@ -120,6 +122,40 @@ async function getAdvice() {
   }
 }
 
+// A position (the CLI's --position JSON) or a hand saved at the practice table (its
+// decisions offered in a list, the first opened).
+let savedHand = null;
+function openJson(data) {
+  if (data && data.kind === "analyzer practice hand") {
+    savedHand = data;
+    const usable = data.decisions.filter(d => d.position);
+    if (!usable.length) throw new Error("the saved hand has no decision the advisor can open");
+    const select = $("history-decision");
+    select.replaceChildren(...usable.map(d => {
+      const option = document.createElement("option");
+      option.value = d.index;
+      option.textContent = `${moveWords(d.move)} (stock ${d.position.stock})`;
+      return option;
+    }));
+    $("history-choice").hidden = false;
+    if ([...$("rules").options].some(o => o.value === data.rules)) $("rules").value = data.rules;
+    if ([...$("opponent").options].some(o => o.value === data.opponent)) $("opponent").value = data.opponent;
+    openDecision(usable[0].index);
+    return;
+  }
+  loadPosition(data);
+  $("result").hidden = true;
+  render();
+}
+
+function openDecision(index) {
+  const decision = savedHand.decisions.find(d => d.index === index);
+  $("history-decision").value = index;
+  loadPosition(decision.position);
+  $("result").hidden = true;
+  render();
+}
+
 async function init() {
   const grid = $("grid");
   for (let suit = 0; suit < 4; suit++) {
@@ -128,6 +164,7 @@ async function init() {
   const presets = await api("/api/presets");
   fillSelect($("rules"), presets.rules, "standard");
   fillSelect($("opponent"), presets.policies, presets.default_opponent);
+  fillSelect($("policy"), presets.policies, presets.default_policy);
   loadFromUrl();
   for (const id of FIELDS) $(id).addEventListener("change", saveToUrl);
   $("advise").addEventListener("click", getAdvice);
@@ -136,9 +173,16 @@ async function init() {
   });
   $("export").addEventListener("click", () => { $("json").value = JSON.stringify(positionJson(), null, 1); });
   $("import").addEventListener("click", () => {
-    try { loadPosition(JSON.parse($("json").value)); $("error").textContent = ""; render(); }
+    try { openJson(JSON.parse($("json").value)); $("error").textContent = ""; }
     catch (error) { $("error").textContent = "Not a JSON position: " + error.message; }
   });
+  $("history-file").addEventListener("change", async () => {
+    const file = $("history-file").files[0];
+    if (!file) return;
+    try { openJson(JSON.parse(await file.text())); $("error").textContent = ""; }
+    catch (error) { $("error").textContent = "Not a saved hand: " + error.message; }
+  });
+  $("history-decision").addEventListener("change", () => openDecision(Number($("history-decision").value)));
   render();
   document.body.dataset.ready = "1";
 }

@@ -6,6 +6,18 @@ const SYMBOLS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
 
 function cardName(rank, suit) { return RANKS[rank] + SUITS[suit]; }
 function cardLabel(name) { return name[0] + SYMBOLS[name[1]]; }
+// Cards in notation ("3c 4c" or a list) in symbols ("3♣ 4♣").
+function cardsLabel(cards) {
+  const list = Array.isArray(cards) ? cards : String(cards || "").split(/\s+/).filter(Boolean);
+  return list.map(cardLabel).join(" ");
+}
+// A move or advisor action ("play 6c", "knock 6c", "gin 6c", "big gin") in words.
+function moveWords(move) {
+  const [verb, card] = move.split(" ");
+  if (!card || verb === "big") return move;
+  const label = cardLabel(card);
+  return verb === "play" ? "discard " + label : `${verb}, discarding ${label}`;
+}
 function isRed(name) { return name[1] === "d" || name[1] === "h"; }
 function cardIndex(name) { return SUITS.indexOf(name[1]) * 13 + RANKS.indexOf(name[0]); }
 function sortCards(cards) { return [...cards].sort((a, b) => cardIndex(a) - cardIndex(b)); }
@@ -69,7 +81,7 @@ function adviceTable(advice) {
     if (i === 0) tr.className = "best";
     const behind = i === 0 ? "best" :
       (-row.behind * scale).toFixed(1) + " ± " + (row.behind_half_width * scale).toFixed(1) + unit;
-    const cells = [row.action + (row.dropped ? " *" : ""), row.deadwood,
+    const cells = [moveWords(row.action) + (row.dropped ? " *" : ""), row.deadwood,
       (row.mean * scale).toFixed(2), (row.half_width * scale).toFixed(2), behind, pct(row.p_win),
       row.kind === "gin" || row.kind === "big gin" ? "-" : pct(row.p_undercut),
       row.kind === "play" ? pct(row.p_opp_gin) : "-", row.samples];
@@ -82,6 +94,14 @@ function adviceTable(advice) {
   });
   table.appendChild(body);
   return table;
+}
+
+// An element in a box that scrolls sideways when it is wider than the screen.
+function scrolling(element) {
+  const box = document.createElement("div");
+  box.className = "scroll";
+  box.appendChild(element);
+  return box;
 }
 
 function adviceSummary(advice) {

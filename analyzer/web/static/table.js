@@ -20,8 +20,8 @@ function render() {
   const shown = over && game.last_result ? game.last_result.computer_hand : null;
   $("opp-hand").replaceChildren(...(shown ? shown.map(c => cardButton(c)) :
     Array.from({ length: game.computer_cards }, () => backCard())));
-  $("stock-count").textContent = `(${game.stock})`;
-  $("stock").replaceChildren(backCard(String(game.stock)));
+  $("stock-count").textContent = `${game.stock} cards`;
+  $("stock").replaceChildren(backCard());
   $("pile-count").textContent = `(${game.pile.length})`;
   $("pile").replaceChildren(...game.pile.slice(-6).map(c => cardButton(c)));
   $("score").textContent = `you ${game.scores[0]} · computer ${game.scores[1]}` +
@@ -72,18 +72,79 @@ function statusText() {
   }
 }
 
+const OUTCOME_WORDS = { knock: "by knocking", gin: "with gin", big_gin: "with big gin",
+  undercut: "by an undercut" };
+
 function renderResult() {
   const result = game.last_result;
   $("result-panel").hidden = !result;
   if (!result) { $("review-panel").hidden = true; return; }
-  let text = `Hand ${result.hand}: ${result.outcome}. ` + (result.winner ?
-    `${result.winner === "you" ? "You win" : "The computer wins"} ${result.points} points.` : "No points.");
-  if (result.knocker) text += ` Knocker (${result.knocker}) deadwood ${result.knocker_deadwood}, ` +
-    `defender ${result.defender_deadwood}.`;
+  let text = `Hand ${result.hand}: ` + (result.winner ?
+    `${result.winner === "you" ? "you win" : "the computer wins"} ${result.points} points ` +
+    `${OUTCOME_WORDS[result.outcome] || result.outcome}.` :
+    (result.outcome === "draw" ? "a draw, no score." : `${result.outcome}, no score.`));
   if (game.final) text += ` Game over: ${game.final.winner === "you" ? "you win" : "the computer wins"}, ` +
     `totals with bonuses ${game.final.totals[0]}:${game.final.totals[1]}` +
     (game.final.shutout ? " (shutout)." : ".");
-  $("result-panel").textContent = text;
+  $("result-text").textContent = text;
+  $("showdown").replaceChildren(...(result.showdown ? showdown(result.showdown) : []));
+}
+
+// The hands laid out: the knocker's melds and deadwood, the defender's melds, layoffs and
+// deadwood, one row each.
+function showdown(laid) {
+  const seat = (side, role) => {
+    const row = document.createElement("div");
+    row.className = "laid-out";
+    row.id = "laid-" + role;
+    const who = side.who === "you" ? "You" : "The computer";
+    const title = document.createElement("div");
+    title.className = "laid-title";
+    title.textContent = `${who} (${role === "knocker" ? "knocked" : "defended"}): deadwood ${side.deadwood} points`;
+    row.appendChild(title);
+    const groups = side.melds.map(meld => ["meld", meld]);
+    if (side.layoffs && side.layoffs.length) groups.push(["laid off on the knocker's melds", side.layoffs]);
+    if (side.deadwood_cards.length) groups.push(["deadwood", side.deadwood_cards]);
+    for (const [label, cards] of groups) {
+      const group = document.createElement("div");
+      group.className = "meld " + label.split(" ")[0];
+      const name = document.createElement("span");
+      name.className = "meld-label";
+      name.textContent = label;
+      const holder = document.createElement("div");
+      holder.className = "cards";
+      holder.replaceChildren(...cards.map(c => cardButton(c)));
+      group.append(name, holder);
+      row.appendChild(group);
+    }
+    return row;
+  };
+  return [seat(laid.knocker, "knocker"), seat(laid.defender, "defender")];
+}
+
+// The hand's history (log, your decisions with their positions, result) as a JSON file,
+// to keep or to open in the advisor.
+async function saveHand() {
+  try {
+    const history = await api(`/api/games/${game.id}/history`);
+    const blob = new Blob([JSON.stringify(history, null, 1)], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `practice-hand-${history.hand}.json`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  } catch (error) { setError(error.message); }
+}
+
+// The advisor page with a position open (its URL carries the position).
+function advisorLink(position) {
+  const link = document.createElement("a");
+  link.textContent = "open in the advisor";
+  link.href = "/#" + new URLSearchParams({ position: JSON.stringify(position), rules: game.rules,
+    opponent: game.opponent }).toString();
+  return link;
 }
 
 function clickHand(card) {
@@ -127,7 +188,7 @@ async function showHint() {
   try {
     const advice = await api(`/api/games/${game.id}/hint?decision=${game.decisions}`);
     if (token !== hintToken || advice.stale) return;
-    panel.replaceChildren(verdictLine(advice.verdict), adviceTable(advice), note(adviceSummary(advice)));
+    panel.replaceChildren(verdictLine(advice.verdict), scrolling(adviceTable(advice)), note(adviceSummary(advice)));
   } catch (error) { if (token === hintToken) panel.textContent = "No hint: " + error.message; }
 }
 
@@ -140,9 +201,9 @@ async function showAfter(index) {
     const row = await api(`/api/games/${game.id}/decisions/${index}`);
     if (token !== hintToken) return;
     if (!row.advice) { panel.textContent = "No verdict for this move: " + row.error; return; }
-    panel.replaceChildren(verdictLine(`You chose ${row.move}; the advisor: ${row.verdict}` +
+    panel.replaceChildren(verdictLine(`You chose to ${moveWords(row.move)}; the advisor: ${row.verdict}` +
       (row.cost === null ? "" : ` Your move cost ${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)} points.`)),
-    adviceTable(row.advice));
+    scrolling(adviceTable(row.advice)));
   } catch (error) { if (token === hintToken) panel.textContent = "No verdict: " + error.message; }
 }
 
@@ -156,24 +217,27 @@ async function showReview() {
     table.className = "data";
     table.id = "review";
     table.innerHTML = "<thead><tr><th>your move</th><th>hand held</th><th>stock</th>" +
-      "<th>advisor's best</th><th>cost (points)</th></tr></thead>";
+      "<th>advisor's best</th><th>cost (points)</th><th></th></tr></thead>";
     const body = document.createElement("tbody");
     for (const row of review.decisions) {
       const tr = document.createElement("tr");
-      for (const cell of [row.move, row.position ? row.position.hand : "?",
-        row.position ? row.position.stock : "?", row.best || "no advice: " + row.error,
+      for (const cell of [moveWords(row.move), row.position ? cardsLabel(sortCards(row.position.hand.split(" "))) : "?",
+        row.position ? row.position.stock : "?", row.best ? moveWords(row.best) : "no advice: " + row.error,
         row.cost === null ? "?" : `${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)}`]) {
         const td = document.createElement("td");
         td.textContent = cell;
         tr.appendChild(td);
       }
+      const open = document.createElement("td");
+      if (row.position) open.appendChild(advisorLink(row.position));
+      tr.appendChild(open);
       body.appendChild(tr);
     }
     table.appendChild(body);
     const heading = document.createElement("h2");
     heading.textContent = `Review of hand ${review.hand}: your costliest decisions first ` +
       `(total ${review.total_cost.toFixed(1)} points against the advisor's best play)`;
-    panel.replaceChildren(heading, review.decisions.length ? table : note("No discard decisions this hand."));
+    panel.replaceChildren(heading, review.decisions.length ? scrolling(table) : note("No discard decisions this hand."));
   } catch (error) { panel.textContent = "No review: " + error.message; }
 }
 
@@ -237,6 +301,7 @@ async function init() {
   $("hint").addEventListener("click", showHint);
   $("new-game").addEventListener("click", newGame);
   $("next-hand").addEventListener("click", nextHand);
+  $("save-hand").addEventListener("click", saveHand);
   const id = new URL(location.href).searchParams.get("game") || localStorage.getItem("practice-game");
   if (id) {
     try {
