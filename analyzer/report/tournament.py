@@ -147,5 +147,5 @@ SECTION = Section(
     "Draw and discard policies: a round robin",
     run_tournament,
     render_tournament,
-    seconds=483,
+    seconds=35,
 )
