@@ -104,7 +104,7 @@ _compile_announced = False
 
 def announce_compile(hidden: bool) -> None:
     """Say once per process, on stderr, that the kernels are being compiled when their
-    cache folder (:mod:`analyzer._kernel_cache`) is still empty: the first run after an
+    cache folder (:mod:`analyzer._kernel_cache`) holds none yet: the first run after an
     install or an upgrade spends minutes there before any bar moves.  Shown where the
     bars are (:func:`progress_hidden`)."""
     global _compile_announced
@@ -114,7 +114,9 @@ def announce_compile(hidden: bool) -> None:
     from .._kernel_cache import cache_dir
 
     folder = cache_dir()
-    if not folder.is_dir() or not any(folder.iterdir()):
+    # numba makes the folders when the kernel modules load; an index file means a
+    # kernel was compiled and saved
+    if not folder.is_dir() or next(folder.rglob("*.nbi"), None) is None:
         print(
             f"compiling kernels (first run only: a few minutes, then cached in {folder.parent})",
             file=sys.stderr,

@@ -71,7 +71,7 @@ def report_command(
 
     \b
     Example:
-      analyzer report              # the committed results/ (about 5 minutes on 2 cores)
+      analyzer report              # the committed results/ (about 4 minutes on 2 cores)
       analyzer report --quick --out /tmp/report
       analyzer report --checkpoint report.json      # Ctrl-C, then add --resume
 

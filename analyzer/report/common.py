@@ -94,7 +94,7 @@ def section_intro(question: str, players: str, rules: str, relation: str = "") -
     when the two could be read as one question."""
     text = f"**Question.** {question}\n\n**Who plays.** {players} **Rules:** {rules}.\n"
     if relation:
-        text += f"\n**Not the box's question.** {relation}\n"
+        text += f"\n**Not the box's question.** {relation[0].upper()}{relation[1:]}\n"
     return text + "\n"
 
 

@@ -121,7 +121,7 @@ Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 1
 
 
 SECTION = Section(
-    "dealt", "Dealt hands: how often can you knock at once?", run_dealt, render_dealt, seconds=3
+    "dealt", "Dealt hands: how often can you knock at once?", run_dealt, render_dealt, seconds=1
 )
 
 

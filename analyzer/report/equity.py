@@ -339,7 +339,7 @@ def section_text(study: EquityStudy, link: str) -> str:
 
 #: Section 7 of the standard report.
 SECTION = Section(
-    "equity", TITLE, run_equity, lambda study: section_text(study, "equity"), seconds=23
+    "equity", TITLE, run_equity, lambda study: section_text(study, "equity"), seconds=28
 )
 
 __all__ = [

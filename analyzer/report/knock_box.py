@@ -128,10 +128,19 @@ def render_knock_box(box: KnockBox) -> str:
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",
     ]
+    said: dict[tuple[int, ...], str] = {robust.line.table: "an unknown opponent"}
     for family in FAMILIES:
         if family == "unknown":
             continue
         answer = box.answer(family)
+        same = said.setdefault(answer.line.table, f"`{family}`")
+        if same != f"`{family}`":
+            lines.append(
+                f"* **Against {answer.opponent_words}** (`{family}`, measured against "
+                f"`{answer.line.opponent}`): the same rule as against {same}. Result "
+                f"{points_text(answer.line.result)}."
+            )
+            continue
         lines.append(
             f"* **Against {answer.opponent_words}** (`{family}`, measured against "
             f"`{answer.line.opponent}`): {answer.rule[0].lower()}{answer.rule[1:]} "
@@ -168,4 +177,4 @@ def render_knock_box(box: KnockBox) -> str:
 
 
 #: The report's opening box, above the run's description (no heading of its own).
-SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=70)
+SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=61)

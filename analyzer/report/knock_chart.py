@@ -105,7 +105,7 @@ the same pair from {equity_deals:,} deals. Full table with CIs (points and game-
 
 
 SECTION = Section(
-    "chart", "When to knock, by turn: knock now or play on?", run_chart, render_chart, seconds=14
+    "chart", "When to knock, by turn: knock now or play on?", run_chart, render_chart, seconds=4
 )
 
 

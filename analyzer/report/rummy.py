@@ -404,7 +404,7 @@ CHARTS = {
 }
 
 #: Section 8 of the standard report.
-SECTION = Section("rummy", TITLE, run_rummy, render_rummy, seconds=33)
+SECTION = Section("rummy", TITLE, run_rummy, render_rummy, seconds=8)
 
 __all__ = [
     "CHARTS",

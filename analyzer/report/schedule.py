@@ -155,7 +155,7 @@ Tables: [steps.csv](schedule/steps.csv), [gaps.csv](schedule/gaps.csv).
 
 
 SECTION = Section(
-    "schedule", "Best knock schedule and best responses", run_schedule, render_schedule, seconds=48
+    "schedule", "Best knock schedule and best responses", run_schedule, render_schedule, seconds=51
 )
 
 

@@ -164,5 +164,5 @@ paired differences vs t = 10, points per hand; games won: share of games to 100;
 
 
 SECTION = Section(
-    "sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep, render_sweep, seconds=24
+    "sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep, render_sweep, seconds=16
 )

@@ -143,5 +143,5 @@ SECTION = Section(
     "Scoring variants: how much does the rule book change the game?",
     run_variants,
     render_variants,
-    seconds=9,
+    seconds=10,
 )

@@ -29,3 +29,22 @@ def test_times_left_read_as_minutes_and_seconds():
     assert _minutes(65.4) == "1:05"
     assert _minutes(0) == "0:00"
     assert _minutes(3599.6) == "60:00"
+
+
+def test_a_run_without_compiled_kernels_says_it_is_compiling(tmp_path, monkeypatch, capsys):
+    import analyzer._kernel_cache as kernel_cache
+
+    monkeypatch.setenv(progress.PROGRESS_ENV, "always")
+    monkeypatch.setattr(kernel_cache, "cache_dir", lambda: tmp_path)
+    (tmp_path / "gin_play").mkdir()  # numba's folders exist before any kernel is saved
+    monkeypatch.setattr(progress, "_compile_announced", False)
+    progress.announce_compile(hidden=False)
+    assert "compiling kernels (first run only" in capsys.readouterr().err
+    # once per process
+    progress.announce_compile(hidden=False)
+    assert capsys.readouterr().err == ""
+    # a saved kernel: nothing to say
+    (tmp_path / "gin_play" / "kernel.nbi").write_bytes(b"")
+    monkeypatch.setattr(progress, "_compile_announced", False)
+    progress.announce_compile(hidden=False)
+    assert capsys.readouterr().err == ""

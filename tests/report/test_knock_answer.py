@@ -61,15 +61,18 @@ def _answers() -> KnockAnswers:
     return KnockAnswers("standard", "expert", lines, members, 800)
 
 
-def _write(folder, answers: KnockAnswers) -> None:
-    (folder / ANSWERS_FOLDER).mkdir(parents=True)
+def write_answers(folder) -> KnockAnswers:
+    """``folder/when_to_knock`` as the report writes it, from :func:`_answers`."""
+    answers = _answers()
+    (folder / ANSWERS_FOLDER).mkdir(parents=True, exist_ok=True)
     answers.to_frame().to_csv(folder / ANSWERS_FOLDER / "answers.csv", index=False)
     answers.panel.to_csv(folder / ANSWERS_FOLDER / "panel.csv", index=False)
+    (folder / ANSWERS_FOLDER / "meta.json").write_text(json.dumps({"command": "analyzer report"}))
+    return answers
 
 
 def test_the_answers_files_read_back_as_written(tmp_path):
-    answers = _answers()
-    _write(tmp_path, answers)
+    answers = write_answers(tmp_path)
     loaded = load_answers(tmp_path)
     assert loaded is not None
     assert loaded.lines == answers.lines
@@ -152,7 +155,7 @@ def test_panel_members_name_their_family(opponent, family):
 
 
 def test_the_committed_answer_is_read_not_computed(tmp_path):
-    _write(tmp_path, _answers())
+    write_answers(tmp_path)
     answer = knock_answer("standard", "basic", results=tmp_path)
     assert answer.family == "knocks-at-once"
     assert answer.line.result.mean == 5.7
@@ -167,7 +170,7 @@ def test_a_bad_opponent_is_a_value_error_naming_it():
 def test_the_command_prints_the_committed_answer_and_its_json(tmp_path):
     from analyzer.cli.main import cli
 
-    _write(tmp_path, _answers())
+    write_answers(tmp_path)
     result = CliRunner().invoke(cli, ["when-to-knock", "--results", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("When to knock · standard rules · against an opponent")

@@ -46,50 +46,6 @@ def warm_advisor():
 def write_committed_answers(results):
     """``results/when_to_knock`` as the report writes it (standard rules, the unknown and
     the knocks-at-once opponents; numbers made up for the tests, shapes real)."""
-    import json
+    from tests.report.test_knock_answer import write_answers
 
-    import pandas as pd
-
-    from analyzer.core.stats import Estimate
-    from analyzer.gin.studies.answers import AnswerLine, KnockAnswers
-    from analyzer.report.knock_answer import ANSWERS_FOLDER
-
-    lines = [
-        AnswerLine(
-            "unknown",
-            (10, 10, 10, 0, 10, 10, 0, 0),
-            "panel",
-            Estimate(2.0, 1.5, 2.5, 800),
-            Estimate(-1.0, -1.4, -0.6, 800),
-            "search",
-        ),
-        AnswerLine(
-            "knocks-at-once",
-            (0,) * 8,
-            "basic",
-            Estimate(5.7, 4.8, 6.6, 800),
-            Estimate(-2.0, -2.5, -1.5, 800),
-            "search",
-        ),
-    ]
-    members = pd.DataFrame(
-        [
-            {
-                "answer": line.family,
-                "member": member,
-                "points": 1.0,
-                "points_low": 0.5,
-                "points_high": 1.5,
-                "deals": 800,
-            }
-            for line in lines
-            for member in ("basic", "search")
-        ]
-    )
-    answers = KnockAnswers("standard", "expert", lines, members, 800)
-    folder = results / ANSWERS_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    answers.to_frame().to_csv(folder / "answers.csv", index=False)
-    answers.panel.to_csv(folder / "panel.csv", index=False)
-    (folder / "meta.json").write_text(json.dumps({"command": "analyzer report"}))
-    return answers
+    return write_answers(results)
