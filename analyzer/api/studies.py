@@ -83,10 +83,7 @@ def when_to_knock(
             raise TypeError(f"results must be a folder (a str or a Path) or None, got {results!r}")
         if not Path(results).is_dir():
             raise ValueError(f"results must be an existing folder, got {str(results)!r}")
-    try:
-        family_of(opponent)
-    except ValueError as error:
-        raise ValueError(f"opponent {opponent!r}: {error}") from None
+    family_of(opponent)  # an unknown opponent fails here, before any work
     folder = None if results is None else Path(results)
     with progress_to(progress, "hand") as update:
         return knock_answer(rules, opponent, deals, seed, folder, progress=update)

@@ -19,10 +19,10 @@ from .run_control import scheduler_option, set_jobs
 @click.option(
     "--rules",
     "preset",
-    type=click.Choice(list(RULE_PRESETS)),
     default="standard",
     show_default=True,
-    help="Rules preset.",
+    metavar="PRESET",
+    help=f"Rules preset: {', '.join(RULE_PRESETS)}.",
 )
 @click.option(
     "--opponent",

@@ -524,7 +524,7 @@ def tournament_command(
         results = studies.tournament(
             rules, field, deals, games, seed, progress=update, scheduler=scheduler
         )
-    standings = tournament_ranking(results)
+    standings = studies.ranking(results)
     order = list(standings["policy"])
 
     def draw(axes: Any) -> None:
@@ -595,23 +595,6 @@ def tournament_command(
             )
         ],
     )
-
-
-def tournament_ranking(results: pd.DataFrame) -> pd.DataFrame:
-    """The tournament's ranking (:func:`analyzer.gin.studies.sweeps.ranking`) with
-    ``points_half`` and ``game_win_half``: the mean of the policy's pairings' 95%
-    half-widths, a bound on the half-width of its mean (the pairings share their deals)."""
-    from ..gin.studies.sweeps import ranking
-
-    halves = (
-        results.assign(
-            points_half=(results["points_high"] - results["points_low"]) / 2,
-            game_win_half=(results["game_win_high"] - results["game_win_low"]) / 2,
-        )
-        .groupby("a")[["points_half", "game_win_half"]]
-        .mean()
-    )
-    return ranking(results).join(halves, on="policy")
 
 
 @click.command("variants")

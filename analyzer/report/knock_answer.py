@@ -329,7 +329,13 @@ def family_of(opponent: str) -> str:
     for family, (_, member) in FAMILIES.items():
         if opponent in (family, member):
             return family
-    return format_player(parse_player(opponent))
+    try:
+        return format_player(parse_player(opponent))
+    except ValueError as error:
+        raise ValueError(
+            f"opponent {opponent!r} is neither a family ({', '.join(FAMILIES)}) nor a "
+            f"policy: {error}"
+        ) from None
 
 
 def knock_answer(

@@ -54,6 +54,7 @@ TINY = {
     "equity": ["equity", "--deals", "300", "--games", "40"],
     "advise": _ADVICE,
     "exploit": ["exploit", "basic", "--deals", "100", "--games", "0", "--rounds", "1"],
+    "when-to-knock": ["when-to-knock"],
     "equilibrium": ["equilibrium", "--base", "basic", "--deals", "100", "--iterations", "1"],
 }
 

@@ -232,7 +232,9 @@ def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
         write_text(folder / "dealt.csv", "partial")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(build, "SECTIONS", (Section("dealt", None, writes_then_stops, str),))
+    monkeypatch.setattr(
+        build, "SECTIONS", (Section("dealt", None, writes_then_stops, str, seconds=1),)
+    )
     result = run("report", "--out", "fresh/report", "--no-progress")
     assert result.exit_code == 130
     assert list(tmp_path.iterdir()) == []

@@ -113,7 +113,7 @@ SLOW_REPORT = """
         time.sleep(120)
         return ""
 
-    build.SECTIONS = (Section("sweep", None, slow_section, str),)
+    build.SECTIONS = (Section("sweep", None, slow_section, str, seconds=1),)
     from analyzer.cli.main import cli
     cli(sys.argv[1:], prog_name="analyzer")
 """
@@ -357,7 +357,7 @@ FAKE_SECTION = """
             ax.plot(range(11), [t * t for t in range(11)])
         return ""
 
-    build.SECTIONS = (Section("sweep", None, section, str),)
+    build.SECTIONS = (Section("sweep", None, section, str, seconds=1),)
 """
 
 

@@ -255,10 +255,10 @@ def test_cli_text_and_json(tmp_path):
     )
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
-    assert lines[0].startswith("opponent model: gin-hunter;")  # the advice says whom it assumes
-    assert lines[5].split()[:2] == ["#", "action"]  # after position, run and unit lines
-    assert lines[-2].startswith(("Knock, discarding", "Play on, discarding"))
-    assert lines[-1].startswith("Against the ")  # the other opponent model's verdict
+    assert "opponent model gin-hunter" in lines[0]  # the title says whom it assumes
+    assert any(line.split()[:2] == ["#", "action"] for line in lines)  # the table's header
+    assert lines[-1].startswith(("Knock, discarding", "Play on, discarding"))  # the verdict
+    assert any(line.startswith("Against the ") for line in lines)  # the other model's verdict
     path = tmp_path / "pos.json"
     path.write_text(json.dumps({"hand": KNOCKABLE, "stock": 20}))
     result = run(
@@ -273,10 +273,11 @@ def test_cli_text_and_json(tmp_path):
         "gin-hunter",
     )
     data = json.loads(result.output)
-    assert data["verdict"] == lines[-2]  # same seed, same advice
+    assert lines[-1] == data["verdict"] + "."  # same seed, same advice
     assert data["samples"] <= 512 and data["position"]["stock"] == 20
-    assert data["opponent_model"] == lines[0].split()[2].rstrip(";")
-    assert data["cross_check"]["same_verdict"] == (lines[-1].endswith("the same."))
+    assert data["opponent_model"] == "gin-hunter"
+    cross_check = next(line for line in lines if line.startswith("Against the "))
+    assert data["cross_check"]["same_verdict"] == cross_check.endswith("the same.")
 
 
 @pytest.mark.parametrize(

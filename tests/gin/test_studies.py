@@ -106,7 +106,13 @@ def test_tournament_is_antisymmetric():
     assert pairs.loc[("basic", "simple"), "game_win"] + pairs.loc[
         ("simple", "basic"), "game_win"
     ] == pytest.approx(1)
-    assert list(studies.ranking(results).columns) == ["policy", "points", "game_win"]
+    assert list(studies.ranking(results).columns) == [
+        "policy",
+        "points",
+        "points_half",
+        "game_win",
+        "game_win_half",
+    ]
 
 
 def test_schedule_policy_bins():
