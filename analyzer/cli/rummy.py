@@ -257,12 +257,7 @@ def _print_result(result: HandResult | GameResult, preset: str) -> None:
             "policy": rows["policy"],
             ("hands won" if hands else "games won"): won,
             **(
-                {
-                    "points/hand": [
-                        estimate_text(e, 2)
-                        for e in result.player_points  # type: ignore[union-attr]
-                    ]
-                }
+                {"points/hand": [estimate_text(e, 2) for e in result.player_points]}
                 if isinstance(result, HandResult)
                 else {"final score": [f"{v:.1f}" for v in rows["points"]]}
             ),

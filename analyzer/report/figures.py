@@ -9,7 +9,7 @@ functions only draw on a given ``Axes``, label axes with units and add CI bands 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -330,7 +330,7 @@ def knock_rule_chart(table: Sequence[int], ax: Axes, bins: Sequence[tuple[int, i
 
 
 def schedules_chart(
-    schedules: dict[str, Sequence[int]],
+    schedules: Mapping[str, Sequence[int]],
     bins: Sequence[tuple[int, int]],
     ax: Axes,
     last_turn: int = 14,

@@ -402,7 +402,9 @@ def knock_answer(
 def _source(folder: Path, name: str) -> str:
     meta = folder / ANSWERS_FOLDER / "meta.json"
     command = json.loads(meta.read_text())["command"] if meta.exists() else "analyzer report"
-    return f"{folder / name} (`{command}`)"
+    path = (folder / name).absolute()
+    shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
+    return f"{shown} (`{command}`)"
 
 
 __all__ = [
