@@ -85,6 +85,7 @@ class KnockAnswer:
     """The policy that plays everything but the knock."""
     deals: int
     """Deals per comparison (each played twice, seats swapped)."""
+    seed: int
     source: str
     """Where the numbers come from (a committed file, or computed now)."""
     panel_size: int
@@ -98,6 +99,14 @@ class KnockAnswer:
     @property
     def title(self) -> str:
         return f"When to knock · {self.rules_name} rules · against {self.opponent_words}"
+
+    @property
+    def run_text(self) -> str:
+        """Who plays what and the run's size: the title's second line."""
+        return (
+            f"everything but the knock played as {self.base} · {self.deals:,} deals per "
+            f"comparison, seats swapped · seed {self.seed}"
+        )
 
     @property
     def rule(self) -> str:
@@ -158,6 +167,7 @@ class KnockAnswer:
 
         lines = [
             self.title,
+            f"  {self.run_text}",
             "",
             *_wrap(self.rule),
             "",
@@ -168,10 +178,8 @@ class KnockAnswer:
             *_wrap(f"Result: {self.result_text()}."),
             *_wrap(f"Worst case: {self.worst_text()}."),
             "",
-            *_wrap(
-                f"Everything but the knock is played as `{self.base}`; {self.deals:,} deals "
-                f"per comparison, seats swapped; {self.source}."
-            ),
+            *_wrap(f"Source: {self.source}."),
+            "x ± h: the estimate x and the half-width h of its 95% confidence interval.",
         ]
         return "\n".join(lines)
 
@@ -199,6 +207,7 @@ class KnockAnswer:
             "worst_text": self.worst_text(),
             "base": self.base,
             "deals": self.deals,
+            "seed": self.seed,
             "source": self.source,
             "text": self.text(),
         }
@@ -216,7 +225,7 @@ class KnockAnswer:
             figsize=(8, 3.6),
             title=self.title,
             caption=f"{self.rule} Result: {self.result_text()}. Worst case: "
-            f"{self.worst_text()}. Everything but the knock played as {self.base}.",
+            f"{self.worst_text()}. {self.run_text[0].upper()}{self.run_text[1:]}.",
         ) as drawn:
             knock_rule_chart(self.line.table, drawn.axes, SCHEDULE_BINS)
         return drawn.axes.figure
@@ -228,8 +237,8 @@ class KnockAnswer:
         return (
             f"<p><b>{self.title}</b></p><p>{self.rule}</p>{self.chart().to_html()}"
             f"<p>Result: {self.result_text()}.<br>Worst case: {self.worst_text()}.</p>"
-            f"<p><small>Everything but the knock is played as {self.base}; {self.deals:,} "
-            f"deals per comparison, seats swapped; {self.source}.</small></p>"
+            f"<p><small>{self.run_text[0].upper()}{self.run_text[1:]}; source: "
+            f"{self.source}.</small></p>"
         )
 
 
@@ -361,16 +370,22 @@ def knock_answer(
         if saved is not None and saved.rules_name == rules:
             for line in saved.lines:
                 if line.family == family:
-                    source = "from " + _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
+                    source, saved_seed = _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
                     return KnockAnswer(
-                        rules, family, line, saved.base, saved.deals, source, len(members)
+                        rules,
+                        family,
+                        line,
+                        saved.base,
+                        saved.deals,
+                        saved_seed,
+                        source,
+                        len(members),
                     )
     base = POLICIES["expert"]
     found = None if folder is None else robust_table(folder, rules)
     if found is not None:
         table, table_source = found
-        table_source = _source(folder, table_source)  # type: ignore[arg-type]
-        table_source = f"from {table_source}"
+        table_source = f"from {_source(folder, table_source)[0]}"  # type: ignore[arg-type]
     elif family == "unknown":
         equilibrium = knock_equilibrium(
             rules_spec, base, deals, seed, iterations=3, rules_name=rules, progress=progress
@@ -395,16 +410,21 @@ def knock_answer(
         progress=progress,
         scheduler=scheduler,
     )
-    source = f"computed now from seed {seed} (robust table {table_source})"
-    return KnockAnswer(rules, family, answers.lines[0], answers.base, deals, source, len(members))
+    source = f"computed now (robust table {table_source})"
+    return KnockAnswer(
+        rules, family, answers.lines[0], answers.base, deals, seed, source, len(members)
+    )
 
 
-def _source(folder: Path, name: str) -> str:
-    meta = folder / ANSWERS_FOLDER / "meta.json"
-    command = json.loads(meta.read_text())["command"] if meta.exists() else "analyzer report"
+def _source(folder: Path, name: str) -> tuple[str, int]:
+    """The file ``folder/name`` with the command that wrote it (shown relative to the
+    current folder when inside it), and that run's seed (from its ``meta.json``)."""
+    meta_path = folder / ANSWERS_FOLDER / "meta.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     path = (folder / name).absolute()
     shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
-    return f"{shown} (`{command}`)"
+    command = meta.get("command", "analyzer report")
+    return f"{shown} (`{command}`)", int(meta.get("seed", 0))
 
 
 __all__ = [

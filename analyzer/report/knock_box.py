@@ -48,6 +48,7 @@ class KnockBox:
     answers: KnockAnswers
     source: str
     panel_size: int
+    seed: int
 
     def answer(self, family: str) -> KnockAnswer:
         return KnockAnswer(
@@ -56,6 +57,7 @@ class KnockBox:
             self.answers.line(family),
             self.answers.base,
             self.answers.deals,
+            self.seed,
             f"measured by this report (robust rule from {self.source})",
             self.panel_size,
         )
@@ -109,7 +111,7 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         robust_table=table_text(table),
         robust_source=source,
     )
-    return KnockBox(answers, source, len(members))
+    return KnockBox(answers, source, len(members), config.seed)
 
 
 def render_knock_box(box: KnockBox) -> str:

@@ -67,7 +67,9 @@ def write_answers(folder) -> KnockAnswers:
     (folder / ANSWERS_FOLDER).mkdir(parents=True, exist_ok=True)
     answers.to_frame().to_csv(folder / ANSWERS_FOLDER / "answers.csv", index=False)
     answers.panel.to_csv(folder / ANSWERS_FOLDER / "panel.csv", index=False)
-    (folder / ANSWERS_FOLDER / "meta.json").write_text(json.dumps({"command": "analyzer report"}))
+    (folder / ANSWERS_FOLDER / "meta.json").write_text(
+        json.dumps({"command": "analyzer report", "seed": 5})
+    )
     return answers
 
 
@@ -81,7 +83,7 @@ def test_the_answers_files_read_back_as_written(tmp_path):
 
 
 def test_the_chart_says_knock_exactly_where_the_table_allows_it():
-    answer = KnockAnswer("standard", "unknown", _answers().lines[0], "expert", 800, "test", 7)
+    answer = KnockAnswer("standard", "unknown", _answers().lines[0], "expert", 800, 5, "test", 7)
     chart = answer.chart()
     assert list(chart.columns) == ["1-3", "4-6", "7-9", "10+"]
     assert list(chart.index) == [
@@ -103,7 +105,7 @@ def test_deadwood_rows_split_at_every_threshold():
     line = AnswerLine(
         "x", (10, 6, 3, 0) * 2, "basic", Estimate(0, 0, 0, 1), Estimate(0, 0, 0, 1), "basic"
     )
-    chart = KnockAnswer("standard", "basic", line, "expert", 1, "test", 7).chart()
+    chart = KnockAnswer("standard", "basic", line, "expert", 1, 5, "test", 7).chart()
     # no pickup signal of its own: one block of rows
     assert list(chart.index) == [
         "deadwood 0 (gin)",
@@ -123,7 +125,7 @@ def test_stock_ranges_follow_the_draws():
 
 def test_the_text_names_rules_opponent_result_and_worst_case_within_100_columns():
     answer = KnockAnswer(
-        "standard", "unknown", _answers().lines[0], "expert", 800, "from a test", 7
+        "standard", "unknown", _answers().lines[0], "expert", 800, 5, "from a test", 7
     )
     text = answer.text()
     assert text.splitlines()[0] == (
@@ -207,7 +209,7 @@ def test_the_command_rejects_bad_input_in_one_line(args, message):
 
 
 def test_the_rule_draws_as_a_titled_chart_and_prints_as_its_text():
-    answer = KnockAnswer("standard", "unknown", _answers().lines[0], "expert", 800, "test", 7)
+    answer = KnockAnswer("standard", "unknown", _answers().lines[0], "expert", 800, 5, "test", 7)
     figure = answer.plot()
     assert figure._suptitle.get_text() == answer.title
     image = figure.axes[0].images[0].get_array()
