@@ -11,14 +11,24 @@ imports numpy or numba.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 
-from ..core.interrupts import forget_stop, record_stop
+from ..core.interrupts import forget_stop, record_stop, stop_requested
 
 
 def _stop(signum: int, frame: object) -> None:
     record_stop()
     raise KeyboardInterrupt
+
+
+def _quiet_stops(unraisable: sys.UnraisableHookArgs) -> None:
+    """Python's hook for exceptions it cannot raise (one in a ctypes callback, as numba's
+    compiler runs in the first seconds), except the stop itself: the stop is recorded
+    and the command still ends with its one line, so its traceback is noise."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and stop_requested():
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def interrupt_on_sigterm(forget: bool = False) -> None:
@@ -35,6 +45,7 @@ def interrupt_on_sigterm(forget: bool = False) -> None:
             forget_stop()
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
+        sys.unraisablehook = _quiet_stops
 
 
 __all__ = ["interrupt_on_sigterm"]

@@ -48,3 +48,29 @@ def test_a_run_without_compiled_kernels_says_it_is_compiling(tmp_path, monkeypat
     monkeypatch.setattr(progress, "_compile_announced", False)
     progress.announce_compile(hidden=False)
     assert capsys.readouterr().err == ""
+
+
+def test_a_stop_inside_a_callback_leaves_no_traceback(monkeypatch):
+    """A Ctrl-C that lands in one of numba's ctypes callbacks cannot be raised there;
+    Python would print its traceback before the command's one line. Other exceptions
+    still reach Python's hook."""
+    import sys
+    from types import SimpleNamespace
+
+    from analyzer.cli import signals
+    from analyzer.core import interrupts
+
+    passed_on = []
+    monkeypatch.setattr(sys, "__unraisablehook__", passed_on.append)
+    stop = SimpleNamespace(exc_value=KeyboardInterrupt())
+    other = SimpleNamespace(exc_value=ValueError("a real bug"))
+    interrupts.record_stop()
+    try:
+        signals._quiet_stops(stop)
+        signals._quiet_stops(other)
+    finally:
+        interrupts.forget_stop()
+    assert passed_on == [other]
+    # a KeyboardInterrupt with no stop recorded is not ours to hide
+    signals._quiet_stops(stop)
+    assert passed_on == [other, stop]
