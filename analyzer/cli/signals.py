@@ -45,7 +45,8 @@ def interrupt_on_sigterm(forget: bool = False) -> None:
             forget_stop()
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
-        sys.unraisablehook = _quiet_stops
+        if sys.unraisablehook is sys.__unraisablehook__:  # a hook set by others stays
+            sys.unraisablehook = _quiet_stops
 
 
 __all__ = ["interrupt_on_sigterm"]
