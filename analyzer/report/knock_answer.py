@@ -347,6 +347,22 @@ def family_of(opponent: str) -> str:
         ) from None
 
 
+def read_answer(
+    folder: Path, saved: KnockAnswers, rules: str, family: str, panel_size: int
+) -> KnockAnswer | None:
+    """The answer for ``rules`` and ``family`` among the answers ``saved`` that
+    :func:`load_answers` read from ``folder``; None when they do not hold it."""
+    if saved.rules_name != rules:
+        return None
+    for line in saved.lines:
+        if line.family == family:
+            source, seed = _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
+            return KnockAnswer(
+                rules, family, line, saved.base, saved.deals, seed, source, panel_size
+            )
+    return None
+
+
 def knock_answer(
     rules: str = "standard",
     opponent: str = "unknown",
@@ -367,20 +383,10 @@ def knock_answer(
     members = panel()
     if folder is not None:
         saved = load_answers(folder)
-        if saved is not None and saved.rules_name == rules:
-            for line in saved.lines:
-                if line.family == family:
-                    source, saved_seed = _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
-                    return KnockAnswer(
-                        rules,
-                        family,
-                        line,
-                        saved.base,
-                        saved.deals,
-                        saved_seed,
-                        source,
-                        len(members),
-                    )
+        if saved is not None:
+            found_answer = read_answer(folder, saved, rules, family, len(members))
+            if found_answer is not None:
+                return found_answer
     base = POLICIES["expert"]
     found = None if folder is None else robust_table(folder, rules)
     if found is not None:
@@ -434,5 +440,6 @@ __all__ = [
     "find_results",
     "knock_answer",
     "load_answers",
+    "read_answer",
     "robust_table",
 ]

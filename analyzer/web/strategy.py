@@ -501,7 +501,8 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     rules preset or opponent."""
     from ..gin.model.rules import resolve_rules
     from ..gin.studies.answers import FAMILIES
-    from ..report.knock_answer import ANSWERS_FOLDER, family_of, knock_answer, load_answers
+    from ..gin.studies.exploit import panel
+    from ..report.knock_answer import ANSWERS_FOLDER, family_of, load_answers, read_answer
 
     resolve_rules(rules)
     family = family_of(opponent)
@@ -522,12 +523,11 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     elif saved is None:
         state = "written by an older version of the report" if answers.is_file() else "missing"
         data["missing"] = f"{answers} is {state}: 'analyzer report' writes it; {compute}."
-    elif saved.rules_name != rules or family not in {line.family for line in saved.lines}:
+    elif (found := read_answer(answers.parents[1], saved, rules, family, len(panel()))) is None:
         data["missing"] = (
             f"The committed answers ({answers}) are for the {saved.rules_name} rules and "
             f"the opponents {', '.join(line.family for line in saved.lines)}; {compute}."
         )
     else:
-        # the committed answers hold this one: knock_answer reads it, computing nothing
-        data["answer"] = knock_answer(rules, opponent, results=folder.path).to_dict()
+        data["answer"] = found.to_dict()
     return data
