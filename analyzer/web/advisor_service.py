@@ -18,7 +18,10 @@ from fastapi import HTTPException
 from ..core.limits import MAX_SAMPLES
 from .common import policy_named, rules_named
 
-#: Advisor runs waiting or running at once (503 beyond), and from one client (429 beyond).
+#: Advisor runs queued or running at once (503 beyond), and requests one client waits on at
+#: once (429 beyond).  A request that stops waiting (the client went, or the page moved on)
+#: frees its client's place at once; its run holds its place in the queue until it stops,
+#: at its next batch, so abandoned requests cannot flood the queue.
 MAX_ADVISOR_QUEUE = 8
 MAX_ADVISOR_PER_CLIENT = 3
 #: Longest advisor run (s), whatever its sample budget (at least twice advice_seconds).
@@ -57,6 +60,9 @@ class AdvisorService:
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops: the running run stops too."""
     _pending: Counter[str] = field(default_factory=Counter)
+    """Runs in the executor (queued or running), per client."""
+    _waiting: Counter[str] = field(default_factory=Counter)
+    """Requests waiting for their answer, per client."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -192,11 +198,12 @@ class AdvisorService:
                     503,
                     f"the advisor is busy ({self.max_queue} requests waiting); try again shortly",
                 )
-            if self._pending[client] >= self.max_per_client:
+            if self._waiting[client] >= self.max_per_client:
                 raise HTTPException(
                     429, f"at most {self.max_per_client} advisor requests from one address at once"
                 )
             self._pending[client] += 1
+            self._waiting[client] += 1
         cancel = threading.Event()
         try:
             job = self.executor.submit(
@@ -212,9 +219,10 @@ class AdvisorService:
                 cancel,
             )
         except RuntimeError:  # the executor is shut down: the server is stopping
-            self._release(client)
+            self._release(self._pending, client)
+            self._release(self._waiting, client)
             raise HTTPException(503, "the server is stopping") from None
-        job.add_done_callback(lambda _: self._release(client))
+        job.add_done_callback(lambda _: self._release(self._pending, client))
         waiter = asyncio.wrap_future(job)
         waiter.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved
         loop = asyncio.get_running_loop()
@@ -239,12 +247,13 @@ class AdvisorService:
                     raise HTTPException(503, "the client went away")
         finally:
             cancel.set()  # no effect on a finished run; stops one nobody waits for
+            self._release(self._waiting, client)
 
-    def _release(self, client: str) -> None:
+    def _release(self, counts: Counter[str], client: str) -> None:
         with self._lock:
-            self._pending[client] -= 1
-            if self._pending[client] <= 0:
-                del self._pending[client]
+            counts[client] -= 1
+            if counts[client] <= 0:
+                del counts[client]
 
     def stop(self) -> None:
         """Stop the running run and forget the queued ones (the server is stopping)."""

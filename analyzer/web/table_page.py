@@ -154,7 +154,8 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
     ) -> dict[str, Any]:
         """With ``decision`` (the game's decision count when the page asked), a game that
         has moved on since answers ``{"stale": true}``, not an error: the page's request
-        simply arrived late."""
+        simply arrived late.  A hint still running when the player moves stops and answers
+        the same, so that a quick player's stale hints do not hold the advisor."""
         game = games.get(game_id)
         with game.lock:
             if decision is not None and (
@@ -164,16 +165,26 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
             position = game.position()
             index = len(game.decisions)
             preset, opponent = game.rules_preset, game.opponent_name
-        advice = await service.advise(
-            position,
-            preset,
-            default_model(),
-            opponent,
-            None,
-            1,
-            client=client_of(request),
-            disconnected=request.is_disconnected,
-        )
+
+        async def moved_on_or_gone() -> bool:
+            """The player has moved (the hint is stale) or closed the page."""
+            return len(game.decisions) != index or await request.is_disconnected()
+
+        try:
+            advice = await service.advise(
+                position,
+                preset,
+                default_model(),
+                opponent,
+                None,
+                1,
+                client=client_of(request),
+                disconnected=moved_on_or_gone,
+            )
+        except HTTPException:
+            if len(game.decisions) != index:
+                return {"stale": True}
+            raise
         hints[game_id] = (index, advice)
         while len(hints) > MAX_GAMES:
             hints.pop(next(iter(hints)))

@@ -2,6 +2,9 @@
 
 import json
 import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 import pytest
@@ -154,6 +157,32 @@ def test_a_practice_hand_through_the_api_with_hints_and_review(client):
     following = client.post(f"/api/games/{game['id']}/next")
     assert following.status_code == 200
     assert following.json()["hand_number"] == 2
+
+
+def test_a_hint_still_waiting_when_the_player_moves_answers_stale(results_dir, warm_advisor):
+    """A quick player's hints stop once they are stale: they answer ``{"stale": true}``
+    (not an error the page would log) and free the player's place in the advisor."""
+    service = AdvisorService(poll_seconds=0.05)
+    blocker = threading.Event()
+    service.executor.submit(blocker.wait, 10)  # the advisor thread is busy
+    app = create_app(results_dir, warm_up=False, service=service)
+    try:
+        with TestClient(app, base_url=BASE_URL) as client:
+            game = client.post("/api/games", json={"opponent": "basic", "seed": 4}).json()
+            game = play_until(client, game, ("discard",))
+            url = f"/api/games/{game['id']}/hint"
+            with ThreadPoolExecutor(1) as pool:
+                hint = pool.submit(client.get, url, params={"decision": game["decisions"]})
+                time.sleep(0.3)  # the hint waits for the busy advisor
+                assert not hint.done()
+                move = client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]})
+                assert move.status_code == 200, move.text
+                answer = hint.result(timeout=5)
+            assert answer.status_code == 200 and answer.json() == {"stale": True}
+            assert not service._waiting
+    finally:
+        blocker.set()
+        service.stop()
 
 
 def test_illegal_moves_get_400_and_change_nothing(client):

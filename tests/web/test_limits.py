@@ -439,6 +439,40 @@ def test_advisor_requests_are_bounded_per_client_and_in_all(warm_advisor):
     assert not service._pending
 
 
+def test_a_request_that_stopped_waiting_frees_its_clients_place_at_once(warm_advisor):
+    """A page that moved on (or went) may ask again at once; the abandoned run keeps its
+    place in the queue until it stops, so abandoning runs cannot flood the queue."""
+    service = Recording(seconds=0.1, limit_seconds=0.5, max_queue=3, max_per_client=1)
+    service.first_samples = 10**5
+
+    async def scenario():
+        blocker = threading.Event()
+        service.executor.submit(blocker.wait, 5)  # the advisor thread is busy
+
+        async def gone():
+            return True
+
+        with pytest.raises(HTTPException) as abandoned:
+            await advise_async(service, "alice", disconnected=gone)
+        queued_after_abandon = sum(service._pending.values())
+        again = asyncio.create_task(advise_async(service, "alice"))
+        await asyncio.sleep(0.05)
+        waiting = dict(service._waiting)
+        blocker.set()
+        await asyncio.gather(again, return_exceptions=True)
+        await settled(service)
+        return abandoned.value, queued_after_abandon, waiting
+
+    try:
+        abandoned, queued_after_abandon, waiting = asyncio.run(scenario())
+    finally:
+        service.stop()
+    assert abandoned.status_code == 503 and "went away" in abandoned.detail
+    assert queued_after_abandon == 1  # the abandoned run still holds its place in the queue
+    assert waiting == {"alice": 1}  # the second request was let in, not refused 429
+    assert not service._pending and not service._waiting
+
+
 def test_a_score_at_the_target_is_refused_before_any_work(client):
     started = time.perf_counter()
     response = client.post(
