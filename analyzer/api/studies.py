@@ -233,13 +233,16 @@ def exploit(
     seed: int = 1,
     progress: ProgressLike = None,
 ) -> Result:
-    """The best response to ``policy`` (knock tables, draw and discard rules and the
-    numeric parameters, by coordinate ascent on ``deals`` common deals per comparison,
-    moving only on a significant gain) and what it gains on a held-out seed: points per
-    hand (split by gin, undercut and ordinary-knock hands) over twice as many deals and
-    the game-win rate over ``games`` game pairs (0: skip), with 95% CIs. ``deals``
-    100-10,000,000; ``rounds`` 1-5 sweeps. ``.response`` is the best response and
-    ``.steps`` its accepted moves."""
+    """The strongest response to ``policy`` found and what it gains on a held-out seed.
+
+    Tried: knock tables, draw and discard rules and the numeric parameters (coordinate
+    ascent on ``deals`` common deals per comparison, moving only on a significant gain),
+    every policy preset (the replica ``marjj`` among them) and ``search`` rolling
+    ``policy`` out as itself; never ``policy`` itself.  Reported: points per hand (split
+    by gin, undercut and ordinary-knock hands) over twice as many deals and the game-win
+    rate over ``games`` game pairs (0: skip), with 95% CIs. ``deals`` 100-10,000,000;
+    ``rounds`` 1-5 sweeps. ``.response`` is the strongest response, ``.tried`` every
+    whole response compared and ``.steps`` the coordinate search's accepted moves."""
     from ..gin.studies.exploit import exploit as run
 
     (seed,) = check_run(seed, progress)

@@ -11,7 +11,14 @@ from analyzer.gin.engine.transitions import SCRATCH_SIZE, Phase, Slot, new_state
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.advisor import Position, advise
-from analyzer.gin.play.players import SearchPolicy, format_player, parse_player, split_players
+from analyzer.gin.play.players import (
+    MODEL_ROW,
+    SearchField,
+    SearchPolicy,
+    format_player,
+    parse_player,
+    split_players,
+)
 from analyzer.gin.play.search import search_action
 from analyzer.gin.play.simulate import hand_rows, play_games, simulate
 from analyzer.gin.studies.sweeps import tournament
@@ -168,6 +175,25 @@ def test_same_result_whatever_the_thread_count(scope):
     assert not np.array_equal(one, plain)
 
 
+def test_the_opponent_model_plays_the_opponent_in_the_rollouts():
+    """``model`` is how the rollouts play the opponent: a model equal to the rollout policy
+    plays exactly as no model, and another model changes the search's choices."""
+    rollout = PRESETS["basic"]
+    base = SearchPolicy(budget=32, rollout=rollout, batch=8, min_samples=8)
+    no_model = hand_rows(STANDARD, base, PRESETS["gin-hunter"], 8, 0, 24)
+    same = SearchPolicy(budget=32, rollout=rollout, batch=8, min_samples=8, model=rollout)
+    np.testing.assert_array_equal(
+        no_model, hand_rows(STANDARD, same, PRESETS["gin-hunter"], 8, 0, 24)
+    )
+    assert same.to_array()[SearchField.MODEL] == 1 and base.to_array()[SearchField.MODEL] == 0
+    np.testing.assert_array_equal(same.to_array()[MODEL_ROW:], rollout.to_array())
+    true_model = SearchPolicy(
+        budget=32, rollout=rollout, batch=8, min_samples=8, model=PRESETS["gin-hunter"]
+    )
+    modelled = hand_rows(STANDARD, true_model, PRESETS["gin-hunter"], 8, 0, 24)
+    assert not np.array_equal(no_model, modelled)
+
+
 def test_parse_and_format_round_trip():
     player = parse_player("search,budget=32,rollout=basic,temperature=0")
     assert player == SearchPolicy(budget=32, rollout=PRESETS["basic"], temperature=0)
@@ -185,6 +211,12 @@ def test_parse_and_format_round_trip():
     with pytest.raises(ValueError, match="scope must be"):
         parse_player("search,scope=draws")
     assert parse_player("search,scope=all,sampler=inference").scope == "all"
+    modelled = parse_player("search,budget=32,model=marjj")
+    assert modelled.model == PRESETS["marjj"] and modelled.rollout == PRESETS["expert"]
+    assert format_player(modelled) == "search,budget=32,model=marjj"
+    assert parse_player(format_player(modelled)) == modelled
+    with pytest.raises(ValueError, match="model must be a policy preset"):
+        parse_player("search,model=nobody")
 
 
 def test_games_tournament_and_advisor_take_a_search_player():

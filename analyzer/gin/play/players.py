@@ -5,8 +5,9 @@ the rows the kernels read.
 
 A search player is data like any policy (:class:`SearchPolicy`, packed by
 :meth:`SearchPolicy.to_array`, indexed by :class:`SearchField`).  String form: ``search`` or
-``search,budget=256,rollout=expert,sampler=weighted,scope=knock`` (also ``batch``,
-``min_samples``, ``temperature``).
+``search,budget=256,rollout=expert,model=marjj,sampler=weighted,scope=knock`` (also
+``batch``, ``min_samples``, ``temperature``): ``rollout`` is how the search plays itself
+in its rollouts and ``model`` how it plays the opponent there (default: as ``rollout``).
 
 Ranges (:data:`analyzer.core.limits.SEARCH_RANGES`): ``budget`` and ``batch`` 1-100,000,
 ``min_samples`` 2-100,000, ``temperature`` 0-1000 points.
@@ -27,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.limits import SEARCH_RANGES, check_search_parameter
-from ..model.policies import PRESETS, Policy, parse_policy, policy_name
+from ..model.policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
 
 
 class SearchField(IntEnum):
@@ -50,6 +51,10 @@ class SearchField(IntEnum):
     (:func:`~analyzer.gin.play.stopping.run_stoppable`): the seat stops searching at its
     next sample and plays its rollout policy's actions, and the kernel's results are to be
     thrown away."""
+    MODEL = 7
+    """1: the rollouts play the opponent by the policy row stored from :data:`MODEL_ROW`
+    on (and the sampler reads that row's knock threshold and play-in); 0: the opponent
+    plays as the rollout policy too."""
 
 
 class Sampler(IntEnum):
@@ -81,7 +86,9 @@ class Scope(IntEnum):
 SCOPES = ("all", "knock")
 
 
-SEARCH_FIELDS = len(SearchField)
+#: Where a search row stores its opponent model's policy row (:attr:`SearchField.MODEL`).
+MODEL_ROW = len(SearchField)
+SEARCH_FIELDS = MODEL_ROW + int(PolicyField.SIZE)
 DEFAULT_BUDGET = 256
 
 
@@ -92,6 +99,9 @@ class SearchPolicy:
 
     budget: int = DEFAULT_BUDGET
     rollout: Policy = PRESETS["expert"]
+    model: Policy | None = None
+    """How the rollouts play the opponent (None: as ``rollout``): the opponent's true
+    policy where it is known, or a guess at it."""
     batch: int = 32
     min_samples: int = 32
     temperature: int = 8
@@ -103,6 +113,8 @@ class SearchPolicy:
             object.__setattr__(self, name, check_search_parameter(name, getattr(self, name)))
         if not isinstance(self.rollout, Policy):
             raise TypeError(f"search rollout must be a Policy, got {self.rollout!r}")
+        if self.model is not None and not isinstance(self.model, Policy):
+            raise TypeError(f"search model must be a Policy or None, got {self.model!r}")
         if self.sampler not in SAMPLERS:
             raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
         if self.scope not in SCOPES:
@@ -117,6 +129,9 @@ class SearchPolicy:
         array[SearchField.TEMPERATURE] = self.temperature
         array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
         array[SearchField.SCOPE] = SCOPES.index(self.scope)
+        if self.model is not None:
+            array[SearchField.MODEL] = 1
+            array[MODEL_ROW:] = self.model.to_array()
         return array
 
 
@@ -140,13 +155,22 @@ Player = Policy | SearchPolicy | ScoreAware
 """Anything that can take a seat: a policy, the search player or (whole games only) a
 score-aware player."""
 
-_SEARCH_KEYS = ("budget", "rollout", "batch", "min_samples", "temperature", "sampler", "scope")
+_SEARCH_KEYS = (
+    "budget",
+    "rollout",
+    "model",
+    "batch",
+    "min_samples",
+    "temperature",
+    "sampler",
+    "scope",
+)
 
 
 def parse_player(text: str) -> Policy | SearchPolicy:
     """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
-    ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` = a policy
-    preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
+    ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` and ``model`` =
+    a policy preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
     the numbers within :data:`analyzer.core.limits.SEARCH_RANGES`).
 
     >>> parse_player("search,budget=1000000000")
@@ -165,10 +189,10 @@ def parse_player(text: str) -> Policy | SearchPolicy:
         key, value = key.strip(), value.strip()
         if not sep or key not in _SEARCH_KEYS:
             raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
-        if key == "rollout":
+        if key in ("rollout", "model"):
             if value == "search" or value not in PRESETS:
                 raise ValueError(
-                    f"rollout must be a policy preset ({', '.join(PRESETS)}), got {value!r}"
+                    f"{key} must be a policy preset ({', '.join(PRESETS)}), got {value!r}"
                 )
             changes[key] = PRESETS[value]
         elif key in ("sampler", "scope"):
@@ -196,7 +220,7 @@ def format_player(player: Player) -> str:
     for key in _SEARCH_KEYS:
         value = getattr(player, key)
         if value != getattr(default, key):
-            text += f",{key}={policy_name(value) if key == 'rollout' else value}"
+            text += f",{key}={policy_name(value) if key in ('rollout', 'model') else value}"
     return text
 
 

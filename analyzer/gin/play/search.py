@@ -23,7 +23,8 @@ table of thresholds leaves the most to gain (BENCHMARKS.md, "Search player").
    knocked with gets weight 0; ``temperature=0``: uniform, unweighted samples).  Either
    way the opponent keeps the cards it took from the pile and still holds.
 2. **Rollouts.**  On each sample every action still racing is applied to a copy of the
-   state and the hand is played out with the ``rollout`` policy for both players
+   state and the hand is played out with the ``rollout`` policy for the searcher and
+   the ``model`` policy (default: ``rollout``) for the opponent
    (:func:`analyzer.gin.engine.transitions.advance`, which never searches: no recursion).  All
    actions see the same opponent hand, stock order and random stream (common random
    numbers), so they are compared on paired samples.  The value is the hand's points to
@@ -67,7 +68,7 @@ from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likeli
 from ..engine.transitions import Phase, Slot, advance, has_choice, knock_threshold, step
 from ..model.policies import PolicyField
 from .actions import MAX_ACTIONS, apply_action, knock_alternatives, legal_actions, policy_action
-from .players import Sampler, Scope, SearchField
+from .players import MODEL_ROW, Sampler, Scope, SearchField
 from .stopping import stop_asked
 
 _FULL_DECK = np.int64((1 << 52) - 1)
@@ -154,7 +155,8 @@ def search_action(
 ) -> np.int64:
     """The action code the search player to move chooses (see the module notes).
 
-    ``model`` holds the rollout policy row for both seats, ``params`` the search row
+    ``model`` holds the policy rows the rollouts play by, per seat (the searcher's
+    rollout policy, the opponent's model), ``params`` the search row
     (:class:`SearchField`), ``key`` the decision's stream key; the samples the decision
     took are added to ``samples_used[0]``.
     """
@@ -270,7 +272,8 @@ def play_on(
     samples_used: npt.NDArray[np.int64],
 ) -> np.int64:
     """Play the hand to its end: seat ``p`` searches at each choice when
-    ``searchers[p, BUDGET] > 0`` (rolling out with its row of ``policies``), else plays
+    ``searchers[p, BUDGET] > 0`` (rolling out itself with its row of ``policies`` and the
+    opponent with its search row's model, :attr:`SearchField.MODEL`), else plays
     ``policies[p]`` as :func:`analyzer.gin.engine.transitions.advance` does.  Returns the number of
     searched decisions; their samples are added to ``samples_used[0]``."""
     if searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0:
@@ -285,8 +288,11 @@ def play_on(
             and not stop_asked(searchers[player])
             and has_choice(state, rules)
         ):
-            model[0] = policies[player]
-            model[1] = policies[player]
+            model[player] = policies[player]
+            if searchers[player, SearchField.MODEL]:
+                model[1 - player] = searchers[player, MODEL_ROW:]
+            else:
+                model[1 - player] = policies[player]
             action = search_action(
                 state,
                 rules,
