@@ -19,9 +19,10 @@ import pandas as pd
 
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.rules import STANDARD
+from ..gin.play.players import format_player
 from ..gin.studies.answers import FAMILIES, KnockAnswers, knock_answers
-from ..gin.studies.equilibrium import knock_equilibrium
-from ..gin.studies.exploit import panel, table_text
+from ..gin.studies.equilibrium import knock_equilibrium, table_policy
+from ..gin.studies.exploit import ExploitResult, exploit, panel, rule_coordinates, table_text
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
 from .knock_answer import ANSWERS_FOLDER, KnockAnswer, points_text, robust_table
@@ -49,6 +50,8 @@ class KnockBox:
     source: str
     panel_size: int
     seed: int
+    exploited: ExploitResult
+    """``analyzer exploit`` of the robust rule: the strongest response found to it."""
 
     def answer(self, family: str) -> KnockAnswer:
         return KnockAnswer(
@@ -98,8 +101,22 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         progress=progress_for(config, "when to knock"),
         scheduler=config.scheduler,
     )
+    # how far the robust rule can be exploited, as `analyzer exploit` measures it (one
+    # sweep of the policy coordinates: the report's share of the command's search)
+    exploited = exploit(
+        STANDARD,
+        table_policy(expert, table),
+        config.size(0.025, least=100),
+        config.seed + 29,
+        rules_name="standard",
+        rounds=1,
+        progress=progress_for(config, "strongest response to the robust rule"),
+        scheduler=config.scheduler,
+        coordinates=rule_coordinates,
+    )
     write_csv(folder / "answers.csv", answers.to_frame(), index=False)
     write_csv(folder / "panel.csv", answers.panel, index=False)
+    write_csv(folder / "exploit.csv", exploited.tried, index=False)
     write_meta(
         folder,
         config,
@@ -110,8 +127,41 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         base="expert",
         robust_table=table_text(table),
         robust_source=source,
+        strongest_response=format_player(exploited.response),
+        strongest_response_points=exploited.points.mean,
+        strongest_response_low=exploited.points.low,
+        strongest_response_high=exploited.points.high,
+        strongest_response_deals=exploited.deals,
     )
-    return KnockBox(answers, source, len(members), config.seed)
+    return KnockBox(answers, source, len(members), config.seed, exploited)
+
+
+def exploit_lines(exploited: ExploitResult) -> list[str]:
+    """What the strongest response found earns against the robust rule, and what was
+    tried (one paragraph of the box)."""
+    response = format_player(exploited.response)
+    found = (
+        f"the strongest response found, `{response}`, earns "
+        f"{points_text(exploited.points)} against it ({exploited.deals:,} held-out deals)"
+    )
+    verdict = (
+        f"**How far the rule can be exploited** (`analyzer exploit`): {found}."
+        if exploited.beats_target
+        else (
+            "**How far the rule can be exploited** (`analyzer exploit`): no response found "
+            f"beats it; {found}."
+        )
+    )
+    tried = ", ".join(f"`{name}`" for name in exploited.tried["name"])
+    return [
+        verdict,
+        (
+            f"Tried: {tried} (the coordinate search changes the rule's knock table and its "
+            "knock, draw and discard rules; `search, true model` tries each knock out on "
+            "sampled hands, playing the opponent by this very rule). "
+            "[when_to_knock/exploit.csv](when_to_knock/exploit.csv) has each one's result."
+        ),
+    ]
 
 
 def render_knock_box(box: KnockBox) -> str:
@@ -126,6 +176,8 @@ def render_knock_box(box: KnockBox) -> str:
         "```text",
         robust.text(),
         "```",
+        "",
+        *exploit_lines(box.exploited),
         "",
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 from matplotlib.figure import Figure
@@ -153,6 +154,13 @@ def test_report_writes_every_section(tmp_path):
     assert "When to knock · standard rules · against an opponent you know nothing about" in box
     for family in ("knocks-at-once", "camper", "gin-hunter"):
         assert f"(`{family}`, measured against" in box
+    # and how far the robust rule can be exploited, over every family of response
+    assert "**How far the rule can be exploited** (`analyzer exploit`):" in box
+    assert "the strongest response found, `" in box and " points per hand against it (" in box
+    tried = pd.read_csv(tmp_path / "when_to_knock" / "exploit.csv")
+    assert {"marjj", "search, true model"} <= set(tried["name"])
+    assert tried["name"].str.startswith("coordinate search").any()  # its response or runner-up
+    assert all(f"`{name}`" in box for name in tried["name"])
     # every section opens with its question, who plays and the rules
     for part in text.split("\n## ")[1:]:
         assert "**Question.**" in part and "**Who plays.**" in part and "**Rules:**" in part

@@ -49,9 +49,13 @@ def serving(app, **limits):
 
 def connect(port, source="127.0.0.1"):
     sock = socket.socket()
-    sock.settimeout(5)
-    sock.bind((source, 0))
-    sock.connect(("127.0.0.1", port))
+    try:
+        sock.settimeout(5)
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+    except OSError:  # refused while the server starts: the caller may try again
+        sock.close()
+        raise
     return sock
 
 
