@@ -147,8 +147,10 @@ class KnockAnswer:
     def worst_text(self) -> str:
         member = self.line.worst_member
         words = MEMBER_WORDS.get(member)
-        return f"{points_text(self.line.worst)} against `{member}`" + (
-            f" ({words})" if words else ""
+        return (
+            f"{points_text(self.line.worst)} against `{member}`"
+            + (f" ({words})" if words else "")
+            + f", measured again on {self.line.worst.n:,} fresh deals"
         )
 
     def text(self) -> str:
@@ -298,6 +300,7 @@ ANSWER_COLUMNS = (
     "worst",
     "worst_low",
     "worst_high",
+    "worst_deals",
     "deals",
 )
 
@@ -318,7 +321,7 @@ def load_answers(results: Path) -> KnockAnswers | None:
             parse_table(str(row.table)),
             str(row.opponent),
             Estimate(row.points, row.points_low, row.points_high, int(row.deals)),
-            Estimate(row.worst, row.worst_low, row.worst_high, int(row.deals)),
+            Estimate(row.worst, row.worst_low, row.worst_high, int(row.worst_deals)),
             str(row.worst_member),
         )
         for row in frame.itertuples()

@@ -219,7 +219,10 @@ def render_knock_box(box: KnockBox) -> str:
         (
             "Each rule against each test opponent (points per hand, ± the 95% CI "
             f"half-width, {box.answers.deals:,} deals per cell, seats swapped on the same "
-            "deals; [when_to_knock/](when_to_knock/)):"
+            "deals; [when_to_knock/](when_to_knock/)). The lowest cell of a row picks the "
+            "worst case, which is then measured again on twice as many fresh deals: the "
+            "least of seven noisy results is biased low, so the worst cases above differ "
+            "from these cells:"
         ),
         "",
         markdown_table(cells.reset_index()),

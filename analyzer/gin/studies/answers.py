@@ -92,7 +92,8 @@ class AnswerLine:
     result: Estimate
     """Points per hand against ``opponent``."""
     worst: Estimate
-    """Points per hand against the panel member it does worst against."""
+    """Points per hand against the panel member it did worst against, measured again on
+    twice the deals, fresh ones (the least of several noisy results is biased low)."""
     worst_member: str
 
     @property
@@ -140,6 +141,7 @@ class KnockAnswers:
                     "worst": line.worst.mean,
                     "worst_low": line.worst.low,
                     "worst_high": line.worst.high,
+                    "worst_deals": line.worst.n,
                     "deals": self.deals,
                 }
                 for line in self.lines
@@ -175,7 +177,10 @@ def knock_answers(
     search_deals = search_deals or deals
     search_units = search_deals * sum(len(c) + 1 for _, c in knock_coordinates(robust))
     searches = sum(member is not None for member in families.values())
-    tell_total(progress, searches * search_units + deals * len(families) * len(members))
+    tell_total(
+        progress,
+        searches * search_units + deals * len(families) * (len(members) + 2),
+    )
     policies: dict[str, Policy] = {}
     for family, member in families.items():
         if member is None:
@@ -208,8 +213,8 @@ def knock_answers(
         progress=progress,
         scheduler=scheduler,
     )
-    rows, lines = [], []
-    for index, (family, policy) in enumerate(policies.items()):
+    rows, worst_of = [], {}
+    for index, family in enumerate(policies):
         pairs = {name: payoffs.pair(index, j) for j, name in enumerate(names)}
         rows += [
             {
@@ -222,19 +227,58 @@ def knock_answers(
             }
             for name, estimate in pairs.items()
         ]
+        worst_of[family] = min(pairs, key=lambda name: pairs[name].mean)
+    worst = _worst_again(
+        rules, policies, worst_of, members, 2 * deals, seed + 31, progress, scheduler
+    )
+    lines = []
+    for index, (family, policy) in enumerate(policies.items()):
         member = families[family]
-        worst_member = min(pairs, key=lambda name: pairs[name].mean)
         lines.append(
             AnswerLine(
                 family,
                 table_of(policy),
                 "panel" if member is None else member,
-                payoffs.value(index) if member is None else pairs[member],
-                pairs[worst_member],
-                worst_member,
+                payoffs.value(index)
+                if member is None
+                else payoffs.pair(index, names.index(member)),
+                worst[family],
+                worst_of[family],
             )
         )
     return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals)
+
+
+def _worst_again(
+    rules: Rules,
+    policies: dict[str, Policy],
+    worst_of: dict[str, str],
+    members: dict[str, Player],
+    deals: int,
+    seed: int,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> dict[str, Estimate]:
+    """Each line's points per hand against the member it did worst against, measured
+    again on ``deals`` fresh deals: the least of several noisy results is biased low (a
+    1,000-deal cell against ``marjj`` can miss by 2 points, BENCHMARKS.md)."""
+    by_member: dict[str, list[str]] = {}
+    for family, member in worst_of.items():
+        by_member.setdefault(member, []).append(family)
+    worst = {}
+    for member, group in by_member.items():
+        table = mixture_payoffs(
+            rules,
+            [policies[family] for family in group],
+            [members[member]],
+            [1.0],
+            deals,
+            seed,
+            progress=progress,
+            scheduler=scheduler,
+        )
+        worst.update({family: table.value(i) for i, family in enumerate(group)})
+    return worst
 
 
 class _Counted:
