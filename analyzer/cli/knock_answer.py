@@ -9,6 +9,7 @@ import click
 from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.studies.answers import FAMILIES
+from .files import check_out_folder
 from .inputs import SEED, fail
 from .output import echo_frame, echo_json, format_options
 from .progress import progress_bar
@@ -54,6 +55,15 @@ from .run_control import scheduler_option, set_jobs
     help="Report folder to read the answer from (default: ./results, else the results/ "
     "of the source checkout).",
 )
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    callback=check_out_folder,
+    help="Compute the answers for every family under --rules (not standard: the report "
+    "writes those) and write them into OUT/when_to_knock_by_rules/<rules>/, where this "
+    "command and the web app read them (e.g. --out results).",
+)
 @click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
 @format_options
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
@@ -64,6 +74,7 @@ def when_to_knock_command(
     deals: int,
     seed: int,
     results: str | None,
+    out: str | None,
     jobs: int | None,
     fmt: str,
     no_progress: bool,
@@ -72,18 +83,22 @@ def when_to_knock_command(
     """When should I knock? The rule, a chart by your turn and the cards left in the
     stock, what it earns against the opponent and its worst case, with 95% CIs.
 
-    Read from the committed report when it holds the answer (standard rules, every
-    family), computed at --deals otherwise.
+    Read from the committed report when it holds the answer (every family under the
+    standard, classic, oklahoma and eaai rules), computed at --deals otherwise.
 
     \b
     Examples:
       analyzer when-to-knock
       analyzer when-to-knock --opponent knocks-at-once
       analyzer when-to-knock --rules oklahoma --opponent gin-hunter --deals 500
+      analyzer when-to-knock --rules classic --out results
     """
     from ..report.knock_answer import knock_answer
 
     set_jobs(jobs)
+    if out is not None:
+        _save_every_family(preset, deals, seed, Path(out), no_progress, scheduler)
+        results = out
     with progress_bar(None, "hand", no_progress, "when to knock") as update:
         try:
             answer = knock_answer(
@@ -103,3 +118,23 @@ def when_to_knock_command(
         echo_frame(answer.chart().reset_index(names="deadwood"), "csv")
     else:
         click.echo(answer.text())
+
+
+def _save_every_family(
+    preset: str, deals: int, seed: int, out: Path, no_progress: bool, scheduler: str | None
+) -> None:
+    """Compute the answers for every family under ``preset`` and write them into ``out``."""
+    from ..report.knock_answer import compute_answers, find_results, save_answers
+
+    if preset == "standard":
+        fail("--out: the standard rules' answers are the report's ('analyzer report' writes them)")
+    families = {family: member for family, (_, member) in FAMILIES.items()}
+    robust_from = find_results(out if out.exists() else None)
+    with progress_bar(None, "hand", no_progress, "when to knock, every family") as update:
+        try:
+            answers, source = compute_answers(
+                preset, families, deals, seed, robust_from, update, scheduler
+            )
+        except ValueError as error:
+            fail(str(error))
+    save_answers(out, answers, seed, source)

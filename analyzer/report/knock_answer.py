@@ -1,8 +1,10 @@
 """The knock answer in a player's words: one rule per opponent family and rules preset.
 
-:func:`knock_answer` gives it: read from the committed report (``results/when_to_knock``,
-``results/robust_knock``) when it holds that rules preset and opponent, computed at
-``deals`` otherwise.  The report's opening box, ``analyzer when-to-knock``,
+:func:`knock_answer` gives it: read from the committed report when it holds that rules
+preset and opponent (``results/when_to_knock`` for the standard rules, written by
+``analyzer report``; ``results/when_to_knock_by_rules/<rules>`` for the other presets,
+written by ``analyzer when-to-knock --rules <rules> --out results``; the robust tables in
+``results/robust_knock``), computed at ``deals`` otherwise.  The report's opening box, ``analyzer when-to-knock``,
 ``az.when_to_knock()`` and the web app's strategy page all print it through
 :meth:`KnockAnswer.text` (or :meth:`KnockAnswer.to_dict`), so they say the same thing the
 same way.
@@ -33,10 +35,19 @@ from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, knock_answ
 from ..gin.studies.equilibrium import knock_equilibrium
 from ..gin.studies.exploit import panel, parse_table, table_of
 from ..gin.studies.schedule import SCHEDULE_BINS
+from .files import make_folder, write_csv, write_text
 
-#: Folders inside the report folder: the box's answers and ``analyzer equilibrium --out``.
+#: Folders inside the report folder: the box's answers (standard rules), the answers for
+#: the other rules presets (one subfolder each) and ``analyzer equilibrium --out``.
 ANSWERS_FOLDER = "when_to_knock"
+BY_RULES_FOLDER = "when_to_knock_by_rules"
 ROBUST_FOLDER = "robust_knock"
+
+
+def answers_folder(rules: str) -> str:
+    """Where the answers for the rules preset ``rules`` are, inside the report folder."""
+    return ANSWERS_FOLDER if rules == "standard" else f"{BY_RULES_FOLDER}/{rules}"
+
 
 #: Each panel member in a few words (the worst case names one).
 MEMBER_WORDS = {
@@ -305,10 +316,10 @@ ANSWER_COLUMNS = (
 )
 
 
-def load_answers(results: Path) -> KnockAnswers | None:
-    """The answers the report wrote into ``results/when_to_knock`` (None if absent or
-    written in an older format)."""
-    folder = results / ANSWERS_FOLDER
+def load_answers(results: Path, rules: str = "standard") -> KnockAnswers | None:
+    """The answers for the rules preset ``rules`` written into ``results`` (see
+    :func:`answers_folder`; None if absent or written in an older format)."""
+    folder = results / answers_folder(rules)
     if not (folder / "answers.csv").exists():
         return None
     frame = pd.read_csv(folder / "answers.csv")
@@ -359,7 +370,7 @@ def read_answer(
         return None
     for line in saved.lines:
         if line.family == family:
-            source, seed = _source(folder, f"{ANSWERS_FOLDER}/answers.csv")
+            source, seed = _source(folder, f"{answers_folder(rules)}/answers.csv")
             return KnockAnswer(
                 rules, family, line, saved.base, saved.deals, seed, source, panel_size
             )
@@ -380,22 +391,55 @@ def knock_answer(
     read from the report folder (:func:`find_results`) when it holds them, else computed
     on ``deals`` deals per comparison from ``seed`` (minutes).  Raises ``ValueError`` for
     an unknown rules preset or opponent."""
-    rules_spec = resolve_rules(rules)
+    resolve_rules(rules)
     family = family_of(opponent)
     folder = find_results(results)
     members = panel()
     if folder is not None:
-        saved = load_answers(folder)
+        saved = load_answers(folder, rules)
         if saved is not None:
             found_answer = read_answer(folder, saved, rules, family, len(members))
             if found_answer is not None:
                 return found_answer
+    member = FAMILIES[family][1] if family in FAMILIES else family
+    answers, source = compute_answers(
+        rules, {family: member}, deals, seed, folder, progress, scheduler
+    )
+    return KnockAnswer(
+        rules,
+        family,
+        answers.lines[0],
+        answers.base,
+        deals,
+        seed,
+        f"computed now ({source})",
+        len(members) + (member is not None and member not in members),
+    )
+
+
+def compute_answers(
+    rules: str,
+    families: dict[str, str | None],
+    deals: int,
+    seed: int,
+    folder: Path | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> tuple[KnockAnswers, str]:
+    """The answers for ``families`` (family -> the panel member or policy string standing
+    for it, None for the unknown opponent) under the rules preset ``rules``, with
+    ``expert`` playing everything but the knock, on ``deals`` deals per comparison, and
+    where the robust table came from: ``folder``'s committed equilibrium when it has one,
+    else a small equilibrium run now (for the unknown opponent), else ``expert``'s own
+    table (the start of each family's search)."""
+    rules_spec = resolve_rules(rules)
     base = POLICIES["expert"]
     found = None if folder is None else robust_table(folder, rules)
-    if found is not None:
-        table, table_source = found
-        table_source = f"from {_source(folder, table_source)[0]}"  # type: ignore[arg-type]
-    elif family == "unknown":
+    if found is not None and folder is not None:
+        table, name = found
+        command = f"analyzer equilibrium --rules {rules} --out results/{ROBUST_FOLDER}"
+        table_source = f"from {_source(folder, name, command)[0]}"
+    elif "unknown" in families:
         equilibrium = knock_equilibrium(
             rules_spec, base, deals, seed, iterations=3, rules_name=rules, progress=progress
         )
@@ -404,9 +448,10 @@ def knock_answer(
         table_source = "from a small equilibrium run now"
     else:
         table, table_source = table_of(base), "of expert's own knock rule"
-    member = FAMILIES[family][1] if family in FAMILIES else family
-    if member is not None and member not in members:
-        members[member] = parse_player(member)
+    members = panel()
+    for member in families.values():
+        if member is not None and member not in members:
+            members[member] = parse_player(member)
     answers = knock_answers(
         rules_spec,
         base,
@@ -415,34 +460,61 @@ def knock_answer(
         deals,
         seed,
         rules,
-        families={family: member},
+        families=families,
         progress=progress,
         scheduler=scheduler,
     )
-    source = f"computed now (robust table {table_source})"
-    return KnockAnswer(
-        rules, family, answers.lines[0], answers.base, deals, seed, source, len(members)
-    )
+    return answers, f"robust table {table_source}"
 
 
-def _source(folder: Path, name: str) -> tuple[str, int]:
+def save_answers(results: Path, answers: KnockAnswers, seed: int, source: str) -> Path:
+    """Write ``answers`` (for a rules preset other than standard, whose answers the report
+    writes) where :func:`knock_answer` and the web app read them; the folder written."""
+    if answers.rules_name == "standard":
+        raise ValueError(
+            "the standard rules' answers are the report's: 'analyzer report' writes them"
+        )
+    folder = make_folder(results / answers_folder(answers.rules_name))
+    write_csv(folder / "answers.csv", answers.to_frame(), index=False)
+    write_csv(folder / "panel.csv", answers.panel, index=False)
+    meta = {
+        "study": "when_to_knock",
+        "rules": answers.rules_name,
+        "seed": seed,
+        "deals_per_comparison": answers.deals,
+        "base": answers.base,
+        "robust_source": source,
+        "command": (
+            f"analyzer when-to-knock --rules {answers.rules_name} --deals {answers.deals} "
+            f"--seed {seed} --out results"
+        ),
+    }
+    write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n")
+    return folder
+
+
+def _source(folder: Path, name: str, command: str = "analyzer report") -> tuple[str, int]:
     """The file ``folder/name`` with the command that wrote it (shown relative to the
-    current folder when inside it), and that run's seed (from its ``meta.json``)."""
-    meta_path = folder / ANSWERS_FOLDER / "meta.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    current folder when inside it), and that run's seed: both from the ``meta.json``
+    beside the file when there is one, else ``command`` and 0."""
     path = (folder / name).absolute()
+    meta_path = path.parent / "meta.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
-    command = meta.get("command", "analyzer report")
-    return f"{shown} (`{command}`)", int(meta.get("seed", 0))
+    return f"{shown} (`{meta.get('command', command)}`)", int(meta.get("seed", 0))
 
 
 __all__ = [
     "ANSWERS_FOLDER",
+    "BY_RULES_FOLDER",
     "ROBUST_FOLDER",
     "KnockAnswer",
+    "answers_folder",
+    "compute_answers",
     "find_results",
     "knock_answer",
     "load_answers",
     "read_answer",
     "robust_table",
+    "save_answers",
 ]

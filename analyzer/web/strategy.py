@@ -502,7 +502,7 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     from ..gin.model.rules import resolve_rules
     from ..gin.studies.answers import FAMILIES
     from ..gin.studies.exploit import panel
-    from ..report.knock_answer import ANSWERS_FOLDER, family_of, load_answers, read_answer
+    from ..report.knock_answer import answers_folder, family_of, load_answers, read_answer
 
     resolve_rules(rules)
     family = family_of(opponent)
@@ -516,14 +516,19 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     compute = (
         f"'analyzer when-to-knock --rules {rules} --opponent {opponent}' computes it (minutes)"
     )
-    answers = None if folder.path is None else folder.path / ANSWERS_FOLDER / "answers.csv"
-    saved = None if folder.path is None else load_answers(folder.path)
-    if answers is None:
+    writer = (
+        "'analyzer report'"
+        if rules == "standard"
+        else f"'analyzer when-to-knock --rules {rules} --out results'"
+    )
+    answers = None if folder.path is None else folder.path / answers_folder(rules) / "answers.csv"
+    saved = None if folder.path is None else load_answers(folder.path, rules)
+    if answers is None or folder.path is None:
         data["missing"] = f"{folder.found} {compute}."
     elif saved is None:
-        state = "written by an older version of the report" if answers.is_file() else "missing"
-        data["missing"] = f"{answers} is {state}: 'analyzer report' writes it; {compute}."
-    elif (found := read_answer(answers.parents[1], saved, rules, family, len(panel()))) is None:
+        state = "written by an older version" if answers.is_file() else "missing"
+        data["missing"] = f"{answers} is {state}: {writer} writes it; {compute}."
+    elif (found := read_answer(folder.path, saved, rules, family, len(panel()))) is None:
         data["missing"] = (
             f"The committed answers ({answers}) are for the {saved.rules_name} rules and "
             f"the opponents {', '.join(line.family for line in saved.lines)}; {compute}."

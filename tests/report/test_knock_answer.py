@@ -18,6 +18,7 @@ from analyzer.report.knock_answer import (
     family_of,
     knock_answer,
     load_answers,
+    save_answers,
     stock_range,
 )
 
@@ -216,3 +217,33 @@ def test_the_rule_draws_as_a_titled_chart_and_prints_as_its_text():
     # deadwood 5 on own turn 8: knocks unless the opponent took from the pile (turns 7-9)
     assert image[5, 7] == 1 and image[0, 19] == 2 and image[5, 19] == 0
     assert repr(answer) == answer.text()
+
+
+def test_answers_for_another_rules_preset_are_saved_and_read_back(tmp_path):
+    """The answers of `when-to-knock --rules classic --out` live beside the report's, one
+    folder per preset, and are read for that preset only."""
+    answers = _answers()
+    classic = KnockAnswers("classic", answers.base, answers.lines, answers.panel, answers.deals)
+    folder = save_answers(tmp_path, classic, 9, "robust table from a test")
+    assert folder == tmp_path / "when_to_knock_by_rules" / "classic"
+    loaded = load_answers(tmp_path, "classic")
+    assert loaded is not None and loaded.lines == classic.lines and loaded.rules_name == "classic"
+    assert load_answers(tmp_path) is None  # the standard answers are the report's
+    answer = knock_answer("classic", "knocks-at-once", results=tmp_path)
+    assert answer.line.result.mean == 5.7 and answer.seed == 9
+    assert "when_to_knock_by_rules/classic/answers.csv" in answer.source
+    assert "analyzer when-to-knock --rules classic --deals 800 --seed 9 --out results" in (
+        answer.source
+    )
+    with pytest.raises(ValueError, match="analyzer report"):
+        save_answers(tmp_path, answers, 9, "")
+
+
+def test_the_command_will_not_write_the_reports_standard_answers(tmp_path):
+    from analyzer.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["when-to-knock", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "Error: --out: the standard rules' answers are the report's ('analyzer report' writes them)"
+    ]

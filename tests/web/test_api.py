@@ -444,6 +444,10 @@ def test_when_to_knock_reads_the_written_answer_from_the_report(client, results_
     basic = client.get("/api/when-to-knock", params={"opponent": "basic"}).json()
     assert basic["answer"]["family"] == "knocks-at-once"
     classic = client.get("/api/when-to-knock", params={"rules": "classic"}).json()
-    assert classic["answer"] is None and "for the standard rules" in classic["missing"]
+    assert classic["answer"] is None
+    assert "when_to_knock_by_rules/classic/answers.csv is missing" in classic["missing"]
+    assert (
+        "'analyzer when-to-knock --rules classic --out results' writes it" in (classic["missing"])
+    )
     assert_400(client.get("/api/when-to-knock", params={"rules": "nope"}), "nope")
     assert_400(client.get("/api/when-to-knock", params={"opponent": "wizard"}), "wizard")

@@ -90,7 +90,8 @@ class AnswerLine:
     opponent: str
     """The panel member it is measured against ("panel": the whole panel, equally weighted)."""
     result: Estimate
-    """Points per hand against ``opponent``."""
+    """Points per hand against ``opponent`` (a member: measured again on twice the deals,
+    fresh ones, as ``worst``)."""
     worst: Estimate
     """Points per hand against the panel member it did worst against, measured again on
     twice the deals, fresh ones (the least of several noisy results is biased low)."""
@@ -177,10 +178,10 @@ def knock_answers(
     search_deals = search_deals or deals
     search_units = search_deals * sum(len(c) + 1 for _, c in knock_coordinates(robust))
     searches = sum(member is not None for member in families.values())
-    tell_total(
-        progress,
-        searches * search_units + deals * len(families) * (len(members) + 2),
-    )
+    # the re-measure (see below) plays each line against at most two members on twice the
+    # deals; the exact count is told once known
+    known = searches * search_units + deals * len(families) * len(members)
+    tell_total(progress, known + 4 * deals * len(families))
     policies: dict[str, Policy] = {}
     for family, member in families.items():
         if member is None:
@@ -228,8 +229,14 @@ def knock_answers(
             for name, estimate in pairs.items()
         ]
         worst_of[family] = min(pairs, key=lambda name: pairs[name].mean)
-    worst = _worst_again(
-        rules, policies, worst_of, members, 2 * deals, seed + 31, progress, scheduler
+    # a line's own opponent and its worst member are measured again on fresh deals
+    wanted = {
+        family: {worst_of[family], *([] if families[family] is None else [families[family]])}
+        for family in policies
+    }
+    tell_total(progress, known + 2 * deals * sum(len(names) for names in wanted.values()))
+    again = _measure_again(
+        rules, policies, wanted, members, 2 * deals, seed + 31, progress, scheduler
     )
     lines = []
     for index, (family, policy) in enumerate(policies.items()):
@@ -239,33 +246,35 @@ def knock_answers(
                 family,
                 table_of(policy),
                 "panel" if member is None else member,
-                payoffs.value(index)
-                if member is None
-                else payoffs.pair(index, names.index(member)),
-                worst[family],
+                payoffs.value(index) if member is None else again[family, member],
+                again[family, worst_of[family]],
                 worst_of[family],
             )
         )
     return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals)
 
 
-def _worst_again(
+def _measure_again(
     rules: Rules,
     policies: dict[str, Policy],
-    worst_of: dict[str, str],
+    wanted: dict[str, set[str | None]],
     members: dict[str, Player],
     deals: int,
     seed: int,
     progress: Progress | None,
     scheduler: str | None,
-) -> dict[str, Estimate]:
-    """Each line's points per hand against the member it did worst against, measured
-    again on ``deals`` fresh deals: the least of several noisy results is biased low (a
-    1,000-deal cell against ``marjj`` can miss by 2 points, BENCHMARKS.md)."""
+) -> dict[tuple[str, str], Estimate]:
+    """Points per hand of each family's line against each member ``wanted`` for it (its
+    own opponent and the member it did worst against), measured again on ``deals`` fresh
+    deals: the least of several noisy results is biased low (a 1,000-deal cell against
+    ``marjj`` can miss by 2 points, BENCHMARKS.md), and a line's result and worst case
+    against the same member must be one number."""
     by_member: dict[str, list[str]] = {}
-    for family, member in worst_of.items():
-        by_member.setdefault(member, []).append(family)
-    worst = {}
+    for family, names in wanted.items():
+        for name in names:
+            if name is not None:
+                by_member.setdefault(name, []).append(family)
+    values = {}
     for member, group in by_member.items():
         table = mixture_payoffs(
             rules,
@@ -277,8 +286,8 @@ def _worst_again(
             progress=progress,
             scheduler=scheduler,
         )
-        worst.update({family: table.value(i) for i, family in enumerate(group)})
-    return worst
+        values.update({(family, member): table.value(i) for i, family in enumerate(group)})
+    return values
 
 
 class _Counted:
