@@ -22,7 +22,15 @@ from ..gin.model.rules import STANDARD
 from ..gin.play.players import format_player
 from ..gin.studies.answers import FAMILIES, KnockAnswers, knock_answers
 from ..gin.studies.equilibrium import knock_equilibrium, table_policy
-from ..gin.studies.exploit import ExploitResult, exploit, panel, rule_coordinates, table_text
+from ..gin.studies.exploit import (
+    ExploitResult,
+    MixturePayoffs,
+    exploit,
+    mixture_payoffs,
+    panel,
+    rule_coordinates,
+    table_text,
+)
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
 from .knock_answer import ANSWERS_FOLDER, KnockAnswer, points_text, robust_table
@@ -42,6 +50,12 @@ points minus the opponent's, over hands played from both seats. *x ± h*: the es
 the half-width of its 95% confidence interval."""
 
 
+#: The published agents' knocking: MARJJ knocks only in its first three discards, and
+#: the knocking Goldstein et al. (AAAI-21) learned nearly stops after the first few draws;
+#: as a table: 10 or less on own turns 1-3, then gin only (points of deadwood).
+PUBLISHED_TABLE = (10, 0, 0, 0, 10, 0, 0, 0)
+
+
 @dataclass(frozen=True)
 class KnockBox:
     """The answers of the "When to knock" box, and where the robust table came from."""
@@ -52,6 +66,9 @@ class KnockBox:
     seed: int
     exploited: ExploitResult
     """``analyzer exploit`` of the robust rule: the strongest response found to it."""
+    published: MixturePayoffs
+    """The robust rule (candidate 0) and :data:`PUBLISHED_TABLE` (candidate 1) against
+    the panel, equally weighted, on the deals of the box's panel table."""
 
     def answer(self, family: str) -> KnockAnswer:
         return KnockAnswer(
@@ -114,9 +131,22 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         scheduler=config.scheduler,
         coordinates=rule_coordinates,
     )
+    # the published agents' knocking, played by the same expert, on the same deals as the
+    # panel table (paired with the robust rule)
+    published = mixture_payoffs(
+        STANDARD,
+        [table_policy(expert, table), table_policy(expert, PUBLISHED_TABLE)],
+        list(members.values()),
+        [1.0 / len(members)] * len(members),
+        answers.deals,
+        config.seed + 17,
+        progress=progress_for(config, "the published agents' knocking"),
+        scheduler=config.scheduler,
+    )
     write_csv(folder / "answers.csv", answers.to_frame(), index=False)
     write_csv(folder / "panel.csv", answers.panel, index=False)
     write_csv(folder / "exploit.csv", exploited.tried, index=False)
+    write_csv(folder / "published.csv", published_frame(published, list(members)), index=False)
     write_meta(
         folder,
         config,
@@ -133,7 +163,68 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         strongest_response_high=exploited.points.high,
         strongest_response_deals=exploited.deals,
     )
-    return KnockBox(answers, source, len(members), config.seed, exploited)
+    return KnockBox(answers, source, len(members), config.seed, exploited, published)
+
+
+def published_frame(published: MixturePayoffs, names: list[str]) -> pd.DataFrame:
+    """Points per hand of the robust rule and of the published agents' knocking against
+    each panel member and the panel as a whole (95% CIs)."""
+    rows = []
+    for index, rule in enumerate(("robust", "published")):
+        estimates = {name: published.pair(index, j) for j, name in enumerate(names)}
+        estimates["panel"] = published.value(index)
+        rows += [
+            {
+                "rule": rule,
+                "table": table_text(PUBLISHED_TABLE) if index else "",
+                "opponent": name,
+                "points": e.mean,
+                "points_low": e.low,
+                "points_high": e.high,
+                "deals": e.n,
+            }
+            for name, e in estimates.items()
+        ]
+    return pd.DataFrame(rows)
+
+
+def published_lines(published: MixturePayoffs, robust_rule: str) -> list[str]:
+    """Where the answer (``robust_rule``, in words) differs from the published agents'
+    knocking, by how much, and where the difference comes from (hands ending in ordinary
+    knocks, gin, undercuts)."""
+    gain = published.gain(1)
+    if gain.high < 0:
+        verdict = "knocking as long as the robust rule does pays"
+    elif gain.low > 0:
+        verdict = "stopping early pays, and the robust rule should"
+    else:
+        verdict = "the difference is within the noise at this size"
+    split = ", ".join(
+        f"{published.part(0, name).mean - published.part(1, name).mean:+.2f} from hands "
+        f"ending in {words}"
+        for name, words in (
+            ("knock", "an ordinary knock"),
+            ("gin", "gin"),
+            ("undercut", "an undercut"),
+        )
+    )
+    return [
+        (
+            "**Against the published agents.** MARJJ (a public EAAI-2021 competition agent) "
+            "knocks only in its first three discards, and the knocking Goldstein et al. "
+            "(AAAI-21) learned nearly stops after the first few draws. The robust rule: "
+            f"{robust_rule[0].lower()}{robust_rule[1:]}. Played by the same `expert` on the "
+            'same deals, "10 or less on turns 1-3, then gin only" earns '
+            f"{points_text(published.value(1))} on average over the test opponents, against "
+            f"{points_text(published.value(0))} for the robust rule, a paired difference of "
+            f"{points_text(gain)} for stopping early: {verdict}. The robust rule minus the "
+            f"early stop, by how hands end: {split} (points per hand). The published agents' "
+            "other play "
+            "(MARJJ takes discards to build its melds) is not copied here, only their "
+            "knocking. [when_to_knock/published.csv](when_to_knock/published.csv) has each "
+            "opponent."
+        )
+    ]
 
 
 def exploit_lines(exploited: ExploitResult) -> list[str]:
@@ -178,6 +269,8 @@ def render_knock_box(box: KnockBox) -> str:
         "```",
         "",
         *exploit_lines(box.exploited),
+        "",
+        *published_lines(box.published, box.answers.line("unknown").rule),
         "",
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",

@@ -138,6 +138,12 @@ def test_charts_render_with_labels():
     figure.savefig(__import__("io").BytesIO(), format="png")
 
 
+def studies_panel_names():
+    from analyzer.gin.studies.exploit import panel
+
+    return set(panel())
+
+
 @pytest.mark.slow
 def test_report_writes_every_section(tmp_path):
     # the exact counts take a minute to enumerate; their own tests live in test_exact.py
@@ -161,6 +167,11 @@ def test_report_writes_every_section(tmp_path):
     assert {"marjj", "search, true model"} <= set(tried["name"])
     assert tried["name"].str.startswith("coordinate search").any()  # its response or runner-up
     assert all(f"`{name}`" in box for name in tried["name"])
+    # where the answer differs from the published agents' knocking, measured
+    assert "**Against the published agents.** MARJJ" in box and "a paired difference of" in box
+    published = pd.read_csv(tmp_path / "when_to_knock" / "published.csv")
+    assert set(published["rule"]) == {"robust", "published"}
+    assert set(published["opponent"]) == {*studies_panel_names(), "panel"}
     # every section opens with its question, who plays and the rules
     for part in text.split("\n## ")[1:]:
         assert "**Question.**" in part and "**Who plays.**" in part and "**Rules:**" in part
