@@ -33,7 +33,7 @@ from ..gin.studies.exploit import (
 )
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
-from .knock_answer import ANSWERS_FOLDER, KnockAnswer, points_text, robust_table
+from .knock_answer import ANSWERS_FOLDER, KnockAnswer, load_answers, points_text, robust_table
 from .markdown import markdown_table
 
 GLOSSARY = """**Words used.** *Deadwood*: the points of the cards in no meld (ace 1, face
@@ -55,6 +55,9 @@ the half-width of its 95% confidence interval."""
 #: as a table: 10 or less on own turns 1-3, then gin only (points of deadwood).
 PUBLISHED_TABLE = (10, 0, 0, 0, 10, 0, 0, 0)
 
+#: The rules presets whose answers the box reads from the committed results.
+OTHER_PRESETS = ("classic", "oklahoma", "eaai")
+
 
 @dataclass(frozen=True)
 class KnockBox:
@@ -69,6 +72,9 @@ class KnockBox:
     published: MixturePayoffs
     """The robust rule (candidate 0) and :data:`PUBLISHED_TABLE` (candidate 1) against
     the panel, equally weighted, on the deals of the box's panel table."""
+    others: dict[str, KnockAnswers]
+    """The committed answers for the other rules presets (``analyzer when-to-knock
+    --rules R --out results``), by preset; the ones not computed are missing."""
 
     def answer(self, family: str) -> KnockAnswer:
         return KnockAnswer(
@@ -163,7 +169,46 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         strongest_response_high=exploited.points.high,
         strongest_response_deals=exploited.deals,
     )
-    return KnockBox(answers, source, len(members), config.seed, exploited, published)
+    others = {
+        rules: saved
+        for rules in OTHER_PRESETS
+        if (saved := load_answers(config.out, rules)) is not None
+    }
+    return KnockBox(answers, source, len(members), config.seed, exploited, published, others)
+
+
+def other_presets_lines(others: dict[str, KnockAnswers]) -> list[str]:
+    """The answers for the other rules presets, one table row per preset and family."""
+    missing = [rules for rules in OTHER_PRESETS if rules not in others]
+    lines = [
+        (
+            "**Under the other rules presets** (`analyzer when-to-knock --rules R`; computed "
+            "by `analyzer when-to-knock --rules R --out results`, each with its own robust "
+            "table and the same seven test opponents):"
+        ),
+        "",
+    ]
+    rows = [
+        {
+            "rules": rules,
+            "opponent": family,
+            "rule": line.rule[0].upper() + line.rule[1:] + ".",
+            "result": f"{format_ci(line.result.mean, line.result.low, line.result.high)}"
+            + (" (all)" if line.opponent == "panel" else f" v `{line.opponent}`"),
+            "worst case": f"{format_ci(line.worst.mean, line.worst.low, line.worst.high)} "
+            f"v `{line.worst_member}`",
+            "deals": f"{answers.deals:,}",
+        }
+        for rules, answers in others.items()
+        for family in FAMILIES
+        for line in answers.lines
+        if line.family == family
+    ]
+    if rows:
+        lines.append(markdown_table(pd.DataFrame(rows)))
+    if missing:
+        lines += ["", f"Not computed yet: {', '.join(missing)}."]
+    return lines
 
 
 def published_frame(published: MixturePayoffs, names: list[str]) -> pd.DataFrame:
@@ -188,17 +233,29 @@ def published_frame(published: MixturePayoffs, names: list[str]) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def published_lines(published: MixturePayoffs, robust_rule: str) -> list[str]:
+def published_lines(published: MixturePayoffs, robust_rule: str, names: list[str]) -> list[str]:
     """Where the answer (``robust_rule``, in words) differs from the published agents'
-    knocking, by how much, and where the difference comes from (hands ending in ordinary
-    knocks, gin, undercuts)."""
+    knocking: their early stop against the robust rule on average over the test opponents
+    (``names``, the panel's order), against each one, and by how hands end."""
     gain = published.gain(1)
-    if gain.high < 0:
-        verdict = "knocking as long as the robust rule does pays"
-    elif gain.low > 0:
-        verdict = "stopping early pays, and the robust rule should"
+    robust = {name: published.pair(0, j) for j, name in enumerate(names)}
+    early = {name: published.pair(1, j) for j, name in enumerate(names)}
+    better = [f"`{n}`" for n in names if early[n].mean > robust[n].mean]
+    worse = [f"`{n}`" for n in names if early[n].mean < robust[n].mean]
+    worst_robust = min(names, key=lambda n: robust[n].mean)
+    worst_early = min(names, key=lambda n: early[n].mean)
+    if early[worst_early].mean > robust[worst_robust].mean:
+        verdict = (
+            "The early stop has the better worst case too, so the robust rule should "
+            "change to it; it is kept here until a search over the test opponents confirms "
+            "it on fresh deals."
+        )
     else:
-        verdict = "the difference is within the noise at this size"
+        verdict = (
+            "The robust rule is the answer for an opponent you know nothing about because "
+            "its worst case is better; against an opponent known to knock at once or to "
+            "wait for gin, the rules below earn more still."
+        )
     split = ", ".join(
         f"{published.part(0, name).mean - published.part(1, name).mean:+.2f} from hands "
         f"ending in {words}"
@@ -216,15 +273,24 @@ def published_lines(published: MixturePayoffs, robust_rule: str) -> list[str]:
             f"{robust_rule[0].lower()}{robust_rule[1:]}. Played by the same `expert` on the "
             'same deals, "10 or less on turns 1-3, then gin only" earns '
             f"{points_text(published.value(1))} on average over the test opponents, against "
-            f"{points_text(published.value(0))} for the robust rule, a paired difference of "
-            f"{points_text(gain)} for stopping early: {verdict}. The robust rule minus the "
-            f"early stop, by how hands end: {split} (points per hand). The published agents' "
-            "other play "
-            "(MARJJ takes discards to build its melds) is not copied here, only their "
-            "knocking. [when_to_knock/published.csv](when_to_knock/published.csv) has each "
-            "opponent."
+            f"{points_text(published.value(0))} for the robust rule (paired difference "
+            f"{points_text(gain)}). It earns more against {_words(better)} and less "
+            f"against {_words(worse)}; its lowest result is {points_text(early[worst_early])} "
+            f"against `{worst_early}`, the robust rule's {points_text(robust[worst_robust])} "
+            f"against `{worst_robust}` (the cells of the table below). {verdict} The robust "
+            f"rule minus the early stop, by how hands end: {split} (points per hand). The "
+            "published agents' other play (MARJJ takes discards to build its melds) is not "
+            "copied here, only their knocking. "
+            "[when_to_knock/published.csv](when_to_knock/published.csv) has each opponent."
         )
     ]
+
+
+def _words(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``; ``none of them`` when empty."""
+    if not names:
+        return "none of them"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def exploit_lines(exploited: ExploitResult) -> list[str]:
@@ -270,7 +336,9 @@ def render_knock_box(box: KnockBox) -> str:
         "",
         *exploit_lines(box.exploited),
         "",
-        *published_lines(box.published, box.answers.line("unknown").rule),
+        *published_lines(box.published, box.answers.line("unknown").rule, list(panel())),
+        "",
+        *other_presets_lines(box.others),
         "",
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",

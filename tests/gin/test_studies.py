@@ -168,10 +168,12 @@ def test_report_writes_every_section(tmp_path):
     assert tried["name"].str.startswith("coordinate search").any()  # its response or runner-up
     assert all(f"`{name}`" in box for name in tried["name"])
     # where the answer differs from the published agents' knocking, measured
-    assert "**Against the published agents.** MARJJ" in box and "a paired difference of" in box
+    assert "**Against the published agents.** MARJJ" in box and "(paired difference" in box
     published = pd.read_csv(tmp_path / "when_to_knock" / "published.csv")
     assert set(published["rule"]) == {"robust", "published"}
     assert set(published["opponent"]) == {*studies_panel_names(), "panel"}
+    assert "**Under the other rules presets**" in box
+    assert "Not computed yet: classic, oklahoma, eaai." in box  # none in this folder
     # every section opens with its question, who plays and the rules
     for part in text.split("\n## ")[1:]:
         assert "**Question.**" in part and "**Who plays.**" in part and "**Rules:**" in part

@@ -247,3 +247,15 @@ def test_the_command_will_not_write_the_reports_standard_answers(tmp_path):
     assert result.output.strip().splitlines() == [
         "Error: --out: the standard rules' answers are the report's ('analyzer report' writes them)"
     ]
+
+
+def test_the_box_lists_the_answers_of_the_other_presets_and_what_is_missing():
+    from analyzer.report.knock_box import other_presets_lines
+
+    answers = _answers()
+    classic = KnockAnswers("classic", answers.base, answers.lines, answers.panel, answers.deals)
+    text = "\n".join(other_presets_lines({"classic": classic}))
+    assert "| classic | unknown | Knock with 10 or less on turns 1-9" in text
+    assert "+2.00 ± 0.50 (all)" in text and "+5.70 ± 0.90 v `basic`" in text
+    assert "-1.00 ± 0.40 v `search`" in text
+    assert text.endswith("Not computed yet: oklahoma, eaai.")

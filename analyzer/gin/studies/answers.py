@@ -93,8 +93,10 @@ class AnswerLine:
     """Points per hand against ``opponent`` (a member: measured again on twice the deals,
     fresh ones, as ``worst``)."""
     worst: Estimate
-    """Points per hand against the panel member it did worst against, measured again on
-    twice the deals, fresh ones (the least of several noisy results is biased low)."""
+    """Points per hand against the panel member it does worst against: every member whose
+    result's interval reaches the lowest one is measured again on twice the deals, fresh
+    ones, and the lowest of those is the worst case (the least of several noisy results
+    is biased low)."""
     worst_member: str
 
     @property
@@ -178,10 +180,10 @@ def knock_answers(
     search_deals = search_deals or deals
     search_units = search_deals * sum(len(c) + 1 for _, c in knock_coordinates(robust))
     searches = sum(member is not None for member in families.values())
-    # the re-measure (see below) plays each line against at most two members on twice the
+    # the re-measure (see below) plays each line against a few members on twice the
     # deals; the exact count is told once known
     known = searches * search_units + deals * len(families) * len(members)
-    tell_total(progress, known + 4 * deals * len(families))
+    tell_total(progress, known + 6 * deals * len(families))
     policies: dict[str, Policy] = {}
     for family, member in families.items():
         if member is None:
@@ -214,7 +216,7 @@ def knock_answers(
         progress=progress,
         scheduler=scheduler,
     )
-    rows, worst_of = [], {}
+    rows, suspects = [], {}
     for index, family in enumerate(policies):
         pairs = {name: payoffs.pair(index, j) for j, name in enumerate(names)}
         rows += [
@@ -228,12 +230,15 @@ def knock_answers(
             }
             for name, estimate in pairs.items()
         ]
-        worst_of[family] = min(pairs, key=lambda name: pairs[name].mean)
-    # a line's own opponent and its worst member are measured again on fresh deals
-    wanted = {
-        family: {worst_of[family], *([] if families[family] is None else [families[family]])}
-        for family in policies
-    }
+        # every member that may be the worst: its interval reaches the lowest cell's
+        lowest = min(pairs.values(), key=lambda estimate: estimate.mean)
+        suspects[family] = {name for name, e in pairs.items() if e.low <= lowest.high}
+    # the suspects and a line's own opponent are measured again on fresh deals, and the
+    # worst case is the lowest of those measurements
+    wanted: dict[str, set[str]] = {family: set(names) for family, names in suspects.items()}
+    for family, member in families.items():
+        if member is not None:
+            wanted[family].add(member)
     tell_total(progress, known + 2 * deals * sum(len(names) for names in wanted.values()))
     again = _measure_again(
         rules, policies, wanted, members, 2 * deals, seed + 31, progress, scheduler
@@ -241,14 +246,15 @@ def knock_answers(
     lines = []
     for index, (family, policy) in enumerate(policies.items()):
         member = families[family]
+        worst = min(suspects[family], key=lambda name: again[family, name].mean)
         lines.append(
             AnswerLine(
                 family,
                 table_of(policy),
                 "panel" if member is None else member,
                 payoffs.value(index) if member is None else again[family, member],
-                again[family, worst_of[family]],
-                worst_of[family],
+                again[family, worst],
+                worst,
             )
         )
     return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals)
@@ -257,7 +263,7 @@ def knock_answers(
 def _measure_again(
     rules: Rules,
     policies: dict[str, Policy],
-    wanted: dict[str, set[str | None]],
+    wanted: dict[str, set[str]],
     members: dict[str, Player],
     deals: int,
     seed: int,
@@ -265,15 +271,14 @@ def _measure_again(
     scheduler: str | None,
 ) -> dict[tuple[str, str], Estimate]:
     """Points per hand of each family's line against each member ``wanted`` for it (its
-    own opponent and the member it did worst against), measured again on ``deals`` fresh
+    own opponent and the members it may do worst against), measured again on ``deals`` fresh
     deals: the least of several noisy results is biased low (a 1,000-deal cell against
     ``marjj`` can miss by 2 points, BENCHMARKS.md), and a line's result and worst case
     against the same member must be one number."""
     by_member: dict[str, list[str]] = {}
     for family, names in wanted.items():
         for name in names:
-            if name is not None:
-                by_member.setdefault(name, []).append(family)
+            by_member.setdefault(name, []).append(family)
     values = {}
     for member, group in by_member.items():
         table = mixture_payoffs(
