@@ -206,9 +206,12 @@ def knock_answers(
         policies[family] = search.response
     names = list(members)
     weights = [1.0 / len(names)] * len(names)
+    # families answered by the same table share its measurements
+    distinct = list(dict.fromkeys(policies.values()))
+    index_of = {family: distinct.index(policy) for family, policy in policies.items()}
     payoffs = mixture_payoffs(
         rules,
-        list(policies.values()),
+        distinct,
         list(members.values()),
         weights,
         deals,
@@ -217,7 +220,7 @@ def knock_answers(
         scheduler=scheduler,
     )
     rows, suspects = [], {}
-    for index, family in enumerate(policies):
+    for family, index in index_of.items():
         pairs = {name: payoffs.pair(index, j) for j, name in enumerate(names)}
         rows += [
             {
@@ -235,25 +238,30 @@ def knock_answers(
         suspects[family] = {name for name, e in pairs.items() if e.low <= lowest.high}
     # the suspects and a line's own opponent are measured again on fresh deals, and the
     # worst case is the lowest of those measurements
-    wanted: dict[str, set[str]] = {family: set(names) for family, names in suspects.items()}
-    for family, member in families.items():
-        if member is not None:
-            wanted[family].add(member)
-    tell_total(progress, known + 2 * deals * sum(len(names) for names in wanted.values()))
+    wanted: dict[int, set[str]] = {}
+    for family, index in index_of.items():
+        member = families[family]
+        wanted.setdefault(index, set()).update(suspects[family], [] if member is None else [member])
+    tell_total(
+        progress,
+        searches * search_units
+        + deals * len(distinct) * len(members)
+        + 2 * deals * sum(len(names) for names in wanted.values()),
+    )
     again = _measure_again(
-        rules, policies, wanted, members, 2 * deals, seed + 31, progress, scheduler
+        rules, distinct, wanted, members, 2 * deals, seed + 31, progress, scheduler
     )
     lines = []
-    for index, (family, policy) in enumerate(policies.items()):
+    for family, index in index_of.items():
         member = families[family]
-        worst = min(suspects[family], key=lambda name: again[family, name].mean)
+        worst = min(suspects[family], key=lambda name: again[index, name].mean)
         lines.append(
             AnswerLine(
                 family,
-                table_of(policy),
+                table_of(distinct[index]),
                 "panel" if member is None else member,
-                payoffs.value(index) if member is None else again[family, member],
-                again[family, worst],
+                payoffs.value(index) if member is None else again[index, member],
+                again[index, worst],
                 worst,
             )
         )
@@ -262,28 +270,28 @@ def knock_answers(
 
 def _measure_again(
     rules: Rules,
-    policies: dict[str, Policy],
-    wanted: dict[str, set[str]],
+    policies: list[Policy],
+    wanted: dict[int, set[str]],
     members: dict[str, Player],
     deals: int,
     seed: int,
     progress: Progress | None,
     scheduler: str | None,
-) -> dict[tuple[str, str], Estimate]:
-    """Points per hand of each family's line against each member ``wanted`` for it (its
-    own opponent and the members it may do worst against), measured again on ``deals`` fresh
-    deals: the least of several noisy results is biased low (a 1,000-deal cell against
-    ``marjj`` can miss by 2 points, BENCHMARKS.md), and a line's result and worst case
-    against the same member must be one number."""
-    by_member: dict[str, list[str]] = {}
-    for family, names in wanted.items():
+) -> dict[tuple[int, str], Estimate]:
+    """Points per hand of each policy (by index) against each member ``wanted`` for it
+    (the own opponents of the lines it answers and the members it may do worst against),
+    measured again on ``deals`` fresh deals: the least of several noisy results is biased
+    low (a 1,000-deal cell against ``marjj`` can miss by 2 points, BENCHMARKS.md), and a
+    line's result and worst case against the same member must be one number."""
+    by_member: dict[str, list[int]] = {}
+    for index, names in wanted.items():
         for name in names:
-            by_member.setdefault(name, []).append(family)
+            by_member.setdefault(name, []).append(index)
     values = {}
     for member, group in by_member.items():
         table = mixture_payoffs(
             rules,
-            [policies[family] for family in group],
+            [policies[index] for index in group],
             [members[member]],
             [1.0],
             deals,
@@ -291,7 +299,7 @@ def _measure_again(
             progress=progress,
             scheduler=scheduler,
         )
-        values.update({(family, member): table.value(i) for i, family in enumerate(group)})
+        values.update({(index, member): table.value(i) for i, index in enumerate(group)})
     return values
 
 
