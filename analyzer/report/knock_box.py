@@ -338,8 +338,6 @@ def render_knock_box(box: KnockBox) -> str:
         "",
         *published_lines(box.published, box.answers.line("unknown").rule, list(panel())),
         "",
-        *other_presets_lines(box.others),
-        "",
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",
     ]
@@ -388,6 +386,8 @@ def render_knock_box(box: KnockBox) -> str:
         "",
         markdown_table(cells.reset_index()),
         "",
+        *other_presets_lines(box.others),
+        "",
         GLOSSARY,
         "",
     ]
@@ -395,4 +395,4 @@ def render_knock_box(box: KnockBox) -> str:
 
 
 #: The report's opening box, above the run's description (no heading of its own).
-SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=61)
+SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=110)
