@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -52,6 +52,18 @@ class FiniteFloatRange(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
+def rules_preset_option(presets: Iterable[str] = RULE_PRESETS) -> Callable[[F], F]:
+    """``--rules PRESET`` (into the parameter ``preset``), one of ``presets``."""
+    return click.option(
+        "--rules",
+        "preset",
+        default="standard",
+        show_default=True,
+        metavar="PRESET",
+        help=f"Rules preset: {', '.join(presets)}.",
+    )
+
+
 def rules_options(function: F) -> F:
     """``--rules PRESET`` and repeatable ``--set field=value``."""
     function = click.option(
@@ -62,13 +74,7 @@ def rules_options(function: F) -> F:
         help="Override one rule field (repeatable), e.g. knock_limit=7; "
         f"ranges: {ranges_text()}; flags yes/no.",
     )(function)
-    return click.option(
-        "--rules",
-        "preset",
-        default="standard",
-        show_default=True,
-        help=f"Rules preset: {', '.join(RULE_PRESETS)}.",
-    )(function)
+    return rules_preset_option()(function)
 
 
 def policy_pair_options(default: str) -> Callable[[F], F]:

@@ -7,24 +7,16 @@ from pathlib import Path
 import click
 
 from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
-from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.studies.answers import FAMILIES
 from .files import check_out_folder
-from .inputs import SEED, fail
+from .inputs import SEED, fail, rules_preset_option
 from .output import echo_frame, echo_json, format_options
 from .progress import progress_bar
 from .run_control import scheduler_option, set_jobs
 
 
 @click.command("when-to-knock")
-@click.option(
-    "--rules",
-    "preset",
-    default="standard",
-    show_default=True,
-    metavar="PRESET",
-    help=f"Rules preset: {', '.join(RULE_PRESETS)}.",
-)
+@rules_preset_option()
 @click.option(
     "--opponent",
     default="unknown",

@@ -24,7 +24,7 @@ from ..rummy.rules import PRESETS as RULE_PRESETS
 from ..rummy.rules import RummyRules, resolve_rules
 from ..rummy.simulate import GameResult, HandResult, play_games, simulate
 from .files import check_raw_count
-from .inputs import UNITS, fail
+from .inputs import UNITS, fail, rules_preset_option
 from .output import (
     estimate_text,
     interval_text,
@@ -107,14 +107,7 @@ def _player_table(result: HandResult | GameResult) -> pd.DataFrame:
     show_default=True,
     help="Hands (or with --games, games) to play, 1 to 10**12.",
 )
-@click.option(
-    "--rules",
-    "preset",
-    default="standard",
-    show_default=True,
-    metavar="PRESET",
-    help=f"Rules preset: {', '.join(RULE_PRESETS)}.",
-)
+@rules_preset_option(RULE_PRESETS)
 @click.option(
     "--set",
     "overrides",

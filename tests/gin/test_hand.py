@@ -217,3 +217,16 @@ def test_big_gin_comes_first_and_may_be_declined():
     assert Move("discard", parse_card("Ks")) not in moves  # just taken
     hand.play(Move("knock", parse_card("As")))
     assert hand.result["outcome"] == "gin"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"seed": -1}, "seed must be"),
+        ({"seed": 2**63}, "seed must be"),
+        ({"hand_index": -1}, "hand_index must be"),
+    ],
+)
+def test_a_deal_refuses_a_seed_outside_its_range(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        Hand.deal(**arguments)

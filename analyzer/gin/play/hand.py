@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ...core.limits import SEED_MAX, check_int, check_seed
 from ...core.rng import SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import (
     MAX_DRAWS,
@@ -128,8 +129,11 @@ class Hand:
         hand_index: int = 0,
     ) -> Hand:
         """A full-information hand dealt from ``deck`` (52 card indices in the engine's
-        layout) or, without one, shuffled from ``seed`` and ``hand_index``."""
+        layout) or, without one, shuffled from ``seed`` (0 <= seed < 2**63) and
+        ``hand_index`` (0 or more)."""
         _check_seat(dealer, "dealer")
+        seed = check_seed(seed)
+        hand_index = check_int(hand_index, "hand_index", 0, SEED_MAX)
         if deck is None:
             order = np.empty(52, dtype=np.int8)
             shuffle_deck(
