@@ -4,8 +4,9 @@
 preset and opponent (``results/when_to_knock`` for the standard rules, written by
 ``analyzer report``; ``results/when_to_knock_by_rules/<rules>`` for the other presets,
 written by ``analyzer when-to-knock --rules <rules> --out results``; the robust tables in
-``results/robust_knock``), computed at ``deals`` otherwise.  The report's opening box, ``analyzer when-to-knock``,
-``az.when_to_knock()`` and the web app's strategy page all print it through
+``results/robust_knock``), computed at ``deals`` otherwise.  The report's opening box,
+``analyzer when-to-knock``, ``az.when_to_knock()`` and the web app's strategy page all
+print it through
 :meth:`KnockAnswer.text` (or :meth:`KnockAnswer.to_dict`), so they say the same thing the
 same way.
 
@@ -394,11 +395,10 @@ def knock_answer(
     resolve_rules(rules)
     family = family_of(opponent)
     folder = find_results(results)
-    members = panel()
     if folder is not None:
         saved = load_answers(folder, rules)
         if saved is not None:
-            found_answer = read_answer(folder, saved, rules, family, len(members))
+            found_answer = read_answer(folder, saved, rules, family, len(panel()))
             if found_answer is not None:
                 return found_answer
     member = FAMILIES[family][1] if family in FAMILIES else family
@@ -413,7 +413,7 @@ def knock_answer(
         deals,
         seed,
         f"computed now ({source})",
-        len(members) + (member is not None and member not in members),
+        int(answers.panel["member"].nunique()),
     )
 
 

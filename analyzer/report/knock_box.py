@@ -301,13 +301,8 @@ def exploit_lines(exploited: ExploitResult) -> list[str]:
         f"the strongest response found, `{response}`, earns "
         f"{points_text(exploited.points)} against it ({exploited.deals:,} held-out deals)"
     )
-    verdict = (
-        f"**How far the rule can be exploited** (`analyzer exploit`): {found}."
-        if exploited.beats_target
-        else (
-            "**How far the rule can be exploited** (`analyzer exploit`): no response found "
-            f"beats it; {found}."
-        )
+    verdict = "**How far the rule can be exploited** (`analyzer exploit`): " + (
+        f"{found}." if exploited.beats_target else f"no response found beats it; {found}."
     )
     tried = ", ".join(f"`{name}`" for name in exploited.tried["name"])
     return [

@@ -521,11 +521,12 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
         if rules == "standard"
         else f"'analyzer when-to-knock --rules {rules} --out results'"
     )
-    answers = None if folder.path is None else folder.path / answers_folder(rules) / "answers.csv"
-    saved = None if folder.path is None else load_answers(folder.path, rules)
-    if answers is None or folder.path is None:
+    if folder.path is None:
         data["missing"] = f"{folder.found} {compute}."
-    elif saved is None:
+        return data
+    answers = folder.path / answers_folder(rules) / "answers.csv"
+    saved = load_answers(folder.path, rules)
+    if saved is None:
         state = "written by an older version" if answers.is_file() else "missing"
         data["missing"] = f"{answers} is {state}: {writer} writes it; {compute}."
     elif (found := read_answer(folder.path, saved, rules, family, len(panel()))) is None:
