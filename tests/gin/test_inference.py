@@ -3,9 +3,14 @@ each feature, and its calibration on simulated hands."""
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from analyzer.core.rng import stream_key
 from analyzer.gin.decisions.inference import (
+    CALIBRATION_X,
+    CALIBRATION_Y,
+    calibrated,
     from_sampling_table,
     infer_hidden,
     opponent_outlook,
@@ -73,6 +78,11 @@ def test_each_observation_moves_the_related_cards_the_stated_way():
     assert probs[card("Kc")] < baseline
     # it took and kept 9h: 9c and Th are more likely
     assert probs[card("9c")] > baseline and probs[card("Th")] > baseline
+
+
+@given(st.one_of(st.floats(-0.5, 1.5), st.sampled_from([float(x) for x in CALIBRATION_X])))
+def test_the_calibration_curve_is_numpys_interp_bit_for_bit(share):
+    assert calibrated(share) == np.interp(share, CALIBRATION_X, CALIBRATION_Y)
 
 
 def test_the_sampling_table_round_trips():
