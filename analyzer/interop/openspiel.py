@@ -7,7 +7,7 @@ what it sees in a simulation (the cards the opponent took, threw and refused, th
 bonuses), and decides with the same kernels as the analyzer's simulations: draws and
 discards by the policy, the knocker's melds by
 :func:`~analyzer.gin.evaluator.partition.best_arrangement_kernel`, the defender's layoffs and melds
-by the joint search of :func:`optimal_layoffs`.  OpenSpiel's rules differ from the
+by the joint search of :func:`~analyzer.gin.evaluator.api.layoff_plan`.  OpenSpiel's rules differ from the
 analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.model.rules`):
 a tie scores 0, the wall phase, no big gin, runs declared 3 to 5 cards long (longer runs are
 declared in pieces), a player may throw back the card it just took from the pile, and its
@@ -24,12 +24,10 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import CARD_POINTS
-from ..gin.evaluator.api import best_melds
-from ..gin.evaluator.layoffs import layoff_deadwood_kernel
+from ..gin.evaluator.api import best_melds, layoff_plan
 from ..gin.evaluator.partition import (
     best_arrangement_kernel,
     best_discard_kernel,
-    min_deadwood_kernel,
 )
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
@@ -75,55 +73,6 @@ def _cut_run(cards: list[int]) -> list[int]:
         pieces.append(sum(1 << c for c in cards[:size]))
         cards = cards[size:]
     return pieces
-
-
-def optimal_layoffs(defender: int, sets: int, runs: int) -> list[int]:
-    """The cards the defender lays off, in laying order, for its least deadwood after
-    melding the rest (the search of
-    :func:`~analyzer.gin.evaluator.layoffs.layoff_deadwood_kernel`; first best found on ties, fewest
-    layoffs preferred)."""
-    chains: list[list[int]] = []
-    for rank in range(13):
-        held = [s for s in range(4) if sets >> (13 * s + rank) & 1]
-        if len(held) == 3:
-            missing = next(13 * s + rank for s in range(4) if s not in held)
-            if defender >> missing & 1:
-                chains.append([missing])
-    for suit in range(4):
-        lane = (runs >> (13 * suit)) & 0x1FFF
-        for rank in range(13):
-            if not lane >> rank & 1:
-                continue
-            for step in (-1, 1):
-                if 0 <= rank + step < 13 and lane >> (rank + step) & 1:
-                    continue  # not this run's end in this direction
-                chain, nxt = [], rank + step
-                while 0 <= nxt < 13 and defender >> (13 * suit + nxt) & 1:
-                    chain.append(13 * suit + nxt)
-                    nxt += step
-                if chain:
-                    chains.append(chain)
-    target = int(layoff_deadwood_kernel(np.int64(defender), np.int64(sets), np.int64(runs)))
-    best: list[int] | None = None
-
-    def search(index: int, left: int, laid: list[int]) -> None:
-        nonlocal best
-        if index == len(chains):
-            if int(min_deadwood_kernel(np.int64(left))) == target and (
-                best is None or len(laid) < len(best)
-            ):
-                best = list(laid)
-            return
-        search(index + 1, left, laid)
-        taken = left
-        for depth, card in enumerate(chains[index]):
-            if not taken >> card & 1:
-                break
-            taken &= ~(1 << card)
-            search(index + 1, taken, laid + chains[index][: depth + 1])
-
-    search(0, defender, [])
-    return best if best is not None else []
 
 
 class _View:
@@ -342,7 +291,7 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
                     runs |= mask
             laid_off = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.layoffs())
             original = hand | laid_off
-            plan = optimal_layoffs(original, sets, runs)
+            plan = layoff_plan(original, sets, runs)
             for card in plan:
                 if hand >> card & 1:
                     action = int(TO_OPENSPIEL[card])

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from ..core.cards import format_card, format_hand, parse_card, to_indices, to_mask
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.evaluator.api import best_melds
+from ..gin.evaluator.api import best_melds, layoff_plan
 from ..gin.evaluator.partition import best_discard_kernel, min_deadwood_kernel
 from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
@@ -34,7 +34,6 @@ from ..gin.play.advisor import Position
 from ..gin.play.game_kernels import close_game
 from ..gin.play.hand import Hand
 from ..gin.play.moves import Move
-from ..interop.openspiel import optimal_layoffs
 
 #: The person's seat and the computer's.
 ME, COMPUTER = 0, 1
@@ -393,7 +392,7 @@ class PracticeGame:
         """The finished hand laid out (``None`` without a knock): the knocker's melds and
         deadwood, the defender's melds, the cards it laid off on the knocker's melds and
         its deadwood (the engine's count), cards in notation.  The layoffs are the
-        defender's best (:func:`~analyzer.interop.openspiel.optimal_layoffs`, chains along
+        defender's best (:func:`~analyzer.gin.evaluator.api.layoff_plan`, chains along
         a run included), as the engine lays off under every preset but ``eaai``."""
         ended = self.hand.result
         knocker = ended["knocker"]
@@ -406,7 +405,7 @@ class PracticeGame:
         if ended["outcome"] in ("knock", "undercut", "tie"):
             sets = sum(m for m in laid_out.melds if len({c % 13 for c in to_indices(m)}) == 1)
             runs = knocker_hand & ~laid_out.deadwood_cards & ~sets
-            laid = to_mask(optimal_layoffs(defender, sets, runs))
+            laid = to_mask(layoff_plan(defender, sets, runs))
         kept = best_melds(defender & ~laid)
 
         def seat(player: int) -> str:

@@ -10,6 +10,7 @@ from analyzer.gin.evaluator.api import (
     best_discard,
     best_melds,
     deadwood_after_layoff,
+    layoff_plan,
     min_deadwood,
     min_deadwood_batch,
 )
@@ -152,6 +153,50 @@ def test_layoffs(defender, melds, expected):
         frozenset(cards.parse_hand(defender)), [frozenset(cards.parse_hand(m)) for m in melds]
     )
     assert got == want == expected
+
+
+def _sets_and_runs(melds):
+    masks = [cards.to_mask(m) for m in melds]
+    sets = sum(m for m in masks if len({c % 13 for c in cards.to_indices(m)}) == 1)
+    return sets, sum(masks) - sets
+
+
+@pytest.mark.parametrize(
+    ("defender", "melds", "laid"),
+    [
+        ("8s 9s Kd", ["5s 6s 7s"], "8s 9s"),  # 9s only beyond 8s
+        ("4s 3s Kd", ["5s 6s 7s"], "4s 3s"),  # downwards, in laying order
+        ("8h Kd", ["8c 8d 8s"], "8h"),
+        ("9s Kd", ["5s 6s 7s"], ""),
+        ("8s 9s Ts Kd", ["5s 6s 7s"], ""),  # its own run leaves as little with no layoff
+        ("8s 8d 8h 9s", ["5s 6s 7s"], ""),  # melding the eights beats laying off
+    ],
+)
+def test_layoff_plan_lays_off_the_fewest_cards_for_the_least_deadwood(defender, melds, laid):
+    sets, runs = _sets_and_runs(melds)
+    plan = layoff_plan(cards.to_mask(defender), sets, runs)
+    assert plan == cards.parse_hand(laid)
+    left = cards.to_mask(defender) & ~cards.to_mask(plan)
+    assert min_deadwood(left) == deadwood_after_layoff(defender, melds)
+
+
+def test_layoff_plan_reaches_the_searched_deadwood_with_legal_layoffs():
+    rng = np.random.default_rng(11)
+    checked = chained = 0
+    while checked < 300:
+        deck = rng.permutation(52)
+        arrangement = best_melds(cards.to_mask([int(c) for c in deck[:10]]))
+        if arrangement.deadwood > 10:
+            continue
+        defender = cards.to_mask([int(c) for c in deck[10:20]])
+        sets, runs = _sets_and_runs(arrangement.melds)
+        plan = cards.to_mask(layoff_plan(defender, sets, runs))
+        assert plan & ~defender == 0
+        assert min_deadwood(sets | runs | plan) == 0  # every laid card extends a meld
+        assert min_deadwood(defender & ~plan) == deadwood_after_layoff(defender, arrangement.melds)
+        chained += any(min_deadwood(sets | runs | 1 << c) > 0 for c in cards.to_indices(plan))
+        checked += 1
+    assert chained > 0  # some plans lay a card off beyond another
 
 
 @pytest.mark.slow

@@ -243,6 +243,71 @@ def deadwood_after_layoff(defender: HandLike, knocker_melds: list[HandLike]) -> 
     return int(layoff_deadwood_kernel(np.int64(hand), np.int64(sets), np.int64(runs)))
 
 
+def layoff_plan(defender: int, sets: int, runs: int, target: int | None = None) -> list[int]:
+    """The cards ``defender`` lays off onto the knocker's melds (``sets``: the cards of
+    the knocker's sets, ``runs``: of its runs), in laying order, leaving ``target``
+    deadwood (points) once it melds the rest; ``None``: the least it can leave (what
+    :func:`~analyzer.gin.evaluator.layoffs.layoff_deadwood_kernel` finds).
+
+    The same search as that kernel's: a layoff is a prefix of a chain (the fourth card
+    of a three-card set, or the defender's cards continuing a run one rank at a time,
+    so a card laid off beyond another counts).  The fewest layoffs win ties, then the
+    first found; ``[]`` when no choice leaves ``target``.
+
+    Here 9s lays off only beyond 8s, on the run 5-6-7 of spades:
+
+    >>> format_hand(to_mask(layoff_plan(to_mask("8s 9s Kd"), 0, to_mask("5s 6s 7s"))))
+    '8s 9s'
+    >>> format_hand(to_mask(layoff_plan(to_mask("8s 9s Kd"), 0, to_mask("5s 6s 7s"), target=19)))
+    '8s'
+    >>> layoff_plan(to_mask("8s 9s Kd"), 0, to_mask("5s 6s 7s"), target=18)
+    []
+    """
+    chains: list[list[int]] = []
+    for rank in range(N_RANKS):
+        held = [suit for suit in range(4) if sets >> (13 * suit + rank) & 1]
+        if len(held) == 3:
+            missing = next(13 * suit + rank for suit in range(4) if suit not in held)
+            if defender >> missing & 1:
+                chains.append([missing])
+    for suit in range(4):
+        lane = (runs >> (13 * suit)) & SUIT_BITS
+        for rank in range(N_RANKS):
+            if not lane >> rank & 1:
+                continue
+            for step in (-1, 1):
+                if 0 <= rank + step < N_RANKS and lane >> (rank + step) & 1:
+                    continue  # not this run's end in this direction
+                chain, next_rank = [], rank + step
+                while 0 <= next_rank < N_RANKS and defender >> (13 * suit + next_rank) & 1:
+                    chain.append(13 * suit + next_rank)
+                    next_rank += step
+                if chain:
+                    chains.append(chain)
+    if target is None:
+        target = int(layoff_deadwood_kernel(np.int64(defender), np.int64(sets), np.int64(runs)))
+    best: list[int] | None = None
+
+    def search(index: int, left: int, laid: list[int]) -> None:
+        nonlocal best
+        if index == len(chains):
+            if int(min_deadwood_kernel(np.int64(left))) == target and (
+                best is None or len(laid) < len(best)
+            ):
+                best = list(laid)
+            return
+        search(index + 1, left, laid)
+        taken = left
+        for depth, card in enumerate(chains[index]):
+            if not taken >> card & 1:
+                break
+            taken &= ~(1 << card)
+            search(index + 1, taken, laid + chains[index][: depth + 1])
+
+    search(0, defender, [])
+    return best if best is not None else []
+
+
 def _single_lane(mask: int) -> bool:
     return any(mask == mask & (SUIT_BITS << (13 * suit)) for suit in range(4))
 

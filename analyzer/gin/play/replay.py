@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,8 @@ import pandas as pd
 from ...core.cards import format_card, format_hand, parse_hand, to_mask
 from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
 from ..engine.transitions import deck_order
-from ..evaluator.api import best_discard, best_melds, min_deadwood
+from ..evaluator.api import best_discard, best_melds, layoff_plan, min_deadwood
+from ..evaluator.partition import best_arrangement_kernel
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import Policy, policy_name
 from ..model.rules import STANDARD, Rules
@@ -148,27 +148,6 @@ def _describe(hand: Hand, move: Move, top: int | None, phase: str) -> tuple[str,
     return "discards", card
 
 
-def _layoffs(defender: int, knocker_melded: int, target: int) -> tuple[int, int]:
-    """(cards laid off, cards the defender melds) reaching ``target`` deadwood: the fewest
-    defender cards that meld with the knocker's melded cards and leave ``target``."""
-    candidates = [
-        c
-        for c in range(52)
-        if defender >> c & 1
-        and min_deadwood(knocker_melded | 1 << c)
-        < min_deadwood(knocker_melded) + min_deadwood(1 << c)
-    ]
-    for size in range(len(candidates) + 1):
-        for chosen in combinations(candidates, size):
-            mask = sum(1 << c for c in chosen)
-            if (
-                min_deadwood(knocker_melded | mask) == 0
-                and min_deadwood(defender & ~mask) == target
-            ):
-                return mask, defender & ~mask
-    return 0, defender
-
-
 def replay(
     rules: Rules = STANDARD,
     policy_a: Policy = POLICY_PRESETS["basic"],
@@ -262,9 +241,12 @@ def _score(result: HandReplay, hand: Hand) -> None:
     defender = hand.hand_mask(1 - knocker)
     laid = 0
     if result.outcome in ("knock", "undercut", "tie"):
-        laid, defender = _layoffs(
-            defender, knocker_hand & ~arrangement.deadwood_cards, result.defender_deadwood
-        )
+        # the knocker's melds as the engine lays them out (``fewest-layoffs``); under
+        # ``random-best`` the engine's may differ, and no layoffs are shown when these
+        # cannot give the engine's deadwood
+        _, sets, runs = best_arrangement_kernel(np.int64(knocker_hand))
+        laid = to_mask(layoff_plan(defender, int(sets), int(runs), result.defender_deadwood))
+        defender &= ~laid
     result.layoffs = format_hand(laid) if laid else ""
     result.defender_melds = [format_hand(m) for m in best_melds(defender).melds]
 
