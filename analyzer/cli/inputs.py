@@ -95,7 +95,8 @@ def policy_pair_options(default: str) -> Callable[[F], F]:
             show_default=True,
             help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
             f"({policy_ranges_text()}), or the search player "
-            "search[,budget=..,rollout=..].",
+            "search[,budget=..,rollout=..,model=..] (a model or rollout that is no "
+            "preset in parentheses: model=(expert,knock=gin)).",
         )(function)
 
     return decorate
@@ -135,14 +136,16 @@ def get_player(text: str) -> Policy | SearchPolicy:
 def split_player_list(text: str) -> list[str]:
     """Players listed in one option: separated by ``;`` when there is one, else by commas,
     a ``key=value`` part joining the player before it (``search,budget=32,basic`` is
-    ``search,budget=32`` and ``basic``)."""
+    ``search,budget=32`` and ``basic``), as does every part inside parentheses
+    (``search,model=(expert,knock=gin),basic``)."""
     if ";" in text:
         return [part.strip() for part in text.split(";") if part.strip()]
     names: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
-        if "=" in part and names:
+        inside = bool(names) and names[-1].count("(") > names[-1].count(")")
+        if names and ("=" in part or inside):
             names[-1] += "," + part
         else:
             names.append(part)

@@ -223,3 +223,14 @@ def test_raw_without_pyarrow_is_one_line(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert "'--raw': needs pyarrow" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_player_list_keeps_a_search_players_model_in_parentheses_whole():
+    from analyzer.cli.inputs import split_player_list
+
+    assert split_player_list("search,budget=8,model=(expert,knock=gin),basic,expert") == [
+        "search,budget=8,model=(expert,knock=gin)",
+        "basic",
+        "expert",
+    ]
+    assert split_player_list("search,budget=32,basic") == ["search,budget=32", "basic"]

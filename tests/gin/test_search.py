@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from analyzer.cli.main import cli
 from analyzer.core.cards import parse_card, parse_hand
 from analyzer.gin.engine.transitions import SCRATCH_SIZE, Phase, Slot, new_state
-from analyzer.gin.model.policies import PRESETS
+from analyzer.gin.model.policies import PRESETS, parse_policy, policy_name
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.advisor import Position, advise
 from analyzer.gin.play.players import (
@@ -210,6 +210,19 @@ def test_parse_and_format_round_trip():
         parse_player("search,sampler=oracle")
     with pytest.raises(ValueError, match="scope must be"):
         parse_player("search,scope=draws")
+
+
+def test_a_search_modelling_a_policy_that_is_no_preset_round_trips():
+    custom = parse_policy("expert,knock=1:10/4:0")
+    player = SearchPolicy(budget=64, model=custom)
+    text = format_player(player)
+    assert text == f"search,budget=64,model=({policy_name(custom)})"
+    assert parse_player(text) == player
+    assert parse_player("search,model=(draw=meld,discard=high,knock=gin)").model == parse_policy(
+        "draw=meld,discard=high,knock=gin"
+    )
+    with pytest.raises(ValueError, match="knock"):
+        parse_player("search,model=(knock=11)")
     assert parse_player("search,scope=all,sampler=inference").scope == "all"
     modelled = parse_player("search,budget=32,model=marjj")
     assert modelled.model == PRESETS["marjj"] and modelled.rollout == PRESETS["expert"]

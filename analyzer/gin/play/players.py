@@ -170,7 +170,7 @@ _SEARCH_KEYS = (
 def parse_player(text: str) -> Policy | SearchPolicy:
     """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
     ``search`` then optional ``key=value`` parts (``budget``, ``rollout`` and ``model`` =
-    a policy preset name, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
+    a policy preset name or a policy's string form in parentheses, ``batch``, ``min_samples``, ``temperature``, ``sampler``, ``scope``;
     the numbers within :data:`analyzer.core.limits.SEARCH_RANGES`).
 
     >>> parse_player("search,budget=1000000000")
@@ -180,7 +180,7 @@ def parse_player(text: str) -> Policy | SearchPolicy:
     """
     if not isinstance(text, str):
         raise TypeError(f"a player is a policy name or string form, got {text!r}")
-    parts = [p.strip() for p in text.strip().split(",") if p.strip()]
+    parts = [p.strip() for p in _top_level_parts(text.strip()) if p.strip()]
     if not parts or parts[0] != "search":
         return parse_policy(text)
     changes: dict[str, Any] = {}  # each field's own type; SearchPolicy checks them
@@ -190,9 +190,13 @@ def parse_player(text: str) -> Policy | SearchPolicy:
         if not sep or key not in _SEARCH_KEYS:
             raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
         if key in ("rollout", "model"):
+            if value.startswith("(") and value.endswith(")"):
+                changes[key] = parse_policy(value[1:-1])
+                continue
             if value == "search" or value not in PRESETS:
                 raise ValueError(
-                    f"{key} must be a policy preset ({', '.join(PRESETS)}), got {value!r}"
+                    f"{key} must be a policy preset ({', '.join(PRESETS)}) or a policy's "
+                    f"string form in parentheses, got {value!r}"
                 )
             changes[key] = PRESETS[value]
         elif key in ("sampler", "scope"):
@@ -208,6 +212,23 @@ def parse_player(text: str) -> Policy | SearchPolicy:
     return replace(SearchPolicy(), **changes)
 
 
+def _top_level_parts(text: str) -> list[str]:
+    """``text`` split at the commas outside parentheses (a search player's policy in
+    its string form is written in parentheses: ``model=(draw=meld,knock=gin)``)."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    return [*parts, text[start:]]
+
+
+def _policy_part(policy: Policy) -> str:
+    name = policy_name(policy)
+    return name if name in PRESETS else f"({name})"
+
+
 def format_player(player: Player) -> str:
     """The string form of a player (parsed back by :func:`parse_player`): a policy's
     preset name or form, or ``search`` with the fields that differ from the default."""
@@ -220,7 +241,7 @@ def format_player(player: Player) -> str:
     for key in _SEARCH_KEYS:
         value = getattr(player, key)
         if value != getattr(default, key):
-            text += f",{key}={policy_name(value) if key in ('rollout', 'model') else value}"
+            text += f",{key}={_policy_part(value) if key in ('rollout', 'model') else value}"
     return text
 
 
