@@ -48,7 +48,15 @@ from .gin import (
 )
 from .results import ChartedResult, Result
 from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
-from .studies import equilibrium, equity, exact, exploit, knock_schedule, when_to_knock
+from .studies import (
+    equilibrium,
+    equity,
+    exact,
+    exploit,
+    knock_schedule,
+    panel_equilibrium,
+    when_to_knock,
+)
 
 __all__ = [
     "ChartedResult",
@@ -62,6 +70,7 @@ __all__ = [
     "knock_chart",
     "knock_schedule",
     "knock_sweep",
+    "panel_equilibrium",
     "play_games",
     "policies",
     "policy",

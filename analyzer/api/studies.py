@@ -316,6 +316,64 @@ def equilibrium(
     )
 
 
+def panel_equilibrium(
+    rules: RulesLike = "standard",
+    base: PolicyLike = "expert",
+    deals: int = 1_000,
+    iterations: int = 4,
+    tolerance: float = 0.1,
+    seed: int = 2026,
+    progress: ProgressLike = None,
+) -> Result:
+    """The equilibrium over the whole opponent panel (PSRO over whole players: the seven
+    test opponents and ``base`` knocking by the committed robust table, else by its
+    own), and the knock table (``base`` play) that does best against it. The table is
+    the convergence, one row per iteration: the strongest response found and its
+    held-out gain against the mixture (points per hand, 95% CI); a response joins while
+    it gains more than ``tolerance`` (points per hand, 0-10) on average, for at most
+    ``iterations`` (1-50). ``deals`` 100-10,000,000 per comparison.
+    ``.mixture_frame()`` gives the mixture, ``.answer`` and ``.answer_value`` the knock
+    table and its points per hand against it."""
+    from ..gin.studies.exploit import table_of
+    from ..gin.studies.panel_equilibrium import panel_equilibrium as solve
+    from ..report.knock_answer import find_results, robust_table
+
+    (seed,) = check_run(seed, progress)
+    deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
+    iterations = check_int(iterations, "iterations", 1, MAX_PSRO_ITERATIONS)
+    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE)
+    the_rules, base_policy = chosen_rules(rules), chosen_policy(base, "base")
+    label = rules_label(rules, the_rules)
+    name = label.removesuffix(" rules")
+    folder = find_results()
+    found = robust_table(folder, name) if folder is not None else None
+    start = found[0] if found is not None else table_of(base_policy)
+    with progress_to(progress, "hand") as update:
+        result = solve(
+            the_rules,
+            base_policy,
+            start,
+            deals,
+            seed,
+            iterations,
+            tolerance,
+            name,
+            search_deals=max(deals // 2, MIN_SEARCH_DEALS),
+            progress=update,
+        )
+    mixture = ", ".join(
+        f"{player} {weight:.0%}"
+        for player, weight in zip(result.names, result.weights, strict=True)
+        if weight > 0.005
+    )
+    return Result(
+        f"Panel equilibrium, {label}, {count_label(deals, 'deal')} per comparison, seed {seed}: "
+        f"mixture {mixture}",
+        result.history.drop(columns=["rules"]),
+        result,
+    )
+
+
 def knock_schedule(
     a: PolicyLike = "basic",
     b: PolicyLike = "basic",

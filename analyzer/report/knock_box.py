@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.rules import STANDARD
-from ..gin.play.players import format_player
+from ..gin.play.players import SearchPolicy, format_player
 from ..gin.studies.answers import FAMILIES, KnockAnswers, knock_answers
 from ..gin.studies.equilibrium import knock_equilibrium, table_policy
 from ..gin.studies.exploit import (
@@ -28,6 +29,7 @@ from ..gin.studies.exploit import (
     exploit,
     mixture_payoffs,
     panel,
+    parse_table,
     rule_coordinates,
     table_text,
 )
@@ -75,6 +77,10 @@ class KnockBox:
     others: dict[str, KnockAnswers]
     """The committed answers for the other rules presets (``analyzer when-to-knock
     --rules R --out results``), by preset; the ones not computed are missing."""
+    panel_equilibrium: dict[str, pd.DataFrame] | None = None
+    """The committed equilibrium over the whole panel (``analyzer panel-equilibrium
+    --out results/panel_equilibrium``): its ``convergence``, ``mixture`` and ``answer``
+    tables; None when not computed."""
 
     def answer(self, family: str) -> KnockAnswer:
         return KnockAnswer(
@@ -174,7 +180,81 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         for rules in OTHER_PRESETS
         if (saved := load_answers(config.out, rules)) is not None
     }
-    return KnockBox(answers, source, len(members), config.seed, exploited, published, others)
+    return KnockBox(
+        answers,
+        source,
+        len(members),
+        config.seed,
+        exploited,
+        published,
+        others,
+        load_panel_equilibrium(config.out, "standard"),
+    )
+
+
+#: Where ``analyzer panel-equilibrium --out`` writes, under the report folder.
+PANEL_FOLDER = "panel_equilibrium"
+
+
+def load_panel_equilibrium(results: Path, rules_name: str) -> dict[str, pd.DataFrame] | None:
+    """The committed panel equilibrium's tables for ``rules_name`` (None when any of
+    ``convergence``, ``mixture`` and ``answer`` is missing)."""
+    paths = {
+        part: results / PANEL_FOLDER / f"{rules_name}_{part}.csv"
+        for part in ("convergence", "mixture", "answer")
+    }
+    if not all(path.exists() for path in paths.values()):
+        return None
+    return {part: pd.read_csv(path) for part, path in paths.items()}
+
+
+def _player_words(name: str) -> str:
+    """A population member's name in backticks, with a search player's samples per
+    decision when its name leaves them at the default."""
+    if name.startswith("search") and "budget=" not in name:
+        return f"`{name}` ({SearchPolicy().budget} samples)"
+    return f"`{name}`"
+
+
+def panel_equilibrium_lines(
+    tables: dict[str, pd.DataFrame], robust_table: tuple[int, ...]
+) -> list[str]:
+    """The equilibrium over the whole panel and the knock table that answers it (one
+    paragraph of the box)."""
+    history, mixture, answer = tables["convergence"], tables["mixture"], tables["answer"].iloc[0]
+    last = history.iloc[-1]
+    weights = ", ".join(
+        f"{_player_words(str(row.player))} {row.weight:.0%}"
+        for row in mixture.itertuples()
+        if row.weight > 0.005
+    )
+    gain = format_ci(last["gain"], last["gain_low"], last["gain_high"])
+    if bool(last["joins"]):
+        state = (
+            f"after {int(last['iteration'])} iterations the strongest response found, "
+            f"{_player_words(str(last['best_response']))}, still gains {gain} points per hand "
+            "on it"
+        )
+    else:
+        state = (
+            f"no response found beyond it gains on it (the strongest new one, "
+            f"{_player_words(str(last['best_response']))}, gets {gain} points per hand)"
+        )
+    table = parse_table(str(answer["table"]))
+    which = "the robust rule itself" if table == robust_table else f"`{answer['table']}`"
+    points = format_ci(answer["points"], answer["points_low"], answer["points_high"])
+    return [
+        (
+            "**The equilibrium over the whole panel** (`analyzer panel-equilibrium`): PSRO "
+            "over whole players (the seven test opponents, then each response that gains on "
+            f"the mixture: knock tables, every policy preset, `search` with the mixture's "
+            f"heaviest player as its model) settles on {weights}; {state}. The knock table that "
+            f"does best against that mixture is {which}, at {points} points per hand against "
+            f"it ({int(answer['deals']):,} held-out deals; "
+            f"[{PANEL_FOLDER}/]({PANEL_FOLDER}/)): the search over knock tables found none "
+            "better against it."
+        )
+    ]
 
 
 def other_presets_lines(others: dict[str, KnockAnswers]) -> list[str]:
@@ -333,6 +413,14 @@ def render_knock_box(box: KnockBox) -> str:
         "",
         *published_lines(box.published, box.answers.line("unknown").rule, list(panel())),
         "",
+        *(
+            []
+            if box.panel_equilibrium is None
+            else [
+                *panel_equilibrium_lines(box.panel_equilibrium, box.answers.line("unknown").table),
+                "",
+            ]
+        ),
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",
     ]
@@ -390,4 +478,4 @@ def render_knock_box(box: KnockBox) -> str:
 
 
 #: The report's opening box, above the run's description (no heading of its own).
-SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=110)
+SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=75)

@@ -56,6 +56,15 @@ TINY = {
     "exploit": ["exploit", "basic", "--deals", "100", "--games", "0", "--rounds", "1"],
     "when-to-knock": ["when-to-knock"],
     "equilibrium": ["equilibrium", "--base", "basic", "--deals", "100", "--iterations", "1"],
+    "panel-equilibrium": [
+        "panel-equilibrium",
+        "--members",
+        "basic,simple",
+        "--deals",
+        "100",
+        "--iterations",
+        "1",
+    ],
 }
 
 

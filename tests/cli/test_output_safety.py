@@ -647,6 +647,7 @@ def test_a_checkpoint_in_a_new_folder_is_made_like_out(tmp_path):
         ["rummy", "study", "players"],
         ["rummy", "simulate"],
         ["equilibrium"],
+        ["panel-equilibrium"],
     ],
     ids=lambda args: "-".join(args),
 )

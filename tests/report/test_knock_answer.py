@@ -259,3 +259,52 @@ def test_the_box_lists_the_answers_of_the_other_presets_and_what_is_missing():
     assert "+2.00 ± 0.50 (all)" in text and "+5.70 ± 0.90 v `basic`" in text
     assert "-1.00 ± 0.40 v `search`" in text
     assert text.endswith("Not computed yet: oklahoma, eaai.")
+
+
+def _panel_tables(joins: bool, table: str) -> dict[str, pd.DataFrame]:
+    convergence = pd.DataFrame(
+        {
+            "iteration": [1, 2],
+            "best_response": ["search", "lookahead"],
+            "gain": [0.22, 0.4 if joins else -2.85],
+            "gain_low": [0.05, 0.2 if joins else -3.37],
+            "gain_high": [0.39, 0.6 if joins else -2.33],
+            "joins": [True, joins],
+        }
+    )
+    mixture = pd.DataFrame({"player": ["basic", "search"], "weight": [0.0, 1.0]})
+    answer = pd.DataFrame(
+        [
+            {
+                "table": table,
+                "points": -0.94,
+                "points_low": -1.23,
+                "points_high": -0.65,
+                "deals": 2000,
+            }
+        ]
+    )
+    return {"convergence": convergence, "mixture": mixture, "answer": answer}
+
+
+def test_the_box_gives_the_panel_equilibrium_and_whether_it_settled(tmp_path):
+    from analyzer.report.knock_box import load_panel_equilibrium, panel_equilibrium_lines
+
+    robust = (10, 10, 10, 0, 10, 10, 0, 0)
+    settled = "\n".join(
+        panel_equilibrium_lines(_panel_tables(False, "10/10/10/0 alert 10/10/0/0"), robust)
+    )
+    assert "settles on `search` (256 samples) 100%" in settled and "`basic`" not in settled
+    assert "no response found beyond it gains on it" in settled and "-2.85 ± 0.52" in settled
+    assert "is the robust rule itself, at -0.94 ± 0.29 points per hand" in settled
+    assert "2,000 held-out deals" in settled
+    open_ended = "\n".join(panel_equilibrium_lines(_panel_tables(True, "10/0/0/0"), robust))
+    assert "after 2 iterations the strongest response found, `lookahead`, still gains" in open_ended
+    assert "is `10/0/0/0`" in open_ended
+    assert load_panel_equilibrium(tmp_path, "standard") is None
+    folder = tmp_path / "panel_equilibrium"
+    folder.mkdir()
+    for part, frame in _panel_tables(False, "10/0/0/0").items():
+        frame.to_csv(folder / f"standard_{part}.csv", index=False)
+    loaded = load_panel_equilibrium(tmp_path, "standard")
+    assert loaded is not None and list(loaded["mixture"]["player"]) == ["basic", "search"]
