@@ -334,9 +334,8 @@ def panel_equilibrium(
     ``iterations`` (1-50). ``deals`` 100-10,000,000 per comparison.
     ``.mixture_frame()`` gives the mixture, ``.answer`` and ``.answer_value`` the knock
     table and its points per hand against it."""
-    from ..gin.studies.exploit import table_of
     from ..gin.studies.panel_equilibrium import panel_equilibrium as solve
-    from ..report.knock_answer import find_results, robust_table
+    from ..report.knock_answer import start_table
 
     (seed,) = check_run(seed, progress)
     deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
@@ -345,9 +344,7 @@ def panel_equilibrium(
     the_rules, base_policy = chosen_rules(rules), chosen_policy(base, "base")
     label = rules_label(rules, the_rules)
     name = label.removesuffix(" rules")
-    folder = find_results()
-    found = robust_table(folder, name) if folder is not None else None
-    start = found[0] if found is not None else table_of(base_policy)
+    start = start_table(name, base_policy)
     with progress_to(progress, "hand") as update:
         result = solve(
             the_rules,

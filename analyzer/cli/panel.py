@@ -118,7 +118,7 @@ def panel_equilibrium_command(
     """
     from ..gin.studies.exploit import table_of
     from ..gin.studies.panel_equilibrium import panel_equilibrium
-    from ..report.knock_answer import find_results, robust_table
+    from ..report.knock_answer import start_table
 
     set_jobs(jobs)
     rules = get_rules(preset, overrides)
@@ -126,9 +126,7 @@ def panel_equilibrium_command(
     starting = (
         None if members is None else {name: get_player(name) for name in split_player_list(members)}
     )
-    folder = find_results()
-    found = robust_table(folder, preset) if folder is not None and not overrides else None
-    start = found[0] if found is not None else table_of(base_policy)
+    start = table_of(base_policy) if overrides else start_table(preset, base_policy)
     with progress_bar(None, "hand", no_progress, "panel PSRO") as update:
         result = panel_equilibrium(
             rules,

@@ -30,6 +30,7 @@ import pandas as pd
 from ..core.progress import Progress
 from ..core.stats import Estimate
 from ..gin.model.policies import PRESETS as POLICIES
+from ..gin.model.policies import Policy
 from ..gin.model.rules import resolve_rules
 from ..gin.play.players import format_player, parse_player
 from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, knock_answers, rule_text
@@ -296,6 +297,14 @@ def robust_table(results: Path, rules_name: str) -> tuple[tuple[int, ...], str] 
     mixture = pd.read_csv(path)
     best = mixture.loc[mixture["weight"].idxmax()]
     return parse_table(str(best["table"])), f"{ROBUST_FOLDER}/{path.name}"
+
+
+def start_table(rules_name: str, base: Policy) -> tuple[int, ...]:
+    """The committed robust knock table for ``rules_name`` (found as :func:`find_results`
+    finds the report folder), else ``base``'s own knock table."""
+    folder = find_results()
+    found = robust_table(folder, rules_name) if folder is not None else None
+    return found[0] if found is not None else table_of(base)
 
 
 #: The columns :func:`load_answers` reads.

@@ -32,6 +32,7 @@ with the highest mean gain again on held-out deals (a CI for the best alternativ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +43,7 @@ from ...core.progress import Progress
 from ...core.stats import Estimate
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
+from ..play.players import Player
 from .exploit import (
     best_response,
     knock_table_coordinates,
@@ -65,6 +67,38 @@ def solve_symmetric(
         counts[int(np.argmax(payoffs @ (counts / counts.sum())))] += 1.0
     strategy: npt.NDArray[np.float64] = counts / counts.sum()
     return strategy
+
+
+def grown_payoffs(
+    rules: Rules,
+    payoffs: npt.NDArray[np.float64],
+    newcomer: Player,
+    population: Sequence[Player],
+    deals: int,
+    seed: int,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> npt.NDArray[np.float64]:
+    """The symmetric game ``payoffs`` among ``population`` with a row and a column for
+    ``newcomer``: its points per hand against each player on the population's common
+    deals (``seed``), and their negatives."""
+    row = mixture_payoffs(
+        rules,
+        [newcomer],
+        population,
+        [1.0 / len(population)] * len(population),
+        deals,
+        seed,
+        progress=progress,
+        scheduler=scheduler,
+    )
+    new_row = np.array([row.pair(0, j).mean for j in range(len(population))])
+    size = len(population)
+    grown = np.zeros((size + 1, size + 1))
+    grown[:size, :size] = payoffs
+    grown[size, :size] = new_row
+    grown[:size, size] = -new_row
+    return grown
 
 
 def table_policy(base: Policy, table: tuple[int, ...]) -> Policy:
@@ -219,25 +253,10 @@ def knock_equilibrium(
         )
         if held_out.high < tolerance or table in population:
             break
-        # the new table's payoff against every member, on the population's common deals
         everyone = [table_policy(base, t) for t in population]
-        row = mixture_payoffs(
-            rules,
-            [response],
-            everyone,
-            [1.0 / len(everyone)] * len(everyone),
-            deals,
-            seed,
-            progress=progress,
-            scheduler=scheduler,
+        payoffs = grown_payoffs(
+            rules, payoffs, response, everyone, deals, seed, progress, scheduler
         )
-        new_row = np.array([row.pair(0, j).mean for j in range(len(everyone))])
-        size = len(population)
-        grown = np.zeros((size + 1, size + 1))
-        grown[:size, :size] = payoffs
-        grown[size, :size] = new_row
-        grown[:size, size] = -new_row
-        payoffs = grown
         population.append(table)
     # the mixture whose exploitability was measured last (tables added after it get 0)
     evaluated = np.zeros(len(population))

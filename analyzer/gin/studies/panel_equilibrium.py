@@ -36,7 +36,7 @@ from ...core.stats import Estimate
 from ..model.policies import Policy
 from ..model.rules import Rules
 from ..play.players import Player, SearchPolicy, format_player, rollout_policy
-from .equilibrium import knock_coordinates, solve_symmetric, table_policy
+from .equilibrium import grown_payoffs, knock_coordinates, solve_symmetric, table_policy
 from .exploit import (
     best_response,
     mixture_payoffs,
@@ -125,6 +125,15 @@ def _name(key: str, player: Player) -> str:
     return format_player(player) if isinstance(player, SearchPolicy) else key
 
 
+def _support(
+    players: list[Player], weights: npt.NDArray[np.float64]
+) -> tuple[list[int], list[Player], list[float]]:
+    """(indices, players, weights summing to 1) of the mixture's support."""
+    support = [i for i, w in enumerate(weights) if w > SUPPORT_WEIGHT]
+    total = weights[support].sum()
+    return support, [players[i] for i in support], [float(weights[i] / total) for i in support]
+
+
 def _pair_matrix(
     rules: Rules,
     players: list[Player],
@@ -185,9 +194,7 @@ def panel_equilibrium(
     answer = table_policy(base, start_table)
     for iteration in range(1, iterations + 1):
         weights = solve_symmetric(payoffs)
-        support = [i for i, w in enumerate(weights) if w > SUPPORT_WEIGHT]
-        mixed = [players[i] for i in support]
-        member_weights = list(weights[support] / weights[support].sum())
+        support, mixed, member_weights = _support(players, weights)
         tables = best_response(
             rules,
             mixed,
@@ -250,31 +257,14 @@ def panel_equilibrium(
         if not joins:
             break
         added = candidates[best_name]
-        row = mixture_payoffs(
-            rules,
-            [added],
-            players,
-            [1.0 / len(players)] * len(players),
-            deals,
-            seed,
-            progress=progress,
-            scheduler=scheduler,
-        )
-        new_row = np.array([row.pair(0, j).mean for j in range(len(players))])
-        size = len(players)
-        grown = np.zeros((size + 1, size + 1))
-        grown[:size, :size] = payoffs
-        grown[size, :size] = new_row
-        grown[:size, size] = -new_row
-        payoffs = grown
+        payoffs = grown_payoffs(rules, payoffs, added, players, deals, seed, progress, scheduler)
         names.append(best_name)
         players.append(added)
-    support = [i for i, w in enumerate(weights) if w > SUPPORT_WEIGHT]
-    member_weights = list(weights[support] / weights[support].sum())
+    _, mixed, member_weights = _support(players, weights)
     answer_value = mixture_payoffs(
         rules,
         [answer],
-        [players[i] for i in support],
+        mixed,
         member_weights,
         2 * deals,
         seed + 77,
