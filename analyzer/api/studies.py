@@ -358,14 +358,9 @@ def panel_equilibrium(
             search_deals=max(deals // 2, MIN_SEARCH_DEALS),
             progress=update,
         )
-    mixture = ", ".join(
-        f"{player} {weight:.0%}"
-        for player, weight in zip(result.names, result.weights, strict=True)
-        if weight > 0.005
-    )
     return Result(
         f"Panel equilibrium, {label}, {count_label(deals, 'deal')} per comparison, seed {seed}: "
-        f"mixture {mixture}",
+        f"mixture {result.mixture_text()}",
         result.history.drop(columns=["rules"]),
         result,
     )

@@ -60,6 +60,15 @@ def interval_text(
     return plus_minus(mean, (high - low) / 2, digits, sign=sign, percent=percent)
 
 
+def interval_column(frame: pd.DataFrame, name: str) -> list[str]:
+    """Column ``name`` of ``frame`` with its ``_low`` and ``_high`` bounds as signed
+    ``x ± h`` texts."""
+    return [
+        interval_text(m, lo, hi, sign=True)
+        for m, lo, hi in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"], strict=True)
+    ]
+
+
 def estimate_text(
     estimate: Estimate, digits: int = 3, *, sign: bool = False, percent: bool = False
 ) -> str:

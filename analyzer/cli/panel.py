@@ -20,7 +20,9 @@ from ..report.files import csv_bytes, removed_on_failure, write_together
 from .files import check_out_folder
 from .inputs import SEED, get_player, get_policy, get_rules, rules_options, split_player_list
 from .output import (
+    estimate_text,
     format_options,
+    interval_column,
     interval_text,
     rules_text,
     show_result,
@@ -198,12 +200,7 @@ def _body(result: PanelEquilibrium) -> list[str]:
                 "iteration": history["iteration"],
                 "mixture": history["support"],
                 "best response": history["best_response"],
-                "its gain": [
-                    interval_text(m, lo, hi, sign=True)
-                    for m, lo, hi in zip(
-                        history["gain"], history["gain_low"], history["gain_high"], strict=True
-                    )
-                ],
+                "its gain": interval_column(history, "gain"),
                 "joins": ["yes" if joins else "no" for joins in history["joins"]],
             }
         )
@@ -214,21 +211,15 @@ def _answer_text(result: PanelEquilibrium) -> str:
     from ..gin.studies.answers import rule_text
     from ..gin.studies.exploit import table_of
 
-    value = result.answer_value
     return (
         f"{rule_text(table_of(result.answer))} "
-        f"({interval_text(value.mean, value.low, value.high, sign=True)} points per hand "
-        "against the mixture)"
+        f"({estimate_text(result.answer_value, 2, sign=True)} points per hand against the "
+        "mixture)"
     )
 
 
 def panel_verdict(result: PanelEquilibrium, tolerance: float) -> str:
     """The mixture, whether it converged, and the knock answer to it, in words."""
-    mixture = ", ".join(
-        f"{name} {weight:.0%}"
-        for name, weight in zip(result.names, result.weights, strict=True)
-        if weight > 0.005
-    )
     last = result.history.iloc[-1]
     gain = interval_text(last["gain"], last["gain_low"], last["gain_high"], sign=True)
     if last["joins"]:
@@ -242,4 +233,7 @@ def panel_verdict(result: PanelEquilibrium, tolerance: float) -> str:
             f"no response found gains more than {tolerance:.2f} points per hand on it on "
             f"average (the strongest, {last['best_response']}, gets {gain})"
         )
-    return f"Mixture: {mixture}; {state}. Knock answer against it: {_answer_text(result)}."
+    return (
+        f"Mixture: {result.mixture_text()}; {state}. Knock answer against it: "
+        f"{_answer_text(result)}."
+    )

@@ -5,9 +5,10 @@ among knock tables, every other decision played by one base policy: its "no tabl
 is a fixed point of that family.  Here the players are whole players: the panel of
 :func:`~analyzer.gin.studies.exploit.panel` (``basic``, ``simple``, ``gin-hunter``,
 ``taper``, the ``marjj`` replica, ``expert``, ``search`` with 64 samples) and the
-robust knock table played by the base policy (when it is not one of them already).  The hand-level game between two players, seats swapped on
-common deals, is symmetric and zero-sum (value 0), so a mixture's exploitability is the
-most any player earns against it (points per hand).
+robust knock table played by the base policy (when it is not one of them already).  The
+hand-level game between two players, seats swapped on common deals, is symmetric and
+zero-sum (value 0), so a mixture's exploitability is the most any player earns against
+it (points per hand).
 
 Method (PSRO / double oracle, Lanctot et al. 2017): measure every pair on common deals,
 solve the symmetric matrix game for the population mixture, then ask two oracles for a
@@ -72,14 +73,6 @@ class PanelEquilibrium:
     deals: int
     """Deals per comparison (held-out checks: twice as many)."""
 
-    @property
-    def exploitability(self) -> Estimate:
-        """The last held-out gain of the strongest response found (points per hand)."""
-        last = self.history.iloc[-1]
-        return Estimate(
-            float(last["gain"]), float(last["gain_low"]), float(last["gain_high"]), 2 * self.deals
-        )
-
     def mixture_frame(self) -> pd.DataFrame:
         """Every player of the population with its equilibrium weight (0 kept)."""
         return pd.DataFrame(
@@ -89,6 +82,14 @@ class PanelEquilibrium:
                 "policy": [format_player(p) for p in self.players],
                 "weight": self.weights,
             }
+        )
+
+    def mixture_text(self) -> str:
+        """The mixture in words: each player with a weight over half a percent."""
+        return ", ".join(
+            f"{name} {weight:.0%}"
+            for name, weight in zip(self.names, self.weights, strict=True)
+            if weight > 0.005
         )
 
     def answer_frame(self) -> pd.DataFrame:
@@ -142,22 +143,15 @@ def _pair_matrix(
     progress: Progress | None,
     scheduler: str | None,
 ) -> npt.NDArray[np.float64]:
-    """Every player against every other on the same ``deals`` deals, made antisymmetric
-    (each pair is measured from both sides; the mean of the two is kept)."""
-    measured = mixture_payoffs(
-        rules,
-        players,
-        players,
-        [1.0 / len(players)] * len(players),
-        deals,
-        seed,
-        progress=progress,
-        scheduler=scheduler,
-    )
-    size = len(players)
-    raw = np.array([[measured.pair(i, j).mean for j in range(size)] for i in range(size)])
-    matrix: npt.NDArray[np.float64] = (raw - raw.T) / 2.0
-    return matrix
+    """The symmetric game among ``players`` on the same ``deals`` deals, grown one
+    player at a time: each pair is played once (seats swapped on common deals, so the
+    reverse pairing would only give the same number negated) and no one plays itself."""
+    payoffs = np.zeros((1, 1))
+    for count in range(1, len(players)):
+        payoffs = grown_payoffs(
+            rules, payoffs, players[count], players[:count], deals, seed, progress, scheduler
+        )
+    return payoffs
 
 
 def panel_equilibrium(
@@ -191,7 +185,7 @@ def panel_equilibrium(
     payoffs = _pair_matrix(rules, players, deals, seed, progress, scheduler)
     history = []
     weights = np.ones(1)
-    answer = table_policy(base, start_table)
+    answer = robust
     for iteration in range(1, iterations + 1):
         weights = solve_symmetric(payoffs)
         support, mixed, member_weights = _support(players, weights)
@@ -199,7 +193,7 @@ def panel_equilibrium(
             rules,
             mixed,
             member_weights,
-            table_policy(base, start_table),
+            robust,
             search_deals,
             seed + 1000 * iteration,
             rounds=1,
