@@ -56,3 +56,17 @@ def test_the_population_grows_by_responses_and_its_mixture_is_an_equilibrium():
     assert len(result.payoff_frame()) == size * size
     answer = result.answer_frame().iloc[0]
     assert answer["points"] == result.answer_value.mean and answer["deals"] == 400
+
+
+def test_a_search_player_is_named_with_its_samples_and_the_name_parses_back():
+    from analyzer.gin.play.players import parse_player
+    from analyzer.gin.studies.panel_equilibrium import _name
+
+    for player, name in (
+        (SearchPolicy(), "search,budget=256"),
+        (SearchPolicy(budget=64), "search,budget=64"),
+        (SearchPolicy(model=BASIC), "search,budget=256,model=basic"),
+    ):
+        assert _name("search", player) == name
+        assert parse_player(name) == player
+    assert _name("basic", BASIC) == "basic"

@@ -121,9 +121,13 @@ class PanelEquilibrium:
 
 
 def _name(key: str, player: Player) -> str:
-    """A player's name in the population: a search player's string form (they differ
-    by their samples and model), else the name it came with."""
-    return format_player(player) if isinstance(player, SearchPolicy) else key
+    """A player's name in the population: a search player's string form with its
+    samples per decision always written (search players differ by their samples and
+    model, and a reader should not need the default), else the name it came with."""
+    if not isinstance(player, SearchPolicy):
+        return key
+    text = format_player(player)
+    return text if "budget=" in text else f"search,budget={player.budget}{text[len('search') :]}"
 
 
 def _support(
