@@ -20,14 +20,13 @@ import pandas as pd
 
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.rules import STANDARD
-from ..gin.play.players import SearchPolicy, format_player
+from ..gin.play.players import format_player
 from ..gin.studies.answers import FAMILIES, KnockAnswers, knock_answers
 from ..gin.studies.equilibrium import knock_equilibrium, table_policy
 from ..gin.studies.exploit import (
     ExploitResult,
     MixturePayoffs,
     exploit,
-    mixture_payoffs,
     panel,
     parse_table,
     rule_coordinates,
@@ -77,10 +76,11 @@ class KnockBox:
     others: dict[str, KnockAnswers]
     """The committed answers for the other rules presets (``analyzer when-to-knock
     --rules R --out results``), by preset; the ones not computed are missing."""
-    panel_equilibrium: dict[str, pd.DataFrame] | None = None
-    """The committed equilibrium over the whole panel (``analyzer panel-equilibrium
-    --out results/panel_equilibrium``): its ``convergence``, ``mixture`` and ``answer``
-    tables; None when not computed."""
+    panel_equilibria: dict[str, dict[str, pd.DataFrame]] | None = None
+    """The committed equilibria over the whole panel (``analyzer panel-equilibrium
+    --rules R --out results/panel_equilibrium``) by rules preset: each one's
+    ``convergence``, ``mixture`` and ``answer`` tables; the ones not computed are
+    missing."""
 
     def answer(self, family: str) -> KnockAnswer:
         return KnockAnswer(
@@ -127,6 +127,9 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         "standard",
         # the searches only pick each family's table; the measurement plays twice as many
         search_deals=config.size(0.025, least=100),
+        # the published agents' knocking, played by the same expert on the panel table's
+        # deals (paired with the robust rule)
+        extra_tables=[PUBLISHED_TABLE],
         progress=progress_for(config, "when to knock"),
         scheduler=config.scheduler,
     )
@@ -143,18 +146,8 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         scheduler=config.scheduler,
         coordinates=rule_coordinates,
     )
-    # the published agents' knocking, played by the same expert, on the same deals as the
-    # panel table (paired with the robust rule)
-    published = mixture_payoffs(
-        STANDARD,
-        [table_policy(expert, table), table_policy(expert, PUBLISHED_TABLE)],
-        list(members.values()),
-        [1.0 / len(members)] * len(members),
-        answers.deals,
-        config.seed + 17,
-        progress=progress_for(config, "the published agents' knocking"),
-        scheduler=config.scheduler,
-    )
+    assert answers.compared is not None  # extra_tables given
+    published = answers.compared
     write_csv(folder / "answers.csv", answers.to_frame(), index=False)
     write_csv(folder / "panel.csv", answers.panel, index=False)
     write_csv(folder / "exploit.csv", exploited.tried, index=False)
@@ -188,7 +181,11 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         exploited,
         published,
         others,
-        load_panel_equilibrium(config.out, "standard"),
+        {
+            rules: tables
+            for rules in ("standard", *OTHER_PRESETS)
+            if (tables := load_panel_equilibrium(config.out, rules)) is not None
+        },
     )
 
 
@@ -208,12 +205,32 @@ def load_panel_equilibrium(results: Path, rules_name: str) -> dict[str, pd.DataF
     return {part: pd.read_csv(path) for part, path in paths.items()}
 
 
-def _player_words(name: str) -> str:
-    """A population member's name in backticks, with a search player's samples per
-    decision when its name leaves them at the default."""
-    if name.startswith("search") and "budget=" not in name:
-        return f"`{name}` ({SearchPolicy().budget} samples)"
-    return f"`{name}`"
+def _mixture_words(mixture: pd.DataFrame) -> str:
+    """The players of an equilibrium mixture with a weight over half a percent."""
+    return ", ".join(
+        f"`{row.player}` {row.weight:.0%}" for row in mixture.itertuples() if row.weight > 0.005
+    )
+
+
+def _stop_words(history: pd.DataFrame) -> str:
+    """Whether the last PSRO iteration found a response that still gains on the mixture."""
+    last = history.iloc[-1]
+    gain = format_ci(last["gain"], last["gain_low"], last["gain_high"])
+    if bool(last["joins"]):
+        return (
+            f"after {int(last['iteration'])} iterations the strongest response found, "
+            f"`{last['best_response']}`, still gains {gain} points per hand on it"
+        )
+    return (
+        f"no response found beyond it gains on it (the strongest new one, "
+        f"`{last['best_response']}`, gets {gain} points per hand)"
+    )
+
+
+def _answer_words(answer: pd.Series, robust_table: tuple[int, ...]) -> str:
+    """The knock table found best against the mixture, or "the robust rule itself"."""
+    table = parse_table(str(answer["table"]))
+    return "the robust rule itself" if table == robust_table else f"`{answer['table']}`"
 
 
 def panel_equilibrium_lines(
@@ -221,39 +238,63 @@ def panel_equilibrium_lines(
 ) -> list[str]:
     """The equilibrium over the whole panel and the knock table that answers it (one
     paragraph of the box)."""
-    history, mixture, answer = tables["convergence"], tables["mixture"], tables["answer"].iloc[0]
-    last = history.iloc[-1]
-    weights = ", ".join(
-        f"{_player_words(str(row.player))} {row.weight:.0%}"
-        for row in mixture.itertuples()
-        if row.weight > 0.005
-    )
-    gain = format_ci(last["gain"], last["gain_low"], last["gain_high"])
-    if bool(last["joins"]):
-        state = (
-            f"after {int(last['iteration'])} iterations the strongest response found, "
-            f"{_player_words(str(last['best_response']))}, still gains {gain} points per hand "
-            "on it"
-        )
-    else:
-        state = (
-            f"no response found beyond it gains on it (the strongest new one, "
-            f"{_player_words(str(last['best_response']))}, gets {gain} points per hand)"
-        )
-    table = parse_table(str(answer["table"]))
-    which = "the robust rule itself" if table == robust_table else f"`{answer['table']}`"
+    answer = tables["answer"].iloc[0]
     points = format_ci(answer["points"], answer["points_low"], answer["points_high"])
     return [
         (
             "**The equilibrium over the whole panel** (`analyzer panel-equilibrium`): PSRO "
             "over whole players (the seven test opponents, then each response that gains on "
             f"the mixture: knock tables, every policy preset, `search` with the mixture's "
-            f"heaviest player as its model) settles on {weights}; {state}. The knock table that "
-            f"does best against that mixture is {which}, at {points} points per hand against "
-            f"it ({int(answer['deals']):,} held-out deals; "
+            f"heaviest player as its model) settles on {_mixture_words(tables['mixture'])}; "
+            f"{_stop_words(tables['convergence'])}. The knock table that does best against "
+            f"that mixture is {_answer_words(answer, robust_table)}, at {points} points per "
+            f"hand against it ({int(answer['deals']):,} held-out deals; "
             f"[{PANEL_FOLDER}/]({PANEL_FOLDER}/)): the search over knock tables found none "
             "better against it."
         )
+    ]
+
+
+def other_panel_equilibria_lines(
+    equilibria: dict[str, dict[str, pd.DataFrame]], others: dict[str, KnockAnswers]
+) -> list[str]:
+    """The whole-panel equilibrium of each other rules preset, one table row each: its
+    mixture, how PSRO stopped and the knock table against it, beside that preset's
+    unknown-opponent rule (when computed)."""
+    rows = []
+    for rules in OTHER_PRESETS:
+        if rules not in equilibria:
+            continue
+        tables = equilibria[rules]
+        answer = tables["answer"].iloc[0]
+        unknown = others[rules].line("unknown").table if rules in others else None
+        found = parse_table(str(answer["table"]))
+        rows.append(
+            {
+                "rules": rules,
+                "mixture": _mixture_words(tables["mixture"]),
+                "PSRO stopped": _stop_words(tables["convergence"]),
+                "knock table against it": f"`{answer['table']}`",
+                "result v the mixture": format_ci(
+                    answer["points"], answer["points_low"], answer["points_high"]
+                ),
+                "held-out deals": f"{int(answer['deals']):,}",
+                "the unknown-opponent rule above?": (
+                    "not computed" if unknown is None else "same" if found == unknown else "differs"
+                ),
+            }
+        )
+    if not rows:
+        return []
+    return [
+        (
+            "The equilibrium over the whole panel under the other presets (`analyzer "
+            "panel-equilibrium --rules R --out results/panel_equilibrium`, each starting from "
+            "the seven test opponents and the preset's committed robust knock table, `expert`'s "
+            "own where none is committed):"
+        ),
+        "",
+        markdown_table(pd.DataFrame(rows)),
     ]
 
 
@@ -400,6 +441,7 @@ def render_knock_box(box: KnockBox) -> str:
     """The robust answer as ``analyzer when-to-knock`` prints it, one line per family,
     the results against each test opponent, and the glossary."""
     robust = box.answer("unknown")
+    equilibria = box.panel_equilibria or {}
     lines = [
         "> ### When to knock",
         "> The same answer as `analyzer when-to-knock` prints (`--opponent` gives the",
@@ -414,12 +456,12 @@ def render_knock_box(box: KnockBox) -> str:
         *published_lines(box.published, box.answers.line("unknown").rule, list(panel())),
         "",
         *(
-            []
-            if box.panel_equilibrium is None
-            else [
-                *panel_equilibrium_lines(box.panel_equilibrium, box.answers.line("unknown").table),
+            [
+                *panel_equilibrium_lines(equilibria["standard"], box.answers.line("unknown").table),
                 "",
             ]
+            if "standard" in equilibria
+            else []
         ),
         "Against a known opponent (`analyzer when-to-knock --opponent FAMILY`):",
         "",
@@ -471,6 +513,11 @@ def render_knock_box(box: KnockBox) -> str:
         "",
         *other_presets_lines(box.others),
         "",
+        *(
+            [*others_equilibria, ""]
+            if (others_equilibria := other_panel_equilibria_lines(equilibria, box.others))
+            else []
+        ),
         GLOSSARY,
         "",
     ]

@@ -265,14 +265,14 @@ def _panel_tables(joins: bool, table: str) -> dict[str, pd.DataFrame]:
     convergence = pd.DataFrame(
         {
             "iteration": [1, 2],
-            "best_response": ["search", "lookahead"],
+            "best_response": ["search,budget=256", "lookahead"],
             "gain": [0.22, 0.4 if joins else -2.85],
             "gain_low": [0.05, 0.2 if joins else -3.37],
             "gain_high": [0.39, 0.6 if joins else -2.33],
             "joins": [True, joins],
         }
     )
-    mixture = pd.DataFrame({"player": ["basic", "search"], "weight": [0.0, 1.0]})
+    mixture = pd.DataFrame({"player": ["basic", "search,budget=256"], "weight": [0.0, 1.0]})
     answer = pd.DataFrame(
         [
             {
@@ -294,7 +294,7 @@ def test_the_box_gives_the_panel_equilibrium_and_whether_it_settled(tmp_path):
     settled = "\n".join(
         panel_equilibrium_lines(_panel_tables(False, "10/10/10/0 alert 10/10/0/0"), robust)
     )
-    assert "settles on `search` (256 samples) 100%" in settled and "`basic`" not in settled
+    assert "settles on `search,budget=256` 100%" in settled and "`basic`" not in settled
     assert "no response found beyond it gains on it" in settled and "-2.85 ± 0.52" in settled
     assert "is the robust rule itself, at -0.94 ± 0.29 points per hand" in settled
     assert "2,000 held-out deals" in settled
@@ -307,4 +307,26 @@ def test_the_box_gives_the_panel_equilibrium_and_whether_it_settled(tmp_path):
     for part, frame in _panel_tables(False, "10/0/0/0").items():
         frame.to_csv(folder / f"standard_{part}.csv", index=False)
     loaded = load_panel_equilibrium(tmp_path, "standard")
-    assert loaded is not None and list(loaded["mixture"]["player"]) == ["basic", "search"]
+    assert loaded is not None
+    assert list(loaded["mixture"]["player"]) == ["basic", "search,budget=256"]
+
+
+def test_the_box_tables_the_other_presets_panel_equilibria_beside_their_rules():
+    from analyzer.report.knock_box import other_panel_equilibria_lines
+
+    answers = _answers()
+    classic = KnockAnswers("classic", answers.base, answers.lines, answers.panel, answers.deals)
+    assert other_panel_equilibria_lines({}, {"classic": classic}) == []
+    equilibria = {
+        "classic": _panel_tables(False, "10/10/10/0 alert 10/10/0/0"),  # ROBUST
+        "eaai": _panel_tables(True, "10/0/0/0"),
+    }
+    text = "\n".join(other_panel_equilibria_lines(equilibria, {"classic": classic}))
+    rows = [line for line in text.splitlines() if line.startswith(("| classic", "| eaai"))]
+    assert len(rows) == 2
+    classic_row, eaai_row = rows
+    assert "`search,budget=256` 100%" in classic_row and "-0.94 ± 0.29" in classic_row
+    assert "no response found beyond it gains on it" in classic_row
+    assert classic_row.rstrip(" |").endswith("same")
+    assert "`lookahead`, still gains +0.40 ± 0.20" in eaai_row
+    assert "`10/0/0/0`" in eaai_row and eaai_row.rstrip(" |").endswith("not computed")

@@ -18,6 +18,7 @@ by playing it out, so the worst case is what a stronger player takes from the ru
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
@@ -28,7 +29,7 @@ from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
 from ..play.players import Player
 from .equilibrium import knock_coordinates, table_policy
-from .exploit import best_response, mixture_payoffs, table_of, table_text
+from .exploit import MixturePayoffs, best_response, mixture_payoffs, table_of, table_text
 from .schedule import SCHEDULE_BINS
 
 
@@ -118,6 +119,9 @@ class KnockAnswers:
     (``member``), with the 95% CI (``points_low``, ``points_high``) and ``deals``."""
     deals: int
     """Deals per comparison (each played twice, seats swapped)."""
+    compared: MixturePayoffs | None = None
+    """The robust rule (candidate 0) and each extra table asked for (candidates 1..)
+    against every member on the panel table's deals; None when none was asked for."""
 
     def line(self, family: str) -> AnswerLine:
         for line in self.lines:
@@ -162,6 +166,7 @@ def knock_answers(
     rules_name: str = "",
     families: dict[str, str | None] | None = None,
     search_deals: int | None = None,
+    extra_tables: Sequence[tuple[int, ...]] = (),
     progress: Progress | None = None,
     scheduler: str | None = None,
 ) -> KnockAnswers:
@@ -171,7 +176,9 @@ def knock_answers(
     knock table against the member otherwise (one sweep of coordinate search with the
     significance rule, ``search_deals`` deals per comparison, default ``deals``). Every
     line is then measured against every member on the same ``deals`` deals (seats
-    swapped), which gives its result and its worst case."""
+    swapped), which gives its result and its worst case.  ``extra_tables`` are played by
+    ``base`` on those deals too, paired with the robust rule: the answers'
+    ``compared``."""
     if families is None:
         families = {family: member for family, (_, member) in FAMILIES.items()}
     robust = table_policy(base, robust_table)
@@ -182,7 +189,7 @@ def knock_answers(
     searches = sum(member is not None for member in families.values())
     # the re-measure (see below) plays each line against a few members on twice the
     # deals; the exact count is told once known
-    known = searches * search_units + deals * len(families) * len(members)
+    known = searches * search_units + deals * (len(families) + len(extra_tables)) * len(members)
     tell_total(progress, known + 6 * deals * len(families))
     policies: dict[str, Policy] = {}
     for family, member in families.items():
@@ -206,8 +213,11 @@ def knock_answers(
         policies[family] = search.response
     names = list(members)
     weights = [1.0 / len(names)] * len(names)
-    # families answered by the same table share its measurements
-    distinct = list(dict.fromkeys(policies.values()))
+    # families answered by the same table share its measurements; the robust rule leads
+    # when extra tables are compared with it (the gains are relative to the first)
+    extras = [table_policy(base, table) for table in extra_tables]
+    lead = [robust] if extras else []
+    distinct = list(dict.fromkeys([*lead, *policies.values(), *extras]))
     index_of = {family: distinct.index(policy) for family, policy in policies.items()}
     payoffs = mixture_payoffs(
         rules,
@@ -265,7 +275,10 @@ def knock_answers(
                 worst,
             )
         )
-    return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals)
+    compared = (
+        payoffs.select([distinct.index(policy) for policy in lead + extras]) if extras else None
+    )
+    return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals, compared)
 
 
 def _measure_again(
