@@ -34,7 +34,14 @@ from ..gin.studies.exploit import (
 )
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
-from .knock_answer import ANSWERS_FOLDER, KnockAnswer, load_answers, points_text, robust_table
+from .knock_answer import (
+    ANSWERS_FOLDER,
+    ROBUST_FOLDER,
+    KnockAnswer,
+    load_answers,
+    points_text,
+    robust_table,
+)
 from .markdown import markdown_table
 
 GLOSSARY = """**Words used.** *Deadwood*: the points of the cards in no meld (ace 1, face
@@ -290,8 +297,8 @@ def other_panel_equilibria_lines(
         (
             "The equilibrium over the whole panel under the other presets (`analyzer "
             "panel-equilibrium --rules R --out results/panel_equilibrium`, each starting from "
-            "the seven test opponents and the preset's committed robust knock table, `expert`'s "
-            "own where none is committed):"
+            "the seven test opponents and the preset's robust knock table, "
+            f"[{ROBUST_FOLDER}/]({ROBUST_FOLDER}/)):"
         ),
         "",
         markdown_table(pd.DataFrame(rows)),
@@ -525,4 +532,4 @@ def render_knock_box(box: KnockBox) -> str:
 
 
 #: The report's opening box, above the run's description (no heading of its own).
-SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=75)
+SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=70)
