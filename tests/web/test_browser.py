@@ -290,8 +290,13 @@ def labels_clear_of_cards(driver):
     driver.set_window_size(WIDTHS[0], 1100)
 
 
+#: A practice-table seed whose first hand lasts past the reload at move 4 with the moves of
+#: :func:`choose` (a random deal can end sooner: the opponent may knock at once).
+TABLE_SEED = 1
+
+
 def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser, shots, tmp_path):
-    browser.get(server + "/table")
+    browser.get(server + f"/table?seed={TABLE_SEED}")
     wait(browser, ready)
     Select(browser.find_element(By.ID, "mode")).select_by_value("hand")
     Select(browser.find_element(By.ID, "hints")).select_by_value("before")
@@ -333,6 +338,8 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
     assert not re.search(r"\b[A2-9TJQK][cdhs]\b", log), log  # suit symbols, in words
     assert browser.find_element(By.ID, "result-text").text.startswith("Hand 1: ")
     game = browser.execute_script("return game")
+    with urllib.request.urlopen(f"{server}/api/games/{game['id']}/history", timeout=30) as reply:
+        assert json.loads(reply.read())["seed"] == TABLE_SEED  # the page passed the URL's seed
     if game["last_result"]["knocker"]:  # both hands laid out
         for role in ("knocker", "defender"):
             row = browser.find_element(By.ID, f"laid-{role}")

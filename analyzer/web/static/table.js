@@ -266,8 +266,12 @@ async function newGame() {
   setError("");
   hintToken++;
   try {
-    game = await api("/api/games", { rules: $("rules").value, opponent: $("opponent").value,
-      mode: $("mode").value, hints: $("hints").value });
+    const body = { rules: $("rules").value, opponent: $("opponent").value,
+      mode: $("mode").value, hints: $("hints").value };
+    // /table?seed=N deals reproducibly (the server checks N and says what is wrong)
+    const seed = new URLSearchParams(location.search).get("seed");
+    if (seed !== null) body.seed = seed;
+    game = await api("/api/games", body);
     remember(game.id);
     selected = null;
     $("hint-panel").hidden = true;
