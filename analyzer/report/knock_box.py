@@ -32,6 +32,7 @@ from ..gin.studies.exploit import (
     rule_coordinates,
     table_text,
 )
+from ..gin.studies.panel_equilibrium import mixture_text
 from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
 from .files import write_csv
 from .knock_answer import (
@@ -212,13 +213,6 @@ def load_panel_equilibrium(results: Path, rules_name: str) -> dict[str, pd.DataF
     return {part: pd.read_csv(path) for part, path in paths.items()}
 
 
-def _mixture_words(mixture: pd.DataFrame) -> str:
-    """The players of an equilibrium mixture with a weight over half a percent."""
-    return ", ".join(
-        f"`{row.player}` {row.weight:.0%}" for row in mixture.itertuples() if row.weight > 0.005
-    )
-
-
 def _stop_words(history: pd.DataFrame) -> str:
     """Whether the last PSRO iteration found a response that still gains on the mixture."""
     last = history.iloc[-1]
@@ -252,7 +246,7 @@ def panel_equilibrium_lines(
             "**The equilibrium over the whole panel** (`analyzer panel-equilibrium`): PSRO "
             "over whole players (the seven test opponents, then each response that gains on "
             f"the mixture: knock tables, every policy preset, `search` with the mixture's "
-            f"heaviest player as its model) settles on {_mixture_words(tables['mixture'])}; "
+            f"heaviest player as its model) settles on {mixture_text(tables['mixture'], '`')}; "
             f"{_stop_words(tables['convergence'])}. The knock table that does best against "
             f"that mixture is {_answer_words(answer, robust_table)}, at {points} points per "
             f"hand against it ({int(answer['deals']):,} held-out deals; "
@@ -279,7 +273,7 @@ def other_panel_equilibria_lines(
         rows.append(
             {
                 "rules": rules,
-                "mixture": _mixture_words(tables["mixture"]),
+                "mixture": mixture_text(tables["mixture"], "`"),
                 "PSRO stopped": _stop_words(tables["convergence"]),
                 "knock table against it": f"`{answer['table']}`",
                 "result v the mixture": format_ci(

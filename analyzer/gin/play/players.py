@@ -229,9 +229,10 @@ def _policy_part(policy: Policy) -> str:
     return name if name in PRESETS else f"({name})"
 
 
-def format_player(player: Player) -> str:
+def format_player(player: Player, always: tuple[str, ...] = ()) -> str:
     """The string form of a player (parsed back by :func:`parse_player`): a policy's
-    preset name or form, or ``search`` with the fields that differ from the default."""
+    preset name or form, or ``search`` with the fields that differ from the default and
+    the search fields named in ``always`` (e.g. ``("budget",)``) even at the default."""
     if isinstance(player, Policy):
         return policy_name(player)
     if isinstance(player, ScoreAware):
@@ -240,7 +241,7 @@ def format_player(player: Player) -> str:
     default = SearchPolicy()
     for key in _SEARCH_KEYS:
         value = getattr(player, key)
-        if value != getattr(default, key):
+        if value != getattr(default, key) or key in always:
             text += f",{key}={_policy_part(value) if key in ('rollout', 'model') else value}"
     return text
 

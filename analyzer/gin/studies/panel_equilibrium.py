@@ -86,11 +86,7 @@ class PanelEquilibrium:
 
     def mixture_text(self) -> str:
         """The mixture in words: each player with a weight over half a percent."""
-        return ", ".join(
-            f"{name} {weight:.0%}"
-            for name, weight in zip(self.names, self.weights, strict=True)
-            if weight > 0.005
-        )
+        return mixture_text(self.mixture_frame())
 
     def answer_frame(self) -> pd.DataFrame:
         """The knock answer to the mixture: its table and its points per hand against
@@ -120,14 +116,22 @@ class PanelEquilibrium:
         )
 
 
+def mixture_text(mixture: pd.DataFrame, mark: str = "") -> str:
+    r"""A mixture (``player`` and ``weight`` columns, as :meth:`PanelEquilibrium.mixture_frame`
+    writes it) in words: each player, between ``mark``\ s, with a weight over half a
+    percent."""
+    return ", ".join(
+        f"{mark}{row.player}{mark} {row.weight:.0%}"
+        for row in mixture.itertuples()
+        if row.weight > 0.005
+    )
+
+
 def _name(key: str, player: Player) -> str:
     """A player's name in the population: a search player's string form with its
     samples per decision always written (search players differ by their samples and
     model, and a reader should not need the default), else the name it came with."""
-    if not isinstance(player, SearchPolicy):
-        return key
-    text = format_player(player)
-    return text if "budget=" in text else f"search,budget={player.budget}{text[len('search') :]}"
+    return format_player(player, always=("budget",)) if isinstance(player, SearchPolicy) else key
 
 
 def _support(
