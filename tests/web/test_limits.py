@@ -80,7 +80,7 @@ def test_openapi_advertises_400_with_the_error_shape_and_never_422(client):
 
 
 @pytest.mark.parametrize("route", ["/api/advise", "/api/games"])
-@pytest.mark.parametrize("seed", [SEED_MAX + 1, 2**64, 10**30, -1])
+@pytest.mark.parametrize("seed", [SEED_MAX + 1, 2**64, 10**30, -1, "x1"])  # "x1": /table?seed=x1
 def test_seeds_outside_the_cli_range_get_400(client, route, seed):
     body = {"seed": seed, "opponent": "basic"}
     if route == "/api/advise":
