@@ -46,6 +46,7 @@ COMMANDS = {
     "exploit": "analyzer.cli.exploit:exploit_command",
     "when-to-knock": "analyzer.cli.knock_answer:when_to_knock_command",
     "equilibrium": "analyzer.cli.exploit:equilibrium_command",
+    "fit-discard": "analyzer.cli.fit:fit_discard_command",
     "panel-equilibrium": "analyzer.cli.panel:panel_equilibrium_command",
     "agent": "analyzer.cli.agent:agent_command",
     "serve": "analyzer.cli.serve:serve_command",

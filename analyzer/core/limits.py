@@ -64,6 +64,12 @@ MIN_EQUITY_DEALS = 100
 #: runs hundreds of times this many hands; below 100 no gain is significant.
 MIN_SEARCH_DEALS = 100
 MAX_SEARCH_DEALS = 10_000_000
+#: The discard fit (``analyzer fit-discard``): deals per opponent and round (each gives
+#: one position weighed by rollouts, so a million is hours on two cores), rollouts per
+#: throw and rounds of policy improvement.
+MAX_FIT_DEALS = 1_000_000
+MAX_FIT_ROLLOUTS = 64
+MAX_FIT_ROUNDS = 10
 #: Most held-out game pairs of ``exploit`` (0 skips the game-win rate).
 MAX_EXPLOIT_GAMES = 1_000_000
 #: Most sweeps of ``exploit``'s coordinate search.
@@ -228,6 +234,9 @@ __all__ = [
     "MAX_BUDGET",
     "MAX_EXPLOIT_GAMES",
     "MAX_EXPLOIT_ROUNDS",
+    "MAX_FIT_DEALS",
+    "MAX_FIT_ROLLOUTS",
+    "MAX_FIT_ROUNDS",
     "MAX_FILE_LINES",
     "MAX_JSON_DEPTH",
     "MAX_LINE_CHARS",

@@ -40,7 +40,9 @@ Discard rules (which card to throw when not knocking):
   ``marjj``     MARJJ's rule: among the unmelded cards worth the most, the least
                 deadwood now + its weighted future deadwood + its opponent-model table
                 (:mod:`analyzer.gin.decisions.marjj`); it knocks after the throw it chose,
-                not after the least-deadwood one, when its schedule allows.
+                not after the least-deadwood one, when its schedule allows;
+  ``learned``   least weighted sum of the throw's features, the weights fitted from
+                simulated deals (:mod:`analyzer.gin.decisions.learned`).
 
 Knock rules: ``schedule`` knocks (throwing a card that leaves the least deadwood, ties as
 ``high``) when that deadwood is at most the schedule's threshold for this turn
@@ -70,6 +72,7 @@ from ..model.knowledge import pile_top
 from ..model.policies import DiscardRule, DrawRule, PolicyField
 from ..model.state import FULL_DECK, MAX_PAIRS, Slot, knock_threshold
 from .expert import expert_discard, expert_wants_upcard
+from .learned import learned_discard
 from .marjj import marjj_discard, marjj_wants_upcard
 
 _NONE = np.int64(1 << 20)
@@ -307,6 +310,8 @@ def choose_discard(
         return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
     if rule == DiscardRule.MARJJ:
         return marjj_discard(state, player, policy, rng, scratch, lookahead_scratch)
+    if rule == DiscardRule.LEARNED:
+        return learned_discard(state, player, policy, rng, scratch, lookahead_scratch)
     hand = state[Slot.HAND + player]
     candidates = hand
     if state[Slot.TAKEN] >= 0:

@@ -378,15 +378,19 @@ def knock_outlook(
 
 
 @njit(cache=True)
-def expert_discard(
+def knock_choice(
     state: npt.NDArray[np.int64],
     player: np.int64,
     policy: npt.NDArray[np.int64],
     rng: npt.NDArray[np.uint64],
     scratch: npt.NDArray[np.int64],
     work: npt.NDArray[np.int64],
-) -> tuple[np.int64, bool]:
-    """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+) -> tuple[np.int64, np.int64, np.int64, bool, np.int64]:
+    """The knock part of the expert's discard for ``player`` holding 11 cards:
+    (throwable cards, least deadwood after a throw, the throw leaving it (ties to the
+    higher card), whether to knock with it, the unseen mask).  Unless the hand knocks
+    with gin, ``work[:52]`` is left holding the opponent-hand inference (as float64) and
+    the unseen mask is its; ``scratch[c]`` holds the deadwood after throwing ``c``."""
     hand = state[Slot.HAND + player]
     candidates = hand
     if state[Slot.TAKEN] >= 0:
@@ -403,12 +407,12 @@ def expert_discard(
         if value < least or (value == least and _better_high(card, knock_card)):
             least, knock_card = value, card
     if least == 0:
-        return knock_card, True
+        return candidates, least, knock_card, True, np.int64(0)
     unseen = _infer_cached(state, player, work)
     probs = work[:52].view(np.float64)
     if least <= knock_threshold(state, player, policy):
         if policy[PolicyField.KNOCK_RULE] == KnockRule.SCHEDULE:
-            return knock_card, True
+            return candidates, least, knock_card, True, unseen
         margin = knock_outlook(
             state,
             player,
@@ -422,8 +426,28 @@ def expert_discard(
             _STOP_MARGIN,
         )[4]
         if margin > 0:
-            return knock_card, True
+            return candidates, least, knock_card, True, unseen
         discard_deadwoods_kernel(hand, candidates, scratch)
+    return candidates, least, knock_card, False, unseen
+
+
+@njit(cache=True)
+def expert_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+) -> tuple[np.int64, bool]:
+    """(card to throw, whether to knock) for ``player`` holding 11 cards."""
+    candidates, _, knock_card, knock, unseen = knock_choice(
+        state, player, policy, rng, scratch, work
+    )
+    if knock:
+        return knock_card, True
+    hand = state[Slot.HAND + player]
+    probs = work[:52].view(np.float64)
     share = _stock_share(state)
     outs_weight = _weight(policy, PolicyField.OUTS) * share
     danger_weight = _weight(policy, PolicyField.DANGER)

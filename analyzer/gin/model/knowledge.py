@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from .policies import RACER_TURN
 from .rules import RuleField
 from .state import FULL_DECK, Phase, Slot
 
@@ -46,6 +47,26 @@ def note_scores(state: npt.NDArray[np.int64], score0: np.int64, score1: np.int64
     """The players' game scores (points) before this hand (0 and 0 outside a game)."""
     state[Slot.SCORE] = score0
     state[Slot.SCORE + 1] = score1
+
+
+@njit(cache=True)
+def note_races(state: npt.NDArray[np.int64], races0: np.int64, races1: np.int64) -> None:
+    """How many earlier hands of this game showed each player's opponent a racer
+    (:data:`analyzer.gin.model.state.RACER_TURN`; 0 and 0 outside a game)."""
+    state[Slot.RACES] = races0
+    state[Slot.RACES + 1] = races1
+
+
+@njit(cache=True)
+def raced(state: npt.NDArray[np.int64]) -> np.int64:
+    """The player a finished hand shows a racer, -1 for none: the knocker, when it
+    knocked short of gin after its own turn ``RACER_TURN``."""
+    knocker = state[Slot.KNOCKER]
+    if knocker < 0 or state[Slot.KNOCKER_DEADWOOD] <= 0:
+        return np.int64(-1)
+    if state[Slot.OWN_TURNS + knocker] <= RACER_TURN:
+        return np.int64(-1)
+    return knocker
 
 
 @njit(cache=True)

@@ -45,6 +45,9 @@ from .spec_fields import Declared, Spec, declare, flag, integer, is_int, parse_i
 
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
+#: A knock short of gin after this own turn reads the knocker as a racer (one who knocks
+#: as soon as its deadwood allows, whom waiting to undercut pays against).
+RACER_TURN = 4
 
 #: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
 #: about 100 points, so larger values change nothing.
@@ -77,7 +80,16 @@ class PolicyField(IntEnum):
     GAME_PUSH = 14 + SCHEDULE_TURNS
     PLAY_IN = 15 + SCHEDULE_TURNS
     ALERT_SCHEDULE = 16 + SCHEDULE_TURNS  # SCHEDULE_TURNS entries, as SCHEDULE
-    SIZE = 16 + 2 * SCHEDULE_TURNS
+    LEARNED_DEADWOOD = 16 + 2 * SCHEDULE_TURNS
+    LEARNED_FUTURE = 17 + 2 * SCHEDULE_TURNS
+    LEARNED_FUTURE_LATE = 18 + 2 * SCHEDULE_TURNS
+    LEARNED_OUTS = 19 + 2 * SCHEDULE_TURNS
+    LEARNED_DANGER = 20 + 2 * SCHEDULE_TURNS
+    LEARNED_LATE = 21 + 2 * SCHEDULE_TURNS
+    LEARNED_TABLE = 22 + 2 * SCHEDULE_TURNS
+    LEARNED_WINDOW = 23 + 2 * SCHEDULE_TURNS
+    RACER_SCHEDULE = 24 + 2 * SCHEDULE_TURNS  # SCHEDULE_TURNS entries (-1: no read)
+    SIZE = 24 + 3 * SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -100,6 +112,7 @@ class DiscardRule(IntEnum):
     LOOKAHEAD = 3
     EXPERT = 4
     MARJJ = 5
+    LEARNED = 6
 
 
 class KnockRule(IntEnum):
@@ -118,6 +131,11 @@ KNOCK_RULES = tuple(r.name.lower() for r in KnockRule)
 
 #: The meaning of every weight that only the expert rules read.
 _EXPERT_WEIGHT = "A weight of the expert rules (analyzer.gin.decisions.expert); others ignore it."
+#: The meaning of every weight that only the learned discard reads.
+_LEARNED_WEIGHT = (
+    "A weight of the learned discard (analyzer.gin.decisions.learned, fitted by "
+    "analyzer fit-discard); others ignore it."
+)
 
 Schedule = tuple[tuple[int, int], ...]
 
@@ -237,7 +255,7 @@ class Discard(Spec):
         "high",
         DiscardRule,
         "discard",
-        "Which card to throw: high, random, safe, lookahead, expert or marjj.",
+        "Which card to throw: high, random, safe, lookahead, expert, marjj or learned.",
         PolicyField.DISCARD,
         always=True,
     )
@@ -270,6 +288,45 @@ class Discard(Spec):
     low_late: int = integer(
         0, -MAX_WEIGHT, MAX_WEIGHT, "low_late", _EXPERT_WEIGHT, PolicyField.LOW_LATE
     )
+    learned_deadwood: int = integer(
+        100,
+        -MAX_WEIGHT,
+        MAX_WEIGHT,
+        "learned_deadwood",
+        _LEARNED_WEIGHT,
+        PolicyField.LEARNED_DEADWOOD,
+    )
+    learned_future: int = integer(
+        1000, -MAX_WEIGHT, MAX_WEIGHT, "learned_future", _LEARNED_WEIGHT, PolicyField.LEARNED_FUTURE
+    )
+    learned_future_late: int = integer(
+        -800,
+        -MAX_WEIGHT,
+        MAX_WEIGHT,
+        "learned_future_late",
+        _LEARNED_WEIGHT,
+        PolicyField.LEARNED_FUTURE_LATE,
+    )
+    learned_outs: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_outs", _LEARNED_WEIGHT, PolicyField.LEARNED_OUTS
+    )
+    learned_danger: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_danger", _LEARNED_WEIGHT, PolicyField.LEARNED_DANGER
+    )
+    learned_late: int = integer(
+        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_late", _LEARNED_WEIGHT, PolicyField.LEARNED_LATE
+    )
+    learned_table: int = integer(
+        100, -MAX_WEIGHT, MAX_WEIGHT, "learned_table", _LEARNED_WEIGHT, PolicyField.LEARNED_TABLE
+    )
+    learned_window: int = integer(
+        8,
+        0,
+        MAX_PENALTY,
+        "learned_window",
+        "Points above the least deadwood a learned discard may leave.",
+        PolicyField.LEARNED_WINDOW,
+    )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
         "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -283,6 +340,9 @@ class Discard(Spec):
         "marjj": "throws, among its costliest unmelded cards, the one with the least deadwood "
         "now plus expected deadwood after its next draws plus MARJJ's table of the "
         "opponent's use for the card",
+        "learned": "throws the card with the best evaluation learned from simulated deals: "
+        "the deadwood it leaves, the expected deadwood after the next draws, the live outs, "
+        "the chance the opponent melds the card and its use to the opponent",
     }
     #: What a discard rule changes in the knock (the deadwood it knocks with).
     KNOCK_NOTE: ClassVar[dict[str, str]] = {
@@ -327,6 +387,16 @@ class Knock(Spec):
             optional=True,
         ),
     )
+    racer: tuple[tuple[int, int], ...] | None = declare(
+        None,
+        _schedule(
+            "knock_racer",
+            "Knock thresholds used instead of both others once the opponent has shown "
+            "itself a racer: in an earlier hand of this game it knocked short of gin "
+            f"after its own turn {RACER_TURN} (None: no read of the opponent).",
+            optional=True,
+        ),
+    )
     rule: str = rule_choice(
         "schedule",
         KnockRule,
@@ -354,10 +424,16 @@ class Knock(Spec):
         "sampled opponent hands)",
     }
 
-    def thresholds(self, alert: bool = False) -> npt.NDArray[np.int64]:
+    def thresholds(self, alert: bool = False, racer: bool = False) -> npt.NDArray[np.int64]:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS; ``alert``: while
-        the opponent holds a card it took from the pile."""
-        schedule = self.alert if alert and self.alert is not None else self.schedule
+        the opponent holds a card it took from the pile; ``racer``: once the opponent
+        has shown itself a racer (-1 for every turn when the policy has no read)."""
+        if racer:
+            if self.racer is None:
+                return np.full(SCHEDULE_TURNS, -1, dtype=np.int64)
+            schedule = self.racer
+        else:
+            schedule = self.alert if alert and self.alert is not None else self.schedule
         out = np.zeros(SCHEDULE_TURNS, dtype=np.int64)
         for turn, threshold in schedule:
             out[turn - 1 :] = threshold
@@ -365,10 +441,12 @@ class Knock(Spec):
 
     def write(self, row: npt.NDArray[np.int64]) -> None:
         super().write(row)
-        row[PolicyField.SCHEDULE : PolicyField.SCHEDULE + SCHEDULE_TURNS] = self.thresholds()
-        row[PolicyField.ALERT_SCHEDULE : PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS] = (
-            self.thresholds(alert=True)
-        )
+        for field, table in (
+            (PolicyField.SCHEDULE, self.thresholds()),
+            (PolicyField.ALERT_SCHEDULE, self.thresholds(alert=True)),
+            (PolicyField.RACER_SCHEDULE, self.thresholds(racer=True)),
+        ):
+            row[field : field + SCHEDULE_TURNS] = table
 
 
 @dataclass(frozen=True)
@@ -402,6 +480,15 @@ KEYS = (
     "knock_samples",
     "game_push",
     "play_in",
+    "learned_deadwood",
+    "learned_future",
+    "learned_future_late",
+    "learned_outs",
+    "learned_danger",
+    "learned_late",
+    "learned_table",
+    "learned_window",
+    "knock_racer",
 )
 
 

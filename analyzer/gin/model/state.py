@@ -14,6 +14,8 @@ copy of the state carries along (:mod:`analyzer.gin.model.knowledge` updates and
 * ``LOG + c``: the last time card ``c`` was thrown, ``2 * draws + thrower + 1``
   (0 = never thrown), so the discard history is kept even for cards taken back;
 * ``SCORE + p``: ``p``'s game score (points) before this hand, 0 outside a game;
+* ``RACES + p``: in how many earlier hands of this game ``p``'s opponent knocked short
+  of gin after its own turn :data:`RACER_TURN` (the read of a racer), 0 outside a game;
 * ``RULE_*``: the scoring rules a policy needs to value a knock (copied by
   :func:`analyzer.gin.model.knowledge.note_rules` when a hand is dealt).
 
@@ -29,10 +31,11 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .policies import SCHEDULE_TURNS, PolicyField
+from .policies import RACER_TURN, SCHEDULE_TURNS, PolicyField
 
 FULL_DECK = np.int64((1 << 52) - 1)
 MAX_PAIRS = 32
+
 
 
 class Slot(IntEnum):
@@ -73,7 +76,8 @@ class Slot(IntEnum):
     RULE_TIE_IS_UNDERCUT = 206
     RULE_TARGET = 207
     LOG = 208
-    SIZE = 208 + 52
+    RACES = 260
+    SIZE = 262
 
 
 class Phase(IntEnum):
@@ -114,10 +118,14 @@ def knock_threshold(
     state: npt.NDArray[np.int64], player: np.int64, policy: npt.NDArray[np.int64]
 ) -> np.int64:
     """The deadwood (points) at or under which ``player`` knocks now: the policy's
-    schedule for its turn (its alert schedule while the opponent holds a card it took
-    from the pile), capped by the hand's knock limit."""
+    schedule for its turn (its racer schedule once the opponent has shown itself a racer
+    in this game, else its alert schedule while the opponent holds a card it took from
+    the pile), capped by the hand's knock limit."""
     turn = min(max(state[Slot.OWN_TURNS + player], 1), SCHEDULE_TURNS) - 1
-    table = (
-        PolicyField.ALERT_SCHEDULE if state[Slot.HELD + 1 - player] != 0 else PolicyField.SCHEDULE
-    )
+    if state[Slot.RACES + player] > 0 and policy[PolicyField.RACER_SCHEDULE] >= 0:
+        table = PolicyField.RACER_SCHEDULE
+    elif state[Slot.HELD + 1 - player] != 0:
+        table = PolicyField.ALERT_SCHEDULE
+    else:
+        table = PolicyField.SCHEDULE
     return min(policy[table + turn], state[Slot.KNOCK_LIMIT])

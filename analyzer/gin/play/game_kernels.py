@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
-from ..model.knowledge import note_scores
+from ..model.knowledge import note_races, note_scores, raced
 from ..model.rules import RuleField, Shutout
 from .search import play_on
 
@@ -223,7 +223,8 @@ def play_game(
     ``other`` are the running scores (points, of the first Hollywood column) and ``cap``
     is the last index of the region tables.  The running scores are also written into
     the hand's state (``Slot.SCORE + seat``), where score-aware kernels such as the
-    expert's knock read them.  A seat with a search row searches at its decisions
+    expert's knock read them, and so is each seat's read of its opponent
+    (``Slot.RACES + seat``: the earlier hands in which the opponent raced).  A seat with a search row searches at its decisions
     (:mod:`analyzer.gin.play.search`).
 
     ``start`` holds the score (points) and boxes (hands won) each seat begins with:
@@ -244,6 +245,7 @@ def play_game(
     wins = np.zeros(2, dtype=np.int64)
     totals = np.zeros(2, dtype=np.int64)
     policies = np.empty((2, score_policies.shape[2]), dtype=np.int64)
+    races = np.zeros(2, dtype=np.int64)  # hands showing each seat's opponent a racer
     cap = regions.shape[1] - 1
     for col in range(3):
         for seat in range(2):
@@ -266,6 +268,7 @@ def play_game(
         deal_hand(stream_key(game_seed, stream), dealer, rules, state, deck, rng)
         # the players see the score (of the first Hollywood column)
         note_scores(state, scores[0, 0], scores[0, 1])
+        note_races(state, races[0], races[1])
         rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
         play_on(
             state,
@@ -278,6 +281,9 @@ def play_game(
             samples,
         )
         hand_number += 1
+        racer = raced(state)
+        if racer >= 0:
+            races[1 - racer] += 1
         winner = state[Slot.WINNER]
         if winner < 0:
             row[GameColumn.DRAWN_HANDS] += 1

@@ -1,0 +1,241 @@
+"""The ``learned`` discard: a linear evaluation of each throw, its weights fitted from
+simulated deals (:mod:`analyzer.gin.studies.discard_fit`, ``analyzer fit-discard``).
+
+For a throw ``c`` from the 11 cards ``H`` (not a card just taken from the pile) leaving
+``H' = H - c``, with ``f = stock_left / 31`` the share of the stock still to come, the
+features (:data:`FEATURES`, in this order) are:
+
+``deadwood``     the least deadwood of ``H'`` (points);
+``future``       the mean of the 7 lowest least-deadwoods after drawing one of the cards
+                 this player has not seen to ``H'`` and throwing any card (points; the
+                 term of the EAAI agent MARJJ's discard);
+``future_late``  ``future x (1 - f)``;
+``outs``         ``f x`` the live outs of ``H'`` (the cards completing a set or a run with
+                 two of its cards, each counted by the chance the opponent does not hold
+                 it, from the opponent-hand inference);
+``danger``       the chance the opponent holds two cards that meld with ``c`` (inference);
+``late_points``  ``(1 - f) x`` the card's points;
+``table``        MARJJ's table of the opponent's use for ``c`` (points: neighbours and
+                 same-rank cards taken by the opponent cost, ones held or seen gain).
+
+The throw minimises ``sum_k w_k x feature_k`` (weights in hundredths of a point of the
+hand's expected result per unit of the feature, a cost: the fitted coefficient negated), among the throws leaving at most
+``learned_window`` points more than the least deadwood; ties go to the higher card.  The
+knock is decided as the expert's (:func:`analyzer.gin.decisions.expert.knock_choice`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from ...core.cards import CARD_POINTS
+from ...core.lanes import bit_index
+from ..evaluator.partition import best_discard_kernel
+from ..model.policies import PolicyField
+from ..model.state import Slot, stock_left
+from .expert import _better_high, danger, knock_choice, live_outs
+from .marjj import marjj_seen, opponent_score
+
+#: The features of a throw, in the order of the weights (see the module notes).
+FEATURES = ("deadwood", "future", "future_late", "outs", "danger", "late_points", "table")
+N_FEATURES = len(FEATURES)
+#: The policy fields holding the weights of ``FEATURES``, in order.
+WEIGHT_FIELDS = (
+    PolicyField.LEARNED_DEADWOOD,
+    PolicyField.LEARNED_FUTURE,
+    PolicyField.LEARNED_FUTURE_LATE,
+    PolicyField.LEARNED_OUTS,
+    PolicyField.LEARNED_DANGER,
+    PolicyField.LEARNED_LATE,
+    PolicyField.LEARNED_TABLE,
+)
+#: The string-form keys of those fields.
+WEIGHT_KEYS = (
+    "learned_deadwood",
+    "learned_future",
+    "learned_future_late",
+    "learned_outs",
+    "learned_danger",
+    "learned_late",
+    "learned_table",
+)
+#: How many of the lowest next-draw deadwoods the ``future`` feature averages.
+FUTURE_CARDS = 7
+_FULL_STOCK = 31.0
+
+
+def _neighbour_masks() -> npt.NDArray[np.int64]:
+    """For each card, the cards a meld with it must contain one of: its rank in the other
+    suits and the ranks next to it in its suit."""
+    out = np.zeros(52, dtype=np.int64)
+    for card in range(52):
+        suit, rank = divmod(card, 13)
+        mask = 0
+        for other in range(4):
+            if other != suit:
+                mask |= 1 << (other * 13 + rank)
+        if rank > 0:
+            mask |= 1 << (card - 1)
+        if rank < 12:
+            mask |= 1 << (card + 1)
+        out[card] = mask
+    return out
+
+
+_NEIGHBOURS = _neighbour_masks()
+
+
+@njit(cache=True)
+def _touching(hand: np.int64) -> np.int64:
+    """The cards that can join a meld with cards of ``hand`` (any other card drawn is in
+    no meld of the hand it joins, so it is thrown again and changes nothing)."""
+    out = np.int64(0)
+    rest = hand
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        out |= _NEIGHBOURS[bit_index(bit)]
+    return out & ~hand
+
+
+@njit(cache=True)
+def future_deadwood(
+    hand10: np.int64, deadwood: np.int64, pool: np.int64, work: npt.NDArray[np.int64]
+) -> np.float64:
+    """Mean of the ``FUTURE_CARDS`` lowest least-deadwoods after drawing a card of
+    ``pool`` to ``hand10`` (whose least deadwood is ``deadwood``) and throwing any of the
+    11 (points; ``deadwood`` when the pool is empty).  Exact: only the pool's cards that
+    touch the hand are evaluated, every other draw leaves ``deadwood``."""
+    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
+    kept = 0
+    rest = pool & _touching(hand10)
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, work)
+        if kept < FUTURE_CARDS:
+            position = kept
+            kept += 1
+        elif value < lowest[kept - 1]:
+            position = kept - 1
+        else:
+            continue
+        while position > 0 and lowest[position - 1] > value:
+            lowest[position] = lowest[position - 1]
+            position -= 1
+        lowest[position] = value
+    others = 0
+    rest = pool & ~_touching(hand10)
+    while rest and kept + others < FUTURE_CARDS:
+        rest &= rest - 1
+        others += 1
+    if kept + others == 0:
+        return np.float64(deadwood)
+    total = np.float64(deadwood * others)
+    for i in range(kept):
+        total += lowest[i]
+    return total / (kept + others)
+
+
+@njit(cache=True)
+def throw_features(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    card: np.int64,
+    deadwood: np.int64,
+    probs: npt.NDArray[np.float64],
+    unseen: np.int64,
+    work: npt.NDArray[np.int64],
+    out: npt.NDArray[np.float64],
+) -> None:
+    """Fill ``out`` (``N_FEATURES``) with the features of throwing ``card`` (leaving
+    ``deadwood`` points) for ``player`` holding 11 cards (see the module notes);
+    ``probs`` and ``unseen`` are the opponent-hand inference."""
+    hand = state[Slot.HAND + player]
+    hand10 = hand & ~(np.int64(1) << card)
+    share = min(stock_left(state) / _FULL_STOCK, 1.0)
+    future = future_deadwood(hand10, deadwood, unseen, work)
+    seen = marjj_seen(state, player)
+    out[0] = deadwood
+    out[1] = future
+    out[2] = future * (1.0 - share)
+    out[3] = share * live_outs(hand10, unseen, probs)
+    out[4] = danger(card, probs)
+    out[5] = (1.0 - share) * CARD_POINTS[card]
+    out[6] = opponent_score(card, hand, seen, state[Slot.TOOK + 1 - player])
+
+
+@njit(cache=True)
+def window_throws(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    candidates: np.int64,
+    least: np.int64,
+    deadwoods: npt.NDArray[np.int64],
+    policy: npt.NDArray[np.int64],
+) -> np.int64:
+    """The throws of ``candidates`` the learned discard weighs: those leaving at most
+    ``learned_window`` points more than the least deadwood ``least``."""
+    window = policy[PolicyField.LEARNED_WINDOW]
+    out = np.int64(0)
+    rest = candidates
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if deadwoods[bit_index(bit)] <= least + window:
+            out |= bit
+    return out
+
+
+@njit(cache=True)
+def learned_discard(
+    state: npt.NDArray[np.int64],
+    player: np.int64,
+    policy: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    scratch: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
+) -> tuple[np.int64, bool]:
+    """(card to throw, whether to knock) for ``player`` holding 11 cards (``scratch``: 52
+    int64, ``work``: 58, as :func:`analyzer.gin.decisions.expert.expert_discard`)."""
+    candidates, least, knock_card, knock, unseen = knock_choice(
+        state, player, policy, rng, scratch, work
+    )
+    if knock:
+        return knock_card, True
+    probs = work[:52].view(np.float64)
+    weights = np.empty(N_FEATURES, dtype=np.float64)
+    for k in range(N_FEATURES):
+        weights[k] = policy[WEIGHT_FIELDS[k]]
+    features = np.empty(N_FEATURES, dtype=np.float64)
+    # the future feature needs a 52-entry work array of its own: the knock part has
+    # left the deadwood of every throw in scratch, which it must not overwrite
+    evaluation = np.empty(52, dtype=np.int64)
+    best_card = np.int64(-1)
+    best_score = np.inf
+    rest = window_throws(state, player, candidates, least, scratch, policy)
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit_index(bit)
+        throw_features(state, player, card, scratch[card], probs, unseen, evaluation, features)
+        score = 0.0
+        for k in range(N_FEATURES):
+            score += weights[k] * features[k]
+        if score < best_score or (score == best_score and _better_high(card, best_card)):
+            best_card, best_score = card, score
+    return best_card, False
+
+
+__all__ = [
+    "FEATURES",
+    "N_FEATURES",
+    "WEIGHT_FIELDS",
+    "WEIGHT_KEYS",
+    "future_deadwood",
+    "learned_discard",
+    "throw_features",
+    "window_throws",
+]
