@@ -74,6 +74,12 @@ MAX_PSRO_ITERATIONS = 50
 MAX_PSRO_TOLERANCE = 10.0
 #: Most rounds of alternating best responses of ``knock-schedule``.
 MAX_SCHEDULE_ROUNDS = 10
+#: Most mirrored pairs of an EAAI framework match (``scripts/eaai/match.py``): its summary
+#: holds every game's row, about 1.2 KB each, so under 0.5 GB.
+MAX_EAAI_PAIRS = 100_000
+#: Largest deck or agent seed of an EAAI framework match: its Java side reads them as
+#: ``int``.
+EAAI_SEED_MAX = 2**31 - 1
 
 # ---------------------------------------------------------------- the search player
 
@@ -225,7 +231,9 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
 
 __all__ = [
+    "EAAI_SEED_MAX",
     "MAX_BUDGET",
+    "MAX_EAAI_PAIRS",
     "MAX_EXPLOIT_GAMES",
     "MAX_EXPLOIT_ROUNDS",
     "MAX_FILE_LINES",
