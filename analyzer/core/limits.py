@@ -31,6 +31,7 @@ import json
 import math
 import numbers
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 # ------------------------------------------------------------------------- numbers
@@ -112,6 +113,22 @@ MAX_JSON_DEPTH = 16
 #: Most characters of one agent protocol message (one JSON line; a hand's largest message
 #: is under 300).
 MAX_MESSAGE_CHARS = 16 * 1024
+
+# ------------------------------------------- files the analyzer wrote and reads back
+# (checkpoints and results folders: a damaged or planted file must give one line naming
+# it, never a MemoryError or a RecursionError)
+
+#: Most bytes of a checkpoint file.  A run folds sums, never rows (``--raw`` and
+#: ``--checkpoint`` do not mix): ``report --quick`` saves 277 stages in 1.7 MB, and a
+#: stage grows with the run only where it keeps one sum per chunk.  ``json.loads`` takes
+#: about ten times the file's size in memory.
+MAX_CHECKPOINT_BYTES = 256 * 1024**2
+#: Deepest nesting of lists and objects in a checkpoint: the file, its stages and a fold
+#: value of tuples, lists and dicts, two JSON levels each (the report's nest 9 deep).
+MAX_CHECKPOINT_DEPTH = 32
+#: Most bytes of one CSV or ``meta.json`` of a results folder read back (the report's
+#: largest file is about 1 MB).
+MAX_RESULTS_FILE_BYTES = 64 * 1024**2
 
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
@@ -230,9 +247,25 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     return value
 
 
+# ------------------------------------------- files the analyzer wrote and reads back
+
+
+def read_file(path: Path, limit: int, what: str) -> str:
+    """The text of the file ``path``; ``ValueError`` naming ``what`` when it has more than
+    ``limit`` bytes (checked before reading, and again while reading, for a file whose size
+    the disk does not tell: a pipe, ``/dev/zero``) or is not UTF-8 text; ``OSError`` when
+    it cannot be read."""
+    if path.stat().st_size > limit:
+        raise ValueError(f"{what} is larger than {limit:,} bytes")
+    with path.open(encoding="utf-8") as stream:
+        return read_text(stream, limit, what)
+
+
 __all__ = [
     "EAAI_SEED_MAX",
     "MAX_BUDGET",
+    "MAX_CHECKPOINT_BYTES",
+    "MAX_CHECKPOINT_DEPTH",
     "MAX_EAAI_PAIRS",
     "MAX_EXPLOIT_GAMES",
     "MAX_EXPLOIT_ROUNDS",
@@ -245,6 +278,7 @@ __all__ = [
     "MAX_PSRO_ITERATIONS",
     "MAX_PSRO_TOLERANCE",
     "MAX_RAW_UNITS",
+    "MAX_RESULTS_FILE_BYTES",
     "MAX_SAMPLES",
     "MAX_SCHEDULE_ROUNDS",
     "MAX_SEARCH_DEALS",
@@ -262,6 +296,7 @@ __all__ = [
     "check_search_parameter",
     "check_seed",
     "load_json",
+    "read_file",
     "read_lines",
     "read_text",
 ]

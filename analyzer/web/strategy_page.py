@@ -35,7 +35,7 @@ def strategy_router(results: Path) -> APIRouter:
         )
         if charts_cache.get("stamp") != stamp:
             charts_cache.update(stamp=stamp, data=strategy_charts(folder.path))
-        return {"results": str(folder.path), "found": folder.found} | charts_cache["data"]
+        return {"results": folder.shown, "found": folder.found} | charts_cache["data"]
 
     @router.get(
         "/api/when-to-knock",
