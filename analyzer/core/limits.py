@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -251,11 +252,14 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
 
 
 def read_file(path: Path, limit: int, what: str) -> str:
-    """The text of the file ``path``; ``ValueError`` naming ``what`` when it has more than
-    ``limit`` bytes (checked before reading, and again while reading, for a file whose size
-    the disk does not tell: a pipe, ``/dev/zero``) or is not UTF-8 text; ``OSError`` when
-    it cannot be read."""
-    if path.stat().st_size > limit:
+    """The text of the file ``path``; ``ValueError`` naming ``what`` when it is no regular
+    file (a pipe would block the reader, ``/dev/zero`` never end), has more than ``limit``
+    bytes (checked before reading, and again while reading, for a file that grows) or is
+    not UTF-8 text; ``OSError`` when it cannot be read."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise ValueError(f"{what} is not a regular file")
+    if status.st_size > limit:
         raise ValueError(f"{what} is larger than {limit:,} bytes")
     with path.open(encoding="utf-8") as stream:
         return read_text(stream, limit, what)

@@ -6,6 +6,7 @@ before it can exhaust memory or the stack."""
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pandas as pd
@@ -59,6 +60,17 @@ def sparse(name, size):
     def edit(folder):
         with open(folder / name, "r+b") as stream:
             stream.truncate(size)
+
+    return edit
+
+
+def pipe(name):
+    """The file ``name`` replaced by a named pipe nothing writes to (opening it to read
+    would wait for ever)."""
+
+    def edit(folder):
+        (folder / name).unlink()
+        os.mkfifo(folder / name)
 
     return edit
 
@@ -175,6 +187,7 @@ DAMAGE = {
         f"{ANSWERS_FOLDER}/panel.csv",
         "lacks the column(s) points, points_low, points_high, deals",
     ),
+    "answers a pipe": (pipe(ANSWERS), ANSWERS, "the file is not a regular file"),
     "answers too large": (
         sparse(ANSWERS, MAX_RESULTS_FILE_BYTES + 1),
         ANSWERS,
@@ -251,6 +264,13 @@ def test_a_checkpoint_too_large_is_refused_before_it_is_read(tmp_path):
     with pytest.raises(
         CheckpointMismatch, match=f"{path} is larger than {MAX_CHECKPOINT_BYTES:,} bytes"
     ):
+        Checkpoint(path, {"run": 1}, resume=True)
+
+
+def test_a_pipe_as_checkpoint_is_refused_without_waiting_on_it(tmp_path):
+    path = tmp_path / "run.json"
+    os.mkfifo(path)
+    with pytest.raises(CheckpointMismatch, match=f"{path} is not a regular file"):
         Checkpoint(path, {"run": 1}, resume=True)
 
 
