@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -131,6 +132,23 @@ MAX_CHECKPOINT_DEPTH = 32
 #: largest file is about 1 MB).
 MAX_RESULTS_FILE_BYTES = 64 * 1024**2
 
+# ------------------------------------------------ runs, player lists and hands
+
+#: Most numba threads of one run (``--jobs``; beyond the cores they only take turns).
+MAX_JOBS = 256
+#: Worker processes of a ``local:N`` scheduler per core this process may use.  A worker
+#: is a Python process that loads numba and the kernels (about 300 MB) and runs one chunk
+#: at a time on its share of the cores, so workers beyond the cores add memory and no
+#: speed; two per core still lets a one-core machine try the two-worker cluster path.
+LOCAL_WORKERS_PER_CORE = 2
+#: Longest scheduler address (``--scheduler``, ``$ANALYZER_SCHEDULER``).
+MAX_SCHEDULER_CHARS = 256
+#: Most players of one list (``tournament --policies``, ``panel-equilibrium --members``,
+#: ``az.tournament(policies)``): a round robin plays each of the N(N-1)/2 pairs on its own
+#: deals, as the panel's payoff matrix does (120 pairs at 16, every policy preset with
+#: room for seven search players).
+MAX_LISTED_PLAYERS = 16
+
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
     """``value`` as an ``int`` in ``low..high``; ``TypeError`` when it is no integer
@@ -171,6 +189,16 @@ def check_search_parameter(name: str, value: object) -> int:
     """One integer parameter of the search player (:data:`SEARCH_RANGES`)."""
     low, high = SEARCH_RANGES[name]
     return check_int(value, f"search {name}", low, high)
+
+
+def max_local_workers() -> int:
+    """Most worker processes of a ``local:N`` scheduler on this machine:
+    :data:`LOCAL_WORKERS_PER_CORE` per core this process may run on."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # a container's or taskset's share
+    except AttributeError:  # no affinity outside Linux
+        cores = os.cpu_count() or 1
+    return LOCAL_WORKERS_PER_CORE * cores
 
 
 # ------------------------------------------------------------------------- readers
@@ -267,6 +295,7 @@ def read_file(path: Path, limit: int, what: str) -> str:
 
 __all__ = [
     "EAAI_SEED_MAX",
+    "LOCAL_WORKERS_PER_CORE",
     "MAX_BUDGET",
     "MAX_CHECKPOINT_BYTES",
     "MAX_CHECKPOINT_DEPTH",
@@ -274,8 +303,10 @@ __all__ = [
     "MAX_EXPLOIT_GAMES",
     "MAX_EXPLOIT_ROUNDS",
     "MAX_FILE_LINES",
+    "MAX_JOBS",
     "MAX_JSON_DEPTH",
     "MAX_LINE_CHARS",
+    "MAX_LISTED_PLAYERS",
     "MAX_MESSAGE_CHARS",
     "MAX_MULTIPLAYER_GAMES",
     "MAX_POSITION_CHARS",
@@ -284,6 +315,7 @@ __all__ = [
     "MAX_RAW_UNITS",
     "MAX_RESULTS_FILE_BYTES",
     "MAX_SAMPLES",
+    "MAX_SCHEDULER_CHARS",
     "MAX_SCHEDULE_ROUNDS",
     "MAX_SEARCH_DEALS",
     "MAX_TEMPERATURE",
@@ -300,6 +332,7 @@ __all__ = [
     "check_search_parameter",
     "check_seed",
     "load_json",
+    "max_local_workers",
     "read_file",
     "read_lines",
     "read_text",
