@@ -26,11 +26,10 @@ from ..core.limits import (
     check_seed,
 )
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.model.policies import Policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.play.advisor import Position
 from ..gin.play.advisor.position import UNDEALT
-from ..gin.play.players import Player, SearchPolicy, format_player, parse_player
+from ..gin.play.players import Player, chosen_player, format_player, player_field
 from ..gin.play.replay import parse_deck
 from .arguments import (
     PolicyLike,
@@ -203,13 +202,11 @@ def tournament(
 
     seed, deals, games = check_run(seed, progress, deals=deals, games=games)
     entries = listed(policies, "policies", "policies")
-    field: dict[str, Player] = {}
-    for index, entry in enumerate(entries):
-        chosen = _player(entry, f"policies[{index}]")
-        name = entry if isinstance(entry, str) else format_player(chosen)
-        if name in field:
-            raise ValueError(f"policies names {name!r} twice")
-        field[name] = chosen
+    field = player_field(
+        (_labelled(entry, f"policies[{index}]") for index, entry in enumerate(entries)),
+        len(entries),
+        "policies",
+    )
     if len(field) < 2:
         raise ValueError("policies needs at least two policies for a round robin")
     the_rules = chosen_rules(rules)
@@ -237,17 +234,11 @@ def tournament(
     )
 
 
-def _player(value: object, name: str) -> Policy | SearchPolicy:
-    """A policy or the search player, given as an object or by its string form
-    (``"search,budget=64"``); ``TypeError`` naming the argument ``name`` else."""
-    if isinstance(value, (Policy, SearchPolicy)):
-        return value
-    if not isinstance(value, str):
-        raise TypeError(
-            f"{name} must be a policy name, a policy string form, a Policy or a "
-            f"SearchPolicy, got {value!r}"
-        )
-    return parse_player(value)
+def _labelled(entry: object, name: str) -> tuple[str, Player]:
+    """A player of a list with its label: the name or string form it was given by, else
+    its string form."""
+    chosen = chosen_player(entry, name)
+    return (entry if isinstance(entry, str) else format_player(chosen)), chosen
 
 
 class _Ranking:

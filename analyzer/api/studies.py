@@ -10,6 +10,7 @@ deals, and whose study result reads through.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -287,14 +288,14 @@ def equilibrium(
     play fixed to ``base``. The table is the convergence, one row per iteration: the
     best response's held-out gain against the mixture (the exploitability, points per
     hand, 95% CI); it stops once that bound is below ``tolerance`` (points per hand,
-    0-10) or after ``iterations`` (1-50). ``deals`` 100-10,000,000 per comparison.
-    ``.mixture_frame()`` and ``.strategy_frame()`` give the equilibrium."""
+    above 0, at most 10) or after ``iterations`` (1-50). ``deals`` 100-10,000,000 per
+    comparison. ``.mixture_frame()`` and ``.strategy_frame()`` give the equilibrium."""
     from ..gin.studies.equilibrium import describe, knock_equilibrium
 
     (seed,) = check_run(seed, progress)
     deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
     iterations = check_int(iterations, "iterations", 1, MAX_PSRO_ITERATIONS)
-    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE)
+    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE, low_open=True)
     the_rules, base_policy = chosen_rules(rules), chosen_policy(base, "base")
     label = rules_label(rules, the_rules)
     with progress_to(progress, "hand") as update:
@@ -330,8 +331,8 @@ def panel_equilibrium(
     own), and the knock table (``base`` play) that does best against it. The table is
     the convergence, one row per iteration: the strongest response found and its
     held-out gain against the mixture (points per hand, 95% CI); a response joins while
-    it gains more than ``tolerance`` (points per hand, 0-10) on average, for at most
-    ``iterations`` (1-50). ``deals`` 100-10,000,000 per comparison.
+    it gains more than ``tolerance`` (points per hand, above 0, at most 10) on
+    average, for at most ``iterations`` (1-50). ``deals`` 100-10,000,000 per comparison.
     ``.mixture_frame()`` gives the mixture, ``.answer`` and ``.answer_value`` the knock
     table and its points per hand against it."""
     from ..gin.studies.panel_equilibrium import panel_equilibrium as solve
@@ -340,7 +341,7 @@ def panel_equilibrium(
     (seed,) = check_run(seed, progress)
     deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
     iterations = check_int(iterations, "iterations", 1, MAX_PSRO_ITERATIONS)
-    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE)
+    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE, low_open=True)
     the_rules, base_policy = chosen_rules(rules), chosen_policy(base, "base")
     label = rules_label(rules, the_rules)
     name = label.removesuffix(" rules")
@@ -442,7 +443,7 @@ def exact(
     from ..gin.studies.exact import exact_enumeration, exact_study
     from ..gin.studies.exact_stats import chart_data, distribution_table, summarize
 
-    if isinstance(cards, bool) or cards not in (10, 11):
+    if isinstance(cards, bool) or not isinstance(cards, numbers.Integral) or cards not in (10, 11):
         raise ValueError(f"cards must be 10 or 11, got {cards!r}")
     ranks = check_int(ranks, "ranks", 1, N_RANKS)
     suits = check_int(suits, "suits", 1, N_SUITS)

@@ -11,12 +11,12 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from ..core.limits import MAX_UNITS, SEED_MAX
+from ..core.limits import MAX_JOBS, MAX_UNITS, SEED_MAX
 from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, ranges_text, resolve_rules
-from ..gin.play.players import SearchPolicy, parse_player
+from ..gin.play.players import Player, SearchPolicy, parse_player, player_field
 
 #: A click command (or the function an option decorator wraps).
 F = TypeVar("F", bound=Callable[..., Any])
@@ -35,6 +35,7 @@ def fail(message: str) -> NoReturn:
 # and the web app (the memory each one allows is stated there).
 
 SEED = click.IntRange(0, SEED_MAX)
+JOBS = click.IntRange(1, MAX_JOBS)
 UNITS = click.IntRange(1, MAX_UNITS)
 UNITS_OR_NONE = click.IntRange(0, MAX_UNITS)
 
@@ -129,6 +130,18 @@ def get_player(text: str) -> Policy | SearchPolicy:
     """A policy or the search player (``search,budget=..,rollout=..``)."""
     try:
         return parse_player(text)
+    except ValueError as error:
+        fail(str(error))
+
+
+def get_players(text: str, option: str) -> dict[str, Player]:
+    """The players listed in ``option`` (:func:`split_player_list`) by name: at most
+    :data:`~analyzer.core.limits.MAX_LISTED_PLAYERS`, each once."""
+    names = split_player_list(text)
+    if not names:
+        fail(f"{option} lists no player")
+    try:
+        return player_field(((name, parse_player(name)) for name in names), len(names), option)
     except ValueError as error:
         fail(str(error))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from .exits import exit_interrupted, exit_on_os_error
+from .exits import ERROR_EXIT, exit_interrupted, exit_on_os_error
 
 try:
     import importlib
@@ -64,6 +64,16 @@ class _Stopped(BaseException):
     the one ``Error: interrupted`` line."""
 
 
+def _exit_on_damaged_file(error: Exception) -> None:
+    """One ``Error:`` line and :data:`~analyzer.cli.exits.ERROR_EXIT` for a file the
+    analyzer wrote and reads back (a results folder's CSV or ``meta.json``) found
+    damaged, whichever command read it; nothing for any other error."""
+    reading = sys.modules.get("analyzer.report.reading")  # imported by whatever raised one
+    if reading is not None and isinstance(error, reading.DamagedFile):
+        click.echo(f"Error: {' '.join(str(error).split())}", err=True)
+        sys.exit(ERROR_EXIT)
+
+
 class LazyGroup(click.Group):
     """A group whose commands from other modules are imported only when used."""
 
@@ -103,8 +113,9 @@ class LazyGroup(click.Group):
             exit_interrupted()
         except OSError as error:
             exit_on_os_error(error)
-        except Exception:
+        except Exception as error:
             if not stop_requested():
+                _exit_on_damaged_file(error)
                 raise
             # a stop swallowed inside numba's compiler can leave it failing in odd ways
             click.echo("Error: interrupted", err=True)

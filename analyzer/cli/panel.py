@@ -11,6 +11,7 @@ import click
 import pandas as pd
 
 from ..core.limits import (
+    MAX_LISTED_PLAYERS,
     MAX_PSRO_ITERATIONS,
     MAX_PSRO_TOLERANCE,
     MAX_SEARCH_DEALS,
@@ -18,7 +19,15 @@ from ..core.limits import (
 )
 from ..report.files import csv_bytes, removed_on_failure, write_together
 from .files import check_out_folder
-from .inputs import SEED, get_player, get_policy, get_rules, rules_options, split_player_list
+from .inputs import (
+    JOBS,
+    SEED,
+    FiniteFloatRange,
+    get_players,
+    get_policy,
+    get_rules,
+    rules_options,
+)
 from .output import (
     estimate_text,
     format_options,
@@ -47,8 +56,9 @@ if TYPE_CHECKING:
 @click.option(
     "--members",
     default=None,
-    help="The players it starts from besides the robust rule, comma-separated (default: "
-    "the panel: basic, simple, gin-hunter, taper, marjj, expert, search,budget=64).",
+    help="The players it starts from besides the robust rule, comma-separated, each once, "
+    f"at most {MAX_LISTED_PLAYERS} (default: the panel: basic, simple, gin-hunter, taper, "
+    "marjj, expert, search,budget=64).",
 )
 @click.option(
     "--deals",
@@ -67,7 +77,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--tolerance",
-    type=click.FloatRange(0.0, MAX_PSRO_TOLERANCE),
+    type=FiniteFloatRange(min=0, min_open=True, max=MAX_PSRO_TOLERANCE),
     default=0.1,
     show_default=True,
     help="Stop when the strongest response found gains no more than this on average "
@@ -76,7 +86,7 @@ if TYPE_CHECKING:
 @click.option(
     "--seed", type=SEED, default=2026, show_default=True, help="Random seed, 0 <= seed < 2**63."
 )
-@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
+@click.option("--jobs", type=JOBS, default=None, help="Threads.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -125,9 +135,7 @@ def panel_equilibrium_command(
     set_jobs(jobs)
     rules = get_rules(preset, overrides)
     base_policy = get_policy(base)
-    starting = (
-        None if members is None else {name: get_player(name) for name in split_player_list(members)}
-    )
+    starting = None if members is None else get_players(members, "--members")
     start = table_of(base_policy) if overrides else start_table(preset, base_policy)
     with progress_bar(None, "hand", no_progress, "panel PSRO") as update:
         result = panel_equilibrium(

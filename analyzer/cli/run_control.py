@@ -13,10 +13,11 @@ import click
 
 from ..core.chunks import checkpointing
 from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
+from ..core.limits import LOCAL_WORKERS_PER_CORE
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from .exits import exit_interrupted
 from .files import check_file_path
-from .inputs import SEED, F, fail
+from .inputs import JOBS, SEED, F, fail
 from .output import echo_json, output_options
 
 
@@ -25,7 +26,7 @@ def run_options(function: F) -> F:
     function = click.option("--no-progress", is_flag=True, help="Hide the progress bar.")(function)
     function = click.option(
         "--jobs",
-        type=click.IntRange(1, 256),
+        type=JOBS,
         default=None,
         help="Threads (default: all cores). Results do not depend on it.",
     )(function)
@@ -131,7 +132,8 @@ def scheduler_option(command: F) -> F:
         callback=_check_scheduler,
         metavar="ADDRESS|local:N",
         help="Run the chunks on a Dask cluster: a scheduler address (tcp://host:8786) or "
-        "local:N worker processes on this machine; default: in-process on all cores. "
+        f"local:N worker processes on this machine (N at most {LOCAL_WORKERS_PER_CORE} per core); "
+        "default: in-process on all cores. "
         "Results are the same bit for bit. Env: ANALYZER_SCHEDULER.",
     )(cast(F, run))
 
@@ -149,13 +151,6 @@ def _check_scheduler(
         # an explicit empty option or variable means the in-process path
         return None if value is None else ""
     try:
-        resolve_scheduler(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from error
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        raise click.BadParameter(
-            "needs dask.distributed: pip install 'rummy-analyzer[cluster]'"
-        ) from None
-    return value.strip()
+        return resolve_scheduler(value)
+    except (ValueError, ModuleNotFoundError) as error:
+        raise click.BadParameter(str(error)) from None

@@ -7,7 +7,7 @@ from typing import Any
 import click
 import pandas as pd
 
-from ..core.limits import MAX_RAW_UNITS, MAX_SCHEDULE_ROUNDS, MIN_VARIANT_DEALS
+from ..core.limits import MAX_LISTED_PLAYERS, MAX_RAW_UNITS, MAX_SCHEDULE_ROUNDS, MIN_VARIANT_DEALS
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import VARIANT_PRESETS
@@ -15,13 +15,12 @@ from .inputs import (
     UNITS,
     UNITS_OR_NONE,
     fail,
-    get_player,
+    get_players,
     get_policy,
     get_rules,
     policy_options,
     policy_pair_options,
     rules_options,
-    split_player_list,
 )
 from .output import (
     chance_text,
@@ -475,8 +474,9 @@ def _gains(table: pd.DataFrame, digits: int) -> list[str]:
     "--policies",
     default=DEFAULT_FIELD,
     show_default=True,
-    help="Comma-separated policy presets in the round robin (a search player "
-    "takes its options after it: search,budget=32,basic).",
+    help="Comma-separated policy presets in the round robin, each once, at most "
+    f"{MAX_LISTED_PLAYERS} (a search player takes its options after it: "
+    "search,budget=32,basic).",
 )
 @click.option(
     "--deals",
@@ -512,13 +512,9 @@ def tournament_command(
     from ..report import figures as charts
 
     rules = get_rules(preset, overrides)
-    names = split_player_list(policies)
-    if len(names) < 2:
+    field = get_players(policies, "--policies")
+    if len(field) < 2:
         fail("--policies needs at least two presets")
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        fail(f"--policies names {repeated[0]!r} twice; each policy plays once")
-    field = {name: get_player(name) for name in names}
     set_jobs(jobs)
     with progress_bar(None, "deal", no_progress) as update:
         results = studies.tournament(
@@ -579,7 +575,7 @@ def tournament_command(
         title_text(
             "Round robin ranking",
             rules=rules_text(preset, overrides),
-            players=f"{len(names)} policies, each against every other",
+            players=f"{len(field)} policies, each against every other",
             size=f"{deals:,} deals and {games:,} game pairs per pairing",
             seed=seed,
         ),

@@ -57,7 +57,7 @@ def card_points(card: int) -> int:
     >>> [card_points(parse_card(t)) for t in ("Ac", "7d", "Th", "Ks")]
     [1, 7, 10, 10]
     """
-    return int(CARD_POINTS[_check_index(card)])
+    return int(CARD_POINTS[check_card(card)])
 
 
 def parse_card(token: str) -> int:
@@ -83,7 +83,7 @@ def parse_card(token: str) -> int:
 
 def format_card(card: int, symbols: bool = False) -> str:
     """Notation of one card index, e.g. ``"Td"`` (or ``"T♦"`` with ``symbols``)."""
-    card = _check_index(card)
+    card = check_card(card)
     suits = SUIT_SYMBOLS if symbols else SUIT_CHARS
     return RANK_CHARS[card_rank(card)] + suits[card_suit(card)]
 
@@ -146,7 +146,7 @@ def to_mask(hand: HandLike, size: int | Sequence[int] | None = None) -> int:
     mask = 0
     count = 0
     for card in cards:
-        index = _check_index(card)
+        index = check_card(card)
         if mask >> index & 1:
             raise ValueError(f"duplicate card {format_card(index)!r}")
         mask |= 1 << index
@@ -166,7 +166,8 @@ def mask_points(mask: int) -> int:
     return sum(int(CARD_POINTS[c]) for c in to_indices(mask))
 
 
-def _check_index(card: object) -> int:
+def check_card(card: object) -> int:
+    """``card`` as an ``int`` card index 0-51; ``ValueError`` naming it otherwise."""
     # ValueError, not TypeError, for a non-integer too: callers report every bad card alike
     bad = ValueError(f"bad card index {card!r}: expected an integer 0-51")
     if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):

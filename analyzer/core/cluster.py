@@ -34,6 +34,8 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .limits import LOCAL_WORKERS_PER_CORE, MAX_SCHEDULER_CHARS, max_local_workers
+
 if TYPE_CHECKING:
     from distributed import Client
 
@@ -64,8 +66,11 @@ class SchedulerUnreachable(ConnectionError):
 def resolve_scheduler(scheduler: str | None) -> str:
     """The scheduler to use: ``scheduler`` if given, else ``$ANALYZER_SCHEDULER``.
 
-    Returns ``""`` for the in-process path.  Raises ``ValueError`` for a malformed
-    ``local:N``.
+    Returns ``""`` for the in-process path.  Raises ``ValueError`` for a malformed one:
+    ``local:N`` with ``N`` outside 1 to :func:`~analyzer.core.limits.max_local_workers`,
+    or an address that is no Dask address (an unknown protocol, no port, spaces);
+    ``ModuleNotFoundError`` for any scheduler when dask.distributed is not installed.
+    Whether an address answers is known only once a run connects to it.
 
     >>> resolve_scheduler(" local:2 ")
     'local:2'
@@ -73,7 +78,8 @@ def resolve_scheduler(scheduler: str | None) -> str:
     ''
     """
     text = (os.environ.get(SCHEDULER_ENV, "") if scheduler is None else scheduler).strip()
-    _local_workers(text)
+    if text and _local_workers(text) is None:
+        _check_address_form(text)
     return text
 
 
@@ -81,10 +87,63 @@ def _local_workers(scheduler: str) -> int | None:
     """``N`` of a ``local:N`` scheduler, else None."""
     if scheduler != "local" and not scheduler.startswith("local:"):
         return None
-    count = scheduler.partition(":")[2]
-    if not count.isdigit() or int(count) < 1:
-        raise ValueError(f"expected local:N with N >= 1 worker processes, got {scheduler!r}")
+    count, high = scheduler.partition(":")[2], max_local_workers()
+    # ASCII digits only, and few of them: int() takes other scripts' digits and fails
+    # on thousands of digits
+    if not (count.isascii() and count.isdigit() and len(count) <= 6 and 1 <= int(count) <= high):
+        raise ValueError(
+            f"expected local:N with N 1-{high} worker processes ({LOCAL_WORKERS_PER_CORE} "
+            f"per core of this machine), got {_shown(scheduler)}"
+        )
     return int(count)
+
+
+def _check_address_form(scheduler: str) -> None:
+    """``ValueError`` unless ``scheduler`` is written as a Dask address
+    (``[protocol://]host:port`` of a protocol Dask knows), without resolving the host."""
+    _needs_distributed()
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    problem = None
+    if len(scheduler) > MAX_SCHEDULER_CHARS:
+        problem = f"longer than {MAX_SCHEDULER_CHARS} characters"
+    elif not scheduler.isprintable() or any(char.isspace() for char in scheduler):
+        problem = "it holds spaces or control characters"
+    else:
+        protocol, location = parse_address(scheduler)
+        if protocol not in registry.backends:
+            known = ", ".join(sorted(registry.backends))
+            problem = f"unknown protocol {protocol!r}; Dask knows {known}"
+        elif protocol != "inproc":
+            try:
+                port = parse_host_port(location)[1]
+            except ValueError:
+                port = None
+            if not (isinstance(port, int) and 1 <= port <= 65535):
+                problem = "expected host:port with a port 1-65535"
+    if problem:
+        raise ValueError(
+            f"not a Dask scheduler address or local:N: {_shown(scheduler)} ({problem})"
+        )
+
+
+def _shown(text: str) -> str:
+    """``repr(text)``, cut to 60 characters (an environment variable may be long)."""
+    shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _needs_distributed() -> None:
+    """``ModuleNotFoundError`` with the command that installs dask.distributed when it is
+    missing."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as error:
+        raise ModuleNotFoundError(
+            "running on a Dask cluster needs dask.distributed: "
+            "pip install 'rummy-analyzer[cluster]'"
+        ) from error
 
 
 #: Chunks in flight on a cluster per worker thread: enough to keep workers busy while
@@ -169,13 +228,9 @@ def _run_chunk(
 @contextmanager
 def _client(scheduler: str) -> Iterator[Client]:
     """A Dask client of ``scheduler`` (starting the cluster for ``local:N``)."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError as error:
-        raise ModuleNotFoundError(
-            "running on a Dask cluster needs dask.distributed: "
-            "pip install 'rummy-analyzer[cluster]'"
-        ) from error
+    _needs_distributed()
+    from distributed import Client, LocalCluster
+
     workers = _local_workers(scheduler)
     if workers is not None:
         # loopback only; the scheduler's HTTP server (always started, even without a

@@ -30,7 +30,10 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import os
+import stat
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 # ------------------------------------------------------------------------- numbers
@@ -80,6 +83,12 @@ MAX_PSRO_ITERATIONS = 50
 MAX_PSRO_TOLERANCE = 10.0
 #: Most rounds of alternating best responses of ``knock-schedule``.
 MAX_SCHEDULE_ROUNDS = 10
+#: Most mirrored pairs of an EAAI framework match (``scripts/eaai/match.py``): its summary
+#: holds every game's row, about 1.2 KB each, so under 0.5 GB.
+MAX_EAAI_PAIRS = 100_000
+#: Largest deck or agent seed of an EAAI framework match: its Java side reads them as
+#: ``int``.
+EAAI_SEED_MAX = 2**31 - 1
 
 # ---------------------------------------------------------------- the search player
 
@@ -112,6 +121,39 @@ MAX_JSON_DEPTH = 16
 #: Most characters of one agent protocol message (one JSON line; a hand's largest message
 #: is under 300).
 MAX_MESSAGE_CHARS = 16 * 1024
+
+# ------------------------------------------- files the analyzer wrote and reads back
+# (checkpoints and results folders: a damaged or planted file must give one line naming
+# it, never a MemoryError or a RecursionError)
+
+#: Most bytes of a checkpoint file.  A run folds sums, never rows (``--raw`` and
+#: ``--checkpoint`` do not mix): ``report --quick`` saves 277 stages in 1.7 MB, and a
+#: stage grows with the run only where it keeps one sum per chunk.  ``json.loads`` takes
+#: about ten times the file's size in memory.
+MAX_CHECKPOINT_BYTES = 256 * 1024**2
+#: Deepest nesting of lists and objects in a checkpoint: the file, its stages and a fold
+#: value of tuples, lists and dicts, two JSON levels each (the report's nest 9 deep).
+MAX_CHECKPOINT_DEPTH = 32
+#: Most bytes of one CSV or ``meta.json`` of a results folder read back (the report's
+#: largest file is about 1 MB).
+MAX_RESULTS_FILE_BYTES = 64 * 1024**2
+
+# ------------------------------------------------ runs, player lists and hands
+
+#: Most numba threads of one run (``--jobs``; beyond the cores they only take turns).
+MAX_JOBS = 256
+#: Worker processes of a ``local:N`` scheduler per core this process may use.  A worker
+#: is a Python process that loads numba and the kernels (about 300 MB) and runs one chunk
+#: at a time on its share of the cores, so workers beyond the cores add memory and no
+#: speed; two per core still lets a one-core machine try the two-worker cluster path.
+LOCAL_WORKERS_PER_CORE = 2
+#: Longest scheduler address (``--scheduler``, ``$ANALYZER_SCHEDULER``).
+MAX_SCHEDULER_CHARS = 256
+#: Most players of one list (``tournament --policies``, ``panel-equilibrium --members``,
+#: ``az.tournament(policies)``): a round robin plays each of the N(N-1)/2 pairs on its own
+#: deals, as the panel's payoff matrix does (120 pairs at 16, every policy preset with
+#: room for seven search players).
+MAX_LISTED_PLAYERS = 16
 
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
@@ -153,6 +195,16 @@ def check_search_parameter(name: str, value: object) -> int:
     """One integer parameter of the search player (:data:`SEARCH_RANGES`)."""
     low, high = SEARCH_RANGES[name]
     return check_int(value, f"search {name}", low, high)
+
+
+def max_local_workers() -> int:
+    """Most worker processes of a ``local:N`` scheduler on this machine:
+    :data:`LOCAL_WORKERS_PER_CORE` per core this process may run on."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # a container's or taskset's share
+    except AttributeError:  # no affinity outside Linux
+        cores = os.cpu_count() or 1
+    return LOCAL_WORKERS_PER_CORE * cores
 
 
 # ------------------------------------------------------------------------- readers
@@ -230,23 +282,49 @@ def load_json(text: str, what: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     return value
 
 
+# ------------------------------------------- files the analyzer wrote and reads back
+
+
+def read_file(path: Path, limit: int, what: str) -> str:
+    """The text of the file ``path``; ``ValueError`` naming ``what`` when it is no regular
+    file (a pipe would block the reader, ``/dev/zero`` never end), has more than ``limit``
+    bytes (checked before reading, and again while reading, for a file that grows) or is
+    not UTF-8 text; ``OSError`` when it cannot be read."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        raise ValueError(f"{what} is not a regular file")
+    if status.st_size > limit:
+        raise ValueError(f"{what} is larger than {limit:,} bytes")
+    with path.open(encoding="utf-8") as stream:
+        return read_text(stream, limit, what)
+
+
 __all__ = [
+    "EAAI_SEED_MAX",
+    "LOCAL_WORKERS_PER_CORE",
     "MAX_BUDGET",
+    "MAX_CHECKPOINT_BYTES",
+    "MAX_CHECKPOINT_DEPTH",
+    "MAX_EAAI_PAIRS",
     "MAX_EXPLOIT_GAMES",
     "MAX_EXPLOIT_ROUNDS",
     "MAX_FIT_DEALS",
     "MAX_FIT_ROLLOUTS",
     "MAX_FIT_ROUNDS",
     "MAX_FILE_LINES",
+    "MAX_JOBS",
     "MAX_JSON_DEPTH",
     "MAX_LINE_CHARS",
+    "MAX_LISTED_PLAYERS",
     "MAX_MESSAGE_CHARS",
     "MAX_MULTIPLAYER_GAMES",
     "MAX_POSITION_CHARS",
     "MAX_PSRO_ITERATIONS",
     "MAX_PSRO_TOLERANCE",
     "MAX_RAW_UNITS",
+    "MAX_RESULTS_FILE_BYTES",
     "MAX_SAMPLES",
+    "MAX_SCHEDULER_CHARS",
     "MAX_SCHEDULE_ROUNDS",
     "MAX_SEARCH_DEALS",
     "MAX_TEMPERATURE",
@@ -263,6 +341,8 @@ __all__ = [
     "check_search_parameter",
     "check_seed",
     "load_json",
+    "max_local_workers",
+    "read_file",
     "read_lines",
     "read_text",
 ]

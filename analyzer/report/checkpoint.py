@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..core.chunks import ChunkPlan, FoldState
+from ..core.limits import MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH, load_json, read_file
 from .files import write_bytes
 
 A = TypeVar("A")
@@ -83,17 +84,27 @@ class Checkpoint:
 
     def _load(self) -> None:
         try:
-            data = json.loads(self.path.read_text())
+            data = load_json(
+                read_file(self.path, MAX_CHECKPOINT_BYTES, str(self.path)),
+                str(self.path),
+                MAX_CHECKPOINT_DEPTH,
+            )
         except FileNotFoundError:
             raise CheckpointMismatch(f"no checkpoint to resume at {self.path}") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise CheckpointMismatch(f"not a checkpoint file: {self.path} ({error})") from None
-        if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
-            raise CheckpointMismatch(f"not a checkpoint file: {self.path}")
-        if data.get("identity") != self.identity:
+        except OSError as error:
             raise CheckpointMismatch(
-                f"checkpoint {self.path} belongs to another run: "
-                f"{json.dumps(data.get('identity'), sort_keys=True)}"
+                f"not a checkpoint file: {self.path} ({error.strerror or error})"
+            ) from None
+        except ValueError as error:  # too large, not UTF-8, not JSON, nested too deep
+            raise CheckpointMismatch(f"not a checkpoint file: {error}") from None
+        if not isinstance(data, dict) or _canonical(data.get("format")) != _canonical(
+            CHECKPOINT_FORMAT
+        ):
+            raise CheckpointMismatch(f"not a checkpoint file: {self.path}")
+        # compared as text: JSON's true and 1.0 are not the 1 this run has
+        if _canonical(data.get("identity")) != _canonical(self.identity):
+            raise CheckpointMismatch(
+                f"checkpoint {self.path} belongs to another run: {_canonical(data.get('identity'))}"
             )
         stages = data.get("stages")
         if not isinstance(stages, dict):
@@ -178,6 +189,10 @@ class Checkpoint:
         # kept when the run stops: it is what the next run resumes from
         write_bytes(self.path, text.encode(), track=False)
         self._last_save = time.monotonic()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 def _shown(value: Any) -> str:
@@ -276,19 +291,49 @@ def _encode(value: Any) -> Any:
 
 
 def _decode(data: Any) -> Any:
+    """The value :func:`_encode` wrote as ``data``; ``ValueError`` or ``TypeError`` for
+    anything it does not write (a tag of the wrong type, a boolean or a string where a
+    whole number belongs: ``numpy`` would take those for numbers)."""
     if not isinstance(data, dict):
+        if isinstance(data, (list, float)):
+            raise TypeError(f"a bare {type(data).__name__} is not a checkpoint value")
         return data
+    if len(data) != 1 and set(data) != {"array", "dtype", "shape"}:
+        raise ValueError(f"unknown value {_shown(data)}")
     if "float" in data:
-        return float.fromhex(data["float"])
+        return float.fromhex(_checked(data["float"], str))
     if "array" in data:
-        dtype = np.dtype(data["dtype"])
-        items = data["array"] if dtype.kind in "iub" else [float.fromhex(v) for v in data["array"]]
-        return np.array(items, dtype=dtype).reshape(data["shape"])
+        dtype = np.dtype(_checked(data["dtype"], str))
+        shape = [_whole(size) for size in _checked(data["shape"], list)]
+        cells = _checked(data["array"], list)
+        if dtype.kind == "b":
+            items: list[Any] = [_checked(cell, bool) for cell in cells]
+        elif dtype.kind in "iu":
+            items = [_whole(cell) for cell in cells]
+        else:
+            items = [float.fromhex(_checked(cell, str)) for cell in cells]
+        return np.array(items, dtype=dtype).reshape(shape)
     if "dict" in data:
-        return {key: _decode(item) for key, item in data["dict"]}
+        pairs = [_checked(pair, list) for pair in _checked(data["dict"], list)]
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError("a dict entry must be a [key, value] pair")
+        return {_checked(key, str): _decode(item) for key, item in pairs}
     if "list" in data:
-        return [_decode(v) for v in data["list"]]
-    return tuple(_decode(v) for v in data["tuple"])
+        return [_decode(v) for v in _checked(data["list"], list)]
+    if "tuple" in data:
+        return tuple(_decode(v) for v in _checked(data["tuple"], list))
+    raise ValueError(f"unknown value {_shown(data)}")
+
+
+def _checked(value: Any, kind: type) -> Any:
+    """``value`` when it is exactly a ``kind`` (not a ``bool`` for an ``int``)."""
+    if type(value) is not kind:
+        raise TypeError(f"expected {kind.__name__}, got {_shown(value)}")
+    return value
+
+
+def _whole(value: Any) -> int:
+    return int(_checked(value, int))
 
 
 __all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_INTERVAL_S", "Checkpoint", "CheckpointMismatch"]

@@ -15,6 +15,7 @@ from .exact import write_study
 from .figures import figure_file
 from .files import make_folder, write_csv
 from .markdown import markdown_table
+from .reading import COUNT, read_table
 
 
 @dataclass(frozen=True)
@@ -130,14 +131,14 @@ def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
     out = config.out
     frames = []
     for cards in (10, 11):
-        path = out / "exact" / f"cards{cards}_counts.csv"
-        if not path.exists():
+        name = f"exact/cards{cards}_counts.csv"
+        if not (out / name).exists():
             make_folder(out / "exact")
             write_study(
                 exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
                 out / "exact",
             )
-        counts = pd.read_csv(path)
+        counts = read_table(out, name, {"deadwood": COUNT, "count": COUNT})
         frames.append(
             pd.DataFrame(
                 {

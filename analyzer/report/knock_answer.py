@@ -38,6 +38,17 @@ from ..gin.studies.equilibrium import knock_equilibrium
 from ..gin.studies.exploit import panel, parse_table, table_of
 from ..gin.studies.schedule import SCHEDULE_BINS
 from .files import make_folder, write_csv, write_text
+from .reading import (
+    COUNT,
+    KNOCK_TABLE,
+    NUMBER,
+    TEXT,
+    DamagedFile,
+    one_value,
+    read_meta,
+    read_table,
+    shown_path,
+)
 
 #: Folders inside the report folder: the box's answers (standard rules), the answers for
 #: the other rules presets (one subfolder each) and ``analyzer equilibrium --out``.
@@ -290,13 +301,14 @@ def find_results(results: Path | None = None) -> Path | None:
 
 def robust_table(results: Path, rules_name: str) -> tuple[tuple[int, ...], str] | None:
     """The heaviest knock table of a committed equilibrium mixture and where it came from;
-    None when ``results/robust_knock/<rules>_mixture.csv`` is missing."""
-    path = results / ROBUST_FOLDER / f"{rules_name}_mixture.csv"
-    if not path.exists():
+    None when ``results/robust_knock/<rules>_mixture.csv`` is missing, :class:`DamagedFile`
+    when it is damaged."""
+    name = f"{ROBUST_FOLDER}/{rules_name}_mixture.csv"
+    if not (results / name).exists():
         return None
-    mixture = pd.read_csv(path)
+    mixture = read_table(results, name, {"table": KNOCK_TABLE, "weight": NUMBER})
     best = mixture.loc[mixture["weight"].idxmax()]
-    return parse_table(str(best["table"])), f"{ROBUST_FOLDER}/{path.name}"
+    return parse_table(str(best["table"])), name
 
 
 def start_table(rules_name: str, base: Policy) -> tuple[int, ...]:
@@ -307,35 +319,48 @@ def start_table(rules_name: str, base: Policy) -> tuple[int, ...]:
     return found[0] if found is not None else table_of(base)
 
 
-#: The columns :func:`load_answers` reads.
-ANSWER_COLUMNS = (
-    "rules",
-    "base",
-    "family",
-    "table",
-    "opponent",
-    "points",
-    "points_low",
-    "points_high",
-    "worst_member",
-    "worst",
-    "worst_low",
-    "worst_high",
-    "worst_deals",
-    "deals",
-)
+#: The columns :func:`load_answers` reads, and what each holds.
+ANSWER_COLUMNS = {
+    "rules": TEXT,
+    "base": TEXT,
+    "family": TEXT,
+    "table": KNOCK_TABLE,
+    "opponent": TEXT,
+    "points": NUMBER,
+    "points_low": NUMBER,
+    "points_high": NUMBER,
+    "worst_member": TEXT,
+    "worst": NUMBER,
+    "worst_low": NUMBER,
+    "worst_high": NUMBER,
+    "worst_deals": COUNT,
+    "deals": COUNT,
+}
+#: The columns of ``panel.csv`` beside the answers: each answer against each panel member.
+PANEL_COLUMNS = {
+    "answer": TEXT,
+    "member": TEXT,
+    "points": NUMBER,
+    "points_low": NUMBER,
+    "points_high": NUMBER,
+    "deals": COUNT,
+}
 
 
 def load_answers(results: Path, rules: str = "standard") -> KnockAnswers | None:
     """The answers for the rules preset ``rules`` written into ``results`` (see
-    :func:`answers_folder`; None if absent or written in an older format)."""
-    folder = results / answers_folder(rules)
-    if not (folder / "answers.csv").exists():
+    :func:`answers_folder`); None when absent, :class:`DamagedFile` when a file of them
+    is damaged."""
+    folder = answers_folder(rules)
+    name = f"{folder}/answers.csv"
+    if not (results / name).exists():
         return None
-    frame = pd.read_csv(folder / "answers.csv")
-    members = pd.read_csv(folder / "panel.csv")
-    if not set(ANSWER_COLUMNS) <= set(frame.columns):
-        return None  # written by an older version: the answer is computed instead
+    frame = read_table(results, name, ANSWER_COLUMNS)
+    members = read_table(results, f"{folder}/panel.csv", PANEL_COLUMNS)
+    if not frame["family"].is_unique or "unknown" not in set(frame["family"]):
+        raise DamagedFile(
+            results, name, "column 'family' must name each family once, 'unknown' among them"
+        )
     lines = [
         AnswerLine(
             str(row.family),
@@ -348,11 +373,11 @@ def load_answers(results: Path, rules: str = "standard") -> KnockAnswers | None:
         for row in frame.itertuples()
     ]
     return KnockAnswers(
-        str(frame["rules"].iloc[0]),
-        str(frame["base"].iloc[0]),
+        str(one_value(results, name, frame, "rules")),
+        str(one_value(results, name, frame, "base")),
         lines,
         members,
-        int(frame["deals"].iloc[0]),
+        int(one_value(results, name, frame, "deals")),
     )
 
 
@@ -372,15 +397,21 @@ def family_of(opponent: str) -> str:
 
 
 def read_answer(
-    folder: Path, saved: KnockAnswers, rules: str, family: str, panel_size: int
+    folder: Path,
+    saved: KnockAnswers,
+    rules: str,
+    family: str,
+    panel_size: int,
+    shown: str | None = None,
 ) -> KnockAnswer | None:
     """The answer for ``rules`` and ``family`` among the answers ``saved`` that
-    :func:`load_answers` read from ``folder``; None when they do not hold it."""
+    :func:`load_answers` read from ``folder`` (named ``shown`` in its source, default its
+    path); None when they do not hold it."""
     if saved.rules_name != rules:
         return None
     for line in saved.lines:
         if line.family == family:
-            source, seed = _source(folder, f"{answers_folder(rules)}/answers.csv")
+            source, seed = _source(folder, f"{answers_folder(rules)}/answers.csv", shown=shown)
             return KnockAnswer(
                 rules, family, line, saved.base, saved.deals, seed, source, panel_size
             )
@@ -502,15 +533,16 @@ def save_answers(results: Path, answers: KnockAnswers, seed: int, source: str) -
     return folder
 
 
-def _source(folder: Path, name: str, command: str = "analyzer report") -> tuple[str, int]:
-    """The file ``folder/name`` with the command that wrote it (shown relative to the
-    current folder when inside it), and that run's seed: both from the ``meta.json``
-    beside the file when there is one, else ``command`` and 0."""
-    path = (folder / name).absolute()
-    meta_path = path.parent / "meta.json"
-    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-    shown = path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path
-    return f"{shown} (`{meta.get('command', command)}`)", int(meta.get("seed", 0))
+def _source(
+    folder: Path, name: str, command: str = "analyzer report", shown: str | None = None
+) -> tuple[str, int]:
+    """The file ``folder/name`` with the command that wrote it, and that run's seed: both
+    from the ``meta.json`` beside the file when there is one, else ``command`` and 0.  The
+    file is shown inside ``shown`` (the folder as the reader knows it) when given, else
+    by its path (:func:`~analyzer.report.reading.shown_path`)."""
+    meta = read_meta(folder, (Path(name).parent / "meta.json").as_posix())
+    place = f"{shown}/{name}" if shown is not None else shown_path(folder / name)
+    return f"{place} (`{meta.get('command', command)}`)", int(meta.get("seed", 0))
 
 
 __all__ = [

@@ -44,6 +44,7 @@ from .knock_answer import (
     robust_table,
 )
 from .markdown import markdown_table
+from .reading import COUNT, FLAG, KNOCK_TABLE, NUMBER, TEXT, read_table
 
 GLOSSARY = """**Words used.** *Deadwood*: the points of the cards in no meld (ace 1, face
 cards 10). *Knock*: end the hand with 10 or less deadwood; *gin*: with none (25 bonus
@@ -201,16 +202,35 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
 PANEL_FOLDER = "panel_equilibrium"
 
 
+#: What the box reads of each table of a panel equilibrium, and what each column holds.
+PANEL_TABLES = {
+    "convergence": {
+        "iteration": COUNT,
+        "best_response": TEXT,
+        "gain": NUMBER,
+        "gain_low": NUMBER,
+        "gain_high": NUMBER,
+        "joins": FLAG,
+    },
+    "mixture": {"player": TEXT, "weight": NUMBER},
+    "answer": {
+        "table": KNOCK_TABLE,
+        "points": NUMBER,
+        "points_low": NUMBER,
+        "points_high": NUMBER,
+        "deals": COUNT,
+    },
+}
+
+
 def load_panel_equilibrium(results: Path, rules_name: str) -> dict[str, pd.DataFrame] | None:
     """The committed panel equilibrium's tables for ``rules_name`` (None when any of
-    ``convergence``, ``mixture`` and ``answer`` is missing)."""
-    paths = {
-        part: results / PANEL_FOLDER / f"{rules_name}_{part}.csv"
-        for part in ("convergence", "mixture", "answer")
-    }
-    if not all(path.exists() for path in paths.values()):
+    ``convergence``, ``mixture`` and ``answer`` is missing; :class:`DamagedFile` when one
+    is damaged)."""
+    names = {part: f"{PANEL_FOLDER}/{rules_name}_{part}.csv" for part in PANEL_TABLES}
+    if not all((results / name).exists() for name in names.values()):
         return None
-    return {part: pd.read_csv(path) for part, path in paths.items()}
+    return {part: read_table(results, names[part], PANEL_TABLES[part]) for part in names}
 
 
 def _stop_words(history: pd.DataFrame) -> str:

@@ -49,6 +49,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
+from ..report.reading import DamagedFile
 from .advisor_page import advisor_router
 from .advisor_service import AdvisorService
 from .common import STATIC, default_model, policy_named, rules_named
@@ -111,6 +112,11 @@ def create_app(
             {"error": one_line(str(error).splitlines()[0] if str(error) else type(error).__name__)},
             status_code=400,
         )
+
+    @app.exception_handler(DamagedFile)
+    async def damaged_results(request: Request, error: DamagedFile) -> JSONResponse:
+        # the server's own files, not the request, are at fault; the folder is not named
+        return JSONResponse({"error": one_line(error.public())}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -1,5 +1,6 @@
 """What the JSON API takes and answers: the request models (every number within the
-ranges the CLI takes, :data:`LIMITS`) and the error answer of every route."""
+ranges the CLI takes, :data:`LIMITS`, and of the JSON type the field names) and the error
+answer of every route."""
 
 from __future__ import annotations
 
@@ -25,12 +26,16 @@ LIMITS: dict[str, tuple[float, float]] = {
     "turn": (1, MAX_DRAWS // 2),
 }
 CardList = str | list[str]
+#: Every request model: no unknown field, and no value of another JSON type converted (as
+#: the CLI's position file and the notebook API: ``true`` or ``"5"`` is no integer, ``1``
+#: no boolean, ``"0.5"`` no number).
+_STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class PositionIn(BaseModel):
     """The CLI's ``--position`` JSON: cards in notation (``"Kd 9s"`` or ``["Kd", "9s"]``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     hand: CardList = Field(description="Your 11 cards after drawing (or 10 with drawn).")
     pile: CardList = Field("", description="The discard pile, bottom to top.")
     opp_took: CardList = Field("", description="Cards the opponent took from the pile.")
@@ -52,7 +57,7 @@ class PositionIn(BaseModel):
 
 
 class AdviseIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     position: PositionIn
     rules: str = Field("standard", description="Rules preset.", max_length=MAX_SPEC_CHARS)
     opponent: str | None = Field(
@@ -88,7 +93,7 @@ class AdviseIn(BaseModel):
 
 
 class NewGameIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     rules: str = Field("standard", max_length=MAX_SPEC_CHARS)
     opponent: str | None = Field(
         None, description="Policy preset or spec [default: expert].", max_length=MAX_SPEC_CHARS
@@ -106,7 +111,7 @@ class NewGameIn(BaseModel):
 
 
 class MoveIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = _STRICT
     move: str = Field(
         description="take, pass, stock, pile, 'play Kd', 'knock Kd', 'gin Kd' or 'big gin'.",
         max_length=20,

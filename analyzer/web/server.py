@@ -5,14 +5,20 @@ byte at a time, open for ever, and its ``limit_concurrency`` answers every reque
 once that many connections are merely open.  :class:`GuardedProtocol` replaces that with
 
 * a per-client cap (:data:`MAX_CONNECTIONS_PER_CLIENT`, by peer address) and a total cap
-  (:data:`MAX_CONNECTIONS`): a connection over either is answered 503 and closed at once,
-  so one client holding idle connections cannot lock the others out;
+  (:data:`MAX_CONNECTIONS`).  A new connection over either cap closes the connection of
+  that client (or, over the total cap, of any client) that has been idle the longest:
+  idle is a connection the app has no request of, one that sent nothing yet, part of a
+  request's headers, or is kept alive after its response.  Every client of a server on
+  127.0.0.1 has the same address, so without this a few idle sockets of any local
+  process would lock the user's browser out.  Only when every connection is busy with a
+  request is the new one answered 503 and closed at once;
+* a first-byte deadline (:data:`FIRST_BYTE_TIMEOUT_S`): a real client sends its request
+  as it connects, so a connection that sends nothing is closed soon;
 * a header deadline (:data:`HEADER_TIMEOUT_S`): a request's line and headers must arrive
-  within that time of its first byte (or of the connection, for its first request);
-  trickling bytes does not extend it.  The rest of a body the app answered without
-  reading (a refused Host, say) has the same deadline.  Idle keep-alive connections close after
-  :data:`KEEP_ALIVE_S`.  The body has its own deadline in the app
-  (:data:`analyzer.web.guards.BODY_TIMEOUT_S`).
+  within that time of its first byte; trickling bytes does not extend it.  The rest of a
+  body the app answered without reading (a refused Host, say) has the same deadline.
+  Idle keep-alive connections close after :data:`KEEP_ALIVE_S`.  The body has its own
+  deadline in the app (:data:`analyzer.web.guards.BODY_TIMEOUT_S`).
 
 Every answer the protocol writes itself is JSON, ``{"error": "one-line reason"}``, like
 the app's.  :func:`listen_socket` binds the address before anything is printed, so a busy
@@ -29,6 +35,8 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+#: Seconds a new connection may take to send its first byte.
+FIRST_BYTE_TIMEOUT_S = 2.0
 #: Seconds a request's line and headers may take from its first byte.
 HEADER_TIMEOUT_S = 10.0
 #: Seconds an idle keep-alive connection stays open between requests.
@@ -51,10 +59,11 @@ def canned_response(status: int, reason: str, message: str) -> bytes:
 
 
 class GuardedProtocol(H11Protocol):
-    """uvicorn's h11 protocol with per-client and total connection caps and a header
-    deadline (see the module notes).  The limits are class attributes:
-    :func:`make_server` makes a subclass with its own."""
+    """uvicorn's h11 protocol with per-client and total connection caps that close idle
+    connections first, and first-byte and header deadlines (see the module notes).  The
+    limits are class attributes: :func:`make_server` makes a subclass with its own."""
 
+    first_byte_timeout: float = FIRST_BYTE_TIMEOUT_S
     header_timeout: float = HEADER_TIMEOUT_S
     max_connections: int = MAX_CONNECTIONS
     max_per_client: int = MAX_CONNECTIONS_PER_CLIENT
@@ -63,22 +72,51 @@ class GuardedProtocol(H11Protocol):
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
         self._refused = False
+        self._heard = False
+        #: when the connection was made or its last response sent (the loop's clock)
+        self._idle_since = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        peer = self.client[0] if self.client else None
-        same = sum(1 for other in self.connections if other is not self and _peer(other) == peer)
-        if len(self.connections) > self.max_connections:
-            self._refuse(
-                f"the server holds its limit of {self.max_connections} "
-                "connections; try again shortly"
-            )
-        elif same >= self.max_per_client:
-            self._refuse(
-                f"too many connections from your address (at most {self.max_per_client} at once)"
-            )
+        self._idle_since = self.loop.time()
+        refusal = self._make_room()
+        if refusal is not None:
+            self._refuse(refusal)
         else:
-            self._arm_header_timer()
+            self._arm_header_timer(self.first_byte_timeout)
+
+    def _make_room(self) -> str | None:
+        """Under each cap this connection would pass, close the connection idle the
+        longest; the reason to refuse this one when every connection is busy."""
+        peer = _peer(self)
+        per_client = (
+            f"too many connections from your address (at most {self.max_per_client} at once)"
+        )
+        in_all = (
+            f"the server holds its limit of {self.max_connections} connections; try again shortly"
+        )
+        for cap, same_client, message in (
+            (self.max_per_client, True, per_client),
+            (self.max_connections, False, in_all),
+        ):
+            open_ = [
+                other
+                for other in self.connections
+                if isinstance(other, GuardedProtocol)
+                and other is not self
+                and not other.transport.is_closing()
+                and (not same_client or _peer(other) == peer)
+            ]
+            if len(open_) >= cap:
+                idle = [other for other in open_ if other._waiting_on_client()]
+                if not idle:
+                    return message
+                min(idle, key=lambda other: other._idle_since)._hang_up(
+                    503,
+                    "Service Unavailable",
+                    "connection closed to serve another: its request's headers were incomplete",
+                )
+        return None
 
     def _refuse(self, message: str) -> None:
         self._refused = True
@@ -88,12 +126,15 @@ class GuardedProtocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return
+        if not self._heard:  # the first-byte deadline is met; the header deadline starts
+            self._heard = True
+            self._disarm_header_timer()
         super().data_received(data)
         if self.transport.is_closing() or not self._waiting_on_client():
             self._disarm_header_timer()
         else:
             # the deadline runs from the first byte and is not renewed by further bytes
-            self._arm_header_timer()
+            self._arm_header_timer(self.header_timeout)
 
     def _waiting_on_client(self) -> bool:
         """Whether the connection waits for the client with nothing for the app to do:
@@ -102,13 +143,17 @@ class GuardedProtocol(H11Protocol):
         their, ours = self.conn.their_state, self.conn.our_state
         return their is h11.IDLE or (their is h11.SEND_BODY and ours is h11.DONE)
 
+    def on_response_complete(self) -> None:
+        self._idle_since = self.loop.time()
+        super().on_response_complete()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm_header_timer()
         super().connection_lost(exc)
 
-    def _arm_header_timer(self) -> None:
+    def _arm_header_timer(self, timeout: float) -> None:
         if self._header_timer is None:
-            self._header_timer = self.loop.call_later(self.header_timeout, self._header_timed_out)
+            self._header_timer = self.loop.call_later(timeout, self._header_timed_out)
 
     def _disarm_header_timer(self) -> None:
         if self._header_timer is not None:
@@ -119,15 +164,18 @@ class GuardedProtocol(H11Protocol):
         self._header_timer = None
         if self.transport.is_closing() or not self._waiting_on_client():
             return
+        self._hang_up(
+            408,
+            "Request Timeout",
+            f"request headers not received within {self.header_timeout:g} s",
+        )
+
+    def _hang_up(self, status: int, reason: str, message: str) -> None:
+        """Close the connection, telling a client that sent part of a request's headers
+        why (one that sent nothing, or whose response is sent, is closed without a word)."""
+        self._disarm_header_timer()
         if self.conn.their_state is h11.IDLE and self.conn.trailing_data[0]:
-            # part of a request's headers arrived: say why the connection ends
-            self.transport.write(
-                canned_response(
-                    408,
-                    "Request Timeout",
-                    f"request headers not received within {self.header_timeout:g} s",
-                )
-            )
+            self.transport.write(canned_response(status, reason, message))
         self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
@@ -162,6 +210,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
 def make_server(
     app: Any,
     *,
+    first_byte_timeout: float = FIRST_BYTE_TIMEOUT_S,
     header_timeout: float = HEADER_TIMEOUT_S,
     keep_alive: int = KEEP_ALIVE_S,
     max_connections: int = MAX_CONNECTIONS,
@@ -175,6 +224,7 @@ def make_server(
         "GuardedProtocol",
         (GuardedProtocol,),
         {
+            "first_byte_timeout": first_byte_timeout,
             "header_timeout": header_timeout,
             "max_connections": max_connections,
             "max_per_client": max_per_client,
@@ -193,6 +243,7 @@ def make_server(
 
 
 __all__ = [
+    "FIRST_BYTE_TIMEOUT_S",
     "HEADER_TIMEOUT_S",
     "KEEP_ALIVE_S",
     "MAX_CONNECTIONS",

@@ -9,7 +9,9 @@ cut), so the figures carry no title of their own.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,21 @@ from typing import Any
 import pandas as pd
 
 from ..gin.studies.sweeps import SELF_PLAY_CHECK
+from ..report.reading import (
+    COUNT,
+    FLAG,
+    NUMBER,
+    NUMBER_OR_NOTHING,
+    TEXT,
+    Check,
+    DamagedFile,
+    check_table,
+    count_field,
+    names_field,
+    read_meta,
+    read_table,
+    text_field,
+)
 
 #: The rules presets in the order the page shows their charts: the standard rules first.
 RULES_ORDER = ("standard", "classic", "oklahoma")
@@ -30,6 +47,9 @@ class ResultsFolder:
     """The folder read (``None``: none found)."""
     found: str
     """One sentence for the page: which folder, and why that one."""
+    shown: str
+    """The folder as the page names it: as the server was given it, never its place on
+    the server's disk (a client need not know the server's folders)."""
 
 
 def locate_results(requested: Path) -> ResultsFolder:
@@ -37,53 +57,87 @@ def locate_results(requested: Path) -> ResultsFolder:
     folder); a relative one missing there is looked for next to the analyzer's source
     checkout (``pip install -e .`` keeps the package in the clone, beside ``results/``),
     so that a server started in another folder still finds the committed report."""
-    here = Path.cwd()
+    shown = (requested.name or "/") if requested.is_absolute() else requested.as_posix()
     if requested.is_dir():
         return ResultsFolder(
-            requested.resolve(), f"Read from {requested.resolve()} (the server's results folder)."
+            requested.resolve(), f"Read from {shown} (the server's results folder).", shown
         )
     if requested.is_absolute():
-        return ResultsFolder(None, f"No results folder at {requested}.")
-    checkout = Path(__file__).resolve().parents[2]
-    beside = checkout / requested
+        return ResultsFolder(
+            None, f"No results folder: the server's results folder {shown} does not exist.", shown
+        )
+    beside = Path(__file__).resolve().parents[2] / requested
     if beside.is_dir():
         return ResultsFolder(
             beside,
-            f"Read from {beside}, next to the analyzer's source checkout (the server's "
-            f"folder {here} has no folder {requested}).",
+            f"Read from {shown} next to the analyzer's source checkout (the server's folder "
+            f"has no folder {shown}).",
+            shown,
         )
     return ResultsFolder(
         None,
-        f"No results folder: looked for {requested} in the server's folder {here} and "
-        f"next to the analyzer's source checkout {checkout} (start 'analyzer serve "
-        "--results FOLDER', or run 'analyzer report').",
+        f"No results folder: looked for {shown} in the server's folder and next to the "
+        "analyzer's source checkout (start 'analyzer serve --results FOLDER', or run "
+        "'analyzer report').",
+        shown,
     )
 
 
-#: The knock chart's cells are (own turn, deadwood) with these columns.
-_CHART_COLUMNS = {"turn", "deadwood", "n", "mean", "low", "high"}
+#: The knock chart's cells are (own turn, deadwood) with these columns; a cell with too
+#: few samples has no CI.
+_CHART_COLUMNS = {
+    "turn": COUNT,
+    "deadwood": COUNT,
+    "n": COUNT,
+    "mean": NUMBER,
+    "low": NUMBER_OR_NOTHING,
+    "high": NUMBER_OR_NOTHING,
+}
+_CHART_OPTIONAL = {
+    "enough": FLAG,
+    "verdict": TEXT,
+    "win_mean": NUMBER,
+    "win_low": NUMBER_OR_NOTHING,
+    "win_high": NUMBER_OR_NOTHING,
+    "win_verdict": TEXT,
+}
 _SWEEP_COLUMNS = {
-    "opponent",
-    "threshold",
-    "n",
-    "diff_mean",
-    "diff_low",
-    "diff_high",
-    "game_win_mean",
-    "game_win_low",
-    "game_win_high",
+    "opponent": TEXT,
+    "threshold": COUNT,
+    "n": COUNT,
+    **dict.fromkeys(
+        (f"{metric}_{part}" for metric in ("diff", "game_win") for part in ("mean", "low", "high")),
+        NUMBER,
+    ),
+}
+#: The robust rule's table (``analyzer equilibrium --out``): the mixture's knock
+#: probability by turn bin and deadwood.
+_STRATEGY_COLUMNS = {
+    "turns": TEXT,
+    "first_turn": COUNT,
+    "deadwood": COUNT,
+    "knock_probability": NUMBER,
+}
+_STRATEGY_OPTIONAL = {"opponent_holds_pile_card": COUNT, "rules": TEXT}
+#: What the charts' subtitles read from the ``meta.json`` beside the knock chart and the
+#: knock sweep.
+_CHART_META = {
+    "rules": text_field,
+    "subject": text_field,
+    "opponent": text_field,
+    "deals": count_field,
+}
+_SWEEP_META = {
+    "rules": text_field,
+    "subject": text_field,
+    "opponents": names_field,
+    "games_per_arm": count_field,
 }
 
 
-def _meta(folder: Path) -> dict[str, Any]:
-    path = folder / "meta.json"
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+def _meta(results: Path, folder: str, fields: Mapping[str, Check]) -> dict[str, Any]:
+    """The ``meta.json`` of the study ``folder`` (empty when it has none)."""
+    return read_meta(results, f"{folder}/meta.json", fields)
 
 
 def _preset_name(meta: dict[str, Any], key: str) -> str:
@@ -383,110 +437,122 @@ def _chart(
     }
 
 
+def _robust_chart(results: Path, path: Path) -> list[dict[str, Any]]:
+    """The chart of a robust rule's file (its strategy table, or a table in the knock
+    chart's format); none for the equilibrium's other files; :class:`DamagedFile` for a
+    file that is none of these."""
+    name = path.relative_to(results).as_posix()
+    table = read_table(results, name, {})
+    if set(table.columns) >= set(_STRATEGY_COLUMNS):
+        check_table(results, name, table, _STRATEGY_COLUMNS, _STRATEGY_OPTIONAL)
+        rules = str(table["rules"].iloc[0]) if "rules" in table else "?"
+        chart = _chart(
+            "robust-" + path.stem,
+            f"The robust knock rule, {rules} rules",
+            f"Rules {rules}; opponents: every knock table of the approximate "
+            "equilibrium mixture (the rule no knock table can exploit). Each cell: "
+            "the share of the mixture that knocks with this deadwood on these own "
+            "turns; alert columns: while the opponent holds a card it took from the "
+            "pile.",
+            name,
+            robust_strategy_figure(table, name),
+        )
+        return [chart]
+    if set(table.columns) >= set(_CHART_COLUMNS):
+        check_table(results, name, table, _CHART_COLUMNS, _CHART_OPTIONAL)
+        meta = _meta(results, path.parent.relative_to(results).as_posix(), _CHART_META)
+        chart = _chart(
+            "robust-" + path.stem,
+            f"Robust knock chart ({name}): knock now or play on?",
+            knock_chart_subtitle(meta),
+            name,
+            knock_chart_figure(table),
+        )
+        return [chart]
+    if path.name.endswith(("_mixture.csv", "_convergence.csv")):
+        return []  # the equilibrium's other files: its strategy file is charted
+    raise DamagedFile(
+        results, name, "not in the knock chart's format (turn, deadwood, n, mean, low, high)"
+    )
+
+
+def _knock_charts(results: Path) -> list[dict[str, Any]]:
+    """The knock chart, in points and (when written) in games."""
+    name = "knock_chart/knock_chart.csv"
+    chart = read_table(results, name, _CHART_COLUMNS, _CHART_OPTIONAL)
+    meta = _meta(results, "knock_chart", _CHART_META)
+    who = f"{_preset_name(meta, 'subject')} against {_preset_name(meta, 'opponent')}"
+    charts = [
+        _chart(
+            "knock-chart",
+            f"Knock now or play on, by turn: {who}",
+            knock_chart_subtitle(meta),
+            name,
+            knock_chart_figure(chart),
+        )
+    ]
+    if {"win_mean", "win_low", "win_high"} <= set(chart.columns):
+        charts.append(
+            _chart(
+                "knock-chart-games",
+                f"Knock now or play on, in game-win chance: {who}",
+                knock_chart_subtitle(meta, "win_"),
+                name,
+                knock_chart_figure(chart, value="win_"),
+            )
+        )
+    return charts
+
+
+def _sweep_charts(results: Path) -> list[dict[str, Any]]:
+    """The knock sweep, in points and in games."""
+    name = "knock_sweep/sweep.csv"
+    sweep = read_table(results, name, _SWEEP_COLUMNS)
+    meta = _meta(results, "knock_sweep", _SWEEP_META)
+    titles = {
+        "diff": "One knock threshold for the whole hand: points per hand",
+        "game_win": "One knock threshold for the whole hand: games won",
+    }
+    return [
+        _chart(
+            f"knock-sweep-{metric.replace('_', '-')}",
+            title,
+            knock_sweep_subtitle(meta, metric),
+            name,
+            knock_sweep_figure(sweep, meta, metric),
+        )
+        for metric, title in titles.items()
+    ]
+
+
 def strategy_charts(results: Path) -> dict[str, Any]:
     """Every chart the strategy page shows, in its order (the robust rule first, standard
     rules first; then the knock chart and the knock sweep), plus notes about what is
-    missing."""
+    missing or damaged (a damaged file's chart is left out; the notes name files inside
+    ``results`` only)."""
     charts: list[dict[str, Any]] = []
     notes: list[str] = []
+
+    def add(make: Callable[[], list[dict[str, Any]]]) -> None:
+        try:
+            charts.extend(make())
+        except DamagedFile as error:
+            notes.append(f"{error.public()}: not shown")
+
     robust = _robust_chart_files(results)
     for path in robust:
-        table = pd.read_csv(path)
-        name = path.relative_to(results).as_posix()
-        if set(table.columns) >= {"turns", "first_turn", "deadwood", "knock_probability"}:
-            rules = str(table["rules"].iloc[0]) if "rules" in table and len(table) else "?"
-            charts.append(
-                _chart(
-                    "robust-" + path.stem,
-                    f"The robust knock rule, {rules} rules",
-                    f"Rules {rules}; opponents: every knock table of the approximate "
-                    "equilibrium mixture (the rule no knock table can exploit). Each cell: "
-                    "the share of the mixture that knocks with this deadwood on these own "
-                    "turns; alert columns: while the opponent holds a card it took from the "
-                    "pile.",
-                    name,
-                    robust_strategy_figure(table, name),
-                )
-            )
-        elif set(table.columns) >= _CHART_COLUMNS:
-            meta = _meta(path.parent)
-            charts.append(
-                _chart(
-                    "robust-" + path.stem,
-                    f"Robust knock chart ({name}): knock now or play on?",
-                    knock_chart_subtitle(meta),
-                    name,
-                    knock_chart_figure(table),
-                )
-            )
-        elif path.name.endswith(("_mixture.csv", "_convergence.csv")):
-            continue  # the equilibrium's other files: its strategy file is charted
-        else:
-            notes.append(
-                f"{name} is not in the knock chart's format (turn, deadwood, n, "
-                "mean, low, high): not shown"
-            )
+        add(functools.partial(_robust_chart, results, path))
     if not robust:
         notes.append(
             "No robust knock chart in results/ yet: it appears here once "
             "'analyzer equilibrium --out results/robust_knock' is committed."
         )
-    chart_csv = results / "knock_chart" / "knock_chart.csv"
-    if chart_csv.is_file():
-        chart = pd.read_csv(chart_csv)
-        meta = _meta(chart_csv.parent)
-        if set(chart.columns) >= _CHART_COLUMNS:
-            who = f"{_preset_name(meta, 'subject')} against {_preset_name(meta, 'opponent')}"
-            charts.append(
-                _chart(
-                    "knock-chart",
-                    f"Knock now or play on, by turn: {who}",
-                    knock_chart_subtitle(meta),
-                    "knock_chart/knock_chart.csv",
-                    knock_chart_figure(chart),
-                )
-            )
-            if {"win_mean", "win_low", "win_high"} <= set(chart.columns):
-                charts.append(
-                    _chart(
-                        "knock-chart-games",
-                        f"Knock now or play on, in game-win chance: {who}",
-                        knock_chart_subtitle(meta, "win_"),
-                        "knock_chart/knock_chart.csv",
-                        knock_chart_figure(chart, value="win_"),
-                    )
-                )
-        else:
-            notes.append(
-                "knock_chart/knock_chart.csv lacks the columns "
-                f"{', '.join(sorted(_CHART_COLUMNS - set(chart.columns)))}"
-            )
+    if (results / "knock_chart" / "knock_chart.csv").is_file():
+        add(lambda: _knock_charts(results))
     else:
         notes.append("No knock chart in results/ (run 'analyzer report').")
-    sweep_csv = results / "knock_sweep" / "sweep.csv"
-    if sweep_csv.is_file():
-        sweep = pd.read_csv(sweep_csv)
-        meta = _meta(sweep_csv.parent)
-        if set(sweep.columns) >= _SWEEP_COLUMNS:
-            titles = {
-                "diff": "One knock threshold for the whole hand: points per hand",
-                "game_win": "One knock threshold for the whole hand: games won",
-            }
-            for metric, title in titles.items():
-                charts.append(
-                    _chart(
-                        f"knock-sweep-{metric.replace('_', '-')}",
-                        title,
-                        knock_sweep_subtitle(meta, metric),
-                        "knock_sweep/sweep.csv",
-                        knock_sweep_figure(sweep, meta, metric),
-                    )
-                )
-        else:
-            notes.append(
-                "knock_sweep/sweep.csv lacks the columns "
-                f"{', '.join(sorted(_SWEEP_COLUMNS - set(sweep.columns)))}"
-            )
+    if (results / "knock_sweep" / "sweep.csv").is_file():
+        add(lambda: _sweep_charts(results))
     else:
         notes.append("No knock sweep in results/ (run 'analyzer report').")
     return {"charts": charts, "notes": notes}
@@ -498,7 +564,8 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     from the committed report and never computed: ``answer`` is
     :meth:`~analyzer.report.knock_answer.KnockAnswer.to_dict`, or ``None`` with
     ``missing`` saying why and which command computes it.  ``ValueError`` for an unknown
-    rules preset or opponent."""
+    rules preset or opponent; :class:`~analyzer.report.reading.DamagedFile` for a damaged
+    file of the answers."""
     from ..gin.model.rules import resolve_rules
     from ..gin.studies.answers import FAMILIES
     from ..gin.studies.exploit import panel
@@ -524,12 +591,13 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     if folder.path is None:
         data["missing"] = f"{folder.found} {compute}."
         return data
-    answers = folder.path / answers_folder(rules) / "answers.csv"
+    answers = f"{folder.shown}/{answers_folder(rules)}/answers.csv"
     saved = load_answers(folder.path, rules)
     if saved is None:
-        state = "written by an older version" if answers.is_file() else "missing"
-        data["missing"] = f"{answers} is {state}: {writer} writes it; {compute}."
-    elif (found := read_answer(folder.path, saved, rules, family, len(panel()))) is None:
+        data["missing"] = f"{answers} is missing: {writer} writes it; {compute}."
+    elif (
+        found := read_answer(folder.path, saved, rules, family, len(panel()), folder.shown)
+    ) is None:
         data["missing"] = (
             f"The committed answers ({answers}) are for the {saved.rules_name} rules and "
             f"the opponents {', '.join(line.family for line in saved.lines)}; {compute}."

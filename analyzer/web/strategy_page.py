@@ -3,6 +3,7 @@ report's charts as plotly figures, read again when the report's files change."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +28,10 @@ def strategy_router(results: Path) -> APIRouter:
         folder = locate_results(results)
         if folder.path is None:
             return {"results": None, "found": folder.found, "charts": [], "notes": []}
-        stamp = repr(
-            (
-                folder.path,
-                sorted((p.as_posix(), p.stat().st_mtime) for p in folder.path.glob("*/*")),
-            )
-        )
+        stamp = _stamp(folder.path)
         if charts_cache.get("stamp") != stamp:
             charts_cache.update(stamp=stamp, data=strategy_charts(folder.path))
-        return {"results": str(folder.path), "found": folder.found} | charts_cache["data"]
+        return {"results": folder.shown, "found": folder.found} | charts_cache["data"]
 
     @router.get(
         "/api/when-to-knock",
@@ -58,3 +54,14 @@ def strategy_router(results: Path) -> APIRouter:
         return committed_knock_answer(locate_results(results), rules, opponent)
 
     return router
+
+
+def _stamp(folder: Path) -> str:
+    """The files of the report's studies and their times: the charts are built again when
+    it changes.  A file gone while it is looked at (a report moving its files in) counts
+    as gone."""
+    times = []
+    for path in folder.glob("*/*"):
+        with suppress(OSError):
+            times.append((path.as_posix(), path.stat().st_mtime))
+    return repr((folder, sorted(times)))

@@ -40,7 +40,8 @@ ME, COMPUTER = 0, 1
 _POLICY_SALT = np.int64(0x7AB1E)
 MODES = ("hand", "game")
 HINTS = ("off", "before", "after")
-_VERBS = ("take", "pass", "stock", "pile", "play", "knock", "gin", "big")
+#: The person's moves that name a card: the discards (``play Kd``, ``knock Kd``, ``gin Kd``).
+_CARD_VERBS = ("play", "knock", "gin")
 
 
 class IllegalMove(ValueError):
@@ -214,14 +215,10 @@ class PracticeGame:
         if not legal:
             raise IllegalMove(f"no move to make: the {self.phase.replace('over', 'is over')}")
         verb, _, card_text = move.partition(" ")
-        if verb not in _VERBS or move == "big":
-            raise IllegalMove(
-                f"'{move}' is not a move now ({self.phase}); legal: {', '.join(legal)}"
-            )
-        if move == "big gin":
-            card_text = ""
-        if card_text:  # normalise the card ("kd", "K♦" -> "Kd") before comparing
-            try:
+        # a card is read only where one is asked for: anywhere else ("big gin" when no big
+        # gin is legal, "pass now") the answer is what the phase allows, not "bad card"
+        if self._names_a_discard(verb, card_text):
+            try:  # normalise the card ("kd", "K♦" -> "Kd") before comparing
                 move = f"{verb} {format_card(parse_card(card_text))}".lower()
             except ValueError as error:
                 raise IllegalMove(str(error)) from None
@@ -231,15 +228,17 @@ class PracticeGame:
         self._apply(lowered[move])
         self._computer_moves()
 
+    def _names_a_discard(self, verb: str, card_text: str) -> bool:
+        return self.phase == "discard" and verb in _CARD_VERBS and bool(card_text)
+
     def _why_illegal(self, move: str, legal: list[str]) -> str:
         verb, _, card_text = move.partition(" ")
-        phase = self.phase
-        if phase in ("offer", "draw") or verb not in ("play", "knock", "gin", "big"):
-            return f"'{move}' is not a move now ({phase}); legal: {', '.join(legal)}"
-        card = parse_card(card_text) if card_text else -1
+        if not self._names_a_discard(verb, card_text):
+            return f"'{move}' is not a move now ({self.phase}); legal: {', '.join(legal)}"
+        card = parse_card(card_text)  # read (and normalised) by move()
         hand = self.hand.hand_mask(ME)
-        if card < 0 or not hand >> card & 1:
-            return f"{card_text or 'that card'} is not in your hand"
+        if not hand >> card & 1:
+            return f"{format_card(card)} is not in your hand"
         if card == self.hand.taken:
             return f"{format_card(card)} was just taken from the pile and may not be thrown"
         if self.must_knock:

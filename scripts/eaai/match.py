@@ -21,8 +21,12 @@ Usage::
 
     python scripts/eaai/match.py --summary results/interop/eaai_expert_vs_simple.csv
 
-Nothing of the framework is copied into this repository; the compiled classes go to
-``--build-dir`` (default: a cache folder under the system's temp directory).
+Nothing of the framework is copied into this repository; the compiled classes go to a
+build cache of your own (``--build-dir``, default ``$XDG_CACHE_HOME/rummy-analyzer/eaai`` or
+``~/.cache/rummy-analyzer/eaai``): a folder only you can write to (made with mode 0700 and
+checked before use), one build per content hash of what it is compiled from, so a build
+of other sources, or of another user, is never run.  Every option is checked before
+anything is compiled or run; a bad one is a one-line error and exit status 2.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import statistics
 import subprocess
 import sys
@@ -42,7 +47,17 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from analyzer.core.limits import (
+    EAAI_SEED_MAX,
+    MAX_EAAI_PAIRS,
+    MAX_LINE_CHARS,
+    check_int,
+    load_json,
+    read_lines,
+    read_text,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 JAVA_SOURCES = (
@@ -93,19 +108,65 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float,
     return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
+#: The columns the Java side leaves empty when it cannot measure them.
+OPTIONAL_COLUMNS = ("cpu_ms_a", "cpu_ms_b")
+#: The one-letter columns and the values each takes.
+ROLE_COLUMNS = {"first_starter": ROLES, "winner": ROLES, "forfeit": ("", *ROLES)}
+
+
 def read_rows(path: Path) -> list[dict[str, Any]]:
-    """The per-game rows of a match CSV, numbers parsed (an empty CPU cell is None)."""
-    with path.open(newline="") as handle:
-        rows = list(csv.DictReader(handle))
+    """The per-game rows of a match CSV, numbers parsed (an empty CPU cell is None);
+    ``ValueError`` naming the file (and the line) when it is not a match CSV."""
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            lines = read_lines(handle, 2 * MAX_EAAI_PAIRS + 1, MAX_LINE_CHARS, what=str(path))
+            rows = list(csv.reader(line for _, line in lines))
+    except OSError as error:
+        raise ValueError(f"{path}: {error.strerror or error}") from None
+    except csv.Error as error:
+        raise ValueError(f"{path} is not a CSV file: {error}") from None
+    if len(rows) < 2:
+        raise ValueError(f"{path} holds no games")
+    header, *body = rows
+    missing = [c for c in (*INT_COLUMNS, *FLOAT_COLUMNS, *ROLE_COLUMNS) if c not in header]
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        raise ValueError(f"{path} is not a match CSV: no column {', '.join(missing[:3])}{more}")
     parsed = []
-    for row in rows:
-        out: dict[str, Any] = dict(row)
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise ValueError(
+                f"{path} line {number}: {len(row)} cells, the header has {len(header)}"
+            )
+        cells = dict(zip(header, row, strict=True))
+        out: dict[str, Any] = dict(cells)
         for column in INT_COLUMNS:
-            out[column] = int(row[column])
+            out[column] = _number(cells[column], int, path, number, column)
         for column in FLOAT_COLUMNS:
-            out[column] = float(row[column]) if row[column] != "" else None
+            empty = cells[column] == "" and column in OPTIONAL_COLUMNS
+            out[column] = None if empty else _number(cells[column], float, path, number, column)
+        for column, allowed in ROLE_COLUMNS.items():
+            if cells[column] not in allowed:
+                raise ValueError(
+                    f"{path} line {number}: {column} must be one of "
+                    f"{', '.join(repr(v) for v in allowed)}, got {cells[column]!r}"
+                )
+        if out["hands"] < 1:
+            raise ValueError(f"{path} line {number}: a game of no hands")
         parsed.append(out)
     return parsed
+
+
+def _number(text: str, kind: type, path: Path, line: int, column: str) -> Any:
+    """A cell as a finite number of ``kind``, at least 0."""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value < 0:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{path} line {line}: {column} must be {what} >= 0, got {text!r}")
+    return value
 
 
 def summarize(rows: list[dict[str, Any]], names: tuple[str, str] = ("A", "B")) -> dict[str, Any]:
@@ -294,8 +355,7 @@ def locate_framework(path: Path) -> Framework:
     if path.is_file():
         if path.suffix != ".jar":
             raise ValueError(f"--framework {path}: give a folder or a jar")
-        with zipfile.ZipFile(path) as jar:
-            names = [n for n in jar.namelist() if n.endswith("GinRummyGame.class")]
+        names = [n for n in _jar_names(path, "--framework") if n.endswith("GinRummyGame.class")]
         if not names:
             raise ValueError(f"{path} holds no GinRummyGame.class")
         package = ".".join(Path(names[0]).parent.parts)
@@ -315,6 +375,15 @@ def locate_framework(path: Path) -> Framework:
     return Framework((), tuple(sorted(found.parent.glob("*.java"))), package)
 
 
+def _jar_names(path: Path, option: str) -> list[str]:
+    """The entries of the jar ``path``; ``ValueError`` naming ``option`` when it is no jar."""
+    try:
+        with zipfile.ZipFile(path) as jar:
+            return jar.namelist()
+    except (OSError, zipfile.BadZipFile) as error:
+        raise ValueError(f"{option} {path} is not a jar (a zip file): {error}") from None
+
+
 def _source_for(package: str, text: str) -> str:
     """Our Java source for a framework in ``package`` (ours are written for ginrummy)."""
     if package == "ginrummy":
@@ -324,40 +393,93 @@ def _source_for(package: str, text: str) -> str:
     return _PACKAGE.sub(f"package {package};", text, count=1)
 
 
-def build(framework: Framework, build_dir: Path, javac: str = "javac") -> tuple[Path, ...]:
-    """Compile the framework's sources (if given as sources) and ours into ``build_dir``
-    (skipped when an earlier build of the same inputs is there); the classpath to run."""
+def default_build_dir() -> Path:
+    """The user's own cache folder: ``$XDG_CACHE_HOME`` (when it is an absolute path, as
+    the XDG specification asks) or ``~/.cache``, then ``rummy-analyzer/eaai``."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return root / "rummy-analyzer" / "eaai"
+
+
+def private_folder(path: Path) -> Path:
+    """``path`` as a folder that only this user can write to: made with mode 0700 when
+    missing; ``ValueError`` when it belongs to another user or others may write to it (a
+    build there could be anyone's code)."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        status = path.stat()
+    except OSError as error:
+        raise ValueError(f"--build-dir {path}: {error.strerror or error}") from None
+    if hasattr(os, "getuid") and status.st_uid != os.getuid():
+        raise ValueError(f"--build-dir {path} belongs to another user: give a folder of yours")
+    if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise ValueError(
+            f"--build-dir {path} is writable by others: run chmod go-w on it or give another"
+        )
+    return path
+
+
+def build_key(framework: Framework) -> str:
+    """A hash of everything a build is compiled from: our sources, the framework's sources
+    or the classes of its package (a jar whole), and its package."""
     digest = hashlib.sha256()
-    for source in (*framework.sources, *JAVA_SOURCES):
-        digest.update(str(source).encode() + b"\0" + source.read_bytes())
+
+    def add(name: str, data: bytes) -> None:
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+
+    add("package", framework.package.encode())
+    for source in (*JAVA_SOURCES, *framework.sources):
+        add(source.name, source.read_bytes())
     for entry in framework.classpath:
-        digest.update(str(entry).encode())
         if entry.is_file():
-            digest.update(str(entry.stat().st_mtime_ns).encode())
-    target = build_dir / digest.hexdigest()[:16]
-    done = target / "BUILT"
-    if done.exists():
-        return (target / "classes", *framework.classpath)
-    if shutil.which(javac) is None and not Path(javac).exists():
-        raise ValueError(f"{javac} not found: the match needs a JDK (javac and java)")
+            add(entry.name, entry.read_bytes())
+        else:
+            folder = entry.joinpath(*framework.package.split(".")) if framework.package else entry
+            for compiled in sorted(folder.glob("*.class")):
+                add(compiled.name, compiled.read_bytes())
+    return digest.hexdigest()
+
+
+def build(framework: Framework, build_dir: Path, javac: str = "javac") -> tuple[Path, ...]:
+    """Compile the framework's sources (if given as sources) and ours into the private
+    folder ``build_dir``, under the hash of what they are compiled from (skipped when
+    that build is there); the classpath to run.  A build is compiled in a folder of its
+    own and renamed into place whole, so a build that stopped part way is never used."""
+    folder = private_folder(build_dir)
+    try:
+        target = folder / build_key(framework)
+    except OSError as error:
+        raise ValueError(f"--framework: cannot read {error.filename}: {error.strerror}") from None
     classes = target / "classes"
-    shutil.rmtree(target, ignore_errors=True)
-    (target / "src").mkdir(parents=True)
-    classes.mkdir()
-    ours = []
-    for source in JAVA_SOURCES:
-        copy = target / "src" / source.name
-        copy.write_text(_source_for(framework.package, source.read_text()))
-        ours.append(copy)
-    classpath = os.pathsep.join(str(p) for p in framework.classpath)
-    command = [javac, "-nowarn", "-encoding", "UTF-8", "-d", str(classes)]
-    if classpath:
-        command += ["-cp", classpath]
-    command += [*(str(s) for s in framework.sources), *(str(s) for s in ours)]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        raise ValueError(f"compiling failed:\n{result.stderr}")
-    done.write_text(" ".join(command) + "\n")
+    if classes.is_dir():
+        return (classes, *framework.classpath)
+    if shutil.which(javac) is None:
+        raise ValueError(f"--javac {javac} not found: the match needs a JDK (javac and java)")
+    work = Path(tempfile.mkdtemp(prefix=".building-", dir=folder))
+    try:
+        (work / "src").mkdir()
+        (work / "classes").mkdir()
+        ours = []
+        for source in JAVA_SOURCES:
+            copy = work / "src" / source.name
+            copy.write_text(_source_for(framework.package, source.read_text()))
+            ours.append(copy)
+        classpath = os.pathsep.join(str(p) for p in framework.classpath)
+        command = [javac, "-nowarn", "-encoding", "UTF-8", "-d", str(work / "classes")]
+        if classpath:
+            command += ["-cp", classpath]
+        command += [*(str(s) for s in framework.sources), *(str(s) for s in ours)]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise ValueError(f"compiling failed:\n{result.stderr}")
+        try:
+            work.rename(target)
+        except OSError:
+            if not classes.is_dir():  # else another match made the same build meanwhile
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return (classes, *framework.classpath)
 
 
@@ -402,8 +524,16 @@ def java_command(
 
 
 # ---------------------------------------------------------------------- command line
+class _Parser(argparse.ArgumentParser):
+    """argparse with the analyzer's errors: one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"Error: {message}\n")
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    """The options, each checked (:func:`check_args`): a bad one exits with one line."""
+    parser = _Parser(
         description="Play two EAAI GinRummyPlayers in your copy of the framework (mirrored "
         "pairs, fixed seeds): a CSV row per game and a summary."
     )
@@ -429,16 +559,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="PATH",
-        help="More classes (other players), repeatable.",
+        help="More classes (other players): folders or jars, repeatable.",
     )
     parser.add_argument(
-        "--pairs", type=int, default=100, help="Mirrored pairs of games (default: %(default)s)."
+        "--pairs",
+        type=int,
+        default=100,
+        help=f"Mirrored pairs of games, 1-{MAX_EAAI_PAIRS} (default: %(default)s).",
     )
     parser.add_argument(
         "--seed",
         type=int,
         default=1,
-        help="Deck seed: pair k deals from seed * 1000003 + k (default: %(default)s).",
+        help=f"Deck seed, 0-{EAAI_SEED_MAX}: pair k deals from seed * 1000003 + k "
+        "(default: %(default)s).",
     )
     parser.add_argument(
         "--out",
@@ -456,7 +590,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--agent-seed",
         type=int,
         default=0,
-        help="Seed of the agents' random streams (default: %(default)s).",
+        help=f"Seed of the agents' random streams, 0-{EAAI_SEED_MAX} (default: %(default)s).",
     )
     parser.add_argument(
         "--agent",
@@ -466,8 +600,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--build-dir",
         type=Path,
-        default=Path(tempfile.gettempdir()) / "analyzer-eaai-match",
-        help="Where the compiled classes are cached (default: %(default)s).",
+        default=None,
+        help="Where the compiled classes are cached: a folder only you can write to "
+        "(default: $XDG_CACHE_HOME/rummy-analyzer/eaai or ~/.cache/rummy-analyzer/eaai).",
     )
     parser.add_argument("--java", default="java")
     parser.add_argument("--javac", default="javac")
@@ -484,75 +619,142 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="Only summarize an existing match CSV (no Java needed).",
     )
     args = parser.parse_args(argv)
-    if args.summary is None:
-        if args.framework is None:
-            parser.error("give --framework (or --summary CSV)")
-        if args.pairs < 1:
-            parser.error("--pairs must be 1 or more")
-        if not 0 <= args.seed < 2**31:
-            parser.error("--seed must be 0 <= seed < 2**31")
-        for name in ("player_a", "player_b"):
-            spec = getattr(args, name)
-            if not spec or spec == "analyzer:" or any(c.isspace() for c in spec):
-                parser.error(
-                    f"--{name.replace('_', '-')}: a class name or analyzer:SPEC, without spaces"
-                )
+    if args.summary is None and args.framework is None:
+        parser.error("give --framework (or --summary CSV)")
+    try:
+        check_args(args)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
+    if args.build_dir is None:
+        args.build_dir = default_build_dir()
     return args
 
 
+_CLASS_NAME = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """``ValueError`` naming the first bad option of a match (nothing to check for
+    ``--summary`` alone): every one is checked here, before anything is compiled or run
+    (the Java side would reject some only once its JVM runs, or not at all)."""
+    if args.summary is not None:
+        return
+    check_int(args.pairs, "--pairs", 1, MAX_EAAI_PAIRS)
+    check_int(args.seed, "--seed", 0, EAAI_SEED_MAX)
+    check_int(args.agent_seed, "--agent-seed", 0, EAAI_SEED_MAX)
+    check_int(args.progress, "--progress", 0, 2 * MAX_EAAI_PAIRS)
+    from analyzer.gin.model.rules import resolve_rules
+
+    try:
+        resolve_rules(args.rules)
+    except ValueError as error:
+        raise ValueError(f"--rules: {error}") from None
+    check_players(args)
+    if args.agent is not None:
+        command = args.agent.split()
+        if not command or shutil.which(command[0]) is None:
+            raise ValueError(f"--agent {args.agent!r}: no such program")
+    for entry in args.extra_classpath:
+        for part in entry.split(os.pathsep):
+            check_classpath_entry(Path(part))
+    if args.out.is_dir():
+        raise ValueError(f"--out {args.out} is a folder: give the CSV's file name")
+
+
 def check_players(args: argparse.Namespace) -> None:
-    """Raise ValueError for an ``analyzer:SPEC`` player the analyzer does not know (before
-    the JVM starts the agent, which would fail only at its first question)."""
+    """Raise ValueError for a player that is no Java class name or an ``analyzer:SPEC``
+    the analyzer does not know (before the JVM starts the agent, which would fail only at
+    its first question)."""
     from analyzer.gin.play.players import parse_player
 
     for name in ("player_a", "player_b"):
         spec = getattr(args, name)
+        option = f"--{name.replace('_', '-')}"
         if spec.startswith("analyzer:"):
+            if any(c.isspace() for c in spec):  # the agent's command line is split at spaces
+                raise ValueError(f"{option} {spec!r}: analyzer:SPEC without spaces")
             try:
                 parse_player(spec.removeprefix("analyzer:"))
             except ValueError as error:
-                raise ValueError(f"--{name.replace('_', '-')} {spec}: {error}") from None
+                raise ValueError(f"{option} {spec}: {error}") from None
+        elif not _CLASS_NAME.fullmatch(spec):
+            raise ValueError(f"{option} {spec!r}: give a Java class name or analyzer:SPEC")
 
 
-def _names(rows_path: Path, args: argparse.Namespace | None) -> tuple[str, str]:
+def check_classpath_entry(path: Path) -> None:
+    """An ``--extra-classpath`` entry: a folder, a jar, or ``folder/*`` (every jar in it)."""
+    if path.name == "*":
+        if not path.parent.is_dir():
+            raise ValueError(f"--extra-classpath {path}: {path.parent} is not a folder")
+    elif not path.exists():
+        raise ValueError(f"--extra-classpath {path} does not exist")
+    elif not path.is_dir():
+        _jar_names(path, "--extra-classpath")
+
+
+def _names(rows_path: Path) -> tuple[str, str]:
+    """The players' names from the summary beside a match CSV (A and B without one)."""
     meta = rows_path.with_suffix(".json")
-    if args is not None and args.summary is None:
-        return args.player_a, args.player_b
-    if meta.exists():
-        players = json.loads(meta.read_text()).get("players", {})
-        return players.get("a", "A"), players.get("b", "B")
-    return "A", "B"
+    if not meta.exists():
+        return "A", "B"
+    try:
+        with meta.open(encoding="utf-8") as stream:
+            summary = load_json(read_text(stream, what=str(meta)), str(meta))
+    except OSError as error:
+        raise ValueError(f"{meta}: {error.strerror or error}") from None
+    players = summary.get("players", {}) if isinstance(summary, dict) else None
+    names = (players.get("a", "A"), players.get("b", "B")) if isinstance(players, dict) else ()
+    if len(names) != 2 or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"{meta}: its players are not two names")
+    return names[0], names[1]
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if args.summary is not None:
-        summary = summarize(read_rows(args.summary), _names(args.summary, args))
-        print(format_summary(summary))
-        return 0
     try:
-        check_players(args)
+        if args.summary is not None:
+            try:
+                rows, names = read_rows(args.summary), _names(args.summary)
+            except ValueError as error:  # its text starts with the file's name
+                raise ValueError(f"--summary {error}") from None
+            print(format_summary(summarize(rows, names)))
+            return 0
+        if shutil.which(args.java) is None:
+            raise ValueError(
+                f"--java {args.java} not found: the match needs a JDK (javac and java)"
+            )
         framework = locate_framework(args.framework)
         classpath = build(framework, args.build_dir, args.javac)
-    except ValueError as error:
+        args.out = args.out.resolve()
+        try:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ValueError(f"--out {args.out}: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:  # an OSError names its file
         print(f"Error: {error}", file=sys.stderr)
         return 2
-    args.out = args.out.resolve()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     command = java_command(args, classpath, framework.package, args.out)
     result = subprocess.run(command, cwd=ROOT, check=False)
     if result.returncode != 0:
         print(f"Error: the match stopped (java exited with {result.returncode})", file=sys.stderr)
         return 1
-    summary = summarize(read_rows(args.out), (args.player_a, args.player_b))
-    summary["command"] = {
-        "pairs": args.pairs,
-        "seed": args.seed,
-        "rules": args.rules,
-        "agent_seed": args.agent_seed,
-        "argv": ["python", "scripts/eaai/match.py", *(argv if argv is not None else sys.argv[1:])],
-    }
-    args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
+    try:
+        summary = summarize(read_rows(args.out), (args.player_a, args.player_b))
+        summary["command"] = {
+            "pairs": args.pairs,
+            "seed": args.seed,
+            "rules": args.rules,
+            "agent_seed": args.agent_seed,
+            "argv": [
+                "python",
+                "scripts/eaai/match.py",
+                *(argv if argv is not None else sys.argv[1:]),
+            ],
+        }
+        args.out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n")
+    except (OSError, ValueError) as error:
+        print(f"Error: the match's output: {error}", file=sys.stderr)
+        return 1
     print(format_summary(summary))
     return 0
 

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import cli
-from analyzer.core import cluster
+from analyzer.core import cluster, limits
 from analyzer.core.chunks import ChunkPlan, fold_chunks
 from analyzer.core.cluster import SchedulerUnreachable
 from analyzer.gin.model.policies import parse_policy
@@ -92,10 +92,51 @@ def test_interrupted_simulate_summarises_finished_deals():
     )
 
 
-@pytest.mark.parametrize("text", ["local", "local:0", "local:x", "local:-1"])
+@pytest.mark.parametrize(
+    "text",
+    ["local", "local:0", "local:x", "local:-1", "local: 2", "local:²", "local:" + "9" * 5000],
+)
 def test_malformed_local_scheduler(text):
     with pytest.raises(ValueError, match="local:N"):
         cluster.resolve_scheduler(text)
+
+
+def test_local_workers_are_bounded_by_the_cores(monkeypatch):
+    high = limits.max_local_workers()
+    assert high == limits.LOCAL_WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+    assert cluster.resolve_scheduler(f"local:{high}") == f"local:{high}"
+    message = f"local:N with N 1-{high} worker processes"
+    with pytest.raises(ValueError, match=message):
+        cluster.resolve_scheduler(f"local:{high + 1}")
+    monkeypatch.setenv(cluster.SCHEDULER_ENV, "local:100000")  # the variable is checked too
+    with pytest.raises(ValueError, match=message):
+        cluster.resolve_scheduler(None)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("tcp://head-node", "expected host:port with a port 1-65535"),
+        ("head-node:0", "expected host:port with a port 1-65535"),
+        ("tcp://head-node:65536", "expected host:port with a port 1-65535"),
+        ("tcp://head-node:x", "expected host:port with a port 1-65535"),
+        ("http://head-node:8786", "unknown protocol 'http'; Dask knows inproc, tcp"),
+        ("tcp://head node:8786", "spaces or control characters"),
+        ("tcp://head-node:8786\x00", "spaces or control characters"),
+        ("tcp://" + "h" * 300 + ":8786", "longer than 256 characters"),
+    ],
+)
+def test_malformed_scheduler_address(text, problem):
+    pytest.importorskip("distributed")
+    with pytest.raises(ValueError, match=f"not a Dask scheduler address or local:N: .*{problem}"):
+        cluster.resolve_scheduler(text)
+
+
+def test_scheduler_addresses_are_checked_without_a_lookup():
+    pytest.importorskip("distributed")
+    for text in ("tcp://no-such-host.invalid:8786", "no-such-host.invalid:8786", "tls://h:1"):
+        assert cluster.resolve_scheduler(text) == text  # unresolvable: found out on connecting
+    assert cluster.resolve_scheduler("tcp://[::1]:8786") == "tcp://[::1]:8786"
 
 
 def test_scheduler_from_environment(monkeypatch):
@@ -272,7 +313,7 @@ def test_malformed_address_is_one_cli_line():
     assert result.exit_code == 2
     assert result.output.splitlines() == [
         (
-            "Error: not a Dask scheduler address: 'nowhere' "
-            "(missing port number in address 'nowhere')"
+            "Error: Invalid value for '--scheduler': not a Dask scheduler address or local:N: "
+            "'nowhere' (expected host:port with a port 1-65535)"
         )
     ]

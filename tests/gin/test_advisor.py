@@ -71,6 +71,20 @@ def test_a_knock_the_rules_forbid_is_an_error(rules, upcard, message):
         parse_action("knock Kd", pos, rules)
 
 
+def test_an_action_listed_twice_is_an_error():
+    """Each action is raced once (the memory a sample takes counts on it): the same
+    action twice, however it is written, is refused, on the command line too."""
+    pos = position(KNOCKABLE, stock=18)
+    with pytest.raises(ValueError, match=r"^actions names 'play Kd' twice$"):
+        advise(pos, actions=["play Kd", "knock Kd", "discard kd"], samples=64)
+    result = CliRunner().invoke(
+        advise_command,
+        ["--hand", KNOCKABLE, "--stock", "18", "--action", "play Kd", "--action", "play K♦"],
+    )
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: actions names 'play Kd' twice"
+
+
 def test_oklahoma_spade_upcard_doubles_and_limit_follows_it():
     pos = position(KNOCKABLE, pile="Ts 2d", stock=29)  # the whole pile: Ts is the upcard
     assert pos.upcard == cards.parse_card("Ts")

@@ -86,9 +86,11 @@ def test_seat_view_records_what_the_seat_sees():
 
 def test_seat_view_refuses_impossible_reports():
     view = Hand.seat_view(1, _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh"), dealer=1)
-    with pytest.raises(ValueError, match="already seen"):
+    with pytest.raises(ValueError, match=r"^As was already seen in this hand$"):
         view.turn_upcard(parse_card("As"))
     view.turn_upcard(parse_card("8c"))
+    with pytest.raises(ValueError, match=r"^the upcard is already known to be 8c, not 9c$"):
+        view.turn_upcard(parse_card("9c"))
     view.opponent_plays(Move("pass"))
     with pytest.raises(ValueError, match="opponent_plays is for"):
         view.opponent_plays(Move("pass"))  # seat 1's own move now
@@ -114,7 +116,11 @@ def test_decide_leaves_the_state_alone_and_copy_is_independent():
         ("fold", None, "unknown move"),
         ("discard", None, "needs card"),
         ("pass", 3, "takes no"),
-        ("knock", 60, "not 0-51"),
+        ("knock", 60, "bad card index 60: expected an integer 0-51"),
+        ("knock", -1, "bad card index -1"),
+        ("discard", "Kd", "bad card index 'Kd'"),
+        ("discard", True, "bad card index True"),
+        ("discard", 3.0, "bad card index 3.0"),
     ],
 )
 def test_bad_moves_are_value_errors(kind, card, text):
@@ -230,3 +236,131 @@ def test_big_gin_comes_first_and_may_be_declined():
 def test_a_deal_refuses_a_seed_outside_its_range(arguments, message):
     with pytest.raises(ValueError, match=message):
         Hand.deal(**arguments)
+
+
+STANDARD_TARGET = RULES["standard"].target
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        # a deck value is checked before any conversion: 256 would wrap to card 0 as int8
+        ({"deck": [256, *range(1, 52)]}, ValueError, "bad card index 256"),
+        ({"deck": np.arange(52) + 256}, ValueError, "bad card index .*256"),
+        ({"deck": [*range(51), 50]}, ValueError, "duplicate card 'Qs'"),
+        ({"deck": list(range(51))}, ValueError, "holds the 52 cards, got 51 values"),
+        ({"deck": [*range(52), 0]}, ValueError, "holds the 52 cards, got 53 values"),
+        ({"deck": [0.0, *range(1, 52)]}, ValueError, "bad card index 0.0"),
+        ({"deck": [True, 0, *range(2, 52)]}, ValueError, "bad card index True"),
+        ({"deck": "As 2s 3s"}, TypeError, "deck must be a list of card indices"),
+        ({"deck": 2**52 - 1}, TypeError, "deck must be a list of card indices"),
+        ({"scores": (0, 0, 0)}, ValueError, "scores must be a pair of integers"),
+        ({"scores": 5}, TypeError, "scores must be a pair of integers"),
+        ({"scores": "05"}, TypeError, "scores must be a pair of integers"),
+        ({"scores": (True, 0)}, TypeError, r"scores\[0\] must be an integer, got True"),
+        ({"scores": (0, 1.5)}, TypeError, r"scores\[1\] must be an integer, got 1.5"),
+        ({"scores": (-1, 0)}, ValueError, rf"scores\[0\] must be 0-{STANDARD_TARGET - 1}, got -1"),
+        (
+            {"scores": (0, STANDARD_TARGET)},
+            ValueError,
+            rf"scores\[1\] must be 0-{STANDARD_TARGET - 1}",
+        ),
+        ({"scores": (0, 2**64)}, ValueError, r"scores\[1\] must be"),
+        ({"dealer": True}, TypeError, "dealer must be 0 or 1, got True"),
+        ({"dealer": 1.0}, TypeError, "dealer must be 0 or 1, got 1.0"),
+        ({"dealer": 2}, ValueError, "dealer must be 0 or 1, got 2"),
+        ({"rules": "nonsense"}, ValueError, "nonsense"),
+        ({"rules": 5}, TypeError, "rules must be a Rules or a rules preset name"),
+        ({"seed": "1"}, TypeError, "seed must be an integer"),
+    ],
+)
+def test_a_deal_checks_every_argument(arguments, error, message):
+    with pytest.raises(error, match=message):
+        Hand.deal(**arguments)
+
+
+def test_a_deal_takes_rules_by_name_and_the_scores_up_to_the_target():
+    named = Hand.deal("oklahoma", seed=4, scores=(149, 0))
+    assert named.rules == RULES["oklahoma"] and named.scores == (149, 0)
+    assert np.array_equal(named.state, Hand.deal(RULES["oklahoma"], seed=4, scores=(149, 0)).state)
+    deck = np.arange(52, dtype=np.int64)  # any integer dtype: the values are what counts
+    assert Hand.deal(deck=deck).cards(0) == Hand.deal(deck=list(range(52))).cards(0)
+
+
+def test_a_seat_view_and_a_position_check_their_arguments():
+    from analyzer.gin.play.advisor import Position
+
+    cards = _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh")
+    position = Position.from_options("3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", stock=25)
+    cases = [
+        (lambda: Hand.seat_view(0, [*cards[:9], cards[0]], 1), ValueError, "duplicate card 'As'"),
+        (lambda: Hand.seat_view(0, [*cards[:9], 300], 1), ValueError, "bad card index 300"),
+        (lambda: Hand.seat_view(0, [*cards[:9], "Kd"], 1), ValueError, "bad card index 'Kd'"),
+        (lambda: Hand.seat_view(0, "As 2s", 1), TypeError, "cards must be a list of card"),
+        (lambda: Hand.seat_view(True, cards, 1), TypeError, "seat must be 0 or 1, got True"),
+        (lambda: Hand.seat_view(0, cards, 1, seed=-1), ValueError, "seed must be"),
+        (lambda: Hand.seat_view(0, cards, 1, hand_index=2**63), ValueError, "hand_index must"),
+        (lambda: Hand.seat_view(0, cards, 1, throw_back=1), TypeError, "throw_back must be True"),
+        (lambda: Hand.seat_view(0, cards, 1, scores=[0, -5]), ValueError, r"scores\[1\] must be"),
+        (lambda: Hand.seat_view(0, cards, 1, rules=None), TypeError, "rules must be a Rules"),
+        (lambda: Hand.from_position("As 2s"), TypeError, "position must be an advisor Position"),
+        (lambda: Hand.from_position(position, seed=2**63), ValueError, "seed must be"),
+        (lambda: Hand.from_position(position, rules="nonsense"), ValueError, "nonsense"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+    assert Hand.from_position(position, "standard").cards(0) == tuple(sorted(position.hand))
+
+
+def test_every_method_checks_seats_cards_moves_and_players():
+    hand = Hand.deal(seed=5)
+    for read in (
+        hand.cards,
+        hand.hand_mask,
+        hand.own_turns,
+        hand.took,
+        hand.threw,
+        hand.held,
+        hand.refused,
+        hand.deadwood,
+    ):
+        with pytest.raises(ValueError, match="seat must be 0 or 1, got 2"):
+            read(2)
+        with pytest.raises(ValueError, match="seat must be 0 or 1, got -1"):
+            read(-1)  # would read the slot before the seat's
+        with pytest.raises(TypeError, match="seat must be 0 or 1, got True"):
+            read(True)
+    before = hand.state.copy()
+    with pytest.raises(TypeError, match="move must be a Move"):
+        hand.play("pass")
+    with pytest.raises(TypeError, match="player must be a policy name"):
+        hand.decide(5)
+    with pytest.raises(ValueError, match="nonsense"):
+        hand.decide("nonsense")
+    with pytest.raises(TypeError, match="players must be a pair of players"):
+        hand.play_on("basic")
+    with pytest.raises(ValueError, match="players must be a pair of players, one per seat, got 3"):
+        hand.play_on(("basic", "basic", "basic"))
+    with pytest.raises(TypeError, match=r"players\[1\] must be a policy name"):
+        hand.play_on(("basic", None))
+    assert np.array_equal(hand.state, before)
+    view = Hand.seat_view(0, _cards("As 2s 3s 4s 5s 9h 9d Kc Qd Jh"), dealer=1)
+    with pytest.raises(ValueError, match="bad card index 60"):
+        view.turn_upcard(60)
+    view.turn_upcard(parse_card("8c"))
+    view.play(Move("pass"))
+    view.opponent_plays(Move("pass"))
+    with pytest.raises(ValueError, match="bad card index True"):
+        view.play(Move("draw"), drawn=True)
+    with pytest.raises(ValueError, match=r"^8c was already seen in this hand$"):
+        view.play(Move("draw"), drawn=parse_card("8c"))
+
+
+def test_decide_and_play_on_take_players_by_name():
+    hand = Hand.deal(seed=9)
+    assert hand.copy().decide("basic") == hand.copy().decide(POLICIES["basic"])
+    by_name, by_object = hand.copy(), hand.copy()
+    moves = by_name.play_on(["expert", "simple,knock=7"])
+    assert moves == by_object.play_on((POLICIES["expert"], POLICIES["simple"].with_knock(7)))
+    assert np.array_equal(by_name.state, by_object.state)

@@ -11,7 +11,13 @@ import pytest
 
 import analyzer as az
 import analyzer.api  # loaded here: the timings below are of the checks alone
-from analyzer.core.limits import MAX_RAW_UNITS, MAX_SAMPLES, MAX_UNITS, SEED_MAX
+from analyzer.core.limits import (
+    MAX_LISTED_PLAYERS,
+    MAX_RAW_UNITS,
+    MAX_SAMPLES,
+    MAX_UNITS,
+    SEED_MAX,
+)
 from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Discard, Policy, parse_policy
 from analyzer.gin.play.players import SearchPolicy
 from analyzer.interop.eaai import AgentSession
@@ -91,6 +97,16 @@ CASES = [
     (lambda: az.tournament("basic"), TypeError, "policies must be a list of policies"),
     (lambda: az.tournament(["basic"]), ValueError, "at least two policies"),
     (lambda: az.tournament(["basic", "basic"]), ValueError, "names 'basic' twice"),
+    (
+        lambda: az.tournament(["basic", "simple", "basic,knock=10"]),
+        ValueError,
+        "policies names the same player twice: 'basic' and 'basic,knock=10'",
+    ),
+    (
+        lambda: az.tournament(["basic"] * (MAX_LISTED_PLAYERS + 1)),
+        ValueError,
+        f"policies lists {MAX_LISTED_PLAYERS + 1} players; at most {MAX_LISTED_PLAYERS}",
+    ),
     (lambda: az.tournament(["basic", None]), TypeError, "policies[1] must be a policy"),
     (lambda: az.dealt(deals=0), ValueError, "deals must be 1-"),
     (lambda: az.dealt(seed=2**63), ValueError, "seed must be 0-"),

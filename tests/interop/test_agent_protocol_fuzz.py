@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli.main import cli
-from analyzer.core.cards import parse_card
+from analyzer.core.cards import format_card, parse_card
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS as RULES
 from analyzer.interop.eaai import QUESTIONS, REPORTS, AgentSession, card_text
@@ -226,6 +226,7 @@ def check_reply(message: dict[str, Any], reply: Any, hand_before: set[int]) -> N
         json.dumps(reply)  # one JSON line
     if reply is not None and "error" in reply:
         assert isinstance(reply["error"], str) and "\n" not in reply["error"], reply
+        assert "card index" not in reply["error"], reply  # a card is named, as sent
         return
     if kind not in QUESTIONS:
         assert reply is None, (message, reply)
@@ -350,3 +351,17 @@ def test_agent_command_refuses_an_endless_line():
     assert result.stderr.strip().splitlines() == [
         "Error: agent message 1 is longer than 16,384 characters"
     ]
+
+
+def test_errors_name_cards_not_indices():
+    session = new_session()
+    start = dict(legal_transcript()[0])
+    cards = start["cards"]
+    first = format_card(parse_card(cards[0]))
+    reply = session.handle({**start, "cards": [*cards[:-1], cards[0]]})
+    assert reply == {"error": f"bad startGame message: duplicate card '{first}'"}
+    assert session.handle(start) is None
+    reply = session.handle({"type": "willDrawFaceUpCard", "card": cards[0]})
+    assert reply == {
+        "error": f"bad willDrawFaceUpCard message: {first} was already seen in this hand"
+    }

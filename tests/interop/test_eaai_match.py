@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 import zipfile
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from analyzer.core.limits import EAAI_SEED_MAX, MAX_EAAI_PAIRS
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import PRESETS
 from analyzer.interop.eaai import AgentSession
@@ -118,7 +120,10 @@ def test_summary_command_line(tmp_path, capsys):
     assert "X" in out and "Y" in out and "4 games (2 mirrored pairs)" in out
 
 
-def test_argument_parsing(tmp_path):
+def test_argument_parsing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the extra classpath is given relative to it
+    for folder in ("m1", "m2"):
+        (tmp_path / folder).mkdir()
     args = match.parse_args(["--framework", str(tmp_path), "--pairs", "3"])
     assert args.player_a == "analyzer:expert"
     assert args.player_b == "ginrummy.SimpleGinRummyPlayer"
@@ -142,7 +147,7 @@ def test_argument_parsing(tmp_path):
             "--extra-classpath",
             "m2",
             "--agent",
-            "/opt/py -m analyzer agent",
+            f"{sys.executable} -m analyzer agent",
         ]
     )
     command = match.java_command(args, (Path("built"), Path("fw")), "ginrummy", Path("out.csv"))
@@ -152,7 +157,7 @@ def test_argument_parsing(tmp_path):
     assert "ginrummy.EaaiMatch" in command
     assert command[command.index("--a") + 1] == "analyzer:search,budget=32"
     agent = [command[i + 1] for i, part in enumerate(command) if part == "--agent-arg"]
-    assert agent == ["/opt/py", "-m", "analyzer", "agent"]
+    assert agent == [sys.executable, "-m", "analyzer", "agent"]
     assert match.main_class("") == "EaaiMatch"
     match.check_players(args)
     args.player_b = "analyzer:nonsense"
@@ -189,6 +194,188 @@ def test_locating_the_framework(tmp_path):
         match.locate_framework(empty)
     # our sources are written for package ginrummy; the default package drops the line
     assert "package" not in match._source_for("", "package ginrummy;\nclass X {}\n")
+
+
+def test_every_committed_match_summarizes(capsys):
+    """The checked reader takes every match CSV (and summary) the repository holds."""
+    committed = sorted((ROOT / "results" / "interop").glob("eaai_*.csv"))
+    assert committed
+    for path in committed:
+        assert match.main(["--summary", str(path)]) == 0
+    assert "mirrored pairs" in capsys.readouterr().out
+
+
+def _framework_classes(folder: Path, content: bytes = b"v1") -> Path:
+    (folder / "ginrummy").mkdir(parents=True)
+    (folder / "ginrummy" / "GinRummyGame.class").write_bytes(content)
+    return folder
+
+
+def _not_a_jar(path: Path) -> Path:
+    path.write_text("not a zip file\n")
+    return path
+
+
+def _bad_options(tmp: Path) -> list[tuple[list[str], str]]:
+    """(options after a good --framework, --out and --build-dir; what the error names)."""
+    folder = tmp / "folder"
+    folder.mkdir()
+    return [
+        (["--pairs", "x"], "argument --pairs"),
+        (["--pairs", "0"], "--pairs must be"),
+        (["--pairs", str(MAX_EAAI_PAIRS + 1)], "--pairs must be"),
+        (["--seed", str(EAAI_SEED_MAX + 1)], "--seed must be"),
+        (["--agent-seed", "-1"], "--agent-seed must be"),
+        (["--agent-seed", str(EAAI_SEED_MAX + 1)], "--agent-seed must be"),
+        (["--progress", "-1"], "--progress must be"),
+        (["--rules", "nope"], "--rules: unknown rules preset 'nope'"),
+        (["--player-b", "not a class"], "--player-b 'not a class'"),
+        (["--player-a", "analyzer:expert, knock=gin"], "--player-a"),
+        (["--player-a", "analyzer:nonsense"], "--player-a analyzer:nonsense"),
+        (["--agent", "/nonexistent/python -m analyzer agent"], "--agent"),
+        (["--extra-classpath", str(tmp / "missing")], "--extra-classpath"),
+        (["--extra-classpath", str(tmp / "missing" / "*")], "--extra-classpath"),
+        (["--extra-classpath", str(_not_a_jar(tmp / "players.jar"))], "--extra-classpath"),
+        (["--out", str(folder)], "--out"),
+        (["--java", "/nonexistent/java"], "--java"),
+        (["--framework", str(_not_a_jar(tmp / "framework.jar"))], "--framework"),
+        (["--framework", str(tmp / "missing")], "--framework"),
+    ]
+
+
+def _bad_summaries(tmp: Path) -> list[tuple[Path, str]]:
+    """(a damaged --summary CSV, what the error says)."""
+    good = _write(tmp).read_text().splitlines()
+    cases = {
+        "missing": None,
+        "empty": "",
+        "header_only": good[0],
+        "wrong_columns": "game,pair\n0,0",
+        "short_row": "\n".join([*good[:2], "0,0,1000003"]),
+        "bad_number": "\n".join([good[0], good[1].replace(",104,", ",x,", 1)]),
+        "negative": "\n".join([good[0], good[1].replace(",104,", ",-4,", 1)]),
+        "no_hands": "\n".join([good[0], good[1].replace(",104,40,5,", ",104,40,0,", 1)]),
+        "nan_time": "\n".join([good[0], good[1].replace(",50.0,", ",nan,", 1)]),
+        "bad_winner": "\n".join([good[0], good[1].replace(",a,a,,", ",a,c,,", 1)]),
+        "long_line": "\n".join([good[0], "9" * 5000]),
+    }
+    out = []
+    for name, text in cases.items():
+        path = tmp / f"{name}.csv"
+        if text is not None:
+            path.write_text(text + "\n")
+        out.append((path, str(path)))
+    binary = tmp / "binary.csv"
+    binary.write_bytes(b"\xff\xfe" + good[0].encode())
+    out.append((binary, "not UTF-8"))
+    out.append((tmp, "Is a directory"))
+    (tmp / "meta").mkdir()
+    (tmp / "typed").mkdir()
+    with_meta = _write(tmp / "meta")
+    with_meta.with_suffix(".json").write_text('{"players": [1, 2]')
+    out.append((with_meta, "match.json is not JSON"))
+    typed_meta = _write(tmp / "typed")
+    typed_meta.with_suffix(".json").write_text('{"players": {"a": 1, "b": "B"}}')
+    out.append((typed_meta, "its players are not two names"))
+    return out
+
+
+def _run(argv: list[str]) -> int:
+    """``match.main``'s exit status, whether it returns it or exits."""
+    try:
+        return match.main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def test_every_bad_option_is_one_line_before_anything_runs(tmp_path, monkeypatch, capsys):
+    """Each bad option of a match, and each damaged --summary file, is one line naming it
+    and exit status 2: no javac, no JVM, no traceback."""
+
+    def no_process(*args, **kwargs):
+        raise AssertionError(f"a process started: {args}")
+
+    monkeypatch.setattr(match.subprocess, "run", no_process)
+    framework = _framework_classes(tmp_path / "fw")
+    base = ["--framework", str(framework), "--out", str(tmp_path / "m.csv")]
+    base += ["--build-dir", str(tmp_path / "cache")]
+    (tmp_path / "summaries").mkdir()
+    cases = [(base + options, named) for options, named in _bad_options(tmp_path)]
+    cases += [(["--summary", str(p)], named) for p, named in _bad_summaries(tmp_path / "summaries")]
+    for argv, named in cases:
+        assert _run(argv) == 2, argv
+        captured = capsys.readouterr()
+        assert captured.out == "", argv
+        assert captured.err.startswith("Error: ") and captured.err.count("\n") == 1, captured.err
+        assert named in captured.err, (named, captured.err)
+
+
+def _fake_javac(folder: Path) -> tuple[Path, Path]:
+    """A stand-in for javac that writes the class files' folder (``-d``) with one class,
+    logs each call and fails while ``fail`` exists beside it: (program, log)."""
+    program, log = folder / "javac", folder / "calls.log"
+    program.write_text(
+        f"#!{sys.executable}\n"
+        "import pathlib, sys\n"
+        f"here = pathlib.Path({str(folder)!r})\n"
+        "with open(here / 'calls.log', 'a') as log:\n"
+        "    log.write(' '.join(sys.argv[1:]) + '\\n')\n"
+        "if (here / 'fail').exists():\n"
+        "    sys.exit('javac: compile error')\n"
+        "out = pathlib.Path(sys.argv[sys.argv.index('-d') + 1])\n"
+        "(out / 'EaaiMatch.class').write_bytes(b'compiled')\n"
+    )
+    program.chmod(0o755)
+    return program, log
+
+
+def test_the_build_cache_is_private_and_keyed_by_what_it_is_built_from(tmp_path, monkeypatch):
+    javac, log = _fake_javac(tmp_path)
+    framework = match.locate_framework(_framework_classes(tmp_path / "fw"))
+    cache = tmp_path / "user" / "cache"
+    classes = match.build(framework, cache, str(javac))[0]
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700  # made for this user alone
+    assert (classes / "EaaiMatch.class").read_bytes() == b"compiled"
+    assert classes.parent.parent == cache and len(log.read_text().splitlines()) == 1
+    assert match.build(framework, cache, str(javac))[0] == classes  # built once
+    assert len(log.read_text().splitlines()) == 1
+    # the framework changed (same paths, same size): a new build, the old one unused
+    (tmp_path / "fw" / "ginrummy" / "GinRummyGame.class").write_bytes(b"v2")
+    rebuilt = match.build(framework, cache, str(javac))[0]
+    assert rebuilt != classes and len(log.read_text().splitlines()) == 2
+    # a compile that fails leaves nothing that a later run could take for a build
+    (tmp_path / "fw" / "ginrummy" / "GinRummyGame.class").write_bytes(b"v3")
+    (tmp_path / "fail").touch()
+    before = sorted(cache.iterdir())
+    with pytest.raises(ValueError, match="compiling failed"):
+        match.build(framework, cache, str(javac))
+    assert sorted(cache.iterdir()) == before
+    (tmp_path / "fail").unlink()
+    assert match.build(framework, cache, str(javac))[0] not in (classes, rebuilt)
+    # a folder others may write to, or another user's, is refused before javac runs
+    calls = len(log.read_text().splitlines())
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    with pytest.raises(ValueError, match="writable by others"):
+        match.build(framework, shared, str(javac))
+    shared.chmod(0o775)
+    with pytest.raises(ValueError, match="writable by others"):
+        match.build(framework, shared, str(javac))
+    monkeypatch.setattr(match.os, "getuid", lambda: cache.stat().st_uid + 1)
+    with pytest.raises(ValueError, match="belongs to another user"):
+        match.build(framework, cache, str(javac))
+    assert len(log.read_text().splitlines()) == calls
+
+
+def test_the_default_build_cache_is_the_users_own(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert match.default_build_dir() == tmp_path / "rummy-analyzer" / "eaai"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # ignored, as XDG says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert match.default_build_dir() == tmp_path / "home" / ".cache" / "rummy-analyzer" / "eaai"
+    args = match.parse_args(["--framework", str(tmp_path)])
+    assert args.build_dir == match.default_build_dir()
 
 
 # ---------------------------------------------------------------------- the agent, many games

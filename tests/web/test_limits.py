@@ -18,7 +18,7 @@ from analyzer.gin.play.advisor import Position
 from analyzer.web.advisor_service import AdvisorService, AdvisorStopped
 from analyzer.web.app import create_app
 from analyzer.web.guards import SECURITY_HEADERS, host_policy
-from analyzer.web.schemas import LIMITS
+from analyzer.web.schemas import LIMITS, AdviseIn
 from analyzer.web.table_page import GameStore
 
 from .conftest import BASE_URL, KNOCK_DECISION
@@ -131,6 +131,50 @@ def test_advisor_settings_outside_their_ranges_get_400(client, field, value):
 def test_position_counts_outside_their_ranges_get_400(client, field, value):
     body = {"position": dict(KNOCK_DECISION, **{field: value}), "opponent": "basic"}
     assert f"position.{field}" in error_of(client.post("/api/advise", json=body), 400)
+
+
+@pytest.mark.parametrize(
+    ("route", "change", "field"),
+    [
+        ("/api/advise", {"samples": True}, "samples"),
+        ("/api/advise", {"samples": "300"}, "samples"),
+        ("/api/advise", {"samples": 300.0}, "samples"),
+        ("/api/advise", {"seed": True}, "seed"),
+        ("/api/advise", {"seed": "5"}, "seed"),
+        ("/api/advise", {"tolerance": "0.5"}, "tolerance"),
+        ("/api/advise", {"tolerance": True}, "tolerance"),
+        ("/api/advise", {"rules": 1}, "rules"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, stock="25")}, "position.stock"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, turn=True)}, "position.turn"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, turn=5.0)}, "position.turn"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, from_pile=1)}, "position.from_pile"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, from_pile="yes")}, "position.from_pile"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, score=[True, 5])}, "position.score"),
+        ("/api/advise", {"position": dict(KNOCK_DECISION, score=["10", 5])}, "position.score"),
+        ("/api/games", {"seed": True}, "seed"),
+        ("/api/games", {"seed": "7"}, "seed"),
+        ("/api/games", {"seed": 7.0}, "seed"),
+        ("/api/games", {"rules": 5}, "rules"),
+    ],
+)
+def test_json_fields_take_only_their_own_type(client, route, change, field):
+    """As the CLI's position file and the notebook API: no boolean or string where a
+    number is expected, no number where a boolean or a string is."""
+    body = {"opponent": "basic", "seed": 1}
+    if route == "/api/advise":
+        body |= {"position": KNOCK_DECISION, "samples": 300}
+    assert field in error_of(client.post(route, json=body | change), 400)
+
+
+def test_a_move_is_a_string(client):
+    game = client.post("/api/games", json={"opponent": "basic", "seed": 3}).json()
+    for move in (1, True, ["take"]):
+        response = client.post(f"/api/games/{game['id']}/move", json={"move": move})
+        assert "move" in error_of(response, 400)
+
+
+def test_a_json_integer_is_a_number():
+    assert AdviseIn.model_validate({"position": KNOCK_DECISION, "tolerance": 1}).tolerance == 1.0
 
 
 def test_index_arguments_outside_their_ranges_get_400(client):

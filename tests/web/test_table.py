@@ -261,3 +261,23 @@ def test_a_hand_history_holds_the_log_the_decisions_and_the_result():
         assert Position.from_json(row["position"]) == decision.position
     game.deal()
     assert game.history()["decisions"] == [] and game.history()["result"] is None
+
+
+def test_a_move_for_another_phase_says_what_this_phase_allows():
+    """A card is read only where a discard is asked for: 'big gin' at the upcard offer
+    is no move now (not "bad card 'gin'")."""
+    game = next(g for g in map(new_game, range(20)) if g.phase == "offer")
+    for text in ("big gin", "Big  Gin", "big gin Kd", "pass now", "knock 39", "play Kd", "gin"):
+        shown = " ".join(text.lower().split())
+        with pytest.raises(IllegalMove) as raised:
+            game.move(text)
+        assert str(raised.value) == f"'{shown}' is not a move now (offer); legal: take, pass"
+    while game.phase != "discard":
+        game.move(greedy_move(game))
+    legal = ", ".join(game.legal_moves())
+    for text in ("play", "knock", "big gin Kd", "take"):
+        with pytest.raises(IllegalMove) as raised:
+            game.move(text)
+        assert str(raised.value) == f"'{text.lower()}' is not a move now (discard); legal: {legal}"
+    with pytest.raises(IllegalMove, match="bad card 'zz'"):
+        game.move("play zz")  # here a card is asked for

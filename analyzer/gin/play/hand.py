@@ -36,11 +36,14 @@ True
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from ...core.cards import check_card, format_card, to_mask
 from ...core.limits import SEED_MAX, check_int, check_seed
 from ...core.rng import SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import (
@@ -67,10 +70,10 @@ from ..engine.transitions import (
 from ..evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ..model.knowledge import note_scores
 from ..model.policies import Policy
-from ..model.rules import STANDARD, Rules
+from ..model.rules import STANDARD, Rules, resolve_rules
 from .actions import KNOCK, MAX_ACTIONS, NO_TAKE, TAKE, legal_actions
 from .moves import Move
-from .players import SearchPolicy, rollout_policy
+from .players import SearchPolicy, chosen_player, rollout_policy
 from .search import search_action
 from .stopping import run_stoppable
 
@@ -96,6 +99,12 @@ class Hand:
     rules) and of the search player: hand ``k`` of a session uses stream ``k``, as the
     simulation drivers do.  A seat view's ``seat`` is the seat that sees it (None: full
     information).
+
+    The constructors and methods check their arguments as the command line does:
+    ``TypeError`` for a wrong kind of value (``True`` for a seat, a string for a card),
+    ``ValueError`` for a value out of range, naming the argument (and a card by its name).
+    Rules may be given by preset name and players by name or string form (``"basic"``,
+    ``"search,budget=64"``).
     """
 
     def __init__(
@@ -121,7 +130,7 @@ class Hand:
     @classmethod
     def deal(
         cls,
-        rules: Rules = STANDARD,
+        rules: Rules | str = STANDARD,
         deck: npt.ArrayLike | None = None,
         seed: int = 0,
         dealer: int = 0,
@@ -130,32 +139,30 @@ class Hand:
     ) -> Hand:
         """A full-information hand dealt from ``deck`` (52 card indices in the engine's
         layout) or, without one, shuffled from ``seed`` (0 <= seed < 2**63) and
-        ``hand_index`` (0 or more)."""
-        _check_seat(dealer, "dealer")
-        seed = check_seed(seed)
-        hand_index = check_int(hand_index, "hand_index", 0, SEED_MAX)
+        ``hand_index`` (0 or more); ``scores``: the seats' game scores before the hand,
+        each 0 up to below the rules' target."""
+        rules = _rules(rules)
+        dealer = _check_seat(dealer, "dealer")
+        key = _policy_key(seed, hand_index)
         if deck is None:
             order = np.empty(52, dtype=np.int8)
-            shuffle_deck(
-                np.array([stream_key(np.int64(seed), np.int64(hand_index))], dtype=np.uint64), order
-            )
+            shuffle_deck(np.array([key], dtype=np.uint64), order)
         else:
-            order = np.asarray(deck).astype(np.int8)
-            if order.shape != (52,) or sorted(order.tolist()) != list(range(52)):
-                raise ValueError("a deck order holds each card index 0-51 exactly once")
+            order = _deck_order(deck)
+        score0, score1 = _check_scores(scores, rules)
         state = new_state()
         rules_array = rules.to_array()
         new_hand(state, order, np.int64(dealer), rules_array)
-        note_scores(state, np.int64(scores[0]), np.int64(scores[1]))
-        return cls(state, rules, None, stream_key(np.int64(seed), np.int64(hand_index)))
+        note_scores(state, np.int64(score0), np.int64(score1))
+        return cls(state, rules, None, key)
 
     @classmethod
     def seat_view(
         cls,
         seat: int,
-        cards: list[int],
+        cards: Sequence[int],
         dealer: int,
-        rules: Rules = STANDARD,
+        rules: Rules | str = STANDARD,
         scores: tuple[int, int] = (0, 0),
         seed: int = 0,
         hand_index: int = 0,
@@ -167,25 +174,26 @@ class Hand:
         ``throw_back``: the game played elsewhere lets a player throw back the card it
         just took from the pile (OpenSpiel's ``gin_rummy`` does; the analyzer's rules do
         not), so the view takes that throw from the opponent."""
-        _check_seat(seat, "seat")
-        _check_seat(dealer, "dealer")
+        rules = _rules(rules)
+        seat, dealer = _check_seat(seat, "seat"), _check_seat(dealer, "dealer")
+        key = _policy_key(seed, hand_index)
+        if not isinstance(throw_back, bool):
+            raise TypeError(f"throw_back must be True or False, got {throw_back!r}")
         size = 11 if rules.opening == "eleven" and seat != dealer else 10
-        mask = 0
-        for card in cards:
-            if not 0 <= card < 52 or mask >> card & 1:
-                raise ValueError(f"bad or repeated card index {card} in the hand")
-            mask |= 1 << card
-        if len(cards) != size:
-            raise ValueError(f"seat {seat} is dealt {size} cards, got {len(cards)}")
+        listed = _card_list(cards, "cards")
+        mask = to_mask(listed)  # ValueError naming a card listed twice
+        if len(listed) != size:
+            raise ValueError(f"seat {seat} is dealt {size} cards, got {len(listed)}")
+        score0, score1 = _check_scores(scores, rules)
         state = new_state()
         rules_array = rules.to_array()
         new_seat_view(state, np.int64(seat), np.int64(mask), np.int64(dealer), rules_array)
-        note_scores(state, np.int64(scores[0]), np.int64(scores[1]))
-        return cls(state, rules, seat, stream_key(np.int64(seed), np.int64(hand_index)), throw_back)
+        note_scores(state, np.int64(score0), np.int64(score1))
+        return cls(state, rules, seat, key, throw_back)
 
     @classmethod
     def from_position(
-        cls, position: Position, rules: Rules = STANDARD, seed: int = 0, hand_index: int = 0
+        cls, position: Position, rules: Rules | str = STANDARD, seed: int = 0, hand_index: int = 0
     ) -> Hand:
         """Seat 0's view of a described mid-hand ``position`` (an advisor
         :class:`~analyzer.gin.play.advisor.Position`): it holds its 11 cards and is to discard;
@@ -199,8 +207,12 @@ class Hand:
         (held and refused cards, the discard log), the rules' bonuses nor the scores
         (see :func:`~analyzer.gin.engine.transitions.new_position`): the advisor's rollouts start
         from exactly this state.  ``oklahoma`` rules need the upcard (``ValueError``)."""
-        from .advisor.position import ME, OPP, card_mask, my_pile_throws
+        from .advisor.position import ME, OPP, Position, card_mask, my_pile_throws
 
+        if not isinstance(position, Position):
+            raise TypeError(f"position must be an advisor Position, got {position!r}")
+        rules = _rules(rules)
+        key = _policy_key(seed, hand_index)
         assert position.stock is not None and position.turn is not None  # filled in
         i_deal = position.dealer == "me"
         hidden = position.hidden_pile()
@@ -233,7 +245,7 @@ class Hand:
             np.int64(-1 if position.upcard is None else position.upcard),
             np.array(pile, dtype=np.int64),
         )
-        return cls(state, rules, ME, stream_key(np.int64(seed), np.int64(hand_index)))
+        return cls(state, rules, ME, key)
 
     def copy(self) -> Hand:
         """An independent copy (state, random stream and counters)."""
@@ -259,10 +271,10 @@ class Hand:
 
     def cards(self, seat: int) -> tuple[int, ...]:
         """``seat``'s cards (in a view of the other seat: those known to be there)."""
-        return _mask_cards(int(self.state[Slot.HAND + seat]))
+        return _mask_cards(self.hand_mask(seat))
 
     def hand_mask(self, seat: int) -> int:
-        return int(self.state[Slot.HAND + seat])
+        return int(self.state[Slot.HAND + _check_seat(seat, "seat")])
 
     @property
     def pile(self) -> tuple[int, ...]:
@@ -307,21 +319,21 @@ class Hand:
 
     def own_turns(self, seat: int) -> int:
         """``seat``'s draws this hand (its turn number)."""
-        return int(self.state[Slot.OWN_TURNS + seat])
+        return int(self.state[Slot.OWN_TURNS + _check_seat(seat, "seat")])
 
     def took(self, seat: int) -> tuple[int, ...]:
         """Cards ``seat`` took from the pile."""
-        return _mask_cards(int(self.state[Slot.TOOK + seat]))
+        return _mask_cards(int(self.state[Slot.TOOK + _check_seat(seat, "seat")]))
 
     def threw(self, seat: int) -> tuple[int, ...]:
-        return _mask_cards(int(self.state[Slot.THREW + seat]))
+        return _mask_cards(int(self.state[Slot.THREW + _check_seat(seat, "seat")]))
 
     def held(self, seat: int) -> tuple[int, ...]:
         """Cards ``seat`` took from the pile and still holds (public)."""
-        return _mask_cards(int(self.state[Slot.HELD + seat]))
+        return _mask_cards(int(self.state[Slot.HELD + _check_seat(seat, "seat")]))
 
     def refused(self, seat: int) -> tuple[int, ...]:
-        return _mask_cards(int(self.state[Slot.REFUSED + seat]))
+        return _mask_cards(int(self.state[Slot.REFUSED + _check_seat(seat, "seat")]))
 
     @property
     def knock_limit(self) -> int:
@@ -425,10 +437,11 @@ class Hand:
         return int(min(after[c] for c in _mask_cards(hand))) <= self.knock_limit
 
     # ------------------------------------------------------------------ deciding
-    def decide(self, player: Policy | SearchPolicy) -> Move:
-        """The move ``player`` (a policy or the search player) makes here, decided by
-        the same kernels as in a simulation; the hand's random stream moves on as it
-        would there, the state does not change."""
+    def decide(self, player: Policy | SearchPolicy | str) -> Move:
+        """The move ``player`` (a policy or the search player, or either's name or string
+        form) makes here, decided by the same kernels as in a simulation; the hand's
+        random stream moves on as it would there, the state does not change."""
+        player = chosen_player(player, "player")
         if self.phase == "done" or self.knocked_by is not None:
             raise ValueError("the hand is over: no move to decide")
         if isinstance(player, SearchPolicy) and self.has_choice:
@@ -476,6 +489,8 @@ class Hand:
     def play(self, move: Move, drawn: int | None = None) -> None:
         """Make ``move`` for the player to move.  In a seat view, a ``draw`` by the seat
         itself names the card it drew (``drawn``); the opponent's draw is unseen."""
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be a Move, such as Move('discard', 3), got {move!r}")
         if not self._is_legal(move):
             raise ValueError(
                 f"{move} is not legal now (phase {self.phase}, seat {self.to_move} to move)"
@@ -508,12 +523,17 @@ class Hand:
             else:
                 apply_discard(state, np.int64(move.card), move.kind == "knock", rules)
 
-    def play_on(self, players: tuple[Policy | SearchPolicy, Policy | SearchPolicy]) -> list[Move]:
-        """Play the (full-information) hand to its end with ``players[p]`` in seat ``p``;
-        the moves made, in order."""
+    def play_on(self, players: Sequence[Policy | SearchPolicy | str]) -> list[Move]:
+        """Play the (full-information) hand to its end with ``players[p]`` in seat ``p``
+        (as :meth:`decide` takes them); the moves made, in order."""
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise TypeError(f"players must be a pair of players, one per seat, got {players!r}")
+        if len(players) != 2:
+            raise ValueError(f"players must be a pair of players, one per seat, got {len(players)}")
+        seated = (chosen_player(players[0], "players[0]"), chosen_player(players[1], "players[1]"))
         moves = []
         while not self.done:
-            move = self.decide(players[self.to_move])
+            move = self.decide(seated[self.to_move])
             self.play(move)
             moves.append(move)
         return moves
@@ -529,16 +549,19 @@ class Hand:
 
     def turn_upcard(self, card: int) -> None:
         """A seat view sees the first upcard (``opening=upcard``)."""
+        card = check_card(card)
         if self.upcard is not None:
             if self.upcard != card:
-                raise ValueError(f"the upcard is already known to be card {self.upcard}")
+                raise ValueError(
+                    f"the upcard is already known to be {format_card(self.upcard)}, "
+                    f"not {format_card(card)}"
+                )
             return
         self._check_unseen(card)
         turn_upcard(self.state, np.int64(card), self.rules_array)
 
     def _check_unseen(self, card: int) -> None:
-        if not 0 <= card < 52:
-            raise ValueError(f"card index {card} is not 0-51")
+        card = check_card(card)
         seen = (
             int(self.state[Slot.PILE_MASK])
             | self.hand_mask(0)
@@ -547,7 +570,7 @@ class Hand:
             | int(self.state[Slot.THREW + 1])
         )
         if seen >> card & 1:
-            raise ValueError(f"card index {card} was already seen in this hand")
+            raise ValueError(f"{format_card(card)} was already seen in this hand")
 
 
 def search_key(policy_key: int | np.uint64, decision: int) -> np.int64:
@@ -559,9 +582,63 @@ def search_key(policy_key: int | np.uint64, decision: int) -> np.int64:
     return np.int64(np.array(key, dtype=np.uint64).view(np.int64)[()])
 
 
-def _check_seat(value: int, name: str) -> None:
+def _check_seat(value: object, name: str) -> int:
+    """A seat number: the integer 0 or 1 (not ``True``, not ``1.0``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be 0 or 1, got {value!r}")
     if value not in (0, 1):
         raise ValueError(f"{name} must be 0 or 1, got {value!r}")
+    return int(value)
+
+
+def _rules(value: object) -> Rules:
+    """Rules given as a :class:`Rules` or a preset name."""
+    if isinstance(value, Rules):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(f"rules must be a Rules or a rules preset name, got {value!r}")
+    return resolve_rules(value)
+
+
+def _policy_key(seed: object, hand_index: object) -> np.uint64:
+    """The key of a hand's random stream: hand ``hand_index`` (0 or more) of ``seed``
+    (0 <= seed < 2**63)."""
+    seed = check_seed(seed)
+    hand_index = check_int(hand_index, "hand_index", 0, SEED_MAX)
+    return stream_key(np.int64(seed), np.int64(hand_index))
+
+
+def _card_list(cards: object, name: str) -> list[int]:
+    """``cards`` as a list of card indices, when it is a sequence or an array of them (a
+    string or a mask is a ``TypeError``: a hand's cards are listed one by one); a value
+    that is no card index 0-51 is a ``ValueError`` naming it, before any conversion, so
+    that none wraps around into a card."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a list of card indices 0-51, got {cards!r}")
+    return [check_card(card) for card in cards]
+
+
+def _deck_order(deck: object) -> npt.NDArray[np.int8]:
+    """A deck order: the 52 card indices, each once."""
+    order = _card_list(deck, "deck")
+    if len(order) != 52:
+        raise ValueError(f"a deck order holds the 52 cards, got {len(order)} values")
+    to_mask(order)  # ValueError naming a card listed twice
+    return np.array(order, dtype=np.int8)
+
+
+def _check_scores(scores: object, rules: Rules) -> tuple[int, int]:
+    """The seats' game scores before a hand: two integers, each 0 up to below the rules'
+    target (a game is over at the target)."""
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, (Sequence, np.ndarray)):
+        raise TypeError(f"scores must be a pair of integers (seat 0's, seat 1's), got {scores!r}")
+    if len(scores) != 2:
+        raise ValueError(f"scores must be a pair of integers (seat 0's, seat 1's), got {scores!r}")
+    low, high = 0, rules.target - 1
+    first, second = (
+        check_int(score, f"scores[{seat}]", low, high) for seat, score in enumerate(scores)
+    )
+    return first, second
 
 
 def _move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -> Move:

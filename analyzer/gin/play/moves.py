@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.cards import check_card, format_card
+
 MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
 
 
@@ -23,10 +25,8 @@ class Move:
             raise ValueError(
                 f"a {self.kind} move {'needs' if self.card is None else 'takes no'} card"
             )
-        if self.card is not None and not 0 <= self.card < 52:
-            raise ValueError(f"card index {self.card} is not 0-51")
+        if self.card is not None:  # a plain int: equal moves hash alike
+            object.__setattr__(self, "card", check_card(self.card))
 
     def __str__(self) -> str:
-        from ...core.cards import format_card
-
         return self.kind if self.card is None else f"{self.kind} {format_card(self.card)}"

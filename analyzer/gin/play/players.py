@@ -20,6 +20,7 @@ Ranges (:data:`analyzer.core.limits.SEARCH_RANGES`): ``budget`` and ``batch`` 1-
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Any
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.limits import SEARCH_RANGES, check_search_parameter
+from ...core.limits import MAX_LISTED_PLAYERS, SEARCH_RANGES, check_search_parameter
 from ..model.policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
 
 
@@ -246,6 +247,51 @@ def format_player(player: Player, always: tuple[str, ...] = ()) -> str:
     return text
 
 
+def chosen_player(value: object, name: str) -> Policy | SearchPolicy:
+    """A policy or the search player, given as an object or by name or string form
+    (``"basic"``, ``"search,budget=64"``); ``TypeError`` naming the argument ``name``
+    else."""
+    if isinstance(value, (Policy, SearchPolicy)):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a policy name, a policy string form, a Policy or a "
+            f"SearchPolicy, got {value!r}"
+        )
+    return parse_player(value)
+
+
+def player_field(entries: Iterable[tuple[str, Player]], count: int, name: str) -> dict[str, Player]:
+    """The ``count`` players of the list ``name`` by label, from ``(label, player)``
+    pairs made on demand: ``ValueError`` naming ``name`` for more than
+    :data:`~analyzer.core.limits.MAX_LISTED_PLAYERS` (before any is made), or for a label
+    or a player listed twice (each plays once: a dict would keep one of them silently).
+
+    >>> player_field([("basic", PRESETS["basic"]), ("b", PRESETS["basic"])], 2, "--policies")
+    Traceback (most recent call last):
+    ...
+    ValueError: --policies names the same player twice: 'basic' and 'b'
+    """
+    if count > MAX_LISTED_PLAYERS:
+        raise ValueError(f"{name} lists {count} players; at most {MAX_LISTED_PLAYERS}")
+    field: dict[str, Player] = {}
+    for label, player in entries:
+        if label in field:
+            raise ValueError(f"{name} names {label!r} twice")
+        # a score-aware player holds an array, which == compares element by element
+        same = [
+            k for k, p in field.items() if p is player or (_comparable(p, player) and p == player)
+        ]
+        if same:
+            raise ValueError(f"{name} names the same player twice: {same[0]!r} and {label!r}")
+        field[label] = player
+    return field
+
+
+def _comparable(one: Player, other: Player) -> bool:
+    return not isinstance(one, ScoreAware) and not isinstance(other, ScoreAware)
+
+
 def rollout_policy(player: Player) -> Policy:
     """The policy a player plays by: a policy itself, or a search player's rollout policy
     (what it searches with, and the model of it as an opponent); a score-aware player
@@ -314,10 +360,12 @@ __all__ = [
     "ScoreAware",
     "SearchField",
     "SearchPolicy",
+    "chosen_player",
     "format_player",
     "game_seat_rows",
     "no_search",
     "parse_player",
+    "player_field",
     "rollout_policy",
     "split_players",
 ]

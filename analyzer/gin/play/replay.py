@@ -175,14 +175,11 @@ def replay(
     -------
     HandReplay
     """
-    if deck is None:
+    cards = deck  # Hand.deal checks a given deck: each card once
+    if cards is None:
         cards = np.empty(52, dtype=np.int8)
         rng = np.array([stream_key(np.int64(seed), np.int64(deal))], dtype=np.uint64)
         shuffle_deck(rng, cards)
-    else:
-        cards = np.asarray(deck, dtype=np.int8)
-        if sorted(cards.tolist()) != list(range(52)):
-            raise ValueError("a deck must hold each of the 52 cards once")
     dealer = 0 if a_dealer else 1
     # the policies' random choices come from the simulation's stream of this deal
     hand = Hand.deal(

@@ -85,7 +85,7 @@ async function showAnswer() {
     `${answer.deals.toLocaleString()} deals per comparison, seats swapped; ${answer.source}.`);
 }
 
-async function init() {
+async function initAnswer() {
   const [presets, first] = await Promise.all([api("/api/presets"), api("/api/when-to-knock")]);
   fillSelect(document.getElementById("answer-rules"), presets.rules, first.rules);
   const opponents = document.getElementById("answer-opponent");
@@ -101,6 +101,11 @@ async function init() {
     }));
   }
   await showAnswer();
+}
+
+// The charts come from other files than the answer: a damaged answer file leaves them shown.
+async function init() {
+  await initAnswer().catch(error => { document.getElementById("error").textContent = error.message; });
   await showCharts();
   document.body.dataset.ready = "1";
 }

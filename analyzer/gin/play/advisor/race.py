@@ -334,6 +334,10 @@ def advise(
     )
     if not chosen:
         raise ValueError("no action to evaluate")
+    # each action is raced once: the memory per sample (see MAX_SAMPLES) counts on it
+    twice = next((action for action in chosen if chosen.count(action) > 1), None)
+    if twice is not None:
+        raise ValueError(f"actions names {twice.name!r} twice")
     started = time.perf_counter()
     base = base_state(position, rules)
     pool = np.array(position.unseen, dtype=np.int64)

@@ -1,0 +1,99 @@
+"""A damaged file the command line reads back (a results folder's CSV or meta.json, a
+checkpoint too large or nested too deep) ends the command with one ``Error:`` line
+naming it and exit status 2, whichever command read it, before any work."""
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli.exits import ERROR_EXIT
+from analyzer.cli.main import cli
+from analyzer.core import cluster
+from analyzer.core.limits import MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH
+from tests.report.test_knock_answer import write_answers
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(cluster.SCHEDULER_ENV, raising=False)
+
+
+def assert_one_line_error(result, text):
+    assert result.exit_code == ERROR_EXIT, (result.stdout, result.stderr, result.exception)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    assert text in lines[0], lines[0]
+    assert "Traceback" not in result.output and result.stdout == ""
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_when_to_knock_names_a_damaged_meta_json(tmp_path):
+    write_answers(tmp_path / "res")
+    (tmp_path / "res" / "when_to_knock" / "meta.json").write_text('{"command": "x", "seed": 1.5}')
+    assert_one_line_error(
+        run("when-to-knock", "--results", "res"),
+        "Error: damaged file res/when_to_knock/meta.json: field 'seed' must be an integer, got 1.5",
+    )
+
+
+def test_when_to_knock_names_a_csv_with_a_bad_value(tmp_path):
+    write_answers(tmp_path / "res")
+    path = tmp_path / "res" / "when_to_knock" / "answers.csv"
+    path.write_text(path.read_text().replace(",800\n", ",eight hundred\n", 1))
+    assert_one_line_error(
+        run("when-to-knock", "--results", "res", "--format", "json"),
+        "res/when_to_knock/answers.csv: column 'deals' must hold whole numbers >= 0; row 1 "
+        "has 'eight hundred'",
+    )
+
+
+def test_a_command_that_reads_a_damaged_robust_table_names_it(tmp_path):
+    # panel-equilibrium starts from the committed robust table of ./results
+    write_answers(tmp_path / "results")
+    (tmp_path / "results" / "robust_knock").mkdir()
+    (tmp_path / "results" / "robust_knock" / "standard_mixture.csv").write_text(
+        "rules,table\nstandard,10/10/10/0\n"
+    )
+    assert_one_line_error(
+        run("panel-equilibrium", "--deals", 100, "--no-progress"),
+        "Error: damaged file results/robust_knock/standard_mixture.csv: lacks the column(s) weight",
+    )
+
+
+def test_the_report_stops_on_a_damaged_earlier_result_and_keeps_the_folder(tmp_path):
+    exact = tmp_path / "out" / "exact"
+    exact.mkdir(parents=True)
+    (exact / "cards10_counts.csv").write_text("deadwood,count\n0,many\n")
+    before = sorted(p.name for p in (tmp_path / "out").rglob("*"))
+    assert_one_line_error(
+        run("report", "--only", "dealt", "--deals", 100, "--out", "out", "--no-progress"),
+        "Error: damaged file out/exact/cards10_counts.csv: column 'count' must hold whole "
+        "numbers >= 0; row 1 has 'many'",
+    )
+    assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == before
+
+
+SWEEP = ["knock-sweep", "--deals", 300, "--games", 30, "--no-progress"]
+
+
+def test_a_checkpoint_too_large_is_one_line(tmp_path):
+    with open(tmp_path / "big.json", "wb") as stream:  # a hole: no disk used
+        stream.truncate(MAX_CHECKPOINT_BYTES + 1)
+    assert_one_line_error(
+        run(*SWEEP, "--checkpoint", "big.json", "--resume"),
+        f"not a checkpoint file: big.json is larger than {MAX_CHECKPOINT_BYTES:,} bytes",
+    )
+
+
+def test_a_checkpoint_nested_too_deep_is_one_line(tmp_path):
+    depth = 100_000  # far past Python's recursion limit
+    (tmp_path / "deep.json").write_text(
+        '{"format": 1, "identity": {}, "stages": ' + "[" * depth + "]" * depth + "}"
+    )
+    assert_one_line_error(
+        run(*SWEEP, "--checkpoint", "deep.json", "--resume"),
+        f"not a checkpoint file: deep.json is nested more than {MAX_CHECKPOINT_DEPTH} deep",
+    )
