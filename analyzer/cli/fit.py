@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import click
 
-from ..core.limits import MAX_FIT_DEALS, MAX_FIT_ROLLOUTS, MAX_FIT_ROUNDS
+from ..core.limits import (
+    MAX_FIT_DEALS,
+    MAX_FIT_GENERATIONS,
+    MAX_FIT_POPULATION,
+    MAX_FIT_SOFTNESS,
+)
 from ..gin.model.policies import PRESETS
-from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..gin.studies.discard_fit import FIT_OPPONENTS, fit_discard
-from ..report.discard_fit import REPORT_FILE, fit_files
+from ..gin.studies.discard_fit import fit_discard
+from ..report.discard_fit import REPORT_FILE, fit_files, fitted_weights
 from ..report.files import write_together
 from .files import check_out_path
-from .inputs import rules_preset_option
+from .inputs import FiniteFloatRange, fail, get_rules, rules_preset_option
 from .progress import progress_bar
 from .run_control import run_options, set_jobs
 
@@ -24,70 +29,103 @@ from .run_control import run_options, set_jobs
 @click.command("fit-discard")
 @rules_preset_option()
 @click.option(
+    "--generations",
+    type=click.IntRange(1, MAX_FIT_GENERATIONS),
+    default=6,
+    show_default=True,
+    help="Generations of the cross-entropy method.",
+)
+@click.option(
+    "--population",
+    type=click.IntRange(2, MAX_FIT_POPULATION),
+    default=10,
+    show_default=True,
+    help="Candidate weight vectors per generation.",
+)
+@click.option(
+    "--elite",
+    type=click.IntRange(1, MAX_FIT_POPULATION),
+    default=3,
+    show_default=True,
+    help="Best candidates that set the next generation's mean (at most --population).",
+)
+@click.option(
     "--deals",
     type=click.IntRange(100, MAX_FIT_DEALS),
-    default=20_000,
+    default=2_000,
     show_default=True,
-    help="Deals against each opponent per round (each gives one weighed position).",
+    help="Deals per candidate and opponent (each played twice, seats swapped).",
 )
 @click.option(
-    "--rollouts",
-    type=click.IntRange(1, MAX_FIT_ROLLOUTS),
-    default=2,
+    "--held-out",
+    "held_out",
+    type=click.IntRange(100, MAX_FIT_DEALS),
+    default=10_000,
     show_default=True,
-    help="Rollouts of each throw to the end of the hand.",
+    help="Fresh deals per opponent comparing the fitted weights with the start.",
 )
 @click.option(
-    "--rounds",
-    type=click.IntRange(1, MAX_FIT_ROUNDS),
-    default=2,
+    "--softness",
+    type=FiniteFloatRange(0.1, MAX_FIT_SOFTNESS),
+    default=2.0,
     show_default=True,
-    help="Rounds of policy improvement (each plays its rollouts with the last weights).",
+    help="T of the soft minimum of the points per hand over the panel (points).",
 )
 @click.option(
     "--out",
     default="results/fit_discard",
     show_default=True,
     callback=check_out_path,
-    help="Folder for weights.json, rounds.csv and README.md.",
+    help="Folder for weights.json, candidates.csv, held_out.csv and README.md.",
 )
 @run_options
 def fit_discard_command(
     preset: str,
+    generations: int,
+    population: int,
+    elite: int,
     deals: int,
-    rollouts: int,
-    rounds: int,
+    held_out: int,
+    softness: float,
     out: Path,
     seed: int,
     jobs: int | None,
     no_progress: bool,
 ) -> None:
-    """Fit the learned discard's weights (``discard=learned``) from simulated deals.
+    """Fit the learned discard's weights (discard=learned) from simulated deals,
+    starting from the expert with the learned discard's default weights.
 
     \b
     Example:
-      analyzer fit-discard --rules eaai --seed 2026 --out results/fit_discard
+      analyzer fit-discard --rules eaai --seed 2026
     """
-    from .inputs import get_rules
-
+    if elite > population:
+        fail(f"--elite must be at most --population ({population}), got {elite}")
     set_jobs(jobs)
     rules = get_rules(preset, ())
+    started = time.perf_counter()
     with progress_bar(None, "deal", no_progress, desc="fitting") as progress:
         fit = fit_discard(
             rules,
             preset,
             PRESETS["expert"],
-            FIT_OPPONENTS,
-            deals,
-            rollouts,
-            rounds,
-            seed,
-            progress,
+            generations=generations,
+            population=population,
+            elite=elite,
+            deals=deals,
+            held_out_deals=held_out,
+            softness=softness,
+            seed=seed,
+            progress=progress,
         )
-    command = shlex.join(["analyzer", *sys.argv[1:]]) if sys.argv[1:] else "analyzer fit-discard"
-    write_together(out, fit_files(fit, command))
-    last = fit.rounds[-1]
-    click.echo(f"Learned discard · rules {preset} · seed {seed} · {deals:,} deals a round")
-    click.echo(f"  held-out gain of the last round: {last.gain.mean:+.3f} ± {last.gain.half_width:.3f} points per decision")
-    click.echo(f"  weights: {', '.join(f'{k}={v}' for k, v in last.weights.items())}")
+    command = shlex.join(["analyzer", "fit-discard", *sys.argv[2:]])
+    files = fit_files(fit, command, time.perf_counter() - started)
+    write_together({out / name: data for name, data in files.items()})
+    click.echo(f"Learned discard · rules {preset} · seed {seed}")
+    click.echo(f"  weights: {', '.join(f'{k}={v}' for k, v in fitted_weights(fit).items())}")
+    for name, gain in fit.held_out.items():
+        click.echo(
+            f"  v {name}: {fit.held_out_points[name].mean:+.2f} points per hand, "
+            f"{gain.mean:+.2f} ± {gain.half_width:.2f} over the start"
+        )
     click.echo(f"Written to {out / REPORT_FILE} and beside it.")

@@ -67,12 +67,13 @@ MIN_EQUITY_DEALS = 100
 #: runs hundreds of times this many hands; below 100 no gain is significant.
 MIN_SEARCH_DEALS = 100
 MAX_SEARCH_DEALS = 10_000_000
-#: The discard fit (``analyzer fit-discard``): deals per opponent and round (each gives
-#: one position weighed by rollouts, so a million is hours on two cores), rollouts per
-#: throw and rounds of policy improvement.
+#: The discard fit (``analyzer fit-discard``): deals per candidate and opponent (a
+#: million is hours a generation on two cores), generations, candidates per generation,
+#: and the soft minimum's temperature (points per hand: past 100 it is the plain mean).
 MAX_FIT_DEALS = 1_000_000
-MAX_FIT_ROLLOUTS = 64
-MAX_FIT_ROUNDS = 10
+MAX_FIT_GENERATIONS = 50
+MAX_FIT_POPULATION = 100
+MAX_FIT_SOFTNESS = 100.0
 #: Most held-out game pairs of ``exploit`` (0 skips the game-win rate).
 MAX_EXPLOIT_GAMES = 1_000_000
 #: Most sweeps of ``exploit``'s coordinate search.
@@ -309,8 +310,9 @@ __all__ = [
     "MAX_EXPLOIT_GAMES",
     "MAX_EXPLOIT_ROUNDS",
     "MAX_FIT_DEALS",
-    "MAX_FIT_ROLLOUTS",
-    "MAX_FIT_ROUNDS",
+    "MAX_FIT_GENERATIONS",
+    "MAX_FIT_POPULATION",
+    "MAX_FIT_SOFTNESS",
     "MAX_FILE_LINES",
     "MAX_JOBS",
     "MAX_JSON_DEPTH",

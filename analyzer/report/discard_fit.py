@@ -1,5 +1,5 @@
-"""The files of a discard fit (``analyzer fit-discard``): the weights as JSON, each
-round as a CSV row and a Markdown report."""
+"""The files of a discard fit (``analyzer fit-discard``): the weights as JSON, every
+candidate of every generation as CSV, and a Markdown report."""
 
 from __future__ import annotations
 
@@ -7,105 +7,148 @@ import json
 
 import pandas as pd
 
-from ..gin.decisions.learned import FEATURES, WEIGHT_KEYS
 from ..gin.model.policies import format_policy
-from ..gin.studies.discard_fit import DiscardFit
+from ..gin.studies.discard_fit import FIT_SPACE, DiscardFit
 from .markdown import markdown_table
 
 #: The file names a fit writes into its folder.
 WEIGHTS_FILE = "weights.json"
-ROUNDS_FILE = "rounds.csv"
+CANDIDATES_FILE = "candidates.csv"
+HELD_OUT_FILE = "held_out.csv"
 REPORT_FILE = "README.md"
 
 
-def rounds_frame(fit: DiscardFit) -> pd.DataFrame:
-    """One row per round: its samples, the fitted weights and the held-out gain."""
+def fitted_weights(fit: DiscardFit) -> dict[str, int]:
+    """The fitted fields by their policy keys."""
+    return {key: int(fit.fitted.value(key)) for key, *_ in FIT_SPACE}
+
+
+def candidates_frame(fit: DiscardFit) -> pd.DataFrame:
+    """One row per candidate of every generation: its weights, its points per hand
+    against each opponent (the incumbent last) and its score."""
+    names = [*fit.held_out, "incumbent"]
     rows = []
-    for number, done in enumerate(fit.rounds, start=1):
-        row: dict[str, object] = {
-            "round": number,
-            "samples": done.samples,
-            "held_out": done.held_out,
-            "gain": done.gain.mean,
-            "gain_low": done.gain.low,
-            "gain_high": done.gain.high,
-            "seconds": round(done.seconds, 1),
-        }
-        row.update(done.weights)
-        rows.append(row)
+    for number, generation in enumerate(fit.generations):
+        for c, weights in enumerate(generation.weights):
+            row: dict[str, object] = {"generation": number, "candidate": c}
+            row.update({key: int(round(w)) for (key, *_), w in zip(FIT_SPACE, weights)})
+            row.update({f"v {name}": generation.points[c, o] for o, name in enumerate(names)})
+            row["score"] = generation.scores[c]
+            rows.append(row)
     return pd.DataFrame(rows)
+
+
+def held_out_frame(fit: DiscardFit) -> pd.DataFrame:
+    """Per opponent: the fitted policy's points per hand and its gain over the start."""
+    return pd.DataFrame(
+        [
+            {
+                "opponent": name,
+                "points": fit.held_out_points[name].mean,
+                "points_low": fit.held_out_points[name].low,
+                "points_high": fit.held_out_points[name].high,
+                "gain": gain.mean,
+                "gain_low": gain.low,
+                "gain_high": gain.high,
+                "deals": fit.held_out_deals,
+            }
+            for name, gain in fit.held_out.items()
+        ]
+    )
 
 
 def weights_json(fit: DiscardFit) -> str:
     """The fitted weights with what reproduces them."""
-    return (
-        json.dumps(
-            {
-                "rules": fit.rules,
-                "seed": fit.seed,
-                "deals": fit.deals,
-                "rollouts": fit.rollouts,
-                "rounds": len(fit.rounds),
-                "opponents": list(fit.opponents),
-                "weights": fit.rounds[-1].weights,
-                "policy": format_policy(fit.policy),
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    settings = {
+        "rules": fit.rules,
+        "seed": fit.seed,
+        "generations": len(fit.generations),
+        "population": fit.population,
+        "elite": fit.elite,
+        "deals": fit.deals,
+        "softness": fit.softness,
+        "opponents": list(fit.held_out),
+    }
+    document = {
+        **settings,
+        "weights": fitted_weights(fit),
+        "start": format_policy(fit.start),
+        "policy": format_policy(fit.fitted),
+    }
+    return json.dumps(document, indent=2) + "\n"
 
 
-def report_markdown(fit: DiscardFit, command: str) -> str:
-    """The fit in words: how it was made, each round's weights and held-out gain."""
-    frame = rounds_frame(fit)
+def report_markdown(fit: DiscardFit, command: str, seconds: float) -> str:
+    """The fit in words: how it was made, the weights and the held-out gain."""
+    held = held_out_frame(fit)
     shown = pd.DataFrame(
         {
-            "round": frame["round"],
-            "positions (fit / held out)": [
-                f"{a:,} / {b:,}" for a, b in zip(frame["samples"], frame["held_out"])
+            "opponent": [f"`{name}`" for name in held["opponent"]],
+            "fitted, points per hand": [
+                f"{e.mean:+.2f} ± {e.half_width:.2f}" for e in fit.held_out_points.values()
             ],
-            "held-out gain, points per decision": [
-                f"{done.gain.mean:+.3f} ± {done.gain.half_width:.3f}" for done in fit.rounds
+            "gain over the start": [
+                f"{e.mean:+.2f} ± {e.half_width:.2f}" for e in fit.held_out.values()
             ],
-            **{key.removeprefix("learned_"): frame[key] for key in WEIGHT_KEYS},
-            "seconds": frame["seconds"],
         }
     )
-    features = ", ".join(f"`{name}`" for name in FEATURES)
+    weights = pd.DataFrame(
+        {
+            "field": [f"`{key}`" for key, *_ in FIT_SPACE],
+            "start": [int(fit.start.value(key)) for key, *_ in FIT_SPACE],
+            "fitted": list(fitted_weights(fit).values()),
+        }
+    )
+    generations = len(fit.generations)
+    per_generation = fit.population * (len(fit.held_out) + 1) * fit.deals
     return "\n".join(
         [
             "# The learned discard's weights",
             "",
-            f"Fitted by `{command}` (rules `{fit.rules}`, seed {fit.seed}): each round plays "
-            f"{fit.deals:,} deals against each of {', '.join(f'`{o}`' for o in fit.opponents)} "
-            "(`self`: the learner), stops at one of the learner's throws chosen at random, "
-            f"plays every throw it weighs out to the end of the hand {fit.rollouts} times "
-            "(the stock reshuffled, the same shuffles for every throw) and regresses the "
-            f"throws' values on their features ({features}), centred within each position. "
-            "The next round plays its rollouts with the weights fitted before it.",
+            f"Fitted by `{command}` in {seconds / 60:.0f} min: rules `{fit.rules}`, seed "
+            f"{fit.seed}, {generations} generations of {fit.population} candidates (the "
+            f"{fit.elite} best set the next mean), each candidate playing {fit.deals:,} deals "
+            "(seats swapped) against each of "
+            f"{', '.join(f'`{name}`' for name in fit.held_out)} and the incumbent, on the "
+            f"same deals within a generation: {generations * per_generation * 2:,} hands. "
+            f"Score: the soft minimum (T = {fit.softness:g} points) of the points per hand "
+            "over the panel.",
             "",
-            "Weights are hundredths of a point of the hand's result per unit of each "
-            "feature, as costs (the throw with the least weighted sum is thrown). "
-            "*Held-out gain*: on a quarter as many fresh deals, the value of the throw the "
-            "fitted weights choose minus the value of the throw the round's own policy "
-            "made, with its 95% interval.",
+            "Weights are hundredths of a point per unit of each feature of a throw "
+            "(`analyzer policies` explains them), as costs: the throw with the least "
+            "weighted sum is thrown, among those within `learned_window` points of the "
+            "least deadwood.",
+            "",
+            markdown_table(weights),
+            "",
+            f"Held out: {fit.held_out_deals:,} fresh deals per opponent (seats swapped), "
+            "the fitted weights against the starting ones on the same deals, points per "
+            "hand with 95% intervals:",
             "",
             markdown_table(shown),
             "",
-            f"The fitted policy: `{format_policy(fit.policy)}`.",
+            f"The fitted policy: `{format_policy(fit.fitted)}`.",
             "",
         ]
     )
 
 
-def fit_files(fit: DiscardFit, command: str) -> dict[str, bytes]:
+def fit_files(fit: DiscardFit, command: str, seconds: float) -> dict[str, bytes]:
     """Every file of the fit's folder, by name."""
     return {
         WEIGHTS_FILE: weights_json(fit).encode(),
-        ROUNDS_FILE: rounds_frame(fit).to_csv(index=False).encode(),
-        REPORT_FILE: report_markdown(fit, command).encode(),
+        CANDIDATES_FILE: candidates_frame(fit).to_csv(index=False).encode(),
+        HELD_OUT_FILE: held_out_frame(fit).to_csv(index=False).encode(),
+        REPORT_FILE: report_markdown(fit, command, seconds).encode(),
     }
 
 
-__all__ = ["REPORT_FILE", "ROUNDS_FILE", "WEIGHTS_FILE", "fit_files", "report_markdown"]
+__all__ = [
+    "CANDIDATES_FILE",
+    "HELD_OUT_FILE",
+    "REPORT_FILE",
+    "WEIGHTS_FILE",
+    "fit_files",
+    "fitted_weights",
+    "report_markdown",
+]

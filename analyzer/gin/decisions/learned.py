@@ -32,7 +32,7 @@ from numba import njit
 
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index
-from ..evaluator.partition import best_discard_kernel
+from ..evaluator.partition import best_discard_kernel, discard_deadwoods_kernel
 from ..model.policies import PolicyField
 from ..model.state import Slot, stock_left
 from .expert import _better_high, danger, knock_choice, live_outs
@@ -89,8 +89,7 @@ _NEIGHBOURS = _neighbour_masks()
 
 @njit(cache=True)
 def _touching(hand: np.int64) -> np.int64:
-    """The cards that can join a meld with cards of ``hand`` (any other card drawn is in
-    no meld of the hand it joins, so it is thrown again and changes nothing)."""
+    """The cards that can join a meld with cards of ``hand``."""
     out = np.int64(0)
     rest = hand
     while rest:
@@ -101,42 +100,61 @@ def _touching(hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def _keep_lowest(lowest: npt.NDArray[np.int64], kept: np.int64, value: np.int64) -> np.int64:
+    """Insert ``value`` into the ascending ``lowest[:kept]`` (at most ``FUTURE_CARDS``
+    entries, the largest dropped); return the new count."""
+    if kept < FUTURE_CARDS:
+        position = kept
+        kept += 1
+    elif value < lowest[kept - 1]:
+        position = kept - 1
+    else:
+        return kept
+    while position > 0 and lowest[position - 1] > value:
+        lowest[position] = lowest[position - 1]
+        position -= 1
+    lowest[position] = value
+    return kept
+
+
+@njit(cache=True)
 def future_deadwood(
     hand10: np.int64, deadwood: np.int64, pool: np.int64, work: npt.NDArray[np.int64]
 ) -> np.float64:
     """Mean of the ``FUTURE_CARDS`` lowest least-deadwoods after drawing a card of
     ``pool`` to ``hand10`` (whose least deadwood is ``deadwood``) and throwing any of the
-    11 (points; ``deadwood`` when the pool is empty).  Exact: only the pool's cards that
-    touch the hand are evaluated, every other draw leaves ``deadwood``."""
+    11 (points; ``deadwood`` when the pool is empty).
+
+    Exact, with the full evaluation only for the drawn cards that touch the hand: any
+    other card is in no meld of the 11, so it is thrown again (``deadwood``) or kept in
+    place of the throw that leaves the 9 other cards the least deadwood."""
+    touching = _touching(hand10)
+    discard_deadwoods_kernel(hand10, hand10, work)
+    nine = np.int64(1 << 20)
+    rest = hand10
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        nine = min(nine, work[bit_index(bit)])
     lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
-    kept = 0
-    rest = pool & _touching(hand10)
+    kept = np.int64(0)
+    rest = pool & ~touching
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        kept = _keep_lowest(lowest, kept, min(deadwood, nine + CARD_POINTS[bit_index(bit)]))
+    rest = pool & touching
     while rest:
         bit = rest & -rest
         rest ^= bit
         value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, work)
-        if kept < FUTURE_CARDS:
-            position = kept
-            kept += 1
-        elif value < lowest[kept - 1]:
-            position = kept - 1
-        else:
-            continue
-        while position > 0 and lowest[position - 1] > value:
-            lowest[position] = lowest[position - 1]
-            position -= 1
-        lowest[position] = value
-    others = 0
-    rest = pool & ~_touching(hand10)
-    while rest and kept + others < FUTURE_CARDS:
-        rest &= rest - 1
-        others += 1
-    if kept + others == 0:
+        kept = _keep_lowest(lowest, kept, value)
+    if kept == 0:
         return np.float64(deadwood)
-    total = np.float64(deadwood * others)
+    total = 0.0
     for i in range(kept):
         total += lowest[i]
-    return total / (kept + others)
+    return total / kept
 
 
 @njit(cache=True)

@@ -20,7 +20,14 @@ from dataclasses import fields
 from functools import cache
 from itertools import pairwise
 
-from .policies import KEYS, PRESETS, Policy, Schedule, declaration, format_schedule
+from .policies import (
+    KEYS,
+    PRESETS,
+    Policy,
+    Schedule,
+    declaration,
+    format_schedule,
+)
 from .rules import PRESETS as RULE_PRESETS
 from .rules import STANDARD, Rules
 
@@ -63,6 +70,13 @@ def _knock_text(policy: Policy) -> str:
         text += (
             "; while the opponent holds a card it took from the pile it knocks "
             + _schedule_text(knock.alert)
+        )
+    if knock.racer is not None:
+        text += (
+            "; once the opponent has shown itself a racer (in an earlier hand of the game it "
+            "knocked short of gin where these tables would not have) it knocks "
+            + _schedule_text(knock.racer)
+            + " instead, to wait for the undercut or gin"
         )
     return (
         text + policy.discard.KNOCK_NOTE.get(policy.discard.rule, "") + knock.RULE_TEXT[knock.rule]

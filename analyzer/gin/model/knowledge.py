@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .policies import RACER_TURN
+from .policies import SCHEDULE_TURNS, PolicyField
 from .rules import RuleField
 from .state import FULL_DECK, Phase, Slot
 
@@ -52,21 +52,24 @@ def note_scores(state: npt.NDArray[np.int64], score0: np.int64, score1: np.int64
 @njit(cache=True)
 def note_races(state: npt.NDArray[np.int64], races0: np.int64, races1: np.int64) -> None:
     """How many earlier hands of this game showed each player's opponent a racer
-    (:data:`analyzer.gin.model.state.RACER_TURN`; 0 and 0 outside a game)."""
+    (:func:`outraced`; 0 and 0 outside a game)."""
     state[Slot.RACES] = races0
     state[Slot.RACES + 1] = races1
 
 
 @njit(cache=True)
-def raced(state: npt.NDArray[np.int64]) -> np.int64:
-    """The player a finished hand shows a racer, -1 for none: the knocker, when it
-    knocked short of gin after its own turn ``RACER_TURN``."""
+def outraced(state: npt.NDArray[np.int64], reader: np.int64, policy: npt.NDArray[np.int64]) -> bool:
+    """Whether a finished hand shows ``reader``'s opponent a racer: it knocked short of
+    gin with more deadwood than ``reader``'s own knock table (``policy``: its schedule,
+    or its alert schedule when ``reader`` held a card it took from the pile) allows at
+    the knocker's own turn, that is where ``reader`` would not have knocked."""
     knocker = state[Slot.KNOCKER]
-    if knocker < 0 or state[Slot.KNOCKER_DEADWOOD] <= 0:
-        return np.int64(-1)
-    if state[Slot.OWN_TURNS + knocker] <= RACER_TURN:
-        return np.int64(-1)
-    return knocker
+    deadwood = state[Slot.KNOCKER_DEADWOOD]
+    if knocker != 1 - reader or deadwood <= 0:
+        return False
+    turn = min(max(state[Slot.OWN_TURNS + knocker], 1), SCHEDULE_TURNS) - 1
+    table = PolicyField.ALERT_SCHEDULE if state[Slot.HELD + reader] != 0 else PolicyField.SCHEDULE
+    return bool(deadwood > policy[table + turn])
 
 
 @njit(cache=True)

@@ -45,9 +45,6 @@ from .spec_fields import Declared, Spec, declare, flag, integer, is_int, parse_i
 
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32
-#: A knock short of gin after this own turn reads the knocker as a racer (one who knocks
-#: as soon as its deadwood allows, whom waiting to undercut pays against).
-RACER_TURN = 4
 
 #: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
 #: about 100 points, so larger values change nothing.
@@ -393,7 +390,7 @@ class Knock(Spec):
             "knock_racer",
             "Knock thresholds used instead of both others once the opponent has shown "
             "itself a racer: in an earlier hand of this game it knocked short of gin "
-            f"after its own turn {RACER_TURN} (None: no read of the opponent).",
+            "where these knock tables would not have (None: no read of the opponent).",
             optional=True,
         ),
     )

@@ -15,7 +15,8 @@ copy of the state carries along (:mod:`analyzer.gin.model.knowledge` updates and
   (0 = never thrown), so the discard history is kept even for cards taken back;
 * ``SCORE + p``: ``p``'s game score (points) before this hand, 0 outside a game;
 * ``RACES + p``: in how many earlier hands of this game ``p``'s opponent knocked short
-  of gin after its own turn :data:`RACER_TURN` (the read of a racer), 0 outside a game;
+  of gin where ``p``'s own knock table would not have (the read of a racer,
+  :func:`analyzer.gin.model.knowledge.outraced`), 0 outside a game;
 * ``RULE_*``: the scoring rules a policy needs to value a knock (copied by
   :func:`analyzer.gin.model.knowledge.note_rules` when a hand is dealt).
 
@@ -31,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .policies import RACER_TURN, SCHEDULE_TURNS, PolicyField
+from .policies import SCHEDULE_TURNS, PolicyField
 
 FULL_DECK = np.int64((1 << 52) - 1)
 MAX_PAIRS = 32

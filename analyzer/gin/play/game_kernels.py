@@ -14,7 +14,7 @@ from numba import njit, prange
 
 from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
-from ..model.knowledge import note_races, note_scores, raced
+from ..model.knowledge import note_races, note_scores, outraced
 from ..model.rules import RuleField, Shutout
 from .search import play_on
 
@@ -281,9 +281,8 @@ def play_game(
             samples,
         )
         hand_number += 1
-        racer = raced(state)
-        if racer >= 0:
-            races[1 - racer] += 1
+        for seat in range(2):
+            races[seat] += outraced(state, seat, policies[seat])
         winner = state[Slot.WINNER]
         if winner < 0:
             row[GameColumn.DRAWN_HANDS] += 1

@@ -1,0 +1,69 @@
+"""``analyzer fit-discard``: a fit is reproduced bit for bit from its seed whatever the
+thread count, its bad options are one line, and the committed fit is the champion's."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer.gin.model.policies import PRESETS, parse_policy
+from analyzer.gin.studies.discard_fit import FIT_SPACE
+from analyzer.report.discard_fit import CANDIDATES_FILE, HELD_OUT_FILE, REPORT_FILE, WEIGHTS_FILE
+
+from .test_input_bounds import assert_one_line_error, run
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = [
+    "fit-discard",
+    "--rules",
+    "eaai",
+    "--generations",
+    "2",
+    "--population",
+    "3",
+    "--elite",
+    "2",
+    "--deals",
+    "100",
+    "--held-out",
+    "100",
+    "--seed",
+    "4",
+    "--no-progress",
+]
+
+
+def test_a_fit_is_the_same_bit_for_bit_whatever_the_thread_count(tmp_path):
+    first, second = tmp_path / "one", tmp_path / "two"
+    assert run(*TINY, "--out", first).exit_code == 0
+    result = run(*TINY, "--jobs", "1", "--out", second)
+    assert result.exit_code == 0, result.output
+    for name in (WEIGHTS_FILE, CANDIDATES_FILE, HELD_OUT_FILE):
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    document = json.loads((first / WEIGHTS_FILE).read_text())
+    fitted = parse_policy(document["policy"])
+    assert {key: fitted.value(key) for key, *_ in FIT_SPACE} == document["weights"]
+    assert document["seed"] == 4 and document["rules"] == "eaai"
+    assert "held-out" in (first / REPORT_FILE).read_text().lower()
+
+
+@pytest.mark.parametrize(
+    ("args", "text"),
+    [
+        (["--elite", "5", "--population", "3"], "--elite must be at most --population (3)"),
+        (["--deals", "10"], "--deals"),
+        (["--population", "1"], "--population"),
+        (["--softness", "nan"], "--softness"),
+        (["--rules", "nosuch"], "nosuch"),
+    ],
+)
+def test_bad_options_are_one_line(tmp_path, args, text):
+    assert_one_line_error(run("fit-discard", *args, "--out", tmp_path / "fit"), text)
+    assert not (tmp_path / "fit").exists()
+
+
+def test_the_committed_fit_holds_the_champions_discard_weights():
+    document = json.loads((ROOT / "results" / "fit_discard" / WEIGHTS_FILE).read_text())
+    champion = PRESETS["champion"]
+    assert {key: champion.value(key) for key, *_ in FIT_SPACE} == document["weights"]
+    assert champion.discard.rule == "learned"
