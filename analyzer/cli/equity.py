@@ -4,6 +4,7 @@ against whole games, and the score-aware knocking study."""
 from __future__ import annotations
 
 import re
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from ..gin.studies.equity.response import (
 from ..gin.studies.equity.table import equity_table
 from ..gin.studies.equity.validation import check_against_simulation, check_summary, sample_states
 from ..report.equity import write_response_files, write_table_files
-from ..report.files import removed_on_failure, write_csv
+from ..report.files import staged_folder, write_csv
 from .files import check_out_path
 from .inputs import (
     SEED,
@@ -131,9 +132,9 @@ def equity(
         table = equity_table(distribution, rules)
     except ValueError as error:
         fail(str(error))
-    # the folder was shown writable before the run; a failure or stop from here on
-    # removes the files and folders this run made
-    with removed_on_failure():
+    # the folder was shown writable before the run; its files appear together at the end
+    # of the block, and a failure or stop before then leaves it as it was
+    with staged_folder(out_dir) if out_dir is not None else nullcontext():
         paths: dict[str, Path] = {}
         if out_dir is not None:
             paths = write_table_files(

@@ -13,7 +13,7 @@ from ..gin.studies.exact import exact_enumeration, exact_study
 from ..gin.studies.exact_stats import distribution_table, summarize
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.exact import write_study
-from ..report.files import make_folder, removed_on_failure
+from ..report.files import checkpoint_path, remove_checkpoint, staged_folder
 from .files import check_out_path
 from .inputs import SEED, fail
 from .output import chance_text, echo_json, format_options, show_result, title_text
@@ -37,8 +37,8 @@ from .progress import progress_bar
     default=None,
     callback=check_out_path,
     help="Write the counts CSV, summary JSON and chart into this "
-    "folder, with a checkpoint to resume from (default: print "
-    "only).",
+    "folder, together at the end, with a checkpoint beside it to resume from "
+    "(default: print only).",
 )
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option(
@@ -55,7 +55,7 @@ from .progress import progress_bar
     show_default=True,
     help="Seed of the Monte Carlo overlay, 0 <= seed < 2**63.",
 )
-@click.option("--restart", is_flag=True, help="Ignore an existing checkpoint.")
+@click.option("--restart", is_flag=True, help="Ignore the checkpoint of an earlier run.")
 @click.option(
     "--ranks",
     type=click.IntRange(1, N_RANKS),
@@ -85,7 +85,8 @@ def exact(
     """Exact distribution of dealt deadwood over every hand of --cards cards.
 
     Each multiset of suit lanes is evaluated once and weighted by its number of suit
-    assignments.  With --out an interrupted run resumes from OUT/<stem>_checkpoint.json.
+    assignments.  With --out an interrupted run resumes from its checkpoint, which is
+    kept beside OUT in .OUT.analyzer-checkpoints/ until the files are written.
 
     \b
     Example:
@@ -108,25 +109,24 @@ def exact(
         if out_dir is None:
             result = exact_enumeration(n_cards, ranks, suits, progress=update)
         else:
-            checkpoint = out_dir / f"{stem}_checkpoint.json"
+            # in the program's own folder, where no file of the user's can be taken for
+            # (or replaced by) a checkpoint; a stop keeps it
+            checkpoint = checkpoint_path(out_dir, f"exact_{stem}.json")
             if restart:
-                checkpoint.unlink(missing_ok=True)
+                remove_checkpoint(checkpoint)
             identity = {"command": "exact", "cards": n_cards, "ranks": ranks, "suits": suits}
-            # a stop keeps the checkpoint (and so its folder); a failure removes the
-            # rest of what the run made
-            with removed_on_failure():
-                make_folder(out_dir)
-                try:
-                    with checkpointing(Checkpoint.continue_or_start(checkpoint, identity)):
-                        study = exact_study(
-                            n_cards, ranks, suits, mc_deals if full_deck else 0, mc_seed, update
-                        )
-                except CheckpointMismatch as error:  # a saved state edited to misfit
-                    fail(str(error))
+            try:
+                with checkpointing(Checkpoint.continue_or_start(checkpoint, identity)):
+                    study = exact_study(
+                        n_cards, ranks, suits, mc_deals if full_deck else 0, mc_seed, update
+                    )
+            except CheckpointMismatch as error:  # a saved state edited to misfit
+                fail(str(error))
+            with staged_folder(out_dir):
                 paths = write_study(study, out_dir, stem)
-                # only now: a disk that fills while the results are written keeps the
-                # whole enumeration in the checkpoint, for the next run to write them from
-                checkpoint.unlink(missing_ok=True)
+            # only now: a disk that fills while the results are written keeps the whole
+            # enumeration in the checkpoint, for the next run to write them from
+            remove_checkpoint(checkpoint)
             result = study.result
     stats = summarize(result.counts)
     if fmt == "json":

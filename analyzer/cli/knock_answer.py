@@ -116,6 +116,7 @@ def _save_every_family(
     preset: str, deals: int, seed: int, out: Path, no_progress: bool, scheduler: str | None
 ) -> None:
     """Compute the answers for every family under ``preset`` and write them into ``out``."""
+    from ..report.files import staged_folder
     from ..report.knock_answer import compute_answers, find_results, save_answers
 
     if preset == "standard":
@@ -129,4 +130,5 @@ def _save_every_family(
             )
         except ValueError as error:
             fail(str(error))
-    save_answers(out, answers, seed, source)
+    with staged_folder(out):  # the answers with their panel and meta.json, or nothing
+        save_answers(out, answers, seed, source)

@@ -23,7 +23,7 @@ import pandas as pd
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import Rules
 from ..gin.play.players import Player, format_player
-from ..report.files import csv_bytes, removed_on_failure, write_together
+from ..report.files import csv_bytes, write_together
 from .files import check_out_folder
 from .inputs import F
 from .progress import MAX_WIDTH
@@ -361,10 +361,9 @@ def save_chart(
         draw(drawn.axes)
     folder = Path(out)
     files = {
-        folder / f"{name}.csv": csv_bytes(frame, index=False),
-        folder / f"{name}.png": drawn.png,
-        **{folder / file: csv_bytes(table, index=False) for file, table in (tables or {}).items()},
+        f"{name}.csv": csv_bytes(frame, index=False),
+        f"{name}.png": drawn.png,
+        **{file: csv_bytes(table, index=False) for file, table in (tables or {}).items()},
     }
-    with removed_on_failure():
-        write_together(files)
+    write_together(folder, files)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)

@@ -17,7 +17,7 @@ from ..core.limits import (
     MAX_SEARCH_DEALS,
     MIN_SEARCH_DEALS,
 )
-from ..report.files import csv_bytes, removed_on_failure, write_together
+from ..report.files import csv_bytes, write_together
 from .files import check_out_folder
 from .inputs import (
     JOBS,
@@ -183,17 +183,15 @@ def panel_equilibrium_command(
     )
     if out is not None:
         folder = Path(out)
-        with removed_on_failure():
-            write_together(
-                {
-                    folder / f"{preset}_mixture.csv": csv_bytes(
-                        result.mixture_frame(), index=False
-                    ),
-                    folder / f"{preset}_convergence.csv": csv_bytes(result.history, index=False),
-                    folder / f"{preset}_payoffs.csv": csv_bytes(result.payoff_frame(), index=False),
-                    folder / f"{preset}_answer.csv": csv_bytes(result.answer_frame(), index=False),
-                }
-            )
+        write_together(
+            folder,
+            {
+                f"{preset}_mixture.csv": csv_bytes(result.mixture_frame(), index=False),
+                f"{preset}_convergence.csv": csv_bytes(result.history, index=False),
+                f"{preset}_payoffs.csv": csv_bytes(result.payoff_frame(), index=False),
+                f"{preset}_answer.csv": csv_bytes(result.answer_frame(), index=False),
+            },
+        )
         click.echo(
             f"wrote {folder / preset}_mixture.csv, _convergence.csv, _payoffs.csv, _answer.csv",
             err=True,

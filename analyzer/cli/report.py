@@ -42,8 +42,9 @@ MAX_REPORT_DEALS = 10_000_000
     default="results",
     show_default=True,
     callback=check_out_folder,
-    help="Folder for the report (checked writable before the run; a run that fails "
-    "or is stopped removes the files and folders it made, and nothing else).",
+    help="Folder for the report (checked writable before the run; every file appears "
+    "at the end of the run, together: a run that fails or is stopped leaves the folder "
+    "as it was).",
 )
 @click.option(
     "--only",
@@ -89,7 +90,6 @@ def report_command(
         ReportStep,
         generate_report,
     )
-    from ..report.files import removed_on_failure
 
     size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
     sections = None if only is None else [s.strip() for s in only.split(",")]
@@ -141,7 +141,7 @@ def report_command(
     }
     with run_checkpoint(checkpoint, resume, identity) as saved:
         try:
-            with removed_on_failure(), bars:
+            with bars:
                 path = generate_report(config, sections)
         except KeyboardInterrupt:
             interrupted(False, None, saved)

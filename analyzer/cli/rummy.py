@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..core.limits import MAX_UNITS
 from ..core.options import split_policy_list
-from ..report.files import csv_bytes, removed_on_failure, write_text, write_together
+from ..report.files import csv_bytes, staged_folder, write_text, write_together
 from ..report.rummy import write_rummy_report, write_study
 from ..rummy import studies
 from ..rummy.policies import PRESETS as POLICY_PRESETS
@@ -222,13 +222,12 @@ def simulate_command(
     if out is not None:
         folder = Path(out)
         files = {
-            folder / "players.csv": csv_bytes(table, index=False),
-            folder / "summary.json": json.dumps(data, indent=2, sort_keys=True).encode(),
+            "players.csv": csv_bytes(table, index=False),
+            "summary.json": json.dumps(data, indent=2, sort_keys=True).encode(),
         }
         if isinstance(result, HandResult) and result.rows is not None:
-            files = {folder / "hands.csv": csv_bytes(result.rows, index=False), **files}
-        with removed_on_failure():
-            write_together(files)
+            files = {"hands.csv": csv_bytes(result.rows, index=False), **files}
+        write_together(folder, files)
     if fmt == "table":
         _print_result(result, preset)
     else:
@@ -338,7 +337,7 @@ def study_command(
         if out is None:
             fail("study all writes CSV and PNG files: give --out DIR")
         folder = Path(out)
-        with removed_on_failure(), progress_bar(None, "deal", no_progress) as progress:
+        with staged_folder(folder), progress_bar(None, "deal", no_progress) as progress:
             markdown = write_rummy_report(
                 folder, deals, seed, links_from_parent=False, progress=progress, scheduler=scheduler
             )

@@ -7,10 +7,8 @@ from pathlib import Path
 
 import click
 
+from ..core.limits import MAX_ADVICE_SECONDS
 from .inputs import FiniteFloatRange, fail
-
-#: Largest --advice-seconds: advisor runs stop at the larger of 10 s and twice this.
-MAX_ADVICE_SECONDS = 10.0
 
 
 @click.command("serve")

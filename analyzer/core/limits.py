@@ -155,6 +155,13 @@ MAX_SCHEDULER_CHARS = 256
 #: deals, as the panel's payoff matrix does (120 pairs at 16, every policy preset with
 #: room for seven search players).
 MAX_LISTED_PLAYERS = 16
+#: Largest ``serve --advice-seconds``: advisor runs stop at the larger of 10 s and twice
+#: this.
+MAX_ADVICE_SECONDS = 10.0
+#: Longest rules preset or policy spec in a web request.
+MAX_SPEC_CHARS = 200
+#: Largest index in a web request (a decision of a practice game): an int64.
+INDEX_MAX = 2**63 - 1
 
 
 def check_int(value: object, name: str, low: int, high: int) -> int:
@@ -302,7 +309,9 @@ def read_file(path: Path, limit: int, what: str) -> str:
 
 __all__ = [
     "EAAI_SEED_MAX",
+    "INDEX_MAX",
     "LOCAL_WORKERS_PER_CORE",
+    "MAX_ADVICE_SECONDS",
     "MAX_BUDGET",
     "MAX_CHECKPOINT_BYTES",
     "MAX_CHECKPOINT_DEPTH",
@@ -329,6 +338,7 @@ __all__ = [
     "MAX_SCHEDULER_CHARS",
     "MAX_SCHEDULE_ROUNDS",
     "MAX_SEARCH_DEALS",
+    "MAX_SPEC_CHARS",
     "MAX_TEMPERATURE",
     "MAX_TOLERANCE",
     "MAX_UNITS",

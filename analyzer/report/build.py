@@ -24,7 +24,7 @@ from .common import (
     Section,
     section_heading,
 )
-from .files import append_text, make_folder, write_text
+from .files import append_text, make_folder, staged_folder, write_text
 
 #: The report's sections in their order: the "When to knock" box opens it (above the
 #: run's description, no number); the others are numbered by their place here, 1 to 8.
@@ -42,7 +42,14 @@ SECTIONS: tuple[Section, ...] = (
 
 
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
-    """Run the studies and write ``config.out/README.md`` with every section."""
+    """Run the studies and write ``config.out/README.md`` with every section.  Every file
+    appears at the end, all together: a run that fails or is stopped leaves ``config.out``
+    as it was (see :func:`~analyzer.report.files.staged_folder`)."""
+    with staged_folder(config.out):
+        return _write_report(config, sections)
+
+
+def _write_report(config: ReportConfig, sections: list[str] | None) -> Path:
     make_folder(config.out)
     started = time.perf_counter()
     chosen = [

@@ -13,7 +13,7 @@ from . import figures as charts
 from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
 from .exact import write_study
 from .figures import figure_file
-from .files import make_folder, write_csv
+from .files import make_folder, write_csv, written
 from .markdown import markdown_table
 from .reading import COUNT, read_table
 
@@ -138,7 +138,8 @@ def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
                 exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
                 out / "exact",
             )
-        counts = read_table(out, name, {"deadwood": COUNT, "count": COUNT})
+        # just written, the files are still staged (see report.files.staged_folder)
+        counts = read_table(written(out, name), name, {"deadwood": COUNT, "count": COUNT})
         frames.append(
             pd.DataFrame(
                 {

@@ -1,27 +1,39 @@
-"""Every file the program writes: whole or not at all, and undone when the run fails.
+"""Every file the program writes: whole or not at all, and an output folder changed all
+at once or not at all.
 
 A file is written to a temporary name in its own folder and then given its final name,
 so a reader, a stop part way or a full disk never leaves a partial file under the final
-name.  Inside :func:`removed_on_failure`, each file and folder a writer creates is
-recorded with its inode; when the block fails (an error, Ctrl-C, SIGTERM), exactly those
-are removed, and only while they are still the ones this run made: a file that another
-program (or another run) wrote meanwhile stays, and a folder stays unless it is empty.
-Files that existed before the run and were overwritten keep their new content.
+name.  A failed write raises ``OSError`` with the final path as its file name, so the
+command line can report it in one line.
 
-A failed write raises ``OSError`` with the final path as its file name, so the command
-line can report it in one line.
+Inside :func:`staged_folder`, every file and folder written under the output folder goes
+to a staging folder instead, and all of them are moved into the output folder together
+when the block ends: a run that fails or is stopped (an error, a full disk, Ctrl-C,
+SIGTERM) leaves the output folder exactly as it was, and files the run does not write
+stay.  The staging folder lies beside the output folder (inside it only when its parent
+cannot be written or is another file system) and is named ``.<folder>.analyzer-run-<id>``;
+a run killed outright (SIGKILL) leaves it there, and the next run over the same folder
+removes it, or, when the kill came while the files were being moved in, finishes the move.
+
+Inside :func:`removed_on_failure`, each file and folder a writer creates in place is
+recorded with its inode; when the block fails, exactly those are removed, and only while
+they are still the ones this run made: a file that another program (or another run) wrote
+meanwhile stays, and a folder stays unless it is empty.
 
 This is the report layer: only ``report/``, ``cli/`` and the web app write files.  The
 compute layers never do: a run that saves as it goes reaches its checkpoint file
-(:mod:`analyzer.report.checkpoint`, written here) only through the object the command
-line hands it.
+(:mod:`analyzer.report.checkpoint`, written here in place, outside any staging, so that it
+outlives a stopped run) only through the object the command line hands it.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
 import io
 import os
+import re
+import shutil
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -80,8 +92,8 @@ _RUN: ContextVar[RunFiles | None] = ContextVar("run_files", default=None)
 
 @contextmanager
 def removed_on_failure() -> Iterator[RunFiles]:
-    """Record every file and folder written inside the block; if the block raises
-    (Ctrl-C and ``sys.exit`` with an error included), remove them and re-raise.
+    """Record every file and folder written in place inside the block; if the block
+    raises (Ctrl-C and ``sys.exit`` with an error included), remove them and re-raise.
 
     Blocks nest: an inner block that succeeds hands its records to the outer one."""
     outer = _RUN.get()
@@ -112,30 +124,291 @@ def _naming(error: OSError, path: Path) -> OSError:
     return type(error)(error.errno, error.strerror, str(path))
 
 
+def _failure(number: int, path: Path) -> OSError:
+    """The ``OSError`` of ``errno`` ``number`` about ``path``."""
+    return _naming(OSError(number, os.strerror(number)), path)
+
+
 def _record(path: Path, identity: tuple[int, ...], folder: bool) -> None:
     files = _RUN.get()
     if files is not None:
         files.add(path, identity, folder)
 
 
-def make_folder(path: StrPath) -> Path:
-    """``path`` and its missing parents, created (and recorded) as needed."""
-    folder = Path(path)
-    missing = [folder, *folder.parents]
-    for candidate in reversed(missing):
+# ------------------------------------------------------------------ staged output folders
+
+#: Files of a staging folder: the lock its run holds (and the output folder's real path,
+#: which tells it from another folder's), the marker of a move under way, and the trees of
+#: the new files and of the files they replace.
+_LOCK, _MOVING, _NEW, _OLD = "run.lock", "moving", "new", "old"
+
+
+class _Staging:
+    """One run's staging folder for the output folder ``root`` (absolute, as the writers
+    name it; ``real`` is where its files land, symbolic links resolved)."""
+
+    def __init__(self, root: Path, real: Path, folder: Path, lock: int) -> None:
+        self.root, self.real, self.folder, self.lock = root, real, folder, lock
+        self.new, self.old = folder / _NEW, folder / _OLD
+        self.moved = False
+
+    @classmethod
+    def start(cls, root: Path) -> _Staging:
+        """Clear what killed runs left for this folder, and open a new staging folder."""
+        real = Path(os.path.realpath(root))
+        base = _staging_base(real)
+        folder = base / f".{real.name}.analyzer-run-{uuid.uuid4().hex[:12]}"
+        lock = -1
+        try:
+            _make_folders(base)
+            with _locked(base):
+                _recover(base, real)
+                os.mkdir(folder, 0o700)
+                lock = os.open(folder / _LOCK, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                os.write(lock, os.fsencode(real))
+        except BaseException as error:
+            staging = cls(root, real, folder, lock)
+            staging.close()
+            if isinstance(error, OSError):
+                raise _naming(error, root) from None
+            raise
+        return cls(root, real, folder, lock)
+
+    def plan(self) -> list[tuple[Path, bool]]:
+        """The staged folders and files (relative, each folder before what it holds),
+        with True for a folder."""
+        entries: list[tuple[Path, bool]] = []
+        if not self.new.is_dir():
+            return entries
+        for where, folders, files in os.walk(self.new):
+            folders.sort()
+            relative = Path(where).relative_to(self.new)
+            entries.append((relative, True))
+            entries.extend((relative / name, False) for name in sorted(files))
+        return entries
+
+    def commit(self) -> None:
+        """Move the staged files into the output folder, the files they replace aside;
+        on a failure part way (or a stop), move everything back and re-raise."""
+        with _locked(self.folder.parent):
+            plan = self.plan()
+            self._check(plan)
+            try:
+                os.close(os.open(self.folder / _MOVING, os.O_WRONLY | os.O_CREAT, 0o600))
+            except OSError as error:
+                raise _naming(error, self.root) from None
+            done: list[tuple[str, Path]] = []
+            try:
+                self.move_in(plan, done)
+                self.moved = True
+            except BaseException:
+                self._move_back(done)
+                with suppress(OSError):  # (else the next run finishes the move)
+                    os.unlink(self.folder / _MOVING)
+                raise
+
+    def _check(self, plan: list[tuple[Path, bool]]) -> None:
+        """Refuse, before anything moves, a staged file whose place holds a folder, a
+        staged folder whose place holds something else, or a folder that cannot be
+        written; and make the tree that receives the replaced files."""
+        for relative, folder in plan:
+            target = self.real / relative
+            if folder:
+                if os.path.lexists(target) and not target.is_dir():
+                    raise _failure(errno.ENOTDIR, self.root / relative)
+                if target.is_dir() and not os.access(target, os.W_OK | os.X_OK):
+                    raise _failure(errno.EACCES, self.root / relative)
+                try:
+                    os.makedirs(self.old / relative, exist_ok=True)
+                except OSError as error:
+                    raise _naming(error, self.root / relative) from None
+            elif target.is_dir():
+                raise _failure(errno.EISDIR, self.root / relative)
+
+    def move_in(self, plan: list[tuple[Path, bool]], done: list[tuple[str, Path]]) -> None:
+        """Make the staged folders and move the staged files in (the file each replaces
+        goes to the ``old`` tree first), recording each step in ``done``.  Every step is a
+        rename or a ``mkdir``, and a repeat finds the steps already done: a run killed
+        part way is finished by repeating this over what is still staged."""
+        for relative, folder in plan:
+            target = self.real / relative
+            try:
+                if folder:
+                    if not target.is_dir():
+                        os.mkdir(target)
+                        done.append(("made", relative))
+                    continue
+                if os.path.lexists(target):
+                    os.replace(target, self.old / relative)
+                    done.append(("kept", relative))
+                os.replace(self.new / relative, target)
+                done.append(("placed", relative))
+            except OSError as error:
+                raise _naming(error, self.root / relative) from None
+
+    def _move_back(self, done: list[tuple[str, Path]]) -> None:
+        """Undo the steps of :meth:`move_in`, newest first."""
+        for step, relative in reversed(done):
+            target = self.real / relative
+            with suppress(OSError):
+                if step == "made":
+                    os.rmdir(target)
+                elif step == "kept":
+                    os.replace(self.old / relative, target)
+                else:
+                    os.replace(target, self.new / relative)
+
+    def close(self) -> None:
+        """Remove the staging folder (the replaced files with it) and end the run's lock.
+        The marker of a move goes first and the lock file last, so that a run killed
+        part way leaves no marked move to finish, and a staging folder without its lock
+        file holds nothing to keep (see :func:`_recover`).  A move cut short (a second
+        stop while it was being undone) stays for the next run to finish."""
+        if not self.moved and (self.folder / _MOVING).exists():
+            os.close(self.lock)
+            return
+        with suppress(OSError):
+            os.unlink(self.folder / _MOVING)
+        for tree in (self.new, self.old):
+            shutil.rmtree(tree, ignore_errors=True)
+        for remove, path in ((os.unlink, self.folder / _LOCK), (os.rmdir, self.folder)):
+            with suppress(OSError):
+                remove(path)
+        if self.lock >= 0:
+            os.close(self.lock)
+
+
+_STAGED: ContextVar[tuple[_Staging, ...]] = ContextVar("staged_folders", default=())
+
+
+def _staging_base(real: Path) -> Path:
+    """Where the staging folders of output folder ``real`` go: beside it, unless its
+    parent cannot be written or lies on another file system (renames cannot cross one)."""
+    parent = real.parent
+    if parent == real or not parent.exists():
+        return parent
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return real
+    if real.exists() and real.stat().st_dev != parent.stat().st_dev:
+        return real
+    return parent
+
+
+@contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the lock of ``folder`` (advisory; only these staging steps take it), so
+    that runs over one output folder clear, open and commit their staging one at a time."""
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        with suppress(OSError):  # a file system without locks: run unlocked
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
+
+
+def _recover(base: Path, real: Path) -> None:
+    """Finish or remove the staging folders in ``base`` that killed runs over ``real``
+    left (a staging folder whose run still holds its lock is left alone)."""
+    name = re.compile(rf"\.{re.escape(real.name)}\.analyzer-run-[0-9a-f]{{12}}")
+    for entry in os.scandir(base):
+        if not name.fullmatch(entry.name) or not entry.is_dir(follow_symlinks=False):
+            continue
+        folder = Path(entry.path)
+        try:
+            lock = os.open(folder / _LOCK, os.O_RDWR)
+        except FileNotFoundError:  # killed as it was made or removed: nothing to keep
+            shutil.rmtree(folder, ignore_errors=True)
+            continue
+        except OSError:  # not this user's
+            continue
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            owner = os.read(lock, 4096)
+            if owner not in (b"", os.fsencode(real)):
+                continue  # another output folder's
+            staging = _Staging(real, real, folder, lock)
+            if (folder / _MOVING).exists():
+                staging.move_in(staging.plan(), [])
+            shutil.rmtree(folder, ignore_errors=True)
+        except BlockingIOError:
+            continue  # a run in progress
+        finally:
+            os.close(lock)
+
+
+def _staged(path: Path) -> Path | None:
+    """Where ``path`` goes in the innermost staging folder that takes it, else None."""
+    absolute = Path(os.path.abspath(path))
+    for staging in reversed(_STAGED.get()):
+        if absolute == staging.root or staging.root in absolute.parents:
+            return staging.new / absolute.relative_to(staging.root)
+    return None
+
+
+@contextmanager
+def staged_folder(folder: StrPath) -> Iterator[Path]:
+    """Write everything under ``folder`` inside the block into a staging folder, and move
+    it all into ``folder`` when the block ends without an error (see the module's
+    description).  A block inside another one for the same folder (or a folder above)
+    joins it.  The folders made above ``folder`` for the staging go if the block fails."""
+    path = Path(folder)
+    if _staged(path) is not None:
+        yield path
+        return
+    with removed_on_failure():
+        staging = _Staging.start(Path(os.path.abspath(path)))
+        try:
+            token = _STAGED.set((*_STAGED.get(), staging))
+            try:
+                yield path
+            finally:
+                _STAGED.reset(token)
+            staging.commit()
+        finally:
+            staging.close()
+
+
+def written(folder: StrPath, name: str) -> Path:
+    """Where the running code reads file ``name`` of ``folder`` back from: the staged
+    copy of ``folder`` when the current :func:`staged_folder` block wrote that file,
+    else ``folder`` itself."""
+    staged = _staged(Path(folder))
+    if staged is not None and os.path.lexists(staged / name):
+        return staged
+    return Path(folder)
+
+
+# ---------------------------------------------------------------------------- the writers
+
+
+def _make_folders(folder: Path, named: Path | None = None) -> None:
+    """``folder`` and its missing parents; each one made is recorded (see
+    :func:`removed_on_failure`) unless ``named`` is given, the folder a failure names."""
+    for candidate in reversed([folder, *folder.parents]):
         if candidate.is_dir():
             continue
         try:
-            candidate.mkdir()
+            os.mkdir(candidate)
         except FileExistsError:
             if not candidate.is_dir():
-                raise NotADirectoryError(
-                    errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(candidate)
-                ) from None
+                raise _failure(errno.ENOTDIR, named or candidate) from None
             continue  # made by someone else just now: not ours
         except OSError as error:
-            raise _naming(error, candidate) from None
-        _record(candidate, _identity(candidate.lstat(), True), True)
+            raise _naming(error, named or candidate) from None
+        if named is None:
+            _record(candidate, _identity(candidate.lstat(), True), True)
+
+
+def make_folder(path: StrPath) -> Path:
+    """``path`` and its missing parents, created (and recorded, or staged) as needed."""
+    folder = Path(path)
+    staged = _staged(folder)
+    if staged is None:
+        _make_folders(folder)
+    else:
+        _make_folders(staged, folder)
     return folder
 
 
@@ -167,20 +440,24 @@ def _publish(temporary: Path, target: Path, track: bool) -> None:
 
 
 def write_with(path: StrPath, produce: Callable[[Path], None], *, track: bool = True) -> Path:
-    """Write ``path`` by calling ``produce`` on a temporary name beside it, then rename.
+    """Write ``path`` by calling ``produce`` on a temporary name beside it, then rename
+    (into the staging folder inside a :func:`staged_folder` block).
 
-    ``track=False`` leaves the file out of :func:`removed_on_failure` (checkpoints, which
+    ``track=False`` writes ``path`` itself at once even inside a :func:`staged_folder`
+    block, and leaves the file out of :func:`removed_on_failure` (checkpoints, which
     must outlive a stopped run)."""
     target = Path(path)
-    make_folder(target.parent)
+    staged = _staged(target) if track else None
+    destination = target if staged is None else staged
+    _make_folders(destination.parent, None if staged is None else target.parent)
     try:
-        handle, temporary = _temporary(target)
+        handle, temporary = _temporary(destination)
     except OSError as error:
         raise _naming(error, target) from None
     os.close(handle)
     try:
         produce(temporary)
-        _publish(temporary, target, track)
+        _publish(temporary, destination, track and staged is None)
     except OSError as error:
         raise _naming(error, target) from None
     finally:
@@ -199,9 +476,9 @@ def write_bytes(path: StrPath, data: bytes, *, track: bool = True) -> Path:
     return write_with(path, produce, track=track)
 
 
-def write_text(path: StrPath, text: str, *, track: bool = True) -> Path:
+def write_text(path: StrPath, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` whole."""
-    return write_bytes(path, text.encode(), track=track)
+    return write_bytes(path, text.encode())
 
 
 def csv_bytes(frame: Any, **options: Any) -> bytes:
@@ -226,54 +503,56 @@ def write_figure(path: StrPath, figure: Any, **options: Any) -> Path:
     return write_bytes(path, figure_bytes(figure, **options))
 
 
-def write_together(files: Mapping[Path, bytes]) -> list[Path]:
-    """Write several files (a table and its chart) so that none is renamed before every
-    one is complete: a full disk leaves the old set (or none), never half of a new one."""
-    staged: list[tuple[Path, Path]] = []
-    try:
-        for path, data in files.items():
-            target = Path(path)
-            make_folder(target.parent)
-            try:
-                handle, temporary = _temporary(target)
-                staged.append((temporary, target))
-                with os.fdopen(handle, "wb") as stream:
-                    stream.write(data)
-            except OSError as error:
-                raise _naming(error, target) from None
-        for temporary, target in staged:
-            try:
-                _publish(temporary, target, True)
-            except OSError as error:
-                raise _naming(error, target) from None
-    finally:
-        for temporary, _ in staged:
-            with suppress(OSError):
-                temporary.unlink()
-    return [target for _, target in staged]
+def write_together(folder: StrPath, files: Mapping[str, bytes]) -> list[Path]:
+    """Write several files into ``folder`` (a table and its chart; names relative to it)
+    so that they appear together or not at all (see :func:`staged_folder`)."""
+    with staged_folder(folder) as where:
+        return [write_bytes(where / name, data) for name, data in files.items()]
 
 
 def append_text(path: StrPath, text: str) -> Path:
     """Add ``text`` at the end of ``path`` (a log), rewriting it whole."""
     target = Path(path)
+    source = written(target.parent, target.name) / target.name
     try:
-        before = target.read_bytes() if target.exists() else b""
+        before = source.read_bytes() if source.exists() else b""
     except OSError as error:
         raise _naming(error, target) from None
     return write_bytes(target, before + text.encode())
 
 
+def checkpoint_path(folder: StrPath, name: str) -> Path:
+    """Where a command keeps the checkpoint ``name`` of its runs into output folder
+    ``folder`` without being told: ``.<folder>.analyzer-checkpoints/<name>`` beside it
+    (inside it when its staging folders go there), where no file of the user's can be
+    taken for one, and which a stopped run leaves as it was."""
+    real = Path(os.path.realpath(folder))
+    return _staging_base(real) / f".{real.name}.analyzer-checkpoints" / name
+
+
+def remove_checkpoint(path: StrPath) -> None:
+    """Remove a :func:`checkpoint_path` file, and its folder when nothing else is there."""
+    checkpoint = Path(path)
+    checkpoint.unlink(missing_ok=True)
+    with suppress(OSError):
+        checkpoint.parent.rmdir()
+
+
 __all__ = [
     "RunFiles",
     "append_text",
+    "checkpoint_path",
     "csv_bytes",
     "figure_bytes",
     "make_folder",
+    "remove_checkpoint",
     "removed_on_failure",
+    "staged_folder",
     "write_bytes",
     "write_csv",
     "write_figure",
     "write_text",
     "write_together",
     "write_with",
+    "written",
 ]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shlex
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -526,7 +527,7 @@ def save_answers(results: Path, answers: KnockAnswers, seed: int, source: str) -
         "robust_source": source,
         "command": (
             f"analyzer when-to-knock --rules {answers.rules_name} --deals {answers.deals} "
-            f"--seed {seed} --out results"
+            f"--seed {seed} --out {shlex.quote(str(results))}"
         ),
     }
     write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n")

@@ -37,7 +37,7 @@ from .common import (
     section_intro,
     write_meta,
 )
-from .files import csv_bytes, figure_bytes, make_folder, removed_on_failure, write_together
+from .files import csv_bytes, figure_bytes, make_folder, write_together
 from .markdown import markdown_table
 
 
@@ -387,13 +387,13 @@ def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
     figure = Figure(figsize=(7, 4.2))
     CHARTS[stem](table, figure.add_subplot())
     figure.tight_layout()
-    with removed_on_failure():
-        write_together(
-            {
-                out_dir / f"{stem}.csv": csv_bytes(table, index=False),
-                out_dir / f"{stem}.png": figure_bytes(figure, dpi=110),
-            }
-        )
+    write_together(
+        out_dir,
+        {
+            f"{stem}.csv": csv_bytes(table, index=False),
+            f"{stem}.png": figure_bytes(figure, dpi=110),
+        },
+    )
 
 
 #: Chart of each study by file stem (see :data:`analyzer.rummy.studies.STUDIES`).

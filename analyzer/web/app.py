@@ -49,12 +49,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
+from ..core.limits import INDEX_MAX
 from ..report.reading import DamagedFile
 from .advisor_page import advisor_router
 from .advisor_service import AdvisorService
 from .common import STATIC, default_model, policy_named, rules_named
 from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
-from .schemas import ERROR_RESPONSES, INDEX_MAX, LIMITS
+from .schemas import ERROR_RESPONSES, LIMITS
 from .strategy_page import strategy_router
 from .table_page import GameStore, table_router
 

@@ -8,14 +8,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..core.limits import MAX_SAMPLES, MAX_TOLERANCE, SEED_MAX
+from ..core.limits import MAX_SAMPLES, MAX_SPEC_CHARS, MAX_TOLERANCE, SEED_MAX
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor.position import UNDEALT
 
-#: Longest text of a rules preset or policy spec.
-MAX_SPEC_CHARS = 200
-#: Largest decision index (an int64).
-INDEX_MAX = 2**63 - 1
 #: The ranges of every numeric API argument, shared with the CLI (``analyzer advise``
 #: --samples, --tolerance, --seed, --stock, --turn).
 LIMITS: dict[str, tuple[float, float]] = {

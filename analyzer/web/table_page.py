@@ -12,10 +12,11 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 
+from ..core.limits import INDEX_MAX
 from .advisor_service import AdvisorService
 from .common import client_of, default_model, policy_named, rules_named, static_page
 from .guards import one_line
-from .schemas import INDEX_MAX, MoveIn, NewGameIn
+from .schemas import MoveIn, NewGameIn
 
 #: Most games kept in memory.
 MAX_GAMES = 500

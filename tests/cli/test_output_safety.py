@@ -10,6 +10,7 @@ seconds and the OS side is real: the signal, the kill, the ``EFBIG`` of a full d
 import ctypes
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -25,9 +26,11 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import cli
 from analyzer.core import chunks, cluster
+from analyzer.report import files
 from analyzer.report.files import (
     make_folder,
     removed_on_failure,
+    staged_folder,
     write_bytes,
     write_text,
     write_together,
@@ -122,12 +125,13 @@ SLOW_REPORT = """
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_report_keeps_the_files_another_program_wrote(tmp_path, stop):
     """The issue's case: `report --out shared`, a user's file appears in `shared` (and
-    one in a folder the run made), then Ctrl-C or SIGTERM: only the run's files go."""
+    one in a folder the run writes to), then Ctrl-C or SIGTERM: only the run's files go."""
     (tmp_path / "shared").mkdir()
     process = start(SLOW_REPORT, "report", "--out", "shared", "--no-progress")
     try:
         wait_for_line(process.stdout, "written", 120)
         (tmp_path / "shared" / "user_notes.txt").write_text("notes\n")
+        (tmp_path / "shared" / "knock_sweep").mkdir()
         (tmp_path / "shared" / "knock_sweep" / "mine.txt").write_text("mine\n")
         process.send_signal(stop)
         _, err = process.communicate(timeout=30)
@@ -149,7 +153,7 @@ def test_a_stopped_report_in_a_new_folder_leaves_nothing(tmp_path):
     process = start(SLOW_REPORT, "report", "--out", "new/report", "--no-progress")
     try:
         wait_for_line(process.stdout, "written", 120)
-        assert (tmp_path / "new" / "report" / "knock_sweep" / "sweep.csv").exists()
+        assert not (tmp_path / "new" / "report").exists()  # staged until the run is done
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
     finally:
@@ -256,22 +260,22 @@ def test_a_write_that_fails_part_way_leaves_no_file(tmp_path):
 
 
 def test_files_written_together_are_all_or_none(tmp_path, monkeypatch):
-    (tmp_path / "sweep.csv").write_text("old table")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "sweep.csv").write_text("old table")
     opened = []
-    real_open = os.fdopen
 
-    def second_fails(handle, *args, **kwargs):
-        opened.append(handle)
+    def second_fails(path, mode):
+        opened.append(path)
         if len(opened) == 2:
-            os.close(handle)
             raise OSError(28, "No space left on device")
-        return real_open(handle, *args, **kwargs)
+        return open(path, mode)
 
-    monkeypatch.setattr(os, "fdopen", second_fails)
-    with pytest.raises(OSError, match="No space left"):
-        write_together({tmp_path / "sweep.csv": b"new table", tmp_path / "sweep.png": b"png"})
-    assert files_under(tmp_path) == ["sweep.csv"]
-    assert (tmp_path / "sweep.csv").read_text() == "old table"
+    monkeypatch.setattr(files, "open", second_fails, raising=False)
+    with pytest.raises(OSError, match="No space left") as caught:
+        write_together(tmp_path / "out", {"sweep.csv": b"new table", "sweep.png": b"png"})
+    assert caught.value.filename == str(tmp_path / "out" / "sweep.png")
+    assert files_under(tmp_path) == ["out", "out/sweep.csv"]
+    assert (tmp_path / "out" / "sweep.csv").read_text() == "old table"
 
 
 def test_files_are_made_with_the_usual_permissions(tmp_path):
@@ -694,3 +698,274 @@ def test_ctrl_c_in_the_first_second_is_one_line(delay):
     assert process.returncode == 130, err
     assert err.splitlines() == ["Error: interrupted"]
     assert out == "" or json.loads(out)["interrupted"] is True
+
+
+# ---------------------------- issue 33: an output folder changes all at once or not at all
+
+
+def tree(folder):
+    """Every folder (None) and file (its bytes) under ``folder``, by relative path."""
+    folder = Path(folder)
+    return {
+        path.relative_to(folder).as_posix(): None if path.is_dir() else path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+def earlier_output(tmp_path):
+    """An output folder as an earlier run left it, with a file of the user's."""
+    out = tmp_path / "out"
+    (out / "sweep").mkdir(parents=True)
+    (out / "README.md").write_text("old report\n")
+    (out / "sweep" / "sweep.csv").write_text("old table\n")
+    (out / "notes.txt").write_text("the user's notes\n")
+    return out
+
+
+def write_new_run(out):
+    write_text(out / "README.md", "new report\n")
+    write_text(out / "sweep" / "sweep.csv", "new table\n")
+    write_text(out / "dealt" / "dealt.csv", "new section\n")
+
+
+def new_tree(before):
+    return {
+        **before,
+        "README.md": b"new report\n",
+        "dealt": None,
+        "dealt/dealt.csv": b"new section\n",
+        "sweep/sweep.csv": b"new table\n",
+    }
+
+
+STAGING = re.compile(r"\.out\.analyzer-run-[0-9a-f]{12}")
+
+
+def test_a_staged_folder_changes_only_at_the_end_of_its_block(tmp_path):
+    out = earlier_output(tmp_path)
+    before = tree(out)
+    with staged_folder(out):
+        write_new_run(out)
+        write_together(out / "sweep", {"sweep.png": b"chart"})  # joins the block
+        assert tree(out) == before
+        (staging,) = [path.name for path in tmp_path.iterdir() if path != out]
+        assert STAGING.fullmatch(staging)
+    assert tree(out) == {**new_tree(before), "sweep/sweep.png": b"chart"}
+    assert os.listdir(tmp_path) == ["out"]  # the staging folder went with the block
+
+
+FAILURES = [KeyboardInterrupt(), OSError(28, "No space left on device"), SystemExit(2)]
+
+
+@pytest.mark.parametrize("failure", FAILURES, ids=lambda failure: type(failure).__name__)
+def test_a_failed_block_leaves_the_folder_as_it_was(tmp_path, failure):
+    out = earlier_output(tmp_path)
+    before = tree(out)
+
+    def failing_run(folder):
+        with staged_folder(folder):
+            write_new_run(folder)
+            raise failure
+
+    with pytest.raises(type(failure)):
+        failing_run(out)
+    assert tree(out) == before
+    with pytest.raises(type(failure)):
+        failing_run(tmp_path / "new" / "deeper" / "out")
+    assert os.listdir(tmp_path) == ["out"]  # neither the folders made for it nor a staging
+
+
+def test_a_checkpoint_in_the_folder_is_written_at_once_and_kept(tmp_path):
+    out = earlier_output(tmp_path)
+    seen = []
+
+    def stopped_run():
+        with staged_folder(out):
+            write_new_run(out)
+            write_bytes(out / "run.json", b"{}", track=False)
+            seen.append((out / "run.json").read_bytes())
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        stopped_run()
+    assert seen == [b"{}"]
+    assert tree(out)["run.json"] == b"{}" and tree(out)["README.md"] == b"old report\n"
+
+
+#: What :func:`write_new_run` does to ``out`` when it is moved in: two renames for each
+#: file it replaces (the old one aside, the new one in), one for its new file, and a
+#: folder made (``dealt``).
+STEPS = [("replace", 1), ("replace", 2), ("replace", 3), ("replace", 4), ("replace", 5)]
+
+
+@pytest.mark.parametrize("step", [*STEPS, ("mkdir", 1)], ids=lambda step: f"{step[0]}{step[1]}")
+@pytest.mark.parametrize("failure", FAILURES[:2], ids=lambda failure: type(failure).__name__)
+def test_a_failure_while_moving_in_puts_every_file_back(tmp_path, monkeypatch, step, failure):
+    """A full disk (a folder that cannot be made, a rename that needs a new block of its
+    folder) or a stop at any step of the move: the folder as it was."""
+    out = earlier_output(tmp_path)
+    before = tree(out)
+    name, failing = step
+    real = getattr(os, name)
+    calls = []
+
+    def failing_step(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == failing:
+            raise failure
+        return real(*args, **kwargs)
+
+    move_in = files._Staging.move_in
+
+    def moving_in(self, plan, done):
+        with monkeypatch.context() as patched:
+            patched.setattr(os, name, failing_step)
+            move_in(self, plan, done)
+
+    monkeypatch.setattr(files._Staging, "move_in", moving_in)
+    with pytest.raises(type(failure)), staged_folder(out):
+        write_new_run(out)
+    assert tree(out) == before
+    assert os.listdir(tmp_path) == ["out"]
+
+
+#: A run over ``out`` (argv[1]) that writes what :func:`write_new_run` writes and is
+#: killed (SIGKILL): before its block ends (argv[2] 0), at the argv[2]-th rename while
+#: its files are moved in, or as its staging folder is removed after the move (-1).
+KILLED = """
+    import os, shutil, signal, sys
+    from pathlib import Path
+    from analyzer.report import files
+
+    out, kill_at = Path(sys.argv[1]), int(sys.argv[2])
+    rename, move_in, remove = os.replace, files._Staging.move_in, shutil.rmtree
+
+    def killed_at(source, target):
+        killed_at.moves += 1
+        if killed_at.moves == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        rename(source, target)
+
+    def moving_in(self, plan, done):
+        os.replace = killed_at
+        move_in(self, plan, done)
+
+    def removing(path, **options):
+        if kill_at == -1 and path.name == "old":
+            os.kill(os.getpid(), signal.SIGKILL)
+        remove(path, **options)
+
+    killed_at.moves = 0
+    files._Staging.move_in = moving_in
+    files.shutil.rmtree = removing
+    with files.staged_folder(out):
+        files.write_text(out / "README.md", "new report\\n")
+        files.write_text(out / "sweep" / "sweep.csv", "new table\\n")
+        files.write_text(out / "dealt" / "dealt.csv", "new section\\n")
+        if kill_at == 0:
+            os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.parametrize("kill_at", range(-1, len(STEPS) + 1))
+def test_a_killed_run_is_undone_or_finished_by_the_next_run(tmp_path, kill_at):
+    """SIGKILL runs no cleanup: killed before its files move, the run leaves the folder
+    as it was (and its staging folder beside it, which the next run over the folder
+    removes); killed while they move (a window of a few renames), it leaves the staging
+    folder marked, and the next run finishes the move."""
+    out = earlier_output(tmp_path)
+    before = tree(out)
+    process = start(KILLED, out, kill_at)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == -signal.SIGKILL, err
+    (staging,) = [path for path in tmp_path.iterdir() if path != out]
+    assert STAGING.fullmatch(staging.name)
+    assert (staging / "moving").exists() == (kill_at > 0)
+    if kill_at < 1:
+        assert tree(out) == (before if kill_at == 0 else new_tree(before))
+    with staged_folder(out):  # the next run over the folder
+        pass
+    assert tree(out) == (before if kill_at == 0 else new_tree(before))
+    assert os.listdir(tmp_path) == ["out"]
+
+
+#: Another run over ``out`` (argv[1]) that writes ``notes.txt`` there.
+OTHER_RUN = """
+    import sys
+    from pathlib import Path
+    from analyzer.report.files import staged_folder, write_text
+
+    with staged_folder(sys.argv[1]):
+        write_text(Path(sys.argv[1]) / "notes.txt", "the other run's notes\\n")
+"""
+
+
+def test_a_run_leaves_alone_other_runs_and_folders_it_did_not_make(tmp_path):
+    out = earlier_output(tmp_path)
+    similar = tmp_path / ".out.analyzer-run-notours"
+    similar.mkdir()
+    foreign = tmp_path / ".out.analyzer-run-0123456789ab"  # another folder's, by its lock
+    foreign.mkdir()
+    (foreign / "run.lock").write_text("/another/folder")
+    with staged_folder(out):
+        write_text(out / "README.md", "this run's report\n")
+        other = start(OTHER_RUN, out)
+        _, err = other.communicate(timeout=60)
+        assert other.returncode == 0, err  # its staging folder went, this one's stayed
+        assert (out / "notes.txt").read_text() == "the other run's notes\n"
+    assert (out / "README.md").read_text() == "this run's report\n"
+    assert sorted(os.listdir(tmp_path)) == [foreign.name, similar.name, "out"]
+    assert (foreign / "run.lock").read_text() == "/another/folder"
+
+
+def test_a_folder_whose_parent_cannot_be_written_is_staged_inside_itself(tmp_path, monkeypatch):
+    """(`--out .` in a folder whose parent is the user's home, say.)"""
+    out = earlier_output(tmp_path)
+    before = tree(out)
+    access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda path, mode: Path(path) != tmp_path and access(path, mode)
+    )
+    with staged_folder(out):
+        write_new_run(out)
+        assert [STAGING.fullmatch(path.name) is not None for path in out.iterdir()].count(True) == 1
+    assert tree(out) == new_tree(before)
+    assert os.listdir(tmp_path) == ["out"]
+
+
+def test_a_knock_sweep_that_cannot_write_its_chart_keeps_the_users_table(tmp_path):
+    """The issue's case: the chart's name is taken by a folder; the table was replaced."""
+    (tmp_path / "out" / "knock_sweep.png").mkdir(parents=True)
+    (tmp_path / "out" / "knock_sweep.csv").write_text("the user's table\n")
+    result = run("knock-sweep", "--deals", 300, "--games", 30, "--out", "out", "--no-progress")
+    assert_one_line_error(result, "out/knock_sweep.png: Is a directory")
+    assert (tmp_path / "out" / "knock_sweep.csv").read_text() == "the user's table\n"
+    assert files_under(tmp_path) == ["out", "out/knock_sweep.csv", "out/knock_sweep.png"]
+
+
+@pytest.mark.parametrize("restart", [False, True])
+def test_exact_never_touches_a_users_file_named_like_a_checkpoint(tmp_path, monkeypatch, restart):
+    """`exact --out` overwrote, then deleted, OUT/<stem>_checkpoint.json.  Its checkpoint
+    is now its own, beside OUT: a stopped run leaves OUT as it was."""
+    from analyzer.cli import exact
+
+    mine = tmp_path / "out" / "cards10_4x6_checkpoint.json"
+    mine.parent.mkdir()
+    mine.write_text('{"mine": true}\n')
+    args = ["exact", "--cards", 10, "--ranks", 6, "--suits", 4, "--out", "out", "--no-progress"]
+    with monkeypatch.context() as patched:
+        patched.setattr(exact, "progress_bar", StopAfter(1))
+        assert run(*args).exit_code == 130
+    assert files_under(tmp_path / "out") == ["cards10_4x6_checkpoint.json"]
+    saved = tmp_path / ".out.analyzer-checkpoints" / "exact_cards10_4x6.json"
+    assert json.loads(saved.read_text())["identity"]["command"] == "exact"
+    result = run(*args, *(["--restart"] if restart else []))
+    assert result.exit_code == 0, result.output
+    assert mine.read_text() == '{"mine": true}\n'
+    assert files_under(tmp_path) == [
+        "out",
+        "out/cards10_4x6.png",
+        "out/cards10_4x6_checkpoint.json",
+        "out/cards10_4x6_counts.csv",
+        "out/cards10_4x6_summary.json",
+    ]

@@ -16,6 +16,7 @@ from analyzer.gin.evaluator.partition import best_discard_kernel
 from analyzer.gin.studies import exact, exact_stats
 from analyzer.report import exact as report_exact
 from analyzer.report.checkpoint import Checkpoint
+from analyzer.report.files import checkpoint_path
 
 from . import reference
 
@@ -236,7 +237,8 @@ def test_checkpoint_resumes(tmp_path):
 
 
 def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
-    path = tmp_path / "cards10_4x6_checkpoint.json"
+    path = checkpoint_path(tmp_path, "exact_cards10_4x6.json")
+    path.parent.mkdir()
     args = [
         "--cards",
         "10",
@@ -265,7 +267,7 @@ def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
     result = CliRunner().invoke(exact_command, args)
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["counts"][0] == whole.counts[0] + 1
-    assert not path.exists()
+    assert not path.parent.exists()  # the checkpoint's own folder goes with it
 
 
 def test_summarize_exact_values():
@@ -311,7 +313,7 @@ def test_cli_reduced_deck(tmp_path):
     table = pd.read_csv(tmp_path / "cards11_4x6_counts.csv")
     assert int(table["count"].sum()) == math.comb(24, 11)
     assert (tmp_path / "cards11_4x6.png").exists()
-    assert not (tmp_path / "cards11_4x6_checkpoint.json").exists()
+    assert not checkpoint_path(tmp_path, "exact_cards11_4x6.json").parent.exists()
 
 
 @pytest.mark.parametrize(

@@ -232,7 +232,7 @@ def test_answers_for_another_rules_preset_are_saved_and_read_back(tmp_path):
     answer = knock_answer("classic", "knocks-at-once", results=tmp_path)
     assert answer.line.result.mean == 5.7 and answer.seed == 9
     assert "when_to_knock_by_rules/classic/answers.csv" in answer.source
-    assert "analyzer when-to-knock --rules classic --deals 800 --seed 9 --out results" in (
+    assert f"analyzer when-to-knock --rules classic --deals 800 --seed 9 --out {tmp_path}" in (
         answer.source
     )
     with pytest.raises(ValueError, match="analyzer report"):
@@ -247,6 +247,38 @@ def test_the_command_will_not_write_the_reports_standard_answers(tmp_path):
     assert result.output.strip().splitlines() == [
         "Error: --out: the standard rules' answers are the report's ('analyzer report' writes them)"
     ]
+
+
+def test_when_to_knock_out_writes_its_three_files_together_and_names_its_folder(
+    tmp_path, monkeypatch
+):
+    """A failed `when-to-knock --out` left answers.csv without panel.csv and meta.json
+    (a folder that later failed to read); meta.json named `--out results` whatever the
+    folder was."""
+    from analyzer.cli.main import cli
+    from analyzer.report import knock_answer as module
+
+    answers = _answers()
+    classic = KnockAnswers("classic", answers.base, answers.lines, answers.panel, answers.deals)
+    monkeypatch.setattr(module, "compute_answers", lambda *args: (classic, "a test's table"))
+    out = tmp_path / "my results"
+    folder = out / "when_to_knock_by_rules" / "classic"
+    (folder / "meta.json").mkdir(parents=True)  # its name taken: the last file fails
+    args = ["when-to-knock", "--rules", "classic", "--out", str(out), "--no-progress"]
+    failed = CliRunner().invoke(cli, args)
+    assert failed.exit_code == 2
+    assert failed.stderr.splitlines() == [f"Error: {folder / 'meta.json'}: Is a directory"]
+    assert [path.name for path in folder.iterdir()] == ["meta.json"]
+    (folder / "meta.json").rmdir()
+    done = CliRunner().invoke(cli, [*args, "--opponent", "knocks-at-once"])
+    assert done.exit_code == 0, done.output
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "answers.csv",
+        "meta.json",
+        "panel.csv",
+    ]
+    command = json.loads((folder / "meta.json").read_text())["command"]
+    assert command.endswith(f"--seed 2026 --out '{out}'")
 
 
 def test_the_box_lists_the_answers_of_the_other_presets_and_what_is_missing():
