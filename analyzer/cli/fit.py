@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -18,11 +19,12 @@ from ..core.limits import (
 )
 from ..gin.model.policies import PRESETS
 from ..gin.studies.discard_fit import fit_discard
-from ..report.discard_fit import REPORT_FILE, fit_files, fitted_weights
+from ..report.discard_fit import REPORT_FILE, fit_files, fitted_weights, held_out_frame
 from ..report.files import write_together
 from .files import check_out_path
 from .inputs import FiniteFloatRange, fail, get_rules, rules_preset_option
-from .progress import progress_bar
+from .output import echo_frame, format_options
+from .progress import MAX_WIDTH, progress_bar
 from .run_control import run_options, set_jobs
 
 
@@ -73,11 +75,12 @@ from .run_control import run_options, set_jobs
 )
 @click.option(
     "--out",
-    default="results/fit_discard",
-    show_default=True,
+    default=None,
     callback=check_out_path,
-    help="Folder for weights.json, candidates.csv, held_out.csv and README.md.",
+    help="Write weights.json, candidates.csv, held_out.csv and README.md into this folder "
+    "(checked writable before the run; default: write nothing).",
 )
+@format_options
 @run_options
 def fit_discard_command(
     preset: str,
@@ -87,7 +90,8 @@ def fit_discard_command(
     deals: int,
     held_out: int,
     softness: float,
-    out: Path,
+    out: Path | None,
+    fmt: str,
     seed: int,
     jobs: int | None,
     no_progress: bool,
@@ -97,7 +101,7 @@ def fit_discard_command(
 
     \b
     Example:
-      analyzer fit-discard --rules eaai --seed 2026
+      analyzer fit-discard --rules eaai --seed 2026 --out results/fit_discard
     """
     if elite > population:
         fail(f"--elite must be at most --population ({population}), got {elite}")
@@ -119,13 +123,20 @@ def fit_discard_command(
             progress=progress,
         )
     command = shlex.join(["analyzer", "fit-discard", *sys.argv[2:]])
-    files = fit_files(fit, command, time.perf_counter() - started)
-    write_together({out / name: data for name, data in files.items()})
-    click.echo(f"Learned discard · rules {preset} · seed {seed}")
-    click.echo(f"  weights: {', '.join(f'{k}={v}' for k, v in fitted_weights(fit).items())}")
+    if out is not None:
+        write_together(out, fit_files(fit, command, time.perf_counter() - started))
+    if fmt != "table":
+        echo_frame(held_out_frame(fit), fmt)
+        return
+    click.echo(f"Learned discard · rules {preset} · seed {seed} · fitted weights:")
+    weights = ", ".join(f"{k}={v}" for k, v in fitted_weights(fit).items())
+    click.echo(textwrap.fill(weights, MAX_WIDTH, initial_indent="  ", subsequent_indent="  "))
+    click.echo(f"Against the starting weights, {held_out:,} fresh deals per opponent:")
     for name, gain in fit.held_out.items():
+        points = fit.held_out_points[name]
         click.echo(
-            f"  v {name}: {fit.held_out_points[name].mean:+.2f} points per hand, "
+            f"  v {name}: {points.mean:+.2f} points per hand, "
             f"{gain.mean:+.2f} ± {gain.half_width:.2f} over the start"
         )
-    click.echo(f"Written to {out / REPORT_FILE} and beside it.")
+    if out is not None:
+        click.echo(f"Written to {out / REPORT_FILE} and beside it.")

@@ -276,7 +276,9 @@ def policies_command(name: str | None, fmt: str) -> None:
                 nl=False,
             )
         else:
-            for line in _wrapped(f"{name}: ", explain_policy(policy), len(name) + 2):
+            # a string form given as NAME is shown whole below: its sentence gets the room
+            label = name if len(name) <= MAX_WIDTH // 3 else "this policy"
+            for line in _wrapped(f"{label}: ", explain_policy(policy), len(label) + 2):
                 click.echo(line)
             for line in _wrapped_commas("string form: ", format_policy(policy), 13):
                 click.echo(line)

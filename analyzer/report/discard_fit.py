@@ -31,7 +31,7 @@ def candidates_frame(fit: DiscardFit) -> pd.DataFrame:
     for number, generation in enumerate(fit.generations):
         for c, weights in enumerate(generation.weights):
             row: dict[str, object] = {"generation": number, "candidate": c}
-            row.update({key: int(round(w)) for (key, *_), w in zip(FIT_SPACE, weights)})
+            row.update({key: round(w) for (key, *_), w in zip(FIT_SPACE, weights, strict=True)})
             row.update({f"v {name}": generation.points[c, o] for o, name in enumerate(names)})
             row["score"] = generation.scores[c]
             rows.append(row)
@@ -105,25 +105,31 @@ def report_markdown(fit: DiscardFit, command: str, seconds: float) -> str:
         [
             "# The learned discard's weights",
             "",
-            f"Fitted by `{command}` in {seconds / 60:.0f} min: rules `{fit.rules}`, seed "
-            f"{fit.seed}, {generations} generations of {fit.population} candidates (the "
-            f"{fit.elite} best set the next mean), each candidate playing {fit.deals:,} deals "
-            "(seats swapped) against each of "
-            f"{', '.join(f'`{name}`' for name in fit.held_out)} and the incumbent, on the "
-            f"same deals within a generation: {generations * per_generation * 2:,} hands. "
-            f"Score: the soft minimum (T = {fit.softness:g} points) of the points per hand "
-            "over the panel.",
+            (
+                f"Fitted by `{command}` in {seconds / 60:.0f} min: rules `{fit.rules}`, seed "
+                f"{fit.seed}, {generations} generations of {fit.population} candidates (the "
+                f"{fit.elite} best set the next mean), each candidate playing "
+                f"{fit.deals:,} deals (seats swapped) against each of "
+                f"{', '.join(f'`{name}`' for name in fit.held_out)} and the incumbent, on "
+                f"the same deals within a generation: {generations * per_generation * 2:,} "
+                f"hands. Score: the soft minimum (T = {fit.softness:g} points) of the "
+                "points per hand over the panel."
+            ),
             "",
-            "Weights are hundredths of a point per unit of each feature of a throw "
-            "(`analyzer policies` explains them), as costs: the throw with the least "
-            "weighted sum is thrown, among those within `learned_window` points of the "
-            "least deadwood.",
+            (
+                "Weights are hundredths of a point per unit of each feature of a throw "
+                "(`analyzer policies` explains them), as costs: the throw with the least "
+                "weighted sum is thrown, among those within `learned_window` points of the "
+                "least deadwood."
+            ),
             "",
             markdown_table(weights),
             "",
-            f"Held out: {fit.held_out_deals:,} fresh deals per opponent (seats swapped), "
-            "the fitted weights against the starting ones on the same deals, points per "
-            "hand with 95% intervals:",
+            (
+                f"Held out: {fit.held_out_deals:,} fresh deals per opponent (seats swapped), "
+                "the fitted weights against the starting ones on the same deals, points per "
+                "hand with 95% intervals:"
+            ),
             "",
             markdown_table(shown),
             "",

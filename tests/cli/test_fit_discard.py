@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.gin.model.policies import PRESETS, parse_policy
+from analyzer.cli.progress import MAX_WIDTH
+from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
 from analyzer.gin.studies.discard_fit import FIT_SPACE
 from analyzer.report.discard_fit import CANDIDATES_FILE, HELD_OUT_FILE, REPORT_FILE, WEIGHTS_FILE
 
@@ -64,6 +65,19 @@ def test_bad_options_are_one_line(tmp_path, args, text):
 
 def test_the_committed_fit_holds_the_champions_discard_weights():
     document = json.loads((ROOT / "results" / "fit_discard" / WEIGHTS_FILE).read_text())
-    champion = PRESETS["champion"]
-    assert {key: champion.value(key) for key, *_ in FIT_SPACE} == document["weights"]
-    assert champion.discard.rule == "learned"
+    fitted = parse_policy(document["policy"])
+    assert {key: fitted.value(key) for key, *_ in FIT_SPACE} == document["weights"]
+    assert fitted.discard.rule == "learned"
+    assert document["start"] == format_policy(PRESETS["expert"].changed(discard="learned"))
+
+
+def test_a_fitted_policy_given_as_its_string_is_explained_within_the_width():
+    """A policy string longer than a third of the width is named "this policy" above its
+    sentence (it once stood beside it and squeezed the sentence to one letter a line)."""
+    document = json.loads((ROOT / "results" / "fit_discard" / WEIGHTS_FILE).read_text())
+    result = run("policies", document["policy"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("this policy: Takes the face-up card")
+    assert max(len(line) for line in lines) <= MAX_WIDTH
+    assert "learned from simulated deals" in result.output

@@ -9,7 +9,11 @@ from hypothesis import strategies as st
 from analyzer.gin.decisions.learned import WEIGHT_KEYS, future_deadwood
 from analyzer.gin.decisions.marjj import future_deadwood as marjj_future_deadwood
 from analyzer.gin.engine.transitions import Slot, knock_threshold
-from analyzer.gin.evaluator.partition import min_deadwood_kernel
+from analyzer.gin.evaluator.partition import (
+    best_discard_kernel,
+    least_after_throw_kernel,
+    min_deadwood_kernel,
+)
 from analyzer.gin.model.describe import explain_policy
 from analyzer.gin.model.knowledge import outraced
 from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
@@ -35,13 +39,12 @@ PLAIN = ",".join(
 def test_future_deadwood_equals_the_mean_of_the_seven_best_draws_over_the_whole_pool(
     hand_cards, pool_cards
 ):
-    """Only the pool's cards that touch the hand are evaluated; the rest leave the
-    deadwood as it is, which MARJJ's brute force over every card confirms."""
+    """Only the pool's cards that touch the hand are evaluated in full, and each throw
+    search stops early; MARJJ's brute force over every card and throw confirms it."""
     hand = np.int64(sum(1 << c for c in hand_cards))
     pool = np.int64(sum(1 << c for c in pool_cards if c not in hand_cards))
-    work = np.zeros(52, dtype=np.int64)
-    fast = future_deadwood(hand, min_deadwood_kernel(hand), pool, work)
-    brute = marjj_future_deadwood(hand, pool, work)
+    fast = future_deadwood(hand, min_deadwood_kernel(hand), pool, np.empty(7, dtype=np.int64))
+    brute = marjj_future_deadwood(hand, pool, np.zeros(52, dtype=np.int64))
     expected = brute if pool else float(min_deadwood_kernel(hand))
     assert fast == pytest.approx(expected, abs=1e-12)
 
@@ -125,3 +128,11 @@ def test_in_games_the_read_waits_against_a_racer_and_changes_nothing_against_a_c
     assert np.array_equal(
         hand_rows(EAAI, reader, racer, 5, 0, 200), hand_rows(EAAI, base, racer, 5, 0, 200)
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True))
+def test_least_after_a_throw_equals_trying_every_throw(hand_cards):
+    hand = np.int64(sum(1 << c for c in hand_cards))
+    expected, _ = best_discard_kernel(hand, hand, np.zeros(52, dtype=np.int64))
+    assert least_after_throw_kernel(hand) == expected

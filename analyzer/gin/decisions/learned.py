@@ -18,6 +18,10 @@ features (:data:`FEATURES`, in this order) are:
 ``table``        MARJJ's table of the opponent's use for ``c`` (points: neighbours and
                  same-rank cards taken by the opponent cost, ones held or seen gain).
 
+Once the opponent has shown itself a racer in this game (``Slot.RACES``, see
+:func:`analyzer.gin.model.knowledge.outraced`), ``learned_racer_deadwood`` is added to the
+deadwood's weight: a racer's knock comes soon, and only a low deadwood then undercuts it.
+
 The throw minimises ``sum_k w_k x feature_k`` (weights in hundredths of a point of the
 hand's expected result per unit of the feature, a cost: the fitted coefficient negated), among the throws leaving at most
 ``learned_window`` points more than the least deadwood; ties go to the higher card.  The
@@ -32,7 +36,7 @@ from numba import njit
 
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index
-from ..evaluator.partition import best_discard_kernel, discard_deadwoods_kernel
+from ..evaluator.partition import least_after_throw_kernel
 from ..model.policies import PolicyField
 from ..model.state import Slot, stock_left
 from .expert import _better_high, danger, knock_choice, live_outs
@@ -119,24 +123,18 @@ def _keep_lowest(lowest: npt.NDArray[np.int64], kept: np.int64, value: np.int64)
 
 @njit(cache=True)
 def future_deadwood(
-    hand10: np.int64, deadwood: np.int64, pool: np.int64, work: npt.NDArray[np.int64]
+    hand10: np.int64, deadwood: np.int64, pool: np.int64, lowest: npt.NDArray[np.int64]
 ) -> np.float64:
     """Mean of the ``FUTURE_CARDS`` lowest least-deadwoods after drawing a card of
     ``pool`` to ``hand10`` (whose least deadwood is ``deadwood``) and throwing any of the
-    11 (points; ``deadwood`` when the pool is empty).
+    11 (points; ``deadwood`` when the pool is empty); ``lowest`` is work space of
+    ``FUTURE_CARDS`` entries.
 
     Exact, with the full evaluation only for the drawn cards that touch the hand: any
     other card is in no meld of the 11, so it is thrown again (``deadwood``) or kept in
     place of the throw that leaves the 9 other cards the least deadwood."""
     touching = _touching(hand10)
-    discard_deadwoods_kernel(hand10, hand10, work)
-    nine = np.int64(1 << 20)
-    rest = hand10
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        nine = min(nine, work[bit_index(bit)])
-    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
+    nine = least_after_throw_kernel(hand10)
     kept = np.int64(0)
     rest = pool & ~touching
     while rest:
@@ -147,8 +145,7 @@ def future_deadwood(
     while rest:
         bit = rest & -rest
         rest ^= bit
-        value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, work)
-        kept = _keep_lowest(lowest, kept, value)
+        kept = _keep_lowest(lowest, kept, least_after_throw_kernel(hand10 | bit))
     if kept == 0:
         return np.float64(deadwood)
     total = 0.0
@@ -165,16 +162,17 @@ def throw_features(
     deadwood: np.int64,
     probs: npt.NDArray[np.float64],
     unseen: np.int64,
-    work: npt.NDArray[np.int64],
+    lowest: npt.NDArray[np.int64],
     out: npt.NDArray[np.float64],
 ) -> None:
     """Fill ``out`` (``N_FEATURES``) with the features of throwing ``card`` (leaving
     ``deadwood`` points) for ``player`` holding 11 cards (see the module notes);
-    ``probs`` and ``unseen`` are the opponent-hand inference."""
+    ``probs`` and ``unseen`` are the opponent-hand inference; ``lowest`` is work space of
+    ``FUTURE_CARDS`` entries."""
     hand = state[Slot.HAND + player]
     hand10 = hand & ~(np.int64(1) << card)
     share = min(stock_left(state) / _FULL_STOCK, 1.0)
-    future = future_deadwood(hand10, deadwood, unseen, work)
+    future = future_deadwood(hand10, deadwood, unseen, lowest)
     seen = marjj_seen(state, player)
     out[0] = deadwood
     out[1] = future
@@ -227,10 +225,10 @@ def learned_discard(
     weights = np.empty(N_FEATURES, dtype=np.float64)
     for k in range(N_FEATURES):
         weights[k] = policy[WEIGHT_FIELDS[k]]
+    if state[Slot.RACES + player] > 0:
+        weights[0] += policy[PolicyField.LEARNED_RACER_DEADWOOD]
     features = np.empty(N_FEATURES, dtype=np.float64)
-    # the future feature needs a 52-entry work array of its own: the knock part has
-    # left the deadwood of every throw in scratch, which it must not overwrite
-    evaluation = np.empty(52, dtype=np.int64)
+    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
     best_card = np.int64(-1)
     best_score = np.inf
     rest = window_throws(state, player, candidates, least, scratch, policy)
@@ -238,7 +236,7 @@ def learned_discard(
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        throw_features(state, player, card, scratch[card], probs, unseen, evaluation, features)
+        throw_features(state, player, card, scratch[card], probs, unseen, lowest, features)
         score = 0.0
         for k in range(N_FEATURES):
             score += weights[k] * features[k]

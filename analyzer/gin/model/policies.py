@@ -86,7 +86,8 @@ class PolicyField(IntEnum):
     LEARNED_TABLE = 22 + 2 * SCHEDULE_TURNS
     LEARNED_WINDOW = 23 + 2 * SCHEDULE_TURNS
     RACER_SCHEDULE = 24 + 2 * SCHEDULE_TURNS  # SCHEDULE_TURNS entries (-1: no read)
-    SIZE = 24 + 3 * SCHEDULE_TURNS
+    LEARNED_RACER_DEADWOOD = 24 + 3 * SCHEDULE_TURNS
+    SIZE = 25 + 3 * SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -316,6 +317,16 @@ class Discard(Spec):
     learned_table: int = integer(
         100, -MAX_WEIGHT, MAX_WEIGHT, "learned_table", _LEARNED_WEIGHT, PolicyField.LEARNED_TABLE
     )
+    learned_racer_deadwood: int = integer(
+        0,
+        -MAX_WEIGHT,
+        MAX_WEIGHT,
+        "learned_racer_deadwood",
+        "Added to learned_deadwood once the opponent has shown itself a racer (see "
+        "knock_racer): against a racer, whose knock comes soon, the deadwood held now "
+        "decides the undercut.",
+        PolicyField.LEARNED_RACER_DEADWOOD,
+    )
     learned_window: int = integer(
         8,
         0,
@@ -348,9 +359,16 @@ class Discard(Spec):
 
     def explain(self) -> str:
         """The discard rule in plain English."""
-        return self.RULE_TEXT[self.rule].format(
+        text = self.RULE_TEXT[self.rule].format(
             danger_penalty=self.danger_penalty, slack=self.slack
         )
+        if self.rule == "learned" and self.learned_racer_deadwood:
+            text += (
+                ", weighing the deadwood it keeps "
+                f"{'more' if self.learned_racer_deadwood > 0 else 'less'} once the opponent "
+                "has shown itself a racer"
+            )
+        return text
 
 
 @dataclass(frozen=True)
@@ -486,6 +504,7 @@ KEYS = (
     "learned_table",
     "learned_window",
     "knock_racer",
+    "learned_racer_deadwood",
 )
 
 

@@ -38,7 +38,6 @@ FULL_DECK = np.int64((1 << 52) - 1)
 MAX_PAIRS = 32
 
 
-
 class Slot(IntEnum):
     """Index of each field in the state array (``HAND + p`` is player ``p``'s hand)."""
 

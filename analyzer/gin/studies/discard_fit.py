@@ -91,9 +91,7 @@ class DiscardFit:
 
 def with_weights(base: Policy, weights: npt.NDArray[np.float64]) -> Policy:
     """``base`` with the fitted fields of :data:`FIT_SPACE` set to ``weights`` (rounded)."""
-    return base.changed(
-        **{key: int(round(w)) for (key, *_), w in zip(FIT_SPACE, weights, strict=True)}
-    )
+    return base.changed(**{key: round(w) for (key, *_), w in zip(FIT_SPACE, weights, strict=True)})
 
 
 def per_deal_points(
@@ -101,7 +99,10 @@ def per_deal_points(
 ) -> npt.NDArray[np.float64]:
     """Points per hand to ``policy`` on each deal (the mean of its two seats)."""
     rows = hand_rows(rules, policy, opponent, seed, 0, deals)
-    return rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
+    points: npt.NDArray[np.float64] = (
+        rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
+    )
+    return points
 
 
 def soft_minimum(points: npt.NDArray[np.float64], softness: float) -> npt.NDArray[np.float64]:
