@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import shlex
 import sys
-import textwrap
 import time
 from pathlib import Path
 
 import click
+import pandas as pd
 
 from ..core.limits import (
     MAX_FIT_DEALS,
@@ -18,13 +18,13 @@ from ..core.limits import (
     MAX_FIT_SOFTNESS,
 )
 from ..gin.model.policies import PRESETS
-from ..gin.studies.discard_fit import fit_discard
+from ..gin.studies.discard_fit import DiscardFit, fit_discard
 from ..report.discard_fit import REPORT_FILE, fit_files, fitted_weights, held_out_frame
 from ..report.files import write_together
 from .files import check_out_path
 from .inputs import FiniteFloatRange, fail, get_rules, rules_preset_option
-from .output import echo_frame, format_options
-from .progress import MAX_WIDTH, progress_bar
+from .output import format_options, plus_minus, show_result
+from .progress import progress_bar
 from .run_control import run_options, set_jobs
 
 
@@ -125,18 +125,41 @@ def fit_discard_command(
     command = shlex.join(["analyzer", "fit-discard", *sys.argv[2:]])
     if out is not None:
         write_together(out, fit_files(fit, command, time.perf_counter() - started))
-    if fmt != "table":
-        echo_frame(held_out_frame(fit), fmt)
-        return
-    click.echo(f"Learned discard · rules {preset} · seed {seed} · fitted weights:")
+    held = held_out_frame(fit)
+    table = pd.DataFrame(
+        {
+            "opponent": held["opponent"],
+            "points per hand": [
+                plus_minus(e.mean, e.half_width, sign=True) for e in fit.held_out_points.values()
+            ],
+            "gain over the start": [
+                plus_minus(e.mean, e.half_width, sign=True) for e in fit.held_out.values()
+            ],
+        }
+    )
     weights = ", ".join(f"{k}={v}" for k, v in fitted_weights(fit).items())
-    click.echo(textwrap.fill(weights, MAX_WIDTH, initial_indent="  ", subsequent_indent="  "))
-    click.echo(f"Against the starting weights, {held_out:,} fresh deals per opponent:")
-    for name, gain in fit.held_out.items():
-        points = fit.held_out_points[name]
-        click.echo(
-            f"  v {name}: {points.mean:+.2f} points per hand, "
-            f"{gain.mean:+.2f} ± {gain.half_width:.2f} over the start"
-        )
+    title = (
+        f"Learned discard fit · rules {preset} · {generations} generations of {population} "
+        f"candidates · seed {seed} · {deals:,} deals per candidate and opponent, seats "
+        f"swapped; held out: {held_out:,} fresh deals per opponent, the fitted weights "
+        f"against the starting ones. Fitted: {weights}"
+    )
+    show_result(fmt, title, table, _verdict(fit), raw=held)
     if out is not None:
         click.echo(f"Written to {out / REPORT_FILE} and beside it.")
+
+
+def _verdict(fit: DiscardFit) -> str:
+    """Where the fitted weights gain, lose, or are too close to call (95% CI)."""
+    groups: dict[str, list[str]] = {"gain": [], "lose": [], "close": []}
+    for name, gain in fit.held_out.items():
+        key = "gain" if gain.low > 0 else "lose" if gain.high < 0 else "close"
+        groups[key].append(name)
+    parts = []
+    if groups["gain"]:
+        parts.append(f"gain over the starting weights against {', '.join(groups['gain'])}")
+    if groups["lose"]:
+        parts.append(f"lose against {', '.join(groups['lose'])}")
+    if groups["close"]:
+        parts.append(f"are too close to call against {', '.join(groups['close'])}")
+    return "The fitted weights " + "; they ".join(parts) + " (95% CI)."

@@ -123,8 +123,14 @@ class KnockRule(IntEnum):
 #: The rules of replicas of other programs' players, valid in every policy but kept out of
 #: ``DRAW_RULES``/``DISCARD_RULES``, the rules a best-response search tries.
 REPLICA_RULES = ("marjj",)
+#: Rules also kept out of a best-response search: the learned discard, whose weights are
+#: fitted for the expert's draw and knock and whose evaluation costs 4.5 times the
+#: expert's (BENCHMARKS.md, "The champion in progress").
+FITTED_RULES = ("learned",)
 DRAW_RULES = tuple(r.name.lower() for r in DrawRule if r.name.lower() not in REPLICA_RULES)
-DISCARD_RULES = tuple(r.name.lower() for r in DiscardRule if r.name.lower() not in REPLICA_RULES)
+DISCARD_RULES = tuple(
+    r.name.lower() for r in DiscardRule if r.name.lower() not in (*REPLICA_RULES, *FITTED_RULES)
+)
 KNOCK_RULES = tuple(r.name.lower() for r in KnockRule)
 
 #: The meaning of every weight that only the expert rules read.
