@@ -4,7 +4,6 @@ write them, with the fit's report, into a folder."""
 from __future__ import annotations
 
 import shlex
-import sys
 import time
 from pathlib import Path
 
@@ -122,7 +121,17 @@ def fit_discard_command(
             seed=seed,
             progress=progress,
         )
-    command = shlex.join(["analyzer", "fit-discard", *sys.argv[2:]])
+    command = shlex.join(
+        [
+            "analyzer",
+            "fit-discard",
+            *("--rules", preset, "--generations", str(generations)),
+            *("--population", str(population), "--elite", str(elite)),
+            *("--deals", str(deals), "--held-out", str(held_out)),
+            *("--softness", f"{softness:g}", "--seed", str(seed)),
+            *(() if out is None else ("--out", str(out))),
+        ]
+    )
     if out is not None:
         write_together(out, fit_files(fit, command, time.perf_counter() - started))
     held = held_out_frame(fit)
