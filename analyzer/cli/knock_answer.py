@@ -9,7 +9,7 @@ import click
 from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..gin.studies.answers import FAMILIES
 from .files import check_out_folder
-from .inputs import SEED, fail, rules_preset_option
+from .inputs import JOBS, SEED, fail, rules_preset_option
 from .output import echo_frame, echo_json, format_options
 from .progress import progress_bar
 from .run_control import scheduler_option, set_jobs
@@ -56,7 +56,7 @@ from .run_control import scheduler_option, set_jobs
     "writes those) and write them into OUT/when_to_knock_by_rules/<rules>/, where this "
     "command and the web app read them (e.g. --out results).",
 )
-@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
+@click.option("--jobs", type=JOBS, default=None, help="Threads.")
 @format_options
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
 @scheduler_option

@@ -7,9 +7,10 @@ from contextlib import ExitStack
 
 import click
 
+from ..core.limits import MAX_REPORT_DEALS
 from ..core.progress import Progress
 from .files import check_out_folder
-from .inputs import SEED, fail
+from .inputs import JOBS, SEED, fail
 from .progress import progress_bar
 from .run_control import (
     checkpoint_options,
@@ -20,7 +21,6 @@ from .run_control import (
 )
 
 #: Largest base size of the report (see --deals).
-MAX_REPORT_DEALS = 10_000_000
 
 
 @click.command("report")
@@ -52,7 +52,7 @@ MAX_REPORT_DEALS = 10_000_000
     help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
     "variants,equity,rummy (default all).",
 )
-@click.option("--jobs", type=click.IntRange(1, 256), default=None, help="Threads.")
+@click.option("--jobs", type=JOBS, default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
 @checkpoint_options
 @scheduler_option

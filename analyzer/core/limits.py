@@ -67,6 +67,9 @@ MIN_EQUITY_DEALS = 100
 #: runs hundreds of times this many hands; below 100 no gain is significant.
 MIN_SEARCH_DEALS = 100
 MAX_SEARCH_DEALS = 10_000_000
+#: Most deals per section of ``analyzer report`` (its largest sections play each deal
+#: dozens of times, so ten million is days on two cores).
+MAX_REPORT_DEALS = 10_000_000
 #: The discard fit (``analyzer fit-discard``): deals per candidate and opponent (a
 #: million is hours a generation on two cores), generations, candidates per generation,
 #: and the soft minimum's temperature (points per hand: past 100 it is the plain mean).
@@ -333,6 +336,7 @@ __all__ = [
     "MAX_PSRO_ITERATIONS",
     "MAX_PSRO_TOLERANCE",
     "MAX_RAW_UNITS",
+    "MAX_REPORT_DEALS",
     "MAX_RESULTS_FILE_BYTES",
     "MAX_SAMPLES",
     "MAX_SCHEDULER_CHARS",
