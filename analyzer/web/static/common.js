@@ -43,9 +43,11 @@ function backCard(text) {
 }
 
 // POST (with a body) or GET; throws Error(one-line reason) on an HTTP error.
+// POST ``body`` (an object, or JSON text already written) to ``path``, or GET without one.
 async function api(path, body) {
   const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
   };
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({ error: response.statusText }));

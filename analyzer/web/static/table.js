@@ -268,10 +268,17 @@ async function newGame() {
   try {
     const body = { rules: $("rules").value, opponent: $("opponent").value,
       mode: $("mode").value, hints: $("hints").value };
-    // /table?seed=N deals reproducibly (the server checks N and says what is wrong)
+    // /table?seed=N deals reproducibly (the server checks N and says what is wrong).
+    // The server takes integers only as JSON numbers, and a JS number holds only 2**53
+    // exactly, so a seed of digits is written into the JSON text whole; anything else
+    // goes as a string, which the server refuses naming the seed.
+    let text = JSON.stringify(body);
     const seed = new URLSearchParams(location.search).get("seed");
-    if (seed !== null) body.seed = seed;
-    game = await api("/api/games", body);
+    if (seed !== null) {
+      const token = /^(0|[1-9][0-9]{0,29})$/.test(seed) ? seed : JSON.stringify(seed);
+      text = text.slice(0, -1) + `,"seed":${token}}`;
+    }
+    game = await api("/api/games", text);
     remember(game.id);
     selected = null;
     $("hint-panel").hidden = true;
