@@ -30,8 +30,7 @@ import pandas as pd
 
 from analyzer.gin.model.policies import Policy, format_policy, parse_policy
 from analyzer.gin.model.rules import STANDARD
-from analyzer.gin.play.game_kernels import HandColumn
-from analyzer.gin.play.simulate import hand_rows
+from analyzer.gin.studies.discard_fit import per_deal_points
 
 #: (weight, low, high, starting spread) in the policy's units (hundredths of a point).
 SPACE = (
@@ -75,10 +74,10 @@ def chosen_space(names: str) -> Space:
     return tuple(s for s in SPACE if s[0] in wanted)
 
 
-def per_deal_points(policy: Policy, opponent: Policy, seed: int, deals: int) -> np.ndarray:
-    """Points per hand to ``policy`` on each deal (mean of its two seats)."""
-    rows = hand_rows(STANDARD, policy, opponent, seed, 0, deals)
-    return rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
+def standard_points(policy: Policy, opponent: Policy, seed: int, deals: int) -> np.ndarray:
+    """Points per hand to ``policy`` on each deal under standard rules (the mean of its
+    two seats)."""
+    return per_deal_points(STANDARD, policy, opponent, seed, deals)
 
 
 def paired(diff: np.ndarray) -> tuple[float, float, float]:
@@ -133,7 +132,7 @@ def main() -> None:
         for c, weights in enumerate(candidates):
             policy = with_weights(base, space, weights)
             for o, opponent in enumerate(opponents.values()):
-                points[c, o] = per_deal_points(policy, opponent, seed, args.deals)
+                points[c, o] = standard_points(policy, opponent, seed, args.deals)
         per_opponent = points.mean(axis=2)
         scores = -args.softness * np.log(np.mean(np.exp(-per_opponent / args.softness), axis=1))
         for c, weights in enumerate(candidates):
@@ -165,8 +164,8 @@ def main() -> None:
     final_seed = args.seed * 1000 + 999
     final = []
     for name, opponent in panel.items():
-        new = per_deal_points(tuned, opponent, final_seed, args.final_deals)
-        old = per_deal_points(
+        new = standard_points(tuned, opponent, final_seed, args.final_deals)
+        old = standard_points(
             with_weights(base, space, start), opponent, final_seed, args.final_deals
         )
         gain, gain_low, gain_high = paired(new - old)
