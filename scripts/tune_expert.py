@@ -112,7 +112,7 @@ def main() -> None:
     base = parse_policy(args.start)
     low = np.array([s[1] for s in space], dtype=np.float64)
     high = np.array([s[2] for s in space], dtype=np.float64)
-    mean = np.array([getattr(base, s[0]) for s in space], dtype=np.float64)
+    mean = np.array([base.value(s[0]) for s in space], dtype=np.float64)
     spread = np.array([s[3] for s in space], dtype=np.float64)
     start = mean.copy()
     panel = {name: parse_policy(name) for name in PANEL}
