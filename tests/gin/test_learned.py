@@ -6,9 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.gin.decisions.choose import choose_discard
 from analyzer.gin.decisions.learned import WEIGHT_KEYS, future_deadwood
 from analyzer.gin.decisions.marjj import future_deadwood as marjj_future_deadwood
-from analyzer.gin.engine.transitions import Slot, knock_threshold
+from analyzer.gin.engine.transitions import (
+    Slot,
+    deck_order,
+    knock_threshold,
+    new_hand,
+    new_scratch,
+    new_state,
+)
 from analyzer.gin.evaluator.partition import (
     best_discard_kernel,
     least_after_throw_kernel,
@@ -108,6 +116,41 @@ def test_once_the_opponent_raced_the_racer_table_replaces_the_others():
     state[Slot.HELD + 1] = 0
     state[Slot.OWN_TURNS] = 5
     assert knock_threshold(state, 0, without) == 10  # no read: the racer count is ignored
+
+
+def _throw(policy, state):
+    scratch = new_scratch()
+    rng = np.zeros(1, dtype=np.uint64)
+    return choose_discard(state, np.int64(0), policy.to_array(), rng, scratch[:52], scratch[52:])
+
+
+def test_once_the_opponent_raced_the_racer_discard_replaces_the_rule():
+    """``discard_racer=marjj``: before the read the learned throw, after it MARJJ's,
+    position by position on random deals (some of which the two rules throw apart)."""
+    mixed = parse_policy("expert,discard=learned,discard_racer=marjj")
+    learned = parse_policy("expert,discard=learned")
+    marjj = parse_policy("expert,discard=marjj")
+    assert parse_policy(format_policy(mixed)) == mixed
+    assert "once the opponent has shown itself a racer it throws" in explain_policy(mixed)
+    generator = np.random.default_rng(7)
+    apart = 0
+    for _ in range(60):
+        deck = generator.permutation(52)
+        state = new_state()
+        new_hand(
+            state,
+            deck_order(deck[:10], deck[10:20], deck[20], deck[21:]),
+            np.int64(1),
+            EAAI.to_array(),
+        )
+        state[Slot.HAND] |= np.int64(1) << deck[21]  # seat 0 drew the stock's top card
+        state[Slot.OWN_TURNS] = 2
+        before, after = _throw(learned, state), _throw(marjj, state)
+        assert _throw(mixed, state) == before
+        state[Slot.RACES] = 1
+        assert _throw(mixed, state) == after
+        apart += before != after
+    assert apart > 0
 
 
 def test_in_games_the_read_waits_against_a_racer_and_changes_nothing_against_a_camper():

@@ -306,6 +306,8 @@ def choose_discard(
     """(card to throw, whether to knock) for ``player`` holding 11 cards, by its discard
     and knock rules."""
     rule = policy[PolicyField.DISCARD]
+    if state[Slot.RACES + player] > 0 and policy[PolicyField.DISCARD_RACER] >= 0:
+        rule = policy[PolicyField.DISCARD_RACER]
     if rule == DiscardRule.EXPERT:
         return expert_discard(state, player, policy, rng, scratch, lookahead_scratch)
     if rule == DiscardRule.MARJJ:

@@ -87,7 +87,8 @@ class PolicyField(IntEnum):
     LEARNED_WINDOW = 23 + 2 * SCHEDULE_TURNS
     RACER_SCHEDULE = 24 + 2 * SCHEDULE_TURNS  # SCHEDULE_TURNS entries (-1: no read)
     LEARNED_RACER_DEADWOOD = 24 + 3 * SCHEDULE_TURNS
-    SIZE = 25 + 3 * SCHEDULE_TURNS
+    DISCARD_RACER = 25 + 3 * SCHEDULE_TURNS  # -1: the discard rule whatever the read
+    SIZE = 26 + 3 * SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -333,6 +334,15 @@ class Discard(Spec):
         "decides the undercut.",
         PolicyField.LEARNED_RACER_DEADWOOD,
     )
+    racer_rule: str = rule_choice(
+        "same",
+        DiscardRule,
+        "discard_racer",
+        "Which card to throw once the opponent has shown itself a racer (see knock_racer): "
+        "same (the discard rule) or another rule.",
+        PolicyField.DISCARD_RACER,
+        unset="same",
+    )
     learned_window: int = integer(
         8,
         0,
@@ -374,6 +384,10 @@ class Discard(Spec):
                 f"{'more' if self.learned_racer_deadwood > 0 else 'less'} once the opponent "
                 "has shown itself a racer"
             )
+        if self.racer_rule != "same":
+            text += "; once the opponent has shown itself a racer it " + self.RULE_TEXT[
+                self.racer_rule
+            ].format(danger_penalty=self.danger_penalty, slack=self.slack)
         return text
 
 
@@ -414,7 +428,7 @@ class Knock(Spec):
             "knock_racer",
             "Knock thresholds used instead of both others once the opponent has shown "
             "itself a racer: in an earlier hand of this game it knocked short of gin "
-            "where these knock tables would not have (None: no read of the opponent).",
+            "where this table would not have (None: no read of the opponent).",
             optional=True,
         ),
     )
@@ -511,6 +525,7 @@ KEYS = (
     "learned_window",
     "knock_racer",
     "learned_racer_deadwood",
+    "discard_racer",
 )
 
 

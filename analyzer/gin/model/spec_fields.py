@@ -92,15 +92,26 @@ def declare(default: Any, declaration: Declared) -> Any:
 
 
 def rule_choice(
-    default: str, rules: type[IntEnum], key: str, text: str, slot: int, always: bool = False
+    default: str,
+    rules: type[IntEnum],
+    key: str,
+    text: str,
+    slot: int,
+    always: bool = False,
+    unset: str | None = None,
 ) -> Any:
-    """A rule field: one of the lower-case names of ``rules``, compiled to its number."""
+    """A rule field: one of the lower-case names of ``rules``, compiled to its number, or
+    the name ``unset`` (when given), compiled to -1."""
     choices = tuple(member.name.lower() for member in rules)
+    allowed = choices if unset is None else (unset, *choices)
     what = key.removesuffix("_rule")
 
     def check(name: str, value: object) -> None:
-        if value not in choices:
-            raise ValueError(f"unknown {what} rule {value!r}; choose from {', '.join(choices)}")
+        if value not in allowed:
+            raise ValueError(f"unknown {what} rule {value!r}; choose from {', '.join(allowed)}")
+
+    def encode(value: str) -> int:
+        return -1 if value == unset else choices.index(value)
 
     return declare(
         default,
@@ -111,8 +122,8 @@ def rule_choice(
             check,
             lambda text, key: text,
             str,
-            "/".join(choices),
-            choices.index,
+            "/".join(allowed),
+            encode,
             always=always,
             choices=choices,
         ),
