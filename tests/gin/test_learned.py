@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.core.lanes import NO_ARRANGEMENT
 from analyzer.gin.decisions.choose import choose_discard
-from analyzer.gin.decisions.learned import WEIGHT_KEYS, future_deadwood
-from analyzer.gin.decisions.marjj import future_deadwood as marjj_future_deadwood
+from analyzer.gin.decisions.learned import WEIGHT_KEYS
 from analyzer.gin.engine.transitions import (
     Slot,
     deck_order,
@@ -17,6 +17,7 @@ from analyzer.gin.engine.transitions import (
     new_scratch,
     new_state,
 )
+from analyzer.gin.evaluator.future import future_deadwood
 from analyzer.gin.evaluator.partition import (
     best_discard_kernel,
     least_after_throw_kernel,
@@ -47,13 +48,16 @@ PLAIN = ",".join(
 def test_future_deadwood_equals_the_mean_of_the_seven_best_draws_over_the_whole_pool(
     hand_cards, pool_cards
 ):
-    """Only the pool's cards that touch the hand are evaluated in full, and each throw
-    search stops early; MARJJ's brute force over every card and throw confirms it."""
+    """Only the pool's cards that touch the hand are evaluated in full, each throw search
+    stops early, and stops sooner once a card cannot enter the seven kept; trying every
+    card of the pool and every throw confirms it."""
     hand = np.int64(sum(1 << c for c in hand_cards))
-    pool = np.int64(sum(1 << c for c in pool_cards if c not in hand_cards))
+    pool_cards = [c for c in pool_cards if c not in hand_cards]
+    pool = np.int64(sum(1 << c for c in pool_cards))
     fast = future_deadwood(hand, min_deadwood_kernel(hand), pool, np.empty(7, dtype=np.int64))
-    brute = marjj_future_deadwood(hand, pool, np.zeros(52, dtype=np.int64))
-    expected = brute if pool else float(min_deadwood_kernel(hand))
+    work = np.zeros(52, dtype=np.int64)
+    every = sorted(best_discard_kernel(hand | 1 << c, hand | 1 << c, work)[0] for c in pool_cards)
+    expected = np.mean(every[:7]) if every else float(min_deadwood_kernel(hand))
     assert fast == pytest.approx(expected, abs=1e-12)
 
 
@@ -174,8 +178,12 @@ def test_in_games_the_read_waits_against_a_racer_and_changes_nothing_against_a_c
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True))
-def test_least_after_a_throw_equals_trying_every_throw(hand_cards):
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True), st.integers(0, 60))
+def test_least_after_a_throw_equals_trying_every_throw(hand_cards, below):
+    """Exact with no bound; with a bound ``below``, exact under it and at least ``below``
+    otherwise."""
     hand = np.int64(sum(1 << c for c in hand_cards))
     expected, _ = best_discard_kernel(hand, hand, np.zeros(52, dtype=np.int64))
-    assert least_after_throw_kernel(hand) == expected
+    assert least_after_throw_kernel(hand, NO_ARRANGEMENT) == expected
+    bounded = least_after_throw_kernel(hand, np.int64(below))
+    assert bounded == expected if expected < below else bounded >= below

@@ -36,7 +36,7 @@ from numba import njit
 
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index
-from ..evaluator.partition import least_after_throw_kernel
+from ..evaluator.future import FUTURE_CARDS, future_deadwood
 from ..model.policies import PolicyField
 from ..model.state import Slot, stock_left
 from .expert import _better_high, danger, knock_choice, live_outs
@@ -65,93 +65,7 @@ WEIGHT_KEYS = (
     "learned_late",
     "learned_table",
 )
-#: How many of the lowest next-draw deadwoods the ``future`` feature averages.
-FUTURE_CARDS = 7
 _FULL_STOCK = 31.0
-
-
-def _neighbour_masks() -> npt.NDArray[np.int64]:
-    """For each card, the cards a meld with it must contain one of: its rank in the other
-    suits and the ranks next to it in its suit."""
-    out = np.zeros(52, dtype=np.int64)
-    for card in range(52):
-        suit, rank = divmod(card, 13)
-        mask = 0
-        for other in range(4):
-            if other != suit:
-                mask |= 1 << (other * 13 + rank)
-        if rank > 0:
-            mask |= 1 << (card - 1)
-        if rank < 12:
-            mask |= 1 << (card + 1)
-        out[card] = mask
-    return out
-
-
-_NEIGHBOURS = _neighbour_masks()
-
-
-@njit(cache=True)
-def _touching(hand: np.int64) -> np.int64:
-    """The cards that can join a meld with cards of ``hand``."""
-    out = np.int64(0)
-    rest = hand
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        out |= _NEIGHBOURS[bit_index(bit)]
-    return out & ~hand
-
-
-@njit(cache=True)
-def _keep_lowest(lowest: npt.NDArray[np.int64], kept: np.int64, value: np.int64) -> np.int64:
-    """Insert ``value`` into the ascending ``lowest[:kept]`` (at most ``FUTURE_CARDS``
-    entries, the largest dropped); return the new count."""
-    if kept < FUTURE_CARDS:
-        position = kept
-        kept += 1
-    elif value < lowest[kept - 1]:
-        position = kept - 1
-    else:
-        return kept
-    while position > 0 and lowest[position - 1] > value:
-        lowest[position] = lowest[position - 1]
-        position -= 1
-    lowest[position] = value
-    return kept
-
-
-@njit(cache=True)
-def future_deadwood(
-    hand10: np.int64, deadwood: np.int64, pool: np.int64, lowest: npt.NDArray[np.int64]
-) -> np.float64:
-    """Mean of the ``FUTURE_CARDS`` lowest least-deadwoods after drawing a card of
-    ``pool`` to ``hand10`` (whose least deadwood is ``deadwood``) and throwing any of the
-    11 (points; ``deadwood`` when the pool is empty); ``lowest`` is work space of
-    ``FUTURE_CARDS`` entries.
-
-    Exact, with the full evaluation only for the drawn cards that touch the hand: any
-    other card is in no meld of the 11, so it is thrown again (``deadwood``) or kept in
-    place of the throw that leaves the 9 other cards the least deadwood."""
-    touching = _touching(hand10)
-    nine = least_after_throw_kernel(hand10)
-    kept = np.int64(0)
-    rest = pool & ~touching
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        kept = _keep_lowest(lowest, kept, min(deadwood, nine + CARD_POINTS[bit_index(bit)]))
-    rest = pool & touching
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        kept = _keep_lowest(lowest, kept, least_after_throw_kernel(hand10 | bit))
-    if kept == 0:
-        return np.float64(deadwood)
-    total = 0.0
-    for i in range(kept):
-        total += lowest[i]
-    return total / kept
 
 
 @njit(cache=True)
@@ -250,7 +164,6 @@ __all__ = [
     "N_FEATURES",
     "WEIGHT_FIELDS",
     "WEIGHT_KEYS",
-    "future_deadwood",
     "learned_discard",
     "throw_features",
     "window_throws",

@@ -45,9 +45,9 @@ as the original's ``deadwood < 11 && turns < 4``).
 
 Kernels (pure functions of the state; small local arrays only):
 ``marjj_seen(state, player)``; ``marjj_wants_upcard(state, player, scratch)`` (``scratch``:
-52 int64); ``marjj_choices(state, player, scratch, work)`` -> the mask of cards it would
-throw (ties); ``marjj_discard(state, player, policy, rng, scratch, work)`` -> (card,
-knock) (``scratch`` and ``work``: 52 int64 each, distinct).
+52 int64); ``marjj_choices(state, player, scratch)`` -> the mask of cards it would throw (ties);
+``marjj_discard(state, player, policy, rng, scratch, work)`` -> (card, knock)
+(``scratch``: 52 int64; ``work`` is unused, the discard rules' common signature).
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_below
+from ..evaluator.future import FUTURE_CARDS, future_deadwood
 from ..evaluator.partition import (
     best_discard_kernel,
     discard_deadwoods_kernel,
@@ -68,13 +69,11 @@ from ..evaluator.partition import (
 from ..model.state import FULL_DECK, Slot, knock_threshold
 
 __all__ = [
-    "FUTURE_CARDS",
     "FUTURE_DECAY",
     "FUTURE_WEIGHT",
     "POINT_WINDOW",
     "chosen_meld_set",
     "framework_melds",
-    "future_deadwood",
     "layoff_exposure",
     "marjj_choices",
     "marjj_discard",
@@ -83,10 +82,10 @@ __all__ = [
     "opponent_score",
 ]
 
-#: Weight, decay per own turn and number of best draws in the future-deadwood term.
+#: Weight and decay per own turn of the future-deadwood term (the mean of the
+#: ``FUTURE_CARDS`` best next draws, :mod:`analyzer.gin.evaluator.future`).
 FUTURE_WEIGHT = 18.0
 FUTURE_DECAY = 0.9
-FUTURE_CARDS = 7
 #: Candidates are within this many points of the most expensive one, and leave at most
 #: this many points more than the least deadwood.
 POINT_WINDOW = 5
@@ -361,41 +360,10 @@ def _pick(mask: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
 
 
 @njit(cache=True)
-def future_deadwood(hand10: np.int64, unseen: np.int64, work: npt.NDArray[np.int64]) -> np.float64:
-    """Mean of the ``FUTURE_CARDS`` lowest best deadwoods after drawing an unseen card to
-    ``hand10`` and discarding any of the 11 (0 when nothing is unseen)."""
-    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
-    kept = 0
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, work)
-        if kept < FUTURE_CARDS:
-            position = kept
-            kept += 1
-        elif value < lowest[kept - 1]:
-            position = kept - 1
-        else:
-            continue
-        while position > 0 and lowest[position - 1] > value:
-            lowest[position] = lowest[position - 1]
-            position -= 1
-        lowest[position] = value
-    if kept == 0:
-        return np.float64(0.0)
-    total = 0.0
-    for i in range(kept):
-        total += lowest[i]
-    return np.float64(total / kept)
-
-
-@njit(cache=True)
 def marjj_choices(
     state: npt.NDArray[np.int64],
     player: np.int64,
     scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
 ) -> np.int64:
     """The cards MARJJ would throw now, holding 11 cards (one card, or the cards tied for
     its best score, or every card leaving gin: the original throws the first of those in
@@ -454,6 +422,7 @@ def marjj_choices(
     unseen = FULL_DECK & ~seen
     opponent_took = state[Slot.TOOK + 1 - player]
     decay = FUTURE_DECAY ** np.float64(state[Slot.OWN_TURNS + player] - 1)
+    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
     best = np.inf
     ties = np.int64(0)
     rest = kept
@@ -461,7 +430,8 @@ def marjj_choices(
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        average = future_deadwood(hand & ~bit, unseen, work)
+        # the next-draw term (0 when nothing is unseen: the original averages no draw)
+        average = future_deadwood(hand & ~bit, scratch[card], unseen, lowest) if unseen else 0.0
         mine = scratch[card] + FUTURE_WEIGHT * average * decay
         score = mine + opponent_score(card, hand, seen, opponent_took)
         if score < best:
@@ -484,6 +454,6 @@ def marjj_discard(
     """(card to throw, whether to knock) for ``player`` holding 11 cards: one of
     :func:`marjj_choices` uniformly at random, and a knock when the deadwood it leaves is
     0 or within the knock schedule's threshold for this turn."""
-    card = _pick(marjj_choices(state, player, scratch, work), rng)
+    card = _pick(marjj_choices(state, player, scratch), rng)
     left = scratch[card]
     return card, bool(left == 0 or left <= knock_threshold(state, player, policy))

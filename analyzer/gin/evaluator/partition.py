@@ -172,17 +172,20 @@ def best_discard_kernel(
 
 
 @njit(cache=True)
-def least_after_throw_kernel(hand: np.int64) -> np.int64:
+def least_after_throw_kernel(hand: np.int64, below: np.int64) -> np.int64:
     """The least deadwood (points) left after throwing one card of ``hand``: the value of
-    :func:`best_discard_kernel` with every card allowed, found with few evaluations.
+    :func:`best_discard_kernel` with every card allowed, found with few evaluations; when
+    that value is ``below`` or more, some value ``below`` or more (with ``below`` =
+    ``NO_ARRANGEMENT`` always the exact value).
 
     Throwing ``d`` lowers the least deadwood by at most ``d``'s points, so cards are
     tried from the highest rank down and the search stops once no card left can beat
-    the best found: usually after the first deadwood card of a best arrangement."""
+    the best found (or ``below``): usually after the first deadwood card of a best
+    arrangement."""
     whole = min_deadwood_kernel(hand)
     best = NO_ARRANGEMENT
     for rank in range(N_RANKS - 1, -1, -1):
-        if whole - CARD_POINTS[rank] >= best:
+        if whole - CARD_POINTS[rank] >= min(best, below):
             break  # every card from here on is worth at most this rank's points
         for suit in range(4):
             bit = np.int64(1) << (suit * N_RANKS + rank)
