@@ -13,7 +13,8 @@ The engine, the modules allowed to assign ``state[Slot...]``:
 * ``gin/model/state.py``, ``gin/engine/transitions.py`` and ``gin/model/knowledge.py``: the layout, the kernels of
   a hand (deal, seat view, described position, draw, discard, knock) and the knowledge
   notes they make;
-* ``gin/play/hand.py``: the Python face of those kernels (it calls them; it writes no slot);
+* ``gin/play/hand.py``: the Python face of those kernels (it calls them; its one write,
+  in ``Hand.show_knock``, shows a seat view the opponent's cards at a knock);
 * the numba kernel modules that run inside simulations and searches on states the
   engine made: the policies' kernels (``choose``, ``expert``, ``marjj``, ``inference``), the search
   player and its sampled deals (``search``, ``sampling``: they fill a determinized

@@ -40,6 +40,21 @@ exactly as it was.
 ``getFinalMelds`` returns ``null`` to play on, or the melds to knock with; after the
 opponent knocked it returns the player's own melds (one minimum-deadwood arrangement), as
 the interface asks.
+
+The read of the opponent
+------------------------
+In a game the session reads the opponent as the engine's games do
+(:func:`analyzer.gin.play.game_kernels.play_game`): after a hand that ended in a knock,
+the opponent's ``reportFinalHand`` shows its cards and the knock is scored in the seat's
+view (:meth:`~analyzer.gin.play.hand.Hand.show_knock`); at ``reportScores`` the finished
+hand is read with :func:`~analyzer.gin.model.knowledge.outraced` (did the opponent knock
+short of gin where this player's knock table would not have?) and counted, and every
+later hand of the game starts with the count (``Slot.RACES`` of this seat; the
+opponent's count is left 0).  Policies with ``knock_racer`` or ``discard_racer`` play
+differently once it is above 0.  The count starts again at 0 with a new game: after a
+reported score reached the target, or when a reported score goes down (the framework
+started a new game without one reaching it; the hand just reported is then the new
+game's first).
 """
 
 from __future__ import annotations
@@ -47,14 +62,18 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
+import numpy as np
+
 from ..core.cards import format_card, parse_card
 from ..core.limits import check_seed
 from ..gin.evaluator.api import best_melds
+from ..gin.model.knowledge import outraced
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
+from ..gin.play.game_kernels import MAX_HANDS_PER_GAME
 from ..gin.play.hand import Hand
 from ..gin.play.moves import Move
-from ..gin.play.players import SearchPolicy
+from ..gin.play.players import SearchPolicy, rollout_policy
 
 #: Message types answered with a reply line; every other known type is a report.
 QUESTIONS = ("willDrawFaceUpCard", "getDiscard", "getFinalMelds")
@@ -95,7 +114,9 @@ class AgentSession:
 
     One session plays any number of games (the framework calls ``startGame`` once per
     hand and never says a game is over): once a reported score reaches the rules' target
-    (the framework's 100), the next ``startGame`` starts a new game at 0 to 0.
+    (the framework's 100), the next ``startGame`` starts a new game at 0 to 0.  Across
+    the hands of a game the session carries its read of the opponent (``races``, see
+    the module notes).
     """
 
     def __init__(self, player: Policy | SearchPolicy, rules: Rules, seed: int = 0) -> None:
@@ -109,6 +130,10 @@ class AgentSession:
         self.will_knock = False
         self.opponent_knocked = False
         self.scores = (0, 0)
+        #: Earlier hands of this game that showed the opponent a racer (``outraced``).
+        self.races = 0
+        #: Whether the current hand was read (at its ``reportScores``).
+        self.hand_read = False
 
     # ------------------------------------------------------------------ callbacks
     def start_game(self, player: int, starting: int, cards: list[int]) -> None:
@@ -116,6 +141,7 @@ class AgentSession:
             raise ValueError(f"starting must be 0 or 1, got {starting!r}")
         if max(self.scores) >= self.rules.target:
             self.scores = (0, 0)  # the last hand ended a game: this one starts the next
+            self.races = 0
         self.hand = Hand.seat_view(
             player,
             cards,
@@ -124,11 +150,13 @@ class AgentSession:
             scores=self.scores,
             seed=self.seed,
             hand_index=self.hands_started,
+            races=(self.races, 0) if player == 0 else (0, self.races),
         )
         self.me = player
         self.hands_started += 1
         self.will_knock = False
         self.opponent_knocked = False
+        self.hand_read = False
 
     def will_draw_face_up(self, card: int) -> bool:
         hand = self._playing()
@@ -203,6 +231,18 @@ class AgentSession:
         if player != self.me:
             self.opponent_knocked = True
 
+    def report_final_hand(self, player: int, cards: list[int]) -> None:
+        """The opponent's cards at the end of a hand that ended in a knock score the knock
+        in the seat's view (for the read); any other final hand changes nothing."""
+        _check_player(player)
+        hand = self._playing()
+        if player == self.me or hand.done:
+            return
+        if hand.knocked_by is not None:
+            hand.show_knock(hand.knocked_by, cards)
+        elif self.opponent_knocked:
+            hand.show_knock(1 - self.me, cards)
+
     def report_scores(self, scores: list[int]) -> None:
         if (
             not isinstance(scores, list)
@@ -210,7 +250,23 @@ class AgentSession:
             or not all(_is_int(s) and 0 <= s < 10**6 for s in scores)
         ):
             raise ValueError(f"scores are two whole numbers of points 0-999999, got {scores!r}")
-        self.scores = (int(scores[0]), int(scores[1]))
+        new = (int(scores[0]), int(scores[1]))
+        read = 0 if self.hand_read else self.read_hand()
+        if new[0] < self.scores[0] or new[1] < self.scores[1]:
+            self.races = read  # a new game began with the hand just reported
+        else:
+            self.races = min(self.races + read, MAX_HANDS_PER_GAME)
+        self.hand_read = self.hand is not None
+        self.scores = new
+
+    def read_hand(self) -> int:
+        """1 when the current hand, finished, showed the opponent a racer by this
+        player's knock table (:func:`~analyzer.gin.model.knowledge.outraced`), else 0 (a
+        hand in play, cancelled, or won by a knock this view has not seen scored)."""
+        if self.hand is None:
+            return 0
+        policy = rollout_policy(self.player).to_array()
+        return int(outraced(self.hand.state, np.int64(self.me), policy))
 
     def _playing(self) -> Hand:
         if self.hand is None:
@@ -262,11 +318,16 @@ class AgentSession:
             self.report_final_melds(_seat(message["player"], "player"))
         elif kind == "reportScores":
             self.report_scores(message["scores"])
+        elif kind == "reportFinalHand":
+            cards = message["cards"]
+            if not isinstance(cards, list):
+                raise TypeError(f"cards must be a list of cards, got {_shown(cards)}")
+            self.report_final_hand(_seat(message["player"], "player"), [_card(c) for c in cards])
         return None
 
     def _saved(self) -> tuple[Any, ...]:
         """What a message may change: the hand (its state, random stream and counters)
-        and the session's fields."""
+        and the session's fields (the read of the opponent included)."""
         hand = self.hand
         inside = (
             None
@@ -281,6 +342,8 @@ class AgentSession:
             self.opponent_knocked,
             self.scores,
             self.hands_started,
+            self.races,
+            self.hand_read,
         )
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
@@ -292,6 +355,8 @@ class AgentSession:
             self.opponent_knocked,
             self.scores,
             self.hands_started,
+            self.races,
+            self.hand_read,
         ) = saved
         if self.hand is not None:
             state, rng, self.hand.searched, self.hand.knocked_by = inside

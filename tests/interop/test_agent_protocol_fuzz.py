@@ -202,6 +202,8 @@ def snapshot(session: AgentSession) -> tuple[Any, ...]:
         session.opponent_knocked,
         session.scores,
         session.hands_started,
+        session.races,
+        session.hand_read,
     )
 
 

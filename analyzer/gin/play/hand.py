@@ -4,9 +4,11 @@
 only through the engine's own kernels (:func:`~analyzer.gin.engine.transitions.apply_pass`,
 :func:`~analyzer.gin.engine.transitions.apply_draw`, :func:`~analyzer.gin.engine.transitions.apply_discard`, ...),
 so the knowledge slots (cards taken, thrown, refused and still held, the scores, the
-scoring rules), the turn counters and the pile are kept exactly as in a simulation.  The
-web table, the EAAI and OpenSpiel bridges, the replay and the advisor build and play
-hands through it; no module outside the engine writes a :class:`Slot`.
+read of the opponent, the scoring rules), the turn counters and the pile are kept exactly
+as in a simulation.  The web table, the EAAI and OpenSpiel bridges, the replay and the
+advisor build and play hands through it; no module outside the engine writes a
+:class:`Slot`.  Its one write of its own is :meth:`Hand.show_knock`'s: a seat view learns
+the opponent's cards when a knock shows them, which no move of the engine does.
 
 Two kinds of hand:
 
@@ -62,16 +64,18 @@ from ..engine.transitions import (
     new_scratch,
     new_seat_view,
     new_state,
+    resolve_knock,
     see_next_stock_card,
     step,
     stock_left,
     turn_upcard,
 )
 from ..evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
-from ..model.knowledge import note_scores
+from ..model.knowledge import note_races, note_scores
 from ..model.policies import Policy
 from ..model.rules import STANDARD, Rules, resolve_rules
 from .actions import KNOCK, MAX_ACTIONS, NO_TAKE, TAKE, legal_actions
+from .game_kernels import MAX_HANDS_PER_GAME
 from .moves import Move
 from .players import SearchPolicy, chosen_player, rollout_policy
 from .search import search_action
@@ -136,11 +140,13 @@ class Hand:
         dealer: int = 0,
         scores: tuple[int, int] = (0, 0),
         hand_index: int = 0,
+        races: tuple[int, int] = (0, 0),
     ) -> Hand:
         """A full-information hand dealt from ``deck`` (52 card indices in the engine's
         layout) or, without one, shuffled from ``seed`` (0 <= seed < 2**63) and
         ``hand_index`` (0 or more); ``scores``: the seats' game scores before the hand,
-        each 0 up to below the rules' target."""
+        each 0 up to below the rules' target; ``races``: each seat's read of its
+        opponent (:attr:`races`)."""
         rules = _rules(rules)
         dealer = _check_seat(dealer, "dealer")
         key = _policy_key(seed, hand_index)
@@ -150,10 +156,12 @@ class Hand:
         else:
             order = _deck_order(deck)
         score0, score1 = _check_scores(scores, rules)
+        race0, race1 = _check_races(races)
         state = new_state()
         rules_array = rules.to_array()
         new_hand(state, order, np.int64(dealer), rules_array)
         note_scores(state, np.int64(score0), np.int64(score1))
+        note_races(state, np.int64(race0), np.int64(race1))
         return cls(state, rules, None, key)
 
     @classmethod
@@ -167,9 +175,11 @@ class Hand:
         seed: int = 0,
         hand_index: int = 0,
         throw_back: bool = False,
+        races: tuple[int, int] = (0, 0),
     ) -> Hand:
         """``seat``'s view of a fresh deal: its ``cards`` (10, 11 for the non-dealer with
-        ``opening=eleven``); the upcard is turned with :meth:`turn_upcard`.
+        ``opening=eleven``); the upcard is turned with :meth:`turn_upcard`.  ``scores``
+        and ``races`` as for :meth:`deal`.
 
         ``throw_back``: the game played elsewhere lets a player throw back the card it
         just took from the pile (OpenSpiel's ``gin_rummy`` does; the analyzer's rules do
@@ -185,10 +195,12 @@ class Hand:
         if len(listed) != size:
             raise ValueError(f"seat {seat} is dealt {size} cards, got {len(listed)}")
         score0, score1 = _check_scores(scores, rules)
+        race0, race1 = _check_races(races)
         state = new_state()
         rules_array = rules.to_array()
         new_seat_view(state, np.int64(seat), np.int64(mask), np.int64(dealer), rules_array)
         note_scores(state, np.int64(score0), np.int64(score1))
+        note_races(state, np.int64(race0), np.int64(race1))
         return cls(state, rules, seat, key, throw_back)
 
     @classmethod
@@ -347,6 +359,13 @@ class Hand:
     @property
     def scores(self) -> tuple[int, int]:
         return int(self.state[Slot.SCORE]), int(self.state[Slot.SCORE + 1])
+
+    @property
+    def races(self) -> tuple[int, int]:
+        """Each seat's read of its opponent: in how many earlier hands of the game the
+        opponent raced (:func:`analyzer.gin.model.knowledge.outraced`), as a game sets it
+        (policies with ``knock_racer`` or ``discard_racer`` play differently above 0)."""
+        return int(self.state[Slot.RACES]), int(self.state[Slot.RACES + 1])
 
     def deadwood(self, seat: int) -> int:
         """Least deadwood (points) of ``seat``'s cards."""
@@ -547,6 +566,49 @@ class Hand:
             self.turn_upcard(seen)
         self.play(move)
 
+    def show_knock(self, knocker: int, cards: Sequence[int]) -> None:
+        """In a seat view, the knock that ended the hand, scored as in a simulation.
+
+        ``knocker`` knocked with the last card thrown (the view took the opponent's
+        knock as a discard; its own was played as a knock), and the opponent shows
+        ``cards``, the 10 it holds after that throw: every card the view knows it holds,
+        none seen elsewhere.  The engine's
+        :func:`~analyzer.gin.engine.transitions.resolve_knock` scores the knock and the
+        hand is done, so :attr:`result` and the read of the opponent
+        (:func:`analyzer.gin.model.knowledge.outraced`) see it."""
+        if self.seat is None:
+            raise ValueError("show_knock is for a seat view; a full hand scores its own knocks")
+        knocker = _check_seat(knocker, "knocker")
+        opponent = 1 - self.seat
+        top = self.pile_top
+        ended = (
+            self.phase == "draw"
+            and self.to_move == 1 - knocker
+            and top is not None
+            and top in self.threw(knocker)
+            and self.knocked_by == (self.seat if knocker == self.seat else None)
+        )
+        if not ended:
+            raise ValueError(
+                f"seat {knocker}'s last throw did not end the hand (phase {self.phase})"
+            )
+        listed = _card_list(cards, "cards")
+        mask = to_mask(listed)  # ValueError naming a card listed twice
+        if len(listed) != 10:
+            raise ValueError(f"the opponent shows its 10 cards, got {len(listed)}")
+        known = self.hand_mask(opponent)
+        missing = _mask_cards(known & ~mask)
+        if missing:
+            raise ValueError(f"the opponent is known to hold {format_card(missing[0])}")
+        for card in _mask_cards(mask & ~known):
+            self._check_unseen(card)
+        knocker_hand = mask if knocker == opponent else self.hand_mask(knocker)
+        if min_deadwood_kernel(np.int64(knocker_hand)) > self.knock_limit:
+            raise ValueError(f"seat {knocker} holds too much deadwood to knock")
+        self.state[Slot.HAND + opponent] = mask  # the one slot Hand writes (module notes)
+        resolve_knock(self.state, np.int64(knocker), self.rules_array)
+        self.knocked_by = None
+
     def turn_upcard(self, card: int) -> None:
         """A seat view sees the first upcard (``opening=upcard``)."""
         card = check_card(card)
@@ -625,6 +687,20 @@ def _deck_order(deck: object) -> npt.NDArray[np.int8]:
         raise ValueError(f"a deck order holds the 52 cards, got {len(order)} values")
     to_mask(order)  # ValueError naming a card listed twice
     return np.array(order, dtype=np.int8)
+
+
+def _check_races(races: object) -> tuple[int, int]:
+    """Each seat's read of its opponent: two counts of earlier hands of the game, each
+    0 up to the most hands a game is played (``MAX_HANDS_PER_GAME``)."""
+    if isinstance(races, (str, bytes)) or not isinstance(races, (Sequence, np.ndarray)):
+        raise TypeError(f"races must be a pair of integers (seat 0's, seat 1's), got {races!r}")
+    if len(races) != 2:
+        raise ValueError(f"races must be a pair of integers (seat 0's, seat 1's), got {races!r}")
+    first, second = (
+        check_int(count, f"races[{seat}]", 0, MAX_HANDS_PER_GAME)
+        for seat, count in enumerate(races)
+    )
+    return first, second
 
 
 def _check_scores(scores: object, rules: Rules) -> tuple[int, int]:
