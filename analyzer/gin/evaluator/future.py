@@ -4,9 +4,8 @@ discard, :mod:`analyzer.gin.decisions.marjj`, and a feature of the learned disca
 :mod:`analyzer.gin.decisions.learned`).
 
 Exact, and cheap: only drawn cards that can join a meld with the hand are evaluated in
-full, each throw search stops early (:func:`least_after_throw_kernel`), and once
-``FUTURE_CARDS`` values are kept a drawn card's search stops as soon as it cannot enter
-them."""
+full, each at about the cost of one minimum-deadwood search
+(:func:`least_after_throw_kernel`)."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import NO_ARRANGEMENT, bit_index
+from ...core.lanes import bit_index
 from .partition import least_after_throw_kernel
 
 #: How many of the lowest next-draw deadwoods the term averages.
@@ -86,7 +85,7 @@ def future_deadwood(
     again (``deadwood``) or kept in place of the throw that leaves the 9 other cards the
     least deadwood."""
     near = touching(hand10)
-    nine = least_after_throw_kernel(hand10, NO_ARRANGEMENT)
+    nine = least_after_throw_kernel(hand10)
     kept = np.int64(0)
     rest = pool & ~near
     while rest:
@@ -97,9 +96,7 @@ def future_deadwood(
     while rest:
         bit = rest & -rest
         rest ^= bit
-        # a value at or above the highest kept one would not be kept
-        below = lowest[kept - 1] if kept == FUTURE_CARDS else NO_ARRANGEMENT
-        kept = _keep_lowest(lowest, kept, least_after_throw_kernel(hand10 | bit, below))
+        kept = _keep_lowest(lowest, kept, least_after_throw_kernel(hand10 | bit))
     if kept == 0:
         return np.float64(deadwood)
     total = 0.0

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.cards import CARD_POINTS, N_RANKS
+from ...core.cards import N_RANKS
 from ...core.lanes import (
     LANE_MASK,
     NO_ARRANGEMENT,
@@ -82,6 +82,26 @@ def _run_split_table() -> npt.NDArray[np.int64]:
 
 #: Ways to split each lane's runs into runs of 3+ cards (see :func:`_run_split_table`).
 RUN_SPLITS = _run_split_table()
+
+#: ``LANE_GAIN``'s value for an empty lane, below any real gain.
+NO_GAIN = -(1 << 20)
+
+
+def _lane_gain_table() -> npt.NDArray[np.int64]:
+    """For every suit lane, the most run-only deadwood (points) that taking one of its
+    cards out removes (negative when every card breaks a run); ``NO_GAIN`` when empty."""
+    lanes = np.arange(1 << N_RANKS, dtype=np.int64)
+    table = np.full(1 << N_RANKS, NO_GAIN, dtype=np.int64)
+    for rank in range(N_RANKS):
+        bit = np.int64(1) << rank
+        held = (lanes & bit) != 0
+        gain = RUN_DEADWOOD[lanes[held]] - RUN_DEADWOOD[lanes[held] ^ bit]
+        table[held] = np.maximum(table[held], gain)
+    return table
+
+
+#: See :func:`_lane_gain_table`.
+LANE_GAIN = _lane_gain_table()
 
 
 @njit(cache=True)
@@ -172,25 +192,23 @@ def best_discard_kernel(
 
 
 @njit(cache=True)
-def least_after_throw_kernel(hand: np.int64, below: np.int64) -> np.int64:
+def least_after_throw_kernel(hand: np.int64) -> np.int64:
     """The least deadwood (points) left after throwing one card of ``hand``: the value of
-    :func:`best_discard_kernel` with every card allowed, found with few evaluations; when
-    that value is ``below`` or more, some value ``below`` or more (with ``below`` =
-    ``NO_ARRANGEMENT`` always the exact value).
+    :func:`best_discard_kernel` with every card allowed, at about the cost of one
+    :func:`min_deadwood_kernel`.
 
-    Throwing ``d`` lowers the least deadwood by at most ``d``'s points, so cards are
-    tried from the highest rank down and the search stops once no card left can beat
-    the best found (or ``below``): usually after the first deadwood card of a best
-    arrangement."""
-    whole = min_deadwood_kernel(hand)
+    Every arrangement of the hand less a card ``x`` is a set decision of the whole hand
+    that leaves ``x`` to the run lanes, with ``x`` then taken out of its lane; so the
+    answer is, over the set decisions, the lanes' deadwood less the most any one card's
+    removal takes off its lane (``LANE_GAIN``)."""
+    c, d, h, s = split_lanes(hand)
+    pending = set_ranks(c, d, h, s)
     best = NO_ARRANGEMENT
-    for rank in range(N_RANKS - 1, -1, -1):
-        if whole - CARD_POINTS[rank] >= min(best, below):
-            break  # every card from here on is worth at most this rank's points
-        for suit in range(4):
-            bit = np.int64(1) << (suit * N_RANKS + rank)
-            if hand & bit:
-                best = min(best, min_deadwood_kernel(hand ^ bit))
+    for choice in range(set_choices(c, d, h, s, pending)):
+        cc, dd, hh, ss = choose_sets(c, d, h, s, pending, np.int64(choice))
+        gain = max(max(LANE_GAIN[cc], LANE_GAIN[dd]), max(LANE_GAIN[hh], LANE_GAIN[ss]))
+        if gain > NO_GAIN:  # some card is left to the lanes to throw
+            best = min(best, _lanes_deadwood(cc, dd, hh, ss) - gain)
     return best
 
 
