@@ -19,8 +19,10 @@ from analyzer.gin.play.advisor import (
     sample_deals,
     simulated_equity,
 )
+from analyzer.gin.play.advisor.position import Action, ActionKind
 from analyzer.gin.play.advisor.race import game_values
 from analyzer.gin.play.advisor.sampling import Observed, log_likelihood
+from analyzer.gin.play.advisor.verdict import verdict_text
 
 STANDARD = Rules()
 # 4c 5c 6c | 7h 8h 9h | As 2s 3s melded; Kd or Qd thrown leaves 10 deadwood
@@ -54,7 +56,9 @@ def test_a_hand_above_the_knock_limit_never_advises_a_knock(hand, rules, upcard)
     assert all(a.verb == "play" for a in legal_actions(pos, rules))
     advice = advise(pos, rules, samples=256, seed=2)
     assert {row.kind for row in advice.actions} == {"play"}
-    assert advice.verdict.startswith("Play on, discarding")
+    # which discard may be too close to call; that the move is to play on is not
+    assert advice.verdict.startswith(("Play on, discarding", "Too close to call: play on,"))
+    assert "knock" not in advice.verdict
 
 
 @pytest.mark.parametrize(
@@ -383,3 +387,61 @@ def test_sample_deals_continue_a_sample_sequence():
     whole = sample_deals(p, 40, seed=2)
     tail = sample_deals(p, 10, seed=2, first=30)
     assert np.array_equal(whole.states[30:], tail.states)
+
+
+# two isolated kings and nothing the opponent showed: the throws are near twins
+TWINS = "As 5s 9s 2c 6c Kc 3d 7d Kd 4h 8h"
+
+
+def _action(kind, card, deadwood):
+    return Action(kind, cards.parse_card(card), deadwood)
+
+
+def test_a_lead_whose_interval_excludes_zero_is_called():
+    knock, play = _action(ActionKind.KNOCK, "Kd", 8), _action(ActionKind.PLAY, "9c", 14)
+    text = verdict_text(knock, play, 6.31, 0.82, False, 2000)
+    assert text == "Knock, discarding K♦: +6.3 ± 0.8 points over playing on (discarding 9♣)"
+    other = _action(ActionKind.PLAY, "2s", 20)
+    assert verdict_text(play, other, 3.0, 1.0, False, 500) == (
+        "Play on, discarding 9♣: +3.0 ± 1.0 points over discarding 2♠ instead"
+    )
+
+
+def test_a_lead_whose_interval_includes_zero_is_too_close_to_call():
+    """Both moves, the lead, and the samples that would shrink the interval to the lead
+    (it narrows as one over the square root of the samples: 2000 x (1.5 / 0.5)^2)."""
+    knock, play = _action(ActionKind.KNOCK, "6d", 5), _action(ActionKind.PLAY, "9h", 12)
+    assert verdict_text(knock, play, 0.5, 1.5, False, 2000) == (
+        "Too close to call: knock, discarding 6♦ or play on, discarding 9♥ (+0.5 ± 1.5 points "
+        "for the first; about 18,000 samples would settle it)"
+    )
+    other = _action(ActionKind.PLAY, "4h", 12)
+    assert verdict_text(play, other, 0.0, 0.4, True, 800) == (
+        "Too close to call: play on, discarding 9♥ or 4♥ (+0.0 ± 40.0 percentage points of "
+        "game-win chance for the first; no number of samples is likely to separate them)"
+    )
+
+
+def test_the_advisor_calls_twin_throws_too_close():
+    advice = advise(position(TWINS, stock=25), samples=512, seed=1)
+    assert advice.margin - advice.margin_half_width <= 0
+    assert advice.verdict.startswith("Too close to call: play on, discarding ")
+    assert "samples would settle it" in advice.verdict or "separate them" in advice.verdict
+
+
+def test_the_cli_and_the_api_read_too_close_to_call_for_twin_throws():
+    """The CLI and the notebook API give the same verdict for the same position, settings
+    and seed (the web app's: tests/web/test_api.py)."""
+    import analyzer as az
+
+    settings = {"samples": 512, "seed": 1, "policy": "basic", "opponent": "basic"}
+    result = CliRunner().invoke(
+        advise_command,
+        ["--hand", TWINS, "--stock", "25", "--cross-check", "none"]
+        + [f"--{key}={value}" for key, value in settings.items()],
+    )
+    assert result.exit_code == 0, result.output
+    line = " ".join(result.stdout.split())
+    api = az.advise(TWINS, stock=25, **settings)
+    assert api.verdict.startswith("Too close to call: ")
+    assert api.verdict in line

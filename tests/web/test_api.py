@@ -51,6 +51,20 @@ def test_advise_ranks_every_action_of_a_knock_decision(client):
     assert actions[0]["behind"] == 0
 
 
+def test_twin_throws_are_too_close_to_call_as_in_the_cli_and_the_api(client):
+    import analyzer as az
+
+    twins = "As 5s 9s 2c 6c Kc 3d 7d Kd 4h 8h"  # two isolated kings (tests/gin/test_advisor.py)
+    settings = {"samples": 512, "seed": 1, "policy": "basic", "opponent": "basic"}
+    response = client.post(
+        "/api/advise", json={"position": {"hand": twins, "stock": 25}, **settings}
+    )
+    assert response.status_code == 200, response.text
+    verdict = response.json()["verdict"]
+    assert verdict.startswith("Too close to call: ")
+    assert verdict == az.advise(twins, stock=25, **settings).verdict
+
+
 def test_the_player_chooses_the_play_on_model_which_is_expert_by_default(client):
     """As analyzer advise: you play on as expert unless told otherwise."""
     for policy, expected in ((None, "expert"), ("basic", "basic")):

@@ -499,6 +499,7 @@ def _summarise(
             margin,
             margin_half,
             game,
+            0 if comparator < 0 else int(min(race.counts[best], race.counts[comparator])),
         ),
         margin=margin,
         margin_half_width=margin_half,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import pandas as pd
 
+from ....core.cards import format_card
 from .position import Action, Position
 
 
@@ -92,18 +94,48 @@ class Advice:
 
 
 def verdict_text(
-    best: Action, comparator: Action | None, margin: float, half: float, game: bool
+    best: Action,
+    comparator: Action | None,
+    margin: float,
+    half: float,
+    game: bool,
+    samples: int,
 ) -> str:
-    """``Knock, discarding K♦: +6.3 ± 0.8 points over playing on (discarding 9♣)``."""
+    """``Knock, discarding K♦: +6.3 ± 0.8 points over playing on (discarding 9♣)``; when
+    the interval of the lead ``margin ± half`` (measured on ``samples`` paired samples)
+    includes 0, ``Too close to call: ...`` with both moves and roughly how many samples
+    would settle it (the interval narrows as one over the square root of the samples)."""
     head = best.describe(symbols=True)
-    head = head[0].upper() + head[1:]
     if comparator is None:
-        return head
+        return head[0].upper() + head[1:]
     if game:
         amount = f"{100 * margin:+.1f} ± {100 * half:.1f} percentage points of game-win chance"
     else:
         amount = f"{margin:+.1f} ± {half:.1f} points"
-    return f"{head}: {amount} over {comparator.describe(symbols=True, gerund=True)}"
+    if best.verb == comparator.verb and comparator.card is not None:
+        # both play on (or both knock): the choice is the discard
+        other = f"discarding {format_card(comparator.card, True)} instead"
+    else:
+        other = comparator.describe(symbols=True, gerund=True)
+    if margin - half > 0:
+        return f"{head[0].upper() + head[1:]}: {amount} over {other}"
+    if margin <= 0:
+        settle = "no number of samples is likely to separate them"
+    else:
+        needed = samples * (half / margin) ** 2
+        settle = f"about {_round_up(needed):,} samples would settle it"
+    if best.verb == comparator.verb and comparator.card is not None:
+        options = f"{head} or {format_card(comparator.card, True)}"
+    else:
+        options = f"{head} or {comparator.describe(symbols=True)}"
+    return f"Too close to call: {options} ({amount} for the first; {settle})"
+
+
+def _round_up(count: float) -> int:
+    """``count`` rounded up to two significant digits."""
+    whole = max(1, math.ceil(count))
+    step = int(10 ** max(0, len(str(whole)) - 2))
+    return -(-whole // step) * step
 
 
 __all__ = ["ActionEstimate", "Advice", "verdict_text"]
