@@ -19,3 +19,9 @@ def test_documentation_examples_run(name: str) -> None:
     )
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_the_license_the_package_declares_is_in_the_repository():
+    declared = (ROOT / "pyproject.toml").read_text()
+    assert 'license = { text = "MIT" }' in declared
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License\n")

@@ -15,7 +15,9 @@ from .progress import progress_bar
 from .run_control import scheduler_option, set_jobs
 
 
-@click.command("when-to-knock")
+@click.command(
+    "when-to-knock", short_help="When should I knock? The rule in words, with its result."
+)
 @rules_preset_option()
 @click.option(
     "--opponent",

@@ -53,6 +53,9 @@ COMMANDS = {
 }
 
 
+#: The command ``analyzer --help`` lists first: the question most players ask.
+FIRST_COMMAND = "when-to-knock"
+
 #: Click (8.2+) raises this when a group is run without arguments, to show its help.
 _NO_ARGS_IS_HELP: type[click.UsageError] = getattr(
     click.exceptions, "NoArgsIsHelpError", type("_Never", (click.UsageError,), {})
@@ -141,7 +144,9 @@ class LazyGroup(click.Group):
             raise _Stopped from stop
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *self.lazy_commands])
+        """The first question, ``when-to-knock``, first; the rest alphabetically."""
+        names = sorted([*super().list_commands(ctx), *self.lazy_commands])
+        return sorted(names, key=lambda name: name != FIRST_COMMAND)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.lazy_commands:

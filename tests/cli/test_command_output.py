@@ -294,3 +294,10 @@ def test_every_draw_and_discard_rule_has_a_sentence():
     for draw in DRAW_RULES:
         for discard in DISCARD_RULES:
             assert explain_policy(Policy(Draw(draw), Discard(discard))).endswith(".")
+
+
+def test_the_help_lists_when_to_knock_first_with_its_whole_description():
+    text = CliRunner().invoke(cli, ["--help"]).output
+    listed = text.split("Commands:")[1].split()
+    assert listed[0] == "when-to-knock"
+    assert "When should I knock? The rule in words, with its result." in text
