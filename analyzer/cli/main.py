@@ -19,6 +19,7 @@ try:
 
     from .._version import __version__
     from ..core.interrupts import stop_requested
+    from .progress import watch_compiles
     from .signals import interrupt_on_sigterm
 except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
     sys.stderr.write("Error: interrupted\n")
@@ -138,6 +139,7 @@ class LazyGroup(click.Group):
             raise _Stopped from stop
 
     def invoke(self, ctx: click.Context) -> Any:
+        watch_compiles()  # a command that must compile says so when it starts to
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as stop:

@@ -54,7 +54,6 @@ def progress_bar(
     """
     from tqdm import tqdm
 
-    announce_compile(hidden)
     with tqdm(
         total=total,
         unit=unit,
@@ -99,26 +98,47 @@ def progress_bar(
                 ticker.join()
 
 
+_compile_watched = False
 _compile_announced = False
 
 
-def announce_compile(hidden: bool) -> None:
-    """Say once per process, on stderr, that the kernels are being compiled when their
-    cache folder (:mod:`analyzer._kernel_cache`) holds none yet: the first run after an
-    install or an upgrade spends minutes there before any bar moves.  Shown where the
-    bars are (:func:`progress_hidden`)."""
+def watch_compiles() -> None:
+    """Say once per process, on stderr, that kernels are being compiled, the moment the
+    first one starts (numba's ``numba:compile`` event fires only when no cached machine
+    code serves a kernel): a first use spends up to minutes there before anything moves,
+    whatever other commands have cached.  Shown where the bars are (:func:`progress_hidden`,
+    with the running command's ``--no-progress``)."""
+    global _compile_watched
+    if _compile_watched:
+        return
+    _compile_watched = True
+    from numba.core import event
+
+    class _Notice(event.Listener):
+        def on_start(self, event: event.Event) -> None:
+            announce_compile()
+
+        def on_end(self, event: event.Event) -> None:
+            pass
+
+    event.register("numba:compile", _Notice())
+
+
+def announce_compile() -> None:
+    """The compile notice itself (once per process; see :func:`watch_compiles`)."""
     global _compile_announced
+    import click
+
+    context = click.get_current_context(silent=True)
+    hidden = bool(context is not None and context.params.get("no_progress"))
     if _compile_announced or progress_hidden(hidden):
         return
     _compile_announced = True
     from .._kernel_cache import cache_dir
 
-    folder = cache_dir()
-    # numba makes the folders when the kernel modules load; an index file means a
-    # kernel was compiled and saved
-    if not folder.is_dir() or next(folder.rglob("*.nbi"), None) is None:
-        print(
-            f"compiling kernels (first run only: a few minutes, then cached in {folder.parent})",
-            file=sys.stderr,
-            flush=True,
-        )
+    print(
+        "compiling kernels for this command (first use only: usually under a minute, a few "
+        f"minutes for report; then cached in {cache_dir().parent})",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -3,6 +3,11 @@ for the whole report."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import click
 from click.testing import CliRunner
 
 from analyzer.cli import progress
@@ -31,23 +36,35 @@ def test_times_left_read_as_minutes_and_seconds():
     assert _minutes(3599.6) == "60:00"
 
 
-def test_a_run_without_compiled_kernels_says_it_is_compiling(tmp_path, monkeypatch, capsys):
-    import analyzer._kernel_cache as kernel_cache
-
+def test_the_compile_notice_is_said_once_and_not_under_no_progress(monkeypatch, capsys):
     monkeypatch.setenv(progress.PROGRESS_ENV, "always")
-    monkeypatch.setattr(kernel_cache, "cache_dir", lambda: tmp_path)
-    (tmp_path / "gin_play").mkdir()  # numba's folders exist before any kernel is saved
     monkeypatch.setattr(progress, "_compile_announced", False)
-    progress.announce_compile(hidden=False)
-    assert "compiling kernels (first run only" in capsys.readouterr().err
-    # once per process
-    progress.announce_compile(hidden=False)
+    with click.Context(click.Command("x"), obj=None) as context:
+        context.params["no_progress"] = True
+        progress.announce_compile()
     assert capsys.readouterr().err == ""
-    # a saved kernel: nothing to say
-    (tmp_path / "gin_play" / "kernel.nbi").write_bytes(b"")
-    monkeypatch.setattr(progress, "_compile_announced", False)
-    progress.announce_compile(hidden=False)
+    progress.announce_compile()
+    assert "compiling kernels for this command (first use only" in capsys.readouterr().err
+    progress.announce_compile()  # once per process
     assert capsys.readouterr().err == ""
+
+
+def test_a_command_that_must_compile_says_so_whatever_else_is_cached(tmp_path):
+    """numba's compile event, not the cache folder's content, triggers the notice: a
+    kernel cache missing this command's kernels (here an empty one) gets it on the first
+    run and not on the second."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{progress.PROGRESS_ENV: "always"})
+    command = [sys.executable, "-m", "analyzer", "deadwood", "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"]
+    first = subprocess.run(
+        command, check=False, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith("compiling kernels for this command"), first.stderr
+    second = subprocess.run(
+        command, check=False, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    assert second.stdout == first.stdout
 
 
 def test_a_stop_inside_a_callback_leaves_no_traceback(monkeypatch):
