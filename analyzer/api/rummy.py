@@ -153,7 +153,7 @@ def _chart(stem: str) -> Any:
     a chart is drawn: importing the API does not load matplotlib."""
     from ..report.rummy import CHARTS
 
-    return CHARTS[stem]
+    return CHARTS[stem][0]
 
 
 #: What each study of :func:`rummy_study` answers, for its title line.

@@ -350,7 +350,7 @@ def study_command(
     with progress_bar(None, "deal", no_progress) as progress:
         table: pd.DataFrame = run(deals, seed, progress=progress, scheduler=scheduler)
     if out is not None:
-        write_study(Path(out), stem, table)
+        write_study(Path(out), stem, table, deals, seed)
     show_result(
         fmt,
         title_text(

@@ -54,6 +54,10 @@ SEQUENTIAL = "viridis"
 MISSING_COLOR = "#d9d9d9"
 CAPTION_COLOR = "#333333"
 _TITLE_INCHES = 0.45
+#: Each further line of a long title (13-point text), and how many characters fit an
+#: inch of it: longer titles wrap instead of running off the figure.
+_TITLE_LINE_INCHES = 0.25
+_TITLE_CHARS_PER_INCH = 9
 _CAPTION_LINE_INCHES = 0.22
 _CAPTION_CHARS_PER_INCH = 13
 
@@ -101,16 +105,20 @@ def chart(
     """
     if not title.strip() or not caption.strip():
         raise ValueError("every chart needs a title and a caption")
+    # a chart is no Markdown: code marks in the texts it shares with the report go
+    title, caption = title.replace("`", ""), caption.replace("`", "")
     width, height = figsize
     wrapped = textwrap.fill(caption, width=int(width * _CAPTION_CHARS_PER_INCH))
     caption_inches = 0.15 + _CAPTION_LINE_INCHES * (wrapped.count("\n") + 1)
-    total = height + _TITLE_INCHES + caption_inches
+    shown = textwrap.fill(title, width=int(width * _TITLE_CHARS_PER_INCH))
+    title_inches = _TITLE_INCHES + _TITLE_LINE_INCHES * shown.count("\n")
+    total = height + title_inches + caption_inches
     with mpl.rc_context(STYLE):  # type: ignore[arg-type]  # matplotlib types keys as literals
         figure = Figure(figsize=(width, total))
         drawn = Chart(figure.subplots(rows, columns, sharey=sharey))
         yield drawn
         # tight_layout leaves room for the suptitle itself, not for free text
-        figure.suptitle(title, y=1 - 0.12 / total, va="top")
+        figure.suptitle(shown, y=1 - 0.12 / total, va="top")
         figure.text(
             0.5, 0.08 / total, wrapped, ha="center", va="bottom", fontsize=9, color=CAPTION_COLOR
         )
@@ -349,7 +357,9 @@ def schedules_chart(
     ax.set_ylabel("knock at deadwood <= (points)")
     ax.set_ylim(-0.5, 10.5)
     ax.set_yticks(range(0, 11, 2))
-    ax.legend(loc="lower right")
+    ax.set_xticks(range(1, last_turn + 1))
+    # the lines run along 0 and 10: the middle of the right side is free
+    ax.legend(loc="center right")
 
 
 def matrix_heatmap(

@@ -76,6 +76,8 @@ MEMBER_WORDS = {
 
 #: Width of the answer's text (columns).
 TEXT_WIDTH = 88
+#: Widest title line of the answer (the CLI's widest line).
+HEADER_WIDTH = 100
 
 #: The cells of the chart.
 KNOCK, PLAY_ON = "knock", "play on"
@@ -193,8 +195,8 @@ class KnockAnswer:
             return f"  {label.ljust(label_width)}  {body}".rstrip()
 
         lines = [
-            self.title,
-            f"  {self.run_text}",
+            *_header(self.title, ""),
+            *_header(self.run_text, "  "),
             "",
             *_wrap(self.rule),
             "",
@@ -272,6 +274,28 @@ class KnockAnswer:
 def _wrap(text: str) -> list[str]:
     """``text`` in lines of at most :data:`TEXT_WIDTH` columns (paths and names whole)."""
     return textwrap.wrap(text, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False)
+
+
+def _header(text: str, indent: str) -> list[str]:
+    """A title line (``a · b · c``) in lines of at most :data:`HEADER_WIDTH` columns,
+    each starting with ``indent`` (continuations two columns further in), broken between
+    its ``·`` parts where it must break, inside a part only when that part alone is too
+    long."""
+    lines: list[str] = []
+    for part in text.split(" · "):
+        if lines and len(lines[-1]) + 3 + len(part) <= HEADER_WIDTH:
+            lines[-1] += f" · {part}"
+            continue
+        start = indent if not lines else indent + "  "
+        lines += textwrap.wrap(
+            part if not lines else f"· {part}",
+            HEADER_WIDTH,
+            initial_indent=start,
+            subsequent_indent=indent + "  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+    return lines
 
 
 def _estimate_dict(estimate: Estimate, against: str) -> dict[str, Any]:

@@ -84,10 +84,12 @@ def with_ci(
     columns: Mapping[str, tuple[str, str, str]],
     digits: int = 2,
     scale: float = 1.0,
+    percent: bool = False,
 ) -> pd.DataFrame:
     """``frame`` with each triple of columns (mean, 95% CI low, high) replaced by one
     text column ``x ± h`` (h: the half-width), named by the key of ``columns``, at the
-    place of the mean; ``scale`` multiplies all three (100: percentage points).
+    place of the mean; ``scale`` multiplies all three (100: percentage points);
+    ``percent`` writes shares as ``58.7% ± 2.4`` (percentage points, unsigned).
 
     >>> frame = pd.DataFrame({"t": [0], "d": [1.234], "d_low": [1.0], "d_high": [1.468]})
     >>> with_ci(frame, {"gain": ("d", "d_low", "d_high")})
@@ -96,8 +98,9 @@ def with_ci(
     """
     shown = frame.copy()
     for name, (mean, low, high) in columns.items():
+        factor, sign, unit = (100.0, "", "%") if percent else (scale, "+", "")
         text = [
-            f"{scale * m:+.{digits}f} ± {scale * (h - lo) / 2:.{digits}f}"
+            f"{factor * m:{sign}.{digits}f}{unit} ± {factor * (h - lo) / 2:.{digits}f}"
             for m, lo, h in zip(shown[mean], shown[low], shown[high], strict=True)
         ]
         place = list(shown.columns).index(mean)

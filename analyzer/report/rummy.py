@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..core.progress import Progress, advance, tell_total
 from ..rummy.rules import RummyRules
@@ -37,7 +37,8 @@ from .common import (
     section_intro,
     write_meta,
 )
-from .files import csv_bytes, figure_bytes, make_folder, write_together
+from .figures import chart
+from .files import csv_bytes, make_folder, write_together
 from .markdown import markdown_table
 
 
@@ -56,9 +57,9 @@ def plot_meld_or_hold(table: pd.DataFrame, ax: Axes) -> None:
             x, group.margin, yerr=_errors(group, "margin"), marker="o", capsize=3, label=label
         )
     ax.axhline(0, color="grey", linestyle="--", linewidth=1)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # turns are whole
     ax.set_xlabel("holds for Rummy through own turn (20 = always)")
     ax.set_ylabel("holder's edge, points per hand")
-    ax.set_title("Meld now or hold for Rummy?")
     ax.legend(fontsize="small")
 
 
@@ -88,9 +89,9 @@ def plot_player_counts(table: pd.DataFrame, ax: Axes) -> None:
         linewidth=1,
         label="fair share",
     )
+    ax.set_xticks(counts)
     ax.set_xlabel("players (last seat deals)")
     ax.set_ylabel("share of won hands")
-    ax.set_title("Seat advantage by player count")
     ax.legend(fontsize="small", ncol=4)
 
 
@@ -103,7 +104,6 @@ def plot_option_values(table: pd.DataFrame, ax: Axes) -> None:
     ax.set_yticks(y, table.variant)
     ax.invert_yaxis()
     ax.set_xlabel("edge of holding for Rummy through turn 6, points per hand")
-    ax.set_title("What each rule option does to holding for Rummy")
 
 
 # ------------------------------------------------------------------------- report
@@ -232,7 +232,7 @@ def run_rummy_studies(
         ("player_counts", seats),
         ("option_values", options),
     ):
-        write_study(out_dir, name, table)
+        write_study(out_dir, name, table, deals, seed)
     return RummyStudies(hold, seats, options, deals, seed, out_dir)
 
 
@@ -381,26 +381,43 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
     )
 
 
-def write_study(out_dir: Path, stem: str, table: pd.DataFrame) -> None:
+def write_study(out_dir: Path, stem: str, table: pd.DataFrame, deals: int, seed: int) -> None:
     """Write one study's table as ``stem``.csv and its chart as ``stem``.png (both, or
-    neither and no folder made for them)."""
-    figure = Figure(figsize=(7, 4.2))
-    CHARTS[stem](table, figure.add_subplot())
-    figure.tight_layout()
+    neither and no folder made for them); ``deals`` per configuration, ``seed``: the run
+    the chart's caption names."""
+    plot, title, what = CHARTS[stem]
+    with chart(
+        figsize=(7, 3.6),
+        title=title,
+        caption=f"Plain rummy, {what}; 95% CIs. {deals:,} deals per configuration, seed {seed}.",
+    ) as drawn:
+        plot(table, drawn.axes)
     write_together(
-        out_dir,
-        {
-            f"{stem}.csv": csv_bytes(table, index=False),
-            f"{stem}.png": figure_bytes(figure, dpi=110),
-        },
+        out_dir, {f"{stem}.csv": csv_bytes(table, index=False), f"{stem}.png": drawn.png}
     )
 
 
-#: Chart of each study by file stem (see :data:`analyzer.rummy.studies.STUDIES`).
+#: Chart of each study by file stem (see :data:`analyzer.rummy.studies.STUDIES`): how it
+#: is drawn, its title, and what it shows (for its caption).
 CHARTS = {
-    "meld_or_hold": plot_meld_or_hold,
-    "player_counts": plot_player_counts,
-    "option_values": plot_option_values,
+    "meld_or_hold": (
+        plot_meld_or_hold,
+        "Meld now or hold for Rummy?",
+        "two players: the holder's points per hand less the other's",
+    ),
+    "player_counts": (
+        plot_player_counts,
+        "Seat advantage by player count",
+        (
+            "2-6 players, the pile turned over when the stock runs out: each seat's share "
+            "of the won hands"
+        ),
+    ),
+    "option_values": (
+        plot_option_values,
+        "What each rule option does to holding for Rummy",
+        "two players holding for Rummy through own turn 6 under each rule option",
+    ),
 }
 
 #: Section 8 of the standard report.

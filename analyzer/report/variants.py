@@ -88,6 +88,32 @@ def run_variants(config: ReportConfig) -> Variants:
     return Variants(table, deals, games, config.seed)
 
 
+#: The variants table's headers in words (the CSV keeps the short names), and formats.
+_VARIANT_HEADERS = {
+    "hand_points": "points a hand",
+    "hand_points_sd": "their SD",
+    "hands_per_game": "hands a game",
+    "shutout_rate": "shutouts",
+    "strong_game_win": "`gin-hunter`'s games won",
+    "first_edge": "first player's edge (points a hand)",
+    "best_threshold": "best knock threshold",
+}
+_VARIANT_FORMATS = {
+    "points a hand": ".1f",
+    "their SD": ".1f",
+    "hands a game": ".1f",
+    "shutouts": ".1%",
+    "first player's edge (points a hand)": "+.2f",
+}
+
+
+def _variants_table(shown: pd.DataFrame) -> str:
+    """The presets side by side, in words, shares as percentages."""
+    triple = ("strong_game_win", "strong_game_win_low", "strong_game_win_high")
+    table = with_ci(shown, {"strong_game_win": triple}, digits=1, percent=True)
+    return markdown_table(table.rename(columns=_VARIANT_HEADERS), _VARIANT_FORMATS)
+
+
 def render_variants(result: Variants) -> str:
     table, deals, games = result.table, result.deals, result.games
     skill = table.sort_values("strong_game_win", ascending=False)
@@ -128,13 +154,15 @@ standard rules{"; it moves under " + ", ".join(f"`{r}`" for r in moved) if len(m
 
 ![variants](variants/variants.png)
 
-{markdown_table(with_ci(shown, {"strong_game_win": ("strong_game_win", "strong_game_win_low", "strong_game_win_high")}, digits=3), {c: ".3f" for c in shown.columns if c not in ("rules", "best_threshold")})}
+{_variants_table(shown)}
 
-`hand_points`, `first_edge`: `basic` self-play, {deals:,} deals per preset (seats swapped);
-`hands_per_game`, `shutout_rate`: {games:,} seat-swapped pairs of `basic` self-play games;
-`strong_game_win`: {games:,} game pairs of `gin-hunter` against `basic`;
-`best_threshold`: knock thresholds 0, 2, ..., 10 against `basic` on common deals. Seed
-{result.seed}. Table: [variants.csv](variants/variants.csv).
+Points a hand (and their standard deviation) and the first player's edge: `basic`
+self-play, {deals:,} deals per preset (seats swapped); hands a game and shutouts:
+{games:,} seat-swapped pairs of `basic` self-play games; `gin-hunter`'s games won:
+{games:,} game pairs of `gin-hunter` against `basic` (± the 95% CI half-width, in
+percentage points); best knock threshold: thresholds 0, 2, ..., 10 against `basic` on
+common deals. Seed {result.seed}. Table: [variants.csv](variants/variants.csv) (its
+columns keep their short names).
 """
 
 
