@@ -1,13 +1,15 @@
-"""Rewrite README.md's example outputs with what the commands print today.
+"""Rewrite the example outputs of README.md and docs/*.md with what the commands print today.
 
-Every ```console block of the README holds one or more ``$ analyzer ...`` commands
+Every ```console block of these documents holds one or more ``$ analyzer ...`` commands
 (a line ending in ``\\`` continues on the next).  This script runs each command with
 this checkout's code (``python -m analyzer``, progress bars off since stderr is not
 read), and writes its standard output under it, so the examples cannot drift from the
 program.  Run times quoted inside an output (``time: 14.0 s``) are what that run measured.
 
-    python scripts/readme_examples.py            # rewrite README.md in place
-    python scripts/readme_examples.py --check    # list blocks whose output changed; exit 1 if any
+    python scripts/readme_examples.py                   # rewrite every document in place
+    python scripts/readme_examples.py --check           # count blocks whose output changed;
+                                                        # exit 1 if any
+    python scripts/readme_examples.py docs/cli.md       # only the documents named
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+#: The documents whose console blocks are generated: the README, then the pages of docs/.
+DOCUMENTS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 CONSOLE_BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 
 
@@ -49,7 +52,7 @@ def run(command: str) -> tuple[str, float]:
     (seconds)."""
     words = shlex.split(command.replace("\\\n", " ").replace("\n", " "))
     if words[0] != "analyzer":
-        raise ValueError(f"README example is not an analyzer command: {command!r}")
+        raise ValueError(f"example is not an analyzer command: {command!r}")
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "analyzer", *words[1:]],
@@ -75,13 +78,9 @@ def render(block: str) -> tuple[str, list[tuple[str, float]]]:
     return "".join(parts), timings
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--check", action="store_true", help="only report blocks whose output changed"
-    )
-    args = parser.parse_args()
-    text = README.read_text()
+def rewrite(document: Path, check: bool) -> int:
+    """Render every console block of ``document`` (rewriting it unless ``check``); the
+    number of blocks whose output changed."""
     changed = 0
 
     def replace(match: re.Match[str]) -> str:
@@ -93,13 +92,36 @@ def main() -> int:
             changed += 1
         return f"```console\n{fresh}```"
 
+    text = document.read_text()
     updated = CONSOLE_BLOCK.sub(replace, text)
-    if args.check:
-        print(f"{changed} block(s) differ from the README", file=sys.stderr)
-        return 1 if changed else 0
-    README.write_text(updated)
-    print(f"rewrote {changed} block(s) of {README.name}", file=sys.stderr)
-    return 0
+    name = document.relative_to(ROOT)
+    if check:
+        print(f"{changed} block(s) of {name} differ", file=sys.stderr)
+    elif updated != text:
+        document.write_text(updated)
+        print(f"rewrote {changed} block(s) of {name}", file=sys.stderr)
+    return changed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--check", action="store_true", help="only report blocks whose output changed"
+    )
+    parser.add_argument(
+        "documents",
+        nargs="*",
+        help="only these documents (default: README.md and every docs/*.md)",
+    )
+    args = parser.parse_args()
+    chosen = [(ROOT / name).resolve() for name in args.documents] or list(DOCUMENTS)
+    unknown = [
+        name for name, path in zip(args.documents, chosen, strict=False) if path not in DOCUMENTS
+    ]
+    if unknown:
+        parser.error(f"not README.md or a page of docs/: {', '.join(unknown)}")
+    changed = sum(rewrite(document, args.check) for document in chosen)
+    return 1 if args.check and changed else 0
 
 
 if __name__ == "__main__":

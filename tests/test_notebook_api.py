@@ -318,9 +318,9 @@ def test_a_result_without_a_study_object_has_only_its_own_fields():
 
 
 def _readme_table_calls() -> list[ast.Call]:
-    """The calls of ``az.<function>(...)`` in the README's notebook table."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    section = text[text.index("## Python API (notebooks)") :]
+    """The calls of ``az.<function>(...)`` in docs/api.md's table of one line per function."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    section = text[text.index("## One line per function") :]
     section = section[: section.index("\n## ", 1)]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     calls = []
@@ -337,7 +337,7 @@ def _readme_table_calls() -> list[ast.Call]:
     return calls
 
 
-def test_the_readme_lists_every_function_with_a_call_it_accepts():
+def test_the_api_page_lists_every_function_with_a_call_it_accepts():
     calls = _readme_table_calls()
     assert {call.func.attr for call in calls} == set(api.API)
     for call in calls:

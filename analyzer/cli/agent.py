@@ -35,8 +35,8 @@ def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], see
     """Play as an EAAI GinRummyPlayer over stdin/stdout (JSON lines).
 
     One message per line (at most 16 KB); questions get one reply line, reports none; the
-    messages mirror the interface's callbacks (see analyzer/interop/eaai.py and the
-    README).  The Java adapter AnalyzerPlayer.java (in analyzer/interop/java/) starts
+    messages mirror the interface's callbacks (see analyzer/interop/eaai.py and
+    docs/harnesses.md).  The Java adapter AnalyzerPlayer.java (in analyzer/interop/java/) starts
     this command.  A line longer than 16 KB ends the session: one error reply, then
     exit status 2.
     """

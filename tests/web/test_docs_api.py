@@ -1,4 +1,4 @@
-"""The JSON examples of the README and docs/web.md, sent to the server: every route is
+"""The JSON examples of docs/web.md, sent to the server: every route is
 documented, every documented request is accepted and every answer has the keys shown."""
 
 import json
@@ -15,7 +15,7 @@ from analyzer.web.app import create_app
 
 from .conftest import BASE_URL, ROOT, write_committed_answers
 
-DOCUMENTS = ("README.md", "docs/web.md")
+DOCUMENTS = ("docs/web.md",)
 #: ``<!-- api-example: METHOD PATH [STATUS] -->``, then the request (POST) and the answer.
 EXAMPLE = re.compile(
     r"<!-- api-example: (GET|POST) (\S+)(?: (\d{3}))? -->\s*```json\n(.*?)```"
