@@ -1,7 +1,7 @@
-"""The FastAPI app: three pages over a JSON API (OpenAPI at ``/openapi.json``), each page
-with its routes in a router of its own (:mod:`~analyzer.web.advisor_page`,
-:mod:`~analyzer.web.table_page`, :mod:`~analyzer.web.strategy_page`); this module
-assembles them with the guards, the static files and the error answers.
+"""The FastAPI app: three pages over a JSON API (OpenAPI at ``/openapi.json``, readable
+at ``/docs``: :mod:`~analyzer.web.api_page`), each page with its routes in a router of its
+own (:mod:`~analyzer.web.advisor_page`, :mod:`~analyzer.web.table_page`,
+:mod:`~analyzer.web.strategy_page`); this module assembles them with the guards, the static files and the error answers.
 
 Every input is validated against the same ranges as the CLI
 (:data:`~analyzer.web.schemas.LIMITS`, taken from :mod:`analyzer.core.limits`); anything
@@ -44,7 +44,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -53,6 +53,7 @@ from ..core.limits import INDEX_MAX
 from ..report.reading import DamagedFile
 from .advisor_page import advisor_router
 from .advisor_service import AdvisorService
+from .api_page import api_page
 from .common import STATIC, default_model, policy_named, rules_named
 from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
 from .schemas import ERROR_RESPONSES, LIMITS
@@ -148,6 +149,10 @@ def create_app(
             Path(plotly.__file__).parent / "package_data" / "plotly.min.js",
             media_type="text/javascript",
         )
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(api_page(app.openapi()))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
