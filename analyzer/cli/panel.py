@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     type=click.IntRange(1, MAX_PSRO_ITERATIONS),
     default=4,
     show_default=True,
-    help="Most PSRO iterations.",
+    help="Most iterations of the search (PSRO: add the strongest response to the mix, solve again).",
 )
 @click.option(
     "--tolerance",

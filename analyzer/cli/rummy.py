@@ -355,7 +355,7 @@ def study_command(
         fmt,
         title_text(
             STUDY_TITLES[name],
-            rules="standard (seed 000)",
+            rules="standard",
             size=f"{deals:,} deals per row",
             seed=seed,
         ),

@@ -90,11 +90,11 @@ def section_heading(title: str, number: int | None = None) -> str:
 
 def section_intro(question: str, players: str, rules: str, relation: str = "") -> str:
     """The opening every section shares: the question it answers, who plays whom, under
-    which rules, and (``relation``) how its answer relates to the "When to knock" box
+    which rules, and (``relation``) how its answer relates to the report's opening answer, "When to knock",
     when the two could be read as one question."""
     text = f"**Question.** {question}\n\n**Who plays.** {players} **Rules:** {rules}.\n"
     if relation:
-        text += f"\n**Not the box's question.** {relation[0].upper()}{relation[1:]}\n"
+        text += f"\n**Not the opening answer's question.** {relation[0].upper()}{relation[1:]}\n"
     return text + "\n"
 
 

@@ -216,7 +216,7 @@ def section_text(study: EquityStudy, link: str) -> str:
                 "knocking by the score beat the best fixed knock threshold?",
                 "`basic` against `basic`.",
                 "standard",
-                "the box's rules ignore the score (they maximise points per hand); this "
+                "the opening answer's rules ignore the score (they maximise points per hand); this "
                 "section asks whether the score should move the knock.",
             ).rstrip("\n"),
             "",
@@ -245,7 +245,7 @@ def section_text(study: EquityStudy, link: str) -> str:
                 f"hands are redealt) is estimated from {deals:,} deals played with both dealers "
                 f"([{file}_hand_outcomes.csv]({file}_hand_outcomes.csv)). A backward dynamic "
                 "program over (A's score, B's score, next dealer, has each won a hand) gives "
-                "P(A wins), E[final margin] with the game, line and shutout bonuses (boxes enter "
+                "P(A wins), E[final margin] with the game, line and shutout bonuses (the line bonus per hand won enters "
                 "the margin linearly, doubled in a shutout) and E[hands left]. It assumes that a "
                 "hand's result does not depend on the score. For score-unaware policies that "
                 "holds by construction: the simulator deals every hand from its own random stream "
@@ -256,7 +256,7 @@ def section_text(study: EquityStudy, link: str) -> str:
             (
                 "**Check against whole games.** Whole games (the `play_games` kernel) run from "
                 f"0:0 and {len(check) // 2 - 1} states drawn by how often games visit them, with the "
-                f"boxes typical there: {study.check_games:,} games per state and first dealer. "
+                f"hands won typical there: {study.check_games:,} games per state and first dealer. "
                 "z = (DP - simulation) / combined standard error, the DP's from a 20-draw "
                 f"bootstrap of the distribution. Rows within 95% (|z| < 1.96): {agree_text}. The "
                 "chi-square takes the rows as independent, which holds only roughly: one "

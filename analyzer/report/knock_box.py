@@ -264,7 +264,9 @@ def panel_equilibrium_lines(
     return [
         (
             "**The equilibrium over the whole panel** (`analyzer panel-equilibrium`): PSRO "
-            "over whole players (the seven test opponents, then each response that gains on "
+            "(policy-space response oracles: add the strongest response to the current mix of "
+            "players, solve the game among them again, repeat) over whole players (the seven "
+            "test opponents, then each response that gains on "
             f"the mixture: knock tables, every policy preset, `search` with the mixture's "
             f"heaviest player as its model) settles on {mixture_text(tables['mixture'], '`')}; "
             f"{_stop_words(tables['convergence'])}. The knock table that does best against "
@@ -294,7 +296,7 @@ def other_panel_equilibria_lines(
             {
                 "rules": rules,
                 "mixture": mixture_text(tables["mixture"], "`"),
-                "PSRO stopped": _stop_words(tables["convergence"]),
+                "how the search stopped": _stop_words(tables["convergence"]),
                 "knock table against it": f"`{answer['table']}`",
                 "result v the mixture": format_ci(
                     answer["points"], answer["points_low"], answer["points_high"]

@@ -81,7 +81,7 @@ def render_chart(result: KnockChart) -> str:
         "`basic` against `basic` (both knock as soon as they can, at 10).",
         "standard",
         "this chart values one knock against an opponent who knocks at once, while the "
-        "box's rules are knock tables for a whole hand against several kinds of opponent "
+        "opening answer's rules are knock tables for a whole hand against several kinds of opponent "
         "(its knocks-at-once line: knock only with gin). The chart's player knocks now "
         "with a high count early because its opponent will knock soon anyway; with a low "
         "count it waits, since such a hand undercuts the opponent's coming knock.",

@@ -277,7 +277,7 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
     void, turned = (per_game.loc[name] for name in STOCK_RULES)
     dealer = seats.groupby(["stock", "players"]).last().loc[list(STOCK_RULES)[-1]]
     seat_answer = (
-        f"With seed 000's rule that a dry stock voids the hand, hands last "
+        f"With the standard rule that a dry stock voids the hand, hands last "
         f"{void.turns.iloc[0]:.1f} turns with 2 players and {void.turns.iloc[-1]:.1f} with 6, "
         f"and {void.void_rate.iloc[0]:.0%} of 2-player hands but {void.void_rate.iloc[-1]:.0%} "
         f"of 6-player hands die unscored; "
@@ -296,7 +296,7 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
     flattest = single.loc[single.hold_margin.idxmin()]
     richest = single.loc[(single.winner_points - base.winner_points).abs().idxmax()]
     option_answer = (
-        f"Against seed 000's rules ({base.turns:.1f} turns per hand, {base.winner_points:.2f} "
+        f"Against the standard rules ({base.turns:.1f} turns per hand, {base.winner_points:.2f} "
         f"points per won hand, an edge of {base.hold_margin:.2f} points per hand for holding "
         f"for Rummy), '{longest.variant}' changes hand length most "
         f"({_ci(longest, 'turns', 1)} turns), '{flattest.variant}' shrinks the edge of holding "
@@ -359,7 +359,7 @@ def render_rummy(studies: RummyStudies, links_from_parent: bool = True) -> str:
                 },
             ),
             "",
-            "### What each seed-004 option is worth",
+            "### What each optional rule is worth",
             "",
             option_answer,
             "",

@@ -126,7 +126,7 @@ def render_schedule(result: Schedule) -> str:
         "`basic` players (draw to improve, throw the highest card): first against one "
         "that knocks at 10 on every turn, then each against the other's latest schedule.",
         "standard",
-        "the box's player is `expert`, which plays better between knocks and also "
+        "the opening answer's player is `expert`, which plays better between knocks and also "
         "watches what the opponent takes from the pile; its rules are tested against "
         "seven kinds of opponent, not one. A schedule is written as four thresholds, for "
         "own turns 1-3, 4-6, 7-9 and 10 on: `10/0/0/0` = knock with 10 or less on "

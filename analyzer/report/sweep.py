@@ -140,7 +140,7 @@ def render_sweep(result: Sweep) -> str:
         "knocking at t; the opponent is `basic` (knocks as soon as it can, at 10) or "
         "`gin-hunter` (waits for gin).",
         "standard",
-        "the box's player is `expert` and its rule may change with the turn and with "
+        "the opening answer's player is `expert` and its rule may change with the turn and with "
         "what the opponent took from the pile; here the threshold is fixed for the whole "
         "hand and the player is `basic`. Both agree that against an opponent who knocks "
         "at once, waiting for gin pays.",

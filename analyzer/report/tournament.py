@@ -122,7 +122,7 @@ def render_tournament(result: Tournament) -> str:
 {intro}**Answer.** Ranked by mean points per hand against the rest of the field:
 {", ".join(f"`{name}`" for name in order)}. Head to head, `{top}` against `{second}` scores {format_ci(duel["points"], duel["points_low"], duel["points_high"])} points per hand and wins {duel["game_win"]:.1%} ± {(duel["game_win_high"] - duel["game_win_low"]) / 2:.1%} of games ({_duel_verdict(top, second, duel)}).
 `search` is not in this field (it changes only the knock decision and plays hundreds of
-times slower): the "When to knock" box measures it against every knock rule.
+times slower): the report's opening answer, "When to knock", measures it against every knock rule.
 
 ![tournament](tournament/tournament.png)
 

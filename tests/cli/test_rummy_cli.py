@@ -133,7 +133,7 @@ def test_study_all_writes_the_report(tmp_path):
     assert "report.md" in result.output and "## Plain rummy" not in result.output
     report = (tmp_path / "rummy" / "report.md").read_text()
     assert report.startswith("## Plain rummy")
-    for section in ("meld now or hold", "Player count", "seed-004 option"):
+    for section in ("meld now or hold", "Player count", "optional rule is worth"):
         assert section in report
     for name in ("meld_or_hold", "player_counts", "option_values"):
         assert (tmp_path / "rummy" / f"{name}.csv").exists()
