@@ -38,7 +38,7 @@ def test_every_key_is_declared_once_and_described():
 
 def test_the_expert_row_is_the_one_the_kernels_always_read():
     row = PRESETS["expert"].to_array()
-    assert len(row) == PolicyField.SIZE == 25 + 3 * SCHEDULE_TURNS
+    assert len(row) == PolicyField.SIZE == 26 + 3 * SCHEDULE_TURNS
     assert list(row[:5]) == [3, 4, 0, 3, 4]  # draw, discard, norepeat, danger_penalty, slack
     assert list(row[PolicyField.KNOCK_RULE : PolicyField.ALERT_SCHEDULE]) == [
         0,
@@ -57,11 +57,12 @@ def test_the_expert_row_is_the_one_the_kernels_always_read():
     alert = row[PolicyField.ALERT_SCHEDULE : PolicyField.ALERT_SCHEDULE + SCHEDULE_TURNS]
     assert list(schedule[8:10]) == [10, 0] and list(alert[5:7]) == [10, 0]
     # the learned discard's starting weights (unread by the expert's rules), no read of a
-    # racer (-1 on every turn) and no racer deadwood weight
+    # racer (-1 on every turn), no racer deadwood weight and no racer discard (-1: same)
     learned = row[PolicyField.LEARNED_DEADWOOD : PolicyField.RACER_SCHEDULE]
     assert list(learned) == [100, 1000, -800, 0, 0, 0, 100, 8]
     racer = row[PolicyField.RACER_SCHEDULE : PolicyField.RACER_SCHEDULE + SCHEDULE_TURNS]
     assert set(racer) == {-1} and row[PolicyField.LEARNED_RACER_DEADWOOD] == 0
+    assert row[PolicyField.DISCARD_RACER] == -1
 
 
 def test_string_forms_keep_their_key_order():
