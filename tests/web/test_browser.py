@@ -1,11 +1,14 @@
-"""A real browser (Debian's headless chromium via selenium) on the three pages.
+"""A real browser (Debian's headless chromium via selenium) on the pages.
 
 It builds a position by clicking cards and reads the advisor's verdict, plays a hand to its
 end at the practice table (reloading the page in the middle), saves it and opens it in the
-advisor, and hovers a strategy chart.  Every page is photographed at 1400 px and 420 px wide
-(a phone) into one folder under pytest's temp dir (its path is printed), each time checking
-that the page is no wider than the window and that the labels the cards could cover stay
-clear; the console must have no errors.
+advisor, and hovers a strategy chart.  Every page is loaded, and photographed, at 1400 px
+and 420 px wide (a phone) into one folder under pytest's temp dir (its path is printed),
+each time checking that the page is no wider than the window, that no two labels of a
+chart overlap, that no table cell's text spills out of it and, on the phone, that every
+button and menu is a tap target of 40 px or more; the labels the cards could cover must
+stay clear, the practice table's move buttons must be on screen with the whole hand, and
+the console must have no errors.
 """
 
 import json
@@ -18,6 +21,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -38,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Generous waits: a cold JIT cache compiles the advisor on the first request.
 WAIT_S = 120
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -165,10 +170,10 @@ def shots(tmp_path_factory):
 
 def screenshot(driver, folder, name):
     """The whole page at each of :data:`WIDTHS` (the window grows to the document's height
-    for the shot), checking that nothing makes the page wider than the window."""
+    for the shot), checking its layout at each (:func:`check_layout`)."""
     for width in WIDTHS:
         driver.set_window_size(width, 1100)
-        assert no_horizontal_overflow(driver, width)
+        check_layout(driver, width)
         height = driver.execute_script("return document.documentElement.scrollHeight")
         driver.set_window_size(width, min(max(height + 250, 800), 6000))
         path = folder / f"{name}-{width}.png"
@@ -177,10 +182,105 @@ def screenshot(driver, folder, name):
     driver.set_window_size(WIDTHS[0], 1100)
 
 
+#: The least width and height of a tap target on a phone (px).
+TAP_PX = 40
+PHONE = WIDTHS[-1]
+
+
+def check_layout(driver, width):
+    """The page fits the window's width, no two text labels of a chart overlap, no table
+    cell's text spills out of it and, at the phone's width, every shown button and menu
+    is at least :data:`TAP_PX` wide and high and no table needs a sideways scroll either
+    (waiting out plotly's redrawing after a resize)."""
+    assert no_horizontal_overflow(driver, width)
+    with suppress(TimeoutException):
+        WebDriverWait(driver, 10).until(lambda d: not overlapping_labels(d))
+    assert not overlapping_labels(driver), (width, overlapping_labels(driver))
+    assert not spilling_cells(driver), spilling_cells(driver)
+    if width <= PHONE:
+        assert not small_tap_targets(driver), small_tap_targets(driver)
+        assert not scrolling_boxes(driver), scrolling_boxes(driver)
+
+
 def no_horizontal_overflow(driver, width):
     """Whether the page fits the window's width (waiting out plotly's resizing)."""
     return WebDriverWait(driver, 10).until(
         lambda d: d.execute_script("return document.documentElement.scrollWidth") <= width
+    )
+
+
+def overlapping_labels(driver):
+    """The pairs of text labels of a plotly chart (cell numbers, ticks, titles, legend,
+    colour bar; not the hover box) that overlap by more than a pixel.  A label is the
+    quadrilateral its text box covers on the screen (rotated tick labels are tilted, so
+    their upright bounding boxes would overlap where the text does not); two convex
+    quadrilaterals overlap unless the projections on some edge's normal are apart."""
+    return driver.execute_script(
+        """
+        const corners = t => {
+          const b = t.getBBox(), m = t.getScreenCTM();
+          return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height],
+            [b.x, b.y + b.height]].map(([x, y]) =>
+              [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+        };
+        const apart = (p, q) => [p, q].some(poly => poly.some((a, i) => {
+          const b = poly[(i + 1) % poly.length], normal = [a[1] - b[1], b[0] - a[0]];
+          const length = Math.hypot(...normal);
+          if (!length) return false;
+          const project = pts => pts.map(([x, y]) => (x * normal[0] + y * normal[1]) / length);
+          const [s, t] = [project(p), project(q)];
+          return Math.min(Math.max(...s), Math.max(...t)) -
+            Math.max(Math.min(...s), Math.min(...t)) <= 1;
+        }));
+        const found = [];
+        for (const plot of document.querySelectorAll(".js-plotly-plot")) {
+          const labels = [...plot.querySelectorAll("svg text")]
+            .filter(t => t.textContent.trim() && !t.closest(".hoverlayer") &&
+              t.getBoundingClientRect().width > 0)
+            .map(t => [t.textContent, corners(t)]);
+          labels.forEach(([a, p], i) => labels.slice(i + 1).forEach(([b, q]) => {
+            if (!apart(p, q)) found.push(`${plot.id}: "${a}" and "${b}"`);
+          }));
+        }
+        return found.slice(0, 10);
+        """
+    )
+
+
+def spilling_cells(driver):
+    """The table cells whose text is wider than the cell."""
+    return driver.execute_script(
+        """
+        return [...document.querySelectorAll("table th, table td")]
+          .filter(c => c.offsetParent !== null && c.scrollWidth > c.clientWidth + 1)
+          .map(c => c.textContent).slice(0, 10);
+        """
+    )
+
+
+def scrolling_boxes(driver):
+    """The first cells of the tables wider than their scrolling box."""
+    return driver.execute_script(
+        """
+        return [...document.querySelectorAll(".scroll")]
+          .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
+          .map(b => b.textContent.slice(0, 60));
+        """
+    )
+
+
+def small_tap_targets(driver):
+    """The shown buttons and menus smaller than :data:`TAP_PX` either way."""
+    return driver.execute_script(
+        """
+        return [...document.querySelectorAll("button, select")]
+          .filter(e => e.offsetParent !== null)
+          .map(e => [e.id || e.textContent, e.getBoundingClientRect()])
+          .filter(([, r]) => r.width < arguments[0] || r.height < arguments[0])
+          .map(([name, r]) => `${name}: ${r.width.toFixed(0)} x ${r.height.toFixed(0)}`)
+          .slice(0, 10);
+        """,
+        TAP_PX,
     )
 
 
@@ -354,6 +454,17 @@ def test_practice_table_plays_a_hand_to_its_end_across_a_reload(server, browser,
         ),
     )
     assert "Review of hand 1" in browser.find_element(By.ID, "review-panel").text
+    if browser.find_elements(By.ID, "review"):  # the cost on a phone's screen, no scroll
+        browser.set_window_size(PHONE, 1100)
+        cost = browser.find_element(By.CSS_SELECTOR, "#review th:nth-child(2)")
+        assert cost.text == "cost (points)"
+        assert browser.execute_script(
+            "const r = arguments[0].getBoundingClientRect(),"
+            " box = arguments[0].closest('.scroll').getBoundingClientRect();"
+            "return r.right <= box.right && r.right <= innerWidth;",
+            cost,
+        )
+        browser.set_window_size(WIDTHS[0], 1100)
     assert browser.find_element(By.ID, "next-hand").is_displayed()
     screenshot(browser, shots, "table-hand-over")
     assert console_errors(browser) == []
@@ -397,6 +508,17 @@ def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shot
     wait(
         browser, lambda d: "knocks as soon as it can" in d.find_element(By.ID, "answer-title").text
     )
+    # the rules the report holds no answer for are marked (the test's report: standard only)
+    marks = wait(
+        browser,
+        lambda d: {
+            o.get_attribute("value"): o.text
+            for o in d.find_elements(By.CSS_SELECTOR, "#answer-rules option")
+            if o.text != o.get_attribute("value")
+        },
+    )
+    assert "standard" not in marks and marks["classic"] == "classic (not in the report)"
+    assert len(marks) == len(browser.find_elements(By.CSS_SELECTOR, "#answer-rules option")) - 1
     Select(browser.find_element(By.ID, "answer-rules")).select_by_value("classic")
     missing = wait(browser, lambda d: d.find_element(By.ID, "answer-missing").text)
     assert "No written answer" in missing and "analyzer when-to-knock --rules classic" in missing
@@ -438,3 +560,73 @@ def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots, re
         assert subtitle.is_displayed() and "rules" in subtitle.text.lower()
     screenshot(browser, shots, "strategy")
     assert console_errors(browser) == []
+
+
+#: Every page the app serves (the practice table gets a game below).
+PAGES = ("/", "/table", "/strategy", "/docs")
+#: A phone's screen, as the browser shows a page on it (px).
+PHONE_HEIGHT = 760
+
+
+def start_hand(driver):
+    """A new single hand at the practice table, hints off, played to the player's first
+    discard (the seed's first deal gives the player a pass or a draw first)."""
+    Select(driver.find_element(By.ID, "mode")).select_by_value("hand")
+    Select(driver.find_element(By.ID, "hints")).select_by_value("off")
+    driver.find_element(By.ID, "new-game").click()
+    for _ in range(6):
+        wait(driver, lambda d: table_state(d)[0] is not None and table_state(d)[2] == "0")
+        phase = table_state(driver)[0]
+        if phase == "discard":
+            return
+        driver.find_element(By.ID, {"offer": "pass", "draw": "draw-stock"}[phase]).click()
+        wait(driver, lambda d, p=phase: table_state(d)[0] != p or table_state(d)[2] == "0")
+    pytest.fail(f"no discard in the first moves: {table_state(driver)}")
+
+
+def test_every_page_fits_a_phone_and_a_desktop(server, browser):
+    """Each page loaded at each width (the charts fitted at load, not after a resize): no
+    sideways scroll, no overlapping labels, big enough tap targets on the phone; at the
+    practice table on the phone the whole hand and every move button are on screen at
+    once, without a scroll, and apart."""
+    for width in WIDTHS:
+        browser.set_window_size(width, PHONE_HEIGHT if width == PHONE else 1100)
+        for page in PAGES:
+            browser.get(server + page + (f"?seed={TABLE_SEED}" if page == "/table" else ""))
+            if page != "/docs":
+                wait(browser, ready)
+            if page == "/table":
+                start_hand(browser)
+                on_screen = browser.execute_script(
+                    """
+                    const inside = e => { const r = e.getBoundingClientRect();
+                      return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 &&
+                        r.right <= innerWidth; };
+                    const cards = [...document.querySelectorAll("#hand .card")];
+                    const moves = [...document.querySelectorAll(".actions button")]
+                      .filter(b => b.offsetParent !== null);
+                    const apart = (e, f) => { const r = e.getBoundingClientRect(),
+                      q = f.getBoundingClientRect(); return r.right <= q.left ||
+                      q.right <= r.left || r.bottom <= q.top || q.bottom <= r.top; };
+                    return [cards.length, cards.every(inside), moves.length,
+                      moves.every(inside), moves.every(m => cards.every(c => apart(m, c)))];
+                    """
+                )
+                assert on_screen == [11, True, on_screen[2], True, True], (width, on_screen)
+                assert on_screen[2] >= 2  # discard and hint at least
+            if page == "/strategy":
+                charts = browser.find_elements(By.CSS_SELECTOR, ".js-plotly-plot")
+                assert len(charts) >= 4
+                # on the phone the knock chart is on its side, with its numbers
+                turned = browser.execute_script(
+                    "const p = document.getElementById('knock-chart');"
+                    "return [p.layout.xaxis.title.text, p.data[0].texttemplate];"
+                )
+                assert turned == (
+                    ["deadwood (points)", "%{z:+.1f}"]
+                    if width == PHONE
+                    else ["own turn", "%{z:+.1f}"]
+                ), turned
+            check_layout(browser, width)
+            assert console_errors(browser) == [], page
+    browser.set_window_size(WIDTHS[0], 1100)

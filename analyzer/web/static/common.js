@@ -67,6 +67,22 @@ function fillSelect(select, values, chosen) {
 
 function pct(x) { return (100 * x).toFixed(1) + "%"; }
 
+// A table row of ``cells`` (``th`` or ``td``); the columns listed in ``extra`` get the
+// class "extra", which a phone leaves out.
+function tableRow(tag, cells, extra = []) {
+  const tr = document.createElement("tr");
+  cells.forEach((cell, column) => {
+    const node = document.createElement(tag);
+    if (extra.includes(column)) node.className = "extra";
+    node.textContent = cell;
+    tr.appendChild(node);
+  });
+  return tr;
+}
+
+// The advice table's columns a phone leaves out: deadwood, P(undercut), P(opp gin), samples.
+const EXTRA_COLUMNS = [1, 6, 7, 8];
+
 // The ranked actions of an advice as a table element.
 function adviceTable(advice) {
   const game = advice.objective === "game";
@@ -74,27 +90,21 @@ function adviceTable(advice) {
   const unit = game ? " pp" : "";
   const table = document.createElement("table");
   table.className = "data";
-  table.innerHTML = "<thead><tr><th>action</th><th>deadwood</th><th>value " +
-    (game ? "(game-win %)" : "(points)") + "</th><th>95% CI ±</th><th>vs best</th>" +
-    "<th>P(win hand)</th><th>P(undercut)</th><th>P(opp gin)</th><th>samples</th></tr></thead>";
+  const head = document.createElement("thead");
+  head.appendChild(tableRow("th", ["action", "deadwood", `value (${game ? "game-win %" : "points"})`,
+    "95% CI ±", "vs best", "P(win hand)", "P(undercut)", "P(opp gin)", "samples"], EXTRA_COLUMNS));
   const body = document.createElement("tbody");
   advice.actions.forEach((row, i) => {
-    const tr = document.createElement("tr");
-    if (i === 0) tr.className = "best";
     const behind = i === 0 ? "best" :
       (-row.behind * scale).toFixed(1) + " ± " + (row.behind_half_width * scale).toFixed(1) + unit;
-    const cells = [moveWords(row.action) + (row.dropped ? " *" : ""), row.deadwood,
+    const tr = tableRow("td", [moveWords(row.action) + (row.dropped ? " *" : ""), row.deadwood,
       (row.mean * scale).toFixed(2), (row.half_width * scale).toFixed(2), behind, pct(row.p_win),
       row.kind === "gin" || row.kind === "big gin" ? "-" : pct(row.p_undercut),
-      row.kind === "play" ? pct(row.p_opp_gin) : "-", row.samples];
-    for (const cell of cells) {
-      const td = document.createElement("td");
-      td.textContent = cell;
-      tr.appendChild(td);
-    }
+      row.kind === "play" ? pct(row.p_opp_gin) : "-", row.samples], EXTRA_COLUMNS);
+    if (i === 0) tr.className = "best";
     body.appendChild(tr);
   });
-  table.appendChild(body);
+  table.append(head, body);
   return table;
 }
 

@@ -8,19 +8,74 @@ function element(tag, className, text) {
   return node;
 }
 
-// A figure fitted to a plot this wide (pixels): on a narrow screen the colour bar goes
-// under the chart, and a heatmap whose cells are too narrow for their numbers shows them
-// only in the hover.
+// A figure fitted to a plot this wide (pixels), and its plotly config.  On a narrow
+// screen the mode bar (which would cover the top cells) and a heatmap's legend (its
+// subtitle says what the line is) are left out and the colour bar goes under the chart;
+// a heatmap whose columns are too narrow for their numbers is turned on its side when
+// that makes them wide enough (the knock charts: 10 deadwoods across instead of 20
+// turns), and otherwise shows its numbers only in the hover.
+const WIDE_PX = 700;
+const CELL_PX = 28;  // the narrowest column a cell's number fits in ("+10.5" at 9 px)
+const ROW_PX = 22;
 function fitted(figure, width) {
-  if (width >= 700) return [figure.data, figure.layout];
-  const data = figure.data.map(trace => {
-    if (trace.type !== "heatmap") return trace;
-    const cells = new Set(trace.x).size;
-    return { ...trace, texttemplate: width / cells < 38 ? "" : trace.texttemplate,
-      colorbar: { ...trace.colorbar, orientation: "h", y: -0.45, title: { ...trace.colorbar.title, side: "top" } } };
-  });
-  return [data, { ...figure.layout, height: 520, margin: { ...figure.layout.margin, b: 150 } }];
+  const config = { responsive: true, displaylogo: false };
+  const heatmap = figure.data.find(trace => trace.type === "heatmap");
+  if (width >= WIDE_PX) return { key: "wide", data: figure.data, layout: figure.layout, config };
+  config.displayModeBar = false;
+  if (!heatmap) return { key: "narrow", data: figure.data, layout: figure.layout, config };
+  const margin = figure.layout.margin || {};
+  const across = width - (margin.l || 80) - (margin.r || 80);
+  const [columns, rows] = [new Set(heatmap.x).size, new Set(heatmap.y).size];
+  const turn = across / columns < CELL_PX && across / rows >= CELL_PX;
+  const shown = turn ? transposed(figure) : figure;
+  const numbers = across / (turn ? rows : columns) >= CELL_PX;
+  const plotHeight = Math.max(300, ROW_PX * (turn ? columns : rows));
+  // the colour bar below the axis title (rotated category labels take more room)
+  const below = (figure.layout.xaxis || {}).type === "category" && !turn ? 110 : 70;
+  const data = shown.data.map(trace => trace.type !== "heatmap" ? { ...trace, showlegend: false } : {
+    ...trace, texttemplate: numbers ? trace.texttemplate : "",
+    colorbar: { ...trace.colorbar, orientation: "h", thickness: 12, len: 1, yanchor: "top",
+      y: -below / plotHeight, title: { ...trace.colorbar.title, side: "top" } } });
+  const bottom = below + 60;
+  const layout = { ...shown.layout, showlegend: false, height: plotHeight + (margin.t || 10) + bottom,
+    margin: { ...margin, b: bottom } };
+  return { key: `narrow-${turn}-${numbers}`, data, layout, config };
 }
+
+// A heatmap figure on its side: x and y swapped in its traces, hovers, shapes and axes
+// (the former x axis read downwards, first value on top, as a table's rows).
+function transposed(figure) {
+  const flip = rows => rows && rows[0].map((_, j) => rows.map(row => row[j]));
+  const swapTokens = text => text && text.replace(/%\{([xy])/g, (_, axis) => "%{" + (axis === "x" ? "y" : "x"));
+  const data = figure.data.map(trace => ({ ...trace, x: trace.y, y: trace.x,
+    ...(trace.type === "heatmap" ? { z: flip(trace.z), customdata: flip(trace.customdata),
+      hovertemplate: swapTokens(trace.hovertemplate) } : {}) }));
+  const shapes = (figure.layout.shapes || []).map(shape => ({ ...shape, x0: shape.y0, y0: shape.x0,
+    x1: shape.y1, y1: shape.x1 }));
+  return { data, layout: { ...figure.layout, shapes, xaxis: figure.layout.yaxis,
+    yaxis: { ...figure.layout.xaxis, autorange: "reversed" } } };
+}
+
+// Every chart drawn, by element id: its figure and the fit it is drawn with.
+const drawn = new Map();
+
+async function draw(plot, figure) {
+  const fit = fitted(figure, plot.clientWidth);
+  drawn.set(plot.id, { figure, key: fit.key });
+  await Plotly.react(plot, fit.data, fit.layout, fit.config);
+}
+
+// A phone turned or a window resized past a fit's bounds: the charts are fitted anew.
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => {
+    for (const [id, { figure, key }] of drawn) {
+      const plot = document.getElementById(id);
+      if (fitted(figure, plot.clientWidth).key !== key) draw(plot, figure);
+    }
+  }, 150);
+});
 
 async function showCharts() {
   const data = await api("/api/strategy");
@@ -35,8 +90,7 @@ async function showCharts() {
     block.append(element("h3", "", chart.title), element("p", "muted", chart.subtitle), plot,
       element("p", "muted", "Source: " + chart.source));
     holder.appendChild(block);
-    await Plotly.newPlot(plot, ...fitted(chart.figure, plot.clientWidth),
-      { responsive: true, displaylogo: false });
+    await draw(plot, chart.figure);
   }
 }
 
@@ -85,6 +139,21 @@ async function showAnswer() {
     `${answer.deals.toLocaleString()} deals per comparison, seats swapped; ${answer.source}.`);
 }
 
+// The rules presets the committed report holds no answer for (against the opponent
+// chosen) are marked: this page never computes one, so choosing them shows only the
+// command that does.
+async function markRules() {
+  const opponent = document.getElementById("answer-opponent").value;
+  const options = [...document.getElementById("answer-rules").options];
+  await Promise.all(options.map(async option => {
+    const data = await api("/api/when-to-knock?" + new URLSearchParams({ rules: option.value, opponent }))
+      .catch(() => null);  // a damaged answer file: said when its rules are chosen
+    const absent = Boolean(data && !data.answer);
+    option.textContent = option.value + (absent ? " (not in the report)" : "");
+    option.classList.toggle("absent", absent);
+  }));
+}
+
 async function initAnswer() {
   const [presets, first] = await Promise.all([api("/api/presets"), api("/api/when-to-knock")]);
   fillSelect(document.getElementById("answer-rules"), presets.rules, first.rules);
@@ -100,7 +169,8 @@ async function initAnswer() {
       document.getElementById("error").textContent = error.message;
     }));
   }
-  await showAnswer();
+  opponents.addEventListener("change", markRules);
+  await Promise.all([showAnswer(), markRules()]);
 }
 
 // The charts come from other files than the answer: a damaged answer file leaves them shown.

@@ -216,23 +216,22 @@ async function showReview() {
     const table = document.createElement("table");
     table.className = "data";
     table.id = "review";
-    table.innerHTML = "<thead><tr><th>your move</th><th>hand held</th><th>stock</th>" +
-      "<th>advisor's best</th><th>cost (points)</th><th></th></tr></thead>";
+    // the cost next to the move, and a phone leaves out the stock and the hand held (the
+    // link opens the whole position), so that the table fits its screen
+    const extra = [3, 4];
+    const head = document.createElement("thead");
+    head.appendChild(tableRow("th", ["your move", "cost (points)", "advisor's best", "stock",
+      "hand held", ""], extra));
     const body = document.createElement("tbody");
     for (const row of review.decisions) {
-      const tr = document.createElement("tr");
-      for (const cell of [moveWords(row.move), row.position ? cardsLabel(sortCards(row.position.hand.split(" "))) : "?",
-        row.position ? row.position.stock : "?", row.best ? moveWords(row.best) : "no advice: " + row.error,
-        row.cost === null ? "?" : `${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)}`]) {
-        const td = document.createElement("td");
-        td.textContent = cell;
-        tr.appendChild(td);
-      }
-      const open = document.createElement("td");
-      if (row.position) open.appendChild(advisorLink(row.position));
-      tr.appendChild(open);
+      const tr = tableRow("td", [moveWords(row.move),
+        row.cost === null ? "?" : `${row.cost.toFixed(1)} ± ${row.cost_half_width.toFixed(1)}`,
+        row.best ? moveWords(row.best) : "no advice: " + row.error, row.position ? row.position.stock : "?",
+        row.position ? cardsLabel(sortCards(row.position.hand.split(" "))) : "?", ""], extra);
+      if (row.position) tr.cells[5].appendChild(advisorLink(row.position));
       body.appendChild(tr);
     }
+    table.appendChild(head);
     table.appendChild(body);
     const heading = document.createElement("h2");
     heading.textContent = `Review of hand ${review.hand}: your costliest decisions first ` +
@@ -253,6 +252,12 @@ function note(text) {
   p.className = "muted";
   p.textContent = text;
   return p;
+}
+
+// On a phone the table is brought to the top of the screen as a hand starts: the hand and
+// the move buttons (kept at the bottom of the screen) then both fit, so no move needs a scroll.
+function bringTableIntoView() {
+  if (matchMedia("(max-width: 560px)").matches) $("game").scrollIntoView({ block: "start" });
 }
 
 function remember(id) {
@@ -283,6 +288,7 @@ async function newGame() {
     selected = null;
     $("hint-panel").hidden = true;
     render();
+    bringTableIntoView();
     maybeHint();
   } catch (error) { setError(error.message); }
 }
@@ -295,6 +301,7 @@ async function nextHand() {
     $("hint-panel").hidden = true;
     $("review-panel").hidden = true;
     render();
+    bringTableIntoView();
     maybeHint();
   } catch (error) { setError(error.message); }
 }
@@ -323,6 +330,7 @@ async function init() {
       $("rules").value = game.rules; $("mode").value = game.mode; $("hints").value = game.hints;
       if ([...$("opponent").options].some(o => o.value === game.opponent)) $("opponent").value = game.opponent;
       render();
+      bringTableIntoView();
       if (game.phase === "hand over") showReview(); else maybeHint();
     } else {
       localStorage.removeItem("practice-game");
