@@ -103,7 +103,7 @@ _VARIANT_FORMATS = {
     "their SD": ".1f",
     "hands a game": ".1f",
     "shutouts": ".1%",
-    "first player's edge (points a hand)": "+.2f",
+    "first player's edge (points a hand)": "+.3f",
 }
 
 
