@@ -6,7 +6,8 @@ advisor, and hovers a strategy chart.  Every page is loaded, and photographed, a
 and 420 px wide (a phone) into one folder under pytest's temp dir (its path is printed),
 each time checking that the page is no wider than the window, that no two labels of a
 chart overlap, that no table cell's text spills out of it and, on the phone, that every
-button and menu is a tap target of 40 px or more; the labels the cards could cover must
+button, menu, field and checkbox label is a tap target of 40 px or more and no table
+needs a sideways scroll; the labels the cards could cover must
 stay clear, the practice table's move buttons must be on screen with the whole hand, and
 the console must have no errors.
 """
@@ -189,8 +190,8 @@ PHONE = WIDTHS[-1]
 
 def check_layout(driver, width):
     """The page fits the window's width, no two text labels of a chart overlap, no table
-    cell's text spills out of it and, at the phone's width, every shown button and menu
-    is at least :data:`TAP_PX` wide and high and no table needs a sideways scroll either
+    cell's text spills out of it and, at the phone's width, every tap target
+    (:func:`small_tap_targets`) is at least :data:`TAP_PX` wide and high and no table needs a sideways scroll either
     (waiting out plotly's redrawing after a resize)."""
     assert no_horizontal_overflow(driver, width)
     with suppress(TimeoutException):
@@ -270,10 +271,13 @@ def scrolling_boxes(driver):
 
 
 def small_tap_targets(driver):
-    """The shown buttons and menus smaller than :data:`TAP_PX` either way."""
+    """The shown buttons, menus and fields, and the labels of the checkboxes (a tap on
+    the label ticks it), smaller than :data:`TAP_PX` either way."""
     return driver.execute_script(
         """
-        return [...document.querySelectorAll("button, select")]
+        const targets = "button, select, input:not([type=checkbox]):not([type=radio]), " +
+          "label:has(input[type=checkbox]), label:has(input[type=radio])";
+        return [...document.querySelectorAll(targets)]
           .filter(e => e.offsetParent !== null)
           .map(e => [e.id || e.textContent, e.getBoundingClientRect()])
           .filter(([, r]) => r.width < arguments[0] || r.height < arguments[0])
