@@ -54,7 +54,8 @@ def serve_command(
 ) -> None:
     """Start the web app: advisor, practice table and strategy charts.
 
-    Open the printed address in a browser. The JSON API is described at /openapi.json.
+    Open the printed address in a browser. The JSON API is described at /docs (a
+    readable page) and /openapi.json.
     Nothing is fetched from the internet: the page scripts, plotly included, are served
     from the installed packages.
     """
@@ -73,7 +74,7 @@ def serve_command(
     shown = f"[{host}]" if ":" in host else host
     click.echo(
         f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, "
-        "/openapi.json; Ctrl+C stops",
+        "/docs (the API); Ctrl+C stops",
         err=True,
     )
     server.run(sockets=[sock])
