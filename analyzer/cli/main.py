@@ -139,8 +139,8 @@ class LazyGroup(click.Group):
             raise _Stopped from stop
 
     def invoke(self, ctx: click.Context) -> Any:
-        watch_compiles()  # a command that must compile says so when it starts to
         try:
+            watch_compiles()  # a command that must compile says so when it starts to
             return super().invoke(ctx)
         except KeyboardInterrupt as stop:
             raise _Stopped from stop

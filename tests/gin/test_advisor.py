@@ -401,6 +401,10 @@ def test_a_lead_whose_interval_excludes_zero_is_called():
     knock, play = _action(ActionKind.KNOCK, "Kd", 8), _action(ActionKind.PLAY, "9c", 14)
     text = verdict_text(knock, play, 6.31, 0.82, False, 2000)
     assert text == "Knock, discarding K♦: +6.3 ± 0.8 points over playing on (discarding 9♣)"
+    same_card = _action(ActionKind.PLAY, "Kd", 8)
+    assert verdict_text(knock, same_card, 2.3, 0.9, False, 3000) == (
+        "Knock, discarding K♦: +2.3 ± 0.9 points over playing on"
+    )
     other = _action(ActionKind.PLAY, "2s", 20)
     assert verdict_text(play, other, 3.0, 1.0, False, 500) == (
         "Play on, discarding 9♣: +3.0 ± 1.0 points over discarding 2♠ instead"
@@ -414,6 +418,10 @@ def test_a_lead_whose_interval_includes_zero_is_too_close_to_call():
     assert verdict_text(knock, play, 0.5, 1.5, False, 2000) == (
         "Too close to call: knock, discarding 6♦ or play on, discarding 9♥ (+0.5 ± 1.5 points "
         "for the first; about 18,000 samples would settle it)"
+    )
+    assert verdict_text(knock, _action(ActionKind.PLAY, "6d", 5), 0.5, 1.5, False, 2000) == (
+        "Too close to call: knock or play on, discarding 6♦ (+0.5 ± 1.5 points for the first; "
+        "about 18,000 samples would settle it)"
     )
     other = _action(ActionKind.PLAY, "4h", 12)
     assert verdict_text(play, other, 0.0, 0.4, True, 800) == (

@@ -115,6 +115,9 @@ def verdict_text(
     if best.verb == comparator.verb and comparator.card is not None:
         # both play on (or both knock): the choice is the discard
         other = f"discarding {format_card(comparator.card, True)} instead"
+    elif comparator.card == best.card:
+        # the same card either way: the choice is the move, the card is said once
+        other = Action(comparator.kind, None, comparator.deadwood).describe(gerund=True)
     else:
         other = comparator.describe(symbols=True, gerund=True)
     if margin - half > 0:
@@ -126,6 +129,9 @@ def verdict_text(
         settle = f"about {_round_up(needed):,} samples would settle it"
     if best.verb == comparator.verb and comparator.card is not None:
         options = f"{head} or {format_card(comparator.card, True)}"
+    elif comparator.card == best.card and best.card is not None:
+        moves = [Action(a.kind, None, a.deadwood).describe() for a in (best, comparator)]
+        options = f"{moves[0]} or {moves[1]}, discarding {format_card(best.card, True)}"
     else:
         options = f"{head} or {comparator.describe(symbols=True)}"
     return f"Too close to call: {options} ({amount} for the first; {settle})"
