@@ -112,14 +112,7 @@ def verdict_text(
         amount = f"{100 * margin:+.1f} ± {100 * half:.1f} percentage points of game-win chance"
     else:
         amount = f"{margin:+.1f} ± {half:.1f} points"
-    if best.verb == comparator.verb and comparator.card is not None:
-        # both play on (or both knock): the choice is the discard
-        other = f"discarding {format_card(comparator.card, True)} instead"
-    elif comparator.card == best.card:
-        # the same card either way: the choice is the move, the card is said once
-        other = Action(comparator.kind, None, comparator.deadwood).describe(gerund=True)
-    else:
-        other = comparator.describe(symbols=True, gerund=True)
+    other, options = _comparison(best, comparator, head)
     if margin - half > 0:
         return f"{head[0].upper() + head[1:]}: {amount} over {other}"
     if margin <= 0:
@@ -127,14 +120,26 @@ def verdict_text(
     else:
         needed = samples * (half / margin) ** 2
         settle = f"about {_round_up(needed):,} samples would settle it"
-    if best.verb == comparator.verb and comparator.card is not None:
-        options = f"{head} or {format_card(comparator.card, True)}"
-    elif comparator.card == best.card and best.card is not None:
-        moves = [Action(a.kind, None, a.deadwood).describe() for a in (best, comparator)]
-        options = f"{moves[0]} or {moves[1]}, discarding {format_card(best.card, True)}"
-    else:
-        options = f"{head} or {comparator.describe(symbols=True)}"
     return f"Too close to call: {options} ({amount} for the first; {settle})"
+
+
+def _comparison(best: Action, comparator: Action, head: str) -> tuple[str, str]:
+    """(what the best move is compared with, after "over"; both moves, for a call too
+    close to make), each card said once."""
+    card = None if comparator.card is None else format_card(comparator.card, True)
+    if card is not None and best.verb == comparator.verb:
+        # both play on (or both knock): the choice is the discard
+        return f"discarding {card} instead", f"{head} or {card}"
+    if card is not None and comparator.card == best.card:
+        # the same card either way: the choice is the move
+        moves = [Action(a.kind, None, a.deadwood) for a in (best, comparator)]
+        return (
+            moves[1].describe(gerund=True),
+            f"{moves[0].describe()} or {moves[1].describe()}, discarding {card}",
+        )
+    return comparator.describe(
+        symbols=True, gerund=True
+    ), f"{head} or {comparator.describe(symbols=True)}"
 
 
 def _round_up(count: float) -> int:
