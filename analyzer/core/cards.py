@@ -38,6 +38,29 @@ CARD_POINTS = np.array(
 
 HandLike = str | int | np.integer | Iterable[int]
 
+
+def _relation_masks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each card: the other cards of its rank, those one rank away in its suit, and
+    those two ranks away (52-bit masks)."""
+    rank_mates = np.zeros(N_CARDS, dtype=np.int64)
+    near1 = np.zeros(N_CARDS, dtype=np.int64)
+    near2 = np.zeros(N_CARDS, dtype=np.int64)
+    for card in range(N_CARDS):
+        suit, rank = divmod(card, N_RANKS)
+        for other in range(N_SUITS):
+            if other != suit:
+                rank_mates[card] |= 1 << (other * N_RANKS + rank)
+        for step, table in ((1, near1), (2, near2)):
+            for near in (rank - step, rank + step):
+                if 0 <= near < N_RANKS:
+                    table[card] |= 1 << (suit * N_RANKS + near)
+    return rank_mates, near1, near2
+
+
+#: For each card index, as 52-bit masks: the other cards of its rank (``RANK_MATES``), the
+#: cards one rank away in its suit (``NEAR1``) and two ranks away (``NEAR2``).
+RANK_MATES, NEAR1, NEAR2 = _relation_masks()
+
 _SUIT_LOOKUP = {c: i for i, c in enumerate(SUIT_CHARS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
 
 

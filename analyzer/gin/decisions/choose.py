@@ -58,7 +58,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.cards import CARD_POINTS
+from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_below
 from ..evaluator.partition import (
@@ -78,21 +78,8 @@ from .marjj import marjj_discard, marjj_wants_upcard
 _NONE = np.int64(1 << 20)
 
 
-def _related_masks() -> npt.NDArray[np.int64]:
-    """For each card, the cards sharing its rank or within two ranks in its suit."""
-    out = np.zeros(52, dtype=np.int64)
-    for card in range(52):
-        suit, rank = divmod(card, 13)
-        mask = 0
-        for other in range(4):
-            mask |= 1 << (other * 13 + rank)
-        for near in range(max(0, rank - 2), min(12, rank + 2) + 1):
-            mask |= 1 << (suit * 13 + near)
-        out[card] = mask & ~(1 << card)
-    return out
-
-
-_RELATED = _related_masks()
+#: For each card, the cards sharing its rank or within two ranks in its suit.
+_RELATED = RANK_MATES | NEAR1 | NEAR2
 
 
 @njit(cache=True)

@@ -58,7 +58,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.cards import CARD_POINTS
+from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_u64
 from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
@@ -139,27 +139,6 @@ CALIBRATION_Y = np.array(
         1.0000,
     ]
 )
-
-
-def _relation_masks() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """For each card: the other cards of its rank, those one rank away in its suit, and
-    those two ranks away."""
-    rank_mates = np.zeros(52, dtype=np.int64)
-    near1 = np.zeros(52, dtype=np.int64)
-    near2 = np.zeros(52, dtype=np.int64)
-    for card in range(52):
-        suit, rank = divmod(card, 13)
-        for other in range(4):
-            if other != suit:
-                rank_mates[card] |= 1 << (other * 13 + rank)
-        for step, table in ((1, near1), (2, near2)):
-            for near in (rank - step, rank + step):
-                if 0 <= near < 13:
-                    table[card] |= 1 << (suit * 13 + near)
-    return rank_mates, near1, near2
-
-
-RANK_MATES, NEAR1, NEAR2 = _relation_masks()
 
 
 @njit(cache=True)

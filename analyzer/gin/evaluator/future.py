@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.cards import CARD_POINTS
+from ...core.cards import CARD_POINTS, NEAR1, RANK_MATES
 from ...core.lanes import bit_index
 from .partition import least_after_throw_kernel
 
@@ -21,25 +21,9 @@ from .partition import least_after_throw_kernel
 FUTURE_CARDS = 7
 
 
-def _neighbour_masks() -> npt.NDArray[np.int64]:
-    """For each card, the cards a meld with it must contain one of: its rank in the other
-    suits and the ranks next to it in its suit."""
-    out = np.zeros(52, dtype=np.int64)
-    for card in range(52):
-        suit, rank = divmod(card, 13)
-        mask = 0
-        for other in range(4):
-            if other != suit:
-                mask |= 1 << (other * 13 + rank)
-        if rank > 0:
-            mask |= 1 << (card - 1)
-        if rank < 12:
-            mask |= 1 << (card + 1)
-        out[card] = mask
-    return out
-
-
-_NEIGHBOURS = _neighbour_masks()
+#: For each card, the cards a meld with it must contain one of: its rank in the other
+#: suits and the ranks next to it in its suit.
+_NEIGHBOURS = RANK_MATES | NEAR1
 
 
 @njit(cache=True)
