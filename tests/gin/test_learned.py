@@ -3,9 +3,11 @@ rule it must reduce to) and the read of a racing opponent across a game."""
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.cli.main import cli
 from analyzer.gin.decisions.choose import choose_discard
 from analyzer.gin.decisions.learned import WEIGHT_KEYS
 from analyzer.gin.engine.transitions import (
@@ -153,6 +155,15 @@ def test_once_the_opponent_raced_the_racer_discard_replaces_the_rule():
         assert _throw(mixed, state) == after
         apart += before != after
     assert apart > 0
+
+
+def test_a_bad_racer_discard_is_one_line_naming_it():
+    with pytest.raises(ValueError, match="unknown discard_racer rule 'nonsense'; choose from same"):
+        parse_policy("expert,discard_racer=nonsense")
+    result = CliRunner().invoke(cli, ["policies", "expert,discard_racer=nonsense"])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "discard_racer" in lines[0] and lines[0].startswith("Error:")
 
 
 def test_in_games_the_read_waits_against_a_racer_and_changes_nothing_against_a_camper():
