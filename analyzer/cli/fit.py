@@ -111,7 +111,7 @@ def fit_discard_command(
         fit = fit_discard(
             rules,
             preset,
-            PRESETS["expert"],
+            PRESETS["expert-v3"],
             generations=generations,
             population=population,
             elite=elite,

@@ -641,6 +641,31 @@ PRESETS: dict[str, Policy] = {
     "passive": Policy(Draw("never")),
     "expert": Policy(
         Draw("expert", take_margin=600),
+        Discard(
+            "learned",
+            danger=245,
+            low_late=15,
+            learned_deadwood=171,
+            learned_future=1879,
+            learned_future_late=-659,
+            learned_outs=-299,
+            learned_danger=141,
+            learned_late=-27,
+            learned_table=101,
+            learned_window=9,
+            racer_rule="marjj",
+        ),
+        Knock(
+            ((1, 10), (10, 0)),
+            alert=((1, 10), (7, 0)),
+            racer=((1, 10), (3, 0)),
+            bias=-118,
+            stock=21,
+        ),
+        Tracking(outs=193, play_in=5),
+    ),
+    "expert-v3": Policy(
+        Draw("expert", take_margin=600),
         Discard("expert", danger=245, low_late=15),
         Knock(((1, 10), (10, 0)), alert=((1, 10), (7, 0)), bias=-118, stock=21),
         Tracking(outs=193, play_in=5),
@@ -652,10 +677,16 @@ baseline player, except that it takes the upcard only when a best arrangement me
 ``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
 when it forms any meld); ``gin-hunter`` (holds for gin for 9 own turns, then knocks at the first
 chance); ``lookahead``; ``safe-discard``; ``passive`` (never takes the upcard); ``expert``
-(reads the opponent in its draws and discards, see :mod:`analyzer.gin.decisions.expert`; weights
-tuned by ``scripts/tune_expert.py``; knocks by the robust knock table of
-``results/robust_knock/``: 10 or less on own turns 1-9, then gin only, and from turn 7
-on only with gin while the opponent holds a card it took from the pile); ``marjj`` (a
+(the champion: the card-tracking draw of :mod:`analyzer.gin.decisions.expert`, a discard
+evaluation learned from simulated deals, :mod:`analyzer.gin.decisions.learned`, weights in
+``results/fit_discard/``, and a read of the opponent across the hands of a game: once the
+opponent has knocked short of gin where its own tables would not have, it camps, knocking
+only with gin from own turn 3 and throwing by MARJJ's discard; otherwise it knocks by the
+robust knock table of ``results/robust_knock/``: 10 or less on own turns 1-9, then gin
+only, and from turn 7 on only with gin while the opponent holds a card it took from the
+pile); ``expert-v3`` (the expert before the champion, kept for comparison: the same draw
+and knock tables without the read, and the hand-set expert discard, weights tuned by
+``scripts/tune_expert.py``); ``marjj`` (a
 replica of MARJJ, an EAAI-2021 competition agent, see :mod:`analyzer.gin.decisions.marjj`: knocks
 with 10 or less on its first three turns, then only with gin)."""
 

@@ -39,7 +39,7 @@ from ..play.simulate import hand_rows
 
 #: The opponents of a fit besides the incumbent: the EAAI baseline player, the previous
 #: expert, a lookahead discarder and the MARJJ replica.
-FIT_OPPONENTS: tuple[str, ...] = ("eaai-simple", "expert", "lookahead", "marjj")
+FIT_OPPONENTS: tuple[str, ...] = ("eaai-simple", "expert-v3", "lookahead", "marjj")
 
 #: (key, low, high, starting spread) of every fitted field (hundredths of a point per
 #: unit of the feature; the window in points).

@@ -249,10 +249,10 @@ def game_values_after_first_hand(
 
 def default_field() -> dict[str, Player]:
     """The tournament field: the policy presets that differ in how they draw and throw,
-    ``marjj`` (the replica of a public EAAI agent) and the ``expert`` that reads the
-    opponent.  ``search`` is not in it: it changes only the knock decision and plays
-    hundreds of times slower (the report's "When to knock" box measures it against every
-    knock rule; BENCHMARKS.md against ``expert``)."""
+    ``marjj`` (the replica of a public EAAI agent), the ``expert`` before the champion
+    (``expert-v3``) and the champion ``expert``.  ``search`` is not in it: it changes only
+    the knock decision and plays hundreds of times slower (the report's "When to knock"
+    box measures it against every knock rule; BENCHMARKS.md against ``expert``)."""
     return {
         name: POLICY_PRESETS[name]
         for name in (
@@ -263,6 +263,7 @@ def default_field() -> dict[str, Player]:
             "gin-hunter",
             "passive",
             "marjj",
+            "expert-v3",
             "expert",
         )
     }
