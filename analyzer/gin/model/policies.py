@@ -570,7 +570,9 @@ class Policy:
 
     def with_knock(self, schedule: Schedule | int, alert: Schedule | None = None) -> Policy:
         """A copy knocking at a constant threshold or by a (turn, threshold) schedule,
-        and by ``alert`` while the opponent holds a pile card (None: the same)."""
+        and by ``alert`` while the opponent holds a pile card (None: the same), and by
+        nothing else: a racer table (``knock_racer``) is dropped, so that the copy knocks
+        by the stated table whatever it reads of the opponent."""
         if isinstance(schedule, (int, np.integer)) and is_int(schedule):
             schedule = ((1, int(schedule)),)
         schedule = _steps_tuple(schedule)
@@ -579,7 +581,10 @@ class Policy:
         return replace(
             self,
             knock=replace(
-                self.knock, schedule=schedule, alert=None if alert is None else _steps_tuple(alert)
+                self.knock,
+                schedule=schedule,
+                alert=None if alert is None else _steps_tuple(alert),
+                racer=None,
             ),
         )
 
