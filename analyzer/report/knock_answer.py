@@ -70,7 +70,7 @@ MEMBER_WORDS = {
     "gin-hunter": "waits for gin",
     "taper": "knocks at 10 early and ever lower later",
     "marjj": "replica of a public EAAI agent: takes your discards, then waits for gin",
-    "expert": "our card-tracking player",
+    "expert": "our champion: tracks the cards, camps once you race it",
     "search": "plays as expert but tries each knock out on sampled hands",
 }
 

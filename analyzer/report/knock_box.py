@@ -54,8 +54,10 @@ opponent's turns are not counted). *Test opponents*: the seven players every ans
 measured against: `basic` knocks as soon as it can, `simple` is the EAAI competition's
 baseline, `gin-hunter` waits for gin, `taper` knocks at 10 early and ever lower later,
 `marjj` replays a public EAAI agent (takes your discards, knocks only in its first three
-turns, then waits for gin), `expert` is our card-tracking player, `search` plays as
-`expert` but tries each knock out on sampled hands. *Result*: points per hand, your
+turns, then waits for gin), `expert` is our champion (it tracks the cards, throws by
+an evaluation learned from simulated deals and waits for the undercut once you have
+knocked early against it), `search` plays as `expert` but tries each knock out on
+sampled hands. *Result*: points per hand, your
 points minus the opponent's, over hands played from both seats. *x ± h*: the estimate and
 the half-width of its 95% confidence interval."""
 
