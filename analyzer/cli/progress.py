@@ -30,6 +30,16 @@ def progress_hidden(no_progress: bool) -> bool:
     return not sys.stderr.isatty() and os.environ.get(PROGRESS_ENV, "") != "always"
 
 
+def bar_width() -> int:
+    """Columns of a bar: :data:`MAX_WIDTH`, or the terminal's width when narrower (a bar
+    wider than the terminal wraps, and clearing it would clear only its last line)."""
+    try:
+        columns = os.get_terminal_size(sys.stderr.fileno()).columns
+    except (OSError, ValueError):
+        return MAX_WIDTH
+    return max(20, min(MAX_WIDTH, columns - 1))
+
+
 #: The bar of a step of a longer run: the caller's description (the step and the time
 #: left for the whole run), then this step's share done, time spent and time left.
 STEP_FORMAT = "{desc} {percentage:3.0f}% |{bar:16}| {elapsed}<{remaining} this step"
@@ -63,7 +73,7 @@ def progress_bar(
         disable=progress_hidden(hidden),
         file=sys.stderr,
         leave=False,
-        ncols=MAX_WIDTH,
+        ncols=bar_width(),
         dynamic_ncols=False,
         bar_format=None if describe is None else STEP_FORMAT,
     ) as bar:

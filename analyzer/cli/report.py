@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,6 +21,9 @@ from .run_control import (
     scheduler_option,
     set_jobs,
 )
+
+if TYPE_CHECKING:
+    from ..report.common import ReportStep
 
 #: Largest base size of the report (see --deals).
 
@@ -87,7 +92,6 @@ def report_command(
         RUN_TIMES_LOG,
         SECTIONS,
         ReportConfig,
-        ReportStep,
         generate_report,
     )
 
@@ -109,7 +113,7 @@ def report_command(
     )
 
     bars = ExitStack()
-    started = time.monotonic()
+    clock = ReportClock(time.monotonic())
 
     def step_bar(step: ReportStep, total: int | None) -> Progress:
         """A fresh bar for each study of the report (closing the one before), described
@@ -117,10 +121,7 @@ def report_command(
         bars.close()
 
         def describe(fraction: float) -> str:
-            done = step.done_before + step.share * fraction
-            elapsed = time.monotonic() - started
-            left = "?" if done < 0.01 else _minutes(elapsed * (1 - done) / done)
-            return f"{step.label} · ETA {left}"
+            return f"{step.label} · ETA {_minutes(clock.left(step, fraction, time.monotonic()))}"
 
         return bars.enter_context(progress_bar(total, "unit", no_progress, describe=describe))
 
@@ -146,6 +147,30 @@ def report_command(
         except KeyboardInterrupt:
             interrupted(False, None, saved)
     click.echo(f"wrote {path} (run times appended to {path.parent / RUN_TIMES_LOG})")
+
+
+@dataclass
+class ReportClock:
+    """The time left for a whole report, known from its first second: each section's
+    expected seconds (:attr:`ReportStep.seconds`, measured with compiled kernels) scaled
+    by the pace of the sections already finished (wall time over expected time, 1 until
+    one has finished); within the running section, once a twentieth of it is done, its
+    own rate."""
+
+    started: float
+    section_started: dict[int, float] = field(default_factory=dict)
+
+    def left(self, step: ReportStep, fraction: float, now: float) -> float:
+        """Seconds left at ``now`` (monotonic seconds) with ``fraction`` of ``step`` done."""
+        begun = self.section_started.setdefault(step.number, now)
+        expected_before = step.done_before * step.seconds
+        pace = (begun - self.started) / expected_before if expected_before >= 1 else 1.0
+        spent = now - begun
+        if fraction >= 0.05:
+            this_left = spent * (1 - fraction) / fraction
+        else:
+            this_left = max(step.share * step.seconds * pace - spent, 0.0)
+        return this_left + (1 - step.done_before - step.share) * step.seconds * pace
 
 
 def _minutes(seconds: float) -> str:

@@ -61,7 +61,7 @@ def _write_report(config: ReportConfig, sections: list[str] | None) -> Path:
     parts, done_before = {}, 0.0
     for step, (number, section) in enumerate(chosen, start=1):
         share = section.seconds / total
-        config.step = ReportStep(step, len(chosen), section.name, done_before, share)
+        config.step = ReportStep(step, len(chosen), section.name, done_before, share, total)
         parts[section.name] = _section_text(section, number, config)
         done_before += share
     config.step = None

@@ -51,6 +51,9 @@ class ReportStep:
     """Expected fraction (0-1) of the report's time spent before this section."""
     share: float
     """Expected fraction (0-1) of the report's time spent in this section."""
+    seconds: float = 0.0
+    """Expected seconds of the whole report with compiled kernels (the sum of the sections'
+    :attr:`Section.seconds`; 0 when unknown)."""
 
     @property
     def label(self) -> str:

@@ -71,7 +71,7 @@ def test_the_committed_fit_holds_the_champions_discard_weights():
     fitted = parse_policy(document["policy"])
     assert {key: fitted.value(key) for key, *_ in FIT_SPACE} == document["weights"]
     assert fitted.discard.rule == "learned"
-    assert document["start"] == format_policy(PRESETS["expert"].changed(discard="learned"))
+    assert document["start"] == format_policy(PRESETS["expert-v3"].changed(discard="learned"))
 
 
 def test_a_fitted_policy_given_as_its_string_is_explained_within_the_width():

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from analyzer.cli import progress
 from analyzer.cli.main import cli
-from analyzer.cli.report import _minutes
+from analyzer.cli.report import ReportClock, _minutes
+from analyzer.report.common import ReportStep
 
 
 def test_every_step_says_which_of_how_many_and_the_reports_eta(tmp_path, monkeypatch):
@@ -34,6 +35,19 @@ def test_times_left_read_as_minutes_and_seconds():
     assert _minutes(65.4) == "1:05"
     assert _minutes(0) == "0:00"
     assert _minutes(3599.6) == "60:00"
+
+
+def test_the_reports_eta_is_known_from_its_first_second_and_follows_the_pace():
+    """A report of 100 expected seconds: half in section 1, 30 in section 2, 20 in 3."""
+    clock = ReportClock(started=0.0)
+    first = ReportStep(1, 3, "a", 0.0, 0.5, 100.0)
+    assert clock.left(first, 0.0, now=0.0) == 100.0  # no "?": the expected time
+    assert clock.left(first, 0.0, now=10.0) == 90.0  # counts down before any progress
+    assert clock.left(first, 0.5, now=40.0) == 90.0  # then at its own rate: 40 + 50 s
+    second = ReportStep(2, 3, "b", 0.5, 0.3, 100.0)
+    # section 1 took 100 s for 50 expected: the rest is expected to take twice as long
+    assert clock.left(second, 0.0, now=100.0) == 100.0
+    assert clock.left(second, 0.0, now=200.0) == 40.0  # never below what follows
 
 
 def test_the_compile_notice_is_said_once_and_not_under_no_progress(monkeypatch, capsys):
@@ -91,3 +105,18 @@ def test_a_stop_inside_a_callback_leaves_no_traceback(monkeypatch):
     # a KeyboardInterrupt with no stop recorded is not ours to hide
     signals._quiet_stops(stop)
     assert passed_on == [other, stop]
+
+
+def test_a_bar_never_outgrows_a_narrow_terminal(monkeypatch):
+    """A bar wider than the terminal wraps, and clearing it leaves its first line behind
+    (the report's last bar once stood before "wrote results/README.md")."""
+    monkeypatch.setattr(progress.os, "get_terminal_size", lambda fd: os.terminal_size((72, 24)))
+    assert progress.bar_width() == 71
+    monkeypatch.setattr(progress.os, "get_terminal_size", lambda fd: os.terminal_size((300, 24)))
+    assert progress.bar_width() == progress.MAX_WIDTH
+
+    def no_terminal(fd):
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(progress.os, "get_terminal_size", no_terminal)
+    assert progress.bar_width() == progress.MAX_WIDTH

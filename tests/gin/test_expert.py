@@ -21,7 +21,7 @@ from . import scripted
 from .scripted import card, mask
 
 RULES = Rules().to_array()
-EXPERT = PRESETS["expert"]
+EXPERT = PRESETS["expert-v3"]
 #: The expert with its sampled knock rule (the preset knocks by its table alone).
 SAMPLED = EXPERT.changed(knock_rule="expert")
 
@@ -65,7 +65,7 @@ def test_policy_string_form_covers_every_expert_weight():
     assert parse_policy(text) == policy
     assert "knock_rule=expert" in text and "take_margin=-9" in text
     assert "knock_alert=1:10/7:0" in text
-    assert parse_policy("expert") == EXPERT
+    assert parse_policy("expert-v3") == EXPERT
     weights = policy.to_array()[PolicyField.KNOCK_RULE : PolicyField.PLAY_IN + 1]
     assert (weights == [1, 7, 8, -9, 10, 11, -12, 13, 14, 15, 5]).all()
     with pytest.raises(ValueError, match="knock rule"):

@@ -64,8 +64,8 @@ def test_future_deadwood_equals_the_mean_of_the_seven_best_draws_over_the_whole_
 def test_with_only_the_deadwood_weighed_it_plays_every_hand_as_the_high_rule():
     """Deadwood weight 100, every other weight 0 and a window of 0: the least deadwood,
     ties to the higher card, which is the ``high`` discard; hand by hand the same games."""
-    learned = parse_policy(f"expert,discard=learned,{PLAIN}")
-    high = parse_policy("expert,discard=high")
+    learned = parse_policy(f"expert-v3,discard=learned,{PLAIN}")
+    high = parse_policy("expert-v3,discard=high")
     for opponent in ("eaai-simple", "marjj"):
         rows_learned = hand_rows(EAAI, learned, PRESETS[opponent], 11, 0, 300)
         rows_high = hand_rows(EAAI, high, PRESETS[opponent], 11, 0, 300)
@@ -73,7 +73,7 @@ def test_with_only_the_deadwood_weighed_it_plays_every_hand_as_the_high_rule():
 
 
 def test_the_learned_discard_parses_prints_and_is_described():
-    policy = parse_policy("expert,discard=learned,learned_future=1200,learned_window=6")
+    policy = parse_policy("expert-v3,discard=learned,learned_future=1200,learned_window=6")
     assert parse_policy(format_policy(policy)) == policy
     assert "learned from simulated deals" in explain_policy(policy)
 
@@ -81,7 +81,7 @@ def test_the_learned_discard_parses_prints_and_is_described():
 def test_a_knock_where_the_readers_own_table_would_not_knock_reads_a_racer():
     """The expert's table: 10 or less on own turns 1-9, gin only from turn 10; while the
     reader holds a card it took from the pile, gin only from turn 7."""
-    table = PRESETS["expert"].to_array()
+    table = PRESETS["expert-v3"].to_array()
     state = scripted.dealt(
         "As 2s 3s 4h 5h 6h 7c 8c 9c Kd", "Ac 2c 3c 4d 5d 6d 7s 8s 9s Qh", "Jh", "Jc"
     )
@@ -131,9 +131,9 @@ def _throw(policy, state):
 def test_once_the_opponent_raced_the_racer_discard_replaces_the_rule():
     """``discard_racer=marjj``: before the read the learned throw, after it MARJJ's,
     position by position on random deals (some of which the two rules throw apart)."""
-    mixed = parse_policy("expert,discard=learned,discard_racer=marjj")
-    learned = parse_policy("expert,discard=learned")
-    marjj = parse_policy("expert,discard=marjj")
+    mixed = parse_policy("expert-v3,discard=learned,discard_racer=marjj")
+    learned = parse_policy("expert-v3,discard=learned")
+    marjj = parse_policy("expert-v3,discard=marjj")
     assert parse_policy(format_policy(mixed)) == mixed
     assert "once the opponent has shown itself a racer it throws" in explain_policy(mixed)
     generator = np.random.default_rng(7)
@@ -159,7 +159,7 @@ def test_once_the_opponent_raced_the_racer_discard_replaces_the_rule():
 
 def test_a_bad_racer_discard_is_one_line_naming_it():
     with pytest.raises(ValueError, match="unknown discard_racer rule 'nonsense'; choose from same"):
-        parse_policy("expert,discard_racer=nonsense")
+        parse_policy("expert-v3,discard_racer=nonsense")
     result = CliRunner().invoke(cli, ["policies", "expert,discard_racer=nonsense"])
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
@@ -170,7 +170,7 @@ def test_in_games_the_read_waits_against_a_racer_and_changes_nothing_against_a_c
     """Against ``marjj`` (which knocks only on its turns 1-3) the read never fires, so the
     games are the same with and without it; against the EAAI simple player it fires and
     the reader knocks less often in later hands."""
-    base = parse_policy("expert")
+    base = parse_policy("expert-v3")
     reader = base.changed(knock_racer=((1, 10), (3, 0)))
     camper = PRESETS["marjj"]
     assert np.array_equal(

@@ -1,10 +1,13 @@
 """The policy specs: every string-form key is declared once, and a policy compiles to the
 kernel's parameter row and string form it always had."""
 
+import json
 from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
+from analyzer.gin.decisions.learned import WEIGHT_KEYS
 from analyzer.gin.model.describe import policy_fields
 from analyzer.gin.model.policies import (
     INT_RANGES,
@@ -12,6 +15,7 @@ from analyzer.gin.model.policies import (
     PRESETS,
     SCHEDULE_TURNS,
     Discard,
+    DiscardRule,
     Draw,
     Knock,
     Policy,
@@ -22,6 +26,8 @@ from analyzer.gin.model.policies import (
     ranges_text,
 )
 from analyzer.gin.model.spec_fields import declared
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_key_is_declared_once_and_described():
@@ -36,8 +42,8 @@ def test_every_key_is_declared_once_and_described():
     assert all(key in ranges_text() for key in KEYS)
 
 
-def test_the_expert_row_is_the_one_the_kernels_always_read():
-    row = PRESETS["expert"].to_array()
+def test_the_expert_v3_row_is_the_one_the_kernels_always_read():
+    row = PRESETS["expert-v3"].to_array()
     assert len(row) == PolicyField.SIZE == 26 + 3 * SCHEDULE_TURNS
     assert list(row[:5]) == [3, 4, 0, 3, 4]  # draw, discard, norepeat, danger_penalty, slack
     assert list(row[PolicyField.KNOCK_RULE : PolicyField.ALERT_SCHEDULE]) == [
@@ -65,8 +71,26 @@ def test_the_expert_row_is_the_one_the_kernels_always_read():
     assert row[PolicyField.DISCARD_RACER] == -1
 
 
+def test_the_champion_is_expert_v3_with_the_fitted_discard_and_the_read():
+    """``expert`` = ``expert-v3`` with the committed fit's discard weights, the camping
+    table once the opponent reads as a racer and MARJJ's discard then."""
+    champion = PRESETS["expert"].to_array()
+    fitted = parse_policy(
+        json.loads((ROOT / "results" / "fit_discard" / "weights.json").read_text())["policy"]
+    )
+    assert PRESETS["expert"] == fitted.changed(
+        knock_racer=((1, 10), (3, 0)), discard_racer="marjj"
+    )
+    assert fitted.changed(discard="expert") == PRESETS["expert-v3"].changed(
+        **{key: fitted.value(key) for key in WEIGHT_KEYS + ("learned_window",)}
+    )
+    racer = champion[PolicyField.RACER_SCHEDULE : PolicyField.RACER_SCHEDULE + SCHEDULE_TURNS]
+    assert list(racer[:4]) == [10, 10, 0, 0]
+    assert champion[PolicyField.DISCARD_RACER] == int(DiscardRule.MARJJ)
+
+
 def test_string_forms_keep_their_key_order():
-    assert format_policy(PRESETS["expert"]) == (
+    assert format_policy(PRESETS["expert-v3"]) == (
         "draw=expert,discard=expert,knock=1:10/10:0,knock_alert=1:10/7:0,outs=193,danger=245,"
         "take_margin=600,low_late=15,knock_bias=-118,knock_stock=21,play_in=5"
     )

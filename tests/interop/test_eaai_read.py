@@ -32,11 +32,7 @@ from analyzer.interop.eaai import AgentSession, card_text
 from .eaai_driver import play_game
 
 RULES = PRESETS["eaai"]
-CHAMPION = (
-    "expert,discard=learned,learned_deadwood=171,learned_future=1879,"
-    "learned_future_late=-659,learned_outs=-299,learned_danger=141,learned_late=-27,"
-    "learned_table=101,learned_window=9,knock_racer=1:10/3:0,discard_racer=marjj"
-)
+CHAMPION = "expert"
 RACING_TURN, EARLY_TURN = 10, 3
 #: Seat 0's cards, all of them: each rank in two suits, no three ranks in a row in a
 #: suit (spades: ranks 0 and 2 mod 3, hearts 0 and 1, diamonds 1 and 2).
@@ -163,7 +159,7 @@ def play_open_hand(session: AgentSession, seed: int) -> list[Any]:
 # ---------------------------------------------------------------- the read
 
 
-@pytest.mark.parametrize("player", [CHAMPION, "expert"])
+@pytest.mark.parametrize("player", [CHAMPION, "expert-v3"])
 def test_a_late_knock_short_of_gin_is_read_into_the_next_hands(player):
     session = AgentSession(parse_policy(player), RULES, seed=5)
     deadwood = play_racing_hand(session, RACING_TURN, scores=[0, 30])
@@ -244,8 +240,8 @@ def test_the_read_changes_the_racer_tables_players_play_only():
         unread, no_races = _next_hand_replies(CHAMPION, EARLY_TURN, seed)
         assert (races, no_races) == ((1, 0), (0, 0))
         changed += read != unread
-        read, races = _next_hand_replies("expert", RACING_TURN, seed)
-        unread, no_races = _next_hand_replies("expert", EARLY_TURN, seed)
+        read, races = _next_hand_replies("expert-v3", RACING_TURN, seed)
+        unread, no_races = _next_hand_replies("expert-v3", EARLY_TURN, seed)
         assert (races, no_races) == ((1, 0), (0, 0))
         assert read == unread
     assert changed == 3
