@@ -51,6 +51,32 @@ def scaled(progress: Progress | None, factor: int) -> Progress | None:
     return report
 
 
+def after(progress: Progress | None, done: int) -> Progress | None:
+    """``progress`` for a later phase of a run whose earlier phases counted ``done``
+    units: each total it is told grows by ``done``, so one bar runs on across phases."""
+    if progress is None:
+        return None
+    inner = progress
+
+    def report(units: int, /, total: int | None = None) -> None:
+        inner(units, total=None if total is None else total + done)
+
+    return report
+
+
+class Counted:
+    """A progress callable that passes units on and counts them (inner totals dropped:
+    the caller announces one total for several inner runs)."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.done = 0
+
+    def __call__(self, units: int, /, total: int | None = None) -> None:
+        self.done += units
+        advance(self.progress, units)
+
+
 def bar_progress(bar: Any) -> Progress:
     """The progress callable that feeds a tqdm-like ``bar`` (anything with ``total`` and
     ``update``): the front ends' one adapter, kept here so that no compute module needs
@@ -65,4 +91,4 @@ def bar_progress(bar: Any) -> Progress:
     return update
 
 
-__all__ = ["Progress", "advance", "bar_progress", "scaled", "tell_total"]
+__all__ = ["Counted", "Progress", "advance", "after", "bar_progress", "scaled", "tell_total"]

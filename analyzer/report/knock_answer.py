@@ -22,20 +22,21 @@ import itertools
 import json
 import shlex
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from ..core.progress import Progress
+from ..core.progress import Counted, Progress, advance, after, tell_total
 from ..core.stats import Estimate
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import Policy
-from ..gin.model.rules import resolve_rules
+from ..gin.model.rules import GAME_SCORING_FIELDS, resolve_rules
+from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.play.players import format_player, parse_player
 from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, knock_answers, rule_text
-from ..gin.studies.equilibrium import knock_equilibrium
+from ..gin.studies.equilibrium import equilibrium_work, knock_equilibrium
 from ..gin.studies.exploit import panel, parse_table, table_of
 from ..gin.studies.schedule import SCHEDULE_BINS
 from .files import make_folder, write_csv, write_text
@@ -56,6 +57,9 @@ from .reading import (
 ANSWERS_FOLDER = "when_to_knock"
 BY_RULES_FOLDER = "when_to_knock_by_rules"
 ROBUST_FOLDER = "robust_knock"
+#: PSRO iterations of the equilibrium a computed answer runs when no robust table is
+#: committed for its rules.
+SMALL_EQUILIBRIUM_ITERATIONS = 3
 
 
 def answers_folder(rules: str) -> str:
@@ -443,6 +447,23 @@ def read_answer(
     return None
 
 
+def _rule_value(value: object) -> str:
+    """A rule's value as an override writes it (``yes``/``no`` for a flag)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def same_hands_presets(rules: str) -> list[str]:
+    """The other rules presets under which every hand plays and scores as under the
+    preset ``rules`` (they differ only in how games are scored, e.g. Hollywood and
+    standard)."""
+    spec = resolve_rules(rules)
+    return [
+        name for name, other in RULE_PRESETS.items() if name != rules and spec.same_hands(other)
+    ]
+
+
 def knock_answer(
     rules: str = "standard",
     opponent: str = "unknown",
@@ -461,9 +482,24 @@ def knock_answer(
     family = family_of(opponent)
     folder = find_results(results)
     if folder is not None:
-        saved = load_answers(folder, rules)
-        if saved is not None:
-            found_answer = read_answer(folder, saved, rules, family, len(panel()))
+        for twin in [rules, *same_hands_presets(rules)]:
+            saved = load_answers(folder, twin)
+            found_answer = None
+            if saved is not None:
+                found_answer = read_answer(folder, saved, twin, family, len(panel()))
+            if found_answer is not None and twin != rules:
+                changes = ", ".join(
+                    f"{name}={_rule_value(getattr(resolve_rules(rules), name))}"
+                    for name in GAME_SCORING_FIELDS
+                    if getattr(resolve_rules(rules), name) != getattr(resolve_rules(twin), name)
+                )
+                return replace(
+                    found_answer,
+                    rules_name=rules,
+                    source=f"{found_answer.source}: {rules} changes only how games are "
+                    f"scored ({changes}), so every hand plays and scores as under {twin} "
+                    f"and these are {twin}'s answers",
+                )
             if found_answer is not None:
                 return found_answer
     member = FAMILIES[family][1] if family in FAMILIES else family
@@ -505,9 +541,21 @@ def compute_answers(
         command = f"analyzer equilibrium --rules {rules} --out results/{ROBUST_FOLDER}"
         table_source = f"from {_source(folder, name, command)[0]}"
     elif "unknown" in families:
+        # one bar for both phases: the equilibrium's most work, then the answers'
+        work = equilibrium_work(base, deals, SMALL_EQUILIBRIUM_ITERATIONS)
+        tell_total(progress, work)
+        counted = Counted(progress)
         equilibrium = knock_equilibrium(
-            rules_spec, base, deals, seed, iterations=3, rules_name=rules, progress=progress
+            rules_spec,
+            base,
+            deals,
+            seed,
+            iterations=SMALL_EQUILIBRIUM_ITERATIONS,
+            rules_name=rules,
+            progress=counted,
         )
+        advance(progress, work - counted.done)
+        progress = after(progress, work)
         weights = list(equilibrium.weights)
         table = equilibrium.population[weights.index(max(weights))]
         table_source = "from a small equilibrium run now"

@@ -78,11 +78,9 @@ def test_the_champion_is_expert_v3_with_the_fitted_discard_and_the_read():
     fitted = parse_policy(
         json.loads((ROOT / "results" / "fit_discard" / "weights.json").read_text())["policy"]
     )
-    assert PRESETS["expert"] == fitted.changed(
-        knock_racer=((1, 10), (3, 0)), discard_racer="marjj"
-    )
+    assert PRESETS["expert"] == fitted.changed(knock_racer=((1, 10), (3, 0)), discard_racer="marjj")
     assert fitted.changed(discard="expert") == PRESETS["expert-v3"].changed(
-        **{key: fitted.value(key) for key in WEIGHT_KEYS + ("learned_window",)}
+        **{key: fitted.value(key) for key in (*WEIGHT_KEYS, "learned_window")}
     )
     racer = champion[PolicyField.RACER_SCHEDULE : PolicyField.RACER_SCHEDULE + SCHEDULE_TURNS]
     assert list(racer[:4]) == [10, 10, 0, 0]

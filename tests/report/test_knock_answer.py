@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.core.stats import Estimate
+from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers
 from analyzer.report.knock_answer import (
     ANSWERS_FOLDER,
@@ -163,6 +164,25 @@ def test_the_committed_answer_is_read_not_computed(tmp_path):
     assert answer.family == "knocks-at-once"
     assert answer.line.result.mean == 5.7
     assert str(tmp_path) in answer.source
+
+
+def test_hollywood_reads_the_standard_answer_and_says_why(tmp_path):
+    """Hollywood changes only how games are scored, so its hands are standard's: the
+    standard answer, named as such, not a computed copy of it."""
+    write_answers(tmp_path)
+    answer = knock_answer("hollywood", "basic", results=tmp_path)
+    standard = knock_answer("standard", "basic", results=tmp_path)
+    assert answer.line == standard.line and answer.rules_name == "hollywood"
+    assert "hollywood changes only how games are scored (hollywood=yes)" in answer.source
+    assert "these are standard's answers" in answer.source
+    assert "hollywood rules" in answer.title
+
+
+def test_same_hands_means_equal_but_for_the_game_scoring_fields():
+    assert RULE_PRESETS["hollywood"].same_hands(RULE_PRESETS["standard"])
+    assert not RULE_PRESETS["classic"].same_hands(RULE_PRESETS["standard"])  # gin bonus
+    assert not RULE_PRESETS["target150"].same_hands(RULE_PRESETS["standard"])  # read in hands
+    assert RULE_PRESETS["eaai"].same_hands(RULE_PRESETS["eaai"].replace(shutout="double"))
 
 
 def test_a_bad_opponent_is_a_value_error_naming_it():

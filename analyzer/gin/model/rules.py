@@ -18,7 +18,7 @@ array indexed by :class:`RuleField`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum
 
 from ...core.spec import Presets, Spec
@@ -167,6 +167,15 @@ class Rules(Spec):
         if self.oklahoma and self.opening != "upcard":
             raise ValueError("oklahoma needs opening=upcard (the upcard sets the knock limit)")
 
+    def same_hands(self, other: Rules) -> bool:
+        """Whether a hand plays and scores the same under ``other``: the two differ at
+        most in :data:`GAME_SCORING_FIELDS`."""
+        return all(
+            getattr(self, item.name) == getattr(other, item.name)
+            for item in fields(self)
+            if item.name not in GAME_SCORING_FIELDS
+        )
+
     def array_values(self) -> Mapping[IntEnum, int | bool]:
         """The value of each :class:`RuleField` (choices as flags or codes)."""
         return {
@@ -193,6 +202,19 @@ class Rules(Spec):
             RuleField.KNOCKER_RANDOM: self.knocker_melds == "random-best",
         }
 
+
+#: The fields that only score games (end-of-game bonuses, who deals next, Hollywood's three
+#: sheets, three-player seating): a hand plays and scores the same whatever they are.  The
+#: target is not among them: a score-aware player reads it within a hand.
+GAME_SCORING_FIELDS = (
+    "game_bonus",
+    "line_bonus",
+    "line_bonus_timing",
+    "shutout",
+    "next_dealer",
+    "hollywood",
+    "three_player",
+)
 
 STANDARD = Rules()
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ...core.progress import Progress, advance, tell_total
+from ...core.progress import Counted, Progress, advance, tell_total
 from ...core.stats import Estimate
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
@@ -196,7 +196,7 @@ def knock_answers(
         if member is None:
             policies[family] = robust
             continue
-        counted = _Counted(progress)
+        counted = Counted(progress)
         search = best_response(
             rules,
             [members[member]],
@@ -314,16 +314,3 @@ def _measure_again(
         )
         values.update({(index, member): table.value(i) for i, index in enumerate(group)})
     return values
-
-
-class _Counted:
-    """A progress callable that passes units on and counts them (inner totals dropped:
-    :func:`knock_answers` announces one total for all its searches)."""
-
-    def __init__(self, progress: Progress | None) -> None:
-        self.progress = progress
-        self.done = 0
-
-    def __call__(self, units: int, /, total: int | None = None) -> None:
-        self.done += units
-        advance(self.progress, units)

@@ -181,6 +181,15 @@ class KnockEquilibrium:
         return [table_policy(self.base, table) for table in self.population]
 
 
+def equilibrium_work(base: Policy, deals: int, iterations: int) -> int:
+    """The most progress units (candidate-deals against each mixture member)
+    :func:`knock_equilibrium` can report: at iteration ``i`` a two-sweep search against
+    at most ``i`` members, two held-out checks on twice the deals and the grown
+    population's payoffs."""
+    sweep = sum(len(candidates) + 1 for _, candidates in knock_coordinates(base))
+    return sum(i * deals * (2 * sweep + 2 * 2 + 1) for i in range(1, iterations + 1))
+
+
 def knock_equilibrium(
     rules: Rules,
     base: Policy,
