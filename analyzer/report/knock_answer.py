@@ -37,7 +37,13 @@ from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.play.players import format_player, parse_player
 from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, knock_answers, rule_text
 from ..gin.studies.equilibrium import equilibrium_work, knock_equilibrium
-from ..gin.studies.exploit import panel, parse_table, table_of
+from ..gin.studies.exploit import (
+    PANEL_SEARCH_BUDGET,
+    PANEL_SEARCH_NAME,
+    panel,
+    parse_table,
+    table_of,
+)
 from ..gin.studies.schedule import SCHEDULE_BINS
 from .files import make_folder, write_csv, write_text
 from .reading import (
@@ -75,7 +81,9 @@ MEMBER_WORDS = {
     "taper": "knocks at 10 early and ever lower later",
     "marjj": "replica of a public EAAI agent: takes your discards, then waits for gin",
     "expert": "our champion: tracks the cards, camps once you race it",
-    "search": "plays as expert but tries each knock out on sampled hands",
+    PANEL_SEARCH_NAME: (
+        f"plays as expert but tries each knock out on {PANEL_SEARCH_BUDGET} sampled hands"
+    ),
 }
 
 #: Width of the answer's text (columns).

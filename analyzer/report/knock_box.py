@@ -29,6 +29,7 @@ from ..gin.studies.exploit import (
     exploit,
     panel,
     parse_table,
+    response_name,
     rule_coordinates,
     table_text,
 )
@@ -56,8 +57,8 @@ baseline, `gin-hunter` waits for gin, `taper` knocks at 10 early and ever lower 
 `marjj` replays a public EAAI agent (takes your discards, knocks only in its first three
 turns, then waits for gin), `expert` is our champion (it tracks the cards, throws by
 an evaluation learned from simulated deals and waits for the undercut once you have
-knocked early against it), `search` plays as `expert` but tries each knock out on
-sampled hands. *Result*: points per hand, your
+knocked early against it), `search,budget=64` plays as `expert` but tries each knock
+out on 64 sampled hands. *Result*: points per hand, your
 points minus the opponent's, over hands played from both seats. *x ± h*: the estimate and
 the half-width of its 95% confidence interval."""
 
@@ -442,7 +443,7 @@ def _words(names: list[str]) -> str:
 def exploit_lines(exploited: ExploitResult) -> list[str]:
     """What the strongest response found earns against the robust rule, and what was
     tried (one paragraph of the box)."""
-    response = format_player(exploited.response)
+    response = response_name(exploited.response, exploited.target)
     found = (
         f"the strongest response found, `{response}`, earns "
         f"{points_text(exploited.points)} against it ({exploited.deals:,} held-out deals)"
