@@ -46,7 +46,7 @@ from .run_control import (
 
 #: The report's tournament field (``analyzer.gin.studies.sweeps.default_field``), written out so
 #: that ``--help`` does not import the kernels.
-DEFAULT_FIELD = "simple,basic,safe-discard,lookahead,gin-hunter,passive,marjj,expert"
+DEFAULT_FIELD = "simple,basic,safe-discard,lookahead,gin-hunter,passive,marjj,expert-v3,expert"
 
 
 @click.command("knock-sweep")
