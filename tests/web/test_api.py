@@ -22,7 +22,11 @@ from .conftest import BASE_URL, KNOCK_DECISION, ROOT, write_committed_answers
 
 @pytest.fixture
 def client(results_dir, warm_advisor):
-    with TestClient(create_app(results_dir, warm_up=False), base_url=BASE_URL) as test_client:
+    # a run's time limit (10 s) is the server's guard, tested with its own service below;
+    # here it would fail a loaded machine's sample-count requests
+    service = AdvisorService(limit_seconds=120)
+    app = create_app(results_dir, warm_up=False, service=service)
+    with TestClient(app, base_url=BASE_URL) as test_client:
         yield test_client
 
 
