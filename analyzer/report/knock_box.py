@@ -553,4 +553,4 @@ def render_knock_box(box: KnockBox) -> str:
 
 
 #: The report's opening box, above the run's description (no heading of its own).
-SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=70)
+SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=90)
