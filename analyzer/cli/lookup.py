@@ -155,10 +155,12 @@ def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
 def _explain_table(rows: list[tuple[str, object, str]]) -> None:
     """Field, value and meaning of each field, wrapped to the CLI width; fields that
     share one meaning (the expert weights) are listed together, the meaning said once."""
-    width = max(len(f"{name} = {_cell(value)}") for name, value, _ in rows) + 2
+    from ..gin.model.describe import rule_value_text
+
+    width = max(len(f"{name} = {rule_value_text(value)}") for name, value, _ in rows) + 2
     groups: list[tuple[list[str], str]] = []
     for name, value, meaning in rows:
-        label = f"{name} = {_cell(value)}"
+        label = f"{name} = {rule_value_text(value)}"
         if groups and groups[-1][1] == meaning:
             groups[-1][0].append(label)
         else:
@@ -189,7 +191,7 @@ def rules_command(name: str | None, fmt: str) -> None:
       analyzer rules oklahoma
       analyzer rules --format csv
     """
-    from ..gin.model.describe import RULE_PRESET_NOTES, rule_changes, rule_fields
+    from ..gin.model.describe import RULE_PRESET_NOTES, rule_changes_text, rule_fields
 
     if name is not None:
         rules = get_rules(name, ())
@@ -225,20 +227,14 @@ def rules_command(name: str | None, fmt: str) -> None:
         return
     width = max(len(n) for n in RULE_PRESETS) + 2
     for preset, rules in RULE_PRESETS.items():
-        changes = rule_changes(rules)
+        changes = rule_changes_text(rules)
         for line in _wrapped(preset, RULE_PRESET_NOTES.get(preset, ""), width):
             click.echo(line)
         if changes:
-            text = "differs: " + ", ".join(f"{k}={_cell(v)}" for k, v in changes.items())
+            text = "differs: " + changes
             for line in _wrapped("", text, width):
                 click.echo(line)
     click.echo("\n'analyzer rules NAME' explains every field; --set FIELD=VALUE changes one.")
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 @click.command("policies")

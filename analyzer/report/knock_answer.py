@@ -30,10 +30,11 @@ import pandas as pd
 
 from ..core.progress import Counted, Progress, advance, after, tell_total
 from ..core.stats import Estimate
+from ..gin.model.describe import rule_changes_text
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import Policy
-from ..gin.model.rules import GAME_SCORING_FIELDS, resolve_rules
 from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import resolve_rules
 from ..gin.play.players import format_player, parse_player
 from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, knock_answers, rule_text
 from ..gin.studies.equilibrium import equilibrium_work, knock_equilibrium
@@ -455,13 +456,6 @@ def read_answer(
     return None
 
 
-def _rule_value(value: object) -> str:
-    """A rule's value as an override writes it (``yes``/``no`` for a flag)."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 def same_hands_presets(rules: str) -> list[str]:
     """The other rules presets under which every hand plays and scores as under the
     preset ``rules`` (they differ only in how games are scored, e.g. Hollywood and
@@ -492,24 +486,21 @@ def knock_answer(
     if folder is not None:
         for twin in [rules, *same_hands_presets(rules)]:
             saved = load_answers(folder, twin)
-            found_answer = None
-            if saved is not None:
-                found_answer = read_answer(folder, saved, twin, family, len(panel()))
-            if found_answer is not None and twin != rules:
-                changes = ", ".join(
-                    f"{name}={_rule_value(getattr(resolve_rules(rules), name))}"
-                    for name in GAME_SCORING_FIELDS
-                    if getattr(resolve_rules(rules), name) != getattr(resolve_rules(twin), name)
-                )
-                return replace(
-                    found_answer,
-                    rules_name=rules,
-                    source=f"{found_answer.source}: {rules} changes only how games are "
-                    f"scored ({changes}), so every hand plays and scores as under {twin} "
-                    f"and these are {twin}'s answers",
-                )
-            if found_answer is not None:
+            if saved is None:
+                continue
+            found_answer = read_answer(folder, saved, twin, family, len(panel()))
+            if found_answer is None:
+                continue
+            if twin == rules:
                 return found_answer
+            changes = rule_changes_text(resolve_rules(rules), resolve_rules(twin))
+            return replace(
+                found_answer,
+                rules_name=rules,
+                source=f"{found_answer.source}: {rules} changes only how games are "
+                f"scored ({changes}), so every hand plays and scores as under {twin} "
+                f"and these are {twin}'s answers",
+            )
     member = FAMILIES[family][1] if family in FAMILIES else family
     answers, source = compute_answers(
         rules, {family: member}, deals, seed, folder, progress, scheduler

@@ -137,6 +137,19 @@ def rule_changes(rules: Rules, base: Rules = STANDARD) -> dict[str, object]:
     }
 
 
+def rule_value_text(value: object) -> str:
+    """A rule's value as an override writes it (``yes``/``no`` for a flag)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def rule_changes_text(rules: Rules, base: Rules = STANDARD) -> str:
+    """The fields of ``rules`` that differ from ``base`` as overrides:
+    ``hollywood=yes, target=150``."""
+    return ", ".join(f"{k}={rule_value_text(v)}" for k, v in rule_changes(rules, base).items())
+
+
 __all__ = [
     "PRESETS",
     "RULE_PRESETS",
@@ -144,6 +157,8 @@ __all__ = [
     "explain_policy",
     "policy_fields",
     "rule_changes",
+    "rule_changes_text",
     "rule_field_docs",
     "rule_fields",
+    "rule_value_text",
 ]
