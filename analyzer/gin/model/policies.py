@@ -636,6 +636,15 @@ def ranges_text() -> str:
     )
 
 
+#: The expert before the champion: the preset ``expert-v3``, and the base the champion
+#: ``expert`` changes (its discard, and its knocking once it reads a racer).
+_EXPERT_V3 = Policy(
+    Draw("expert", take_margin=600),
+    Discard("expert", danger=245, low_late=15),
+    Knock(((1, 10), (10, 0)), alert=((1, 10), (7, 0)), bias=-118, stock=21),
+    Tracking(outs=193, play_in=5),
+)
+
 PRESETS: dict[str, Policy] = {
     "basic": Policy(),
     "simple": Policy(Draw("meld"), Discard("random", norepeat=True)),
@@ -644,37 +653,20 @@ PRESETS: dict[str, Policy] = {
     "lookahead": Policy(discard=Discard("lookahead")),
     "safe-discard": Policy(discard=Discard("safe")),
     "passive": Policy(Draw("never")),
-    "expert": Policy(
-        Draw("expert", take_margin=600),
-        Discard(
-            "learned",
-            danger=245,
-            low_late=15,
-            learned_deadwood=171,
-            learned_future=1879,
-            learned_future_late=-659,
-            learned_outs=-299,
-            learned_danger=141,
-            learned_late=-27,
-            learned_table=101,
-            learned_window=9,
-            racer_rule="marjj",
-        ),
-        Knock(
-            ((1, 10), (10, 0)),
-            alert=((1, 10), (7, 0)),
-            racer=((1, 10), (3, 0)),
-            bias=-118,
-            stock=21,
-        ),
-        Tracking(outs=193, play_in=5),
+    "expert": _EXPERT_V3.changed(
+        discard="learned",
+        learned_deadwood=171,
+        learned_future=1879,
+        learned_future_late=-659,
+        learned_outs=-299,
+        learned_danger=141,
+        learned_late=-27,
+        learned_table=101,
+        learned_window=9,
+        knock_racer=((1, 10), (3, 0)),
+        discard_racer="marjj",
     ),
-    "expert-v3": Policy(
-        Draw("expert", take_margin=600),
-        Discard("expert", danger=245, low_late=15),
-        Knock(((1, 10), (10, 0)), alert=((1, 10), (7, 0)), bias=-118, stock=21),
-        Tracking(outs=193, play_in=5),
-    ),
+    "expert-v3": _EXPERT_V3,
     "marjj": Policy(Draw("marjj"), Discard("marjj"), Knock(((1, 10), (4, 0)))),
 }
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
