@@ -96,3 +96,58 @@ def test_the_check_sees_an_upward_import(tmp_path, monkeypatch):
     (tmp_path / "analyzer" / "__init__.py").write_text("")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "analyzer")
     assert violations() == ["analyzer/gin/model/rules.py:2 imports analyzer.gin.play.hand.Hand"]
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each module of the package (a package by its ``__init__``) and the modules it
+    imports, type-only imports and imports inside functions included."""
+    modules = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+        modules[".".join(parts)] = path
+
+    def module_of(target: str) -> str | None:
+        parts = target.split(".")
+        for length in range(len(parts), 0, -1):  # `a.b.Name` is module a.b (or package a)
+            if ".".join(parts[:length]) in modules:
+                return ".".join(parts[:length])
+        return None
+
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for _, target in imports(path):
+            imported = module_of(target)
+            if imported is not None and imported != name:
+                graph[name].add(imported)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of two or more modules that import each other, directly or around a
+    loop (the strongly connected components of ``graph``), each sorted."""
+    reach = {name: _reachable(graph, name) for name in graph}
+    groups = {
+        tuple(sorted(other for other in reach[name] if name in reach[other])) for name in graph
+    }
+    return sorted(list(group) for group in groups if len(group) > 1)
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(graph[start])
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    return seen
+
+
+def test_no_module_imports_itself_around_a_loop():
+    assert import_cycles(module_graph()) == []
+
+
+def test_the_cycle_check_finds_a_loop_and_only_it():
+    graph = {"a": {"b"}, "b": {"a", "c"}, "c": set(), "d": {"d2"}, "d2": {"c"}}
+    assert import_cycles(graph) == [["a", "b"]]

@@ -99,6 +99,21 @@ def test_simulate_reads_through_to_the_simulation():
     assert_shows_itself(result, "basic (A)", "gin-hunter (B)", "standard rules", "300 deals")
 
 
+def test_simulate_and_games_take_the_search_player_as_the_command_line_does():
+    from analyzer.gin.play.players import parse_player
+    from analyzer.gin.play.simulate import play_games, simulate
+
+    text = "search,budget=8,rollout=basic"
+    result = az.simulate(text, "basic", deals=3, seed=4)
+    own = simulate(resolve_rules("standard"), parse_player(text), Policy(), 3, 4)
+    pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
+    assert_shows_itself(result, f"{text} (A)", "basic (B)")
+    games = az.play_games("basic", parse_player(text), games=1, seed=2)
+    own_games = play_games(resolve_rules("standard"), Policy(), parse_player(text), 1, 2)
+    pd.testing.assert_frame_equal(games.to_frame(), own_games.to_frame())
+    assert_shows_itself(games, "basic (A)", f"{text} (B)")
+
+
 def test_knock_sweep_charts_its_panels():
     result = az.knock_sweep("basic", "gin-hunter", deals=60, games=4, thresholds=[0, 10], seed=2)
     assert result.frame["threshold"].tolist() == [0, 10]

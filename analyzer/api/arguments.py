@@ -15,12 +15,15 @@ import pandas as pd
 from ..core.limits import check_count, check_seed
 from ..core.progress import Progress, bar_progress
 from ..gin.model.policies import PRESETS as POLICY_PRESETS
-from ..gin.model.policies import Policy, format_policy, parse_policy, policy_name
+from ..gin.model.policies import Policy, format_policy, parse_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
+from ..gin.play.players import SearchPolicy, format_player
 
 RulesLike = Rules | str
 PolicyLike = Policy | str
+#: A policy or the search player, as an object or by name or string form.
+PlayerLike = Policy | SearchPolicy | str
 ProgressLike = bool | Progress | None
 
 
@@ -149,9 +152,9 @@ def rules_label(given: object, chosen: Rules) -> str:
     return "custom rules" if name is None else f"{name} rules"
 
 
-def policy_label(given: object, chosen: Policy) -> str:
-    """How a title names a policy: as given by name, else its preset name or string form."""
-    return given if isinstance(given, str) else policy_name(chosen)
+def policy_label(given: object, chosen: Policy | SearchPolicy) -> str:
+    """How a title names a player: as given by name, else its preset name or string form."""
+    return given if isinstance(given, str) else format_player(chosen)
 
 
 def count_label(count: int, unit: str, seed: int | None = None) -> str:

@@ -25,6 +25,7 @@ from ..core.limits import (
     check_int,
     check_seed,
 )
+from ..core.stats import half_width_of_se
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.play.advisor import Position
@@ -32,6 +33,7 @@ from ..gin.play.advisor.position import UNDEALT
 from ..gin.play.players import Player, chosen_player, format_player, player_field
 from ..gin.play.replay import parse_deck
 from .arguments import (
+    PlayerLike,
     PolicyLike,
     ProgressLike,
     RulesLike,
@@ -49,15 +51,16 @@ from .results import ChartedResult, Result, chart_functions
 
 
 def simulate(
-    a: PolicyLike = "basic",
-    b: PolicyLike = "basic",
+    a: PlayerLike = "basic",
+    b: PlayerLike = "basic",
     rules: RulesLike = "standard",
     deals: int = 10_000,
     seed: int = 1,
     keep_rows: bool = False,
     progress: ProgressLike = None,
 ) -> Result:
-    """Play ``deals`` deals of A against B (each twice, seats swapped); ``.to_frame()``
+    """Play ``deals`` deals of A against B (each twice, seats swapped), each a policy or
+    the search player (``"search,budget=8"``, as ``analyzer simulate`` takes); ``.to_frame()``
     gives the estimates (points per hand to A, rates as fractions), the simulation's
     fields read through (``.points_a``, ``.win_rate_a``...), and ``.rows`` holds every
     hand with ``keep_rows`` (at most 5,000,000 deals: the rows are kept in memory)."""
@@ -68,7 +71,7 @@ def simulate(
         raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
     if keep_rows:
         check_count(deals, "deals with keep_rows=True", 1, MAX_RAW_UNITS)
-    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
+    chosen = chosen_rules(rules), chosen_player(a, "a"), chosen_player(b, "b")
     with progress_to(progress, "deal") as update:
         result = run(*chosen, deals, seed, keep_rows=keep_rows, progress=update)
     title = (
@@ -79,19 +82,20 @@ def simulate(
 
 
 def play_games(
-    a: PolicyLike = "basic",
-    b: PolicyLike = "basic",
+    a: PlayerLike = "basic",
+    b: PlayerLike = "basic",
     rules: RulesLike = "standard",
     games: int = 2_000,
     seed: int = 1,
     progress: ProgressLike = None,
 ) -> Result:
-    """Play ``games`` whole games of A against B (each twice, first dealer swapped):
+    """Play ``games`` whole games of A against B (each twice, first dealer swapped), each a
+    policy or the search player:
     A's game-win rate and margin (points), hands per game, shutouts."""
     from ..gin.play.simulate import play_games as run
 
     seed, games = check_run(seed, progress, games=games)
-    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
+    chosen = chosen_rules(rules), chosen_player(a, "a"), chosen_player(b, "b")
     with progress_to(progress, "game") as update:
         result = run(*chosen, games, seed, progress=update)
     title = (
@@ -324,7 +328,7 @@ def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) ->
     table = studies.knock_eligibility(distribution)
     shown = table.drop(columns=["probability", "se"]).assign(
         probability=[
-            f"{p:.3e} ± {1.96 * e:.1e}"
+            f"{p:.3e} ± {half_width_of_se(e):.1e}"
             for p, e in zip(table["probability"], table["se"], strict=True)
         ]
     )

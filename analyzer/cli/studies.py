@@ -8,6 +8,7 @@ import click
 import pandas as pd
 
 from ..core.limits import MAX_LISTED_PLAYERS, MAX_RAW_UNITS, MAX_SCHEDULE_ROUNDS, MIN_VARIANT_DEALS
+from ..core.stats import half_width_of_se
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import VARIANT_PRESETS
@@ -798,7 +799,7 @@ def dealt_command(
             "cards": eligibility["cards"],
             "limit": eligibility["limit"],
             "probability": [
-                f"{p:.2e} ± {1.96 * e:.1e}"
+                f"{p:.2e} ± {half_width_of_se(e):.1e}"
                 for p, e in zip(eligibility["probability"], eligibility["se"], strict=True)
             ],
             "chance": [chance_text(p) for p in eligibility["probability"]],
@@ -814,7 +815,7 @@ def dealt_command(
         ),
         body,
         f"A dealt 10-card hand is gin {chance_text(gin['probability'])} "
-        f"({gin['probability']:.2e} ± {1.96 * gin['se']:.1e}); "
+        f"({gin['probability']:.2e} ± {half_width_of_se(gin['se']):.1e}); "
         "analyzer exact gives the exact figures.",
         raw=eligibility,
     )

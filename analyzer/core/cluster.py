@@ -39,7 +39,7 @@ from .limits import LOCAL_WORKERS_PER_CORE, MAX_SCHEDULER_CHARS, max_local_worke
 if TYPE_CHECKING:
     from distributed import Client
 
-    from .chunks import ChunkPlan, ChunkSpan
+    from .plans import ChunkPlan, ChunkSpan
 
 R = TypeVar("R")
 

@@ -42,6 +42,15 @@ def half_width(variance: float, n: float, z: float = Z95) -> float:
     return z * math.sqrt(variance / n)
 
 
+def half_width_of_se(se: float, z: float = Z95) -> float:
+    """Half-width of the normal CI of an estimate with standard error ``se`` (same units).
+
+    >>> round(half_width_of_se(0.5), 6)
+    0.979982
+    """
+    return z * se
+
+
 @dataclass
 class Estimate:
     """A mean with its 95% confidence interval (normal approximation) over ``n`` samples;

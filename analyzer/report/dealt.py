@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..core.stats import half_width_of_se
 from ..gin.studies import sweeps as studies
 from ..gin.studies.exact import exact_study
 from . import figures as charts
@@ -64,11 +65,12 @@ def run_dealt(config: ReportConfig) -> Dealt:
     for cards, label in ((10, "10 dealt"), (11, "best 10 of 11")):
         table[f"P({label} <= limit), exact"] = [f"{exact_at[(cards, k)]:.4e}" for k in range(11)]
         table[f"Monte Carlo ± 95% CI ({label})"] = [
-            f"{mc.loc[(cards, k), 'probability']:.4e} ± {1.96 * mc.loc[(cards, k), 'se']:.1e}"
+            f"{mc.loc[(cards, k), 'probability']:.4e} ± {half_width_of_se(mc.loc[(cards, k), 'se']):.1e}"
             for k in range(11)
         ]
     inside = sum(
-        abs(mc.loc[(c, k), "probability"] - exact_at[(c, k)]) <= 1.96 * mc.loc[(c, k), "se"] + 1e-12
+        abs(mc.loc[(c, k), "probability"] - exact_at[(c, k)])
+        <= half_width_of_se(mc.loc[(c, k), "se"]) + 1e-12
         for c in (10, 11)
         for k in range(11)
     )

@@ -73,11 +73,9 @@ def signal_while_running(command, environment, stop, warm_up, ready=None, watch_
             peak = max(peak, rss_mb(process.pid))
         assert process.poll() is None
         assert ready is None or ready in "".join(err_chunks), "".join(err_chunks)
-        signalled = time.perf_counter()
         process.send_signal(stop)
         out = process.stdout.read()
         process.wait(timeout=30)
-        stopped_in = time.perf_counter() - signalled
         reader.join(timeout=30)
     finally:
         if process.poll() is None:
@@ -85,4 +83,4 @@ def signal_while_running(command, environment, stop, warm_up, ready=None, watch_
             process.communicate()
         process.stdout.close()
         process.stderr.close()
-    return process.returncode, out, "".join(err_chunks), peak, stopped_in
+    return process.returncode, out, "".join(err_chunks), peak

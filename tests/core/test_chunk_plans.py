@@ -4,7 +4,6 @@ import dataclasses
 import json
 import math
 import re
-import time
 import tracemalloc
 
 import numpy as np
@@ -47,7 +46,6 @@ def identity(first, count):
 
 
 def test_plan_of_a_trillion_deals_is_lazy():
-    started = time.perf_counter()
     tracemalloc.start()
     plan = ChunkPlan(identity, 10**12, 1 << 15, {})
     spans = plan.spans()
@@ -61,7 +59,6 @@ def test_plan_of_a_trillion_deals_is_lazy():
         ChunkSpan(2, 65536, 32768),
     ]
     assert peak < 100_000  # bytes: no list of 30M spans
-    assert time.perf_counter() - started < 0.5
 
 
 def test_last_span_is_short_and_spans_resume_at_an_index():

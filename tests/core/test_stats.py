@@ -1,12 +1,21 @@
 """Estimate and the 95% CI helpers against direct numpy computations."""
 
 import math
+import re
+from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
 import pytest
 
-from analyzer.core.stats import Z95, Z95_EXACT, Estimate, half_width, sample_variance
+from analyzer.core.stats import (
+    Z95,
+    Z95_EXACT,
+    Estimate,
+    half_width,
+    half_width_of_se,
+    sample_variance,
+)
 
 
 def test_from_sums_matches_numpy_mean_and_unbiased_sd():
@@ -65,3 +74,22 @@ def test_mean_sd_form_agrees_with_sums_to_rounding():
     assert by_sd.mean == by_sums.mean
     assert by_sd.low == pytest.approx(by_sums.low, rel=1e-14)
     assert by_sd.high == pytest.approx(by_sums.high, rel=1e-14)
+
+
+def test_no_module_but_core_stats_holds_the_normal_quantile():
+    """Every interval comes from here: no other module multiplies by 1.96 or keeps its
+    own copy of the quantile (prose such as ``|z| < 1.96`` in a docstring is fine)."""
+    package = Path(__file__).resolve().parents[2] / "analyzer"
+    own_copy = re.compile(r"1\.96\d*\s*\*|\*\s*1\.96|=\s*1\.959")
+    found = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path != package / "core" / "stats.py"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if own_copy.search(line)
+    ]
+    assert found == []
+
+
+def test_half_width_of_a_standard_error():
+    assert half_width_of_se(0.25) == Z95 * 0.25 == half_width(0.0625, 1)

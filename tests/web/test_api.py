@@ -363,7 +363,7 @@ def patient_client(results_dir, warm_advisor):
 
 def test_a_long_advisor_run_does_not_block_other_requests(patient_client):
     """Advisor work runs off the event loop: a game starts while a 20,000-sample run
-    (a few seconds) is going on."""
+    (a few seconds) is going on, and is answered before that run ends."""
     import threading
     import time
 
@@ -371,7 +371,6 @@ def test_a_long_advisor_run_does_not_block_other_requests(patient_client):
     slow = {}
 
     def long_advice():
-        started = time.perf_counter()
         slow["response"] = client.post(
             "/api/advise",
             json={
@@ -381,7 +380,6 @@ def test_a_long_advisor_run_does_not_block_other_requests(patient_client):
                 "opponent": "basic",
             },
         )
-        slow["seconds"] = time.perf_counter() - started
 
     client.post(
         "/api/advise", json={"position": KNOCK_DECISION, "samples": 300, "opponent": "basic"}
@@ -389,13 +387,12 @@ def test_a_long_advisor_run_does_not_block_other_requests(patient_client):
     thread = threading.Thread(target=long_advice)
     thread.start()
     time.sleep(0.3)
-    started = time.perf_counter()
     game = client.post("/api/games", json={"opponent": "basic", "seed": 1})
-    quick = time.perf_counter() - started
+    answered_during_the_run = "response" not in slow
     thread.join()
     assert game.status_code == 200 and slow["response"].status_code == 200
     assert slow["response"].json()["samples"] == 20_000  # the whole budget: no early stop
-    assert quick < slow["seconds"] / 2
+    assert answered_during_the_run
 
 
 def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_dir):

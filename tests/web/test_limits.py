@@ -2,7 +2,6 @@
 
 import asyncio
 import threading
-import time
 
 import click
 import pytest
@@ -357,7 +356,6 @@ def test_an_explicit_budget_is_cut_to_what_fits_the_time_limit(warm_advisor):
     try:
         service.run(knock_position(), "standard", "basic", "basic", 1_000, 1, limit=False)
         rate = service.rates[key]
-        started = time.perf_counter()
         advice = service.run(
             knock_position(),
             "standard",
@@ -368,14 +366,12 @@ def test_an_explicit_budget_is_cut_to_what_fits_the_time_limit(warm_advisor):
             tolerance=1e-9,
             limit=False,
         )
-        elapsed = time.perf_counter() - started
     finally:
         service.stop()
     assert advice["samples_requested"] == LIMITS["samples"][1]
     assert advice["time_limit_s"] == 1.0
     assert advice["sample_budget"] == int(0.75 * rate * 1.0) < LIMITS["samples"][1] // 10
     assert advice["samples"] == advice["sample_budget"]  # tolerance 1e-9: the whole budget
-    assert elapsed < 5  # a million samples would take minutes
 
 
 def test_a_run_past_the_time_limit_stops_between_batches_and_learns_the_rate(warm_advisor):
@@ -384,10 +380,8 @@ def test_a_run_past_the_time_limit_stops_between_batches_and_learns_the_rate(war
     key = "standard|basic|basic"
     assert service.budget(key, 10**6) == 10**6
     try:
-        started = time.perf_counter()
         with pytest.raises(AdvisorStopped, match="reached the server's 2 s limit"):
             service.run(knock_position(), "standard", "basic", "basic", 10**6, 1, tolerance=1e-9)
-        assert time.perf_counter() - started < 4  # the limit and one batch at most
     finally:
         service.stop()
     assert service.budget(key, 10**6) == int(0.75 * service.rates[key] * 2.0) < 10**6
@@ -439,19 +433,17 @@ def test_a_run_whose_client_went_away_stops(warm_advisor):
 
     async def scenario():
         threading.Timer(0.5, gone.set).start()
-        started = time.perf_counter()
         with pytest.raises(HTTPException):
             await advise_async(service, disconnected=disconnected)
         while not service.ends:
             await asyncio.sleep(0.05)
-        return time.perf_counter() - started
 
     try:
-        elapsed = asyncio.run(scenario())
+        asyncio.run(scenario())
     finally:
         service.stop()
+    # stopped at the next batch, not answered at the 5 s limit
     assert service.ends == ["nobody waits for this run any more"]
-    assert elapsed < 3  # stopped at the next batch, not at the 5 s limit
 
 
 def test_advisor_requests_are_bounded_per_client_and_in_all(warm_advisor):
@@ -517,8 +509,11 @@ def test_a_request_that_stopped_waiting_frees_its_clients_place_at_once(warm_adv
     assert not service._pending and not service._waiting
 
 
-def test_a_score_at_the_target_is_refused_before_any_work(client):
-    started = time.perf_counter()
+def test_a_score_at_the_target_is_refused_before_any_work(client, monkeypatch):
+    def no_table(*args, **kwargs):
+        raise AssertionError("an equity table was built")
+
+    monkeypatch.setattr("analyzer.web.advisor_service._equity", no_table)
     response = client.post(
         "/api/advise",
         json={
@@ -528,4 +523,3 @@ def test_a_score_at_the_target_is_refused_before_any_work(client):
         },
     )  # classic plays to 100
     assert "already reaches the target" in error_of(response, 400)
-    assert time.perf_counter() - started < 1  # no equity table was built

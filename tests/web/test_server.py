@@ -8,6 +8,7 @@ connections per peer address.
 import json
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -228,17 +229,19 @@ def test_connections_that_send_nothing_or_trickle_headers_are_closed(app):
     with serving(app, first_byte_timeout=0.3, header_timeout=0.5, keep_alive=1) as port:
         silent = connect(port)
         trickle = connect(port)
-        started = time.monotonic()
         trickle.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         # the first byte ends the 0.3 s deadline; a header line every 0.1 s does not
-        # extend the header deadline
-        for n in range(8):
+        # extend the header deadline: the answer comes while the lines still trickle
+        answered_while_trickling = False
+        for n in range(100):
             with suppress(OSError):
                 trickle.sendall(f"X-Slow-{n}: 1\r\n".encode())
-            time.sleep(0.1)
+            if select.select([trickle], [], [], 0.1)[0]:
+                answered_while_trickling = True
+                break
         status, _, body = read_response(trickle)
+        assert answered_while_trickling
         assert status == 408 and "request headers not received within 0.5 s" in body["error"]
-        assert time.monotonic() - started < 2
         assert closed_within(trickle, 2)
         assert closed_within(silent, 2)  # nothing sent: closed without a word
         # a request answered on a kept-alive connection, then idle: closed after 1 s
@@ -256,10 +259,8 @@ def test_a_body_not_sent_in_time_gets_408_and_the_connection_closes(app):
             b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             b'Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"mo'
         )
-        started = time.monotonic()
         status, headers, body = read_response(sock)
         assert status == 408 and "request body not received within 0.5 s" in body["error"]
-        assert time.monotonic() - started < 3
         assert headers["connection"] == "close"
         assert closed_within(sock, 2)
 
@@ -304,8 +305,8 @@ def test_an_advisor_run_stops_when_its_client_hangs_up(results_dir, warm_advisor
         started = time.monotonic()
         while not service.ends and time.monotonic() - started < 8:
             time.sleep(0.05)
+        # stopped by the hang-up, not answered at the 8 s limit
         assert service.ends == ["nobody waits for this run any more"]
-        assert time.monotonic() - started < 3  # within a batch, not at the 8 s limit
         assert get(port)[0] == 200  # still serving
 
 
@@ -362,8 +363,9 @@ def test_serve_prints_the_bound_port_and_serves_with_the_guards(tmp_path):
 
 
 def test_seventy_idle_sockets_leave_analyzer_serve_answering_at_once(tmp_path):
-    """The issue's bound: with 70 idle sockets open to ``analyzer serve`` (every tenth
-    with part of a request's headers), a normal request gets 200 within 2 s."""
+    """With 70 idle sockets open to ``analyzer serve`` (every tenth with part of a
+    request's headers), a normal request gets 200 at once: before the idle connections
+    it kept have reached their 2 s first-byte deadline."""
     with serve_process(tmp_path) as port:
         idle = []
         try:
@@ -371,11 +373,10 @@ def test_seventy_idle_sockets_leave_analyzer_serve_answering_at_once(tmp_path):
                 idle.append(connect(port))
                 if n % 10 == 9:
                     idle[-1].sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-            started = time.monotonic()
             status, _, body = get(port)
-            took = time.monotonic() - started
+            kept = idle[-15:]
             assert status == 200 and "rules" in body
-            assert took < 2, f"answered in {took:.2f} s"
+            assert all(still_open(sock) for sock in kept), "answered only after timeouts"
             # the 16 newest connections at most are left; every older one was closed
             assert all(closed_within(sock, 5) for sock in idle[:-15])
         finally:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ....core.stats import Z95
 from ...model.policies import Policy
 from ...model.rules import Rules
 from ...play.game_kernels import GameColumn
@@ -16,8 +17,6 @@ from ...play.simulate import game_rows
 from .dp import Value, solve
 from .law import FloatArray, resample, stack_laws
 from .table import EquityTable
-
-_Z95 = 1.959964
 
 
 def sample_states(table: EquityTable, n_states: int, seed: int) -> list[tuple[int, int]]:
@@ -135,7 +134,7 @@ def check_against_simulation(
                         f"sim_{name}": sim,
                         f"sim_{name}_se": sim_se,
                         f"z_{name}": z,
-                        f"agree_{name}": abs(z) < _Z95,
+                        f"agree_{name}": abs(z) < Z95,
                     }
                 )
             rows.append(row)
