@@ -34,9 +34,9 @@ def test_the_readme_is_short_and_opens_with_the_two_set_up_commands():
     assert set_up.startswith("\n## Set-up\n")  # the first section a reader finds
     set_up = set_up[: set_up.index("\n## ", 1)]
     commands = [line for line in set_up.splitlines() if line.startswith("pip ")]
-    # .ci/run runs the second command as written
+    # .ci/run runs the second command as written (with pytest's report of the slowest tests)
     assert commands == ["pip install -e . && analyzer report", "pip install -e '.[test]' && pytest"]
-    assert commands[1] in (ROOT / ".ci" / "run").read_text().splitlines()
+    assert f"{commands[1]} --durations=25" in (ROOT / ".ci" / "run").read_text().splitlines()
 
 
 def anchors(document: Path) -> set[str]:

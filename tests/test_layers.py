@@ -151,3 +151,16 @@ def test_no_module_imports_itself_around_a_loop():
 def test_the_cycle_check_finds_a_loop_and_only_it():
     graph = {"a": {"b"}, "b": {"a", "c"}, "c": set(), "d": {"d2"}, "d2": {"c"}}
     assert import_cycles(graph) == [["a", "b"]]
+
+
+#: The most lines a module of the package may have: a longer one does several jobs.
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_is_over_six_hundred_lines():
+    long = {
+        str(path.relative_to(PACKAGE.parent)): lines
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if (lines := len(path.read_text().splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}

@@ -78,7 +78,7 @@ def test_ci_table_writes_every_interval_one_way():
 
 @pytest.mark.slow  # computes the answer twice (the committed one is older)
 def test_when_to_knock_is_the_knock_answer():
-    from analyzer.report.knock_answer import knock_answer
+    from analyzer.report.when_to_knock import knock_answer
 
     answer = az.when_to_knock(opponent="knocks-at-once", deals=100, seed=3)
     own = knock_answer("standard", "knocks-at-once", 100, 3)
@@ -112,6 +112,22 @@ def test_simulate_and_games_take_the_search_player_as_the_command_line_does():
     own_games = play_games(resolve_rules("standard"), Policy(), parse_player(text), 1, 2)
     pd.testing.assert_frame_equal(games.to_frame(), own_games.to_frame())
     assert_shows_itself(games, "basic (A)", f"{text} (B)")
+
+
+def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
+    from analyzer.cli.surveys import DEFAULT_FIELD
+    from analyzer.gin.studies import sweeps
+
+    played = {}
+
+    def stop_at_the_field(rules, field, *args, **kwargs):
+        played.update(field)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweeps, "tournament", stop_at_the_field)
+    with pytest.raises(KeyboardInterrupt):
+        az.tournament()
+    assert ",".join(played) == DEFAULT_FIELD
 
 
 def test_knock_sweep_charts_its_panels():

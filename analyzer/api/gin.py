@@ -191,7 +191,7 @@ def knock_chart(
 
 
 def tournament(
-    policies: Sequence[PolicyLike] = ("basic", "simple", "gin-hunter"),
+    policies: Sequence[PlayerLike] | None = None,
     rules: RulesLike = "standard",
     deals: int = 10_000,
     games: int = 1_000,
@@ -199,13 +199,18 @@ def tournament(
     progress: ProgressLike = None,
 ) -> ChartedResult:
     """Round robin: one row per ordered pair with points per hand and game-win rate (a
-    policy may be the search player, ``"search,budget=64"``);
+    policy may be the search player, ``"search,budget=64"``; ``None``: the report's
+    field, as ``analyzer tournament`` plays by default);
     ``.ranking`` ranks the policies by mean points per hand against the rest.
     ``.plot()``: the two matrices, best policy first."""
     from ..gin.studies import sweeps as studies
 
     seed, deals, games = check_run(seed, progress, deals=deals, games=games)
-    entries = listed(policies, "policies", "policies")
+    entries = (
+        list(studies.default_field())
+        if policies is None
+        else listed(policies, "policies", "policies")
+    )
     field = player_field(
         (_labelled(entry, f"policies[{index}]") for index, entry in enumerate(entries)),
         len(entries),

@@ -71,7 +71,8 @@ def when_to_knock(
     the answer, else computed on ``deals`` deals per comparison (100-10,000,000) from
     ``seed`` (minutes at the default). ``.text()`` is the answer as the command prints it,
     ``.to_frame()`` the chart; a notebook shows all of it."""
-    from ..report.knock_answer import family_of, knock_answer
+    from ..report.knock_answer import family_of
+    from ..report.when_to_knock import knock_answer
 
     check_text(rules, "rules")
     if rules not in RULE_PRESETS:

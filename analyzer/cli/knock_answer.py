@@ -87,7 +87,7 @@ def when_to_knock_command(
       analyzer when-to-knock --rules oklahoma --opponent gin-hunter --deals 500
       analyzer when-to-knock --rules classic --out results
     """
-    from ..report.knock_answer import knock_answer
+    from ..report.when_to_knock import knock_answer
 
     set_jobs(jobs)
     if out is not None:
@@ -119,7 +119,8 @@ def _save_every_family(
 ) -> None:
     """Compute the answers for every family under ``preset`` and write them into ``out``."""
     from ..report.files import staged_folder
-    from ..report.knock_answer import compute_answers, find_results, save_answers
+    from ..report.knock_answer import find_results
+    from ..report.when_to_knock import compute_answers, save_answers
 
     if preset == "standard":
         fail("--out: the standard rules' answers are the report's ('analyzer report' writes them)")

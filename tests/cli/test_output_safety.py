@@ -480,7 +480,7 @@ def test_rummy_simulate_sigint_exits_130_with_the_hands_finished():
     )
     warm_up = shlex.join([sys.executable, "-m", "analyzer", "rummy", "simulate", "--deals", "100"])
     # the bar shows its total once a chunk has finished after 2 s (kernels load first)
-    returncode, out, err, _, _ = signal_while_running(
+    returncode, out, err, _ = signal_while_running(
         command,
         {**environment(), "ANALYZER_PROGRESS": "always"},
         signal.SIGINT,

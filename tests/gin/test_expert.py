@@ -14,7 +14,8 @@ from analyzer.gin.engine.transitions import (
     apply_draw,
     new_scratch,
 )
-from analyzer.gin.model.policies import PRESETS, PolicyField, format_policy, parse_policy
+from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
+from analyzer.gin.model.policy_fields import PolicyField
 from analyzer.gin.model.rules import Rules
 
 from . import scripted

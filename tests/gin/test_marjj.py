@@ -19,15 +19,13 @@ from analyzer.gin.decisions.marjj import (
 )
 from analyzer.gin.engine.transitions import Phase, Slot, play_from_deck
 from analyzer.gin.model.describe import explain_policy
-from analyzer.gin.model.policies import (
+from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
+from analyzer.gin.model.policy_fields import (
     DISCARD_RULES,
     DRAW_RULES,
-    PRESETS,
     DiscardRule,
     DrawRule,
     PolicyField,
-    format_policy,
-    parse_policy,
 )
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 

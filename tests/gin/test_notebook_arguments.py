@@ -17,7 +17,8 @@ from analyzer.core.limits import (
     MAX_UNITS,
     SEED_MAX,
 )
-from analyzer.gin.model.policies import INT_RANGES, MAX_WEIGHT, Discard, Policy, parse_policy
+from analyzer.gin.model.policies import INT_RANGES, Discard, Policy, parse_policy
+from analyzer.gin.model.policy_fields import MAX_WEIGHT
 from analyzer.gin.play.players import SearchPolicy
 from analyzer.interop.eaai import AgentSession
 

@@ -13,18 +13,16 @@ from analyzer.gin.model.policies import (
     INT_RANGES,
     KEYS,
     PRESETS,
-    SCHEDULE_TURNS,
     Discard,
-    DiscardRule,
     Draw,
     Knock,
     Policy,
-    PolicyField,
     Tracking,
     format_policy,
     parse_policy,
     ranges_text,
 )
+from analyzer.gin.model.policy_fields import SCHEDULE_TURNS, DiscardRule, PolicyField
 from analyzer.gin.model.spec_fields import declared
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,8 @@ from analyzer.gin.evaluator.api import (
     min_deadwood,
     min_deadwood_batch,
 )
-from analyzer.gin.model.policies import MAX_PENALTY, Discard, parse_policy
+from analyzer.gin.model.policies import Discard, parse_policy
+from analyzer.gin.model.policy_fields import MAX_PENALTY
 from analyzer.gin.model.rules import INT_RANGES, Rules, resolve_rules
 from analyzer.rummy.rules import RummyRules
 

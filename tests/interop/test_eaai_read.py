@@ -24,7 +24,8 @@ from analyzer.core.cards import parse_card
 from analyzer.core.melds import meld_index
 from analyzer.gin.evaluator.api import min_deadwood
 from analyzer.gin.model.policies import PRESETS as POLICIES
-from analyzer.gin.model.policies import SCHEDULE_TURNS, PolicyField, parse_policy
+from analyzer.gin.model.policies import parse_policy
+from analyzer.gin.model.policy_fields import SCHEDULE_TURNS, PolicyField
 from analyzer.gin.model.rules import PRESETS
 from analyzer.gin.play.players import rollout_policy
 from analyzer.interop.eaai import AgentSession, card_text

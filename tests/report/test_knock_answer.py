@@ -17,11 +17,10 @@ from analyzer.report.knock_answer import (
     PLAY_ON,
     KnockAnswer,
     family_of,
-    knock_answer,
     load_answers,
-    save_answers,
     stock_range,
 )
+from analyzer.report.when_to_knock import knock_answer, save_answers
 
 ROBUST = (10, 10, 10, 0, 10, 10, 0, 0)
 
@@ -278,7 +277,7 @@ def test_when_to_knock_out_writes_its_three_files_together_and_names_its_folder(
     (a folder that later failed to read); meta.json named `--out results` whatever the
     folder was."""
     from analyzer.cli.main import cli
-    from analyzer.report import knock_answer as module
+    from analyzer.report import when_to_knock as module
 
     answers = _answers()
     classic = KnockAnswers("classic", answers.base, answers.lines, answers.panel, answers.deals)

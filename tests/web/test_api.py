@@ -383,7 +383,8 @@ def test_a_long_advisor_run_does_not_block_other_requests(patient_client):
 
     client.post(
         "/api/advise", json={"position": KNOCK_DECISION, "samples": 300, "opponent": "basic"}
-    )  # JIT loaded before timing
+    )
+    client.post("/api/games", json={"opponent": "basic", "seed": 0})  # kernels loaded first
     thread = threading.Thread(target=long_advice)
     thread.start()
     time.sleep(0.3)

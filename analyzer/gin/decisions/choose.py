@@ -1,5 +1,5 @@
 """A policy's decisions: one entry per decision rule, dispatching on the rule in the
-policy's parameter row (:class:`analyzer.gin.model.policies.PolicyField`).
+policy's parameter row (:class:`analyzer.gin.model.policy_fields.PolicyField`).
 
 The engine (:func:`analyzer.gin.engine.transitions.step`) asks only these entries:
 
@@ -69,7 +69,7 @@ from ..evaluator.partition import (
     min_deadwood_kernel,
 )
 from ..model.knowledge import pile_top
-from ..model.policies import DiscardRule, DrawRule, PolicyField
+from ..model.policy_fields import DiscardRule, DrawRule, PolicyField
 from ..model.state import FULL_DECK, MAX_PAIRS, Slot, knock_threshold
 from .expert import expert_discard, expert_wants_upcard
 from .learned import learned_discard

@@ -2,7 +2,7 @@
 
 Every decision starts from :func:`analyzer.gin.decisions.inference.infer_hidden`: ``p[c]`` =
 P(the opponent holds ``c``).  Weights are integers in the policy array
-(:class:`analyzer.gin.model.policies.PolicyField`), in hundredths of a point unless said
+(:class:`analyzer.gin.model.policy_fields.PolicyField`), in hundredths of a point unless said
 otherwise; ``f = stock_left / 31`` is the share of the stock still to come.
 
 Hand value (points, lower is better) of a 10-card hand ``H``::
@@ -90,7 +90,7 @@ from ..evaluator.partition import (
     min_deadwood_kernel,
 )
 from ..model.knowledge import hidden_count, pile_top, unseen_cards
-from ..model.policies import KnockRule, PolicyField
+from ..model.policy_fields import KnockRule, PolicyField
 from ..model.state import Slot, knock_threshold, stock_left
 from .inference import (
     from_sampling_table,

@@ -37,7 +37,7 @@ from numba import njit
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index
 from ..evaluator.future import FUTURE_CARDS, future_deadwood
-from ..model.policies import PolicyField
+from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
 from .expert import _better_high, danger, knock_choice, live_outs
 from .marjj import marjj_seen, opponent_score

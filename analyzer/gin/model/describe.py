@@ -20,14 +20,8 @@ from dataclasses import fields
 from functools import cache
 from itertools import pairwise
 
-from .policies import (
-    KEYS,
-    PRESETS,
-    Policy,
-    Schedule,
-    declaration,
-    format_schedule,
-)
+from .policies import KEYS, PRESETS, Policy, declaration
+from .policy_fields import Schedule, format_schedule
 from .rules import PRESETS as RULE_PRESETS
 from .rules import STANDARD, Rules
 

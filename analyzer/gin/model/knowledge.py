@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .policies import SCHEDULE_TURNS, PolicyField
+from .policy_fields import SCHEDULE_TURNS, PolicyField
 from .rules import RuleField
 from .state import FULL_DECK, Phase, Slot
 

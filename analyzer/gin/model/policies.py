@@ -19,7 +19,8 @@ within a hand the same pair of face-up card taken and card discarded.  The other
 (:data:`KEYS`) are written only when they differ from their defaults:
 ``expert,knock_bias=0``.  In Python, :meth:`Policy.changed` takes the same keys.
 
-Adding a rule: its name in the rule enum (:class:`DrawRule`, :class:`DiscardRule`,
+Adding a rule: its name in the rule enum (:mod:`analyzer.gin.model.policy_fields`:
+:class:`DrawRule`, :class:`DiscardRule`,
 :class:`KnockRule`) with its sentence in the spec's ``RULE_TEXT``, any parameter as a
 declared field of that spec (with a :class:`PolicyField` entry and its key at the end of
 :data:`KEYS`), its branch in :mod:`analyzer.gin.decisions.choose`, and a preset below.
@@ -35,184 +36,26 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from enum import IntEnum
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from .spec_fields import Declared, Spec, declare, flag, integer, is_int, parse_int, rule_choice
-
-#: Length of the knock schedule by own turn number (later turns use the last entry).
-SCHEDULE_TURNS = 32
-
-#: Largest ``danger_penalty`` and ``slack`` (points): a hand's deadwood never exceeds
-#: about 100 points, so larger values change nothing.
-MAX_PENALTY = 100
-#: Largest magnitude of the expert's weights (``outs``, ``danger``, ``take_margin``,
-#: ``low_late``, ``knock_bias``, ``knock_stock``, ``knock_threat``, ``game_push``; hundredths
-#: of a point): 1000 points, ten times a whole hand, and far inside int64 in the kernels'
-#: sums (the tuned weights are below 1000).
-MAX_WEIGHT = 100_000
-
-
-class PolicyField(IntEnum):
-    """Index of each parameter in :meth:`Policy.to_array`."""
-
-    DRAW = 0
-    DISCARD = 1
-    NO_REPEAT = 2
-    DANGER_PENALTY = 3
-    SLACK = 4
-    SCHEDULE = 5  # SCHEDULE_TURNS entries: threshold for own turn 1, 2, ...
-    KNOCK_RULE = 5 + SCHEDULE_TURNS
-    OUTS = 6 + SCHEDULE_TURNS
-    DANGER = 7 + SCHEDULE_TURNS
-    TAKE_MARGIN = 8 + SCHEDULE_TURNS
-    LOW_LATE = 9 + SCHEDULE_TURNS
-    KNOCK_BIAS = 10 + SCHEDULE_TURNS
-    KNOCK_STOCK = 11 + SCHEDULE_TURNS
-    KNOCK_THREAT = 12 + SCHEDULE_TURNS
-    KNOCK_SAMPLES = 13 + SCHEDULE_TURNS
-    GAME_PUSH = 14 + SCHEDULE_TURNS
-    PLAY_IN = 15 + SCHEDULE_TURNS
-    ALERT_SCHEDULE = 16 + SCHEDULE_TURNS  # SCHEDULE_TURNS entries, as SCHEDULE
-    LEARNED_DEADWOOD = 16 + 2 * SCHEDULE_TURNS
-    LEARNED_FUTURE = 17 + 2 * SCHEDULE_TURNS
-    LEARNED_FUTURE_LATE = 18 + 2 * SCHEDULE_TURNS
-    LEARNED_OUTS = 19 + 2 * SCHEDULE_TURNS
-    LEARNED_DANGER = 20 + 2 * SCHEDULE_TURNS
-    LEARNED_LATE = 21 + 2 * SCHEDULE_TURNS
-    LEARNED_TABLE = 22 + 2 * SCHEDULE_TURNS
-    LEARNED_WINDOW = 23 + 2 * SCHEDULE_TURNS
-    RACER_SCHEDULE = 24 + 2 * SCHEDULE_TURNS  # SCHEDULE_TURNS entries (-1: no read)
-    LEARNED_RACER_DEADWOOD = 24 + 3 * SCHEDULE_TURNS
-    DISCARD_RACER = 25 + 3 * SCHEDULE_TURNS  # -1: the discard rule whatever the read
-    SIZE = 26 + 3 * SCHEDULE_TURNS
-
-
-class DrawRule(IntEnum):
-    """The draw rules by kernel number; a rule's name in lower case is its string form."""
-
-    NEVER = 0
-    IMPROVE = 1
-    MELD = 2
-    EXPERT = 3
-    ANYMELD = 4
-    MARJJ = 5
-
-
-class DiscardRule(IntEnum):
-    """The discard rules by kernel number (names as :class:`DrawRule`)."""
-
-    HIGH = 0
-    RANDOM = 1
-    SAFE = 2
-    LOOKAHEAD = 3
-    EXPERT = 4
-    MARJJ = 5
-    LEARNED = 6
-
-
-class KnockRule(IntEnum):
-    """The knock rules by kernel number (names as :class:`DrawRule`)."""
-
-    SCHEDULE = 0
-    EXPERT = 1
-
-
-#: The rules of replicas of other programs' players, valid in every policy but kept out of
-#: ``DRAW_RULES``/``DISCARD_RULES``, the rules a best-response search tries.
-REPLICA_RULES = ("marjj",)
-#: Rules also kept out of a best-response search: the learned discard, whose weights are
-#: fitted for the expert's draw and knock and whose evaluation costs 4.5 times the
-#: expert's (BENCHMARKS.md, "The champion in progress").
-FITTED_RULES = ("learned",)
-DRAW_RULES = tuple(r.name.lower() for r in DrawRule if r.name.lower() not in REPLICA_RULES)
-DISCARD_RULES = tuple(
-    r.name.lower() for r in DiscardRule if r.name.lower() not in (*REPLICA_RULES, *FITTED_RULES)
+from .policy_fields import (
+    EXPERT_WEIGHT_TEXT,
+    LEARNED_WEIGHT_TEXT,
+    MAX_PENALTY,
+    MAX_WEIGHT,
+    SCHEDULE_TURNS,
+    DiscardRule,
+    DrawRule,
+    KnockRule,
+    PolicyField,
+    Schedule,
+    schedule_field,
+    steps_tuple,
 )
-KNOCK_RULES = tuple(r.name.lower() for r in KnockRule)
-
-#: The meaning of every weight that only the expert rules read.
-_EXPERT_WEIGHT = "A weight of the expert rules (analyzer.gin.decisions.expert); others ignore it."
-#: The meaning of every weight that only the learned discard reads.
-_LEARNED_WEIGHT = (
-    "A weight of the learned discard (analyzer.gin.decisions.learned, fitted by "
-    "analyzer fit-discard); others ignore it."
-)
-
-Schedule = tuple[tuple[int, int], ...]
-
-
-def _steps_tuple(schedule: object) -> Schedule:
-    """A schedule given as any sequence of (turn, threshold) pairs, as nested tuples
-    (checked by :func:`_check_schedule`)."""
-    try:
-        return tuple(tuple(step) for step in schedule)  # type: ignore[attr-defined]
-    except TypeError:
-        raise TypeError(
-            f"a knock schedule is a threshold or (turn, threshold) integer pairs, got {schedule!r}"
-        ) from None
-
-
-def _check_schedule(name: str, schedule: object) -> None:
-    if not isinstance(schedule, tuple) or not all(
-        isinstance(step, tuple) and len(step) == 2 and all(is_int(v) for v in step)
-        for step in schedule
-    ):
-        raise TypeError(
-            f"a knock schedule is a tuple of (turn, threshold) integer pairs, got {schedule!r}"
-        )
-    if not schedule or schedule[0][0] != 1:
-        raise ValueError("knock schedule must start at own turn 1")
-    turns = [turn for turn, _ in schedule]
-    if turns != sorted(set(turns)) or turns[-1] > SCHEDULE_TURNS:
-        raise ValueError(f"knock schedule turns must increase within 1-{SCHEDULE_TURNS}")
-    for _, threshold in schedule:
-        if not 0 <= threshold <= 10:
-            raise ValueError(f"knock threshold must be 0-10, got {threshold}")
-
-
-def _check_alert(name: str, schedule: object) -> None:
-    if schedule is not None:
-        _check_schedule(name, schedule)
-
-
-def format_schedule(schedule: Schedule) -> str:
-    """``10`` for a constant threshold, else ``1:10/7:0`` steps."""
-    if len(schedule) == 1:
-        return str(schedule[0][1])
-    return "/".join(f"{turn}:{threshold}" for turn, threshold in schedule)
-
-
-def _parse_schedule(text: str, key: str) -> Schedule:
-    text = text.strip()
-    if text == "gin":
-        return ((1, 0),)
-    if ":" not in text:
-        return ((1, parse_int(text, "knock")),)
-    steps = []
-    for step in text.split("/"):
-        turn, sep, threshold = step.partition(":")
-        if not sep:
-            raise ValueError(f"bad knock schedule step {step!r}: expected turn:threshold")
-        steps.append((parse_int(turn, "knock turn"), parse_int(threshold, "knock threshold")))
-    return tuple(steps)
-
-
-def _schedule(key: str, text: str, optional: bool) -> Declared:
-    """The declaration of a knock schedule field (``optional``: None allowed)."""
-    return Declared(
-        key,
-        text,
-        None,
-        _check_alert if optional else _check_schedule,
-        _parse_schedule,
-        format_schedule,
-        f"0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}",
-        always=not optional,
-    )
+from .spec_fields import Declared, Spec, declare, flag, integer, is_int, rule_choice
 
 
 @dataclass(frozen=True)
@@ -230,7 +73,7 @@ class Draw(Spec):
         always=True,
     )
     take_margin: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", _EXPERT_WEIGHT, PolicyField.TAKE_MARGIN
+        0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", EXPERT_WEIGHT_TEXT, PolicyField.TAKE_MARGIN
     )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
@@ -288,41 +131,56 @@ class Discard(Spec):
         PolicyField.SLACK,
     )
     danger: int = integer(
-        400, -MAX_WEIGHT, MAX_WEIGHT, "danger", _EXPERT_WEIGHT, PolicyField.DANGER
+        400, -MAX_WEIGHT, MAX_WEIGHT, "danger", EXPERT_WEIGHT_TEXT, PolicyField.DANGER
     )
     low_late: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "low_late", _EXPERT_WEIGHT, PolicyField.LOW_LATE
+        0, -MAX_WEIGHT, MAX_WEIGHT, "low_late", EXPERT_WEIGHT_TEXT, PolicyField.LOW_LATE
     )
     learned_deadwood: int = integer(
         100,
         -MAX_WEIGHT,
         MAX_WEIGHT,
         "learned_deadwood",
-        _LEARNED_WEIGHT,
+        LEARNED_WEIGHT_TEXT,
         PolicyField.LEARNED_DEADWOOD,
     )
     learned_future: int = integer(
-        1000, -MAX_WEIGHT, MAX_WEIGHT, "learned_future", _LEARNED_WEIGHT, PolicyField.LEARNED_FUTURE
+        1000,
+        -MAX_WEIGHT,
+        MAX_WEIGHT,
+        "learned_future",
+        LEARNED_WEIGHT_TEXT,
+        PolicyField.LEARNED_FUTURE,
     )
     learned_future_late: int = integer(
         -800,
         -MAX_WEIGHT,
         MAX_WEIGHT,
         "learned_future_late",
-        _LEARNED_WEIGHT,
+        LEARNED_WEIGHT_TEXT,
         PolicyField.LEARNED_FUTURE_LATE,
     )
     learned_outs: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_outs", _LEARNED_WEIGHT, PolicyField.LEARNED_OUTS
+        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_outs", LEARNED_WEIGHT_TEXT, PolicyField.LEARNED_OUTS
     )
     learned_danger: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_danger", _LEARNED_WEIGHT, PolicyField.LEARNED_DANGER
+        0,
+        -MAX_WEIGHT,
+        MAX_WEIGHT,
+        "learned_danger",
+        LEARNED_WEIGHT_TEXT,
+        PolicyField.LEARNED_DANGER,
     )
     learned_late: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_late", _LEARNED_WEIGHT, PolicyField.LEARNED_LATE
+        0, -MAX_WEIGHT, MAX_WEIGHT, "learned_late", LEARNED_WEIGHT_TEXT, PolicyField.LEARNED_LATE
     )
     learned_table: int = integer(
-        100, -MAX_WEIGHT, MAX_WEIGHT, "learned_table", _LEARNED_WEIGHT, PolicyField.LEARNED_TABLE
+        100,
+        -MAX_WEIGHT,
+        MAX_WEIGHT,
+        "learned_table",
+        LEARNED_WEIGHT_TEXT,
+        PolicyField.LEARNED_TABLE,
     )
     learned_racer_deadwood: int = integer(
         0,
@@ -405,7 +263,7 @@ class Knock(Spec):
 
     schedule: tuple[tuple[int, int], ...] = declare(
         ((1, 10),),
-        _schedule(
+        schedule_field(
             "knock",
             "Deadwood (points) at or under which to knock, by own turn (turn:threshold "
             "steps); gin is always taken.",
@@ -415,7 +273,7 @@ class Knock(Spec):
     """(first own turn, deadwood threshold) pairs, turns ascending."""
     alert: tuple[tuple[int, int], ...] | None = declare(
         None,
-        _schedule(
+        schedule_field(
             "knock_alert",
             "Knock thresholds used instead while the opponent holds a card it took "
             "from the pile (None: the same as knock).",
@@ -424,7 +282,7 @@ class Knock(Spec):
     )
     racer: tuple[tuple[int, int], ...] | None = declare(
         None,
-        _schedule(
+        schedule_field(
             "knock_racer",
             "Knock thresholds used instead of both others once the opponent has shown "
             "itself a racer: in an earlier hand of this game it knocked short of gin "
@@ -440,17 +298,17 @@ class Knock(Spec):
         PolicyField.KNOCK_RULE,
     )
     bias: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_bias", _EXPERT_WEIGHT, PolicyField.KNOCK_BIAS
+        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_bias", EXPERT_WEIGHT_TEXT, PolicyField.KNOCK_BIAS
     )
     stock: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_stock", _EXPERT_WEIGHT, PolicyField.KNOCK_STOCK
+        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_stock", EXPERT_WEIGHT_TEXT, PolicyField.KNOCK_STOCK
     )
     threat: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_threat", _EXPERT_WEIGHT, PolicyField.KNOCK_THREAT
+        0, -MAX_WEIGHT, MAX_WEIGHT, "knock_threat", EXPERT_WEIGHT_TEXT, PolicyField.KNOCK_THREAT
     )
-    samples: int = integer(8, 1, 64, "knock_samples", _EXPERT_WEIGHT, PolicyField.KNOCK_SAMPLES)
+    samples: int = integer(8, 1, 64, "knock_samples", EXPERT_WEIGHT_TEXT, PolicyField.KNOCK_SAMPLES)
     game_push: int = integer(
-        0, -MAX_WEIGHT, MAX_WEIGHT, "game_push", _EXPERT_WEIGHT, PolicyField.GAME_PUSH
+        0, -MAX_WEIGHT, MAX_WEIGHT, "game_push", EXPERT_WEIGHT_TEXT, PolicyField.GAME_PUSH
     )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
@@ -490,8 +348,8 @@ class Tracking(Spec):
     value (its draws and discards), ``play_in`` is how many of the opponent's stock
     draws its sampled hands are played in (its knock rule, and a search's opponent model)."""
 
-    outs: int = integer(150, -MAX_WEIGHT, MAX_WEIGHT, "outs", _EXPERT_WEIGHT, PolicyField.OUTS)
-    play_in: int = integer(2, 0, 20, "play_in", _EXPERT_WEIGHT, PolicyField.PLAY_IN)
+    outs: int = integer(150, -MAX_WEIGHT, MAX_WEIGHT, "outs", EXPERT_WEIGHT_TEXT, PolicyField.OUTS)
+    play_in: int = integer(2, 0, 20, "play_in", EXPERT_WEIGHT_TEXT, PolicyField.PLAY_IN)
 
 
 #: The keys of the string form in the order it writes them (the order of every policy
@@ -575,15 +433,15 @@ class Policy:
         by the stated table whatever it reads of the opponent."""
         if isinstance(schedule, (int, np.integer)) and is_int(schedule):
             schedule = ((1, int(schedule)),)
-        schedule = _steps_tuple(schedule)
-        if alert is not None and _steps_tuple(alert) == schedule:
+        schedule = steps_tuple(schedule)
+        if alert is not None and steps_tuple(alert) == schedule:
             alert = None
         return replace(
             self,
             knock=replace(
                 self.knock,
                 schedule=schedule,
-                alert=None if alert is None else _steps_tuple(alert),
+                alert=None if alert is None else steps_tuple(alert),
                 racer=None,
             ),
         )

@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from .policies import SCHEDULE_TURNS, PolicyField
+from .policy_fields import SCHEDULE_TURNS, PolicyField
 
 FULL_DECK = np.int64((1 << 52) - 1)
 MAX_PAIRS = 32

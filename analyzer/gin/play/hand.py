@@ -38,20 +38,16 @@ True
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core.cards import check_card, format_card, to_mask
-from ...core.limits import SEED_MAX, check_int, check_seed
+from ...core.cards import check_card, format_card, to_indices, to_mask
 from ...core.rng import SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import (
     MAX_DRAWS,
-    OUTCOME_NAMES,
-    Phase,
     Slot,
     apply_big_gin,
     apply_discard,
@@ -67,16 +63,24 @@ from ..engine.transitions import (
     resolve_knock,
     see_next_stock_card,
     step,
-    stock_left,
     turn_upcard,
 )
 from ..evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ..model.knowledge import note_races, note_scores
 from ..model.policies import Policy
-from ..model.rules import STANDARD, Rules, resolve_rules
+from ..model.rules import STANDARD, Rules
 from .actions import KNOCK, MAX_ACTIONS, NO_TAKE, TAKE, legal_actions
-from .game_kernels import MAX_HANDS_PER_GAME
-from .moves import Move
+from .hand_inputs import (
+    card_list,
+    check_races,
+    check_scores,
+    check_seat,
+    deck_order,
+    policy_key,
+    rules_given,
+)
+from .hand_view import HandView
+from .moves import Move, move_between
 from .players import SearchPolicy, chosen_player, rollout_policy
 from .search import search_action
 from .stopping import run_stoppable
@@ -84,19 +88,8 @@ from .stopping import run_stoppable
 if TYPE_CHECKING:
     from .advisor.position import Position
 
-_PHASE_NAMES = {
-    Phase.OFFER: "offer",
-    Phase.DRAW: "draw",
-    Phase.DISCARD: "discard",
-    Phase.DONE: "done",
-}
 
-
-def _mask_cards(mask: int) -> tuple[int, ...]:
-    return tuple(card for card in range(52) if mask >> card & 1)
-
-
-class Hand:
+class Hand(HandView):
     """A hand's state array and the moves that change it (see the module notes).
 
     ``seed`` keys the random stream of the policies' choices (tie breaks, sampled knock
@@ -147,16 +140,16 @@ class Hand:
         ``hand_index`` (0 or more); ``scores``: the seats' game scores before the hand,
         each 0 up to below the rules' target; ``races``: each seat's read of its
         opponent (:attr:`races`)."""
-        rules = _rules(rules)
-        dealer = _check_seat(dealer, "dealer")
-        key = _policy_key(seed, hand_index)
+        rules = rules_given(rules)
+        dealer = check_seat(dealer, "dealer")
+        key = policy_key(seed, hand_index)
         if deck is None:
             order = np.empty(52, dtype=np.int8)
             shuffle_deck(np.array([key], dtype=np.uint64), order)
         else:
-            order = _deck_order(deck)
-        score0, score1 = _check_scores(scores, rules)
-        race0, race1 = _check_races(races)
+            order = deck_order(deck)
+        score0, score1 = check_scores(scores, rules)
+        race0, race1 = check_races(races)
         state = new_state()
         rules_array = rules.to_array()
         new_hand(state, order, np.int64(dealer), rules_array)
@@ -184,18 +177,18 @@ class Hand:
         ``throw_back``: the game played elsewhere lets a player throw back the card it
         just took from the pile (OpenSpiel's ``gin_rummy`` does; the analyzer's rules do
         not), so the view takes that throw from the opponent."""
-        rules = _rules(rules)
-        seat, dealer = _check_seat(seat, "seat"), _check_seat(dealer, "dealer")
-        key = _policy_key(seed, hand_index)
+        rules = rules_given(rules)
+        seat, dealer = check_seat(seat, "seat"), check_seat(dealer, "dealer")
+        key = policy_key(seed, hand_index)
         if not isinstance(throw_back, bool):
             raise TypeError(f"throw_back must be True or False, got {throw_back!r}")
         size = 11 if rules.opening == "eleven" and seat != dealer else 10
-        listed = _card_list(cards, "cards")
+        listed = card_list(cards, "cards")
         mask = to_mask(listed)  # ValueError naming a card listed twice
         if len(listed) != size:
             raise ValueError(f"seat {seat} is dealt {size} cards, got {len(listed)}")
-        score0, score1 = _check_scores(scores, rules)
-        race0, race1 = _check_races(races)
+        score0, score1 = check_scores(scores, rules)
+        race0, race1 = check_races(races)
         state = new_state()
         rules_array = rules.to_array()
         new_seat_view(state, np.int64(seat), np.int64(mask), np.int64(dealer), rules_array)
@@ -223,8 +216,8 @@ class Hand:
 
         if not isinstance(position, Position):
             raise TypeError(f"position must be an advisor Position, got {position!r}")
-        rules = _rules(rules)
-        key = _policy_key(seed, hand_index)
+        rules = rules_given(rules)
+        key = policy_key(seed, hand_index)
         assert position.stock is not None and position.turn is not None  # filled in
         i_deal = position.dealer == "me"
         hidden = position.hidden_pile()
@@ -266,132 +259,6 @@ class Hand:
         other.searched = self.searched
         other.knocked_by = self.knocked_by
         return other
-
-    # ------------------------------------------------------------------ reading
-    @property
-    def phase(self) -> str:
-        """``offer``, ``draw``, ``discard`` or ``done``."""
-        return _PHASE_NAMES[Phase(int(self.state[Slot.PHASE]))]
-
-    @property
-    def to_move(self) -> int:
-        return int(self.state[Slot.TURN])
-
-    @property
-    def dealer(self) -> int:
-        return int(self.state[Slot.DEALER])
-
-    def cards(self, seat: int) -> tuple[int, ...]:
-        """``seat``'s cards (in a view of the other seat: those known to be there)."""
-        return _mask_cards(self.hand_mask(seat))
-
-    def hand_mask(self, seat: int) -> int:
-        return int(self.state[Slot.HAND + _check_seat(seat, "seat")])
-
-    @property
-    def pile(self) -> tuple[int, ...]:
-        """The discard pile, bottom first."""
-        return tuple(int(c) for c in self.state[Slot.PILE : Slot.PILE + self.state[Slot.PILE_LEN]])
-
-    @property
-    def pile_top(self) -> int | None:
-        pile = self.pile
-        return pile[-1] if pile else None
-
-    @property
-    def upcard(self) -> int | None:
-        card = int(self.state[Slot.UPCARD])
-        return None if card < 0 else card
-
-    @property
-    def stock_left(self) -> int:
-        return int(stock_left(self.state))
-
-    @property
-    def last_stock_card(self) -> int | None:
-        """The card most recently drawn from the stock (None when unseen or none yet)."""
-        position = int(self.state[Slot.STOCK_POS]) - 1
-        card = int(self.state[Slot.DECK + position]) if position >= 21 else -1
-        return None if card < 0 else card
-
-    @property
-    def taken(self) -> int | None:
-        """The card taken from the pile this turn (it may not be thrown back)."""
-        card = int(self.state[Slot.TAKEN])
-        return None if card < 0 else card
-
-    @property
-    def draws(self) -> int:
-        return int(self.state[Slot.DRAWS])
-
-    @property
-    def offers(self) -> int:
-        """Upcard offers refused so far (0-2)."""
-        return int(self.state[Slot.OFFERS])
-
-    def own_turns(self, seat: int) -> int:
-        """``seat``'s draws this hand (its turn number)."""
-        return int(self.state[Slot.OWN_TURNS + _check_seat(seat, "seat")])
-
-    def took(self, seat: int) -> tuple[int, ...]:
-        """Cards ``seat`` took from the pile."""
-        return _mask_cards(int(self.state[Slot.TOOK + _check_seat(seat, "seat")]))
-
-    def threw(self, seat: int) -> tuple[int, ...]:
-        return _mask_cards(int(self.state[Slot.THREW + _check_seat(seat, "seat")]))
-
-    def held(self, seat: int) -> tuple[int, ...]:
-        """Cards ``seat`` took from the pile and still holds (public)."""
-        return _mask_cards(int(self.state[Slot.HELD + _check_seat(seat, "seat")]))
-
-    def refused(self, seat: int) -> tuple[int, ...]:
-        return _mask_cards(int(self.state[Slot.REFUSED + _check_seat(seat, "seat")]))
-
-    @property
-    def knock_limit(self) -> int:
-        """Most deadwood (points) a knock may keep in this hand."""
-        return int(self.state[Slot.KNOCK_LIMIT])
-
-    @property
-    def multiplier(self) -> int:
-        return int(self.state[Slot.MULTIPLIER])
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        return int(self.state[Slot.SCORE]), int(self.state[Slot.SCORE + 1])
-
-    @property
-    def races(self) -> tuple[int, int]:
-        """Each seat's read of its opponent: in how many earlier hands of the game the
-        opponent raced (:func:`analyzer.gin.model.knowledge.outraced`), as a game sets it
-        (policies with ``knock_racer`` or ``discard_racer`` play differently above 0)."""
-        return int(self.state[Slot.RACES]), int(self.state[Slot.RACES + 1])
-
-    def deadwood(self, seat: int) -> int:
-        """Least deadwood (points) of ``seat``'s cards."""
-        return int(min_deadwood_kernel(np.int64(self.hand_mask(seat))))
-
-    @property
-    def done(self) -> bool:
-        return self.phase == "done"
-
-    @property
-    def result(self) -> dict[str, int | str | None]:
-        """How a finished hand ended: outcome, winner (None: nobody), points (after the
-        multiplier), knocker and both deadwoods (None when there was no knock)."""
-        if not self.done:
-            raise ValueError("the hand is not over")
-        state = self.state
-        knocker = int(state[Slot.KNOCKER])
-        winner = int(state[Slot.WINNER])
-        return {
-            "outcome": OUTCOME_NAMES[int(state[Slot.OUTCOME])],
-            "winner": None if winner < 0 else winner,
-            "points": int(state[Slot.POINTS]),
-            "knocker": None if knocker < 0 else knocker,
-            "knocker_deadwood": int(state[Slot.KNOCKER_DEADWOOD]) if knocker >= 0 else None,
-            "defender_deadwood": int(state[Slot.DEFENDER_DEADWOOD]) if knocker >= 0 else None,
-        }
 
     @property
     def has_choice(self) -> bool:
@@ -453,7 +320,7 @@ class Hand:
         after = np.empty(52, dtype=np.int64)
         hand = self.hand_mask(self.to_move)
         discard_deadwoods_kernel(np.int64(hand | 1 << top), np.int64(hand), after)
-        return int(min(after[c] for c in _mask_cards(hand))) <= self.knock_limit
+        return int(min(after[c] for c in to_indices(hand))) <= self.knock_limit
 
     # ------------------------------------------------------------------ deciding
     def decide(self, player: Policy | SearchPolicy | str) -> Move:
@@ -469,7 +336,7 @@ class Hand:
         after = self.state.copy()
         policies = np.stack([policy.to_array(), policy.to_array()])
         step(after, self.rules_array, policies, self.rng, self.scratch)
-        return _move_between(self.state, after)
+        return move_between(self.state, after)
 
     def _search_move(self, player: SearchPolicy) -> Move:
         model_row = player.rollout.to_array()
@@ -578,7 +445,7 @@ class Hand:
         (:func:`analyzer.gin.model.knowledge.outraced`) see it."""
         if self.seat is None:
             raise ValueError("show_knock is for a seat view; a full hand scores its own knocks")
-        knocker = _check_seat(knocker, "knocker")
+        knocker = check_seat(knocker, "knocker")
         opponent = 1 - self.seat
         top = self.pile_top
         ended = (
@@ -592,15 +459,15 @@ class Hand:
             raise ValueError(
                 f"seat {knocker}'s last throw did not end the hand (phase {self.phase})"
             )
-        listed = _card_list(cards, "cards")
+        listed = card_list(cards, "cards")
         mask = to_mask(listed)  # ValueError naming a card listed twice
         if len(listed) != 10:
             raise ValueError(f"the opponent shows its 10 cards, got {len(listed)}")
         known = self.hand_mask(opponent)
-        missing = _mask_cards(known & ~mask)
+        missing = to_indices(known & ~mask)
         if missing:
             raise ValueError(f"the opponent is known to hold {format_card(missing[0])}")
-        for card in _mask_cards(mask & ~known):
+        for card in to_indices(mask & ~known):
             self._check_unseen(card)
         knocker_hand = mask if knocker == opponent else self.hand_mask(knocker)
         if min_deadwood_kernel(np.int64(knocker_hand)) > self.knock_limit:
@@ -642,94 +509,6 @@ def search_key(policy_key: int | np.uint64, decision: int) -> np.int64:
     wrapped = np.array(policy_key, dtype=np.uint64).view(np.int64)[()]
     key = stream_key(np.int64(wrapped ^ SEARCH_SALT), np.int64(decision))
     return np.int64(np.array(key, dtype=np.uint64).view(np.int64)[()])
-
-
-def _check_seat(value: object, name: str) -> int:
-    """A seat number: the integer 0 or 1 (not ``True``, not ``1.0``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be 0 or 1, got {value!r}")
-    if value not in (0, 1):
-        raise ValueError(f"{name} must be 0 or 1, got {value!r}")
-    return int(value)
-
-
-def _rules(value: object) -> Rules:
-    """Rules given as a :class:`Rules` or a preset name."""
-    if isinstance(value, Rules):
-        return value
-    if not isinstance(value, str):
-        raise TypeError(f"rules must be a Rules or a rules preset name, got {value!r}")
-    return resolve_rules(value)
-
-
-def _policy_key(seed: object, hand_index: object) -> np.uint64:
-    """The key of a hand's random stream: hand ``hand_index`` (0 or more) of ``seed``
-    (0 <= seed < 2**63)."""
-    seed = check_seed(seed)
-    hand_index = check_int(hand_index, "hand_index", 0, SEED_MAX)
-    return stream_key(np.int64(seed), np.int64(hand_index))
-
-
-def _card_list(cards: object, name: str) -> list[int]:
-    """``cards`` as a list of card indices, when it is a sequence or an array of them (a
-    string or a mask is a ``TypeError``: a hand's cards are listed one by one); a value
-    that is no card index 0-51 is a ``ValueError`` naming it, before any conversion, so
-    that none wraps around into a card."""
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, (Sequence, np.ndarray)):
-        raise TypeError(f"{name} must be a list of card indices 0-51, got {cards!r}")
-    return [check_card(card) for card in cards]
-
-
-def _deck_order(deck: object) -> npt.NDArray[np.int8]:
-    """A deck order: the 52 card indices, each once."""
-    order = _card_list(deck, "deck")
-    if len(order) != 52:
-        raise ValueError(f"a deck order holds the 52 cards, got {len(order)} values")
-    to_mask(order)  # ValueError naming a card listed twice
-    return np.array(order, dtype=np.int8)
-
-
-def _check_races(races: object) -> tuple[int, int]:
-    """Each seat's read of its opponent: two counts of earlier hands of the game, each
-    0 up to the most hands a game is played (``MAX_HANDS_PER_GAME``)."""
-    if isinstance(races, (str, bytes)) or not isinstance(races, (Sequence, np.ndarray)):
-        raise TypeError(f"races must be a pair of integers (seat 0's, seat 1's), got {races!r}")
-    if len(races) != 2:
-        raise ValueError(f"races must be a pair of integers (seat 0's, seat 1's), got {races!r}")
-    first, second = (
-        check_int(count, f"races[{seat}]", 0, MAX_HANDS_PER_GAME)
-        for seat, count in enumerate(races)
-    )
-    return first, second
-
-
-def _check_scores(scores: object, rules: Rules) -> tuple[int, int]:
-    """The seats' game scores before a hand: two integers, each 0 up to below the rules'
-    target (a game is over at the target)."""
-    if isinstance(scores, (str, bytes)) or not isinstance(scores, (Sequence, np.ndarray)):
-        raise TypeError(f"scores must be a pair of integers (seat 0's, seat 1's), got {scores!r}")
-    if len(scores) != 2:
-        raise ValueError(f"scores must be a pair of integers (seat 0's, seat 1's), got {scores!r}")
-    low, high = 0, rules.target - 1
-    first, second = (
-        check_int(score, f"scores[{seat}]", low, high) for seat, score in enumerate(scores)
-    )
-    return first, second
-
-
-def _move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -> Move:
-    """The move that took the state ``before`` to ``after`` (one :func:`step`)."""
-    phase = before[Slot.PHASE]
-    if phase == Phase.DRAW and after[Slot.PHASE] == Phase.DONE:
-        return Move("end")
-    if phase == Phase.OFFER:
-        return Move("take") if after[Slot.TAKEN] >= 0 else Move("pass")
-    if phase == Phase.DRAW:
-        return Move("take") if after[Slot.TAKEN] >= 0 else Move("draw")
-    if after[Slot.PILE_LEN] == before[Slot.PILE_LEN]:
-        return Move("big_gin")
-    card = int(after[Slot.PILE + after[Slot.PILE_LEN] - 1])
-    return Move("knock", card) if after[Slot.PHASE] == Phase.DONE else Move("discard", card)
 
 
 __all__ = ["Hand", "search_key"]

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from ...core.cards import check_card, format_card
+from ..model.state import Phase, Slot
 
 MOVE_KINDS = ("pass", "take", "draw", "discard", "knock", "big_gin", "end")
 
@@ -30,3 +34,18 @@ class Move:
 
     def __str__(self) -> str:
         return self.kind if self.card is None else f"{self.kind} {format_card(self.card)}"
+
+
+def move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -> Move:
+    """The move that took the state ``before`` to ``after`` (one :func:`step`)."""
+    phase = before[Slot.PHASE]
+    if phase == Phase.DRAW and after[Slot.PHASE] == Phase.DONE:
+        return Move("end")
+    if phase == Phase.OFFER:
+        return Move("take") if after[Slot.TAKEN] >= 0 else Move("pass")
+    if phase == Phase.DRAW:
+        return Move("take") if after[Slot.TAKEN] >= 0 else Move("draw")
+    if after[Slot.PILE_LEN] == before[Slot.PILE_LEN]:
+        return Move("big_gin")
+    card = int(after[Slot.PILE + after[Slot.PILE_LEN] - 1])
+    return Move("knock", card) if after[Slot.PHASE] == Phase.DONE else Move("discard", card)

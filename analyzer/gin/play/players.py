@@ -29,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.limits import MAX_LISTED_PLAYERS, SEARCH_RANGES, check_search_parameter
-from ..model.policies import PRESETS, Policy, PolicyField, parse_policy, policy_name
+from ..model.policies import PRESETS, Policy, parse_policy, policy_name
+from ..model.policy_fields import PolicyField
 
 
 class SearchField(IntEnum):

@@ -66,7 +66,7 @@ from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 from ..engine.transitions import Phase, Slot, advance, has_choice, knock_threshold, step
-from ..model.policies import PolicyField
+from ..model.policy_fields import PolicyField
 from .actions import MAX_ACTIONS, apply_action, knock_alternatives, legal_actions, policy_action
 from .players import MODEL_ROW, Sampler, Scope, SearchField
 from .stopping import stop_asked

@@ -32,7 +32,8 @@ from ..engine.transitions import (
     knock_deadwood,
     new_hand,
 )
-from ..model.policies import SCHEDULE_TURNS, Policy, PolicyField
+from ..model.policies import Policy
+from ..model.policy_fields import SCHEDULE_TURNS, PolicyField
 from ..model.rules import Rules
 
 #: Own turns tracked separately; later turns are pooled into the last row.

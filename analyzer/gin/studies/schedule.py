@@ -15,7 +15,8 @@ import pandas as pd
 
 from ...core.progress import Progress, advance, scaled, tell_total
 from ...core.rng import offset_seed
-from ..model.policies import SCHEDULE_TURNS, Policy
+from ..model.policies import Policy
+from ..model.policy_fields import SCHEDULE_TURNS
 from ..model.rules import Rules
 from .compare import Arm, compare_games, compare_hands
 
