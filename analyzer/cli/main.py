@@ -51,6 +51,7 @@ COMMANDS = {
     "panel-equilibrium": "analyzer.cli.panel:panel_equilibrium_command",
     "agent": "analyzer.cli.agent:agent_command",
     "serve": "analyzer.cli.serve:serve_command",
+    "warm": "analyzer.cli.warm:warm_command",
 }
 
 

@@ -147,8 +147,9 @@ def announce_compile() -> None:
     from .._kernel_cache import cache_dir
 
     print(
-        "compiling kernels for this command (first use only: usually under a minute, a few "
-        f"minutes for report; then cached in {cache_dir().parent})",
+        "compiling kernels for this command (first use only: up to about a minute and a half, "
+        f"a few minutes for report; then cached in {cache_dir().parent}; 'analyzer warm' "
+        "compiles every command's ahead)",
         file=sys.stderr,
         flush=True,
     )

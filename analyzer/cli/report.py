@@ -13,7 +13,7 @@ from ..core.limits import MAX_REPORT_DEALS
 from ..core.progress import Progress
 from .files import check_out_folder
 from .inputs import JOBS, SEED, fail
-from .progress import progress_bar
+from .progress import progress_bar, progress_hidden
 from .run_control import (
     checkpoint_options,
     interrupted,
@@ -21,6 +21,7 @@ from .run_control import (
     scheduler_option,
     set_jobs,
 )
+from .warm import start_beside
 
 if TYPE_CHECKING:
     from ..report.common import ReportStep
@@ -140,13 +141,23 @@ def report_command(
         "only": sections,
         "out": str(Path(out).absolute()),
     }
+    # the whole report leaves every kernel compiled: those of the advisor and plain
+    # rummy compile in a second process while this one compiles the engine's
+    whole = sections is None and not quick and scheduler is None
+    beside = start_beside() if whole else None
     with run_checkpoint(checkpoint, resume, identity) as saved:
         try:
             with bars:
                 path = generate_report(config, sections)
         except KeyboardInterrupt:
+            if beside is not None:
+                beside.terminate()
             interrupted(False, None, saved)
     click.echo(f"wrote {path} (run times appended to {path.parent / RUN_TIMES_LOG})")
+    if beside is not None and beside.poll() is None:
+        if not progress_hidden(no_progress):
+            click.echo("finishing the advisor's kernels (first run only)", err=True)
+        beside.wait()
 
 
 @dataclass
