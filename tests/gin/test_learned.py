@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli.main import cli
+from analyzer.core.melds import meld_table
 from analyzer.gin.decisions.choose import choose_discard
 from analyzer.gin.decisions.learned import WEIGHT_KEYS
 from analyzer.gin.engine.transitions import (
@@ -18,7 +19,7 @@ from analyzer.gin.engine.transitions import (
     new_scratch,
     new_state,
 )
-from analyzer.gin.evaluator.future import future_deadwood
+from analyzer.gin.evaluator.future import future_deadwood, meld_partners
 from analyzer.gin.evaluator.partition import (
     best_discard_kernel,
     least_after_throw_kernel,
@@ -49,8 +50,8 @@ PLAIN = ",".join(
 def test_future_deadwood_equals_the_mean_of_the_seven_best_draws_over_the_whole_pool(
     hand_cards, pool_cards
 ):
-    """Only the pool's cards that touch the hand are evaluated in full; trying every card
-    of the pool and every throw confirms it."""
+    """Only the pool's cards that make a meld with two cards of the hand are evaluated in
+    full; trying every card of the pool and every throw confirms it."""
     hand = np.int64(sum(1 << c for c in hand_cards))
     pool_cards = [c for c in pool_cards if c not in hand_cards]
     pool = np.int64(sum(1 << c for c in pool_cards))
@@ -59,6 +60,21 @@ def test_future_deadwood_equals_the_mean_of_the_seven_best_draws_over_the_whole_
     every = sorted(best_discard_kernel(hand | 1 << c, hand | 1 << c, work)[0] for c in pool_cards)
     expected = np.mean(every[:7]) if every else float(min_deadwood_kernel(hand))
     assert fast == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=16, unique=True))
+def test_meld_partners_are_the_cards_in_some_meld_with_the_hand(cards):
+    """Every legal meld tried: a card outside the hand is a partner exactly when some meld
+    holds it and otherwise only cards of the hand."""
+    hand = sum(1 << c for c in cards)
+    melds = [int(m) for m in meld_table().masks]
+    expected = 0
+    for card in set(range(52)) - set(cards):
+        bit = 1 << card
+        if any(m & bit and not m & ~(hand | bit) for m in melds):
+            expected |= bit
+    assert int(meld_partners(np.int64(hand))) == expected
 
 
 def test_with_only_the_deadwood_weighed_it_plays_every_hand_as_the_high_rule():

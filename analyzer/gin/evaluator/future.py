@@ -3,9 +3,9 @@ drawing one card of a pool and throwing any of the 11 (the term of the EAAI agen
 discard, :mod:`analyzer.gin.decisions.marjj`, and a feature of the learned discard,
 :mod:`analyzer.gin.decisions.learned`).
 
-Exact, and cheap: only drawn cards that can join a meld with the hand are evaluated in
-full, each at about the cost of one minimum-deadwood search
-(:func:`least_after_throw_kernel`)."""
+Exact, and cheap: only drawn cards that make a meld with two cards of the hand
+(:func:`meld_partners`) are evaluated in full, each at about the cost of one
+minimum-deadwood search (:func:`least_after_throw_kernel`)."""
 
 from __future__ import annotations
 
@@ -13,28 +13,41 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.cards import CARD_POINTS, NEAR1, RANK_MATES
-from ...core.lanes import bit_index
+from ...core.cards import CARD_POINTS
+from ...core.lanes import LANE_MASK, popcount, split_lanes
 from .partition import least_after_throw_kernel
 
 #: How many of the lowest next-draw deadwoods the term averages.
 FUTURE_CARDS = 7
 
 
-#: For each card, the cards a meld with it must contain one of: its rank in the other
-#: suits and the ranks next to it in its suit.
-_NEIGHBOURS = RANK_MATES | NEAR1
+def _cards_worth() -> npt.NDArray[np.int64]:
+    """Entry ``v``: the mask of the cards worth ``v`` points (1-10)."""
+    masks = np.zeros(11, dtype=np.int64)
+    for card, points in enumerate(CARD_POINTS):
+        masks[points] |= np.int64(1) << np.int64(card)
+    return masks
+
+
+_CARDS_WORTH = _cards_worth()
 
 
 @njit(cache=True)
-def touching(hand: np.int64) -> np.int64:
-    """The cards outside ``hand`` that can join a meld with cards of ``hand``."""
-    out = np.int64(0)
-    rest = hand
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        out |= _NEIGHBOURS[bit_index(bit)]
+def meld_partners(hand: np.int64) -> np.int64:
+    """The cards outside ``hand`` that make a meld with two cards of ``hand``: a third or
+    fourth card of a rank the hand holds twice, or a card with two of its suit in a run of
+    three (the two below it, the two above it, or one on each side; aces low only).  Every
+    meld of a card and cards of the hand holds one of these melds of three, so a card not
+    listed is in no meld of the hand with it."""
+    c, d, h, s = split_lanes(hand)
+    pairs = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s)
+    out = pairs | pairs << 13 | pairs << 26 | pairs << 39
+    for suit in range(4):
+        lane = (hand >> (13 * suit)) & LANE_MASK
+        ends = (
+            ((lane >> 1) & (lane >> 2)) | ((lane << 1) & (lane >> 1)) | ((lane << 1) & (lane << 2))
+        )
+        out |= (ends & LANE_MASK) << (13 * suit)
     return out & ~hand
 
 
@@ -65,17 +78,22 @@ def future_deadwood(
     11 (points; ``deadwood`` when the pool is empty); ``lowest`` is work space of
     ``FUTURE_CARDS`` entries.
 
-    A drawn card that touches no card of the hand is in no meld of the 11, so it is thrown
-    again (``deadwood``) or kept in place of the throw that leaves the 9 other cards the
-    least deadwood."""
-    near = touching(hand10)
+    A drawn card that makes no meld with two cards of the hand is in no meld of the 11, so
+    it is thrown again (``deadwood``) or kept in place of the throw that leaves the 9 other
+    cards the least deadwood."""
+    near = meld_partners(hand10)
     nine = least_after_throw_kernel(hand10)
     kept = np.int64(0)
-    rest = pool & ~near
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        kept = _keep_lowest(lowest, kept, min(deadwood, nine + CARD_POINTS[bit_index(bit)]))
+    apart = pool & ~near
+    # the other cards' values depend only on their points and grow with them: count the
+    # cards of each value, lowest first, until no more can be among the lowest
+    for points in range(1, 11):
+        value = min(deadwood, nine + points)
+        if kept == FUTURE_CARDS and value >= lowest[kept - 1]:
+            break
+        count = min(popcount(apart & _CARDS_WORTH[points]), np.int64(FUTURE_CARDS))
+        for _ in range(count):
+            kept = _keep_lowest(lowest, kept, value)
     rest = pool & near
     while rest:
         bit = rest & -rest
@@ -89,4 +107,4 @@ def future_deadwood(
     return total / kept
 
 
-__all__ = ["FUTURE_CARDS", "future_deadwood", "touching"]
+__all__ = ["FUTURE_CARDS", "future_deadwood", "meld_partners"]
