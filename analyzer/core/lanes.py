@@ -102,6 +102,15 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def run_outs(lane: np.int64) -> np.int64:
+    """Ranks outside a 13-bit suit lane that make a run of three with two of its cards
+    (the two below, the two above, or one on each side; aces low only)."""
+    adjacent = lane & (lane >> 1)
+    gaps = lane & (lane >> 2) & ~(lane >> 1)
+    return ((adjacent >> 1) | (adjacent << 2) | (gaps << 1)) & LANE_MASK & ~lane
+
+
+@njit(cache=True)
 def split_lanes(mask: np.int64) -> tuple[np.int64, np.int64, np.int64, np.int64]:
     """The four 13-bit suit lanes (clubs, diamonds, hearts, spades) of a 52-bit mask."""
     return (

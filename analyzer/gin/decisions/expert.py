@@ -80,7 +80,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import LANE_MASK, bit_index, split_lanes
+from ...core.lanes import bit_index, run_outs, split_lanes
 from ..evaluator.layoffs import layoff_deadwood_kernel
 from ..evaluator.partition import (
     best_arrangement_kernel,
@@ -109,14 +109,6 @@ _STOP_MARGIN = 500.0
 
 
 @njit(cache=True)
-def _lane_outs(lane: np.int64) -> np.int64:
-    """Ranks that complete a run with two cards of a 13-bit suit lane."""
-    adjacent = lane & (lane >> 1)
-    gaps = lane & (lane >> 2) & ~(lane >> 1)
-    return ((adjacent >> 1) | (adjacent << 2) | (gaps << 1)) & LANE_MASK & ~lane
-
-
-@njit(cache=True)
 def outs_mask(hand: np.int64) -> np.int64:
     """Cards completing a set with a pair of ``hand`` or a run with two of its cards
     (one or two ranks apart in a suit)."""
@@ -124,10 +116,10 @@ def outs_mask(hand: np.int64) -> np.int64:
     two = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s)
     three = (c & d & h) | (c & d & s) | (c & h & s) | (d & h & s)
     pairs = two & ~three
-    out = _lane_outs(c) | (pairs & ~c)
-    out |= (_lane_outs(d) | (pairs & ~d)) << 13
-    out |= (_lane_outs(h) | (pairs & ~h)) << 26
-    out |= (_lane_outs(s) | (pairs & ~s)) << 39
+    out = run_outs(c) | (pairs & ~c)
+    out |= (run_outs(d) | (pairs & ~d)) << 13
+    out |= (run_outs(h) | (pairs & ~h)) << 26
+    out |= (run_outs(s) | (pairs & ~s)) << 39
     return out
 
 

@@ -14,7 +14,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import LANE_MASK, popcount, split_lanes
+from ...core.lanes import popcount, run_outs, split_lanes
 from .partition import least_after_throw_kernel
 
 #: How many of the lowest next-draw deadwoods the term averages.
@@ -42,12 +42,7 @@ def meld_partners(hand: np.int64) -> np.int64:
     c, d, h, s = split_lanes(hand)
     pairs = (c & d) | (c & h) | (c & s) | (d & h) | (d & s) | (h & s)
     out = pairs | pairs << 13 | pairs << 26 | pairs << 39
-    for suit in range(4):
-        lane = (hand >> (13 * suit)) & LANE_MASK
-        ends = (
-            ((lane >> 1) & (lane >> 2)) | ((lane << 1) & (lane >> 1)) | ((lane << 1) & (lane << 2))
-        )
-        out |= (ends & LANE_MASK) << (13 * suit)
+    out |= run_outs(c) | run_outs(d) << 13 | run_outs(h) << 26 | run_outs(s) << 39
     return out & ~hand
 
 
