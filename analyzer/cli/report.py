@@ -144,8 +144,8 @@ def report_command(
     # the whole report leaves every kernel compiled: those of the advisor and plain
     # rummy compile in a second process while this one compiles the engine's
     whole = sections is None and not quick and scheduler is None
-    beside = start_beside() if whole else None
     with run_checkpoint(checkpoint, resume, identity) as saved:
+        beside = start_beside() if whole else None
         try:
             with bars:
                 path = generate_report(config, sections)

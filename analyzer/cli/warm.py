@@ -8,13 +8,14 @@ commands whose kernels it compiles; the groups run in separate processes, since 
 compiler uses one core, and every later process loads what they cached.  Groups that
 compile the same inner kernels would compile them twice, so a group gathers the
 commands that share them: ``engine`` (the game engine and every policy: ``simulate``,
-``games`` of two to four players, the studies built on them), ``rummy`` (plain rummy shares nothing with gin),
-``advisor`` (its rollouts) and ``tables`` (small kernels of their own).
+``games`` of two to four players, the studies built on them), ``rummy`` (plain rummy
+shares nothing with gin), ``advisor`` (its rollouts) and ``tables`` (small kernels of
+their own).
 
-``analyzer report`` runs :data:`BESIDE_REPORT` in one process beside itself (unless a warm-up
-of these sources has compiled them, or ``$ANALYZER_WARM_BESIDE`` is ``0``, as in the test
-suite, which compiles them in its own tests): the report compiles the others on its own,
-and then leaves every kernel compiled.
+``analyzer report`` runs :data:`BESIDE_REPORT` in one process beside itself (unless a
+warm-up of these sources has compiled them, or ``$ANALYZER_WARM_BESIDE`` is ``0``, as in
+the test suite, which compiles them in its own tests): the report compiles the others on
+its own, and then leaves every kernel compiled.
 """
 
 from __future__ import annotations

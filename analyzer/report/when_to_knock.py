@@ -17,14 +17,8 @@ from ..gin.model.rules import resolve_rules
 from ..gin.play.players import parse_player
 from ..gin.studies.answers import FAMILIES, KnockAnswers, knock_answers
 from ..gin.studies.equilibrium import equilibrium_work, knock_equilibrium
-from ..gin.studies.exploit import (
-    panel,
-    table_of,
-)
+from ..gin.studies.exploit import panel, table_of
 from .files import make_folder, write_csv, write_text
-
-#: Folders inside the report folder: the box's answers (standard rules), the answers for
-#: the other rules presets (one subfolder each) and ``analyzer equilibrium --out``.
 from .knock_answer import (
     ROBUST_FOLDER,
     SMALL_EQUILIBRIUM_ITERATIONS,

@@ -1,6 +1,8 @@
 """The plotly figures and subtitles of the strategy page (:mod:`analyzer.web.strategy`),
 built from committed tables, as JSON-ready dicts with no title of their own."""
 
+from __future__ import annotations
+
 import json
 from typing import Any
 

@@ -76,7 +76,7 @@ from .hand_inputs import (
     check_scores,
     check_seat,
     deck_order,
-    policy_key,
+    hand_stream_key,
     rules_given,
 )
 from .hand_view import HandView
@@ -142,7 +142,7 @@ class Hand(HandView):
         opponent (:attr:`races`)."""
         rules = rules_given(rules)
         dealer = check_seat(dealer, "dealer")
-        key = policy_key(seed, hand_index)
+        key = hand_stream_key(seed, hand_index)
         if deck is None:
             order = np.empty(52, dtype=np.int8)
             shuffle_deck(np.array([key], dtype=np.uint64), order)
@@ -179,7 +179,7 @@ class Hand(HandView):
         not), so the view takes that throw from the opponent."""
         rules = rules_given(rules)
         seat, dealer = check_seat(seat, "seat"), check_seat(dealer, "dealer")
-        key = policy_key(seed, hand_index)
+        key = hand_stream_key(seed, hand_index)
         if not isinstance(throw_back, bool):
             raise TypeError(f"throw_back must be True or False, got {throw_back!r}")
         size = 11 if rules.opening == "eleven" and seat != dealer else 10
@@ -217,7 +217,7 @@ class Hand(HandView):
         if not isinstance(position, Position):
             raise TypeError(f"position must be an advisor Position, got {position!r}")
         rules = rules_given(rules)
-        key = policy_key(seed, hand_index)
+        key = hand_stream_key(seed, hand_index)
         assert position.stock is not None and position.turn is not None  # filled in
         i_deal = position.dealer == "me"
         hidden = position.hidden_pile()

@@ -35,7 +35,7 @@ def rules_given(value: object) -> Rules:
     return resolve_rules(value)
 
 
-def policy_key(seed: object, hand_index: object) -> np.uint64:
+def hand_stream_key(seed: object, hand_index: object) -> np.uint64:
     """The key of a hand's random stream: hand ``hand_index`` (0 or more) of ``seed``
     (0 <= seed < 2**63)."""
     seed = check_seed(seed)
@@ -96,6 +96,6 @@ __all__ = [
     "check_scores",
     "check_seat",
     "deck_order",
-    "policy_key",
+    "hand_stream_key",
     "rules_given",
 ]
