@@ -102,6 +102,19 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def cards_at_most(cards: np.int64, values: npt.NDArray[np.int64], limit: np.int64) -> np.int64:
+    """The cards ``c`` of the mask ``cards`` whose ``values[c]`` is at most ``limit``."""
+    out = np.int64(0)
+    rest = cards
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        if values[bit_index(bit)] <= limit:
+            out |= bit
+    return out
+
+
+@njit(cache=True)
 def run_outs(lane: np.int64) -> np.int64:
     """Ranks outside a 13-bit suit lane that make a run of three with two of its cards
     (the two below, the two above, or one on each side; aces low only)."""

@@ -52,7 +52,7 @@ def _tied_choices(session: AgentSession) -> set[int]:
     """The cards the replica might throw now (its ties), from the session's state."""
     state = _state(session).copy()
     me = np.int64(session.me)
-    mask = int(marjj_choices(state, me, np.zeros(52, dtype=np.int64)))
+    mask = int(marjj_choices(state, me, np.zeros(52, dtype=np.int64), np.zeros(0, dtype=np.int64)))
     return {c for c in range(52) if mask >> c & 1}
 
 

@@ -58,7 +58,7 @@ def position(hand, own_turns=1, threw="", opponent_threw="", opponent_took=""):
 
 
 def choices(state):
-    found = int(marjj_choices(state, np.int64(0), np.zeros(52, np.int64)))
+    found = int(marjj_choices(state, np.int64(0), np.zeros(52, np.int64), np.zeros(0, np.int64)))
     return {cards.format_card(c) for c in range(52) if found >> c & 1}
 
 
@@ -152,7 +152,7 @@ def test_a_card_melded_in_one_best_set_is_a_candidate_when_unmelded_in_another()
     state = position("8S 9S TS 9H 9D 2C 3C 4C 2H 3H 4H")
     assert choices(state) <= {"8s", "Ts", "9h", "9d"}
     scratch = np.zeros(52, np.int64)
-    marjj_choices(state, np.int64(0), scratch)
+    marjj_choices(state, np.int64(0), scratch, np.zeros(0, np.int64))
     for text, left in (("8S", 18 - 8), ("TS", 18 - 10), ("9H", 18 - 9), ("9D", 18 - 9)):
         assert scratch[card(text)] == left
 

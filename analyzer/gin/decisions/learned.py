@@ -35,8 +35,8 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index
-from ..evaluator.future import FUTURE_CARDS, future_deadwood
+from ...core.lanes import bit_index, cards_at_most
+from ..evaluator.future import future_deadwood, lowest_space
 from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
 from .expert import _better_high, danger, knock_choice, live_outs
@@ -44,17 +44,6 @@ from .marjj import marjj_seen, opponent_score
 
 #: The features of a throw, in the order of the weights (see the module notes).
 FEATURES = ("deadwood", "future", "future_late", "outs", "danger", "late_points", "table")
-N_FEATURES = len(FEATURES)
-#: The policy fields holding the weights of ``FEATURES``, in order.
-WEIGHT_FIELDS = (
-    PolicyField.LEARNED_DEADWOOD,
-    PolicyField.LEARNED_FUTURE,
-    PolicyField.LEARNED_FUTURE_LATE,
-    PolicyField.LEARNED_OUTS,
-    PolicyField.LEARNED_DANGER,
-    PolicyField.LEARNED_LATE,
-    PolicyField.LEARNED_TABLE,
-)
 #: The string-form keys of those fields.
 WEIGHT_KEYS = (
     "learned_deadwood",
@@ -77,9 +66,8 @@ def throw_features(
     probs: npt.NDArray[np.float64],
     unseen: np.int64,
     lowest: npt.NDArray[np.int64],
-    out: npt.NDArray[np.float64],
-) -> None:
-    """Fill ``out`` (``N_FEATURES``) with the features of throwing ``card`` (leaving
+) -> tuple[float, float, float, float, float, float, float]:
+    """The features (:data:`FEATURES`, in order) of throwing ``card`` (leaving
     ``deadwood`` points) for ``player`` holding 11 cards (see the module notes);
     ``probs`` and ``unseen`` are the opponent-hand inference; ``lowest`` is work space of
     ``FUTURE_CARDS`` entries."""
@@ -87,36 +75,15 @@ def throw_features(
     hand10 = hand & ~(np.int64(1) << card)
     share = min(stock_left(state) / _FULL_STOCK, 1.0)
     future = future_deadwood(hand10, deadwood, unseen, lowest)
-    seen = marjj_seen(state, player)
-    out[0] = deadwood
-    out[1] = future
-    out[2] = future * (1.0 - share)
-    out[3] = share * live_outs(hand10, unseen, probs)
-    out[4] = danger(card, probs)
-    out[5] = (1.0 - share) * CARD_POINTS[card]
-    out[6] = opponent_score(card, hand, seen, state[Slot.TOOK + 1 - player])
-
-
-@njit(cache=True)
-def window_throws(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    candidates: np.int64,
-    least: np.int64,
-    deadwoods: npt.NDArray[np.int64],
-    policy: npt.NDArray[np.int64],
-) -> np.int64:
-    """The throws of ``candidates`` the learned discard weighs: those leaving at most
-    ``learned_window`` points more than the least deadwood ``least``."""
-    window = policy[PolicyField.LEARNED_WINDOW]
-    out = np.int64(0)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if deadwoods[bit_index(bit)] <= least + window:
-            out |= bit
-    return out
+    return (
+        np.float64(deadwood),
+        future,
+        future * (1.0 - share),
+        share * live_outs(hand10, unseen, probs),
+        danger(card, probs),
+        (1.0 - share) * CARD_POINTS[card],
+        opponent_score(card, hand, marjj_seen(state, player), state[Slot.TOOK + 1 - player]),
+    )
 
 
 @njit(cache=True)
@@ -129,31 +96,35 @@ def learned_discard(
     work: npt.NDArray[np.int64],
 ) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards (``scratch``: 52
-    int64, ``work``: 58, as :func:`analyzer.gin.decisions.expert.expert_discard`)."""
+    int64, ``work``: 58 as :func:`analyzer.gin.decisions.expert.expert_discard`, or 65 to hold
+    the next-draw term's work space as well, :func:`analyzer.gin.evaluator.future.lowest_space`)."""
     candidates, least, knock_card, knock, unseen = knock_choice(
         state, player, policy, rng, scratch, work
     )
     if knock:
         return knock_card, True
     probs = work[:52].view(np.float64)
-    weights = np.empty(N_FEATURES, dtype=np.float64)
-    for k in range(N_FEATURES):
-        weights[k] = policy[WEIGHT_FIELDS[k]]
+    deadwood_weight = policy[PolicyField.LEARNED_DEADWOOD]
     if state[Slot.RACES + player] > 0:
-        weights[0] += policy[PolicyField.LEARNED_RACER_DEADWOOD]
-    features = np.empty(N_FEATURES, dtype=np.float64)
-    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
+        deadwood_weight += policy[PolicyField.LEARNED_RACER_DEADWOOD]
+    lowest = lowest_space(work)
     best_card = np.int64(-1)
     best_score = np.inf
-    rest = window_throws(state, player, candidates, least, scratch, policy)
+    # only the throws leaving at most learned_window points more than the least
+    rest = cards_at_most(candidates, scratch, least + policy[PolicyField.LEARNED_WINDOW])
     while rest:
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        throw_features(state, player, card, scratch[card], probs, unseen, lowest, features)
-        score = 0.0
-        for k in range(N_FEATURES):
-            score += weights[k] * features[k]
+        features = throw_features(state, player, card, scratch[card], probs, unseen, lowest)
+        # the features' weighted sum, in the order of FEATURES (the fit's order)
+        score = 0.0 + deadwood_weight * features[0]
+        score += policy[PolicyField.LEARNED_FUTURE] * features[1]
+        score += policy[PolicyField.LEARNED_FUTURE_LATE] * features[2]
+        score += policy[PolicyField.LEARNED_OUTS] * features[3]
+        score += policy[PolicyField.LEARNED_DANGER] * features[4]
+        score += policy[PolicyField.LEARNED_LATE] * features[5]
+        score += policy[PolicyField.LEARNED_TABLE] * features[6]
         if score < best_score or (score == best_score and _better_high(card, best_card)):
             best_card, best_score = card, score
     return best_card, False
@@ -161,10 +132,7 @@ def learned_discard(
 
 __all__ = [
     "FEATURES",
-    "N_FEATURES",
-    "WEIGHT_FIELDS",
     "WEIGHT_KEYS",
     "learned_discard",
     "throw_features",
-    "window_throws",
 ]

@@ -45,9 +45,9 @@ as the original's ``deadwood < 11 && turns < 4``).
 
 Kernels (pure functions of the state; small local arrays only):
 ``marjj_seen(state, player)``; ``marjj_wants_upcard(state, player, scratch)`` (``scratch``:
-52 int64); ``marjj_choices(state, player, scratch)`` -> the mask of cards it would throw (ties);
+52 int64); ``marjj_choices(state, player, scratch, work)`` -> the mask of cards it would throw (ties);
 ``marjj_discard(state, player, policy, rng, scratch, work)`` -> (card, knock)
-(``scratch``: 52 int64; ``work`` is unused, the discard rules' common signature).
+(``scratch``: 52 int64; ``work``: any, its next-draw term's work space when long enough).
 """
 
 from __future__ import annotations
@@ -57,9 +57,9 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index, popcount
+from ...core.lanes import bit_index, cards_at_most, popcount
 from ...core.rng import next_below
-from ..evaluator.future import FUTURE_CARDS, future_deadwood
+from ..evaluator.future import future_deadwood, lowest_space
 from ..evaluator.partition import (
     best_discard_kernel,
     discard_deadwoods_kernel,
@@ -364,11 +364,14 @@ def marjj_choices(
     state: npt.NDArray[np.int64],
     player: np.int64,
     scratch: npt.NDArray[np.int64],
+    work: npt.NDArray[np.int64],
 ) -> np.int64:
     """The cards MARJJ would throw now, holding 11 cards (one card, or the cards tied for
     its best score, or every card leaving gin: the original throws the first of those in
     the order its hand was dealt and drawn); ``scratch[c]`` is left holding the deadwood
-    after throwing ``c`` for every card ``c`` but one just taken from the pile."""
+    after throwing ``c`` for every card ``c`` but one just taken from the pile; ``work``
+    may hold the next-draw term's work space
+    (:func:`analyzer.gin.evaluator.future.lowest_space`; any array will do)."""
     hand = state[Slot.HAND + player]
     allowed = hand
     if state[Slot.TAKEN] >= 0:
@@ -409,20 +412,14 @@ def marjj_choices(
             gin |= bit
     if gin:
         return gin
-    kept = np.int64(0)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if scratch[bit_index(bit)] <= least + POINT_WINDOW:
-            kept |= bit
+    kept = cards_at_most(candidates, scratch, least + POINT_WINDOW)
     if popcount(kept) == 1:
         return kept
     seen = marjj_seen(state, player)
     unseen = FULL_DECK & ~seen
     opponent_took = state[Slot.TOOK + 1 - player]
     decay = FUTURE_DECAY ** np.float64(state[Slot.OWN_TURNS + player] - 1)
-    lowest = np.empty(FUTURE_CARDS, dtype=np.int64)
+    lowest = lowest_space(work)
     best = np.inf
     ties = np.int64(0)
     rest = kept
@@ -454,6 +451,6 @@ def marjj_discard(
     """(card to throw, whether to knock) for ``player`` holding 11 cards: one of
     :func:`marjj_choices` uniformly at random, and a knock when the deadwood it leaves is
     0 or within the knock schedule's threshold for this turn."""
-    card = _pick(marjj_choices(state, player, scratch), rng)
+    card = _pick(marjj_choices(state, player, scratch, work), rng)
     left = scratch[card]
     return card, bool(left == 0 or left <= knock_threshold(state, player, policy))

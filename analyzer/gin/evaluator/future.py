@@ -19,6 +19,10 @@ from .partition import least_after_throw_kernel
 
 #: How many of the lowest next-draw deadwoods the term averages.
 FUTURE_CARDS = 7
+#: Where the term's work space starts in a decision's ``work`` array (the engine's
+#: scratch from entry 52: after the expert's probabilities and inference tag; see
+#: :data:`analyzer.gin.model.state.SCRATCH_SIZE`).
+LOWEST_AT = 58
 
 
 def _cards_worth() -> npt.NDArray[np.int64]:
@@ -44,6 +48,15 @@ def meld_partners(hand: np.int64) -> np.int64:
     out = pairs | pairs << 13 | pairs << 26 | pairs << 39
     out |= run_outs(c) | run_outs(d) << 13 | run_outs(h) << 26 | run_outs(s) << 39
     return out & ~hand
+
+
+@njit(cache=True)
+def lowest_space(work: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The term's work space (``FUTURE_CARDS`` entries) inside ``work`` when it is long
+    enough, else a new array: allocating in the hot loop serialises the threads."""
+    if work.shape[0] >= LOWEST_AT + FUTURE_CARDS:
+        return work[LOWEST_AT : LOWEST_AT + FUTURE_CARDS]
+    return np.empty(FUTURE_CARDS, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -102,4 +115,4 @@ def future_deadwood(
     return total / kept
 
 
-__all__ = ["FUTURE_CARDS", "future_deadwood", "meld_partners"]
+__all__ = ["FUTURE_CARDS", "LOWEST_AT", "future_deadwood", "lowest_space", "meld_partners"]

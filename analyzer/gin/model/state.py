@@ -100,10 +100,12 @@ class Outcome(IntEnum):
 
 OUTCOME_NAMES = tuple(o.name.lower() for o in Outcome)
 #: Length of a state array and of the work space :func:`analyzer.gin.engine.transitions.advance` needs:
-#: 52 per-card values, 52 more (the lookahead's draws, the expert's probabilities) and a
-#: 6-entry tag saying which position those probabilities were inferred for.
+#: 52 per-card values, 52 more (the lookahead's draws, the expert's probabilities), a
+#: 6-entry tag saying which position those probabilities were inferred for, and the
+#: next-draw term's 7 lowest values (:data:`analyzer.gin.evaluator.future.FUTURE_CARDS`):
+#: work space in the hot loop, because allocating there serialises the threads.
 STATE_SIZE = int(Slot.SIZE)
-SCRATCH_SIZE = 110
+SCRATCH_SIZE = 117
 
 
 @njit(cache=True)
