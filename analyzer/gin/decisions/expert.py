@@ -283,14 +283,16 @@ def expert_wants_upcard(
     now = hand_value(hand, min_deadwood_kernel(hand), outs_weight, unseen, probs)
     bit = np.int64(1) << top
     discard_deadwoods_kernel(hand | bit, hand, scratch)
-    best = np.inf
+    margin = _weight(policy, PolicyField.TAKE_MARGIN)
     rest = hand
     while rest:
         card = rest & -rest
         rest ^= card
         after = hand ^ card ^ bit
-        best = min(best, hand_value(after, scratch[bit_index(card)], outs_weight, unseen, probs))
-    return best + _weight(policy, PolicyField.TAKE_MARGIN) < now
+        # one throw that clears the margin settles it: the best one would too
+        if hand_value(after, scratch[bit_index(card)], outs_weight, unseen, probs) + margin < now:
+            return True
+    return False
 
 
 @njit(cache=True)
