@@ -164,3 +164,31 @@ def test_no_module_is_over_six_hundred_lines():
         if (lines := len(path.read_text().splitlines())) > MAX_MODULE_LINES
     }
     assert long == {}
+
+
+#: The front doors: they reach the evaluator through its checked wrappers
+#: (:mod:`analyzer.gin.evaluator.api`), never through a bare kernel.
+FRONT_DOORS = ("cli", "api", "web", "report")
+
+
+def kernel_imports() -> list[str]:
+    """``path:line name`` of every ``*_kernel`` a front-door module imports."""
+    return [
+        f"{path.relative_to(PACKAGE.parent)}:{line} {name.rsplit('.', 1)[1]}"
+        for door in FRONT_DOORS
+        for path in sorted((PACKAGE / door).rglob("*.py"))
+        for line, name in imports(path)
+        if name.endswith("_kernel")
+    ]
+
+
+def test_front_doors_call_checked_wrappers_not_kernels(tmp_path, monkeypatch):
+    assert kernel_imports() == []
+    door = tmp_path / "analyzer" / "web"
+    door.mkdir(parents=True)
+    (door / "page.py").write_text(
+        "from ..gin.evaluator.partition import min_deadwood_kernel\n"
+        "from ..gin.evaluator.api import min_deadwood\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "analyzer")
+    assert kernel_imports() == ["analyzer/web/page.py:1 min_deadwood_kernel"]

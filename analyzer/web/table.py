@@ -26,8 +26,7 @@ import numpy.typing as npt
 from ..core.cards import format_card, format_hand, parse_card, to_indices, to_mask
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.evaluator.api import best_melds, layoff_plan
-from ..gin.evaluator.partition import best_discard_kernel, min_deadwood_kernel
+from ..gin.evaluator.api import best_discard, best_melds, layoff_plan, min_deadwood
 from ..gin.model.policies import Policy
 from ..gin.model.rules import RuleField, Rules
 from ..gin.play.advisor import Position
@@ -124,7 +123,6 @@ class PracticeGame:
         if self.hints not in HINTS:
             raise ValueError(f"hints must be one of {', '.join(HINTS)}, got {self.hints!r}")
         self._rules_array = self.rules.to_array()
-        self._scratch = np.zeros(52, dtype=np.int64)
         self.deal()
 
     @property
@@ -194,7 +192,7 @@ class PracticeGame:
             if not self.must_knock:
                 moves.append(f"play {name}")
             if move.card in knocks:
-                left = int(min_deadwood_kernel(np.int64(hand & ~(1 << move.card))))
+                left = min_deadwood(hand & ~(1 << move.card))
                 moves.append(f"gin {name}" if left == 0 else f"knock {name}")
         return moves
 
@@ -243,7 +241,7 @@ class PracticeGame:
             return f"{format_card(card)} was just taken from the pile and may not be thrown"
         if self.must_knock:
             return "the pile's top was taken at the wall: you must knock"
-        left = int(min_deadwood_kernel(np.int64(hand & ~(1 << card))))
+        left = min_deadwood(hand & ~(1 << card))
         if verb == "gin":
             return f"no gin: discarding {format_card(card)} leaves {left} points of deadwood"
         return (
@@ -500,11 +498,10 @@ class PracticeGame:
         taken = self.hand.taken
         deadwood = None
         if hand and phase != "discard":
-            deadwood = int(min_deadwood_kernel(np.int64(mask)))
+            deadwood = min_deadwood(mask)
         elif hand:
-            allowed = mask & ~(1 << taken) if taken is not None else mask
-            least, _ = best_discard_kernel(np.int64(mask), np.int64(allowed), self._scratch)
-            deadwood = int(least)
+            forbidden = 1 << taken if taken is not None else 0
+            deadwood = best_discard(mask, forbidden).deadwood
         return {
             "id": self.game_id,
             "rules": self.rules_preset,
