@@ -326,17 +326,10 @@ class AgentSession:
         return None
 
     def _saved(self) -> tuple[Any, ...]:
-        """What a message may change: the hand (its state, random stream and counters)
-        and the session's fields (the read of the opponent included)."""
-        hand = self.hand
-        inside = (
-            None
-            if hand is None
-            else (hand.state.copy(), hand.rng.copy(), hand.searched, hand.knocked_by)
-        )
+        """What a message may change: a copy of the hand (its state, random stream and
+        counters) and the session's fields (the read of the opponent included)."""
         return (
-            hand,
-            inside,
+            None if self.hand is None else self.hand.copy(),
             self.me,
             self.will_knock,
             self.opponent_knocked,
@@ -349,7 +342,6 @@ class AgentSession:
     def _restore(self, saved: tuple[Any, ...]) -> None:
         (
             self.hand,
-            inside,
             self.me,
             self.will_knock,
             self.opponent_knocked,
@@ -358,10 +350,6 @@ class AgentSession:
             self.races,
             self.hand_read,
         ) = saved
-        if self.hand is not None:
-            state, rng, self.hand.searched, self.hand.knocked_by = inside
-            self.hand.state[:] = state
-            self.hand.rng[:] = rng
 
 
 def _check_player(player: int) -> None:
