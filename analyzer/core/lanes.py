@@ -102,14 +102,18 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def cards_at_most(cards: np.int64, values: npt.NDArray[np.int64], limit: np.int64) -> np.int64:
-    """The cards ``c`` of the mask ``cards`` whose ``values[c]`` is at most ``limit``."""
+def cards_between(
+    cards: np.int64, values: npt.NDArray[np.int64], low: np.int64, high: np.int64
+) -> np.int64:
+    """The cards ``c`` of the mask ``cards`` whose ``values[c]`` is from ``low`` to
+    ``high`` (both included)."""
     out = np.int64(0)
     rest = cards
     while rest:
         bit = rest & -rest
         rest ^= bit
-        if values[bit_index(bit)] <= limit:
+        value = values[bit_index(bit)]
+        if low <= value <= high:
             out |= bit
     return out
 

@@ -59,7 +59,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
-from ...core.lanes import bit_index, popcount
+from ...core.lanes import bit_index, cards_between, popcount
 from ...core.rng import next_below
 from ..evaluator.partition import (
     best_discard_kernel,
@@ -198,19 +198,6 @@ def _highest(candidates: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _cards_at(candidates: np.int64, values: npt.NDArray[np.int64], value: np.int64) -> np.int64:
-    """The cards of ``candidates`` whose ``values[card]`` equals ``value``."""
-    out = np.int64(0)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        if values[bit_index(bit)] == value:
-            out |= bit
-    return out
-
-
-@njit(cache=True)
 def _fresh(state: npt.NDArray[np.int64], player: np.int64, candidates: np.int64) -> np.int64:
     """The cards of ``candidates`` whose throw repeats no (taken, thrown) pair."""
     fresh = np.int64(0)
@@ -308,19 +295,19 @@ def choose_discard(
     discard_deadwoods_kernel(hand, candidates, scratch)
     least = _least(candidates, scratch)
     if least == 0 or least <= knock_threshold(state, player, policy):
-        return _highest(_cards_at(candidates, scratch, least)), True
+        return _highest(cards_between(candidates, scratch, least, least)), True
     if policy[PolicyField.NO_REPEAT] != 0 and state[Slot.TAKEN] >= 0:
         fresh = _fresh(state, player, candidates)
         if fresh:  # else every throw repeats: keep them all
             candidates = fresh
             least = _least(candidates, scratch)
     if rule == DiscardRule.RANDOM:
-        ties = _cards_at(candidates, scratch, least)
+        ties = cards_between(candidates, scratch, least, least)
         for _ in range(next_below(rng, popcount(ties))):
             ties &= ties - 1
         return bit_index(ties & -ties), False
     if rule == DiscardRule.HIGH:
-        return _highest(_cards_at(candidates, scratch, least)), False
+        return _highest(cards_between(candidates, scratch, least, least)), False
     if rule == DiscardRule.SAFE:
         return _safe_discard(
             state, player, candidates, policy[PolicyField.DANGER_PENALTY], scratch

@@ -35,7 +35,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index, cards_at_most
+from ...core.lanes import bit_index, cards_between
 from ..evaluator.future import future_deadwood, lowest_space
 from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
@@ -111,7 +111,7 @@ def learned_discard(
     best_card = np.int64(-1)
     best_score = np.inf
     # only the throws leaving at most learned_window points more than the least
-    rest = cards_at_most(candidates, scratch, least + policy[PolicyField.LEARNED_WINDOW])
+    rest = cards_between(candidates, scratch, least, least + policy[PolicyField.LEARNED_WINDOW])
     while rest:
         bit = rest & -rest
         rest ^= bit

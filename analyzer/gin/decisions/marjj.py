@@ -57,7 +57,7 @@ import numpy.typing as npt
 from numba import njit
 
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index, cards_at_most, popcount
+from ...core.lanes import bit_index, cards_between, popcount
 from ...core.rng import next_below
 from ..evaluator.future import future_deadwood, lowest_space
 from ..evaluator.partition import (
@@ -412,7 +412,7 @@ def marjj_choices(
             gin |= bit
     if gin:
         return gin
-    kept = cards_at_most(candidates, scratch, least + POINT_WINDOW)
+    kept = cards_between(candidates, scratch, least, least + POINT_WINDOW)
     if popcount(kept) == 1:
         return kept
     seen = marjj_seen(state, player)
