@@ -21,8 +21,8 @@ from analyzer.gin.play.simulate import play_games
 from analyzer.gin.studies.discard_fit import fit_discard
 
 #: The camper: the champion's draw and discard features, knocking only under 3 points
-#: after its third turn, from the first hand (its racer table and discard are the same).
-CAMPER = "expert,knock=1:10/3:0,knock_alert=1:10/3:0,knock_racer=1:10/3:0,discard_racer=same"
+#: after its third turn, from the first hand, with no read of the opponent.
+CAMPER = "expert,knock=1:10/3:0,knock_alert=1:10/3:0,knock_racer=none,discard_racer=same"
 #: Racers to fit against: each knocks as soon as its deadwood is 10 or less.
 RACERS = ("basic", "lookahead", "safe-discard")
 

@@ -103,3 +103,14 @@ def test_keys_change_the_spec_that_reads_them():
     with pytest.raises(TypeError, match="draw must be a Draw"):
         Policy(draw="meld")  # type: ignore[arg-type]
     assert set(INT_RANGES) < set(KEYS)
+
+
+def test_an_optional_knock_table_is_switched_off_by_none():
+    """``knock_alert=none`` and ``knock_racer=none`` set the fields back to their default
+    (no alert table, no read of the opponent), as ``analyzer policies`` describes them."""
+    policy = parse_policy("expert,knock_alert=none,knock_racer=none")
+    assert policy.value("knock_alert") is None and policy.value("knock_racer") is None
+    assert policy == PRESETS["expert"].changed(knock_alert=None, knock_racer=None)
+    assert parse_policy(format_policy(policy)) == policy
+    with pytest.raises(ValueError, match="expected an integer"):
+        parse_policy("expert,knock=none")  # the knock table itself has no "off"

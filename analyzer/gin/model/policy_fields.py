@@ -168,16 +168,23 @@ def parse_schedule(text: str, key: str) -> Schedule:
     return tuple(steps)
 
 
+def parse_optional_schedule(text: str, key: str) -> Schedule | None:
+    """:func:`parse_schedule`, or None for ``none`` (the field's default)."""
+    return None if text.strip() == "none" else parse_schedule(text, key)
+
+
 def schedule_field(key: str, text: str, optional: bool) -> Declared:
-    """The declaration of a knock schedule field (``optional``: None allowed)."""
+    """The declaration of a knock schedule field (``optional``: None allowed, written
+    ``none``)."""
+    limits = f"0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}"
     return Declared(
         key,
         text,
         None,
         check_alert if optional else check_schedule,
-        parse_schedule,
+        parse_optional_schedule if optional else parse_schedule,
         format_schedule,
-        f"0-10, gin, or turn:threshold steps with turns 1-{SCHEDULE_TURNS}",
+        limits + (", or none" if optional else ""),
         always=not optional,
     )
 
