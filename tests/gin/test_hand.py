@@ -106,6 +106,8 @@ def test_decide_leaves_the_state_alone_and_copy_is_independent():
     move = hand.decide(POLICIES["expert"])
     assert np.array_equal(hand.state, before) and move in hand.legal_moves()
     other = hand.copy()
+    # the work space too: it holds the inference the draw decision cached for the discard
+    assert np.array_equal(other.scratch, hand.scratch) and other.scratch is not hand.scratch
     other.play(move)
     assert np.array_equal(hand.state, before)
 

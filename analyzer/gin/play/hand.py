@@ -253,9 +253,12 @@ class Hand(HandView):
         return cls(state, rules, ME, key)
 
     def copy(self) -> Hand:
-        """An independent copy (state, random stream and counters)."""
+        """An independent copy (state, random stream, counters and the work space, which
+        carries the inference a draw decision made for the discard after it): it plays on
+        exactly as this hand would."""
         other = Hand(self.state.copy(), self.rules, self.seat, self.policy_key, self.throw_back)
         other.rng[:] = self.rng
+        other.scratch[:] = self.scratch
         other.searched = self.searched
         other.knocked_by = self.knocked_by
         return other
