@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 from analyzer.cli.main import cli
 from analyzer.core.melds import meld_table
 from analyzer.gin.decisions.choose import choose_discard
+from analyzer.gin.decisions.expert import _TAG
 from analyzer.gin.decisions.learned import WEIGHT_KEYS
 from analyzer.gin.engine.transitions import (
+    SCRATCH_SIZE,
     Slot,
     deck_order,
     knock_threshold,
@@ -19,7 +21,13 @@ from analyzer.gin.engine.transitions import (
     new_scratch,
     new_state,
 )
-from analyzer.gin.evaluator.future import future_deadwood, meld_partners
+from analyzer.gin.evaluator.future import (
+    FUTURE_CARDS,
+    LOWEST_AT,
+    future_deadwood,
+    lowest_space,
+    meld_partners,
+)
 from analyzer.gin.evaluator.partition import (
     best_discard_kernel,
     least_after_throw_kernel,
@@ -208,3 +216,16 @@ def test_least_after_a_throw_equals_trying_every_throw(hand_cards):
     hand = np.int64(sum(1 << c for c in hand_cards))
     expected, _ = best_discard_kernel(hand, hand, np.zeros(52, dtype=np.int64))
     assert least_after_throw_kernel(hand) == expected
+
+
+def test_the_engine_scratch_holds_the_next_draw_work_space_after_the_inference_tag():
+    """The decision work array is the engine's scratch from entry 52: the expert's 52
+    probabilities and 6-entry inference tag, then the next-draw term's lowest values,
+    which must fit (else every decision would allocate them)."""
+    assert LOWEST_AT >= _TAG + 6
+    assert SCRATCH_SIZE - 52 >= LOWEST_AT + FUTURE_CARDS
+    work = np.zeros(SCRATCH_SIZE, dtype=np.int64)[52:]
+    space = lowest_space(work)
+    space[:] = 1
+    assert work[LOWEST_AT : LOWEST_AT + FUTURE_CARDS].sum() == FUTURE_CARDS  # a view
+    assert len(lowest_space(np.zeros(0, dtype=np.int64))) == FUTURE_CARDS

@@ -378,7 +378,12 @@ def test_a_long_advisor_run_does_not_block_other_requests(results_dir, warm_advi
         def held_advice():
             slow["response"] = client.post(
                 "/api/advise",
-                json={"position": KNOCK_DECISION, "samples": 300, "opponent": "basic"},
+                json={
+                    "position": KNOCK_DECISION,
+                    "samples": 2_000,
+                    "tolerance": 0.01,
+                    "opponent": "basic",
+                },
             )
 
         thread = threading.Thread(target=held_advice)
@@ -390,6 +395,7 @@ def test_a_long_advisor_run_does_not_block_other_requests(results_dir, warm_advi
         thread.join()
     assert game.status_code == 200 and slow["response"].status_code == 200
     assert slow["response"].json()["released_by_the_test"]
+    assert slow["response"].json()["samples"] == 2_000  # the whole budget: no early stop
     assert answered_during_the_run
 
 
