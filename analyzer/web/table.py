@@ -28,9 +28,9 @@ from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.evaluator.api import best_discard, best_melds, layoff_plan, min_deadwood
 from ..gin.model.policies import Policy
-from ..gin.model.rules import RuleField, Rules
+from ..gin.model.rules import Rules
 from ..gin.play.advisor import Position
-from ..gin.play.game_kernels import close_game
+from ..gin.play.game import Game
 from ..gin.play.hand import Hand
 from ..gin.play.moves import Move
 
@@ -102,10 +102,9 @@ class PracticeGame:
     mode: str = "hand"
     hints: str = "off"
     seed: int = 0
-    scores: list[int] = field(default_factory=lambda: [0, 0])
-    boxes: list[int] = field(default_factory=lambda: [0, 0])
     hand_number: int = 0
     dealer: int = COMPUTER
+    """The dealer of the first hand (the game's rules choose the next ones)."""
     log: list[str] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     """Every discard decision of the game so far (all hands)."""
@@ -116,14 +115,27 @@ class PracticeGame:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     hand: Hand = field(init=False, repr=False)
     """The hand being played (the last one, once it is over)."""
+    game: Game = field(init=False, repr=False)
+    """The score so far: one column to the target in ``game`` mode (with the read of the
+    opponent the computer carries from hand to hand), a running tally in ``hand`` mode."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
         if self.hints not in HINTS:
             raise ValueError(f"hints must be one of {', '.join(HINTS)}, got {self.hints!r}")
-        self._rules_array = self.rules.to_array()
+        self.game = Game(self.rules, self.dealer, single_column=True, to_target=self.mode == "game")
         self.deal()
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's points so far (you first)."""
+        return list(self.game.scores)
+
+    @property
+    def boxes(self) -> list[int]:
+        """Hands each seat has won so far (you first)."""
+        return list(self.game.boxes)
 
     @property
     def state(self) -> npt.NDArray[np.int64]:
@@ -145,19 +157,20 @@ class PracticeGame:
             ),
             deck,
         )
-        # score-aware policies read the score (0 outside a game); the computer's random
-        # choices come from the stream of the salted seed
-        scores = (self.scores[ME], self.scores[COMPUTER]) if self.mode == "game" else (0, 0)
+        # score-aware policies read the score and the read of the opponent (0 outside a
+        # game); the computer's random choices come from the stream of the salted seed
+        in_game = self.mode == "game"
         self.hand = Hand.deal(
             self.rules,
             deck=deck,
             seed=int(np.int64(self.seed) ^ _POLICY_SALT),
-            dealer=self.dealer,
-            scores=scores,
+            dealer=self.game.dealer,
+            scores=self.game.scores if in_game else (0, 0),
             hand_index=self.hand_number,
+            races=self.game.races if in_game else (0, 0),
         )
         self.hand_number += 1
-        dealer = "you" if self.dealer == ME else "the computer"
+        dealer = "you" if self.game.dealer == ME else "the computer"
         self.log = [f"Hand {self.hand_number}: {dealer} dealt."]
         self.drawn = None
         self.must_knock = False
@@ -356,28 +369,14 @@ class PracticeGame:
         else:
             who = "you win" if winner == ME else "the computer wins"
             self.log.append(f"Hand over: {who} {points} points {_OUTCOME_WORDS[outcome]}.")
-        if winner >= 0:
-            self.scores[winner] += points
-            self.boxes[winner] += 1
-            if self._rules_array[RuleField.LINE_IMMEDIATE]:
-                self.scores[winner] += int(self._rules_array[RuleField.LINE_BONUS])
-            if self.rules.next_dealer == "winner":
-                self.dealer = winner
-        if self.rules.next_dealer != "winner":
-            self.dealer = 1 - self.dealer
-        if self.mode == "game" and winner >= 0 and self.scores[winner] >= self.rules.target:
-            totals = np.zeros(2, dtype=np.int64)
-            shutout = close_game(
-                np.array(self.scores, dtype=np.int64),
-                np.array(self.boxes, dtype=np.int64),
-                np.int64(winner),
-                self._rules_array,
-                totals,
-            )
+        # the person's seat is read by the computer's tables too; nothing uses that read
+        self.game.record(self.hand, (self.opponent, self.opponent))
+        if self.mode == "game" and self.game.over:
+            totals = self.game.totals
             self.final = {
                 "winner": "you" if winner == ME else "computer",
-                "totals": [int(t) for t in totals],
-                "shutout": bool(shutout),
+                "totals": list(totals),
+                "shutout": self.game.shutouts > 0,
             }
             self.log.append(
                 f"Game over: {self.final['winner']} "

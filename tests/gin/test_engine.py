@@ -26,7 +26,7 @@ from analyzer.gin.evaluator.api import best_melds, deadwood_after_layoff, min_de
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.policies import Draw, Knock, Policy, parse_policy
 from analyzer.gin.model.rules import PRESETS, Rules
-from analyzer.gin.play.game_kernels import close_game
+from analyzer.gin.play.game_score import close_game
 from analyzer.gin.play.simulate import play_games, replay_deal, simulate
 
 BASIC = POLICIES["basic"]

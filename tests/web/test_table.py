@@ -281,3 +281,30 @@ def test_a_move_for_another_phase_says_what_this_phase_allows():
         assert str(raised.value) == f"'{text.lower()}' is not a move now (discard); legal: {legal}"
     with pytest.raises(IllegalMove, match="bad card 'zz'"):
         game.move("play zz")  # here a card is asked for
+
+
+def test_the_game_deals_by_the_rules_and_the_computer_carries_its_read():
+    """After a drawn hand the same dealer deals again, after a won one the winner
+    (standard) or the other seat (eaai); each hand starts with the read of the opponent
+    the game has built."""
+    for preset in ("standard", "eaai"):
+        check_dealers_and_reads(new_game(seed=5, preset=preset, opponent="expert"))
+
+
+def check_dealers_and_reads(game):
+    dealt = 0
+    while game.final is None and dealt < 40:
+        dealer = int(game.state[Slot.DEALER])
+        assert (int(game.state[Slot.RACES]), int(game.state[Slot.RACES + 1])) == game.game.races
+        play_hand(game)
+        dealt += 1
+        if game.final is None:
+            winner = int(game.state[Slot.WINNER])
+            game.deal()
+            if winner < 0:
+                expected = dealer
+            else:
+                expected = winner if game.rules.next_dealer == "winner" else 1 - dealer
+            assert int(game.state[Slot.DEALER]) == expected
+    assert dealt >= 2
+    assert game.game.races[1] > 0  # the greedy person knocks short: the computer reads it

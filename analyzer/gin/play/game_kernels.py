@@ -14,8 +14,9 @@ from numba import njit, prange
 
 from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
-from ..model.knowledge import note_races, note_scores, outraced
-from ..model.rules import RuleField, Shutout
+from ..model.knowledge import note_races, note_scores
+from ..model.rules import RuleField
+from .game_score import COLUMNS, GAME_SIZE, GameSlot, new_game, score_hand
 from .search import play_on
 
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
@@ -178,33 +179,6 @@ def hands_kernel(
 
 
 @njit(cache=True)
-def close_game(
-    scores: npt.NDArray[np.int64],
-    boxes: npt.NDArray[np.int64],
-    winner: np.int64,
-    rules: npt.NDArray[np.int64],
-    out_totals: npt.NDArray[np.int64],
-) -> bool:
-    """Grand totals of one finished game into ``out_totals``; True when a shutout."""
-    loser = 1 - winner
-    game_bonus = rules[RuleField.GAME_BONUS]
-    shutout = boxes[loser] == 0
-    if shutout and rules[RuleField.SHUTOUT] == Shutout.BONUS200:
-        game_bonus = 200
-    for player in range(2):
-        total = scores[player]
-        if not rules[RuleField.LINE_IMMEDIATE]:
-            total += rules[RuleField.LINE_BONUS] * boxes[player]
-        out_totals[player] = total
-    out_totals[winner] += game_bonus
-    if shutout and rules[RuleField.SHUTOUT] == Shutout.DOUBLE:
-        out_totals[winner] *= 2
-    elif shutout and rules[RuleField.SHUTOUT] == Shutout.PLUS100:
-        out_totals[winner] += 100
-    return shutout
-
-
-@njit(cache=True)
 def play_game(
     seed: np.int64,
     game: np.int64,
@@ -238,37 +212,22 @@ def play_game(
     rng = np.empty(1, dtype=np.uint64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     samples = np.zeros(1, dtype=np.int64)
-    columns = 3 if rules[RuleField.HOLLYWOOD] else 1
-    scores = np.zeros((3, 2), dtype=np.int64)
-    boxes = np.zeros((3, 2), dtype=np.int64)
-    closed = np.zeros(3, dtype=np.bool_)
-    wins = np.zeros(2, dtype=np.int64)
-    totals = np.zeros(2, dtype=np.int64)
     policies = np.empty((2, score_policies.shape[2]), dtype=np.int64)
-    races = np.zeros(2, dtype=np.int64)  # hands showing each seat's opponent a racer
+    played = np.empty(GAME_SIZE, dtype=np.int64)
+    columns = np.int64(COLUMNS if rules[RuleField.HOLLYWOOD] else 1)
+    new_game(played, first_dealer, start, columns, rules[RuleField.TARGET])
     cap = regions.shape[1] - 1
-    for col in range(3):
-        for seat in range(2):
-            scores[col, seat] = start[seat]
-            boxes[col, seat] = start[2 + seat]
-    for i in range(row.shape[0]):
-        row[i] = 0
-    row[GameColumn.GAME] = game
-    row[GameColumn.FIRST_DEALER] = first_dealer
-    row[GameColumn.GAMES_PLAYED] = columns
-    dealer = first_dealer
     game_seed = seed ^ GAME_SALT
-    open_columns = columns
-    hand_number = 0
-    while open_columns > 0 and hand_number < MAX_HANDS_PER_GAME:
-        stream = game * MAX_HANDS_PER_GAME + hand_number
-        for seat in range(2):
-            region = regions[seat, min(scores[0, seat], cap), min(scores[0, 1 - seat], cap)]
-            policies[seat] = score_policies[seat, region]
-        deal_hand(stream_key(game_seed, stream), dealer, rules, state, deck, rng)
+    while played[GameSlot.OPEN_COLUMNS] > 0 and played[GameSlot.HANDS] < MAX_HANDS_PER_GAME:
+        stream = game * MAX_HANDS_PER_GAME + played[GameSlot.HANDS]
         # the players see the score (of the first Hollywood column)
-        note_scores(state, scores[0, 0], scores[0, 1])
-        note_races(state, races[0], races[1])
+        score_a, score_b = played[GameSlot.SCORE], played[GameSlot.SCORE + 1]
+        for seat in range(2):
+            own, other = (score_a, score_b) if seat == 0 else (score_b, score_a)
+            policies[seat] = score_policies[seat, regions[seat, min(own, cap), min(other, cap)]]
+        deal_hand(stream_key(game_seed, stream), played[GameSlot.DEALER], rules, state, deck, rng)
+        note_scores(state, score_a, score_b)
+        note_races(state, played[GameSlot.RACES], played[GameSlot.RACES + 1])
         rng[0] = stream_key(game_seed ^ POLICY_SALT, stream)
         play_on(
             state,
@@ -280,40 +239,20 @@ def play_game(
             scratch,
             samples,
         )
-        hand_number += 1
-        for seat in range(2):
-            races[seat] += outraced(state, seat, policies[seat])
-        winner = state[Slot.WINNER]
-        if winner < 0:
-            row[GameColumn.DRAWN_HANDS] += 1
-            continue
-        points = state[Slot.POINTS]
-        # Hollywood: a player's n-th hand won scores in the first n games (at most 3)
-        reach = min(wins[winner] + 1, columns)
-        wins[winner] += 1
-        for col in range(reach):
-            if closed[col]:
-                continue
-            scores[col, winner] += points
-            boxes[col, winner] += 1
-            if rules[RuleField.LINE_IMMEDIATE]:
-                scores[col, winner] += rules[RuleField.LINE_BONUS]
-            if scores[col, winner] >= rules[RuleField.TARGET]:
-                closed[col] = True
-                open_columns -= 1
-                row[GameColumn.SHUTOUTS] += close_game(
-                    scores[col], boxes[col], winner, rules, totals
-                )
-                row[GameColumn.GAMES_WON_A] += winner == 0
-                row[GameColumn.TOTAL_A] += totals[0]
-                row[GameColumn.TOTAL_B] += totals[1]
-                row[GameColumn.MARGIN_A] += totals[0] - totals[1]
-        if not rules[RuleField.WINNER_DEALS]:
-            dealer = 1 - dealer
-        else:
-            dealer = winner
-    row[GameColumn.HANDS] = hand_number
-    row[GameColumn.FINISHED] = open_columns == 0
+        score_hand(played, state, policies, rules)
+    for i in range(row.shape[0]):
+        row[i] = 0
+    row[GameColumn.GAME] = game
+    row[GameColumn.FIRST_DEALER] = first_dealer
+    row[GameColumn.GAMES_PLAYED] = played[GameSlot.COLUMNS]
+    row[GameColumn.GAMES_WON_A] = played[GameSlot.GAMES_WON]
+    row[GameColumn.TOTAL_A] = played[GameSlot.TOTAL]
+    row[GameColumn.TOTAL_B] = played[GameSlot.TOTAL + 1]
+    row[GameColumn.MARGIN_A] = played[GameSlot.TOTAL] - played[GameSlot.TOTAL + 1]
+    row[GameColumn.HANDS] = played[GameSlot.HANDS]
+    row[GameColumn.DRAWN_HANDS] = played[GameSlot.DRAWN_HANDS]
+    row[GameColumn.SHUTOUTS] = played[GameSlot.SHUTOUTS]
+    row[GameColumn.FINISHED] = played[GameSlot.OPEN_COLUMNS] == 0
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable

@@ -32,8 +32,9 @@ from ...core.rng import GAME_SALT, POLICY_SALT, stream_key
 from ...core.stats import Estimate
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot
 from ..model.policies import Policy
-from ..model.rules import RuleField, Rules, Shutout
+from ..model.rules import RuleField, Rules
 from .game_kernels import MAX_HANDS_PER_GAME, play_hand
+from .game_score import add_hand_won, close_game
 from .players import SEARCH_FIELDS
 
 
@@ -132,10 +133,7 @@ def _play_multi(
                 continue
             hand_winner = first if seat == 0 else second
             side = hand_winner if players == 3 else hand_winner % 2
-            scores[side] += state[Slot.POINTS]
-            boxes[side] += 1
-            if rules[RuleField.LINE_IMMEDIATE]:
-                scores[side] += rules[RuleField.LINE_BONUS]
+            add_hand_won(scores, boxes, side, state[Slot.POINTS], rules)
             if players == 3 and loser_sits_out:
                 last_out = 3 - first - second
                 last_winner = hand_winner
@@ -154,24 +152,9 @@ def _play_multi(
         return
     row[MultiColumn.FINISHED] = 1
     row[MultiColumn.WINNER] = winner_side
-    shutout = True
-    for side in range(sides):
-        if side != winner_side and boxes[side] > 0:
-            shutout = False
-    game_bonus = rules[RuleField.GAME_BONUS]
-    if shutout and rules[RuleField.SHUTOUT] == Shutout.BONUS200:
-        game_bonus = 200
-    for side in range(sides):
-        total = scores[side]
-        if not rules[RuleField.LINE_IMMEDIATE]:
-            total += rules[RuleField.LINE_BONUS] * boxes[side]
-        if side == winner_side:
-            total += game_bonus
-            if shutout and rules[RuleField.SHUTOUT] == Shutout.DOUBLE:
-                total *= 2
-            elif shutout and rules[RuleField.SHUTOUT] == Shutout.PLUS100:
-                total += 100
-        row[MultiColumn.TOTAL + side] = total
+    shutout = close_game(
+        scores, boxes, winner_side, rules, row[MultiColumn.TOTAL : MultiColumn.TOTAL + sides]
+    )
     row[MultiColumn.SHUTOUT] = shutout
 
 
