@@ -67,7 +67,7 @@ def when_to_knock(
     the stock), what it earns against ``opponent`` and its worst case (points per hand,
     95% CIs). ``opponent``: ``unknown``, ``knocks-at-once``, ``camper``, ``gin-hunter``,
     a test opponent (``basic``, ``marjj``...) or a policy string. Read from the report
-    folder ``results`` (default: ``./results``, else the source checkout's) when it holds
+    folder ``results`` (default: the results store's, :mod:`analyzer.report.store`) when it holds
     the answer, else computed on ``deals`` deals per comparison (100-10,000,000) from
     ``seed`` (minutes at the default). ``.text()`` is the answer as the command prints it,
     ``.to_frame()`` the chart; a notebook shows all of it."""
@@ -319,8 +319,8 @@ def equilibrium(
 
 
 def panel_equilibrium(
-    rules: RulesLike = "standard",
     base: PolicyLike = "expert",
+    rules: RulesLike = "standard",
     deals: int = 1_000,
     iterations: int = 4,
     tolerance: float = 0.1,

@@ -46,8 +46,8 @@ from .run_control import scheduler_option, set_jobs
     "--results",
     type=click.Path(file_okay=False, exists=True),
     default=None,
-    help="Report folder to read the answer from (default: ./results, else the results/ "
-    "of the source checkout).",
+    help="Report folder to read the answer from (default: $ANALYZER_RESULTS, else "
+    "./results, else the results/ of the project an editable install came from).",
 )
 @click.option(
     "--out",

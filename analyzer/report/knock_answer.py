@@ -50,6 +50,7 @@ from .reading import (
     read_table,
     shown_path,
 )
+from .store import find_report
 
 #: Folders inside the report folder: the box's answers (standard rules), the answers for
 #: the other rules presets (one subfolder each) and ``analyzer equilibrium --out``.
@@ -317,16 +318,14 @@ def _deadwood_groups(thresholds: tuple[int, ...]) -> list[tuple[int, int]]:
 
 
 def find_results(results: Path | None = None) -> Path | None:
-    """The report folder: ``results`` when given, else ``./results`` when it holds the
-    answers, else the ``results`` folder next to the package's source checkout (an
-    editable install); None when none holds them."""
+    """The report folder: ``results`` when given, else the first folder of the results
+    store (:mod:`analyzer.report.store`: ``$ANALYZER_RESULTS``, ``./results``, the
+    project's ``results`` of an editable install) that holds the answers; None when none
+    holds them."""
     if results is not None:
         return results
-    checkout = Path(__file__).resolve().parents[2] / "results"
-    for folder in (Path.cwd() / "results", checkout):
-        if (folder / ANSWERS_FOLDER / "answers.csv").exists():
-            return folder
-    return None
+    found = find_report(f"{ANSWERS_FOLDER}/answers.csv")
+    return None if found is None else found.path
 
 
 def robust_table(results: Path, rules_name: str) -> tuple[tuple[int, ...], str] | None:

@@ -30,6 +30,7 @@ from ..report.reading import (
     read_table,
     text_field,
 )
+from ..report.store import RESULTS_VARIABLE, find_report, looked_in
 from .strategy_figures import (
     knock_chart_figure,
     knock_chart_subtitle,
@@ -57,34 +58,32 @@ class ResultsFolder:
 
 
 def locate_results(requested: Path) -> ResultsFolder:
-    """The report folder ``requested`` (an absolute path, or relative to the current
-    folder); a relative one missing there is looked for next to the analyzer's source
-    checkout (``pip install -e .`` keeps the package in the clone, beside ``results/``),
-    so that a server started in another folder still finds the committed report."""
+    """The report folder ``requested`` (an absolute path, or a name looked up by the
+    results store, :mod:`analyzer.report.store`: ``$ANALYZER_RESULTS`` for the default
+    name, the current folder, then the project folder of an editable install), so that a
+    server started in another folder still finds the committed report."""
     shown = (requested.name or "/") if requested.is_absolute() else requested.as_posix()
-    if requested.is_dir():
+    found = find_report(requested=requested)
+    if found is None:
+        if requested.is_absolute():
+            return ResultsFolder(
+                None,
+                f"No results folder: the server's results folder {shown} does not exist.",
+                shown,
+            )
         return ResultsFolder(
-            requested.resolve(), f"Read from {shown} (the server's results folder).", shown
-        )
-    if requested.is_absolute():
-        return ResultsFolder(
-            None, f"No results folder: the server's results folder {shown} does not exist.", shown
-        )
-    beside = Path(__file__).resolve().parents[2] / requested
-    if beside.is_dir():
-        return ResultsFolder(
-            beside,
-            f"Read from {shown} next to the analyzer's source checkout (the server's folder "
-            f"has no folder {shown}).",
+            None,
+            f"No results folder: looked for {shown} in {looked_in(requested)} (start "
+            "'analyzer serve --results FOLDER', or run 'analyzer report').",
             shown,
         )
-    return ResultsFolder(
-        None,
-        f"No results folder: looked for {shown} in the server's folder and next to the "
-        "analyzer's source checkout (start 'analyzer serve --results FOLDER', or run "
-        "'analyzer report').",
-        shown,
-    )
+    sentence = {
+        "given": f"Read from {shown} (the server's results folder).",
+        "current": f"Read from {shown} (the server's results folder).",
+        "variable": f"Read from the folder ${RESULTS_VARIABLE} names.",
+        "project": f"Read from {found.origin} (the server's folder has no folder {shown}).",
+    }[found.kind]
+    return ResultsFolder(found.path.resolve(), sentence, shown)
 
 
 #: The knock chart's cells are (own turn, deadwood) with these columns; a cell with too

@@ -15,7 +15,7 @@ from .schemas import MAX_SPEC_CHARS
 
 def strategy_router(results: Path) -> APIRouter:
     """The strategy page and the route of its charts, read from ``results`` (a folder of
-    the report; a relative one is also looked for next to the source checkout, see
+    the report; a relative one is looked up by the results store, see
     :func:`~analyzer.web.strategy.locate_results`)."""
     router = APIRouter()
     router.get("/strategy", include_in_schema=False)(static_page("strategy.html"))

@@ -317,14 +317,15 @@ def test_strategy_without_results_says_what_is_missing(tmp_path):
     assert data["found"] == "No results folder: the server's results folder none does not exist."
 
 
-def test_a_server_started_elsewhere_finds_the_results_beside_the_checkout(tmp_path, monkeypatch):
+def test_a_server_started_elsewhere_finds_the_results_of_the_project(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ANALYZER_RESULTS", raising=False)
     with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
         data = client.get("/api/strategy").json()
     assert data["results"] == "results"
     assert data["found"] == (
-        "Read from results next to the analyzer's source checkout (the server's folder has "
-        "no folder results)."
+        "Read from results in the analyzer's project folder (the server's folder has no "
+        "folder results)."
     )
     assert data["charts"][0]["id"] == "robust-standard_strategy"
     # a results folder in the server's folder comes first
@@ -333,6 +334,12 @@ def test_a_server_started_elsewhere_finds_the_results_beside_the_checkout(tmp_pa
         data = client.get("/api/strategy").json()
     assert data["found"] == "Read from results (the server's results folder)."
     assert [c["id"] for c in data["charts"]] == ["knock-chart", "knock-chart-games"]
+    # the folder $ANALYZER_RESULTS names comes before both
+    monkeypatch.setenv("ANALYZER_RESULTS", str(ROOT / "results"))
+    with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
+        data = client.get("/api/strategy").json()
+    assert data["found"] == "Read from the folder $ANALYZER_RESULTS names."
+    assert data["charts"][0]["id"] == "robust-standard_strategy"
 
 
 def test_pages_scripts_and_openapi_are_served_locally(client):
