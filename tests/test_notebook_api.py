@@ -133,7 +133,7 @@ def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
 def test_knock_sweep_charts_its_panels():
     result = az.knock_sweep("basic", "gin-hunter", deals=60, games=4, thresholds=[0, 10], seed=2)
     assert result.frame["threshold"].tolist() == [0, 10]
-    assert_shows_itself(result, "gin-hunter", "standard rules", "60 deals")
+    assert_shows_itself(result, "gin-hunter", "rules standard", "60 deals")
     assert_plots(result, panels=3)
 
 
@@ -211,7 +211,9 @@ def test_knock_schedule_is_the_search_of_the_study():
     own = schedule.best_schedule(resolve_rules("standard"), Policy(), Policy(), 40, 6, 1)
     pd.testing.assert_frame_equal(result.frame, own.steps)
     assert result.final_a == own.final_a
-    assert_shows_itself(result, "basic (A)", "standard rules", "40 deals per evaluation, seed 6")
+    assert_shows_itself(
+        result, "basic (schedule searched)", "rules standard", "40 deals per evaluation · seed 6"
+    )
     assert_plots(result)
 
 

@@ -9,7 +9,8 @@ A study returns a :class:`~analyzer.api.results.Result`: a title line (the rules
 players, the deals and the seed), the table as a pandas DataFrame (``.to_frame()``), the
 study's own result read through (``result.points_a``), an HTML view in a notebook with
 every 95% CI written ``x ± h``, and ``.plot()`` where the command draws a chart
-(:mod:`analyzer.api.gin`, :mod:`analyzer.api.studies`, :mod:`analyzer.api.rummy`).
+(:mod:`analyzer.api.study_functions`, made from the studies' declarations, and
+:mod:`analyzer.api.gin`, :mod:`analyzer.api.studies`, :mod:`analyzer.api.rummy`).
 
 Every argument is checked before any work, with the command line's ranges
 (:mod:`analyzer.core.limits`): seeds ``0 <= seed < 2**63``, ``deals`` and ``games``
@@ -38,8 +39,6 @@ from .arguments import policies, policy, rule_presets, rules
 from .gin import (
     advise,
     dealt,
-    knock_chart,
-    knock_sweep,
     play_games,
     replay,
     simulate,
@@ -53,10 +52,10 @@ from .studies import (
     equity,
     exact,
     exploit,
-    knock_schedule,
     panel_equilibrium,
     when_to_knock,
 )
+from .study_functions import knock_chart, knock_schedule, knock_sweep
 
 __all__ = [
     "ChartedResult",

@@ -106,90 +106,6 @@ def play_games(
     return Result(title, result.to_frame(), result)
 
 
-def knock_sweep(
-    a: PolicyLike = "basic",
-    b: PolicyLike | None = "basic",
-    rules: RulesLike = "standard",
-    deals: int = 20_000,
-    games: int = 2_000,
-    seed: int = 1,
-    thresholds: Sequence[int] = range(11),
-    progress: ProgressLike = None,
-) -> ChartedResult:
-    """A knocks at deadwood <= t for each t against B (``None``: A's twin); one row per t
-    with points per hand, the paired difference to t = 10 and game-win rates (95% CIs).
-    ``thresholds``: distinct knock thresholds 0-10. ``.plot()``: the three panels of
-    ``analyzer knock-sweep --out``."""
-    from ..gin.studies import sweeps as studies
-
-    seed, deals, games = check_run(seed, progress, deals=deals, games=games)
-    chosen = listed(thresholds, "thresholds", "knock thresholds 0-10")
-    for threshold in chosen:
-        check_int(threshold, "a knock threshold", 0, 10)
-    if len(set(chosen)) < len(chosen):
-        raise ValueError(f"thresholds lists a threshold twice: {chosen}")
-    subject, the_rules = chosen_policy(a, "a"), chosen_rules(rules)
-    opponent = None if b is None else chosen_policy(b, "b")
-    name = studies.SELF_PLAY_CHECK if opponent is None else policy_label(b, opponent)
-    with progress_to(progress, "deal") as update:
-        sweep = studies.knock_sweep(
-            the_rules,
-            subject,
-            {name: opponent},
-            deals,
-            games,
-            seed,
-            [int(t) for t in chosen],
-            progress=update,
-        )
-    return ChartedResult(
-        f"Knock as soon as deadwood <= t: {policy_label(a, subject)} (A) against {name}, "
-        f"{rules_label(rules, the_rules)}, {count_label(deals, 'deal')} and "
-        f"{count_label(games, 'game pair')} per threshold, seed {seed}",
-        sweep,
-        lambda axes: chart_functions().knock_sweep_panels(sweep, axes),
-        "Points per hand relative to t = 10, game-win rate and undercut rate of A; "
-        "seats swapped; bands: 95% CI.",
-        (14, 4.2),
-        panels=3,
-    )
-
-
-def knock_chart(
-    a: PolicyLike = "basic",
-    b: PolicyLike = "basic",
-    rules: RulesLike = "standard",
-    deals: int = 50_000,
-    seed: int = 1,
-    min_samples: int = 300,
-    equity_deals: int = 0,
-    progress: ProgressLike = None,
-) -> ChartedResult:
-    """Knock now or play on: mean points of knocking minus playing on by (own turn,
-    deadwood), with CI and verdict; with ``equity_deals`` (an equity table from that
-    many deals) also in game-win chance from 0:0. ``.plot()``: the heat map."""
-    from ..gin.studies import sweeps as studies
-    from ..gin.studies.branching import MAX_TURN
-
-    seed, deals, min_samples = check_run(seed, progress, deals=deals, min_samples=min_samples)
-    equity_deals = check_count(equity_deals, "equity_deals", 0)
-    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
-    with progress_to(progress, "deal") as update:
-        chart = studies.knock_chart(
-            *chosen, deals, seed, min_samples, progress=update, equity_deals=equity_deals
-        )
-    return ChartedResult(
-        f"Knock now or play on? {policy_label(a, chosen[1])} (A) against "
-        f"{policy_label(b, chosen[2])}, {rules_label(rules, chosen[0])}, "
-        f"{count_label(deals, 'deal', seed)}",
-        chart,
-        lambda ax: chart_functions().knock_chart_heatmap(chart, ax, MAX_TURN, min_samples),
-        "Each cell: mean points of knocking now minus playing on, by A's own turn and "
-        "deadwood; 95% CIs in the table.",
-        (12, 5.4),
-    )
-
-
 def tournament(
     policies: Sequence[PlayerLike] | None = None,
     rules: RulesLike = "standard",
@@ -495,8 +411,6 @@ def replay(
 __all__ = [
     "advise",
     "dealt",
-    "knock_chart",
-    "knock_sweep",
     "play_games",
     "replay",
     "simulate",

@@ -143,6 +143,7 @@ class Result:
         frame: pd.DataFrame,
         result: object = None,
         shown: pd.DataFrame | None = None,
+        verdict: str = "",
     ) -> None:
         self.title = title
         """One line: what was measured, under which rules, between whom, on how many
@@ -151,7 +152,14 @@ class Result:
         """The table, numbers only (CI bounds as their own columns)."""
         self.result = result
         """The study's own result (None when the table is all of it)."""
+        self._verdict = verdict
         self._shown = shown
+
+    @property
+    def verdict(self) -> str:
+        """The answer in one sentence with its number and CI, as the command prints it
+        (else the study's own result's ``verdict``, else "")."""
+        return self._verdict or str(getattr(self.result, "verdict", ""))
 
     def to_frame(self) -> pd.DataFrame:
         """The table (:attr:`frame`)."""
@@ -163,10 +171,12 @@ class Result:
 
     def _repr_html_(self) -> str:
         title = f"<p><b>{html.escape(self.title, quote=False)}</b></p>"
-        return title + str(self.shown_frame().to_html(index=False))
+        verdict = f"<p>{html.escape(self._verdict, quote=False)}</p>" if self._verdict else ""
+        return title + str(self.shown_frame().to_html(index=False)) + verdict
 
     def __repr__(self) -> str:
-        return f"{self.title}\n{self.shown_frame().to_string(index=False)}"
+        verdict = f"\n\n{self._verdict}" if self._verdict else ""
+        return f"{self.title}\n{self.shown_frame().to_string(index=False)}{verdict}"
 
     def __getattr__(self, name: str) -> Any:
         # only for names the class lacks: the study's own result's fields and methods
@@ -193,8 +203,9 @@ class ChartedResult(Result):
         result: object = None,
         shown: pd.DataFrame | None = None,
         sharey: bool = False,
+        verdict: str = "",
     ) -> None:
-        super().__init__(title, frame, result, shown)
+        super().__init__(title, frame, result, shown, verdict)
         self._draw = draw
         self._caption = caption
         self._figsize = figsize

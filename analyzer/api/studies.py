@@ -25,7 +25,6 @@ from ..core.limits import (
     MAX_EXPLOIT_ROUNDS,
     MAX_PSRO_ITERATIONS,
     MAX_PSRO_TOLERANCE,
-    MAX_SCHEDULE_ROUNDS,
     MAX_SEARCH_DEALS,
     MIN_SEARCH_DEALS,
     check_count,
@@ -368,49 +367,6 @@ def panel_equilibrium(
     )
 
 
-def knock_schedule(
-    a: PolicyLike = "basic",
-    b: PolicyLike = "basic",
-    rules: RulesLike = "standard",
-    objective: str = "points",
-    deals: int = 5_000,
-    rounds: int = 2,
-    seed: int = 1,
-    progress: ProgressLike = None,
-) -> ChartedResult:
-    """The best knock threshold for each bin of A's own turns (1-3, 4-6, 7-9, 10 on)
-    against B, then B's best response to A, and so on for ``rounds`` rounds (1-10);
-    ``objective`` ``points`` (points per hand, ``deals`` deals per evaluation) or
-    ``games`` (game-win rate, ``deals`` game pairs). The table: one row per best
-    response with its gain (95% CI); ``.gaps`` how far the final pair is from mutual
-    best response; ``.final_a``, ``.final_b`` the schedules; ``.plot()`` them."""
-    from ..gin.studies import schedule
-
-    seed, deals = check_run(seed, progress, deals=deals)
-    rounds = check_int(rounds, "rounds", 1, MAX_SCHEDULE_ROUNDS)
-    if objective not in schedule.OBJECTIVES:
-        raise ValueError(
-            f"objective must be one of {', '.join(schedule.OBJECTIVES)}, got {objective!r}"
-        )
-    chosen = chosen_rules(rules), chosen_policy(a, "a"), chosen_policy(b, "b")
-    with progress_to(progress, "deal") as update:
-        search = schedule.best_schedule(*chosen, deals, seed, rounds, objective, progress=update)
-    unit = "deal" if objective == "points" else "game pair"
-    return ChartedResult(
-        f"Best knock schedule by own turn ({objective}): {policy_label(a, chosen[1])} (A) "
-        f"against {policy_label(b, chosen[2])} (B), {rules_label(rules, chosen[0])}, "
-        f"{count_label(deals, unit)} per evaluation, seed {seed}",
-        search.steps,
-        lambda ax: chart_functions().schedules_chart(
-            {"A": search.final_a, "B": search.final_b}, schedule.SCHEDULE_BINS, ax
-        ),
-        "Knock threshold (deadwood points) by own turn after alternating best responses; "
-        "gains with their 95% CIs in the table.",
-        (8, 3.8),
-        result=search,
-    )
-
-
 @dataclass(frozen=True)
 class Exact:
     """What :func:`exact` counted (its result reads these through)."""
@@ -493,6 +449,5 @@ __all__ = [
     "equity",
     "exact",
     "exploit",
-    "knock_schedule",
     "when_to_knock",
 ]

@@ -25,6 +25,7 @@ from ..gin.studies.equity.table import equity_table
 from ..gin.studies.equity.validation import check_against_simulation, check_summary, sample_states
 from ..report.equity import write_response_files, write_table_files
 from ..report.files import staged_folder, write_csv
+from ..report.text import interval_text, title_text
 from .files import check_out_path
 from .inputs import (
     SEED,
@@ -36,7 +37,7 @@ from .inputs import (
     policy_options,
     rules_options,
 )
-from .output import echo_json, format_options, interval_text, show_result, title_text
+from .output import echo_json, format_options, show_result
 from .progress import progress_bar
 
 #: Spacing (points) of the grid printed by ``--format table``.

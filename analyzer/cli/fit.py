@@ -20,9 +20,10 @@ from ..gin.model.policies import PRESETS
 from ..gin.studies.discard_fit import DiscardFit, fit_discard
 from ..report.discard_fit import REPORT_FILE, fit_files, fitted_weights, held_out_frame
 from ..report.files import write_together
+from ..report.text import plus_minus
 from .files import check_out_path
 from .inputs import FiniteFloatRange, fail, get_rules, rules_preset_option
-from .output import format_options, plus_minus, show_result
+from .output import format_options, show_result
 from .progress import progress_bar
 from .run_control import run_options, set_jobs
 

@@ -16,6 +16,7 @@ from ..core.limits import read_lines
 from ..gin.evaluator.api import GIN_HAND_SIZES, best_melds
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..report.text import MAX_WIDTH
 from .inputs import (
     fail,
     get_policy,
@@ -25,7 +26,6 @@ from .output import (
     echo_json,
     format_options,
 )
-from .progress import MAX_WIDTH
 
 
 def _arrangement_dict(text: str) -> dict[str, Any]:

@@ -18,6 +18,14 @@ from ..core.limits import (
     MIN_SEARCH_DEALS,
 )
 from ..report.files import csv_bytes, write_together
+from ..report.text import (
+    estimate_text,
+    interval_column,
+    interval_text,
+    rules_text,
+    table_lines,
+    title_text,
+)
 from .files import check_out_folder
 from .inputs import (
     JOBS,
@@ -28,16 +36,7 @@ from .inputs import (
     get_rules,
     rules_options,
 )
-from .output import (
-    estimate_text,
-    format_options,
-    interval_column,
-    interval_text,
-    rules_text,
-    show_result,
-    table_lines,
-    title_text,
-)
+from .output import format_options, show_result
 from .progress import progress_bar
 from .run_control import scheduler_option, set_jobs
 

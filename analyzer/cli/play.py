@@ -12,6 +12,7 @@ from ..gin.evaluator.api import min_deadwood
 from ..gin.model.policies import policy_name
 from ..gin.model.rules import Rules
 from ..gin.play.players import Player, format_player
+from ..report.text import estimate_text, interval_text, rules_text, table_lines, title_text
 from .files import check_raw_count, raw_option, write_raw
 from .inputs import (
     SEED,
@@ -23,18 +24,7 @@ from .inputs import (
     policy_options,
     rules_options,
 )
-from .output import (
-    echo_json,
-    estimate_text,
-    format_options,
-    interval_text,
-    label_lines,
-    rules_text,
-    run_summary,
-    show_result,
-    table_lines,
-    title_text,
-)
+from .output import echo_json, format_options, label_lines, run_summary, show_result
 from .progress import progress_bar
 from .run_control import (
     checkpoint_options,

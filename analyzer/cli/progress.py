@@ -10,9 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..core.progress import Progress, bar_progress
+from ..report.text import MAX_WIDTH
 
-#: Widest line the CLI prints (tables, bars): fits a 100-column terminal.
-MAX_WIDTH = 100
 #: Seconds a step runs before its progress bar appears (quick steps stay quiet).
 PROGRESS_DELAY_S = 2.0
 

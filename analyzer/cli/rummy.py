@@ -17,6 +17,7 @@ from ..core.limits import MAX_UNITS
 from ..core.options import split_policy_list
 from ..report.files import csv_bytes, staged_folder, write_text, write_together
 from ..report.rummy import write_rummy_report, write_study
+from ..report.text import estimate_text, interval_text, plus_minus, table_lines, title_text
 from ..rummy import studies
 from ..rummy.policies import PRESETS as POLICY_PRESETS
 from ..rummy.policies import RummyPolicy, parse_policy, policy_name
@@ -25,16 +26,7 @@ from ..rummy.rules import RummyRules, resolve_rules
 from ..rummy.simulate import GameResult, HandResult, play_games, simulate
 from .files import check_raw_count
 from .inputs import UNITS, fail, rules_preset_option
-from .output import (
-    estimate_text,
-    interval_text,
-    label_lines,
-    output_options,
-    plus_minus,
-    show_result,
-    table_lines,
-    title_text,
-)
+from .output import label_lines, output_options, show_result
 from .progress import progress_bar
 from .run_control import interrupted, run_options, scheduler_option, set_jobs
 

@@ -1,5 +1,6 @@
 """Survey commands: the tournament of policy presets, the rules presets compared
-(variants), and dealt hands (the knock studies are in :mod:`analyzer.cli.studies`)."""
+(variants), and dealt hands (the knock studies are made from their declarations in
+:mod:`analyzer.cli.study_commands`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..core.limits import MAX_LISTED_PLAYERS, MAX_RAW_UNITS, MIN_VARIANT_DEALS
 from ..core.stats import half_width_of_se
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import VARIANT_PRESETS
+from ..report.text import interval_text, plus_minus, rules_text, table_lines, title_text
 from .inputs import (
     UNITS,
     fail,
@@ -20,17 +22,7 @@ from .inputs import (
     get_rules,
     rules_options,
 )
-from .output import (
-    chance_text,
-    interval_text,
-    output_options,
-    plus_minus,
-    rules_text,
-    save_chart,
-    show_result,
-    table_lines,
-    title_text,
-)
+from .output import chance_text, output_options, save_chart, show_result
 from .progress import progress_bar
 from .run_control import (
     run_options,

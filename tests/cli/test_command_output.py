@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.main import COMMANDS, cli
-from analyzer.cli.output import verdict_grid
 from analyzer.cli.progress import MAX_WIDTH, progress_hidden
 from analyzer.gin.model.policies import KEYS
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.model.rules import Rules
+from analyzer.report.text import verdict_grid
 
 _ADVICE = [
     "advise",

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 from analyzer.cli.advise import advice_table
 from analyzer.cli.lookup import plain_text
 from analyzer.cli.main import COMMANDS, cli
-from analyzer.cli.output import plus_minus, show_result, table_lines
+from analyzer.cli.output import show_result
 from analyzer.cli.progress import MAX_WIDTH
+from analyzer.report.text import plus_minus, table_lines
 
 from .test_command_output import TINY
 

@@ -267,7 +267,7 @@ def test_row8_interrupted_simulate_json_is_marked(monkeypatch):
 
 def test_knock_sweep_resumed_from_checkpoint_is_byte_identical(tmp_path, monkeypatch):
     """The bar of issue 17: interrupt (a hook stops it after its first plan), resume."""
-    from analyzer.cli import studies
+    from analyzer.cli import study_commands as studies
 
     args = [
         "knock-sweep",

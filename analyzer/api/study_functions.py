@@ -1,0 +1,149 @@
+"""The study functions of the notebook, made from the studies' declarations
+(:mod:`analyzer.report.study`), as the commands are: the same parameters, defaults and
+ranges, checked before any work, and the same title, table and verdict, returned as a
+:class:`~analyzer.api.results.ChartedResult`."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from ..core.limits import check_count
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.model.rules import Rules
+from ..report.study import STUDIES, TWIN, Inputs, Kind, Param, Study, check_thresholds
+from .arguments import (
+    check_run,
+    chosen_policy,
+    chosen_rules,
+    listed,
+    policy_label,
+    progress_to,
+)
+from .results import ChartedResult
+
+#: What each kind of parameter accepts, as the signature says it.
+_ANNOTATIONS = {
+    Kind.POLICY: "str | Policy",
+    Kind.OPPONENT: "str | Policy | None",
+    Kind.COUNT: "int",
+    Kind.CHOICE: "str",
+    Kind.THRESHOLDS: "Sequence[int]",
+}
+
+
+def rules_name(given: str | Rules, chosen: Rules) -> str:
+    """How a title names the rules: the preset name given, the preset equal to a Rules
+    object, or ``custom``."""
+    if isinstance(given, str):
+        return given
+    return next((name for name, preset in RULE_PRESETS.items() if preset == chosen), "custom")
+
+
+def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
+    """A parameter's value as the study takes it, and how a title names it."""
+    if param.kind is Kind.OPPONENT and (value is None or value == TWIN):
+        return None, TWIN
+    if param.kind in (Kind.POLICY, Kind.OPPONENT):
+        chosen = chosen_policy(value, param.name)
+        return chosen, policy_label(value, chosen)
+    if param.kind is Kind.COUNT:
+        return check_count(value, param.name, param.low, param.high), None
+    if param.kind is Kind.CHOICE:
+        if value not in param.choices:
+            raise ValueError(
+                f"{param.name} must be one of {', '.join(param.choices)}, got {value!r}"
+            )
+        return value, None
+    return check_thresholds(listed(value, param.name, "knock thresholds 0-10")), None
+
+
+def study_signature(study: Study) -> inspect.Signature:
+    """``(players..., rules="standard", *, other parameters..., seed=1, progress=None)``."""
+    players = [p for p in study.params if p.kind in (Kind.POLICY, Kind.OPPONENT)]
+    others = [p for p in study.params if p not in players]
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature(
+        [
+            *(
+                inspect.Parameter(
+                    p.name, positional, default=p.default, annotation=_ANNOTATIONS[p.kind]
+                )
+                for p in players
+            ),
+            inspect.Parameter("rules", positional, default="standard", annotation="str | Rules"),
+            *(
+                inspect.Parameter(
+                    p.name, keyword, default=p.default, annotation=_ANNOTATIONS[p.kind]
+                )
+                for p in others
+            ),
+            inspect.Parameter("seed", keyword, default=1, annotation="int"),
+            inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
+        ],
+        return_annotation="ChartedResult",
+    )
+
+
+def study_function(study: Study) -> Callable[..., ChartedResult]:
+    """The notebook function of ``study``."""
+    signature = study_signature(study)
+
+    def function(*args: Any, **kwargs: Any) -> ChartedResult:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        given = bound.arguments
+        (seed,) = check_run(given["seed"], given["progress"])
+        the_rules = chosen_rules(given["rules"])
+        values: dict[str, Any] = {}
+        labels: dict[str, str] = {}
+        for param in study.params:
+            values[param.name], label = _checked(param, given[param.name])
+            if label is not None:
+                labels[param.name] = label
+        inputs = Inputs(the_rules, rules_name(given["rules"], the_rules), seed, values, labels)
+        with progress_to(given["progress"], study.unit) as update:
+            answer = study.run(inputs, update, None)
+        chart = answer.chart
+        return ChartedResult(
+            answer.title,
+            answer.frame,
+            chart.draw,
+            chart.caption,
+            chart.figsize,
+            panels=chart.panels,
+            result=answer.result,
+            verdict=answer.verdict,
+        )
+
+    lines = [
+        f"{param.name}: {param.help}"
+        + (f" ({param.low:,}-{param.high:,})" if param.kind is Kind.COUNT else "")
+        for param in study.params
+    ]
+    function.__name__ = function.__qualname__ = study.function_name
+    function.__module__ = "analyzer.api"
+    function.__doc__ = (
+        f"{study.summary} {study.description}\n\n"
+        + "\n".join(lines)
+        + f"\n\nAs ``analyzer {study.name}`` prints it: ``.title``, ``.to_frame()``, "
+        f"``.verdict``. {study.notebook}"
+    )
+    function.__signature__ = signature  # type: ignore[attr-defined]
+    return function
+
+
+def _functions() -> dict[str, Callable[..., ChartedResult]]:
+    from ..report import knock_studies  # noqa: F401  (registers the knock studies)
+
+    return {study.function_name: study_function(study) for study in STUDIES.values()}
+
+
+FUNCTIONS = _functions()
+knock_sweep = FUNCTIONS["knock_sweep"]
+knock_chart = FUNCTIONS["knock_chart"]
+knock_schedule = FUNCTIONS["knock_schedule"]
+
+__all__ = ["knock_chart", "knock_schedule", "knock_sweep", "rules_name", "study_function"]

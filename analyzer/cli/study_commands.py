@@ -1,0 +1,160 @@
+"""The study commands, made from the studies' declarations (:mod:`analyzer.report.study`):
+each declared parameter becomes an option with its default, range and help, and every
+command takes the rules, run and output options, runs the study under a progress bar,
+writes its chart with ``--out`` and prints its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..core.limits import check_int
+from ..report.study import TWIN, Inputs, Kind, Param, Study
+from ..report.text import rules_text
+from .inputs import fail, get_policy, get_rules, rules_options
+from .output import save_chart, show_result
+from .progress import progress_bar
+from .run_control import checkpoint_options, interrupted, run_checkpoint, set_jobs, study_options
+
+
+class ThresholdList(click.ParamType):
+    """Knock thresholds 0-10, comma-separated, ``a-b`` for a range: ``0,5-10``."""
+
+    name = "thresholds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, tuple):
+            return value
+        chosen: list[int] = []
+        try:
+            for part in str(value).replace(" ", "").split(","):
+                low, _, high = part.partition("-")
+                ends = [
+                    check_int(int(end), "a knock threshold", 0, 10) for end in (low, high or low)
+                ]
+                chosen += range(ends[0], ends[1] + 1)
+        except ValueError as error:
+            self.fail(
+                f"{value!r}: {error}"
+                if "threshold" in str(error)
+                else f"{value!r} is not a list of knock thresholds 0-10 such as 0,5-10",
+                param,
+                ctx,
+            )
+        if len(set(chosen)) < len(chosen):
+            self.fail(f"{value!r} lists a threshold twice", param, ctx)
+        return tuple(chosen)
+
+
+def _option(param: Param) -> Any:
+    """The click option of one declared parameter."""
+    settings: dict[str, Any] = {"default": param.default}
+    if param.kind is Kind.COUNT:
+        settings["type"] = click.IntRange(param.low, param.high)
+    elif param.kind is Kind.CHOICE:
+        settings["type"] = click.Choice(param.choices)
+    elif param.kind is Kind.THRESHOLDS:
+        settings = {
+            "type": ThresholdList(),
+            "default": f"{min(param.default)}-{max(param.default)}",
+        }
+    help_text = param.help
+    if param.kind in (Kind.POLICY, Kind.OPPONENT):
+        help_text += " A preset or a policy string (analyzer policies)."
+    return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
+
+
+def _inputs(
+    study: Study, preset: str, overrides: tuple[str, ...], seed: int, given: dict[str, Any]
+) -> Inputs:
+    values: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for param in study.params:
+        value = given[param.name]
+        if param.kind is Kind.OPPONENT and value == TWIN:
+            values[param.name], labels[param.name] = None, TWIN
+        elif param.kind in (Kind.POLICY, Kind.OPPONENT):
+            values[param.name], labels[param.name] = get_policy(value), value
+        else:
+            values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
+    return Inputs(get_rules(preset, overrides), rules_text(preset, overrides), seed, values, labels)
+
+
+def study_command(study: Study) -> click.Command:
+    """The click command of ``study``."""
+
+    def command(
+        preset: str,
+        overrides: tuple[str, ...],
+        seed: int,
+        jobs: int | None,
+        no_progress: bool,
+        out: str | None,
+        fmt: str,
+        scheduler: str | None,
+        checkpoint: str | None = None,
+        resume: bool = False,
+        **given: Any,
+    ) -> None:
+        inputs = _inputs(study, preset, overrides, seed, given)
+        set_jobs(jobs)
+        with run_checkpoint(checkpoint, resume, study.identity(inputs)) as saved:
+            try:
+                with progress_bar(None, study.unit, no_progress) as update:
+                    answer = study.run(inputs, update, scheduler)
+            except KeyboardInterrupt:
+                if not study.checkpoint:
+                    raise
+                interrupted(fmt == "json", None, saved)
+            except ValueError as error:
+                fail(str(error))
+        chart = answer.chart
+        save_chart(
+            out,
+            chart.name,
+            answer.frame,
+            chart.draw,
+            chart.figsize,
+            ncols=chart.panels,
+            title=chart.title,
+            caption=chart.caption,
+            tables=dict(chart.tables) or None,
+        )
+        show_result(
+            fmt,
+            answer.title,
+            answer.body,
+            answer.verdict,
+            raw=answer.frame if answer.raw is None else answer.raw,
+            notes=answer.notes,
+        )
+
+    examples = "\n".join(f"  {line}" for line in study.examples)
+    command.__doc__ = f"{study.summary}\n\n{study.description}\n\n\b\nExample:\n{examples}\n"
+    if study.checkpoint:
+        command.__doc__ += (
+            "\nCtrl-C or SIGTERM stops the run and exits with status 130; with --checkpoint the "
+            "finished chunks are kept, and --resume ends with the same table bit for bit.\n"
+        )
+    decorated: Any = command
+    if study.checkpoint:
+        decorated = checkpoint_options(decorated)
+    decorated = study_options(decorated)
+    for param in reversed(study.params):
+        decorated = _option(param)(decorated)
+    decorated = rules_options(decorated)
+    return click.command(study.name)(decorated)
+
+
+def _commands() -> dict[str, click.Command]:
+    from ..report import knock_studies  # noqa: F401  (registers the knock studies)
+    from ..report.study import STUDIES
+
+    return {name: study_command(study) for name, study in STUDIES.items()}
+
+
+COMMANDS = _commands()
+knock_sweep_command = COMMANDS["knock-sweep"]
+knock_chart_command = COMMANDS["knock-chart"]
+knock_schedule_command = COMMANDS["knock-schedule"]

@@ -1,0 +1,209 @@
+"""One declaration per question: a :class:`Study` names its parameters once (type, range,
+default, help) and returns one :class:`Answer` (title line, table, verdict, notes, chart).
+
+The front doors are drawn from the declarations: ``analyzer.cli.study_commands`` makes the
+click command of each study and ``analyzer.api.study_functions`` its notebook function, so
+the two take the same parameters with the same defaults and ranges, check them the same
+way, and print or return the same title, numbers and verdict.  Every study is listed in
+:data:`STUDIES`; where to add one is in docs/architecture.md.
+
+Parameters every study shares are not declared: the rules (``--rules``/``--set`` on the
+command line, ``rules`` in the notebook), the seed, and how the run is carried out
+(progress, threads, a Dask scheduler).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ..core.limits import MAX_UNITS
+from ..core.progress import Progress
+from ..gin.model.rules import Rules
+
+
+class Kind(enum.Enum):
+    """What a parameter takes."""
+
+    POLICY = "policy"
+    """A policy: a preset name, a policy string (``draw=..,discard=..,knock=..``) or, in
+    the notebook, a :class:`~analyzer.gin.model.policies.Policy`."""
+    OPPONENT = "opponent"
+    """A policy, or the subject's twin: ``same`` (``None`` in the notebook too)."""
+    COUNT = "count"
+    """A whole number from :attr:`Param.low` to :attr:`Param.high`."""
+    CHOICE = "choice"
+    """One of :attr:`Param.choices`."""
+    THRESHOLDS = "thresholds"
+    """Distinct knock thresholds 0-10 (comma-separated on the command line)."""
+
+
+#: The subject's twin, as an ``OPPONENT`` parameter is given it.
+TWIN = "same"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a study, as both front doors take it."""
+
+    name: str
+    """The notebook's keyword; the command line's option is ``--name`` with ``-`` for
+    ``_`` (:attr:`flag`)."""
+    kind: Kind
+    default: Any
+    help: str
+    """One sentence for ``--help`` and the function's docstring."""
+    low: int = 1
+    high: int = MAX_UNITS
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        """The command-line option."""
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """A study's checked arguments: the rules, the seed, each parameter's value (a
+    :class:`~analyzer.gin.model.policies.Policy` for a policy, ``None`` for the twin)
+    and how a title names each player."""
+
+    rules: Rules
+    rules_name: str
+    """How a title names the rules: ``standard``, ``standard with knock_limit=7``."""
+    seed: int
+    values: Mapping[str, Any]
+    labels: Mapping[str, str]
+    """Each policy parameter as the user gave it (a name, a policy string), or its
+    string form when given a Policy object; ``same`` for the twin."""
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A study's chart: drawn on matplotlib axes, written as ``<name>.png`` with the
+    table as ``<name>.csv`` (and ``tables``) by ``--out``, shown by the notebook's
+    ``.plot()``."""
+
+    name: str
+    draw: Callable[[Any], None]
+    """Draws the chart on the axes (one, or a row of :attr:`panels`)."""
+    figsize: tuple[float, float]
+    title: str
+    caption: str
+    """How to read it, below the chart."""
+    panels: int = 1
+    tables: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    """More tables written beside it (file name -> table)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a study found, for every front door."""
+
+    title: str
+    """One line: what was measured, under which rules, between whom, how many deals and
+    the seed, parts joined by `` · ``."""
+    frame: pd.DataFrame
+    """The table, numbers only, CI bounds as their own columns (``<name>.csv``, the
+    notebook's ``.to_frame()``)."""
+    body: pd.DataFrame | Sequence[str]
+    """The table for a person (cells written ``x ± h``), or lines of text."""
+    verdict: str
+    """The answer in one sentence, with its number and CI."""
+    chart: Chart
+    notes: Sequence[str] = ()
+    """Legend lines under the table."""
+    raw: pd.DataFrame | None = None
+    """What ``--format csv|json`` prints, when it is not :attr:`frame`."""
+    result: object = None
+    """The study's own result object (the notebook reads its fields through)."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """One question, declared once."""
+
+    name: str
+    """The command (``knock-sweep``); the notebook function is the same with ``_``."""
+    summary: str
+    """The first line of ``--help`` and of the docstring."""
+    description: str
+    """What is measured and how to read it (paragraphs)."""
+    examples: tuple[str, ...]
+    params: tuple[Param, ...]
+    run: Callable[[Inputs, Progress | None, str | None], Answer]
+    """The study: checked inputs, a progress callable (or None) and a Dask scheduler
+    address (or None: this process) -> the answer."""
+    unit: str = "deal"
+    """What the progress counts."""
+    checkpoint: bool = False
+    """Whether the command takes ``--checkpoint``/``--resume``."""
+    notebook: str = ""
+    """What the notebook's result offers beyond the table (``.plot()``...)."""
+
+    @property
+    def function_name(self) -> str:
+        return self.name.replace("-", "_")
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+    def identity(self, inputs: Inputs) -> dict[str, Any]:
+        """What makes two runs the same run (a checkpoint belongs to one)."""
+        from ..gin.model.policies import format_policy
+
+        values: dict[str, Any] = {"command": self.name, "rules": inputs.rules.describe()}
+        for param in self.params:
+            value = inputs[param.name]
+            if param.kind in (Kind.POLICY, Kind.OPPONENT):
+                value = TWIN if value is None else format_policy(value)
+            elif param.kind is Kind.THRESHOLDS:
+                value = list(value)
+            values[param.name] = value
+        return {**values, "seed": inputs.seed}
+
+
+def check_thresholds(values: Sequence[int]) -> list[int]:
+    """Distinct knock thresholds 0-10, as plain ``int``."""
+    from ..core.limits import check_int
+
+    chosen = [check_int(value, "a knock threshold", 0, 10) for value in values]
+    if not chosen:
+        raise ValueError("thresholds lists no threshold")
+    if len(set(chosen)) < len(chosen):
+        raise ValueError(f"thresholds lists a threshold twice: {chosen}")
+    return chosen
+
+
+#: Every study, by command name (filled by :mod:`analyzer.report.knock_studies`).
+STUDIES: dict[str, Study] = {}
+
+
+def register(study: Study) -> Study:
+    """Add ``study`` to :data:`STUDIES`."""
+    if study.name in STUDIES:
+        raise ValueError(f"a study named {study.name!r} is registered already")
+    STUDIES[study.name] = study
+    return study
+
+
+__all__ = [
+    "STUDIES",
+    "TWIN",
+    "Answer",
+    "Chart",
+    "Inputs",
+    "Kind",
+    "Param",
+    "Study",
+    "check_thresholds",
+    "register",
+]

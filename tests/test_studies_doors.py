@@ -1,0 +1,123 @@
+"""Every declared study (:mod:`analyzer.report.study`) has a command and a notebook
+function that take the same parameters, with the same defaults and ranges, and give the
+same answer."""
+
+import inspect
+
+import click
+import pytest
+from click.testing import CliRunner
+
+import analyzer as az
+from analyzer.api import API
+from analyzer.cli.main import COMMANDS, cli
+from analyzer.cli.study_commands import COMMANDS as STUDY_COMMANDS
+from analyzer.report.study import STUDIES, Kind
+
+#: The options every study command has besides its declared parameters.
+RUN_OPTIONS = {
+    "preset",
+    "overrides",
+    "seed",
+    "jobs",
+    "no_progress",
+    "out",
+    "fmt",
+    "as_json",
+    "scheduler",
+}
+
+
+def test_every_study_is_a_command_and_a_function():
+    assert set(STUDY_COMMANDS) == set(STUDIES)
+    for name, study in STUDIES.items():
+        assert COMMANDS[name].startswith("analyzer.cli.study_commands:")
+        assert study.function_name in API
+        assert getattr(az, study.function_name).__name__ == study.function_name
+
+
+@pytest.mark.parametrize("name", sorted(STUDIES))
+def test_both_doors_take_the_same_parameters_and_defaults(name):
+    study = STUDIES[name]
+    command = STUDY_COMMANDS[name]
+    options = {p.name: p for p in command.params}
+    extra = {"checkpoint", "resume"} if study.checkpoint else set()
+    assert set(options) == {p.name for p in study.params} | RUN_OPTIONS | extra
+    signature = inspect.signature(getattr(az, study.function_name))
+    assert set(signature.parameters) == {p.name for p in study.params} | {
+        "rules",
+        "seed",
+        "progress",
+    }
+    assert options["seed"].default == signature.parameters["seed"].default
+    assert options["preset"].default == signature.parameters["rules"].default
+    for param in study.params:
+        option, argument = options[param.name], signature.parameters[param.name]
+        assert argument.default == param.default
+        if param.kind is Kind.THRESHOLDS:
+            assert tuple(option.type.convert(option.default, None, None)) == param.default
+        else:
+            assert option.default == param.default
+        if param.kind is Kind.COUNT:
+            assert (option.type.min, option.type.max) == (param.low, param.high)
+            with pytest.raises(ValueError, match=f"{param.name} must be"):
+                getattr(az, study.function_name)(**{param.name: param.high + 1})
+        if param.kind is Kind.CHOICE:
+            assert isinstance(option.type, click.Choice)
+            assert tuple(option.type.choices) == param.choices
+
+
+def test_the_command_and_the_function_give_the_same_answer():
+    arguments = ["--a", "basic", "--b", "gin-hunter", "--deals", "60", "--games", "4"]
+    arguments += ["--thresholds", "0,8-10", "--seed", "2", "--no-progress"]
+    printed = CliRunner().invoke(cli, ["knock-sweep", *arguments])
+    assert printed.exit_code == 0, printed.output
+    result = az.knock_sweep(
+        "basic", "gin-hunter", deals=60, games=4, thresholds=[0, 8, 9, 10], seed=2
+    )
+    lines = printed.output.splitlines()
+    assert " ".join(lines[:2]).replace("   ", " ") == result.title
+    assert " ".join(lines[-2:]).replace("   ", " ") == result.verdict
+    assert result.verdict and repr(result).endswith(result.verdict)
+
+
+def test_a_sweep_without_t10_is_read_against_its_first_threshold():
+    result = az.knock_sweep("basic", deals=40, games=2, thresholds=[3, 5], seed=1)
+    assert result.frame["diff_mean"].iloc[0] == 0
+    assert "knocking at 3 or less" in result.verdict
+
+
+def test_the_twin_is_named_the_same_way_in_both_doors():
+    printed = CliRunner().invoke(
+        cli,
+        [
+            "knock-sweep",
+            "--b",
+            "same",
+            "--deals",
+            "20",
+            "--games",
+            "2",
+            "--thresholds",
+            "9,10",
+            "--format",
+            "csv",
+            "--no-progress",
+        ],
+    )
+    assert printed.exit_code == 0, printed.output
+    result = az.knock_sweep(b=None, deals=20, games=2, thresholds=[9, 10])
+    assert "against its twin" in result.title
+    assert set(result.frame["opponent"]) == {"same threshold (determinism check)"}
+    assert printed.output.splitlines()[1].startswith("same threshold (determinism check),9,")
+
+
+def test_bad_thresholds_on_the_command_line_are_one_line_errors():
+    for given, message in (
+        ("3,3", "lists a threshold twice"),
+        ("2-11", "must be 0-10"),
+        ("x", "is not a list of knock thresholds"),
+    ):
+        printed = CliRunner().invoke(cli, ["knock-sweep", "--thresholds", given])
+        assert printed.exit_code == 2
+        assert message in printed.output
