@@ -115,7 +115,7 @@ def test_simulate_and_games_take_the_search_player_as_the_command_line_does():
 
 
 def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
-    from analyzer.cli.surveys import DEFAULT_FIELD
+    from analyzer.gin.model.policies import TOURNAMENT_FIELD
     from analyzer.gin.studies import sweeps
 
     played = {}
@@ -127,7 +127,7 @@ def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
     monkeypatch.setattr(sweeps, "tournament", stop_at_the_field)
     with pytest.raises(KeyboardInterrupt):
         az.tournament()
-    assert ",".join(played) == DEFAULT_FIELD
+    assert tuple(played) == TOURNAMENT_FIELD
 
 
 def test_knock_sweep_charts_its_panels():
@@ -140,7 +140,8 @@ def test_knock_sweep_charts_its_panels():
 def test_tournament_ranks_the_field():
     result = az.tournament(["basic", "simple"], deals=40, games=4, seed=1)
     assert sorted(result.ranking["policy"]) == ["basic", "simple"]
-    assert "ranked: " + ", ".join(result.ranking["policy"]) in result.title
+    assert result.verdict.startswith(f"{result.ranking['policy'].iloc[0]} ranks first with")
+    assert_shows_itself(result, "Round robin ranking", "2 policies", "40 deals and 4 game pairs")
     assert_plots(result, panels=2)
 
 

@@ -15,17 +15,7 @@ from analyzer.cli.study_commands import COMMANDS as STUDY_COMMANDS
 from analyzer.report.study import STUDIES, Kind
 
 #: The options every study command has besides its declared parameters.
-RUN_OPTIONS = {
-    "preset",
-    "overrides",
-    "seed",
-    "jobs",
-    "no_progress",
-    "out",
-    "fmt",
-    "as_json",
-    "scheduler",
-}
+RUN_OPTIONS = {"seed", "jobs", "no_progress", "out", "fmt", "as_json"}
 
 
 def test_every_study_is_a_command_and_a_function():
@@ -42,20 +32,24 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
     command = STUDY_COMMANDS[name]
     options = {p.name: p for p in command.params}
     extra = {"checkpoint", "resume"} if study.checkpoint else set()
+    extra |= {"preset", "overrides"} if study.rules else set()
+    extra |= {"scheduler"} if study.scheduler else set()
     assert set(options) == {p.name for p in study.params} | RUN_OPTIONS | extra
     signature = inspect.signature(getattr(az, study.function_name))
     assert set(signature.parameters) == {p.name for p in study.params} | {
-        "rules",
         "seed",
         "progress",
-    }
+    } | ({"rules"} if study.rules else set())
     assert options["seed"].default == signature.parameters["seed"].default
-    assert options["preset"].default == signature.parameters["rules"].default
+    if study.rules:
+        assert options["preset"].default == signature.parameters["rules"].default
     for param in study.params:
         option, argument = options[param.name], signature.parameters[param.name]
         assert argument.default == param.default
         if param.kind is Kind.THRESHOLDS:
             assert tuple(option.type.convert(option.default, None, None)) == param.default
+        elif param.kind in (Kind.PLAYERS, Kind.PRESETS):
+            assert tuple(option.default.split(",")) == param.default
         else:
             assert option.default == param.default
         if param.kind is Kind.COUNT:

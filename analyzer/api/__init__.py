@@ -38,12 +38,9 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 from .arguments import policies, policy, rule_presets, rules
 from .gin import (
     advise,
-    dealt,
     play_games,
     replay,
     simulate,
-    tournament,
-    variants,
 )
 from .results import ChartedResult, Result
 from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
@@ -55,7 +52,7 @@ from .studies import (
     panel_equilibrium,
     when_to_knock,
 )
-from .study_functions import knock_chart, knock_schedule, knock_sweep
+from .study_functions import dealt, knock_chart, knock_schedule, knock_sweep, tournament, variants
 
 __all__ = [
     "ChartedResult",

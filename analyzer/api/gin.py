@@ -8,10 +8,7 @@ study the command of the same name runs, and returns a :class:`~analyzer.api.res
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
-
-import pandas as pd
 
 from ..core.limits import (
     MAX_RAW_UNITS,
@@ -19,18 +16,15 @@ from ..core.limits import (
     MAX_TEMPERATURE,
     MAX_TOLERANCE,
     MAX_UNITS,
-    MIN_VARIANT_DEALS,
     check_count,
     check_float,
     check_int,
     check_seed,
 )
-from ..core.stats import half_width_of_se
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.play.advisor import Position
 from ..gin.play.advisor.position import UNDEALT
-from ..gin.play.players import Player, chosen_player, format_player, player_field
+from ..gin.play.players import chosen_player
 from ..gin.play.replay import parse_deck
 from .arguments import (
     PlayerLike,
@@ -47,7 +41,7 @@ from .arguments import (
     progress_to,
     rules_label,
 )
-from .results import ChartedResult, Result, chart_functions
+from .results import Result
 
 
 def simulate(
@@ -104,175 +98,6 @@ def play_games(
         f"{chosen[0].target} points, {count_label(games, 'game pair', seed)}"
     )
     return Result(title, result.to_frame(), result)
-
-
-def tournament(
-    policies: Sequence[PlayerLike] | None = None,
-    rules: RulesLike = "standard",
-    deals: int = 10_000,
-    games: int = 1_000,
-    seed: int = 1,
-    progress: ProgressLike = None,
-) -> ChartedResult:
-    """Round robin: one row per ordered pair with points per hand and game-win rate (a
-    policy may be the search player, ``"search,budget=64"``; ``None``: the report's
-    field, as ``analyzer tournament`` plays by default);
-    ``.ranking`` ranks the policies by mean points per hand against the rest.
-    ``.plot()``: the two matrices, best policy first."""
-    from ..gin.studies import sweeps as studies
-
-    seed, deals, games = check_run(seed, progress, deals=deals, games=games)
-    entries = (
-        list(studies.default_field())
-        if policies is None
-        else listed(policies, "policies", "policies")
-    )
-    field = player_field(
-        (_labelled(entry, f"policies[{index}]") for index, entry in enumerate(entries)),
-        len(entries),
-        "policies",
-    )
-    if len(field) < 2:
-        raise ValueError("policies needs at least two policies for a round robin")
-    the_rules = chosen_rules(rules)
-    with progress_to(progress, "deal") as update:
-        results = studies.tournament(the_rules, field, deals, games, seed, progress=update)
-    ranking = studies.ranking(results)
-    order = list(ranking["policy"])
-
-    def draw(axes: Any) -> None:
-        figures = chart_functions()
-        figures.matrix_heatmap(results, "points", axes[0], order, 0.0, "points per hand", "+.2f")
-        figures.matrix_heatmap(results, "game_win", axes[1], order, 0.5, "game-win rate", ".2f")
-
-    return ChartedResult(
-        f"Round robin of {len(field)} policies, {rules_label(rules, the_rules)}, "
-        f"{count_label(deals, 'deal')} and {count_label(games, 'game pair')} per "
-        f"pairing, seed {seed}; ranked: {', '.join(order)}",
-        results,
-        draw,
-        "Row policy against column policy, seats swapped on common deals; each cell: "
-        "estimate and ± 95% CI half-width.",
-        (14, 5.5),
-        panels=2,
-        result=_Ranking(ranking),
-    )
-
-
-def _labelled(entry: object, name: str) -> tuple[str, Player]:
-    """A player of a list with its label: the name or string form it was given by, else
-    its string form."""
-    chosen = chosen_player(entry, name)
-    return (entry if isinstance(entry, str) else format_player(chosen)), chosen
-
-
-class _Ranking:
-    """What a tournament's result reads through: its ranking."""
-
-    def __init__(self, ranking: pd.DataFrame) -> None:
-        self.ranking = ranking
-        """Policies by mean points per hand against the rest of the field (and mean
-        game-win rate), best first."""
-
-
-def variants(
-    presets: Sequence[str] = ("standard", "classic", "oklahoma"),
-    baseline: PolicyLike = "basic",
-    strong: PolicyLike = "gin-hunter",
-    weak: PolicyLike = "basic",
-    deals: int = 10_000,
-    games: int = 1_000,
-    seed: int = 1,
-    progress: ProgressLike = None,
-) -> ChartedResult:
-    """One row per rules preset: hand size, game length, skill share, best threshold.
-    ``deals`` 2-5,000,000 (the self-play hands are kept in memory). ``.plot()``: the
-    three bar panels."""
-    from ..gin.studies import sweeps as studies
-
-    seed, games = check_run(seed, progress, games=games)
-    deals = check_count(deals, "deals", MIN_VARIANT_DEALS, MAX_RAW_UNITS)
-    names = listed(presets, "presets", "rules preset names")
-    for name in names:
-        check_text(name, "a preset")
-        if name not in RULE_PRESETS:
-            raise ValueError(
-                f"unknown rules preset {name!r}; choose from {', '.join(RULE_PRESETS)}"
-            )
-    if len(set(names)) < len(names):
-        raise ValueError("presets names a preset twice")
-    chosen = (
-        chosen_policy(baseline, "baseline"),
-        chosen_policy(strong, "strong"),
-        chosen_policy(weak, "weak"),
-    )
-    with progress_to(progress, "deal") as update:
-        table = studies.variants(names, *chosen, deals, games, seed, progress=update)
-    strong_name, weak_name = policy_label(strong, chosen[1]), policy_label(weak, chosen[2])
-
-    def draw(axes: Any) -> None:
-        figures = chart_functions()
-        figures.variant_bars(table, "hand_points", axes[0], "points per hand", "points")
-        figures.variant_bars(table, "hands_per_game", axes[1], "hands per game", "hands")
-        figures.variant_bars(
-            table,
-            "strong_game_win",
-            axes[2],
-            f"games won by {strong_name} against {weak_name}",
-            "share of games",
-            interval=True,
-        )
-
-    return ChartedResult(
-        f"Rules presets compared: {policy_label(baseline, chosen[0])} self-play and "
-        f"{strong_name} against {weak_name}, {count_label(deals, 'deal')} and "
-        f"{count_label(games, 'game pair')} per preset, seed {seed}",
-        table,
-        draw,
-        "Points a hand scores and hands per game in self-play; the stronger policy's "
-        "share of games; bars: 95% CI.",
-        (14, 4.5),
-        panels=3,
-        sharey=True,
-    )
-
-
-def dealt(deals: int = 100_000, seed: int = 1, progress: ProgressLike = None) -> ChartedResult:
-    """P(dealt deadwood <= limit) for limits 0..10, by hand size (11: best 10 of 11), with
-    its binomial standard error ``se``; ``.distribution`` is every deadwood's probability
-    and ``.plot()`` its histogram."""
-    from ..gin.studies import sweeps as studies
-
-    seed, deals = check_run(seed, progress, deals=deals)
-    with progress_to(progress, "hand") as update:
-        distribution = studies.dealt_hands(deals, seed, progress=update)
-    table = studies.knock_eligibility(distribution)
-    shown = table.drop(columns=["probability", "se"]).assign(
-        probability=[
-            f"{p:.3e} ± {half_width_of_se(e):.1e}"
-            for p, e in zip(table["probability"], table["se"], strict=True)
-        ]
-    )
-    return ChartedResult(
-        f"Dealt deadwood: P(deadwood <= limit), {count_label(deals, 'random hand', seed)} "
-        "of each size (limit 0 is gin)",
-        table,
-        lambda ax: chart_functions().dealt_histogram(distribution, ax),
-        "Monte Carlo hands of each size; shaded: deadwood <= 10, where a standard-rules "
-        "knock is allowed. Log scale.",
-        (9, 4.2),
-        result=_Dealt(distribution),
-        shown=shown,
-    )
-
-
-class _Dealt:
-    """What a dealt study's result reads through: the whole distribution."""
-
-    def __init__(self, distribution: pd.DataFrame) -> None:
-        self.distribution = distribution
-        """One row per hand size and deadwood: ``count``, ``probability``, ``cumulative``
-        and its standard error ``se``."""
 
 
 def advise(
@@ -410,10 +235,7 @@ def replay(
 
 __all__ = [
     "advise",
-    "dealt",
     "play_games",
     "replay",
     "simulate",
-    "tournament",
-    "variants",
 ]

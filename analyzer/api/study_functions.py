@@ -9,10 +9,23 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+import pandas as pd
+
 from ..core.limits import check_count
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules
-from ..report.study import STUDIES, TWIN, Inputs, Kind, Param, Study, check_thresholds
+from ..gin.play.players import Player, chosen_player, format_player, player_field
+from ..report.study import (
+    POSITIONAL,
+    STUDIES,
+    TWIN,
+    Inputs,
+    Kind,
+    Param,
+    Study,
+    check_presets,
+    check_thresholds,
+)
 from .arguments import (
     check_run,
     chosen_policy,
@@ -30,6 +43,8 @@ _ANNOTATIONS = {
     Kind.COUNT: "int",
     Kind.CHOICE: "str",
     Kind.THRESHOLDS: "Sequence[int]",
+    Kind.PLAYERS: "Sequence[str | Policy | SearchPolicy]",
+    Kind.PRESETS: "Sequence[str]",
 }
 
 
@@ -56,12 +71,29 @@ def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
                 f"{param.name} must be one of {', '.join(param.choices)}, got {value!r}"
             )
         return value, None
+    if param.kind is Kind.PRESETS:
+        return check_presets(listed(value, param.name, "rules preset names")), None
+    if param.kind is Kind.PLAYERS:
+        entries = listed(value, param.name, "policies")
+        return player_field(
+            (_labelled(entry, f"{param.name}[{index}]") for index, entry in enumerate(entries)),
+            len(entries),
+            param.name,
+        ), None
     return check_thresholds(listed(value, param.name, "knock thresholds 0-10")), None
 
 
+def _labelled(entry: object, name: str) -> tuple[str, Player]:
+    """A player of a list with its label: the name or string form it was given by, else
+    its string form."""
+    chosen = chosen_player(entry, name)
+    return (entry if isinstance(entry, str) else format_player(chosen)), chosen
+
+
 def study_signature(study: Study) -> inspect.Signature:
-    """``(players..., rules="standard", *, other parameters..., seed=1, progress=None)``."""
-    players = [p for p in study.params if p.kind in (Kind.POLICY, Kind.OPPONENT)]
+    """``(players..., rules="standard", *, other parameters..., seed=1, progress=None)``
+    (no ``rules`` for a study that is not played under one set of rules)."""
+    players = [p for p in study.params if p.kind in POSITIONAL]
     others = [p for p in study.params if p not in players]
     positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
     keyword = inspect.Parameter.KEYWORD_ONLY
@@ -73,7 +105,15 @@ def study_signature(study: Study) -> inspect.Signature:
                 )
                 for p in players
             ),
-            inspect.Parameter("rules", positional, default="standard", annotation="str | Rules"),
+            *(
+                [
+                    inspect.Parameter(
+                        "rules", positional, default="standard", annotation="str | Rules"
+                    )
+                ]
+                if study.rules
+                else []
+            ),
             *(
                 inspect.Parameter(
                     p.name, keyword, default=p.default, annotation=_ANNOTATIONS[p.kind]
@@ -96,14 +136,16 @@ def study_function(study: Study) -> Callable[..., ChartedResult]:
         bound.apply_defaults()
         given = bound.arguments
         (seed,) = check_run(given["seed"], given["progress"])
-        the_rules = chosen_rules(given["rules"])
+        the_rules = chosen_rules(given.get("rules", "standard"))
         values: dict[str, Any] = {}
         labels: dict[str, str] = {}
         for param in study.params:
             values[param.name], label = _checked(param, given[param.name])
             if label is not None:
                 labels[param.name] = label
-        inputs = Inputs(the_rules, rules_name(given["rules"], the_rules), seed, values, labels)
+        inputs = Inputs(
+            the_rules, rules_name(given.get("rules", "standard"), the_rules), seed, values, labels
+        )
         with progress_to(given["progress"], study.unit) as update:
             answer = study.run(inputs, update, None)
         chart = answer.chart
@@ -115,6 +157,8 @@ def study_function(study: Study) -> Callable[..., ChartedResult]:
             chart.figsize,
             panels=chart.panels,
             result=answer.result,
+            shown=answer.body if isinstance(answer.body, pd.DataFrame) else None,
+            sharey=chart.sharey,
             verdict=answer.verdict,
         )
 
@@ -136,7 +180,7 @@ def study_function(study: Study) -> Callable[..., ChartedResult]:
 
 
 def _functions() -> dict[str, Callable[..., ChartedResult]]:
-    from ..report import knock_studies  # noqa: F401  (registers the knock studies)
+    from ..report import knock_studies, survey_studies  # noqa: F401  (they register)
 
     return {study.function_name: study_function(study) for study in STUDIES.values()}
 
@@ -145,5 +189,17 @@ FUNCTIONS = _functions()
 knock_sweep = FUNCTIONS["knock_sweep"]
 knock_chart = FUNCTIONS["knock_chart"]
 knock_schedule = FUNCTIONS["knock_schedule"]
+tournament = FUNCTIONS["tournament"]
+variants = FUNCTIONS["variants"]
+dealt = FUNCTIONS["dealt"]
 
-__all__ = ["knock_chart", "knock_schedule", "knock_sweep", "rules_name", "study_function"]
+__all__ = [
+    "dealt",
+    "knock_chart",
+    "knock_schedule",
+    "knock_sweep",
+    "rules_name",
+    "study_function",
+    "tournament",
+    "variants",
+]

@@ -14,10 +14,10 @@ from ..gin.studies.exact_stats import distribution_table, summarize
 from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.exact import write_study
 from ..report.files import checkpoint_path, remove_checkpoint, staged_folder
-from ..report.text import title_text
+from ..report.text import chance_text, title_text
 from .files import check_out_path
 from .inputs import SEED, fail
-from .output import chance_text, echo_json, format_options, show_result
+from .output import echo_json, format_options, show_result
 from .progress import progress_bar
 
 

@@ -173,20 +173,6 @@ def output_options(function: F) -> F:
     )(function)
 
 
-def chance_text(probability: float) -> str:
-    """A probability a player can read at any size: ``1 in 115,733`` below 1 %, else a
-    percentage.
-
-    >>> chance_text(8.64e-06), chance_text(0.0412), chance_text(0.0)
-    ('1 in 115,741', '4.12%', 'never seen')
-    """
-    if probability <= 0:
-        return "never seen"
-    if probability < 0.01:
-        return f"1 in {round(1 / probability):,}"
-    return f"{probability:.2%}"
-
-
 def save_chart(
     out: str | None,
     name: str,

@@ -9,13 +9,21 @@ from typing import Any
 
 import click
 
-from ..core.limits import check_int
-from ..report.study import TWIN, Inputs, Kind, Param, Study
+from ..core.limits import MAX_LISTED_PLAYERS, check_int
+from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..report.study import TWIN, Inputs, Kind, Param, Study, check_presets
 from ..report.text import rules_text
-from .inputs import fail, get_policy, get_rules, rules_options
-from .output import save_chart, show_result
+from .inputs import fail, get_players, get_policy, get_rules, rules_options
+from .output import output_options, save_chart, show_result
 from .progress import progress_bar
-from .run_control import checkpoint_options, interrupted, run_checkpoint, set_jobs, study_options
+from .run_control import (
+    checkpoint_options,
+    interrupted,
+    run_checkpoint,
+    run_options,
+    set_jobs,
+    study_options,
+)
 
 
 class ThresholdList(click.ParamType):
@@ -47,6 +55,15 @@ class ThresholdList(click.ParamType):
         return tuple(chosen)
 
 
+#: What the help adds for each kind of parameter.
+_KIND_HELP = {
+    Kind.POLICY: " A preset or a policy string (analyzer policies).",
+    Kind.OPPONENT: " A preset or a policy string (analyzer policies).",
+    Kind.PLAYERS: f" Comma-separated, at most {MAX_LISTED_PLAYERS}.",
+    Kind.PRESETS: f" Comma-separated: {', '.join(RULE_PRESETS)}.",
+}
+
+
 def _option(param: Param) -> Any:
     """The click option of one declared parameter."""
     settings: dict[str, Any] = {"default": param.default}
@@ -59,9 +76,9 @@ def _option(param: Param) -> Any:
             "type": ThresholdList(),
             "default": f"{min(param.default)}-{max(param.default)}",
         }
-    help_text = param.help
-    if param.kind in (Kind.POLICY, Kind.OPPONENT):
-        help_text += " A preset or a policy string (analyzer policies)."
+    elif param.kind in (Kind.PLAYERS, Kind.PRESETS):
+        settings["default"] = ",".join(param.default)
+    help_text = param.help + _KIND_HELP.get(param.kind, "")
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
 
 
@@ -76,6 +93,15 @@ def _inputs(
             values[param.name], labels[param.name] = None, TWIN
         elif param.kind in (Kind.POLICY, Kind.OPPONENT):
             values[param.name], labels[param.name] = get_policy(value), value
+        elif param.kind is Kind.PLAYERS:
+            values[param.name] = get_players(value, param.flag)
+        elif param.kind is Kind.PRESETS:
+            try:
+                values[param.name] = check_presets(
+                    [name.strip() for name in value.split(",") if name.strip()], param.flag
+                )
+            except ValueError as error:
+                fail(str(error))
         else:
             values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
     return Inputs(get_rules(preset, overrides), rules_text(preset, overrides), seed, values, labels)
@@ -85,14 +111,14 @@ def study_command(study: Study) -> click.Command:
     """The click command of ``study``."""
 
     def command(
-        preset: str,
-        overrides: tuple[str, ...],
         seed: int,
         jobs: int | None,
         no_progress: bool,
         out: str | None,
         fmt: str,
-        scheduler: str | None,
+        preset: str = "standard",
+        overrides: tuple[str, ...] = (),
+        scheduler: str | None = None,
         checkpoint: str | None = None,
         resume: bool = False,
         **given: Any,
@@ -120,6 +146,7 @@ def study_command(study: Study) -> click.Command:
             title=chart.title,
             caption=chart.caption,
             tables=dict(chart.tables) or None,
+            sharey=chart.sharey,
         )
         show_result(
             fmt,
@@ -140,15 +167,18 @@ def study_command(study: Study) -> click.Command:
     decorated: Any = command
     if study.checkpoint:
         decorated = checkpoint_options(decorated)
-    decorated = study_options(decorated)
+    decorated = (
+        study_options(decorated) if study.scheduler else run_options(output_options(decorated))
+    )
     for param in reversed(study.params):
         decorated = _option(param)(decorated)
-    decorated = rules_options(decorated)
+    if study.rules:
+        decorated = rules_options(decorated)
     return click.command(study.name)(decorated)
 
 
 def _commands() -> dict[str, click.Command]:
-    from ..report import knock_studies  # noqa: F401  (registers the knock studies)
+    from ..report import knock_studies, survey_studies  # noqa: F401  (they register)
     from ..report.study import STUDIES
 
     return {name: study_command(study) for name, study in STUDIES.items()}
@@ -158,3 +188,6 @@ COMMANDS = _commands()
 knock_sweep_command = COMMANDS["knock-sweep"]
 knock_chart_command = COMMANDS["knock-chart"]
 knock_schedule_command = COMMANDS["knock-schedule"]
+tournament_command = COMMANDS["tournament"]
+variants_command = COMMANDS["variants"]
+dealt_command = COMMANDS["dealt"]

@@ -40,6 +40,16 @@ class Kind(enum.Enum):
     """One of :attr:`Param.choices`."""
     THRESHOLDS = "thresholds"
     """Distinct knock thresholds 0-10 (comma-separated on the command line)."""
+    PLAYERS = "players"
+    """Distinct players, each a policy or the search player (``search,budget=8``), at
+    most :data:`~analyzer.core.limits.MAX_LISTED_PLAYERS` (comma-separated on the
+    command line); the study gets them by name."""
+    PRESETS = "presets"
+    """Distinct rules preset names (comma-separated on the command line)."""
+
+
+#: The kinds a notebook function takes as positional arguments, before ``rules``.
+POSITIONAL = (Kind.POLICY, Kind.OPPONENT, Kind.PLAYERS, Kind.PRESETS)
 
 
 #: The subject's twin, as an ``OPPONENT`` parameter is given it.
@@ -102,6 +112,8 @@ class Chart:
     panels: int = 1
     tables: Mapping[str, pd.DataFrame] = field(default_factory=dict)
     """More tables written beside it (file name -> table)."""
+    sharey: bool = False
+    """Whether the panels share their y axis."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +156,10 @@ class Study:
     address (or None: this process) -> the answer."""
     unit: str = "deal"
     """What the progress counts."""
+    rules: bool = True
+    """Whether the study plays under one set of rules (``--rules``/``--set``, ``rules``)."""
+    scheduler: bool = True
+    """Whether its chunks can run on a Dask cluster (``--scheduler``)."""
     checkpoint: bool = False
     """Whether the command takes ``--checkpoint``/``--resume``."""
     notebook: str = ""
@@ -160,15 +176,37 @@ class Study:
         """What makes two runs the same run (a checkpoint belongs to one)."""
         from ..gin.model.policies import format_policy
 
-        values: dict[str, Any] = {"command": self.name, "rules": inputs.rules.describe()}
+        values: dict[str, Any] = {"command": self.name}
+        if self.rules:
+            values["rules"] = inputs.rules.describe()
         for param in self.params:
             value = inputs[param.name]
             if param.kind in (Kind.POLICY, Kind.OPPONENT):
                 value = TWIN if value is None else format_policy(value)
-            elif param.kind is Kind.THRESHOLDS:
+            elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
                 value = list(value)
+            elif param.kind is Kind.PLAYERS:
+                value = list(value)  # the names as given
             values[param.name] = value
         return {**values, "seed": inputs.seed}
+
+
+def check_presets(names: Sequence[str], name: str = "presets") -> list[str]:
+    """Distinct rules preset names (the list called ``name`` in errors)."""
+    from ..gin.model.rules import PRESETS as RULE_PRESETS
+
+    if not names:
+        raise ValueError(f"{name} is empty; choose from {', '.join(RULE_PRESETS)}")
+    for preset in names:
+        if not isinstance(preset, str):
+            raise TypeError(f"a preset must be a string, got {preset!r}")
+        if preset not in RULE_PRESETS:
+            raise ValueError(
+                f"unknown rules preset {preset!r}; choose from {', '.join(RULE_PRESETS)}"
+            )
+    if len(set(names)) < len(names):
+        raise ValueError(f"{name} names a preset twice")
+    return list(names)
 
 
 def check_thresholds(values: Sequence[int]) -> list[int]:
@@ -196,6 +234,7 @@ def register(study: Study) -> Study:
 
 
 __all__ = [
+    "POSITIONAL",
     "STUDIES",
     "TWIN",
     "Answer",
@@ -204,6 +243,7 @@ __all__ = [
     "Kind",
     "Param",
     "Study",
+    "check_presets",
     "check_thresholds",
     "register",
 ]

@@ -143,6 +143,20 @@ def wrapped(text: str, width: int = MAX_WIDTH, indent: str = "") -> list[str]:
     ) or [""]
 
 
+def chance_text(probability: float) -> str:
+    """A probability a player can read at any size: ``1 in 115,733`` below 1 %, else a
+    percentage.
+
+    >>> chance_text(8.64e-06), chance_text(0.0412), chance_text(0.0)
+    ('1 in 115,741', '4.12%', 'never seen')
+    """
+    if probability <= 0:
+        return "never seen"
+    if probability < 0.01:
+        return f"1 in {round(1 / probability):,}"
+    return f"{probability:.2%}"
+
+
 def verdict_grid(chart: Any, min_samples: int) -> list[str]:
     """The knock chart as a turn x deadwood grid of verdicts: ``K`` knock now, ``P``
     play on (95% CI excludes 0), ``·`` too close to call, blank: fewer than
@@ -169,6 +183,7 @@ def verdict_grid(chart: Any, min_samples: int) -> list[str]:
 __all__ = [
     "CI_NOTE",
     "MAX_WIDTH",
+    "chance_text",
     "estimate_text",
     "interval_column",
     "interval_text",

@@ -385,7 +385,8 @@ def test_interrupted_games_exit_130(monkeypatch):
 
 
 def test_the_tournament_commands_default_field_is_the_reports():
-    from analyzer.cli.surveys import DEFAULT_FIELD
+    from analyzer.cli.study_commands import tournament_command
     from analyzer.gin.studies.sweeps import default_field
 
-    assert ",".join(default_field()) == DEFAULT_FIELD
+    (policies,) = [p for p in tournament_command.params if p.name == "policies"]
+    assert ",".join(default_field()) == policies.default

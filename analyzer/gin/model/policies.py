@@ -545,6 +545,12 @@ and knock tables without the read, and the hand-set expert discard, weights tune
 replica of MARJJ, an EAAI-2021 competition agent, see :mod:`analyzer.gin.decisions.marjj`: knocks
 with 10 or less on its first three turns, then only with gin)."""
 
+#: The round robin's field (``analyzer tournament``, the report's): the presets that differ
+#: in how they draw and throw, the replica ``marjj``, ``expert-v3`` and the champion (not
+#: ``search``: it changes only the knock and plays hundreds of times slower).
+TOURNAMENT_FIELD: tuple[str, ...] = ("simple", "basic", "safe-discard", "lookahead")
+TOURNAMENT_FIELD += ("gin-hunter", "passive", "marjj", "expert-v3", "expert")
+
 
 def parse_policy(text: str) -> Policy:
     """A preset name, or ``key=value`` pairs (optionally after a preset: ``basic,knock=7``);

@@ -24,7 +24,7 @@ from ...core.significance import benjamini_hochberg, normal_p_value
 from ...core.stats import Z95, Estimate, sample_variance
 from ..evaluator.dealt import dealt_deadwood_distribution
 from ..model.policies import PRESETS as POLICY_PRESETS
-from ..model.policies import Policy, format_policy, policy_name
+from ..model.policies import TOURNAMENT_FIELD, Policy, format_policy, policy_name
 from ..model.rules import PRESETS as RULE_PRESETS
 from ..model.rules import Rules
 from ..play.players import Player
@@ -248,25 +248,8 @@ def game_values_after_first_hand(
 
 
 def default_field() -> dict[str, Player]:
-    """The tournament field: the policy presets that differ in how they draw and throw,
-    ``marjj`` (the replica of a public EAAI agent), the ``expert`` before the champion
-    (``expert-v3``) and the champion ``expert``.  ``search`` is not in it: it changes only
-    the knock decision and plays hundreds of times slower (the report's "When to knock"
-    box measures it against every knock rule; BENCHMARKS.md against ``expert``)."""
-    return {
-        name: POLICY_PRESETS[name]
-        for name in (
-            "simple",
-            "basic",
-            "safe-discard",
-            "lookahead",
-            "gin-hunter",
-            "passive",
-            "marjj",
-            "expert-v3",
-            "expert",
-        )
-    }
+    """The tournament field (:data:`~analyzer.gin.model.policies.TOURNAMENT_FIELD`) by name."""
+    return {name: POLICY_PRESETS[name] for name in TOURNAMENT_FIELD}
 
 
 def tournament(
