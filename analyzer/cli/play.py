@@ -12,7 +12,13 @@ from ..gin.evaluator.api import min_deadwood
 from ..gin.model.policies import policy_name
 from ..gin.model.rules import Rules
 from ..gin.play.players import Player, format_player
-from ..report.text import estimate_text, interval_text, rules_text, table_lines, title_text
+from ..report.text import (
+    estimate_text,
+    interval_column,
+    rules_text,
+    table_lines,
+    title_text,
+)
 from .files import check_raw_count, raw_option, write_raw
 from .inputs import (
     SEED,
@@ -351,12 +357,7 @@ def _multiplayer(
         names if len(names) == 3 else [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"],
     )
     seating = rules.three_player if len(names) == 3 else "partnerships 0+2 v 1+3"
-    games_won = [
-        interval_text(m, lo, hi, 1, percent=True)
-        for m, lo, hi in zip(
-            summary["win_rate"], summary["win_low"], summary["win_high"], strict=True
-        )
-    ]
+    games_won = interval_column(summary, "win_rate", 1, sign=False, percent=True, stem="win")
     table = pd.DataFrame(
         {
             "side": summary["side"],

@@ -17,7 +17,14 @@ from ..core.limits import MAX_UNITS
 from ..core.options import split_policy_list
 from ..report.files import csv_bytes, staged_folder, write_text, write_together
 from ..report.rummy import write_rummy_report, write_study
-from ..report.text import estimate_text, interval_text, plus_minus, table_lines, title_text
+from ..report.text import (
+    estimate_text,
+    interval_column,
+    interval_text,
+    plus_minus,
+    table_lines,
+    title_text,
+)
 from ..rummy import studies
 from ..rummy.policies import PRESETS as POLICY_PRESETS
 from ..rummy.policies import RummyPolicy, parse_policy, policy_name
@@ -231,10 +238,7 @@ def _print_result(result: HandResult | GameResult, preset: str) -> None:
     changed = [f"{k}={v}" for k, v in result.rules.describe().items() if v != getattr(defaults, k)]
     hands = isinstance(result, HandResult)
     rows = _player_table(result)
-    won = [
-        interval_text(m, lo, hi, 1, percent=True)
-        for m, lo, hi in zip(rows["win_rate"], rows["win_low"], rows["win_high"], strict=True)
-    ]
+    won = interval_column(rows, "win_rate", 1, sign=False, percent=True, stem="win")
     table = pd.DataFrame(
         {
             "player": rows["player"],

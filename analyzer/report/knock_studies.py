@@ -9,7 +9,7 @@ import pandas as pd
 from ..core.limits import MAX_SCHEDULE_ROUNDS
 from ..core.progress import Progress
 from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import interval_text, title_text, verdict_grid
+from .text import interval_column, interval_text, title_text, verdict_grid
 
 # ---------------------------------------------------------------- the knock sweep
 
@@ -68,31 +68,15 @@ def sweep_table(sweep: pd.DataFrame, reference: int = 10) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "t": sweep["threshold"],
-            "points/hand": [
-                interval_text(m, lo, hi, sign=True)
-                for m, lo, hi in zip(
-                    sweep["points_mean"], sweep["points_low"], sweep["points_high"], strict=True
-                )
-            ],
-            f"vs t={reference}": [
-                interval_text(m, lo, hi, sign=True)
-                for m, lo, hi in zip(
-                    sweep["diff_mean"], sweep["diff_low"], sweep["diff_high"], strict=True
-                )
-            ],
+            "points/hand": interval_column(sweep, "points_mean", stem="points"),
+            f"vs t={reference}": interval_column(sweep, "diff_mean", stem="diff"),
             "hands won": [f"{v:.1%}" for v in sweep["win_mean"]],
             "undercut": [f"{v:.1%}" for v in sweep["undercut_mean"]],
             "gin": [f"{v:.1%}" for v in sweep["gin_mean"]],
             "turns": [f"{v:.1f}" for v in sweep["turns_mean"]],
-            "games won": [
-                interval_text(m, lo, hi, 1, percent=True)
-                for m, lo, hi in zip(
-                    sweep["game_win_mean"],
-                    sweep["game_win_low"],
-                    sweep["game_win_high"],
-                    strict=True,
-                )
-            ],
+            "games won": interval_column(
+                sweep, "game_win_mean", 1, sign=False, percent=True, stem="game_win"
+            ),
         }
     )
 
@@ -338,10 +322,7 @@ def _knock_schedule(inputs: Inputs, progress: Progress | None, scheduler: str | 
 
 
 def _gains(table: pd.DataFrame, digits: int) -> list[str]:
-    return [
-        interval_text(m, lo, hi, digits, sign=True)
-        for m, lo, hi in zip(table["gain"], table["gain_low"], table["gain_high"], strict=True)
-    ]
+    return interval_column(table, "gain", digits)
 
 
 KNOCK_SCHEDULE = register(

@@ -13,7 +13,14 @@ from ..core.stats import half_width_of_se
 from ..gin.model.policies import TOURNAMENT_FIELD
 from ..gin.model.rules import VARIANT_PRESETS
 from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import chance_text, interval_text, plus_minus, table_lines, title_text
+from .text import (
+    chance_text,
+    interval_column,
+    interval_text,
+    plus_minus,
+    table_lines,
+    title_text,
+)
 
 # ---------------------------------------------------------------- the round robin
 
@@ -166,26 +173,12 @@ def _variants(inputs: Inputs, progress: Progress | None, scheduler: str | None) 
         {
             "rules": table["rules"],
             "points/hand": [f"{v:.1f}" for v in table["hand_points"]],
-            "first player edge": [
-                interval_text(m, lo, hi, sign=True)
-                for m, lo, hi in zip(
-                    table["first_edge"],
-                    table["first_edge_low"],
-                    table["first_edge_high"],
-                    strict=True,
-                )
-            ],
+            "first player edge": interval_column(table, "first_edge"),
             "hands/game": [f"{v:.1f}" for v in table["hands_per_game"]],
             "shutouts": [f"{v:.1%}" for v in table["shutout_rate"]],
-            f"{strong} wins": [
-                interval_text(m, lo, hi, 1, percent=True)
-                for m, lo, hi in zip(
-                    table["strong_game_win"],
-                    table["strong_game_win_low"],
-                    table["strong_game_win_high"],
-                    strict=True,
-                )
-            ],
+            f"{strong} wins": interval_column(
+                table, "strong_game_win", 1, sign=False, percent=True
+            ),
             "best t": [
                 "-" if t.startswith("n/a") else t for t in table["best_threshold"].astype(str)
             ],

@@ -5,6 +5,7 @@ imports nothing heavy: the command line's progress bars read :data:`MAX_WIDTH` f
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from typing import TYPE_CHECKING, Any
@@ -46,12 +47,24 @@ def interval_text(
     return plus_minus(mean, (high - low) / 2, digits, sign=sign, percent=percent)
 
 
-def interval_column(frame: pd.DataFrame, name: str) -> list[str]:
-    """Column ``name`` of ``frame`` with its ``_low`` and ``_high`` bounds as signed
-    ``x ± h`` texts."""
+def interval_column(
+    frame: pd.DataFrame,
+    name: str,
+    digits: int = 2,
+    *,
+    sign: bool = True,
+    percent: bool = False,
+    stem: str | None = None,
+) -> list[str]:
+    """Column ``name`` of ``frame`` with its bounds ``<stem>_low`` and ``<stem>_high``
+    (``stem`` defaults to ``name``) as ``x ± h`` texts (:func:`interval_text`), a missing
+    value as ``-``."""
+    bounds = name if stem is None else stem
     return [
-        interval_text(m, lo, hi, sign=True)
-        for m, lo, hi in zip(frame[name], frame[f"{name}_low"], frame[f"{name}_high"], strict=True)
+        "-" if math.isnan(m) else interval_text(m, lo, hi, digits, sign=sign, percent=percent)
+        for m, lo, hi in zip(
+            frame[name], frame[f"{bounds}_low"], frame[f"{bounds}_high"], strict=True
+        )
     ]
 
 
