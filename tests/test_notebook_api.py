@@ -189,7 +189,7 @@ def test_exploit_measures_the_response_of_the_study():
     assert result.response == own.response
     assert result.points == own.points
     assert result.frame.loc[0, "response"] == own.to_frame().loc[0, "response"]
-    assert_shows_itself(result, "Best response to basic", "standard rules", "100 deals")
+    assert_shows_itself(result, "Best response to basic", "rules standard", "100 deals")
 
 
 def test_equilibrium_is_the_study_s_convergence():
@@ -201,8 +201,10 @@ def test_equilibrium_is_the_study_s_convergence():
     assert result.exploitability == own.exploitability
     assert result.mixture_frame()["table"].tolist() == own.mixture_frame()["table"].tolist()
     assert_shows_itself(
-        result, "Knock equilibrium", "standard rules", "100 deals per comparison, seed 2"
+        result, "Equilibrium of the knock decision", "rules standard", "100 deals per comparison"
     )
+    assert result.verdict.startswith(("Equilibrium: ", "Mixture after"))
+    assert_plots(result)
 
 
 def test_knock_schedule_is_the_search_of_the_study():

@@ -15,7 +15,7 @@ from analyzer.cli.study_commands import COMMANDS as STUDY_COMMANDS
 from analyzer.report.study import STUDIES, Kind
 
 #: The options every study command has besides its declared parameters.
-RUN_OPTIONS = {"seed", "jobs", "no_progress", "out", "fmt", "as_json"}
+RUN_OPTIONS = {"seed", "jobs", "no_progress", "fmt", "as_json"}
 
 
 def test_every_study_is_a_command_and_a_function():
@@ -34,6 +34,7 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
     extra = {"checkpoint", "resume"} if study.checkpoint else set()
     extra |= {"preset", "overrides"} if study.rules else set()
     extra |= {"scheduler"} if study.scheduler else set()
+    extra |= {"out"} if study.out_help is not None else set()
     assert set(options) == {p.name for p in study.params} | RUN_OPTIONS | extra
     signature = inspect.signature(getattr(az, study.function_name))
     assert set(signature.parameters) == {p.name for p in study.params} | {
@@ -48,7 +49,7 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
         assert argument.default == param.default
         if param.kind is Kind.THRESHOLDS:
             assert tuple(option.type.convert(option.default, None, None)) == param.default
-        elif param.kind in (Kind.PLAYERS, Kind.PRESETS):
+        elif param.kind in (Kind.PLAYERS, Kind.PRESETS) and param.default is not None:
             assert tuple(option.default.split(",")) == param.default
         else:
             assert option.default == param.default

@@ -45,14 +45,21 @@ from .gin import (
 from .results import ChartedResult, Result
 from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
 from .studies import (
-    equilibrium,
     equity,
     exact,
-    exploit,
-    panel_equilibrium,
     when_to_knock,
 )
-from .study_functions import dealt, knock_chart, knock_schedule, knock_sweep, tournament, variants
+from .study_functions import (
+    dealt,
+    equilibrium,
+    exploit,
+    knock_chart,
+    knock_schedule,
+    knock_sweep,
+    panel_equilibrium,
+    tournament,
+    variants,
+)
 
 __all__ = [
     "ChartedResult",

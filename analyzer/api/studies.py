@@ -21,14 +21,9 @@ import pandas as pd
 
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.limits import (
-    MAX_EXPLOIT_GAMES,
-    MAX_EXPLOIT_ROUNDS,
-    MAX_PSRO_ITERATIONS,
-    MAX_PSRO_TOLERANCE,
     MAX_SEARCH_DEALS,
     MIN_SEARCH_DEALS,
     check_count,
-    check_float,
     check_int,
 )
 from ..core.rng import offset_seed
@@ -47,7 +42,7 @@ from .arguments import (
     progress_to,
     rules_label,
 )
-from .results import ChartedResult, Result, chart_functions
+from .results import ChartedResult, chart_functions
 
 if TYPE_CHECKING:
     from ..report.knock_answer import KnockAnswer
@@ -225,148 +220,6 @@ def equity(
     )
 
 
-def exploit(
-    policy: PolicyLike = "basic",
-    rules: RulesLike = "standard",
-    deals: int = 5_000,
-    games: int = 1_000,
-    rounds: int = 2,
-    seed: int = 1,
-    progress: ProgressLike = None,
-) -> Result:
-    """The strongest response to ``policy`` found and what it gains on a held-out seed.
-
-    Tried: knock tables, draw and discard rules and the numeric parameters (coordinate
-    ascent on ``deals`` common deals per comparison, moving only on a significant gain),
-    every policy preset (the replica ``marjj`` among them) and ``search`` rolling
-    ``policy`` out as itself; never ``policy`` itself.  Reported: points per hand (split
-    by gin, undercut and ordinary-knock hands) over twice as many deals and the game-win
-    rate over ``games`` game pairs (0: skip), with 95% CIs. ``deals`` 100-10,000,000;
-    ``rounds`` 1-5 sweeps. ``.response`` is the strongest response, ``.tried`` every
-    whole response compared and ``.steps`` the coordinate search's accepted moves."""
-    from ..gin.studies.exploit import exploit as run
-
-    (seed,) = check_run(seed, progress)
-    deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
-    games = check_count(games, "games", 0, MAX_EXPLOIT_GAMES)
-    rounds = check_int(rounds, "rounds", 1, MAX_EXPLOIT_ROUNDS)
-    the_rules, target = chosen_rules(rules), chosen_policy(policy, "policy")
-    label = rules_label(rules, the_rules)
-    with progress_to(progress, "hand") as update:
-        result = run(
-            the_rules,
-            target,
-            deals,
-            seed,
-            games,
-            rules_name=label.removesuffix(" rules"),
-            rounds=rounds,
-            progress=update,
-        )
-    return Result(
-        f"Best response to {policy_label(policy, target)}, {label}, "
-        f"{count_label(deals, 'deal')} per comparison, held out on "
-        f"{count_label(result.deals, 'deal')}"
-        + (f" and {count_label(games, 'game pair')}" if games else "")
-        + f", seed {seed}",
-        result.to_frame(),
-        result,
-    )
-
-
-def equilibrium(
-    base: PolicyLike = "expert",
-    rules: RulesLike = "standard",
-    deals: int = 5_000,
-    iterations: int = 8,
-    tolerance: float = 0.1,
-    seed: int = 1,
-    progress: ProgressLike = None,
-) -> Result:
-    """An approximate equilibrium of the knock decision (the robust knock chart): PSRO
-    over knock tables (a threshold per bin of own turns and pickup signal), the rest of
-    play fixed to ``base``. The table is the convergence, one row per iteration: the
-    best response's held-out gain against the mixture (the exploitability, points per
-    hand, 95% CI); it stops once that bound is below ``tolerance`` (points per hand,
-    above 0, at most 10) or after ``iterations`` (1-50). ``deals`` 100-10,000,000 per
-    comparison. ``.mixture_frame()`` and ``.strategy_frame()`` give the equilibrium."""
-    from ..gin.studies.equilibrium import describe, knock_equilibrium
-
-    (seed,) = check_run(seed, progress)
-    deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
-    iterations = check_int(iterations, "iterations", 1, MAX_PSRO_ITERATIONS)
-    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE, low_open=True)
-    the_rules, base_policy = chosen_rules(rules), chosen_policy(base, "base")
-    label = rules_label(rules, the_rules)
-    with progress_to(progress, "hand") as update:
-        result = knock_equilibrium(
-            the_rules,
-            base_policy,
-            deals,
-            seed,
-            iterations,
-            tolerance,
-            label.removesuffix(" rules"),
-            progress=update,
-        )
-    return Result(
-        f"Knock equilibrium, {label}, {count_label(deals, 'deal')} per comparison, seed {seed}: "
-        f"{describe(result)}",
-        result.history.drop(columns=["rules"]),
-        result,
-    )
-
-
-def panel_equilibrium(
-    base: PolicyLike = "expert",
-    rules: RulesLike = "standard",
-    deals: int = 1_000,
-    iterations: int = 4,
-    tolerance: float = 0.1,
-    seed: int = 2026,
-    progress: ProgressLike = None,
-) -> Result:
-    """The equilibrium over the whole opponent panel (PSRO over whole players: the seven
-    test opponents and ``base`` knocking by the committed robust table, else by its
-    own), and the knock table (``base`` play) that does best against it. The table is
-    the convergence, one row per iteration: the strongest response found and its
-    held-out gain against the mixture (points per hand, 95% CI); a response joins while
-    it gains more than ``tolerance`` (points per hand, above 0, at most 10) on
-    average, for at most ``iterations`` (1-50). ``deals`` 100-10,000,000 per comparison.
-    ``.mixture_frame()`` gives the mixture, ``.answer`` and ``.answer_value`` the knock
-    table and its points per hand against it."""
-    from ..gin.studies.panel_equilibrium import panel_equilibrium as solve
-    from ..report.knock_answer import start_table
-
-    (seed,) = check_run(seed, progress)
-    deals = check_count(deals, "deals", MIN_SEARCH_DEALS, MAX_SEARCH_DEALS)
-    iterations = check_int(iterations, "iterations", 1, MAX_PSRO_ITERATIONS)
-    tolerance = check_float(tolerance, "tolerance", 0.0, MAX_PSRO_TOLERANCE, low_open=True)
-    the_rules, base_policy = chosen_rules(rules), chosen_policy(base, "base")
-    label = rules_label(rules, the_rules)
-    name = label.removesuffix(" rules")
-    start = start_table(name, base_policy)
-    with progress_to(progress, "hand") as update:
-        result = solve(
-            the_rules,
-            base_policy,
-            start,
-            deals,
-            seed,
-            iterations,
-            tolerance,
-            name,
-            search_deals=max(deals // 2, MIN_SEARCH_DEALS),
-            progress=update,
-        )
-    return Result(
-        f"Panel equilibrium, {label}, {count_label(deals, 'deal')} per comparison, seed {seed}: "
-        f"mixture {result.mixture_text()}",
-        result.history.drop(columns=["rules"]),
-        result,
-    )
-
-
 @dataclass(frozen=True)
 class Exact:
     """What :func:`exact` counted (its result reads these through)."""
@@ -445,9 +298,7 @@ def exact(
 __all__ = [
     "Equity",
     "Exact",
-    "equilibrium",
     "equity",
     "exact",
-    "exploit",
     "when_to_knock",
 ]

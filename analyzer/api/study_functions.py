@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.limits import check_count
+from ..core.limits import check_count, check_float
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules
 from ..gin.play.players import Player, chosen_player, format_player, player_field
@@ -34,7 +34,7 @@ from .arguments import (
     policy_label,
     progress_to,
 )
-from .results import ChartedResult
+from .results import ChartedResult, Result
 
 #: What each kind of parameter accepts, as the signature says it.
 _ANNOTATIONS = {
@@ -45,6 +45,7 @@ _ANNOTATIONS = {
     Kind.THRESHOLDS: "Sequence[int]",
     Kind.PLAYERS: "Sequence[str | Policy | SearchPolicy]",
     Kind.PRESETS: "Sequence[str]",
+    Kind.NUMBER: "float",
 }
 
 
@@ -64,7 +65,9 @@ def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
         chosen = chosen_policy(value, param.name)
         return chosen, policy_label(value, chosen)
     if param.kind is Kind.COUNT:
-        return check_count(value, param.name, param.low, param.high), None
+        return check_count(value, param.name, int(param.low), int(param.high)), None
+    if param.kind is Kind.NUMBER:
+        return check_float(value, param.name, param.low, param.high, low_open=True), None
     if param.kind is Kind.CHOICE:
         if value not in param.choices:
             raise ValueError(
@@ -74,6 +77,8 @@ def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
     if param.kind is Kind.PRESETS:
         return check_presets(listed(value, param.name, "rules preset names")), None
     if param.kind is Kind.PLAYERS:
+        if value is None and param.default is None:
+            return None, None
         entries = listed(value, param.name, "policies")
         return player_field(
             (_labelled(entry, f"{param.name}[{index}]") for index, entry in enumerate(entries)),
@@ -120,18 +125,18 @@ def study_signature(study: Study) -> inspect.Signature:
                 )
                 for p in others
             ),
-            inspect.Parameter("seed", keyword, default=1, annotation="int"),
+            inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
             inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
         ],
         return_annotation="ChartedResult",
     )
 
 
-def study_function(study: Study) -> Callable[..., ChartedResult]:
+def study_function(study: Study) -> Callable[..., Result]:
     """The notebook function of ``study``."""
     signature = study_signature(study)
 
-    def function(*args: Any, **kwargs: Any) -> ChartedResult:
+    def function(*args: Any, **kwargs: Any) -> Result:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         given = bound.arguments
@@ -143,12 +148,14 @@ def study_function(study: Study) -> Callable[..., ChartedResult]:
             values[param.name], label = _checked(param, given[param.name])
             if label is not None:
                 labels[param.name] = label
-        inputs = Inputs(
-            the_rules, rules_name(given.get("rules", "standard"), the_rules), seed, values, labels
-        )
+        name = rules_name(given.get("rules", "standard"), the_rules)
+        inputs = Inputs(the_rules, name, name, name == "custom", seed, values, labels)
         with progress_to(given["progress"], study.unit) as update:
             answer = study.run(inputs, update, None)
         chart = answer.chart
+        shown = answer.body if isinstance(answer.body, pd.DataFrame) else None
+        if chart is None:
+            return Result(answer.title, answer.frame, answer.result, shown, answer.verdict)
         return ChartedResult(
             answer.title,
             answer.frame,
@@ -157,14 +164,14 @@ def study_function(study: Study) -> Callable[..., ChartedResult]:
             chart.figsize,
             panels=chart.panels,
             result=answer.result,
-            shown=answer.body if isinstance(answer.body, pd.DataFrame) else None,
+            shown=shown,
             sharey=chart.sharey,
             verdict=answer.verdict,
         )
 
     lines = [
         f"{param.name}: {param.help}"
-        + (f" ({param.low:,}-{param.high:,})" if param.kind is Kind.COUNT else "")
+        + (f" ({int(param.low):,}-{int(param.high):,})" if param.kind is Kind.COUNT else "")
         for param in study.params
     ]
     function.__name__ = function.__qualname__ = study.function_name
@@ -179,8 +186,12 @@ def study_function(study: Study) -> Callable[..., ChartedResult]:
     return function
 
 
-def _functions() -> dict[str, Callable[..., ChartedResult]]:
-    from ..report import knock_studies, survey_studies  # noqa: F401  (they register)
+def _functions() -> dict[str, Callable[..., Result]]:
+    from ..report import (  # noqa: F401  (they register their studies)
+        equilibrium_studies,
+        knock_studies,
+        survey_studies,
+    )
 
     return {study.function_name: study_function(study) for study in STUDIES.values()}
 
@@ -192,12 +203,18 @@ knock_schedule = FUNCTIONS["knock_schedule"]
 tournament = FUNCTIONS["tournament"]
 variants = FUNCTIONS["variants"]
 dealt = FUNCTIONS["dealt"]
+exploit = FUNCTIONS["exploit"]
+equilibrium = FUNCTIONS["equilibrium"]
+panel_equilibrium = FUNCTIONS["panel_equilibrium"]
 
 __all__ = [
     "dealt",
+    "equilibrium",
+    "exploit",
     "knock_chart",
     "knock_schedule",
     "knock_sweep",
+    "panel_equilibrium",
     "rules_name",
     "study_function",
     "tournament",

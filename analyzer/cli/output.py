@@ -74,12 +74,6 @@ def show_result(
     click.echo("\n".join(lines))
 
 
-def label_lines(rows: list[tuple[str, str]]) -> list[str]:
-    """``label:  value`` lines, the values aligned after the longest label."""
-    width = max(len(label) for label, _ in rows) + 2
-    return [f"{label + ':':<{width}}{value}" for label, value in rows]
-
-
 def echo_frame(frame: pd.DataFrame, fmt: str) -> None:
     """A table as CSV, or as a JSON list of records (the CSV's columns as keys), every
     number at full precision."""
@@ -204,3 +198,11 @@ def save_chart(
     }
     write_together(folder, files)
     click.echo(f"wrote {folder / name}.csv and .png", err=True)
+
+
+def save_tables(out: str, tables: Mapping[str, Any]) -> None:
+    """Write each of ``tables`` (file name -> table) as CSV into ``out``: all of them or
+    none."""
+    folder = Path(out)
+    write_together(folder, {name: csv_bytes(table, index=False) for name, table in tables.items()})
+    click.echo(f"wrote {', '.join(str(folder / name) for name in tables)}", err=True)

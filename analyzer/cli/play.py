@@ -15,6 +15,7 @@ from ..gin.play.players import Player, format_player
 from ..report.text import (
     estimate_text,
     interval_column,
+    label_lines,
     rules_text,
     table_lines,
     title_text,
@@ -30,7 +31,7 @@ from .inputs import (
     policy_options,
     rules_options,
 )
-from .output import echo_json, format_options, label_lines, run_summary, show_result
+from .output import echo_json, format_options, run_summary, show_result
 from .progress import progress_bar
 from .run_control import (
     checkpoint_options,

@@ -21,6 +21,7 @@ from ..report.text import (
     estimate_text,
     interval_column,
     interval_text,
+    label_lines,
     plus_minus,
     table_lines,
     title_text,
@@ -33,7 +34,7 @@ from ..rummy.rules import RummyRules, resolve_rules
 from ..rummy.simulate import GameResult, HandResult, play_games, simulate
 from .files import check_raw_count
 from .inputs import UNITS, fail, rules_preset_option
-from .output import label_lines, output_options, show_result
+from .output import output_options, show_result
 from .progress import progress_bar
 from .run_control import interrupted, run_options, scheduler_option, set_jobs
 

@@ -13,16 +13,17 @@ from ..core.limits import MAX_LISTED_PLAYERS, check_int
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..report.study import TWIN, Inputs, Kind, Param, Study, check_presets
 from ..report.text import rules_text
-from .inputs import fail, get_players, get_policy, get_rules, rules_options
-from .output import output_options, save_chart, show_result
+from .files import check_out_folder
+from .inputs import FiniteFloatRange, fail, get_players, get_policy, get_rules, rules_options
+from .output import format_options, save_chart, save_tables, show_result
 from .progress import progress_bar
 from .run_control import (
     checkpoint_options,
     interrupted,
     run_checkpoint,
     run_options,
+    scheduler_option,
     set_jobs,
-    study_options,
 )
 
 
@@ -68,7 +69,7 @@ def _option(param: Param) -> Any:
     """The click option of one declared parameter."""
     settings: dict[str, Any] = {"default": param.default}
     if param.kind is Kind.COUNT:
-        settings["type"] = click.IntRange(param.low, param.high)
+        settings["type"] = click.IntRange(int(param.low), int(param.high))
     elif param.kind is Kind.CHOICE:
         settings["type"] = click.Choice(param.choices)
     elif param.kind is Kind.THRESHOLDS:
@@ -76,9 +77,13 @@ def _option(param: Param) -> Any:
             "type": ThresholdList(),
             "default": f"{min(param.default)}-{max(param.default)}",
         }
-    elif param.kind in (Kind.PLAYERS, Kind.PRESETS):
+    elif param.kind is Kind.NUMBER:
+        settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)
+    elif param.kind in (Kind.PLAYERS, Kind.PRESETS) and param.default is not None:
         settings["default"] = ",".join(param.default)
     help_text = param.help + _KIND_HELP.get(param.kind, "")
+    if param.argument:
+        return click.argument(param.name, metavar=param.name.upper(), required=False, **settings)
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
 
 
@@ -94,7 +99,7 @@ def _inputs(
         elif param.kind in (Kind.POLICY, Kind.OPPONENT):
             values[param.name], labels[param.name] = get_policy(value), value
         elif param.kind is Kind.PLAYERS:
-            values[param.name] = get_players(value, param.flag)
+            values[param.name] = None if value is None else get_players(value, param.flag)
         elif param.kind is Kind.PRESETS:
             try:
                 values[param.name] = check_presets(
@@ -104,7 +109,10 @@ def _inputs(
                 fail(str(error))
         else:
             values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
-    return Inputs(get_rules(preset, overrides), rules_text(preset, overrides), seed, values, labels)
+    rules = get_rules(preset, overrides)
+    return Inputs(
+        rules, rules_text(preset, overrides), preset, bool(overrides), seed, values, labels
+    )
 
 
 def study_command(study: Study) -> click.Command:
@@ -114,8 +122,8 @@ def study_command(study: Study) -> click.Command:
         seed: int,
         jobs: int | None,
         no_progress: bool,
-        out: str | None,
         fmt: str,
+        out: str | None = None,
         preset: str = "standard",
         overrides: tuple[str, ...] = (),
         scheduler: str | None = None,
@@ -127,7 +135,7 @@ def study_command(study: Study) -> click.Command:
         set_jobs(jobs)
         with run_checkpoint(checkpoint, resume, study.identity(inputs)) as saved:
             try:
-                with progress_bar(None, study.unit, no_progress) as update:
+                with progress_bar(None, study.unit, no_progress, study.step) as update:
                     answer = study.run(inputs, update, scheduler)
             except KeyboardInterrupt:
                 if not study.checkpoint:
@@ -136,24 +144,28 @@ def study_command(study: Study) -> click.Command:
             except ValueError as error:
                 fail(str(error))
         chart = answer.chart
-        save_chart(
-            out,
-            chart.name,
-            answer.frame,
-            chart.draw,
-            chart.figsize,
-            ncols=chart.panels,
-            title=chart.title,
-            caption=chart.caption,
-            tables=dict(chart.tables) or None,
-            sharey=chart.sharey,
-        )
+        if chart is not None:
+            save_chart(
+                out,
+                chart.name,
+                answer.frame if chart.frame is None else chart.frame,
+                chart.draw,
+                chart.figsize,
+                ncols=chart.panels,
+                title=chart.title,
+                caption=chart.caption,
+                tables=dict(chart.tables) or None,
+                sharey=chart.sharey,
+            )
+        elif out is not None:
+            save_tables(out, answer.files)
+        raw = answer.frame if answer.raw is None else answer.raw
         show_result(
             fmt,
             answer.title,
             answer.body,
             answer.verdict,
-            raw=answer.frame if answer.raw is None else answer.raw,
+            raw=answer.data if fmt == "json" and answer.data is not None else raw,
             notes=answer.notes,
         )
 
@@ -167,18 +179,34 @@ def study_command(study: Study) -> click.Command:
     decorated: Any = command
     if study.checkpoint:
         decorated = checkpoint_options(decorated)
-    decorated = (
-        study_options(decorated) if study.scheduler else run_options(output_options(decorated))
-    )
+    if study.scheduler:
+        decorated = scheduler_option(decorated)
+    decorated = format_options(decorated)
+    if study.out_help is not None:
+        decorated = click.option(
+            "--out",
+            type=click.Path(file_okay=False),
+            default=None,
+            callback=check_out_folder,
+            help=study.out_help,
+        )(decorated)
+    decorated = run_options(decorated)
     for param in reversed(study.params):
         decorated = _option(param)(decorated)
     if study.rules:
         decorated = rules_options(decorated)
-    return click.command(study.name)(decorated)
+    made = click.command(study.name)(decorated)
+    (seed,) = [option for option in made.params if option.name == "seed"]
+    seed.default = study.seed
+    return made
 
 
 def _commands() -> dict[str, click.Command]:
-    from ..report import knock_studies, survey_studies  # noqa: F401  (they register)
+    from ..report import (  # noqa: F401  (they register their studies)
+        equilibrium_studies,
+        knock_studies,
+        survey_studies,
+    )
     from ..report.study import STUDIES
 
     return {name: study_command(study) for name, study in STUDIES.items()}
@@ -191,3 +219,6 @@ knock_schedule_command = COMMANDS["knock-schedule"]
 tournament_command = COMMANDS["tournament"]
 variants_command = COMMANDS["variants"]
 dealt_command = COMMANDS["dealt"]
+exploit_command = COMMANDS["exploit"]
+equilibrium_command = COMMANDS["equilibrium"]
+panel_equilibrium_command = COMMANDS["panel-equilibrium"]

@@ -46,6 +46,8 @@ class Kind(enum.Enum):
     command line); the study gets them by name."""
     PRESETS = "presets"
     """Distinct rules preset names (comma-separated on the command line)."""
+    NUMBER = "number"
+    """A finite number above :attr:`Param.low` (excluded) and at most :attr:`Param.high`."""
 
 
 #: The kinds a notebook function takes as positional arguments, before ``rules``.
@@ -67,9 +69,11 @@ class Param:
     default: Any
     help: str
     """One sentence for ``--help`` and the function's docstring."""
-    low: int = 1
-    high: int = MAX_UNITS
+    low: float = 1
+    high: float = MAX_UNITS
     choices: tuple[str, ...] = ()
+    argument: bool = False
+    """On the command line a positional argument (``NAME``), not an option."""
 
     @property
     def flag(self) -> str:
@@ -86,6 +90,11 @@ class Inputs:
     rules: Rules
     rules_name: str
     """How a title names the rules: ``standard``, ``standard with knock_limit=7``."""
+    preset: str
+    """The rules preset the rules come from (``custom`` for a Rules object that is no
+    preset); files written for the rules are named after it."""
+    changed: bool
+    """Whether the rules differ from :attr:`preset` (``--set`` on the command line)."""
     seed: int
     values: Mapping[str, Any]
     labels: Mapping[str, str]
@@ -114,6 +123,8 @@ class Chart:
     """More tables written beside it (file name -> table)."""
     sharey: bool = False
     """Whether the panels share their y axis."""
+    frame: pd.DataFrame | None = None
+    """The table written as ``<name>.csv``, when it is not the answer's."""
 
 
 @dataclass(frozen=True)
@@ -130,13 +141,19 @@ class Answer:
     """The table for a person (cells written ``x ± h``), or lines of text."""
     verdict: str
     """The answer in one sentence, with its number and CI."""
-    chart: Chart
+    chart: Chart | None
+    """The chart (None: the study draws none)."""
     notes: Sequence[str] = ()
     """Legend lines under the table."""
     raw: pd.DataFrame | None = None
-    """What ``--format csv|json`` prints, when it is not :attr:`frame`."""
+    """What ``--format csv`` prints (and ``json``, without :attr:`data`), when it is not
+    :attr:`frame`."""
+    data: Mapping[str, Any] | None = None
+    """What ``--format json`` prints, when it is not the table."""
     result: object = None
     """The study's own result object (the notebook reads its fields through)."""
+    files: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+    """Tables ``--out`` writes when the study draws no chart (file name -> table)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +173,15 @@ class Study:
     address (or None: this process) -> the answer."""
     unit: str = "deal"
     """What the progress counts."""
+    step: str | None = None
+    """The progress bar's label (None: none)."""
+    seed: int = 1
+    """The default seed."""
+    out_help: str | None = (
+        "Write the table (CSV) and chart (PNG) into this folder (checked writable before the "
+        "run; default: write nothing)."
+    )
+    """What ``--out`` writes (None: the command has no ``--out``)."""
     rules: bool = True
     """Whether the study plays under one set of rules (``--rules``/``--set``, ``rules``)."""
     scheduler: bool = True
@@ -186,7 +212,7 @@ class Study:
             elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
                 value = list(value)
             elif param.kind is Kind.PLAYERS:
-                value = list(value)  # the names as given
+                value = None if value is None else list(value)  # the names as given
             values[param.name] = value
         return {**values, "seed": inputs.seed}
 

@@ -170,6 +170,12 @@ def chance_text(probability: float) -> str:
     return f"{probability:.2%}"
 
 
+def label_lines(rows: list[tuple[str, str]]) -> list[str]:
+    """``label:  value`` lines, the values aligned after the longest label."""
+    width = max(len(label) for label, _ in rows) + 2
+    return [f"{label + ':':<{width}}{value}" for label, value in rows]
+
+
 def verdict_grid(chart: Any, min_samples: int) -> list[str]:
     """The knock chart as a turn x deadwood grid of verdicts: ``K`` knock now, ``P``
     play on (95% CI excludes 0), ``·`` too close to call, blank: fewer than
@@ -200,6 +206,7 @@ __all__ = [
     "estimate_text",
     "interval_column",
     "interval_text",
+    "label_lines",
     "plus_minus",
     "rules_text",
     "table_lines",
