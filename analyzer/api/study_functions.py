@@ -196,27 +196,16 @@ def _functions() -> dict[str, Callable[..., Result]]:
     return {study.function_name: study_function(study) for study in STUDIES.values()}
 
 
+#: Every study's notebook function, by name.
 FUNCTIONS = _functions()
-knock_sweep = FUNCTIONS["knock_sweep"]
-knock_chart = FUNCTIONS["knock_chart"]
-knock_schedule = FUNCTIONS["knock_schedule"]
-tournament = FUNCTIONS["tournament"]
-variants = FUNCTIONS["variants"]
-dealt = FUNCTIONS["dealt"]
-exploit = FUNCTIONS["exploit"]
-equilibrium = FUNCTIONS["equilibrium"]
-panel_equilibrium = FUNCTIONS["panel_equilibrium"]
 
-__all__ = [
-    "dealt",
-    "equilibrium",
-    "exploit",
-    "knock_chart",
-    "knock_schedule",
-    "knock_sweep",
-    "panel_equilibrium",
-    "rules_name",
-    "study_function",
-    "tournament",
-    "variants",
-]
+
+def __getattr__(name: str) -> Callable[..., Result]:
+    """The study functions as this module's attributes (``knock_sweep``...)."""
+    try:
+        return FUNCTIONS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+__all__ = ["FUNCTIONS", "rules_name", "study_function"]

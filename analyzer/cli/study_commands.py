@@ -212,13 +212,14 @@ def _commands() -> dict[str, click.Command]:
     return {name: study_command(study) for name, study in STUDIES.items()}
 
 
+#: Every study's command, by name.
 COMMANDS = _commands()
-knock_sweep_command = COMMANDS["knock-sweep"]
-knock_chart_command = COMMANDS["knock-chart"]
-knock_schedule_command = COMMANDS["knock-schedule"]
-tournament_command = COMMANDS["tournament"]
-variants_command = COMMANDS["variants"]
-dealt_command = COMMANDS["dealt"]
-exploit_command = COMMANDS["exploit"]
-equilibrium_command = COMMANDS["equilibrium"]
-panel_equilibrium_command = COMMANDS["panel-equilibrium"]
+
+
+def __getattr__(name: str) -> click.Command:
+    """The commands as this module's attributes, as ``analyzer.cli.main`` names them
+    (``knock_sweep_command``...)."""
+    command = COMMANDS.get(name.removesuffix("_command").replace("_", "-"))
+    if command is None or not name.endswith("_command"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return command
