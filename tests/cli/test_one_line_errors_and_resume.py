@@ -3,7 +3,7 @@ rows of the hardening table of issue 17).
 
 Each hostile input must give a one-line ``Error: ...`` on stderr and exit status 2 within
 2 s, or the documented behaviour.  Row 14 (the Python API) is in
-``tests/gin/test_value_checks.py``.
+``tests/gin/model/test_value_checks.py``.
 """
 
 import json

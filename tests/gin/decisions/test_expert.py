@@ -18,8 +18,8 @@ from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
 from analyzer.gin.model.policy_fields import PolicyField
 from analyzer.gin.model.rules import Rules
 
-from . import scripted
-from .scripted import card, mask
+from .. import scripted
+from ..scripted import card, mask
 
 RULES = Rules().to_array()
 EXPERT = PRESETS["expert-v3"]

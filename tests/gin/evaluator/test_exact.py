@@ -18,9 +18,9 @@ from analyzer.report import exact as report_exact
 from analyzer.report.checkpoint import Checkpoint
 from analyzer.report.files import checkpoint_path
 
-from . import reference
+from .. import reference
 
-RESULTS = Path(__file__).resolve().parents[2] / "results" / "exact"
+RESULTS = Path(__file__).resolve().parents[3] / "results" / "exact"
 
 
 # ----------------------------------------------------------------- independent helpers

@@ -25,7 +25,7 @@ from analyzer.gin.model.policies import (
 from analyzer.gin.model.policy_fields import SCHEDULE_TURNS, DiscardRule, PolicyField
 from analyzer.gin.model.spec_fields import declared
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_every_key_is_declared_once_and_described():

@@ -39,7 +39,7 @@ from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.play.simulate import game_rows, hand_rows
 
-from . import scripted
+from .. import scripted
 
 EAAI = RULE_PRESETS["eaai"]
 #: The learned discard reduced to "least deadwood, ties to the higher card": the ``high``

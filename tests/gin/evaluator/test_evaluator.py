@@ -16,7 +16,7 @@ from analyzer.gin.evaluator.api import (
 )
 from analyzer.gin.evaluator.dealt import dealt_deadwood_distribution
 
-from . import reference
+from .. import reference
 
 
 def random_hands(n, size, seed):

@@ -29,13 +29,13 @@ from analyzer.gin.model.policy_fields import (
 )
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 
-from . import scripted
-from .scripted import bit, card, mask
+from .. import scripted
+from ..scripted import bit, card, mask
 
 MARJJ = PRESETS["marjj"]
 EAAI = RULE_PRESETS["eaai"].to_array()
-ROOT = Path(__file__).resolve().parents[2]
-LOG = Path(__file__).parent / "data" / "marjj_games.jsonl"
+ROOT = Path(__file__).resolve().parents[3]
+LOG = Path(__file__).parents[1] / "data" / "marjj_games.jsonl"
 
 
 def position(hand, own_turns=1, threw="", opponent_threw="", opponent_took=""):

@@ -28,7 +28,7 @@ from analyzer.gin.model.knowledge import (
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import Rules
 
-from .scripted import bit, card, dealt, mask
+from ..scripted import bit, card, dealt, mask
 
 STANDARD = Rules()
 RULES = STANDARD.to_array()

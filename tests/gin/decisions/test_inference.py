@@ -31,7 +31,7 @@ from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import Rules
 from analyzer.gin.studies.calibration import inference_snapshots
 
-from .scripted import card, dealt, mask
+from ..scripted import card, dealt, mask
 
 STANDARD = Rules()
 RULES = STANDARD.to_array()
