@@ -6,7 +6,7 @@ The bot keeps the player's own view of the hand as a :class:`~analyzer.gin.play.
 what it sees in a simulation (the cards the opponent took, threw and refused, the rules'
 bonuses), and decides with the same kernels as the analyzer's simulations: draws and
 discards by the policy, the knocker's melds by
-:func:`~analyzer.gin.evaluator.partition.best_arrangement_kernel`, the defender's layoffs and melds
+:func:`~analyzer.gin.evaluator.api.best_melds`, the defender's layoffs and melds
 by the joint search of :func:`~analyzer.gin.evaluator.api.layoff_plan`.  OpenSpiel's rules differ from the
 analyzer's ``standard`` ones (see the ``openspiel`` preset in :mod:`analyzer.gin.model.rules`):
 a tie scores 0, the wall phase, no big gin, runs declared 3 to 5 cards long (longer runs are
@@ -24,11 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import CARD_POINTS
-from ..gin.evaluator.api import best_melds, layoff_plan
-from ..gin.evaluator.partition import (
-    best_arrangement_kernel,
-    best_discard_kernel,
-)
+from ..gin.evaluator.api import best_discard, best_melds, layoff_plan
 from ..gin.model.policies import Policy
 from ..gin.model.rules import Rules
 from ..gin.play.hand import Hand
@@ -149,10 +145,8 @@ def knock_refused(state: Any) -> bool:
     """Whether the player to discard holds a legal knock (exactly: least deadwood after one
     discard within the knock card) that OpenSpiel's 11-card check refuses."""
     hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[state.current_player()])
-    scratch = np.zeros(52, dtype=np.int64)
-    best, _ = best_discard_kernel(np.int64(hand), np.int64(hand), scratch)
     return (
-        bool(best <= state.knock_card())
+        best_discard(hand).deadwood <= state.knock_card()
         and pyspiel.gin_rummy.KNOCK_ACTION not in state.legal_actions()
     )
 
@@ -252,24 +246,18 @@ class AnalyzerBot(_base_bot()):  # type: ignore[misc]
         hand = sum(1 << int(FROM_OPENSPIEL[c]) for c in state.hands()[me])
         if hand.bit_count() == 11:
             taken = self.view.playing().taken
-            discard_deadwoods = np.zeros(52, dtype=np.int64)
-            allowed = hand & ~(1 << taken) if taken is not None else hand
-            _, cards = best_discard_kernel(np.int64(hand), np.int64(allowed), discard_deadwoods)
+            cards = best_discard(hand, 0 if taken is None else 1 << taken).discards
             card = self._discard().card
             assert card is not None
-            if not cards >> card & 1:  # the policy's card must keep the knock legal
-                card = max(
-                    (c for c in range(52) if cards >> c & 1),
-                    key=lambda c: (CARD_POINTS[c], c % 13, c),
-                )
+            if card not in cards:  # the policy's card must keep the knock legal
+                card = max(cards, key=lambda c: (CARD_POINTS[c], c % 13, c))
             return int(TO_OPENSPIEL[card])
         laid = [
             sum(1 << int(FROM_OPENSPIEL[c]) for c in self._meld_cards(m))
             for m in state.layed_melds()[me]
         ]
         full = hand | sum(laid)
-        _, sets, runs = best_arrangement_kernel(np.int64(full))
-        for meld in _declared(int(sets), int(runs)):
+        for meld in _declared(best_melds(full).melds):
             if meld not in laid:
                 action = gin.MELD_ACTION_BASE + self._meld_id(meld)
                 if action in legal:
@@ -319,21 +307,14 @@ def _utils() -> Any:
     return _UTILS[0]
 
 
-def _declared(sets: int, runs: int) -> list[int]:
-    """The knocker's melds from its set and run cards, runs cut to 3-5 cards."""
+def _declared(melds: list[int]) -> list[int]:
+    """The knocker's melds (sets, then runs, as :func:`best_melds` gives them), runs cut
+    to 3-5 cards."""
     out = []
-    for rank in range(13):
-        meld = sum(1 << (13 * s + rank) for s in range(4) if sets >> (13 * s + rank) & 1)
-        if meld:
+    for meld in melds:
+        cards = [c for c in range(52) if meld >> c & 1]
+        if len({card // 13 for card in cards}) == 1:  # one suit: a run
+            out.extend(_cut_run(cards))
+        else:
             out.append(meld)
-    for suit in range(4):
-        rank = 0
-        while rank < 13:
-            start = rank
-            while rank < 13 and runs >> (13 * suit + rank) & 1:
-                rank += 1
-            if rank > start:
-                out.extend(_cut_run([13 * suit + r for r in range(start, rank)]))
-            else:
-                rank += 1
     return out

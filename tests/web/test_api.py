@@ -59,7 +59,8 @@ def test_advise_ranks_every_action_of_a_knock_decision(client):
 def test_twin_throws_are_too_close_to_call_as_in_the_cli_and_the_api(client):
     import analyzer as az
 
-    twins = "As 5s 9s 2c 6c Kc 3d 7d Kd 4h 8h"  # two isolated kings (tests/gin/play/test_advisor.py)
+    # two isolated kings (tests/gin/play/test_advisor.py)
+    twins = "As 5s 9s 2c 6c Kc 3d 7d Kd 4h 8h"
     settings = {"samples": 512, "seed": 1, "policy": "basic", "opponent": "basic"}
     response = client.post(
         "/api/advise", json={"position": {"hand": twins, "stock": 25}, **settings}
