@@ -12,7 +12,7 @@ import analyzer as az
 from analyzer.api import API
 from analyzer.cli.main import COMMANDS, cli
 from analyzer.cli.study_commands import COMMANDS as STUDY_COMMANDS
-from analyzer.report.study import STUDIES, Kind
+from analyzer.report.study import POSITIONAL, STUDIES, Kind
 
 #: The options every study command has besides its declared parameters.
 RUN_OPTIONS = {"seed", "jobs", "no_progress", "fmt", "as_json"}
@@ -42,6 +42,16 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
         "progress",
     } | ({"rules"} if study.rules else set())
     assert options["seed"].default == signature.parameters["seed"].default
+    # the players (and lists of them) come first, then the rules, then keywords only
+    before_rules = (
+        list(signature.parameters)[: list(signature.parameters).index("rules")]
+        if (study.rules)
+        else []
+    )
+    assert all(
+        study.param(name).kind in POSITIONAL and not study.param(name).keyword_only
+        for name in before_rules
+    )
     if study.rules:
         assert options["preset"].default == signature.parameters["rules"].default
     for param in study.params:

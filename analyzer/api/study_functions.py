@@ -98,7 +98,7 @@ def _labelled(entry: object, name: str) -> tuple[str, Player]:
 def study_signature(study: Study) -> inspect.Signature:
     """``(players..., rules="standard", *, other parameters..., seed=1, progress=None)``
     (no ``rules`` for a study that is not played under one set of rules)."""
-    players = [p for p in study.params if p.kind in POSITIONAL]
+    players = [p for p in study.params if p.kind in POSITIONAL and not p.keyword_only]
     others = [p for p in study.params if p not in players]
     positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
     keyword = inspect.Parameter.KEYWORD_ONLY
@@ -128,7 +128,7 @@ def study_signature(study: Study) -> inspect.Signature:
             inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
             inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
         ],
-        return_annotation="ChartedResult",
+        return_annotation="Result",
     )
 
 

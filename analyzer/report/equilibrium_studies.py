@@ -541,6 +541,7 @@ PANEL_EQUILIBRIUM = register(
                 "The players it starts from besides the robust rule, each once (default: "
                 "the panel: basic, simple, gin-hunter, taper, marjj, expert, "
                 f"search,budget=64; at most {MAX_LISTED_PLAYERS}).",
+                keyword_only=True,
             ),
             _search_deals(
                 "Deals per comparison (the knock-table search plays half as many, held-out "

@@ -74,6 +74,8 @@ class Param:
     choices: tuple[str, ...] = ()
     argument: bool = False
     """On the command line a positional argument (``NAME``), not an option."""
+    keyword_only: bool = False
+    """In the notebook a keyword argument even where its kind comes before ``rules``."""
 
     @property
     def flag(self) -> str:
