@@ -83,7 +83,9 @@ def _option(param: Param) -> Any:
         settings["default"] = ",".join(param.default)
     help_text = param.help + _KIND_HELP.get(param.kind, "")
     if param.argument:
-        return click.argument(param.name, metavar=f"[{param.name.upper()}]", required=False, **settings)
+        return click.argument(
+            param.name, metavar=f"[{param.name.upper()}]", required=False, **settings
+        )
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
 
 
