@@ -579,7 +579,14 @@ def start_hand(driver):
     Select(driver.find_element(By.ID, "hints")).select_by_value("off")
     driver.find_element(By.ID, "new-game").click()
     for _ in range(6):
-        wait(driver, lambda d: table_state(d)[0] is not None and table_state(d)[2] == "0")
+        # a game restored from an earlier test may still show until the new one arrives:
+        # wait for a hand in play (a new deal is never over before the player's first move)
+        wait(
+            driver,
+            lambda d: (
+                table_state(d)[0] in ("offer", "draw", "discard") and table_state(d)[2] == "0"
+            ),
+        )
         phase = table_state(driver)[0]
         if phase == "discard":
             return
