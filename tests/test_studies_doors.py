@@ -122,6 +122,8 @@ def test_bad_thresholds_on_the_command_line_are_one_line_errors():
         ("3,3", "lists a threshold twice"),
         ("2-11", "must be 0-10"),
         ("x", "is not a list of knock thresholds"),
+        ("5-3", "is not a list of knock thresholds"),
+        (",", "is not a list of knock thresholds"),
     ):
         printed = CliRunner().invoke(cli, ["knock-sweep", "--thresholds", given])
         assert printed.exit_code == 2

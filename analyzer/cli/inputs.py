@@ -78,33 +78,25 @@ def rules_options(function: F) -> F:
     return rules_preset_option()(function)
 
 
-def policy_pair_options(default: str) -> Callable[[F], F]:
-    """``--a`` and ``--b`` policies, both ``default`` unless given."""
-
-    def decorate(function: F) -> F:
-        function = click.option(
-            "--b",
-            "policy_b",
-            default=default,
-            show_default=True,
-            help="Policy of player B (as --a).",
-        )(function)
-        return click.option(
-            "--a",
-            "policy_a",
-            default=default,
-            show_default=True,
-            help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
-            f"({policy_ranges_text()}), or the search player "
-            "search[,budget=..,rollout=..,model=..] (a model or rollout that is no "
-            "preset in parentheses: model=(expert,knock=gin)).",
-        )(function)
-
-    return decorate
-
-
-#: ``--a`` and ``--b``, both ``basic`` unless given.
-policy_options = policy_pair_options("basic")
+def policy_options(function: F) -> F:
+    """``--a`` and ``--b`` policies, both ``basic`` unless given."""
+    function = click.option(
+        "--b",
+        "policy_b",
+        default="basic",
+        show_default=True,
+        help="Policy of player B (as --a).",
+    )(function)
+    return click.option(
+        "--a",
+        "policy_a",
+        default="basic",
+        show_default=True,
+        help="Policy of player A: a preset, draw=..,discard=..,knock=.. "
+        f"({policy_ranges_text()}), or the search player "
+        "search[,budget=..,rollout=..,model=..] (a model or rollout that is no "
+        "preset in parentheses: model=(expert,knock=gin)).",
+    )(function)
 
 
 def get_rules(preset: str, overrides: tuple[str, ...]) -> Rules:

@@ -18,7 +18,7 @@ from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from .exits import exit_interrupted
 from .files import check_file_path
 from .inputs import JOBS, SEED, F, fail
-from .output import echo_json, output_options
+from .output import echo_json
 
 
 def run_options(function: F) -> F:
@@ -44,11 +44,6 @@ def set_jobs(jobs: int | None) -> None:
         import numba
 
         numba.set_num_threads(min(jobs, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-
-
-def study_options(function: F) -> F:
-    """The options every study command shares: run, output and scheduler options."""
-    return run_options(output_options(scheduler_option(function)))
 
 
 def checkpoint_options(function: F) -> F:

@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
-from ..core.limits import MAX_LISTED_PLAYERS, check_int
+from ..core.limits import MAX_LISTED_PLAYERS
 from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..report.study import TWIN, Inputs, Kind, Param, Study, check_presets
+from ..report.study import TWIN, Inputs, Kind, Param, Study, check_presets, check_thresholds
 from ..report.text import rules_text
 from .files import check_out_folder
 from .inputs import FiniteFloatRange, fail, get_players, get_policy, get_rules, rules_options
@@ -35,25 +35,19 @@ class ThresholdList(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, tuple):
             return value
-        chosen: list[int] = []
         try:
-            for part in str(value).replace(" ", "").split(","):
-                low, _, high = part.partition("-")
-                ends = [
-                    check_int(int(end), "a knock threshold", 0, 10) for end in (low, high or low)
-                ]
-                chosen += range(ends[0], ends[1] + 1)
-        except ValueError as error:
+            parts = [part.partition("-") for part in str(value).replace(" ", "").split(",")]
+            ends = [(int(low), int(high or low)) for low, _, high in parts]
+        except ValueError:
+            ends = []
+        if not ends or any(high < low for low, high in ends):
             self.fail(
-                f"{value!r}: {error}"
-                if "threshold" in str(error)
-                else f"{value!r} is not a list of knock thresholds 0-10 such as 0,5-10",
-                param,
-                ctx,
+                f"{value!r} is not a list of knock thresholds 0-10 such as 0,5-10", param, ctx
             )
-        if len(set(chosen)) < len(chosen):
-            self.fail(f"{value!r} lists a threshold twice", param, ctx)
-        return tuple(chosen)
+        try:
+            return tuple(check_thresholds([t for low, high in ends for t in range(low, high + 1)]))
+        except ValueError as error:
+            self.fail(f"{value!r}: {error}", param, ctx)
 
 
 #: What the help adds for each kind of parameter.

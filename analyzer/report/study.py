@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.limits import MAX_UNITS
+from ..core.limits import MAX_UNITS, check_int
 from ..core.progress import Progress
 from ..gin.model.rules import Rules
 
@@ -239,8 +239,6 @@ def check_presets(names: Sequence[str], name: str = "presets") -> list[str]:
 
 def check_thresholds(values: Sequence[int]) -> list[int]:
     """Distinct knock thresholds 0-10, as plain ``int``."""
-    from ..core.limits import check_int
-
     chosen = [check_int(value, "a knock threshold", 0, 10) for value in values]
     if not chosen:
         raise ValueError("thresholds lists no threshold")
