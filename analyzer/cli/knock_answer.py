@@ -1,18 +1,56 @@
-"""``when-to-knock``: the knock answer in a player's words."""
+"""``when-to-knock`` and ``how-to-discard``: the knock and discard answers in a player's
+words."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..gin.studies.answers import FAMILIES
+from ..gin.studies.discard_principles import panel_members
 from .files import check_out_folder
 from .inputs import JOBS, SEED, fail, rules_preset_option
 from .output import echo_frame, echo_json, format_options
 from .progress import progress_bar
 from .run_control import scheduler_option, set_jobs
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def seed_and_results(command: F) -> F:
+    """The --seed of a computed answer and the --results folder to read one from."""
+    command = click.option(
+        "--results",
+        type=click.Path(file_okay=False, exists=True),
+        default=None,
+        help="Report folder to read the answer from (default: $ANALYZER_RESULTS, else "
+        "./results, else the results/ of the project an editable install came from).",
+    )(command)
+    return click.option(
+        "--seed",
+        type=SEED,
+        default=2026,
+        show_default=True,
+        help="Random seed of a computed answer, 0 <= seed < 2**63.",
+    )(command)
+
+
+def run_options(command: F) -> F:
+    """--jobs, --format, --no-progress and --scheduler."""
+    for option in reversed(
+        (
+            click.option("--jobs", type=JOBS, default=None, help="Threads."),
+            format_options,
+            click.option("--no-progress", is_flag=True, help="Hide progress."),
+            scheduler_option,
+        )
+    ):
+        command = option(command)
+    return command
 
 
 @click.command(
@@ -35,20 +73,7 @@ from .run_control import scheduler_option, set_jobs
     help="Deals per comparison when the answer is not in the report folder and is "
     "computed now (minutes at the default).",
 )
-@click.option(
-    "--seed",
-    type=SEED,
-    default=2026,
-    show_default=True,
-    help="Random seed of a computed answer, 0 <= seed < 2**63.",
-)
-@click.option(
-    "--results",
-    type=click.Path(file_okay=False, exists=True),
-    default=None,
-    help="Report folder to read the answer from (default: $ANALYZER_RESULTS, else "
-    "./results, else the results/ of the project an editable install came from).",
-)
+@seed_and_results
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -58,10 +83,7 @@ from .run_control import scheduler_option, set_jobs
     "writes those) and write them into OUT/when_to_knock_by_rules/<rules>/, where this "
     "command and the web app read them (e.g. --out results).",
 )
-@click.option("--jobs", type=JOBS, default=None, help="Threads.")
-@format_options
-@click.option("--no-progress", is_flag=True, help="Hide progress.")
-@scheduler_option
+@run_options
 def when_to_knock_command(
     preset: str,
     opponent: str,
@@ -135,3 +157,98 @@ def _save_every_family(
             fail(str(error))
     with staged_folder(out):  # the answers with their panel and meta.json, or nothing
         save_answers(out, answers, seed, source)
+
+
+@click.command(
+    "how-to-discard", short_help="How should I discard? The principles, with their worth."
+)
+@rules_preset_option()
+@click.option(
+    "--opponent",
+    default="unknown",
+    show_default=True,
+    metavar="FAMILY|MEMBER",
+    help=f"Whom you play: a family ({', '.join(FAMILIES)}) or a test opponent "
+    f"({', '.join(panel_members())}).",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(MIN_SEARCH_DEALS, MAX_SEARCH_DEALS),
+    default=10_000,
+    show_default=True,
+    help="Deals per player and opponent when the answer is not in the report folder and "
+    "is computed now (minutes at the default).",
+)
+@seed_and_results
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    callback=check_out_folder,
+    help="Compute the answers against every test opponent under --rules and write them "
+    "into OUT/how_to_discard/<rules>/, where this command, the report and the web app "
+    "read them (e.g. --out results).",
+)
+@run_options
+def how_to_discard_command(
+    preset: str,
+    opponent: str,
+    deals: int,
+    seed: int,
+    results: str | None,
+    out: str | None,
+    jobs: int | None,
+    fmt: str,
+    no_progress: bool,
+    scheduler: str | None,
+) -> None:
+    """How should I discard? The principles of a rule a person can follow, each with
+    what it is worth in points per hand against the opponent (95% CIs), and how much of
+    the champion's edge the rule keeps.
+
+    Read from the committed results when they hold the rules preset (standard and eaai),
+    computed at --deals otherwise.
+
+    \b
+    Examples:
+      analyzer how-to-discard
+      analyzer how-to-discard --opponent camper
+      analyzer how-to-discard --rules oklahoma --opponent basic --deals 2000
+      analyzer how-to-discard --rules classic --out results
+    """
+    from ..report.discard_answer import discard_answer, member_of, save_run
+
+    set_jobs(jobs)
+    try:
+        member_of(opponent)  # an unknown opponent fails before any work
+    except ValueError as error:
+        fail(str(error))
+    if out is not None:
+        from ..gin.model.rules import resolve_rules
+        from ..gin.studies.discard_principles import measure_principles
+
+        with progress_bar(None, "deal", no_progress, "how to discard, every opponent") as update:
+            run = measure_principles(
+                resolve_rules(preset), deals, seed, progress=update, scheduler=scheduler
+            )
+        save_run(Path(out), run, preset)
+        results = out
+    with progress_bar(None, "deal", no_progress, "how to discard") as update:
+        try:
+            answer = discard_answer(
+                preset,
+                opponent,
+                deals,
+                seed,
+                None if results is None else Path(results),
+                progress=update,
+                scheduler=scheduler,
+            )
+        except ValueError as error:
+            fail(str(error))
+    if fmt == "json":
+        echo_json(answer.to_dict())
+    elif fmt == "csv":
+        echo_frame(answer.to_frame(), "csv")
+    else:
+        click.echo(answer.text())

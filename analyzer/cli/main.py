@@ -46,6 +46,7 @@ COMMANDS = {
     "rummy": "analyzer.cli.rummy:rummy",
     "exploit": "analyzer.cli.study_commands:exploit_command",
     "when-to-knock": "analyzer.cli.knock_answer:when_to_knock_command",
+    "how-to-discard": "analyzer.cli.knock_answer:how_to_discard_command",
     "equilibrium": "analyzer.cli.study_commands:equilibrium_command",
     "fit-discard": "analyzer.cli.fit:fit_discard_command",
     "panel-equilibrium": "analyzer.cli.study_commands:panel_equilibrium_command",
@@ -55,8 +56,8 @@ COMMANDS = {
 }
 
 
-#: The command ``analyzer --help`` lists first: the question most players ask.
-FIRST_COMMAND = "when-to-knock"
+#: The commands ``analyzer --help`` lists first: the questions players ask.
+FIRST_COMMANDS = ("when-to-knock", "how-to-discard")
 
 #: Click (8.2+) raises this when a group is run without arguments, to show its help.
 _NO_ARGS_IS_HELP: type[click.UsageError] = getattr(
@@ -147,9 +148,10 @@ class LazyGroup(click.Group):
             raise _Stopped from stop
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """The first question, ``when-to-knock``, first; the rest alphabetically."""
+        """The players' questions (``when-to-knock``, ``how-to-discard``) first; the rest
+        alphabetically."""
         names = sorted([*super().list_commands(ctx), *self.lazy_commands])
-        return sorted(names, key=lambda name: name != FIRST_COMMAND)
+        return [*FIRST_COMMANDS, *(name for name in names if name not in FIRST_COMMANDS)]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.lazy_commands:

@@ -116,4 +116,35 @@ class Estimate:
         return f"{self.mean:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
 
 
-__all__ = ["Z95", "Z95_EXACT", "Estimate", "half_width", "sample_variance"]
+def ratio_estimate(
+    x_total: float,
+    x_squares: float,
+    y_total: float,
+    y_squares: float,
+    products: float,
+    n: float,
+    z: float = Z95,
+) -> Estimate:
+    """The ratio ``mean(x) / mean(y)`` of ``n`` paired samples ``(x, y)`` from their
+    totals, sums of squares and the sum of the products ``x * y``, with the delta-method
+    interval ``R ± z * sqrt((s_x² - 2 R s_xy + R² s_y²) / n) / |mean(y)|`` (a share of one
+    paired gain in another; NaN when ``mean(y)`` is 0 or ``n < 2``).
+
+    >>> round(ratio_estimate(2.0, 2.0, 4.0, 8.0, 4.0, 2).mean, 6)  # x = (1, 1), y = (2, 2)
+    0.5
+    """
+    if n < 2 or y_total == 0:
+        return Estimate(math.nan, math.nan, math.nan, int(n))
+    x_mean, y_mean = x_total / n, y_total / n
+    ratio = x_mean / y_mean
+    covariance = (products / n - x_mean * y_mean) * n / (n - 1)
+    variance = (
+        sample_variance(x_total, x_squares, n)
+        - 2 * ratio * covariance
+        + ratio * ratio * sample_variance(y_total, y_squares, n)
+    )
+    half = half_width(max(variance, 0.0), n, z) / abs(y_mean)
+    return Estimate(ratio, ratio - half, ratio + half, int(n))
+
+
+__all__ = ["Z95", "Z95_EXACT", "Estimate", "half_width", "ratio_estimate", "sample_variance"]

@@ -42,7 +42,10 @@ Discard rules (which card to throw when not knocking):
                 (:mod:`analyzer.gin.decisions.marjj`); it knocks after the throw it chose,
                 not after the least-deadwood one, when its schedule allows;
   ``learned``   least weighted sum of the throw's features, the weights fitted from
-                simulated deals (:mod:`analyzer.gin.decisions.learned`).
+                simulated deals (:mod:`analyzer.gin.decisions.learned`);
+  ``principles`` a player's rule set: an unmatched card, not one the opponent could use,
+                that fits with the fewest other cards, the highest of those
+                (:mod:`analyzer.gin.decisions.principles`).
 
 Knock rules: ``schedule`` knocks (throwing a card that leaves the least deadwood, ties as
 ``high``) when that deadwood is at most the schedule's threshold for this turn
@@ -74,6 +77,7 @@ from ..model.state import FULL_DECK, MAX_PAIRS, Slot, knock_threshold
 from .expert import expert_discard, expert_wants_upcard
 from .learned import learned_discard
 from .marjj import marjj_discard, marjj_wants_upcard
+from .principles import principles_discard
 
 _NONE = np.int64(1 << 20)
 
@@ -288,6 +292,8 @@ def choose_discard(
         return marjj_discard(state, player, policy, rng, scratch, lookahead_scratch)
     if rule == DiscardRule.LEARNED:
         return learned_discard(state, player, policy, rng, scratch, lookahead_scratch)
+    if rule == DiscardRule.PRINCIPLES:
+        return principles_discard(state, player, policy, rng, scratch, lookahead_scratch)
     hand = state[Slot.HAND + player]
     candidates = hand
     if state[Slot.TAKEN] >= 0:

@@ -209,6 +209,42 @@ class Discard(Spec):
         "Points above the least deadwood a learned discard may leave.",
         PolicyField.LEARNED_WINDOW,
     )
+    out_points: int = integer(
+        2,
+        0,
+        10,
+        "out_points",
+        "discard=principles: points a card's value drops for each card that would make a "
+        "meld with it and another card held (0: melds to come are not counted).",
+        PolicyField.OUT_POINTS,
+    )
+    feed_points: int = integer(
+        2,
+        0,
+        10,
+        "feed_points",
+        "discard=principles: points a card's value drops when it shares its rank with, or "
+        "sits within two ranks in its suit of, a card the opponent took from the pile and "
+        "holds (0: not counted).",
+        PolicyField.FEED_POINTS,
+    )
+    live_only: bool = flag(
+        True,
+        "live_only",
+        "discard=principles: count only the cards completing a meld that are unseen (not in "
+        "the discard pile, not held by the opponent).",
+        PolicyField.LIVE_ONLY,
+        "",
+    )
+    late_stock: int = integer(
+        0,
+        0,
+        31,
+        "late_stock",
+        "discard=principles: with at most this many cards left in the stock, melds to come "
+        "are not counted (0: always counted).",
+        PolicyField.LATE_STOCK,
+    )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
         "high": "throws the card leaving the least deadwood (the highest card on ties)",
@@ -225,16 +261,32 @@ class Discard(Spec):
         "learned": "throws the card with the best evaluation learned from simulated deals: "
         "the deadwood it leaves, the expected deadwood after the next draws, the live outs, "
         "the chance the opponent melds the card and its use to the opponent",
+        "principles": "throws the unmatched card of highest value: its points{steps}",
     }
     #: What a discard rule changes in the knock (the deadwood it knocks with).
     KNOCK_NOTE: ClassVar[dict[str, str]] = {
         "marjj": " (the deadwood left by the card it chose to throw)"
     }
 
+    def _principle_steps(self) -> str:
+        terms = []
+        if self.out_points:
+            outs = f"{self.out_points} points for each {'unseen ' if self.live_only else ''}card "
+            outs += "that would make a meld with it and another card held"
+            if self.late_stock:
+                outs += f" (until {self.late_stock} or fewer cards are left in the stock)"
+            terms.append(outs)
+        if self.feed_points:
+            terms.append(
+                f"{self.feed_points} points if the opponent could use it (of the rank of, or "
+                "within two ranks in the suit of, a card it took from the pile)"
+            )
+        return "".join(f" less {term}" for term in terms)
+
     def explain(self) -> str:
         """The discard rule in plain English."""
         text = self.RULE_TEXT[self.rule].format(
-            danger_penalty=self.danger_penalty, slack=self.slack
+            danger_penalty=self.danger_penalty, slack=self.slack, steps=self._principle_steps()
         )
         if self.rule == "learned" and self.learned_racer_deadwood:
             text += (
@@ -381,6 +433,10 @@ KEYS = (
     "learned_late",
     "learned_table",
     "learned_window",
+    "out_points",
+    "feed_points",
+    "live_only",
+    "late_stock",
     "knock_racer",
     "learned_racer_deadwood",
     "discard_racer",
@@ -527,6 +583,11 @@ PRESETS: dict[str, Policy] = {
     "expert-v3": _EXPERT_V3,
     "marjj": Policy(Draw("marjj"), Discard("marjj"), Knock(((1, 10), (4, 0)))),
 }
+#: The player's rule set of ``analyzer how-to-discard``: the champion's draw, knock and
+#: read, and the ``principles`` discard (a checklist a person can follow).
+PRESETS["principles"] = PRESETS["expert"].changed(
+    discard="principles", discard_racer="same", late_stock=8
+)
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);
 ``eaai-simple`` (the EAAI framework's ``SimpleGinRummyPlayer`` exactly: it takes the upcard
@@ -543,7 +604,9 @@ pile); ``expert-v3`` (the expert before the champion, kept for comparison: the s
 and knock tables without the read, and the hand-set expert discard, weights tuned by
 ``scripts/tune_expert.py``); ``marjj`` (a
 replica of MARJJ, an EAAI-2021 competition agent, see :mod:`analyzer.gin.decisions.marjj`: knocks
-with 10 or less on its first three turns, then only with gin)."""
+with 10 or less on its first three turns, then only with gin); ``principles`` (the
+champion's draw, knock and read with the discard principles of ``analyzer how-to-discard``,
+:mod:`analyzer.gin.decisions.principles`)."""
 
 #: The round robin's field (``analyzer tournament``, the report's): the presets that differ
 #: in how they draw and throw, the replica ``marjj``, ``expert-v3`` and the champion (not

@@ -53,7 +53,11 @@ class PolicyField(IntEnum):
     RACER_SCHEDULE = 24 + 2 * SCHEDULE_TURNS  # SCHEDULE_TURNS entries (-1: no read)
     LEARNED_RACER_DEADWOOD = 24 + 3 * SCHEDULE_TURNS
     DISCARD_RACER = 25 + 3 * SCHEDULE_TURNS  # -1: the discard rule whatever the read
-    SIZE = 26 + 3 * SCHEDULE_TURNS
+    OUT_POINTS = 26 + 3 * SCHEDULE_TURNS
+    FEED_POINTS = 27 + 3 * SCHEDULE_TURNS
+    LIVE_ONLY = 28 + 3 * SCHEDULE_TURNS
+    LATE_STOCK = 29 + 3 * SCHEDULE_TURNS
+    SIZE = 30 + 3 * SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -77,6 +81,7 @@ class DiscardRule(IntEnum):
     EXPERT = 4
     MARJJ = 5
     LEARNED = 6
+    PRINCIPLES = 7
 
 
 class KnockRule(IntEnum):
@@ -91,8 +96,9 @@ class KnockRule(IntEnum):
 REPLICA_RULES = ("marjj",)
 #: Rules also kept out of a best-response search: the learned discard, whose weights are
 #: fitted for the expert's draw and knock and whose evaluation costs 4.5 times the
-#: expert's (BENCHMARKS.md, "The champion in progress").
-FITTED_RULES = ("learned",)
+#: expert's (BENCHMARKS.md, "The champion in progress"), and the player's rule set written
+#: from it (``analyzer how-to-discard`` measures it; it is a checklist, not a contender).
+FITTED_RULES = ("learned", "principles")
 DRAW_RULES = tuple(r.name.lower() for r in DrawRule if r.name.lower() not in REPLICA_RULES)
 DISCARD_RULES = tuple(
     r.name.lower() for r in DiscardRule if r.name.lower() not in (*REPLICA_RULES, *FITTED_RULES)

@@ -1,0 +1,427 @@
+"""The discard answer in a player's words: "how should I discard?".
+
+:func:`discard_answer` gives it for a rules preset and an opponent family (or panel
+member): read from ``results/how_to_discard/<rules>/`` when the results store holds it
+(written by ``analyzer how-to-discard --rules R --out results``), computed otherwise
+(:func:`analyzer.gin.studies.discard_principles.measure_principles`, minutes).
+``analyzer how-to-discard``, ``az.how_to_discard()``, the report's second box and the web
+app's strategy page all print it through :meth:`DiscardAnswer.text` (or
+:meth:`DiscardAnswer.to_dict`), so they say the same thing the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..core.progress import Progress
+from ..core.stats import Estimate
+from ..gin.model.policies import Policy
+from ..gin.model.rules import resolve_rules
+from ..gin.studies.answers import FAMILIES
+from ..gin.studies.discard_principles import (
+    PANEL,
+    PRINCIPLES,
+    RULE_SET,
+    PrinciplesRun,
+    arms,
+    measure_principles,
+    panel_members,
+    principle_words,
+    rule_set,
+)
+from .files import staged_folder, write_csv, write_text
+from .reading import COUNT, NUMBER, TEXT, read_meta, read_table
+from .store import find_report
+from .text import MAX_WIDTH, estimate_text
+
+#: The answers' folder inside the report folder (one subfolder per rules preset).
+FOLDER = "how_to_discard"
+#: What a principle is worth below which it is not shown to matter: its interval holds 0.
+NOT_SHOWN = "not shown to matter"
+#: The table of every arm against every opponent.
+TABLE = "arms.csv"
+_TABLE_COLUMNS = {
+    "opponent": TEXT,
+    "arm": TEXT,
+    "points_mean": NUMBER,
+    "points_low": NUMBER,
+    "points_high": NUMBER,
+    "diff_mean": NUMBER,
+    "diff_low": NUMBER,
+    "diff_high": NUMBER,
+    "deals": COUNT,
+}
+#: The rule set's gain over the ``high`` discard, the champion's, and the share.
+SHARES = "shares.csv"
+_SHARE_PARTS = ("gain", "edge", "share")
+_SHARE_COLUMNS = {"opponent": TEXT} | {
+    f"{part}_{end}": NUMBER for part in _SHARE_PARTS for end in ("mean", "low", "high")
+}
+
+
+def member_of(opponent: str) -> str:
+    """The panel member (or :data:`PANEL`) an opponent argument stands for: a family of
+    :data:`~analyzer.gin.studies.answers.FAMILIES` or a member's name."""
+    for family, (_, member) in FAMILIES.items():
+        if opponent == family:
+            return PANEL if member is None else member
+    if opponent in panel_members():
+        return opponent
+    raise ValueError(
+        f"opponent {opponent!r} is neither a family ({', '.join(FAMILIES)}) nor a panel "
+        f"member ({', '.join(panel_members())})"
+    )
+
+
+def opponent_words(member: str, members: tuple[str, ...]) -> str:
+    """The opponent in a player's words, with the name of the player that stands for it."""
+    if member == PANEL:
+        return f"{FAMILIES['unknown'][0]} (the mean over {', '.join(members)})"
+    for words, stands in FAMILIES.values():
+        if stands == member:
+            return f"{words} (`{member}`)"
+    return f"`{member}`"
+
+
+@dataclass(frozen=True)
+class PrincipleLine:
+    """One principle and what leaving it out of the rule set costs."""
+
+    key: str
+    words: str
+    learned: str
+    worth: Estimate
+    """Points per hand the rule set scores above itself without the principle (paired)."""
+
+
+@dataclass(frozen=True)
+class DiscardAnswer:
+    """How to discard against one opponent under one rules preset (see the module notes)."""
+
+    rules_name: str
+    member: str
+    """The panel member measured against, or :data:`PANEL` (the mean over ``members``)."""
+    members: tuple[str, ...]
+    lines: tuple[PrincipleLine, ...]
+    """By worth, the most first."""
+    gain: Estimate
+    """The rule set's points per hand minus the ``high`` discard's (paired)."""
+    edge: Estimate
+    """The champion's points per hand minus the ``high`` discard's (paired)."""
+    share: Estimate
+    """``gain / edge`` (a fraction)."""
+    marjj: Estimate
+    """MARJJ's discard's points per hand minus the rule set's (paired)."""
+    deals: int
+    seed: int
+    source: str
+
+    def title(self) -> str:
+        return (
+            f"How should I discard? Against {opponent_words(self.member, self.members)}, "
+            f"{self.rules_name} rules"
+        )
+
+    def rule(self) -> str:
+        """The rule set in one sentence, in a player's words."""
+        return rule_words(rule_set())
+
+    def text(self) -> str:
+        """The answer as ``analyzer how-to-discard`` prints it."""
+
+        def wrapped(text: str, indent: str = "") -> list[str]:
+            return textwrap.wrap(
+                text, MAX_WIDTH, initial_indent=indent, subsequent_indent=" " * len(indent)
+            )
+
+        lines = [*wrapped(self.title()), ""]
+        lines += wrapped(self.rule())
+        lines += ["", "The principles behind it, by what each is worth (points per hand, 95% CI):"]
+        for number, line in enumerate(self.lines, 1):
+            worth = estimate_text(line.worth, 2, sign=True)
+            if line.worth.low <= 0 <= line.worth.high:
+                worth += f", {NOT_SHOWN}"
+            lines += wrapped(f"{line.words} Worth {worth}.", f"  {number}. ")
+        lines += [""]
+        lines += wrapped(
+            f"Following it gains {estimate_text(self.gain, 2, sign=True)} points per hand over always "
+            f"throwing your highest unmatched card; the champion's discard, learned from "
+            f"simulated deals, gains {estimate_text(self.edge, 2, sign=True)}: the list keeps "
+            f"{_percent(self.share)} of the champion's edge. MARJJ's discard (the published "
+            f"EAAI agent's: the deadwood expected after the next draw) scores "
+            f"{estimate_text(self.marjj, 2, sign=True)} points per hand against the list."
+        )
+        lines += [""]
+        lines += wrapped(
+            "Each principle's worth is what leaving it out of the list costs, on the same "
+            "deals. Every player here draws, knocks and reads its opponent as the champion "
+            "(`expert`) does, so only the discard differs; the list is the preset "
+            f"`{RULE_SET}` (`analyzer games --a {RULE_SET} --b basic` plays it). "
+            f"{self.deals:,} deals per player and opponent, seats swapped, seed {self.seed}; "
+            f"{self.source}."
+        )
+        lines += ["", "Where each principle comes from in the champion's learned discard:"]
+        for line in self.lines:
+            lines += wrapped(f"{line.key}: {line.learned}.", "  - ")
+        return "\n".join(lines)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per principle: its words and worth (points per hand, 95% CI)."""
+        return pd.DataFrame.from_records(
+            {
+                "principle": line.key,
+                "words": line.words,
+                "worth_mean": line.worth.mean,
+                "worth_low": line.worth.low,
+                "worth_high": line.worth.high,
+            }
+            for line in self.lines
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The answer as JSON-ready data (the web app's)."""
+        return {
+            "title": self.title(),
+            "rules": self.rules_name,
+            "opponent": self.member,
+            "rule": self.rule(),
+            "principles": [
+                {"key": line.key, "words": line.words, "learned": line.learned}
+                | _interval(line.worth)
+                for line in self.lines
+            ],
+            "gain": _interval(self.gain),
+            "edge": _interval(self.edge),
+            "share": _interval(self.share),
+            "marjj": _interval(self.marjj),
+            "deals": self.deals,
+            "seed": self.seed,
+            "source": self.source,
+            "text": self.text(),
+        }
+
+
+def rule_words(policy: Policy) -> str:
+    """The ``principles`` discard of ``policy`` in a player's words (one sentence)."""
+    discard = policy.discard
+    terms = []
+    if discard.out_points:
+        outs = f"less {discard.out_points} for each {'unseen ' if discard.live_only else ''}"
+        outs += "card that would make a meld with it and another card you hold"
+        if discard.late_stock:
+            outs += f" (until {discard.late_stock} or fewer cards are left in the stock)"
+        terms.append(outs)
+    if discard.feed_points:
+        terms.append(
+            f"less {discard.feed_points} if your opponent could use it (it has the rank of, or "
+            "is within two ranks in the suit of, a card your opponent took from the pile)"
+        )
+    counted = "its points" + "".join(f", {term}" for term in terms)
+    return (
+        "When you do not knock, throw one of your unmatched cards (never break a meld): the "
+        f"one worth most, counting {counted}."
+    )
+
+
+def _interval(estimate: Estimate) -> dict[str, float]:
+    return {"mean": estimate.mean, "low": estimate.low, "high": estimate.high}
+
+
+def _percent(share: Estimate) -> str:
+    return f"{share.mean:.0%} [{share.low:.0%}, {share.high:.0%}]"
+
+
+def answer_of(
+    run: PrinciplesRun | SavedRun, rules_name: str, member: str, source: str
+) -> DiscardAnswer:
+    """The answer against ``member`` (or :data:`PANEL`) from a measured run."""
+    lines = [
+        PrincipleLine(
+            principle.key,
+            principle_words(principle),
+            principle.learned,
+            _negated(run.diff(member, f"without {principle.key}")),
+        )
+        for principle in PRINCIPLES
+    ]
+    lines.sort(key=lambda line: -line.worth.mean)
+    return DiscardAnswer(
+        rules_name,
+        member,
+        run.opponents,
+        tuple(lines),
+        run.gain(member),
+        run.edge(member),
+        run.share(member),
+        run.diff(member, "marjj discard"),
+        run.deals,
+        run.seed,
+        source,
+    )
+
+
+def _negated(estimate: Estimate) -> Estimate:
+    return Estimate(-estimate.mean, -estimate.high, -estimate.low, estimate.n)
+
+
+def _columns(part: str, estimate: Estimate) -> dict[str, float]:
+    return {
+        f"{part}_mean": estimate.mean,
+        f"{part}_low": estimate.low,
+        f"{part}_high": estimate.high,
+    }
+
+
+def save_run(results: Path, run: PrinciplesRun, rules_name: str) -> Path:
+    """Write ``run`` where :func:`discard_answer` reads it (whole or not at all); the
+    folder written."""
+    folder = results / FOLDER / rules_name
+    records = []
+    shares = []
+    for opponent in (*run.opponents, PANEL):
+        for arm in arms():
+            points, diff = run.points(opponent, arm), run.diff(opponent, arm)
+            records.append(
+                {"opponent": opponent, "arm": arm}
+                | _columns("points", points)
+                | _columns("diff", diff)
+                | {"deals": run.deals}
+            )
+        parts = (run.gain(opponent), run.edge(opponent), run.share(opponent))
+        shares.append(
+            {"opponent": opponent}
+            | {
+                key: value
+                for part, estimate in zip(_SHARE_PARTS, parts, strict=True)
+                for key, value in _columns(part, estimate).items()
+            }
+        )
+    meta = {
+        "study": "how_to_discard",
+        "rules": rules_name,
+        "seed": run.seed,
+        "deals": run.deals,
+        "opponents": list(run.opponents),
+        "command": (
+            f"analyzer how-to-discard --rules {rules_name} --deals {run.deals} "
+            f"--seed {run.seed} --out {shlex.quote(str(results))}"
+        ),
+    }
+    with staged_folder(folder):
+        write_csv(folder / TABLE, pd.DataFrame.from_records(records), index=False)
+        write_csv(folder / SHARES, pd.DataFrame.from_records(shares), index=False)
+        write_text(folder / "meta.json", json.dumps(meta, indent=2) + "\n")
+    return folder
+
+
+class SavedRun:
+    """A run read back from its files (:func:`load_run`): the estimates of
+    :class:`~analyzer.gin.studies.discard_principles.PrinciplesRun`, as saved."""
+
+    def __init__(
+        self,
+        opponents: tuple[str, ...],
+        deals: int,
+        seed: int,
+        table: pd.DataFrame,
+        shares: pd.DataFrame,
+    ) -> None:
+        self.opponents, self.deals, self.seed = opponents, deals, seed
+        self.table, self.shares = table, shares
+
+    def _row(self, frame: pd.DataFrame, **keys: str) -> pd.Series:
+        found = frame
+        for column, value in keys.items():
+            found = found[found[column] == value]
+        if len(found) != 1:
+            raise ValueError(f"the saved answer has no single row for {keys}")
+        return found.iloc[0]
+
+    def _estimate(self, row: pd.Series, part: str) -> Estimate:
+        return Estimate(row[f"{part}_mean"], row[f"{part}_low"], row[f"{part}_high"], self.deals)
+
+    def points(self, opponent: str, arm: str) -> Estimate:
+        return self._estimate(self._row(self.table, opponent=opponent, arm=arm), "points")
+
+    def diff(self, opponent: str, arm: str) -> Estimate:
+        return self._estimate(self._row(self.table, opponent=opponent, arm=arm), "diff")
+
+    def gain(self, opponent: str) -> Estimate:
+        return self._estimate(self._row(self.shares, opponent=opponent), "gain")
+
+    def edge(self, opponent: str) -> Estimate:
+        return self._estimate(self._row(self.shares, opponent=opponent), "edge")
+
+    def share(self, opponent: str) -> Estimate:
+        return self._estimate(self._row(self.shares, opponent=opponent), "share")
+
+
+def load_run(results: Path, rules_name: str) -> tuple[SavedRun, str] | None:
+    """The run saved for ``rules_name`` under ``results`` and the command that wrote it;
+    None when there is none."""
+    name = f"{FOLDER}/{rules_name}"
+    meta = read_meta(results, f"{name}/meta.json")
+    if not meta:
+        return None
+    table = read_table(results, f"{name}/{TABLE}", _TABLE_COLUMNS)
+    shares = read_table(results, f"{name}/{SHARES}", _SHARE_COLUMNS)
+    run = SavedRun(tuple(meta["opponents"]), int(meta["deals"]), int(meta["seed"]), table, shares)
+    return run, str(meta["command"])
+
+
+def discard_answer(
+    rules: str = "standard",
+    opponent: str = "unknown",
+    deals: int = 10_000,
+    seed: int = 2026,
+    results: Path | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> DiscardAnswer:
+    """How to discard under the rules preset ``rules`` against ``opponent`` (a family of
+    :data:`~analyzer.gin.studies.answers.FAMILIES` or a panel member): read from the
+    results store (or ``results``) when it holds the answer for ``rules``, else computed
+    on ``deals`` deals per player and opponent from ``seed`` (minutes).  Raises
+    ``ValueError`` for an unknown rules preset or opponent."""
+    resolve_rules(rules)
+    member = member_of(opponent)
+    folder = results
+    if folder is None:
+        found = find_report(f"{FOLDER}/{rules}/meta.json")
+        folder = None if found is None else found.path
+    if folder is not None:
+        saved = load_run(folder, rules)
+        if saved is not None and (member == PANEL or member in saved[0].opponents):
+            return answer_of(saved[0], rules, member, f"from the committed results (`{saved[1]}`)")
+    opponents = None if member == PANEL else (member,)
+    run = measure_principles(
+        resolve_rules(rules), deals, seed, opponents, progress=progress, scheduler=scheduler
+    )
+    return answer_of(run, rules, member, "computed now")
+
+
+def every_answer(
+    run: PrinciplesRun | SavedRun, rules_name: str, source: str
+) -> list[DiscardAnswer]:
+    """The answer against the panel and each of its members."""
+    return [answer_of(run, rules_name, member, source) for member in (PANEL, *run.opponents)]
+
+
+__all__ = [
+    "FOLDER",
+    "DiscardAnswer",
+    "PrincipleLine",
+    "answer_of",
+    "discard_answer",
+    "every_answer",
+    "load_run",
+    "member_of",
+    "save_run",
+]
