@@ -47,6 +47,7 @@ from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
 from .studies import (
     equity,
     exact,
+    how_to_discard,
     when_to_knock,
 )
 from .study_functions import (
@@ -70,6 +71,7 @@ __all__ = [
     "equity",
     "exact",
     "exploit",
+    "how_to_discard",
     "knock_chart",
     "knock_schedule",
     "knock_sweep",

@@ -45,6 +45,7 @@ from .arguments import (
 from .results import ChartedResult, chart_functions
 
 if TYPE_CHECKING:
+    from ..report.discard_answer import DiscardAnswer
     from ..report.knock_answer import KnockAnswer
 
 
@@ -68,6 +69,47 @@ def when_to_knock(
     from ..report.knock_answer import family_of
     from ..report.when_to_knock import knock_answer
 
+    seed, deals, folder = _answer_arguments(rules, opponent, deals, seed, results, progress)
+    family_of(opponent)  # an unknown opponent fails here, before any work
+    with progress_to(progress, "hand") as update:
+        return knock_answer(rules, opponent, deals, seed, folder, progress=update)
+
+
+def how_to_discard(
+    rules: str = "standard",
+    opponent: str = "unknown",
+    deals: int = 10_000,
+    seed: int = 2026,
+    results: str | Path | None = None,
+    progress: ProgressLike = None,
+) -> DiscardAnswer:
+    """How to discard, in a player's words, as ``analyzer how-to-discard`` prints it: a
+    rule a person can follow, its principles ordered by what each is worth against
+    ``opponent`` (points per hand, 95% CIs: what leaving it out costs), and the share of
+    the champion's edge over always throwing the highest unmatched card that the rule
+    keeps.  ``opponent``: ``unknown``, ``knocks-at-once``, ``camper``, ``gin-hunter`` or a
+    test opponent (``basic``, ``simple``, ``gin-hunter``, ``taper``, ``marjj``,
+    ``expert``).  Read from the report folder ``results`` (default: the results store's)
+    when it holds the rules preset, else computed on ``deals`` deals per player and
+    opponent (100-10,000,000) from ``seed``.  ``.text()`` is the answer as the command
+    prints it, ``.to_frame()`` the principles, ``.plot()`` their worth."""
+    from ..report.discard_answer import discard_answer, member_of
+
+    seed, deals, folder = _answer_arguments(rules, opponent, deals, seed, results, progress)
+    member_of(opponent)  # an unknown opponent fails here, before any work
+    with progress_to(progress, "deal") as update:
+        return discard_answer(rules, opponent, deals, seed, folder, progress=update)
+
+
+def _answer_arguments(
+    rules: str,
+    opponent: str,
+    deals: int,
+    seed: int,
+    results: str | Path | None,
+    progress: ProgressLike,
+) -> tuple[int, int, Path | None]:
+    """The checked seed, deals and results folder of an answer in a player's words."""
     check_text(rules, "rules")
     if rules not in RULE_PRESETS:
         raise ValueError(f"unknown rules preset {rules!r}; choose from {', '.join(RULE_PRESETS)}")
@@ -79,10 +121,7 @@ def when_to_knock(
             raise TypeError(f"results must be a folder (a str or a Path) or None, got {results!r}")
         if not Path(results).is_dir():
             raise ValueError(f"results must be an existing folder, got {str(results)!r}")
-    family_of(opponent)  # an unknown opponent fails here, before any work
-    folder = None if results is None else Path(results)
-    with progress_to(progress, "hand") as update:
-        return knock_answer(rules, opponent, deals, seed, folder, progress=update)
+    return seed, deals, None if results is None else Path(results)
 
 
 @dataclass(frozen=True)
@@ -300,5 +339,6 @@ __all__ = [
     "Exact",
     "equity",
     "exact",
+    "how_to_discard",
     "when_to_knock",
 ]

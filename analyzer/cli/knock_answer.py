@@ -3,6 +3,7 @@ words."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -185,9 +186,9 @@ def _save_every_family(
     type=click.Path(file_okay=False),
     default=None,
     callback=check_out_folder,
-    help="Compute the answers against every test opponent under --rules and write them "
-    "into OUT/how_to_discard/<rules>/, where this command, the report and the web app "
-    "read them (e.g. --out results).",
+    help="Compute the answers against every test opponent under --rules (not standard: "
+    "the report writes those) and write them into OUT/how_to_discard/<rules>/, where this "
+    "command and the web app read them (e.g. --out results).",
 )
 @run_options
 def how_to_discard_command(
@@ -206,8 +207,8 @@ def how_to_discard_command(
     what it is worth in points per hand against the opponent (95% CIs), and how much of
     the champion's edge the rule keeps.
 
-    Read from the committed results when they hold the rules preset (standard and eaai),
-    computed at --deals otherwise.
+    Read from the committed results when they hold the rules preset (standard, written by
+    the report, and eaai), computed at --deals otherwise.
 
     \b
     Examples:
@@ -227,11 +228,19 @@ def how_to_discard_command(
         from ..gin.model.rules import resolve_rules
         from ..gin.studies.discard_principles import measure_principles
 
+        if preset == "standard":
+            fail(
+                "--out: the standard rules' answers are the report's ('analyzer report' writes them)"
+            )
         with progress_bar(None, "deal", no_progress, "how to discard, every opponent") as update:
             run = measure_principles(
                 resolve_rules(preset), deals, seed, progress=update, scheduler=scheduler
             )
-        save_run(Path(out), run, preset)
+        command = (
+            f"analyzer how-to-discard --rules {preset} --deals {deals} --seed {seed} "
+            f"--out {shlex.quote(out)}"
+        )
+        save_run(Path(out), run, preset, command)
         results = out
     with progress_bar(None, "deal", no_progress, "how to discard") as update:
         try:

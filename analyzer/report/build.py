@@ -15,7 +15,18 @@ from pathlib import Path
 import numba
 
 from .._version import __version__
-from . import dealt, equity, knock_box, knock_chart, rummy, schedule, sweep, tournament, variants
+from . import (
+    dealt,
+    discard_box,
+    equity,
+    knock_box,
+    knock_chart,
+    rummy,
+    schedule,
+    sweep,
+    tournament,
+    variants,
+)
 from .common import (
     DEFAULT_DEALS,
     QUICK_DEALS,
@@ -26,10 +37,12 @@ from .common import (
 )
 from .files import append_text, make_folder, staged_folder, write_text
 
-#: The report's sections in their order: the "When to knock" box opens it (above the
-#: run's description, no number); the others are numbered by their place here, 1 to 8.
+#: The report's sections in their order: the boxes "When to knock" and "How to discard"
+#: open it (above the run's description, no number); the others are numbered by their
+#: place here, 1 to 8.
 SECTIONS: tuple[Section, ...] = (
     knock_box.SECTION,
+    discard_box.SECTION,
     dealt.SECTION,
     sweep.SECTION,
     knock_chart.SECTION,
@@ -39,6 +52,10 @@ SECTIONS: tuple[Section, ...] = (
     equity.SECTION,
     rummy.SECTION,
 )
+
+
+#: The sections shown as boxes at the top (no heading, no number).
+BOXES = (knock_box.SECTION, discard_box.SECTION)
 
 
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
@@ -54,7 +71,7 @@ def _write_report(config: ReportConfig, sections: list[str] | None) -> Path:
     started = time.perf_counter()
     chosen = [
         (number, section)
-        for number, section in enumerate(SECTIONS)
+        for number, section in enumerate(SECTIONS, start=1 - len(BOXES))
         if sections is None or section.name in sections
     ]
     total = sum(section.seconds for _, section in chosen)
@@ -65,8 +82,8 @@ def _write_report(config: ReportConfig, sections: list[str] | None) -> Path:
         parts[section.name] = _section_text(section, number, config)
         done_before += share
     config.step = None
-    # the "When to knock" box opens the report, above the run's description
-    box = parts.pop(knock_box.SECTION.name, "")
+    # the boxes open the report, above the run's description
+    box = "\n".join(parts.pop(section.name) for section in BOXES if section.name in parts)
     elapsed = time.perf_counter() - started
     threads = _threads()
     header = f"""# Gin rummy strategy report

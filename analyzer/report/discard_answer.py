@@ -11,8 +11,8 @@ app's strategy page all print it through :meth:`DiscardAnswer.text` (or
 
 from __future__ import annotations
 
+import html
 import json
-import shlex
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +119,8 @@ class DiscardAnswer:
     """``gain / edge`` (a fraction)."""
     marjj: Estimate
     """MARJJ's discard's points per hand minus the rule set's (paired)."""
+    champion: Estimate
+    """The champion's points per hand minus the rule set's (paired)."""
     deals: int
     seed: int
     source: str
@@ -185,6 +187,62 @@ class DiscardAnswer:
             for line in self.lines
         )
 
+    def chart_rows(self) -> pd.DataFrame:
+        """What the chart shows, one row per bar (points per hand, 95% CI): each
+        principle's worth, then the rule set's and the champion's gain over the ``high``
+        discard."""
+        rows = [(line.key, line.worth) for line in self.lines]
+        rows += [("the whole rule", self.gain), ("the champion's discard", self.edge)]
+        return pd.DataFrame.from_records(
+            {"bar": name, "mean": value.mean, "low": value.low, "high": value.high}
+            for name, value in rows
+        )
+
+    def plot(self) -> Any:
+        """The principles' worth as a bar chart with 95% CIs: a
+        :class:`matplotlib.figure.Figure`, shown by a notebook; ``.savefig(path)`` writes it."""
+        from .figures import chart
+
+        rows = self.chart_rows()
+        with chart(
+            figsize=(8, 3.2),
+            title=self.title(),
+            caption="Points per hand each principle is worth (what leaving it out costs), "
+            "then what the whole rule and the champion's learned discard gain over always "
+            f"throwing the highest unmatched card; bars: 95% CIs. {self.deals:,} deals per "
+            f"player and opponent, seed {self.seed}, {self.rules_name} rules.",
+        ) as drawn:
+            axes = drawn.axes
+            places = list(range(len(rows)))[::-1]
+            axes.barh(
+                places,
+                rows["mean"],
+                xerr=[rows["mean"] - rows["low"], rows["high"] - rows["mean"]],
+                color=["#4c72b0"] * len(self.lines) + ["#55a868", "#c44e52"],
+                capsize=3,
+            )
+            axes.set_yticks(places, rows["bar"])
+            axes.axvline(0, color="black", linewidth=0.8)
+            axes.set_xlabel("points per hand")
+        return drawn.axes.figure
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        items = "".join(
+            f"<li>{html.escape(line.words)} <b>{estimate_text(line.worth, 2, sign=True)}</b></li>"
+            for line in self.lines
+        )
+        return (
+            f"<p><b>{html.escape(self.title())}</b></p><p>{html.escape(self.rule())}</p>"
+            f"<ol>{items}</ol><p>The rule gains {estimate_text(self.gain, 2, sign=True)} "
+            f"points per hand over the highest card, the champion "
+            f"{estimate_text(self.edge, 2, sign=True)}: the rule keeps "
+            f"{_percent(self.share)} of its edge.</p><p><small>{self.deals:,} deals per "
+            f"player and opponent, seed {self.seed}; {html.escape(self.source)}.</small></p>"
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The answer as JSON-ready data (the web app's)."""
         return {
@@ -201,6 +259,7 @@ class DiscardAnswer:
             "edge": _interval(self.edge),
             "share": _interval(self.share),
             "marjj": _interval(self.marjj),
+            "champion": _interval(self.champion),
             "deals": self.deals,
             "seed": self.seed,
             "source": self.source,
@@ -261,6 +320,7 @@ def answer_of(
         run.edge(member),
         run.share(member),
         run.diff(member, "marjj discard"),
+        run.diff(member, "champion"),
         run.deals,
         run.seed,
         source,
@@ -279,9 +339,9 @@ def _columns(part: str, estimate: Estimate) -> dict[str, float]:
     }
 
 
-def save_run(results: Path, run: PrinciplesRun, rules_name: str) -> Path:
-    """Write ``run`` where :func:`discard_answer` reads it (whole or not at all); the
-    folder written."""
+def save_run(results: Path, run: PrinciplesRun, rules_name: str, command: str) -> Path:
+    """Write ``run`` (made by ``command``) where :func:`discard_answer` reads it (whole or
+    not at all); the folder written."""
     folder = results / FOLDER / rules_name
     records = []
     shares = []
@@ -309,10 +369,7 @@ def save_run(results: Path, run: PrinciplesRun, rules_name: str) -> Path:
         "seed": run.seed,
         "deals": run.deals,
         "opponents": list(run.opponents),
-        "command": (
-            f"analyzer how-to-discard --rules {rules_name} --deals {run.deals} "
-            f"--seed {run.seed} --out {shlex.quote(str(results))}"
-        ),
+        "command": command,
     }
     with staged_folder(folder):
         write_csv(folder / TABLE, pd.DataFrame.from_records(records), index=False)

@@ -340,3 +340,51 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     else:
         data["answer"] = found.to_dict()
     return data
+
+
+def committed_discard_answer(folder: ResultsFolder, rules: str, opponent: str) -> dict[str, Any]:
+    """The written discard answer for the rules preset ``rules`` and ``opponent`` (a family
+    of :data:`~analyzer.gin.studies.answers.FAMILIES` or a panel member), read from the
+    committed results and never computed: ``answer`` is
+    :meth:`~analyzer.report.discard_answer.DiscardAnswer.to_dict`, or ``None`` with
+    ``missing`` saying why and which command computes it.  ``ValueError`` for an unknown
+    rules preset or opponent; :class:`~analyzer.report.reading.DamagedFile` for a damaged
+    file of the answers."""
+    from ..gin.model.rules import resolve_rules
+    from ..gin.studies.answers import FAMILIES
+    from ..gin.studies.discard_principles import PANEL
+    from ..report.discard_answer import FOLDER, answer_of, load_run, member_of
+
+    resolve_rules(rules)
+    member = member_of(opponent)
+    data: dict[str, Any] = {
+        "rules": rules,
+        "opponent": opponent,
+        "families": {key: words for key, (words, _) in FAMILIES.items()},
+        "answer": None,
+        "missing": None,
+    }
+    compute = (
+        f"'analyzer how-to-discard --rules {rules} --opponent {opponent}' computes it (minutes)"
+    )
+    writer = (
+        "'analyzer report'"
+        if rules == "standard"
+        else f"'analyzer how-to-discard --rules {rules} --out results'"
+    )
+    saved = None if folder.path is None else load_run(folder.path, rules)
+    if folder.path is None:
+        data["missing"] = f"{folder.found} {compute}."
+    elif saved is None:
+        data["missing"] = (
+            f"{folder.shown}/{FOLDER}/{rules} is missing: {writer} writes it; {compute}."
+        )
+    elif member != PANEL and member not in saved[0].opponents:
+        data["missing"] = (
+            f"The committed answers ({folder.shown}/{FOLDER}/{rules}) are for the opponents "
+            f"{', '.join(saved[0].opponents)}; {compute}."
+        )
+    else:
+        source = f"from the committed results (`{saved[1]}`)"
+        data["answer"] = answer_of(saved[0], rules, member, source).to_dict()
+    return data

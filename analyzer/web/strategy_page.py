@@ -53,6 +53,26 @@ def strategy_router(results: Path) -> APIRouter:
 
         return committed_knock_answer(locate_results(results), rules, opponent)
 
+    @router.get(
+        "/api/how-to-discard",
+        summary="How to discard, in a player's words, from the committed results",
+    )
+    def how_to_discard(
+        rules: str = Query("standard", max_length=MAX_SPEC_CHARS, description="Rules preset."),
+        opponent: str = Query(
+            "unknown",
+            max_length=MAX_SPEC_CHARS,
+            description="Opponent family (unknown, knocks-at-once, camper, gin-hunter) or "
+            "panel member.",
+        ),
+    ) -> dict[str, Any]:
+        """The answer of ``analyzer how-to-discard`` as JSON (``answer``), read from the
+        committed results; never computed here (``answer`` null and ``missing`` says why
+        when they do not hold it)."""
+        from .strategy import committed_discard_answer, locate_results
+
+        return committed_discard_answer(locate_results(results), rules, opponent)
+
     return router
 
 

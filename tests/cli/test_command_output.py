@@ -55,6 +55,7 @@ TINY = {
     "advise": _ADVICE,
     "exploit": ["exploit", "basic", "--deals", "100", "--games", "0", "--rounds", "1"],
     "when-to-knock": ["when-to-knock"],
+    "how-to-discard": ["how-to-discard", "--opponent", "camper"],
     "fit-discard": [
         "fit-discard",
         "--generations",
@@ -302,8 +303,10 @@ def test_every_draw_and_discard_rule_has_a_sentence():
             assert explain_policy(Policy(Draw(draw), Discard(discard))).endswith(".")
 
 
-def test_the_help_lists_when_to_knock_first_with_its_whole_description():
+def test_the_help_lists_the_players_questions_first_with_their_whole_descriptions():
     text = CliRunner().invoke(cli, ["--help"]).output
-    listed = text.split("Commands:")[1].split()
-    assert listed[0] == "when-to-knock"
+    listed = [line.split()[0] for line in text.split("Commands:")[1].strip().splitlines()]
+    assert listed[:2] == ["when-to-knock", "how-to-discard"]
+    assert listed[2:] == sorted(listed[2:])
     assert "When should I knock? The rule in words, with its result." in text
+    assert "How should I discard? The principles, with their worth." in text

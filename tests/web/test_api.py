@@ -482,3 +482,22 @@ def test_when_to_knock_reads_the_written_answer_from_the_report(client, results_
     )
     assert_400(client.get("/api/when-to-knock", params={"rules": "nope"}), "nope")
     assert_400(client.get("/api/when-to-knock", params={"opponent": "wizard"}), "wizard")
+
+
+def test_how_to_discard_reads_the_written_answer_and_says_what_is_missing(client, results_dir):
+    missing = client.get("/api/how-to-discard").json()
+    assert missing["answer"] is None
+    assert "how_to_discard/standard is missing: 'analyzer report' writes it" in missing["missing"]
+    shutil.copytree(
+        ROOT / "results" / "how_to_discard" / "eaai", results_dir / "how_to_discard" / "eaai"
+    )
+    data = client.get("/api/how-to-discard", params={"rules": "eaai", "opponent": "camper"}).json()
+    answer = data["answer"]
+    assert answer["title"].startswith("How should I discard? Against a camper")
+    assert answer["rule"].startswith("When you do not knock, throw one of your unmatched cards")
+    worths = [line["mean"] for line in answer["principles"]]
+    assert worths == sorted(worths, reverse=True) and len(worths) == 4
+    assert answer["share"]["low"] <= answer["share"]["mean"] <= answer["share"]["high"]
+    assert "analyzer how-to-discard --rules eaai" in answer["source"]
+    assert_400(client.get("/api/how-to-discard", params={"opponent": "wizard"}), "wizard")
+    assert_400(client.get("/api/how-to-discard", params={"rules": "nope"}), "nope")

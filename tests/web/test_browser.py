@@ -59,7 +59,7 @@ def results(tmp_path_factory):
     """The committed report with a written knock answer (the test's own, see
     :func:`~tests.web.conftest.write_committed_answers`)."""
     folder = tmp_path_factory.mktemp("report") / "results"
-    for study in ("knock_chart", "knock_sweep", "robust_knock"):
+    for study in ("knock_chart", "knock_sweep", "robust_knock", "how_to_discard"):
         shutil.copytree(ROOT / "results" / study, folder / study)
     write_committed_answers(folder)
     return folder
@@ -530,6 +530,16 @@ def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shot
     Select(browser.find_element(By.ID, "answer-rules")).select_by_value("standard")
     wait(browser, lambda d: d.find_element(By.ID, "answer-body").is_displayed())
     screenshot(browser, shots, "strategy-answer")
+    # the discard answer below it: the rule, its principles by worth, the share
+    assert browser.find_element(By.ID, "discard-rule").text.startswith("When you do not knock")
+    principles = browser.find_elements(By.CSS_SELECTOR, "#discard-principles li")
+    assert len(principles) == 4 and all("Worth " in item.text for item in principles)
+    assert "of the champion's edge" in browser.find_element(By.ID, "discard-share").text
+    Select(browser.find_element(By.ID, "discard-opponent")).select_by_value("camper")
+    wait(browser, lambda d: "a camper" in d.find_element(By.ID, "discard-title").text)
+    Select(browser.find_element(By.ID, "discard-rules")).select_by_value("classic")
+    missing = wait(browser, lambda d: d.find_element(By.ID, "discard-missing").text)
+    assert "analyzer how-to-discard --rules classic --out results" in missing
     assert console_errors(browser) == []
 
 

@@ -4,9 +4,11 @@
 Every arm plays the champion's draw, knock and read of the opponent (the ``expert``
 preset), so only the discard differs, on common deals with seats swapped, against each
 opponent of the panel (:func:`panel_members`): the rule set (the ``principles`` preset),
-the rule set without each principle, the ``high`` discard (always the highest unmatched
-card, the baseline), the champion itself (its learned discard) and MARJJ's discard (the
-published agent's next-draw term).  The panel's line is the mean over its members, deal
+the rule set without each principle, the rule set with no principle (always the highest
+unmatched card, the baseline, labelled ``high``), the champion itself (its learned
+discard) and MARJJ's discard (the published agent's next-draw term, with its own knock
+check: the deadwood its throw leaves against the champion's knock tables, without the
+expert's valuation of each knock).  The panel's line is the mean over its members, deal
 by deal, so its intervals account for the common deals.  Chunks are reduced to sums, so
 memory stays flat in the number of deals.
 """
@@ -110,7 +112,9 @@ def arms() -> dict[str, Policy]:
     chosen: dict[str, Policy] = {RULE_SET: base}
     for principle in PRINCIPLES:
         chosen[f"without {principle.key}"] = base.changed(**principle.without)
-    chosen["high"] = base.changed(discard="high")
+    # the highest unmatched card with the same knock (discard=high would knock by the
+    # schedule alone, without the expert's valuation of each knock)
+    chosen["high"] = base.changed(out_points=0, feed_points=0)
     chosen["champion"] = PRESETS["expert"]
     chosen["marjj discard"] = base.changed(discard="marjj")
     return chosen

@@ -173,9 +173,69 @@ async function initAnswer() {
   await Promise.all([showAnswer(), markRules()]);
 }
 
-// The charts come from other files than the answer: a damaged answer file leaves them shown.
+// The written discard answer (GET /api/how-to-discard, read from the committed results):
+// the rule, its principles by worth, the share of the champion's edge; or why it is missing.
+function plusMinus(interval) {
+  const sign = interval.mean >= 0 ? "+" : "-";
+  return `${sign}${Math.abs(interval.mean).toFixed(2)} ± ${((interval.high - interval.low) / 2).toFixed(2)}`;
+}
+
+async function showDiscard() {
+  const rules = document.getElementById("discard-rules").value;
+  const opponent = document.getElementById("discard-opponent").value;
+  const data = await api("/api/how-to-discard?" + new URLSearchParams({ rules, opponent }));
+  const body = document.getElementById("discard-body");
+  const missing = document.getElementById("discard-missing");
+  body.hidden = !data.answer;
+  missing.hidden = Boolean(data.answer);
+  if (!data.answer) {
+    missing.textContent = "No written answer for these rules in the committed results. " +
+      data.missing;
+    return;
+  }
+  const answer = data.answer;
+  document.getElementById("discard-title").textContent = answer.title;
+  document.getElementById("discard-rule").textContent = answer.rule;
+  document.getElementById("discard-principles").replaceChildren(...answer.principles.map(line => {
+    const item = element("li", "", line.words + " ");
+    const close = line.low <= 0 && line.high >= 0 ? ", not shown to matter" : "";
+    item.appendChild(element("b", "", `Worth ${plusMinus(line)}${close}.`));
+    return item;
+  }));
+  const percent = value => Math.round(value * 100) + "%";
+  document.getElementById("discard-share").textContent =
+    `Following it gains ${plusMinus(answer.gain)} points per hand over always throwing ` +
+    `your highest unmatched card; the champion's learned discard gains ${plusMinus(answer.edge)}: ` +
+    `the rule keeps ${percent(answer.share.mean)} [${percent(answer.share.low)}, ` +
+    `${percent(answer.share.high)}] of the champion's edge.`;
+  withCode(document.getElementById("discard-source"),
+    `Played with the champion's draw and knock, so only the discard differs; ` +
+    `${answer.deals.toLocaleString()} deals per player and opponent, seats swapped, seed ` +
+    `${answer.seed}; ${answer.source}.`);
+}
+
+async function initDiscard() {
+  const [presets, first] = await Promise.all([api("/api/presets"), api("/api/how-to-discard")]);
+  fillSelect(document.getElementById("discard-rules"), presets.rules, first.rules);
+  const opponents = document.getElementById("discard-opponent");
+  for (const [key, words] of Object.entries(first.families)) {
+    const option = element("option", "", `${key}: ${words}`);
+    option.value = key;
+    opponents.appendChild(option);
+  }
+  opponents.value = first.opponent;
+  for (const id of ["discard-rules", "discard-opponent"]) {
+    document.getElementById(id).addEventListener("change", () => showDiscard().catch(error => {
+      document.getElementById("error").textContent = error.message;
+    }));
+  }
+  await showDiscard();
+}
+
+// The charts come from other files than the answers: a damaged answer file leaves them shown.
 async function init() {
   await initAnswer().catch(error => { document.getElementById("error").textContent = error.message; });
+  await initDiscard().catch(error => { document.getElementById("error").textContent = error.message; });
   await showCharts();
   document.body.dataset.ready = "1";
 }
