@@ -294,6 +294,11 @@ def advise_command(
         click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
         return
     lines = format_advice(advice)
+    from ..gin.play.advisor.principles import best_discard_note
+
+    note = best_discard_note(position, advice.actions[0].action)
+    if note is not None:
+        lines.append(note)
     if check is not None:
         lines.append(difference or f"Against the {cross_check} model the verdict is the same.")
     show_result(

@@ -22,69 +22,78 @@ from .run_control import scheduler_option, set_jobs
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def seed_and_results(command: F) -> F:
-    """The --seed of a computed answer and the --results folder to read one from."""
-    command = click.option(
-        "--results",
-        type=click.Path(file_okay=False, exists=True),
-        default=None,
-        help="Report folder to read the answer from (default: $ANALYZER_RESULTS, else "
-        "./results, else the results/ of the project an editable install came from).",
-    )(command)
-    return click.option(
-        "--seed",
-        type=SEED,
-        default=2026,
-        show_default=True,
-        help="Random seed of a computed answer, 0 <= seed < 2**63.",
-    )(command)
+def answer_options(
+    opponents: str, deals: int, deals_unit: str, folder: str, who: str
+) -> Callable[[F], F]:
+    """The options of an answer in a player's words: --rules, --opponent (``opponents``:
+    its metavar's second part and the help's list), --deals (default ``deals``, counted
+    in ``deals_unit``), --seed, --results, --out (writing into OUT/``folder``/<rules>/,
+    the answers against ``who``), --jobs, --format, --no-progress and --scheduler."""
+    metavar, listed = opponents.split(":", 1)
+    options = (
+        rules_preset_option(),
+        click.option(
+            "--opponent",
+            default="unknown",
+            show_default=True,
+            metavar=f"FAMILY|{metavar}",
+            help=f"Whom you play: a family ({', '.join(FAMILIES)}){listed}.",
+        ),
+        click.option(
+            "--deals",
+            type=click.IntRange(MIN_SEARCH_DEALS, MAX_SEARCH_DEALS),
+            default=deals,
+            show_default=True,
+            help=f"Deals per {deals_unit} when the answer is not in the report folder and is "
+            "computed now (minutes at the default).",
+        ),
+        click.option(
+            "--seed",
+            type=SEED,
+            default=2026,
+            show_default=True,
+            help="Random seed of a computed answer, 0 <= seed < 2**63.",
+        ),
+        click.option(
+            "--results",
+            type=click.Path(file_okay=False, exists=True),
+            default=None,
+            help="Report folder to read the answer from (default: $ANALYZER_RESULTS, else "
+            "./results, else the results/ of the project an editable install came from).",
+        ),
+        click.option(
+            "--out",
+            type=click.Path(file_okay=False),
+            default=None,
+            callback=check_out_folder,
+            help=f"Compute the answers against {who} under --rules (not standard: the "
+            f"report writes those) and write them into OUT/{folder}/<rules>/, where this "
+            "command and the web app read them (e.g. --out results).",
+        ),
+        click.option("--jobs", type=JOBS, default=None, help="Threads."),
+        format_options,
+        click.option("--no-progress", is_flag=True, help="Hide progress."),
+        scheduler_option,
+    )
 
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
 
-def run_options(command: F) -> F:
-    """--jobs, --format, --no-progress and --scheduler."""
-    for option in reversed(
-        (
-            click.option("--jobs", type=JOBS, default=None, help="Threads."),
-            format_options,
-            click.option("--no-progress", is_flag=True, help="Hide progress."),
-            scheduler_option,
-        )
-    ):
-        command = option(command)
-    return command
+    return decorate
 
 
 @click.command(
     "when-to-knock", short_help="When should I knock? The rule in words, with its result."
 )
-@rules_preset_option()
-@click.option(
-    "--opponent",
-    default="unknown",
-    show_default=True,
-    metavar="FAMILY|POLICY",
-    help=f"Whom you play: a family ({', '.join(FAMILIES)}), a test opponent "
-    "(basic, marjj, gin-hunter, ...) or any policy string.",
+@answer_options(
+    "POLICY:, a test opponent (basic, marjj, gin-hunter, ...) or any policy string",
+    1_000,
+    "comparison",
+    "when_to_knock_by_rules",
+    "every family",
 )
-@click.option(
-    "--deals",
-    type=click.IntRange(MIN_SEARCH_DEALS, MAX_SEARCH_DEALS),
-    default=1_000,
-    show_default=True,
-    help="Deals per comparison when the answer is not in the report folder and is "
-    "computed now (minutes at the default).",
-)
-@seed_and_results
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    callback=check_out_folder,
-    help="Compute the answers for every family under --rules (not standard: the report "
-    "writes those) and write them into OUT/when_to_knock_by_rules/<rules>/, where this "
-    "command and the web app read them (e.g. --out results).",
-)
-@run_options
 def when_to_knock_command(
     preset: str,
     opponent: str,
@@ -163,34 +172,13 @@ def _save_every_family(
 @click.command(
     "how-to-discard", short_help="How should I discard? The principles, with their worth."
 )
-@rules_preset_option()
-@click.option(
-    "--opponent",
-    default="unknown",
-    show_default=True,
-    metavar="FAMILY|MEMBER",
-    help=f"Whom you play: a family ({', '.join(FAMILIES)}) or a test opponent "
-    f"({', '.join(panel_members())}).",
+@answer_options(
+    f"MEMBER: or a test opponent ({', '.join(panel_members())})",
+    10_000,
+    "player and opponent",
+    "how_to_discard",
+    "every test opponent",
 )
-@click.option(
-    "--deals",
-    type=click.IntRange(MIN_SEARCH_DEALS, MAX_SEARCH_DEALS),
-    default=10_000,
-    show_default=True,
-    help="Deals per player and opponent when the answer is not in the report folder and "
-    "is computed now (minutes at the default).",
-)
-@seed_and_results
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    callback=check_out_folder,
-    help="Compute the answers against every test opponent under --rules (not standard: "
-    "the report writes those) and write them into OUT/how_to_discard/<rules>/, where this "
-    "command and the web app read them (e.g. --out results).",
-)
-@run_options
 def how_to_discard_command(
     preset: str,
     opponent: str,
@@ -232,7 +220,7 @@ def how_to_discard_command(
             fail(
                 "--out: the standard rules' answers are the report's ('analyzer report' writes them)"
             )
-        with progress_bar(None, "deal", no_progress, "how to discard, every opponent") as update:
+        with progress_bar(deals, "deal", no_progress, "how to discard, every opponent") as update:
             run = measure_principles(
                 resolve_rules(preset), deals, seed, progress=update, scheduler=scheduler
             )
@@ -242,7 +230,7 @@ def how_to_discard_command(
         )
         save_run(Path(out), run, preset, command)
         results = out
-    with progress_bar(None, "deal", no_progress, "how to discard") as update:
+    with progress_bar(deals, "deal", no_progress, "how to discard") as update:
         try:
             answer = discard_answer(
                 preset,

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..core.progress import Progress
 from ..core.stats import Estimate
+from ..gin.model.describe import rule_changes_text
 from ..gin.model.policies import Policy
 from ..gin.model.rules import resolve_rules
 from ..gin.studies.answers import FAMILIES
@@ -37,9 +38,10 @@ from ..gin.studies.discard_principles import (
     rule_set,
 )
 from .files import staged_folder, write_csv, write_text
+from .knock_answer import same_hands_presets
 from .reading import COUNT, NUMBER, TEXT, read_meta, read_table
 from .store import find_report
-from .text import MAX_WIDTH, estimate_text
+from .text import ANSWER_WIDTH, CI_NOTE, answer_lines, estimate_text, header_lines
 
 #: The answers' folder inside the report folder (one subfolder per rules preset).
 FOLDER = "how_to_discard"
@@ -126,9 +128,17 @@ class DiscardAnswer:
     source: str
 
     def title(self) -> str:
+        if self.member == PANEL:
+            against = f"an unknown opponent ({len(self.members)} test opponents)"
+        else:
+            family = next((f for f, (_, m) in FAMILIES.items() if m == self.member), None)
+            against = f"`{self.member}`" + (f" ({family})" if family else "")
+        return f"How to discard · {self.rules_name} rules · against {against}"
+
+    def run_text(self) -> str:
         return (
-            f"How should I discard? Against {opponent_words(self.member, self.members)}, "
-            f"{self.rules_name} rules"
+            f"draw and knock as expert · {self.deals:,} deals per player and opponent, seats "
+            f"swapped · seed {self.seed}"
         )
 
     def rule(self) -> str:
@@ -136,42 +146,49 @@ class DiscardAnswer:
         return rule_words(rule_set())
 
     def text(self) -> str:
-        """The answer as ``analyzer how-to-discard`` prints it."""
+        """The answer as ``analyzer how-to-discard`` prints it (at most 100 columns)."""
 
-        def wrapped(text: str, indent: str = "") -> list[str]:
+        def item(text: str, start: str) -> list[str]:
             return textwrap.wrap(
-                text, MAX_WIDTH, initial_indent=indent, subsequent_indent=" " * len(indent)
+                text,
+                ANSWER_WIDTH,
+                initial_indent=start,
+                subsequent_indent=" " * len(start),
+                break_on_hyphens=False,
+                break_long_words=False,
             )
 
-        lines = [*wrapped(self.title()), ""]
-        lines += wrapped(self.rule())
-        lines += ["", "The principles behind it, by what each is worth (points per hand, 95% CI):"]
+        lines = [*header_lines(self.title(), ""), *header_lines(self.run_text(), "  "), ""]
+        lines += answer_lines(f"Against {opponent_words(self.member, self.members)}.")
+        lines += [*answer_lines(self.rule()), ""]
+        lines += ["The principles behind it, by what each is worth (points per hand):"]
         for number, line in enumerate(self.lines, 1):
             worth = estimate_text(line.worth, 2, sign=True)
             if line.worth.low <= 0 <= line.worth.high:
                 worth += f", {NOT_SHOWN}"
-            lines += wrapped(f"{line.words} Worth {worth}.", f"  {number}. ")
-        lines += [""]
-        lines += wrapped(
-            f"Following it gains {estimate_text(self.gain, 2, sign=True)} points per hand over always "
-            f"throwing your highest unmatched card; the champion's discard, learned from "
-            f"simulated deals, gains {estimate_text(self.edge, 2, sign=True)}: the list keeps "
-            f"{_percent(self.share)} of the champion's edge. MARJJ's discard (the published "
-            f"EAAI agent's: the deadwood expected after the next draw) scores "
-            f"{estimate_text(self.marjj, 2, sign=True)} points per hand against the list."
-        )
-        lines += [""]
-        lines += wrapped(
-            "Each principle's worth is what leaving it out of the list costs, on the same "
-            "deals. Every player here draws, knocks and reads its opponent as the champion "
-            "(`expert`) does, so only the discard differs; the list is the preset "
-            f"`{RULE_SET}` (`analyzer games --a {RULE_SET} --b basic` plays it). "
-            f"{self.deals:,} deals per player and opponent, seats swapped, seed {self.seed}; "
-            f"{self.source}."
-        )
-        lines += ["", "Where each principle comes from in the champion's learned discard:"]
+            lines += item(f"{line.words} Worth {worth}.", f"  {number}. ")
+        lines += [
+            "",
+            "Where each comes from in the champion's discard, learned from simulated deals:",
+        ]
         for line in self.lines:
-            lines += wrapped(f"{line.key}: {line.learned}.", "  - ")
+            lines += item(f"{line.key}: {line.learned}.", "  - ")
+        lines += [""]
+        lines += answer_lines(
+            "A principle's worth is what leaving it out of the rule costs, on the same deals. "
+            f"The rule is the preset `{RULE_SET}` (`analyzer games --a {RULE_SET} --b basic` "
+            f"plays it). MARJJ's discard (the published EAAI agent's: the deadwood expected "
+            f"after the next draw) scores {estimate_text(self.marjj, 2, sign=True)} points per "
+            "hand more than the rule."
+        )
+        lines += ["", *answer_lines(f"Source: {self.source}.")]
+        lines += [CI_NOTE, ""]
+        lines += answer_lines(
+            f"Result: the rule gains {estimate_text(self.gain, 2, sign=True)} points per hand "
+            "over always throwing your highest unmatched card (basic's discard); the "
+            f"champion's discard gains {estimate_text(self.edge, 2, sign=True)}, so the rule "
+            f"keeps {_percent(self.share)} of the champion's edge."
+        )
         return "\n".join(lines)
 
     def to_frame(self) -> pd.DataFrame:
@@ -452,16 +469,39 @@ def discard_answer(
     folder = results
     if folder is None:
         found = find_report(f"{FOLDER}/{rules}/meta.json")
+        if found is None:  # a preset whose hands are another's reads that one's answers
+            twins = (
+                find_report(f"{FOLDER}/{twin}/meta.json") for twin in same_hands_presets(rules)
+            )
+            found = next((twin for twin in twins if twin is not None), None)
         folder = None if found is None else found.path
-    if folder is not None:
-        saved = load_run(folder, rules)
-        if saved is not None and (member == PANEL or member in saved[0].opponents):
-            return answer_of(saved[0], rules, member, f"from the committed results (`{saved[1]}`)")
+    if folder is not None and (saved := saved_answer(folder, rules, member)) is not None:
+        return saved
     opponents = None if member == PANEL else (member,)
     run = measure_principles(
         resolve_rules(rules), deals, seed, opponents, progress=progress, scheduler=scheduler
     )
     return answer_of(run, rules, member, "computed now")
+
+
+def saved_answer(folder: Path, rules: str, member: str) -> DiscardAnswer | None:
+    """The answer against ``member`` (or :data:`PANEL`) saved under ``folder`` for the
+    rules preset ``rules``, or for a preset under which every hand plays and scores as
+    under it (the source says so); None when neither is saved or the saved run did not
+    play ``member``."""
+    for twin in (rules, *same_hands_presets(rules)):
+        saved = load_run(folder, twin)
+        if saved is None or (member != PANEL and member not in saved[0].opponents):
+            continue
+        source = f"from the committed results (`{saved[1]}`)"
+        if twin != rules:
+            changes = rule_changes_text(resolve_rules(rules), resolve_rules(twin))
+            source += (
+                f": {rules} changes only how games are scored ({changes}), so every hand "
+                f"plays and scores as under {twin} and these are {twin}'s answers"
+            )
+        return answer_of(saved[0], rules, member, source)
+    return None
 
 
 def every_answer(
@@ -481,4 +521,5 @@ __all__ = [
     "load_run",
     "member_of",
     "save_run",
+    "saved_answer",
 ]

@@ -96,8 +96,9 @@ def render_discard_box(box: DiscardBox) -> str:
         "the opponent; the rule above counts the same draws by hand, 2 points per card that "
         "would make a meld, and MARJJ's weighing scores "
         f"{estimate_text(marjj, 2, sign=True)} points per hand more than the rule on average "
-        "over the test opponents (played with the champion's draw and knock, on the same "
-        "deals; "
+        "over the test opponents (with the champion's draw and knock tables, on the same deals; "
+        "MARJJ's discard knocks by those tables without the champion's weighing of each "
+        "knock; "
         + ", ".join(
             f"{estimate_text(box.answers[family].marjj, 2, sign=True)} against `{member}`"
             for family, (_, member) in FAMILIES.items()

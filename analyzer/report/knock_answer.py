@@ -19,7 +19,6 @@ cards left in the stock, as a player sees them.
 from __future__ import annotations
 
 import itertools
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +50,7 @@ from .reading import (
     shown_path,
 )
 from .store import find_report
+from .text import answer_lines, header_lines
 
 #: Folders inside the report folder: the box's answers (standard rules), the answers for
 #: the other rules presets (one subfolder each) and ``analyzer equilibrium --out``.
@@ -79,11 +79,6 @@ MEMBER_WORDS = {
         f"plays as expert but tries each knock out on {PANEL_SEARCH_BUDGET} sampled hands"
     ),
 }
-
-#: Width of the answer's text (columns).
-TEXT_WIDTH = 88
-#: Widest title line of the answer (the CLI's widest line).
-HEADER_WIDTH = 100
 
 #: The cells of the chart.
 KNOCK, PLAY_ON = "knock", "play on"
@@ -201,19 +196,19 @@ class KnockAnswer:
             return f"  {label.ljust(label_width)}  {body}".rstrip()
 
         lines = [
-            *_header(self.title, ""),
-            *_header(self.run_text, "  "),
+            *header_lines(self.title, ""),
+            *header_lines(self.run_text, "  "),
             "",
-            *_wrap(self.rule),
+            *answer_lines(self.rule),
             "",
             row("your turn", list(chart.columns)),
             row("cards left in the stock", stock),
             *(row(label, list(cells)) for label, cells in chart.iterrows()),
             "",
-            *_wrap(f"Result: {self.result_text()}."),
-            *_wrap(f"Worst case: {self.worst_text()}."),
+            *answer_lines(f"Result: {self.result_text()}."),
+            *answer_lines(f"Worst case: {self.worst_text()}."),
             "",
-            *_wrap(f"Source: {self.source}."),
+            *answer_lines(f"Source: {self.source}."),
             "x ± h: the estimate x and the half-width h of its 95% confidence interval.",
         ]
         return "\n".join(lines)
@@ -275,33 +270,6 @@ class KnockAnswer:
             f"<p><small>{self.run_text[0].upper()}{self.run_text[1:]}; source: "
             f"{self.source}.</small></p>"
         )
-
-
-def _wrap(text: str) -> list[str]:
-    """``text`` in lines of at most :data:`TEXT_WIDTH` columns (paths and names whole)."""
-    return textwrap.wrap(text, TEXT_WIDTH, break_on_hyphens=False, break_long_words=False)
-
-
-def _header(text: str, indent: str) -> list[str]:
-    """A title line (``a · b · c``) in lines of at most :data:`HEADER_WIDTH` columns,
-    each starting with ``indent`` (continuations two columns further in), broken between
-    its ``·`` parts where it must break, inside a part only when that part alone is too
-    long."""
-    lines: list[str] = []
-    for part in text.split(" · "):
-        if lines and len(lines[-1]) + 3 + len(part) <= HEADER_WIDTH:
-            lines[-1] += f" · {part}"
-            continue
-        start = indent if not lines else indent + "  "
-        lines += textwrap.wrap(
-            part if not lines else f"· {part}",
-            HEADER_WIDTH,
-            initial_indent=start,
-            subsequent_indent=indent + "  ",
-            break_on_hyphens=False,
-            break_long_words=False,
-        )
-    return lines
 
 
 def _estimate_dict(estimate: Estimate, against: str) -> dict[str, Any]:

@@ -82,6 +82,37 @@ def rules_text(preset: str, overrides: tuple[str, ...] = ()) -> str:
     return preset + (f" with {', '.join(overrides)}" if overrides else "")
 
 
+#: Width of the prose of an answer in a player's words (columns).
+ANSWER_WIDTH = 88
+
+
+def answer_lines(text: str) -> list[str]:
+    """``text`` in lines of at most :data:`ANSWER_WIDTH` columns (paths and names whole)."""
+    return textwrap.wrap(text, ANSWER_WIDTH, break_on_hyphens=False, break_long_words=False)
+
+
+def header_lines(text: str, indent: str) -> list[str]:
+    """A title line (``a · b · c``) in lines of at most :data:`MAX_WIDTH` columns,
+    each starting with ``indent`` (continuations two columns further in), broken between
+    its ``·`` parts where it must break, inside a part only when that part alone is too
+    long."""
+    lines: list[str] = []
+    for part in text.split(" · "):
+        if lines and len(lines[-1]) + 3 + len(part) <= MAX_WIDTH:
+            lines[-1] += f" · {part}"
+            continue
+        start = indent if not lines else indent + "  "
+        lines += textwrap.wrap(
+            part if not lines else f"· {part}",
+            MAX_WIDTH,
+            initial_indent=start,
+            subsequent_indent=indent + "  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+    return lines
+
+
 def title_text(
     what: str,
     *,

@@ -293,6 +293,28 @@ def strategy_charts(results: Path) -> dict[str, Any]:
     return {"charts": charts, "notes": notes}
 
 
+def _answer_frame(command: str, rules: str, opponent: str) -> tuple[dict[str, Any], str, str]:
+    """The JSON of a committed answer before it is read (``answer`` and ``missing`` still
+    ``None``), what computes it and what writes it (``command``: ``when-to-knock`` or
+    ``how-to-discard``)."""
+    from ..gin.studies.answers import FAMILIES
+
+    data: dict[str, Any] = {
+        "rules": rules,
+        "opponent": opponent,
+        "families": {key: words for key, (words, _) in FAMILIES.items()},
+        "answer": None,
+        "missing": None,
+    }
+    compute = f"'analyzer {command} --rules {rules} --opponent {opponent}' computes it (minutes)"
+    writer = (
+        "'analyzer report'"
+        if rules == "standard"
+        else f"'analyzer {command} --rules {rules} --out results'"
+    )
+    return data, compute, writer
+
+
 def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> dict[str, Any]:
     """The written knock answer for the rules preset ``rules`` and ``opponent`` (a family
     of :data:`~analyzer.gin.studies.answers.FAMILIES`, a panel member or a policy), read
@@ -302,27 +324,12 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     rules preset or opponent; :class:`~analyzer.report.reading.DamagedFile` for a damaged
     file of the answers."""
     from ..gin.model.rules import resolve_rules
-    from ..gin.studies.answers import FAMILIES
     from ..gin.studies.exploit import panel
     from ..report.knock_answer import answers_folder, family_of, load_answers, read_answer
 
     resolve_rules(rules)
     family = family_of(opponent)
-    data: dict[str, Any] = {
-        "rules": rules,
-        "opponent": opponent,
-        "families": {key: words for key, (words, _) in FAMILIES.items()},
-        "answer": None,
-        "missing": None,
-    }
-    compute = (
-        f"'analyzer when-to-knock --rules {rules} --opponent {opponent}' computes it (minutes)"
-    )
-    writer = (
-        "'analyzer report'"
-        if rules == "standard"
-        else f"'analyzer when-to-knock --rules {rules} --out results'"
-    )
+    data, compute, writer = _answer_frame("when-to-knock", rules, opponent)
     if folder.path is None:
         data["missing"] = f"{folder.found} {compute}."
         return data
@@ -351,40 +358,22 @@ def committed_discard_answer(folder: ResultsFolder, rules: str, opponent: str) -
     rules preset or opponent; :class:`~analyzer.report.reading.DamagedFile` for a damaged
     file of the answers."""
     from ..gin.model.rules import resolve_rules
-    from ..gin.studies.answers import FAMILIES
-    from ..gin.studies.discard_principles import PANEL
-    from ..report.discard_answer import FOLDER, answer_of, load_run, member_of
+    from ..report.discard_answer import FOLDER, load_run, member_of, saved_answer
 
     resolve_rules(rules)
     member = member_of(opponent)
-    data: dict[str, Any] = {
-        "rules": rules,
-        "opponent": opponent,
-        "families": {key: words for key, (words, _) in FAMILIES.items()},
-        "answer": None,
-        "missing": None,
-    }
-    compute = (
-        f"'analyzer how-to-discard --rules {rules} --opponent {opponent}' computes it (minutes)"
-    )
-    writer = (
-        "'analyzer report'"
-        if rules == "standard"
-        else f"'analyzer how-to-discard --rules {rules} --out results'"
-    )
-    saved = None if folder.path is None else load_run(folder.path, rules)
+    data, compute, writer = _answer_frame("how-to-discard", rules, opponent)
     if folder.path is None:
         data["missing"] = f"{folder.found} {compute}."
-    elif saved is None:
+    elif (found := saved_answer(folder.path, rules, member)) is not None:
+        data["answer"] = found.to_dict()
+    elif (saved := load_run(folder.path, rules)) is None:
         data["missing"] = (
             f"{folder.shown}/{FOLDER}/{rules} is missing: {writer} writes it; {compute}."
         )
-    elif member != PANEL and member not in saved[0].opponents:
+    else:
         data["missing"] = (
             f"The committed answers ({folder.shown}/{FOLDER}/{rules}) are for the opponents "
             f"{', '.join(saved[0].opponents)}; {compute}."
         )
-    else:
-        source = f"from the committed results (`{saved[1]}`)"
-        data["answer"] = answer_of(saved[0], rules, member, source).to_dict()
     return data

@@ -66,13 +66,27 @@ class GameStore:
             return entry[1]
 
 
+def _principle(decision: Any) -> str | None:
+    """The discard principle a "play on" move follows or breaks (``None`` for a knock, or
+    without a position)."""
+    from ..core.cards import parse_card
+    from ..gin.play.advisor.principles import principle_note
+
+    verb, _, card = decision.action.partition(" ")
+    if verb != "play" or decision.position is None:
+        return None
+    return principle_note(decision.position, parse_card(card), symbols=True)
+
+
 def _decision_view(decision: Any, index: int) -> dict[str, Any]:
-    """A decision with its advice and the cost of the move made (points, >= 0); without
-    advice (``error`` says why) the advice fields are ``None``."""
+    """A decision with its advice, the cost of the move made (points, >= 0) and the
+    discard principle it follows or breaks; without advice (``error`` says why) the
+    advice fields are ``None``."""
     view: dict[str, Any] = {
         "index": index,
         "hand": decision.hand,
         "move": decision.action,
+        "principle": _principle(decision),
         "position": None if decision.position is None else decision.position.describe(),
         "best": None,
         "cost": None,

@@ -85,7 +85,8 @@ def test_each_principle_is_worth_what_leaving_it_out_costs_most_first(run):
         assert (line.worth.mean, line.worth.low) == (-without.mean, -without.high)
     text = answer.text()
     assert max(len(row) for row in text.splitlines()) <= MAX_WIDTH
-    assert text.startswith("How should I discard? Against an opponent you know nothing about")
+    assert text.startswith("How to discard · standard rules · against an unknown opponent")
+    assert "\nAgainst an opponent you know nothing about (the mean over basic, marjj)." in text
     assert "When you do not knock, throw one of your unmatched cards" in text
     assert "of the champion's edge" in text and "300 deals per player and opponent" in text
 
@@ -152,3 +153,10 @@ def test_the_committed_answer_is_the_reports_run_over_the_panel():
         "marjj",
         "expert",
     )
+
+
+def test_a_preset_that_scores_hands_alike_reads_the_saved_answer_and_says_why(saved):
+    answer = discard_answer("hollywood", results=saved)
+    assert answer.rules_name == "hollywood"
+    assert "every hand plays and scores as under standard" in answer.source
+    assert answer.gain == discard_answer("standard", results=saved).gain

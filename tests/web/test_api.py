@@ -174,6 +174,14 @@ def test_a_practice_hand_through_the_api_with_hints_and_review(client):
     assert costs == sorted(costs, reverse=True)
     assert all(cost >= 0 for cost in costs)
     assert review.json()["total_cost"] == pytest.approx(sum(costs))
+    # every "play on" move names the discard principle it follows or breaks; knocks none
+    for row in rows:
+        if row["move"].startswith("play "):
+            assert row["principle"].startswith(
+                ("Follows the discard principles", "The discard principles throw", "Breaks a meld")
+            )
+        else:
+            assert row["principle"] is None
     following = client.post(f"/api/games/{game['id']}/next")
     assert following.status_code == 200
     assert following.json()["hand_number"] == 2
@@ -493,7 +501,7 @@ def test_how_to_discard_reads_the_written_answer_and_says_what_is_missing(client
     )
     data = client.get("/api/how-to-discard", params={"rules": "eaai", "opponent": "camper"}).json()
     answer = data["answer"]
-    assert answer["title"].startswith("How should I discard? Against a camper")
+    assert answer["title"] == "How to discard · eaai rules · against `marjj` (camper)"
     assert answer["rule"].startswith("When you do not knock, throw one of your unmatched cards")
     worths = [line["mean"] for line in answer["principles"]]
     assert worths == sorted(worths, reverse=True) and len(worths) == 4

@@ -536,7 +536,7 @@ def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shot
     assert len(principles) == 4 and all("Worth " in item.text for item in principles)
     assert "of the champion's edge" in browser.find_element(By.ID, "discard-share").text
     Select(browser.find_element(By.ID, "discard-opponent")).select_by_value("camper")
-    wait(browser, lambda d: "a camper" in d.find_element(By.ID, "discard-title").text)
+    wait(browser, lambda d: "(camper)" in d.find_element(By.ID, "discard-title").text)
     Select(browser.find_element(By.ID, "discard-rules")).select_by_value("classic")
     missing = wait(browser, lambda d: d.find_element(By.ID, "discard-missing").text)
     assert "analyzer how-to-discard --rules classic --out results" in missing

@@ -62,7 +62,7 @@ def assert_shape(documented, actual, where, top=True):
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     results = tmp_path_factory.mktemp("docs") / "results"
-    for study in ("knock_chart", "knock_sweep", "robust_knock"):
+    for study in ("knock_chart", "knock_sweep", "robust_knock", "how_to_discard"):
         shutil.copytree(ROOT / "results" / study, results / study)
     write_committed_answers(results)
     with TestClient(create_app(results, warm_up=False), base_url=BASE_URL) as test_client:
@@ -126,4 +126,5 @@ def test_the_documented_requests_get_the_documented_answers(client):
     check("POST", "/api/games/{id}/next")
     check("GET", "/api/strategy")
     assert check("GET", "/api/when-to-knock")["answer"]["family"] == "unknown"
+    assert check("GET", "/api/how-to-discard")["answer"]["opponent"] == "panel"
     assert examples == {}, f"examples the test does not send: {sorted(examples)}"

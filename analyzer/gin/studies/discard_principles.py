@@ -15,7 +15,7 @@ memory stays flat in the number of deals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -151,13 +151,18 @@ def _add(sums: dict[str, float], opponent: str, by_arm: dict[str, npt.NDArray[np
 
 
 def principles_chunk(
-    rules: Rules, seed: int, first: int, count: int, opponents: Sequence[str]
+    rules: Rules,
+    seed: int,
+    first: int,
+    count: int,
+    opponents: Sequence[str],
+    chosen: Mapping[str, Policy],
 ) -> dict[str, float]:
-    """Mergeable sums of every arm's points per deal against each opponent of
-    ``opponents`` (names of :func:`panel_members`) and the panel's mean, over deals
-    ``first .. first + count``."""
+    """Mergeable sums of the points per deal of every arm of ``chosen`` (label -> policy,
+    with the labels of :func:`arms`' rule set, ``high`` and ``champion``) against each
+    opponent of ``opponents`` (names of :func:`panel_members`) and the panel's mean, over
+    deals ``first .. first + count``."""
     members = panel_members()
-    chosen = arms()
     sums: dict[str, float] = {}
     panel_points = {label: np.zeros(count) for label in chosen}
     for opponent in opponents:
@@ -221,9 +226,12 @@ def measure_principles(
     opponents: Sequence[str] | None = None,
     progress: Progress | None = None,
     scheduler: str | None = None,
+    chosen: Mapping[str, Policy] | None = None,
 ) -> PrinciplesRun:
-    """Every arm (:func:`arms`) against each of ``opponents`` (default: every member of
-    :func:`panel_members`) on ``deals`` common deals from ``seed``, seats swapped."""
+    """Every arm (``chosen``, default :func:`arms`; more arms for a fit of the rule's
+    points, ``scripts/fit_principles.py``) against each of ``opponents`` (default: every
+    member of :func:`panel_members`) on ``deals`` common deals from ``seed``, seats
+    swapped."""
     names = tuple(opponents if opponents is not None else panel_members())
     unknown = [name for name in names if name not in panel_members()]
     if unknown or not names:
@@ -231,9 +239,8 @@ def measure_principles(
             f"opponents must be panel members ({', '.join(panel_members())}), got {names!r}"
         )
     chunk = max(512, -(-deals // 20))
-    plan = ChunkPlan(
-        principles_chunk, deals, chunk, {"rules": rules, "seed": seed, "opponents": names}
-    )
+    common = {"rules": rules, "seed": seed, "opponents": names, "chosen": dict(chosen or arms())}
+    plan = ChunkPlan(principles_chunk, deals, chunk, common)
 
     def merge(total: dict[str, float], part: dict[str, float]) -> dict[str, float]:
         return merge_sums([total, part])

@@ -154,21 +154,28 @@ async function markRules() {
   }));
 }
 
-async function initAnswer() {
-  const [presets, first] = await Promise.all([api("/api/presets"), api("/api/when-to-knock")]);
-  fillSelect(document.getElementById("answer-rules"), presets.rules, first.rules);
-  const opponents = document.getElementById("answer-opponent");
+// The rules and opponent menus of an answer (ids `${prefix}-rules`, `${prefix}-opponent`),
+// filled from the first answer read from `route`, each redrawing it by `show` on change.
+async function answerMenus(prefix, route, show) {
+  const [presets, first] = await Promise.all([api("/api/presets"), api(route)]);
+  fillSelect(document.getElementById(`${prefix}-rules`), presets.rules, first.rules);
+  const opponents = document.getElementById(`${prefix}-opponent`);
   for (const [key, words] of Object.entries(first.families)) {
     const option = element("option", "", `${key}: ${words}`);
     option.value = key;
     opponents.appendChild(option);
   }
   opponents.value = first.opponent;
-  for (const id of ["answer-rules", "answer-opponent"]) {
-    document.getElementById(id).addEventListener("change", () => showAnswer().catch(error => {
+  for (const id of [`${prefix}-rules`, `${prefix}-opponent`]) {
+    document.getElementById(id).addEventListener("change", () => show().catch(error => {
       document.getElementById("error").textContent = error.message;
     }));
   }
+  return opponents;
+}
+
+async function initAnswer() {
+  const opponents = await answerMenus("answer", "/api/when-to-knock", showAnswer);
   opponents.addEventListener("change", markRules);
   await Promise.all([showAnswer(), markRules()]);
 }
@@ -215,20 +222,7 @@ async function showDiscard() {
 }
 
 async function initDiscard() {
-  const [presets, first] = await Promise.all([api("/api/presets"), api("/api/how-to-discard")]);
-  fillSelect(document.getElementById("discard-rules"), presets.rules, first.rules);
-  const opponents = document.getElementById("discard-opponent");
-  for (const [key, words] of Object.entries(first.families)) {
-    const option = element("option", "", `${key}: ${words}`);
-    option.value = key;
-    opponents.appendChild(option);
-  }
-  opponents.value = first.opponent;
-  for (const id of ["discard-rules", "discard-opponent"]) {
-    document.getElementById(id).addEventListener("change", () => showDiscard().catch(error => {
-      document.getElementById("error").textContent = error.message;
-    }));
-  }
+  await answerMenus("discard", "/api/how-to-discard", showDiscard);
   await showDiscard();
 }
 

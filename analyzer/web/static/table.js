@@ -230,6 +230,16 @@ async function showReview() {
         row.position ? cardsLabel(sortCards(row.position.hand.split(" "))) : "?", ""], extra);
       if (row.position) tr.cells[5].appendChild(advisorLink(row.position));
       body.appendChild(tr);
+      if (row.principle) {
+        // the discard principle under the move, across the row (it wraps on a phone)
+        const line = document.createElement("tr");
+        line.className = "principle";
+        const cell = document.createElement("td");
+        cell.colSpan = 6;
+        cell.textContent = row.principle;
+        line.appendChild(cell);
+        body.appendChild(line);
+      }
     }
     table.appendChild(head);
     table.appendChild(body);

@@ -157,3 +157,32 @@ def test_the_preset_is_the_champion_but_for_its_discard_and_reads_as_a_checklist
     assert "less 2 points if the opponent could use it" in text
     for key, value in itertools.product(("out_points", "feed_points"), (0, 10)):
         assert parse_policy(f"principles,{key}={value}").value(key) == value
+
+
+def test_the_note_names_the_principle_a_throw_follows_or_breaks():
+    from analyzer.core.cards import parse_card
+    from analyzer.gin.play.advisor import Position
+    from analyzer.gin.play.advisor.principles import principle_note, rule_throw, throw_values
+
+    position = Position.from_json(
+        {
+            "hand": "3c 4c 5c 2d 3d 4d 6d Ah 2h 9h Kd",
+            "pile": "Td Ks Jh Ts",
+            "opp_took": "Qd",
+            "opp_threw": "Jh Ts",
+            "stock": 20,
+        }
+    )
+    values = throw_values(position)
+    # the king would feed the queen the opponent took (10 - 2 = 8), the nine is alone (9)
+    assert (values[parse_card("Kd")].value, values[parse_card("9h")].value) == (8, 9)
+    assert rule_throw(values) == parse_card("9h")
+    note = principle_note
+    assert note(position, parse_card("9h")).startswith("Follows the discard principles")
+    assert "don't feed your opponent (Kd is next to or of the rank of Qd" in note(
+        position, parse_card("Kd")
+    )
+    assert note(position, parse_card("3c")).startswith("Breaks a meld")
+    assert "keep the cards that can still make melds (Ah had 1 unseen card that" in note(
+        position, parse_card("Ah")
+    )
