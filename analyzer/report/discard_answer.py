@@ -286,19 +286,7 @@ class DiscardAnswer:
 
 def rule_words(policy: Policy) -> str:
     """The ``principles`` discard of ``policy`` in a player's words (one sentence)."""
-    discard = policy.discard
-    terms = []
-    if discard.out_points:
-        outs = f"less {discard.out_points} for each {'unseen ' if discard.live_only else ''}"
-        outs += "card that would make a meld with it and another card you hold"
-        if discard.late_stock:
-            outs += f" (until {discard.late_stock} or fewer cards are left in the stock)"
-        terms.append(outs)
-    if discard.feed_points:
-        terms.append(
-            f"less {discard.feed_points} if your opponent could use it (it has the rank of, or "
-            "is within two ranks in the suit of, a card your opponent took from the pile)"
-        )
+    terms = [f"less {term}" for term in policy.discard.principle_terms(you=True)]
     counted = "its points" + "".join(f", {term}" for term in terms)
     return (
         "When you do not knock, throw one of your unmatched cards (never break a meld): the "

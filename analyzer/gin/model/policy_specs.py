@@ -236,25 +236,34 @@ class Discard(Spec):
         "marjj": " (the deadwood left by the card it chose to throw)"
     }
 
-    def _principle_steps(self) -> str:
+    def principle_terms(self, you: bool = False) -> list[str]:
+        """What the ``principles`` discard takes off a card's points, one phrase a term,
+        about this player or (``you``) addressed to the person playing."""
         terms = []
         if self.out_points:
-            outs = f"{self.out_points} points for each {'unseen ' if self.live_only else ''}card "
-            outs += "that would make a meld with it and another card held"
+            points = "" if you else " points"
+            held = "you hold" if you else "held"
+            outs = f"{self.out_points}{points} for each {'unseen ' if self.live_only else ''}"
+            outs += f"card that would make a meld with it and another card {held}"
             if self.late_stock:
                 outs += f" (until {self.late_stock} or fewer cards are left in the stock)"
             terms.append(outs)
         if self.feed_points:
             terms.append(
-                f"{self.feed_points} points if the opponent could use it (of the rank of, or "
-                "within two ranks in the suit of, a card it took from the pile)"
+                f"{self.feed_points} if your opponent could use it (it has the rank of, or is "
+                "within two ranks in the suit of, a card your opponent took from the pile)"
+                if you
+                else f"{self.feed_points} points if the opponent could use it (of the rank of, "
+                "or within two ranks in the suit of, a card it took from the pile)"
             )
-        return "".join(f" less {term}" for term in terms)
+        return terms
 
     def explain(self) -> str:
         """The discard rule in plain English."""
         text = self.RULE_TEXT[self.rule].format(
-            danger_penalty=self.danger_penalty, slack=self.slack, steps=self._principle_steps()
+            danger_penalty=self.danger_penalty,
+            slack=self.slack,
+            steps="".join(f" less {term}" for term in self.principle_terms()),
         )
         if self.rule == "learned" and self.learned_racer_deadwood:
             text += (
