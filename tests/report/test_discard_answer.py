@@ -160,3 +160,17 @@ def test_a_preset_that_scores_hands_alike_reads_the_saved_answer_and_says_why(sa
     assert answer.rules_name == "hollywood"
     assert "every hand plays and scores as under standard" in answer.source
     assert answer.gain == discard_answer("standard", results=saved).gain
+
+
+def test_out_computes_every_opponent_under_other_rules_and_the_command_reads_it(tmp_path):
+    out = tmp_path / "res"
+    args = ["how-to-discard", "--rules", "classic", "--deals", "100", "--no-progress"]
+    written = CliRunner().invoke(cli, [*args, "--opponent", "camper", "--out", str(out)])
+    assert written.exit_code == 0, written.output
+    meta = json.loads((out / FOLDER / "classic" / "meta.json").read_text())
+    assert meta["deals"] == 100 and len(meta["opponents"]) == 6
+    assert meta["command"].startswith("analyzer how-to-discard --rules classic --deals 100")
+    read = CliRunner().invoke(cli, ["how-to-discard", "--rules", "classic", "--results", str(out)])
+    assert read.exit_code == 0, read.output
+    assert read.output.startswith("How to discard · classic rules · against an unknown opponent")
+    assert "from the committed results (`analyzer how-to-discard --rules classic" in read.output
