@@ -9,6 +9,7 @@ where ``analyzer how-to-discard``, ``az.how_to_discard()`` and the web app read 
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..gin.model.rules import STANDARD
@@ -31,6 +32,7 @@ class DiscardBox:
 
 
 def run_discard_box(config: ReportConfig) -> DiscardBox:
+    started = time.perf_counter()
     run = measure_principles(
         STANDARD,
         config.size(0.5, least=200),
@@ -42,6 +44,7 @@ def run_discard_box(config: ReportConfig) -> DiscardBox:
     source = f"measured by this report ([{FOLDER}/standard/]({FOLDER}/standard/))"
     answers = {family: answer_of(run, "standard", member_of(family), source) for family in FAMILIES}
     write_figure(folder / CHART, answers["unknown"].plot())
+    config.timings["how_to_discard"] = time.perf_counter() - started  # the run-times log's
     return DiscardBox(answers)
 
 
