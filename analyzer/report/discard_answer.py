@@ -187,7 +187,7 @@ class DiscardAnswer:
             f"Result: the rule gains {estimate_text(self.gain, 2, sign=True)} points per hand "
             "over always throwing your highest unmatched card (basic's discard); the "
             f"champion's discard gains {estimate_text(self.edge, 2, sign=True)}, so the rule "
-            f"keeps {_percent(self.share)} of the champion's edge."
+            f"keeps {share_text(self.share)} of the champion's edge."
         )
         return "\n".join(lines)
 
@@ -256,7 +256,7 @@ class DiscardAnswer:
             f"<ol>{items}</ol><p>The rule gains {estimate_text(self.gain, 2, sign=True)} "
             f"points per hand over the highest card, the champion "
             f"{estimate_text(self.edge, 2, sign=True)}: the rule keeps "
-            f"{_percent(self.share)} of its edge.</p><p><small>{self.deals:,} deals per "
+            f"{share_text(self.share)} of its edge.</p><p><small>{self.deals:,} deals per "
             f"player and opponent, seed {self.seed}; {html.escape(self.source)}.</small></p>"
         )
 
@@ -298,7 +298,8 @@ def _interval(estimate: Estimate) -> dict[str, float]:
     return {"mean": estimate.mean, "low": estimate.low, "high": estimate.high}
 
 
-def _percent(share: Estimate) -> str:
+def share_text(share: Estimate) -> str:
+    """A share with its 95% CI, as percentages: ``40% [32%, 48%]``."""
     return f"{share.mean:.0%} [{share.low:.0%}, {share.high:.0%}]"
 
 
@@ -492,22 +493,15 @@ def saved_answer(folder: Path, rules: str, member: str) -> DiscardAnswer | None:
     return None
 
 
-def every_answer(
-    run: PrinciplesRun | SavedRun, rules_name: str, source: str
-) -> list[DiscardAnswer]:
-    """The answer against the panel and each of its members."""
-    return [answer_of(run, rules_name, member, source) for member in (PANEL, *run.opponents)]
-
-
 __all__ = [
     "FOLDER",
     "DiscardAnswer",
     "PrincipleLine",
     "answer_of",
     "discard_answer",
-    "every_answer",
     "load_run",
     "member_of",
     "save_run",
     "saved_answer",
+    "share_text",
 ]

@@ -16,7 +16,7 @@ from ..gin.model.rules import STANDARD
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import measure_principles
 from .common import ReportConfig, Section, progress_for
-from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run
+from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run, share_text
 from .files import write_figure
 from .text import estimate_text
 
@@ -53,15 +53,10 @@ def _principles_line(answer: DiscardAnswer) -> str:
         f"{line.key} {estimate_text(line.worth, 2, sign=True)}" for line in answer.lines
     )
     return (
-        f"principles by worth: {worth}; the rule keeps {_share_text(answer)} of the "
+        f"principles by worth: {worth}; the rule keeps {share_text(answer.share)} of the "
         f"champion's edge over the highest card ({estimate_text(answer.gain, 2, sign=True)} "
         f"against {estimate_text(answer.edge, 2, sign=True)} points per hand)"
     )
-
-
-def _share_text(answer: DiscardAnswer) -> str:
-    share = answer.share
-    return f"{share.mean:.0%} [{share.low:.0%}, {share.high:.0%}]"
 
 
 def render_discard_box(box: DiscardBox) -> str:

@@ -69,13 +69,11 @@ class GameStore:
 def _principle(decision: Any) -> str | None:
     """The discard principle a "play on" move follows or breaks (``None`` for a knock, or
     without a position)."""
-    from ..core.cards import parse_card
-    from ..gin.play.advisor.principles import principle_note
+    from ..gin.play.advisor.principles import discard_note
 
-    verb, _, card = decision.action.partition(" ")
-    if verb != "play" or decision.position is None:
+    if decision.position is None:
         return None
-    return principle_note(decision.position, parse_card(card), symbols=True)
+    return discard_note(decision.position, decision.action, symbols=True)
 
 
 def _decision_view(decision: Any, index: int) -> dict[str, Any]:

@@ -88,21 +88,43 @@ def outs_of(card: np.int64, hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def card_value(
-    state: npt.NDArray[np.int64], player: np.int64, policy: npt.NDArray[np.int64], card: np.int64
+def counted_outs(
+    card: np.int64,
+    hand: np.int64,
+    unseen: np.int64,
+    stock: np.int64,
+    policy: npt.NDArray[np.int64],
 ) -> np.int64:
-    """The value the ``principles`` discard gives ``card`` of ``player``'s hand (points;
-    see the module notes): the unmatched card of highest value is thrown."""
+    """The outs of ``card`` (:func:`outs_of`) the ``principles`` discard counts with
+    ``stock`` cards left in the stock: none when ``out_points`` is 0 or the hand is late
+    (``late_stock`` or fewer cards left, ``late_stock`` > 0); with ``live_only`` only those
+    of ``unseen``."""
+    late = policy[PolicyField.LATE_STOCK] > 0 and stock <= policy[PolicyField.LATE_STOCK]
+    if policy[PolicyField.OUT_POINTS] == 0 or late:
+        return np.int64(0)
+    outs = outs_of(card, hand)
+    if policy[PolicyField.LIVE_ONLY] != 0:
+        outs &= unseen
+    return outs
+
+
+@njit(cache=True)
+def throw_value(
+    card: np.int64,
+    hand: np.int64,
+    unseen: np.int64,
+    held: np.int64,
+    stock: np.int64,
+    policy: npt.NDArray[np.int64],
+) -> np.int64:
+    """The value the ``principles`` discard gives throwing ``card`` from ``hand`` (points;
+    see the module notes), ``unseen`` and ``held`` (the cards the opponent took and holds)
+    as masks, ``stock`` cards left: the unmatched card of highest value is thrown."""
     value: np.int64 = CARD_POINTS[card]
-    late = (
-        policy[PolicyField.LATE_STOCK] > 0 and stock_left(state) <= policy[PolicyField.LATE_STOCK]
+    value -= policy[PolicyField.OUT_POINTS] * popcount(
+        counted_outs(card, hand, unseen, stock, policy)
     )
-    if policy[PolicyField.OUT_POINTS] != 0 and not late:
-        outs = outs_of(card, state[Slot.HAND + player])
-        if policy[PolicyField.LIVE_ONLY] != 0:
-            outs &= unseen_cards(state, player)
-        value -= policy[PolicyField.OUT_POINTS] * popcount(outs)
-    if policy[PolicyField.FEED_POINTS] != 0 and feeds(card, state[Slot.HELD + 1 - player]):
+    if policy[PolicyField.FEED_POINTS] != 0 and feeds(card, held):
         value -= policy[PolicyField.FEED_POINTS]
     return value
 
@@ -122,16 +144,27 @@ def principles_discard(
     if knock:
         return knock_card, True
     rest = unmatched_cards(candidates, scratch)
+    hand = state[Slot.HAND + player]
+    unseen = unseen_cards(state, player)
+    held = state[Slot.HELD + 1 - player]
+    left = stock_left(state)
     best = np.int64(-1)
     best_value = np.int64(-(1 << 30))
     while rest:
         bit = rest & -rest
         rest ^= bit
         card = bit_index(bit)
-        value = card_value(state, player, policy, card)
+        value = throw_value(card, hand, unseen, held, left, policy)
         if value > best_value or (value == best_value and _better_high(card, best)):
             best, best_value = card, value
     return best, False
 
 
-__all__ = ["card_value", "feeds", "outs_of", "principles_discard", "unmatched_cards"]
+__all__ = [
+    "counted_outs",
+    "feeds",
+    "outs_of",
+    "principles_discard",
+    "throw_value",
+    "unmatched_cards",
+]

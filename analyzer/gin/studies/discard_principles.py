@@ -90,9 +90,7 @@ PRINCIPLES: tuple[Principle, ...] = (
 
 def rule_set() -> Policy:
     """The player's rule set as a policy (the ``principles`` preset)."""
-    policy = PRESETS[RULE_SET]
-    assert isinstance(policy, Policy)
-    return policy
+    return PRESETS[RULE_SET]
 
 
 def principle_words(principle: Principle) -> str:

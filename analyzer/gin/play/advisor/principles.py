@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ....core.cards import CARD_POINTS, format_card, parse_card
-from ...decisions.principles import feeds, outs_of
+from ...decisions.principles import counted_outs, feeds, throw_value
 from ...model.policies import PRESETS, Policy
 from .position import Position, _deadwood_after_each_discard, card_mask
 
@@ -40,24 +40,26 @@ class ThrowValue:
 
 def throw_values(position: Position, policy: Policy | None = None) -> dict[int, ThrowValue]:
     """The rule set's view of every allowed throw of ``position`` (``policy``: a
-    ``principles`` policy, the preset by default), by card."""
-    discard = (policy or _rule_set()).discard
+    ``principles`` policy, the preset by default), by card, valued as the discard's
+    kernel values them (:func:`~analyzer.gin.decisions.principles.throw_value`)."""
+    row = (policy or PRESETS["principles"]).to_array()
     after = _deadwood_after_each_discard(position)
     least = min(after[card] + int(CARD_POINTS[card]) for card in after)
     hand = np.int64(card_mask(position.hand))
-    unseen = card_mask(position.unseen)
-    held = position.known_opp_cards
-    late = bool(discard.late_stock) and (position.stock or 0) <= discard.late_stock
+    unseen = np.int64(card_mask(position.unseen))
+    held = np.int64(card_mask(position.known_opp_cards))
+    stock = np.int64(position.stock or 0)
     values = {}
     for card, left in after.items():
-        outs = int(outs_of(np.int64(card), hand))
-        counted = outs & unseen if discard.live_only else outs
-        live = () if late else tuple(c for c in range(52) if counted >> c & 1)
-        fed = tuple(c for c in held if feeds(np.int64(card), np.int64(1 << c)))
-        value = int(CARD_POINTS[card]) - discard.out_points * len(live)
-        value -= discard.feed_points if fed else 0
+        index = np.int64(card)
+        counted = int(counted_outs(index, hand, unseen, stock, row))
         values[card] = ThrowValue(
-            card, left + int(CARD_POINTS[card]) == least, int(CARD_POINTS[card]), live, fed, value
+            card,
+            left + int(CARD_POINTS[card]) == least,
+            int(CARD_POINTS[card]),
+            tuple(c for c in range(52) if counted >> c & 1),
+            tuple(c for c in position.known_opp_cards if feeds(index, np.int64(1 << c))),
+            int(throw_value(index, hand, unseen, held, stock, row)),
         )
     return values
 
@@ -107,24 +109,31 @@ def principle_note(position: Position, card: int, symbols: bool = False) -> str:
     return f"The discard principles throw {other} instead: " + "; ".join(reasons) + "."
 
 
+def discard_note(position: Position, action: str, symbols: bool = False) -> str | None:
+    """For an action name (``play Kd``, ``knock Kd``...): when it plays on, the discard
+    principle its throw follows or breaks (:func:`principle_note`); else None."""
+    verb, _, card = action.partition(" ")
+    return principle_note(position, parse_card(card), symbols) if verb == "play" else None
+
+
 def best_discard_note(position: Position, best: str, symbols: bool = False) -> str | None:
-    """For the advisor's best action ``best`` (its name, e.g. ``play Kd``): when it plays
-    on, the discard principle its throw follows or breaks, in a sentence; else None."""
-    verb, _, card = best.partition(" ")
-    if verb != "play":
+    """For the advisor's best action ``best``: when it plays on, the discard principle its
+    throw follows or breaks, in a sentence that names it; else None."""
+    note = discard_note(position, best, symbols)
+    if note is None:
         return None
-    note = principle_note(position, parse_card(card), symbols)
-    shown = format_card(parse_card(card), symbols)
+    shown = format_card(parse_card(best.partition(" ")[2]), symbols)
     return (
         f"The best discard, {shown}, by the principles of how-to-discard: "
         f"{note[0].lower()}{note[1:]}"
     )
 
 
-def _rule_set() -> Policy:
-    policy = PRESETS["principles"]
-    assert isinstance(policy, Policy)
-    return policy
-
-
-__all__ = ["ThrowValue", "best_discard_note", "principle_note", "rule_throw", "throw_values"]
+__all__ = [
+    "ThrowValue",
+    "best_discard_note",
+    "discard_note",
+    "principle_note",
+    "rule_throw",
+    "throw_values",
+]
