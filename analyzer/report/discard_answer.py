@@ -183,13 +183,24 @@ class DiscardAnswer:
         )
         lines += ["", *answer_lines(f"Source: {self.source}.")]
         lines += [CI_NOTE, ""]
-        lines += answer_lines(
-            f"Result: the rule gains {estimate_text(self.gain, 2, sign=True)} points per hand "
-            "over always throwing your highest unmatched card (basic's discard); the "
-            f"champion's discard gains {estimate_text(self.edge, 2, sign=True)}, so the rule "
-            f"keeps {share_text(self.share)} of the champion's edge."
-        )
+        lines += answer_lines(f"Result: {self.result_text()}.")
         return "\n".join(lines)
+
+    def result_text(self) -> str:
+        """What following the rule earns over always throwing the highest unmatched card,
+        and the share of the champion's edge it keeps; "too close to call" when the
+        rule's gain has an interval holding 0."""
+        gain = estimate_text(self.gain, 2, sign=True)
+        against = "always throwing your highest unmatched card (basic's discard)"
+        if self.gain.low <= 0 <= self.gain.high:
+            verdict = f"the rule and {against} are too close to call ({gain} points per hand)"
+        else:
+            verdict = f"the rule gains {gain} points per hand over {against}"
+        return (
+            f"{verdict}; the champion's discard gains "
+            f"{estimate_text(self.edge, 2, sign=True)}, so the rule keeps "
+            f"{share_text(self.share)} of the champion's edge"
+        )
 
     def to_frame(self) -> pd.DataFrame:
         """One row per principle: its words and worth (points per hand, 95% CI)."""
@@ -272,6 +283,7 @@ class DiscardAnswer:
                 | _interval(line.worth)
                 for line in self.lines
             ],
+            "result_text": self.result_text(),
             "gain": _interval(self.gain),
             "edge": _interval(self.edge),
             "share": _interval(self.share),

@@ -16,7 +16,7 @@ from ..gin.model.rules import STANDARD
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import measure_principles
 from .common import ReportConfig, Section, progress_for
-from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run, share_text
+from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run
 from .files import write_figure
 from .text import estimate_text
 
@@ -52,11 +52,7 @@ def _principles_line(answer: DiscardAnswer) -> str:
     worth = ", ".join(
         f"{line.key} {estimate_text(line.worth, 2, sign=True)}" for line in answer.lines
     )
-    return (
-        f"principles by worth: {worth}; the rule keeps {share_text(answer.share)} of the "
-        f"champion's edge over the highest card ({estimate_text(answer.gain, 2, sign=True)} "
-        f"against {estimate_text(answer.edge, 2, sign=True)} points per hand)"
-    )
+    return f"principles by worth: {worth}; {answer.result_text()}"
 
 
 def render_discard_box(box: DiscardBox) -> str:

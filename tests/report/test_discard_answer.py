@@ -174,3 +174,17 @@ def test_out_computes_every_opponent_under_other_rules_and_the_command_reads_it(
     assert read.exit_code == 0, read.output
     assert read.output.startswith("How to discard · classic rules · against an unknown opponent")
     assert "from the committed results (`analyzer how-to-discard --rules classic" in read.output
+
+
+def test_a_gain_whose_interval_holds_zero_is_too_close_to_call(run):
+    from dataclasses import replace
+
+    from analyzer.core.stats import Estimate
+
+    answer = answer_of(run, "standard", PANEL, "x")
+    close = replace(answer, gain=Estimate(0.1, -0.2, 0.4, 300))
+    assert "too close to call (+0.10 ± 0.30 points per hand)" in close.result_text()
+    assert "the rule gains" not in close.text().replace("\n", " ")
+    assert close.to_dict()["result_text"] == close.result_text()
+    clear = replace(answer, gain=Estimate(0.8, 0.5, 1.1, 300))
+    assert clear.result_text().startswith("the rule gains +0.80 ± 0.30 points per hand over")

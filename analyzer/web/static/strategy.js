@@ -209,12 +209,7 @@ async function showDiscard() {
     item.appendChild(element("b", "", `Worth ${plusMinus(line)}${close}.`));
     return item;
   }));
-  const percent = value => Math.round(value * 100) + "%";
-  document.getElementById("discard-share").textContent =
-    `Following it gains ${plusMinus(answer.gain)} points per hand over always throwing ` +
-    `your highest unmatched card; the champion's learned discard gains ${plusMinus(answer.edge)}: ` +
-    `the rule keeps ${percent(answer.share.mean)} [${percent(answer.share.low)}, ` +
-    `${percent(answer.share.high)}] of the champion's edge.`;
+  document.getElementById("discard-share").textContent = `Result: ${answer.result_text}.`;
   withCode(document.getElementById("discard-source"),
     `Played with the champion's draw and knock, so only the discard differs; ` +
     `${answer.deals.toLocaleString()} deals per player and opponent, seats swapped, seed ` +
