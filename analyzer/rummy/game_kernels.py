@@ -1,12 +1,13 @@
-"""The kernels of plain-rummy simulation: many deals (or games) of a chunk in parallel,
-each slot summing its hands into one row of integer totals (the columns below), and
-per-hand rows when asked.  The driver is :mod:`analyzer.rummy.simulate`."""
+"""The kernels of plain-rummy simulation: a span of deals (or games) of a chunk, summed
+into one row of integer totals (the columns below), and per-hand rows when asked.  The
+driver (:mod:`analyzer.rummy.simulate`) runs a chunk's spans on numba's threads
+(:mod:`analyzer.core.threads`) and adds their totals."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from ..core.rng import shuffle_deck, stream_key
 from .engine import deal, play_hand
@@ -58,7 +59,6 @@ ROW_COLUMNS = (
     "reshuffles",
     "calls",
 )
-N_CHUNKS = 64
 
 
 @njit(cache=True)
@@ -88,7 +88,7 @@ def _work_space(
     )
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def hands_kernel(
     seed: np.int64,
     first_deal: np.int64,
@@ -102,69 +102,65 @@ def hands_kernel(
     totals: npt.NDArray[np.int64],
     rows: npt.NDArray[np.int64],
 ) -> None:
-    """Play deals ``first_deal .. first_deal + n_deals - 1``; add into ``totals[slot]``;
-    fill ``rows[i]`` for deal ``first_deal + i`` (``len(ROW_COLUMNS) + players`` columns)
+    """Play deals ``first_deal .. first_deal + n_deals - 1``; add into ``totals``; fill
+    ``rows[i]`` for deal ``first_deal + i`` (``len(ROW_COLUMNS) + players`` columns)
     when ``rows`` has a row per deal."""
     n = rules[RuleField.PLAYERS]
-    n_chunks = totals.shape[0]
-    chunk = (n_deals + n_chunks - 1) // n_chunks
     keep_rows = rows.shape[0] == n_deals
-    for k in prange(n_chunks):
-        state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
-        seated = np.empty((n, N_POLICY_FIELDS), dtype=np.int64)
-        row = totals[k]
-        for i in range(k * chunk, min(n_deals, (k + 1) * chunk)):
-            deal_index = first_deal + i
-            state[0] = stream_key(seed, deal_index)
-            shuffle_deck(state, deck)
-            shift = deal_index % n if rotate else 0
+    state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
+    seated = np.empty((n, N_POLICY_FIELDS), dtype=np.int64)
+    for i in range(n_deals):
+        deal_index = first_deal + i
+        state[0] = stream_key(seed, deal_index)
+        shuffle_deck(state, deck)
+        shift = deal_index % n if rotate else 0
+        for seat in range(n):
+            seated[seat] = policies[(seat + shift) % n]
+        deal(deck, rules, 0, hands, pile, counters)
+        play_hand(hands, deck, pile, melds, owners, counters, rules, seated, rd, rm, lp, result)
+        winner = result[ResultField.WINNER]
+        points = result[ResultField.POINTS]
+        turns = result[ResultField.TURNS]
+        totals[T_HANDS] += 1
+        totals[T_TURNS] += turns
+        totals[T_TURNS_SQ] += turns * turns
+        totals[T_RESHUFFLES] += result[ResultField.RESHUFFLES]
+        totals[T_CALLS] += result[ResultField.CALLS]
+        player = -1
+        if result[ResultField.END] == End.OUT:
+            player = (winner + shift) % n
+            totals[T_OUT] += 1
+            totals[T_RUMMY] += result[ResultField.RUMMY]
+            totals[T_POINTS] += points
+            totals[T_POINTS_SQ] += points * points
+            totals[T_SEAT_WINS + winner] += 1
+            totals[T_SEAT_POINTS + winner] += points
+            totals[T_SEAT_POINTS_SQ + winner] += points * points
+            totals[T_PLAYER_WINS + player] += 1
+            totals[T_PLAYER_POINTS + player] += points
+            totals[T_PLAYER_POINTS_SQ + player] += points * points
+            totals[T_PLAYER_RUMMY + player] += result[ResultField.RUMMY]
+            margin = points if player == 0 else -points if player == 1 else 0
+            totals[T_MARGIN] += margin
+            totals[T_MARGIN_SQ] += margin * margin
+        elif result[ResultField.END] == End.STOCK:
+            totals[T_VOID_STOCK] += 1
+        if keep_rows:
+            out = rows[i]
+            out[0] = deal_index
+            out[1] = winner
+            out[2] = player
+            out[3] = points
+            out[4] = result[ResultField.RUMMY]
+            out[5] = turns
+            out[6] = result[ResultField.END]
+            out[7] = result[ResultField.RESHUFFLES]
+            out[8] = result[ResultField.CALLS]
             for seat in range(n):
-                seated[seat] = policies[(seat + shift) % n]
-            deal(deck, rules, 0, hands, pile, counters)
-            play_hand(hands, deck, pile, melds, owners, counters, rules, seated, rd, rm, lp, result)
-            winner = result[ResultField.WINNER]
-            points = result[ResultField.POINTS]
-            turns = result[ResultField.TURNS]
-            row[T_HANDS] += 1
-            row[T_TURNS] += turns
-            row[T_TURNS_SQ] += turns * turns
-            row[T_RESHUFFLES] += result[ResultField.RESHUFFLES]
-            row[T_CALLS] += result[ResultField.CALLS]
-            player = -1
-            if result[ResultField.END] == End.OUT:
-                player = (winner + shift) % n
-                row[T_OUT] += 1
-                row[T_RUMMY] += result[ResultField.RUMMY]
-                row[T_POINTS] += points
-                row[T_POINTS_SQ] += points * points
-                row[T_SEAT_WINS + winner] += 1
-                row[T_SEAT_POINTS + winner] += points
-                row[T_SEAT_POINTS_SQ + winner] += points * points
-                row[T_PLAYER_WINS + player] += 1
-                row[T_PLAYER_POINTS + player] += points
-                row[T_PLAYER_POINTS_SQ + player] += points * points
-                row[T_PLAYER_RUMMY + player] += result[ResultField.RUMMY]
-                margin = points if player == 0 else -points if player == 1 else 0
-                row[T_MARGIN] += margin
-                row[T_MARGIN_SQ] += margin * margin
-            elif result[ResultField.END] == End.STOCK:
-                row[T_VOID_STOCK] += 1
-            if keep_rows:
-                out = rows[i]
-                out[0] = deal_index
-                out[1] = winner
-                out[2] = player
-                out[3] = points
-                out[4] = result[ResultField.RUMMY]
-                out[5] = turns
-                out[6] = result[ResultField.END]
-                out[7] = result[ResultField.RESHUFFLES]
-                out[8] = result[ResultField.CALLS]
-                for seat in range(n):
-                    out[9 + seat] = result[ResultField.LEFT + seat]
+                out[9 + seat] = result[ResultField.LEFT + seat]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def games_kernel(
     seed: np.int64,
     first_game: np.int64,
@@ -177,39 +173,35 @@ def games_kernel(
     totals: npt.NDArray[np.int64],
 ) -> None:
     """Play games ``first_game .. first_game + n_games - 1`` to ``rules[RuleField.TARGET]`` points; add into
-    ``totals[chunk]``.  Player j keeps seat j; the deal passes to the left each hand."""
+    ``totals``.  Player j keeps seat j; the deal passes to the left each hand."""
     n = rules[RuleField.PLAYERS]
-    n_chunks = totals.shape[0]
-    chunk = (n_games + n_chunks - 1) // n_chunks
-    for k in prange(n_chunks):
-        state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
-        scores = np.empty(n, dtype=np.int64)
-        row = totals[k]
-        for i in range(k * chunk, min(n_games, (k + 1) * chunk)):
-            g = first_game + i
-            # one stream per game: its hands are successive shuffles of that stream
-            state[0] = stream_key(seed, g)
-            scores[:] = 0
-            first = g % n
-            played = 0
-            winner = -1
-            while played < MAX_GAME_HANDS and winner < 0:
-                shuffle_deck(state, deck)
-                deal(deck, rules, first, hands, pile, counters)
-                play_hand(
-                    hands, deck, pile, melds, owners, counters, rules, policies, rd, rm, lp, result
-                )
-                played += 1
-                if result[ResultField.END] == End.OUT:
-                    scores[result[ResultField.WINNER]] += result[ResultField.POINTS]
-                    if scores[result[ResultField.WINNER]] >= rules[RuleField.TARGET]:
-                        winner = result[ResultField.WINNER]
-                first = (first + 1) % n
-            row[G_GAMES] += 1
-            row[G_HANDS] += played
-            row[G_HANDS_SQ] += played * played
-            if winner >= 0:
-                row[G_FINISHED] += 1
-                row[G_WINS + winner] += 1
-            for j in range(n):
-                row[G_SCORE + j] += scores[j]
+    state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
+    scores = np.empty(n, dtype=np.int64)
+    for i in range(n_games):
+        g = first_game + i
+        # one stream per game: its hands are successive shuffles of that stream
+        state[0] = stream_key(seed, g)
+        scores[:] = 0
+        first = g % n
+        played = 0
+        winner = -1
+        while played < MAX_GAME_HANDS and winner < 0:
+            shuffle_deck(state, deck)
+            deal(deck, rules, first, hands, pile, counters)
+            play_hand(
+                hands, deck, pile, melds, owners, counters, rules, policies, rd, rm, lp, result
+            )
+            played += 1
+            if result[ResultField.END] == End.OUT:
+                scores[result[ResultField.WINNER]] += result[ResultField.POINTS]
+                if scores[result[ResultField.WINNER]] >= rules[RuleField.TARGET]:
+                    winner = result[ResultField.WINNER]
+            first = (first + 1) % n
+        totals[G_GAMES] += 1
+        totals[G_HANDS] += played
+        totals[G_HANDS_SQ] += played * played
+        if winner >= 0:
+            totals[G_FINISHED] += 1
+            totals[G_WINS + winner] += 1
+        for j in range(n):
+            totals[G_SCORE + j] += scores[j]

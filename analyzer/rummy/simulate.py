@@ -18,8 +18,9 @@ without it player ``j`` always has seat ``j``.  Seat 0 plays first, the last sea
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +31,7 @@ from ..core.lanes import lane_tables
 from ..core.progress import Progress
 from ..core.results import RunResult
 from ..core.stats import Z95_EXACT, Estimate
+from ..core.threads import run_calls, spans, thread_count
 from .game_kernels import (
     G_FINISHED,
     G_GAMES,
@@ -37,7 +39,6 @@ from .game_kernels import (
     G_HANDS_SQ,
     G_SCORE,
     G_WINS,
-    N_CHUNKS,
     N_GAME_TOTALS,
     N_TOTALS,
     ROW_COLUMNS,
@@ -203,24 +204,27 @@ def hand_chunk(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
     """Totals (``T_*`` columns) of deals ``first_deal ..`` of a run, and their rows when
     ``keep_rows``: the unit :func:`simulate` maps over chunks."""
-    totals = np.zeros((N_CHUNKS, N_TOTALS), dtype=np.int64)
     width = len(ROW_COLUMNS) + rules.players
     rows = np.zeros((n_deals if keep_rows else 0, width), dtype=np.int64)
     rd, rm, lp = lane_tables(rules.run_cap)
-    hands_kernel(
-        np.int64(seed),
-        np.int64(first_deal),
-        np.int64(n_deals),
-        rules.to_array(),
-        _policy_rows(policies),
-        rotate,
-        rd,
-        rm,
-        lp,
-        totals,
-        rows,
-    )
-    return totals.sum(axis=0), rows if keep_rows else None
+    rules_array, policy_rows = rules.to_array(), _policy_rows(policies)
+
+    def span(totals: npt.NDArray[np.int64], first: int, count: int) -> None:
+        hands_kernel(
+            np.int64(seed),
+            np.int64(first_deal + first),
+            np.int64(count),
+            rules_array,
+            policy_rows,
+            rotate,
+            rd,
+            rm,
+            lp,
+            totals,
+            rows[first : first + count],
+        )
+
+    return _span_totals(span, n_deals, N_TOTALS), rows if keep_rows else None
 
 
 def game_chunk(
@@ -228,18 +232,36 @@ def game_chunk(
 ) -> npt.NDArray[np.int64]:
     """Totals (``G_*`` columns) of games ``first_game ..`` of a run: the unit
     :func:`play_games` maps over chunks."""
-    totals = np.zeros((N_CHUNKS, N_GAME_TOTALS), dtype=np.int64)
     rd, rm, lp = lane_tables(rules.run_cap)
-    games_kernel(
-        np.int64(seed),
-        np.int64(first_game),
-        np.int64(n_games),
-        rules.to_array(),
-        _policy_rows(policies),
-        rd,
-        rm,
-        lp,
-        totals,
+    rules_array, policy_rows = rules.to_array(), _policy_rows(policies)
+
+    def span(totals: npt.NDArray[np.int64], first: int, count: int) -> None:
+        games_kernel(
+            np.int64(seed),
+            np.int64(first_game + first),
+            np.int64(count),
+            rules_array,
+            policy_rows,
+            rd,
+            rm,
+            lp,
+            totals,
+        )
+
+    return _span_totals(span, n_games, N_GAME_TOTALS)
+
+
+def _span_totals(
+    span: Callable[[npt.NDArray[np.int64], int, int], None], n_items: int, width: int
+) -> npt.NDArray[np.int64]:
+    """The integer totals of items ``0 .. n_items``, summed over spans run on numba's
+    threads, each into its own row (integer sums: the split does not change them)."""
+    threads = thread_count()
+    parts = spans(n_items, n_items, threads)
+    totals = np.zeros((len(parts), width), dtype=np.int64)
+    run_calls(
+        [partial(span, totals[k], first, count) for k, (first, count) in enumerate(parts)],
+        threads,
     )
     return totals.sum(axis=0)
 

@@ -10,7 +10,7 @@ from enum import IntEnum
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
@@ -21,9 +21,6 @@ from .search import play_on
 
 #: Hands a game may last before it is stopped unfinished (counted, never seen so far).
 MAX_HANDS_PER_GAME = 1000
-#: Parallel work units of a chunk (each owns its work space); many more than cores so
-#: that uneven hand lengths even out.
-_SLOTS = 256
 
 
 class HandColumn(IntEnum):
@@ -124,7 +121,7 @@ def _write_hand_row(
     )
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def hands_kernel(
     seed: np.int64,
     first_deal: np.int64,
@@ -143,39 +140,34 @@ def hands_kernel(
     gets the searched decisions and their samples of row ``i``.
     """
     reps = 2 if swap else 1
-    # work space is allocated once per slot, not per deal: allocating inside the loop
-    # serialises the threads on the allocator
-    slots = min(n_deals, _SLOTS)
-    per_slot = (n_deals + slots - 1) // max(slots, 1)
-    for slot in prange(slots):
-        state = np.zeros(STATE_SIZE, dtype=np.int64)
-        deck = np.empty(52, dtype=np.int8)
-        rng = np.empty(1, dtype=np.uint64)
-        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        samples = np.zeros(1, dtype=np.int64)
-        for i in range(slot * per_slot, min(n_deals, (slot + 1) * per_slot)):
-            deal = first_deal + i
-            deck_key = stream_key(seed, deal)
-            policy_key = stream_key(seed ^ POLICY_SALT, deal)
-            for rep in range(reps):
-                dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
-                samples[0] = 0
-                row = i * reps + rep
-                searched[row, 0] = play_hand(
-                    deck_key,
-                    policy_key,
-                    dealer,
-                    rules,
-                    policies,
-                    searchers,
-                    state,
-                    deck,
-                    rng,
-                    scratch,
-                    samples,
-                )
-                searched[row, 1] = samples[0]
-                _write_hand_row(state, deal, rows[row])
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int8)
+    rng = np.empty(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    samples = np.zeros(1, dtype=np.int64)
+    for i in range(n_deals):
+        deal = first_deal + i
+        deck_key = stream_key(seed, deal)
+        policy_key = stream_key(seed ^ POLICY_SALT, deal)
+        for rep in range(reps):
+            dealer = np.int64(1 - rep) if swap else np.int64(deal % 2)
+            samples[0] = 0
+            row = i * reps + rep
+            searched[row, 0] = play_hand(
+                deck_key,
+                policy_key,
+                dealer,
+                rules,
+                policies,
+                searchers,
+                state,
+                deck,
+                rng,
+                scratch,
+                samples,
+            )
+            searched[row, 1] = samples[0]
+            _write_hand_row(state, deal, rows[row])
 
 
 @njit(cache=True)
@@ -255,7 +247,7 @@ def play_game(
     row[GameColumn.FINISHED] = played[GameSlot.OPEN_COLUMNS] == 0
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def games_kernel(
     seed: np.int64,
     first_game: np.int64,
@@ -269,7 +261,7 @@ def games_kernel(
     rows: npt.NDArray[np.int64],
 ) -> None:
     reps = 2 if swap else 1
-    for i in prange(n_games):
+    for i in range(n_games):
         game = first_game + i
         for rep in range(reps):
             first_dealer = np.int64(1 - rep) if swap else np.int64(game % 2)

@@ -25,11 +25,12 @@ from enum import IntEnum
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from numba import njit, prange
+from numba import njit
 
 from ...core.progress import Progress, advance, tell_total
 from ...core.rng import GAME_SALT, POLICY_SALT, stream_key
 from ...core.stats import Estimate
+from ...core.threads import run_spans
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot
 from ..model.policies import Policy
 from ..model.rules import RuleField, Rules
@@ -158,7 +159,7 @@ def _play_multi(
     row[MultiColumn.SHUTOUT] = shutout
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def _multi_kernel(
     seed: np.int64,
     first_game: np.int64,
@@ -169,7 +170,7 @@ def _multi_kernel(
     rows: npt.NDArray[np.int64],
 ) -> None:
     """Games ``first_game ..`` of the run into ``rows`` (one row per game)."""
-    for i in prange(rows.shape[0]):
+    for i in range(rows.shape[0]):
         _play_multi(seed, first_game + i, players, rules, policies, loser_sits_out, rows[i])
 
 
@@ -202,8 +203,8 @@ def play_multiplayer_games(
     rows = np.zeros((games, MultiColumn.TOTAL + sides), dtype=np.int64)
     tell_total(progress, games)
     rules_array, policy_rows = rules.to_array(), np.stack([p.to_array() for p in policies])
-    for first in range(0, games, _CHUNK):
-        block = rows[first : first + _CHUNK]
+
+    def span(first: int, count: int) -> None:
         _multi_kernel(
             np.int64(seed),
             np.int64(first),
@@ -211,9 +212,13 @@ def play_multiplayer_games(
             rules_array,
             policy_rows,
             rules.three_player == "loser-sits-out",
-            block,
+            rows[first : first + count],
         )
-        advance(progress, len(block))
+
+    for first in range(0, games, _CHUNK):
+        count = min(_CHUNK, games - first)
+        run_spans(span, count, count, start=first)
+        advance(progress, count)
     names = [c.name.lower() for c in MultiColumn if c != MultiColumn.TOTAL]
     side_names = (
         [f"total_player{i}" for i in range(3)] if players == 3 else ["total_team02", "total_team13"]

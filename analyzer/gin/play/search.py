@@ -143,7 +143,7 @@ def _deal_stock(
         state[Slot.DECK + first + k] = order[k]
 
 
-@njit(cache=True, nogil=True)  # nogil: run_stoppable may run it alone
+@njit(cache=True, nogil=True)  # nogil: run_stoppable runs it in a worker thread
 def search_action(
     state: npt.NDArray[np.int64],
     rules: npt.NDArray[np.int64],

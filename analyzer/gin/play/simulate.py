@@ -42,7 +42,7 @@ from .results import (
     hand_result,
     merge_sums,
 )
-from .stopping import run_stoppable
+from .stopping import run_kernel_spans
 
 DEFAULT_CHUNK = 1 << 15
 #: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
@@ -78,24 +78,25 @@ def _searched_hand_rows(
     searched = np.zeros((n_deals * reps, 2), dtype=np.int64)
     rules_array = rules.to_array()
     policies, searchers = split_players([policy_a, policy_b])
-    # in kernel calls of a bounded size: Ctrl-C is seen between them (a kernel cannot
-    # be interrupted), and every deal has its own stream, so the rows do not change
-    for start in range(0, n_deals, INTERRUPT_SPAN):
-        count = min(INTERRUPT_SPAN, n_deals - start)
-        span = slice(start * reps, (start + count) * reps)
-        run_stoppable(
-            hands_kernel,
+    # in kernel calls of a bounded size on numba's threads: Ctrl-C is seen between them
+    # (a kernel cannot be interrupted), and every deal has its own stream, so the rows
+    # do not change with the split
+
+    def span(first: int, count: int) -> None:
+        part = slice(first * reps, (first + count) * reps)
+        hands_kernel(
             np.int64(seed),
-            np.int64(first_deal + start),
+            np.int64(first_deal + first),
             np.int64(count),
             swap_seats,
             rules_array,
             policies,
             searchers,
-            rows[span],
-            searched[span],
-            searchers=searchers,
+            rows[part],
+            searched[part],
         )
+
+    run_kernel_spans(span, n_deals, INTERRUPT_SPAN, searchers)
     return rows, searched
 
 
@@ -153,13 +154,11 @@ def game_rows(
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
     arrays, regions, searchers = game_seat_rows(policy_a, policy_b, rules.target)
     rules_array, scores = rules.to_array(), np.array(start, dtype=np.int64)
-    span = max(1, INTERRUPT_SPAN // 16)  # a game is about a dozen hands
-    for offset in range(0, n_games, span):  # bounded kernel calls, as in hand_rows
-        count = min(span, n_games - offset)
-        run_stoppable(
-            games_kernel,
+
+    def span(first: int, count: int) -> None:  # bounded kernel calls, as in hand_rows
+        games_kernel(
             np.int64(seed),
-            np.int64(first_game + offset),
+            np.int64(first_game + first),
             np.int64(count),
             swap_seats,
             rules_array,
@@ -167,9 +166,11 @@ def game_rows(
             regions,
             searchers,
             scores,
-            rows[offset * reps : (offset + count) * reps],
-            searchers=searchers,
+            rows[first * reps : (first + count) * reps],
         )
+
+    # a game is about a dozen hands
+    run_kernel_spans(span, n_games, max(1, INTERRUPT_SPAN // 16), searchers)
     return rows
 
 

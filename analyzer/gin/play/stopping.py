@@ -8,7 +8,6 @@ the calling thread waits, so Ctrl-C is seen at once; the searches then read the
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ...core.threads import run_calls, run_spans
 from .players import SearchField
 
 _STOP = np.int64(SearchField.STOP)
@@ -60,9 +60,11 @@ def searches(searchers: npt.NDArray[np.int64]) -> bool:
     return bool(np.any(searchers[..., SearchField.BUDGET] > 0))
 
 
-#: Seconds :func:`run_stoppable` waits, after asking a stopped kernel to stop, for it to
-#: return (it returns within one sample; the first call of a kernel compiles it first).
-STOP_WAIT_S = 2.0
+def _stop(searchers: npt.NDArray[np.int64]) -> Callable[[], None]:
+    def ask() -> None:
+        searchers[..., SearchField.STOP] = 1
+
+    return ask
 
 
 def run_stoppable(kernel: Callable[..., Any], *args: Any, searchers: npt.NDArray[np.int64]) -> Any:
@@ -74,31 +76,25 @@ def run_stoppable(kernel: Callable[..., Any], *args: Any, searchers: npt.NDArray
     and this thread waits for it, seeing a ``KeyboardInterrupt`` at once.  It then sets
     every row's :attr:`SearchField.STOP`, so that the searches return at their next
     sample and the kernel ends within a few milliseconds, waits for that (at most
-    :data:`STOP_WAIT_S`) and raises the ``KeyboardInterrupt``: what the kernel wrote is
-    to be thrown away.  Without a searching seat the kernel runs in this thread.
+    :data:`~analyzer.core.threads.STOP_WAIT_S`) and raises the ``KeyboardInterrupt``:
+    what the kernel wrote is to be thrown away.  Without a searching seat the kernel runs
+    in this thread.
     """
     if not searches(searchers):
         return kernel(*args)
-    outcome: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["value"] = kernel(*args)
-        except BaseException as error:  # noqa: BLE001 (handed to the waiting thread)
-            outcome["error"] = error
-
-    worker = threading.Thread(target=work, name="search-kernel", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.05)
-    except BaseException:
-        searchers[..., SearchField.STOP] = 1
-        worker.join(STOP_WAIT_S)
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
+    return run_calls([lambda: kernel(*args)], 1, _stop(searchers))[0]
 
 
-__all__ = ["STOP_WAIT_S", "run_stoppable", "searches", "stop_asked"]
+def run_kernel_spans(
+    work: Callable[[int, int], None],
+    n_items: int,
+    longest: int,
+    searchers: npt.NDArray[np.int64],
+) -> None:
+    """``work(first, count)`` over spans of items ``0 .. n_items`` on numba's threads
+    (:func:`~analyzer.core.threads.run_spans`), each span at most ``longest`` items;
+    stoppable as :func:`run_stoppable` is when a seat of ``searchers`` searches."""
+    run_spans(work, n_items, longest, _stop(searchers) if searches(searchers) else None)
+
+
+__all__ = ["run_kernel_spans", "run_stoppable", "searches", "stop_asked"]

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
+from ...core.threads import run_spans
 from ..decisions.choose import choose_discard
 from ..engine.transitions import (
     SCRATCH_SIZE,
@@ -107,7 +108,7 @@ def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArr
     return knock_now, hold
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def _knock_chart_kernel(
     seed: np.int64,
     first: np.int64,
@@ -119,57 +120,52 @@ def _knock_chart_kernel(
     game_values: npt.NDArray[np.float64],
     sums: npt.NDArray[np.float64],
 ) -> None:
-    """Add the knock-minus-play-on sums (see ``N_SUMS``) to ``sums[k, turn, dw]`` where
-    ``k`` is the slot of the deal (reduced by the caller).  ``knock_now`` and ``hold`` are
-    A's policy with its schedule set to always / never knock; ``game_values[a_dealt,
-    MAX_POINTS + points to A]`` is A's game-win probability after the hand."""
-    slots = sums.shape[0]
-    per_slot = (count + slots - 1) // slots
-    for slot in prange(slots):
-        state = np.zeros(STATE_SIZE, dtype=np.int64)
-        branch = np.zeros(STATE_SIZE, dtype=np.int64)
-        deck = np.empty(52, dtype=np.int8)
-        rng = np.empty(1, dtype=np.uint64)
-        branch_rng = np.empty(1, dtype=np.uint64)
-        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        for i in range(slot * per_slot, min(count, (slot + 1) * per_slot)):
-            deal = first + i
-            for rep in range(2):
-                start_hand(state, deck, rng, seed, deal, rep, rules)
-                while True:
-                    deadwood = next_knock_decision(state, rules, policies, rng, scratch)
-                    if deadwood < 0:
-                        break
-                    turn = min(state[Slot.OWN_TURNS], MAX_TURN)
-                    # knock now: the policy's knock discard (least deadwood, highest card)
-                    branch[:] = state
-                    branch_rng[0] = rng[0]
-                    card, _ = choose_discard(
-                        branch, np.int64(0), knock_now, branch_rng, scratch[:52], scratch[52:]
-                    )
-                    apply_discard(branch, card, True, rules)
-                    knock_points = _points_to_seat0(branch)
-                    a_dealt = 1 - rep
-                    # play on: the throw of the same policy with knocking held back
-                    card, _ = choose_discard(
-                        state, np.int64(0), hold, rng, scratch[:52], scratch[52:]
-                    )
-                    apply_discard(state, card, False, rules)
-                    branch[:] = state
-                    branch_rng[0] = rng[0]
-                    advance(branch, rules, policies, branch_rng, scratch, False)
-                    play_points = _points_to_seat0(branch)
-                    difference = np.float64(knock_points - play_points)
-                    win = (
-                        game_values[a_dealt, MAX_POINTS + _capped(knock_points)]
-                        - game_values[a_dealt, MAX_POINTS + _capped(play_points)]
-                    )
-                    cell = sums[slot, turn, deadwood]
-                    cell[0] += 1.0
-                    cell[1] += difference
-                    cell[2] += difference * difference
-                    cell[3] += win
-                    cell[4] += win * win
+    """Add the knock-minus-play-on sums (see ``N_SUMS``) of deals ``first .. first +
+    count`` to ``sums[turn, dw]`` (the caller keeps one such slot per span of deals and
+    adds them up in slot order).  ``knock_now`` and ``hold`` are A's policy with its
+    schedule set to always / never knock; ``game_values[a_dealt, MAX_POINTS + points to
+    A]`` is A's game-win probability after the hand."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    branch = np.zeros(STATE_SIZE, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int8)
+    rng = np.empty(1, dtype=np.uint64)
+    branch_rng = np.empty(1, dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    for deal in range(first, first + count):
+        for rep in range(2):
+            start_hand(state, deck, rng, seed, deal, rep, rules)
+            while True:
+                deadwood = next_knock_decision(state, rules, policies, rng, scratch)
+                if deadwood < 0:
+                    break
+                turn = min(state[Slot.OWN_TURNS], MAX_TURN)
+                # knock now: the policy's knock discard (least deadwood, highest card)
+                branch[:] = state
+                branch_rng[0] = rng[0]
+                card, _ = choose_discard(
+                    branch, np.int64(0), knock_now, branch_rng, scratch[:52], scratch[52:]
+                )
+                apply_discard(branch, card, True, rules)
+                knock_points = _points_to_seat0(branch)
+                a_dealt = 1 - rep
+                # play on: the throw of the same policy with knocking held back
+                card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52], scratch[52:])
+                apply_discard(state, card, False, rules)
+                branch[:] = state
+                branch_rng[0] = rng[0]
+                advance(branch, rules, policies, branch_rng, scratch, False)
+                play_points = _points_to_seat0(branch)
+                difference = np.float64(knock_points - play_points)
+                win = (
+                    game_values[a_dealt, MAX_POINTS + _capped(knock_points)]
+                    - game_values[a_dealt, MAX_POINTS + _capped(play_points)]
+                )
+                cell = sums[turn, deadwood]
+                cell[0] += 1.0
+                cell[1] += difference
+                cell[2] += difference * difference
+                cell[3] += win
+                cell[4] += win * win
 
 
 def knock_chart_sums(
@@ -196,15 +192,23 @@ def knock_chart_sums(
         game_values = np.zeros((2, 2 * MAX_POINTS + 1))
     sums = np.zeros((slots, MAX_TURN + 1, 11, N_SUMS), dtype=np.float64)
     policies = np.stack([subject.to_array(), opponent.to_array()])
-    _knock_chart_kernel(
-        np.int64(seed),
-        np.int64(first),
-        np.int64(count),
-        rules.to_array(),
-        policies,
-        knock_now,
-        hold,
-        game_values,
-        sums,
-    )
+    rules_array = rules.to_array()
+    per_slot = -(-count // slots)
+
+    def slot_sums(slot: int, _: int) -> None:
+        slot_first = min(count, slot * per_slot)
+        _knock_chart_kernel(
+            np.int64(seed),
+            np.int64(first + slot_first),
+            np.int64(min(count, slot_first + per_slot) - slot_first),
+            rules_array,
+            policies,
+            knock_now,
+            hold,
+            game_values,
+            sums[slot],
+        )
+
+    # one slot per call; the slots' sums are added in slot order whatever the threads
+    run_spans(slot_sums, slots, 1)
     return sums.sum(axis=0)

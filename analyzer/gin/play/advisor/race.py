@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from ....core.cards import format_card
 from ....core.rng import ADVISOR_POLICY_SALT, SEARCH_SALT, stream_key
@@ -27,7 +27,7 @@ from ..game_kernels import GameColumn
 from ..players import Player, SearchPolicy, format_player, rollout_policy, split_players
 from ..search import play_on
 from ..simulate import game_rows
-from ..stopping import run_stoppable
+from ..stopping import run_kernel_spans
 from .position import (
     ME,
     OPP,
@@ -54,7 +54,7 @@ Equity = Callable[[int, int, bool], float]
 """``equity(score_me, score_opp, i_deal_next)``: P(this player wins the game)."""
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: see run_stoppable
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def _rollout_kernel(
     seed: np.int64,
     first: np.int64,
@@ -80,7 +80,7 @@ def _rollout_kernel(
     and the winner per action, and the sample's log weight (0 when ``temperature <= 0``).
     A seat with a search row (:mod:`analyzer.gin.play.search`) searches at its decisions.
     """
-    for i in prange(points.shape[0]):
+    for i in range(points.shape[0]):
         sample = first + i
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
         start, log_weights[i] = weighted_start(
@@ -107,6 +107,34 @@ def _rollout_kernel(
             points[i, a] = (
                 0 if winner < 0 else (state[Slot.POINTS] if winner == ME else -state[Slot.POINTS])
             )
+
+
+def _rollout_batch(
+    seed: int, first: int, count: int, inputs: tuple[Any, ...]
+) -> tuple[npt.NDArray[Any], ...]:
+    """Samples ``first .. first + count`` rolled out on numba's threads: this player's
+    points, the outcomes and the winners (a row per sample, a column per action), and the
+    log weights; ``inputs`` are the kernel's arguments from ``base`` to ``searchers``."""
+    n_actions, searchers = len(inputs[5]), inputs[-1]
+    points = np.zeros((count, n_actions), dtype=np.int64)
+    outcomes = np.full((count, n_actions), -1, dtype=np.int64)
+    winners = np.full((count, n_actions), -1, dtype=np.int64)
+    log_weights = np.zeros(count, dtype=np.float64)
+
+    def span(offset: int, size: int) -> None:
+        part = slice(offset, offset + size)
+        _rollout_kernel(  # type: ignore[call-arg]
+            np.int64(seed),
+            np.int64(first + offset),
+            *inputs,
+            points[part],
+            outcomes[part],
+            winners[part],
+            log_weights[part],
+        )
+
+    run_kernel_spans(span, count, count, searchers)
+    return points, outcomes, winners, log_weights
 
 
 def simulated_equity(
@@ -354,29 +382,22 @@ def advise(
     done = 0
     while done < samples:
         count = min(batch, samples - done)
-        points = np.zeros((count, len(chosen)), dtype=np.int64)
-        outcomes = np.full((count, len(chosen)), -1, dtype=np.int64)
-        winners = np.full((count, len(chosen)), -1, dtype=np.int64)
-        log_weights = np.zeros(count, dtype=np.float64)
-        run_stoppable(
-            _rollout_kernel,
-            np.int64(seed),
-            np.int64(done),
-            base,
-            pool,
-            layout,
-            observed,
-            kernel_temperature,
-            table,
-            race.active,
-            rules_array,
-            policies,
-            searchers,
-            points,
-            outcomes,
-            winners,
-            log_weights,
-            searchers=searchers,
+        points, outcomes, winners, log_weights = _rollout_batch(
+            seed,
+            done,
+            count,
+            (
+                base,
+                pool,
+                layout,
+                observed,
+                kernel_temperature,
+                table,
+                race.active,
+                rules_array,
+                policies,
+                searchers,
+            ),
         )
         race.values.append(
             game_values(points, winners, position, rules, equity)

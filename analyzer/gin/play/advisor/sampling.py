@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import njit
 
 from ....core.rng import stream_key
+from ....core.threads import run_spans
 from ...decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
 from ...engine.transitions import SCRATCH_SIZE, Slot
 from ...model.policies import PRESETS as POLICY_PRESETS
@@ -98,7 +99,7 @@ def weighted_start(
     return start, log_weight
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
 def _sample_kernel(
     seed: np.int64,
     first: np.int64,
@@ -112,7 +113,7 @@ def _sample_kernel(
 ) -> None:
     """Sample ``first + i`` into ``states[i]`` and its log weight (0 when
     ``temperature <= 0``), from the same streams as the advisor's rollouts."""
-    for i in prange(states.shape[0]):
+    for i in range(states.shape[0]):
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
         states[i], log_weights[i] = weighted_start(
             seed, first + i, base, pool, layout, observed, temperature, scratch
@@ -180,17 +181,25 @@ def sample_deals(
     layout = sample_layout(position, rules, opponent, base, model=weights == "model")
     states = np.zeros((n_samples, base.shape[0]), dtype=np.int64)
     log_weights = np.zeros(n_samples, dtype=np.float64)
-    _sample_kernel(
-        np.int64(seed),
-        np.int64(first),
-        base,
-        np.array(position.unseen, dtype=np.int64),
-        layout,
-        observations(position),
-        temperature if weights == "model" else 0.0,
-        states,
-        log_weights,
-    )
+    pool = np.array(position.unseen, dtype=np.int64)
+    observed = observations(position)
+    kernel_temperature = temperature if weights == "model" else 0.0
+
+    def span(offset: int, count: int) -> None:
+        part = slice(offset, offset + count)
+        _sample_kernel(
+            np.int64(seed),
+            np.int64(first + offset),
+            base,
+            pool,
+            layout,
+            observed,
+            kernel_temperature,
+            states[part],
+            log_weights[part],
+        )
+
+    run_spans(span, n_samples, n_samples)
     return SampledDeals(states, log_weights)
 
 
