@@ -32,16 +32,15 @@ def apply_action(
     state: npt.NDArray[np.int64], action: np.int64, rules: npt.NDArray[np.int64]
 ) -> None:
     """Play action code ``action`` (see the module constants) for the player to move."""
-    if action == TAKE:
-        apply_draw(state, True)
-    elif action == NO_TAKE and state[Slot.PHASE] == Phase.OFFER:
+    # the flags are computed, not written as True/False: numba compiles a kernel again
+    # for each literal argument
+    if action == NO_TAKE and state[Slot.PHASE] == Phase.OFFER:
         apply_pass(state)
-    elif action == NO_TAKE:
-        apply_draw(state, False)
-    elif action >= KNOCK:
-        apply_discard(state, action - KNOCK, True, rules)
+    elif action >= NO_TAKE:  # the draw codes, NO_TAKE and TAKE, come last
+        apply_draw(state, action == TAKE)
     else:
-        apply_discard(state, action, False, rules)
+        knock = action >= KNOCK
+        apply_discard(state, action - KNOCK if knock else action, knock, rules)
 
 
 @njit(cache=True)

@@ -242,7 +242,7 @@ def search_action(
                 rollout[:] = sample
                 rng[0] = rollout_key
                 apply_action(rollout, actions[a], rules)
-                advance(rollout, rules, model, rng, scratch, False)
+                advance(rollout, rules, model, rng, scratch, np.bool_(False))
                 winner = rollout[Slot.WINNER]
                 values[s, a] = (
                     0
@@ -277,7 +277,7 @@ def play_on(
     ``policies[p]`` as :func:`analyzer.gin.engine.transitions.advance` does.  Returns the number of
     searched decisions; their samples are added to ``samples_used[0]``."""
     if searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0:
-        advance(state, rules, policies, rng, scratch, False)
+        advance(state, rules, policies, rng, scratch, np.bool_(False))
         return np.int64(0)
     model = np.empty_like(policies)
     decisions = np.int64(0)

@@ -86,7 +86,7 @@ def next_knock_decision(
 ) -> np.int64:
     """Play on (both players by ``policies``) until A holds 11 cards and may knock without
     gin; return its least deadwood then (points), or -1 once the hand is over."""
-    while advance(state, rules, policies, rng, scratch, True):
+    while advance(state, rules, policies, rng, scratch, np.bool_(True)):
         player = state[Slot.TURN]
         deadwood = knock_deadwood(state, scratch)
         if player == 0 and deadwood > 0:
@@ -145,15 +145,15 @@ def _knock_chart_kernel(
                 card, _ = choose_discard(
                     branch, np.int64(0), knock_now, branch_rng, scratch[:52], scratch[52:]
                 )
-                apply_discard(branch, card, True, rules)
+                apply_discard(branch, card, np.bool_(True), rules)  # one compile: not literal
                 knock_points = _points_to_seat0(branch)
                 a_dealt = 1 - rep
                 # play on: the throw of the same policy with knocking held back
                 card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52], scratch[52:])
-                apply_discard(state, card, False, rules)
+                apply_discard(state, card, np.bool_(False), rules)
                 branch[:] = state
                 branch_rng[0] = rng[0]
-                advance(branch, rules, policies, branch_rng, scratch, False)
+                advance(branch, rules, policies, branch_rng, scratch, np.bool_(False))
                 play_points = _points_to_seat0(branch)
                 difference = np.float64(knock_points - play_points)
                 win = (
