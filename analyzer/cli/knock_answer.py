@@ -126,24 +126,49 @@ def when_to_knock_command(
         _save_every_family(preset, deals, seed, Path(out), no_progress, scheduler)
         results = out
     with progress_bar(None, "hand", no_progress, "when to knock") as update:
-        try:
-            answer = knock_answer(
-                preset,
-                opponent,
-                deals,
-                seed,
-                None if results is None else Path(results),
-                progress=update,
-                scheduler=scheduler,
-            )
-        except ValueError as error:
-            fail(str(error))
+        answer = _answer(knock_answer, preset, opponent, deals, seed, results, update, scheduler)
+    _show(answer, fmt, lambda: answer.chart().reset_index(names="deadwood"))
+
+
+def _answer(
+    find: Callable[..., Any],
+    preset: str,
+    opponent: str,
+    deals: int,
+    seed: int,
+    results: str | None,
+    update: Any,
+    scheduler: str | None,
+) -> Any:
+    """``find``'s answer (the knock or the discard answer), or the command fails with its
+    one-line error."""
+    try:
+        return find(
+            preset,
+            opponent,
+            deals,
+            seed,
+            None if results is None else Path(results),
+            progress=update,
+            scheduler=scheduler,
+        )
+    except ValueError as error:
+        fail(str(error))
+
+
+def _show(answer: Any, fmt: str, frame: Callable[[], Any]) -> None:
+    """Print an answer: its dictionary (json), its table (``frame()``, csv) or its text."""
     if fmt == "json":
         echo_json(answer.to_dict())
     elif fmt == "csv":
-        echo_frame(answer.chart().reset_index(names="deadwood"), "csv")
+        echo_frame(frame(), "csv")
     else:
         click.echo(answer.text())
+
+
+def _refuse_standard_out(preset: str) -> None:
+    if preset == "standard":
+        fail("--out: the standard rules' answers are the report's ('analyzer report' writes them)")
 
 
 def _save_every_family(
@@ -154,8 +179,7 @@ def _save_every_family(
     from ..report.knock_answer import find_results
     from ..report.when_to_knock import compute_answers, save_answers
 
-    if preset == "standard":
-        fail("--out: the standard rules' answers are the report's ('analyzer report' writes them)")
+    _refuse_standard_out(preset)
     families = {family: member for family, (_, member) in FAMILIES.items()}
     robust_from = find_results(out if out.exists() else None)
     with progress_bar(None, "hand", no_progress, "when to knock, every family") as update:
@@ -216,10 +240,7 @@ def how_to_discard_command(
         from ..gin.model.rules import resolve_rules
         from ..gin.studies.discard_principles import measure_principles
 
-        if preset == "standard":
-            fail(
-                "--out: the standard rules' answers are the report's ('analyzer report' writes them)"
-            )
+        _refuse_standard_out(preset)
         with progress_bar(deals, "deal", no_progress, "how to discard, every opponent") as update:
             run = measure_principles(
                 resolve_rules(preset), deals, seed, progress=update, scheduler=scheduler
@@ -231,21 +252,5 @@ def how_to_discard_command(
         save_run(Path(out), run, preset, command)
         results = out
     with progress_bar(deals, "deal", no_progress, "how to discard") as update:
-        try:
-            answer = discard_answer(
-                preset,
-                opponent,
-                deals,
-                seed,
-                None if results is None else Path(results),
-                progress=update,
-                scheduler=scheduler,
-            )
-        except ValueError as error:
-            fail(str(error))
-    if fmt == "json":
-        echo_json(answer.to_dict())
-    elif fmt == "csv":
-        echo_frame(answer.to_frame(), "csv")
-    else:
-        click.echo(answer.text())
+        answer = _answer(discard_answer, preset, opponent, deals, seed, results, update, scheduler)
+    _show(answer, fmt, answer.to_frame)
