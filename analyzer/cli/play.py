@@ -13,8 +13,8 @@ from ..gin.model.policies import policy_name
 from ..gin.model.rules import Rules
 from ..gin.play.players import Player, format_player
 from ..report.text import (
+    bracket_text,
     estimate_text,
-    interval_column,
     label_lines,
     rules_text,
     table_lines,
@@ -358,7 +358,10 @@ def _multiplayer(
         names if len(names) == 3 else [f"{names[0]} + {names[2]}", f"{names[1]} + {names[3]}"],
     )
     seating = rules.three_player if len(names) == 3 else "partnerships 0+2 v 1+3"
-    games_won = interval_column(summary, "win_rate", 1, sign=False, percent=True, stem="win")
+    games_won = [
+        bracket_text(*bounds, 1)
+        for bounds in zip(summary["win_rate"], summary["win_low"], summary["win_high"], strict=True)
+    ]
     table = pd.DataFrame(
         {
             "side": summary["side"],

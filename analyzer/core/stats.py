@@ -94,11 +94,20 @@ class Estimate:
         return cls.from_sums(hits, hits, n, z)
 
     @classmethod
-    def binomial(cls, rate: float, n: int, z: float = Z95) -> Estimate:
-        """A proportion ``rate`` of ``n`` trials with the plain binomial variance
-        ``rate * (1 - rate)`` (no small-sample correction)."""
-        half = half_width(rate * (1 - rate), n, z)
-        return cls(rate, rate - half, rate + half, n)
+    def wilson(cls, hits: int, n: int, z: float = Z95) -> Estimate:
+        """A proportion of ``hits`` in ``n`` trials with its Wilson score interval, which
+        stays within [0, 1] (the normal interval around a rate near 0 or 1 does not) and
+        so is not centred on the rate.
+
+        >>> e = Estimate.wilson(0, 10)
+        >>> e.mean, e.low, round(e.high, 4)
+        (0.0, 0.0, 0.2775)
+        """
+        rate = hits / n
+        spread = z * z / n
+        centre = (rate + spread / 2) / (1 + spread)
+        half = z * math.sqrt(rate * (1 - rate) / n + spread / (4 * n)) / (1 + spread)
+        return cls(rate, max(0.0, centre - half), min(1.0, centre + half), n)
 
     @property
     def half_width(self) -> float:

@@ -41,7 +41,14 @@ from .files import staged_folder, write_csv, write_text
 from .knock_answer import same_hands_presets
 from .reading import COUNT, NUMBER, TEXT, read_meta, read_table
 from .store import find_report
-from .text import ANSWER_WIDTH, CI_NOTE, answer_lines, estimate_text, header_lines
+from .text import (
+    ANSWER_WIDTH,
+    CI_NOTE,
+    answer_lines,
+    bracket_text,
+    estimate_text,
+    header_lines,
+)
 
 #: The answers' folder inside the report folder (one subfolder per rules preset).
 FOLDER = "how_to_discard"
@@ -199,7 +206,7 @@ class DiscardAnswer:
         return (
             f"{verdict}; the champion's discard gains "
             f"{estimate_text(self.edge, 2, sign=True)}, so the rule keeps "
-            f"{share_text(self.share)} of the champion's edge"
+            f"{bracket_text(*self.share.as_tuple())} of the champion's edge"
         )
 
     def to_frame(self) -> pd.DataFrame:
@@ -267,7 +274,7 @@ class DiscardAnswer:
             f"<ol>{items}</ol><p>The rule gains {estimate_text(self.gain, 2, sign=True)} "
             f"points per hand over the highest card, the champion "
             f"{estimate_text(self.edge, 2, sign=True)}: the rule keeps "
-            f"{share_text(self.share)} of its edge.</p><p><small>{self.deals:,} deals per "
+            f"{bracket_text(*self.share.as_tuple())} of its edge.</p><p><small>{self.deals:,} deals per "
             f"player and opponent, seed {self.seed}; {html.escape(self.source)}.</small></p>"
         )
 
@@ -308,11 +315,6 @@ def rule_words(policy: Policy) -> str:
 
 def _interval(estimate: Estimate) -> dict[str, float]:
     return {"mean": estimate.mean, "low": estimate.low, "high": estimate.high}
-
-
-def share_text(share: Estimate) -> str:
-    """A share with its 95% CI, as percentages: ``40% [32%, 48%]``."""
-    return f"{share.mean:.0%} [{share.low:.0%}, {share.high:.0%}]"
 
 
 def answer_of(
@@ -515,5 +517,4 @@ __all__ = [
     "member_of",
     "save_run",
     "saved_answer",
-    "share_text",
 ]

@@ -47,6 +47,12 @@ def interval_text(
     return plus_minus(mean, (high - low) / 2, digits, sign=sign, percent=percent)
 
 
+def bracket_text(mean: float, low: float, high: float, digits: int = 0) -> str:
+    """A proportion with its 95% CI, as percentages: ``40% [32%, 48%]``; for intervals
+    that are not centred on the estimate, where ``x ± h`` would misstate them."""
+    return f"{mean:.{digits}%} [{low:.{digits}%}, {high:.{digits}%}]"
+
+
 def interval_column(
     frame: pd.DataFrame,
     name: str,

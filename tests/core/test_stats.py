@@ -37,9 +37,15 @@ def test_rate_is_the_mean_of_zero_one_samples():
     assert rate.mean == 0.3
 
 
-def test_binomial_uses_the_plain_variance():
-    estimate = Estimate.binomial(0.25, 400)
-    assert estimate.high - estimate.mean == pytest.approx(Z95 * math.sqrt(0.25 * 0.75 / 400))
+@pytest.mark.parametrize(("hits", "n"), [(0, 10), (1, 10), (3, 7), (100, 400), (9, 9), (500, 1000)])
+def test_wilson_bounds_are_where_the_rate_is_z_standard_errors_away(hits: int, n: int) -> None:
+    # the Wilson interval is every p with |rate - p| <= z sqrt(p (1 - p) / n): its ends
+    # solve that with equality (the quadratic's roots), and it holds the rate
+    estimate = Estimate.wilson(hits, n)
+    rate = hits / n
+    assert estimate.mean == rate and 0.0 <= estimate.low <= rate <= estimate.high <= 1.0
+    for end in (estimate.low, estimate.high):
+        assert (rate - end) ** 2 == pytest.approx(Z95**2 * end * (1 - end) / n, abs=1e-12)
 
 
 def test_empty_sample_is_nan_and_single_sample_has_zero_width():

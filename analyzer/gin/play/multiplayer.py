@@ -227,12 +227,13 @@ def play_multiplayer_games(
 
 
 def multiplayer_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Win rate (with 95% CI) and mean grand total of each player or team."""
+    """Win rate (with its 95% Wilson interval) and mean grand total of each player or
+    team."""
     sides = [c for c in frame.columns if c.startswith("total_")]
     n = len(frame)
     records = []
     for index, column in enumerate(sides):
-        win = Estimate.binomial(float((frame["winner"] == index).mean()), n)
+        win = Estimate.wilson(int((frame["winner"] == index).sum()), n)
         records.append(
             {
                 "side": column.removeprefix("total_"),
