@@ -207,15 +207,19 @@ def new_position(
     pile this turn (-1: none), ``upcard`` the first upcard (-1: unknown) and ``pile`` the
     pile, bottom first, -1 for a card not known (one buried under the given ones).
 
-    Only what such a description gives is set; the deck (its dealt and stock entries),
-    the knowledge a played hand also keeps (``HELD``, ``REFUSED``, ``LOG``, ``EXPOSED``),
-    the rules a policy reads (``RULE_*``) and the scores are left 0: the advisor's
-    rollouts start from exactly this state (its samples fill the hidden cards in)."""
+    Only what such a description gives is set, with what follows from it: the cards each
+    seat took and still holds (``HELD``: ``took & hands``, which the policies read, e.g. the
+    alert knock schedule while the opponent holds a card it took).  The deck (its dealt
+    and stock entries), the rest of the knowledge a played hand keeps (``REFUSED``,
+    ``LOG``, ``EXPOSED``), the rules a policy reads (``RULE_*``) and the scores are left 0:
+    the advisor's rollouts start from exactly this state (its samples fill the hidden
+    cards in)."""
     for i in range(STATE_SIZE):
         state[i] = 0
     for seat in range(2):
         state[Slot.HAND + seat] = hands[seat]
         state[Slot.TOOK + seat] = took[seat]
+        state[Slot.HELD + seat] = took[seat] & hands[seat]
         state[Slot.THREW + seat] = threw[seat]
         state[Slot.OWN_TURNS + seat] = own_turns[seat]
     state[Slot.DRAWS] = own_turns[0] + own_turns[1]

@@ -208,8 +208,9 @@ class Hand(HandView):
 
         A description gives no more than this, so the hand records the cards each seat
         took and threw (this player's throws: the pile cards that are neither the
-        opponent's throws nor the upcard) but not the knowledge a played hand keeps
-        (held and refused cards, the discard log), the rules' bonuses nor the scores
+        opponent's throws nor the upcard) and those it took and still holds, but not the
+        rest of the knowledge a played hand keeps (refused cards, the discard log), the
+        rules' bonuses nor the scores
         (see :func:`~analyzer.gin.engine.transitions.new_position`): the advisor's rollouts start
         from exactly this state.  ``oklahoma`` rules need the upcard (``ValueError``)."""
         from .advisor.position import ME, OPP, Position, card_mask, my_pile_throws

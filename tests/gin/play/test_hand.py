@@ -202,7 +202,13 @@ def test_from_position_is_what_the_player_knows():
     assert hand.stock_left == 22 and hand.own_turns(0) == 5 and hand.own_turns(1) == 4
     # 31 - 22 = 9 pile cards: 7c (the opponent's throw seen nowhere else), 2 unknown, then the 6 given
     assert hand.pile == (parse_card("7c"), -1, -1, *position.pile)
-    assert hand.held(1) == () and hand.scores == (0, 0)  # a description keeps no more
+    # the cards the opponent took and still holds follow from the description (the
+    # policies read them: the alert knock schedule, the danger of a throw)
+    assert hand.held(1) == tuple(sorted(position.known_opp_cards)) == (
+        parse_card("8d"),
+        parse_card("9s"),
+    )
+    assert hand.held(0) == () and hand.scores == (0, 0)  # a description keeps no more
     moves = {(m.kind, m.card) for m in hand.legal_moves()}
     actions = {
         ("discard" if a.verb == "play" else "knock", a.card) for a in legal_actions(position)
