@@ -204,10 +204,7 @@ def test_from_position_is_what_the_player_knows():
     assert hand.pile == (parse_card("7c"), -1, -1, *position.pile)
     # the cards the opponent took and still holds follow from the description (the
     # policies read them: the alert knock schedule, the danger of a throw)
-    assert hand.held(1) == tuple(sorted(position.known_opp_cards)) == (
-        parse_card("8d"),
-        parse_card("9s"),
-    )
+    assert hand.held(1) == (parse_card("8d"), parse_card("9s"))
     assert hand.held(0) == () and hand.scores == (0, 0)  # a description keeps no more
     moves = {(m.kind, m.card) for m in hand.legal_moves()}
     actions = {
