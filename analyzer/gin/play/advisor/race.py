@@ -110,12 +110,13 @@ def _rollout_kernel(
 
 
 def _rollout_batch(
-    seed: int, first: int, count: int, inputs: tuple[Any, ...]
+    seed: int, first: int, count: int, n_actions: int, inputs: tuple[Any, ...]
 ) -> tuple[npt.NDArray[Any], ...]:
     """Samples ``first .. first + count`` rolled out on numba's threads: this player's
-    points, the outcomes and the winners (a row per sample, a column per action), and the
-    log weights; ``inputs`` are the kernel's arguments from ``base`` to ``searchers``."""
-    n_actions, searchers = len(inputs[5]), inputs[-1]
+    points, the outcomes and the winners (a row per sample, a column per action:
+    ``n_actions`` of them), and the log weights; ``inputs`` are the kernel's arguments
+    from ``base`` to ``searchers``."""
+    searchers = inputs[-1]
     points = np.zeros((count, n_actions), dtype=np.int64)
     outcomes = np.full((count, n_actions), -1, dtype=np.int64)
     winners = np.full((count, n_actions), -1, dtype=np.int64)
@@ -386,6 +387,7 @@ def advise(
             seed,
             done,
             count,
+            len(chosen),
             (
                 base,
                 pool,
