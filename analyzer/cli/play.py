@@ -370,7 +370,6 @@ def _multiplayer(
             "final total": [f"{v:.1f}" for v in summary["mean_total"]],
         }
     )
-    leader = int(summary["win_rate"].idxmax())
     body = [
         *table_lines(table),
         "",
@@ -388,9 +387,35 @@ def _multiplayer(
             seed=seed,
         ),
         body,
-        f"{table.at[leader, 'policy']} (side {table.at[leader, 'side']}) wins the most games: "
-        f"{games_won[leader]}.",
+        _most_wins_verdict(frame, summary["win_rate"], table, games_won),
         raw=summary,
+    )
+
+
+def _most_wins_verdict(
+    frame: pd.DataFrame, rates: pd.Series, table: pd.DataFrame, games_won: list[str]
+) -> str:
+    """Who wins the most games (``rates``: each side's share), when its lead over the
+    runner-up has a 95% CI above 0; else that it is too close to call between them."""
+    from ..gin.play.multiplayer import lead_over
+
+    leader, second = (
+        int(side) for side in rates.sort_values(ascending=False, kind="stable").index[:2]
+    )
+    lead = lead_over(frame, leader, second)
+    lead_text = estimate_text(lead, 1, sign=True, percent=True)
+
+    def who(side: int) -> str:
+        return f"{table.at[side, 'policy']} (side {table.at[side, 'side']})"
+
+    if lead.low > 0:
+        return (
+            f"{who(leader)} wins the most games: {games_won[leader]}, {lead_text} more "
+            f"than {who(second)}."
+        )
+    return (
+        f"Too close to call between {who(leader)} ({games_won[leader]} of the games) and "
+        f"{who(second)} ({games_won[second]}): the lead is {lead_text}."
     )
 
 

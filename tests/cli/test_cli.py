@@ -201,6 +201,21 @@ def test_games_three_and_four_players():
     assert "needs 3 policies" in bad.output
 
 
+@pytest.mark.parametrize(
+    ("policies", "games", "verdict"),
+    [
+        ("expert,passive,passive", "100", "expert (side player0) wins the most games"),
+        ("basic,basic,basic", "20", "Too close to call between basic (side player0)"),
+    ],
+)
+def test_multiplayer_verdict_names_a_winner_only_when_its_lead_is_significant(
+    policies, games, verdict
+):
+    result = run("games", "--players", "3", "--policies", policies, "--games", games)
+    assert result.exit_code == 0, result.output
+    assert verdict in " ".join(result.output.split())
+
+
 def test_raw_rows_to_parquet(tmp_path):
     import pandas as pd
 

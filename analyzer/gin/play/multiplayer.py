@@ -244,3 +244,12 @@ def multiplayer_summary(frame: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(records)
+
+
+def lead_over(frame: pd.DataFrame, leader: int, second: int) -> Estimate:
+    """How much more often side ``leader`` won than side ``second`` (a share of games, with
+    its 95% CI): the mean over games of 1 for a ``leader`` win, -1 for a ``second`` win,
+    0 otherwise, so the two shares' covariance is counted."""
+    wins = int((frame["winner"] == leader).sum())
+    losses = int((frame["winner"] == second).sum())
+    return Estimate.from_sums(wins - losses, wins + losses, len(frame))

@@ -1,9 +1,16 @@
 import numpy as np
+import pandas as pd
 import pytest
 
+from analyzer.core.stats import Z95
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import Rules
-from analyzer.gin.play.multiplayer import _seats, multiplayer_summary, play_multiplayer_games
+from analyzer.gin.play.multiplayer import (
+    _seats,
+    lead_over,
+    multiplayer_summary,
+    play_multiplayer_games,
+)
 
 BASIC = POLICIES["basic"]
 
@@ -52,3 +59,12 @@ def test_multiplayer_errors():
         play_multiplayer_games(Rules(), [BASIC, BASIC], 10)
     with pytest.raises(ValueError, match="Hollywood"):
         play_multiplayer_games(Rules(hollywood=True), [BASIC] * 3, 10)
+
+
+def test_lead_over_is_the_paired_difference_of_win_shares():
+    winners = np.array([0, 0, 1, 2, 0, 1, 0, 2, 2, 0])
+    lead = lead_over(pd.DataFrame({"winner": winners}), 0, 2)
+    per_game = (winners == 0).astype(float) - (winners == 2)
+    half = Z95 * per_game.std(ddof=1) / np.sqrt(len(per_game))
+    assert lead.mean == pytest.approx(0.5 - 0.3)
+    assert (lead.low, lead.high) == pytest.approx((per_game.mean() - half, per_game.mean() + half))
