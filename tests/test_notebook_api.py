@@ -96,7 +96,7 @@ def test_simulate_reads_through_to_the_simulation():
     own = simulate(resolve_rules("standard"), Policy(), az.policy("gin-hunter"), 300, 4)
     assert result.points_a == own.points_a
     pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
-    assert_shows_itself(result, "basic (A)", "gin-hunter (B)", "standard rules", "300 deals")
+    assert_shows_itself(result, "A basic against B gin-hunter", "rules standard", "300 deals")
 
 
 def test_simulate_and_games_take_the_search_player_as_the_command_line_does():
@@ -107,11 +107,11 @@ def test_simulate_and_games_take_the_search_player_as_the_command_line_does():
     result = az.simulate(text, "basic", deals=3, seed=4)
     own = simulate(resolve_rules("standard"), parse_player(text), Policy(), 3, 4)
     pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
-    assert_shows_itself(result, f"{text} (A)", "basic (B)")
+    assert_shows_itself(result, f"A {text} against B basic")
     games = az.play_games("basic", parse_player(text), games=1, seed=2)
     own_games = play_games(resolve_rules("standard"), Policy(), parse_player(text), 1, 2)
     pd.testing.assert_frame_equal(games.to_frame(), own_games.to_frame())
-    assert_shows_itself(games, "basic (A)", f"{text} (B)")
+    assert_shows_itself(games, f"A basic against B {text}")
 
 
 def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):

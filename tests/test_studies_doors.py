@@ -35,12 +35,13 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
     extra |= {"preset", "overrides"} if study.rules else set()
     extra |= {"scheduler"} if study.scheduler else set()
     extra |= {"out"} if study.out_help is not None else set()
+    extra |= {"raw"} if study.rows is not None else set()
     assert set(options) == {p.name for p in study.params} | RUN_OPTIONS | extra
     signature = inspect.signature(getattr(az, study.function_name))
     assert set(signature.parameters) == {p.name for p in study.params} | {
         "seed",
         "progress",
-    } | ({"rules"} if study.rules else set())
+    } | ({"rules"} if study.rules else set()) | ({"keep_rows"} if study.rows else set())
     assert options["seed"].default == signature.parameters["seed"].default
     # the players (and lists of them) come first, then the rules, then keywords only
     before_rules = (
@@ -128,3 +129,26 @@ def test_bad_thresholds_on_the_command_line_are_one_line_errors():
         printed = CliRunner().invoke(cli, ["knock-sweep", "--thresholds", given])
         assert printed.exit_code == 2
         assert message in printed.output
+
+
+def test_the_search_player_plays_through_both_doors():
+    """The notebook took a plain policy only where the command took the search player."""
+    printed = CliRunner().invoke(
+        cli, ["simulate", "--a", "search,budget=4", "--deals", "2", "--seed", "3", "--no-progress"]
+    )
+    assert printed.exit_code == 0, printed.output
+    result = az.simulate("search,budget=4", deals=2, seed=3)
+    assert "A search,budget=4 against B basic" in result.title
+    assert " ".join(printed.output.splitlines()[-1:]).strip() in result.verdict
+    assert result.deals == 2 and result.hands == 4
+
+
+def test_games_of_three_take_seats_from_both_doors():
+    arguments = ["--players", "3", "--policies", "basic,simple,basic", "--games", "30"]
+    printed = CliRunner().invoke(cli, ["games", *arguments, "--no-progress", "--format", "csv"])
+    assert printed.exit_code == 0, printed.output
+    result = az.play_games(players=3, policies=["basic", "simple", "basic"], games=30)
+    assert printed.output == result.to_frame().to_csv(index=False)
+    assert len(result.rows) == 30
+    with pytest.raises(ValueError, match="search player plays two-player games only"):
+        az.play_games("search", players=3, games=2)

@@ -30,18 +30,13 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 ((1, 7),)
 >>> result = az.simulate("basic", "gin-hunter", deals=500, seed=1)
 >>> result.title
-'basic (A) against gin-hunter (B), standard rules, 500 deals, seed 1, seats swapped'
+'Hands · rules standard · A basic against B gin-hunter · 500 deals (1,000 hands, seats swapped) · seed 1'
 >>> result.to_frame().columns.tolist()
 ['metric', 'mean', 'low', 'high', 'n']
 """
 
 from .arguments import policies, policy, rule_presets, rules
-from .gin import (
-    advise,
-    play_games,
-    replay,
-    simulate,
-)
+from .gin import advise, replay
 from .results import ChartedResult, Result
 from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
 from .studies import (
@@ -58,6 +53,8 @@ from .study_functions import (
     knock_schedule,
     knock_sweep,
     panel_equilibrium,
+    play_games,
+    simulate,
     tournament,
     variants,
 )

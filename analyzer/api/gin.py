@@ -1,5 +1,4 @@
-"""Gin rummy in the notebook: hands, games, the knock studies, the round robin, the rules
-presets compared, dealt hands, advice on a position and a hand replayed.
+"""Gin rummy in the notebook beside the studies: advice on a position and a hand replayed.
 
 Each function checks its arguments first (:mod:`analyzer.api.arguments`), then calls the
 study the command of the same name runs, and returns a :class:`~analyzer.api.results.Result`
@@ -11,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.limits import (
-    MAX_RAW_UNITS,
     MAX_SAMPLES,
     MAX_TEMPERATURE,
     MAX_TOLERANCE,
@@ -24,10 +22,8 @@ from ..core.limits import (
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor import Position
 from ..gin.play.advisor.position import UNDEALT
-from ..gin.play.players import chosen_player
 from ..gin.play.replay import parse_deck
 from .arguments import (
-    PlayerLike,
     PolicyLike,
     ProgressLike,
     RulesLike,
@@ -42,62 +38,6 @@ from .arguments import (
     rules_label,
 )
 from .results import Result
-
-
-def simulate(
-    a: PlayerLike = "basic",
-    b: PlayerLike = "basic",
-    rules: RulesLike = "standard",
-    deals: int = 10_000,
-    seed: int = 1,
-    keep_rows: bool = False,
-    progress: ProgressLike = None,
-) -> Result:
-    """Play ``deals`` deals of A against B (each twice, seats swapped), each a policy or
-    the search player (``"search,budget=8"``, as ``analyzer simulate`` takes); ``.to_frame()``
-    gives the estimates (points per hand to A, rates as fractions), the simulation's
-    fields read through (``.points_a``, ``.win_rate_a``...), and ``.rows`` holds every
-    hand with ``keep_rows`` (at most 5,000,000 deals: the rows are kept in memory)."""
-    from ..gin.play.simulate import simulate as run
-
-    seed, deals = check_run(seed, progress, deals=deals)
-    if not isinstance(keep_rows, bool):
-        raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
-    if keep_rows:
-        check_count(deals, "deals with keep_rows=True", 1, MAX_RAW_UNITS)
-    chosen = chosen_rules(rules), chosen_player(a, "a"), chosen_player(b, "b")
-    with progress_to(progress, "deal") as update:
-        result = run(*chosen, deals, seed, keep_rows=keep_rows, progress=update)
-    title = (
-        f"{policy_label(a, chosen[1])} (A) against {policy_label(b, chosen[2])} (B), "
-        f"{rules_label(rules, chosen[0])}, {count_label(deals, 'deal', seed)}, seats swapped"
-    )
-    return Result(title, result.to_frame(), result)
-
-
-def play_games(
-    a: PlayerLike = "basic",
-    b: PlayerLike = "basic",
-    rules: RulesLike = "standard",
-    games: int = 2_000,
-    seed: int = 1,
-    progress: ProgressLike = None,
-) -> Result:
-    """Play ``games`` whole games of A against B (each twice, first dealer swapped), each a
-    policy or the search player:
-    A's game-win rate and margin (points), hands per game, shutouts."""
-    from ..gin.play.simulate import play_games as run
-
-    seed, games = check_run(seed, progress, games=games)
-    chosen = chosen_rules(rules), chosen_player(a, "a"), chosen_player(b, "b")
-    with progress_to(progress, "game") as update:
-        result = run(*chosen, games, seed, progress=update)
-    title = (
-        f"Whole games: {policy_label(a, chosen[1])} (A) against "
-        f"{policy_label(b, chosen[2])} (B), {rules_label(rules, chosen[0])}, to "
-        f"{chosen[0].target} points, {count_label(games, 'game pair', seed)}"
-    )
-    return Result(title, result.to_frame(), result)
 
 
 def advise(
@@ -233,9 +173,4 @@ def replay(
     return Result(title, hand.to_frame(), hand)
 
 
-__all__ = [
-    "advise",
-    "play_games",
-    "replay",
-    "simulate",
-]
+__all__ = ["advise", "replay"]

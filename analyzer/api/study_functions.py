@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.limits import check_count, check_float
+from ..core.limits import MAX_RAW_UNITS, check_count, check_float
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules
 from ..gin.play.players import Player, chosen_player, format_player, player_field
@@ -46,6 +46,8 @@ _ANNOTATIONS = {
     Kind.PLAYERS: "Sequence[str | Policy | SearchPolicy]",
     Kind.PRESETS: "Sequence[str]",
     Kind.NUMBER: "float",
+    Kind.PLAYER: "str | Policy | SearchPolicy",
+    Kind.SEATS: "Sequence[str | Policy] | None",
 }
 
 
@@ -64,6 +66,18 @@ def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
     if param.kind in (Kind.POLICY, Kind.OPPONENT):
         chosen = chosen_policy(value, param.name)
         return chosen, policy_label(value, chosen)
+    if param.kind is Kind.PLAYER:
+        label, player = _labelled(value, param.name)
+        return player, label
+    if param.kind is Kind.SEATS:
+        if value is None:
+            return None, None
+        seats = listed(value, param.name, "policies")
+        return [
+            (policy_label(entry, chosen), chosen)
+            for index, entry in enumerate(seats)
+            for chosen in [chosen_policy(entry, f"{param.name}[{index}]")]
+        ], None
     if param.kind is Kind.COUNT:
         return check_count(value, param.name, int(param.low), int(param.high)), None
     if param.kind is Kind.NUMBER:
@@ -125,6 +139,11 @@ def study_signature(study: Study) -> inspect.Signature:
                 )
                 for p in others
             ),
+            *(
+                [inspect.Parameter("keep_rows", keyword, default=False, annotation="bool")]
+                if study.rows is not None
+                else []
+            ),
             inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
             inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
         ],
@@ -148,8 +167,15 @@ def study_function(study: Study) -> Callable[..., Result]:
             values[param.name], label = _checked(param, given[param.name])
             if label is not None:
                 labels[param.name] = label
+        keep_rows = given.get("keep_rows", False)
+        if not isinstance(keep_rows, bool):
+            raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
+        if keep_rows and study.rows is not None:
+            check_count(values[study.rows], f"{study.rows} with keep_rows=True", 1, MAX_RAW_UNITS)
         name = rules_name(given.get("rules", "standard"), the_rules)
-        inputs = Inputs(the_rules, name, name, name == "custom", seed, values, labels)
+        inputs = Inputs(
+            the_rules, name, name, name == "custom", seed, values, labels, keep_rows=keep_rows
+        )
         with progress_to(given["progress"], study.unit) as update:
             answer = study.run(inputs, update, None)
         chart = answer.chart
@@ -190,6 +216,7 @@ def _functions() -> dict[str, Callable[..., Result]]:
     from ..report import (  # noqa: F401  (they register their studies)
         equilibrium_studies,
         knock_studies,
+        play_studies,
         survey_studies,
     )
 

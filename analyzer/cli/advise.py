@@ -19,9 +19,10 @@ from ..core.limits import (
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.play.players import format_player, rollout_policy
+from ..report.play_studies import player_form
 from ..report.text import plus_minus, rules_text, table_lines, title_text
 from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_rules, rules_options
-from .output import echo_json, format_options, player_form, show_result
+from .output import echo_json, format_options, show_result
 from .progress import progress_bar
 
 __all__ = [

@@ -26,7 +26,7 @@ from ..gin.studies.equity.validation import check_against_simulation, check_summ
 from ..report.equity import write_response_files, write_table_files
 from ..report.files import staged_folder, write_csv
 from ..report.text import interval_text, title_text
-from .files import check_out_path
+from .files import out_option
 from .inputs import (
     SEED,
     UNITS,
@@ -61,14 +61,11 @@ _GRID_STEP = 10
     show_default=True,
     help="Seed, 0 <= seed < 2**63; the check uses seed+1, the knock laws seed+2, the gain seed+3.",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    callback=check_out_path,
-    help="Write the CSV files and charts into this folder (checked writable "
-    "before the run; default: write nothing).",
+@out_option(
+    "Write the CSV files and charts into this folder (checked writable before the run; "
+    "default: write nothing).",
+    dest="out_dir",
+    as_path=True,
 )
 @format_options
 @click.option(

@@ -15,7 +15,7 @@ from ..report.checkpoint import Checkpoint, CheckpointMismatch
 from ..report.exact import write_study
 from ..report.files import checkpoint_path, remove_checkpoint, staged_folder
 from ..report.text import chance_text, title_text
-from .files import check_out_path
+from .files import out_option
 from .inputs import SEED, fail
 from .output import echo_json, format_options, show_result
 from .progress import progress_bar
@@ -31,15 +31,11 @@ from .progress import progress_bar
     help="10: minimum deadwood of every 10-card hand; 11: deadwood left after "
     "the best discard of every 11-card hand.",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    callback=check_out_path,
-    help="Write the counts CSV, summary JSON and chart into this "
-    "folder, together at the end, with a checkpoint beside it to resume from "
-    "(default: print only).",
+@out_option(
+    "Write the counts CSV, summary JSON and chart into this folder, together at the end, "
+    "with a checkpoint beside it to resume from (default: print only).",
+    dest="out_dir",
+    as_path=True,
 )
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option(

@@ -89,12 +89,29 @@ def check_out_folder(
     return value
 
 
-def check_out_path(
+def _check_out_path(
     context: click.Context, parameter: click.Parameter, value: str | None
 ) -> Path | None:
     """:func:`check_out_folder` for commands that take the folder as a ``Path``."""
     checked = check_out_folder(context, parameter, value)
     return None if checked is None else Path(checked)
+
+
+def out_option(
+    help_text: str, *, dest: str = "out", default: str | None = None, as_path: bool = False
+) -> Any:
+    """``--out DIR``, a folder checked writable before the command starts
+    (:func:`check_out_folder`); the command receives it as ``dest`` (a ``Path`` with
+    ``as_path``)."""
+    return click.option(
+        "--out",
+        dest,
+        type=click.Path(file_okay=False),
+        default=default,
+        show_default=default is not None,
+        callback=_check_out_path if as_path else check_out_folder,
+        help=help_text,
+    )
 
 
 def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw") -> None:

@@ -21,7 +21,7 @@ from ..gin.studies.discard_fit import DiscardFit, fit_discard
 from ..report.discard_fit import REPORT_FILE, fit_files, fitted_weights, held_out_frame
 from ..report.files import write_together
 from ..report.text import plus_minus
-from .files import check_out_path
+from .files import out_option
 from .inputs import FiniteFloatRange, fail, get_rules, rules_preset_option
 from .output import format_options, show_result
 from .progress import progress_bar
@@ -73,12 +73,10 @@ from .run_control import run_options, set_jobs
     show_default=True,
     help="T of the soft minimum of the points per hand over the panel (points).",
 )
-@click.option(
-    "--out",
-    default=None,
-    callback=check_out_path,
-    help="Write weights.json, candidates.csv, held_out.csv and README.md into this folder "
+@out_option(
+    "Write weights.json, candidates.csv, held_out.csv and README.md into this folder "
     "(checked writable before the run; default: write nothing).",
+    as_path=True,
 )
 @format_options
 @run_options

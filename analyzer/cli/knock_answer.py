@@ -13,7 +13,7 @@ import click
 from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import panel_members
-from .files import check_out_folder
+from .files import out_option
 from .inputs import JOBS, SEED, fail, rules_preset_option
 from .output import echo_frame, echo_json, format_options
 from .progress import progress_bar
@@ -61,14 +61,10 @@ def answer_options(
             help="Report folder to read the answer from (default: $ANALYZER_RESULTS, else "
             "./results, else the results/ of the project an editable install came from).",
         ),
-        click.option(
-            "--out",
-            type=click.Path(file_okay=False),
-            default=None,
-            callback=check_out_folder,
-            help=f"Compute the answers against {who} under --rules (not standard: the "
-            f"report writes those) and write them into OUT/{folder}/<rules>/, where this "
-            "command and the web app read them (e.g. --out results).",
+        out_option(
+            f"Compute the answers against {who} under --rules (not standard: the report "
+            f"writes those) and write them into OUT/{folder}/<rules>/, where this command and "
+            "the web app read them (e.g. --out results)."
         ),
         click.option("--jobs", type=JOBS, default=None, help="Threads."),
         format_options,

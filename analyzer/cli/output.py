@@ -18,16 +18,13 @@ from typing import Any, cast
 import click
 import pandas as pd
 
-from ..gin.model.policies import Policy, format_policy
-from ..gin.model.rules import Rules
-from ..gin.play.players import Player, format_player
 from ..report.files import csv_bytes, write_together
 from ..report.text import (
     CI_NOTE,
     table_lines,
     wrapped,
 )
-from .files import check_out_folder
+from .files import out_option
 from .inputs import F
 
 
@@ -110,25 +107,6 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]
             yield f"{prefix}{key}", value
 
 
-def run_summary(
-    preset: str, overrides: tuple[str, ...], rules: Rules, seed: int, a: Player, b: Player
-) -> dict[str, Any]:
-    """The JSON keys every simulation command shares."""
-    return {
-        "seed": seed,
-        "rules": preset if not overrides else f"{preset} " + " ".join(overrides),
-        "rules_fields": rules.describe(),
-        "policy_a": player_form(a),
-        "policy_b": player_form(b),
-    }
-
-
-def player_form(player: Player) -> str:
-    """The full string form of a player: a policy's every field
-    (:func:`analyzer.gin.model.policies.format_policy`), or the search player's parts."""
-    return format_policy(player) if isinstance(player, Policy) else format_player(player)
-
-
 FORMATS = ("table", "csv", "json")
 
 
@@ -157,13 +135,9 @@ def format_options(function: F) -> F:
 def output_options(function: F) -> F:
     """``--out DIR`` and ``--format table|csv|json`` (``--json``)."""
     function = format_options(function)
-    return click.option(
-        "--out",
-        type=click.Path(file_okay=False),
-        default=None,
-        callback=check_out_folder,
-        help="Write the table (CSV) and chart (PNG) into this folder "
-        "(checked writable before the run; default: write nothing).",
+    return out_option(
+        "Write the table (CSV) and chart (PNG) into this folder (checked writable before the "
+        "run; default: write nothing)."
     )(function)
 
 

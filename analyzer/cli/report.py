@@ -11,7 +11,7 @@ import click
 
 from ..core.limits import MAX_REPORT_DEALS
 from ..core.progress import Progress
-from .files import check_out_folder
+from .files import out_option
 from .inputs import JOBS, SEED, fail
 from .progress import progress_bar, progress_hidden
 from .run_control import (
@@ -42,15 +42,10 @@ if TYPE_CHECKING:
 @click.option(
     "--seed", type=SEED, default=2026, show_default=True, help="Random seed, 0 <= seed < 2**63."
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
+@out_option(
+    "Folder for the report (checked writable before the run; every file appears at the end "
+    "of the run, together: a run that fails or is stopped leaves the folder as it was).",
     default="results",
-    show_default=True,
-    callback=check_out_folder,
-    help="Folder for the report (checked writable before the run; every file appears "
-    "at the end of the run, together: a run that fails or is stopped leaves the folder "
-    "as it was).",
 )
 @click.option(
     "--only",

@@ -10,11 +10,20 @@ from typing import Any
 import click
 
 from ..core.limits import MAX_LISTED_PLAYERS
+from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..report.study import TWIN, Inputs, Kind, Param, Study, check_presets, check_thresholds
 from ..report.text import rules_text
-from .files import check_out_folder
-from .inputs import FiniteFloatRange, fail, get_players, get_policy, get_rules, rules_options
+from .files import check_raw_count, out_option, raw_option, write_raw
+from .inputs import (
+    FiniteFloatRange,
+    fail,
+    get_player,
+    get_players,
+    get_policy,
+    get_rules,
+    rules_options,
+)
 from .output import format_options, save_chart, save_tables, show_result
 from .progress import progress_bar
 from .run_control import (
@@ -54,7 +63,13 @@ class ThresholdList(click.ParamType):
 _KIND_HELP = {
     Kind.POLICY: " A preset or a policy string (analyzer policies).",
     Kind.OPPONENT: " A preset or a policy string (analyzer policies).",
+    Kind.PLAYER: (
+        f" A preset, draw=..,discard=..,knock=.. ({policy_ranges_text()}), or the search "
+        "player search[,budget=..,rollout=..,model=..] (a model or rollout that is no preset "
+        "in parentheses: model=(expert,knock=gin))."
+    ),
     Kind.PLAYERS: f" Comma-separated, at most {MAX_LISTED_PLAYERS}.",
+    Kind.SEATS: " Comma-separated presets or policy strings.",
     Kind.PRESETS: f" Comma-separated: {', '.join(RULE_PRESETS)}.",
 }
 
@@ -75,7 +90,8 @@ def _option(param: Param) -> Any:
         settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)
     elif param.kind in (Kind.PLAYERS, Kind.PRESETS) and param.default is not None:
         settings["default"] = ",".join(param.default)
-    help_text = param.help + _KIND_HELP.get(param.kind, "")
+    # a parameter that says it is "as --a" is not told the same kinds again
+    help_text = param.help + ("" if "(as --" in param.help else _KIND_HELP.get(param.kind, ""))
     if param.argument:
         return click.argument(
             param.name, metavar=f"[{param.name.upper()}]", required=False, **settings
@@ -84,7 +100,12 @@ def _option(param: Param) -> Any:
 
 
 def _inputs(
-    study: Study, preset: str, overrides: tuple[str, ...], seed: int, given: dict[str, Any]
+    study: Study,
+    preset: str,
+    overrides: tuple[str, ...],
+    seed: int,
+    given: dict[str, Any],
+    raw: str | None,
 ) -> Inputs:
     values: dict[str, Any] = {}
     labels: dict[str, str] = {}
@@ -94,6 +115,11 @@ def _inputs(
             values[param.name], labels[param.name] = None, TWIN
         elif param.kind in (Kind.POLICY, Kind.OPPONENT):
             values[param.name], labels[param.name] = get_policy(value), value
+        elif param.kind is Kind.PLAYER:
+            values[param.name], labels[param.name] = get_player(value), value
+        elif param.kind is Kind.SEATS:
+            names = None if value is None else [name.strip() for name in value.split(",")]
+            values[param.name] = None if names is None else [(n, get_policy(n)) for n in names]
         elif param.kind is Kind.PLAYERS:
             values[param.name] = None if value is None else get_players(value, param.flag)
         elif param.kind is Kind.PRESETS:
@@ -105,9 +131,19 @@ def _inputs(
                 fail(str(error))
         else:
             values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
+    if study.rows is not None:
+        check_raw_count(raw, values[study.rows], f"{study.rows}")
     rules = get_rules(preset, overrides)
     return Inputs(
-        rules, rules_text(preset, overrides), preset, bool(overrides), seed, values, labels
+        rules,
+        rules_text(preset, overrides),
+        preset,
+        bool(overrides),
+        seed,
+        values,
+        labels,
+        overrides,
+        raw is not None,
     )
 
 
@@ -125,20 +161,29 @@ def study_command(study: Study) -> click.Command:
         scheduler: str | None = None,
         checkpoint: str | None = None,
         resume: bool = False,
+        raw: str | None = None,
         **given: Any,
     ) -> None:
-        inputs = _inputs(study, preset, overrides, seed, given)
+        inputs = _inputs(study, preset, overrides, seed, given, raw)
+        if raw is not None and checkpoint is not None:
+            fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
         set_jobs(jobs)
+        total = None if study.rows is None else inputs[study.rows]
         with run_checkpoint(checkpoint, resume, study.identity(inputs)) as saved:
             try:
-                with progress_bar(None, study.unit, no_progress, study.step) as update:
+                with progress_bar(total, study.unit, no_progress, study.step) as update:
                     answer = study.run(inputs, update, scheduler)
             except KeyboardInterrupt:
-                if not study.checkpoint:
+                if not study.checkpoint and study.rows is None:
                     raise
-                interrupted(fmt == "json", None, saved)
+                nothing = None
+                if study.rows is not None:  # stopped before its first chunk finished
+                    nothing = {study.rows: 0, f"requested_{study.rows}": total, "seed": seed}
+                interrupted(fmt == "json", nothing, saved)
             except ValueError as error:
                 fail(str(error))
+        if answer.stopped is None:
+            write_raw(answer.rows, raw)
         chart = answer.chart
         if chart is not None:
             save_chart(
@@ -155,13 +200,17 @@ def study_command(study: Study) -> click.Command:
             )
         elif out is not None:
             save_tables(out, answer.files)
-        raw = answer.frame if answer.raw is None else answer.raw
+        shown = answer.frame if answer.raw is None else answer.raw
+        if answer.stopped is not None:
+            if fmt == "table":
+                show_result(fmt, answer.title, answer.body, answer.verdict, notes=answer.notes)
+            interrupted(fmt == "json", dict(answer.stopped), saved)
         show_result(
             fmt,
             answer.title,
             answer.body,
             answer.verdict,
-            raw=answer.data if fmt == "json" and answer.data is not None else raw,
+            raw=answer.data if fmt == "json" and answer.data is not None else shown,
             notes=answer.notes,
         )
 
@@ -179,14 +228,10 @@ def study_command(study: Study) -> click.Command:
         decorated = scheduler_option(decorated)
     decorated = format_options(decorated)
     if study.out_help is not None:
-        decorated = click.option(
-            "--out",
-            type=click.Path(file_okay=False),
-            default=None,
-            callback=check_out_folder,
-            help=study.out_help,
-        )(decorated)
+        decorated = out_option(study.out_help)(decorated)
     decorated = run_options(decorated)
+    if study.rows is not None:
+        decorated = raw_option(decorated)
     for param in reversed(study.params):
         decorated = _option(param)(decorated)
     if study.rules:
@@ -201,6 +246,7 @@ def _commands() -> dict[str, click.Command]:
     from ..report import (  # noqa: F401  (they register their studies)
         equilibrium_studies,
         knock_studies,
+        play_studies,
         survey_studies,
     )
     from ..report.study import STUDIES

@@ -48,10 +48,15 @@ class Kind(enum.Enum):
     """Distinct rules preset names (comma-separated on the command line)."""
     NUMBER = "number"
     """A finite number above :attr:`Param.low` (excluded) and at most :attr:`Param.high`."""
+    PLAYER = "player"
+    """A policy, or the search player (``search,budget=8``)."""
+    SEATS = "seats"
+    """Policies, one per seat, a policy any number of times (comma-separated on the
+    command line); the study gets ``(name, policy)`` pairs, or ``None`` when not given."""
 
 
 #: The kinds a notebook function takes as positional arguments, before ``rules``.
-POSITIONAL = (Kind.POLICY, Kind.OPPONENT, Kind.PLAYERS, Kind.PRESETS)
+POSITIONAL = (Kind.POLICY, Kind.OPPONENT, Kind.PLAYER, Kind.PLAYERS, Kind.PRESETS)
 
 
 #: The subject's twin, as an ``OPPONENT`` parameter is given it.
@@ -102,6 +107,10 @@ class Inputs:
     labels: Mapping[str, str]
     """Each policy parameter as the user gave it (a name, a policy string), or its
     string form when given a Policy object; ``same`` for the twin."""
+    overrides: tuple[str, ...] = ()
+    """The rules fields set over the preset (``--set knock_limit=7``)."""
+    keep_rows: bool = False
+    """Whether the study keeps every row it plays (``--raw``, ``keep_rows=True``)."""
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -147,15 +156,20 @@ class Answer:
     """The chart (None: the study draws none)."""
     notes: Sequence[str] = ()
     """Legend lines under the table."""
-    raw: pd.DataFrame | None = None
+    raw: pd.DataFrame | Mapping[str, Any] | None = None
     """What ``--format csv`` prints (and ``json``, without :attr:`data`), when it is not
-    :attr:`frame`."""
+    :attr:`frame`: a table, or a run summary (one JSON object, ``key,value`` CSV rows)."""
     data: Mapping[str, Any] | None = None
     """What ``--format json`` prints, when it is not the table."""
     result: object = None
     """The study's own result object (the notebook reads its fields through)."""
     files: Mapping[str, pd.DataFrame] = field(default_factory=dict)
     """Tables ``--out`` writes when the study draws no chart (file name -> table)."""
+    rows: pd.DataFrame | None = None
+    """Every row played, when :attr:`Inputs.keep_rows` (``--raw`` writes them)."""
+    stopped: Mapping[str, Any] | None = None
+    """A run stopped by Ctrl-C: what ``--json`` prints of it (marked ``"interrupted":
+    true``) after the answer of the part finished (None: the run finished)."""
 
 
 @dataclass(frozen=True)
@@ -192,17 +206,23 @@ class Study:
     """Whether the command takes ``--checkpoint``/``--resume``."""
     notebook: str = ""
     """What the notebook's result offers beyond the table (``.plot()``...)."""
+    rows: str | None = None
+    """The count parameter of the rows the study can keep (``--raw FILE``, ``keep_rows``;
+    at most :data:`~analyzer.core.limits.MAX_RAW_UNITS`); None: it keeps none."""
+    function: str = ""
+    """The notebook function's name, when it is not the command's with ``_``."""
 
     @property
     def function_name(self) -> str:
-        return self.name.replace("-", "_")
+        return self.function or self.name.replace("-", "_")
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
 
     def identity(self, inputs: Inputs) -> dict[str, Any]:
         """What makes two runs the same run (a checkpoint belongs to one)."""
-        from ..gin.model.policies import format_policy
+        from ..gin.model.policies import Policy, format_policy
+        from ..gin.play.players import format_player
 
         values: dict[str, Any] = {"command": self.name}
         if self.rules:
@@ -211,6 +231,10 @@ class Study:
             value = inputs[param.name]
             if param.kind in (Kind.POLICY, Kind.OPPONENT):
                 value = TWIN if value is None else format_policy(value)
+            elif param.kind is Kind.PLAYER:
+                value = format_policy(value) if isinstance(value, Policy) else format_player(value)
+            elif param.kind is Kind.SEATS:
+                value = None if value is None else [format_policy(p) for _, p in value]
             elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
                 value = list(value)
             elif param.kind is Kind.PLAYERS:

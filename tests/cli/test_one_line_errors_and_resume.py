@@ -88,7 +88,7 @@ ROWS = [
     (9, ["deadwood", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs"], "12 cards"),
     (9, ["deadwood"], "give a HAND (10 or 11 cards) or --file FILE"),
     (10, ["simulate", "--a", "basic,norepeat=maybe"], "'maybe' for norepeat"),
-    (10, ["games", "--players", 2, "--policies", "a,b,c"], "--policies is for 3 or 4 players"),
+    (10, ["games", "--players", 2, "--policies", "basic,simple,basic"], "policies is for 3 or 4"),
     (10, ["variants", "--presets", ""], "--presets is empty"),
     (11, ["simulate", "--seed", -1], "-1 is not in the range 0<=x<=9223372036854775807"),
     (11, ["games", "--seed", -1], "-1 is not in the range"),
@@ -254,9 +254,9 @@ def test_ranges_are_in_help():
 
 
 def test_row8_interrupted_simulate_json_is_marked(monkeypatch):
-    from analyzer.cli import play
+    from analyzer.cli import study_commands
 
-    monkeypatch.setattr(play, "progress_bar", StopAfter(1))
+    monkeypatch.setattr(study_commands, "progress_bar", StopAfter(1))
     result = run("simulate", "--deals", 32_769, "--json", "--seed", 3)
     assert result.exit_code == 130
     data = json.loads(result.stdout)
