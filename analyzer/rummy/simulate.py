@@ -30,7 +30,7 @@ from ..core.chunks import ChunkPlan, fold_chunks
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
 from ..core.results import RunResult
-from ..core.stats import Z95_EXACT, Estimate
+from ..core.stats import Estimate
 from ..core.threads import run_calls, spans, thread_count
 from .game_kernels import (
     G_FINISHED,
@@ -75,11 +75,11 @@ DEFAULT_GAME_CHUNK = 1 << 9
 
 
 def _estimate(total: float, squares: float, count: float) -> Estimate:
-    return Estimate.from_sums(total, squares, count, Z95_EXACT)
+    return Estimate.from_sums(total, squares, count)
 
 
 def _rate(hits: float, count: float) -> Estimate:
-    return Estimate.from_rate(hits, count, Z95_EXACT)
+    return Estimate.from_rate(hits, count)
 
 
 @dataclass

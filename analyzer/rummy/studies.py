@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.progress import Progress, tell_total
-from ..core.stats import Z95_EXACT, Estimate
+from ..core.stats import Estimate
 from .policies import RummyPolicy
 from .rules import RummyRules
 from .simulate import play_games, simulate
@@ -171,7 +171,7 @@ def player_counts(
             won = result.hands * (1 - result.void_rate.mean)
             for seat in range(n):
                 win = result.seat_win_rate[seat]
-                share = Estimate.from_rate(win.mean * result.hands, won, Z95_EXACT)
+                share = Estimate.from_rate(win.mean * result.hands, won)
                 rows.append(
                     {
                         "stock": stock,
