@@ -169,7 +169,7 @@ def test_equity_is_the_table_of_the_same_hands():
     assert frame.loc["P(A wins) from 0:0, A deals first", "mean"] == own.win_probability(0, 0, True)
     assert result.table.to_frame().shape == own.to_frame().shape
     assert result.check is None and result.gain is None
-    assert_shows_itself(result, "basic (A)", "standard rules", "400 deals, seed 5")
+    assert_shows_itself(result, "A basic against B basic", "rules standard", "400 deals · seed 5")
     assert_plots(result, panels=2)
 
 
@@ -228,8 +228,16 @@ def test_exact_counts_every_hand_of_a_small_deck():
     assert result.frame["count"].tolist() == own.counts.tolist()
     assert result.stats["hands"] == math.comb(16, 10)
     assert result.mc_counts is None
-    assert_shows_itself(result, "every 10-card hand of a 4-suit, 4-rank deck")
+    assert_shows_itself(result, "every 10-card hand of a 4 x 4 deck")
     assert_plots(result, panels=2)
+    assert result.mc_counts is None  # a reduced deck has no overlay to deal
+
+
+def test_exact_deals_its_overlay_when_first_drawn():
+    result = az.exact(cards=10, mc_deals=2_000, seed=3)
+    assert result.mc_counts is None
+    assert_plots(result, panels=2)
+    assert result.mc_counts.sum() == 2_000
 
 
 def test_rummy_simulate_is_the_simulator_s_result():
@@ -291,15 +299,15 @@ def test_rummy_study_charts_the_study():
         (lambda: az.equity(check=-1), ValueError, "check must be 0-"),
         (lambda: az.equity(score_aware="yes"), TypeError, "score_aware must be True or False"),
         (lambda: az.equity(games=0), ValueError, "games must be 1-"),
-        (lambda: az.exact(cards=12), ValueError, "cards must be 10 or 11, got 12"),
-        (lambda: az.exact(cards=True), ValueError, "cards must be 10 or 11"),
-        (lambda: az.exact(cards=10.0), ValueError, "cards must be 10 or 11, got 10.0"),
+        (lambda: az.exact(cards=12), ValueError, "cards must be 10-11, got 12"),
+        (lambda: az.exact(cards=True), TypeError, "cards must be an integer, got True"),
+        (lambda: az.exact(cards=10.0), TypeError, "cards must be an integer, got 10.0"),
         (lambda: az.exact(ranks=0), ValueError, "ranks must be 1-13, got 0"),
         (lambda: az.exact(suits=5), ValueError, "suits must be 1-4, got 5"),
         (lambda: az.exact(ranks=2), ValueError, "cannot deal 10 cards"),
-        (lambda: az.exact(ranks=5, mc_deals=10), ValueError, "mc_deals needs the full deck"),
         (lambda: az.exact(mc_deals=-1), ValueError, "mc_deals must be 0-"),
-        (lambda: az.exact(mc_seed=-1), ValueError, "seed must be 0-"),
+        (lambda: az.exact(seed=-1), ValueError, "seed must be 0-"),
+        (lambda: az.exact(out=3), TypeError, "out must be a folder"),
         (lambda: az.rummy_simulate(players=7), ValueError, "players must be 2-6, got 7"),
         (lambda: az.rummy_simulate(a=3), TypeError, "a must be a policy name"),
         (lambda: az.rummy_simulate(rules="nope"), ValueError, "unknown rules preset 'nope'"),

@@ -41,7 +41,9 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
     assert set(signature.parameters) == {p.name for p in study.params} | {
         "seed",
         "progress",
-    } | ({"rules"} if study.rules else set()) | ({"keep_rows"} if study.rows else set())
+    } | ({"rules"} if study.rules else set()) | ({"keep_rows"} if study.rows else set()) | (
+        {"out"} if study.writes_out else set()
+    )
     assert options["seed"].default == signature.parameters["seed"].default
     # the players (and lists of them) come first, then the rules, then keywords only
     before_rules = (

@@ -40,15 +40,16 @@ from .gin import advise, replay
 from .results import ChartedResult, Result
 from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
 from .studies import (
-    equity,
-    exact,
     how_to_discard,
     when_to_knock,
 )
 from .study_functions import (
     dealt,
     equilibrium,
+    equity,
+    exact,
     exploit,
+    fit_discard,
     knock_chart,
     knock_schedule,
     knock_sweep,
@@ -68,6 +69,7 @@ __all__ = [
     "equity",
     "exact",
     "exploit",
+    "fit_discard",
     "how_to_discard",
     "knock_chart",
     "knock_schedule",

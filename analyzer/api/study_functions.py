@@ -6,6 +6,7 @@ ranges, checked before any work, and the same title, table and verdict, returned
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,7 @@ _ANNOTATIONS = {
     Kind.PRESETS: "Sequence[str]",
     Kind.NUMBER: "float",
     Kind.PLAYER: "str | Policy | SearchPolicy",
+    Kind.FLAG: "bool",
     Kind.SEATS: "Sequence[str | Policy] | None",
 }
 
@@ -66,6 +68,10 @@ def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
     if param.kind in (Kind.POLICY, Kind.OPPONENT):
         chosen = chosen_policy(value, param.name)
         return chosen, policy_label(value, chosen)
+    if param.kind is Kind.FLAG:
+        if not isinstance(value, bool):
+            raise TypeError(f"{param.name} must be True or False, got {value!r}")
+        return value, None
     if param.kind is Kind.PLAYER:
         label, player = _labelled(value, param.name)
         return player, label
@@ -144,6 +150,11 @@ def study_signature(study: Study) -> inspect.Signature:
                 if study.rows is not None
                 else []
             ),
+            *(
+                [inspect.Parameter("out", keyword, default=None, annotation="str | Path | None")]
+                if study.writes_out
+                else []
+            ),
             inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
             inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
         ],
@@ -172,9 +183,20 @@ def study_function(study: Study) -> Callable[..., Result]:
             raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
         if keep_rows and study.rows is not None:
             check_count(values[study.rows], f"{study.rows} with keep_rows=True", 1, MAX_RAW_UNITS)
+        out = given.get("out")
+        if out is not None and not isinstance(out, (str, os.PathLike)):
+            raise TypeError(f"out must be a folder (a str or a Path) or None, got {out!r}")
         name = rules_name(given.get("rules", "standard"), the_rules)
         inputs = Inputs(
-            the_rules, name, name, name == "custom", seed, values, labels, keep_rows=keep_rows
+            the_rules,
+            name,
+            name,
+            name == "custom",
+            seed,
+            values,
+            labels,
+            keep_rows=keep_rows,
+            out=None if out is None else os.fspath(out),
         )
         with progress_to(given["progress"], study.unit) as update:
             answer = study.run(inputs, update, None)
@@ -200,6 +222,12 @@ def study_function(study: Study) -> Callable[..., Result]:
         + (f" ({int(param.low):,}-{int(param.high):,})" if param.kind is Kind.COUNT else "")
         for param in study.params
     ]
+    if study.rows is not None:
+        lines.append(
+            f"keep_rows: keep every row played (``.rows``); at most {MAX_RAW_UNITS:,} {study.rows}."
+        )
+    if study.writes_out and study.out_help is not None:
+        lines.append(f"out: {study.out_help}")
     function.__name__ = function.__qualname__ = study.function_name
     function.__module__ = "analyzer.api"
     function.__doc__ = (
@@ -214,7 +242,10 @@ def study_function(study: Study) -> Callable[..., Result]:
 
 def _functions() -> dict[str, Callable[..., Result]]:
     from ..report import (  # noqa: F401  (they register their studies)
+        discard_fit_study,
         equilibrium_studies,
+        equity_study,
+        exact_study,
         knock_studies,
         play_studies,
         survey_studies,

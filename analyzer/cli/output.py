@@ -142,7 +142,7 @@ def output_options(function: F) -> F:
 
 
 def save_chart(
-    out: str | None,
+    out: str,
     name: str,
     frame: Any,
     draw: Callable[[Any], None],
@@ -156,10 +156,8 @@ def save_chart(
 ) -> None:
     """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
     :func:`analyzer.report.figures.chart`), and each of ``tables`` (file name -> table)
-    as CSV, into ``out`` when given: all of them or none, and no folder made for them
-    left behind when they cannot be written."""
-    if out is None:
-        return
+    as CSV, into ``out``: all of them or none, and no folder made for them left behind
+    when they cannot be written."""
     from ..report.figures import chart
 
     with chart(1, ncols, figsize, title=title, caption=caption, sharey=sharey) as drawn:
@@ -175,8 +173,14 @@ def save_chart(
 
 
 def save_tables(out: str, tables: Mapping[str, Any]) -> None:
-    """Write each of ``tables`` (file name -> table) as CSV into ``out``: all of them or
-    none."""
+    """Write each of ``tables`` (file name -> a table, written as CSV, or bytes) into
+    ``out``: all of them or none."""
     folder = Path(out)
-    write_together(folder, {name: csv_bytes(table, index=False) for name, table in tables.items()})
+    write_together(
+        folder,
+        {
+            name: table if isinstance(table, bytes) else csv_bytes(table, index=False)
+            for name, table in tables.items()
+        },
+    )
     click.echo(f"wrote {', '.join(str(folder / name) for name in tables)}", err=True)

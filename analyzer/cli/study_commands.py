@@ -88,6 +88,8 @@ def _option(param: Param) -> Any:
         }
     elif param.kind is Kind.NUMBER:
         settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)
+    elif param.kind is Kind.FLAG:
+        settings["is_flag"] = True
     elif param.kind in (Kind.PLAYERS, Kind.PRESETS) and param.default is not None:
         settings["default"] = ",".join(param.default)
     # a parameter that says it is "as --a" is not told the same kinds again
@@ -106,6 +108,7 @@ def _inputs(
     seed: int,
     given: dict[str, Any],
     raw: str | None,
+    out: str | None,
 ) -> Inputs:
     values: dict[str, Any] = {}
     labels: dict[str, str] = {}
@@ -144,6 +147,7 @@ def _inputs(
         labels,
         overrides,
         raw is not None,
+        out,
     )
 
 
@@ -164,7 +168,7 @@ def study_command(study: Study) -> click.Command:
         raw: str | None = None,
         **given: Any,
     ) -> None:
-        inputs = _inputs(study, preset, overrides, seed, given, raw)
+        inputs = _inputs(study, preset, overrides, seed, given, raw, out)
         if raw is not None and checkpoint is not None:
             fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
         set_jobs(jobs)
@@ -185,21 +189,22 @@ def study_command(study: Study) -> click.Command:
         if answer.stopped is None:
             write_raw(answer.rows, raw)
         chart = answer.chart
-        if chart is not None:
-            save_chart(
-                out,
-                chart.name,
-                answer.frame if chart.frame is None else chart.frame,
-                chart.draw,
-                chart.figsize,
-                ncols=chart.panels,
-                title=chart.title,
-                caption=chart.caption,
-                tables=dict(chart.tables) or None,
-                sharey=chart.sharey,
-            )
-        elif out is not None:
-            save_tables(out, answer.files)
+        if out is not None and not study.writes_out:  # else the study wrote its own files
+            if chart is not None:
+                save_chart(
+                    out,
+                    chart.name,
+                    answer.frame if chart.frame is None else chart.frame,
+                    chart.draw,
+                    chart.figsize,
+                    ncols=chart.panels,
+                    title=chart.title,
+                    caption=chart.caption,
+                    tables=dict(chart.tables) or None,
+                    sharey=chart.sharey,
+                )
+            else:
+                save_tables(out, answer.files)
         shown = answer.frame if answer.raw is None else answer.raw
         if answer.stopped is not None:
             if fmt == "table":
@@ -244,7 +249,10 @@ def study_command(study: Study) -> click.Command:
 
 def _commands() -> dict[str, click.Command]:
     from ..report import (  # noqa: F401  (they register their studies)
+        discard_fit_study,
         equilibrium_studies,
+        equity_study,
+        exact_study,
         knock_studies,
         play_studies,
         survey_studies,

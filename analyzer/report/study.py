@@ -50,6 +50,8 @@ class Kind(enum.Enum):
     """A finite number above :attr:`Param.low` (excluded) and at most :attr:`Param.high`."""
     PLAYER = "player"
     """A policy, or the search player (``search,budget=8``)."""
+    FLAG = "flag"
+    """True or False (on the command line a flag, ``--name`` for True)."""
     SEATS = "seats"
     """Policies, one per seat, a policy any number of times (comma-separated on the
     command line); the study gets ``(name, policy)`` pairs, or ``None`` when not given."""
@@ -111,6 +113,10 @@ class Inputs:
     """The rules fields set over the preset (``--set knock_limit=7``)."""
     keep_rows: bool = False
     """Whether the study keeps every row it plays (``--raw``, ``keep_rows=True``)."""
+    out: str | None = None
+    """The folder ``--out`` names (None in the notebook, or without ``--out``): a study
+    that writes :attr:`Answer.files` may name it in them (the command that reproduces
+    them)."""
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -163,8 +169,9 @@ class Answer:
     """What ``--format json`` prints, when it is not the table."""
     result: object = None
     """The study's own result object (the notebook reads its fields through)."""
-    files: Mapping[str, pd.DataFrame] = field(default_factory=dict)
-    """Tables ``--out`` writes when the study draws no chart (file name -> table)."""
+    files: Mapping[str, pd.DataFrame | bytes] = field(default_factory=dict)
+    """Files ``--out`` writes when the study draws no chart (file name -> a table,
+    written as CSV, or the file's bytes)."""
     rows: pd.DataFrame | None = None
     """Every row played, when :attr:`Inputs.keep_rows` (``--raw`` writes them)."""
     stopped: Mapping[str, Any] | None = None
@@ -206,6 +213,9 @@ class Study:
     """Whether the command takes ``--checkpoint``/``--resume``."""
     notebook: str = ""
     """What the notebook's result offers beyond the table (``.plot()``...)."""
+    writes_out: bool = False
+    """Whether the study writes its own files into :attr:`Inputs.out` (all together when
+    it ends), instead of the command writing its chart or :attr:`Answer.files` there."""
     rows: str | None = None
     """The count parameter of the rows the study can keep (``--raw FILE``, ``keep_rows``;
     at most :data:`~analyzer.core.limits.MAX_RAW_UNITS`); None: it keeps none."""

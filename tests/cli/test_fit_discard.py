@@ -54,7 +54,7 @@ def test_a_fit_is_the_same_bit_for_bit_whatever_the_thread_count(tmp_path):
 @pytest.mark.parametrize(
     ("args", "text"),
     [
-        (["--elite", "5", "--population", "3"], "--elite must be at most --population (3)"),
+        (["--elite", "5", "--population", "3"], "elite must be at most population (3)"),
         (["--deals", "10"], "--deals"),
         (["--population", "1"], "--population"),
         (["--softness", "nan"], "--softness"),

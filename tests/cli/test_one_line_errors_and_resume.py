@@ -96,7 +96,7 @@ ROWS = [
     (11, ["equity", "--seed", -1], "-1 is not in the range"),
     (11, ["advise", "--hand", HAND, "--seed", -1], "-1 is not in the range"),
     (11, ["report", "--seed", -1], "-1 is not in the range"),
-    (11, ["exact", "--mc-seed", -1], "-1 is not in the range"),
+    (11, ["exact", "--seed", -1], "-1 is not in the range"),
     (11, ["rummy", "simulate", "--seed", -1], "-1 is not in the range 0<=x<=9223372036854775807"),
     (11, ["rummy", "study", "players", "--seed", 2**63], "0<=x<=9223372036854775807"),
     (12, ["advise", "--hand", HAND, "--score", "150:20"], "score 150:20 already reaches"),

@@ -947,7 +947,7 @@ def test_a_knock_sweep_that_cannot_write_its_chart_keeps_the_users_table(tmp_pat
 def test_exact_never_touches_a_users_file_named_like_a_checkpoint(tmp_path, monkeypatch, restart):
     """`exact --out` overwrote, then deleted, OUT/<stem>_checkpoint.json.  Its checkpoint
     is now its own, beside OUT: a stopped run leaves OUT as it was."""
-    from analyzer.cli import exact
+    from analyzer.cli import study_commands as exact
 
     mine = tmp_path / "out" / "cards10_4x6_checkpoint.json"
     mine.parent.mkdir()

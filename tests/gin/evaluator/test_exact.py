@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli.exact import exact as exact_command
+from analyzer.cli.main import cli
+from analyzer.cli.study_commands import exact_command
 from analyzer.core import cards
 from analyzer.core.chunks import checkpointing
 from analyzer.gin.evaluator.api import min_deadwood_batch
@@ -319,13 +320,13 @@ def test_cli_reduced_deck(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--cards", "9"], "--cards must be 10 or 11"),
+        (["--cards", "9"], "9 is not in the range 10<=x<=11"),
         (["--cards", "10", "--suits", "1", "--ranks", "5"], "cannot deal 10 cards"),
-        (["--mc-deals", "-1"], "--mc-deals must be >= 0"),
+        (["--mc-deals", "-1"], "-1 is not in the range"),
     ],
 )
 def test_cli_bad_input(args, message):
-    result = CliRunner().invoke(exact_command, args)
+    result = CliRunner().invoke(cli, ["exact", *args])
     assert result.exit_code == 2
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli.equity import equity
+from analyzer.cli.study_commands import equity_command as equity
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import STANDARD, Rules
 from analyzer.gin.studies.equity.dp import Value
