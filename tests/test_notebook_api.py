@@ -251,16 +251,14 @@ def test_rummy_simulate_is_the_simulator_s_result():
     )
     assert result.player_win_rate == own.player_win_rate
     pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
-    assert_shows_itself(result, "rummy (player 0) against 2 x simple", "3 players", "200 hands")
+    assert_shows_itself(result, "Plain rummy hands", "3 players", "200 deals · seed 3")
 
 
 def test_rummy_games_and_rules():
     rules = az.rummy_rules("standard", target=50)
     result = az.rummy_games(rules=rules, games=10, seed=1, policies=["hold6", "simple"])
     assert result.games == 10 and result.target == 50
-    assert_shows_itself(
-        result, "games to 50", "hold6 (player 0) against simple", "10 games, seed 1"
-    )
+    assert_shows_itself(result, "Plain rummy games", "10 games to 50 points · seed 1")
 
 
 def test_rummy_study_charts_the_study():
@@ -268,7 +266,7 @@ def test_rummy_study_charts_the_study():
 
     result = az.rummy_study("players", deals=20, seed=2)
     pd.testing.assert_frame_equal(result.frame, studies.player_counts(20, 2))
-    assert_shows_itself(result, "2 to 6 players", "20 deals per configuration, seed 2")
+    assert_shows_itself(result, "2 to 6 players", "20 deals per row · seed 2")
     assert_plots(result)
 
 
@@ -327,7 +325,7 @@ def test_rummy_study_charts_the_study():
         ),
         (lambda: az.rummy_games(games=0), ValueError, "games must be 1-"),
         (lambda: az.rummy_games(seed=-1), ValueError, "seed must be 0-"),
-        (lambda: az.rummy_study("nope"), ValueError, "unknown study 'nope'"),
+        (lambda: az.rummy_study("nope"), ValueError, "name must be one of meld-or-hold"),
         (lambda: az.rummy_study(deals=0), ValueError, "deals must be 1-"),
         (lambda: az.rummy_rules(None), TypeError, "name must be a string"),
         (lambda: az.dealt_deadwood_distribution(deals=-5), ValueError, "deals must be 0-"),

@@ -21,7 +21,11 @@ RUN_OPTIONS = {"seed", "jobs", "no_progress", "fmt", "as_json"}
 def test_every_study_is_a_command_and_a_function():
     assert set(STUDY_COMMANDS) == set(STUDIES)
     for name, study in STUDIES.items():
-        assert COMMANDS[name].startswith("analyzer.cli.study_commands:")
+        if " " in name:  # a command of a group: rummy simulate
+            group, command = name.split()
+            assert cli.get_command(None, group).get_command(None, command) is STUDY_COMMANDS[name]
+        else:
+            assert COMMANDS[name].startswith("analyzer.cli.study_commands:")
         assert study.function_name in API
         assert getattr(az, study.function_name).__name__ == study.function_name
 
@@ -154,3 +158,12 @@ def test_games_of_three_take_seats_from_both_doors():
     assert len(result.rows) == 30
     with pytest.raises(ValueError, match="search player plays two-player games only"):
         az.play_games("search", players=3, games=2)
+
+
+def test_the_architecture_page_names_every_module_that_declares_studies():
+    """Its recipe "where to add a study" lists them; a new one must be added there."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "architecture.md").read_text()
+    for module in {study.run.__module__ for study in STUDIES.values()}:
+        assert f"`report/{module.rsplit('.', 1)[1]}.py`" in page, module

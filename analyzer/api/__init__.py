@@ -10,7 +10,7 @@ players, the deals and the seed), the table as a pandas DataFrame (``.to_frame()
 study's own result read through (``result.points_a``), an HTML view in a notebook with
 every 95% CI written ``x ± h``, and ``.plot()`` where the command draws a chart
 (:mod:`analyzer.api.study_functions`, made from the studies' declarations, and
-:mod:`analyzer.api.gin`, :mod:`analyzer.api.studies`, :mod:`analyzer.api.rummy`).
+:mod:`analyzer.api.gin` and :mod:`analyzer.api.studies`).
 
 Every argument is checked before any work, with the command line's ranges
 (:mod:`analyzer.core.limits`): seeds ``0 <= seed < 2**63``, ``deals`` and ``games``
@@ -35,10 +35,9 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 ['metric', 'mean', 'low', 'high', 'n']
 """
 
-from .arguments import policies, policy, rule_presets, rules
+from .arguments import policies, policy, rule_presets, rules, rummy_rules
 from .gin import advise, replay
 from .results import ChartedResult, Result
-from .rummy import rummy_games, rummy_rules, rummy_simulate, rummy_study
 from .studies import (
     how_to_discard,
     when_to_knock,
@@ -55,6 +54,9 @@ from .study_functions import (
     knock_sweep,
     panel_equilibrium,
     play_games,
+    rummy_games,
+    rummy_simulate,
+    rummy_study,
     simulate,
     tournament,
     variants,

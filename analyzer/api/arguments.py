@@ -19,6 +19,7 @@ from ..gin.model.policies import Policy, format_policy, parse_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import SearchPolicy, format_player
+from ..rummy.rules import RummyRules
 
 RulesLike = Rules | str
 PolicyLike = Policy | str
@@ -35,6 +36,20 @@ def rules(name: str = "standard", **fields: Any) -> Rules:
     """
     check_text(name, "name")
     return dataclasses.replace(resolve_rules(name), **fields)
+
+
+def rummy_rules(name: str = "standard", **fields: Any) -> RummyRules:
+    """The plain-rummy rules preset ``name`` with ``fields`` changed (validated).
+
+    >>> rummy_rules("seed004", players=3).max_run
+    4
+    """
+    from ..rummy.rules import PRESETS as RUMMY_PRESETS
+
+    check_text(name, "name")
+    if name not in RUMMY_PRESETS:
+        raise ValueError(f"unknown rules preset {name!r}; choose from {', '.join(RUMMY_PRESETS)}")
+    return RUMMY_PRESETS[name].replace(**fields)
 
 
 def policy(text: str = "basic", **fields: Any) -> Policy:

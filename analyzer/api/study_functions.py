@@ -13,16 +13,15 @@ from typing import Any
 import pandas as pd
 
 from ..core.limits import MAX_RAW_UNITS, check_count, check_float
-from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..gin.model.rules import Rules
 from ..gin.play.players import Player, chosen_player, format_player, player_field
 from ..report.study import (
+    GIN,
     POSITIONAL,
-    STUDIES,
     TWIN,
     Inputs,
     Kind,
     Param,
+    Rulebook,
     Study,
     check_presets,
     check_thresholds,
@@ -53,21 +52,60 @@ _ANNOTATIONS = {
 }
 
 
-def rules_name(given: str | Rules, chosen: Rules) -> str:
-    """How a title names the rules: the preset name given, the preset equal to a Rules
+def rules_name(given: object, chosen: Any, rulebook: Rulebook = GIN) -> str:
+    """How a title names the rules: the preset name given, the preset equal to a rules
     object, or ``custom``."""
     if isinstance(given, str):
         return given
-    return next((name for name, preset in RULE_PRESETS.items() if preset == chosen), "custom")
+    presets = rulebook.presets().items()
+    return next((name for name, preset in presets if preset == chosen), "custom")
 
 
-def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
+def _rules_of(rulebook: Rulebook, value: object) -> Any:
+    """Rules given as an object of ``rulebook``'s game or a preset name."""
+    if rulebook is GIN:
+        return chosen_rules(value)  # type: ignore[arg-type]
+    if isinstance(value, rulebook.rules_type()):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"rules must be a rules preset name or a {rulebook.rules_type().__name__} object, "
+            f"got {value!r}"
+        )
+    presets = rulebook.presets()
+    if value not in presets:
+        raise ValueError(f"unknown rules preset {value!r}; choose from {', '.join(presets)}")
+    return presets[value]
+
+
+def _policy_of(rulebook: Rulebook, value: object, name: str) -> Any:
+    """A policy of ``rulebook``'s game given as an object, a preset name or a string form."""
+    if rulebook is GIN:
+        return chosen_policy(value, name)  # type: ignore[arg-type]
+    if isinstance(value, rulebook.policy_type()):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a policy name, key=value items or a "
+            f"{rulebook.policy_type().__name__}, got {value!r}"
+        )
+    return rulebook.parse_policy(value)
+
+
+def _label(rulebook: Rulebook, given: object, chosen: Any) -> str:
+    """How a title names a policy: as given by name, else its string form."""
+    if rulebook is GIN:
+        return policy_label(given, chosen)
+    return given if isinstance(given, str) else rulebook.format_policy(chosen)
+
+
+def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, str | None]:
     """A parameter's value as the study takes it, and how a title names it."""
     if param.kind is Kind.OPPONENT and (value is None or value == TWIN):
         return None, TWIN
     if param.kind in (Kind.POLICY, Kind.OPPONENT):
-        chosen = chosen_policy(value, param.name)
-        return chosen, policy_label(value, chosen)
+        chosen = _policy_of(rulebook, value, param.name)
+        return chosen, _label(rulebook, value, chosen)
     if param.kind is Kind.FLAG:
         if not isinstance(value, bool):
             raise TypeError(f"{param.name} must be True or False, got {value!r}")
@@ -80,11 +118,13 @@ def _checked(param: Param, value: Any) -> tuple[Any, str | None]:
             return None, None
         seats = listed(value, param.name, "policies")
         return [
-            (policy_label(entry, chosen), chosen)
+            (_label(rulebook, entry, chosen), chosen)
             for index, entry in enumerate(seats)
-            for chosen in [chosen_policy(entry, f"{param.name}[{index}]")]
+            for chosen in [_policy_of(rulebook, entry, f"{param.name}[{index}]")]
         ], None
     if param.kind is Kind.COUNT:
+        if value is None and param.default is None:  # optional: the study's own default
+            return None, None
         return check_count(value, param.name, int(param.low), int(param.high)), None
     if param.kind is Kind.NUMBER:
         return check_float(value, param.name, param.low, param.high, low_open=True), None
@@ -118,31 +158,35 @@ def _labelled(entry: object, name: str) -> tuple[str, Player]:
 def study_signature(study: Study) -> inspect.Signature:
     """``(players..., rules="standard", *, other parameters..., seed=1, progress=None)``
     (no ``rules`` for a study that is not played under one set of rules)."""
-    players = [p for p in study.params if p.kind in POSITIONAL and not p.keyword_only]
+    players = [
+        p for p in study.params if (p.kind in POSITIONAL or p.argument) and not p.keyword_only
+    ]
     others = [p for p in study.params if p not in players]
     positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
     keyword = inspect.Parameter.KEYWORD_ONLY
+    book = study.rulebook
+    rules_annotation = f"str | {book.rules_type().__name__}"
+
+    def annotation(param: Param) -> str:
+        return _ANNOTATIONS[param.kind].replace("Policy", book.policy_type().__name__)
+
     return inspect.Signature(
         [
             *(
-                inspect.Parameter(
-                    p.name, positional, default=p.default, annotation=_ANNOTATIONS[p.kind]
-                )
+                inspect.Parameter(p.name, positional, default=p.default, annotation=annotation(p))
                 for p in players
             ),
             *(
                 [
                     inspect.Parameter(
-                        "rules", positional, default="standard", annotation="str | Rules"
+                        "rules", positional, default="standard", annotation=rules_annotation
                     )
                 ]
                 if study.rules
                 else []
             ),
             *(
-                inspect.Parameter(
-                    p.name, keyword, default=p.default, annotation=_ANNOTATIONS[p.kind]
-                )
+                inspect.Parameter(p.name, keyword, default=p.default, annotation=annotation(p))
                 for p in others
             ),
             *(
@@ -171,11 +215,12 @@ def study_function(study: Study) -> Callable[..., Result]:
         bound.apply_defaults()
         given = bound.arguments
         (seed,) = check_run(given["seed"], given["progress"])
-        the_rules = chosen_rules(given.get("rules", "standard"))
+        book = study.rulebook
+        the_rules = _rules_of(book, given["rules"]) if study.rules else None
         values: dict[str, Any] = {}
         labels: dict[str, str] = {}
         for param in study.params:
-            values[param.name], label = _checked(param, given[param.name])
+            values[param.name], label = _checked(param, given[param.name], book)
             if label is not None:
                 labels[param.name] = label
         keep_rows = given.get("keep_rows", False)
@@ -186,7 +231,7 @@ def study_function(study: Study) -> Callable[..., Result]:
         out = given.get("out")
         if out is not None and not isinstance(out, (str, os.PathLike)):
             raise TypeError(f"out must be a folder (a str or a Path) or None, got {out!r}")
-        name = rules_name(given.get("rules", "standard"), the_rules)
+        name = rules_name(given.get("rules", "standard"), the_rules, book)
         inputs = Inputs(
             the_rules,
             name,
@@ -241,15 +286,7 @@ def study_function(study: Study) -> Callable[..., Result]:
 
 
 def _functions() -> dict[str, Callable[..., Result]]:
-    from ..report import (  # noqa: F401  (they register their studies)
-        discard_fit_study,
-        equilibrium_studies,
-        equity_study,
-        exact_study,
-        knock_studies,
-        play_studies,
-        survey_studies,
-    )
+    from ..report.registry import STUDIES
 
     return {study.function_name: study_function(study) for study in STUDIES.values()}
 

@@ -15,8 +15,9 @@ from ..core.limits import MAX_JOBS, MAX_UNITS, SEED_MAX
 from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..gin.model.rules import Rules, ranges_text, resolve_rules
+from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import Player, SearchPolicy, parse_player, player_field
+from ..report.study import GIN, Rulebook
 
 #: A click command (or the function an option decorator wraps).
 F = TypeVar("F", bound=Callable[..., Any])
@@ -65,17 +66,26 @@ def rules_preset_option(presets: Iterable[str] = RULE_PRESETS) -> Callable[[F], 
     )
 
 
-def rules_options(function: F) -> F:
-    """``--rules PRESET`` and repeatable ``--set field=value``."""
-    function = click.option(
-        "--set",
-        "overrides",
-        multiple=True,
-        metavar="FIELD=VALUE",
-        help="Override one rule field (repeatable), e.g. knock_limit=7; "
-        f"ranges: {ranges_text()}; flags yes/no.",
-    )(function)
-    return rules_preset_option()(function)
+def rules_options_of(rulebook: Rulebook) -> Callable[[F], F]:
+    """``--rules PRESET`` (one of ``rulebook``'s presets) and repeatable ``--set
+    field=value``."""
+
+    def decorate(function: F) -> F:
+        function = click.option(
+            "--set",
+            "overrides",
+            multiple=True,
+            metavar="FIELD=VALUE",
+            help=f"Override one rule field (repeatable), e.g. {rulebook.set_example}; "
+            f"ranges: {rulebook.ranges()}; flags yes/no.",
+        )(function)
+        return rules_preset_option(rulebook.presets())(function)
+
+    return decorate
+
+
+#: ``--rules PRESET`` and ``--set`` of gin's rules.
+rules_options = rules_options_of(GIN)
 
 
 def policy_options(function: F) -> F:

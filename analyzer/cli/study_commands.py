@@ -12,7 +12,17 @@ import click
 from ..core.limits import MAX_LISTED_PLAYERS
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..report.study import TWIN, Inputs, Kind, Param, Study, check_presets, check_thresholds
+from ..report.study import (
+    GIN,
+    TWIN,
+    Inputs,
+    Kind,
+    Param,
+    Rulebook,
+    Study,
+    check_presets,
+    check_thresholds,
+)
 from ..report.text import rules_text
 from .files import check_raw_count, out_option, raw_option, write_raw
 from .inputs import (
@@ -21,8 +31,8 @@ from .inputs import (
     get_player,
     get_players,
     get_policy,
-    get_rules,
-    rules_options,
+    rules_options_of,
+    split_player_list,
 )
 from .output import format_options, save_chart, save_tables, show_result
 from .progress import progress_bar
@@ -61,20 +71,26 @@ class ThresholdList(click.ParamType):
 
 #: What the help adds for each kind of parameter.
 _KIND_HELP = {
-    Kind.POLICY: " A preset or a policy string (analyzer policies).",
-    Kind.OPPONENT: " A preset or a policy string (analyzer policies).",
     Kind.PLAYER: (
         f" A preset, draw=..,discard=..,knock=.. ({policy_ranges_text()}), or the search "
         "player search[,budget=..,rollout=..,model=..] (a model or rollout that is no preset "
         "in parentheses: model=(expert,knock=gin))."
     ),
     Kind.PLAYERS: f" Comma-separated, at most {MAX_LISTED_PLAYERS}.",
-    Kind.SEATS: " Comma-separated presets or policy strings.",
     Kind.PRESETS: f" Comma-separated: {', '.join(RULE_PRESETS)}.",
 }
 
 
-def _option(param: Param) -> Any:
+def _kind_help(param: Param, rulebook: Rulebook) -> str:
+    """What the help adds for the kind of ``param``."""
+    if param.kind in (Kind.POLICY, Kind.OPPONENT):
+        return f" {rulebook.policy_help().capitalize()}."
+    if param.kind is Kind.SEATS:
+        return f" Comma-separated, each {rulebook.policy_help()}."
+    return _KIND_HELP.get(param.kind, "")
+
+
+def _option(param: Param, rulebook: Rulebook) -> Any:
     """The click option of one declared parameter."""
     settings: dict[str, Any] = {"default": param.default}
     if param.kind is Kind.COUNT:
@@ -90,15 +106,34 @@ def _option(param: Param) -> Any:
         settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)
     elif param.kind is Kind.FLAG:
         settings["is_flag"] = True
+        if param.default:  # a flag on by default: --name/--no-name
+            flag = param.flag
+            return click.option(
+                f"{flag}/--no-{flag[2:]}",
+                param.name,
+                default=True,
+                show_default=True,
+                help=param.help,
+            )
     elif param.kind in (Kind.PLAYERS, Kind.PRESETS) and param.default is not None:
         settings["default"] = ",".join(param.default)
     # a parameter that says it is "as --a" is not told the same kinds again
-    help_text = param.help + ("" if "(as --" in param.help else _KIND_HELP.get(param.kind, ""))
+    help_text = param.help + ("" if "(as --" in param.help else _kind_help(param, rulebook))
     if param.argument:
         return click.argument(
             param.name, metavar=f"[{param.name.upper()}]", required=False, **settings
         )
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
+
+
+def _policy(rulebook: Rulebook, text: str) -> Any:
+    """A policy of ``rulebook``'s game, or the command fails with one line."""
+    if rulebook is GIN:
+        return get_policy(text)  # which says where the search player plays instead
+    try:
+        return rulebook.parse_policy(text)
+    except ValueError as error:
+        fail(str(error))
 
 
 def _inputs(
@@ -117,12 +152,14 @@ def _inputs(
         if param.kind is Kind.OPPONENT and value == TWIN:
             values[param.name], labels[param.name] = None, TWIN
         elif param.kind in (Kind.POLICY, Kind.OPPONENT):
-            values[param.name], labels[param.name] = get_policy(value), value
+            values[param.name], labels[param.name] = _policy(study.rulebook, value), value
         elif param.kind is Kind.PLAYER:
             values[param.name], labels[param.name] = get_player(value), value
         elif param.kind is Kind.SEATS:
-            names = None if value is None else [name.strip() for name in value.split(",")]
-            values[param.name] = None if names is None else [(n, get_policy(n)) for n in names]
+            names = None if value is None else split_player_list(value)
+            values[param.name] = (
+                None if names is None else [(n, _policy(study.rulebook, n)) for n in names]
+            )
         elif param.kind is Kind.PLAYERS:
             values[param.name] = None if value is None else get_players(value, param.flag)
         elif param.kind is Kind.PRESETS:
@@ -136,7 +173,10 @@ def _inputs(
             values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
     if study.rows is not None:
         check_raw_count(raw, values[study.rows], f"{study.rows}")
-    rules = get_rules(preset, overrides)
+    try:
+        rules = study.rulebook.resolve(preset, overrides) if study.rules else None
+    except ValueError as error:
+        fail(str(error))
     return Inputs(
         rules,
         rules_text(preset, overrides),
@@ -172,24 +212,26 @@ def study_command(study: Study) -> click.Command:
         if raw is not None and checkpoint is not None:
             fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
         set_jobs(jobs)
-        total = None if study.rows is None else inputs[study.rows]
+        counted = study.counted
+        total = None if counted is None else inputs[counted]
         with run_checkpoint(checkpoint, resume, study.identity(inputs)) as saved:
             try:
                 with progress_bar(total, study.unit, no_progress, study.step) as update:
                     answer = study.run(inputs, update, scheduler)
             except KeyboardInterrupt:
-                if not study.checkpoint and study.rows is None:
+                if not study.checkpoint and counted is None:
                     raise
                 nothing = None
-                if study.rows is not None:  # stopped before its first chunk finished
-                    nothing = {study.rows: 0, f"requested_{study.rows}": total, "seed": seed}
+                if counted is not None:  # stopped before its first chunk finished
+                    nothing = {counted: 0, f"requested_{counted}": total, "seed": seed}
                 interrupted(fmt == "json", nothing, saved)
             except ValueError as error:
                 fail(str(error))
         if answer.stopped is None:
             write_raw(answer.rows, raw)
         chart = answer.chart
-        if out is not None and not study.writes_out:  # else the study wrote its own files
+        # a stopped run writes nothing; a study that writes_out wrote its own files
+        if out is not None and not study.writes_out and answer.stopped is None:
             if chart is not None:
                 save_chart(
                     out,
@@ -238,26 +280,17 @@ def study_command(study: Study) -> click.Command:
     if study.rows is not None:
         decorated = raw_option(decorated)
     for param in reversed(study.params):
-        decorated = _option(param)(decorated)
+        decorated = _option(param, study.rulebook)(decorated)
     if study.rules:
-        decorated = rules_options(decorated)
-    made = click.command(study.name)(decorated)
+        decorated = rules_options_of(study.rulebook)(decorated)
+    made = click.command(study.name.split()[-1])(decorated)  # "rummy simulate": simulate
     (seed,) = [option for option in made.params if option.name == "seed"]
     seed.default = study.seed
     return made
 
 
 def _commands() -> dict[str, click.Command]:
-    from ..report import (  # noqa: F401  (they register their studies)
-        discard_fit_study,
-        equilibrium_studies,
-        equity_study,
-        exact_study,
-        knock_studies,
-        play_studies,
-        survey_studies,
-    )
-    from ..report.study import STUDIES
+    from ..report.registry import STUDIES
 
     return {name: study_command(study) for name, study in STUDIES.items()}
 

@@ -23,7 +23,6 @@ import pandas as pd
 
 from ..core.limits import MAX_UNITS, check_int
 from ..core.progress import Progress
-from ..gin.model.rules import Rules
 
 
 class Kind(enum.Enum):
@@ -55,6 +54,64 @@ class Kind(enum.Enum):
     SEATS = "seats"
     """Policies, one per seat, a policy any number of times (comma-separated on the
     command line); the study gets ``(name, policy)`` pairs, or ``None`` when not given."""
+
+
+class Rulebook:
+    """How one game's rules and policies are named and read, for both doors: gin
+    (:data:`GIN`) or plain rummy (:data:`RUMMY`)."""
+
+    def __init__(self, game: str, set_example: str) -> None:
+        self.game = game
+        self.set_example = set_example
+        """A ``--set`` example for the help (``knock_limit=7``)."""
+
+    def _modules(self) -> tuple[Any, Any]:
+        if self.game == "gin":
+            from ..gin.model import policies, rules
+        else:
+            from ..rummy import policies, rules  # type: ignore[no-redef]
+        return rules, policies
+
+    def presets(self) -> Mapping[str, Any]:
+        """The rules presets, by name."""
+        return self._modules()[0].PRESETS
+
+    def resolve(self, preset: str, overrides: Sequence[str]) -> Any:
+        """The rules ``preset`` with ``field=value`` ``overrides``; ``ValueError`` for an
+        unknown name or a bad value."""
+        return self._modules()[0].resolve_rules(preset, overrides)
+
+    def rules_type(self) -> type:
+        rules = self._modules()[0]
+        return rules.Rules if self.game == "gin" else rules.RummyRules
+
+    def ranges(self) -> str:
+        """The rules fields' ranges, for ``--set``'s help: ``knock_limit 0-10, ...``."""
+        ranges = self._modules()[0].INT_RANGES.items()
+        return ", ".join(f"{name} {low}-{high}" for name, (low, high) in ranges)
+
+    def parse_policy(self, text: str) -> Any:
+        """A policy from a preset name or a string form; ``ValueError`` else."""
+        return self._modules()[1].parse_policy(text)
+
+    def policy_type(self) -> type:
+        policies = self._modules()[1]
+        return policies.Policy if self.game == "gin" else policies.RummyPolicy
+
+    def policy_help(self) -> str:
+        """How the command line gives a policy, for ``--help``."""
+        if self.game == "gin":
+            return "a preset or a policy string (analyzer policies)"
+        names = ", ".join(self._modules()[1].PRESETS)
+        return f"a preset ({names}), key=value items, or a preset followed by key=value items"
+
+    def format_policy(self, policy: Any) -> str:
+        """A policy's full string form (parsed back by :meth:`parse_policy`)."""
+        return self._modules()[1].format_policy(policy)
+
+
+GIN = Rulebook("gin", "knock_limit=7")
+RUMMY = Rulebook("rummy", "max_run=4")
 
 
 #: The kinds a notebook function takes as positional arguments, before ``rules``.
@@ -96,7 +153,8 @@ class Inputs:
     :class:`~analyzer.gin.model.policies.Policy` for a policy, ``None`` for the twin)
     and how a title names each player."""
 
-    rules: Rules
+    rules: Any
+    """The game's rules (:class:`~analyzer.gin.model.rules.Rules` for gin)."""
     rules_name: str
     """How a title names the rules: ``standard``, ``standard with knock_limit=7``."""
     preset: str
@@ -207,6 +265,8 @@ class Study:
     """What ``--out`` writes (None: the command has no ``--out``)."""
     rules: bool = True
     """Whether the study plays under one set of rules (``--rules``/``--set``, ``rules``)."""
+    rulebook: Rulebook = GIN
+    """The game whose rules and policies the study takes."""
     scheduler: bool = True
     """Whether its chunks can run on a Dask cluster (``--scheduler``)."""
     checkpoint: bool = False
@@ -219,12 +279,20 @@ class Study:
     rows: str | None = None
     """The count parameter of the rows the study can keep (``--raw FILE``, ``keep_rows``;
     at most :data:`~analyzer.core.limits.MAX_RAW_UNITS`); None: it keeps none."""
+    count: str | None = None
+    """The count parameter the progress bar totals and a stopped run's JSON names
+    (``requested_<count>``), when the study keeps no rows (else :attr:`rows`)."""
     function: str = ""
     """The notebook function's name, when it is not the command's with ``_``."""
 
     @property
     def function_name(self) -> str:
-        return self.function or self.name.replace("-", "_")
+        return self.function or self.name.replace("-", "_").replace(" ", "_")
+
+    @property
+    def counted(self) -> str | None:
+        """The count parameter of the units the run reports (None: it announces them)."""
+        return self.count or self.rows
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -240,11 +308,13 @@ class Study:
         for param in self.params:
             value = inputs[param.name]
             if param.kind in (Kind.POLICY, Kind.OPPONENT):
-                value = TWIN if value is None else format_policy(value)
+                value = TWIN if value is None else self.rulebook.format_policy(value)
             elif param.kind is Kind.PLAYER:
                 value = format_policy(value) if isinstance(value, Policy) else format_player(value)
             elif param.kind is Kind.SEATS:
-                value = None if value is None else [format_policy(p) for _, p in value]
+                value = (
+                    None if value is None else [self.rulebook.format_policy(p) for _, p in value]
+                )
             elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
                 value = list(value)
             elif param.kind is Kind.PLAYERS:
@@ -281,7 +351,7 @@ def check_thresholds(values: Sequence[int]) -> list[int]:
     return chosen
 
 
-#: Every study, by command name (filled by :mod:`analyzer.report.knock_studies`).
+#: Every study, by command name (filled by the modules :mod:`analyzer.report.registry` imports).
 STUDIES: dict[str, Study] = {}
 
 

@@ -141,7 +141,7 @@ COMMANDS = {
         option("--seed", NUMBERS),
         option("--players", NUMBERS),
         option("--json", st.none()),
-        option("--games", st.none()),
+        option("--rotate", st.none()),
         option("--no-rotate", st.none()),
         option(
             "--set",
@@ -200,7 +200,7 @@ def command_lines(draw):
         name, values = draw(st.sampled_from(choices))
         value = draw(values)
         args += [name] if value is None else [name, value]
-    count = "--games" if command == "games" else "--deals"  # rummy's --games is a flag
+    count = "--games" if command == "games" else "--deals"
     if count not in args and command != "replay":
         args += [count, "2"]
     return args

@@ -426,7 +426,7 @@ CHUNK = 1 << 14  # analyzer.rummy.simulate.DEFAULT_CHUNK
 
 
 def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
-    from analyzer.cli import rummy
+    from analyzer.cli import study_commands as rummy
 
     monkeypatch.setattr(rummy, "progress_bar", StopAfter(2))
     result = run("rummy", "simulate", "--deals", 3 * CHUNK, "--json", "--seed", 4, "--out", "out")
@@ -445,10 +445,10 @@ def test_stopped_rummy_simulate_is_marked_partial(monkeypatch, tmp_path):
 
 @pytest.mark.slow
 def test_stopped_rummy_games_are_marked_partial(monkeypatch):
-    from analyzer.cli import rummy
+    from analyzer.cli import study_commands as rummy
 
     monkeypatch.setattr(rummy, "progress_bar", StopAfter(1))
-    result = run("rummy", "simulate", "--games", "--deals", 5000, "--json")
+    result = run("rummy", "games", "--games", 5000, "--json")
     assert result.exit_code == 130
     data = json.loads(result.stdout)
     assert data["interrupted"] is True and data["requested_games"] == 5000

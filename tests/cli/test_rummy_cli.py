@@ -41,7 +41,7 @@ def test_simulate_json_and_out(tmp_path):
         str(tmp_path),
     )
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)  # "wrote ..." goes to stderr
     assert data["rules"]["players"] == 3
     assert data["rules"]["max_run"] == 4
     assert data["rules"]["reshuffle"] is True
@@ -73,12 +73,12 @@ def test_simulate_csv_and_the_default_seed_is_one():
     )
 
 
-def test_simulate_games():
-    result = run("simulate", "--games", "--deals", "40", "--set", "target=150", "--a", "hold6")
+def test_games():
+    result = run("games", "--games", "40", "--set", "target=150", "--a", "hold6")
     assert result.exit_code == 0, result.output
     assert "40 games to 150 points · seed 1" in result.output.splitlines()[0]
     assert "finished:       100.0% of games reached 150" in result.output
-    data = json.loads(run("simulate", "--games", "--deals", "40", "--format", "json").output)
+    data = json.loads(run("games", "--games", "40", "--format", "json").output)
     wins = [w["mean"] for w in data["player_game_win_rate"]]
     assert sum(wins) == 1.0
 
@@ -103,7 +103,7 @@ def test_simulate_is_reproducible():
         (["simulate", "--b", "meld=later"], "policy meld must be one of asap, hold"),
         (["simulate", "--players", "3", "--policies", "simple,simple"], "lists 2 policies for 3"),
         (["simulate", "--format", "xml"], "'xml' is not one of 'table', 'csv', 'json'"),
-        (["study", "nothing"], "unknown study 'nothing'"),
+        (["study", "nothing"], "'nothing' is not one of 'meld-or-hold', 'players'"),
         (["study", "all", "--deals", "10"], "give --out DIR"),
         (["study", "players", "--seed", "-1"], "-1 is not in the range 0<=x<="),
     ],
