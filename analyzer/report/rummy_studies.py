@@ -113,7 +113,6 @@ def _answer(inputs: Inputs, result: HandResult | GameResult, count: str) -> Answ
             ("finished", f"{result.finished_rate.mean:.1%} of games reached {result.target}"),
         ]
         size = f"{result.games:,} games to {result.target} points"
-    leader = int(rows["win_rate"].idxmax())
     if isinstance(result, HandResult) and result.margin is not None:
         margin = plus_minus(abs(result.margin.mean), result.margin.half_width)
         significant = result.margin.low > 0 or result.margin.high < 0
@@ -123,7 +122,7 @@ def _answer(inputs: Inputs, result: HandResult | GameResult, count: str) -> Answ
             f"({rows.at[1, 'policy']})" + ("." if significant else ": no significant edge.")
         )
     else:
-        verdict = f"Player {leader} ({rows.at[leader, 'policy']}) wins the most: {won[leader]}."
+        verdict = _most_wins_verdict(rows, won)
     defaults = RummyRules()
     changed = [f"{k}={v}" for k, v in result.rules.describe().items() if v != getattr(defaults, k)]
     files: dict[str, pd.DataFrame | bytes] = {}
@@ -154,6 +153,24 @@ def _answer(inputs: Inputs, result: HandResult | GameResult, count: str) -> Answ
         files=files,
         rows=result.rows if isinstance(result, HandResult) else None,
         stopped={**data, f"requested_{count}": inputs[count]} if result.interrupted else None,
+    )
+
+
+def _most_wins_verdict(rows: pd.DataFrame, won: list[str]) -> str:
+    """Who wins the most, when the leader's 95% CI lies above the runner-up's (a
+    conservative test: the runs keep no paired difference); else that it is too close to
+    call between the two."""
+    leader, second = (
+        int(j) for j in rows["win_rate"].sort_values(ascending=False, kind="stable").index[:2]
+    )
+
+    def who(j: int) -> str:
+        return f"player {j} ({rows.at[j, 'policy']})"
+
+    if rows.at[leader, "win_low"] > rows.at[second, "win_high"]:
+        return f"{who(leader).capitalize()} wins the most: {won[leader]}."
+    return (
+        f"Too close to call between {who(leader)}, {won[leader]}, and {who(second)}, {won[second]}."
     )
 
 

@@ -143,3 +143,24 @@ def test_study_all_writes_the_report(tmp_path):
 def test_help_has_examples():
     for command in ("simulate", "study"):
         assert "Example" in run(command, "--help").output
+
+
+def test_the_games_verdict_names_a_winner_only_when_its_lead_is_clear():
+    from analyzer.report.rummy_studies import _most_wins_verdict
+
+    rows = pd.DataFrame(
+        {
+            "policy": ["simple", "hold6", "keeper"],
+            "win_rate": [0.30, 0.45, 0.25],
+            "win_low": [0.25, 0.40, 0.20],
+            "win_high": [0.35, 0.50, 0.30],
+        }
+    )
+    won = ["30%", "45%", "25%"]
+    assert _most_wins_verdict(rows, won) == "Player 1 (hold6) wins the most: 45%."
+    rows.loc[0, "win_high"] = 0.41  # the runner-up's interval reaches the leader's
+    assert _most_wins_verdict(rows, won) == (
+        "Too close to call between player 1 (hold6), 45%, and player 0 (simple), 30%."
+    )
+    printed = run("games", "--games", "20", "--seed", "3").output.splitlines()[-1]
+    assert printed.startswith(("Too close to call", "Player"))
