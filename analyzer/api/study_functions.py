@@ -168,7 +168,9 @@ def study_signature(study: Study) -> inspect.Signature:
     rules_annotation = f"str | {book.rules_type().__name__}"
 
     def annotation(param: Param) -> str:
-        return _ANNOTATIONS[param.kind].replace("Policy", book.policy_type().__name__)
+        written = _ANNOTATIONS[param.kind].replace("Policy", book.policy_type().__name__)
+        optional = param.default is None and not written.endswith("None")
+        return written + (" | None" if optional else "")
 
     return inspect.Signature(
         [
