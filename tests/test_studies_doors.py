@@ -158,6 +158,12 @@ def test_games_of_three_take_seats_from_both_doors():
     assert len(result.rows) == 30
     with pytest.raises(ValueError, match="search player plays two-player games only"):
         az.play_games("search", players=3, games=2)
+    with pytest.raises(ValueError, match="search player plays two-player games only"):
+        az.play_games(players=3, policies=["basic", "search,budget=4", "basic"], games=2)
+    seats = ["--players", "3", "--policies", "basic,search,budget=4,basic,knock=7", "--games", "2"]
+    printed = CliRunner().invoke(cli, ["games", *seats])
+    assert printed.exit_code == 2
+    assert "'search,budget=4': the search player plays two-player games only" in printed.output
 
 
 def test_the_architecture_page_names_every_module_that_declares_studies():

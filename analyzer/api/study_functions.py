@@ -96,7 +96,7 @@ def _label(rulebook: Rulebook, given: object, chosen: Any) -> str:
     """How a title names a policy: as given by name, else its string form."""
     if rulebook is GIN:
         return policy_label(given, chosen)
-    return given if isinstance(given, str) else rulebook.format_policy(chosen)
+    return given if isinstance(given, str) else rulebook.format_player(chosen)
 
 
 def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, str | None]:
@@ -117,6 +117,9 @@ def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, s
         if value is None:
             return None, None
         seats = listed(value, param.name, "policies")
+        # gin's seats take the search player too, for the study to say where it plays
+        if rulebook is GIN:
+            return [_labelled(entry, f"{param.name}[{i}]") for i, entry in enumerate(seats)], None
         return [
             (_label(rulebook, entry, chosen), chosen)
             for index, entry in enumerate(seats)

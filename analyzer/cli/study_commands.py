@@ -5,6 +5,7 @@ writes its chart with ``--out`` and prints its answer."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import click
@@ -157,9 +158,9 @@ def _inputs(
             values[param.name], labels[param.name] = get_player(value), value
         elif param.kind is Kind.SEATS:
             names = None if value is None else split_player_list(value)
-            values[param.name] = (
-                None if names is None else [(n, _policy(study.rulebook, n)) for n in names]
-            )
+            # gin's seats take the search player too, for the study to say where it plays
+            seat = get_player if study.rulebook is GIN else partial(_policy, study.rulebook)
+            values[param.name] = None if names is None else [(n, seat(n)) for n in names]
         elif param.kind is Kind.PLAYERS:
             values[param.name] = None if value is None else get_players(value, param.flag)
         elif param.kind is Kind.PRESETS:

@@ -105,9 +105,15 @@ class Rulebook:
         names = ", ".join(self._modules()[1].PRESETS)
         return f"a preset ({names}), key=value items, or a preset followed by key=value items"
 
-    def format_policy(self, policy: Any) -> str:
-        """A policy's full string form (parsed back by :meth:`parse_policy`)."""
-        return self._modules()[1].format_policy(policy)
+    def format_player(self, player: Any) -> str:
+        """A player's full string form: a policy's every field (parsed back by
+        :meth:`parse_policy`), or the search player's parts."""
+        if self.game == "gin":
+            from ..gin.play.players import SearchPolicy, format_player
+
+            if isinstance(player, SearchPolicy):
+                return format_player(player)
+        return self._modules()[1].format_policy(player)
 
 
 GIN = Rulebook("gin", "knock_limit=7")
@@ -299,22 +305,18 @@ class Study:
 
     def identity(self, inputs: Inputs) -> dict[str, Any]:
         """What makes two runs the same run (a checkpoint belongs to one)."""
-        from ..gin.model.policies import Policy, format_policy
-        from ..gin.play.players import format_player
-
+        written = self.rulebook.format_player
         values: dict[str, Any] = {"command": self.name}
         if self.rules:
             values["rules"] = inputs.rules.describe()
         for param in self.params:
             value = inputs[param.name]
             if param.kind in (Kind.POLICY, Kind.OPPONENT):
-                value = TWIN if value is None else self.rulebook.format_policy(value)
+                value = TWIN if value is None else written(value)
             elif param.kind is Kind.PLAYER:
-                value = format_policy(value) if isinstance(value, Policy) else format_player(value)
+                value = written(value)
             elif param.kind is Kind.SEATS:
-                value = (
-                    None if value is None else [self.rulebook.format_policy(p) for _, p in value]
-                )
+                value = None if value is None else [written(player) for _, player in value]
             elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
                 value = list(value)
             elif param.kind is Kind.PLAYERS:
