@@ -320,6 +320,9 @@ def test_sigkill_mid_write_leaves_the_old_file_or_none(tmp_path):
 #: write, with EFBIG instead of ENOSPC), then runs the command line.
 LIMITED = """
     import resource, signal, sys
+    # matplotlib's one-time font cache (written on its first use on a machine) before the
+    # disk fills: the run under test is the analyzer's writing, not matplotlib's setup
+    import matplotlib.font_manager
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, as a full disk's ENOSPC
     resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
     {setup}
