@@ -319,9 +319,11 @@ def test_sigkill_mid_write_leaves_the_old_file_or_none(tmp_path):
 #: A driver that limits the size of every file it writes (the way a full disk stops a
 #: write, with EFBIG instead of ENOSPC), then runs the command line.
 LIMITED = """
-    import resource, signal, sys
-    # matplotlib's one-time font cache (written on its first use on a machine) before the
-    # disk fills: the run under test is the analyzer's writing, not matplotlib's setup
+    import os, resource, signal, sys
+    # matplotlib's one-time font cache, written before the disk fills into a folder of the
+    # test's own (not the home's, which other runs share): the run under test is the
+    # analyzer's writing, not matplotlib's setup
+    os.environ["MPLCONFIGDIR"] = os.path.abspath("matplotlib-config")
     import matplotlib.font_manager
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG, as a full disk's ENOSPC
     resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
