@@ -20,6 +20,7 @@ from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import SearchPolicy, format_player
 from ..rummy.rules import RummyRules
+from ..rummy.rules import resolve_rules as resolve_rummy_rules
 
 RulesLike = Rules | str
 PolicyLike = Policy | str
@@ -44,12 +45,8 @@ def rummy_rules(name: str = "standard", **fields: Any) -> RummyRules:
     >>> rummy_rules("seed004", players=3).max_run
     4
     """
-    from ..rummy.rules import PRESETS as RUMMY_PRESETS
-
     check_text(name, "name")
-    if name not in RUMMY_PRESETS:
-        raise ValueError(f"unknown rules preset {name!r}; choose from {', '.join(RUMMY_PRESETS)}")
-    return RUMMY_PRESETS[name].replace(**fields)
+    return resolve_rummy_rules(name).replace(**fields)
 
 
 def policy(text: str = "basic", **fields: Any) -> Policy:

@@ -29,7 +29,6 @@ from ..report.study import (
 from .arguments import (
     check_run,
     chosen_policy,
-    chosen_rules,
     listed,
     policy_label,
     progress_to,
@@ -63,8 +62,6 @@ def rules_name(given: object, chosen: Any, rulebook: Rulebook = GIN) -> str:
 
 def _rules_of(rulebook: Rulebook, value: object) -> Any:
     """Rules given as an object of ``rulebook``'s game or a preset name."""
-    if rulebook is GIN:
-        return chosen_rules(value)  # type: ignore[arg-type]
     if isinstance(value, rulebook.rules_type()):
         return value
     if not isinstance(value, str):
@@ -72,10 +69,7 @@ def _rules_of(rulebook: Rulebook, value: object) -> Any:
             f"rules must be a rules preset name or a {rulebook.rules_type().__name__} object, "
             f"got {value!r}"
         )
-    presets = rulebook.presets()
-    if value not in presets:
-        raise ValueError(f"unknown rules preset {value!r}; choose from {', '.join(presets)}")
-    return presets[value]
+    return rulebook.resolve(value, ())
 
 
 def _policy_of(rulebook: Rulebook, value: object, name: str) -> Any:

@@ -19,7 +19,7 @@ from ..core.limits import (
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.play.players import format_player, rollout_policy
-from ..report.play_studies import player_form
+from ..report.study import GIN
 from ..report.text import plus_minus, rules_text, table_lines, title_text
 from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_rules, rules_options
 from .output import echo_json, format_options, show_result
@@ -269,7 +269,7 @@ def advise_command(
         )
     models = {
         "opponent_model": format_player(theirs),
-        "opponent_policy": player_form(theirs),
+        "opponent_policy": GIN.format_player(theirs),
         "own_policy": format_player(mine),
     }
     difference = None if check is None else model_difference(advice, check, cross_check)

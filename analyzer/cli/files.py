@@ -114,11 +114,11 @@ def out_option(
     )
 
 
-def check_raw_count(raw: str | None, count: int, unit: str, option: str = "--raw") -> None:
-    """Refuse ``option`` (which keeps every row) for runs whose rows would not fit the
+def check_raw_count(raw: str | None, count: int, unit: str) -> None:
+    """Refuse ``--raw`` (which keeps every row) for runs whose rows would not fit the
     stated memory."""
     if raw is not None and count > MAX_RAW_UNITS:
-        fail(f"{option} keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, got {count:,}")
+        fail(f"--raw keeps every row in memory: at most {MAX_RAW_UNITS:,} {unit}, got {count:,}")
 
 
 def write_raw(frame: Any, path: str | None) -> None:

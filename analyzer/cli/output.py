@@ -24,7 +24,6 @@ from ..report.text import (
     table_lines,
     wrapped,
 )
-from .files import out_option
 from .inputs import F
 
 
@@ -130,15 +129,6 @@ def format_options(function: F) -> F:
             help="Terminal output format.",
         )(run),
     )
-
-
-def output_options(function: F) -> F:
-    """``--out DIR`` and ``--format table|csv|json`` (``--json``)."""
-    function = format_options(function)
-    return out_option(
-        "Write the table (CSV) and chart (PNG) into this folder (checked writable before the "
-        "run; default: write nothing)."
-    )(function)
 
 
 def save_chart(

@@ -173,7 +173,7 @@ def _inputs(
         else:
             values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
     if study.rows is not None:
-        check_raw_count(raw, values[study.rows], f"{study.rows}")
+        check_raw_count(raw, values[study.rows], study.rows)
     try:
         rules = study.rulebook.resolve(preset, overrides) if study.rules else None
     except ValueError as error:
@@ -249,18 +249,17 @@ def study_command(study: Study) -> click.Command:
             else:
                 save_tables(out, answer.files)
         shown = answer.frame if answer.raw is None else answer.raw
+        if answer.stopped is None or fmt == "table":  # a stopped run's JSON is its own
+            show_result(
+                fmt,
+                answer.title,
+                answer.body,
+                answer.verdict,
+                raw=answer.data if fmt == "json" and answer.data is not None else shown,
+                notes=answer.notes,
+            )
         if answer.stopped is not None:
-            if fmt == "table":
-                show_result(fmt, answer.title, answer.body, answer.verdict, notes=answer.notes)
             interrupted(fmt == "json", dict(answer.stopped), saved)
-        show_result(
-            fmt,
-            answer.title,
-            answer.body,
-            answer.verdict,
-            raw=answer.data if fmt == "json" and answer.data is not None else shown,
-            notes=answer.notes,
-        )
 
     examples = "\n".join(f"  {line}" for line in study.examples)
     command.__doc__ = f"{study.summary}\n\n{study.description}\n\n\b\nExample:\n{examples}\n"

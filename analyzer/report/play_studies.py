@@ -10,19 +10,12 @@ import pandas as pd
 
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS
 from ..core.progress import Progress
-from ..gin.model.policies import Policy, format_policy
 from ..gin.play.players import Player, SearchPolicy, format_player
-from .study import Answer, Inputs, Kind, Param, Study, register
+from .study import GIN, Answer, Inputs, Kind, Param, Study, register
 from .text import bracket_text, estimate_text, label_lines, table_lines, title_text
 
 if TYPE_CHECKING:
     from ..core.stats import Estimate
-
-
-def player_form(player: Player) -> str:
-    """The full string form of a player: a policy's every field
-    (:func:`analyzer.gin.model.policies.format_policy`), or the search player's parts."""
-    return format_policy(player) if isinstance(player, Policy) else format_player(player)
 
 
 def _run_summary(inputs: Inputs, a: Player, b: Player) -> dict[str, Any]:
@@ -31,8 +24,8 @@ def _run_summary(inputs: Inputs, a: Player, b: Player) -> dict[str, Any]:
         "seed": inputs.seed,
         "rules": " ".join([inputs.preset, *inputs.overrides]),
         "rules_fields": inputs.rules.describe(),
-        "policy_a": player_form(a),
-        "policy_b": player_form(b),
+        "policy_a": GIN.format_player(a),
+        "policy_b": GIN.format_player(b),
     }
 
 
