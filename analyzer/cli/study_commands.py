@@ -106,7 +106,6 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
     elif param.kind is Kind.NUMBER:
         settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)
     elif param.kind is Kind.FLAG:
-        settings["is_flag"] = True
         if param.default:  # a flag on by default: --name/--no-name
             flag = param.flag
             return click.option(
@@ -116,6 +115,7 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
                 show_default=True,
                 help=param.help,
             )
+        settings["is_flag"] = True
     elif param.kind in (Kind.PLAYERS, Kind.PRESETS) and param.default is not None:
         settings["default"] = ",".join(param.default)
     # a parameter that says it is "as --a" is not told the same kinds again
