@@ -36,7 +36,8 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
     command = STUDY_COMMANDS[name]
     options = {p.name: p for p in command.params}
     extra = {"checkpoint", "resume"} if study.checkpoint else set()
-    extra |= {"preset", "overrides"} if study.rules else set()
+    extra |= {"preset"} if study.rules else set()
+    extra |= {"overrides"} if study.rules and not study.presets_only else set()
     extra |= {"scheduler"} if study.scheduler else set()
     extra |= {"out"} if study.out_help is not None else set()
     extra |= {"raw"} if study.rows is not None else set()

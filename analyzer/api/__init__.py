@@ -10,7 +10,8 @@ players, the deals and the seed), the table as a pandas DataFrame (``.to_frame()
 study's own result read through (``result.points_a``), an HTML view in a notebook with
 every 95% CI written ``x ± h``, and ``.plot()`` where the command draws a chart
 (:mod:`analyzer.api.study_functions`, made from the studies' declarations, and
-:mod:`analyzer.api.gin` and :mod:`analyzer.api.studies`).
+:mod:`analyzer.api.gin`).  The answers in a player's words (:func:`when_to_knock`,
+:func:`how_to_discard`) return their own answer object: ``.text()``, ``.plot()``.
 
 Every argument is checked before any work, with the command line's ranges
 (:mod:`analyzer.core.limits`): seeds ``0 <= seed < 2**63``, ``deals`` and ``games``
@@ -38,10 +39,6 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 from .arguments import policies, policy, rule_presets, rules, rummy_rules
 from .gin import advise, replay
 from .results import ChartedResult, Result
-from .studies import (
-    how_to_discard,
-    when_to_knock,
-)
 from .study_functions import (
     dealt,
     equilibrium,
@@ -49,6 +46,7 @@ from .study_functions import (
     exact,
     exploit,
     fit_discard,
+    how_to_discard,
     knock_chart,
     knock_schedule,
     knock_sweep,
@@ -60,6 +58,7 @@ from .study_functions import (
     simulate,
     tournament,
     variants,
+    when_to_knock,
 )
 
 __all__ = [

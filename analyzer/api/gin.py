@@ -14,6 +14,7 @@ from ..core.limits import (
     MAX_TEMPERATURE,
     MAX_TOLERANCE,
     MAX_UNITS,
+    MIN_EQUITY_DEALS,
     check_count,
     check_float,
     check_int,
@@ -22,7 +23,15 @@ from ..core.limits import (
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor import Position
 from ..gin.play.advisor.position import UNDEALT
+from ..gin.play.players import chosen_player
 from ..gin.play.replay import parse_deck
+from ..report.advice import (
+    CROSS_CHECKS,
+    advise_position,
+    cross_check_model,
+    position_equity,
+    strongest_model,
+)
 from .arguments import (
     PolicyLike,
     ProgressLike,
@@ -31,13 +40,13 @@ from .arguments import (
     check_text,
     chosen_policy,
     chosen_rules,
-    count_label,
     listed,
     policy_label,
     progress_to,
     rules_label,
 )
 from .results import Result
+from .study_functions import rules_name
 
 
 def advise(
@@ -51,21 +60,26 @@ def advise(
     drawn: str | None = None,
     score: str | None = None,
     rules: RulesLike = "standard",
-    policy: PolicyLike = "basic",
-    opponent: PolicyLike = "basic",
-    samples: int = 5_000,
+    policy: PolicyLike | None = None,
+    opponent: PolicyLike | None = None,
+    cross_check: str | None = None,
+    samples: int = 20_000,
+    equity_deals: int = 30_000,
     seed: int = 1,
     progress: ProgressLike = None,
     **options: Any,
 ) -> Result:
     """Rank knocking, gin and playing on (with each discard) for a position given in
-    notation; ``.to_frame()`` is the ranked table, ``.verdict`` the one-line advice,
-    ``.best`` the recommended action. ``options`` go to
+    notation, as ``analyzer advise`` does: you play on as ``policy`` against the opponent
+    model ``opponent`` (both the strongest affordable preset, expert, by default), and the
+    ranking is checked against the ``cross_check`` model (basic, expert or none; default
+    basic, or expert against basic) on a quarter of the samples. ``.to_frame()`` is the
+    ranked table, ``.verdict`` the one-line advice, ``.best`` the recommended action,
+    ``.difference()`` the cross-check's line (None when it agrees). ``options`` go to
     :func:`analyzer.gin.play.advisor.advise` (``tolerance``, ``weights``...).
-    ``samples`` 1-1,000,000; ``temperature`` and ``tolerance`` finite, above 0 and at
-    most 1000."""
-    from ..gin.play.advisor import advise as run
-
+    ``samples`` 1-1,000,000; ``equity_deals`` (a position with a ``score``) as
+    ``--equity-deals``; ``temperature`` and ``tolerance`` finite, above 0 and at most
+    1000."""
     for name, text in (
         ("hand", hand),
         ("pile", pile),
@@ -74,45 +88,43 @@ def advise(
         ("dealer", dealer),
     ):
         check_text(text, name)
-    for name, optional in (("drawn", drawn), ("score", score)):
+    for name, optional in (("drawn", drawn), ("score", score), ("cross_check", cross_check)):
         check_text(optional, name, none=True)
+    if cross_check is not None and cross_check not in CROSS_CHECKS:
+        raise ValueError(
+            f"cross_check must be one of {', '.join(CROSS_CHECKS)}, got {cross_check!r}"
+        )
     for name, count, low, high in (("stock", stock, 2, UNDEALT), ("turn", turn, 1, MAX_DRAWS // 2)):
         if count is not None:  # the ranges of analyzer advise --stock and --turn
             check_int(count, name, low, high)
     stock, turn = (None if v is None else int(v) for v in (stock, turn))
     (seed,) = check_run(seed, progress)
     samples = check_count(samples, "samples", 1, MAX_SAMPLES)
+    equity_deals = check_count(equity_deals, "equity_deals", MIN_EQUITY_DEALS, MAX_UNITS)
     _check_advisor_options(options)
     position = Position.from_options(
         hand, pile, opp_took, opp_threw, stock, turn, dealer, drawn, score=score
     )
     the_rules = chosen_rules(rules)
-    mine, theirs = chosen_policy(policy, "policy"), chosen_policy(opponent, "opponent")
-    equity = None
-    if score is not None:
-        from ..gin.play.advisor import check_game_position
-        from ..gin.studies.equity.table import equity_function
-
-        check_game_position(position, the_rules)
-        equity = equity_function(the_rules, mine, theirs, 30_000, seed)
+    mine = chosen_player(strongest_model() if policy is None else policy, "policy")
+    theirs = chosen_player(strongest_model() if opponent is None else opponent, "opponent")
+    with progress_to(progress, "deal") as update:
+        equity = position_equity(position, the_rules, mine, theirs, equity_deals, seed, update)
     with progress_to(progress, "sample") as update:
-        advice = run(
+        answer = advise_position(
             position,
             the_rules,
+            rules_name(rules, the_rules),
             mine,
             theirs,
-            samples=samples,
-            seed=seed,
+            cross_check_model(cross_check, theirs),
+            samples,
+            seed,
+            update,
             equity=equity,
-            progress=update,
             **options,
         )
-    title = (
-        f"{advice.verdict} ({policy_label(policy, mine)} playing on, against "
-        f"{policy_label(opponent, theirs)}, {rules_label(rules, the_rules)}, "
-        f"{count_label(advice.samples, 'sample', seed)})"
-    )
-    return Result(title, advice.to_frame(), advice)
+    return Result(answer.title, answer.to_frame(), answer)
 
 
 #: The advisor's options (:func:`analyzer.gin.play.advisor.advise`) that :func:`advise` passes on.

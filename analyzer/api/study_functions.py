@@ -28,6 +28,7 @@ from ..report.study import (
 )
 from .arguments import (
     check_run,
+    check_text,
     chosen_policy,
     listed,
     policy_label,
@@ -48,6 +49,8 @@ _ANNOTATIONS = {
     Kind.PLAYER: "str | Policy | SearchPolicy",
     Kind.FLAG: "bool",
     Kind.SEATS: "Sequence[str | Policy] | None",
+    Kind.TEXT: "str",
+    Kind.FOLDER: "str | Path | None",
 }
 
 
@@ -60,9 +63,12 @@ def rules_name(given: object, chosen: Any, rulebook: Rulebook = GIN) -> str:
     return next((name for name, preset in presets if preset == chosen), "custom")
 
 
-def _rules_of(rulebook: Rulebook, value: object) -> Any:
-    """Rules given as an object of ``rulebook``'s game or a preset name."""
-    if isinstance(value, rulebook.rules_type()):
+def _rules_of(rulebook: Rulebook, value: object, presets_only: bool) -> Any:
+    """Rules given as a preset name or (unless ``presets_only``) an object of
+    ``rulebook``'s game."""
+    if presets_only:
+        check_text(value, "rules")
+    elif isinstance(value, rulebook.rules_type()):
         return value
     if not isinstance(value, str):
         raise TypeError(
@@ -100,6 +106,19 @@ def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, s
     if param.kind in (Kind.POLICY, Kind.OPPONENT):
         chosen = _policy_of(rulebook, value, param.name)
         return chosen, _label(rulebook, value, chosen)
+    if param.kind is Kind.TEXT:
+        check_text(value, param.name)
+        return value, None
+    if param.kind is Kind.FOLDER:
+        if value is None:
+            return None, None
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(
+                f"{param.name} must be a folder (a str or a Path) or None, got {value!r}"
+            )
+        if not os.path.isdir(value):
+            raise ValueError(f"{param.name} must be an existing folder, got {os.fspath(value)!r}")
+        return os.fspath(value), None
     if param.kind is Kind.FLAG:
         if not isinstance(value, bool):
             raise TypeError(f"{param.name} must be True or False, got {value!r}")
@@ -201,7 +220,7 @@ def study_signature(study: Study) -> inspect.Signature:
             inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
             inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
         ],
-        return_annotation="Result",
+        return_annotation=study.notebook_result or "Result",
     )
 
 
@@ -215,7 +234,7 @@ def study_function(study: Study) -> Callable[..., Result]:
         given = bound.arguments
         (seed,) = check_run(given["seed"], given["progress"])
         book = study.rulebook
-        the_rules = _rules_of(book, given["rules"]) if study.rules else None
+        the_rules = _rules_of(book, given["rules"], study.presets_only) if study.rules else None
         values: dict[str, Any] = {}
         labels: dict[str, str] = {}
         for param in study.params:
@@ -244,6 +263,8 @@ def study_function(study: Study) -> Callable[..., Result]:
         )
         with progress_to(given["progress"], study.unit) as update:
             answer = study.run(inputs, update, None)
+        if study.notebook_result:
+            return answer.result  # type: ignore[return-value]
         chart = answer.chart
         shown = answer.body if isinstance(answer.body, pd.DataFrame) else None
         if chart is None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 import click
-import pandas as pd
 
 from ..core.limits import (
     MAX_SAMPLES,
@@ -17,22 +16,20 @@ from ..core.limits import (
     read_text,
 )
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
-from ..gin.play.players import format_player, rollout_policy
-from ..report.study import GIN
-from ..report.text import plus_minus, rules_text, table_lines, title_text
-from .inputs import SEED, FiniteFloatRange, fail, get_player, get_policy, get_rules, rules_options
+from ..gin.play.advisor import Position
+from ..report.advice import (
+    CROSS_CHECKS,
+    advise_position,
+    cross_check_model,
+    position_equity,
+    strongest_model,
+)
+from ..report.text import rules_text
+from .inputs import SEED, FiniteFloatRange, fail, get_player, get_rules, rules_options
 from .output import echo_json, format_options, show_result
 from .progress import progress_bar
 
-__all__ = [
-    "MAX_SAMPLES",
-    "advice_table",
-    "advise_command",
-    "format_advice",
-    "model_difference",
-    "strongest_model",
-]
+__all__ = ["MAX_SAMPLES", "advise_command"]
 
 _EXAMPLE = """\b
 Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
@@ -94,7 +91,7 @@ Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took
 @click.option(
     "--cross-check",
     "cross_check",
-    type=click.Choice(["basic", "expert", "none"]),
+    type=click.Choice(CROSS_CHECKS),
     default=None,
     help="Also rank the actions against this other opponent model (a quarter of "
     "the samples) and say in one line whether the verdict changes [default: "
@@ -193,17 +190,8 @@ def advise_command(
     overrides = tuple(o for o in overrides if not o.replace(" ", "").startswith("upcard="))
     upcard = upcards[-1] if upcards and upcard is None else upcard
     rules = get_rules(preset, overrides)
-    strongest = strongest_model()
-    policy = policy or strongest
-    opponent = opponent or strongest
-    mine, theirs = get_player(policy), get_player(opponent)
-    if cross_check is None:
-        cross_check = "basic" if format_player(theirs) != "basic" else strongest
-    other = (
-        None
-        if cross_check == "none" or cross_check == format_player(theirs)
-        else (get_policy(cross_check))
-    )
+    mine = get_player(policy or strongest_model())
+    theirs = get_player(opponent or strongest_model())
     try:
         position = _read_position(
             position_file,
@@ -219,47 +207,27 @@ def advise_command(
             score,
             upcard,
         )
-        check_game_position(position, rules)
         equity = None
         if position.score is not None:
-            from ..gin.studies.equity.table import equity_function
-
             with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
-                # a search player's table is its rollout policy's: searching 10**4 deals
-                # for a table would cost hours
-                equity = equity_function(
-                    rules, rollout_policy(mine), rollout_policy(theirs), equity_deals, seed, update
-                )
+                equity = position_equity(position, rules, mine, theirs, equity_deals, seed, update)
         with progress_bar(samples, "sample", no_progress) as update:
-            advice = advise(
+            answer = advise_position(
                 position,
                 rules,
+                rules_text(preset, overrides),
                 mine,
                 theirs,
-                samples=samples,
-                seed=seed,
+                cross_check_model(cross_check, theirs),
+                samples,
+                seed,
+                update,
                 tolerance=tolerance,
                 weights=weights,
                 temperature=temperature,
                 actions=actions or None,
                 equity=equity,
-                progress=update,
             )
-            check = None
-            if other is not None:
-                check = advise(
-                    position,
-                    rules,
-                    mine,
-                    other,
-                    samples=max(samples // 4, 1),
-                    seed=seed,
-                    tolerance=tolerance,
-                    weights=weights,
-                    temperature=temperature,
-                    actions=actions or None,
-                    equity=equity,
-                )
     except (ValueError, TypeError) as error:
         fail(str(error))
     except OSError as error:
@@ -267,73 +235,12 @@ def advise_command(
             f"cannot read {getattr(position_file, 'name', 'the position')}: "
             f"{error.strerror or error}"
         )
-    models = {
-        "opponent_model": format_player(theirs),
-        "opponent_policy": GIN.format_player(theirs),
-        "own_policy": format_player(mine),
-    }
-    difference = None if check is None else model_difference(advice, check, cross_check)
     if fmt == "json":
-        echo_json(
-            advice.to_dict()
-            | models
-            | {
-                "rules_preset": preset,
-                "rules_overrides": overrides,
-                "cross_check": None
-                if check is None
-                else {
-                    "opponent_model": cross_check,
-                    "best": check.actions[0].action,
-                    "same_verdict": difference is None,
-                    "note": difference,
-                },
-            }
-        )
-        return
-    if fmt == "csv":
-        click.echo(advice.to_frame().assign(**models).to_csv(index=False), nl=False)
-        return
-    lines = format_advice(advice)
-    from ..gin.play.advisor.principles import best_discard_note
-
-    note = best_discard_note(position, advice.actions[0].action)
-    if note is not None:
-        lines.append(note)
-    if check is not None:
-        lines.append(difference or f"Against the {cross_check} model the verdict is the same.")
-    show_result(
-        "table",
-        title_text(
-            "Knock, gin or play on, with which discard",
-            rules=rules_text(preset, overrides),
-            players=f"opponent model {models['opponent_model']}, you play on as "
-            f"{models['own_policy']}",
-            size=f"{advice.samples:,} samples",
-            seed=advice.seed,
-        ),
-        lines,
-        advice.verdict + ".",
-    )
-
-
-def strongest_model() -> str:
-    """The strongest opponent model affordable inside the advisor's rollouts."""
-    from ..gin.model.policies import PRESETS
-
-    return "expert" if "expert" in PRESETS else "basic"
-
-
-def model_difference(advice: Advice, check: Advice, model: str) -> str | None:
-    """One line when the best action against the other opponent model is not the same
-    (None when it is)."""
-    best, other_best = advice.actions[0], check.actions[0]
-    if best.action == other_best.action:
-        return None
-    return (
-        f"Against the {model} model the best action would be {other_best.action} instead "
-        f"of {best.action} ({other_best.mean:+.2f} against {model})."
-    )
+        echo_json(answer.to_dict(preset, overrides))
+    elif fmt == "csv":
+        click.echo(answer.to_frame().to_csv(index=False), nl=False)
+    else:
+        show_result("table", answer.title, answer.lines(), answer.advice.verdict + ".")
 
 
 def _read_position(
@@ -374,71 +281,3 @@ def _read_position(
         raise TypeError(f"bad position file {position_file.name}: expected a JSON object")
     extra = {"score": score, "upcard": upcard}
     return Position.from_json(data | {k: v for k, v in extra.items() if v is not None})
-
-
-def format_advice(advice: Advice) -> list[str]:
-    """The position line, the run line and the ranked table of the text report."""
-    position = advice.position.describe()
-    game = advice.objective == "game"
-    lines = [
-        f"hand {position['hand']} | stock {position['stock']}, your own turn "
-        f"{position['turn']}, {'you' if position['dealer'] == 'me' else 'the opponent'} dealt"
-        + (f" | score {position['score'][0]}:{position['score'][1]}" if game else ""),
-        (
-            f"{advice.samples:,} samples (effective {advice.ess:,.0f}, {advice.weights} weights), "
-            f"{advice.elapsed_s:.1f} s, "
-            f"{'converged' if advice.stopped == 'converged' else 'sample budget spent'}; "
-            + (
-                "values: chance of winning the game"
-                if game
-                else "values: points per hand (yours minus the opponent's)"
-            )
-        ),
-        "",
-        *table_lines(advice_table(advice)),
-        (
-            "vs best: the gap to the best action on the samples both saw, in "
-            + ("percentage points; " if game else "points; ")
-            + "value: the best's value less that gap."
-        ),
-    ]
-    if any(row.dropped for row in advice.actions):
-        lines.append("* dropped early as significantly worse than the best (fewer samples)")
-    return lines
-
-
-def advice_table(advice: Advice) -> pd.DataFrame:
-    """The ranked actions, best first.  Each value is the best action's value less the
-    action's paired gap to it, so the values fall with the rank (an action dropped early
-    has a noisier mean of its own on fewer samples, which may lie above the best's)."""
-    game = advice.objective == "game"
-    best = advice.actions[0].mean
-
-    def value(row: ActionEstimate) -> str:
-        mean = best - row.behind
-        if game:
-            return plus_minus(mean, row.half_width, 1, percent=True)
-        return plus_minus(mean, row.half_width, sign=True)
-
-    def gap(row: ActionEstimate) -> str:
-        if row.behind == 0 and row.behind_half_width == 0:
-            return "best"
-        scale = 100.0 if game else 1.0
-        return plus_minus(-row.behind * scale, row.behind_half_width * scale, 1, sign=True)
-
-    rows = advice.actions
-    return pd.DataFrame(
-        {
-            "#": range(1, len(rows) + 1),
-            "action": [row.action + ("*" if row.dropped else "") for row in rows],
-            "dw": [row.deadwood for row in rows],
-            "value": [value(row) for row in rows],
-            "vs best": [gap(row) for row in rows],
-            "P(win hand)": [f"{row.p_win:.1%}" for row in rows],
-            # an undercut needs a knock below gin; the opponent cannot go gin after we go out
-            "P(undercut)": [
-                "-" if row.kind in ("gin", "big gin") else f"{row.p_undercut:.1%}" for row in rows
-            ],
-            "P(opp gin)": ["-" if row.kind != "play" else f"{row.p_opp_gin:.1%}" for row in rows],
-        }
-    )

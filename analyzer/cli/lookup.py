@@ -4,8 +4,6 @@ presets explained field by field."""
 from __future__ import annotations
 
 import json
-import re
-import textwrap
 from typing import Any
 
 import click
@@ -16,6 +14,13 @@ from ..core.limits import read_lines
 from ..gin.evaluator.api import GIN_HAND_SIZES, best_melds
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..report.explain import (
+    explained_lines,
+    policy_presets_lines,
+    rule_presets_lines,
+    wrapped_commas,
+    wrapped_label,
+)
 from ..report.text import MAX_WIDTH
 from .inputs import (
     fail,
@@ -110,75 +115,6 @@ def _file_arrangements(path: Any) -> list[dict[str, Any]]:
     return results
 
 
-# ------------------------------------------------------------------ shared options
-
-
-def _wrapped(label: str, text: str, indent: int) -> list[str]:
-    """``label`` padded to ``indent`` columns, then ``text`` wrapped to the CLI width
-    (never inside a hyphenated word such as ``loser-sits-out``)."""
-    return textwrap.wrap(
-        text,
-        MAX_WIDTH,
-        initial_indent=f"{label:<{indent}}",
-        subsequent_indent=" " * indent,
-        break_on_hyphens=False,
-    ) or [label]
-
-
-def plain_text(meaning: str) -> str:
-    """A field's meaning, written for the documentation, as plain text for a person:
-    ````wall```` as wall, Python's True, False and None as yes, no and none.
-
-    >>> plain_text("``end``: at the end; if False the hand scores 0 (None: as knock)")
-    'end: at the end; if no, the hand scores 0 (none: as knock)'
-    """
-    text = re.sub(r"``([^`]+)``", r"\1", meaning)
-    for python, word in (("True", "yes"), ("False", "no")):
-        text = re.sub(rf"\bif {python}\b,?", f"if {word},", text)
-        text = re.sub(rf"\b{python}\b", word, text)
-    return re.sub(r"\bNone\b", "none", text)
-
-
-def _wrapped_commas(label: str, text: str, indent: int) -> list[str]:
-    """``text`` (a policy string form) broken after commas to fit the CLI width."""
-    lines, line = [], f"{label:<{indent}}"
-    for piece in text.split(","):
-        candidate = line + piece if line.endswith((" ", ",")) else f"{line},{piece}"
-        if len(candidate) > MAX_WIDTH and line.strip():
-            lines.append(line + ",")
-            line = " " * indent + piece
-        else:
-            line = candidate
-    return [*lines, line]
-
-
-def _explain_table(rows: list[tuple[str, object, str]]) -> None:
-    """Field, value and meaning of each field, wrapped to the CLI width; fields that
-    share one meaning (the expert weights) are listed together, the meaning said once."""
-    from ..gin.model.describe import rule_value_text
-
-    width = max(len(f"{name} = {rule_value_text(value)}") for name, value, _ in rows) + 2
-    groups: list[tuple[list[str], str]] = []
-    for name, value, meaning in rows:
-        label = f"{name} = {rule_value_text(value)}"
-        if groups and groups[-1][1] == meaning:
-            groups[-1][0].append(label)
-        else:
-            groups.append(([label], meaning))
-    for labels, meaning in groups:
-        text = plain_text(meaning)
-        if len(labels) > 1:
-            text = f"Each of these {len(labels)}: {text[0].lower()}{text[1:]}"
-        lines = _wrapped(labels[0], text, width)
-        for index, label in enumerate(labels[1:], start=1):
-            if index < len(lines):
-                lines[index] = f"{label:<{width}}{lines[index][width:]}"
-            else:
-                lines.append(label)
-        for line in lines:
-            click.echo(line.rstrip())
-
-
 @click.command("rules")
 @click.argument("name", required=False)
 @format_options
@@ -191,7 +127,7 @@ def rules_command(name: str | None, fmt: str) -> None:
       analyzer rules oklahoma
       analyzer rules --format csv
     """
-    from ..gin.model.describe import RULE_PRESET_NOTES, rule_changes_text, rule_fields
+    from ..gin.model.describe import RULE_PRESET_NOTES, rule_fields
 
     if name is not None:
         rules = get_rules(name, ())
@@ -211,7 +147,7 @@ def rules_command(name: str | None, fmt: str) -> None:
             )
         else:
             click.echo(f"{name}: {RULE_PRESET_NOTES.get(name, '')}")
-            _explain_table(rows)
+            click.echo("\n".join(explained_lines(rows)))
         return
     if fmt == "json":
         echo_json(
@@ -225,15 +161,7 @@ def rules_command(name: str | None, fmt: str) -> None:
         frame = pd.DataFrame([{"preset": n, **r.describe()} for n, r in RULE_PRESETS.items()])
         click.echo(frame.to_csv(index=False), nl=False)
         return
-    width = max(len(n) for n in RULE_PRESETS) + 2
-    for preset, rules in RULE_PRESETS.items():
-        changes = rule_changes_text(rules)
-        for line in _wrapped(preset, RULE_PRESET_NOTES.get(preset, ""), width):
-            click.echo(line)
-        if changes:
-            text = "differs: " + changes
-            for line in _wrapped("", text, width):
-                click.echo(line)
+    click.echo("\n".join(rule_presets_lines()))
     click.echo("\n'analyzer rules NAME' explains every field; --set FIELD=VALUE changes one.")
 
 
@@ -274,11 +202,11 @@ def policies_command(name: str | None, fmt: str) -> None:
         else:
             # a string form given as NAME is shown whole below: its sentence gets the room
             label = name if len(name) <= MAX_WIDTH // 3 else "this policy"
-            for line in _wrapped(f"{label}: ", explain_policy(policy), len(label) + 2):
+            for line in wrapped_label(f"{label}: ", explain_policy(policy), len(label) + 2):
                 click.echo(line)
-            for line in _wrapped_commas("string form: ", format_policy(policy), 13):
+            for line in wrapped_commas("string form: ", format_policy(policy), 13):
                 click.echo(line)
-            _explain_table(rows)
+            click.echo("\n".join(explained_lines(rows)))
         return
     table = [
         {"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
@@ -290,12 +218,7 @@ def policies_command(name: str | None, fmt: str) -> None:
     if fmt == "csv":
         click.echo(pd.DataFrame(table).to_csv(index=False), nl=False)
         return
-    width = max(len(n) for n in POLICY_PRESETS) + 2
-    for row in table:
-        for line in _wrapped_commas(row["policy"], row["string"], width):
-            click.echo(line)
-        for line in _wrapped("", row["summary"], width):
-            click.echo(line)
+    click.echo("\n".join(policy_presets_lines(table)))
     click.echo(
         "\n'analyzer policies NAME' explains every field; --a/--b take a preset or a string form."
     )

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import click
 
 from ..core.limits import MAX_REPORT_DEALS
 from ..core.progress import Progress
+from ..report.common import ReportClock, ReportStep, minutes_text
 from .files import out_option
 from .inputs import JOBS, SEED, fail
 from .progress import progress_bar, progress_hidden
@@ -22,9 +21,6 @@ from .run_control import (
     set_jobs,
 )
 from .warm import start_beside
-
-if TYPE_CHECKING:
-    from ..report.common import ReportStep
 
 #: Largest base size of the report (see --deals).
 
@@ -117,7 +113,9 @@ def report_command(
         bars.close()
 
         def describe(fraction: float) -> str:
-            return f"{step.label} · ETA {_minutes(clock.left(step, fraction, time.monotonic()))}"
+            return (
+                f"{step.label} · ETA {minutes_text(clock.left(step, fraction, time.monotonic()))}"
+            )
 
         return bars.enter_context(progress_bar(total, "unit", no_progress, describe=describe))
 
@@ -153,33 +151,3 @@ def report_command(
         if not progress_hidden(no_progress):
             click.echo("finishing the advisor's kernels (first run only)", err=True)
         beside.wait()
-
-
-@dataclass
-class ReportClock:
-    """The time left for a whole report, known from its first second: each section's
-    expected seconds (:attr:`ReportStep.seconds`, measured with compiled kernels) scaled
-    by the pace of the sections already finished (wall time over expected time, 1 until
-    one has finished); within the running section, once a twentieth of it is done, its
-    own rate."""
-
-    started: float
-    section_started: dict[int, float] = field(default_factory=dict)
-
-    def left(self, step: ReportStep, fraction: float, now: float) -> float:
-        """Seconds left at ``now`` (monotonic seconds) with ``fraction`` of ``step`` done."""
-        begun = self.section_started.setdefault(step.number, now)
-        expected_before = step.done_before * step.seconds
-        pace = (begun - self.started) / expected_before if expected_before >= 1 else 1.0
-        spent = now - begun
-        if fraction >= 0.05:
-            this_left = spent * (1 - fraction) / fraction
-        else:
-            this_left = max(step.share * step.seconds * pace - spent, 0.0)
-        return this_left + (1 - step.done_before - step.share) * step.seconds * pace
-
-
-def _minutes(seconds: float) -> str:
-    """``1:05`` for 65 seconds."""
-    whole = round(seconds)
-    return f"{whole // 60}:{whole % 60:02d}"

@@ -33,6 +33,7 @@ from .inputs import (
     get_players,
     get_policy,
     rules_options_of,
+    rules_preset_option,
     split_player_list,
 )
 from .output import format_options, save_chart, save_tables, show_result
@@ -105,6 +106,8 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
         }
     elif param.kind is Kind.NUMBER:
         settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)
+    elif param.kind is Kind.FOLDER:
+        settings["type"] = click.Path(file_okay=False, exists=True)
     elif param.kind is Kind.FLAG:
         if param.default:  # a flag on by default: --name/--no-name
             flag = param.flag
@@ -124,6 +127,8 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
         return click.argument(
             param.name, metavar=f"[{param.name.upper()}]", required=False, **settings
         )
+    if param.metavar is not None:
+        settings["metavar"] = param.metavar
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
 
 
@@ -249,7 +254,9 @@ def study_command(study: Study) -> click.Command:
             else:
                 save_tables(out, answer.files)
         shown = answer.frame if answer.raw is None else answer.raw
-        if answer.stopped is None or fmt == "table":  # a stopped run's JSON is its own
+        if answer.text is not None and fmt == "table":
+            click.echo(answer.text)
+        elif answer.stopped is None or fmt == "table":  # a stopped run's JSON is its own
             show_result(
                 fmt,
                 answer.title,
@@ -281,7 +288,9 @@ def study_command(study: Study) -> click.Command:
         decorated = raw_option(decorated)
     for param in reversed(study.params):
         decorated = _option(param, study.rulebook)(decorated)
-    if study.rules:
+    if study.presets_only:
+        decorated = rules_preset_option(study.rulebook.presets())(decorated)
+    elif study.rules:
         decorated = rules_options_of(study.rulebook)(decorated)
     made = click.command(study.name.split()[-1])(decorated)  # "rummy simulate": simulate
     (seed,) = [option for option in made.params if option.name == "seed"]

@@ -65,6 +65,36 @@ class ReportStep:
         return dataclasses.replace(self, study=study)
 
 
+@dataclass
+class ReportClock:
+    """The time left for a whole report, known from its first second: each section's
+    expected seconds (:attr:`ReportStep.seconds`, measured with compiled kernels) scaled
+    by the pace of the sections already finished (wall time over expected time, 1 until
+    one has finished); within the running section, once a twentieth of it is done, its
+    own rate."""
+
+    started: float
+    section_started: dict[int, float] = field(default_factory=dict)
+
+    def left(self, step: ReportStep, fraction: float, now: float) -> float:
+        """Seconds left at ``now`` (monotonic seconds) with ``fraction`` of ``step`` done."""
+        begun = self.section_started.setdefault(step.number, now)
+        expected_before = step.done_before * step.seconds
+        pace = (begun - self.started) / expected_before if expected_before >= 1 else 1.0
+        spent = now - begun
+        if fraction >= 0.05:
+            this_left = spent * (1 - fraction) / fraction
+        else:
+            this_left = max(step.share * step.seconds * pace - spent, 0.0)
+        return this_left + (1 - step.done_before - step.share) * step.seconds * pace
+
+
+def minutes_text(seconds: float) -> str:
+    """``1:05`` for 65 seconds."""
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
 #: What a section's study gives its Markdown.
 R = TypeVar("R")
 

@@ -4,6 +4,7 @@ both front doors make their commands and notebook functions from."""
 from __future__ import annotations
 
 from . import (  # noqa: F401  (each registers its studies)
+    answer_studies,
     discard_fit_study,
     equilibrium_studies,
     equity_study,

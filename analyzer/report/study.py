@@ -54,6 +54,10 @@ class Kind(enum.Enum):
     SEATS = "seats"
     """Policies, one per seat, a policy any number of times (comma-separated on the
     command line); the study gets ``(name, policy)`` pairs, or ``None`` when not given."""
+    TEXT = "text"
+    """A string the study reads itself (an opponent family or a policy string)."""
+    FOLDER = "folder"
+    """An existing folder, or ``None`` (the study gets the path as a string)."""
 
 
 class Rulebook:
@@ -146,6 +150,8 @@ class Param:
     """On the command line a positional argument (``NAME``), not an option."""
     keyword_only: bool = False
     """In the notebook a keyword argument even where its kind comes before ``rules``."""
+    metavar: str | None = None
+    """How ``--help`` names the option's value (None: click's own)."""
 
     @property
     def flag(self) -> str:
@@ -241,6 +247,9 @@ class Answer:
     stopped: Mapping[str, Any] | None = None
     """A run stopped by Ctrl-C: what ``--json`` prints of it (marked ``"interrupted":
     true``) after the answer of the part finished (None: the run finished)."""
+    text: str | None = None
+    """The whole answer as a person reads it, printed as it is by the table format instead
+    of the title, body and verdict (an answer in a player's words)."""
 
 
 @dataclass(frozen=True)
@@ -273,6 +282,9 @@ class Study:
     """Whether the study plays under one set of rules (``--rules``/``--set``, ``rules``)."""
     rulebook: Rulebook = GIN
     """The game whose rules and policies the study takes."""
+    presets_only: bool = False
+    """Whether the rules are a preset only (no ``--set``; in the notebook a preset name):
+    the study's answers are kept per preset."""
     scheduler: bool = True
     """Whether its chunks can run on a Dask cluster (``--scheduler``)."""
     checkpoint: bool = False
@@ -290,6 +302,10 @@ class Study:
     (``requested_<count>``), when the study keeps no rows (else :attr:`rows`)."""
     function: str = ""
     """The notebook function's name, when it is not the command's with ``_``."""
+    notebook_result: str = ""
+    """The type of :attr:`Answer.result` when the notebook function returns that object
+    itself (an answer in a player's words with its own ``.text()`` and ``.plot()``)
+    instead of a :class:`~analyzer.api.results.Result` ("": a Result)."""
 
     @property
     def function_name(self) -> str:

@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli.advise import advice_table
-from analyzer.cli.lookup import plain_text
 from analyzer.cli.main import COMMANDS, cli
 from analyzer.cli.output import show_result
 from analyzer.cli.progress import MAX_WIDTH
+from analyzer.report.advice import advice_table
+from analyzer.report.explain import plain_text
 from analyzer.report.text import plus_minus, table_lines
 
 from .test_command_output import TINY

@@ -12,8 +12,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import progress
 from analyzer.cli.main import cli
-from analyzer.cli.report import ReportClock, _minutes
-from analyzer.report.common import ReportStep
+from analyzer.report.common import ReportClock, ReportStep, minutes_text
 
 
 def test_every_step_says_which_of_how_many_and_the_reports_eta(tmp_path, monkeypatch):
@@ -32,9 +31,9 @@ def test_every_step_says_which_of_how_many_and_the_reports_eta(tmp_path, monkeyp
 
 
 def test_times_left_read_as_minutes_and_seconds():
-    assert _minutes(65.4) == "1:05"
-    assert _minutes(0) == "0:00"
-    assert _minutes(3599.6) == "60:00"
+    assert minutes_text(65.4) == "1:05"
+    assert minutes_text(0) == "0:00"
+    assert minutes_text(3599.6) == "60:00"
 
 
 def test_the_reports_eta_is_known_from_its_first_second_and_follows_the_pace():
