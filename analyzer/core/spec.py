@@ -86,6 +86,8 @@ class Spec:
     """The allowed values of each text field."""
     array_fields: ClassVar[type[IntEnum]]
     """The index of each entry of :meth:`to_array`."""
+    item_name: ClassVar[str] = "rule override"
+    """What a ``field=value`` item is called in errors."""
 
     def __post_init__(self) -> None:
         for item in dataclasses.fields(self):
@@ -115,7 +117,7 @@ class Spec:
         return self.replace(
             **{
                 name: convert_field(name, text, kinds[name])
-                for name, text in parse_field_values(assignments, kinds, "rule override")
+                for name, text in parse_field_values(assignments, kinds, self.item_name)
             }
         )
 

@@ -24,13 +24,11 @@ still holding for Rummy never calls: calling counts as melding).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-import numpy.typing as npt
-
-from ..core.options import convert_field, parse_field_values, split_list
+from ..core.options import split_list
+from ..core.spec import Spec
 
 
 class PolicyField(IntEnum):
@@ -51,10 +49,12 @@ MELD_CHOICES = ("asap", "hold")
 LAYOFF_CHOICES = ("eager", "keep")
 DISCARD_CHOICES = ("points", "potential")
 _NEVER = 999
+_RANGES = {"hold_turns": (0, _NEVER), "hold_points": (0, _NEVER)}
+_CHOICES = {"meld": MELD_CHOICES, "layoff": LAYOFF_CHOICES, "discard": DISCARD_CHOICES}
 
 
 @dataclass(frozen=True)
-class RummyPolicy:
+class RummyPolicy(Spec):
     """A rummy playing policy (see the module docstring for the strategy in words).
 
     Parameters
@@ -62,10 +62,11 @@ class RummyPolicy:
     meld : str
         ``"asap"`` or ``"hold"`` (hold melds to go out Rummy).
     hold_turns : int
-        With ``hold``: the last of its own turns (1 = first) on which it still holds.
+        With ``hold``: the last of its own turns (1 = first) on which it still holds
+        (0-999; 999: every turn).
     hold_points : int
         With ``hold``: give up holding once the cards it holds in melds are worth more
-        than this many points.
+        than this many points (0-999; 999: never).
     layoff : str
         ``"eager"`` or ``"keep"`` (lay off only when going out).
     discard : str
@@ -81,23 +82,10 @@ class RummyPolicy:
     discard: str = "points"
     call: bool = True
 
-    def __post_init__(self) -> None:
-        for name, choices in (
-            ("meld", MELD_CHOICES),
-            ("layoff", LAYOFF_CHOICES),
-            ("discard", DISCARD_CHOICES),
-        ):
-            if getattr(self, name) not in choices:
-                raise ValueError(
-                    f"policy {name} must be one of {', '.join(choices)}, "
-                    f"got {getattr(self, name)!r}"
-                )
-        for name in ("hold_turns", "hold_points"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"policy {name} must be an integer >= 0, got {value!r}")
-        if not isinstance(self.call, bool):
-            raise TypeError(f"policy call must be true or false, got {self.call!r}")
+    int_ranges = _RANGES
+    choices = _CHOICES
+    array_fields = PolicyField
+    item_name = "policy item"
 
     def __str__(self) -> str:
         parts = [f"meld={self.meld}"]
@@ -108,20 +96,15 @@ class RummyPolicy:
             parts.append("call=no")
         return ",".join(parts)
 
-    def describe(self) -> dict[str, object]:
-        """The policy as a plain dict (for reports and JSON)."""
-        return asdict(self)
-
-    def to_array(self) -> npt.NDArray[np.int64]:
-        """The policy as an int64 row indexed by :class:`PolicyField`."""
-        out = np.zeros(N_POLICY_FIELDS, dtype=np.int64)
-        out[PolicyField.MELD] = MELD_CHOICES.index(self.meld)
-        out[PolicyField.HOLD_TURNS] = self.hold_turns
-        out[PolicyField.HOLD_POINTS] = self.hold_points
-        out[PolicyField.LAYOFF] = LAYOFF_CHOICES.index(self.layoff)
-        out[PolicyField.DISCARD] = DISCARD_CHOICES.index(self.discard)
-        out[PolicyField.CALL] = self.call
-        return out
+    def array_values(self) -> dict[IntEnum, int | bool]:
+        return {
+            PolicyField.MELD: MELD_CHOICES.index(self.meld),
+            PolicyField.HOLD_TURNS: self.hold_turns,
+            PolicyField.HOLD_POINTS: self.hold_points,
+            PolicyField.LAYOFF: LAYOFF_CHOICES.index(self.layoff),
+            PolicyField.DISCARD: DISCARD_CHOICES.index(self.discard),
+            PolicyField.CALL: self.call,
+        }
 
 
 #: Named policies.  ``simple`` is the benchmark pair's policy.
@@ -151,12 +134,7 @@ def parse_policy(text: str) -> RummyPolicy:
                 f"unknown policy {items[0]!r}: presets are {', '.join(PRESETS)}, or key=value pairs"
             )
         policy = PRESETS[items.pop(0)]
-    kinds = {f.name: type(getattr(policy, f.name)) for f in fields(RummyPolicy)}
-    changes = {
-        key: convert_field(key, value, kinds[key])
-        for key, value in parse_field_values(items, kinds, "policy item")
-    }
-    return replace(policy, **changes)  # type: ignore[arg-type]
+    return policy.with_overrides(items)
 
 
 def format_policy(policy: RummyPolicy) -> str:
