@@ -202,12 +202,6 @@ def check_count(value: object, name: str, low: int = 1, high: int = MAX_UNITS) -
     return check_int(value, name, low, high)
 
 
-def check_search_parameter(name: str, value: object) -> int:
-    """One integer parameter of the search player (:data:`SEARCH_RANGES`)."""
-    low, high = SEARCH_RANGES[name]
-    return check_int(value, f"search {name}", low, high)
-
-
 def max_local_workers() -> int:
     """Most worker processes of a ``local:N`` scheduler on this machine:
     :data:`LOCAL_WORKERS_PER_CORE` per core this process may run on."""
@@ -354,7 +348,6 @@ __all__ = [
     "check_count",
     "check_float",
     "check_int",
-    "check_search_parameter",
     "check_seed",
     "load_json",
     "max_local_workers",

@@ -34,12 +34,18 @@ def parse_yes_no(text: str, name: str) -> bool:
 
 
 def parse_int(text: str, name: str, low: int | None = None) -> int:
-    """An integer (``_`` separators allowed), at least ``low`` when given; else
-    ``ValueError`` naming ``name`` and the token."""
+    """An integer written with ASCII digits and an optional sign (not ``1e3``, ``1_000``
+    or other scripts' digits), at least ``low`` when given; else ``ValueError`` naming
+    ``name`` and the token (cut to 30 characters).  The one integer grammar of every
+    ``field=value`` item: rules, policies and the search player."""
+    text = text.strip()
     try:
-        value = int(text.strip())
+        if not (text.isascii() and text.lstrip("+-").isdigit()):
+            raise ValueError
+        value = int(text)
     except ValueError:
-        raise ValueError(f"bad value {text.strip()!r} for {name}: expected an integer") from None
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise ValueError(f"bad value {shown!r} for {name}: expected an integer") from None
     if low is not None and value < low:
         raise ValueError(f"bad value {value} for {name}: expected an integer >= {low}")
     return value

@@ -88,18 +88,24 @@ class Spec:
     """The index of each entry of :meth:`to_array`."""
     item_name: ClassVar[str] = "rule override"
     """What a ``field=value`` item is called in errors."""
+    subject: ClassVar[str] = ""
+    """What errors name a field after (``"search "``: "search budget must be ...")."""
 
     def __post_init__(self) -> None:
         for item in dataclasses.fields(self):
-            value = _typed(item.name, getattr(self, item.name), type(item.default))
+            named = self.subject + item.name
+            value = _typed(named, getattr(self, item.name), type(item.default))
             object.__setattr__(self, item.name, value)
         for name, (low, high) in self.int_ranges.items():
             if not low <= getattr(self, name) <= high:
-                raise ValueError(f"{name} must be {low}-{high}, got {getattr(self, name)}")
+                raise ValueError(
+                    f"{self.subject}{name} must be {low}-{high}, got {getattr(self, name)}"
+                )
         for name, allowed in self.choices.items():
             if getattr(self, name) not in allowed:
                 raise ValueError(
-                    f"{name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}"
+                    f"{self.subject}{name} must be one of {', '.join(allowed)}; "
+                    f"got {getattr(self, name)!r}"
                 )
         self.check()
 
@@ -116,10 +122,17 @@ class Spec:
         kinds = {item.name: type(item.default) for item in dataclasses.fields(self)}
         return self.replace(
             **{
-                name: convert_field(name, text, kinds[name])
+                name: self.parse_value(name, text, kinds[name])
                 for name, text in parse_field_values(assignments, kinds, self.item_name)
             }
         )
+
+    def parse_value(self, name: str, text: str, kind: type) -> object:
+        """The value of field ``name`` (of the type ``kind`` of its default) written
+        ``text``: yes/no for a flag, an integer (:func:`~analyzer.core.options.parse_int`)
+        for a number, the text itself otherwise; a spec with fields of other types reads
+        them here."""
+        return convert_field(self.subject + name, text, kind)
 
     def describe(self) -> dict[str, object]:
         """The spec as a plain dict, field by field (for reports and JSON)."""

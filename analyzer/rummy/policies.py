@@ -86,6 +86,7 @@ class RummyPolicy(Spec):
     choices = _CHOICES
     array_fields = PolicyField
     item_name = "policy item"
+    subject = "policy "
 
     def __str__(self) -> str:
         parts = [f"meld={self.meld}"]

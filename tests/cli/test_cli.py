@@ -167,7 +167,7 @@ def test_rules_lists_presets():
         (["simulate", "--set", "nonsense=1"], "bad rule override 'nonsense=1'"),
         (["simulate", "--a", "draw=foo"], "unknown draw rule 'foo'; choose from never"),
         (["simulate", "--a", "wizard"], "unknown policy 'wizard'; presets are basic"),
-        (["simulate", "--b", "knock=x"], "bad knock 'x'"),
+        (["simulate", "--b", "knock=x"], "bad value 'x' for knock"),
         (["games", "--set", "oklahoma=maybe"], "expected yes or no"),
     ],
 )

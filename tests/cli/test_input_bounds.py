@@ -86,13 +86,13 @@ SEARCH_ROWS = [
     (["simulate", "--a", f"search,batch={2**70}"], "search batch must be 1-100000"),
     (
         ["simulate", "--a", "search,temperature=1e23"],
-        "bad search temperature '1e23': expected an integer",
+        "bad value '1e23' for search temperature: expected an integer",
     ),
     (["simulate", "--a", f"search,temperature={10**23}"], "search temperature must be 0-1000"),
     (["simulate", "--a", "search,min_samples=1"], "search min_samples must be 2-100000, got 1"),
     (["simulate", "--a", "search,budget=0"], "search budget must be 1-100000, got 0"),
     (["simulate", "--a", "search,budget=-5"], "search budget must be 1-100000, got -5"),
-    (["simulate", "--a", "search,budget=1_000"], "bad search budget '1_000'"),
+    (["simulate", "--a", "search,budget=1_000"], "bad value '1_000' for search budget"),
     (
         ["tournament", "--policies", "basic;search,budget=99999999999"],
         "search budget must be 1-100000",

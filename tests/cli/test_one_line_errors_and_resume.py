@@ -66,7 +66,7 @@ ROWS = [
     (3, ["games", "--games", 2, "--raw", "/proc/x/r.parquet"], "cannot write to /proc/x"),
     (6, ["simulate", "--seed", 2**63], "0<=x<=9223372036854775807"),
     (6, ["simulate", "--set", "gin_bonus=1e20"], "bad value '1e20' for gin_bonus"),
-    (6, ["simulate", "--a", "basic,slack=1e23"], "bad slack '1e23'"),
+    (6, ["simulate", "--a", "basic,slack=1e23"], "bad value '1e23' for slack"),
     (6, ["simulate", "--a", f"basic,slack={10**23}"], "slack must be 0-100"),
     (6, ["rummy", "simulate", "--set", f"turn_limit={10**30}"], "turn_limit must be 1-10000"),
     (

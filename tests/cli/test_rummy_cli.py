@@ -100,7 +100,7 @@ def test_simulate_is_reproducible():
         (["simulate", "--set", "colour=red"], "bad rule override 'colour=red'"),
         (["simulate", "--set", "reshuffle=maybe"], "bad value 'maybe' for reshuffle"),
         (["simulate", "--a", "bogus"], "unknown policy 'bogus'"),
-        (["simulate", "--b", "meld=later"], "meld must be one of asap, hold"),
+        (["simulate", "--b", "meld=later"], "policy meld must be one of asap, hold"),
         (["simulate", "--players", "3", "--policies", "simple,simple"], "lists 2 policies for 3"),
         (["simulate", "--format", "xml"], "'xml' is not one of 'table', 'csv', 'json'"),
         (["study", "nothing"], "'nothing' is not one of 'meld-or-hold', 'players'"),

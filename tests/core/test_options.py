@@ -44,7 +44,10 @@ def test_field_values_reject_missing_equals_and_unknown_fields(item):
 
 
 def test_int_and_conversion_by_type():
-    assert parse_int(" 1_000 ", "deals") == 1000
+    assert parse_int(" 1000 ", "deals") == 1000
+    for written in ("1_000", "1e3", "٣", "+-3"):  # one grammar: ASCII digits and a sign
+        with pytest.raises(ValueError, match="expected an integer"):
+            parse_int(written, "deals")
     with pytest.raises(ValueError, match="bad value 'ten' for target"):
         parse_int("ten", "target")
     with pytest.raises(ValueError, match="expected an integer >= 1"):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from .spec_fields import Declared, is_int, parse_int
+from ...core.options import parse_int
+from .spec_fields import Declared, is_int
 
 #: Length of the knock schedule by own turn number (later turns use the last entry).
 SCHEDULE_TURNS = 32

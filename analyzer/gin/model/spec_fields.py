@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.options import parse_yes_no
+from ...core.options import parse_int, parse_yes_no
 
 
 @dataclass(frozen=True)
@@ -72,18 +72,6 @@ def declared(spec: type[Spec] | Spec, name: str) -> Declared:
 def is_int(value: object) -> bool:
     """Whether ``value`` is an integer (numpy's included), not a bool."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def parse_int(text: str, what: str) -> int:
-    """An integer written with ASCII digits (not ``1e3``, ``1_000`` or other scripts')."""
-    text = text.strip()
-    try:
-        if not (text.isascii() and text.lstrip("+-").isdigit()):
-            raise ValueError
-        return int(text)
-    except ValueError:
-        shown = text if len(text) <= 30 else text[:27] + "..."
-        raise ValueError(f"bad {what} {shown!r}: expected an integer") from None
 
 
 def declare(default: Any, declaration: Declared) -> Any:
@@ -195,6 +183,5 @@ __all__ = [
     "flag",
     "integer",
     "is_int",
-    "parse_int",
     "rule_choice",
 ]

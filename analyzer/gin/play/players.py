@@ -21,14 +21,14 @@ Ranges (:data:`analyzer.core.limits.SEARCH_RANGES`): ``budget`` and ``batch`` 1-
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from enum import IntEnum
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core.limits import MAX_LISTED_PLAYERS, SEARCH_RANGES, check_search_parameter
+from ...core.limits import MAX_LISTED_PLAYERS, SEARCH_RANGES
+from ...core.spec import Spec
 from ..model.policies import PRESETS, Policy, parse_policy, policy_name
 from ..model.policy_fields import PolicyField
 
@@ -86,6 +86,7 @@ class Scope(IntEnum):
 
 
 SCOPES = ("all", "knock")
+_CHOICES = {"sampler": SAMPLERS, "scope": SCOPES}
 
 
 #: Where a search row stores its opponent model's policy row (:attr:`SearchField.MODEL`).
@@ -95,7 +96,7 @@ DEFAULT_BUDGET = 256
 
 
 @dataclass(frozen=True)
-class SearchPolicy:
+class SearchPolicy(Spec):
     """The search player (see the module notes): ``budget`` samples per decision at
     most, each rolling out every racing action with ``rollout`` for both players."""
 
@@ -110,29 +111,49 @@ class SearchPolicy:
     sampler: str = "weighted"
     scope: str = "knock"
 
-    def __post_init__(self) -> None:
-        for name in SEARCH_RANGES:
-            object.__setattr__(self, name, check_search_parameter(name, getattr(self, name)))
+    int_ranges = SEARCH_RANGES
+    choices = _CHOICES
+    array_fields = SearchField
+    item_name = "search part"
+    subject = "search "
+
+    def check(self) -> None:
         if not isinstance(self.rollout, Policy):
             raise TypeError(f"search rollout must be a Policy, got {self.rollout!r}")
         if self.model is not None and not isinstance(self.model, Policy):
             raise TypeError(f"search model must be a Policy or None, got {self.model!r}")
-        if self.sampler not in SAMPLERS:
-            raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
-        if self.scope not in SCOPES:
-            raise ValueError(f"scope must be one of {', '.join(SCOPES)}, got {self.scope!r}")
+
+    def parse_value(self, name: str, text: str, kind: type) -> object:
+        """A number or a choice as any spec's; ``rollout`` and ``model``: a policy preset
+        name, or a policy's string form in parentheses."""
+        if name not in ("rollout", "model"):
+            return super().parse_value(name, text, kind)
+        if text.startswith("(") and text.endswith(")"):
+            return parse_policy(text[1:-1])
+        if text not in PRESETS:
+            raise ValueError(
+                f"{name} must be a policy preset ({', '.join(PRESETS)}) or a policy's "
+                f"string form in parentheses, got {text!r}"
+            )
+        return PRESETS[text]
+
+    def array_values(self) -> dict[IntEnum, int | bool]:
+        return {
+            SearchField.BUDGET: self.budget,
+            SearchField.BATCH: self.batch,
+            SearchField.MIN_SAMPLES: self.min_samples,
+            SearchField.TEMPERATURE: self.temperature,
+            SearchField.SAMPLER: SAMPLERS.index(self.sampler),
+            SearchField.SCOPE: SCOPES.index(self.scope),
+            SearchField.MODEL: self.model is not None,
+        }
 
     def to_array(self) -> npt.NDArray[np.int64]:
-        """The search parameters as the ``np.int64`` row the kernels read."""
+        """The search parameters as the ``np.int64`` row the kernels read, the opponent
+        model's policy row from :data:`MODEL_ROW` on."""
         array = np.zeros(SEARCH_FIELDS, dtype=np.int64)
-        array[SearchField.BUDGET] = self.budget
-        array[SearchField.BATCH] = self.batch
-        array[SearchField.MIN_SAMPLES] = self.min_samples
-        array[SearchField.TEMPERATURE] = self.temperature
-        array[SearchField.SAMPLER] = SAMPLERS.index(self.sampler)
-        array[SearchField.SCOPE] = SCOPES.index(self.scope)
+        array[:MODEL_ROW] = super().to_array()
         if self.model is not None:
-            array[SearchField.MODEL] = 1
             array[MODEL_ROW:] = self.model.to_array()
         return array
 
@@ -157,17 +178,6 @@ Player = Policy | SearchPolicy | ScoreAware
 """Anything that can take a seat: a policy, the search player or (whole games only) a
 score-aware player."""
 
-_SEARCH_KEYS = (
-    "budget",
-    "rollout",
-    "model",
-    "batch",
-    "min_samples",
-    "temperature",
-    "sampler",
-    "scope",
-)
-
 
 def parse_player(text: str) -> Policy | SearchPolicy:
     """A policy (:func:`analyzer.gin.model.policies.parse_policy`) or a search player:
@@ -185,33 +195,7 @@ def parse_player(text: str) -> Policy | SearchPolicy:
     parts = [p.strip() for p in _top_level_parts(text.strip()) if p.strip()]
     if not parts or parts[0] != "search":
         return parse_policy(text)
-    changes: dict[str, Any] = {}  # each field's own type; SearchPolicy checks them
-    for part in parts[1:]:
-        key, sep, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or key not in _SEARCH_KEYS:
-            raise ValueError(f"bad search part {part!r}; keys are {', '.join(_SEARCH_KEYS)}")
-        if key in ("rollout", "model"):
-            if value.startswith("(") and value.endswith(")"):
-                changes[key] = parse_policy(value[1:-1])
-                continue
-            if value == "search" or value not in PRESETS:
-                raise ValueError(
-                    f"{key} must be a policy preset ({', '.join(PRESETS)}) or a policy's "
-                    f"string form in parentheses, got {value!r}"
-                )
-            changes[key] = PRESETS[value]
-        elif key in ("sampler", "scope"):
-            changes[key] = value
-        else:
-            try:  # digits only: not 1e3, 1_000, 0x10 or other scripts' digits
-                if not (value.isascii() and value.lstrip("+-").isdigit()):
-                    raise ValueError
-                number = int(value)
-            except ValueError:
-                raise ValueError(f"bad search {key} {value!r}: expected an integer") from None
-            changes[key] = check_search_parameter(key, number)
-    return replace(SearchPolicy(), **changes)
+    return SearchPolicy().with_overrides(parts[1:])
 
 
 def _top_level_parts(text: str) -> list[str]:
@@ -241,7 +225,7 @@ def format_player(player: Player, always: tuple[str, ...] = ()) -> str:
         return "score-aware(" + "/".join(policy_name(p) for p in player.policies) + ")"
     text = "search"
     default = SearchPolicy()
-    for key in _SEARCH_KEYS:
+    for key in (item.name for item in fields(SearchPolicy)):
         value = getattr(player, key)
         if value != getattr(default, key) or key in always:
             text += f",{key}={_policy_part(value) if key in ('rollout', 'model') else value}"

@@ -71,7 +71,7 @@ CASES = [
     (lambda: az.advise(HAND, stock=10**30), ValueError, "stock must be 2-31, got 1"),
     (lambda: az.advise(HAND, turn=0), ValueError, "turn must be 1-"),
     (lambda: az.advise(HAND, stock="20"), TypeError, "stock must be an integer"),
-    (lambda: az.advise(HAND, policy=None), TypeError, "policy must be a policy name"),
+    (lambda: az.advise(HAND, policy=5), TypeError, "policy must be a policy name"),
     (lambda: az.advise(HAND, bogus=1), TypeError, "unexpected keyword argument 'bogus'"),
     (lambda: az.advise(HAND, weights="flat"), ValueError, "weights must be 'model' or"),
     (

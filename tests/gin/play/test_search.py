@@ -202,7 +202,7 @@ def test_parse_and_format_round_trip():
     assert parse_player("lookahead") == PRESETS["lookahead"]
     with pytest.raises(ValueError, match="rollout must be a policy preset"):
         parse_player("search,rollout=search")
-    with pytest.raises(ValueError, match="keys are"):
+    with pytest.raises(ValueError, match=r"bad search part 'depth=3'.*one of budget"):
         parse_player("search,depth=3")
     with pytest.raises(ValueError, match="search budget must be 1-100000, got 0"):
         SearchPolicy(budget=0)
