@@ -208,6 +208,28 @@ def _game_chunk(
     return sums.values, rows if keep_rows else None
 
 
+def _run_arguments(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    swap_seats: bool,
+    keep_rows: bool,
+    **more: object,
+) -> dict[str, object]:
+    """The arguments every chunk of a run shares (all but its first unit and count):
+    those of :func:`_hand_chunk`, and with ``more`` (``start``) of :func:`_game_chunk`."""
+    return {
+        "rules": rules,
+        "policy_a": policy_a,
+        "policy_b": policy_b,
+        "seed": seed,
+        "swap_seats": swap_seats,
+        **more,
+        "keep_rows": keep_rows,
+    }
+
+
 def _run_chunks(
     function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
     total: int,
@@ -270,14 +292,7 @@ def simulate(
             raise_if_stop_requested()
             raise
     started = time.perf_counter()
-    common: dict[str, object] = {
-        "rules": rules,
-        "policy_a": policy_a,
-        "policy_b": policy_b,
-        "seed": seed,
-        "swap_seats": swap_seats,
-        "keep_rows": keep_rows,
-    }
+    common = _run_arguments(rules, policy_a, policy_b, seed, swap_seats, keep_rows)
     sums, kept, interrupted = _run_chunks(
         _hand_chunk, deals, chunk, "first_deal", "n_deals", common, scheduler, progress
     )
@@ -312,15 +327,7 @@ def play_games(
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     started = time.perf_counter()
-    common: dict[str, object] = {
-        "rules": rules,
-        "policy_a": policy_a,
-        "policy_b": policy_b,
-        "seed": seed,
-        "swap_seats": swap_seats,
-        "start": start,
-        "keep_rows": keep_rows,
-    }
+    common = _run_arguments(rules, policy_a, policy_b, seed, swap_seats, keep_rows, start=start)
     sums, kept, interrupted = _run_chunks(
         _game_chunk, games, chunk, "first_game", "n_games", common, scheduler, progress
     )
