@@ -27,9 +27,15 @@ from ...core.chunks import ChunkPlan, fold_chunks
 from ...core.interrupts import raise_if_stop_requested
 from ...core.progress import Progress
 from ...core.rng import POLICY_SALT, stream_key
-from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE
 from ..model.rules import Rules
-from .game_kernels import GameColumn, HandColumn, games_kernel, hands_kernel, play_hand
+from .game_kernels import (
+    GameColumn,
+    HandColumn,
+    games_kernel,
+    hand_work_space,
+    hands_kernel,
+    play_hand,
+)
 from .players import Player, game_seat_rows, split_players
 from .results import (
     GameResult,
@@ -345,7 +351,7 @@ def replay_deal(
     rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int, a_dealer: bool = False
 ) -> npt.NDArray[np.int64]:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    work = hand_work_space()  # its first array is the state
     policies, searchers = split_players([policy_a, policy_b])
     play_hand(
         np.uint64(stream_key(np.int64(seed), np.int64(deal))),
@@ -354,13 +360,9 @@ def replay_deal(
         rules.to_array(),
         policies,
         searchers,
-        state,
-        np.empty(52, dtype=np.int8),
-        np.empty(1, dtype=np.uint64),
-        np.zeros(SCRATCH_SIZE, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
+        *work,
     )
-    return state
+    return work[0]
 
 
 __all__ = [
