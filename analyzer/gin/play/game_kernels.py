@@ -16,6 +16,7 @@ from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, strea
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
 from ..model.knowledge import note_races, note_scores
 from ..model.rules import RuleField
+from ..model.state import points_to
 from .game_score import COLUMNS, GAME_SIZE, GameSlot, new_game, score_hand
 from .search import play_on
 
@@ -134,10 +135,7 @@ def _write_hand_row(
     row[HandColumn.DEFENDER_DEADWOOD] = state[Slot.DEFENDER_DEADWOOD]
     row[HandColumn.TURNS] = state[Slot.DRAWS]
     row[HandColumn.STOCK_LEFT] = stock_left(state)
-    winner = state[Slot.WINNER]
-    row[HandColumn.POINTS_A] = (
-        0 if winner < 0 else (state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS])
-    )
+    row[HandColumn.POINTS_A] = points_to(state, np.int64(0))
 
 
 @njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
