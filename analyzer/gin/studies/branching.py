@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
+from ...core.rng import POLICY_SALT, stream_key
 from ...core.threads import run_spans
 from ..decisions.choose import choose_discard
 from ..engine.transitions import (
@@ -31,12 +31,12 @@ from ..engine.transitions import (
     advance,
     apply_discard,
     knock_deadwood,
-    new_hand,
 )
 from ..model.policies import Policy
 from ..model.policy_fields import SCHEDULE_TURNS, PolicyField
 from ..model.rules import Rules
 from ..model.state import points_to
+from ..play.game_kernels import deal_hand
 
 #: Own turns tracked separately; later turns are pooled into the last row.
 MAX_TURN = 20
@@ -63,9 +63,7 @@ def start_hand(
 ) -> None:
     """Deal ``deal`` of ``seed`` with A (seat 0) the non-dealer (``rep`` 0) or the dealer
     (``rep`` 1), leaving ``rng`` on the deal's policy stream."""
-    rng[0] = stream_key(seed, deal)
-    shuffle_deck(rng, deck)
-    new_hand(state, deck, np.int64(1 - rep), rules)
+    deal_hand(stream_key(seed, deal), np.int64(1 - rep), rules, state, deck, rng)
     rng[0] = stream_key(seed ^ POLICY_SALT, deal)
 
 
