@@ -8,6 +8,7 @@ the run length).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
@@ -43,18 +44,26 @@ def lane_tables(
     points = np.zeros(1 << N_RANKS, dtype=np.int64)
     for lane in range(1 << N_RANKS):
         points[lane] = sum(values[r] for r in range(N_RANKS) if lane >> r & 1)
-        rank = 0
-        while rank < N_RANKS:
-            if not lane >> rank & 1:
-                rank += 1
-                continue
-            start = rank
-            while rank < N_RANKS and lane >> rank & 1:
-                rank += 1
-            dead, bits = _cover_stretch(values[start:rank], run_cap)
+        for start, end in lane_stretches(lane):
+            dead, bits = _cover_stretch(values[start:end], run_cap)
             deadwood[lane] += dead
             melded[lane] |= bits << start
     return deadwood, melded, points
+
+
+def lane_stretches(lane: int) -> Iterator[tuple[int, int]]:
+    """(first rank, rank after the last) of each stretch of consecutive ranks held in a
+    13-bit suit lane, lowest first, each as long as it goes (for building tables in
+    Python; the kernels walk their lanes themselves)."""
+    rank = 0
+    while rank < N_RANKS:
+        if not lane >> rank & 1:
+            rank += 1
+            continue
+        start = rank
+        while rank < N_RANKS and lane >> rank & 1:
+            rank += 1
+        yield start, rank
 
 
 def _cover_stretch(values: list[int], run_cap: int) -> tuple[int, int]:

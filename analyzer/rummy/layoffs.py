@@ -169,6 +169,27 @@ def build_view(
     view[View.FOURTHS] = fourths
 
 
+@njit(cache=True, inline="always")
+def _melded_alone(
+    hand: np.int64,
+    rd: npt.NDArray[np.int64],
+    mode: np.int64,
+    allowed: np.int64,
+    out: npt.NDArray[np.int64],
+) -> tuple[np.int64, np.int64]:
+    """(deadwood in points, cards melded in sets) of ``hand`` by its own sets and runs,
+    nothing laid off, in ``mode`` as :func:`with_table` takes it; the sets are found only
+    in :data:`MODE_ARRANGE` (0 otherwise).  Inlined: :func:`with_table`'s common path
+    and the layoff search's every leaf run it."""
+    c, d, h, s = split_lanes(hand)
+    pending = set_ranks(c, d, h, s)
+    if mode == MODE_MIN:
+        return lanes_min(c, d, h, s, pending, NOT_FORCED, rd, rd), np.int64(0)
+    if mode == MODE_DISCARD:
+        return lanes_discards(c, d, h, s, pending, allowed & hand, rd, out), np.int64(0)
+    return best_sets(c, d, h, s, pending, rd)
+
+
 @njit(cache=True)
 def _leaf(
     hand: np.int64,
@@ -186,21 +207,13 @@ def _leaf(
     sub = fourth
     least = NO_ARRANGEMENT
     while True:
-        rest = hand & ~sub
-        c, d, h, s = split_lanes(rest)
-        pending = set_ranks(c, d, h, s)
-        if mode == MODE_MIN:
-            value = lanes_min(c, d, h, s, pending, NOT_FORCED, rd, rd)
-        elif mode == MODE_DISCARD:
-            value = lanes_discards(c, d, h, s, pending, allowed & rest, rd, out)
-        else:
-            value, sets = best_sets(c, d, h, s, pending, rd)
-            if value < best[0]:
-                best[0] = value
-                best[1] = sets
-                best[2] = sub
-                for i in range(2 * view[View.RUNS]):
-                    best_choice[i] = choice[i]
+        value, sets = _melded_alone(hand & ~sub, rd, mode, allowed, out)
+        if mode == MODE_ARRANGE and value < best[0]:
+            best[0] = value
+            best[1] = sets
+            best[2] = sub
+            for i in range(2 * view[View.RUNS]):
+                best_choice[i] = choice[i]
         least = min(least, value)
         if sub == 0:
             return least
@@ -286,18 +299,13 @@ def with_table(
     if _can_lay_off(hand, view):
         return _layoff_search(hand, view, rd, mode, allowed, out, choice, best, best_choice)
     # most positions: nothing to lay off, so skip the layoff search and its calls
-    c, d, h, s = split_lanes(hand)
-    pending = set_ranks(c, d, h, s)
-    if mode == MODE_MIN:
-        return lanes_min(c, d, h, s, pending, NOT_FORCED, rd, rd)
-    if mode == MODE_DISCARD:
-        return lanes_discards(c, d, h, s, pending, allowed & hand, rd, out)
-    value, sets = best_sets(c, d, h, s, pending, rd)
-    best[0] = value
-    best[1] = sets
-    best[2] = 0
-    for i in range(2 * view[View.RUNS]):
-        best_choice[i] = 0
+    value, sets = _melded_alone(hand, rd, mode, allowed, out)
+    if mode == MODE_ARRANGE:
+        best[0] = value
+        best[1] = sets
+        best[2] = 0
+        for i in range(2 * view[View.RUNS]):
+            best_choice[i] = 0
     return value
 
 

@@ -73,7 +73,7 @@ from ..evaluator.partition import (
 )
 from ..model.knowledge import pile_top
 from ..model.policy_fields import DiscardRule, DrawRule, PolicyField
-from ..model.state import FULL_DECK, MAX_PAIRS, Slot, knock_threshold
+from ..model.state import FULL_DECK, MAX_PAIRS, Slot, knock_threshold, throwable
 from .expert import expert_discard, expert_wants_upcard
 from .learned import learned_discard
 from .marjj import marjj_discard, marjj_wants_upcard
@@ -294,11 +294,8 @@ def choose_discard(
         return learned_discard(state, player, policy, rng, scratch, lookahead_scratch)
     if rule == DiscardRule.PRINCIPLES:
         return principles_discard(state, player, policy, rng, scratch, lookahead_scratch)
-    hand = state[Slot.HAND + player]
-    candidates = hand
-    if state[Slot.TAKEN] >= 0:
-        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, candidates, scratch)
+    candidates = throwable(state, player)
+    discard_deadwoods_kernel(state[Slot.HAND + player], candidates, scratch)
     least = _least(candidates, scratch)
     if least == 0 or least <= knock_threshold(state, player, policy):
         return _highest(cards_between(candidates, scratch, least, least)), True

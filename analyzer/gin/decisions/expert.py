@@ -91,7 +91,7 @@ from ..evaluator.partition import (
 )
 from ..model.knowledge import hidden_count, pile_top, unseen_cards
 from ..model.policy_fields import KnockRule, PolicyField
-from ..model.state import Slot, knock_threshold, stock_left
+from ..model.state import Slot, knock_threshold, stock_left, throwable
 from .inference import (
     from_sampling_table,
     infer_hidden,
@@ -386,9 +386,7 @@ def knock_choice(
     with gin, ``work[:52]`` is left holding the opponent-hand inference (as float64) and
     the unseen mask is its; ``scratch[c]`` holds the deadwood after throwing ``c``."""
     hand = state[Slot.HAND + player]
-    candidates = hand
-    if state[Slot.TAKEN] >= 0:
-        candidates &= ~(np.int64(1) << state[Slot.TAKEN])
+    candidates = throwable(state, player)
     discard_deadwoods_kernel(hand, candidates, scratch)
     least = _NONE
     knock_card = np.int64(-1)

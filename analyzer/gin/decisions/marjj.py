@@ -66,7 +66,7 @@ from ..evaluator.partition import (
     melds_card_kernel,
     min_deadwood_kernel,
 )
-from ..model.state import FULL_DECK, Slot, knock_threshold
+from ..model.state import FULL_DECK, Slot, knock_threshold, throwable
 
 __all__ = [
     "FUTURE_DECAY",
@@ -373,9 +373,7 @@ def marjj_choices(
     may hold the next-draw term's work space
     (:func:`analyzer.gin.evaluator.future.lowest_space`; any array will do)."""
     hand = state[Slot.HAND + player]
-    allowed = hand
-    if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
+    allowed = throwable(state, player)
     discard_deadwoods_kernel(hand, allowed, scratch)
     least_full = min_deadwood_kernel(hand)
     # cards unmelded in some minimum-deadwood meld set: throwing one loses nothing

@@ -56,6 +56,7 @@ from ..model.state import (
     Slot,
     knock_threshold,
     stock_left,
+    throwable,
 )
 
 __all__ = [
@@ -301,11 +302,7 @@ def knock_deadwood(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64])
     """Least deadwood (points) the player to discard can knock with now, or -1 when a
     knock is not legal (over the hand's limit)."""
     player = state[Slot.TURN]
-    hand = state[Slot.HAND + player]
-    allowed = hand
-    if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
-    best, _ = best_discard_kernel(hand, allowed, scratch)
+    best, _ = best_discard_kernel(state[Slot.HAND + player], throwable(state, player), scratch)
     return best if best <= state[Slot.KNOCK_LIMIT] else np.int64(-1)
 
 

@@ -39,6 +39,7 @@ from ...core.lanes import (
     NO_ARRANGEMENT,
     bit_index,
     choose_sets,
+    lane_stretches,
     lane_tables,
     lanes_discards,
     lanes_min,
@@ -67,16 +68,8 @@ def _run_split_table() -> npt.NDArray[np.int64]:
         splits[size] = sum(splits[size - part] for part in range(3, size + 1))
     table = np.ones(1 << N_RANKS, dtype=np.int64)
     for lane in range(1 << N_RANKS):
-        melded = int(RUN_MELDED[lane])
-        rank = 0
-        while rank < N_RANKS:
-            start = rank
-            while rank < N_RANKS and melded >> rank & 1:
-                rank += 1
-            if rank > start:
-                table[lane] *= splits[rank - start]
-            else:
-                rank += 1
+        for start, end in lane_stretches(int(RUN_MELDED[lane])):
+            table[lane] *= splits[end - start]
     return table
 
 

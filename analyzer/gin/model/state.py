@@ -116,6 +116,27 @@ def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
 
 
 @njit(cache=True)
+def throwable(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
+    """The cards of ``player``'s hand it may throw (a mask): all but the card it just
+    took from the pile, which may not go straight back."""
+    hand: np.int64 = state[Slot.HAND + player]
+    if state[Slot.TAKEN] >= 0:
+        hand &= ~(np.int64(1) << state[Slot.TAKEN])
+    return hand
+
+
+@njit(cache=True)
+def points_to(state: npt.NDArray[np.int64], seat: np.int64) -> np.int64:
+    """The points a finished hand gives ``seat``: its score when ``seat`` won it, minus
+    that when the other seat did, 0 for a drawn hand."""
+    winner = state[Slot.WINNER]
+    if winner < 0:
+        return np.int64(0)
+    points: np.int64 = state[Slot.POINTS]
+    return points if winner == seat else -points
+
+
+@njit(cache=True)
 def knock_threshold(
     state: npt.NDArray[np.int64], player: np.int64, policy: npt.NDArray[np.int64]
 ) -> np.int64:

@@ -16,6 +16,7 @@ from ...core.lanes import bit_index
 from ...core.rng import stream_key
 from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
 from ..evaluator.partition import discard_deadwoods_kernel
+from ..model.state import throwable
 
 #: Action codes: a card index (throw and play on), 52 + card (throw and knock), then:
 KNOCK = 52
@@ -47,11 +48,9 @@ def apply_action(
 def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
     """The cards the player to move may throw (not the one just taken), with the
     deadwood left by throwing each written to ``scratch[card]``."""
-    hand = state[Slot.HAND + state[Slot.TURN]]
-    allowed = hand
-    if state[Slot.TAKEN] >= 0:
-        allowed &= ~(np.int64(1) << state[Slot.TAKEN])
-    discard_deadwoods_kernel(hand, allowed, scratch)
+    player = state[Slot.TURN]
+    allowed = throwable(state, player)
+    discard_deadwoods_kernel(state[Slot.HAND + player], allowed, scratch)
     return allowed
 
 

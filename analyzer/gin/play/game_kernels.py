@@ -16,6 +16,7 @@ from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, strea
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
 from ..model.knowledge import note_races, note_scores
 from ..model.rules import RuleField
+from ..model.state import points_to
 from .game_score import COLUMNS, GAME_SIZE, GameSlot, new_game, score_hand
 from .search import play_on
 
@@ -53,6 +54,25 @@ class GameColumn(IntEnum):
     DRAWN_HANDS = 8
     SHUTOUTS = 9
     FINISHED = 10
+
+
+@njit(cache=True)
+def hand_work_space() -> tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.uint64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]:
+    """(state, deck, rng state, scratch, samples used): the arrays :func:`play_hand`
+    plays in, allocated once per kernel call and reused hand after hand."""
+    return (
+        np.zeros(STATE_SIZE, dtype=np.int64),
+        np.empty(52, dtype=np.int8),
+        np.empty(1, dtype=np.uint64),
+        np.zeros(SCRATCH_SIZE, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -115,10 +135,7 @@ def _write_hand_row(
     row[HandColumn.DEFENDER_DEADWOOD] = state[Slot.DEFENDER_DEADWOOD]
     row[HandColumn.TURNS] = state[Slot.DRAWS]
     row[HandColumn.STOCK_LEFT] = stock_left(state)
-    winner = state[Slot.WINNER]
-    row[HandColumn.POINTS_A] = (
-        0 if winner < 0 else (state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS])
-    )
+    row[HandColumn.POINTS_A] = points_to(state, np.int64(0))
 
 
 @njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
@@ -140,11 +157,7 @@ def hands_kernel(
     gets the searched decisions and their samples of row ``i``.
     """
     reps = 2 if swap else 1
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    deck = np.empty(52, dtype=np.int8)
-    rng = np.empty(1, dtype=np.uint64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    samples = np.zeros(1, dtype=np.int64)
+    state, deck, rng, scratch, samples = hand_work_space()
     for i in range(n_deals):
         deal = first_deal + i
         deck_key = stream_key(seed, deal)
@@ -199,11 +212,7 @@ def play_game(
     ``g * MAX_HANDS_PER_GAME + h`` of the game seed, so two plays of a game with the
     first dealer swapped share decks for as long as they last.
     """
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    deck = np.empty(52, dtype=np.int8)
-    rng = np.empty(1, dtype=np.uint64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    samples = np.zeros(1, dtype=np.int64)
+    state, deck, rng, scratch, samples = hand_work_space()
     policies = np.empty((2, score_policies.shape[2]), dtype=np.int64)
     played = np.empty(GAME_SIZE, dtype=np.int64)
     columns = np.int64(COLUMNS if rules[RuleField.HOLLYWOOD] else 1)

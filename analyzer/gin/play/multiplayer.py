@@ -31,10 +31,10 @@ from ...core.progress import Progress, advance, tell_total
 from ...core.rng import GAME_SALT, POLICY_SALT, stream_key
 from ...core.stats import Estimate
 from ...core.threads import run_spans
-from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot
+from ..engine.transitions import Slot
 from ..model.policies import Policy
 from ..model.rules import RuleField, Rules
-from .game_kernels import MAX_HANDS_PER_GAME, play_hand
+from .game_kernels import MAX_HANDS_PER_GAME, hand_work_space, play_hand
 from .game_score import add_hand_won, close_game
 from .players import SEARCH_FIELDS
 
@@ -84,13 +84,9 @@ def _play_multi(
     loser_sits_out: bool,
     row: npt.NDArray[np.int64],
 ) -> None:
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    deck = np.empty(52, dtype=np.int8)
-    rng = np.empty(1, dtype=np.uint64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    state, deck, rng, scratch, samples = hand_work_space()
     pair = np.empty((2, policies.shape[1]), dtype=np.int64)
     searchers = np.zeros((2, SEARCH_FIELDS), dtype=np.int64)  # no seat searches here
-    samples = np.zeros(1, dtype=np.int64)
     sides = 3 if players == 3 else 2
     scores = np.zeros(sides, dtype=np.int64)
     boxes = np.zeros(sides, dtype=np.int64)

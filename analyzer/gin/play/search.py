@@ -67,6 +67,7 @@ from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 from ..engine.transitions import Phase, Slot, advance, has_choice, knock_threshold, step
 from ..model.policy_fields import PolicyField
+from ..model.state import points_to
 from .actions import MAX_ACTIONS, apply_action, knock_alternatives, legal_actions, policy_action
 from .players import MODEL_ROW, Sampler, Scope, SearchField
 from .stopping import stop_asked
@@ -243,12 +244,7 @@ def search_action(
                 rng[0] = rollout_key
                 apply_action(rollout, actions[a], rules)
                 advance(rollout, rules, model, rng, scratch, np.bool_(False))
-                winner = rollout[Slot.WINNER]
-                values[s, a] = (
-                    0
-                    if winner < 0
-                    else (rollout[Slot.POINTS] if winner == player else -rollout[Slot.POINTS])
-                )
+                values[s, a] = points_to(rollout, player)
         done = stop
         if done >= params[SearchField.MIN_SAMPLES] and _race_step(
             values[:done], _normalised_weights(log_weights[:done]), active

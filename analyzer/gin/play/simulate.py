@@ -27,9 +27,15 @@ from ...core.chunks import ChunkPlan, fold_chunks
 from ...core.interrupts import raise_if_stop_requested
 from ...core.progress import Progress
 from ...core.rng import POLICY_SALT, stream_key
-from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE
 from ..model.rules import Rules
-from .game_kernels import GameColumn, HandColumn, games_kernel, hands_kernel, play_hand
+from .game_kernels import (
+    GameColumn,
+    HandColumn,
+    games_kernel,
+    hand_work_space,
+    hands_kernel,
+    play_hand,
+)
 from .players import Player, game_seat_rows, split_players
 from .results import (
     GameResult,
@@ -208,6 +214,28 @@ def _game_chunk(
     return sums.values, rows if keep_rows else None
 
 
+def _run_arguments(
+    rules: Rules,
+    policy_a: Player,
+    policy_b: Player,
+    seed: int,
+    swap_seats: bool,
+    keep_rows: bool,
+    **more: object,
+) -> dict[str, object]:
+    """The arguments every chunk of a run shares (all but its first unit and count):
+    those of :func:`_hand_chunk`, and with ``more`` (``start``) of :func:`_game_chunk`."""
+    return {
+        "rules": rules,
+        "policy_a": policy_a,
+        "policy_b": policy_b,
+        "seed": seed,
+        "swap_seats": swap_seats,
+        **more,
+        "keep_rows": keep_rows,
+    }
+
+
 def _run_chunks(
     function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
     total: int,
@@ -270,14 +298,7 @@ def simulate(
             raise_if_stop_requested()
             raise
     started = time.perf_counter()
-    common: dict[str, object] = {
-        "rules": rules,
-        "policy_a": policy_a,
-        "policy_b": policy_b,
-        "seed": seed,
-        "swap_seats": swap_seats,
-        "keep_rows": keep_rows,
-    }
+    common = _run_arguments(rules, policy_a, policy_b, seed, swap_seats, keep_rows)
     sums, kept, interrupted = _run_chunks(
         _hand_chunk, deals, chunk, "first_deal", "n_deals", common, scheduler, progress
     )
@@ -312,15 +333,7 @@ def play_games(
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     started = time.perf_counter()
-    common: dict[str, object] = {
-        "rules": rules,
-        "policy_a": policy_a,
-        "policy_b": policy_b,
-        "seed": seed,
-        "swap_seats": swap_seats,
-        "start": start,
-        "keep_rows": keep_rows,
-    }
+    common = _run_arguments(rules, policy_a, policy_b, seed, swap_seats, keep_rows, start=start)
     sums, kept, interrupted = _run_chunks(
         _game_chunk, games, chunk, "first_game", "n_games", common, scheduler, progress
     )
@@ -338,7 +351,7 @@ def replay_deal(
     rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int, a_dealer: bool = False
 ) -> npt.NDArray[np.int64]:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    work = hand_work_space()  # its first array is the state
     policies, searchers = split_players([policy_a, policy_b])
     play_hand(
         np.uint64(stream_key(np.int64(seed), np.int64(deal))),
@@ -347,13 +360,9 @@ def replay_deal(
         rules.to_array(),
         policies,
         searchers,
-        state,
-        np.empty(52, dtype=np.int8),
-        np.empty(1, dtype=np.uint64),
-        np.zeros(SCRATCH_SIZE, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
+        *work,
     )
-    return state
+    return work[0]
 
 
 __all__ = [

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
+from ...core.rng import POLICY_SALT, stream_key
 from ...core.threads import run_spans
 from ..decisions.choose import choose_discard
 from ..engine.transitions import (
@@ -31,11 +31,12 @@ from ..engine.transitions import (
     advance,
     apply_discard,
     knock_deadwood,
-    new_hand,
 )
 from ..model.policies import Policy
 from ..model.policy_fields import SCHEDULE_TURNS, PolicyField
 from ..model.rules import Rules
+from ..model.state import points_to
+from ..play.game_kernels import deal_hand
 
 #: Own turns tracked separately; later turns are pooled into the last row.
 MAX_TURN = 20
@@ -43,14 +44,6 @@ MAX_TURN = 20
 MAX_POINTS = 400
 #: Per-cell sums: n, points difference and its square, game-win difference and its square.
 N_SUMS = 5
-
-
-@njit(cache=True)
-def _points_to_seat0(state: npt.NDArray[np.int64]) -> np.int64:
-    winner = state[Slot.WINNER]
-    if winner < 0:
-        return np.int64(0)
-    return state[Slot.POINTS] if winner == 0 else -state[Slot.POINTS]
 
 
 @njit(cache=True)
@@ -70,9 +63,7 @@ def start_hand(
 ) -> None:
     """Deal ``deal`` of ``seed`` with A (seat 0) the non-dealer (``rep`` 0) or the dealer
     (``rep`` 1), leaving ``rng`` on the deal's policy stream."""
-    rng[0] = stream_key(seed, deal)
-    shuffle_deck(rng, deck)
-    new_hand(state, deck, np.int64(1 - rep), rules)
+    deal_hand(stream_key(seed, deal), np.int64(1 - rep), rules, state, deck, rng)
     rng[0] = stream_key(seed ^ POLICY_SALT, deal)
 
 
@@ -146,7 +137,7 @@ def _knock_chart_kernel(
                     branch, np.int64(0), knock_now, branch_rng, scratch[:52], scratch[52:]
                 )
                 apply_discard(branch, card, np.bool_(True), rules)  # one compile: not literal
-                knock_points = _points_to_seat0(branch)
+                knock_points = points_to(branch, np.int64(0))
                 a_dealt = 1 - rep
                 # play on: the throw of the same policy with knocking held back
                 card, _ = choose_discard(state, np.int64(0), hold, rng, scratch[:52], scratch[52:])
@@ -154,7 +145,7 @@ def _knock_chart_kernel(
                 branch[:] = state
                 branch_rng[0] = rng[0]
                 advance(branch, rules, policies, branch_rng, scratch, np.bool_(False))
-                play_points = _points_to_seat0(branch)
+                play_points = points_to(branch, np.int64(0))
                 difference = np.float64(knock_points - play_points)
                 win = (
                     game_values[a_dealt, MAX_POINTS + _capped(knock_points)]

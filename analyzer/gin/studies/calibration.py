@@ -18,12 +18,13 @@ import pandas as pd
 from numba import njit
 
 from ...core.lanes import bit_index
-from ...core.rng import next_below, shuffle_deck, stream_key
+from ...core.rng import next_below, stream_key
 from ..decisions.inference import N_FEATURES, Feature, card_features, infer_hidden
-from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Phase, Slot, new_hand, step
+from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Phase, Slot, step
 from ..model.knowledge import hidden_count
 from ..model.policies import Policy
 from ..model.rules import Rules
+from ..play.game_kernels import deal_hand
 
 _STOP_SALT = np.int64(0x51A7)
 #: Own turns of the observer at which a hand may be stopped (uniform over 1..this).
@@ -96,9 +97,7 @@ def _snapshots_kernel(
     probs = np.zeros(52, dtype=np.float64)
     row = np.int64(0)
     for hand in range(n_hands):
-        rng[0] = stream_key(seed, hand)
-        shuffle_deck(rng, deck)
-        new_hand(state, deck, np.int64(hand % 2), rules)
+        deal_hand(stream_key(seed, hand), np.int64(hand % 2), rules, state, deck, rng)
         rng[0] = stream_key(seed ^ _STOP_SALT, hand)
         stop = 1 + next_below(rng, MAX_STOP_TURN)
         while state[Slot.PHASE] != Phase.DONE:

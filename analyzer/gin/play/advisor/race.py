@@ -23,6 +23,7 @@ from ...engine.transitions import SCRATCH_SIZE, Outcome, Phase, Slot, apply_disc
 from ...model.policies import PRESETS as POLICY_PRESETS
 from ...model.policies import Policy
 from ...model.rules import STANDARD, Rules
+from ...model.state import points_to
 from ..game_kernels import GameColumn
 from ..players import Player, SearchPolicy, format_player, rollout_policy, split_players
 from ..search import play_on
@@ -104,9 +105,7 @@ def _rollout_kernel(
             winner = state[Slot.WINNER]
             outcomes[i, a] = state[Slot.OUTCOME]
             winners[i, a] = winner
-            points[i, a] = (
-                0 if winner < 0 else (state[Slot.POINTS] if winner == ME else -state[Slot.POINTS])
-            )
+            points[i, a] = points_to(state, np.int64(ME))
 
 
 def _rollout_batch(
