@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from .common import static_page
 from .schemas import MAX_SPEC_CHARS
+
+#: The rules preset of a written answer, as both answers' routes take it.
+AnswerRules = Annotated[str, Query(max_length=MAX_SPEC_CHARS, description="Rules preset.")]
 
 
 def strategy_router(results: Path) -> APIRouter:
@@ -38,7 +41,7 @@ def strategy_router(results: Path) -> APIRouter:
         summary="When to knock, in a player's words, from the committed report",
     )
     def when_to_knock(
-        rules: str = Query("standard", max_length=MAX_SPEC_CHARS, description="Rules preset."),
+        rules: AnswerRules = "standard",
         opponent: str = Query(
             "unknown",
             max_length=MAX_SPEC_CHARS,
@@ -58,7 +61,7 @@ def strategy_router(results: Path) -> APIRouter:
         summary="How to discard, in a player's words, from the committed results",
     )
     def how_to_discard(
-        rules: str = Query("standard", max_length=MAX_SPEC_CHARS, description="Rules preset."),
+        rules: AnswerRules = "standard",
         opponent: str = Query(
             "unknown",
             max_length=MAX_SPEC_CHARS,

@@ -94,31 +94,40 @@ async function showCharts() {
   }
 }
 
-// The written knock answer (GET /api/when-to-knock, read from the committed report):
-// the rule, a chart by own turn and cards left in the stock, the result and the worst
-// case; or, when the report does not hold it, why not.
 // The text into the node, its backquoted names (policies, commands) as code.
 function withCode(node, text) {
   node.replaceChildren(...text.split("`").map((part, i) => i % 2 ? element("code", "", part) :
     document.createTextNode(part)));
 }
 
-async function showAnswer() {
-  const rules = document.getElementById("answer-rules").value;
-  const opponent = document.getElementById("answer-opponent").value;
-  const data = await api("/api/when-to-knock?" + new URLSearchParams({ rules, opponent }));
-  const body = document.getElementById("answer-body");
-  const missing = document.getElementById("answer-missing");
+// The written answer chosen in the menus of `prefix` (ids `${prefix}-rules`,
+// `${prefix}-opponent`), read from `route`: its body shown with its title and rule, or,
+// when the committed files do not hold it, `${prefix}-missing` saying `absent` and why
+// (then null). Both answers are read so; only what else they show differs.
+async function readAnswer(prefix, route, absent) {
+  const rules = document.getElementById(`${prefix}-rules`).value;
+  const opponent = document.getElementById(`${prefix}-opponent`).value;
+  const data = await api(route + "?" + new URLSearchParams({ rules, opponent }));
+  const body = document.getElementById(`${prefix}-body`);
+  const missing = document.getElementById(`${prefix}-missing`);
   body.hidden = !data.answer;
   missing.hidden = Boolean(data.answer);
   if (!data.answer) {
-    missing.textContent = "No written answer for these rules and this opponent in the " +
-      "committed report. " + data.missing;
-    return;
+    missing.textContent = absent + " " + data.missing;
+    return null;
   }
-  const answer = data.answer;
-  document.getElementById("answer-title").textContent = answer.title;
-  document.getElementById("answer-rule").textContent = answer.rule;
+  document.getElementById(`${prefix}-title`).textContent = data.answer.title;
+  document.getElementById(`${prefix}-rule`).textContent = data.answer.rule;
+  return data.answer;
+}
+
+// The written knock answer (GET /api/when-to-knock, read from the committed report):
+// the rule, a chart by own turn and cards left in the stock, the result and the worst
+// case; or, when the report does not hold it, why not.
+async function showAnswer() {
+  const answer = await readAnswer("answer", "/api/when-to-knock",
+    "No written answer for these rules and this opponent in the committed report.");
+  if (!answer) return;
   const table = document.getElementById("answer-chart");
   const row = (label, cells, header) => {
     const tr = element("tr");
@@ -180,29 +189,18 @@ async function initAnswer() {
   await Promise.all([showAnswer(), markRules()]);
 }
 
-// The written discard answer (GET /api/how-to-discard, read from the committed results):
-// the rule, its principles by worth, the share of the champion's edge; or why it is missing.
+// An interval's mean ± its half-width, two decimals.
 function plusMinus(interval) {
   const sign = interval.mean >= 0 ? "+" : "-";
   return `${sign}${Math.abs(interval.mean).toFixed(2)} ± ${((interval.high - interval.low) / 2).toFixed(2)}`;
 }
 
+// The written discard answer (GET /api/how-to-discard, read from the committed results):
+// the rule, its principles by worth, the share of the champion's edge; or why it is missing.
 async function showDiscard() {
-  const rules = document.getElementById("discard-rules").value;
-  const opponent = document.getElementById("discard-opponent").value;
-  const data = await api("/api/how-to-discard?" + new URLSearchParams({ rules, opponent }));
-  const body = document.getElementById("discard-body");
-  const missing = document.getElementById("discard-missing");
-  body.hidden = !data.answer;
-  missing.hidden = Boolean(data.answer);
-  if (!data.answer) {
-    missing.textContent = "No written answer for these rules in the committed results. " +
-      data.missing;
-    return;
-  }
-  const answer = data.answer;
-  document.getElementById("discard-title").textContent = answer.title;
-  document.getElementById("discard-rule").textContent = answer.rule;
+  const answer = await readAnswer("discard", "/api/how-to-discard",
+    "No written answer for these rules in the committed results.");
+  if (!answer) return;
   document.getElementById("discard-principles").replaceChildren(...answer.principles.map(line => {
     const item = element("li", "", line.words + " ");
     const close = line.low <= 0 && line.high >= 0 ? ", not shown to matter" : "";
