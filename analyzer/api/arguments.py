@@ -14,8 +14,7 @@ import pandas as pd
 
 from ..core.limits import check_count, check_seed
 from ..core.progress import Progress, bar_progress
-from ..gin.model.policies import PRESETS as POLICY_PRESETS
-from ..gin.model.policies import Policy, format_policy, parse_policy
+from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import SearchPolicy, format_player
@@ -144,15 +143,11 @@ def rule_presets() -> pd.DataFrame:
 
 
 def policies() -> pd.DataFrame:
-    """One row per policy preset: its name, string form and a plain-English sentence."""
-    from ..gin.model.describe import explain_policy
+    """One row per policy preset: its name, string form, a plain-English sentence and its
+    kind (stochastic, tracks cards, reads the opponent, searches, replica of ...)."""
+    from ..report.explain import policy_presets_table
 
-    return pd.DataFrame(
-        [
-            {"policy": name, "string": format_policy(p), "summary": explain_policy(p)}
-            for name, p in POLICY_PRESETS.items()
-        ]
-    )
+    return pd.DataFrame(policy_presets_table())
 
 
 def rules_label(given: object, chosen: Rules) -> str:

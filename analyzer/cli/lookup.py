@@ -17,6 +17,7 @@ from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..report.explain import (
     explained_lines,
     policy_presets_lines,
+    policy_presets_table,
     rule_presets_lines,
     wrapped_commas,
     wrapped_label,
@@ -180,17 +181,19 @@ def policies_command(name: str | None, fmt: str) -> None:
       analyzer policies "draw=meld,discard=safe,knock=8"
     """
     from ..gin.model.describe import explain_policy, policy_fields
-    from ..gin.model.policies import PRESETS as POLICY_PRESETS
+    from ..gin.studies.registry import classify
 
     if name is not None:
         policy = get_policy(name)
         rows = policy_fields(policy)
+        kind = ", ".join(classify(policy).tags())
         if fmt == "json":
             echo_json(
                 {
                     "policy": name,
                     "string": format_policy(policy),
                     "summary": explain_policy(policy),
+                    "kind": kind,
                     "fields": {f: {"value": v, "meaning": m} for f, v, m in rows},
                 }
             )
@@ -206,12 +209,11 @@ def policies_command(name: str | None, fmt: str) -> None:
                 click.echo(line)
             for line in wrapped_commas("string form: ", format_policy(policy), 13):
                 click.echo(line)
+            if kind:
+                click.echo(f"kind: {kind}")
             click.echo("\n".join(explained_lines(rows)))
         return
-    table = [
-        {"policy": n, "string": format_policy(p), "summary": explain_policy(p)}
-        for n, p in POLICY_PRESETS.items()
-    ]
+    table = policy_presets_table()
     if fmt == "json":
         echo_json(table)
         return

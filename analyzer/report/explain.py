@@ -6,8 +6,16 @@ from __future__ import annotations
 import re
 import textwrap
 
-from ..gin.model.describe import RULE_PRESET_NOTES, rule_changes_text, rule_value_text
+from ..gin.model.describe import (
+    RULE_PRESET_NOTES,
+    explain_policy,
+    rule_changes_text,
+    rule_value_text,
+)
+from ..gin.model.policies import PRESETS as POLICY_PRESETS
+from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
+from ..gin.studies.registry import classify
 from .text import MAX_WIDTH
 
 
@@ -88,14 +96,30 @@ def rule_presets_lines() -> list[str]:
     return lines
 
 
+def policy_presets_table() -> list[dict[str, str]]:
+    """One row per policy preset: its name, string form, plain-English sentence and kind
+    (:func:`~analyzer.gin.studies.registry.classify`, tags joined by commas)."""
+    return [
+        {
+            "policy": name,
+            "string": format_policy(policy),
+            "summary": explain_policy(policy),
+            "kind": ", ".join(classify(policy).tags()),
+        }
+        for name, policy in POLICY_PRESETS.items()
+    ]
+
+
 def policy_presets_lines(table: list[dict[str, str]]) -> list[str]:
-    """Every policy preset of ``table`` (rows of policy, string and summary) with its
-    string form and its summary."""
+    """Every policy preset of ``table`` (:func:`policy_presets_table`) with its string
+    form, its summary and its kind."""
     width = max(len(row["policy"]) for row in table) + 2
     lines = []
     for row in table:
         lines += wrapped_commas(row["policy"], row["string"], width)
         lines += wrapped_label("", row["summary"], width)
+        if row["kind"]:
+            lines += wrapped_label("", f"kind: {row['kind']}", width)
     return lines
 
 
@@ -103,6 +127,7 @@ __all__ = [
     "explained_lines",
     "plain_text",
     "policy_presets_lines",
+    "policy_presets_table",
     "rule_presets_lines",
     "wrapped_commas",
     "wrapped_label",

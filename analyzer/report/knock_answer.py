@@ -31,12 +31,8 @@ from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import resolve_rules
 from ..gin.play.players import format_player, parse_player
 from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, rule_text
-from ..gin.studies.exploit import (
-    PANEL_SEARCH_BUDGET,
-    PANEL_SEARCH_NAME,
-    parse_table,
-    table_of,
-)
+from ..gin.studies.exploit import parse_table, table_of
+from ..gin.studies.registry import PANEL_SEARCH_BUDGET, PANEL_SEARCH_NAME
 from ..gin.studies.schedule import SCHEDULE_BINS
 from .reading import (
     COUNT,

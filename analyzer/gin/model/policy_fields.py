@@ -95,6 +95,16 @@ class KnockRule(IntEnum):
 #: The rules of replicas of other programs' players, valid in every policy but kept out of
 #: ``DRAW_RULES``/``DISCARD_RULES``, the rules a best-response search tries.
 REPLICA_RULES = ("marjj",)
+#: The program each rule that replicates another program's player replicates (the
+#: ``anymeld`` draw is the EAAI baseline's, a plain rule a best-response search may try).
+REPLICA_OF = {"marjj": "MARJJ (EAAI 2021)", "anymeld": "the EAAI SimpleGinRummyPlayer"}
+#: The rules whose kernel branch reads what the player has seen (the pile's cards, the
+#: cards the opponent took and threw), by decision: a new rule that does goes here.
+TRACKING_RULES = {
+    "draw": ("expert", "marjj"),
+    "discard": ("safe", "lookahead", "expert", "marjj", "learned", "principles"),
+    "knock": ("expert",),
+}
 #: Rules also kept out of a best-response search: the learned discard, whose weights are
 #: fitted for the expert's draw and knock and whose evaluation costs 4.5 times the
 #: expert's (BENCHMARKS.md, "The champion in progress"), and the player's rule set written

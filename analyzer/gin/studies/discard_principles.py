@@ -32,6 +32,7 @@ from ..play.results import merge_sums
 from ..play.simulate import hand_rows
 from .compare import add_values, estimate_of
 from .exploit import panel
+from .registry import classify
 
 #: The preset of the player's rule set.
 RULE_SET = "principles"
@@ -121,7 +122,7 @@ def arms() -> dict[str, Policy]:
 def panel_members() -> dict[str, Player]:
     """The opponents: the knock answer's panel without ``search`` (whose rollouts on every
     knock would make each of the arms' runs some hundred times slower)."""
-    return {name: player for name, player in panel().items() if not name.startswith("search")}
+    return {name: player for name, player in panel().items() if not classify(player).searches}
 
 
 def _deal_points(

@@ -1,0 +1,52 @@
+"""The player registry: every named player once, each classified from its declaration."""
+
+import pytest
+
+from analyzer.gin.model.policies import PRESETS, parse_policy
+from analyzer.gin.model.policy_fields import TRACKING_RULES, DiscardRule, DrawRule, KnockRule
+from analyzer.gin.play.players import SearchPolicy, parse_player
+from analyzer.gin.studies.discard_principles import panel_members
+from analyzer.gin.studies.exploit import PANEL, named_responses, panel
+from analyzer.gin.studies.registry import PANEL_SEARCH_NAME, PLAYERS, TAPER, classify
+
+
+def test_every_preset_and_the_panel_are_registered_once():
+    assert set(PRESETS) <= set(PLAYERS)
+    assert PLAYERS["taper"] == TAPER and PLAYERS[PANEL_SEARCH_NAME].budget == 64
+    assert list(panel()) == list(PANEL) and all(PLAYERS[name] == panel()[name] for name in PANEL)
+    # the discard answer's opponents: the panel without the player that searches
+    assert list(panel_members()) == ["basic", "simple", "gin-hunter", "taper", "marjj", "expert"]
+    responses = named_responses(PRESETS["basic"])
+    assert "basic" not in responses and "taper" in responses and "search, true model" in responses
+
+
+def test_the_tracking_rules_are_rules_of_their_decision():
+    declared = {"draw": DrawRule, "discard": DiscardRule, "knock": KnockRule}
+    for decision, rules in TRACKING_RULES.items():
+        names = {member.name.lower() for member in declared[decision]}
+        assert set(rules) <= names
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        ("basic", []),
+        ("simple", ["stochastic"]),  # a random discard among the best
+        ("eaai-simple", ["stochastic", "replica of the EAAI SimpleGinRummyPlayer"]),
+        ("marjj", ["tracks cards", "replica of MARJJ (EAAI 2021)"]),
+        ("safe-discard", ["tracks cards"]),
+        # the champion falls back on MARJJ's discard against racers: no replica for that
+        ("expert", ["tracks cards", "reads the opponent"]),
+        ("basic,knock_rule=expert", ["stochastic", "tracks cards"]),
+        ("basic,knock_alert=1:10/7:0", ["tracks cards"]),  # the alert reads the opponent's picks
+        ("search,rollout=basic", ["stochastic", "searches"]),
+    ],
+)
+def test_a_player_is_classified_by_what_it_declares(text, tags):
+    assert classify(parse_player(text)).tags() == tags
+
+
+def test_a_search_player_is_what_its_rollout_policy_is_and_searches():
+    searcher = classify(SearchPolicy(rollout=PRESETS["marjj"]))
+    assert searcher.searches and searcher.stochastic and searcher.replica.startswith("MARJJ")
+    assert not classify(parse_policy("gin-hunter")).searches
