@@ -5,6 +5,8 @@ driver (:mod:`analyzer.rummy.simulate`) runs a chunk's spans on numba's threads
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -12,53 +14,78 @@ from numba import njit
 from ..core.rng import shuffle_deck, stream_key
 from .engine import deal, play_hand
 from .policies import N_POLICY_FIELDS
-from .rules import RuleField
+from .rules import MAX_PLAYERS, RuleField
 from .state import MAX_MELDS, N_COUNTERS, N_RESULT, End, ResultField
 
-# Totals kept per chunk (columns of the kernel's ``totals``); *_SQ are sums of squares.
-T_HANDS = 0
-T_OUT = 1  # hands someone went out
-T_VOID_STOCK = 2
-T_RUMMY = 3
-T_TURNS = 4
-T_TURNS_SQ = 5
-T_POINTS = 6  # winner's points, void hands counting 0
-T_POINTS_SQ = 7
-T_RESHUFFLES = 8
-T_CALLS = 9
-T_MARGIN = 10  # player 0's points minus player 1's
-T_MARGIN_SQ = 11
-T_SEAT_WINS = 12  # + seat
-T_SEAT_POINTS = 18
-T_SEAT_POINTS_SQ = 24
-T_PLAYER_WINS = 30  # + player
-T_PLAYER_POINTS = 36
-T_PLAYER_POINTS_SQ = 42
-T_PLAYER_RUMMY = 48
-N_TOTALS = 54
 
-# Totals of :func:`play_games`, per chunk.
-G_GAMES = 0
-G_FINISHED = 1  # games someone reached the target within MAX_GAME_HANDS hands
-G_HANDS = 2
-G_HANDS_SQ = 3
-G_WINS = 4  # + player: games won
-G_SCORE = 10  # + player: final scores, points
-N_GAME_TOTALS = 16
+class HandTotal(IntEnum):
+    """Totals of a chunk of hands (columns of :func:`hands_kernel`'s ``totals``); ``*_SQ``
+    are sums of squares; a ``SEAT_*`` or ``PLAYER_*`` total is a block of one column per
+    seat or player (:data:`~analyzer.rummy.rules.MAX_PLAYERS` wide)."""
+
+    HANDS = 0
+    OUT = 1
+    """Hands someone went out."""
+    VOID_STOCK = 2
+    RUMMY = 3
+    TURNS = 4
+    TURNS_SQ = 5
+    POINTS = 6
+    """The winner's points, a void hand counting 0."""
+    POINTS_SQ = 7
+    RESHUFFLES = 8
+    CALLS = 9
+    MARGIN = 10
+    """Player 0's points minus player 1's."""
+    MARGIN_SQ = 11
+    SEAT_WINS = 12
+    SEAT_POINTS = 18
+    SEAT_POINTS_SQ = 24
+    PLAYER_WINS = 30
+    PLAYER_POINTS = 36
+    PLAYER_POINTS_SQ = 42
+    PLAYER_RUMMY = 48
+
+
+N_TOTALS = HandTotal.PLAYER_RUMMY + MAX_PLAYERS
+
+
+class GameTotal(IntEnum):
+    """Totals of a chunk of games (:func:`games_kernel`); ``WINS`` and ``SCORE`` are
+    blocks of one column per player."""
+
+    GAMES = 0
+    FINISHED = 1
+    """Games someone reached the target within :data:`MAX_GAME_HANDS` hands."""
+    HANDS = 2
+    HANDS_SQ = 3
+    WINS = 4
+    SCORE = 10
+    """Final scores, points."""
+
+
+N_GAME_TOTALS = GameTotal.SCORE + MAX_PLAYERS
 MAX_GAME_HANDS = 1000
 
-#: Columns of the per-hand rows.
-ROW_COLUMNS = (
-    "deal",
-    "winner_seat",
-    "winner_player",
-    "points",
-    "rummy",
-    "turns",
-    "end",
-    "reshuffles",
-    "calls",
-)
+
+class RowColumn(IntEnum):
+    """Columns of the per-hand rows; ``LEFT`` is a block of one column per seat (the
+    points each seat is left holding)."""
+
+    DEAL = 0
+    WINNER_SEAT = 1
+    WINNER_PLAYER = 2
+    POINTS = 3
+    RUMMY = 4
+    TURNS = 5
+    END = 6
+    RESHUFFLES = 7
+    CALLS = 8
+    LEFT = 9
+
+
+#: The names of the per-hand rows' columns before the ``LEFT`` block.
+ROW_COLUMNS = tuple(column.name.lower() for column in RowColumn if column is not RowColumn.LEFT)
 
 
 @njit(cache=True)
@@ -121,43 +148,43 @@ def hands_kernel(
         winner = result[ResultField.WINNER]
         points = result[ResultField.POINTS]
         turns = result[ResultField.TURNS]
-        totals[T_HANDS] += 1
-        totals[T_TURNS] += turns
-        totals[T_TURNS_SQ] += turns * turns
-        totals[T_RESHUFFLES] += result[ResultField.RESHUFFLES]
-        totals[T_CALLS] += result[ResultField.CALLS]
+        totals[HandTotal.HANDS] += 1
+        totals[HandTotal.TURNS] += turns
+        totals[HandTotal.TURNS_SQ] += turns * turns
+        totals[HandTotal.RESHUFFLES] += result[ResultField.RESHUFFLES]
+        totals[HandTotal.CALLS] += result[ResultField.CALLS]
         player = -1
         if result[ResultField.END] == End.OUT:
             player = (winner + shift) % n
-            totals[T_OUT] += 1
-            totals[T_RUMMY] += result[ResultField.RUMMY]
-            totals[T_POINTS] += points
-            totals[T_POINTS_SQ] += points * points
-            totals[T_SEAT_WINS + winner] += 1
-            totals[T_SEAT_POINTS + winner] += points
-            totals[T_SEAT_POINTS_SQ + winner] += points * points
-            totals[T_PLAYER_WINS + player] += 1
-            totals[T_PLAYER_POINTS + player] += points
-            totals[T_PLAYER_POINTS_SQ + player] += points * points
-            totals[T_PLAYER_RUMMY + player] += result[ResultField.RUMMY]
+            totals[HandTotal.OUT] += 1
+            totals[HandTotal.RUMMY] += result[ResultField.RUMMY]
+            totals[HandTotal.POINTS] += points
+            totals[HandTotal.POINTS_SQ] += points * points
+            totals[HandTotal.SEAT_WINS + winner] += 1
+            totals[HandTotal.SEAT_POINTS + winner] += points
+            totals[HandTotal.SEAT_POINTS_SQ + winner] += points * points
+            totals[HandTotal.PLAYER_WINS + player] += 1
+            totals[HandTotal.PLAYER_POINTS + player] += points
+            totals[HandTotal.PLAYER_POINTS_SQ + player] += points * points
+            totals[HandTotal.PLAYER_RUMMY + player] += result[ResultField.RUMMY]
             margin = points if player == 0 else -points if player == 1 else 0
-            totals[T_MARGIN] += margin
-            totals[T_MARGIN_SQ] += margin * margin
+            totals[HandTotal.MARGIN] += margin
+            totals[HandTotal.MARGIN_SQ] += margin * margin
         elif result[ResultField.END] == End.STOCK:
-            totals[T_VOID_STOCK] += 1
+            totals[HandTotal.VOID_STOCK] += 1
         if keep_rows:
             out = rows[i]
-            out[0] = deal_index
-            out[1] = winner
-            out[2] = player
-            out[3] = points
-            out[4] = result[ResultField.RUMMY]
-            out[5] = turns
-            out[6] = result[ResultField.END]
-            out[7] = result[ResultField.RESHUFFLES]
-            out[8] = result[ResultField.CALLS]
+            out[RowColumn.DEAL] = deal_index
+            out[RowColumn.WINNER_SEAT] = winner
+            out[RowColumn.WINNER_PLAYER] = player
+            out[RowColumn.POINTS] = points
+            out[RowColumn.RUMMY] = result[ResultField.RUMMY]
+            out[RowColumn.TURNS] = turns
+            out[RowColumn.END] = result[ResultField.END]
+            out[RowColumn.RESHUFFLES] = result[ResultField.RESHUFFLES]
+            out[RowColumn.CALLS] = result[ResultField.CALLS]
             for seat in range(n):
-                out[9 + seat] = result[ResultField.LEFT + seat]
+                out[RowColumn.LEFT + seat] = result[ResultField.LEFT + seat]
 
 
 @njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
@@ -197,11 +224,11 @@ def games_kernel(
                 if scores[result[ResultField.WINNER]] >= rules[RuleField.TARGET]:
                     winner = result[ResultField.WINNER]
             first = (first + 1) % n
-        totals[G_GAMES] += 1
-        totals[G_HANDS] += played
-        totals[G_HANDS_SQ] += played * played
+        totals[GameTotal.GAMES] += 1
+        totals[GameTotal.HANDS] += played
+        totals[GameTotal.HANDS_SQ] += played * played
         if winner >= 0:
-            totals[G_FINISHED] += 1
-            totals[G_WINS + winner] += 1
+            totals[GameTotal.FINISHED] += 1
+            totals[GameTotal.WINS + winner] += 1
         for j in range(n):
-            totals[G_SCORE + j] += scores[j]
+            totals[GameTotal.SCORE + j] += scores[j]

@@ -49,8 +49,11 @@ MAX_HAND_SIZE = 13
 #: Ranges (inclusive) of the integer rules but ``hand_size`` and ``max_run`` (0 or a
 #: range): 2-6 players, as seed 004 deals for; a hand's score times the multiplier and a
 #: game's totals stay far inside int64, and a hand stops within 10,000 turns.
+#: Most players at a table (a kernel's per-seat blocks are this wide).
+MAX_PLAYERS = 6
+
 INT_RANGES: dict[str, tuple[int, int]] = {
-    "players": (2, 6),
+    "players": (2, MAX_PLAYERS),
     "rummy_multiplier": (1, 10),
     "turn_limit": (1, 10_000),
     "target": (1, 10_000),

@@ -33,34 +33,11 @@ from ..core.results import RunResult
 from ..core.stats import Estimate
 from ..core.threads import run_calls, spans, thread_count
 from .game_kernels import (
-    G_FINISHED,
-    G_GAMES,
-    G_HANDS,
-    G_HANDS_SQ,
-    G_SCORE,
-    G_WINS,
     N_GAME_TOTALS,
     N_TOTALS,
     ROW_COLUMNS,
-    T_CALLS,
-    T_HANDS,
-    T_MARGIN,
-    T_MARGIN_SQ,
-    T_OUT,
-    T_PLAYER_POINTS,
-    T_PLAYER_POINTS_SQ,
-    T_PLAYER_RUMMY,
-    T_PLAYER_WINS,
-    T_POINTS,
-    T_POINTS_SQ,
-    T_RESHUFFLES,
-    T_RUMMY,
-    T_SEAT_POINTS,
-    T_SEAT_POINTS_SQ,
-    T_SEAT_WINS,
-    T_TURNS,
-    T_TURNS_SQ,
-    T_VOID_STOCK,
+    GameTotal,
+    HandTotal,
     games_kernel,
     hands_kernel,
 )
@@ -360,7 +337,7 @@ def hand_result(
 ) -> HandResult:
     """The summary of a hands run from its summed totals (see the ``T_*`` columns)."""
     t = [float(x) for x in totals]
-    hands = t[T_HANDS]
+    hands = t[HandTotal.HANDS]
     players = rules.players
     return HandResult(
         rules=rules,
@@ -369,25 +346,28 @@ def hand_result(
         rotate=rotate,
         totals=totals,
         hands=int(hands),
-        turns=_estimate(t[T_TURNS], t[T_TURNS_SQ], hands),
-        void_rate=_rate(hands - t[T_OUT], hands),
-        void_stock_rate=_rate(t[T_VOID_STOCK], hands),
-        rummy_rate=_rate(t[T_RUMMY], t[T_OUT]),
-        winner_points=_estimate(t[T_POINTS], t[T_POINTS_SQ], t[T_OUT]),
-        points_per_hand=_estimate(t[T_POINTS], t[T_POINTS_SQ], hands),
-        reshuffles_per_hand=t[T_RESHUFFLES] / hands,
-        calls_per_hand=t[T_CALLS] / hands,
-        seat_win_rate=tuple(_rate(t[T_SEAT_WINS + s], hands) for s in range(players)),
+        turns=_estimate(t[HandTotal.TURNS], t[HandTotal.TURNS_SQ], hands),
+        void_rate=_rate(hands - t[HandTotal.OUT], hands),
+        void_stock_rate=_rate(t[HandTotal.VOID_STOCK], hands),
+        rummy_rate=_rate(t[HandTotal.RUMMY], t[HandTotal.OUT]),
+        winner_points=_estimate(t[HandTotal.POINTS], t[HandTotal.POINTS_SQ], t[HandTotal.OUT]),
+        points_per_hand=_estimate(t[HandTotal.POINTS], t[HandTotal.POINTS_SQ], hands),
+        reshuffles_per_hand=t[HandTotal.RESHUFFLES] / hands,
+        calls_per_hand=t[HandTotal.CALLS] / hands,
+        seat_win_rate=tuple(_rate(t[HandTotal.SEAT_WINS + s], hands) for s in range(players)),
         seat_points=tuple(
-            _estimate(t[T_SEAT_POINTS + s], t[T_SEAT_POINTS_SQ + s], hands) for s in range(players)
+            _estimate(t[HandTotal.SEAT_POINTS + s], t[HandTotal.SEAT_POINTS_SQ + s], hands)
+            for s in range(players)
         ),
-        player_win_rate=tuple(_rate(t[T_PLAYER_WINS + j], hands) for j in range(players)),
+        player_win_rate=tuple(_rate(t[HandTotal.PLAYER_WINS + j], hands) for j in range(players)),
         player_points=tuple(
-            _estimate(t[T_PLAYER_POINTS + j], t[T_PLAYER_POINTS_SQ + j], hands)
+            _estimate(t[HandTotal.PLAYER_POINTS + j], t[HandTotal.PLAYER_POINTS_SQ + j], hands)
             for j in range(players)
         ),
-        player_rummies=tuple(int(t[T_PLAYER_RUMMY + j]) for j in range(players)),
-        margin=_estimate(t[T_MARGIN], t[T_MARGIN_SQ], hands) if players == 2 else None,
+        player_rummies=tuple(int(t[HandTotal.PLAYER_RUMMY + j]) for j in range(players)),
+        margin=_estimate(t[HandTotal.MARGIN], t[HandTotal.MARGIN_SQ], hands)
+        if players == 2
+        else None,
         elapsed_s=elapsed,
         rows=rows,
         interrupted=interrupted,
@@ -434,12 +414,14 @@ def play_games(
         rules=rules,
         policies=tuple(policies),
         seed=seed,
-        games=int(t[G_GAMES]),
+        games=int(t[GameTotal.GAMES]),
         target=rules.target,
-        finished_rate=_rate(t[G_FINISHED], t[G_GAMES]),
-        hands_per_game=_estimate(t[G_HANDS], t[G_HANDS_SQ], t[G_GAMES]),
-        player_game_win_rate=tuple(_rate(t[G_WINS + j], t[G_GAMES]) for j in players),
-        player_final_score=tuple(t[G_SCORE + j] / t[G_GAMES] for j in players),
+        finished_rate=_rate(t[GameTotal.FINISHED], t[GameTotal.GAMES]),
+        hands_per_game=_estimate(t[GameTotal.HANDS], t[GameTotal.HANDS_SQ], t[GameTotal.GAMES]),
+        player_game_win_rate=tuple(
+            _rate(t[GameTotal.WINS + j], t[GameTotal.GAMES]) for j in players
+        ),
+        player_final_score=tuple(t[GameTotal.SCORE + j] / t[GameTotal.GAMES] for j in players),
         elapsed_s=time.perf_counter() - started,
         interrupted=interrupted,
     )
