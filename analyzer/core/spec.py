@@ -1,7 +1,11 @@
-"""Frozen, validated specs (the rules of each game), their overrides and named presets.
+"""Frozen, validated specs (the rules of each game, the players' policies and the search
+player), their overrides and named presets.
 
 A spec is a frozen dataclass whose every field has a default of type ``bool``, ``int`` or
-``str``.  :class:`Spec` gives each of them the same contract:
+``str`` (or of another type the spec checks and reads itself), or declares how it is
+checked (a field whose metadata holds a ``declared`` object with a ``key`` and a
+``check(key, value)``: gin's policy parts, :mod:`analyzer.gin.model.spec_fields`).
+:class:`Spec` gives each of them the same contract:
 
 * a field of the wrong type raises ``TypeError`` naming the field and the value (numpy
   integers and booleans are accepted and stored as Python ``int`` / ``bool``); a value of
@@ -93,6 +97,10 @@ class Spec:
 
     def __post_init__(self) -> None:
         for item in dataclasses.fields(self):
+            declared = item.metadata.get("declared")
+            if declared is not None:  # a declared field checks itself, by its key
+                declared.check(declared.key, getattr(self, item.name))
+                continue
             named = self.subject + item.name
             value = _typed(named, getattr(self, item.name), type(item.default))
             object.__setattr__(self, item.name, value)

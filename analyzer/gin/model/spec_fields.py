@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.options import parse_int, parse_yes_no
+from ...core.spec import Spec as BaseSpec
 
 
 @dataclass(frozen=True)
@@ -156,13 +157,10 @@ def flag(default: bool, key: str, text: str, slot: int, clause: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Spec:
+class Spec(BaseSpec):
     """A decision rule's part of a policy: every field declared (see the module notes),
-    checked when the spec is made."""
-
-    def __post_init__(self) -> None:
-        for item in fields(self):
-            item.metadata["declared"].check(item.metadata["declared"].key, getattr(self, item.name))
+    checked when the spec is made (:class:`analyzer.core.spec.Spec` runs each
+    declaration's check)."""
 
     def declarations(self) -> list[tuple[Declared, Any]]:
         """``(declaration, value)`` of every field, in field order."""
