@@ -1,6 +1,6 @@
 """Cross-check: the advisor's knock-vs-play-on verdicts against the knock chart.
 
-The knock chart (:func:`analyzer.gin.studies.sweeps.knock_chart`) branches at every legal non-gin
+The knock chart (:func:`analyzer.gin.studies.knocking.knock_chart`) branches at every legal non-gin
 knock of seat 0 with the true hidden cards and averages "knock now minus play on" (points)
 by cell (own turn, deadwood).  Here the same process (same policies, the main line
 playing on after every branch point) is replayed on another seed, branch points are
@@ -36,7 +36,7 @@ from analyzer.core.cards import format_card
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import Rules
 from analyzer.gin.play.advisor import advise
-from analyzer.gin.studies.sweeps import knock_chart
+from analyzer.gin.studies.knocking import knock_chart
 
 SEED = 20261130
 CHART_SEED = 1

@@ -116,7 +116,7 @@ def test_simulate_and_games_take_the_search_player_as_the_command_line_does():
 
 def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
     from analyzer.gin.model.policies import TOURNAMENT_FIELD
-    from analyzer.gin.studies import sweeps
+    from analyzer.gin.studies import round_robin
 
     played = {}
 
@@ -124,7 +124,7 @@ def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
         played.update(field)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweeps, "tournament", stop_at_the_field)
+    monkeypatch.setattr(round_robin, "tournament", stop_at_the_field)
     with pytest.raises(KeyboardInterrupt):
         az.tournament()
     assert tuple(played) == TOURNAMENT_FIELD

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..core.stats import half_width_of_se
-from ..gin.studies import sweeps as studies
+from ..gin.studies import dealing
 from ..gin.studies.exact import exact_study
 from . import figures as charts
 from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
@@ -41,8 +41,8 @@ def run_dealt(config: ReportConfig) -> Dealt:
     folder = section_folder(config, "dealt")
     exact = _exact_distribution(config)
     n = config.size(25)
-    distribution = studies.dealt_hands(n, config.seed, progress=progress_for(config, "dealt hands"))
-    eligibility = studies.knock_eligibility(distribution)
+    distribution = dealing.dealt_hands(n, config.seed, progress=progress_for(config, "dealt hands"))
+    eligibility = dealing.knock_eligibility(distribution)
     write_csv(folder / "distribution.csv", distribution, index=False)
     write_csv(folder / "knock_eligibility.csv", eligibility, index=False)
     with figure_file(

@@ -10,7 +10,7 @@ import pandas as pd
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.studies import sweeps as studies
+from ..gin.studies import knocking
 from ..gin.studies.branching import MAX_TURN
 from . import figures as charts
 from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
@@ -23,7 +23,7 @@ class KnockChart:
     """The knock chart as the section shows it."""
 
     chart: pd.DataFrame
-    """One row per (turn, deadwood) (:func:`analyzer.gin.studies.sweeps.knock_chart`)."""
+    """One row per (turn, deadwood) (:func:`analyzer.gin.studies.knocking.knock_chart`)."""
     deals: int
     equity_deals: int
     """Deals of the equity table valuing game wins."""
@@ -36,7 +36,7 @@ def run_chart(config: ReportConfig) -> KnockChart:
     deals = config.size(4.0)
     subject = opponent = POLICIES["basic"]
     equity_deals = config.size(0.5)
-    chart = studies.knock_chart(
+    chart = knocking.knock_chart(
         STANDARD,
         subject,
         opponent,

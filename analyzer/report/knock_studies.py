@@ -15,13 +15,13 @@ from .text import interval_column, interval_text, title_text, verdict_grid
 
 
 def _knock_sweep(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
-    from ..gin.studies import sweeps as studies
+    from ..gin.studies import knocking
     from . import figures as charts
 
     deals, games, thresholds = inputs["deals"], inputs["games"], inputs["thresholds"]
     opponent = inputs["b"]
-    name = studies.SELF_PLAY_CHECK if opponent is None else inputs.labels["b"]
-    sweep = studies.knock_sweep(
+    name = knocking.SELF_PLAY_CHECK if opponent is None else inputs.labels["b"]
+    sweep = knocking.knock_sweep(
         inputs.rules,
         inputs["a"],
         {name: opponent},
@@ -138,12 +138,12 @@ KNOCK_SWEEP = register(
 
 
 def _knock_chart(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
-    from ..gin.studies import sweeps as studies
+    from ..gin.studies import knocking
     from ..gin.studies.branching import MAX_TURN
     from . import figures as charts
 
     deals, min_samples = inputs["deals"], inputs["min_samples"]
-    chart = studies.knock_chart(
+    chart = knocking.knock_chart(
         inputs.rules,
         inputs["a"],
         inputs["b"],

@@ -26,16 +26,16 @@ from .text import (
 
 
 def _tournament(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
-    from ..gin.studies import sweeps as studies
+    from ..gin.studies import round_robin
     from . import figures as charts
 
     field, deals, games = inputs["policies"], inputs["deals"], inputs["games"]
     if len(field) < 2:
         raise ValueError("policies needs at least two policies for a round robin")
-    results = studies.tournament(
+    results = round_robin.tournament(
         inputs.rules, field, deals, games, inputs.seed, progress=progress, scheduler=scheduler
     )
-    standings = studies.ranking(results)
+    standings = round_robin.ranking(results)
     order = list(standings["policy"])
 
     def draw(axes: Any) -> None:
@@ -140,12 +140,12 @@ TOURNAMENT = register(
 
 
 def _variants(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
-    from ..gin.studies import sweeps as studies
+    from ..gin.studies import variants
     from . import figures as charts
 
     deals, games = inputs["deals"], inputs["games"]
     baseline, strong, weak = (inputs.labels[name] for name in ("baseline", "a", "b"))
-    table = studies.variants(
+    table = variants.variants(
         inputs["presets"],
         inputs["baseline"],
         inputs["a"],
@@ -263,12 +263,12 @@ VARIANTS = register(
 
 
 def _dealt(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
-    from ..gin.studies import sweeps as studies
+    from ..gin.studies import dealing
     from . import figures as charts
 
     deals = inputs["deals"]
-    distribution = studies.dealt_hands(deals, inputs.seed, progress=progress)
-    eligibility = studies.knock_eligibility(distribution)
+    distribution = dealing.dealt_hands(deals, inputs.seed, progress=progress)
+    eligibility = dealing.knock_eligibility(distribution)
     body = pd.DataFrame(
         {
             "cards": eligibility["cards"],

@@ -10,7 +10,7 @@ import pandas as pd
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
-from ..gin.studies import sweeps as studies
+from ..gin.studies import knocking
 from . import figures as charts
 from .common import (
     ReportConfig,
@@ -31,7 +31,7 @@ class Sweep:
     """The knock sweep as the section shows it."""
 
     sweep: pd.DataFrame
-    """One row per (opponent, threshold) (:func:`analyzer.gin.studies.sweeps.knock_sweep`)."""
+    """One row per (opponent, threshold) (:func:`analyzer.gin.studies.knocking.knock_sweep`)."""
     subject: Policy
     deals: int
     """Deals per arm."""
@@ -45,8 +45,8 @@ def run_sweep(config: ReportConfig) -> Sweep:
     folder = section_folder(config, "knock_sweep")
     deals, games = config.size(1.0), config.size(0.1)
     subject = POLICIES["basic"]
-    opponents = studies.default_opponents()
-    sweep = studies.knock_sweep(
+    opponents = knocking.default_opponents()
+    sweep = knocking.knock_sweep(
         STANDARD,
         subject,
         opponents,

@@ -10,7 +10,7 @@ import pandas as pd
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.play.players import Player, format_player
-from ..gin.studies import sweeps as studies
+from ..gin.studies import round_robin
 from . import figures as charts
 from .common import (
     ReportConfig,
@@ -31,7 +31,7 @@ class Tournament:
     """The round robin as the section shows it."""
 
     results: pd.DataFrame
-    """One row per ordered pairing (:func:`analyzer.gin.studies.sweeps.tournament`)."""
+    """One row per ordered pairing (:func:`analyzer.gin.studies.round_robin.tournament`)."""
     ranking: pd.DataFrame
     field_policies: dict[str, Player]
     deals: int
@@ -45,8 +45,8 @@ def run_tournament(config: ReportConfig) -> Tournament:
     started = time.perf_counter()
     folder = section_folder(config, "tournament")
     deals, games = config.size(0.25), config.size(0.025, least=30)
-    field_policies = studies.default_field()
-    results = studies.tournament(
+    field_policies = round_robin.default_field()
+    results = round_robin.tournament(
         STANDARD,
         field_policies,
         deals,
@@ -55,7 +55,7 @@ def run_tournament(config: ReportConfig) -> Tournament:
         progress=progress_for(config, "tournament"),
         scheduler=config.scheduler,
     )
-    ranking = studies.ranking(results)
+    ranking = round_robin.ranking(results)
     write_csv(folder / "pairs.csv", results, index=False)
     write_csv(folder / "ranking.csv", ranking, index=False)
     order = list(ranking["policy"])

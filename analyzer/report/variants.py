@@ -10,7 +10,7 @@ import pandas as pd
 from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import VARIANT_PRESETS
-from ..gin.studies import sweeps as studies
+from ..gin.studies import variants
 from . import figures as charts
 from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
 from .figures import figure_file
@@ -23,7 +23,7 @@ class Variants:
     """The scoring-variants study as the section shows it."""
 
     table: pd.DataFrame
-    """One row per rules preset (:func:`analyzer.gin.studies.sweeps.variants`)."""
+    """One row per rules preset (:func:`analyzer.gin.studies.variants.variants`)."""
     deals: int
     """Deals per preset."""
     games: int
@@ -36,7 +36,7 @@ def run_variants(config: ReportConfig) -> Variants:
     folder = section_folder(config, "variants")
     deals, games = config.size(0.25), config.size(0.05, least=30)
     baseline, strong, weak = POLICIES["basic"], POLICIES["gin-hunter"], POLICIES["basic"]
-    table = studies.variants(
+    table = variants.variants(
         VARIANT_PRESETS,
         baseline,
         strong,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..gin.studies.sweeps import SELF_PLAY_CHECK
+from ..gin.studies.knocking import SELF_PLAY_CHECK
 
 
 def preset_name(meta: dict[str, Any], key: str) -> str:

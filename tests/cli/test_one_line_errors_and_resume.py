@@ -386,7 +386,7 @@ def test_interrupted_games_exit_130(monkeypatch):
 
 def test_the_tournament_commands_default_field_is_the_reports():
     from analyzer.cli.study_commands import tournament_command
-    from analyzer.gin.studies.sweeps import default_field
+    from analyzer.gin.studies.round_robin import default_field
 
     (policies,) = [p for p in tournament_command.params if p.name == "policies"]
     assert ",".join(default_field()) == policies.default

@@ -334,7 +334,7 @@ LIMITED = """
 
 FAKE_DEALT = """
     import numpy as np, pandas as pd
-    from analyzer.gin.studies import sweeps as studies
+    from analyzer.gin.studies import dealing
 
     def dealt_hands(deals, seed, progress=None):  # a stand-in for the kernel
         frames = []
@@ -348,7 +348,7 @@ FAKE_DEALT = """
                                         "se": 0.001}))
         return pd.concat(frames, ignore_index=True)
 
-    studies.dealt_hands = dealt_hands
+    dealing.dealt_hands = dealt_hands
 """
 
 FAKE_SECTION = """

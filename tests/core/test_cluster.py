@@ -213,7 +213,7 @@ def test_interrupt_on_cluster_returns_the_chunks_folded_in_order(address):
 
 def test_studies_on_cluster_are_identical(address):
     from analyzer.gin.studies.compare import compare_hands, knock_arms
-    from analyzer.gin.studies.sweeps import knock_chart
+    from analyzer.gin.studies.knocking import knock_chart
 
     arms = knock_arms(STANDARD, BASIC, HUNTER, [0, 5, 10])
     local = compare_hands(arms, 900, seed=3, chunk=300, scheduler="")

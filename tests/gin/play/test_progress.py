@@ -8,8 +8,7 @@ from analyzer.core.chunks import checkpointing
 from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.multiplayer import play_multiplayer_games
-from analyzer.gin.studies import exact, schedule
-from analyzer.gin.studies import sweeps as studies
+from analyzer.gin.studies import dealing, exact, knocking, round_robin, schedule, variants
 from analyzer.report.checkpoint import Checkpoint
 
 BASIC = PRESETS["basic"]
@@ -30,10 +29,10 @@ class Counter:
 
 
 STUDIES = {
-    "knock_sweep": lambda p: studies.knock_sweep(
+    "knock_sweep": lambda p: knocking.knock_sweep(
         STANDARD, BASIC, {"basic": BASIC, "twin": None}, 60, 6, 1, (0, 5, 10), progress=p
     ),
-    "knock_chart": lambda p: studies.knock_chart(
+    "knock_chart": lambda p: knocking.knock_chart(
         STANDARD, BASIC, BASIC, 80, 1, 5, chunk=32, progress=p, equity_deals=50
     ),
     "best_response": lambda p: schedule.best_response(
@@ -42,13 +41,13 @@ STUDIES = {
     "best_schedule": lambda p: schedule.best_schedule(
         STANDARD, BASIC, BASIC, 20, 1, rounds=2, progress=p
     ),
-    "tournament": lambda p: studies.tournament(
+    "tournament": lambda p: round_robin.tournament(
         STANDARD, {n: PRESETS[n] for n in ("basic", "simple", "passive")}, 40, 4, 1, progress=p
     ),
-    "variants": lambda p: studies.variants(
+    "variants": lambda p: variants.variants(
         ["standard", "straight"], BASIC, PRESETS["gin-hunter"], BASIC, 40, 4, 1, progress=p
     ),
-    "dealt_hands": lambda p: studies.dealt_hands(500, 1, progress=p),
+    "dealt_hands": lambda p: dealing.dealt_hands(500, 1, progress=p),
     "multiplayer": lambda p: play_multiplayer_games(STANDARD, [BASIC] * 3, 2_100, 1, p),
     "exact": lambda p: exact.exact_enumeration(5, ranks=5, suits=3, progress=p, chunk=2),
 }

@@ -21,7 +21,7 @@ from analyzer.gin.play.players import (
 )
 from analyzer.gin.play.search import search_action
 from analyzer.gin.play.simulate import hand_rows, play_games, simulate
-from analyzer.gin.studies.sweeps import tournament
+from analyzer.gin.studies.round_robin import tournament
 
 GIN_HUNTER = PRESETS["gin-hunter"]
 #: Action codes of search_action: a card (throw), 52 + card (knock), 104 (no take), 105 (take).

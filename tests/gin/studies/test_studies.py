@@ -16,8 +16,7 @@ from analyzer.cli.main import cli
 from analyzer.gin.model.policies import PRESETS as POLICIES
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.simulate import simulate
-from analyzer.gin.studies import schedule
-from analyzer.gin.studies import sweeps as studies
+from analyzer.gin.studies import dealing, knocking, round_robin, schedule
 from analyzer.gin.studies.compare import Arm, compare_games, compare_hands, knock_arms
 from analyzer.report import figures as charts
 from analyzer.report.build import ReportConfig, generate_report
@@ -52,11 +51,11 @@ def test_compare_games_reference_difference_is_zero():
 
 
 def test_dealt_hands_probabilities():
-    distribution = studies.dealt_hands(20_000, seed=1)
+    distribution = dealing.dealt_hands(20_000, seed=1)
     for _, group in distribution.groupby("cards"):
         assert group["probability"].sum() == pytest.approx(1)
         assert group["cumulative"].iloc[-1] == pytest.approx(1)
-    eligibility = studies.knock_eligibility(distribution)
+    eligibility = dealing.knock_eligibility(distribution)
     assert len(eligibility) == 22
     assert (
         eligibility.groupby("cards")["probability"]
@@ -66,7 +65,7 @@ def test_dealt_hands_probabilities():
 
 
 def test_knock_sweep_t10_row_equals_knock_asap():
-    sweep = studies.knock_sweep(
+    sweep = knocking.knock_sweep(
         STANDARD, BASIC, {"basic": BASIC}, 300, 30, seed=4, thresholds=[0, 10]
     )
     row = sweep.set_index("threshold").loc[10]
@@ -77,7 +76,7 @@ def test_knock_sweep_t10_row_equals_knock_asap():
 
 
 def test_knock_chart_cells_and_ci():
-    chart = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20)
+    chart = knocking.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20)
     assert set(chart["verdict"]) <= {"knock", "play on", "unclear"}
     assert chart["deadwood"].between(1, 10).all()
     # a single state has no interval and no verdict
@@ -86,9 +85,9 @@ def test_knock_chart_cells_and_ci():
     assert (chart.loc[single, "verdict"] == "unclear").all()
     assert (chart.loc[~single, "low"] <= chart.loc[~single, "mean"]).all()
     assert (chart.loc[~single, "mean"] <= chart.loc[~single, "high"]).all()
-    again = studies.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, chunk=300)
+    again = knocking.knock_chart(STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, chunk=300)
     assert chart.equals(again)
-    valued = studies.knock_chart(
+    valued = knocking.knock_chart(
         STANDARD, BASIC, BASIC, 800, seed=2, min_samples=20, equity_deals=2_000
     )
     assert valued["mean"].equals(chart["mean"])
@@ -100,14 +99,14 @@ def test_knock_chart_cells_and_ci():
 
 def test_tournament_is_antisymmetric():
     field = {"basic": BASIC, "simple": POLICIES["simple"], "passive": POLICIES["passive"]}
-    results = studies.tournament(STANDARD, field, 200, 20, seed=1)
+    results = round_robin.tournament(STANDARD, field, 200, 20, seed=1)
     assert len(results) == 6
     pairs = results.set_index(["a", "b"])
     assert pairs.loc[("basic", "simple"), "points"] == -pairs.loc[("simple", "basic"), "points"]
     assert pairs.loc[("basic", "simple"), "game_win"] + pairs.loc[
         ("simple", "basic"), "game_win"
     ] == pytest.approx(1)
-    assert list(studies.ranking(results).columns) == [
+    assert list(round_robin.ranking(results).columns) == [
         "policy",
         "points",
         "points_half",
@@ -122,7 +121,7 @@ def test_schedule_policy_bins():
 
 
 def test_charts_render_with_labels():
-    sweep = studies.knock_sweep(
+    sweep = knocking.knock_sweep(
         STANDARD, BASIC, {"basic": BASIC}, 100, 10, seed=1, thresholds=[0, 5, 10]
     )
     figure = Figure()
@@ -132,7 +131,7 @@ def test_charts_render_with_labels():
     assert "points per hand" in axes[0].get_ylabel()
     figure = Figure()
     ax = figure.subplots()
-    chart = studies.knock_chart(STANDARD, BASIC, BASIC, 300, seed=1, min_samples=5)
+    chart = knocking.knock_chart(STANDARD, BASIC, BASIC, 300, seed=1, min_samples=5)
     charts.knock_chart_heatmap(chart, ax, 20)
     assert ax.get_ylabel() == "deadwood after the discard (points)"
     figure.savefig(__import__("io").BytesIO(), format="png")
