@@ -52,6 +52,7 @@ def policy(text: str = "basic", **fields: Any) -> Policy:
     """The policy preset (or string form) ``text`` with ``fields`` (by their string-form
     keys) changed; ``knock`` may be a number (a constant threshold).
 
+    >>> from analyzer.gin.model.policies import format_policy
     >>> format_policy(policy("simple", knock=8))
     'draw=meld,discard=random,knock=8,norepeat=yes'
     """

@@ -12,8 +12,11 @@ computed under the rules and written where both doors and the web app read them.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..core.progress import Progress
@@ -66,16 +69,33 @@ def _refuse_standard_out(preset: str) -> None:
         )
 
 
-def _spoken(answer: Any, csv: Any) -> Answer:
-    """The study's answer of an answer in a player's words: its own text, its dictionary
-    (JSON) and ``csv`` (CSV)."""
+def _spoken(
+    find: Callable[..., Any],
+    csv: Callable[[Any], pd.DataFrame],
+    inputs: Inputs,
+    results: str | None,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> Answer:
+    """The answer ``find`` reads from ``results`` (the results store's when None) or
+    computes, as the study's answer: its own text, its dictionary (JSON) and ``csv(answer)``
+    (CSV)."""
+    answer = find(
+        inputs.preset,
+        inputs["opponent"],
+        inputs["deals"],
+        inputs.seed,
+        None if results is None else Path(results),
+        progress=progress,
+        scheduler=scheduler,
+    )
     return Answer(
         answer.title,
         answer.to_frame(),
         (),
         "",
         None,
-        raw=csv,
+        raw=csv(answer),
         data=answer.to_dict(),
         result=answer,
         text=answer.text(),
@@ -99,17 +119,10 @@ def _when_to_knock(inputs: Inputs, progress: Progress | None, scheduler: str | N
         )
         with staged_folder(out):  # the answers with their panel and meta.json, or nothing
             save_answers(out, answers, inputs.seed, source)
-        results = out
-    answer = knock_answer(
-        inputs.preset,
-        inputs["opponent"],
-        inputs["deals"],
-        inputs.seed,
-        None if results is None else Path(results),
-        progress=progress,
-        scheduler=scheduler,
-    )
-    return _spoken(answer, answer.chart().reset_index(names="deadwood"))
+        results = inputs.out
+    # the chart by deadwood: what the command's CSV always was
+    chart = lambda answer: answer.chart().reset_index(names="deadwood")
+    return _spoken(knock_answer, chart, inputs, results, progress, scheduler)
 
 
 def _how_to_discard(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
@@ -128,16 +141,9 @@ def _how_to_discard(inputs: Inputs, progress: Progress | None, scheduler: str | 
         )
         save_run(Path(inputs.out), run, inputs.preset, command)
         results = inputs.out
-    answer = discard_answer(
-        inputs.preset,
-        inputs["opponent"],
-        inputs["deals"],
-        inputs.seed,
-        None if results is None else Path(results),
-        progress=progress,
-        scheduler=scheduler,
+    return _spoken(
+        discard_answer, lambda answer: answer.to_frame(), inputs, results, progress, scheduler
     )
-    return _spoken(answer, answer.to_frame())
 
 
 register(
