@@ -188,3 +188,10 @@ def test_a_gain_whose_interval_holds_zero_is_too_close_to_call(run):
     assert close.to_dict()["result_text"] == close.result_text()
     clear = replace(answer, gain=Estimate(0.8, 0.5, 1.1, 300))
     assert clear.result_text().startswith("the rule gains +0.80 ± 0.30 points per hand over")
+
+
+def test_the_notebook_will_not_write_the_reports_standard_answers(tmp_path):
+    """The notebook takes out= as the command takes --out, with the same refusal."""
+    with pytest.raises(ValueError, match="the standard rules' answers are the report's"):
+        az.how_to_discard(out=tmp_path / "x")
+    assert not (tmp_path / "x").exists()

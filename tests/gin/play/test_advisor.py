@@ -453,3 +453,24 @@ def test_the_cli_and_the_api_read_too_close_to_call_for_twin_throws():
     api = az.advise(TWINS, stock=25, **settings)
     assert api.verdict.startswith("Too close to call: ")
     assert api.verdict in line
+
+
+def test_the_command_and_the_notebook_give_the_same_advice():
+    """One answer (report/advice.py) for both doors: the same players by default (expert
+    against expert), the same cross-check, title, ranking and verdict."""
+    import analyzer as az
+
+    hand, pile = "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h", "Td Ks Jh Ts Kd Tc"
+    args = ["--hand", hand, "--pile", pile, "--stock", "25", "--samples", "96", "--seed", "4"]
+    printed = CliRunner().invoke(advise_command, [*args, "--no-progress", "--json"])
+    assert printed.exit_code == 0, printed.output
+    data = json.loads(printed.output)
+    advice = az.advise(hand, pile=pile, stock=25, samples=96, seed=4)
+    assert data["own_policy"] == data["opponent_model"] == "expert"
+    assert advice.title.split(" · ")[2] == "opponent model expert, you play on as expert"
+    assert [row["action"] for row in data["actions"]] == advice.to_frame()["action"].tolist()
+    assert data["verdict"] == advice.verdict
+    assert data["cross_check"]["opponent_model"] == "basic"
+    assert data["cross_check"]["same_verdict"] == (advice.difference() is None)
+    table = CliRunner().invoke(advise_command, [*args, "--no-progress"]).output
+    assert " ".join(table.splitlines()[:2]).replace("   ", " ") == advice.title
