@@ -105,6 +105,9 @@ TRACKING_RULES = {
     "discard": ("safe", "lookahead", "expert", "marjj", "learned", "principles"),
     "knock": ("expert",),
 }
+#: The rules whose kernel branch draws random numbers, by decision: a random choice among
+#: the best throws (``random``, MARJJ's), a knock valued on sampled opponent hands.
+RANDOM_RULES = {"draw": (), "discard": ("random", "marjj"), "knock": ("expert",)}
 #: Rules also kept out of a best-response search: the learned discard, whose weights are
 #: fitted for the expert's draw and knock and whose evaluation costs 4.5 times the
 #: expert's (BENCHMARKS.md, "The champion in progress"), and the player's rule set written

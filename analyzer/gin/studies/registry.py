@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model.policies import PRESETS, Policy, parse_policy
-from ..model.policy_fields import REPLICA_OF, TRACKING_RULES
+from ..model.policy_fields import RANDOM_RULES, REPLICA_OF, TRACKING_RULES
 from ..play.players import Player, ScoreAware, SearchPolicy, format_player
 
 #: Samples per knock decision of the panel's ``search`` (a quarter of its default: it
@@ -50,8 +50,9 @@ class Classifier:
     """What kind of player a player is."""
 
     stochastic: bool
-    """Its moves draw random numbers: a random discard, an expert knock (valued on
-    sampled opponent hands) or a search (sampled rollouts)."""
+    """Its moves draw random numbers: a random choice among its best throws (the
+    ``random`` and MARJJ discards, also where it falls back on MARJJ's against a racer),
+    an expert knock (valued on sampled opponent hands) or a search (sampled rollouts)."""
     tracks_cards: bool
     """A rule of it reads what the player has seen: the pile's cards, the cards the
     opponent took and threw."""
@@ -102,10 +103,13 @@ def classify(player: Player) -> Classifier:
     policy = player.rollout if isinstance(player, SearchPolicy) else player
     rules = _rules(policy)
     decisions = {"draw": "draw", "discard": "discard", "discard_racer": "discard", "knock": "knock"}
-    tracks = any(rule in TRACKING_RULES[decisions[part]] for part, rule in rules.items())
+
+    def any_rule_of(declared: dict[str, tuple[str, ...]]) -> bool:
+        return any(rule in declared[decisions[part]] for part, rule in rules.items())
+
     return Classifier(
-        stochastic=searches or rules["discard"] == "random" or rules["knock"] == "expert",
-        tracks_cards=tracks or policy.knock.alert is not None,
+        stochastic=searches or any_rule_of(RANDOM_RULES),
+        tracks_cards=any_rule_of(TRACKING_RULES) or policy.knock.alert is not None,
         reads_opponent=policy.knock.racer is not None or rules["discard_racer"] != "same",
         searches=searches,
         # a player that falls back on another program's discard against racers (the

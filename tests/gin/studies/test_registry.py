@@ -3,7 +3,13 @@
 import pytest
 
 from analyzer.gin.model.policies import PRESETS, parse_policy
-from analyzer.gin.model.policy_fields import TRACKING_RULES, DiscardRule, DrawRule, KnockRule
+from analyzer.gin.model.policy_fields import (
+    RANDOM_RULES,
+    TRACKING_RULES,
+    DiscardRule,
+    DrawRule,
+    KnockRule,
+)
 from analyzer.gin.play.players import SearchPolicy, parse_player
 from analyzer.gin.studies.discard_principles import panel_members
 from analyzer.gin.studies.exploit import PANEL, named_responses, panel
@@ -20,11 +26,12 @@ def test_every_preset_and_the_panel_are_registered_once():
     assert "basic" not in responses and "taper" in responses and "search, true model" in responses
 
 
-def test_the_tracking_rules_are_rules_of_their_decision():
+def test_the_tagged_rules_are_rules_of_their_decision():
     declared = {"draw": DrawRule, "discard": DiscardRule, "knock": KnockRule}
-    for decision, rules in TRACKING_RULES.items():
-        names = {member.name.lower() for member in declared[decision]}
-        assert set(rules) <= names
+    for tagged in (TRACKING_RULES, RANDOM_RULES):
+        for decision, rules in tagged.items():
+            names = {member.name.lower() for member in declared[decision]}
+            assert set(rules) <= names
 
 
 @pytest.mark.parametrize(
@@ -33,10 +40,12 @@ def test_the_tracking_rules_are_rules_of_their_decision():
         ("basic", []),
         ("simple", ["stochastic"]),  # a random discard among the best
         ("eaai-simple", ["stochastic", "replica of the EAAI SimpleGinRummyPlayer"]),
-        ("marjj", ["tracks cards", "replica of MARJJ (EAAI 2021)"]),
+        # MARJJ's discard picks at random among its best throws
+        ("marjj", ["stochastic", "tracks cards", "replica of MARJJ (EAAI 2021)"]),
         ("safe-discard", ["tracks cards"]),
         # the champion falls back on MARJJ's discard against racers: no replica for that
-        ("expert", ["tracks cards", "reads the opponent"]),
+        ("expert", ["stochastic", "tracks cards", "reads the opponent"]),
+        ("expert-v3", ["tracks cards"]),
         ("basic,knock_rule=expert", ["stochastic", "tracks cards"]),
         ("basic,knock_alert=1:10/7:0", ["tracks cards"]),  # the alert reads the opponent's picks
         ("search,rollout=basic", ["stochastic", "searches"]),
