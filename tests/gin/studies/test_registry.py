@@ -59,3 +59,26 @@ def test_a_search_player_is_what_its_rollout_policy_is_and_searches():
     searcher = classify(SearchPolicy(rollout=PRESETS["marjj"]))
     assert searcher.searches and searcher.stochastic and searcher.replica.startswith("MARJJ")
     assert not classify(parse_policy("gin-hunter")).searches
+
+
+def _moves(player, deck, seed):
+    from analyzer.gin.play.hand import Hand
+
+    hand = Hand.deal(deck=deck, seed=seed)
+    return [str(move) for move in hand.play_on([player, player])]
+
+
+def test_a_player_not_tagged_stochastic_plays_a_deck_the_same_whatever_its_random_stream():
+    """The classifier against the kernels: the same deck played with other policy streams
+    (Hand.deal's seed keys only the players' random numbers when the deck is given)."""
+    import numpy as np
+
+    decks = [np.random.default_rng(index).permutation(52) for index in range(12)]
+    for name, player in PLAYERS.items():
+        if classify(player).searches:
+            continue
+        differs = any(_moves(player, deck, 1) != _moves(player, deck, 2) for deck in decks)
+        if not classify(player).stochastic:
+            assert not differs, name
+        elif name in ("simple", "eaai-simple", "marjj"):  # random within a single hand
+            assert differs, name
