@@ -174,3 +174,20 @@ def test_the_architecture_page_names_every_module_that_declares_studies():
     page = (Path(__file__).resolve().parents[1] / "docs" / "architecture.md").read_text()
     for module in {study.run.__module__ for study in STUDIES.values()}:
         assert f"`report/{module.rsplit('.', 1)[1]}.py`" in page, module
+
+
+def test_every_module_the_architecture_page_names_exists():
+    """A module moved, split or removed (sweeps.py, cli/knock_answer.py) leaves no stale
+    name in the recipes: every ``*.py`` the page names is a file of the package."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "architecture.md").read_text()
+    package = root / "analyzer"
+    names = {path.name for path in package.rglob("*.py")}
+    for named in sorted(set(re.findall(r"`([\w/]+\.py)`", page))):
+        if "/" in named:
+            assert (package / named).is_file() or (root / named).is_file(), named
+        else:
+            assert named in names, named
