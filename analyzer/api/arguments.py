@@ -18,6 +18,7 @@ from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import SearchPolicy, format_player
+from ..report.study import GIN, Rulebook
 from ..rummy.rules import RummyRules
 from ..rummy.rules import resolve_rules as resolve_rummy_rules
 
@@ -151,13 +152,18 @@ def policies() -> pd.DataFrame:
     return pd.DataFrame(policy_presets_table())
 
 
-def rules_label(given: object, chosen: Rules) -> str:
-    """How a title names the rules: the preset name given, the preset equal to a Rules
-    object, or ``custom rules``."""
+def rules_name(given: object, chosen: Any, rulebook: Rulebook = GIN) -> str:
+    """How a title names the rules: the preset name given, the preset equal to a rules
+    object, or ``custom``."""
     if isinstance(given, str):
-        return f"{given} rules"
-    name = next((n for n, preset in RULE_PRESETS.items() if preset == chosen), None)
-    return "custom rules" if name is None else f"{name} rules"
+        return given
+    presets = rulebook.presets().items()
+    return next((name for name, preset in presets if preset == chosen), "custom")
+
+
+def rules_label(given: object, chosen: Rules) -> str:
+    """:func:`rules_name` with ``rules`` after it: ``standard rules``, ``custom rules``."""
+    return f"{rules_name(given, chosen)} rules"
 
 
 def policy_label(given: object, chosen: Policy | SearchPolicy) -> str:

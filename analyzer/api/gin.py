@@ -44,9 +44,9 @@ from .arguments import (
     policy_label,
     progress_to,
     rules_label,
+    rules_name,
 )
 from .results import Result
-from .study_functions import rules_name
 
 
 def advise(
@@ -108,8 +108,10 @@ def advise(
     the_rules = chosen_rules(rules)
     mine = chosen_player(strongest_model() if policy is None else policy, "policy")
     theirs = chosen_player(strongest_model() if opponent is None else opponent, "opponent")
-    with progress_to(progress, "deal") as update:
-        equity = position_equity(position, the_rules, mine, theirs, equity_deals, seed, update)
+    equity = None
+    if position.score is not None:  # as analyzer advise: a table only for a game score
+        with progress_to(progress, "deal") as update:
+            equity = position_equity(position, the_rules, mine, theirs, equity_deals, seed, update)
     with progress_to(progress, "sample") as update:
         answer = advise_position(
             position,

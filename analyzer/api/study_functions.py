@@ -33,6 +33,7 @@ from .arguments import (
     listed,
     policy_label,
     progress_to,
+    rules_name,
 )
 from .results import ChartedResult, Result
 
@@ -52,15 +53,6 @@ _ANNOTATIONS = {
     Kind.TEXT: "str",
     Kind.FOLDER: "str | Path | None",
 }
-
-
-def rules_name(given: object, chosen: Any, rulebook: Rulebook = GIN) -> str:
-    """How a title names the rules: the preset name given, the preset equal to a rules
-    object, or ``custom``."""
-    if isinstance(given, str):
-        return given
-    presets = rulebook.presets().items()
-    return next((name for name, preset in presets if preset == chosen), "custom")
 
 
 def _rules_of(rulebook: Rulebook, value: object, presets_only: bool) -> Any:
@@ -110,15 +102,10 @@ def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, s
         check_text(value, param.name)
         return value, None
     if param.kind is Kind.FOLDER:
-        if value is None:
-            return None, None
-        if not isinstance(value, (str, os.PathLike)):
-            raise TypeError(
-                f"{param.name} must be a folder (a str or a Path) or None, got {value!r}"
-            )
-        if not os.path.isdir(value):
-            raise ValueError(f"{param.name} must be an existing folder, got {os.fspath(value)!r}")
-        return os.fspath(value), None
+        folder = _folder(value, param.name)
+        if folder is not None and not os.path.isdir(folder):
+            raise ValueError(f"{param.name} must be an existing folder, got {folder!r}")
+        return folder, None
     if param.kind is Kind.FLAG:
         if not isinstance(value, bool):
             raise TypeError(f"{param.name} must be True or False, got {value!r}")
@@ -162,6 +149,16 @@ def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, s
             param.name,
         ), None
     return check_thresholds(listed(value, param.name, "knock thresholds 0-10")), None
+
+
+def _folder(value: object, name: str) -> str | None:
+    """A folder given as a str or a Path, as a string (None: none); ``TypeError`` naming
+    ``name`` else."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a folder (a str or a Path) or None, got {value!r}")
+    return os.fspath(value)
 
 
 def _labelled(entry: object, name: str) -> tuple[str, Player]:
@@ -246,9 +243,7 @@ def study_function(study: Study) -> Callable[..., Result]:
             raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
         if keep_rows and study.rows is not None:
             check_count(values[study.rows], f"{study.rows} with keep_rows=True", 1, MAX_RAW_UNITS)
-        out = given.get("out")
-        if out is not None and not isinstance(out, (str, os.PathLike)):
-            raise TypeError(f"out must be a folder (a str or a Path) or None, got {out!r}")
+        out = _folder(given.get("out"), "out")
         name = rules_name(given.get("rules", "standard"), the_rules, book)
         inputs = Inputs(
             the_rules,
@@ -259,7 +254,7 @@ def study_function(study: Study) -> Callable[..., Result]:
             values,
             labels,
             keep_rows=keep_rows,
-            out=None if out is None else os.fspath(out),
+            out=out,
         )
         with progress_to(given["progress"], study.unit) as update:
             answer = study.run(inputs, update, None)
@@ -323,4 +318,4 @@ def __getattr__(name: str) -> Callable[..., Result]:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
-__all__ = ["FUNCTIONS", "rules_name", "study_function"]
+__all__ = ["FUNCTIONS", "study_function"]

@@ -16,6 +16,7 @@ from ..gin.model.policies import format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..report.explain import (
     explained_lines,
+    kind_text,
     policy_presets_lines,
     policy_presets_table,
     rule_presets_lines,
@@ -181,12 +182,11 @@ def policies_command(name: str | None, fmt: str) -> None:
       analyzer policies "draw=meld,discard=safe,knock=8"
     """
     from ..gin.model.describe import explain_policy, policy_fields
-    from ..gin.studies.registry import classify
 
     if name is not None:
         policy = get_policy(name)
         rows = policy_fields(policy)
-        kind = ", ".join(classify(policy).tags())
+        kind = kind_text(policy)
         if fmt == "json":
             echo_json(
                 {

@@ -45,11 +45,9 @@ def position_equity(
     seed: int,
     progress: Progress | None = None,
 ) -> Any:
-    """The game-win probability of each final score, for a position with a score (None
-    without one), from ``deals`` deals of the two players; ``ValueError`` for a score the
-    rules cannot reach."""
-    if position.score is None:
-        return None
+    """The game-win probability of each final score, for a position with a score, from
+    ``deals`` deals of the two players; ``ValueError`` for a score the rules cannot
+    reach."""
     check_game_position(position, rules)
     from ..gin.studies.equity.table import equity_function
 
@@ -129,7 +127,7 @@ class AdviceAnswer:
 
     def to_dict(self, preset: str, overrides: Sequence[str]) -> dict[str, Any]:
         """The advice, the players and the cross-check, for JSON."""
-        check = self.check
+        check, difference = self.check, self.difference()
         return (
             self.advice.to_dict()
             | self.models()
@@ -141,8 +139,8 @@ class AdviceAnswer:
                 else {
                     "opponent_model": self.cross_check,
                     "best": check.actions[0].action,
-                    "same_verdict": self.difference() is None,
-                    "note": self.difference(),
+                    "same_verdict": difference is None,
+                    "note": difference,
                 },
             }
         )

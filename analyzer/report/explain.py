@@ -13,7 +13,7 @@ from ..gin.model.describe import (
     rule_value_text,
 )
 from ..gin.model.policies import PRESETS as POLICY_PRESETS
-from ..gin.model.policies import format_policy
+from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.studies.registry import classify
 from .text import MAX_WIDTH
@@ -96,15 +96,21 @@ def rule_presets_lines() -> list[str]:
     return lines
 
 
+def kind_text(policy: Policy) -> str:
+    """What kind of player ``policy`` is, its classifier's tags joined by commas ("" for
+    none)."""
+    return ", ".join(classify(policy).tags())
+
+
 def policy_presets_table() -> list[dict[str, str]]:
     """One row per policy preset: its name, string form, plain-English sentence and kind
-    (:func:`~analyzer.gin.studies.registry.classify`, tags joined by commas)."""
+    (:func:`kind_text`)."""
     return [
         {
             "policy": name,
             "string": format_policy(policy),
             "summary": explain_policy(policy),
-            "kind": ", ".join(classify(policy).tags()),
+            "kind": kind_text(policy),
         }
         for name, policy in POLICY_PRESETS.items()
     ]
@@ -125,6 +131,7 @@ def policy_presets_lines(table: list[dict[str, str]]) -> list[str]:
 
 __all__ = [
     "explained_lines",
+    "kind_text",
     "plain_text",
     "policy_presets_lines",
     "policy_presets_table",

@@ -77,14 +77,15 @@ class Classifier:
         return [tag for holds, tag in flags if holds]
 
 
-def _rules(policy: Policy) -> dict[str, str]:
-    """The decision rules a policy plays by, by decision."""
-    return {
-        "draw": policy.draw.rule,
-        "discard": policy.discard.rule,
-        "discard_racer": policy.discard.racer_rule,
-        "knock": policy.knock.rule,
-    }
+def _rules(policy: Policy) -> list[tuple[str, str]]:
+    """The decision rules a policy plays by, each with its decision (the discard twice:
+    its own rule and the one it turns to against a racer)."""
+    return [
+        ("draw", policy.draw.rule),
+        ("discard", policy.discard.rule),
+        ("discard", policy.discard.racer_rule),
+        ("knock", policy.knock.rule),
+    ]
 
 
 def classify(player: Player) -> Classifier:
@@ -102,22 +103,18 @@ def classify(player: Player) -> Classifier:
     searches = isinstance(player, SearchPolicy)
     policy = player.rollout if isinstance(player, SearchPolicy) else player
     rules = _rules(policy)
-    decisions = {"draw": "draw", "discard": "discard", "discard_racer": "discard", "knock": "knock"}
 
     def any_rule_of(declared: dict[str, tuple[str, ...]]) -> bool:
-        return any(rule in declared[decisions[part]] for part, rule in rules.items())
+        return any(rule in declared[decision] for decision, rule in rules)
 
     return Classifier(
         stochastic=searches or any_rule_of(RANDOM_RULES),
         tracks_cards=any_rule_of(TRACKING_RULES) or policy.knock.alert is not None,
-        reads_opponent=policy.knock.racer is not None or rules["discard_racer"] != "same",
+        reads_opponent=policy.knock.racer is not None or policy.discard.racer_rule != "same",
         searches=searches,
         # a player that falls back on another program's discard against racers (the
         # expert) replicates nothing: only its own draw and discard say what it is
-        replica=next(
-            (REPLICA_OF[rules[part]] for part in ("draw", "discard") if rules[part] in REPLICA_OF),
-            "",
-        ),
+        replica=next((REPLICA_OF[rule] for _, rule in rules[:2] if rule in REPLICA_OF), ""),
     )
 
 
