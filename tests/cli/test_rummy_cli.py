@@ -101,6 +101,7 @@ def test_simulate_is_reproducible():
         (["simulate", "--set", "reshuffle=maybe"], "bad value 'maybe' for reshuffle"),
         (["simulate", "--a", "bogus"], "unknown policy 'bogus'"),
         (["simulate", "--b", "meld=later"], "policy meld must be one of asap, hold"),
+        (["simulate", "--b", "rummy,hold_points=1000"], "policy hold_points must be 0-999"),
         (["simulate", "--players", "3", "--policies", "simple,simple"], "lists 2 policies for 3"),
         (["simulate", "--format", "xml"], "'xml' is not one of 'table', 'csv', 'json'"),
         (["study", "nothing"], "'nothing' is not one of 'meld-or-hold', 'players'"),

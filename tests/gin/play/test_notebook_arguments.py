@@ -74,6 +74,9 @@ CASES = [
     (lambda: az.advise(HAND, policy=5), TypeError, "policy must be a policy name"),
     (lambda: az.advise(HAND, bogus=1), TypeError, "unexpected keyword argument 'bogus'"),
     (lambda: az.advise(HAND, weights="flat"), ValueError, "weights must be 'model' or"),
+    (lambda: az.advise(HAND, cross_check="marjj"), ValueError, "cross_check must be one of"),
+    (lambda: az.advise(HAND, cross_check=1), TypeError, "cross_check must be a string"),
+    (lambda: az.advise(HAND, equity_deals=10), ValueError, "equity_deals must be"),
     (
         lambda: az.variants("standard"),
         TypeError,
