@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from .arrays import Int64s
 from .cards import N_RANKS, SUIT_BITS
 
 #: Deadwood left above any reachable hand value; marks "no arrangement" in kernels.
@@ -24,9 +24,7 @@ LANE_MASK = np.int64(SUIT_BITS)
 
 
 @cache
-def lane_tables(
-    run_cap: int,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def lane_tables(run_cap: int) -> tuple[Int64s, Int64s, Int64s]:
     """Tables over every 13-bit suit lane for runs of 3 to ``run_cap`` cards.
 
     Returns
@@ -111,9 +109,7 @@ def popcount(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def cards_between(
-    cards: np.int64, values: npt.NDArray[np.int64], low: np.int64, high: np.int64
-) -> np.int64:
+def cards_between(cards: np.int64, values: Int64s, low: np.int64, high: np.int64) -> np.int64:
     """The cards ``c`` of the mask ``cards`` whose ``values[c]`` is from ``low`` to
     ``high`` (both included)."""
     out = np.int64(0)
@@ -206,8 +202,8 @@ def lanes_min(
     s: np.int64,
     pending: np.int64,
     forced: np.int64,
-    run_deadwood: npt.NDArray[np.int64],
-    run_melded: npt.NDArray[np.int64],
+    run_deadwood: Int64s,
+    run_melded: Int64s,
 ) -> np.int64:
     """Least deadwood of lanes c, d, h, s over every set decision at the ranks of
     ``pending``, runs by the lane tables ``run_deadwood`` / ``run_melded``
@@ -241,8 +237,8 @@ def lanes_discards(
     s: np.int64,
     pending: np.int64,
     allowed: np.int64,
-    run_deadwood: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
+    run_deadwood: Int64s,
+    out: Int64s,
 ) -> np.int64:
     """Lower ``out[card]`` to the deadwood left after discarding ``card`` (each card of
     ``allowed`` left in the lanes) under every set decision at the ranks of ``pending``;

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 
+from .arrays import Bools, Int64s
 from .cards import N_RANKS, N_SUITS
 
 
@@ -24,8 +24,8 @@ from .cards import N_RANKS, N_SUITS
 class MeldTable:
     """Every legal meld: ``masks[i]`` is the meld's card mask, ``is_run[i]`` its kind."""
 
-    masks: npt.NDArray[np.int64]
-    is_run: npt.NDArray[np.bool_]
+    masks: Int64s
+    is_run: Bools
 
     def __len__(self) -> int:
         return len(self.masks)

@@ -38,8 +38,9 @@ documented where they are made.  Only bootstrap resampling in the equity checks 
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
+
+from .arrays import Int8s, UInt64s
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -75,20 +76,20 @@ def stream_key(seed: np.int64, stream: np.int64) -> np.uint64:
 
 
 @njit(cache=True)
-def next_u64(state: npt.NDArray[np.uint64]) -> np.uint64:
+def next_u64(state: UInt64s) -> np.uint64:
     """Advance the one-element ``state`` and return 64 random bits."""
     state[0] += _GOLDEN
     return mix64(state[0])
 
 
 @njit(cache=True)
-def next_below(state: npt.NDArray[np.uint64], bound: np.int64) -> np.int64:
+def next_below(state: UInt64s, bound: np.int64) -> np.int64:
     """Uniform integer in ``[0, bound)`` (Lemire's multiply-shift; bias < 2**-40 here)."""
     return np.int64((next_u64(state) >> _S11) * np.uint64(bound) >> np.uint64(53))
 
 
 @njit(cache=True)
-def shuffle_deck(state: npt.NDArray[np.uint64], deck: npt.NDArray[np.int8]) -> None:
+def shuffle_deck(state: UInt64s, deck: Int8s) -> None:
     """Fill ``deck`` (length 52) with a uniformly random order of the 52 cards."""
     for i in range(52):
         deck[i] = i

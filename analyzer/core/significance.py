@@ -13,7 +13,8 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
+
+from .arrays import Bools, Float64s
 
 
 def normal_p_value(mean: float, standard_error: float) -> float:
@@ -24,9 +25,7 @@ def normal_p_value(mean: float, standard_error: float) -> float:
     return math.erfc(abs(mean) / standard_error / math.sqrt(2.0))
 
 
-def benjamini_hochberg(
-    p_values: Sequence[float] | npt.NDArray[np.float64], q: float = 0.05
-) -> npt.NDArray[np.bool_]:
+def benjamini_hochberg(p_values: Sequence[float] | Float64s, q: float = 0.05) -> Bools:
     """Which hypotheses to reject so that the false discovery rate is at most ``q``
     (Benjamini & Hochberg 1995): the ``k`` smallest p-values, for the largest ``k`` with
     ``p_(k) <= k q / m``."""

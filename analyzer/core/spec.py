@@ -56,8 +56,8 @@ from enum import IntEnum
 from typing import Any, ClassVar, Self, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
+from .arrays import Int64s
 from .options import convert_field, parse_field_values
 
 SpecT = TypeVar("SpecT", bound="Spec")
@@ -150,7 +150,7 @@ class Spec:
         """The value of each entry of :meth:`to_array`."""
         raise NotImplementedError
 
-    def to_array(self) -> npt.NDArray[np.int64]:
+    def to_array(self) -> Int64s:
         """The spec as the ``np.int64`` array kernels read, indexed by :attr:`array_fields`."""
         array = np.zeros(len(self.array_fields), dtype=np.int64)
         for field, value in self.array_values().items():

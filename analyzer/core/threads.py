@@ -39,9 +39,7 @@ def spans(n_items: int, longest: int, threads: int, start: int = 0) -> list[tupl
 
 
 def run_calls(
-    calls: Sequence[Callable[[], Any]],
-    threads: int,
-    on_stop: Callable[[], None] | None = None,
+    calls: Sequence[Callable[[], Any]], threads: int, on_stop: Callable[[], None] | None = None
 ) -> list[Any]:
     """Each call's result, in order, the calls run on ``threads`` worker threads.
 

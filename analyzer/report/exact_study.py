@@ -7,9 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
+from ..core.arrays import Int64s
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.progress import Progress
 from .study import Answer, Chart, Inputs, Kind, Param, Study, register
@@ -20,7 +18,7 @@ from .text import chance_text, title_text
 class Exact:
     """What the enumeration counted (the notebook's result reads these through)."""
 
-    counts: npt.NDArray[np.int64]
+    counts: Int64s
     """``counts[v]``: hands of ``v`` points."""
     stats: dict[str, Any]
     """``hands``, ``p_gin``, ``p_at_most`` (knock limit -> probability), ``mean``, ``sd``,
@@ -28,7 +26,7 @@ class Exact:
     classes: int
     """Suit-symmetry classes evaluated."""
     seconds: float
-    mc_counts: npt.NDArray[np.int64] | None
+    mc_counts: Int64s | None
     """The Monte Carlo overlay's histogram, once drawn or written (None before, and
     without one)."""
 

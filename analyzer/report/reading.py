@@ -155,10 +155,7 @@ def _is_knock_table(cell: object) -> bool:
 
 
 def read_table(
-    root: Path,
-    name: str,
-    columns: Mapping[str, str],
-    optional: Mapping[str, str] | None = None,
+    root: Path, name: str, columns: Mapping[str, str], optional: Mapping[str, str] | None = None
 ) -> pd.DataFrame:
     """The CSV table ``root/name`` as pandas reads it (numbers parsed as ever; columns of
     :data:`TEXT` kept as text), checked by :func:`check_table`."""

@@ -50,9 +50,9 @@ Where the seed documents leave room, the engine reads them this way:
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ..core.arrays import Int8s, Int64s
 from ..core.lanes import LANE_MASK, NO_ARRANGEMENT, lanes_min, popcount, set_ranks, split_lanes
 from .layoffs import (
     MODE_ARRANGE,
@@ -74,12 +74,7 @@ from .table import add_meld, arrangement_left, pile_meld, play_arrangement
 
 @njit(cache=True)
 def _choose_discard(
-    hand: np.int64,
-    allowed: np.int64,
-    least: np.int64,
-    out: npt.NDArray[np.int64],
-    potential: bool,
-    lp: npt.NDArray[np.int64],
+    hand: np.int64, allowed: np.int64, least: np.int64, out: Int64s, potential: bool, lp: Int64s
 ) -> np.int64:
     """The card to discard from ``hand & allowed`` given ``out`` (deadwood after each
     discard) and ``least`` (deadwood before it).
@@ -115,12 +110,7 @@ def _choose_discard(
 
 @njit(cache=True)
 def deal(
-    deck: npt.NDArray[np.int8],
-    rules: npt.NDArray[np.int64],
-    first: np.int64,
-    hands: npt.NDArray[np.int64],
-    pile: npt.NDArray[np.int8],
-    counters: npt.NDArray[np.int64],
+    deck: Int8s, rules: Int64s, first: np.int64, hands: Int64s, pile: Int8s, counters: Int64s
 ) -> None:
     """Deal from ``deck`` one card at a time starting with seat ``first`` (the dealer's
     left, who also plays first), turn the next card up as the discard pile and leave the
@@ -142,19 +132,19 @@ def deal(
 def _draw(
     hand: np.int64,
     p: np.int64,
-    deck: npt.NDArray[np.int8],
-    pile: npt.NDArray[np.int8],
-    counters: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    view: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
-    known: npt.NDArray[np.int64],
+    deck: Int8s,
+    pile: Int8s,
+    counters: Int64s,
+    rules: Int64s,
+    view: Int64s,
+    rd: Int64s,
+    known: Int64s,
     known_fresh: bool,
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
-    result: npt.NDArray[np.int64],
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
+    result: Int64s,
 ) -> tuple[np.int64, np.int64, np.int64, bool]:
     """Seat ``p`` draws: the top discard when it lowers its deadwood, else the stock
     (turning the pile over when the stock is dry and ``reshuffle`` allows).
@@ -206,21 +196,21 @@ def _go_out(
     least: np.int64,
     p: np.int64,
     first_turn: bool,
-    played: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    view: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
-    pile: npt.NDArray[np.int8],
-    counters: npt.NDArray[np.int64],
-    hands: npt.NDArray[np.int64],
-    result: npt.NDArray[np.int64],
+    played: Int64s,
+    rules: Int64s,
+    view: Int64s,
+    rd: Int64s,
+    rm: Int64s,
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
+    melds: Int64s,
+    owners: Int64s,
+    pile: Int8s,
+    counters: Int64s,
+    hands: Int64s,
+    result: Int64s,
 ) -> bool:
     """Seat ``p`` goes out when it can: everything melded (without ``final_discard``) or
     all but one card, then discarded.  True when it went out (the hand is over)."""
@@ -267,21 +257,21 @@ def _meld_and_lay_off(
     least: np.int64,
     p: np.int64,
     turn: np.int64,
-    pol: npt.NDArray[np.int64],
-    played: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    view: npt.NDArray[np.int64],
-    no_table: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
-    lp: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
-    counters: npt.NDArray[np.int64],
+    pol: Int64s,
+    played: Int64s,
+    rules: Int64s,
+    view: Int64s,
+    no_table: Int64s,
+    rd: Int64s,
+    rm: Int64s,
+    lp: Int64s,
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
+    melds: Int64s,
+    owners: Int64s,
+    counters: Int64s,
 ) -> tuple[np.int64, np.int64, bool]:
     """Seat ``p`` melds and lays off as its policy says, unless it holds for Rummy, and
     always keeps two cards (one to discard, one to hold).  ``turn`` is its own turn
@@ -327,13 +317,13 @@ def _discard(
     forbidden: np.int64,
     least: np.int64,
     p: np.int64,
-    pol: npt.NDArray[np.int64],
-    out: npt.NDArray[np.int64],
-    lp: npt.NDArray[np.int64],
-    pile: npt.NDArray[np.int8],
-    counters: npt.NDArray[np.int64],
-    hands: npt.NDArray[np.int64],
-    known: npt.NDArray[np.int64],
+    pol: Int64s,
+    out: Int64s,
+    lp: Int64s,
+    pile: Int8s,
+    counters: Int64s,
+    hands: Int64s,
+    known: Int64s,
 ) -> np.int64:
     """Seat ``p`` discards (never the card just taken from the pile); returns the card
     and records the seat's deadwood after it in ``known[p]``."""
@@ -349,14 +339,14 @@ def _discard(
 def _rummy_on_board(
     card: np.int64,
     p: np.int64,
-    policies: npt.NDArray[np.int64],
-    played: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    view: npt.NDArray[np.int64],
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
-    pile: npt.NDArray[np.int8],
-    counters: npt.NDArray[np.int64],
+    policies: Int64s,
+    played: Int64s,
+    rules: Int64s,
+    view: Int64s,
+    melds: Int64s,
+    owners: Int64s,
+    pile: Int8s,
+    counters: Int64s,
 ) -> bool:
     """The first other player (in turn order) who may call "rummy on the board" takes
     seat ``p``'s discard ``card`` onto a meld, or the top of the pile as a new meld.
@@ -392,12 +382,7 @@ def _rummy_on_board(
 
 
 @njit(cache=True, inline="always")
-def _score(
-    hands: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    lp: npt.NDArray[np.int64],
-    result: npt.NDArray[np.int64],
-) -> None:
+def _score(hands: Int64s, rules: Int64s, lp: Int64s, result: Int64s) -> None:
     """Points left in each hand and, when someone went out, its score (points)."""
     left_total = np.int64(0)
     for seat in range(rules[RuleField.PLAYERS]):
@@ -410,18 +395,18 @@ def _score(
 
 @njit(cache=True)
 def play_hand(
-    hands: npt.NDArray[np.int64],
-    deck: npt.NDArray[np.int8],
-    pile: npt.NDArray[np.int8],
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
-    counters: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
-    lp: npt.NDArray[np.int64],
-    result: npt.NDArray[np.int64],
+    hands: Int64s,
+    deck: Int8s,
+    pile: Int8s,
+    melds: Int64s,
+    owners: Int64s,
+    counters: Int64s,
+    rules: Int64s,
+    policies: Int64s,
+    rd: Int64s,
+    rm: Int64s,
+    lp: Int64s,
+    result: Int64s,
 ) -> None:
     """Play a hand to its end from the state in the arrays, which it updates in place.
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ..core.arrays import Int8s, Int64s, UInt64s
 from ..core.rng import shuffle_deck, stream_key
 from .engine import deal, play_hand
 from .policies import N_POLICY_FIELDS
@@ -91,16 +91,7 @@ ROW_COLUMNS = tuple(column.name.lower() for column in RowColumn if column is not
 @njit(cache=True)
 def _work_space(
     players: np.int64,
-) -> tuple[
-    npt.NDArray[np.uint64],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-]:
+) -> tuple[UInt64s, Int8s, Int8s, Int64s, Int64s, Int64s, Int64s, Int64s]:
     """(rng state, deck, pile, hands, melds, meld owners, counters, result): the arrays a
     parallel slot plays its hands in, allocated once per slot."""
     return (
@@ -120,14 +111,14 @@ def hands_kernel(
     seed: np.int64,
     first_deal: np.int64,
     n_deals: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
+    rules: Int64s,
+    policies: Int64s,
     rotate: bool,
-    rd: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
-    lp: npt.NDArray[np.int64],
-    totals: npt.NDArray[np.int64],
-    rows: npt.NDArray[np.int64],
+    rd: Int64s,
+    rm: Int64s,
+    lp: Int64s,
+    totals: Int64s,
+    rows: Int64s,
 ) -> None:
     """Play deals ``first_deal .. first_deal + n_deals - 1``; add into ``totals``; fill
     ``rows[i]`` for deal ``first_deal + i`` (``len(ROW_COLUMNS) + players`` columns)
@@ -192,12 +183,12 @@ def games_kernel(
     seed: np.int64,
     first_game: np.int64,
     n_games: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
-    lp: npt.NDArray[np.int64],
-    totals: npt.NDArray[np.int64],
+    rules: Int64s,
+    policies: Int64s,
+    rd: Int64s,
+    rm: Int64s,
+    lp: Int64s,
+    totals: Int64s,
 ) -> None:
     """Play games ``first_game .. first_game + n_games - 1`` to ``rules[RuleField.TARGET]`` points; add into
     ``totals``.  Player j keeps seat j; the deal passes to the left each hand."""

@@ -22,9 +22,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ..core.arrays import Int64s
 from ..core.cards import N_RANKS
 from ..core.lanes import (
     LANE_MASK,
@@ -71,7 +71,7 @@ VIEW_SIZE = View.RUN0 + 4 * MAX_MELDS
 
 @njit(cache=True)
 def best_sets(
-    c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64, rd: npt.NDArray[np.int64]
+    c: np.int64, d: np.int64, h: np.int64, s: np.int64, pending: np.int64, rd: Int64s
 ) -> tuple[np.int64, np.int64]:
     """(least deadwood, cards melded in sets) of lanes c, d, h, s over every set decision
     at the ranks of ``pending`` (:func:`analyzer.core.lanes.choose_sets`), runs by ``rd``.
@@ -114,7 +114,7 @@ def card_of(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def hand_points(hand: np.int64, lp: npt.NDArray[np.int64]) -> np.int64:
+def hand_points(hand: np.int64, lp: Int64s) -> np.int64:
     """Total card points of a hand mask (``lp``: lane points table)."""
     return (
         lp[hand & LANE_MASK]
@@ -126,13 +126,13 @@ def hand_points(hand: np.int64, lp: npt.NDArray[np.int64]) -> np.int64:
 
 @njit(cache=True)
 def build_view(
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
+    melds: Int64s,
+    owners: Int64s,
     n_melds: np.int64,
     player: np.int64,
     own_only: np.int64,
     cap: np.int64,
-    view: npt.NDArray[np.int64],
+    view: Int64s,
 ) -> None:
     """Fill ``view`` with the layoff spots open to ``player``: runs with room for more
     cards and the missing fourth card of each three-card set."""
@@ -171,11 +171,7 @@ def build_view(
 
 @njit(cache=True, inline="always")
 def _melded_alone(
-    hand: np.int64,
-    rd: npt.NDArray[np.int64],
-    mode: np.int64,
-    allowed: np.int64,
-    out: npt.NDArray[np.int64],
+    hand: np.int64, rd: Int64s, mode: np.int64, allowed: np.int64, out: Int64s
 ) -> tuple[np.int64, np.int64]:
     """(deadwood in points, cards melded in sets) of ``hand`` by its own sets and runs,
     nothing laid off, in ``mode`` as :func:`with_table` takes it; the sets are found only
@@ -193,14 +189,14 @@ def _melded_alone(
 @njit(cache=True)
 def _leaf(
     hand: np.int64,
-    view: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
+    view: Int64s,
+    rd: Int64s,
     mode: np.int64,
     allowed: np.int64,
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
 ) -> np.int64:
     """Every subset of fourth cards laid off, then the best sets and runs of the rest."""
     fourth = hand & view[View.FOURTHS]
@@ -224,14 +220,14 @@ def _leaf(
 def _view_rec(
     hand: np.int64,
     k: np.int64,
-    view: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
+    view: Int64s,
+    rd: Int64s,
     mode: np.int64,
     allowed: np.int64,
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
 ) -> np.int64:
     """Least deadwood of ``hand`` trying, for run ``k`` of the view and every later one,
     each chain of ``a`` cards laid off below it and ``b`` above (``a + b`` <= room)."""
@@ -277,14 +273,14 @@ def _view_rec(
 @njit(cache=True, inline="always")
 def with_table(
     hand: np.int64,
-    view: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
+    view: Int64s,
+    rd: Int64s,
     mode: np.int64,
     allowed: np.int64,
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
 ) -> np.int64:
     """Deadwood (points) of ``hand`` against the layoff spots of ``view``, in ``mode``
     (:data:`MODE_MIN`, :data:`MODE_DISCARD` with the discards of ``allowed``, or
@@ -312,14 +308,14 @@ def with_table(
 @njit(cache=True)
 def _layoff_search(
     hand: np.int64,
-    view: npt.NDArray[np.int64],
-    rd: npt.NDArray[np.int64],
+    view: Int64s,
+    rd: Int64s,
     mode: np.int64,
     allowed: np.int64,
-    out: npt.NDArray[np.int64],
-    choice: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
+    out: Int64s,
+    choice: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
 ) -> np.int64:
     """The full layoff search of :func:`with_table`, a function of its own so that
     :func:`with_table` (inlined at every call site) stays small: with the recursive
@@ -328,7 +324,7 @@ def _layoff_search(
 
 
 @njit(cache=True)
-def _can_lay_off(hand: np.int64, view: npt.NDArray[np.int64]) -> bool:
+def _can_lay_off(hand: np.int64, view: Int64s) -> bool:
     """Whether ``hand`` holds a fourth card of a set or a card just beyond a run's end."""
     if hand & view[View.FOURTHS]:
         return True
@@ -341,7 +337,7 @@ def _can_lay_off(hand: np.int64, view: npt.NDArray[np.int64]) -> bool:
 
 
 @njit(cache=True)
-def layoff_target(card: np.int64, view: npt.NDArray[np.int64]) -> np.int64:
+def layoff_target(card: np.int64, view: Int64s) -> np.int64:
     """Table meld that ``card`` could be laid off onto, or -1."""
     bit = np.int64(1) << card
     if view[View.FOURTHS] & bit:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from ..core.arrays import Int64s
 from ..core.lanes import lane_tables
 from .engine import play_hand
 from .rules import RuleField
@@ -50,8 +50,8 @@ def play_scripted(
     hands: Sequence[int],
     stock: Sequence[int],
     pile: Sequence[int],
-    rules_array: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
+    rules_array: Int64s,
+    policies: Int64s,
     melds: Sequence[tuple[int, int]] = (),
     first: int = 0,
 ) -> HandOutcome:

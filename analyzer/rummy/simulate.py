@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ..core.arrays import Int64s
 from ..core.chunks import ChunkPlan, fold_chunks
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
@@ -70,7 +70,7 @@ class HandResult(RunResult):
     policies: tuple[RummyPolicy, ...]
     seed: int
     rotate: bool
-    totals: npt.NDArray[np.int64]
+    totals: Int64s
     """The raw integer totals (``T_*`` columns, summed over chunks)."""
     hands: int
     turns: Estimate
@@ -166,7 +166,7 @@ def _check_players(
         raise ValueError(f"{what} must be >= 1, got {count}")
 
 
-def _policy_rows(policies: Sequence[RummyPolicy]) -> npt.NDArray[np.int64]:
+def _policy_rows(policies: Sequence[RummyPolicy]) -> Int64s:
     return np.array([p.to_array() for p in policies], dtype=np.int64)
 
 
@@ -178,7 +178,7 @@ def hand_chunk(
     keep_rows: bool,
     first_deal: int,
     n_deals: int,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None]:
+) -> tuple[Int64s, Int64s | None]:
     """Totals (``T_*`` columns) of deals ``first_deal ..`` of a run, and their rows when
     ``keep_rows``: the unit :func:`simulate` maps over chunks."""
     width = len(ROW_COLUMNS) + rules.players
@@ -186,7 +186,7 @@ def hand_chunk(
     rd, rm, lp = lane_tables(rules.run_cap)
     rules_array, policy_rows = rules.to_array(), _policy_rows(policies)
 
-    def span(totals: npt.NDArray[np.int64], first: int, count: int) -> None:
+    def span(totals: Int64s, first: int, count: int) -> None:
         hands_kernel(
             np.int64(seed),
             np.int64(first_deal + first),
@@ -206,13 +206,13 @@ def hand_chunk(
 
 def game_chunk(
     rules: RummyRules, policies: Sequence[RummyPolicy], seed: int, first_game: int, n_games: int
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """Totals (``G_*`` columns) of games ``first_game ..`` of a run: the unit
     :func:`play_games` maps over chunks."""
     rd, rm, lp = lane_tables(rules.run_cap)
     rules_array, policy_rows = rules.to_array(), _policy_rows(policies)
 
-    def span(totals: npt.NDArray[np.int64], first: int, count: int) -> None:
+    def span(totals: Int64s, first: int, count: int) -> None:
         games_kernel(
             np.int64(seed),
             np.int64(first_game + first),
@@ -228,9 +228,7 @@ def game_chunk(
     return _span_totals(span, n_games, N_GAME_TOTALS)
 
 
-def _span_totals(
-    span: Callable[[npt.NDArray[np.int64], int, int], None], n_items: int, width: int
-) -> npt.NDArray[np.int64]:
+def _span_totals(span: Callable[[Int64s, int, int], None], n_items: int, width: int) -> Int64s:
     """The integer totals of items ``0 .. n_items``, summed over spans run on numba's
     threads, each into its own row (integer sums: the split does not change them)."""
     threads = thread_count()
@@ -294,14 +292,13 @@ def simulate(
     plan = ChunkPlan(hand_chunk, deals, chunk, common, "first_deal", "n_deals")
 
     def fold(
-        value: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]],
-        part: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64] | None],
-    ) -> tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]]:
+        value: tuple[Int64s, list[Int64s]], part: tuple[Int64s, Int64s | None]
+    ) -> tuple[Int64s, list[Int64s]]:
         if part[1] is not None:
             value[1].append(part[1])
         return value[0] + part[0], value[1]
 
-    initial: tuple[npt.NDArray[np.int64], list[npt.NDArray[np.int64]]] = (
+    initial: tuple[Int64s, list[Int64s]] = (
         np.zeros(N_TOTALS, dtype=np.int64),
         [],
     )
@@ -326,7 +323,7 @@ def simulate(
 
 
 def hand_result(
-    totals: npt.NDArray[np.int64],
+    totals: Int64s,
     rules: RummyRules,
     policies: tuple[RummyPolicy, ...],
     seed: int,

@@ -9,9 +9,9 @@ them; every function that adds melds returns the new count.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ..core.arrays import Int8s, Int64s
 from ..core.cards import N_RANKS
 from ..core.lanes import LANE_MASK
 from .layoffs import View, card_of
@@ -30,11 +30,7 @@ def _coverable(length: np.int64, cap: np.int64) -> bool:
 
 @njit(cache=True)
 def add_meld(
-    mask: np.int64,
-    owner: np.int64,
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
-    n_melds: np.int64,
+    mask: np.int64, owner: np.int64, melds: Int64s, owners: Int64s, n_melds: np.int64
 ) -> np.int64:
     """Put meld ``mask``, owned by seat ``owner``, on the table; returns the new count."""
     melds[n_melds] = mask
@@ -44,11 +40,7 @@ def add_meld(
 
 @njit(cache=True)
 def arrangement_left(
-    hand: np.int64,
-    view: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
+    hand: np.int64, view: Int64s, best: Int64s, best_choice: Int64s, rm: Int64s
 ) -> np.int64:
     """Cards the arrangement recorded by ``MODE_ARRANGE`` leaves in hand, in the order
     the search removed them: chains, fourth cards, sets, then runs."""
@@ -66,13 +58,13 @@ def arrangement_left(
 def play_arrangement(
     hand: np.int64,
     player: np.int64,
-    view: npt.NDArray[np.int64],
-    best: npt.NDArray[np.int64],
-    best_choice: npt.NDArray[np.int64],
-    rm: npt.NDArray[np.int64],
+    view: Int64s,
+    best: Int64s,
+    best_choice: Int64s,
+    rm: Int64s,
     cap: np.int64,
-    melds: npt.NDArray[np.int64],
-    owners: npt.NDArray[np.int64],
+    melds: Int64s,
+    owners: Int64s,
     n_melds: np.int64,
 ) -> tuple[np.int64, np.int64]:
     """Put the arrangement recorded by ``MODE_ARRANGE`` on the table: chains onto runs,
@@ -130,7 +122,7 @@ def play_arrangement(
 
 
 @njit(cache=True)
-def pile_meld(pile: npt.NDArray[np.int8], n_pile: np.int64, cap: np.int64) -> np.int64:
+def pile_meld(pile: Int8s, n_pile: np.int64, cap: np.int64) -> np.int64:
     """Largest k >= 3 such that the top k cards of the pile form a legal meld, else 0."""
     for k in range(min(n_pile, max(cap, 4)), 2, -1):
         mask = np.int64(0)

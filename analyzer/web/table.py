@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from ..core.arrays import Int64s
 from ..core.cards import format_card, format_hand, parse_card, to_indices, to_mask
 from ..core.rng import shuffle_deck, stream_key
 from ..gin.engine.transitions import MAX_DRAWS
@@ -138,7 +138,7 @@ class PracticeGame:
         return list(self.game.boxes)
 
     @property
-    def state(self) -> npt.NDArray[np.int64]:
+    def state(self) -> Int64s:
         """The hand's engine state array (:mod:`analyzer.gin.model.state`), to read only."""
         return self.hand.state
 

@@ -58,9 +58,9 @@ face-up card taken and card thrown, unless nothing else is left.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, cards_between, popcount
 from ...core.rng import next_below
@@ -87,12 +87,7 @@ _RELATED = RANK_MATES | NEAR1 | NEAR2
 
 
 @njit(cache=True)
-def wants_upcard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64],
-) -> bool:
+def wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64s) -> bool:
     """Whether ``player`` takes the face-up card, by its draw rule."""
     upcard = pile_top(state)
     hand = state[Slot.HAND + player]
@@ -112,12 +107,7 @@ def wants_upcard(
 
 
 @njit(cache=True)
-def takes_upcard_to_knock(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64],
-) -> bool:
+def takes_upcard_to_knock(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64s) -> bool:
     """Whether ``player``, to draw at a stock of two under the ``wall`` rule, takes the
     pile's top: when the best discard after it leaves gin or a deadwood its schedule
     knocks with at the turn the draw starts."""
@@ -143,7 +133,7 @@ def _better_high(card: np.int64, other: np.int64) -> bool:
 
 
 @njit(cache=True)
-def _repeats(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> bool:
+def _repeats(state: Int64s, player: np.int64, card: np.int64) -> bool:
     taken = state[Slot.TAKEN]
     if taken < 0:
         return False
@@ -157,7 +147,7 @@ def _repeats(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> 
 
 @njit(cache=True)
 def _expected_next_deadwood(
-    state: npt.NDArray[np.int64], player: np.int64, hand10: np.int64, scratch: npt.NDArray[np.int64]
+    state: Int64s, player: np.int64, hand10: np.int64, scratch: Int64s
 ) -> np.float64:
     """Mean best deadwood after drawing one card this player has not seen (points)."""
     opponent = 1 - player
@@ -176,7 +166,7 @@ def _expected_next_deadwood(
 
 
 @njit(cache=True)
-def _least(candidates: np.int64, values: npt.NDArray[np.int64]) -> np.int64:
+def _least(candidates: np.int64, values: Int64s) -> np.int64:
     """Least ``values[card]`` over the cards of ``candidates``."""
     least = _NONE
     rest = candidates
@@ -202,7 +192,7 @@ def _highest(candidates: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def _fresh(state: npt.NDArray[np.int64], player: np.int64, candidates: np.int64) -> np.int64:
+def _fresh(state: Int64s, player: np.int64, candidates: np.int64) -> np.int64:
     """The cards of ``candidates`` whose throw repeats no (taken, thrown) pair."""
     fresh = np.int64(0)
     rest = candidates
@@ -216,11 +206,7 @@ def _fresh(state: npt.NDArray[np.int64], player: np.int64, candidates: np.int64)
 
 @njit(cache=True)
 def _safe_discard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    candidates: np.int64,
-    penalty: np.int64,
-    deadwoods: npt.NDArray[np.int64],
+    state: Int64s, player: np.int64, candidates: np.int64, penalty: np.int64, deadwoods: Int64s
 ) -> np.int64:
     """The ``safe`` rule's throw (``deadwoods``: each discard's deadwood, points)."""
     opponent = 1 - player
@@ -240,13 +226,13 @@ def _safe_discard(
 
 @njit(cache=True)
 def _lookahead_discard(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     player: np.int64,
     candidates: np.int64,
     least: np.int64,
     slack: np.int64,
-    deadwoods: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    deadwoods: Int64s,
+    work: Int64s,
 ) -> np.int64:
     """The ``lookahead`` rule's throw: the next draws are evaluated in ``work``, so
     ``deadwoods`` (each discard's deadwood) is kept."""
@@ -274,12 +260,12 @@ def _lookahead_discard(
 
 @njit(cache=True)
 def choose_discard(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     player: np.int64,
-    policy: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    lookahead_scratch: npt.NDArray[np.int64],
+    policy: Int64s,
+    rng: UInt64s,
+    scratch: Int64s,
+    lookahead_scratch: Int64s,
 ) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards, by its discard
     and knock rules."""

@@ -76,9 +76,9 @@ slots (:func:`analyzer.gin.model.knowledge.note_rules`), or the expert reasons f
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, run_outs, split_lanes
 from ..evaluator.layoffs import layoff_deadwood_kernel
@@ -124,7 +124,7 @@ def outs_mask(hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def live_outs(hand: np.int64, unseen: np.int64, probs: npt.NDArray[np.float64]) -> np.float64:
+def live_outs(hand: np.int64, unseen: np.int64, probs: Float64s) -> np.float64:
     """Expected number of the hand's outs still in the stock: each unseen out counts
     ``1 - p`` (the chance the opponent does not hold it)."""
     total = 0.0
@@ -137,22 +137,18 @@ def live_outs(hand: np.int64, unseen: np.int64, probs: npt.NDArray[np.float64]) 
 
 
 @njit(cache=True)
-def _weight(policy: npt.NDArray[np.int64], field: np.int64) -> np.float64:
+def _weight(policy: Int64s, field: np.int64) -> np.float64:
     return policy[field] / 100.0
 
 
 @njit(cache=True)
-def _stock_share(state: npt.NDArray[np.int64]) -> np.float64:
+def _stock_share(state: Int64s) -> np.float64:
     return min(stock_left(state) / _FULL_STOCK, 1.0)
 
 
 @njit(cache=True)
 def hand_value(
-    hand: np.int64,
-    deadwood: np.int64,
-    outs_weight: np.float64,
-    unseen: np.int64,
-    probs: npt.NDArray[np.float64],
+    hand: np.int64, deadwood: np.int64, outs_weight: np.float64, unseen: np.int64, probs: Float64s
 ) -> np.float64:
     """``deadwood - outs_weight * live_outs`` (points; ``outs_weight`` already scaled by
     the stock share)."""
@@ -160,14 +156,14 @@ def hand_value(
 
 
 @njit(cache=True)
-def _prob(probs: npt.NDArray[np.float64], suit: np.int64, rank: np.int64) -> np.float64:
+def _prob(probs: Float64s, suit: np.int64, rank: np.int64) -> np.float64:
     if rank < 0 or rank > 12:
         return 0.0
     return probs[suit * 13 + rank]
 
 
 @njit(cache=True)
-def danger(card: np.int64, probs: npt.NDArray[np.float64]) -> np.float64:
+def danger(card: np.int64, probs: Float64s) -> np.float64:
     """Chance the opponent holds two cards that meld with ``card``: two of its rank, or
     two suit neighbours that make a run with it (cards taken as independent)."""
     suit, rank = card // 13, card % 13
@@ -196,9 +192,7 @@ _TAG = 52  # where the inference tag starts in ``work`` (see :func:`_infer_cache
 
 
 @njit(cache=True)
-def _tag_matches(
-    state: npt.NDArray[np.int64], player: np.int64, tag: npt.NDArray[np.int64]
-) -> bool:
+def _tag_matches(state: Int64s, player: np.int64, tag: Int64s) -> bool:
     """Whether ``tag`` was written at this player's draw decision of this turn: the same
     opponent record, and a hand that has gained exactly one card since."""
     opponent = 1 - player
@@ -217,7 +211,7 @@ def _tag_matches(
 
 
 @njit(cache=True)
-def _write_tag(state: npt.NDArray[np.int64], player: np.int64, tag: npt.NDArray[np.int64]) -> None:
+def _write_tag(state: Int64s, player: np.int64, tag: Int64s) -> None:
     opponent = 1 - player
     tag[0] = state[Slot.DRAWS] + 1  # the draw about to be made moves the counter on
     tag[1] = player
@@ -228,9 +222,7 @@ def _write_tag(state: npt.NDArray[np.int64], player: np.int64, tag: npt.NDArray[
 
 
 @njit(cache=True)
-def _infer_cached(
-    state: npt.NDArray[np.int64], player: np.int64, work: npt.NDArray[np.int64]
-) -> np.int64:
+def _infer_cached(state: Int64s, player: np.int64, work: Int64s) -> np.int64:
     """:func:`infer_hidden` into ``work[:52]`` (as float64), reusing the probabilities
     inferred at this turn's draw decision when ``work`` carries their tag (``work`` of
     58 entries; shorter work arrays always infer afresh).  After a stock draw of ``x``
@@ -262,12 +254,7 @@ def _infer_cached(
 
 
 @njit(cache=True)
-def expert_wants_upcard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64],
-) -> bool:
+def expert_wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64s) -> bool:
     """Whether ``player`` (10 cards) takes the pile's top (see the module notes)."""
     top = pile_top(state)
     if top < 0:
@@ -297,15 +284,15 @@ def expert_wants_upcard(
 
 @njit(cache=True)
 def knock_outlook(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     player: np.int64,
-    policy: npt.NDArray[np.int64],
+    policy: Int64s,
     hand10: np.int64,
     deadwood: np.int64,
-    rng: npt.NDArray[np.uint64],
-    probs: npt.NDArray[np.float64],
+    rng: UInt64s,
+    probs: Float64s,
     unseen: np.int64,
-    scratch: npt.NDArray[np.int64],
+    scratch: Int64s,
     stop_margin: np.float64,
 ) -> tuple[np.float64, np.float64, np.float64, np.float64, np.float64]:
     """(EV of knocking now (points), P(undercut), P(opponent ends on its next turn if
@@ -373,12 +360,7 @@ def knock_outlook(
 
 @njit(cache=True)
 def knock_choice(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s
 ) -> tuple[np.int64, np.int64, np.int64, bool, np.int64]:
     """The knock part of the expert's discard for ``player`` holding 11 cards:
     (throwable cards, least deadwood after a throw, the throw leaving it (ties to the
@@ -425,12 +407,7 @@ def knock_choice(
 
 @njit(cache=True)
 def expert_discard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s
 ) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards."""
     candidates, _, knock_card, knock, unseen = knock_choice(

@@ -55,9 +55,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_u64
@@ -142,12 +142,7 @@ CALIBRATION_Y = np.array(
 
 
 @njit(cache=True)
-def _spread(
-    record: np.int64,
-    table: npt.NDArray[np.int64],
-    weight: np.float64,
-    scores: npt.NDArray[np.float64],
-) -> None:
+def _spread(record: np.int64, table: Int64s, weight: np.float64, scores: Float64s) -> None:
     """Add ``weight`` to the score of every card related (by ``table``) to each card of
     ``record``; the relations are symmetric, so this counts, per card, its related
     cards in ``record``."""
@@ -163,12 +158,7 @@ def _spread(
 
 
 @njit(cache=True)
-def card_features(
-    state: npt.NDArray[np.int64],
-    observer: np.int64,
-    weights: npt.NDArray[np.float64],
-    scores: npt.NDArray[np.float64],
-) -> None:
+def card_features(state: Int64s, observer: np.int64, weights: Float64s, scores: Float64s) -> None:
     """``scores[c]`` = sum of ``weights[i] * feature_i(c)`` for every card (length 52);
     with a unit vector as ``weights`` this is one feature column."""
     opponent = 1 - observer
@@ -206,7 +196,7 @@ def card_features(
 
 
 @njit(cache=True)
-def normalise(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]) -> None:
+def normalise(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
     """Turn scores ``probs[c]`` (log weights) of the ``unseen`` cards into probabilities
     ``min(1, z * exp(score))`` summing to ``hidden``; other cards get 0."""
     total = 0.0
@@ -275,7 +265,7 @@ def calibrated(share: np.float64) -> np.float64:
 
 
 @njit(cache=True)
-def recalibrate(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float64]) -> None:
+def recalibrate(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
     """Map the ``unseen`` cards' probabilities through the calibration curve and rescale
     them to sum to ``hidden`` (capped at 1)."""
     total = 0.0
@@ -298,9 +288,7 @@ def recalibrate(unseen: np.int64, hidden: np.int64, probs: npt.NDArray[np.float6
 
 
 @njit(cache=True)
-def infer_hidden(
-    state: npt.NDArray[np.int64], observer: np.int64, probs: npt.NDArray[np.float64]
-) -> np.int64:
+def infer_hidden(state: Int64s, observer: np.int64, probs: Float64s) -> np.int64:
     """Fill ``probs[c]`` = P(the opponent of ``observer`` holds ``c``) for every card
     (1 for cards it is known to hold) and return the unseen mask."""
     card_features(state, observer, WEIGHTS, probs)
@@ -320,12 +308,12 @@ _MAX_ODDS = 999.0
 
 
 @njit(cache=True)
-def _uniform(rng: npt.NDArray[np.uint64]) -> np.float64:
+def _uniform(rng: UInt64s) -> np.float64:
     return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
-def to_sampling_table(unseen: np.int64, probs: npt.NDArray[np.float64]) -> None:
+def to_sampling_table(unseen: np.int64, probs: Float64s) -> None:
     """Replace ``probs`` (length 52) by the cumulative odds ``p / (1 - p)`` (capped at
     999) of the ``unseen`` cards in card order: ``table[c]`` = the sum of the odds of the
     unseen cards up to ``c``; :func:`from_sampling_table` undoes it."""
@@ -339,10 +327,7 @@ def to_sampling_table(unseen: np.int64, probs: npt.NDArray[np.float64]) -> None:
 
 @njit(cache=True)
 def from_sampling_table(
-    state: npt.NDArray[np.int64],
-    observer: np.int64,
-    unseen: np.int64,
-    table: npt.NDArray[np.float64],
+    state: Int64s, observer: np.int64, unseen: np.int64, table: Float64s
 ) -> None:
     """Undo :func:`to_sampling_table`: the unseen cards get back their probabilities (a
     card at the odds cap 0.999), the opponent's known cards 1, the others 0."""
@@ -358,7 +343,7 @@ def from_sampling_table(
 
 
 @njit(cache=True)
-def _search(table: npt.NDArray[np.float64], target: np.float64) -> np.int64:
+def _search(table: Float64s, target: np.float64) -> np.int64:
     """The first card whose cumulative odds exceed ``target``."""
     low, high = 0, 51
     while low < high:
@@ -372,11 +357,11 @@ def _search(table: npt.NDArray[np.float64], target: np.float64) -> np.int64:
 
 @njit(cache=True)
 def sample_hidden(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     observer: np.int64,
-    table: npt.NDArray[np.float64],
+    table: Float64s,
     unseen: np.int64,
-    rng: npt.NDArray[np.uint64],
+    rng: UInt64s,
     extra: np.int64 = 0,
 ) -> np.int64:
     """One opponent hand drawn from the model: its known cards plus ``hidden_count``
@@ -404,7 +389,7 @@ def sample_hidden(
 
 
 @njit(cache=True)
-def play_in_rounds(state: npt.NDArray[np.int64], observer: np.int64, limit: np.int64) -> np.int64:
+def play_in_rounds(state: Int64s, observer: np.int64, limit: np.int64) -> np.int64:
     """Stock draws the opponent has made (its own turns less the pile cards it took),
     at most ``limit``: the rounds :func:`sample_played_in` replays."""
     opponent = 1 - observer
@@ -422,13 +407,13 @@ def _before(card: np.int64, other: np.int64) -> bool:
 
 @njit(cache=True)
 def sample_played_in(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     observer: np.int64,
-    table: npt.NDArray[np.float64],
+    table: Float64s,
     unseen: np.int64,
     rounds: np.int64,
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
+    rng: UInt64s,
+    scratch: Int64s,
 ) -> np.int64:
     """An opponent hand drawn from the model and then *played in*: ``rounds`` more
     unseen cards are drawn with it, and ``rounds`` cards are thrown from the whole: the
@@ -463,7 +448,7 @@ def sample_played_in(
 
 
 @njit(cache=True)
-def random_card(pool: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
+def random_card(pool: np.int64, rng: UInt64s) -> np.int64:
     """A uniformly chosen card of ``pool`` (as a one-bit mask; 0 when empty)."""
     count = popcount(pool)
     if count == 0:
@@ -476,16 +461,16 @@ def random_card(pool: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
 
 @njit(cache=True)
 def opponent_outlook(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     observer: np.int64,
-    table: npt.NDArray[np.float64],
+    table: Float64s,
     unseen: np.int64,
     throw: np.int64,
     n_samples: np.int64,
     rounds: np.int64,
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    deadwoods: npt.NDArray[np.int64],
+    rng: UInt64s,
+    scratch: Int64s,
+    deadwoods: Int64s,
 ) -> tuple[np.float64, np.float64, np.float64]:
     """(mean deadwood, P(knock or gin on its next turn), P(gin on its next turn)) of the
     opponent over ``n_samples`` hands drawn from ``table`` and played in for ``rounds``

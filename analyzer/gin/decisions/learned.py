@@ -31,9 +31,9 @@ knock is decided as the expert's (:func:`analyzer.gin.decisions.expert.knock_cho
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, cards_between
 from ..evaluator.future import future_deadwood, lowest_space
@@ -59,13 +59,13 @@ _FULL_STOCK = 31.0
 
 @njit(cache=True)
 def throw_features(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     player: np.int64,
     card: np.int64,
     deadwood: np.int64,
-    probs: npt.NDArray[np.float64],
+    probs: Float64s,
     unseen: np.int64,
-    lowest: npt.NDArray[np.int64],
+    lowest: Int64s,
 ) -> tuple[float, float, float, float, float, float, float]:
     """The features (:data:`FEATURES`, in order) of throwing ``card`` (leaving
     ``deadwood`` points) for ``player`` holding 11 cards (see the module notes);
@@ -88,12 +88,7 @@ def throw_features(
 
 @njit(cache=True)
 def learned_discard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s
 ) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards (``scratch``: 52
     int64, ``work``: 58 as :func:`analyzer.gin.decisions.expert.expert_discard`, or 65 to hold

@@ -53,9 +53,9 @@ Kernels (pure functions of the state; small local arrays only):
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, cards_between, popcount
 from ...core.rng import next_below
@@ -99,7 +99,7 @@ _MAX_MELDS = 160
 
 
 @njit(cache=True)
-def marjj_seen(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
+def marjj_seen(state: Int64s, player: np.int64) -> np.int64:
     """The cards MARJJ in seat ``player`` has seen (see the module docstring)."""
     opponent = 1 - player
     seen = (
@@ -117,7 +117,7 @@ def marjj_seen(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def framework_melds(hand: np.int64, out: npt.NDArray[np.int64]) -> np.int64:
+def framework_melds(hand: np.int64, out: Int64s) -> np.int64:
     """Fill ``out`` with every meld (mask) of ``hand`` in the framework's order (runs by
     its suit order, then start rank, then length; then sets by rank, the three-card sets
     missing each of its suits in turn, then the four-card set); return how many."""
@@ -243,9 +243,7 @@ def chosen_meld_set(hand: np.int64, seen: np.int64, opponent_took: np.int64) -> 
 
 
 @njit(cache=True)
-def marjj_wants_upcard(
-    state: npt.NDArray[np.int64], player: np.int64, scratch: npt.NDArray[np.int64]
-) -> bool:
+def marjj_wants_upcard(state: Int64s, player: np.int64, scratch: Int64s) -> bool:
     """MARJJ's draw rule: take the pile's top when it lowers the deadwood after the best
     discard and is melded in the meld set it would choose for the 11 cards."""
     upcard = state[Slot.PILE + state[Slot.PILE_LEN] - 1]
@@ -350,7 +348,7 @@ def opponent_score(
 
 
 @njit(cache=True)
-def _pick(mask: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
+def _pick(mask: np.int64, rng: UInt64s) -> np.int64:
     """A card of ``mask`` uniformly at random (no draw from ``rng`` for one card)."""
     count = popcount(mask)
     if count > 1:
@@ -360,12 +358,7 @@ def _pick(mask: np.int64, rng: npt.NDArray[np.uint64]) -> np.int64:
 
 
 @njit(cache=True)
-def marjj_choices(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
-) -> np.int64:
+def marjj_choices(state: Int64s, player: np.int64, scratch: Int64s, work: Int64s) -> np.int64:
     """The cards MARJJ would throw now, holding 11 cards (one card, or the cards tied for
     its best score, or every card leaving gin: the original throws the first of those in
     the order its hand was dealt and drawn); ``scratch[c]`` is left holding the deadwood
@@ -439,12 +432,7 @@ def marjj_choices(
 
 @njit(cache=True)
 def marjj_discard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s
 ) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards: one of
     :func:`marjj_choices` uniformly at random, and a knock when the deadwood it leaves is

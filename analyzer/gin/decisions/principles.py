@@ -23,9 +23,9 @@ discard (the least deadwood, the highest card).
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, popcount
 from ..model.knowledge import unseen_cards
@@ -35,7 +35,7 @@ from .expert import _better_high, knock_choice
 
 
 @njit(cache=True)
-def unmatched_cards(candidates: np.int64, deadwoods: npt.NDArray[np.int64]) -> np.int64:
+def unmatched_cards(candidates: np.int64, deadwoods: Int64s) -> np.int64:
     """The cards of ``candidates`` outside a best arrangement of the hand: those whose
     throw leaves the hand's deadwood less exactly the card's points (``deadwoods[c]``: the
     least deadwood after throwing ``c``, points).  When no candidate is (the only such card
@@ -89,11 +89,7 @@ def outs_of(card: np.int64, hand: np.int64) -> np.int64:
 
 @njit(cache=True)
 def counted_outs(
-    card: np.int64,
-    hand: np.int64,
-    unseen: np.int64,
-    stock: np.int64,
-    policy: npt.NDArray[np.int64],
+    card: np.int64, hand: np.int64, unseen: np.int64, stock: np.int64, policy: Int64s
 ) -> np.int64:
     """The outs of ``card`` (:func:`outs_of`) the ``principles`` discard counts with
     ``stock`` cards left in the stock: none when ``out_points`` is 0 or the hand is late
@@ -115,7 +111,7 @@ def throw_value(
     unseen: np.int64,
     held: np.int64,
     stock: np.int64,
-    policy: npt.NDArray[np.int64],
+    policy: Int64s,
 ) -> np.int64:
     """The value the ``principles`` discard gives throwing ``card`` from ``hand`` (points;
     see the module notes), ``unseen`` and ``held`` (the cards the opponent took and holds)
@@ -131,12 +127,7 @@ def throw_value(
 
 @njit(cache=True)
 def principles_discard(
-    state: npt.NDArray[np.int64],
-    player: np.int64,
-    policy: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    work: npt.NDArray[np.int64],
+    state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s
 ) -> tuple[np.int64, bool]:
     """(card to throw, whether to knock) for ``player`` holding 11 cards (``scratch``: 52
     int64, ``work``: as :func:`analyzer.gin.decisions.expert.expert_discard`)."""

@@ -16,9 +16,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index
 from ...core.rng import next_below
@@ -48,11 +48,7 @@ def meld_gain(hand: np.int64, card: np.int64) -> np.int64:
 
 @njit(cache=True)
 def log_likelihood(
-    hand: np.int64,
-    observed: npt.NDArray[np.int64],
-    temperature: np.float64,
-    threshold: np.int64,
-    scratch: npt.NDArray[np.int64],
+    hand: np.int64, observed: Int64s, temperature: np.float64, threshold: np.int64, scratch: Int64s
 ) -> np.float64:
     """Log pseudo-likelihood (see the module notes) of the opponent's observed play when
     its hand is ``hand``; ``-inf`` when the model opponent would have knocked with it
@@ -115,12 +111,7 @@ def _highest_value(cards: np.int64) -> np.int64:
 
 @njit(cache=True)
 def deal_sample(
-    start: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    layout: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64],
-    opponent: np.int64,
+    start: Int64s, pool: Int64s, rng: UInt64s, layout: Int64s, scratch: Int64s, opponent: np.int64
 ) -> None:
     """Shuffle ``pool`` and give its cards to the hand of seat ``opponent``, the free buried pile
     slots and the stock (the rest, in order), as ``layout`` (:class:`SampleLayout`) says.
@@ -165,9 +156,7 @@ def deal_sample(
 
 
 @njit(cache=True)
-def weighted_mean(
-    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-) -> tuple[float, float]:
+def weighted_mean(values: Float64s, weights: Float64s) -> tuple[float, float]:
     """(mean, 95% half-width) of a self-normalised weighted mean; with equal weights the
     usual mean and ``1.96 s / sqrt(n)``."""
     total = 0.0

@@ -31,9 +31,9 @@ these with the EAAI framework's procedure (see :func:`resolve_knock`).
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int8s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.rng import mix64, stream_key
 from ..decisions.choose import choose_discard, takes_upcard_to_knock, wants_upcard
@@ -96,7 +96,7 @@ _MAX_PAIRS = MAX_PAIRS
 
 
 @njit(cache=True)
-def _start(state: npt.NDArray[np.int64], dealer: np.int64, rules: npt.NDArray[np.int64]) -> None:
+def _start(state: Int64s, dealer: np.int64, rules: Int64s) -> None:
     """The parts of a fresh deal that do not depend on the cards: every slot cleared, the
     seats, the counters and the rules a policy reads."""
     for i in range(STATE_SIZE):
@@ -120,9 +120,7 @@ def _start(state: npt.NDArray[np.int64], dealer: np.int64, rules: npt.NDArray[np
 
 
 @njit(cache=True)
-def turn_upcard(
-    state: npt.NDArray[np.int64], upcard: np.int64, rules: npt.NDArray[np.int64]
-) -> None:
+def turn_upcard(state: Int64s, upcard: np.int64, rules: Int64s) -> None:
     """Put ``upcard`` face up as the pile's first card (``opening=upcard``), with the knock
     limit and multiplier Oklahoma derives from it."""
     state[Slot.UPCARD] = upcard
@@ -139,12 +137,7 @@ def turn_upcard(
 
 
 @njit(cache=True)
-def new_hand(
-    state: npt.NDArray[np.int64],
-    deck: npt.NDArray[np.int8],
-    dealer: np.int64,
-    rules: npt.NDArray[np.int64],
-) -> None:
+def new_hand(state: Int64s, deck: Int8s, dealer: np.int64, rules: Int64s) -> None:
     """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
     _start(state, dealer, rules)
     for i in range(52):
@@ -164,11 +157,7 @@ def new_hand(
 
 @njit(cache=True)
 def new_seat_view(
-    state: npt.NDArray[np.int64],
-    seat: np.int64,
-    hand: np.int64,
-    dealer: np.int64,
-    rules: npt.NDArray[np.int64],
+    state: Int64s, seat: np.int64, hand: np.int64, dealer: np.int64, rules: Int64s
 ) -> None:
     """A fresh deal as ``seat`` sees it: its own ``hand`` (mask), the opponent's cards
     and the stock unknown (``DECK`` entries -1 until a card is seen drawn), the upcard not
@@ -180,26 +169,26 @@ def new_seat_view(
 
 
 @njit(cache=True)
-def see_next_stock_card(state: npt.NDArray[np.int64], card: np.int64) -> None:
+def see_next_stock_card(state: Int64s, card: np.int64) -> None:
     """In a seat's view, the next stock card is ``card`` (the seat is about to draw it)."""
     state[Slot.DECK + state[Slot.STOCK_POS]] = card
 
 
 @njit(cache=True)
 def new_position(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     player: np.int64,
     dealer: np.int64,
-    hands: npt.NDArray[np.int64],
-    took: npt.NDArray[np.int64],
-    threw: npt.NDArray[np.int64],
-    own_turns: npt.NDArray[np.int64],
+    hands: Int64s,
+    took: Int64s,
+    threw: Int64s,
+    own_turns: Int64s,
     stock: np.int64,
     knock_limit: np.int64,
     multiplier: np.int64,
     taken: np.int64,
     upcard: np.int64,
-    pile: npt.NDArray[np.int64],
+    pile: Int64s,
 ) -> None:
     """A described mid-hand position: ``player`` holds its 11 cards (``hands[player]``) and
     is to discard, after both refused the upcard or one took it; ``hands[1 - player]``
@@ -244,12 +233,12 @@ def new_position(
 
 
 @njit(cache=True)
-def _pile_top(state: npt.NDArray[np.int64]) -> np.int64:
+def _pile_top(state: Int64s) -> np.int64:
     return state[Slot.PILE + state[Slot.PILE_LEN] - 1]
 
 
 @njit(cache=True)
-def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
+def _take_upcard(state: Int64s, player: np.int64) -> None:
     card = _pile_top(state)
     bit = np.int64(1) << card
     state[Slot.PILE_LEN] -= 1
@@ -263,7 +252,7 @@ def _take_upcard(state: npt.NDArray[np.int64], player: np.int64) -> None:
 
 
 @njit(cache=True)
-def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
+def _draw_stock(state: Int64s, player: np.int64) -> None:
     card = state[Slot.DECK + state[Slot.STOCK_POS]]
     state[Slot.STOCK_POS] += 1
     if card >= 0:  # -1: a card a seat's view does not see (the opponent's draw)
@@ -275,7 +264,7 @@ def _draw_stock(state: npt.NDArray[np.int64], player: np.int64) -> None:
 
 
 @njit(cache=True)
-def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
+def apply_draw(state: Int64s, take: bool) -> None:
     """The player to move (phase DRAW, at least three stock cards) takes the pile's top
     (``take``) or draws from the stock, leaving the top refused."""
     player = state[Slot.TURN]
@@ -288,9 +277,7 @@ def apply_draw(state: npt.NDArray[np.int64], take: bool) -> None:
 
 
 @njit(cache=True)
-def _end(
-    state: npt.NDArray[np.int64], outcome: np.int64, winner: np.int64, points: np.int64
-) -> None:
+def _end(state: Int64s, outcome: np.int64, winner: np.int64, points: np.int64) -> None:
     state[Slot.OUTCOME] = outcome
     state[Slot.WINNER] = winner
     state[Slot.POINTS] = points * state[Slot.MULTIPLIER]
@@ -298,7 +285,7 @@ def _end(
 
 
 @njit(cache=True)
-def knock_deadwood(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
+def knock_deadwood(state: Int64s, scratch: Int64s) -> np.int64:
     """Least deadwood (points) the player to discard can knock with now, or -1 when a
     knock is not legal (over the hand's limit)."""
     player = state[Slot.TURN]
@@ -307,7 +294,7 @@ def knock_deadwood(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64])
 
 
 @njit(cache=True)
-def _knock_stream(state: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+def _knock_stream(state: Int64s) -> UInt64s:
     """The random stream of a knock's resolution (rules ``random-best`` and
     ``melds-then-greedy``), keyed by the deal (its deck order) and the draw count: the
     same deal played the same way resolves the same way on any thread or chunk."""
@@ -320,9 +307,7 @@ def _knock_stream(state: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
 
 
 @njit(cache=True)
-def resolve_knock(
-    state: npt.NDArray[np.int64], knocker: np.int64, rules: npt.NDArray[np.int64]
-) -> None:
+def resolve_knock(state: Int64s, knocker: np.int64, rules: Int64s) -> None:
     """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand.
 
     The knocker's arrangement and the defender's melds and layoffs follow the rules'
@@ -366,9 +351,7 @@ def resolve_knock(
 
 
 @njit(cache=True)
-def apply_discard(
-    state: npt.NDArray[np.int64], card: np.int64, knock: bool, rules: npt.NDArray[np.int64]
-) -> None:
+def apply_discard(state: Int64s, card: np.int64, knock: bool, rules: Int64s) -> None:
     """The player to move throws ``card`` (knocking if ``knock``); the turn passes."""
     player = state[Slot.TURN]
     bit = np.int64(1) << card
@@ -391,7 +374,7 @@ def apply_discard(
 
 
 @njit(cache=True)
-def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+def _big_gin(state: Int64s, rules: Int64s) -> bool:
     """End the hand with big gin when the rules have it and the player to discard holds
     11 melded cards (True), else leave the state alone (False)."""
     player = state[Slot.TURN]
@@ -406,7 +389,7 @@ def _big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool
 
 
 @njit(cache=True)
-def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+def has_choice(state: Int64s, rules: Int64s) -> bool:
     """Whether the player to move chooses between actions now: the upcard offer, a draw
     with a face-up card that may be taken, or a discard other than a forced big gin.
 
@@ -430,7 +413,7 @@ def has_choice(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bo
 
 
 @njit(cache=True)
-def apply_pass(state: npt.NDArray[np.int64]) -> None:
+def apply_pass(state: Int64s) -> None:
     """The player to move refuses the upcard offered (phase OFFER); after two refusals
     the non-dealer draws from the stock."""
     player = state[Slot.TURN]
@@ -442,27 +425,21 @@ def apply_pass(state: npt.NDArray[np.int64]) -> None:
 
 
 @njit(cache=True)
-def end_in_a_draw(state: npt.NDArray[np.int64]) -> None:
+def end_in_a_draw(state: Int64s) -> None:
     """The hand ends as a draw, no points (a person drawing when the stock is down to two
     cards, or after ``MAX_DRAWS`` draws)."""
     _end(state, Outcome.DRAW, np.int64(-1), np.int64(0))
 
 
 @njit(cache=True)
-def apply_big_gin(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> bool:
+def apply_big_gin(state: Int64s, rules: Int64s) -> bool:
     """Big gin chosen from outside (a person): ends the hand (True) when the rules have it
     and the player to discard holds 11 melded cards, else changes nothing (False)."""
     return _big_gin(state, rules)
 
 
 @njit(cache=True)
-def step(
-    state: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-) -> None:
+def step(state: Int64s, rules: Int64s, policies: Int64s, rng: UInt64s, scratch: Int64s) -> None:
     """One move of the player to move with ``policies[p]``: answer the upcard offer,
     draw, or discard (maybe knocking), each as its policy's decision rule says
     (:mod:`analyzer.gin.decisions.choose`); a hand that cannot go on ends as a draw."""
@@ -499,11 +476,11 @@ def step(
 
 @njit(cache=True)
 def advance(
-    state: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
+    state: Int64s,
+    rules: Int64s,
+    policies: Int64s,
+    rng: UInt64s,
+    scratch: Int64s,
     stop_at_knock: bool,
 ) -> bool:
     """Play on with ``policies[p]`` for player ``p`` until the hand ends (False), or, with
@@ -519,19 +496,17 @@ def advance(
     return False
 
 
-def new_state() -> npt.NDArray[np.int64]:
+def new_state() -> Int64s:
     """An empty state array (fill it with :func:`new_hand`)."""
     return np.zeros(STATE_SIZE, dtype=np.int64)
 
 
-def new_scratch() -> npt.NDArray[np.int64]:
+def new_scratch() -> Int64s:
     """Work space for :func:`advance` (reuse it across hands on one thread)."""
     return np.zeros(SCRATCH_SIZE, dtype=np.int64)
 
 
-def deck_order(
-    first: list[int], second: list[int], upcard: int | None, stock: list[int]
-) -> npt.NDArray[np.int8]:
+def deck_order(first: list[int], second: list[int], upcard: int | None, stock: list[int]) -> Int8s:
     """A deck giving ``first`` to the non-dealer and ``second`` to the dealer, then the
     upcard (``None`` with the ``eleven`` opening) and ``stock`` in draw order.
 
@@ -552,12 +527,8 @@ def deck_order(
 
 
 def play_from_deck(
-    deck: npt.NDArray[np.int8],
-    dealer: int,
-    rules_array: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    policy_seed: int = 0,
-) -> npt.NDArray[np.int64]:
+    deck: Int8s, dealer: int, rules_array: Int64s, policies: Int64s, policy_seed: int = 0
+) -> Int64s:
     """Play one hand from a given deck order to its end and return the final state."""
     state = new_state()
     new_hand(state, deck.astype(np.int8), np.int64(dealer), rules_array)

@@ -11,6 +11,7 @@ import numpy.typing as npt
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from ...core.arrays import Int64s
 from ...core.cards import (
     FULL_DECK,
     N_RANKS,
@@ -63,13 +64,13 @@ def _checked_min_deadwood(mask: np.int64) -> np.int64:
 
 
 @njit(cache=True, parallel=True)
-def _min_deadwood_batch(masks: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
+def _min_deadwood_batch(masks: Int64s, out: Int64s) -> None:
     for i in prange(len(masks)):
         out[i] = _checked_min_deadwood(masks[i])
 
 
 @njit(cache=True)
-def _min_deadwood_serial(masks: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> None:
+def _min_deadwood_serial(masks: Int64s, out: Int64s) -> None:
     for i in range(len(masks)):
         out[i] = _checked_min_deadwood(masks[i])
 
@@ -122,7 +123,7 @@ def min_deadwood(hand: HandLike) -> int:
     return int(min_deadwood_kernel(np.int64(_hand_mask(hand))))
 
 
-def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> npt.NDArray[np.int64]:
+def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> Int64s:
     """Minimum deadwood (points) of each hand in an array of 52-bit masks.
 
     ``masks`` is a one-dimensional sequence or array of integers (any integer dtype,
@@ -146,7 +147,7 @@ def min_deadwood_batch(masks: npt.ArrayLike, parallel: bool = True) -> npt.NDArr
     return out
 
 
-def _mask_array(masks: npt.ArrayLike) -> npt.NDArray[np.int64]:
+def _mask_array(masks: npt.ArrayLike) -> Int64s:
     """``masks`` as a contiguous int64 array, every value checked to lie in 0 .. 2**52-1
     before any conversion (so a uint64 or a Python int beyond int64 is not wrapped)."""
     raw = np.asarray(masks, dtype=object) if isinstance(masks, (list, tuple)) else np.asarray(masks)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
+from ...core.arrays import Int64s, UInt64s
 from ...core.limits import MAX_UNITS, check_count, check_int, check_seed
 from ...core.rng import next_below, stream_key
 from .partition import best_discard_kernel, min_deadwood_kernel
@@ -16,7 +16,7 @@ DEALT_SPAN = 1 << 18
 
 
 @njit(cache=True)
-def _random_hand(state: npt.NDArray[np.uint64], size: np.int64) -> np.int64:
+def _random_hand(state: UInt64s, size: np.int64) -> np.int64:
     """A uniformly random ``size``-card hand (partial Fisher-Yates on a bit set)."""
     hand = np.int64(0)
     for drawn in range(size):
@@ -40,7 +40,7 @@ def _dealt_histogram(
     n_deals: np.int64,
     hand_size: np.int64,
     n_chunks: np.int64,
-    out: npt.NDArray[np.int64],
+    out: Int64s,
 ) -> None:
     """Histogram of best deadwood (after the best discard when ``hand_size`` is 11) of
     deals ``first .. first + n_deals - 1``, added to ``out``."""
@@ -60,7 +60,7 @@ def _dealt_histogram(
 
 def dealt_deadwood_distribution(
     deals: int, hand_size: int = 10, seed: int = 0, n_chunks: int = 64
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """Counts of dealt deadwood (points) over ``deals`` random hands; index = deadwood.
 
     With ``hand_size`` 11 the value is the deadwood after the best discard.  Every hand

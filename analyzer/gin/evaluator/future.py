@@ -10,9 +10,9 @@ minimum-deadwood search (:func:`least_after_throw_kernel`)."""
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import popcount, run_outs, split_lanes
 from .partition import least_after_throw_kernel
@@ -25,7 +25,7 @@ FUTURE_CARDS = 7
 LOWEST_AT = 58
 
 
-def _cards_worth() -> npt.NDArray[np.int64]:
+def _cards_worth() -> Int64s:
     """Entry ``v``: the mask of the cards worth ``v`` points (1-10)."""
     masks = np.zeros(11, dtype=np.int64)
     for card, points in enumerate(CARD_POINTS):
@@ -51,7 +51,7 @@ def meld_partners(hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def lowest_space(work: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def lowest_space(work: Int64s) -> Int64s:
     """The term's work space (``FUTURE_CARDS`` entries) inside ``work`` when it is long
     enough, else a new array: allocating in the hot loop serialises the threads."""
     if work.shape[0] >= LOWEST_AT + FUTURE_CARDS:
@@ -60,7 +60,7 @@ def lowest_space(work: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
 
 
 @njit(cache=True)
-def _keep_lowest(lowest: npt.NDArray[np.int64], kept: np.int64, value: np.int64) -> np.int64:
+def _keep_lowest(lowest: Int64s, kept: np.int64, value: np.int64) -> np.int64:
     """Insert ``value`` into the ascending ``lowest[:kept]`` (at most ``FUTURE_CARDS``
     entries, the largest dropped); return the new count."""
     if kept < FUTURE_CARDS:
@@ -79,7 +79,7 @@ def _keep_lowest(lowest: npt.NDArray[np.int64], kept: np.int64, value: np.int64)
 
 @njit(cache=True)
 def future_deadwood(
-    hand10: np.int64, deadwood: np.int64, pool: np.int64, lowest: npt.NDArray[np.int64]
+    hand10: np.int64, deadwood: np.int64, pool: np.int64, lowest: Int64s
 ) -> np.float64:
     """Mean of the ``FUTURE_CARDS`` lowest least-deadwoods after drawing a card of
     ``pool`` to ``hand10`` (whose least deadwood is ``deadwood``) and throwing any of the

@@ -4,9 +4,9 @@ exactly (every choice of layoffs) or as the EAAI framework's greedy procedure do
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import LANE_MASK, bit_index, set_ranks, split_lanes
 from .partition import min_deadwood_kernel, random_arrangement_kernel
@@ -14,7 +14,7 @@ from .partition import min_deadwood_kernel, random_arrangement_kernel
 
 @njit(cache=True)
 def greedy_layoff_deadwood_kernel(
-    defender: np.int64, sets: np.int64, runs: np.int64, rng: npt.NDArray[np.uint64]
+    defender: np.int64, sets: np.int64, runs: np.int64, rng: UInt64s
 ) -> np.int64:
     """The defender's deadwood (points) under the EAAI framework's procedure: it lays
     out a random minimum-deadwood arrangement of its own cards
@@ -55,12 +55,7 @@ def greedy_layoff_deadwood_kernel(
 
 
 @njit(cache=True)
-def _layoff_rec(
-    defender: np.int64,
-    chains: npt.NDArray[np.int64],
-    lengths: npt.NDArray[np.int64],
-    index: np.int64,
-) -> np.int64:
+def _layoff_rec(defender: np.int64, chains: Int64s, lengths: Int64s, index: np.int64) -> np.int64:
     if index == len(lengths):
         return min_deadwood_kernel(defender)
     best = _layoff_rec(defender, chains, lengths, index + 1)

@@ -30,9 +30,9 @@ All masks are ``np.int64``; card ``c`` is bit ``c``, lane ``k`` is bits ``13k..1
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s, UInt64s
 from ...core.cards import N_RANKS
 from ...core.lanes import (
     LANE_MASK,
@@ -54,7 +54,7 @@ from ...core.rng import next_below
 RUN_DEADWOOD, RUN_MELDED, _ = lane_tables(N_RANKS)
 
 
-def _run_split_table() -> npt.NDArray[np.int64]:
+def _run_split_table() -> Int64s:
     """For every suit lane, the number of ways to cut its melded stretches
     (``RUN_MELDED``) into runs of three or more cards.
 
@@ -80,7 +80,7 @@ RUN_SPLITS = _run_split_table()
 NO_GAIN = -(1 << 20)
 
 
-def _lane_gain_table() -> npt.NDArray[np.int64]:
+def _lane_gain_table() -> Int64s:
     """For every suit lane, the most run-only deadwood (points) that taking one of its
     cards out removes (negative when every card breaks a run); ``NO_GAIN`` when empty."""
     lanes = np.arange(1 << N_RANKS, dtype=np.int64)
@@ -145,7 +145,7 @@ def forms_meld_kernel(hand: np.int64, card: np.int64) -> bool:
 
 
 @njit(cache=True)
-def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64, out: npt.NDArray[np.int64]) -> None:
+def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64, out: Int64s) -> None:
     """Fill ``out[card]`` (length 52) with the minimum deadwood left after discarding
     ``card``, for every card of ``hand & allowed``; other entries are left as they were.
 
@@ -165,7 +165,7 @@ def discard_deadwoods_kernel(hand: np.int64, allowed: np.int64, out: npt.NDArray
 
 @njit(cache=True)
 def best_discard_kernel(
-    hand: np.int64, allowed: np.int64, scratch: npt.NDArray[np.int64]
+    hand: np.int64, allowed: np.int64, scratch: Int64s
 ) -> tuple[np.int64, np.int64]:
     """(least deadwood after one discard from ``hand & allowed``, mask of such discards)."""
     discard_deadwoods_kernel(hand, allowed, scratch)
@@ -265,9 +265,7 @@ def _lanes_splits(c: np.int64, d: np.int64, h: np.int64, s: np.int64) -> np.int6
 
 
 @njit(cache=True)
-def random_arrangement_kernel(
-    hand: np.int64, rng: npt.NDArray[np.uint64]
-) -> tuple[np.int64, np.int64, np.int64]:
+def random_arrangement_kernel(hand: np.int64, rng: UInt64s) -> tuple[np.int64, np.int64, np.int64]:
     """(deadwood, cards melded in sets, cards melded in runs) of one minimum-deadwood
     arrangement drawn at random, as the EAAI framework's simple player draws it.
 

@@ -25,16 +25,16 @@ branch from a copied state and keep reading them.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s
 from .policy_fields import SCHEDULE_TURNS, PolicyField
 from .rules import RuleField
 from .state import FULL_DECK, Phase, Slot
 
 
 @njit(cache=True)
-def note_rules(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> None:
+def note_rules(state: Int64s, rules: Int64s) -> None:
     """Copy the scoring rules a policy needs to value a knock into the state."""
     state[Slot.RULE_GIN_BONUS] = rules[RuleField.GIN_BONUS]
     state[Slot.RULE_UNDERCUT_BONUS] = rules[RuleField.UNDERCUT_BONUS]
@@ -43,14 +43,14 @@ def note_rules(state: npt.NDArray[np.int64], rules: npt.NDArray[np.int64]) -> No
 
 
 @njit(cache=True)
-def note_scores(state: npt.NDArray[np.int64], score0: np.int64, score1: np.int64) -> None:
+def note_scores(state: Int64s, score0: np.int64, score1: np.int64) -> None:
     """The players' game scores (points) before this hand (0 and 0 outside a game)."""
     state[Slot.SCORE] = score0
     state[Slot.SCORE + 1] = score1
 
 
 @njit(cache=True)
-def note_races(state: npt.NDArray[np.int64], races0: np.int64, races1: np.int64) -> None:
+def note_races(state: Int64s, races0: np.int64, races1: np.int64) -> None:
     """How many earlier hands of this game showed each player's opponent a racer
     (:func:`outraced`; 0 and 0 outside a game)."""
     state[Slot.RACES] = races0
@@ -58,7 +58,7 @@ def note_races(state: npt.NDArray[np.int64], races0: np.int64, races1: np.int64)
 
 
 @njit(cache=True)
-def outraced(state: npt.NDArray[np.int64], reader: np.int64, policy: npt.NDArray[np.int64]) -> bool:
+def outraced(state: Int64s, reader: np.int64, policy: Int64s) -> bool:
     """Whether a finished hand shows ``reader``'s opponent a racer: it knocked short of
     gin with more deadwood than ``reader``'s own knock table (``policy``: its schedule,
     or its alert schedule when ``reader`` held a card it took from the pile) allows at
@@ -73,7 +73,7 @@ def outraced(state: npt.NDArray[np.int64], reader: np.int64, policy: npt.NDArray
 
 
 @njit(cache=True)
-def note_take(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> None:
+def note_take(state: Int64s, player: np.int64, card: np.int64) -> None:
     """``player`` took ``card`` from the pile."""
     bit = np.int64(1) << card
     state[Slot.TOOK + player] |= bit
@@ -81,13 +81,13 @@ def note_take(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) ->
 
 
 @njit(cache=True)
-def note_refuse(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> None:
+def note_refuse(state: Int64s, player: np.int64, card: np.int64) -> None:
     """``player`` left ``card`` on the pile (passed the upcard or drew from the stock)."""
     state[Slot.REFUSED + player] |= np.int64(1) << card
 
 
 @njit(cache=True)
-def note_throw(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -> None:
+def note_throw(state: Int64s, player: np.int64, card: np.int64) -> None:
     """``player`` threw ``card`` (call before the draw counter moves on)."""
     bit = np.int64(1) << card
     state[Slot.THREW + player] |= bit
@@ -96,26 +96,26 @@ def note_throw(state: npt.NDArray[np.int64], player: np.int64, card: np.int64) -
 
 
 @njit(cache=True)
-def note_knock(state: npt.NDArray[np.int64], knocker: np.int64) -> None:
+def note_knock(state: Int64s, knocker: np.int64) -> None:
     """Both hands are shown at a knock (the knocker holds its 10 cards after the throw)."""
     state[Slot.EXPOSED + knocker] |= state[Slot.HAND + knocker]
     state[Slot.EXPOSED + 1 - knocker] |= state[Slot.HAND + 1 - knocker]
 
 
 @njit(cache=True)
-def known_held(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
+def known_held(state: Int64s, player: np.int64) -> np.int64:
     """Cards ``player`` is known (by both players) to hold: taken from the pile, not thrown."""
     return state[Slot.HELD + player]
 
 
 @njit(cache=True)
-def took_then_threw(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
+def took_then_threw(state: Int64s, player: np.int64) -> np.int64:
     """Cards ``player`` took from the pile and later threw back."""
     return state[Slot.TOOK + player] & state[Slot.THREW + player]
 
 
 @njit(cache=True)
-def pile_top(state: npt.NDArray[np.int64]) -> np.int64:
+def pile_top(state: Int64s) -> np.int64:
     """The face-up card on the pile, or -1 when the pile is empty."""
     if state[Slot.PILE_LEN] == 0:
         return np.int64(-1)
@@ -123,7 +123,7 @@ def pile_top(state: npt.NDArray[np.int64]) -> np.int64:
 
 
 @njit(cache=True)
-def unseen_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
+def unseen_cards(state: Int64s, observer: np.int64) -> np.int64:
     """Cards ``observer`` has not seen: in the stock or hidden in the opponent's hand."""
     return (
         FULL_DECK
@@ -134,7 +134,7 @@ def unseen_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def dead_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
+def dead_cards(state: Int64s, observer: np.int64) -> np.int64:
     """Cards ``observer`` can no longer get: buried in the pile or held by the opponent."""
     top = pile_top(state)
     buried = state[Slot.PILE_MASK]
@@ -144,7 +144,7 @@ def dead_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def live_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
+def live_cards(state: Int64s, observer: np.int64) -> np.int64:
     """Cards ``observer`` may still get: the unseen cards and the pile's top."""
     live = unseen_cards(state, observer)
     top = pile_top(state)
@@ -154,7 +154,7 @@ def live_cards(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def hidden_count(state: npt.NDArray[np.int64], observer: np.int64) -> np.int64:
+def hidden_count(state: Int64s, observer: np.int64) -> np.int64:
     """How many of the opponent's cards ``observer`` has not seen.
 
     Counted from the opponent's hand size (10 cards, 11 between its draw and its throw),

@@ -39,8 +39,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Int64s
 from .policy_fields import (
     PolicyField,
     Schedule,
@@ -120,7 +120,7 @@ class Policy:
             **{spec: replace(getattr(self, spec), **values) for spec, values in by_spec.items()},
         )
 
-    def to_array(self) -> npt.NDArray[np.int64]:
+    def to_array(self) -> Int64s:
         """The policy as the ``np.int64`` array that the decision kernels read."""
         array = np.zeros(PolicyField.SIZE, dtype=np.int64)
         for item in fields(self):

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Int64s
 from .policy_fields import (
     EXPERT_WEIGHT_TEXT,
     LEARNED_WEIGHT_TEXT,
@@ -346,7 +346,7 @@ class Knock(Spec):
         "sampled opponent hands)",
     }
 
-    def thresholds(self, alert: bool = False, racer: bool = False) -> npt.NDArray[np.int64]:
+    def thresholds(self, alert: bool = False, racer: bool = False) -> Int64s:
         """Knock threshold (points) for own turns 1..SCHEDULE_TURNS; ``alert``: while
         the opponent holds a card it took from the pile; ``racer``: once the opponent
         has shown itself a racer (-1 for every turn when the policy has no read)."""
@@ -361,7 +361,7 @@ class Knock(Spec):
             out[turn - 1 :] = threshold
         return out
 
-    def write(self, row: npt.NDArray[np.int64]) -> None:
+    def write(self, row: Int64s) -> None:
         super().write(row)
         for field, table in (
             (PolicyField.SCHEDULE, self.thresholds()),

@@ -25,8 +25,8 @@ from enum import IntEnum
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Int64s
 from ...core.options import parse_int, parse_yes_no
 from ...core.spec import Spec as BaseSpec
 
@@ -166,7 +166,7 @@ class Spec(BaseSpec):
         """``(declaration, value)`` of every field, in field order."""
         return [(item.metadata["declared"], getattr(self, item.name)) for item in fields(self)]
 
-    def write(self, row: npt.NDArray[np.int64]) -> None:
+    def write(self, row: Int64s) -> None:
         """Fill this spec's entries of the kernel's parameter row."""
         for declaration, value in self.declarations():
             if declaration.slot is not None:

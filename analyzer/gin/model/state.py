@@ -29,9 +29,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s
 from .policy_fields import SCHEDULE_TURNS, PolicyField
 
 FULL_DECK = np.int64((1 << 52) - 1)
@@ -109,14 +109,14 @@ SCRATCH_SIZE = 117
 
 
 @njit(cache=True)
-def stock_left(state: npt.NDArray[np.int64]) -> np.int64:
+def stock_left(state: Int64s) -> np.int64:
     """Cards left in the stock."""
     left: np.int64 = 52 - state[Slot.STOCK_POS]
     return left
 
 
 @njit(cache=True)
-def throwable(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
+def throwable(state: Int64s, player: np.int64) -> np.int64:
     """The cards of ``player``'s hand it may throw (a mask): all but the card it just
     took from the pile, which may not go straight back."""
     hand: np.int64 = state[Slot.HAND + player]
@@ -126,7 +126,7 @@ def throwable(state: npt.NDArray[np.int64], player: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def points_to(state: npt.NDArray[np.int64], seat: np.int64) -> np.int64:
+def points_to(state: Int64s, seat: np.int64) -> np.int64:
     """The points a finished hand gives ``seat``: its score when ``seat`` won it, minus
     that when the other seat did, 0 for a drawn hand."""
     winner = state[Slot.WINNER]
@@ -137,9 +137,7 @@ def points_to(state: npt.NDArray[np.int64], seat: np.int64) -> np.int64:
 
 
 @njit(cache=True)
-def knock_threshold(
-    state: npt.NDArray[np.int64], player: np.int64, policy: npt.NDArray[np.int64]
-) -> np.int64:
+def knock_threshold(state: Int64s, player: np.int64, policy: Int64s) -> np.int64:
     """The deadwood (points) at or under which ``player`` knocks now: the policy's
     schedule for its turn (its racer schedule once the opponent has shown itself a racer
     in this game, else its alert schedule while the opponent holds a card it took from

@@ -9,9 +9,9 @@ them; :class:`~analyzer.gin.play.hand.Hand` lists its legal moves from them.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s
 from ...core.lanes import bit_index
 from ...core.rng import stream_key
 from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
@@ -29,9 +29,7 @@ MAX_ACTIONS = 22
 
 
 @njit(cache=True)
-def apply_action(
-    state: npt.NDArray[np.int64], action: np.int64, rules: npt.NDArray[np.int64]
-) -> None:
+def apply_action(state: Int64s, action: np.int64, rules: Int64s) -> None:
     """Play action code ``action`` (see the module constants) for the player to move."""
     # the flags are computed, not written as True/False: numba compiles a kernel again
     # for each literal argument
@@ -45,7 +43,7 @@ def apply_action(
 
 
 @njit(cache=True)
-def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> np.int64:
+def _throwable(state: Int64s, scratch: Int64s) -> np.int64:
     """The cards the player to move may throw (not the one just taken), with the
     deadwood left by throwing each written to ``scratch[card]``."""
     player = state[Slot.TURN]
@@ -55,9 +53,7 @@ def _throwable(state: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]) -> 
 
 
 @njit(cache=True)
-def legal_actions(
-    state: npt.NDArray[np.int64], actions: npt.NDArray[np.int64], scratch: npt.NDArray[np.int64]
-) -> np.int64:
+def legal_actions(state: Int64s, actions: Int64s, scratch: Int64s) -> np.int64:
     """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
     if state[Slot.PHASE] != Phase.DISCARD:
         actions[0] = NO_TAKE
@@ -80,10 +76,7 @@ def legal_actions(
 
 @njit(cache=True)
 def knock_alternatives(
-    state: npt.NDArray[np.int64],
-    default: np.int64,
-    actions: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.int64],
+    state: Int64s, default: np.int64, actions: Int64s, scratch: Int64s
 ) -> np.int64:
     """Fill ``actions`` with ``default`` and, at a discard where a knock short of gin is
     legal, the other side of the knock decision
@@ -113,11 +106,7 @@ def knock_alternatives(
 
 @njit(cache=True)
 def policy_action(
-    state: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    model: npt.NDArray[np.int64],
-    key: np.int64,
-    scratch: npt.NDArray[np.int64],
+    state: Int64s, rules: Int64s, model: Int64s, key: np.int64, scratch: Int64s
 ) -> np.int64:
     """The action code the model policy plays at this choice (on a copy of the state)."""
     after = state.copy()

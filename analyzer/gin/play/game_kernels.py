@@ -9,9 +9,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int8s, Int64s, UInt64s
 from ...core.rng import GAME_SALT, POLICY_SALT, SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import SCRATCH_SIZE, STATE_SIZE, Slot, new_hand, stock_left
 from ..model.knowledge import note_races, note_scores
@@ -57,13 +57,7 @@ class GameColumn(IntEnum):
 
 
 @njit(cache=True)
-def hand_work_space() -> tuple[
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int8],
-    npt.NDArray[np.uint64],
-    npt.NDArray[np.int64],
-    npt.NDArray[np.int64],
-]:
+def hand_work_space() -> tuple[Int64s, Int8s, UInt64s, Int64s, Int64s]:
     """(state, deck, rng state, scratch, samples used): the arrays :func:`play_hand`
     plays in, allocated once per kernel call and reused hand after hand."""
     return (
@@ -80,14 +74,14 @@ def play_hand(
     deck_key: np.uint64,
     policy_key: np.uint64,
     dealer: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    searchers: npt.NDArray[np.int64],
-    state: npt.NDArray[np.int64],
-    deck: npt.NDArray[np.int8],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    samples_used: npt.NDArray[np.int64],
+    rules: Int64s,
+    policies: Int64s,
+    searchers: Int64s,
+    state: Int64s,
+    deck: Int8s,
+    rng: UInt64s,
+    scratch: Int64s,
+    samples_used: Int64s,
 ) -> np.int64:
     """Deal from ``deck_key`` and play one hand to its end in ``state``; a seat with a
     search row (:mod:`analyzer.gin.play.search`) searches at its decisions.  Returns the
@@ -108,12 +102,7 @@ def play_hand(
 
 @njit(cache=True)
 def deal_hand(
-    deck_key: np.uint64,
-    dealer: np.int64,
-    rules: npt.NDArray[np.int64],
-    state: npt.NDArray[np.int64],
-    deck: npt.NDArray[np.int8],
-    rng: npt.NDArray[np.uint64],
+    deck_key: np.uint64, dealer: np.int64, rules: Int64s, state: Int64s, deck: Int8s, rng: UInt64s
 ) -> None:
     """Shuffle the deck of stream ``deck_key`` and deal it into ``state``."""
     rng[0] = deck_key
@@ -122,9 +111,7 @@ def deal_hand(
 
 
 @njit(cache=True)
-def _write_hand_row(
-    state: npt.NDArray[np.int64], deal: np.int64, row: npt.NDArray[np.int64]
-) -> None:
+def _write_hand_row(state: Int64s, deal: np.int64, row: Int64s) -> None:
     row[HandColumn.DEAL] = deal
     row[HandColumn.DEALER] = state[Slot.DEALER]
     row[HandColumn.OUTCOME] = state[Slot.OUTCOME]
@@ -144,11 +131,11 @@ def hands_kernel(
     first_deal: np.int64,
     n_deals: np.int64,
     swap: bool,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    searchers: npt.NDArray[np.int64],
-    rows: npt.NDArray[np.int64],
-    searched: npt.NDArray[np.int64],
+    rules: Int64s,
+    policies: Int64s,
+    searchers: Int64s,
+    rows: Int64s,
+    searched: Int64s,
 ) -> None:
     """Rows for deals ``first_deal .. first_deal + n_deals``; A sits in seat 0.
 
@@ -188,12 +175,12 @@ def play_game(
     seed: np.int64,
     game: np.int64,
     first_dealer: np.int64,
-    rules: npt.NDArray[np.int64],
-    score_policies: npt.NDArray[np.int64],
-    regions: npt.NDArray[np.int64],
-    searchers: npt.NDArray[np.int64],
-    start: npt.NDArray[np.int64],
-    row: npt.NDArray[np.int64],
+    rules: Int64s,
+    score_policies: Int64s,
+    regions: Int64s,
+    searchers: Int64s,
+    start: Int64s,
+    row: Int64s,
 ) -> None:
     """Play one game (or Hollywood session of three games) between seat 0 (A) and 1.
 
@@ -262,12 +249,12 @@ def games_kernel(
     first_game: np.int64,
     n_games: np.int64,
     swap: bool,
-    rules: npt.NDArray[np.int64],
-    score_policies: npt.NDArray[np.int64],
-    regions: npt.NDArray[np.int64],
-    searchers: npt.NDArray[np.int64],
-    start: npt.NDArray[np.int64],
-    rows: npt.NDArray[np.int64],
+    rules: Int64s,
+    score_policies: Int64s,
+    regions: Int64s,
+    searchers: Int64s,
+    start: Int64s,
+    rows: Int64s,
 ) -> None:
     reps = 2 if swap else 1
     for i in range(n_games):

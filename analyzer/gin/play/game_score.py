@@ -19,9 +19,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Int64s
 from ..engine.transitions import Slot
 from ..model.knowledge import outraced
 from ..model.rules import RuleField, Shutout
@@ -68,11 +68,7 @@ GAME_SIZE = int(GameSlot.SIZE)
 
 @njit(cache=True)
 def new_game(
-    game: npt.NDArray[np.int64],
-    first_dealer: np.int64,
-    start: npt.NDArray[np.int64],
-    columns: np.int64,
-    target: np.int64,
+    game: Int64s, first_dealer: np.int64, start: Int64s, columns: np.int64, target: np.int64
 ) -> None:
     """Reset ``game`` for a new game dealt first by ``first_dealer`` with ``columns``
     score columns (1, or 3 for Hollywood), each closed when a seat reaches ``target``
@@ -92,11 +88,7 @@ def new_game(
 
 @njit(cache=True)
 def add_hand_won(
-    scores: npt.NDArray[np.int64],
-    boxes: npt.NDArray[np.int64],
-    side: np.int64,
-    points: np.int64,
-    rules: npt.NDArray[np.int64],
+    scores: Int64s, boxes: Int64s, side: np.int64, points: np.int64, rules: Int64s
 ) -> None:
     """``side`` won a hand worth ``points``: its points, its box and, when the rules pay
     it at once, its line bonus."""
@@ -108,11 +100,7 @@ def add_hand_won(
 
 @njit(cache=True)
 def close_game(
-    scores: npt.NDArray[np.int64],
-    boxes: npt.NDArray[np.int64],
-    winner: np.int64,
-    rules: npt.NDArray[np.int64],
-    out_totals: npt.NDArray[np.int64],
+    scores: Int64s, boxes: Int64s, winner: np.int64, rules: Int64s, out_totals: Int64s
 ) -> bool:
     """Grand totals (points) of one finished game between ``len(scores)`` sides into
     ``out_totals``: each side's points and line bonuses, the game bonus and the
@@ -138,12 +126,7 @@ def close_game(
 
 
 @njit(cache=True)
-def score_hand(
-    game: npt.NDArray[np.int64],
-    state: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-) -> None:
+def score_hand(game: Int64s, state: Int64s, policies: Int64s, rules: Int64s) -> None:
     """Apply the finished hand ``state``, played by ``policies`` (one row per seat), to
     ``game``: each seat's read of its opponent, the winner's points in every column its
     win reaches, the columns it closes with their totals, and the next dealer (the same

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from ...core.arrays import Int64s
 from ...core.cards import check_card, format_card, to_indices, to_mask
 from ...core.rng import SEARCH_SALT, shuffle_deck, stream_key
 from ..engine.transitions import (
@@ -106,7 +107,7 @@ class Hand(HandView):
 
     def __init__(
         self,
-        state: npt.NDArray[np.int64],
+        state: Int64s,
         rules: Rules,
         seat: int | None,
         policy_key: int | np.uint64,

@@ -8,8 +8,8 @@ import numbers
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Int8s
 from ...core.cards import check_card, to_mask
 from ...core.limits import SEED_MAX, check_int, check_seed
 from ...core.rng import stream_key
@@ -53,7 +53,7 @@ def card_list(cards: object, name: str) -> list[int]:
     return [check_card(card) for card in cards]
 
 
-def deck_order(deck: object) -> npt.NDArray[np.int8]:
+def deck_order(deck: object) -> Int8s:
     """A deck order: the 52 card indices, each once."""
     order = card_list(deck, "deck")
     if len(order) != 52:

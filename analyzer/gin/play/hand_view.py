@@ -5,8 +5,8 @@ moves that change it."""
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Int64s
 from ...core.cards import to_indices
 from ..engine.transitions import OUTCOME_NAMES, Phase, Slot, stock_left
 from ..evaluator.partition import min_deadwood_kernel
@@ -28,7 +28,7 @@ class HandView:
     """The reading half of :class:`~analyzer.gin.play.hand.Hand`: every property reads
     ``state`` (the engine's state array) and nothing here writes it."""
 
-    state: npt.NDArray[np.int64]
+    state: Int64s
 
     @property
     def phase(self) -> str:

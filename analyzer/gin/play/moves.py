@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
+from ...core.arrays import Int64s
 from ...core.cards import check_card, format_card
 from ..model.state import Phase, Slot
 
@@ -36,7 +34,7 @@ class Move:
         return self.kind if self.card is None else f"{self.kind} {format_card(self.card)}"
 
 
-def move_between(before: npt.NDArray[np.int64], after: npt.NDArray[np.int64]) -> Move:
+def move_between(before: Int64s, after: Int64s) -> Move:
     """The move that took the state ``before`` to ``after`` (one :func:`step`)."""
     phase = before[Slot.PHASE]
     if phase == Phase.DRAW and after[Slot.PHASE] == Phase.DONE:

@@ -23,10 +23,10 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ...core.arrays import Int64s
 from ...core.progress import Progress, advance, tell_total
 from ...core.rng import GAME_SALT, POLICY_SALT, stream_key
 from ...core.stats import Estimate
@@ -79,10 +79,10 @@ def _play_multi(
     seed: np.int64,
     game: np.int64,
     players: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
+    rules: Int64s,
+    policies: Int64s,
     loser_sits_out: bool,
-    row: npt.NDArray[np.int64],
+    row: Int64s,
 ) -> None:
     state, deck, rng, scratch, samples = hand_work_space()
     pair = np.empty((2, policies.shape[1]), dtype=np.int64)
@@ -160,10 +160,10 @@ def _multi_kernel(
     seed: np.int64,
     first_game: np.int64,
     players: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
+    rules: Int64s,
+    policies: Int64s,
     loser_sits_out: bool,
-    rows: npt.NDArray[np.int64],
+    rows: Int64s,
 ) -> None:
     """Games ``first_game ..`` of the run into ``rows`` (one row per game)."""
     for i in range(rows.shape[0]):

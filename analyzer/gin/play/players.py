@@ -25,8 +25,8 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Int64s
 from ...core.limits import MAX_LISTED_PLAYERS, SEARCH_RANGES
 from ...core.spec import Spec
 from ..model.policies import PRESETS, Policy, parse_policy, policy_name
@@ -148,7 +148,7 @@ class SearchPolicy(Spec):
             SearchField.MODEL: self.model is not None,
         }
 
-    def to_array(self) -> npt.NDArray[np.int64]:
+    def to_array(self) -> Int64s:
         """The search parameters as the ``np.int64`` row the kernels read, the opponent
         model's policy row from :data:`MODEL_ROW` on."""
         array = np.zeros(SEARCH_FIELDS, dtype=np.int64)
@@ -165,7 +165,7 @@ class ScoreAware:
     index of ``regions``, a square ``np.int64`` table).  It plays whole games only."""
 
     policies: tuple[Policy, ...]
-    regions: npt.NDArray[np.int64]
+    regions: Int64s
 
     def __post_init__(self) -> None:
         if self.regions.ndim != 2 or self.regions.shape[0] != self.regions.shape[1]:
@@ -286,7 +286,7 @@ def rollout_policy(player: Player) -> Policy:
     return player.rollout if isinstance(player, SearchPolicy) else player
 
 
-def split_players(players: list[Player]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def split_players(players: list[Player]) -> tuple[Int64s, Int64s]:
     """(policy rows, search rows) of the seats: a search player's policy row is its
     rollout policy; a policy's search row is zeros (it does not search)."""
     policies = np.stack([rollout_policy(p).to_array() for p in players])
@@ -297,14 +297,14 @@ def split_players(players: list[Player]) -> tuple[npt.NDArray[np.int64], npt.NDA
     return policies, searchers
 
 
-def no_search(seats: int = 2) -> npt.NDArray[np.int64]:
+def no_search(seats: int = 2) -> Int64s:
     """Search rows for ``seats`` seats that do not search."""
     return np.zeros((seats, SEARCH_FIELDS), dtype=np.int64)
 
 
 def game_seat_rows(
     player_a: Player, player_b: Player, target: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+) -> tuple[Int64s, Int64s, Int64s]:
     """(policies by seat and region, region tables by seat, search rows by seat) for the
     game kernel; a search player's policy is its rollout policy, any other player than a
     score-aware one has one region."""

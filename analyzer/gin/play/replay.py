@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Int8s
 from ...core.cards import format_card, format_hand, parse_hand, to_mask
 from ...core.rng import POLICY_SALT, shuffle_deck, stream_key
 from ..engine.transitions import deck_order
@@ -248,7 +249,7 @@ def _score(result: HandReplay, hand: Hand) -> None:
     result.defender_melds = [format_hand(m) for m in best_melds(defender).melds]
 
 
-def parse_deck(text: str) -> npt.NDArray[np.int8]:
+def parse_deck(text: str) -> Int8s:
     """A deck order from notation: all 52 cards, or the non-dealer's 10, the dealer's 10,
     the upcard and the first stock cards separated by ``|`` (the rest filled in index
     order, see :func:`~analyzer.gin.engine.transitions.deck_order`)."""

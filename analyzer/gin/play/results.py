@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Int64s
 from ...core.results import RunResult
 from ...core.stats import Estimate
 from ..engine.transitions import OUTCOME_NAMES
@@ -141,7 +141,7 @@ def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
     return total.values
 
 
-def accumulate_hands(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None:
+def accumulate_hands(rows: Int64s, reps: int, sums: Sums) -> None:
     outcome = rows[:, HandColumn.OUTCOME]
     for code, name in enumerate(OUTCOME_NAMES):
         sums.add(name, np.count_nonzero(outcome == code))
@@ -208,14 +208,14 @@ def hand_result(
     )
 
 
-def hand_frame(chunks: list[npt.NDArray[np.int64]]) -> pd.DataFrame:
+def hand_frame(chunks: list[Int64s]) -> pd.DataFrame:
     rows = np.concatenate(chunks) if chunks else np.zeros((0, len(HandColumn)), np.int64)
     frame = pd.DataFrame(rows, columns=[c.name.lower() for c in HandColumn])
     frame["outcome"] = pd.Categorical.from_codes(frame["outcome"], categories=OUTCOME_NAMES)
     return frame
 
 
-def accumulate_games(rows: npt.NDArray[np.int64], reps: int, sums: Sums) -> None:
+def accumulate_games(rows: Int64s, reps: int, sums: Sums) -> None:
     played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
     per_game = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, reps).mean(axis=1)
     margin = rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, reps).mean(axis=1)

@@ -58,9 +58,9 @@ Stopping: see :mod:`analyzer.gin.play.stopping`.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Bools, Float64s, Int64s, UInt64s
 from ...core.lanes import bit_index, popcount
 from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
@@ -78,7 +78,7 @@ _OBSERVED_SIZE = len(Observed)
 
 
 @njit(cache=True)
-def _normalised_weights(log_weights: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _normalised_weights(log_weights: Float64s) -> Float64s:
     """``exp(log w - max)``; uniform when every sample was rejected (weight 0)."""
     top = log_weights.max()
     if not np.isfinite(top):
@@ -87,9 +87,7 @@ def _normalised_weights(log_weights: npt.NDArray[np.float64]) -> npt.NDArray[np.
 
 
 @njit(cache=True)
-def _leader(
-    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64], active: npt.NDArray[np.bool_]
-) -> np.int64:
+def _leader(values: Float64s, weights: Float64s, active: Bools) -> np.int64:
     """The racing action with the highest weighted mean (the first on ties)."""
     best = np.int64(-1)
     best_mean = -np.inf
@@ -102,9 +100,7 @@ def _leader(
 
 
 @njit(cache=True)
-def _race_step(
-    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64], active: npt.NDArray[np.bool_]
-) -> bool:
+def _race_step(values: Float64s, weights: Float64s, active: Bools) -> bool:
     """Drop the racing actions significantly worse than the leader (95%, paired);
     True when one action is left."""
     leader = _leader(values, weights, active)
@@ -121,12 +117,7 @@ def _race_step(
 
 
 @njit(cache=True)
-def _deal_stock(
-    state: npt.NDArray[np.int64],
-    cards: np.int64,
-    rng: npt.NDArray[np.uint64],
-    order: npt.NDArray[np.int64],
-) -> None:
+def _deal_stock(state: Int64s, cards: np.int64, rng: UInt64s, order: Int64s) -> None:
     """Put ``cards`` in the stock of ``state`` in a uniformly random order (``order`` is
     work space of at least that many entries)."""
     n = np.int64(0)
@@ -146,13 +137,13 @@ def _deal_stock(
 
 @njit(cache=True, nogil=True)  # nogil: run_stoppable runs it in a worker thread
 def search_action(
-    state: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    model: npt.NDArray[np.int64],
-    params: npt.NDArray[np.int64],
+    state: Int64s,
+    rules: Int64s,
+    model: Int64s,
+    params: Int64s,
     key: np.int64,
-    scratch: npt.NDArray[np.int64],
-    samples_used: npt.NDArray[np.int64],
+    scratch: Int64s,
+    samples_used: Int64s,
 ) -> np.int64:
     """The action code the search player to move chooses (see the module notes).
 
@@ -258,14 +249,14 @@ def search_action(
 
 @njit(cache=True)
 def play_on(
-    state: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    searchers: npt.NDArray[np.int64],
+    state: Int64s,
+    rules: Int64s,
+    policies: Int64s,
+    searchers: Int64s,
     search_key: np.int64,
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
-    samples_used: npt.NDArray[np.int64],
+    rng: UInt64s,
+    scratch: Int64s,
+    samples_used: Int64s,
 ) -> np.int64:
     """Play the hand to its end: seat ``p`` searches at each choice when
     ``searchers[p, BUDGET] > 0`` (rolling out itself with its row of ``policies`` and the

@@ -20,9 +20,9 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Int64s
 from ...core.chunks import ChunkPlan, fold_chunks
 from ...core.interrupts import raise_if_stop_requested
 from ...core.progress import Progress
@@ -64,7 +64,7 @@ def hand_rows(
     first_deal: int,
     n_deals: int,
     swap_seats: bool = True,
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """Per-hand rows (columns :class:`HandColumn`) of deals ``first_deal ..`` of a run."""
     return _searched_hand_rows(rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats)[0]
 
@@ -77,7 +77,7 @@ def _searched_hand_rows(
     first_deal: int,
     n_deals: int,
     swap_seats: bool,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+) -> tuple[Int64s, Int64s]:
     """(per-hand rows, per-hand searched decisions and their samples)."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_deals * reps, len(HandColumn)), dtype=np.int64)
@@ -133,7 +133,7 @@ def _hand_chunk(
     n_deals: int,
     swap_seats: bool,
     keep_rows: bool,
-) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
+) -> tuple[dict[str, float], Int64s | None]:
     """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`simulate` maps)."""
     rows, searched = _searched_hand_rows(
         rules, policy_a, policy_b, seed, first_deal, n_deals, swap_seats
@@ -154,7 +154,7 @@ def game_rows(
     n_games: int,
     swap_seats: bool = True,
     start: tuple[int, int, int, int] = (0, 0, 0, 0),
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """Per-game rows (columns :class:`GameColumn`) of games ``first_game ..`` of a run."""
     reps = 2 if swap_seats else 1
     rows = np.zeros((n_games * reps, len(GameColumn)), dtype=np.int64)
@@ -206,7 +206,7 @@ def _game_chunk(
     swap_seats: bool,
     start: tuple[int, int, int, int],
     keep_rows: bool,
-) -> tuple[dict[str, float], npt.NDArray[np.int64] | None]:
+) -> tuple[dict[str, float], Int64s | None]:
     """A chunk's sums, and its rows when ``keep_rows`` (the unit :func:`play_games` maps)."""
     rows = game_rows(rules, policy_a, policy_b, seed, first_game, n_games, swap_seats, start)
     sums = Sums()
@@ -237,7 +237,7 @@ def _run_arguments(
 
 
 def _run_chunks(
-    function: Callable[..., tuple[dict[str, float], npt.NDArray[np.int64] | None]],
+    function: Callable[..., tuple[dict[str, float], Int64s | None]],
     total: int,
     chunk: int,
     first_key: str,
@@ -245,21 +245,20 @@ def _run_chunks(
     common: dict[str, object],
     scheduler: str | None,
     progress: Progress | None,
-) -> tuple[dict[str, float], list[npt.NDArray[np.int64]], bool]:
+) -> tuple[dict[str, float], list[Int64s], bool]:
     """Merged sums, kept rows and whether Ctrl-C stopped it, of the chunks of a run;
     after Ctrl-C, of the chunks finished in order (re-raising when none had)."""
 
     def fold(
-        value: tuple[dict[str, float], list[npt.NDArray[np.int64]]],
-        part: tuple[dict[str, float], npt.NDArray[np.int64] | None],
-    ) -> tuple[dict[str, float], list[npt.NDArray[np.int64]]]:
+        value: tuple[dict[str, float], list[Int64s]], part: tuple[dict[str, float], Int64s | None]
+    ) -> tuple[dict[str, float], list[Int64s]]:
         sums, kept = value
         if part[1] is not None:
             kept.append(part[1])
         return merge_sums([sums, part[0]]), kept
 
     plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
-    initial: tuple[dict[str, float], list[npt.NDArray[np.int64]]] = ({}, [])
+    initial: tuple[dict[str, float], list[Int64s]] = ({}, [])
     (sums, kept), interrupted = fold_chunks(plan, fold, initial, scheduler, progress)
     return sums, kept, interrupted
 
@@ -349,7 +348,7 @@ def play_games(
 
 def replay_deal(
     rules: Rules, policy_a: Player, policy_b: Player, seed: int, deal: int, a_dealer: bool = False
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """The final state of one deal of a :func:`simulate` run (A is seat 0)."""
     work = hand_work_space()  # its first array is the state
     policies, searchers = split_players([policy_a, policy_b])

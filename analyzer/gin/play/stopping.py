@@ -12,11 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ...core.arrays import Int64s
 from ...core.threads import run_calls, run_spans
 from .players import SearchField
 
@@ -50,24 +50,24 @@ def _shared_read(typingctx: Any, array: Any, index: Any) -> Any:
 
 
 @njit(cache=True)
-def stop_asked(params: npt.NDArray[np.int64]) -> bool:
+def stop_asked(params: Int64s) -> bool:
     """Whether another thread asked the search of this row to stop (:attr:`SearchField.STOP`)."""
     return _shared_read(params, _STOP) != 0  # type: ignore[call-arg]
 
 
-def searches(searchers: npt.NDArray[np.int64]) -> bool:
+def searches(searchers: Int64s) -> bool:
     """Whether any seat of these search rows (one row, or one per seat) searches."""
     return bool(np.any(searchers[..., SearchField.BUDGET] > 0))
 
 
-def _stop(searchers: npt.NDArray[np.int64]) -> Callable[[], None]:
+def _stop(searchers: Int64s) -> Callable[[], None]:
     def ask() -> None:
         searchers[..., SearchField.STOP] = 1
 
     return ask
 
 
-def run_stoppable(kernel: Callable[..., Any], *args: Any, searchers: npt.NDArray[np.int64]) -> Any:
+def run_stoppable(kernel: Callable[..., Any], *args: Any, searchers: Int64s) -> Any:
     """``kernel(*args)``, stoppable by Ctrl-C (or SIGTERM) while it searches.
 
     A kernel cannot be interrupted, and one search decision may run for seconds, so when
@@ -86,10 +86,7 @@ def run_stoppable(kernel: Callable[..., Any], *args: Any, searchers: npt.NDArray
 
 
 def run_kernel_spans(
-    work: Callable[[int, int], None],
-    n_items: int,
-    longest: int,
-    searchers: npt.NDArray[np.int64],
+    work: Callable[[int, int], None], n_items: int, longest: int, searchers: Int64s
 ) -> None:
     """``work(first, count)`` over spans of items ``0 .. n_items`` on numba's threads
     (:func:`~analyzer.core.threads.run_spans`), each span at most ``longest`` items;

@@ -18,9 +18,9 @@ B knocks, somebody goes gin, or the stock runs out.  The differences are summed 
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ...core.arrays import Float64s, Int8s, Int64s, UInt64s
 from ...core.rng import POLICY_SALT, stream_key
 from ...core.threads import run_spans
 from ..decisions.choose import choose_discard
@@ -53,13 +53,13 @@ def _capped(points: np.int64) -> np.int64:
 
 @njit(cache=True)
 def start_hand(
-    state: npt.NDArray[np.int64],
-    deck: npt.NDArray[np.int8],
-    rng: npt.NDArray[np.uint64],
+    state: Int64s,
+    deck: Int8s,
+    rng: UInt64s,
     seed: np.int64,
     deal: np.int64,
     rep: np.int64,
-    rules: npt.NDArray[np.int64],
+    rules: Int64s,
 ) -> None:
     """Deal ``deal`` of ``seed`` with A (seat 0) the non-dealer (``rep`` 0) or the dealer
     (``rep`` 1), leaving ``rng`` on the deal's policy stream."""
@@ -69,11 +69,7 @@ def start_hand(
 
 @njit(cache=True)
 def next_knock_decision(
-    state: npt.NDArray[np.int64],
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rng: npt.NDArray[np.uint64],
-    scratch: npt.NDArray[np.int64],
+    state: Int64s, rules: Int64s, policies: Int64s, rng: UInt64s, scratch: Int64s
 ) -> np.int64:
     """Play on (both players by ``policies``) until A holds 11 cards and may knock without
     gin; return its least deadwood then (points), or -1 once the hand is over."""
@@ -89,7 +85,7 @@ def next_knock_decision(
     return np.int64(-1)
 
 
-def decision_policies(subject: Policy) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def decision_policies(subject: Policy) -> tuple[Int64s, Int64s]:
     """A's policy rows with its schedule set to always knock and to never knock (gin
     still ends the hand): the two branches of a knock decision."""
     knock_now = subject.changed(knock_rule="schedule").with_knock(10).to_array()
@@ -104,12 +100,12 @@ def _knock_chart_kernel(
     seed: np.int64,
     first: np.int64,
     count: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    knock_now: npt.NDArray[np.int64],
-    hold: npt.NDArray[np.int64],
-    game_values: npt.NDArray[np.float64],
-    sums: npt.NDArray[np.float64],
+    rules: Int64s,
+    policies: Int64s,
+    knock_now: Int64s,
+    hold: Int64s,
+    game_values: Float64s,
+    sums: Float64s,
 ) -> None:
     """Add the knock-minus-play-on sums (see ``N_SUMS``) of deals ``first .. first +
     count`` to ``sums[turn, dw]`` (the caller keeps one such slot per span of deals and
@@ -166,9 +162,9 @@ def knock_chart_sums(
     seed: int,
     first: int,
     count: int,
-    game_values: npt.NDArray[np.float64] | None = None,
+    game_values: Float64s | None = None,
     slots: int = 64,
-) -> npt.NDArray[np.float64]:
+) -> Float64s:
     """Sums of knock-minus-play-on differences for deals ``first .. first + count``,
     shaped ``(MAX_TURN + 1, 11, N_SUMS)`` by (A's own turn, deadwood in points): n, points
     (to A) and its square, game-win probability and its square.

@@ -13,10 +13,10 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 from numba import njit
 
+from ...core.arrays import Float64s, Int64s
 from ...core.lanes import bit_index
 from ...core.rng import next_below, stream_key
 from ..decisions.inference import N_FEATURES, Feature, card_features, infer_hidden
@@ -44,12 +44,12 @@ class SnapshotColumn(IntEnum):
 
 @njit(cache=True)
 def _snapshot_rows(
-    state: npt.NDArray[np.int64],
+    state: Int64s,
     hand_id: np.int64,
-    columns: npt.NDArray[np.float64],
-    unit: npt.NDArray[np.float64],
-    probs: npt.NDArray[np.float64],
-    rows: npt.NDArray[np.float64],
+    columns: Float64s,
+    unit: Float64s,
+    probs: Float64s,
+    rows: Float64s,
     start: np.int64,
 ) -> np.int64:
     """One row per card seat 0 has not seen, from ``start``; returns the next free row."""
@@ -82,11 +82,7 @@ def _snapshot_rows(
 
 @njit(cache=True)
 def _snapshots_kernel(
-    seed: np.int64,
-    n_hands: np.int64,
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    rows: npt.NDArray[np.float64],
+    seed: np.int64, n_hands: np.int64, rules: Int64s, policies: Int64s, rows: Float64s
 ) -> np.int64:
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     deck = np.empty(52, dtype=np.int8)

@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Float64s, Int64s
 from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress
 from ...core.stats import Estimate
@@ -49,7 +49,7 @@ class Arm:
     policy_b: Player
 
 
-def add_values(sums: dict[str, float], name: str, values: npt.NDArray[np.float64]) -> None:
+def add_values(sums: dict[str, float], name: str, values: Float64s) -> None:
     """Add the count, sum and sum of squares of ``values`` to ``sums`` under ``name``."""
     sums[name] = sums.get(name, 0.0) + float(values.sum())
     sums[name + "_sq"] = sums.get(name + "_sq", 0.0) + float(np.square(values).sum())
@@ -63,7 +63,7 @@ def estimate_of(sums: dict[str, float], name: str) -> Estimate:
     )
 
 
-def _hand_metrics(rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[np.float64]]:
+def _hand_metrics(rows: Int64s) -> dict[str, Float64s]:
     """Per-deal metrics for policy A (seat 0), each the mean over the deal's two hands."""
     winner = rows[:, HandColumn.WINNER]
     outcome = rows[:, HandColumn.OUTCOME]

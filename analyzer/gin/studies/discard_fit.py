@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Float64s
 from ...core.progress import Progress, advance, tell_total
 from ...core.stats import Estimate
 from ..decisions.learned import WEIGHT_KEYS
@@ -60,12 +60,12 @@ assert tuple(key for key, *_ in FIT_SPACE[:-1]) == WEIGHT_KEYS
 class Generation:
     """One generation: its candidates' weights and scores, and the mean it moved to."""
 
-    weights: npt.NDArray[np.float64]
+    weights: Float64s
     """``(population, len(FIT_SPACE))`` candidate weights (row 0: the mean)."""
-    points: npt.NDArray[np.float64]
+    points: Float64s
     """``(population, opponents)`` points per hand of each candidate (the incumbent last)."""
-    scores: npt.NDArray[np.float64]
-    mean: npt.NDArray[np.float64]
+    scores: Float64s
+    mean: Float64s
     seconds: float
 
 
@@ -89,28 +89,26 @@ class DiscardFit:
     held_out_deals: int
 
 
-def with_weights(base: Policy, weights: npt.NDArray[np.float64]) -> Policy:
+def with_weights(base: Policy, weights: Float64s) -> Policy:
     """``base`` with the fitted fields of :data:`FIT_SPACE` set to ``weights`` (rounded)."""
     return base.changed(**{key: round(w) for (key, *_), w in zip(FIT_SPACE, weights, strict=True)})
 
 
 def per_deal_points(
     rules: Rules, policy: Policy, opponent: Policy, seed: int, deals: int
-) -> npt.NDArray[np.float64]:
+) -> Float64s:
     """Points per hand to ``policy`` on each deal (the mean of its two seats)."""
     rows = hand_rows(rules, policy, opponent, seed, 0, deals)
-    points: npt.NDArray[np.float64] = (
-        rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
-    )
+    points: Float64s = rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
     return points
 
 
-def soft_minimum(points: npt.NDArray[np.float64], softness: float) -> npt.NDArray[np.float64]:
+def soft_minimum(points: Float64s, softness: float) -> Float64s:
     """``-T log mean exp(-x / T)`` over the last axis (shifted so that it cannot
     overflow)."""
     low = points.min(axis=-1, keepdims=True)
     inner = np.mean(np.exp(-(points - low) / softness), axis=-1)
-    result: npt.NDArray[np.float64] = low[..., 0] - softness * np.log(inner)
+    result: Float64s = low[..., 0] - softness * np.log(inner)
     return result
 
 
@@ -193,7 +191,7 @@ def fit_discard(
     )
 
 
-def _estimate(values: npt.NDArray[np.float64]) -> Estimate:
+def _estimate(values: Float64s) -> Estimate:
     return Estimate.from_sums(float(values.sum()), float((values**2).sum()), len(values))
 
 

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from ...core.arrays import Float64s
 from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress
 from ...core.stats import Estimate, ratio_estimate
@@ -125,17 +125,13 @@ def panel_members() -> dict[str, Player]:
     return {name: player for name, player in panel().items() if not classify(player).searches}
 
 
-def _deal_points(
-    rules: Rules, a: Player, b: Player, seed: int, first: int, count: int
-) -> npt.NDArray[np.float64]:
+def _deal_points(rules: Rules, a: Player, b: Player, seed: int, first: int, count: int) -> Float64s:
     rows = hand_rows(rules, a, b, seed, first, count)
-    points: npt.NDArray[np.float64] = (
-        rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
-    )
+    points: Float64s = rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
     return points
 
 
-def _add(sums: dict[str, float], opponent: str, by_arm: dict[str, npt.NDArray[np.float64]]) -> None:
+def _add(sums: dict[str, float], opponent: str, by_arm: dict[str, Float64s]) -> None:
     reference = by_arm[RULE_SET]
     for label, points in by_arm.items():
         add_values(sums, f"{opponent}|{label}|points", points)

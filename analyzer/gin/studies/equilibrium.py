@@ -36,9 +36,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Float64s
 from ...core.progress import Progress
 from ...core.stats import Estimate
 from ..model.policies import Policy, policy_name
@@ -54,9 +54,7 @@ from .exploit import (
 from .schedule import SCHEDULE_BINS, schedule_policy
 
 
-def solve_symmetric(
-    payoffs: npt.NDArray[np.float64], iterations: int = 20_000
-) -> npt.NDArray[np.float64]:
+def solve_symmetric(payoffs: Float64s, iterations: int = 20_000) -> Float64s:
     """Mixed strategy of a symmetric zero-sum matrix game (``payoffs[i, j]``: row ``i``
     against column ``j``), by fictitious play: the average of best responses to the
     running average, whose exploitability falls as ``1/sqrt(iterations)``."""
@@ -65,20 +63,20 @@ def solve_symmetric(
     counts[0] = 1.0
     for _ in range(iterations):
         counts[int(np.argmax(payoffs @ (counts / counts.sum())))] += 1.0
-    strategy: npt.NDArray[np.float64] = counts / counts.sum()
+    strategy: Float64s = counts / counts.sum()
     return strategy
 
 
 def grown_payoffs(
     rules: Rules,
-    payoffs: npt.NDArray[np.float64],
+    payoffs: Float64s,
     newcomer: Player,
     population: Sequence[Player],
     deals: int,
     seed: int,
     progress: Progress | None = None,
     scheduler: str | None = None,
-) -> npt.NDArray[np.float64]:
+) -> Float64s:
     """The symmetric game ``payoffs`` among ``population`` with a row and a column for
     ``newcomer``: its points per hand against each player on the population's common
     deals (``seed``), and their negatives."""
@@ -121,13 +119,13 @@ class KnockEquilibrium:
     rules_name: str
     base: Policy
     population: list[tuple[int, ...]]
-    weights: npt.NDArray[np.float64]
+    weights: Float64s
     history: pd.DataFrame
     """One row per iteration: population size, best response table, its held-out gain
     against the mixture (exploitability, points per hand) with 95% CI, the search's
     resolution (no knock table was found to gain more than this) and, once the best
     response is already a member, the runner-up table's held-out gain with 95% CI."""
-    payoffs: npt.NDArray[np.float64]
+    payoffs: Float64s
     n_deals: int
 
     @property

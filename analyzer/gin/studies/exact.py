@@ -43,9 +43,9 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
+from ...core.arrays import Int64s
 from ...core.cards import N_RANKS, N_SUITS
 from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress, advance, tell_total
@@ -60,7 +60,7 @@ _NO_ARRANGEMENT = np.int64(1 << 20)
 _FACTORIAL = np.array([1, 1, 2, 6, 24], dtype=np.int64)
 
 
-def _build_best_drop() -> npt.NDArray[np.int64]:
+def _build_best_drop() -> Int64s:
     """Largest fall (points) of a lane's run-only deadwood from discarding one of its
     cards; ``-_NO_ARRANGEMENT`` for the empty lane (nothing to discard)."""
     lanes = np.arange(1 << N_RANKS, dtype=np.int64)
@@ -110,19 +110,19 @@ def after_discard_lanes(a: np.int64, b: np.int64, c: np.int64, d: np.int64) -> n
 
 @njit(cache=True, parallel=True)
 def _enumerate_kernel(
-    table: npt.NDArray[np.int64],
-    lengths: npt.NDArray[np.int64],
-    piece_a: npt.NDArray[np.int64],
-    piece_b: npt.NDArray[np.int64],
-    piece_q2: npt.NDArray[np.int64],
-    piece_q3: npt.NDArray[np.int64],
-    piece_lo: npt.NDArray[np.int64],
-    piece_hi: npt.NDArray[np.int64],
-    order: npt.NDArray[np.int64],
-    row_start: npt.NDArray[np.int64],
+    table: Int64s,
+    lengths: Int64s,
+    piece_a: Int64s,
+    piece_b: Int64s,
+    piece_q2: Int64s,
+    piece_q3: Int64s,
+    piece_lo: Int64s,
+    piece_hi: Int64s,
+    order: Int64s,
+    row_start: Int64s,
     n_pad: np.int64,
     mode: np.int64,
-    out: npt.NDArray[np.int64],
+    out: Int64s,
 ) -> None:
     """Add the weighted values of the pieces ``order[row_start[k]:row_start[k + 1]]`` to
     ``out[k]``, for every row ``k`` in parallel.
@@ -192,16 +192,16 @@ class Pieces(NamedTuple):
     ``table[q3]``.  ``work`` is the number of 4-tuples (evaluations) of the piece.
     """
 
-    a: npt.NDArray[np.int64]
-    b: npt.NDArray[np.int64]
-    q2: npt.NDArray[np.int64]
-    q3: npt.NDArray[np.int64]
-    lo: npt.NDArray[np.int64]
-    hi: npt.NDArray[np.int64]
-    work: npt.NDArray[np.int64]
+    a: Int64s
+    b: Int64s
+    q2: Int64s
+    q3: Int64s
+    lo: Int64s
+    hi: Int64s
+    work: Int64s
 
 
-def lane_table(ranks: int = N_RANKS) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def lane_table(ranks: int = N_RANKS) -> tuple[Int64s, Int64s]:
     """Every lane of ``ranks`` ranks grouped by popcount, ascending within a group.
 
     Returns ``(table, lengths)``: ``table[p, :lengths[p]]`` are the lane masks (below
@@ -261,9 +261,7 @@ def make_pieces(
     return Pieces(*(np.ascontiguousarray(col) for col in columns))
 
 
-def _balance(
-    work: npt.NDArray[np.int64], n_rows: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _balance(work: Int64s, n_rows: int) -> tuple[Int64s, Int64s]:
     """Spread pieces over ``n_rows`` output rows, longest first onto the least loaded row.
 
     Returns ``(order, row_start)``: row ``k`` takes pieces ``order[row_start[k]:row_start[k+1]]``.
@@ -280,7 +278,7 @@ def _balance(
 
 
 @cache
-def _lane_table(ranks: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _lane_table(ranks: int) -> tuple[Int64s, Int64s]:
     """:func:`lane_table`, made once per process."""
     return lane_table(ranks)
 
@@ -293,7 +291,7 @@ def _pieces(n_cards: int, ranks: int, suits: int) -> Pieces:
 
 def count_pieces(
     n_cards: int, ranks: int, suits: int, mode: int, first_piece: int, n_pieces: int
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """Weighted counts of pieces ``first_piece .. first_piece + n_pieces - 1`` of an
     enumeration (``counts[v]`` hands of value ``v`` points, ``10 * n_cards + 1`` entries):
     the chunk of :func:`enumeration_plan`.  Exact integers whatever the thread count."""
@@ -329,7 +327,7 @@ class ExactResult(NamedTuple):
     classes evaluated.
     """
 
-    counts: npt.NDArray[np.int64]
+    counts: Int64s
     seconds: float
     classes: int
 
@@ -369,7 +367,7 @@ def enumeration_plan(
     return ChunkPlan(count_pieces, len(work), chunk, common, "first_piece", "n_pieces")
 
 
-def _classes_progress(progress: Progress | None, work: npt.NDArray[np.int64]) -> Progress | None:
+def _classes_progress(progress: Progress | None, work: Int64s) -> Progress | None:
     """``progress`` told suit classes by a fold that reports pieces, in piece order from
     the first (the pieces restored from a checkpoint, then each chunk's)."""
     if progress is None:
@@ -412,9 +410,7 @@ def exact_enumeration(
     tell_total(progress, classes)
     clock = time.perf_counter()
 
-    def fold(
-        value: tuple[npt.NDArray[np.int64], float], counts: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.int64], float]:
+    def fold(value: tuple[Int64s, float], counts: Int64s) -> tuple[Int64s, float]:
         # the wall time since the run (or its resumption) started, added to the saved one
         nonlocal clock
         now = time.perf_counter()
@@ -434,7 +430,7 @@ def exact_distribution(
     suits: int = N_SUITS,
     progress: Progress | None = None,
     discard: bool | None = None,
-) -> npt.NDArray[np.int64]:
+) -> Int64s:
     """Exact counts of dealt deadwood over every ``n_cards``-card hand; index = points.
 
     The value of a hand is its minimum deadwood, or with ``discard`` (the default for
@@ -480,7 +476,7 @@ class ExactStudy:
     ranks: int
     suits: int
     result: ExactResult
-    mc_counts: npt.NDArray[np.int64] | None
+    mc_counts: Int64s | None
     mc_seed: int
 
 

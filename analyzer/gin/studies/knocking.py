@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Float64s
 from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress, scaled, tell_total
 from ...core.significance import benjamini_hochberg, normal_p_value
@@ -158,7 +158,7 @@ def game_values_after_first_hand(
     deals: int,
     seed: int,
     progress: Progress | None = None,
-) -> npt.NDArray[np.float64]:
+) -> Float64s:
     """A's chance of winning a game from 0:0 after its first hand scores ``p`` points to A
     (negative: to B), as ``values[a_dealt, MAX_POINTS + p]``, from an equity table of
     the two policies estimated on ``deals`` deals."""

@@ -29,9 +29,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ...core.arrays import Float64s
 from ...core.progress import Progress
 from ...core.stats import Estimate
 from ..model.policies import Policy
@@ -58,9 +58,9 @@ class PanelEquilibrium:
     rules_name: str
     names: list[str]
     players: list[Player]
-    payoffs: npt.NDArray[np.float64]
+    payoffs: Float64s
     """``payoffs[i, j]``: points per hand of player ``i`` against player ``j``."""
-    weights: npt.NDArray[np.float64]
+    weights: Float64s
     """The mixture whose exploitability was measured last (players added after it: 0)."""
     history: pd.DataFrame
     """One row per iteration: population size, support, the strongest response found
@@ -135,7 +135,7 @@ def _name(key: str, player: Player) -> str:
 
 
 def _support(
-    players: list[Player], weights: npt.NDArray[np.float64]
+    players: list[Player], weights: Float64s
 ) -> tuple[list[int], list[Player], list[float]]:
     """(indices, players, weights summing to 1) of the mixture's support."""
     support = [i for i, w in enumerate(weights) if w > SUPPORT_WEIGHT]
@@ -150,7 +150,7 @@ def _pair_matrix(
     seed: int,
     progress: Progress | None,
     scheduler: str | None,
-) -> npt.NDArray[np.float64]:
+) -> Float64s:
     """The symmetric game among ``players`` on the same ``deals`` deals, grown one
     player at a time: each pair is played once (seats swapped on common deals, so the
     reverse pairing would only give the same number negated) and no one plays itself."""

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from ....core.arrays import Bools, Float64s, Int64s
 from ....core.cards import format_card
 from ....core.rng import ADVISOR_POLICY_SALT, SEARCH_SALT, stream_key
 from ...decisions.sampling import weighted_mean as weighted_mean_kernel
@@ -59,20 +60,20 @@ Equity = Callable[[int, int, bool], float]
 def _rollout_kernel(
     seed: np.int64,
     first: np.int64,
-    base: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int64],
-    layout: npt.NDArray[np.int64],
-    observed: npt.NDArray[np.int64],
+    base: Int64s,
+    pool: Int64s,
+    layout: Int64s,
+    observed: Int64s,
     temperature: np.float64,
-    actions: npt.NDArray[np.int64],
-    active: npt.NDArray[np.bool_],
-    rules: npt.NDArray[np.int64],
-    policies: npt.NDArray[np.int64],
-    searchers: npt.NDArray[np.int64],
-    points: npt.NDArray[np.int64],
-    outcomes: npt.NDArray[np.int64],
-    winners: npt.NDArray[np.int64],
-    log_weights: npt.NDArray[np.float64],
+    actions: Int64s,
+    active: Bools,
+    rules: Int64s,
+    policies: Int64s,
+    searchers: Int64s,
+    points: Int64s,
+    outcomes: Int64s,
+    winners: Int64s,
+    log_weights: Float64s,
 ) -> None:
     """Roll out samples ``first .. first + len(points)``, every active action on each.
 
@@ -175,12 +176,8 @@ def simulated_equity(
 
 
 def game_values(
-    points: npt.NDArray[np.int64],
-    winners: npt.NDArray[np.int64],
-    position: Position,
-    rules: Rules,
-    equity: Equity,
-) -> npt.NDArray[np.float64]:
+    points: Int64s, winners: Int64s, position: Position, rules: Rules, equity: Equity
+) -> Float64s:
     """Game-win probability after each rolled-out hand (points and winners per sample)."""
     assert position.score is not None
     mine = position.score[0] + np.where(winners == ME, points, 0)
@@ -202,9 +199,7 @@ def game_values(
     return values
 
 
-def weighted_mean(
-    values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-) -> tuple[float, float]:
+def weighted_mean(values: Float64s, weights: Float64s) -> tuple[float, float]:
     """(mean, 95% half-width) of a self-normalised weighted mean; with equal weights the
     usual mean and ``1.96 s / sqrt(n)`` (the kernel the search player's race uses)."""
     mean, half = weighted_mean_kernel(
@@ -219,22 +214,15 @@ class Race:
 
     def __init__(self, actions: list[Action]) -> None:
         self.actions = actions
-        self.values: list[npt.NDArray[np.float64]] = []
-        self.outcomes: list[npt.NDArray[np.int64]] = []
-        self.winners: list[npt.NDArray[np.int64]] = []
-        self.log_weights: list[npt.NDArray[np.float64]] = []
+        self.values: list[Float64s] = []
+        self.outcomes: list[Int64s] = []
+        self.winners: list[Int64s] = []
+        self.log_weights: list[Float64s] = []
         #: samples each action has seen (an action dropped from the race stops counting)
         self.counts = np.zeros(len(actions), dtype=np.int64)
         self.active = np.ones(len(actions), dtype=np.bool_)
 
-    def columns(
-        self,
-    ) -> tuple[
-        npt.NDArray[np.float64],
-        npt.NDArray[np.int64],
-        npt.NDArray[np.int64],
-        npt.NDArray[np.float64],
-    ]:
+    def columns(self) -> tuple[Float64s, Int64s, Int64s, Float64s]:
         """(values, outcomes, winners, normalised weights) over every sample so far."""
         log_w = np.concatenate(self.log_weights)
         if not np.isfinite(log_w.max()):
@@ -251,20 +239,16 @@ class Race:
             weights,
         )
 
-    def estimate(
-        self, a: int, values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-    ) -> tuple[float, float]:
+    def estimate(self, a: int, values: Float64s, weights: Float64s) -> tuple[float, float]:
         n = self.counts[a]
         return weighted_mean(values[:n, a], weights[:n])
 
-    def paired(
-        self, a: int, b: int, values: npt.NDArray[np.float64], weights: npt.NDArray[np.float64]
-    ) -> tuple[float, float]:
+    def paired(self, a: int, b: int, values: Float64s, weights: Float64s) -> tuple[float, float]:
         """(mean of a - b, half-width) over the samples both saw."""
         n = min(self.counts[a], self.counts[b])
         return weighted_mean(values[:n, a] - values[:n, b], weights[:n])
 
-    def leader_and_comparator(self, means: npt.NDArray[np.float64]) -> tuple[int, int]:
+    def leader_and_comparator(self, means: Float64s) -> tuple[int, int]:
         """The best racing action and the verdict's comparator: the best racing action of
         the other kind (ending the hand or not), else the runner-up (-1 if alone)."""
         racing = np.flatnonzero(self.active)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
+from ....core.arrays import Float64s, Int64s
 from ....core.rng import stream_key
 from ....core.threads import run_spans
 from ...decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
@@ -28,15 +28,15 @@ from ..hand import Hand
 from .position import OPP, Position, card_mask, my_pile_throws
 
 
-def base_state(position: Position, rules: Rules) -> npt.NDArray[np.int64]:
+def base_state(position: Position, rules: Rules) -> Int64s:
     """The rollout state without the sampled cards (seat 0 is this player): the state of
     :meth:`Hand.from_position <analyzer.gin.play.hand.Hand.from_position>`."""
     return Hand.from_position(position, rules).state
 
 
 def sample_layout(
-    position: Position, rules: Rules, opponent: Policy, base: npt.NDArray[np.int64], model: bool
-) -> npt.NDArray[np.int64]:
+    position: Position, rules: Rules, opponent: Policy, base: Int64s, model: bool
+) -> Int64s:
     """The sampling layout (:class:`SampleLayout`) around the ``base`` state; ``model`` adds
     the play-in and the knock constraint of the model opponent."""
     layout = np.zeros(len(SampleLayout), dtype=np.int64)
@@ -56,7 +56,7 @@ def sample_layout(
     return layout
 
 
-def observations(position: Position) -> npt.NDArray[np.int64]:
+def observations(position: Position) -> Int64s:
     """Observation masks by :class:`Observed` for the weighting kernel."""
     observed = np.zeros(len(Observed), dtype=np.int64)
     observed[Observed.THREW] = card_mask(position.opp_threw)
@@ -72,13 +72,13 @@ def observations(position: Position) -> npt.NDArray[np.int64]:
 def weighted_start(
     seed: np.int64,
     sample: np.int64,
-    base: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int64],
-    layout: npt.NDArray[np.int64],
-    observed: npt.NDArray[np.int64],
+    base: Int64s,
+    pool: Int64s,
+    layout: Int64s,
+    observed: Int64s,
     temperature: np.float64,
-    scratch: npt.NDArray[np.int64],
-) -> tuple[npt.NDArray[np.int64], np.float64]:
+    scratch: Int64s,
+) -> tuple[Int64s, np.float64]:
     """Sample number ``sample`` of the stream ``seed``: ``base`` with the opponent's hand
     and the stock dealt from ``pool``, and its log weight (0 when ``temperature <= 0``).
     The advisor's rollouts and :func:`sample_deals` both start from it."""
@@ -103,13 +103,13 @@ def weighted_start(
 def _sample_kernel(
     seed: np.int64,
     first: np.int64,
-    base: npt.NDArray[np.int64],
-    pool: npt.NDArray[np.int64],
-    layout: npt.NDArray[np.int64],
-    observed: npt.NDArray[np.int64],
+    base: Int64s,
+    pool: Int64s,
+    layout: Int64s,
+    observed: Int64s,
     temperature: np.float64,
-    states: npt.NDArray[np.int64],
-    log_weights: npt.NDArray[np.float64],
+    states: Int64s,
+    log_weights: Float64s,
 ) -> None:
     """Sample ``first + i`` into ``states[i]`` and its log weight (0 when
     ``temperature <= 0``), from the same streams as the advisor's rollouts."""
@@ -130,16 +130,16 @@ class SampledDeals:
     would have knocked with that hand; all 0 with uniform weights).
     """
 
-    states: npt.NDArray[np.int64]
-    log_weights: npt.NDArray[np.float64]
+    states: Int64s
+    log_weights: Float64s
 
     @property
-    def opponent_hands(self) -> npt.NDArray[np.int64]:
+    def opponent_hands(self) -> Int64s:
         """The opponent's sampled hands (52-bit masks), one per sample."""
         return self.states[:, Slot.HAND + OPP]
 
     @property
-    def weights(self) -> npt.NDArray[np.float64]:
+    def weights(self) -> Float64s:
         """Self-normalised weights (sum 1)."""
         if not np.isfinite(self.log_weights.max()):
             raise ValueError("no sampled opponent hand fits its play under the model opponent")

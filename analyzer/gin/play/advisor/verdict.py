@@ -94,12 +94,7 @@ class Advice:
 
 
 def verdict_text(
-    best: Action,
-    comparator: Action | None,
-    margin: float,
-    half: float,
-    game: bool,
-    samples: int,
+    best: Action, comparator: Action | None, margin: float, half: float, game: bool, samples: int
 ) -> str:
     """``Knock, discarding K♦: +6.3 ± 0.8 points over playing on (discarding 9♣)``; when
     the interval of the lead ``margin ± half`` (measured on ``samples`` paired samples)

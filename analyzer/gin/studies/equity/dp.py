@@ -9,8 +9,9 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
+from ....core.arrays import Float64s, Int64s
 from ...model.rules import Rules
-from .law import FloatArray, IntArray, Law
+from .law import Law
 
 
 class Value(IntEnum):
@@ -66,7 +67,7 @@ class Scoring:
         )
 
 
-def _terminal_values(scoring: Scoring, size: int) -> FloatArray:
+def _terminal_values(scoring: Scoring, size: int) -> Float64s:
     """Values on a ``size x size`` score grid where scores >= target have ended the game.
 
     Axes: (score A, score B, dealer, A has won a hand, B has won a hand, :class:`Value`).
@@ -101,14 +102,14 @@ def _backup_kernel(
     a: np.int64,
     b: np.int64,
     law: np.int64,
-    win: FloatArray,
-    decided: FloatArray,
-    steps: IntArray,
+    win: Float64s,
+    decided: Float64s,
+    steps: Int64s,
     line_end: np.float64,
     doubles: np.float64,
     winner_deals: bool,
-    values: FloatArray,
-    out: FloatArray,
+    values: Float64s,
+    out: Float64s,
 ) -> None:
     """Values of live state (a, b) under law ``law`` into ``out`` (dealer, A won, B won,
     :class:`Value`), from the values of the states after it."""
@@ -141,17 +142,17 @@ def _backup_kernel(
 
 @njit(cache=True)
 def _solve_kernel(
-    win: FloatArray,
-    decided: FloatArray,
-    steps: IntArray,
+    win: Float64s,
+    decided: Float64s,
+    steps: Int64s,
     target: np.int64,
     line_end: np.float64,
     doubles: np.float64,
     winner_deals: bool,
-    weights: FloatArray,
+    weights: Float64s,
     choose: bool,
-    values: FloatArray,
-    choice: IntArray,
+    values: Float64s,
+    choice: Int64s,
 ) -> None:
     """Backward induction over live states, highest total score first.
 
@@ -199,13 +200,13 @@ def _solve_kernel(
 
 @njit(cache=True)
 def _reach_kernel(
-    win: FloatArray,
-    steps: IntArray,
+    win: Float64s,
+    steps: Int64s,
     target: np.int64,
     winner_deals: bool,
-    choice: IntArray,
-    visit: FloatArray,
-    boxes: FloatArray,
+    choice: Int64s,
+    visit: Float64s,
+    boxes: Float64s,
 ) -> None:
     """Forward pass from the mass in ``visit[0, 0]``, lowest total score first: the
     visit probability of each (a, b, dealer) and E[boxes of each player x visit]."""
@@ -229,8 +230,8 @@ def _reach_kernel(
 
 
 def solve(
-    law: Law, rules: Rules, choice: IntArray | None = None, weights: FloatArray | None = None
-) -> tuple[FloatArray, IntArray]:
+    law: Law, rules: Rules, choice: Int64s | None = None, weights: Float64s | None = None
+) -> tuple[Float64s, Int64s]:
     """Values of every state on the padded grid and the law index played at each (a, b).
 
     With ``weights`` (a, b, dealer) each state picks the law maximising the weighted
@@ -257,7 +258,7 @@ def solve(
     return values, chosen
 
 
-def reach(law: Law, rules: Rules, choice: IntArray) -> tuple[FloatArray, FloatArray]:
+def reach(law: Law, rules: Rules, choice: Int64s) -> tuple[Float64s, Float64s]:
     """Forward pass from 0:0 (first dealer by a fair cut): P(a game visits state
     (a, b, dealer)) and E[boxes won by A and by B x the visit indicator], shape
     (a, b, dealer, player).  Scores only rise, so a game visits a state at most once."""

@@ -7,16 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from ....core.arrays import Float64s, Int64s
 from ...model.policies import Policy, format_policy
 from ...model.rules import Rules
 from ...play.game_kernels import HandColumn
 from ...play.simulate import hand_rows
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 _SEATS = ("A", "B")
 _NONE = "none"
@@ -137,9 +134,9 @@ class Law:
     ``steps[k]`` | dealer ``d``, the hand is decided) under law ``l``; ``decided[l, d]``
     is P(the hand is decided)."""
 
-    steps: IntArray
-    win: FloatArray
-    decided: FloatArray
+    steps: Int64s
+    win: Float64s
+    decided: Float64s
 
 
 def stack_laws(frames: Sequence[pd.DataFrame], rules: Rules) -> Law:
@@ -183,8 +180,6 @@ def resample(frame: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
 
 
 __all__ = [
-    "FloatArray",
-    "IntArray",
     "Law",
     "hand_outcome_distribution",
     "hand_summary",

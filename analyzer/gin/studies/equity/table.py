@@ -17,11 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ....core.arrays import Float64s, Int64s
 from ....core.progress import Progress
 from ...model.policies import Policy
 from ...model.rules import Rules
 from .dp import Scoring, Value, reach, solve
-from .law import FloatArray, IntArray, Law, hand_outcome_distribution, stack_laws
+from .law import Law, hand_outcome_distribution, stack_laws
 
 
 @dataclass(frozen=True)
@@ -33,13 +34,13 @@ class EquityTable:
     """
 
     rules: Rules
-    values: FloatArray
+    values: Float64s
     """Shape (target, target, dealer, A has won, B has won, :class:`Value`); dealer 0 is A."""
-    visit: FloatArray
+    visit: Float64s
     """P(a game from 0:0, first dealer drawn at random, visits (a, b, dealer))."""
-    boxes: FloatArray
+    boxes: Float64s
     """E[boxes won so far x visit] by (a, b, dealer, player)."""
-    choice: IntArray
+    choice: Int64s
     """Index of the law (knock threshold) A plays at each (a, b)."""
     meta: dict[str, object]
 
@@ -50,7 +51,7 @@ class EquityTable:
         me_deals_next: bool,
         won_me: bool | None,
         won_opp: bool | None,
-    ) -> FloatArray:
+    ) -> Float64s:
         target = self.rules.target
         if not (0 <= score_me < target and 0 <= score_opp < target):
             raise ValueError(
@@ -59,7 +60,7 @@ class EquityTable:
             )
         fa = score_me > 0 if won_me is None else won_me
         fb = score_opp > 0 if won_opp is None else won_opp
-        state: FloatArray = self.values[
+        state: Float64s = self.values[
             score_me, score_opp, 0 if me_deals_next else 1, int(fa), int(fb)
         ]
         return state
@@ -105,17 +106,17 @@ class EquityTable:
         state = self._state(score_me, score_opp, me_deals_next, boxes[0] > 0, boxes[1] > 0)
         return float(self._margin(state, boxes))
 
-    def _margin(self, state: FloatArray, boxes: FloatArray) -> FloatArray:
+    def _margin(self, state: Float64s, boxes: Float64s) -> Float64s:
         """E[final margin] of states (``..., Value``) given boxes won (``..., player``):
         the DP's margin from the state on, plus the line bonus of each box already won,
         doubled when the game ends in a shutout of the other player."""
         scoring = Scoring.of(self.rules)
         per_box = 1.0 + scoring.doubles * state[..., [Value.SHUTOUT_A, Value.SHUTOUT_B]]
         held = scoring.line_end * (boxes * per_box * np.array([1.0, -1.0])).sum(axis=-1)
-        margin: FloatArray = state[..., Value.MARGIN] + held
+        margin: Float64s = state[..., Value.MARGIN] + held
         return margin
 
-    def typical_boxes(self) -> FloatArray:
+    def typical_boxes(self) -> Float64s:
         """E[boxes won so far | a game from 0:0 visits (a, b, dealer)], shape
         (a, b, dealer, player); unvisited states get 1 box for a positive score."""
         target = self.rules.target
@@ -240,9 +241,9 @@ def equity_function(
 def solve_table(
     law: Law,
     rules: Rules,
-    choice: IntArray | None,
+    choice: Int64s | None,
     meta: dict[str, object],
-    weights: FloatArray | None = None,
+    weights: Float64s | None = None,
 ) -> EquityTable:
     """Solve (see :func:`solve`), then run the forward pass under the laws played."""
     values, chosen = solve(law, rules, choice, weights)

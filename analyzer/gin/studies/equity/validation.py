@@ -9,13 +9,14 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ....core.arrays import Float64s
 from ....core.stats import Z95
 from ...model.policies import Policy
 from ...model.rules import Rules
 from ...play.game_kernels import GameColumn
 from ...play.simulate import game_rows
 from .dp import Value, solve
-from .law import FloatArray, resample, stack_laws
+from .law import resample, stack_laws
 from .table import EquityTable
 
 
@@ -23,7 +24,7 @@ def sample_states(table: EquityTable, n_states: int, seed: int) -> list[tuple[in
     """``n_states`` distinct score states drawn with the visit probability of a game
     from 0:0 (0:0 always first), so checks cover the states games pass through."""
     rng = np.random.default_rng(seed)
-    weight: FloatArray = table.visit.sum(axis=2).ravel()
+    weight: Float64s = table.visit.sum(axis=2).ravel()
     weight[0] = 0.0
     picks = rng.choice(
         weight.size,
@@ -37,7 +38,7 @@ def sample_states(table: EquityTable, n_states: int, seed: int) -> list[tuple[in
 
 def dp_standard_errors(
     distribution: pd.DataFrame, rules: Rules, n_boot: int, seed: int
-) -> FloatArray:
+) -> Float64s:
     """Bootstrap standard errors of the table's values from the sampling error of the
     distribution: same shape as :attr:`EquityTable.values`."""
     rng = np.random.default_rng(seed)
@@ -47,7 +48,7 @@ def dp_standard_errors(
         ]
         for _ in range(n_boot)
     ]
-    errors: FloatArray = np.std(draws, axis=0, ddof=1)
+    errors: Float64s = np.std(draws, axis=0, ddof=1)
     return errors
 
 
