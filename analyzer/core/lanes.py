@@ -98,6 +98,28 @@ def bit_index(bit: np.int64) -> np.int64:
     return np.int64(_DEBRUIJN_INDEX[((bit * _DEBRUIJN) >> 58) & 63])
 
 
+# The two generators are not cached: numba (0.68) registers a generator's code only when
+# it compiles it, so a kernel compiled in a process that loaded the generator from the
+# cache fails (KeyError in get_generator_impl).  A cached kernel has them inlined already.
+@njit
+def bits_of(mask: np.int64) -> Iterator[np.int64]:
+    """Each set bit of ``mask`` as a one-bit mask, lowest first (a numba generator, for
+    loops off the evaluator's hot path: there the plain loop is measurably faster)."""
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        yield bit
+
+
+@njit
+def cards_of(mask: np.int64) -> Iterator[np.int64]:
+    """Index of each set bit of ``mask`` (each card of a hand), lowest first."""
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        yield bit_index(bit)
+
+
 @njit(cache=True)
 def popcount(mask: np.int64) -> np.int64:
     """Number of set bits (cards) of a mask."""

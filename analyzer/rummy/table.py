@@ -13,7 +13,7 @@ from numba import njit
 
 from ..core.arrays import Int8s, Int64s
 from ..core.cards import N_RANKS
-from ..core.lanes import LANE_MASK
+from ..core.lanes import LANE_MASK, bits_of
 from .layoffs import View, card_of
 
 
@@ -83,10 +83,7 @@ def play_arrangement(
             card = np.int64(1) << (view[base + 1] + i)
             melds[meld] |= card
             hand &= ~card
-    fourth = best[2]
-    while fourth:
-        card = fourth & -fourth
-        fourth ^= card
+    for card in bits_of(best[2]):
         melds[view[View.SET_MELD + card_of(card) % 13]] |= card
         hand &= ~card
     sets = best[1]

@@ -62,7 +62,7 @@ from numba import njit
 
 from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
-from ...core.lanes import bit_index, cards_between, popcount
+from ...core.lanes import bit_index, bits_of, cards_between, cards_of, popcount
 from ...core.rng import next_below
 from ..evaluator.partition import (
     best_discard_kernel,
@@ -155,10 +155,7 @@ def _expected_next_deadwood(
     unseen = FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
     total = np.int64(0)
     count = np.int64(0)
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(unseen):
         value, _ = best_discard_kernel(hand10 | bit, hand10 | bit, scratch)
         total += value
         count += 1
@@ -169,11 +166,8 @@ def _expected_next_deadwood(
 def _least(candidates: np.int64, values: Int64s) -> np.int64:
     """Least ``values[card]`` over the cards of ``candidates``."""
     least = _NONE
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        least = min(least, values[bit_index(bit)])
+    for card in cards_of(candidates):
+        least = min(least, values[card])
     return least
 
 
@@ -181,11 +175,7 @@ def _least(candidates: np.int64, values: Int64s) -> np.int64:
 def _highest(candidates: np.int64) -> np.int64:
     """The card of ``candidates`` preferred as a throw on a tie (see ``_better_high``)."""
     best = np.int64(-1)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(candidates):
         if best < 0 or _better_high(card, best):
             best = card
     return best
@@ -195,10 +185,7 @@ def _highest(candidates: np.int64) -> np.int64:
 def _fresh(state: Int64s, player: np.int64, candidates: np.int64) -> np.int64:
     """The cards of ``candidates`` whose throw repeats no (taken, thrown) pair."""
     fresh = np.int64(0)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(candidates):
         if not _repeats(state, player, bit_index(bit)):
             fresh |= bit
     return fresh
@@ -213,11 +200,7 @@ def _safe_discard(
     held = state[Slot.TOOK + opponent] & ~state[Slot.THREW + opponent]
     best_card = np.int64(-1)
     best_score = np.inf
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(candidates):
         score = np.float64(deadwoods[card] + penalty * popcount(_RELATED[card] & held))
         if score < best_score or (score == best_score and _better_high(card, best_card)):
             best_card, best_score = card, score
@@ -240,10 +223,7 @@ def _lookahead_discard(
     best_card = np.int64(-1)
     best_score = np.inf
     best_now = _NONE
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(candidates):
         card = bit_index(bit)
         now = deadwoods[card]
         if now > least + slack:

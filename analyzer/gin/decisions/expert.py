@@ -80,7 +80,7 @@ from numba import njit
 
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index, run_outs, split_lanes
+from ...core.lanes import bit_index, bits_of, cards_of, run_outs, split_lanes
 from ..evaluator.layoffs import layoff_deadwood_kernel
 from ..evaluator.partition import (
     best_arrangement_kernel,
@@ -128,11 +128,8 @@ def live_outs(hand: np.int64, unseen: np.int64, probs: Float64s) -> np.float64:
     """Expected number of the hand's outs still in the stock: each unseen out counts
     ``1 - p`` (the chance the opponent does not hold it)."""
     total = 0.0
-    rest = outs_mask(hand) & unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        total += 1.0 - probs[bit_index(bit)]
+    for card in cards_of(outs_mask(hand) & unseen):
+        total += 1.0 - probs[card]
     return total
 
 
@@ -237,17 +234,11 @@ def _infer_cached(state: Int64s, player: np.int64, work: Int64s) -> np.int64:
             return unseen  # the pile's top was not among the unseen cards
         hidden = hidden_count(state, player)
         scale = hidden / (hidden - probs[card])
-        rest = unseen
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if probs[bit_index(bit)] * scale >= 1.0:
+        for other in cards_of(unseen):
+            if probs[other] * scale >= 1.0:
                 return infer_hidden(state, player, probs)
-        rest = unseen
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            probs[bit_index(bit)] *= scale
+        for other in cards_of(unseen):
+            probs[other] *= scale
         probs[card] = 0.0
         return unseen
     return infer_hidden(state, player, probs)
@@ -271,10 +262,7 @@ def expert_wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch
     bit = np.int64(1) << top
     discard_deadwoods_kernel(hand | bit, hand, scratch)
     margin = _weight(policy, PolicyField.TAKE_MARGIN)
-    rest = hand
-    while rest:
-        card = rest & -rest
-        rest ^= card
+    for card in bits_of(hand):
         after = hand ^ card ^ bit
         # one throw that clears the margin settles it: the best one would too
         if hand_value(after, scratch[bit_index(card)], outs_weight, unseen, probs) + margin < now:
@@ -372,11 +360,7 @@ def knock_choice(
     discard_deadwoods_kernel(hand, candidates, scratch)
     least = _NONE
     knock_card = np.int64(-1)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(candidates):
         value = scratch[card]
         if value < least or (value == least and _better_high(card, knock_card)):
             least, knock_card = value, card
@@ -424,10 +408,7 @@ def expert_discard(
     # scores without danger first (kept in ``work``'s unused top half is not possible:
     # ``probs`` fills it), so recompute for the few cards danger could still promote
     base_best = np.inf
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(candidates):
         card = bit_index(bit)
         base_best = min(
             base_best,
@@ -436,10 +417,7 @@ def expert_discard(
         )
     best_card = np.int64(-1)
     best_score = np.inf
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(candidates):
         card = bit_index(bit)
         score = (
             hand_value(hand ^ bit, scratch[card], outs_weight, unseen, probs)

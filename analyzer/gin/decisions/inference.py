@@ -59,7 +59,7 @@ from numba import njit
 
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
-from ...core.lanes import bit_index, popcount
+from ...core.lanes import bit_index, bits_of, cards_of, popcount
 from ...core.rng import next_u64
 from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
 from ..model.knowledge import hidden_count, unseen_cards
@@ -146,11 +146,8 @@ def _spread(record: np.int64, table: Int64s, weight: np.float64, scores: Float64
     """Add ``weight`` to the score of every card related (by ``table``) to each card of
     ``record``; the relations are symmetric, so this counts, per card, its related
     cards in ``record``."""
-    rest = record
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        related = table[bit_index(bit)]
+    for card in cards_of(record):
+        related = table[card]
         while related:
             other = related & -related
             related ^= other
@@ -178,17 +175,11 @@ def card_features(state: Int64s, observer: np.int64, weights: Float64s, scores: 
     passed = threw | refused
     rank_passed = np.int64(0)
     near_passed = np.int64(0)
-    rest = passed
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        rank_passed |= RANK_MATES[bit_index(bit)]
-        near_passed |= NEAR1[bit_index(bit)]
-    both = rank_passed & near_passed
-    while both:
-        bit = both & -both
-        both ^= bit
-        scores[bit_index(bit)] += weights[Feature.DEAD_BOTH_WAYS]
+    for card in cards_of(passed):
+        rank_passed |= RANK_MATES[card]
+        near_passed |= NEAR1[card]
+    for card in cards_of(rank_passed & near_passed):
+        scores[card] += weights[Feature.DEAD_BOTH_WAYS]
     progress = min(state[Slot.OWN_TURNS + opponent], 10) / 10.0
     late = weights[Feature.LATE_POINTS] * progress
     for card in range(52):
@@ -201,20 +192,13 @@ def normalise(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
     ``min(1, z * exp(score))`` summing to ``hidden``; other cards get 0."""
     total = 0.0
     largest = 0.0
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(unseen):
         weight = np.exp(probs[card])
         probs[card] = weight
         total += weight
         largest = max(largest, weight)
-    rest = ~unseen & ((np.int64(1) << 52) - 1)
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        probs[bit_index(bit)] = 0.0
+    for card in cards_of(~unseen & ((np.int64(1) << 52) - 1)):
+        probs[card] = 0.0
     if total <= 0.0:
         return
     capped = np.int64(0)
@@ -222,25 +206,16 @@ def normalise(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
     # water-filling: cards whose share would pass 1 are held surely; the rest share the
     # remaining count (rare, so the common case is one pass)
     while largest * scale >= 1.0 and hidden > popcount(capped):
-        rest = unseen & ~capped
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
+        for bit in bits_of(unseen & ~capped):
             card = bit_index(bit)
             if probs[card] * scale >= 1.0:
                 capped |= bit
                 total -= probs[card]
         largest = 0.0
-        rest = unseen & ~capped
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            largest = max(largest, probs[bit_index(bit)])
+        for card in cards_of(unseen & ~capped):
+            largest = max(largest, probs[card])
         scale = (hidden - popcount(capped)) / total if total > 0.0 else 0.0
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(unseen):
         card = bit_index(bit)
         probs[card] = 1.0 if (capped & bit) else probs[card] * scale
 
@@ -269,21 +244,13 @@ def recalibrate(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
     """Map the ``unseen`` cards' probabilities through the calibration curve and rescale
     them to sum to ``hidden`` (capped at 1)."""
     total = 0.0
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(unseen):
         probs[card] = calibrated(probs[card])
         total += probs[card]
     if total <= 0.0:
         return
     scale = hidden / total
-    rest = unseen
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(unseen):
         probs[card] = min(probs[card] * scale, 1.0)
 
 
@@ -296,11 +263,8 @@ def infer_hidden(state: Int64s, observer: np.int64, probs: Float64s) -> np.int64
     hidden = hidden_count(state, observer)
     normalise(unseen, hidden, probs)
     recalibrate(unseen, hidden, probs)
-    held = state[Slot.HELD + 1 - observer]
-    while held:
-        bit = held & -held
-        held ^= bit
-        probs[bit_index(bit)] = 1.0
+    for card in cards_of(state[Slot.HELD + 1 - observer]):
+        probs[card] = 1.0
     return unseen
 
 
@@ -431,10 +395,7 @@ def sample_played_in(
     for _ in range(rounds):
         if loose:
             pick = loose & -loose
-            rest = loose ^ pick
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
+            for bit in bits_of(loose ^ pick):
                 if _before(bit_index(bit), bit_index(pick)):
                     pick = bit
             loose ^= pick

@@ -35,7 +35,7 @@ from numba import njit
 
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index, cards_between
+from ...core.lanes import cards_between, cards_of
 from ..evaluator.future import future_deadwood, lowest_space
 from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
@@ -106,11 +106,9 @@ def learned_discard(
     best_card = np.int64(-1)
     best_score = np.inf
     # only the throws leaving at most learned_window points more than the least
-    rest = cards_between(candidates, scratch, least, least + policy[PolicyField.LEARNED_WINDOW])
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(
+        cards_between(candidates, scratch, least, least + policy[PolicyField.LEARNED_WINDOW])
+    ):
         features = throw_features(state, player, card, scratch[card], probs, unseen, lowest)
         # the features' weighted sum, in the order of FEATURES (the fit's order)
         score = 0.0 + deadwood_weight * features[0]

@@ -57,7 +57,7 @@ from numba import njit
 
 from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index, cards_between, popcount
+from ...core.lanes import bit_index, bits_of, cards_between, popcount
 from ...core.rng import next_below
 from ..evaluator.future import future_deadwood, lowest_space
 from ..evaluator.partition import (
@@ -372,19 +372,13 @@ def marjj_choices(state: Int64s, player: np.int64, scratch: Int64s, work: Int64s
     # cards unmelded in some minimum-deadwood meld set: throwing one loses nothing
     unmelded = np.int64(0)
     biggest = np.int64(0)
-    rest = allowed
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(allowed):
         card = bit_index(bit)
         if scratch[card] + CARD_POINTS[card] == least_full:
             unmelded |= bit
             biggest = max(biggest, CARD_POINTS[card])
     candidates = np.int64(0)
-    rest = unmelded
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(unmelded):
         if CARD_POINTS[bit_index(bit)] >= biggest - POINT_WINDOW:
             candidates |= bit
     if popcount(candidates) == 1:
@@ -393,10 +387,7 @@ def marjj_choices(state: Int64s, player: np.int64, scratch: Int64s, work: Int64s
         candidates = allowed
     gin = np.int64(0)
     least = np.int64(1 << 30)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(candidates):
         value = scratch[bit_index(bit)]
         least = min(least, value)
         if value == 0:
@@ -413,10 +404,7 @@ def marjj_choices(state: Int64s, player: np.int64, scratch: Int64s, work: Int64s
     lowest = lowest_space(work)
     best = np.inf
     ties = np.int64(0)
-    rest = kept
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(kept):
         card = bit_index(bit)
         # the next-draw term (0 when nothing is unseen: the original averages no draw)
         average = future_deadwood(hand & ~bit, scratch[card], unseen, lowest) if unseen else 0.0

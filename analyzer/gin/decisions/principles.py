@@ -27,7 +27,7 @@ from numba import njit
 
 from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
-from ...core.lanes import bit_index, popcount
+from ...core.lanes import bit_index, bits_of, cards_of, popcount
 from ..model.knowledge import unseen_cards
 from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
@@ -41,17 +41,10 @@ def unmatched_cards(candidates: np.int64, deadwoods: Int64s) -> np.int64:
     least deadwood after throwing ``c``, points).  When no candidate is (the only such card
     was just taken from the pile) the candidates whose throw costs least."""
     least = np.int64(1 << 30)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(candidates):
         least = min(least, deadwoods[card] + CARD_POINTS[card])
     chosen = np.int64(0)
-    rest = candidates
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(candidates):
         card = bit_index(bit)
         if deadwoods[card] + CARD_POINTS[card] == least:
             chosen |= bit
@@ -74,15 +67,9 @@ def outs_of(card: np.int64, hand: np.int64) -> np.int64:
     if RANK_MATES[card] & hand:
         outs |= RANK_MATES[card]
     # a card two ranks away is joined by the one between; one rank away, by either end
-    rest = NEAR2[card] & hand
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(NEAR2[card] & hand):
         outs |= NEAR1[card] & NEAR1[bit_index(bit)]
-    rest = NEAR1[card] & hand
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(NEAR1[card] & hand):
         outs |= (NEAR1[card] | NEAR1[bit_index(bit)]) & ~(np.int64(1) << card) & ~bit
     return outs & ~hand
 
@@ -134,17 +121,14 @@ def principles_discard(
     candidates, _, knock_card, knock, _ = knock_choice(state, player, policy, rng, scratch, work)
     if knock:
         return knock_card, True
-    rest = unmatched_cards(candidates, scratch)
+    unmatched = unmatched_cards(candidates, scratch)
     hand = state[Slot.HAND + player]
     unseen = unseen_cards(state, player)
     held = state[Slot.HELD + 1 - player]
     left = stock_left(state)
     best = np.int64(-1)
     best_value = np.int64(-(1 << 30))
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(unmatched):
         value = throw_value(card, hand, unseen, held, left, policy)
         if value > best_value or (value == best_value and _better_high(card, best)):
             best, best_value = card, value

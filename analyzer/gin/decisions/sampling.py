@@ -20,7 +20,7 @@ from numba import njit
 
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
-from ...core.lanes import bit_index
+from ...core.lanes import bit_index, bits_of, cards_of
 from ...core.rng import next_below
 from ...core.stats import Z95
 from ..evaluator.partition import best_discard_kernel, min_deadwood_kernel
@@ -58,23 +58,14 @@ def log_likelihood(
     log = 0.0
     # a throw leaving more deadwood than another throw from the same cards is unlikely
     now = min_deadwood_kernel(hand)
-    rest = observed[Observed.THREW]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(observed[Observed.THREW]):
         least, _ = best_discard_kernel(hand | bit, hand | bit, scratch)
         log -= (now - least) / temperature
     # passing over a card that melds with the hand is unlikely
-    rest = observed[Observed.PASSED]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        log -= meld_gain(hand, bit_index(bit)) / temperature
+    for card in cards_of(observed[Observed.PASSED]):
+        log -= meld_gain(hand, card) / temperature
     # a card taken and kept that does not meld is unlikely
-    rest = observed[Observed.TOOK_HELD]
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
+    for bit in bits_of(observed[Observed.TOOK_HELD]):
         card = bit_index(bit)
         log -= max(CARD_POINTS[card] - meld_gain(hand ^ bit, card), 0) / temperature
     return log
@@ -99,11 +90,7 @@ class SampleLayout(IntEnum):
 def _highest_value(cards: np.int64) -> np.int64:
     """The card of ``cards`` with the highest value, then the highest index."""
     best = np.int64(-1)
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(cards):
         if best < 0 or CARD_POINTS[card] >= CARD_POINTS[best]:
             best = card
     return best

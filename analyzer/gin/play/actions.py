@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ...core.arrays import Int64s
-from ...core.lanes import bit_index
+from ...core.lanes import cards_of
 from ...core.rng import stream_key
 from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
 from ..evaluator.partition import discard_deadwoods_kernel
@@ -61,11 +61,7 @@ def legal_actions(state: Int64s, actions: Int64s, scratch: Int64s) -> np.int64:
         return np.int64(2)
     allowed = _throwable(state, scratch)
     n = np.int64(0)
-    rest = allowed
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(allowed):
         actions[n] = card
         n += 1
         if scratch[card] <= state[Slot.KNOCK_LIMIT]:
@@ -91,11 +87,7 @@ def knock_alternatives(
         actions[1] = default - KNOCK
         return np.int64(2)
     best = np.int64(-1)
-    rest = allowed
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        card = bit_index(bit)
+    for card in cards_of(allowed):
         if best < 0 or scratch[card] < scratch[best]:
             best = card
     if scratch[best] == 0 or scratch[best] > state[Slot.KNOCK_LIMIT]:

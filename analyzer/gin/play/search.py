@@ -61,7 +61,7 @@ import numpy as np
 from numba import njit
 
 from ...core.arrays import Bools, Float64s, Int64s, UInt64s
-from ...core.lanes import bit_index, popcount
+from ...core.lanes import bit_index, cards_of, popcount
 from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
@@ -121,11 +121,8 @@ def _deal_stock(state: Int64s, cards: np.int64, rng: UInt64s, order: Int64s) -> 
     """Put ``cards`` in the stock of ``state`` in a uniformly random order (``order`` is
     work space of at least that many entries)."""
     n = np.int64(0)
-    rest = cards
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        order[n] = bit_index(bit)
+    for card in cards_of(cards):
+        order[n] = card
         n += 1
     for i in range(n - 1, 0, -1):
         j = next_below(rng, i + 1)
