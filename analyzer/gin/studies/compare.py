@@ -17,7 +17,7 @@ so memory stays flat in the number of deals.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +56,22 @@ def add_values(sums: dict[str, float], name: str, values: Float64s) -> None:
     sums[name + "_n"] = sums.get(name + "_n", 0.0) + len(values)
 
 
+def arm_sums(
+    per_arm: Sequence[Mapping[str, Float64s]], reference: int, compared: str, diff: str
+) -> dict[str, float]:
+    """Mergeable sums of every arm's values (``"<arm>:<metric>"``, one value per deal or
+    pair of games) and of each arm's ``compared`` values minus the reference arm's
+    (``"<arm>:<diff>"``): the arms are played on common deals, so the differences are
+    paired."""
+    sums: dict[str, float] = {}
+    for index, metrics in enumerate(per_arm):
+        for name, values in metrics.items():
+            add_values(sums, f"{index}:{name}", values)
+    for index, metrics in enumerate(per_arm):
+        add_values(sums, f"{index}:{diff}", metrics[compared] - per_arm[reference][compared])
+    return sums
+
+
 def estimate_of(sums: dict[str, float], name: str) -> Estimate:
     """The mean of the values added under ``name``, with its 95% CI."""
     return Estimate.from_sums(
@@ -90,21 +106,16 @@ def compare_hands_chunk(
 ) -> dict[str, float]:
     """Mergeable sums of every arm's per-deal metrics, and of each arm's points minus the
     reference arm's, over deals ``first .. first + count``."""
-    sums: dict[str, float] = {}
-    points = []
-    for index, arm in enumerate(arms):
+    per_arm = []
+    for arm in arms:
         if isinstance(arm.policy_a, ScoreAware) or isinstance(arm.policy_b, ScoreAware):
             raise TypeError(
                 f"arm {arm.label!r}: hand comparisons need fixed policies, not score-aware ones"
             )
-        rows = hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
-        metrics = _hand_metrics(rows)
-        for name, values in metrics.items():
-            add_values(sums, f"{index}:{name}", values)
-        points.append(metrics["points"])
-    for index in range(len(arms)):
-        add_values(sums, f"{index}:diff", points[index] - points[reference])
-    return sums
+        per_arm.append(
+            _hand_metrics(hand_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count))
+        )
+    return arm_sums(per_arm, reference, "points", "diff")
 
 
 def compare_games_chunk(
@@ -112,24 +123,22 @@ def compare_games_chunk(
 ) -> dict[str, float]:
     """Mergeable sums of every arm's game results (per seat-swapped pair of games) and
     of each arm's game-win rate minus the reference arm's, over games ``first ..``."""
-    sums: dict[str, float] = {}
-    wins = []
-    for index, arm in enumerate(arms):
+    per_arm = []
+    for arm in arms:
         rows = game_rows(arm.rules, arm.policy_a, arm.policy_b, seed, first, count)
         played = rows[:, GameColumn.GAMES_PLAYED].astype(np.float64)
-        win = (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, 2).mean(axis=1)
-        add_values(sums, f"{index}:game_win", win)
-        add_values(
-            sums,
-            f"{index}:margin",
-            rows[:, GameColumn.MARGIN_A].astype(np.float64).reshape(-1, 2).mean(axis=1),
+        per_arm.append(
+            {
+                "game_win": (rows[:, GameColumn.GAMES_WON_A] / played).reshape(-1, 2).mean(axis=1),
+                "margin": rows[:, GameColumn.MARGIN_A]
+                .astype(np.float64)
+                .reshape(-1, 2)
+                .mean(axis=1),
+                "hands": rows[:, GameColumn.HANDS].astype(np.float64),
+                "shutout": rows[:, GameColumn.SHUTOUTS] / played,
+            }
         )
-        add_values(sums, f"{index}:hands", rows[:, GameColumn.HANDS].astype(np.float64))
-        add_values(sums, f"{index}:shutout", rows[:, GameColumn.SHUTOUTS] / played)
-        wins.append(win)
-    for index in range(len(arms)):
-        add_values(sums, f"{index}:game_diff", wins[index] - wins[reference])
-    return sums
+    return arm_sums(per_arm, reference, "game_win", "game_diff")
 
 
 def _run(
