@@ -28,7 +28,6 @@ from .text import (
     interval_text,
     label_lines,
     table_lines,
-    title_text,
 )
 
 if TYPE_CHECKING:
@@ -150,11 +149,9 @@ def _exploit(inputs: Inputs, progress: Progress | None, scheduler: str | None) -
         "steps": result.steps.to_dict(orient="records"),
     }
     return Answer(
-        title_text(
+        inputs.title(
             f"Best response to {policy_name(target)}",
-            rules=inputs.rules_name,
             size=f"{deals:,} deals per comparison",
-            seed=inputs.seed,
         ),
         result.to_frame(),
         body,
@@ -258,12 +255,10 @@ def _equilibrium(inputs: Inputs, progress: Progress | None, scheduler: str | Non
         )
     )
     return Answer(
-        title_text(
+        inputs.title(
             "Equilibrium of the knock decision (PSRO over knock tables)",
-            rules=inputs.rules_name,
             players=f"{base} plays everything but the knock",
             size=f"{deals:,} deals per comparison",
-            seed=inputs.seed,
         ),
         history.drop(columns=["rules"]),
         body,
@@ -441,13 +436,11 @@ def _panel_equilibrium(inputs: Inputs, progress: Progress | None, scheduler: str
         )
     )
     return Answer(
-        title_text(
+        inputs.title(
             "Equilibrium over the opponent panel (PSRO over whole players)",
-            rules=inputs.rules_name,
             players=f"{inputs.labels['base']} plays everything but the knock in knock-table "
             "responses",
             size=f"{deals:,} deals per comparison",
-            seed=inputs.seed,
         ),
         history.drop(columns=["rules"]),
         body,

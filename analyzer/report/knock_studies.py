@@ -9,7 +9,7 @@ import pandas as pd
 from ..core.limits import MAX_SCHEDULE_ROUNDS
 from ..core.progress import Progress
 from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import interval_column, interval_text, title_text, verdict_grid
+from .text import interval_column, interval_text, verdict_grid
 
 # ---------------------------------------------------------------- the knock sweep
 
@@ -35,12 +35,10 @@ def _knock_sweep(inputs: Inputs, progress: Progress | None, scheduler: str | Non
     reference = 10 if 10 in thresholds else thresholds[0]
     player, against = inputs.labels["a"], "its twin" if opponent is None else inputs.labels["b"]
     return Answer(
-        title_text(
+        inputs.title(
             "Knock as soon as deadwood <= t",
-            rules=inputs.rules_name,
             players=f"{player} (knocking at <= t) against {against}",
             size=f"{deals:,} deals and {games:,} game pairs per threshold",
-            seed=inputs.seed,
         ),
         sweep,
         sweep_table(sweep, reference),
@@ -156,12 +154,10 @@ def _knock_chart(inputs: Inputs, progress: Progress | None, scheduler: str | Non
     )
     player, opponent = inputs.labels["a"], inputs.labels["b"]
     return Answer(
-        title_text(
+        inputs.title(
             "Knock now or play on?",
-            rules=inputs.rules_name,
             players=f"{player} (A) against {opponent}",
             size=f"{deals:,} deals",
-            seed=inputs.seed,
         ),
         chart,
         verdict_grid(chart, min_samples),
@@ -285,12 +281,10 @@ def _knock_schedule(inputs: Inputs, progress: Progress | None, scheduler: str | 
     player, opponent = inputs.labels["a"], inputs.labels["b"]
     final = "/".join(map(str, search.final_a))
     return Answer(
-        title_text(
+        inputs.title(
             f"Best knock schedule ({unit})",
-            rules=inputs.rules_name,
             players=f"{player} (schedule searched) against {opponent}, then best responses",
             size=f"{deals:,} {'deals' if objective == 'points' else 'game pairs'} per evaluation",
-            seed=inputs.seed,
         ),
         steps,
         body,

@@ -99,12 +99,10 @@ def _simulate(inputs: Inputs, progress: Progress | None, scheduler: str | None) 
         ("time", timing),
     ]
     return Answer(
-        title_text(
+        inputs.title(
             "Hands",
-            rules=inputs.rules_name,
             players=players_text(a, b),
             size=f"{result.deals:,} deals ({result.hands:,} hands, seats swapped)",
-            seed=inputs.seed,
         ),
         result.to_frame(),
         label_lines(rows),
@@ -195,12 +193,10 @@ def _games(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> 
     ]
     won = estimate_text(result.game_win_rate_a, 1, percent=True)
     return Answer(
-        title_text(
+        inputs.title(
             "Games",
-            rules=inputs.rules_name,
             players=players_text(a, b),
             size=f"{result.games:,} games (first dealer swapped)",
-            seed=inputs.seed,
         ),
         result.to_frame(),
         label_lines(rows),

@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..core.limits import MAX_UNITS, check_int
 from ..core.progress import Progress
+from .text import title_text
 
 
 class Kind(enum.Enum):
@@ -190,6 +191,11 @@ class Inputs:
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
+
+    def title(self, what: str, *, players: str | None = None, size: str | None = None) -> str:
+        """The answer's title line (:func:`~analyzer.report.text.title_text`) under these
+        rules and this seed: ``what · rules … · players · size · seed …``."""
+        return title_text(what, rules=self.rules_name, players=players, size=size, seed=self.seed)
 
 
 @dataclass(frozen=True)

@@ -71,12 +71,10 @@ def _tournament(inputs: Inputs, progress: Progress | None, scheduler: str | None
         ),
     ]
     return Answer(
-        title_text(
+        inputs.title(
             "Round robin ranking",
-            rules=inputs.rules_name,
             players=f"{len(field)} policies, each against every other",
             size=f"{deals:,} deals and {games:,} game pairs per pairing",
-            seed=inputs.seed,
         ),
         results,
         body,
