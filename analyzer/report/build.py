@@ -33,6 +33,7 @@ from .common import (
     ReportConfig,
     ReportStep,
     Section,
+    SectionRun,
     section_heading,
 )
 from .files import append_text, make_folder, staged_folder, write_text
@@ -112,7 +113,10 @@ never change) and [advisor_crosscheck/](advisor_crosscheck/)
 
 def _section_text(section: Section, number: int, config: ReportConfig) -> str:
     """Run one section and return its Markdown, under its heading numbered ``number``."""
-    text = section.render(section.run(config))
+    run = SectionRun(config, section.folder)
+    result = section.run(run)
+    run.finish()
+    text = section.render(result)
     return text if section.title is None else section_heading(section.title, number) + text
 
 

@@ -109,10 +109,71 @@ class Section(Generic[R]):
     """Its name for ``analyzer report --only``."""
     title: str | None
     """Its heading (numbered by its place in the report); None: no heading."""
-    run: Callable[[ReportConfig], R]
+    run: Callable[[SectionRun], R]
     render: Callable[[R], str]
     seconds: float
     """Its run time at the default size on 2 idle cores (measured; only for the ETA)."""
+    folder: str
+    """Its folder under the report (also its study's name in ``meta.json`` and in the
+    run-times log)."""
+
+
+@dataclass
+class SectionRun:
+    """One section's run, opened by the report's builder: the report's settings, the
+    section's folder (made when the run opens) and its clock."""
+
+    config: ReportConfig
+    name: str
+    """The section's folder under the report, and its study's name."""
+    started: float = field(default_factory=time.perf_counter)
+    """When the run opened (``time.perf_counter``, seconds)."""
+
+    def __post_init__(self) -> None:
+        make_folder(self.folder)
+
+    @property
+    def folder(self) -> Path:
+        return self.config.out / self.name
+
+    @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    @property
+    def scheduler(self) -> str | None:
+        return self.config.scheduler
+
+    def size(self, factor: float, least: int = 50) -> int:
+        """:meth:`ReportConfig.size` (deals or games)."""
+        return self.config.size(factor, least)
+
+    def progress(self, study: str, total: int | None = None) -> Progress | None:
+        """The progress callback of one study of this section (None when progress is
+        off)."""
+        if self.config.progress is None:
+            return None
+        step = self.config.step or ReportStep(1, 1, study, 0.0, 1.0)
+        return self.config.progress(step.named(study), total)
+
+    def write_meta(self, **details: object) -> None:
+        """The section's ``meta.json``: its study, the run's seed, base size, command and
+        version, and ``details`` (its sizes, rules and players)."""
+        # no run time here: meta.json is committed, and a rerun must leave it unchanged
+        # (run times go to the untracked run-times log)
+        meta = {
+            "study": self.name,
+            "seed": self.config.seed,
+            "base_deals": self.config.deals,
+            "command": self.config.command,
+            "version": __version__,
+            **details,
+        }
+        write_text(self.folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
+
+    def finish(self) -> None:
+        """Log the section's run time (seconds) for the run-times log."""
+        self.config.timings[self.name] = time.perf_counter() - self.started
 
 
 def section_heading(title: str, number: int | None = None) -> str:
@@ -141,48 +202,15 @@ def format_ci(mean: float, low: float, high: float, digits: int = 2, sign: bool 
     return f"{format_number(mean, digits, sign)} ± {(high - low) / 2:.{digits}f}"
 
 
-def write_meta(
-    folder: Path, config: ReportConfig, study: str, started: float, **details: object
-) -> None:
-    elapsed = time.perf_counter() - started
-    config.timings[study] = elapsed
-    # no run time here: meta.json is committed, and a rerun must leave it unchanged
-    # (run times go to the untracked run-times log)
-    meta = {
-        "study": study,
-        "seed": config.seed,
-        "base_deals": config.deals,
-        "command": config.command,
-        "version": __version__,
-        **details,
-    }
-    write_text(folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
-
-
-def progress_for(config: ReportConfig, study: str, total: int | None = None) -> Progress | None:
-    """The progress callback of one study of the running section (None when progress is
-    off)."""
-    if config.progress is None:
-        return None
-    step = config.step or ReportStep(1, 1, study, 0.0, 1.0)
-    return config.progress(step.named(study), total)
-
-
-def section_folder(config: ReportConfig, name: str) -> Path:
-    return make_folder(config.out / name)
-
-
 __all__ = [
     "DEFAULT_DEALS",
     "QUICK_DEALS",
     "ReportConfig",
     "ReportStep",
     "Section",
+    "SectionRun",
     "format_ci",
     "format_number",
-    "progress_for",
-    "section_folder",
     "section_heading",
     "section_intro",
-    "write_meta",
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -11,7 +10,7 @@ from ..core.stats import half_width_of_se
 from ..gin.studies import dealing
 from ..gin.studies.exact import exact_study
 from . import figures as charts
-from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
+from .common import Section, SectionRun, section_intro
 from .exact import write_study
 from .figures import figure_file
 from .files import make_folder, write_csv, written
@@ -36,21 +35,19 @@ class Dealt:
     seed: int
 
 
-def run_dealt(config: ReportConfig) -> Dealt:
-    started = time.perf_counter()
-    folder = section_folder(config, "dealt")
-    exact = _exact_distribution(config)
-    n = config.size(25)
-    distribution = dealing.dealt_hands(n, config.seed, progress=progress_for(config, "dealt hands"))
+def run_dealt(run: SectionRun) -> Dealt:
+    exact = _exact_distribution(run)
+    n = run.size(25)
+    distribution = dealing.dealt_hands(n, run.seed, progress=run.progress("dealt hands"))
     eligibility = dealing.knock_eligibility(distribution)
-    write_csv(folder / "distribution.csv", distribution, index=False)
-    write_csv(folder / "knock_eligibility.csv", eligibility, index=False)
+    write_csv(run.folder / "distribution.csv", distribution, index=False)
+    write_csv(run.folder / "knock_eligibility.csv", eligibility, index=False)
     with figure_file(
-        folder / "dealt.png",
+        run.folder / "dealt.png",
         figsize=(9, 4.2),
         title="Deadwood of a dealt hand: how often can you knock at once?",
         caption=f"Lines: exact, every hand. Points: {n:,} Monte Carlo hands of "
-        f"each size (seed {config.seed}). Shaded: deadwood <= 10, where "
+        f"each size (seed {run.seed}). Shaded: deadwood <= 10, where "
         "a standard-rules knock is allowed at once. Log scale: P(gin) "
         "is about 1 in 115,700.",
     ) as ax:
@@ -77,15 +74,11 @@ def run_dealt(config: ReportConfig) -> Dealt:
     mean10 = float(
         (exact.query("cards == 10")["deadwood"] * exact.query("cards == 10")["probability"]).sum()
     )
-    write_meta(
-        folder,
-        config,
-        "dealt",
-        started,
+    run.write_meta(
         monte_carlo_hands_per_size=n,
         exact="results/exact (analyzer exact --cards 10 / --cards 11)",
     )
-    return Dealt(table, exact_at, mean10, inside, n, config.seed)
+    return Dealt(table, exact_at, mean10, inside, n, run.seed)
 
 
 def render_dealt(dealt: Dealt) -> str:
@@ -124,20 +117,25 @@ Exact counts, wall times and charts: [exact/](exact/) (`analyzer exact --cards 1
 
 
 SECTION = Section(
-    "dealt", "Dealt hands: how often can you knock at once?", run_dealt, render_dealt, seconds=1
+    "dealt",
+    "Dealt hands: how often can you knock at once?",
+    run_dealt,
+    render_dealt,
+    seconds=1,
+    folder="dealt",
 )
 
 
-def _exact_distribution(config: ReportConfig) -> pd.DataFrame:
+def _exact_distribution(run: SectionRun) -> pd.DataFrame:
     """The exact dealt distributions of ``analyzer exact``, enumerated here if missing."""
-    out = config.out
+    out = run.config.out
     frames = []
     for cards in (10, 11):
         name = f"exact/cards{cards}_counts.csv"
         if not (out / name).exists():
             make_folder(out / "exact")
             write_study(
-                exact_study(cards, progress=progress_for(config, f"exact {cards} cards")),
+                exact_study(cards, progress=run.progress(f"exact {cards} cards")),
                 out / "exact",
             )
         # just written, the files are still staged (see report.files.staged_folder)

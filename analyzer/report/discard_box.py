@@ -9,13 +9,12 @@ where ``analyzer how-to-discard``, ``az.how_to_discard()`` and the web app read 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from ..gin.model.rules import STANDARD
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import measure_principles
-from .common import ReportConfig, Section, progress_for
+from .common import Section, SectionRun
 from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run
 from .files import write_figure
 from .text import estimate_text
@@ -31,20 +30,20 @@ class DiscardBox:
     answers: dict[str, DiscardAnswer]
 
 
-def run_discard_box(config: ReportConfig) -> DiscardBox:
-    started = time.perf_counter()
-    run = measure_principles(
+def run_discard_box(run: SectionRun) -> DiscardBox:
+    measured = measure_principles(
         STANDARD,
-        config.size(0.5, least=200),
-        config.seed,
-        progress=progress_for(config, "how to discard"),
-        scheduler=config.scheduler,
+        run.size(0.5, least=200),
+        run.seed,
+        progress=run.progress("how to discard"),
+        scheduler=run.scheduler,
     )
-    folder = save_run(config.out, run, "standard", config.command)
+    folder = save_run(run.config.out, measured, "standard", run.config.command)
     source = f"measured by this report ([{FOLDER}/standard/]({FOLDER}/standard/))"
-    answers = {family: answer_of(run, "standard", member_of(family), source) for family in FAMILIES}
+    answers = {
+        family: answer_of(measured, "standard", member_of(family), source) for family in FAMILIES
+    }
     write_figure(folder / CHART, answers["unknown"].plot())
-    config.timings["how_to_discard"] = time.perf_counter() - started  # the run-times log's
     return DiscardBox(answers)
 
 
@@ -107,6 +106,6 @@ def render_discard_box(box: DiscardBox) -> str:
     return "\n".join(lines)
 
 
-SECTION = Section("discard", None, run_discard_box, render_discard_box, seconds=30)
+SECTION = Section("discard", None, run_discard_box, render_discard_box, seconds=30, folder=FOLDER)
 
 __all__ = ["SECTION", "DiscardBox", "render_discard_box", "run_discard_box"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,15 +19,7 @@ from ..gin.studies.equity.study import (
 )
 from ..gin.studies.equity.table import EquityTable
 from ..gin.studies.equity.validation import check_summary
-from .common import (
-    ReportConfig,
-    Section,
-    progress_for,
-    section_folder,
-    section_heading,
-    section_intro,
-    write_meta,
-)
+from .common import Section, SectionRun, section_heading, section_intro
 from .figures import figure_file, score_heatmap, threshold_heatmap
 from .files import make_folder, write_csv
 from .markdown import markdown_table
@@ -113,17 +104,11 @@ def write_study_files(study: EquityStudy, out_dir: Path) -> dict[str, Path]:
     return paths
 
 
-def run_equity(config: ReportConfig) -> EquityStudy:
-    """The study of the standard report, its files in ``config.out / "equity"``."""
-    started = time.perf_counter()
-    folder = section_folder(config, "equity")
-    deals, games = config.size(2.5), config.size(0.5)
-    study = run_and_write(folder, deals, games, config.seed, progress_for(config, "equity"))
-    write_meta(
-        folder,
-        config,
-        "equity",
-        started,
+def run_equity(run: SectionRun) -> EquityStudy:
+    """The study of the standard report, its files in the section's folder."""
+    deals, games = run.size(2.5), run.size(0.5)
+    study = run_and_write(run.folder, deals, games, run.seed, run.progress("equity"))
+    run.write_meta(
         deals=deals,
         games=games,
         rules="standard",
@@ -339,7 +324,12 @@ def section_text(study: EquityStudy, link: str) -> str:
 
 #: Section 7 of the standard report.
 SECTION = Section(
-    "equity", TITLE, run_equity, lambda study: section_text(study, "equity"), seconds=28
+    "equity",
+    TITLE,
+    run_equity,
+    lambda study: section_text(study, "equity"),
+    seconds=28,
+    folder="equity",
 )
 
 __all__ = [

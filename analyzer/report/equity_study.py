@@ -18,7 +18,7 @@ from ..core.stats import Estimate
 from ..gin.model.policies import policy_name
 from .files import staged_folder, write_csv
 from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import interval_text, title_text
+from .text import interval_text
 
 #: Spacing (points) of the grid the answer prints.
 _GRID_STEP = 10
@@ -214,12 +214,10 @@ def _answer(inputs: Inputs, measured: _Measured) -> Answer:
             score_heatmap(heatmap_data(table, a_deals), ax, f"{'A' if a_deals else 'B'} deals next")
 
     return Answer(
-        title_text(
+        inputs.title(
             "Game equity from every score",
-            rules=inputs.rules_name,
             players=f"A {summary['policy_a']} against B {summary['policy_b']}",
             size=f"{summary['deals']:,} deals",
-            seed=inputs.seed,
         ),
         pd.DataFrame(rows, columns=["metric", "mean", "low", "high"]),
         lines,

@@ -12,7 +12,6 @@ one line per family.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from ..gin.studies.exploit import (
     table_text,
 )
 from ..gin.studies.panel_equilibrium import mixture_text
-from .common import ReportConfig, Section, format_ci, progress_for, section_folder, write_meta
+from .common import Section, SectionRun, format_ci
 from .files import write_csv
 from .knock_answer import (
     ANSWERS_FOLDER,
@@ -107,21 +106,19 @@ class KnockBox:
         )
 
 
-def run_knock_box(config: ReportConfig) -> KnockBox:
-    started = time.perf_counter()
-    folder = section_folder(config, ANSWERS_FOLDER)
+def run_knock_box(run: SectionRun) -> KnockBox:
     expert = POLICIES["expert"]
-    found = robust_table(config.out, "standard")
+    found = robust_table(run.config.out, "standard")
     if found is None:
         equilibrium = knock_equilibrium(
             STANDARD,
             expert,
-            config.size(0.05, least=200),
-            config.seed,
+            run.size(0.05, least=200),
+            run.seed,
             iterations=3,
             rules_name="standard",
-            progress=progress_for(config, "robust knock table"),
-            scheduler=config.scheduler,
+            progress=run.progress("robust knock table"),
+            scheduler=run.scheduler,
         )
         weights = list(equilibrium.weights)
         table = equilibrium.population[weights.index(max(weights))]
@@ -134,41 +131,37 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
         expert,
         table,
         members,
-        config.size(0.05, least=200),
-        config.seed,
+        run.size(0.05, least=200),
+        run.seed,
         "standard",
         # the searches only pick each family's table; the measurement plays twice as many
-        search_deals=config.size(0.025, least=100),
+        search_deals=run.size(0.025, least=100),
         # the published agents' knocking, played by the same expert on the panel table's
         # deals (paired with the robust rule)
         extra_tables=[PUBLISHED_TABLE],
-        progress=progress_for(config, "when to knock"),
-        scheduler=config.scheduler,
+        progress=run.progress("when to knock"),
+        scheduler=run.scheduler,
     )
     # how far the robust rule can be exploited, as `analyzer exploit` measures it (one
     # sweep of the policy coordinates: the report's share of the command's search)
     exploited = exploit(
         STANDARD,
         table_policy(expert, table),
-        config.size(0.025, least=100),
-        config.seed + 29,
+        run.size(0.025, least=100),
+        run.seed + 29,
         rules_name="standard",
         rounds=1,
-        progress=progress_for(config, "strongest response to the robust rule"),
-        scheduler=config.scheduler,
+        progress=run.progress("strongest response to the robust rule"),
+        scheduler=run.scheduler,
         coordinates=rule_coordinates,
     )
     assert answers.compared is not None  # extra_tables given
     published = answers.compared
-    write_csv(folder / "answers.csv", answers.to_frame(), index=False)
-    write_csv(folder / "panel.csv", answers.panel, index=False)
-    write_csv(folder / "exploit.csv", exploited.tried, index=False)
-    write_csv(folder / "published.csv", published_frame(published, list(members)), index=False)
-    write_meta(
-        folder,
-        config,
-        "when_to_knock",
-        started,
+    write_csv(run.folder / "answers.csv", answers.to_frame(), index=False)
+    write_csv(run.folder / "panel.csv", answers.panel, index=False)
+    write_csv(run.folder / "exploit.csv", exploited.tried, index=False)
+    write_csv(run.folder / "published.csv", published_frame(published, list(members)), index=False)
+    run.write_meta(
         deals_per_comparison=answers.deals,
         rules="standard",
         base="expert",
@@ -183,20 +176,20 @@ def run_knock_box(config: ReportConfig) -> KnockBox:
     others = {
         rules: saved
         for rules in OTHER_PRESETS
-        if (saved := load_answers(config.out, rules)) is not None
+        if (saved := load_answers(run.config.out, rules)) is not None
     }
     return KnockBox(
         answers,
         source,
         len(members),
-        config.seed,
+        run.seed,
         exploited,
         published,
         others,
         {
             rules: tables
             for rules in ("standard", *OTHER_PRESETS)
-            if (tables := load_panel_equilibrium(config.out, rules)) is not None
+            if (tables := load_panel_equilibrium(run.config.out, rules)) is not None
         },
     )
 
@@ -553,4 +546,4 @@ def render_knock_box(box: KnockBox) -> str:
 
 
 #: The report's opening box, above the run's description (no heading of its own).
-SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=90)
+SECTION = Section("when", None, run_knock_box, render_knock_box, seconds=90, folder=ANSWERS_FOLDER)

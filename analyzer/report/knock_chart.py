@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -13,7 +12,7 @@ from ..gin.model.rules import STANDARD
 from ..gin.studies import knocking
 from ..gin.studies.branching import MAX_TURN
 from . import figures as charts
-from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
+from .common import Section, SectionRun, section_intro
 from .figures import figure_file
 from .files import write_csv
 
@@ -30,46 +29,40 @@ class KnockChart:
     seed: int
 
 
-def run_chart(config: ReportConfig) -> KnockChart:
-    started = time.perf_counter()
-    folder = section_folder(config, "knock_chart")
-    deals = config.size(4.0)
+def run_chart(run: SectionRun) -> KnockChart:
+    deals = run.size(4.0)
     subject = opponent = POLICIES["basic"]
-    equity_deals = config.size(0.5)
+    equity_deals = run.size(0.5)
     chart = knocking.knock_chart(
         STANDARD,
         subject,
         opponent,
         deals,
-        config.seed,
+        run.seed,
         min_samples=300,
-        progress=progress_for(config, "knock chart"),
-        scheduler=config.scheduler,
+        progress=run.progress("knock chart"),
+        scheduler=run.scheduler,
         equity_deals=equity_deals,
     )
-    write_csv(folder / "knock_chart.csv", chart, index=False)
+    write_csv(run.folder / "knock_chart.csv", chart, index=False)
     with figure_file(
-        folder / "knock_chart.png",
+        run.folder / "knock_chart.png",
         figsize=(12, 5.4),
         title="Knock now or play on? Points gained by knocking, by turn and deadwood",
         caption=f"Each cell: mean points of knocking now minus playing on from "
         f"the same states, basic against basic, standard rules, "
-        f"{deals:,} deals (seed {config.seed}); 95% CIs in "
+        f"{deals:,} deals (seed {run.seed}); 95% CIs in "
         "knock_chart.csv.",
     ) as ax:
         charts.knock_chart_heatmap(chart, ax, MAX_TURN, min_samples=300)
-    write_meta(
-        folder,
-        config,
-        "knock_chart",
-        started,
+    run.write_meta(
         deals=deals,
         rules="standard",
         subject=format_policy(subject),
         opponent=format_policy(opponent),
         equity_deals=equity_deals,
     )
-    return KnockChart(chart, deals, equity_deals, config.seed)
+    return KnockChart(chart, deals, equity_deals, run.seed)
 
 
 def render_chart(result: KnockChart) -> str:
@@ -105,7 +98,12 @@ the same pair from {equity_deals:,} deals. Full table with CIs (points and game-
 
 
 SECTION = Section(
-    "chart", "When to knock, by turn: knock now or play on?", run_chart, render_chart, seconds=4
+    "chart",
+    "When to knock, by turn: knock now or play on?",
+    run_chart,
+    render_chart,
+    seconds=4,
+    folder="knock_chart",
 )
 
 

@@ -6,7 +6,6 @@ The tables come from :mod:`analyzer.rummy.studies`; this module draws them on a 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,15 +27,7 @@ from ..rummy.studies import (
     option_values,
     player_counts,
 )
-from .common import (
-    ReportConfig,
-    Section,
-    progress_for,
-    section_folder,
-    section_heading,
-    section_intro,
-    write_meta,
-)
+from .common import Section, SectionRun, section_heading, section_intro
 from .figures import chart
 from .files import csv_bytes, make_folder, write_together
 from .markdown import markdown_table
@@ -236,15 +227,13 @@ def run_rummy_studies(
     return RummyStudies(hold, seats, options, deals, seed, out_dir)
 
 
-def run_rummy(config: ReportConfig) -> RummyStudies:
-    """The studies of the standard report, their files in ``config.out / "rummy"``."""
-    started = time.perf_counter()
-    folder = section_folder(config, "rummy")
-    deals = config.size(0.3)
+def run_rummy(run: SectionRun) -> RummyStudies:
+    """The studies of the standard report, their files in the section's folder."""
+    deals = run.size(0.3)
     # plain rummy reports no progress of its own: the bar shows the elapsed time
-    progress_for(config, "plain rummy")
-    studies = run_rummy_studies(folder, deals=deals, seed=config.seed)
-    write_meta(folder, config, "rummy", started, deals=deals)
+    run.progress("plain rummy")
+    studies = run_rummy_studies(run.folder, deals=deals, seed=run.seed)
+    run.write_meta(deals=deals)
     return studies
 
 
@@ -421,7 +410,7 @@ CHARTS = {
 }
 
 #: Section 8 of the standard report.
-SECTION = Section("rummy", TITLE, run_rummy, render_rummy, seconds=8)
+SECTION = Section("rummy", TITLE, run_rummy, render_rummy, seconds=8, folder="rummy")
 
 __all__ = [
     "CHARTS",

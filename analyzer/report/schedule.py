@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from ..gin.model.policies import PRESETS as POLICIES
@@ -10,15 +9,7 @@ from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.studies import schedule as studies
 from . import figures as charts
-from .common import (
-    ReportConfig,
-    Section,
-    format_ci,
-    progress_for,
-    section_folder,
-    section_intro,
-    write_meta,
-)
+from .common import Section, SectionRun, format_ci, section_intro
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table, with_ci
@@ -42,20 +33,18 @@ class Schedule:
     seed: int
 
 
-def run_schedule(config: ReportConfig) -> Schedule:
-    started = time.perf_counter()
-    folder = section_folder(config, "schedule")
-    deals, games = config.size(0.15, least=200), config.size(0.05, least=50)
+def run_schedule(run: SectionRun) -> Schedule:
+    deals, games = run.size(0.15, least=200), run.size(0.05, least=50)
     base = POLICIES["basic"]
     search = studies.best_schedule(
         STANDARD,
         base,
         base,
         deals,
-        config.seed,
+        run.seed,
         rounds=2,
-        progress=progress_for(config, "best schedule"),
-        scheduler=config.scheduler,
+        progress=run.progress("best schedule"),
+        scheduler=run.scheduler,
     )
     for_games, game_gain, game_low, game_high = studies.best_response(
         STANDARD,
@@ -63,22 +52,22 @@ def run_schedule(config: ReportConfig) -> Schedule:
         [10] * len(studies.SCHEDULE_BINS),
         base,
         games,
-        config.seed,
+        run.seed,
         objective="games",
-        progress=progress_for(config, "best schedule (games)"),
-        scheduler=config.scheduler,
+        progress=run.progress("best schedule (games)"),
+        scheduler=run.scheduler,
     )
-    write_csv(folder / "steps.csv", search.steps, index=False)
-    write_csv(folder / "gaps.csv", search.gaps, index=False)
+    write_csv(run.folder / "steps.csv", search.steps, index=False)
+    write_csv(run.folder / "gaps.csv", search.gaps, index=False)
     bins = studies.SCHEDULE_BINS
     with figure_file(
-        folder / "schedules.png",
+        run.folder / "schedules.png",
         figsize=(8, 3.8),
         title="Best knock threshold by own turn",
         caption=f"Schedules found by coordinate ascent, standard rules, base "
         f"policy basic, opponent knock-at-10 (then best responses); "
         f"{deals:,} deals per evaluation, gains with 95% CIs in "
-        f"steps.csv; seed {config.seed}.",
+        f"steps.csv; seed {run.seed}.",
     ) as ax:
         charts.schedules_chart(
             {
@@ -90,11 +79,7 @@ def run_schedule(config: ReportConfig) -> Schedule:
             bins,
             ax,
         )
-    write_meta(
-        folder,
-        config,
-        "schedule",
-        started,
+    run.write_meta(
         deals_per_evaluation=deals,
         game_pairs_per_evaluation=games,
         rules="standard",
@@ -104,7 +89,7 @@ def run_schedule(config: ReportConfig) -> Schedule:
         games_gain=[game_gain, game_low, game_high],
     )
     return Schedule(
-        search, for_games, (game_gain, game_low, game_high), base, deals, games, config.seed
+        search, for_games, (game_gain, game_low, game_high), base, deals, games, run.seed
     )
 
 
@@ -155,7 +140,12 @@ Tables: [steps.csv](schedule/steps.csv), [gaps.csv](schedule/gaps.csv).
 
 
 SECTION = Section(
-    "schedule", "Best knock schedule and best responses", run_schedule, render_schedule, seconds=51
+    "schedule",
+    "Best knock schedule and best responses",
+    run_schedule,
+    render_schedule,
+    seconds=51,
+    folder="schedule",
 )
 
 

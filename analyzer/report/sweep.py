@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -12,15 +11,7 @@ from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.studies import knocking
 from . import figures as charts
-from .common import (
-    ReportConfig,
-    Section,
-    format_ci,
-    progress_for,
-    section_folder,
-    section_intro,
-    write_meta,
-)
+from .common import Section, SectionRun, format_ci, section_intro
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table, with_ci
@@ -40,10 +31,8 @@ class Sweep:
     seed: int
 
 
-def run_sweep(config: ReportConfig) -> Sweep:
-    started = time.perf_counter()
-    folder = section_folder(config, "knock_sweep")
-    deals, games = config.size(1.0), config.size(0.1)
+def run_sweep(run: SectionRun) -> Sweep:
+    deals, games = run.size(1.0), run.size(0.1)
     subject = POLICIES["basic"]
     opponents = knocking.default_opponents()
     sweep = knocking.knock_sweep(
@@ -52,13 +41,13 @@ def run_sweep(config: ReportConfig) -> Sweep:
         opponents,
         deals,
         games,
-        config.seed,
-        progress=progress_for(config, "knock sweep"),
-        scheduler=config.scheduler,
+        run.seed,
+        progress=run.progress("knock sweep"),
+        scheduler=run.scheduler,
     )
-    write_csv(folder / "sweep.csv", sweep, index=False)
+    write_csv(run.folder / "sweep.csv", sweep, index=False)
     with figure_file(
-        folder / "sweep.png",
+        run.folder / "sweep.png",
         1,
         3,
         figsize=(14, 4.2),
@@ -66,21 +55,17 @@ def run_sweep(config: ReportConfig) -> Sweep:
         caption=f"Player A = basic with threshold t against two opponents "
         f"(legend), standard rules; {deals:,} deals and {games:,} game "
         f"pairs per arm, seats swapped; bands: 95% CI; seed "
-        f"{config.seed}.",
+        f"{run.seed}.",
     ) as axes:
         charts.knock_sweep_panels(sweep, axes)
-    write_meta(
-        folder,
-        config,
-        "knock_sweep",
-        started,
+    run.write_meta(
         deals_per_arm=deals,
         games_per_arm=games,
         rules="standard",
         subject=format_policy(subject),
         opponents={k: (format_policy(v) if v else "A's twin") for k, v in opponents.items()},
     )
-    return Sweep(sweep, subject, deals, games, config.seed)
+    return Sweep(sweep, subject, deals, games, run.seed)
 
 
 def render_sweep(result: Sweep) -> str:
@@ -164,5 +149,10 @@ paired differences vs t = 10, points per hand; games won: share of games to 100;
 
 
 SECTION = Section(
-    "sweep", "Knock threshold sweep: knock at deadwood <= t", run_sweep, render_sweep, seconds=16
+    "sweep",
+    "Knock threshold sweep: knock at deadwood <= t",
+    run_sweep,
+    render_sweep,
+    seconds=16,
+    folder="knock_sweep",
 )

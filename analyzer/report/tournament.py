@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -12,15 +11,7 @@ from ..gin.model.rules import STANDARD
 from ..gin.play.players import Player, format_player
 from ..gin.studies import round_robin
 from . import figures as charts
-from .common import (
-    ReportConfig,
-    Section,
-    format_ci,
-    progress_for,
-    section_folder,
-    section_intro,
-    write_meta,
-)
+from .common import Section, SectionRun, format_ci, section_intro
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table
@@ -41,32 +32,30 @@ class Tournament:
     seed: int
 
 
-def run_tournament(config: ReportConfig) -> Tournament:
-    started = time.perf_counter()
-    folder = section_folder(config, "tournament")
-    deals, games = config.size(0.25), config.size(0.025, least=30)
+def run_tournament(run: SectionRun) -> Tournament:
+    deals, games = run.size(0.25), run.size(0.025, least=30)
     field_policies = round_robin.default_field()
     results = round_robin.tournament(
         STANDARD,
         field_policies,
         deals,
         games,
-        config.seed,
-        progress=progress_for(config, "tournament"),
-        scheduler=config.scheduler,
+        run.seed,
+        progress=run.progress("tournament"),
+        scheduler=run.scheduler,
     )
     ranking = round_robin.ranking(results)
-    write_csv(folder / "pairs.csv", results, index=False)
-    write_csv(folder / "ranking.csv", ranking, index=False)
+    write_csv(run.folder / "pairs.csv", results, index=False)
+    write_csv(run.folder / "ranking.csv", ranking, index=False)
     order = list(ranking["policy"])
     with figure_file(
-        folder / "tournament.png",
+        run.folder / "tournament.png",
         1,
         2,
         figsize=(14, 5.5),
         title="Round robin of draw and discard policies: row against column",
         caption=f"Standard rules, seats swapped on common deals: {deals:,} deals "
-        f"and {games:,} game pairs per pairing (seed {config.seed}). Each "
+        f"and {games:,} game pairs per pairing (seed {run.seed}). Each "
         "cell: estimate and ± 95% CI half-width; blue: the row policy "
         "is ahead.",
     ) as axes:
@@ -76,17 +65,13 @@ def run_tournament(config: ReportConfig) -> Tournament:
         charts.matrix_heatmap(
             results, "game_win", axes[1], order, 0.5, "game-win rate (row vs column)", ".2f"
         )
-    write_meta(
-        folder,
-        config,
-        "tournament",
-        started,
+    run.write_meta(
         deals_per_pair=deals,
         games_per_pair=games,
         rules="standard",
         field={k: format_player(v) for k, v in field_policies.items()},
     )
-    return Tournament(results, ranking, field_policies, deals, games, config.seed)
+    return Tournament(results, ranking, field_policies, deals, games, run.seed)
 
 
 def render_tournament(result: Tournament) -> str:
@@ -155,4 +140,5 @@ SECTION = Section(
     run_tournament,
     render_tournament,
     seconds=46,
+    folder="tournament",
 )

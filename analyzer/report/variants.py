@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -12,7 +11,7 @@ from ..gin.model.policies import format_policy
 from ..gin.model.rules import VARIANT_PRESETS
 from ..gin.studies import variants
 from . import figures as charts
-from .common import ReportConfig, Section, progress_for, section_folder, section_intro, write_meta
+from .common import Section, SectionRun, section_intro
 from .figures import figure_file
 from .files import write_csv
 from .markdown import markdown_table, with_ci
@@ -31,10 +30,8 @@ class Variants:
     seed: int
 
 
-def run_variants(config: ReportConfig) -> Variants:
-    started = time.perf_counter()
-    folder = section_folder(config, "variants")
-    deals, games = config.size(0.25), config.size(0.05, least=30)
+def run_variants(run: SectionRun) -> Variants:
+    deals, games = run.size(0.25), run.size(0.05, least=30)
     baseline, strong, weak = POLICIES["basic"], POLICIES["gin-hunter"], POLICIES["basic"]
     table = variants.variants(
         VARIANT_PRESETS,
@@ -43,13 +40,13 @@ def run_variants(config: ReportConfig) -> Variants:
         weak,
         deals,
         games,
-        config.seed,
-        progress=progress_for(config, "variants"),
-        scheduler=config.scheduler,
+        run.seed,
+        progress=run.progress("variants"),
+        scheduler=run.scheduler,
     )
-    write_csv(folder / "variants.csv", table, index=False)
+    write_csv(run.folder / "variants.csv", table, index=False)
     with figure_file(
-        folder / "variants.png",
+        run.folder / "variants.png",
         1,
         4,
         figsize=(15, 4.5),
@@ -57,7 +54,7 @@ def run_variants(config: ReportConfig) -> Variants:
         title="Scoring variants: what each rules preset does to the game",
         caption=f"basic self-play ({deals:,} deals, {games:,} game pairs per "
         f"preset) and gin-hunter against basic ({games:,} game pairs); "
-        f"bars: 95% CI; seed {config.seed}.",
+        f"bars: 95% CI; seed {run.seed}.",
     ) as axes:
         charts.variant_bars(
             table, "hand_points", axes[0], "points scored per hand (mean)", "points"
@@ -74,18 +71,14 @@ def run_variants(config: ReportConfig) -> Variants:
         charts.variant_bars(
             table, "first_edge", axes[3], "non-dealer's points per hand", "points", interval=True
         )
-    write_meta(
-        folder,
-        config,
-        "variants",
-        started,
+    run.write_meta(
         deals=deals,
         games=games,
         baseline=format_policy(baseline),
         strong=format_policy(strong),
         weak=format_policy(weak),
     )
-    return Variants(table, deals, games, config.seed)
+    return Variants(table, deals, games, run.seed)
 
 
 #: The variants table's headers in words (the CSV keeps the short names), and formats.
@@ -172,4 +165,5 @@ SECTION = Section(
     run_variants,
     render_variants,
     seconds=10,
+    folder="variants",
 )

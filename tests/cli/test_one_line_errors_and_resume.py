@@ -210,15 +210,16 @@ def test_row9_file_line_with_a_bad_size(tmp_path):
 def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
     from analyzer.report import build
     from analyzer.report.common import Section
-    from analyzer.report.files import make_folder, write_text
+    from analyzer.report.files import write_text
 
-    def writes_then_stops(config):  # through the report's writers, as every section does
-        folder = make_folder(config.out / "dealt")
-        write_text(folder / "dealt.csv", "partial")
+    def writes_then_stops(run):  # through the report's writers, as every section does
+        write_text(run.folder / "dealt.csv", "partial")
         raise KeyboardInterrupt
 
     monkeypatch.setattr(
-        build, "SECTIONS", (Section("dealt", None, writes_then_stops, str, seconds=1),)
+        build,
+        "SECTIONS",
+        (Section("dealt", None, writes_then_stops, str, seconds=1, folder="dealt"),),
     )
     result = run("report", "--out", "fresh/report", "--no-progress")
     assert result.exit_code == 130

@@ -104,19 +104,19 @@ def files_under(folder):
 SLOW_REPORT = """
     import sys, time
     from analyzer.report import build
-    from analyzer.report.common import Section, section_folder
+    from analyzer.report.common import Section
     from analyzer.report.files import write_csv, write_text
     import pandas as pd
 
-    def slow_section(config):
-        folder = section_folder(config, "knock_sweep")
+    def slow_section(run):
+        folder = run.folder
         write_csv(folder / "sweep.csv", pd.DataFrame({"threshold": range(11)}), index=False)
         write_text(folder / "meta.json", "{}")
         print("written", flush=True)
         time.sleep(120)
         return ""
 
-    build.SECTIONS = (Section("sweep", None, slow_section, str, seconds=1),)
+    build.SECTIONS = (Section("sweep", None, slow_section, str, seconds=1, folder="knock_sweep"),)
     from analyzer.cli.main import cli
     cli(sys.argv[1:], prog_name="analyzer")
 """
@@ -354,19 +354,19 @@ FAKE_DEALT = """
 FAKE_SECTION = """
     import pandas as pd
     from analyzer.report import build
-    from analyzer.report.common import Section, section_folder
+    from analyzer.report.common import Section
     from analyzer.report.figures import figure_file
     from analyzer.report.files import write_csv
 
-    def section(config):
-        folder = section_folder(config, "knock_sweep")
+    def section(run):
+        folder = run.folder
         write_csv(folder / "sweep.csv", pd.DataFrame({"threshold": range(11)}), index=False)
         with figure_file(folder / "sweep.png", figsize=(14, 4.2), title="A sweep",
                          caption="Stand-in chart.") as ax:
             ax.plot(range(11), [t * t for t in range(11)])
         return ""
 
-    build.SECTIONS = (Section("sweep", None, section, str, seconds=1),)
+    build.SECTIONS = (Section("sweep", None, section, str, seconds=1, folder="knock_sweep"),)
 """
 
 
