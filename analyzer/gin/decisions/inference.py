@@ -63,7 +63,7 @@ from ...core.lanes import bit_index, bits_of, cards_of, popcount
 from ...core.rng import next_u64
 from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
 from ..model.knowledge import hidden_count, unseen_cards
-from ..model.state import Slot
+from ..model.state import FULL_DECK, Slot
 
 
 class Feature(IntEnum):
@@ -197,7 +197,7 @@ def normalise(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
         probs[card] = weight
         total += weight
         largest = max(largest, weight)
-    for card in cards_of(~unseen & ((np.int64(1) << 52) - 1)):
+    for card in cards_of(FULL_DECK & ~unseen):
         probs[card] = 0.0
     if total <= 0.0:
         return

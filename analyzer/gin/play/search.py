@@ -67,12 +67,11 @@ from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
 from ..engine.transitions import Phase, Slot, advance, has_choice, knock_threshold, step
 from ..model.policy_fields import PolicyField
-from ..model.state import points_to
+from ..model.state import FULL_DECK, points_to
 from .actions import MAX_ACTIONS, apply_action, knock_alternatives, legal_actions, policy_action
 from .players import MODEL_ROW, Sampler, Scope, SearchField
 from .stopping import stop_asked
 
-_FULL_DECK = np.int64((1 << 52) - 1)
 _LAYOUT_SIZE = len(SampleLayout)
 _OBSERVED_SIZE = len(Observed)
 
@@ -164,7 +163,7 @@ def search_action(
     player = state[Slot.TURN]
     opponent = 1 - player
     known = state[Slot.HELD + opponent]
-    unseen = _FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
+    unseen = FULL_DECK & ~state[Slot.HAND + player] & ~state[Slot.PILE_MASK] & ~known
     inference = params[SearchField.SAMPLER] == Sampler.INFERENCE
     table = np.zeros(52, dtype=np.float64)
     rounds = np.int64(0)
