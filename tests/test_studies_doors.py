@@ -1,4 +1,4 @@
-"""Every declared study (:mod:`analyzer.report.study`) has a command and a notebook
+"""Every declared study (:mod:`analyzer.studies.study`) has a command and a notebook
 function that take the same parameters, with the same defaults and ranges, and give the
 same answer."""
 
@@ -12,7 +12,7 @@ import analyzer as az
 from analyzer.api import API
 from analyzer.cli.main import COMMANDS, cli
 from analyzer.cli.study_commands import COMMANDS as STUDY_COMMANDS
-from analyzer.report.study import POSITIONAL, STUDIES, Kind
+from analyzer.studies.study import POSITIONAL, STUDIES, Kind
 
 #: The options every study command has besides its declared parameters.
 RUN_OPTIONS = {"seed", "jobs", "no_progress", "fmt", "as_json"}

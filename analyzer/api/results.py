@@ -33,7 +33,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..report.ci_table import ci_table
+from ..studies.ci_table import ci_table
 
 
 def chart_functions() -> Any:

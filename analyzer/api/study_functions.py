@@ -1,5 +1,5 @@
 """The study functions of the notebook, made from the studies' declarations
-(:mod:`analyzer.report.study`), as the commands are: the same parameters, defaults and
+(:mod:`analyzer.studies.study`), as the commands are: the same parameters, defaults and
 ranges, checked before any work, and the same title, table and verdict, returned as a
 :class:`~analyzer.api.results.ChartedResult`."""
 
@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..core.limits import MAX_RAW_UNITS, check_count, check_float
 from ..gin.play.players import Player, chosen_player, format_player, player_field
-from ..report.study import (
+from ..studies.study import (
     GIN,
     POSITIONAL,
     TWIN,

@@ -24,7 +24,7 @@ from ..report.advice import (
     position_equity,
     strongest_model,
 )
-from ..report.text import rules_text
+from ..studies.text import rules_text
 from .inputs import SEED, FiniteFloatRange, fail, get_player, get_rules, rules_options
 from .output import echo_json, format_options, show_result
 from .progress import progress_bar

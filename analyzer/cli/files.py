@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..core.limits import MAX_RAW_UNITS
-from ..report.files import removed_on_failure, write_with
+from ..studies.files import removed_on_failure, write_with
 from .inputs import F, fail
 
 

@@ -17,7 +17,7 @@ from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import Player, SearchPolicy, parse_player, player_field
-from ..report.study import GIN, Rulebook
+from ..studies.study import GIN, Rulebook
 
 #: A click command (or the function an option decorator wraps).
 F = TypeVar("F", bound=Callable[..., Any])

@@ -23,7 +23,7 @@ from ..report.explain import (
     wrapped_commas,
     wrapped_label,
 )
-from ..report.text import MAX_WIDTH
+from ..studies.text import MAX_WIDTH
 from .inputs import (
     fail,
     get_policy,

@@ -74,7 +74,7 @@ def _exit_on_damaged_file(error: Exception) -> None:
     """One ``Error:`` line and :data:`~analyzer.cli.exits.ERROR_EXIT` for a file the
     analyzer wrote and reads back (a results folder's CSV or ``meta.json``) found
     damaged, whichever command read it; nothing for any other error."""
-    reading = sys.modules.get("analyzer.report.reading")  # imported by whatever raised one
+    reading = sys.modules.get("analyzer.studies.reading")  # imported by whatever raised one
     if reading is not None and isinstance(error, reading.DamagedFile):
         click.echo(f"Error: {' '.join(str(error).split())}", err=True)
         sys.exit(ERROR_EXIT)

@@ -18,8 +18,8 @@ from typing import Any, cast
 import click
 import pandas as pd
 
-from ..report.files import csv_bytes, write_together
-from ..report.text import (
+from ..studies.files import csv_bytes, write_together
+from ..studies.text import (
     CI_NOTE,
     table_lines,
     wrapped,

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..core.progress import Progress, bar_progress
-from ..report.text import MAX_WIDTH
+from ..studies.text import MAX_WIDTH
 
 #: Seconds a step runs before its progress bar appears (quick steps stay quiet).
 PROGRESS_DELAY_S = 2.0

@@ -14,7 +14,7 @@ import click
 from ..core.chunks import checkpointing
 from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
 from ..core.limits import LOCAL_WORKERS_PER_CORE
-from ..report.checkpoint import Checkpoint, CheckpointMismatch
+from ..studies.checkpoint import Checkpoint, CheckpointMismatch
 from .exits import exit_interrupted
 from .files import check_file_path
 from .inputs import JOBS, SEED, F, fail
@@ -68,7 +68,7 @@ def checkpoint_options(function: F) -> F:
 def run_checkpoint(
     path: str | None, resume: bool, identity: Mapping[str, Any]
 ) -> Iterator[Checkpoint | None]:
-    """The run's :class:`~analyzer.report.checkpoint.Checkpoint` (None without --checkpoint),
+    """The run's :class:`~analyzer.studies.checkpoint.Checkpoint` (None without --checkpoint),
     active inside the block; a file of another run, a damaged file, or --resume without
     a file, is a one-line error (exit status 2), before any work where it can be seen
     then.  The checkpoint's folder is created as --out's is, and outlives a stopped run

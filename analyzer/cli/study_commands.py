@@ -1,4 +1,4 @@
-"""The study commands, made from the studies' declarations (:mod:`analyzer.report.study`):
+"""The study commands, made from the studies' declarations (:mod:`analyzer.studies.study`):
 each declared parameter becomes an option with its default, range and help, and every
 command takes the rules, run and output options, runs the study under a progress bar,
 writes its chart with ``--out`` and prints its answer."""
@@ -13,7 +13,7 @@ import click
 from ..core.limits import MAX_LISTED_PLAYERS
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..report.study import (
+from ..studies.study import (
     GIN,
     TWIN,
     Inputs,
@@ -24,7 +24,7 @@ from ..report.study import (
     check_presets,
     check_thresholds,
 )
-from ..report.text import rules_text
+from ..studies.text import rules_text
 from .files import check_raw_count, out_option, raw_option, write_raw
 from .inputs import (
     FiniteFloatRange,

@@ -11,7 +11,7 @@ after a crash and still fold the same values.  Chunk functions return small aggr
 the same bit for bit in-process and on a cluster of any size.
 
 A run can be saved as it goes and resumed: the outer layer (the command line) makes a
-checkpoint object (:class:`analyzer.report.checkpoint.Checkpoint`) and hands it to the
+checkpoint object (:class:`analyzer.studies.checkpoint.Checkpoint`) and hands it to the
 folds inside a :func:`checkpointing` block.  This module only calls it (see
 :class:`FoldCheckpoint`); it writes no file itself.
 """
@@ -44,7 +44,7 @@ class FoldState(Generic[A]):
 
 class FoldCheckpoint(Protocol):
     """What a fold needs of a checkpoint: the outer layer's object that keeps the fold
-    states of a run's plans (:class:`analyzer.report.checkpoint.Checkpoint`)."""
+    states of a run's plans (:class:`analyzer.studies.checkpoint.Checkpoint`)."""
 
     def stage(self, plan: ChunkPlan) -> str:
         """The key of the next plan folded in this run."""

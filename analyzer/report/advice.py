@@ -14,8 +14,8 @@ from ..core.progress import Progress
 from ..gin.model.rules import Rules
 from ..gin.play.advisor import ActionEstimate, Advice, Position, advise, check_game_position
 from ..gin.play.players import Player, format_player, rollout_policy
-from .study import GIN
-from .text import plus_minus, table_lines, title_text
+from ..studies.study import GIN
+from ..studies.text import plus_minus, table_lines, title_text
 
 #: The other opponent models a cross-check may rank the actions against.
 CROSS_CHECKS = ("basic", "expert", "none")

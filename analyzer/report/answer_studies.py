@@ -22,7 +22,7 @@ from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..core.progress import Progress
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import panel_members
-from .study import Answer, Inputs, Kind, Param, Study, register
+from ..studies.study import Answer, Inputs, Kind, Param, Study, register
 
 _RESULTS_HELP = (
     "Report folder to read the answer from (default: $ANALYZER_RESULTS, else ./results, "
@@ -103,7 +103,7 @@ def _spoken(
 
 
 def _when_to_knock(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
-    from .files import staged_folder
+    from ..studies.files import staged_folder
     from .knock_answer import family_of, find_results
     from .when_to_knock import compute_answers, knock_answer, save_answers
 

@@ -36,7 +36,7 @@ from .common import (
     SectionRun,
     section_heading,
 )
-from .files import append_text, make_folder, staged_folder, write_text
+from ..studies.files import append_text, make_folder, staged_folder, write_text
 
 #: The report's sections in their order: the boxes "When to knock" and "How to discard"
 #: open it (above the run's description, no number); the others are numbered by their
@@ -62,7 +62,7 @@ BOXES = (knock_box.SECTION, discard_box.SECTION)
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
     """Run the studies and write ``config.out/README.md`` with every section.  Every file
     appears at the end, all together: a run that fails or is stopped leaves ``config.out``
-    as it was (see :func:`~analyzer.report.files.staged_folder`)."""
+    as it was (see :func:`~analyzer.studies.files.staged_folder`)."""
     with staged_folder(config.out):
         return _write_report(config, sections)
 

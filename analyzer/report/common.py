@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 
 from .._version import __version__
 from ..core.progress import Progress
-from .files import make_folder, write_text
+from ..studies.files import make_folder, write_text
 
 DEFAULT_DEALS = 20_000
 QUICK_DEALS = 1_500

@@ -13,9 +13,9 @@ from . import figures as charts
 from .common import Section, SectionRun, section_intro
 from .exact import write_study
 from .figures import figure_file
-from .files import make_folder, write_csv, written
+from ..studies.files import make_folder, write_csv, written
 from .markdown import markdown_table
-from .reading import COUNT, read_table
+from ..studies.reading import COUNT, read_table
 
 
 @dataclass(frozen=True)

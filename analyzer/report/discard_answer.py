@@ -37,11 +37,11 @@ from ..gin.studies.discard_principles import (
     principle_words,
     rule_set,
 )
-from .files import staged_folder, write_csv, write_text
+from ..studies.files import staged_folder, write_csv, write_text
 from .knock_answer import same_hands_presets
-from .reading import COUNT, NUMBER, TEXT, read_meta, read_table
-from .store import find_report
-from .text import (
+from ..studies.reading import COUNT, NUMBER, TEXT, read_meta, read_table
+from ..studies.store import find_report
+from ..studies.text import (
     ANSWER_WIDTH,
     CI_NOTE,
     answer_lines,

@@ -1,4 +1,4 @@
-"""The fit of the learned discard's weights, declared once (:mod:`analyzer.report.study`):
+"""The fit of the learned discard's weights, declared once (:mod:`analyzer.studies.study`):
 ``analyzer fit-discard`` and ``az.fit_discard``."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from ..core.limits import MAX_FIT_DEALS, MAX_FIT_GENERATIONS, MAX_FIT_POPULATION
 from ..core.progress import Progress
 from ..gin.studies.discard_fit import DiscardFit
 from .discard_fit import fit_files, fitted_weights, held_out_frame
-from .study import Answer, Inputs, Kind, Param, Study, register
-from .text import plus_minus
+from ..studies.study import Answer, Inputs, Kind, Param, Study, register
+from ..studies.text import plus_minus
 
 
 def _command(inputs: Inputs) -> str:

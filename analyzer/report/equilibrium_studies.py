@@ -1,4 +1,4 @@
-"""How robust a policy is, declared once (:mod:`analyzer.report.study`): the strongest
+"""How robust a policy is, declared once (:mod:`analyzer.studies.study`): the strongest
 response to a policy, the equilibrium of the knock decision and the equilibrium over the
 whole opponent panel."""
 
@@ -21,8 +21,8 @@ from ..core.limits import (
 from ..core.progress import Progress
 from ..gin.model.policies import Policy, format_policy, policy_name
 from ..gin.play.players import format_player
-from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import (
+from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.text import (
     estimate_text,
     interval_column,
     interval_text,

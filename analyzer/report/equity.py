@@ -21,7 +21,7 @@ from ..gin.studies.equity.table import EquityTable
 from ..gin.studies.equity.validation import check_summary
 from .common import Section, SectionRun, section_heading, section_intro
 from .figures import figure_file, score_heatmap, threshold_heatmap
-from .files import make_folder, write_csv
+from ..studies.files import make_folder, write_csv
 from .markdown import markdown_table
 
 TITLE = "Game equity: a match-equity table for gin rummy"

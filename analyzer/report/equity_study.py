@@ -1,4 +1,4 @@
-"""The game-equity table of a policy pair, declared once (:mod:`analyzer.report.study`):
+"""The game-equity table of a policy pair, declared once (:mod:`analyzer.studies.study`):
 ``analyzer equity`` and ``az.equity``, with its check against whole games and the
 score-aware knocking study."""
 
@@ -16,9 +16,9 @@ from ..core.progress import Progress, advance, after, tell_total
 from ..core.rng import offset_seed
 from ..core.stats import Estimate
 from ..gin.model.policies import policy_name
-from .files import staged_folder, write_csv
-from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import interval_text
+from ..studies.files import staged_folder, write_csv
+from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.text import interval_text
 
 #: Spacing (points) of the grid the answer prints.
 _GRID_STEP = 10

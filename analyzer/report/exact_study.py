@@ -1,4 +1,4 @@
-"""The exact distribution of dealt deadwood, declared once (:mod:`analyzer.report.study`):
+"""The exact distribution of dealt deadwood, declared once (:mod:`analyzer.studies.study`):
 ``analyzer exact`` and ``az.exact``."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from ..core.arrays import Int64s
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.progress import Progress
-from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import chance_text, title_text
+from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.text import chance_text, title_text
 
 
 @dataclass
@@ -93,9 +93,9 @@ def _written(
     can be taken for (or replaced by) one; a stop keeps it."""
     from ..core.chunks import checkpointing
     from ..gin.studies.exact import exact_study
-    from .checkpoint import Checkpoint, CheckpointMismatch
+    from ..studies.checkpoint import Checkpoint, CheckpointMismatch
     from .exact import write_study
-    from .files import checkpoint_path, remove_checkpoint, staged_folder
+    from ..studies.files import checkpoint_path, remove_checkpoint, staged_folder
 
     cards, ranks, suits = inputs["cards"], inputs["ranks"], inputs["suits"]
     assert inputs.out is not None

@@ -16,7 +16,7 @@ from ..gin.model.policies import PRESETS as POLICY_PRESETS
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.studies.registry import classify
-from .text import MAX_WIDTH
+from ..studies.text import MAX_WIDTH
 
 
 def wrapped_label(label: str, text: str, indent: int) -> list[str]:

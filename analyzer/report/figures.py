@@ -24,7 +24,7 @@ from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from .files import figure_bytes, write_bytes
+from ..studies.files import figure_bytes, write_bytes
 
 #: The house style: every chart is drawn inside ``rc_context(STYLE)``.
 STYLE: dict[str, Any] = {
@@ -138,7 +138,7 @@ def figure_file(
     sharey: bool = False,
 ) -> Iterator[Any]:
     """Axes of a new :func:`chart`, saved as PNG to ``path`` on exit (whole: see
-    :mod:`analyzer.report.files`)."""
+    :mod:`analyzer.studies.files`)."""
     with chart(rows, columns, figsize, title=title, caption=caption, sharey=sharey) as drawn:
         yield drawn.axes
     write_bytes(path, drawn.png)

@@ -34,7 +34,7 @@ from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, rule_text
 from ..gin.studies.exploit import parse_table, table_of
 from ..gin.studies.registry import PANEL_SEARCH_BUDGET, PANEL_SEARCH_NAME
 from ..gin.studies.schedule import SCHEDULE_BINS
-from .reading import (
+from ..studies.reading import (
     COUNT,
     KNOCK_TABLE,
     NUMBER,
@@ -45,8 +45,8 @@ from .reading import (
     read_table,
     shown_path,
 )
-from .store import find_report
-from .text import answer_lines, header_lines
+from ..studies.store import find_report
+from ..studies.text import answer_lines, header_lines
 
 #: Folders inside the report folder: the box's answers (standard rules), the answers for
 #: the other rules presets (one subfolder each) and ``analyzer equilibrium --out``.
@@ -283,7 +283,7 @@ def _deadwood_groups(thresholds: tuple[int, ...]) -> list[tuple[int, int]]:
 
 def find_results(results: Path | None = None) -> Path | None:
     """The report folder: ``results`` when given, else the first folder of the results
-    store (:mod:`analyzer.report.store`: ``$ANALYZER_RESULTS``, ``./results``, the
+    store (:mod:`analyzer.studies.store`: ``$ANALYZER_RESULTS``, ``./results``, the
     project's ``results`` of an editable install) that holds the answers; None when none
     holds them."""
     if results is not None:
@@ -429,7 +429,7 @@ def committed_source(
     """The file ``folder/name`` with the command that wrote it, and that run's seed: both
     from the ``meta.json`` beside the file when there is one, else ``command`` and 0.  The
     file is shown inside ``shown`` (the folder as the reader knows it) when given, else
-    by its path (:func:`~analyzer.report.reading.shown_path`)."""
+    by its path (:func:`~analyzer.studies.reading.shown_path`)."""
     meta = read_meta(folder, (Path(name).parent / "meta.json").as_posix())
     place = f"{shown}/{name}" if shown is not None else shown_path(folder / name)
     return f"{place} (`{meta.get('command', command)}`)", int(meta.get("seed", 0))

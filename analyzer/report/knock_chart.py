@@ -14,7 +14,7 @@ from ..gin.studies.branching import MAX_TURN
 from . import figures as charts
 from .common import Section, SectionRun, section_intro
 from .figures import figure_file
-from .files import write_csv
+from ..studies.files import write_csv
 
 
 @dataclass(frozen=True)

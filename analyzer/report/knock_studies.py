@@ -1,4 +1,4 @@
-"""The knock studies, declared once (:mod:`analyzer.report.study`): the knock threshold
+"""The knock studies, declared once (:mod:`analyzer.studies.study`): the knock threshold
 sweep, knock now or play on by turn and deadwood, and the best knock schedule by own turn.
 """
 
@@ -8,8 +8,8 @@ import pandas as pd
 
 from ..core.limits import MAX_SCHEDULE_ROUNDS
 from ..core.progress import Progress
-from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import interval_column, interval_text, verdict_grid
+from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.text import interval_column, interval_text, verdict_grid
 
 # ---------------------------------------------------------------- the knock sweep
 
@@ -237,7 +237,7 @@ def _knock_schedule(inputs: Inputs, progress: Progress | None, scheduler: str | 
     from ..gin.studies import schedule
     from ..gin.studies.answers import rule_text
     from . import figures as charts
-    from .text import table_lines
+    from ..studies.text import table_lines
 
     objective, deals = inputs["objective"], inputs["deals"]
     search = schedule.best_schedule(

@@ -1,4 +1,4 @@
-"""The studies that play hands or whole games, declared once (:mod:`analyzer.report.study`):
+"""The studies that play hands or whole games, declared once (:mod:`analyzer.studies.study`):
 ``simulate`` (hands of A against B, seats swapped) and ``games`` (whole games of A against
 B, or of three or four players)."""
 
@@ -11,8 +11,8 @@ import pandas as pd
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS
 from ..core.progress import Progress
 from ..gin.play.players import Player, SearchPolicy, format_player
-from .study import GIN, Answer, Inputs, Kind, Param, Study, register
-from .text import bracket_text, estimate_text, label_lines, table_lines, title_text
+from ..studies.study import GIN, Answer, Inputs, Kind, Param, Study, register
+from ..studies.text import bracket_text, estimate_text, label_lines, table_lines, title_text
 
 if TYPE_CHECKING:
     from ..core.stats import Estimate

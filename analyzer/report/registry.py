@@ -14,6 +14,6 @@ from . import (  # noqa: F401  (each registers its studies)
     rummy_studies,
     survey_studies,
 )
-from .study import STUDIES
+from ..studies.study import STUDIES
 
 __all__ = ["STUDIES"]

@@ -29,7 +29,7 @@ from ..rummy.studies import (
 )
 from .common import Section, SectionRun, section_heading, section_intro
 from .figures import chart
-from .files import csv_bytes, make_folder, write_together
+from ..studies.files import csv_bytes, make_folder, write_together
 from .markdown import markdown_table
 
 

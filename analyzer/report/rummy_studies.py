@@ -1,4 +1,4 @@
-"""Plain rummy's studies, declared once (:mod:`analyzer.report.study`): ``analyzer rummy
+"""Plain rummy's studies, declared once (:mod:`analyzer.studies.study`): ``analyzer rummy
 simulate``, ``rummy games`` and ``rummy study`` and their notebook functions
 ``az.rummy_simulate``, ``az.rummy_games`` and ``az.rummy_study``."""
 
@@ -12,8 +12,8 @@ import pandas as pd
 
 from ..core.limits import MAX_RAW_UNITS
 from ..core.progress import Progress
-from .study import RUMMY, Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import (
+from ..studies.study import RUMMY, Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.text import (
     estimate_text,
     interval_column,
     interval_text,
@@ -383,7 +383,7 @@ STUDY_VERDICTS = {
 
 def _study(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
     from ..rummy import studies
-    from .files import staged_folder, write_text
+    from ..studies.files import staged_folder, write_text
     from .rummy import CHARTS, write_rummy_report, write_study
 
     name, deals, seed = inputs["name"], inputs["deals"], inputs.seed

@@ -11,7 +11,7 @@ from ..gin.studies import schedule as studies
 from . import figures as charts
 from .common import Section, SectionRun, format_ci, section_intro
 from .figures import figure_file
-from .files import write_csv
+from ..studies.files import write_csv
 from .markdown import markdown_table, with_ci
 
 

@@ -1,4 +1,4 @@
-"""The survey studies, declared once (:mod:`analyzer.report.study`): the round robin of
+"""The survey studies, declared once (:mod:`analyzer.studies.study`): the round robin of
 policies, the rules presets compared, and the deadwood of dealt hands."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from ..core.progress import Progress
 from ..core.stats import half_width_of_se
 from ..gin.model.policies import TOURNAMENT_FIELD
 from ..gin.model.rules import VARIANT_PRESETS
-from .study import Answer, Chart, Inputs, Kind, Param, Study, register
-from .text import (
+from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.text import (
     chance_text,
     interval_column,
     interval_text,

@@ -18,7 +18,7 @@ from ..gin.play.players import parse_player
 from ..gin.studies.answers import FAMILIES, KnockAnswers, knock_answers
 from ..gin.studies.equilibrium import equilibrium_work, knock_equilibrium
 from ..gin.studies.exploit import panel, table_of
-from .files import make_folder, write_csv, write_text
+from ..studies.files import make_folder, write_csv, write_text
 from .knock_answer import (
     ROBUST_FOLDER,
     SMALL_EQUILIBRIUM_ITERATIONS,

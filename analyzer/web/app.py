@@ -50,7 +50,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .._version import __version__
 from ..core.limits import INDEX_MAX
-from ..report.reading import DamagedFile
+from ..studies.reading import DamagedFile
 from .advisor_page import advisor_router
 from .advisor_service import AdvisorService
 from .api_page import api_page

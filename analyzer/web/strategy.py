@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..report.reading import (
+from ..studies.reading import (
     COUNT,
     FLAG,
     NUMBER,
@@ -30,7 +30,7 @@ from ..report.reading import (
     read_table,
     text_field,
 )
-from ..report.store import RESULTS_VARIABLE, find_report, looked_in
+from ..studies.store import RESULTS_VARIABLE, find_report, looked_in
 from .strategy_figures import (
     knock_chart_figure,
     knock_chart_subtitle,
@@ -59,7 +59,7 @@ class ResultsFolder:
 
 def locate_results(requested: Path) -> ResultsFolder:
     """The report folder ``requested`` (an absolute path, or a name looked up by the
-    results store, :mod:`analyzer.report.store`: ``$ANALYZER_RESULTS`` for the default
+    results store, :mod:`analyzer.studies.store`: ``$ANALYZER_RESULTS`` for the default
     name, the current folder, then the project folder of an editable install), so that a
     server started in another folder still finds the committed report."""
     shown = (requested.name or "/") if requested.is_absolute() else requested.as_posix()
@@ -321,7 +321,7 @@ def committed_knock_answer(folder: ResultsFolder, rules: str, opponent: str) -> 
     from the committed report and never computed: ``answer`` is
     :meth:`~analyzer.report.knock_answer.KnockAnswer.to_dict`, or ``None`` with
     ``missing`` saying why and which command computes it.  ``ValueError`` for an unknown
-    rules preset or opponent; :class:`~analyzer.report.reading.DamagedFile` for a damaged
+    rules preset or opponent; :class:`~analyzer.studies.reading.DamagedFile` for a damaged
     file of the answers."""
     from ..gin.model.rules import resolve_rules
     from ..gin.studies.exploit import panel
@@ -355,7 +355,7 @@ def committed_discard_answer(folder: ResultsFolder, rules: str, opponent: str) -
     committed results and never computed: ``answer`` is
     :meth:`~analyzer.report.discard_answer.DiscardAnswer.to_dict`, or ``None`` with
     ``missing`` saying why and which command computes it.  ``ValueError`` for an unknown
-    rules preset or opponent; :class:`~analyzer.report.reading.DamagedFile` for a damaged
+    rules preset or opponent; :class:`~analyzer.studies.reading.DamagedFile` for a damaged
     file of the answers."""
     from ..gin.model.rules import resolve_rules
     from ..report.discard_answer import FOLDER, load_run, member_of, saved_answer

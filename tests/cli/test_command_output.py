@@ -16,7 +16,7 @@ from analyzer.gin.model.policies import KEYS
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.model.rules import Rules
-from analyzer.report.text import verdict_grid
+from analyzer.studies.text import verdict_grid
 
 _ADVICE = [
     "advise",

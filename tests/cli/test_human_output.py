@@ -17,7 +17,7 @@ from analyzer.cli.output import show_result
 from analyzer.cli.progress import MAX_WIDTH
 from analyzer.report.advice import advice_table
 from analyzer.report.explain import plain_text
-from analyzer.report.text import plus_minus, table_lines
+from analyzer.studies.text import plus_minus, table_lines
 
 from .test_command_output import TINY
 

@@ -210,7 +210,7 @@ def test_row9_file_line_with_a_bad_size(tmp_path):
 def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
     from analyzer.report import build
     from analyzer.report.common import Section
-    from analyzer.report.files import write_text
+    from analyzer.studies.files import write_text
 
     def writes_then_stops(run):  # through the report's writers, as every section does
         write_text(run.folder / "dealt.csv", "partial")

@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from analyzer.cli.main import cli
 from analyzer.core import chunks, cluster
 from analyzer.report import files
-from analyzer.report.files import (
+from analyzer.studies.files import (
     make_folder,
     removed_on_failure,
     staged_folder,
@@ -105,7 +105,7 @@ SLOW_REPORT = """
     import sys, time
     from analyzer.report import build
     from analyzer.report.common import Section
-    from analyzer.report.files import write_csv, write_text
+    from analyzer.studies.files import write_csv, write_text
     import pandas as pd
 
     def slow_section(run):
@@ -291,7 +291,7 @@ def test_sigkill_mid_write_leaves_the_old_file_or_none(tmp_path):
     process = start(
         """
         import sys, time
-        from analyzer.report.files import write_with
+        from analyzer.studies.files import write_with
 
         def produce(temporary):
             temporary.write_bytes(b"part of a table")
@@ -356,7 +356,7 @@ FAKE_SECTION = """
     from analyzer.report import build
     from analyzer.report.common import Section
     from analyzer.report.figures import figure_file
-    from analyzer.report.files import write_csv
+    from analyzer.studies.files import write_csv
 
     def section(run):
         folder = run.folder
@@ -898,7 +898,7 @@ def test_a_killed_run_is_undone_or_finished_by_the_next_run(tmp_path, kill_at):
 OTHER_RUN = """
     import sys
     from pathlib import Path
-    from analyzer.report.files import staged_folder, write_text
+    from analyzer.studies.files import staged_folder, write_text
 
     with staged_folder(sys.argv[1]):
         write_text(Path(sys.argv[1]) / "notes.txt", "the other run's notes\\n")

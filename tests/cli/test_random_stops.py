@@ -9,7 +9,7 @@ worker, and a spare one is always ready (loaded by a first, whole run: a stop wh
 loads its kernels can break numba in a process that goes on, as a worker does).  The workers do not rasterize the charts (a
 chart's PNG holds its title and caption instead): that takes most of a small report's
 time and has no part in how its files are written.  A full disk is simulated in the
-worker, for the report's writers (:mod:`analyzer.report.files`): from a chosen file
+worker, for the report's writers (:mod:`analyzer.studies.files`): from a chosen file
 operation of the run on, every write and every file or folder made fails with ENOSPC
 (and the rename at that point fails, once).
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.core import cluster
-from analyzer.report.files import staged_folder
+from analyzer.studies.files import staged_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 

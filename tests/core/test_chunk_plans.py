@@ -24,8 +24,8 @@ from analyzer.gin.play.results import merge_sums
 from analyzer.gin.play.simulate import hand_chunk_sums, simulate
 from analyzer.gin.studies.compare import compare_hands, knock_arms
 from analyzer.report import checkpoint as checkpoint_file
-from analyzer.report.checkpoint import Checkpoint, CheckpointMismatch
-from analyzer.report.files import write_bytes
+from analyzer.studies.checkpoint import Checkpoint, CheckpointMismatch
+from analyzer.studies.files import write_bytes
 
 BASIC = parse_policy("basic")
 HUNTER = parse_policy("gin-hunter")

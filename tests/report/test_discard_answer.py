@@ -29,7 +29,7 @@ from analyzer.report.discard_answer import (
     member_of,
     save_run,
 )
-from analyzer.report.text import MAX_WIDTH
+from analyzer.studies.text import MAX_WIDTH
 
 MEMBERS = ("basic", "marjj")
 

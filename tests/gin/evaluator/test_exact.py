@@ -16,8 +16,8 @@ from analyzer.gin.evaluator.api import min_deadwood_batch
 from analyzer.gin.evaluator.partition import best_discard_kernel
 from analyzer.gin.studies import exact, exact_stats
 from analyzer.report import exact as report_exact
-from analyzer.report.checkpoint import Checkpoint
-from analyzer.report.files import checkpoint_path
+from analyzer.studies.checkpoint import Checkpoint
+from analyzer.studies.files import checkpoint_path
 
 from .. import reference
 

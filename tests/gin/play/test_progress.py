@@ -9,7 +9,7 @@ from analyzer.gin.model.policies import PRESETS
 from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.multiplayer import play_multiplayer_games
 from analyzer.gin.studies import dealing, exact, knocking, round_robin, schedule, variants
-from analyzer.report.checkpoint import Checkpoint
+from analyzer.studies.checkpoint import Checkpoint
 
 BASIC = PRESETS["basic"]
 

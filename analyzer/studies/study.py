@@ -193,7 +193,7 @@ class Inputs:
         return self.values[name]
 
     def title(self, what: str, *, players: str | None = None, size: str | None = None) -> str:
-        """The answer's title line (:func:`~analyzer.report.text.title_text`) under these
+        """The answer's title line (:func:`~analyzer.studies.text.title_text`) under these
         rules and this seed: ``what · rules … · players · size · seed …``."""
         return title_text(what, rules=self.rules_name, players=players, size=size, seed=self.seed)
 
@@ -375,7 +375,7 @@ def check_thresholds(values: Sequence[int]) -> list[int]:
     return chosen
 
 
-#: Every study, by command name (filled by the modules :mod:`analyzer.report.registry` imports).
+#: Every study, by command name (filled by the modules :mod:`analyzer.studies.registry` imports).
 STUDIES: dict[str, Study] = {}
 
 

@@ -2,7 +2,7 @@
 
 The computation sees a checkpoint only as the object the command line hands it
 (:func:`analyzer.core.chunks.checkpointing`, :class:`analyzer.core.chunks.FoldCheckpoint`);
-this module owns the file's format and writes it whole (:mod:`analyzer.report.files`).
+this module owns the file's format and writes it whole (:mod:`analyzer.studies.files`).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Checkpoint:
     from a file with another identity raises :class:`CheckpointMismatch`, and so does a
     file whose fields do not hold what this code writes (every field is checked: a
     checkpoint may have been edited or damaged).  The file is written whole (a
-    temporary name, then a rename: :func:`analyzer.report.files.write_bytes`), so it is
+    temporary name, then a rename: :func:`analyzer.studies.files.write_bytes`), so it is
     whole whenever the run stops, and it outlives a run that fails or is stopped.
     """
 

@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 
-from .common import format_ci, format_number
+from .text import plus_minus
 
 #: Suffix pairs that bound a 95% interval, in the spellings the studies use (longest
 #: first, so that ``x_low95`` is not read as ``x_low`` + ``95``).
@@ -95,8 +95,8 @@ def _estimate_text(mean: float, half: float, plain_digits: int) -> str:
     if not math.isfinite(mean):
         return "nan"
     if not math.isfinite(half):
-        return format_number(mean, plain_digits)
-    return format_ci(mean, mean - half, mean + half, _digits(half), sign=False)
+        return f"{mean:.{plain_digits}f}"
+    return plus_minus(mean, half, _digits(half))
 
 
 __all__ = ["ci_table"]

@@ -22,7 +22,7 @@ meanwhile stays, and a folder stays unless it is empty.
 
 This is the report layer: only ``report/``, ``cli/`` and the web app write files.  The
 compute layers never do: a run that saves as it goes reaches its checkpoint file
-(:mod:`analyzer.report.checkpoint`, written here in place, outside any staging, so that it
+(:mod:`analyzer.studies.checkpoint`, written here in place, outside any staging, so that it
 outlives a stopped run) only through the object the command line hands it.
 """
 

@@ -1,6 +1,6 @@
 """Results as text for people: one CI style everywhere (``x ± h``), title lines, tables
 laid out in columns, the knock chart as a grid of verdicts.  The CLI prints with these, the
-studies (:mod:`analyzer.report.study`) write their tables and verdicts with them.  It
+studies (:mod:`analyzer.studies.study`) write their tables and verdicts with them.  It
 imports nothing heavy: the command line's progress bars read :data:`MAX_WIDTH` from here."""
 
 from __future__ import annotations
