@@ -18,9 +18,9 @@ from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import Rules, resolve_rules
 from ..gin.play.players import SearchPolicy, format_player
-from ..studies.study import GIN, Rulebook
 from ..rummy.rules import RummyRules
 from ..rummy.rules import resolve_rules as resolve_rummy_rules
+from ..studies.study import GIN, Rulebook
 
 RulesLike = Rules | str
 PolicyLike = Policy | str

@@ -15,6 +15,7 @@ from pathlib import Path
 import numba
 
 from .._version import __version__
+from ..studies.files import append_text, make_folder, staged_folder, write_text
 from . import (
     dealt,
     discard_box,
@@ -36,7 +37,6 @@ from .common import (
     SectionRun,
     section_heading,
 )
-from ..studies.files import append_text, make_folder, staged_folder, write_text
 
 #: The report's sections in their order: the boxes "When to knock" and "How to discard"
 #: open it (above the run's description, no number); the others are numbered by their

@@ -9,13 +9,13 @@ import pandas as pd
 from ..core.stats import half_width_of_se
 from ..gin.studies import dealing
 from ..gin.studies.exact import exact_study
+from ..studies.files import make_folder, write_csv, written
+from ..studies.reading import COUNT, read_table
 from . import figures as charts
 from .common import Section, SectionRun, section_intro
 from .exact import write_study
 from .figures import figure_file
-from ..studies.files import make_folder, write_csv, written
 from .markdown import markdown_table
-from ..studies.reading import COUNT, read_table
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,6 @@ from ..gin.studies.discard_principles import (
     rule_set,
 )
 from ..studies.files import staged_folder, write_csv, write_text
-from .knock_answer import same_hands_presets
 from ..studies.reading import COUNT, NUMBER, TEXT, read_meta, read_table
 from ..studies.store import find_report
 from ..studies.text import (
@@ -49,6 +48,7 @@ from ..studies.text import (
     estimate_text,
     header_lines,
 )
+from .knock_answer import same_hands_presets
 
 #: The answers' folder inside the report folder (one subfolder per rules preset).
 FOLDER = "how_to_discard"

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from ..gin.model.rules import STANDARD
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import measure_principles
-from .common import Section, SectionRun
-from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run
 from ..studies.files import write_figure
 from ..studies.text import estimate_text
+from .common import Section, SectionRun
+from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run
 
 #: The chart of the answer against an unknown opponent, in the answers' folder.
 CHART = "principles.png"

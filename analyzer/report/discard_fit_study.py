@@ -11,9 +11,9 @@ import pandas as pd
 from ..core.limits import MAX_FIT_DEALS, MAX_FIT_GENERATIONS, MAX_FIT_POPULATION, MAX_FIT_SOFTNESS
 from ..core.progress import Progress
 from ..gin.studies.discard_fit import DiscardFit
-from .discard_fit import fit_files, fitted_weights, held_out_frame
 from ..studies.study import Answer, Inputs, Kind, Param, Study, register
 from ..studies.text import plus_minus
+from .discard_fit import fit_files, fitted_weights, held_out_frame
 
 
 def _command(inputs: Inputs) -> str:

@@ -19,9 +19,9 @@ from ..gin.studies.equity.study import (
 )
 from ..gin.studies.equity.table import EquityTable
 from ..gin.studies.equity.validation import check_summary
+from ..studies.files import make_folder, write_csv
 from .common import Section, SectionRun, section_heading, section_intro
 from .figures import figure_file, score_heatmap, threshold_heatmap
-from ..studies.files import make_folder, write_csv
 from .markdown import markdown_table
 
 TITLE = "Game equity: a match-equity table for gin rummy"

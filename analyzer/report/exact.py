@@ -16,8 +16,8 @@ import numpy.typing as npt
 
 from ..gin.studies.exact import ExactStudy
 from ..gin.studies.exact_stats import chart_data, distribution_table, monte_carlo_check, summarize
-from .figures import exact_distribution_chart, figure_file
 from ..studies.files import make_folder, write_csv, write_text
+from .figures import exact_distribution_chart, figure_file
 
 
 def write_results(

@@ -94,8 +94,8 @@ def _written(
     from ..core.chunks import checkpointing
     from ..gin.studies.exact import exact_study
     from ..studies.checkpoint import Checkpoint, CheckpointMismatch
-    from .exact import write_study
     from ..studies.files import checkpoint_path, remove_checkpoint, staged_folder
+    from .exact import write_study
 
     cards, ranks, suits = inputs["cards"], inputs["ranks"], inputs["suits"]
     assert inputs.out is not None

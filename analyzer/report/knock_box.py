@@ -33,8 +33,9 @@ from ..gin.studies.exploit import (
     table_text,
 )
 from ..gin.studies.panel_equilibrium import mixture_text
-from .common import Section, SectionRun, format_ci
 from ..studies.files import write_csv
+from ..studies.reading import COUNT, FLAG, KNOCK_TABLE, NUMBER, TEXT, read_table
+from .common import Section, SectionRun, format_ci
 from .knock_answer import (
     ANSWERS_FOLDER,
     ROBUST_FOLDER,
@@ -44,7 +45,6 @@ from .knock_answer import (
     robust_table,
 )
 from .markdown import markdown_table
-from ..studies.reading import COUNT, FLAG, KNOCK_TABLE, NUMBER, TEXT, read_table
 
 GLOSSARY = """**Words used.** *Deadwood*: the points of the cards in no meld (ace 1, face
 cards 10). *Knock*: end the hand with 10 or less deadwood; *gin*: with none (25 bonus

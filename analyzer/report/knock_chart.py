@@ -11,10 +11,10 @@ from ..gin.model.policies import format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.studies import knocking
 from ..gin.studies.branching import MAX_TURN
+from ..studies.files import write_csv
 from . import figures as charts
 from .common import Section, SectionRun, section_intro
 from .figures import figure_file
-from ..studies.files import write_csv
 
 
 @dataclass(frozen=True)

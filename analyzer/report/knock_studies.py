@@ -236,8 +236,8 @@ KNOCK_CHART = register(
 def _knock_schedule(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
     from ..gin.studies import schedule
     from ..gin.studies.answers import rule_text
-    from . import figures as charts
     from ..studies.text import table_lines
+    from . import figures as charts
 
     objective, deals = inputs["objective"], inputs["deals"]
     search = schedule.best_schedule(

@@ -3,6 +3,7 @@ both front doors make their commands and notebook functions from."""
 
 from __future__ import annotations
 
+from ..studies.study import STUDIES
 from . import (  # noqa: F401  (each registers its studies)
     answer_studies,
     discard_fit_study,
@@ -14,6 +15,5 @@ from . import (  # noqa: F401  (each registers its studies)
     rummy_studies,
     survey_studies,
 )
-from ..studies.study import STUDIES
 
 __all__ = ["STUDIES"]

@@ -27,9 +27,9 @@ from ..rummy.studies import (
     option_values,
     player_counts,
 )
+from ..studies.files import csv_bytes, make_folder, write_together
 from .common import Section, SectionRun, section_heading, section_intro
 from .figures import chart
-from ..studies.files import csv_bytes, make_folder, write_together
 from .markdown import markdown_table
 
 

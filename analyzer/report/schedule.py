@@ -8,10 +8,10 @@ from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import Policy, format_policy
 from ..gin.model.rules import STANDARD
 from ..gin.studies import schedule as studies
+from ..studies.files import write_csv
 from . import figures as charts
 from .common import Section, SectionRun, format_ci, section_intro
 from .figures import figure_file
-from ..studies.files import write_csv
 from .markdown import markdown_table, with_ci
 
 

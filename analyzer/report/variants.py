@@ -10,10 +10,10 @@ from ..gin.model.policies import PRESETS as POLICIES
 from ..gin.model.policies import format_policy
 from ..gin.model.rules import VARIANT_PRESETS
 from ..gin.studies import variants
+from ..studies.files import write_csv
 from . import figures as charts
 from .common import Section, SectionRun, section_intro
 from .figures import figure_file
-from ..studies.files import write_csv
 from .markdown import markdown_table, with_ci
 
 

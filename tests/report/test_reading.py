@@ -15,11 +15,11 @@ import pytest
 import analyzer as az
 from analyzer.core.chunks import ChunkPlan, FoldState
 from analyzer.core.limits import MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH, MAX_RESULTS_FILE_BYTES
-from analyzer.studies.checkpoint import Checkpoint, CheckpointMismatch
 from analyzer.report.knock_answer import ANSWERS_FOLDER, robust_table
 from analyzer.report.knock_box import load_panel_equilibrium
-from analyzer.studies.reading import DamagedFile
 from analyzer.report.when_to_knock import knock_answer
+from analyzer.studies.checkpoint import Checkpoint, CheckpointMismatch
+from analyzer.studies.reading import DamagedFile
 
 from .test_knock_answer import write_answers
 
