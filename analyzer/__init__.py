@@ -10,7 +10,7 @@ command line starts fast.  See ``docs/api.md``.
 """
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # before any kernel module is imported: numba reads the cache folder at decoration time
 from ._kernel_cache import configure as _configure_kernel_cache
@@ -41,36 +41,8 @@ _LAZY = {
     "Move": "gin.play.moves",
 }
 
-#: The notebook API's names (:data:`analyzer.api.API`), written out so that importing the
-#: package does not import the API.
-_API = (
-    "advise",
-    "dealt",
-    "equilibrium",
-    "equity",
-    "exact",
-    "exploit",
-    "fit_discard",
-    "how_to_discard",
-    "knock_chart",
-    "knock_schedule",
-    "knock_sweep",
-    "panel_equilibrium",
-    "play_games",
-    "policies",
-    "policy",
-    "replay",
-    "rule_presets",
-    "rules",
-    "rummy_games",
-    "rummy_rules",
-    "rummy_simulate",
-    "rummy_study",
-    "simulate",
-    "tournament",
-    "variants",
-    "when_to_knock",
-)
+if TYPE_CHECKING:  # what the notebook API gives, as type checkers and editors see it
+    from .api import *
 
 
 def __getattr__(name: str) -> Any:
@@ -78,57 +50,17 @@ def __getattr__(name: str) -> Any:
     (:mod:`analyzer.api`), imported on first use."""
     if name in _LAZY:
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    if name in _API:
-        from . import api
-
-        return getattr(api, name)
+    if not name.startswith("_") and name != "api":
+        # the notebook API (it loads pandas and numpy), on first use
+        api = importlib.import_module(".api", __name__)
+        if name in api.__all__:
+            return getattr(api, name)
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY, *_API})
+    api = importlib.import_module(".api", __name__)
+    return sorted({*globals(), *_LAZY, *api.__all__})
 
 
-__all__ = [
-    "Hand",
-    "Move",
-    "__version__",
-    "advise",
-    "best_discard",
-    "best_melds",
-    "deadwood_after_layoff",
-    "dealt",
-    "dealt_deadwood_distribution",
-    "equilibrium",
-    "equity",
-    "exact",
-    "exploit",
-    "fit_discard",
-    "format_card",
-    "format_hand",
-    "how_to_discard",
-    "knock_chart",
-    "knock_schedule",
-    "knock_sweep",
-    "min_deadwood",
-    "min_deadwood_batch",
-    "panel_equilibrium",
-    "parse_card",
-    "parse_hand",
-    "play_games",
-    "policies",
-    "policy",
-    "replay",
-    "rule_presets",
-    "rules",
-    "rummy_games",
-    "rummy_rules",
-    "rummy_simulate",
-    "rummy_study",
-    "simulate",
-    "to_indices",
-    "to_mask",
-    "tournament",
-    "variants",
-    "when_to_knock",
-]
+__all__ = ["__version__", *_LAZY]  # and the notebook API's names (analyzer.api.__all__)

@@ -2,22 +2,22 @@
 
 ``import analyzer as az`` gives every function here.  Rules and policies may be given as
 objects or by name (``"oklahoma"``, ``"basic"``, ``"basic,knock=7"``); every study takes
-``seed`` and is reproducible from it; ``progress=True`` shows a bar (tqdm) and a callable
-receives the units done (:mod:`analyzer.core.progress`).
+``seed`` (one default for all, 2026) and is reproducible from it; ``progress=True``
+shows a bar (tqdm) and a callable receives the units done (:mod:`analyzer.core.progress`);
+``out=`` saves the answer in a folder, as ``--out`` does.
 
-A study returns a :class:`~analyzer.api.results.Result`: a title line (the rules, the
-players, the deals and the seed), the table as a pandas DataFrame (``.to_frame()``), the
-study's own result read through (``result.points_a``), an HTML view in a notebook with
-every 95% CI written ``x ± h``, and ``.plot()`` where the command draws a chart
-(:mod:`analyzer.api.study_functions`, made from the studies' declarations, and
-:mod:`analyzer.api.gin`).  The answers in a player's words (:func:`when_to_knock`,
-:func:`how_to_discard`) return their own answer object: ``.text()``, ``.plot()``.
+A study returns a :class:`~analyzer.api.results.Result`: the same answer the command
+prints and the report and the web app show, with ``.title``, ``.text()``,
+``.to_frame()``, ``.plot()``, ``.to_dict()``, an HTML view in a notebook with every 95% CI
+written ``x ± h``, and the study's own result read through (``result.points_a``).  The
+functions are written out in :mod:`analyzer.api.functions` from the studies'
+declarations, so an editor shows each one's parameters.
 
 Every argument is checked before any work, with the command line's ranges
 (:mod:`analyzer.core.limits`): seeds ``0 <= seed < 2**63``, ``deals`` and ``games``
-1-10**12 (at most 5,000,000 with ``keep_rows=True``, 2-5,000,000 for :func:`variants`),
-``samples`` 1-1,000,000.  A wrong kind of value raises ``TypeError`` and a value out of
-range ``ValueError``, each naming the argument as you wrote it:
+1-10**12 (at most 5,000,000 with ``keep_rows=True``), ``samples`` 1-1,000,000.  A wrong
+kind of value raises ``TypeError`` and a value out of range ``ValueError``, each naming
+the argument as you wrote it:
 
 >>> simulate(deals=10**13)
 Traceback (most recent call last):
@@ -36,61 +36,21 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 ['metric', 'mean', 'low', 'high', 'n']
 """
 
+from . import functions
 from .arguments import policies, policy, rule_presets, rules, rummy_rules
+from .functions import *
 from .gin import advise, replay
-from .results import ChartedResult, Result
-from .study_functions import (
-    dealt,
-    equilibrium,
-    equity,
-    exact,
-    exploit,
-    fit_discard,
-    how_to_discard,
-    knock_chart,
-    knock_schedule,
-    knock_sweep,
-    panel_equilibrium,
-    play_games,
-    rummy_games,
-    rummy_simulate,
-    rummy_study,
-    simulate,
-    tournament,
-    variants,
-    when_to_knock,
-)
+from .results import Result, load
 
 __all__ = [
-    "ChartedResult",
+    *functions.__all__,
     "Result",
     "advise",
-    "dealt",
-    "equilibrium",
-    "equity",
-    "exact",
-    "exploit",
-    "fit_discard",
-    "how_to_discard",
-    "knock_chart",
-    "knock_schedule",
-    "knock_sweep",
-    "panel_equilibrium",
-    "play_games",
+    "load",
     "policies",
     "policy",
     "replay",
     "rule_presets",
     "rules",
-    "rummy_games",
     "rummy_rules",
-    "rummy_simulate",
-    "rummy_study",
-    "simulate",
-    "tournament",
-    "variants",
-    "when_to_knock",
 ]
-
-#: The names ``import analyzer as az`` exposes from this package: the functions.
-API: tuple[str, ...] = tuple(name for name in __all__ if name[0].islower())

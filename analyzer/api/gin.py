@@ -46,7 +46,7 @@ from .arguments import (
     rules_label,
     rules_name,
 )
-from .results import Result
+from .results import TableResult as Result
 
 
 def advise(

@@ -1,12 +1,6 @@
-"""What the notebook API's studies return: a titled table that shows itself in a notebook.
-
-A :class:`Result` holds a title line (the question, the rules, the players and the
-deals behind the numbers), the study's table as a pandas DataFrame (:meth:`Result.to_frame`,
-or :attr:`Result.frame`) and, when the study has one, the study's own result object,
-whose fields read through (``result.points_a`` of a simulation). In a notebook it shows
-as the title and the table with every 95% CI written one way, ``x ± h``
-(:func:`ci_table`); :class:`ChartedResult` adds :meth:`~ChartedResult.plot`, the chart
-the command line writes with ``--out``, drawn by :mod:`analyzer.report.figures`.
+"""What the notebook API returns: a study's answer (:class:`Result`, an
+:class:`~analyzer.studies.answer.Answer` with ``.plot()`` and a notebook view) that shows
+itself with every 95% CI written one way, ``x ± h`` (:func:`ci_table`).
 
 >>> import pandas as pd
 >>> frame = pd.DataFrame({"threshold": [0, 10], "points_mean": [-1.234, 0.5],
@@ -15,7 +9,7 @@ the command line writes with ``--out``, drawn by :mod:`analyzer.report.figures`.
    threshold        points
 0          0  -1.23 ± 0.27
 1         10   0.50 ± 0.25
->>> result = Result("Knock sweep · standard rules", frame)
+>>> result = TableResult("Knock sweep · standard rules", frame)
 >>> result
 Knock sweep · standard rules
  threshold       points
@@ -28,23 +22,67 @@ True
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from ..studies.answer import Answer
 from ..studies.ci_table import ci_table
 
 
-def chart_functions() -> Any:
-    """The chart functions (:mod:`analyzer.report.figures`), imported when a chart is
-    drawn: importing the API does not load matplotlib."""
-    from ..report import figures
+class Result(Answer):
+    """A study's answer in the notebook: :attr:`title`, :meth:`text`, :meth:`to_frame`,
+    :meth:`plot` and :meth:`to_dict` as for every door, an HTML view with every 95% CI
+    written ``x ± h``, and the study's own result object (when it ran in this process)
+    read through: ``result.points_a`` of a simulation."""
 
-    return figures
+    @classmethod
+    def of(cls, answer: Answer) -> Result:
+        """``answer`` as a notebook result."""
+        return cls(**{field.name: getattr(answer, field.name) for field in fields(Answer)})
+
+    def plot(self) -> Any:
+        """The study's chart as a :class:`matplotlib.figure.Figure` (shown by a notebook;
+        ``.savefig(path)`` writes it), drawn as the report and ``--out`` draw it."""
+        from ..report.charts import figure
+
+        if self.chart is None:
+            raise ValueError(f"{self.study.name} draws no chart; .to_frame() has its table")
+        return figure(self.chart)
+
+    def shown_frame(self) -> pd.DataFrame:
+        """The table for reading: every 95% CI as ``x ± h`` (:func:`ci_table`)."""
+        body = self.view.body
+        return body if isinstance(body, pd.DataFrame) else ci_table(self.to_frame())
+
+    def _repr_html_(self) -> str:
+        view = self.view
+        title = f"<p><b>{html.escape(view.title, quote=False)}</b></p>"
+        if view.text is not None or not isinstance(view.body, pd.DataFrame):
+            return title + f"<pre>{html.escape(self.text(), quote=False)}</pre>"
+        verdict = f"<p>{html.escape(view.verdict, quote=False)}</p>" if view.verdict else ""
+        return title + str(self.shown_frame().to_html(index=False)) + verdict
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def __getattr__(self, name: str) -> Any:
+        # only for names the class lacks: the study's own result's fields and methods
+        result = self.__dict__.get("result")
+        if name.startswith("_") or result is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(result, name)
 
 
-class Result:
+def load(folder: str | Path) -> Result:
+    """The answer saved in ``folder`` (``--out``, ``out=``, or a folder of the report),
+    checked as every door checks it: ``ValueError`` naming the damaged file."""
+    return Result.of(Answer.load(folder))
+
+
+class TableResult:
     """A study's answer: :attr:`title`, its table (:meth:`to_frame`) and, as
     :attr:`result`, the study's own result object, whose fields read through."""
 
@@ -100,46 +138,4 @@ class Result:
         return sorted({*super().__dir__(), *inner})
 
 
-class ChartedResult(Result):
-    """A :class:`Result` with the study's chart: :meth:`plot`."""
-
-    def __init__(
-        self,
-        title: str,
-        frame: pd.DataFrame,
-        draw: Callable[[Any], None],
-        caption: str,
-        figsize: tuple[float, float] = (9, 4),
-        panels: int = 1,
-        result: object = None,
-        shown: pd.DataFrame | None = None,
-        sharey: bool = False,
-        verdict: str = "",
-    ) -> None:
-        super().__init__(title, frame, result, shown, verdict)
-        self._draw = draw
-        self._caption = caption
-        self._figsize = figsize
-        self._panels = panels
-        self._sharey = sharey
-
-    def plot(self) -> Any:
-        """The study's chart, as a :class:`matplotlib.figure.Figure` (shown by a notebook;
-        ``.savefig(path)`` writes it): the house style of :mod:`analyzer.report.figures`,
-        with the title line above and how to read it below."""
-        from ..report.figures import chart
-
-        with chart(
-            1,
-            self._panels,
-            self._figsize,
-            title=self.title,
-            caption=self._caption,
-            sharey=self._sharey,
-        ) as drawn:
-            self._draw(drawn.axes)
-        axes = drawn.axes
-        return (axes.flat[0] if hasattr(axes, "flat") else axes).figure
-
-
-__all__ = ["ChartedResult", "Result", "chart_functions", "ci_table"]
+__all__ = ["Result", "TableResult", "ci_table", "load"]

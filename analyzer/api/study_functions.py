@@ -1,41 +1,27 @@
-"""The study functions of the notebook, made from the studies' declarations
-(:mod:`analyzer.studies.study`), as the commands are: the same parameters, defaults and
-ranges, checked before any work, and the same title, table and verdict, returned as a
-:class:`~analyzer.api.results.ChartedResult`."""
+"""The notebook's study functions, made from the studies' declarations as the commands
+are: the same parameters, defaults and ranges, checked before any work, the same kept
+answer read or the same computation run, returned as a :class:`~analyzer.api.results.Result`.
+
+The functions themselves are written out as Python in :mod:`analyzer.api.functions` by
+:func:`functions_source` (``python scripts/write_api.py``; a test keeps the file in step
+with the declarations), so that type checkers and editors see each one's parameters;
+each calls :func:`call` with its arguments.
+"""
 
 from __future__ import annotations
 
-import inspect
-import os
-from collections.abc import Callable
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from ..core.limits import MAX_RAW_UNITS, check_count, check_float
-from ..gin.play.players import Player, chosen_player, format_player, player_field
-from ..studies.study import (
-    GIN,
-    POSITIONAL,
-    TWIN,
-    Inputs,
-    Kind,
-    Param,
-    Rulebook,
-    Study,
-    check_presets,
-    check_thresholds,
-)
-from .arguments import (
-    check_run,
-    check_text,
-    chosen_policy,
-    listed,
-    policy_label,
-    progress_to,
-    rules_name,
-)
-from .results import ChartedResult, Result
+from ..core.limits import MAX_RAW_UNITS, check_count
+from ..studies.answer import find_kept, run
+from ..studies.files import EMPTY_FOLDER, check_writable
+from ..studies.inputs import make_inputs
+from ..studies.study import POSITIONAL, Kind, Param, Study
+from .arguments import check_progress, progress_to
+from .results import Result
 
 #: What each kind of parameter accepts, as the signature says it.
 _ANNOTATIONS = {
@@ -55,267 +41,153 @@ _ANNOTATIONS = {
 }
 
 
-def _rules_of(rulebook: Rulebook, value: object, presets_only: bool) -> Any:
-    """Rules given as a preset name or (unless ``presets_only``) an object of
-    ``rulebook``'s game."""
-    if presets_only:
-        check_text(value, "rules")
-    elif isinstance(value, rulebook.rules_type()):
-        return value
-    if not isinstance(value, str):
-        raise TypeError(
-            f"rules must be a rules preset name or a {rulebook.rules_type().__name__} object, "
-            f"got {value!r}"
-        )
-    return rulebook.resolve(value, ())
+def _studies() -> Mapping[str, Study]:
+    from ..studies.registry import STUDIES
+
+    return STUDIES
 
 
-def _policy_of(rulebook: Rulebook, value: object, name: str) -> Any:
-    """A policy of ``rulebook``'s game given as an object, a preset name or a string form."""
-    if rulebook is GIN:
-        return chosen_policy(value, name)  # type: ignore[arg-type]
-    if isinstance(value, rulebook.policy_type()):
-        return value
-    if not isinstance(value, str):
-        raise TypeError(
-            f"{name} must be a policy name, key=value items or a "
-            f"{rulebook.policy_type().__name__}, got {value!r}"
-        )
-    return rulebook.parse_policy(value)
-
-
-def _label(rulebook: Rulebook, given: object, chosen: Any) -> str:
-    """How a title names a policy: as given by name, else its string form."""
-    if rulebook is GIN:
-        return policy_label(given, chosen)
-    return given if isinstance(given, str) else rulebook.format_player(chosen)
-
-
-def _checked(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, str | None]:
-    """A parameter's value as the study takes it, and how a title names it."""
-    if param.kind is Kind.OPPONENT and (value is None or value == TWIN):
-        return None, TWIN
-    if param.kind in (Kind.POLICY, Kind.OPPONENT):
-        chosen = _policy_of(rulebook, value, param.name)
-        return chosen, _label(rulebook, value, chosen)
-    if param.kind is Kind.TEXT:
-        check_text(value, param.name)
-        return value, None
-    if param.kind is Kind.FOLDER:
-        folder = _folder(value, param.name)
-        if folder is not None and not os.path.isdir(folder):
-            raise ValueError(f"{param.name} must be an existing folder, got {folder!r}")
-        return folder, None
-    if param.kind is Kind.FLAG:
-        if not isinstance(value, bool):
-            raise TypeError(f"{param.name} must be True or False, got {value!r}")
-        return value, None
-    if param.kind is Kind.PLAYER:
-        label, player = _labelled(value, param.name)
-        return player, label
-    if param.kind is Kind.SEATS:
-        if value is None:
-            return None, None
-        seats = listed(value, param.name, "policies")
-        # gin's seats take the search player too, for the study to say where it plays
-        if rulebook is GIN:
-            return [_labelled(entry, f"{param.name}[{i}]") for i, entry in enumerate(seats)], None
-        return [
-            (_label(rulebook, entry, chosen), chosen)
-            for index, entry in enumerate(seats)
-            for chosen in [_policy_of(rulebook, entry, f"{param.name}[{index}]")]
-        ], None
-    if param.kind is Kind.COUNT:
-        if value is None and param.default is None:  # optional: the study's own default
-            return None, None
-        return check_count(value, param.name, int(param.low), int(param.high)), None
-    if param.kind is Kind.NUMBER:
-        return check_float(value, param.name, param.low, param.high, low_open=True), None
-    if param.kind is Kind.CHOICE:
-        if value not in param.choices:
-            raise ValueError(
-                f"{param.name} must be one of {', '.join(param.choices)}, got {value!r}"
-            )
-        return value, None
-    if param.kind is Kind.PRESETS:
-        return check_presets(listed(value, param.name, "rules preset names")), None
-    if param.kind is Kind.PLAYERS:
-        if value is None and param.default is None:
-            return None, None
-        entries = listed(value, param.name, "policies")
-        return player_field(
-            (_labelled(entry, f"{param.name}[{index}]") for index, entry in enumerate(entries)),
-            len(entries),
-            param.name,
-        ), None
-    return check_thresholds(listed(value, param.name, "knock thresholds 0-10")), None
-
-
-def _folder(value: object, name: str) -> str | None:
-    """A folder given as a str or a Path, as a string (None: none); ``TypeError`` naming
-    ``name`` else."""
-    if value is None:
+def check_out(out: object) -> str | None:
+    """The ``out`` folder of a notebook call, checked writable before any work (as the
+    command line's ``--out`` is)."""
+    if out is None:
         return None
-    if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a folder (a str or a Path) or None, got {value!r}")
-    return os.fspath(value)
+    if not isinstance(out, (str, Path)):
+        raise TypeError(f"out must be a folder (a str or a Path) or None, got {out!r}")
+    if not str(out).strip():
+        raise ValueError(f"out is empty: {EMPTY_FOLDER}")
+    try:
+        check_writable(out)
+    except OSError as error:
+        raise ValueError(f"out: cannot write to {out}: {error.strerror or error}") from None
+    return str(out)
 
 
-def _labelled(entry: object, name: str) -> tuple[str, Player]:
-    """A player of a list with its label: the name or string form it was given by, else
-    its string form."""
-    chosen = chosen_player(entry, name)
-    return (entry if isinstance(entry, str) else format_player(chosen)), chosen
+def call(name: str, arguments: Mapping[str, Any]) -> Result:
+    """Run the study ``name`` with the notebook function's ``arguments`` (its
+    ``locals()``): check them, read the kept answer or compute it, save it when ``out``
+    names a folder."""
+    study = _studies()[name]
+    given = dict(arguments)
+    progress, seed = given.pop("progress"), given.pop("seed")
+    check_progress(progress)
+    out = check_out(given.pop("out"))
+    keep_rows = given.pop("keep_rows", False)
+    if not isinstance(keep_rows, bool):
+        raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
+    rules = given.pop("rules", "standard")
+    inputs = make_inputs(study, given, rules=rules, seed=seed, keep_rows=keep_rows, out=out)
+    if keep_rows and study.rows is not None:
+        check_count(inputs[study.rows], f"{study.rows} with keep_rows=True", 1, MAX_RAW_UNITS)
+    folders = [p.name for p in study.params if p.kind is Kind.FOLDER]
+    results = inputs[folders[0]] if folders else None
+    answer = find_kept(study, inputs, None if results is None else Path(results))
+    if answer is None:
+        with progress_to(progress, study.unit) as update:
+            answer = run(study, inputs, update, None)
+    if out is not None and answer.stopped is None:
+        from ..report.charts import png
 
-
-def study_signature(study: Study) -> inspect.Signature:
-    """``(players..., rules="standard", *, other parameters..., seed=1, progress=None)``
-    (no ``rules`` for a study that is not played under one set of rules)."""
-    players = [
-        p for p in study.params if (p.kind in POSITIONAL or p.argument) and not p.keyword_only
-    ]
-    others = [p for p in study.params if p not in players]
-    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    keyword = inspect.Parameter.KEYWORD_ONLY
-    book = study.rulebook
-    rules_annotation = f"str | {book.rules_type().__name__}"
-
-    def annotation(param: Param) -> str:
-        written = _ANNOTATIONS[param.kind].replace("Policy", book.policy_type().__name__)
-        optional = param.default is None and not written.endswith("None")
-        return written + (" | None" if optional else "")
-
-    return inspect.Signature(
-        [
-            *(
-                inspect.Parameter(p.name, positional, default=p.default, annotation=annotation(p))
-                for p in players
-            ),
-            *(
-                [
-                    inspect.Parameter(
-                        "rules", positional, default="standard", annotation=rules_annotation
-                    )
-                ]
-                if study.rules
-                else []
-            ),
-            *(
-                inspect.Parameter(p.name, keyword, default=p.default, annotation=annotation(p))
-                for p in others
-            ),
-            *(
-                [inspect.Parameter("keep_rows", keyword, default=False, annotation="bool")]
-                if study.rows is not None
-                else []
-            ),
-            *(
-                [inspect.Parameter("out", keyword, default=None, annotation="str | Path | None")]
-                if study.writes_out
-                else []
-            ),
-            inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
-            inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
-        ],
-        return_annotation=study.notebook_result or "Result",
-    )
-
-
-def study_function(study: Study) -> Callable[..., Result]:
-    """The notebook function of ``study``."""
-    signature = study_signature(study)
-
-    def function(*args: Any, **kwargs: Any) -> Result:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        given = bound.arguments
-        (seed,) = check_run(given["seed"], given["progress"])
-        book = study.rulebook
-        the_rules = _rules_of(book, given["rules"], study.presets_only) if study.rules else None
-        values: dict[str, Any] = {}
-        labels: dict[str, str] = {}
-        for param in study.params:
-            values[param.name], label = _checked(param, given[param.name], book)
-            if label is not None:
-                labels[param.name] = label
-        keep_rows = given.get("keep_rows", False)
-        if not isinstance(keep_rows, bool):
-            raise TypeError(f"keep_rows must be True or False, got {keep_rows!r}")
-        if keep_rows and study.rows is not None:
-            check_count(values[study.rows], f"{study.rows} with keep_rows=True", 1, MAX_RAW_UNITS)
-        out = _folder(given.get("out"), "out")
-        name = rules_name(given.get("rules", "standard"), the_rules, book)
-        inputs = Inputs(
-            the_rules,
-            name,
-            name,
-            name == "custom",
-            seed,
-            values,
-            labels,
-            keep_rows=keep_rows,
-            out=out,
-        )
-        with progress_to(given["progress"], study.unit) as update:
-            answer = study.run(inputs, update, None)
-        if study.notebook_result:
-            return answer.result  # type: ignore[return-value]
         chart = answer.chart
-        shown = answer.body if isinstance(answer.body, pd.DataFrame) else None
-        if chart is None:
-            return Result(answer.title, answer.frame, answer.result, shown, answer.verdict)
-        return ChartedResult(
-            answer.title,
-            answer.frame,
-            chart.draw,
-            chart.caption,
-            chart.figsize,
-            panels=chart.panels,
-            result=answer.result,
-            shown=shown,
-            sharey=chart.sharey,
-            verdict=answer.verdict,
-        )
+        answer.save(out, {} if chart is None else {f"{chart.name}.png": png(chart)})
+    return Result.of(answer)
 
-    lines = [
-        f"{param.name}: {param.help}"
-        + (f" ({int(param.low):,}-{int(param.high):,})" if param.kind is Kind.COUNT else "")
-        for param in study.params
-    ]
+
+# ------------------------------------------------------------- the functions' source
+
+
+def _annotation(param: Param, study: Study) -> str:
+    written = _ANNOTATIONS[param.kind]
+    if study.rulebook.game != "gin":
+        written = written.replace("Policy | SearchPolicy", "RummyPolicy").replace(
+            "Policy", "RummyPolicy"
+        )
+    optional = param.default is None and not written.endswith("None")
+    return written + (" | None" if optional else "")
+
+
+def _default(param: Param) -> str:
+    value = param.default
+    if isinstance(value, range):
+        value = tuple(value)
+    return repr(value)
+
+
+def _docstring(study: Study) -> str:
+    lines = [f"{study.summary} {study.description}", ""]
+    for param in study.params:
+        bounds = f" ({int(param.low):,}-{int(param.high):,})" if param.kind is Kind.COUNT else ""
+        lines.append(f"{param.name}: {param.help}{bounds}")
     if study.rows is not None:
         lines.append(
             f"keep_rows: keep every row played (``.rows``); at most {MAX_RAW_UNITS:,} {study.rows}."
         )
-    if study.writes_out and study.out_help is not None:
-        lines.append(f"out: {study.out_help}")
-    function.__name__ = function.__qualname__ = study.function_name
-    function.__module__ = "analyzer.api"
-    function.__doc__ = (
-        f"{study.summary} {study.description}\n\n"
-        + "\n".join(lines)
-        + f"\n\nAs ``analyzer {study.name}`` prints it: ``.title``, ``.to_frame()``, "
-        f"``.verdict``. {study.notebook}"
+    lines.append("out: save the answer in this folder (tables, chart, meta.json), or None.")
+    lines += [
+        "",
+        (
+            f"As ``analyzer {study.name}`` prints it: ``.title``, ``.text()``, "
+            f"``.to_frame()``, ``.plot()``. {study.notebook}"
+        ),
+    ]
+    wrapped = [textwrap.fill(line, 88) if line else "" for line in lines]
+    return textwrap.indent('"""' + "\n".join(wrapped).strip() + '\n"""', "    ")
+
+
+def function_source(study: Study) -> str:
+    """The Python source of ``study``'s notebook function."""
+    players = [
+        p for p in study.params if (p.kind in POSITIONAL or p.argument) and not p.keyword_only
+    ]
+    others = [p for p in study.params if p not in players]
+    rules_type = "Rules" if study.rulebook.game == "gin" else "RummyRules"
+    parts = [f"{p.name}: {_annotation(p, study)} = {_default(p)}" for p in players]
+    if study.rules:
+        parts.append(f'rules: str | {rules_type} = "standard"')
+    parts.append("*")
+    parts += [f"{p.name}: {_annotation(p, study)} = {_default(p)}" for p in others]
+    if study.rows is not None:
+        parts.append("keep_rows: bool = False")
+    parts += ["out: str | Path | None = None", f"seed: int = {study.seed}"]
+    parts.append("progress: ProgressLike = None")
+    signature = "".join(f"    {part},\n" for part in parts)
+    return (
+        f"def {study.function_name}(\n{signature}) -> Result:\n{_docstring(study)}\n"
+        "    arguments = dict(locals())\n"
+        "    from .study_functions import call\n\n"
+        f"    return call({study.name!r}, arguments)\n"
     )
-    function.__signature__ = signature  # type: ignore[attr-defined]
-    return function
 
 
-def _functions() -> dict[str, Callable[..., Result]]:
-    from ..report.registry import STUDIES
+_HEADER = '''"""The notebook's study functions, one per study declaration: written by
+``python scripts/write_api.py`` from the declarations (do not edit; a test keeps this file
+in step).  Each checks its arguments as the command line does, reads the kept answer or
+computes it, and returns a :class:`~analyzer.api.results.Result`; importing it loads no
+study."""
 
-    return {study.function_name: study_function(study) for study in STUDIES.values()}
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..gin.model.policies import Policy
+    from ..gin.model.rules import Rules
+    from ..gin.play.players import SearchPolicy
+    from ..rummy.policies import RummyPolicy
+    from ..rummy.rules import RummyRules
+    from .arguments import ProgressLike
+    from .results import Result
+'''
 
 
-#: Every study's notebook function, by name.
-FUNCTIONS = _functions()
+def functions_source() -> str:
+    """The whole source of :mod:`analyzer.api.functions`."""
+    studies = sorted(_studies().values(), key=lambda study: study.function_name)
+    names = "".join(f'    "{study.function_name}",\n' for study in studies)
+    bodies = "\n\n".join(function_source(study) for study in studies)
+    return f"{_HEADER}\n\n{bodies}\n\n__all__ = [\n{names}]\n"
 
 
-def __getattr__(name: str) -> Callable[..., Result]:
-    """The study functions as this module's attributes (``knock_sweep``...)."""
-    try:
-        return FUNCTIONS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-
-
-__all__ = ["FUNCTIONS", "study_function"]
+__all__ = ["call", "check_out", "function_source", "functions_source"]

@@ -3,14 +3,13 @@ writable before any work starts, and the writing of the rows."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..core.limits import MAX_RAW_UNITS
-from ..studies.files import removed_on_failure, write_with
+from ..studies.files import EMPTY_FOLDER, check_writable, removed_on_failure, write_with
 from .inputs import F, fail
 
 
@@ -53,25 +52,11 @@ def check_file_path(
 
 
 def _probe_folder(folder: Path, parameter: click.Parameter) -> None:
-    """Show that files can be made in ``folder`` (creating it if need be), and leave
-    nothing behind: the run writes there only once its work is done."""
-    created: list[Path] = []
     try:
-        missing = [folder, *folder.parents]
-        for candidate in reversed(missing):
-            if not candidate.exists():
-                candidate.mkdir()
-                created.append(candidate)
-        if not folder.is_dir():
-            raise NotADirectoryError(f"{folder} is not a folder")
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+        check_writable(folder)
     except OSError as error:
         reason = error.strerror or str(error)
         raise click.BadParameter(f"cannot write to {folder}: {reason}", param=parameter) from None
-    finally:
-        for made in reversed(created):
-            made.rmdir()
 
 
 def check_out_folder(
@@ -82,9 +67,7 @@ def check_out_folder(
     written).  An empty name would mean the current folder, which no one asks for."""
     if value is not None:
         if not str(value).strip():
-            raise click.BadParameter(
-                "is empty: give a folder name (. for the current folder)", param=parameter
-            )
+            raise click.BadParameter(f"is empty: {EMPTY_FOLDER}", param=parameter)
         _probe_folder(Path(value), parameter)
     return value
 

@@ -11,14 +11,13 @@ import csv
 import functools
 import io
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import click
 import pandas as pd
 
-from ..studies.files import csv_bytes, write_together
+from ..studies.answer import Answer
 from ..studies.text import (
     CI_NOTE,
     table_lines,
@@ -131,46 +130,32 @@ def format_options(function: F) -> F:
     )
 
 
-def save_chart(
-    out: str,
-    name: str,
-    frame: Any,
-    draw: Callable[[Any], None],
-    figsize: tuple[float, float],
-    ncols: int = 1,
-    *,
-    title: str,
-    caption: str,
-    sharey: bool = False,
-    tables: Mapping[str, Any] | None = None,
-) -> None:
-    """Write ``name``.csv and ``name``.png (with ``title`` and ``caption``, see
-    :func:`analyzer.report.figures.chart`), and each of ``tables`` (file name -> table)
-    as CSV, into ``out``: all of them or none, and no folder made for them left behind
-    when they cannot be written."""
-    from ..report.figures import chart
-
-    with chart(1, ncols, figsize, title=title, caption=caption, sharey=sharey) as drawn:
-        draw(drawn.axes)
-    folder = Path(out)
-    files = {
-        f"{name}.csv": csv_bytes(frame, index=False),
-        f"{name}.png": drawn.png,
-        **{file: csv_bytes(table, index=False) for file, table in (tables or {}).items()},
-    }
-    write_together(folder, files)
-    click.echo(f"wrote {folder / name}.csv and .png", err=True)
+def show_answer(answer: Answer, fmt: str) -> None:
+    """Print ``answer`` in ``--format`` ``fmt``: its text for a person (``table``), or its
+    data (``csv``/``json``: the study's own data, else its table at full precision).  A
+    stopped run's JSON is printed by the stop itself."""
+    if fmt == "table":
+        click.echo(answer.text())
+        return
+    if answer.stopped is not None:
+        return
+    view = answer.view
+    if fmt == "json" and view.data is not None:
+        echo_json(dict(view.data))
+        return
+    data = answer.to_frame() if view.raw is None else view.raw
+    if isinstance(data, pd.DataFrame):
+        echo_frame(data, fmt)
+    else:
+        echo_summary(dict(data), fmt)
 
 
-def save_tables(out: str, tables: Mapping[str, Any]) -> None:
-    """Write each of ``tables`` (file name -> a table, written as CSV, or bytes) into
-    ``out``: all of them or none."""
-    folder = Path(out)
-    write_together(
-        folder,
-        {
-            name: table if isinstance(table, bytes) else csv_bytes(table, index=False)
-            for name, table in tables.items()
-        },
-    )
-    click.echo(f"wrote {', '.join(str(folder / name) for name in tables)}", err=True)
+def save_answer(answer: Answer, out: str) -> None:
+    """Save ``answer`` into ``out`` with its chart drawn (:mod:`analyzer.report.charts`)."""
+    figures = {}
+    if answer.chart is not None:
+        from ..report.charts import png
+
+        figures[f"{answer.chart.name}.png"] = png(answer.chart)
+    folder = answer.save(out, figures)
+    click.echo(f"wrote {folder}/ ({', '.join(sorted([*answer.tables, *figures]))})", err=True)

@@ -5,7 +5,7 @@ writes its chart with ``--out`` and prints its answer."""
 
 from __future__ import annotations
 
-from functools import partial
+from pathlib import Path
 from typing import Any
 
 import click
@@ -13,30 +13,12 @@ import click
 from ..core.limits import MAX_LISTED_PLAYERS
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
-from ..studies.study import (
-    GIN,
-    TWIN,
-    Inputs,
-    Kind,
-    Param,
-    Rulebook,
-    Study,
-    check_presets,
-    check_thresholds,
-)
-from ..studies.text import rules_text
+from ..studies.answer import find_kept, run
+from ..studies.inputs import make_inputs
+from ..studies.study import Kind, Param, Rulebook, Study, check_thresholds
 from .files import check_raw_count, out_option, raw_option, write_raw
-from .inputs import (
-    FiniteFloatRange,
-    fail,
-    get_player,
-    get_players,
-    get_policy,
-    rules_options_of,
-    rules_preset_option,
-    split_player_list,
-)
-from .output import format_options, save_chart, save_tables, show_result
+from .inputs import FiniteFloatRange, fail, rules_options_of, split_player_list
+from .output import format_options, save_answer, show_answer
 from .progress import progress_bar
 from .run_control import (
     checkpoint_options,
@@ -132,69 +114,18 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
 
 
-def _policy(rulebook: Rulebook, text: str) -> Any:
-    """A policy of ``rulebook``'s game, or the command fails with one line."""
-    if rulebook is GIN:
-        return get_policy(text)  # which says where the search player plays instead
-    try:
-        return rulebook.parse_policy(text)
-    except ValueError as error:
-        fail(str(error))
-
-
-def _inputs(
-    study: Study,
-    preset: str,
-    overrides: tuple[str, ...],
-    seed: int,
-    given: dict[str, Any],
-    raw: str | None,
-    out: str | None,
-) -> Inputs:
-    values: dict[str, Any] = {}
-    labels: dict[str, str] = {}
+def _given(study: Study, given: dict[str, Any]) -> dict[str, Any]:
+    """The options' values as the notebook gives them: the lists of players, seats and
+    presets split out of their comma-separated texts."""
+    values = {}
     for param in study.params:
         value = given[param.name]
-        if param.kind is Kind.OPPONENT and value == TWIN:
-            values[param.name], labels[param.name] = None, TWIN
-        elif param.kind in (Kind.POLICY, Kind.OPPONENT):
-            values[param.name], labels[param.name] = _policy(study.rulebook, value), value
-        elif param.kind is Kind.PLAYER:
-            values[param.name], labels[param.name] = get_player(value), value
-        elif param.kind is Kind.SEATS:
-            names = None if value is None else split_player_list(value)
-            # gin's seats take the search player too, for the study to say where it plays
-            seat = get_player if study.rulebook is GIN else partial(_policy, study.rulebook)
-            values[param.name] = None if names is None else [(n, seat(n)) for n in names]
-        elif param.kind is Kind.PLAYERS:
-            values[param.name] = None if value is None else get_players(value, param.flag)
-        elif param.kind is Kind.PRESETS:
-            try:
-                values[param.name] = check_presets(
-                    [name.strip() for name in value.split(",") if name.strip()], param.flag
-                )
-            except ValueError as error:
-                fail(str(error))
-        else:
-            values[param.name] = list(value) if param.kind is Kind.THRESHOLDS else value
-    if study.rows is not None:
-        check_raw_count(raw, values[study.rows], study.rows)
-    try:
-        rules = study.rulebook.resolve(preset, overrides) if study.rules else None
-    except ValueError as error:
-        fail(str(error))
-    return Inputs(
-        rules,
-        rules_text(preset, overrides),
-        preset,
-        bool(overrides),
-        seed,
-        values,
-        labels,
-        overrides,
-        raw is not None,
-        out,
-    )
+        if isinstance(value, str) and param.kind in (Kind.PLAYERS, Kind.SEATS):
+            value = split_player_list(value)
+        elif isinstance(value, str) and param.kind is Kind.PRESETS:
+            value = [name.strip() for name in value.split(",") if name.strip()]
+        values[param.name] = value
+    return values
 
 
 def study_command(study: Study) -> click.Command:
@@ -214,7 +145,20 @@ def study_command(study: Study) -> click.Command:
         raw: str | None = None,
         **given: Any,
     ) -> None:
-        inputs = _inputs(study, preset, overrides, seed, given, raw, out)
+        try:
+            inputs = make_inputs(
+                study,
+                _given(study, given),
+                rules=preset,
+                overrides=overrides,
+                seed=seed,
+                keep_rows=raw is not None,
+                out=out,
+            )
+        except (TypeError, ValueError) as error:
+            fail(str(error))
+        if study.rows is not None:
+            check_raw_count(raw, inputs[study.rows], study.rows)
         if raw is not None and checkpoint is not None:
             fail("--raw and --checkpoint do not mix: a checkpoint keeps sums, not rows")
         set_jobs(jobs)
@@ -222,8 +166,10 @@ def study_command(study: Study) -> click.Command:
         total = None if counted is None else inputs[counted]
         with run_checkpoint(checkpoint, resume, study.identity(inputs)) as saved:
             try:
-                with progress_bar(total, study.unit, no_progress, study.step) as update:
-                    answer = study.run(inputs, update, scheduler)
+                answer = find_kept(study, inputs, given_results(study, given))
+                if answer is None:
+                    with progress_bar(total, study.unit, no_progress, study.step) as update:
+                        answer = run(study, inputs, update, scheduler)
             except KeyboardInterrupt:
                 if not study.checkpoint and counted is None:
                     raise
@@ -235,41 +181,14 @@ def study_command(study: Study) -> click.Command:
                 fail(str(error))
         if answer.stopped is None:
             write_raw(answer.rows, raw)
-        chart = answer.chart
-        # a stopped run writes nothing; a study that writes_out wrote its own files
-        if out is not None and not study.writes_out and answer.stopped is None:
-            if chart is not None:
-                save_chart(
-                    out,
-                    chart.name,
-                    answer.frame if chart.frame is None else chart.frame,
-                    chart.draw,
-                    chart.figsize,
-                    ncols=chart.panels,
-                    title=chart.title,
-                    caption=chart.caption,
-                    tables=dict(chart.tables) or None,
-                    sharey=chart.sharey,
-                )
-            else:
-                save_tables(out, answer.files)
-        shown = answer.frame if answer.raw is None else answer.raw
-        if answer.text is not None and fmt == "table":
-            click.echo(answer.text)
-        elif answer.stopped is None or fmt == "table":  # a stopped run's JSON is its own
-            show_result(
-                fmt,
-                answer.title,
-                answer.body,
-                answer.verdict,
-                raw=answer.data if fmt == "json" and answer.data is not None else shown,
-                notes=answer.notes,
-            )
+            if out is not None:  # a stopped run writes nothing
+                save_answer(answer, out)
+        show_answer(answer, fmt)
         if answer.stopped is not None:
             interrupted(fmt == "json", dict(answer.stopped), saved)
 
     examples = "\n".join(f"  {line}" for line in study.examples)
-    command.__doc__ = f"{study.summary}\n\n{study.description}\n\n\b\nExample:\n{examples}\n"
+    command.__doc__ = f"{study.summary}\n\n\b\nExample:\n{examples}\n\n{study.description}\n"
     if study.checkpoint:
         command.__doc__ += (
             "\nCtrl-C or SIGTERM stops the run and exits with status 130; with --checkpoint the "
@@ -281,16 +200,13 @@ def study_command(study: Study) -> click.Command:
     if study.scheduler:
         decorated = scheduler_option(decorated)
     decorated = format_options(decorated)
-    if study.out_help is not None:
-        decorated = out_option(study.out_help)(decorated)
+    decorated = out_option(OUT_HELP)(decorated)
     decorated = run_options(decorated)
     if study.rows is not None:
         decorated = raw_option(decorated)
     for param in reversed(study.params):
         decorated = _option(param, study.rulebook)(decorated)
-    if study.presets_only:
-        decorated = rules_preset_option(study.rulebook.presets())(decorated)
-    elif study.rules:
+    if study.rules:
         decorated = rules_options_of(study.rulebook)(decorated)
     made = click.command(study.name.split()[-1])(decorated)  # "rummy simulate": simulate
     (seed,) = [option for option in made.params if option.name == "seed"]
@@ -298,8 +214,22 @@ def study_command(study: Study) -> click.Command:
     return made
 
 
+#: What ``--out`` does, for every study.
+OUT_HELP = (
+    "Save the answer in this folder (checked writable before the run): its tables (CSV), "
+    "its chart (PNG) and meta.json, which names the command that rewrites the folder."
+)
+
+
+def given_results(study: Study, given: dict[str, Any]) -> Path | None:
+    """The report folder a kept answer is read from: the ``results`` option's (a folder
+    parameter), else None (the store's)."""
+    folders = [p.name for p in study.params if p.kind is Kind.FOLDER]
+    return Path(given[folders[0]]) if folders and given[folders[0]] is not None else None
+
+
 def _commands() -> dict[str, click.Command]:
-    from ..report.registry import STUDIES
+    from ..studies.registry import STUDIES
 
     return {name: study_command(study) for name, study in STUDIES.items()}
 

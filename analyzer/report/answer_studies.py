@@ -22,7 +22,8 @@ from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..core.progress import Progress
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import panel_members
-from ..studies.study import Answer, Inputs, Kind, Param, Study, register
+from ..studies.study import Inputs, Kind, Param, Study, register
+from .legacy import Answer, legacy
 
 _RESULTS_HELP = (
     "Report folder to read the answer from (default: $ANALYZER_RESULTS, else ./results, "
@@ -166,14 +167,9 @@ register(
             1_000,
             "comparison",
         ),
-        _when_to_knock,
+        *legacy(_when_to_knock),
         unit="hand",
         step="when to knock",
-        seed=2026,
-        out_help=_out_help("every family", "when_to_knock_by_rules"),
-        presets_only=True,
-        writes_out=True,
-        notebook_result="KnockAnswer",
     )
 )
 
@@ -198,13 +194,8 @@ register(
             10_000,
             "player and opponent",
         ),
-        _how_to_discard,
+        *legacy(_how_to_discard),
         step="how to discard",
-        seed=2026,
-        out_help=_out_help("every test opponent", "how_to_discard"),
-        presets_only=True,
-        writes_out=True,
         count="deals",
-        notebook_result="DiscardAnswer",
     )
 )

@@ -139,14 +139,10 @@ def _panel(panel: Panel, ax: Axes) -> None:
             getattr(ax, f"set_{axis}scale")("log")
         if ticks and axis == "y":
             ax.set_yticks(ticks, labels or None)
+        elif ticks and labels and max(map(len, labels)) > 6:
+            ax.set_xticks(ticks, labels, rotation=30, ha="right")
         elif ticks:
-            tilted = bool(labels) and max(map(len, labels)) > 6
-            ax.set_xticks(
-                ticks,
-                labels or None,
-                rotation=30 if tilted else 0,
-                ha="right" if tilted else "center",
-            )
+            ax.set_xticks(ticks, labels or None)
         if spec.low is not None or spec.high is not None:
             getattr(ax, f"set_{axis}lim")(spec.low, spec.high)
         if spec.reversed and not getattr(ax, f"{axis}axis_inverted")():
@@ -171,7 +167,7 @@ def _mark(mark: Mark, ax: Axes, x: np.ndarray, y: np.ndarray) -> None:
     label = mark.label or None
     style = "--" if mark.dashed else "-"
     errors = None
-    if mark.low and mark.high:
+    if mark.low and mark.high and mark.kind in ("line", "points", "bars", "hbars"):
         middle = x if mark.kind == "hbars" else y
         errors = np.vstack([middle - np.array(mark.low), np.array(mark.high) - middle])
     if mark.kind in ("line", "points"):

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from ..gin.model.rules import STANDARD
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.discard_principles import measure_principles
-from ..studies.files import write_figure
+from ..studies.files import write_bytes
 from ..studies.text import estimate_text
 from .common import Section, SectionRun
 from .discard_answer import FOLDER, DiscardAnswer, answer_of, member_of, save_run
+from .figures import figure_bytes
 
 #: The chart of the answer against an unknown opponent, in the answers' folder.
 CHART = "principles.png"
@@ -43,7 +44,7 @@ def run_discard_box(run: SectionRun) -> DiscardBox:
     answers = {
         family: answer_of(measured, "standard", member_of(family), source) for family in FAMILIES
     }
-    write_figure(folder / CHART, answers["unknown"].plot())
+    write_bytes(folder / CHART, figure_bytes(answers["unknown"].plot()))
     return DiscardBox(answers)
 
 

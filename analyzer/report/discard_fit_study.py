@@ -11,9 +11,10 @@ import pandas as pd
 from ..core.limits import MAX_FIT_DEALS, MAX_FIT_GENERATIONS, MAX_FIT_POPULATION, MAX_FIT_SOFTNESS
 from ..core.progress import Progress
 from ..gin.studies.discard_fit import DiscardFit
-from ..studies.study import Answer, Inputs, Kind, Param, Study, register
+from ..studies.study import Inputs, Kind, Param, Study, register
 from ..studies.text import plus_minus
 from .discard_fit import fit_files, fitted_weights, held_out_frame
+from .legacy import Answer, legacy
 
 
 def _command(inputs: Inputs) -> str:
@@ -146,12 +147,8 @@ FIT_DISCARD = register(
                 high=MAX_FIT_SOFTNESS,
             ),
         ),
-        _fit,
+        *legacy(_fit),
         step="fitting",
-        out_help=(
-            "Write weights.json, candidates.csv, held_out.csv and README.md into this folder "
-            "(checked writable before the run; default: write nothing)."
-        ),
         scheduler=False,
         notebook="The fit's fields read through (``.fitted``, ``.held_out``...).",
     )

@@ -21,7 +21,7 @@ from ..core.limits import (
 from ..core.progress import Progress
 from ..gin.model.policies import Policy, format_policy, policy_name
 from ..gin.play.players import format_player
-from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.study import Inputs, Kind, Param, Study, register
 from ..studies.text import (
     estimate_text,
     interval_column,
@@ -29,6 +29,7 @@ from ..studies.text import (
     label_lines,
     table_lines,
 )
+from .legacy import Answer, Chart, legacy
 
 if TYPE_CHECKING:
     from ..gin.studies.equilibrium import KnockEquilibrium
@@ -214,10 +215,9 @@ EXPLOIT = register(
                 high=MAX_EXPLOIT_ROUNDS,
             ),
         ),
-        _exploit,
+        *legacy(_exploit),
         unit="hand",
         step="search",
-        out_help=None,
         notebook="``.response``: the strongest response; ``.tried``: every whole response "
         "compared; ``.steps``: the coordinate search's accepted moves.",
     )
@@ -388,11 +388,9 @@ EQUILIBRIUM = register(
                 "Stop when the exploitability's upper 95% bound is below this (points per hand)."
             ),
         ),
-        _equilibrium,
+        *legacy(_equilibrium),
         unit="hand",
         step="PSRO",
-        out_help="Write <rules>_strategy.csv and .png (the knock tables of the mixture), "
-        "_mixture.csv and _convergence.csv into this folder (default: write nothing).",
         notebook="``.mixture_frame()`` and ``.strategy_frame()``: the equilibrium; "
         "``.plot()``: its knock tables.",
     )
@@ -551,12 +549,9 @@ PANEL_EQUILIBRIUM = register(
                 "(points per hand)."
             ),
         ),
-        _panel_equilibrium,
+        *legacy(_panel_equilibrium),
         unit="hand",
         step="panel PSRO",
-        seed=2026,
-        out_help="Write <rules>_mixture.csv, _convergence.csv, _payoffs.csv and "
-        "_answer.csv into this folder (default: write nothing).",
         notebook="``.mixture_frame()``: the mixture; ``.answer`` and ``.answer_value``: the "
         "knock table and its points per hand against it.",
     )

@@ -17,8 +17,9 @@ from ..core.rng import offset_seed
 from ..core.stats import Estimate
 from ..gin.model.policies import policy_name
 from ..studies.files import staged_folder, write_csv
-from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.study import Inputs, Kind, Param, Study, register
 from ..studies.text import interval_text
+from .legacy import Answer, Chart, legacy
 
 #: Spacing (points) of the grid the answer prints.
 _GRID_STEP = 10
@@ -306,13 +307,8 @@ EQUITY = register(
                 "over the best constant threshold.",
             ),
         ),
-        _equity,
-        out_help=(
-            "Write the CSV files and charts into this folder (checked writable before the "
-            "run; default: write nothing)."
-        ),
+        *legacy(_equity),
         scheduler=False,
-        writes_out=True,
         notebook="``.table`` is the whole equity table; ``.plot()`` the two heat maps.",
     )
 )

@@ -10,8 +10,9 @@ from typing import Any
 from ..core.arrays import Int64s
 from ..core.cards import N_RANKS, N_SUITS
 from ..core.progress import Progress
-from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.study import Inputs, Kind, Param, Study, register
 from ..studies.text import chance_text, title_text
+from .legacy import Answer, Chart, legacy
 
 
 @dataclass
@@ -188,15 +189,9 @@ EXACT = register(
             ),
             Param("restart", Kind.FLAG, False, "Ignore the checkpoint of an earlier run."),
         ),
-        _exact,
+        *legacy(_exact),
         unit="class",
-        seed=0,
-        out_help=(
-            "Write the counts CSV, summary JSON and chart into this folder, together at the "
-            "end, with a checkpoint beside it to resume from (default: print only)."
-        ),
         rules=False,
-        writes_out=True,
         notebook="``.stats`` has P(gin), the mean and the median; ``.plot()`` the chart.",
     )
 )

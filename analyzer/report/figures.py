@@ -24,7 +24,7 @@ from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ..studies.files import figure_bytes, write_bytes
+from ..studies.files import write_bytes
 
 #: The house style: every chart is drawn inside ``rc_context(STYLE)``.
 STYLE: dict[str, Any] = {
@@ -60,6 +60,14 @@ _TITLE_LINE_INCHES = 0.25
 _TITLE_CHARS_PER_INCH = 9
 _CAPTION_LINE_INCHES = 0.22
 _CAPTION_CHARS_PER_INCH = 13
+
+
+def figure_bytes(figure: Any, **options: Any) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", **options)
+    return buffer.getvalue()
 
 
 def text_color(rgba: Sequence[float]) -> str:

@@ -11,8 +11,9 @@ import pandas as pd
 from ..core.limits import MAX_MULTIPLAYER_GAMES, MAX_UNITS
 from ..core.progress import Progress
 from ..gin.play.players import Player, SearchPolicy, format_player
-from ..studies.study import GIN, Answer, Inputs, Kind, Param, Study, register
+from ..studies.study import GIN, Inputs, Kind, Param, Study, register
 from ..studies.text import bracket_text, estimate_text, label_lines, table_lines, title_text
+from .legacy import Answer, legacy
 
 if TYPE_CHECKING:
     from ..core.stats import Estimate
@@ -141,8 +142,7 @@ SIMULATE = register(
             _B,
             Param("deals", Kind.COUNT, 100_000, "Deals; each is played twice with seats swapped."),
         ),
-        _simulate,
-        out_help=None,
+        *legacy(_simulate),
         checkpoint=True,
         rows="deals",
         notebook=(
@@ -345,9 +345,8 @@ GAMES = register(
                 high=MAX_UNITS,
             ),
         ),
-        _games,
+        *legacy(_games),
         unit="game",
-        out_help=None,
         rows="games",
         function="play_games",
         notebook=(

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..core.limits import MAX_RAW_UNITS
 from ..core.progress import Progress
-from ..studies.study import RUMMY, Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.study import RUMMY, Inputs, Kind, Param, Study, register
 from ..studies.text import (
     estimate_text,
     interval_column,
@@ -22,6 +22,7 @@ from ..studies.text import (
     table_lines,
     title_text,
 )
+from .legacy import Answer, Chart, legacy
 
 if TYPE_CHECKING:
     from ..rummy.simulate import GameResult, HandResult
@@ -257,8 +258,7 @@ RUMMY_SIMULATE = register(
                 "seat 0 plays first).",
             ),
         ),
-        _simulate,
-        out_help=_OUT_HELP.format(hands=" and hands.csv (one row per hand)"),
+        *legacy(_simulate),
         rows="deals",
         rulebook=RUMMY,
         notebook="The run's fields read through (``.player_win_rate``, ``.margin``...).",
@@ -274,9 +274,8 @@ RUMMY_GAMES = register(
         'games finished (with --json, marked "interrupted": true).',
         ("analyzer rummy games --games 2000 --set target=500 --a hold6",),
         _seat_params(Param("games", Kind.COUNT, 2_000, "Games to play.")),
-        _games,
+        *legacy(_games),
         unit="game",
-        out_help=_OUT_HELP.format(hands=""),
         count="games",
         rulebook=RUMMY,
         notebook="The run's fields read through (``.player_game_win_rate``...).",
@@ -456,13 +455,8 @@ RUMMY_STUDY = register(
             ),
             Param("deals", Kind.COUNT, 12_000, "Deals per configuration."),
         ),
-        _study,
-        out_help=(
-            "Write the study's table (CSV) and chart (PNG) into this folder (with all, every "
-            "study's and report.md)."
-        ),
+        *legacy(_study),
         rules=False,
-        writes_out=True,
         rulebook=RUMMY,
         notebook="``.plot()`` draws its chart.",
     )

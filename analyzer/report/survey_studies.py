@@ -12,7 +12,7 @@ from ..core.progress import Progress
 from ..core.stats import half_width_of_se
 from ..gin.model.policies import TOURNAMENT_FIELD
 from ..gin.model.rules import VARIANT_PRESETS
-from ..studies.study import Answer, Chart, Inputs, Kind, Param, Study, register
+from ..studies.study import Inputs, Kind, Param, Study, register
 from ..studies.text import (
     chance_text,
     interval_column,
@@ -21,6 +21,7 @@ from ..studies.text import (
     table_lines,
     title_text,
 )
+from .legacy import Answer, Chart, legacy
 
 # ---------------------------------------------------------------- the round robin
 
@@ -128,7 +129,7 @@ TOURNAMENT = register(
             Param("deals", Kind.COUNT, 10_000, "Deals per pairing (each twice, seats swapped)."),
             Param("games", Kind.COUNT, 1_000, "Game pairs per pairing."),
         ),
-        _tournament,
+        *legacy(_tournament),
         notebook="``.ranking``: the policies by mean points per hand; ``.plot()``: the two "
         "matrices, best policy first.",
     )
@@ -251,7 +252,7 @@ VARIANTS = register(
             ),
             Param("games", Kind.COUNT, 1_000, "Game pairs per preset."),
         ),
-        _variants,
+        *legacy(_variants),
         rules=False,
         notebook="``.plot()``: the three bar panels.",
     )
@@ -319,7 +320,7 @@ DEALT = register(
         "counted: the chance of each knock limit, with its binomial standard error.",
         ("analyzer dealt --deals 5000000",),
         (Param("deals", Kind.COUNT, 1_000_000, "Random hands of each size."),),
-        _dealt,
+        *legacy(_dealt),
         unit="hand",
         rules=False,
         scheduler=False,

@@ -15,6 +15,15 @@ cannot be written or is another file system) and is named ``.<folder>.analyzer-r
 a run killed outright (SIGKILL) leaves it there, and the next run over the same folder
 removes it, or, when the kill came while the files were being moved in, finishes the move.
 
+Every folder a staged run writes files into gets a manifest, ``manifest.json``: each of
+the run's files in it with its SHA-256, and the run's id.  The move into place replaces
+the files of the run before (those its manifest names) that this run does not write, and
+places the manifest last; so a folder holds one run's files, and a reader that checks
+them against the manifest (:func:`analyzer.studies.reading.read_folder`) never takes
+two runs' files for one answer, even after a kill part way through the move (it finishes
+the move first: :func:`finish_moves`).  Files that no manifest names (the user's own)
+are left alone.
+
 Inside :func:`removed_on_failure`, each file and folder a writer creates in place is
 recorded with its inode; when the block fails, exactly those are removed, and only while
 they are still the ones this run made: a file that another program (or another run) wrote
@@ -30,10 +39,12 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import io
+import hashlib
+import json
 import os
 import re
 import shutil
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -141,6 +152,26 @@ def _record(path: Path, identity: tuple[int, ...], folder: bool) -> None:
 #: which tells it from another folder's), the marker of a move under way, and the trees of
 #: the new files and of the files they replace.
 _LOCK, _MOVING, _NEW, _OLD = "run.lock", "moving", "new", "old"
+#: The manifest of a folder written by a staged run: ``{"run": id, "files": {name: sha256}}``.
+MANIFEST = "manifest.json"
+
+
+def file_hash(data: bytes) -> str:
+    """The SHA-256 of ``data``, in hex (a manifest's entry)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def manifest_files(folder: Path) -> dict[str, str]:
+    """The files the manifest of ``folder`` names (name -> SHA-256); empty without a
+    readable manifest (the reader, not the writer, refuses a damaged one)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_bytes())
+        files = data["files"]
+    except (OSError, ValueError, TypeError, KeyError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {str(name): str(digest) for name, digest in files.items()}
 
 
 class _Staging:
@@ -185,13 +216,16 @@ class _Staging:
             folders.sort()
             relative = Path(where).relative_to(self.new)
             entries.append((relative, True))
-            entries.extend((relative / name, False) for name in sorted(files))
+            # the manifest last: until it is in place, the folder's manifest is the old one
+            ordered = sorted(files, key=lambda name: (name == MANIFEST, name))
+            entries.extend((relative / name, False) for name in ordered)
         return entries
 
     def commit(self) -> None:
         """Move the staged files into the output folder, the files they replace aside;
         on a failure part way (or a stop), move everything back and re-raise."""
         with _locked(self.folder.parent):
+            self._write_manifests()
             plan = self.plan()
             self._check(plan)
             try:
@@ -207,6 +241,21 @@ class _Staging:
                 with suppress(OSError):  # (else the next run finishes the move)
                     os.unlink(self.folder / _MOVING)
                 raise
+
+    def _write_manifests(self) -> None:
+        """A manifest in each staged folder that holds files: the run's files there."""
+        run = uuid.uuid4().hex[:12]
+        for where, _, names in os.walk(self.new):
+            files = sorted(name for name in names if name != MANIFEST)
+            if not files:
+                continue
+            folder = Path(where)
+            if MANIFEST in names:
+                relative = folder.relative_to(self.new) / MANIFEST
+                raise _failure(errno.EEXIST, self.root / relative)  # a name the writer keeps
+            hashes = {name: file_hash((folder / name).read_bytes()) for name in files}
+            text = json.dumps({"run": run, "files": hashes}, indent=2) + "\n"
+            (folder / MANIFEST).write_text(text)
 
     def _check(self, plan: list[tuple[Path, bool]]) -> None:
         """Refuse, before anything moves, a staged file whose place holds a folder, a
@@ -239,6 +288,8 @@ class _Staging:
                         os.mkdir(target)
                         done.append(("made", relative))
                     continue
+                if relative.name == MANIFEST:
+                    self._set_aside_stale(relative.parent, done)
                 if os.path.lexists(target):
                     os.replace(target, self.old / relative)
                     done.append(("kept", relative))
@@ -246,6 +297,18 @@ class _Staging:
                 done.append(("placed", relative))
             except OSError as error:
                 raise _naming(error, self.root / relative) from None
+
+    def _set_aside_stale(self, folder: Path, done: list[tuple[str, Path]]) -> None:
+        """Move aside the files of the run before in ``folder`` (those the manifest in
+        place names) that this run does not write: the folder is then one run's."""
+        fresh = manifest_files(self.new / folder)
+        for name in manifest_files(self.real / folder):
+            relative = folder / name
+            target = self.real / relative
+            if name in fresh or name == MANIFEST or "/" in name or not target.is_file():
+                continue
+            os.replace(target, self.old / relative)
+            done.append(("kept", relative))
 
     def _move_back(self, done: list[tuple[str, Path]]) -> None:
         """Undo the steps of :meth:`move_in`, newest first."""
@@ -336,6 +399,23 @@ def _recover(base: Path, real: Path) -> None:
             continue  # a run in progress
         finally:
             os.close(lock)
+
+
+def finish_moves(folder: StrPath) -> None:
+    """Finish the moves that killed runs left part way into ``folder`` or a folder
+    above it (waiting for a run that is moving its files now), where this user may; a
+    reader calls this when a folder's files do not match its manifest."""
+    real = Path(os.path.realpath(folder))
+    for output in (real, *real.parents):
+        base = _staging_base(output)
+        prefix = f".{output.name}.analyzer-run-"
+        try:
+            if not any(entry.name.startswith(prefix) for entry in os.scandir(base)):
+                continue
+            with _locked(base):
+                _recover(base, output)
+        except OSError:
+            continue  # not this user's to finish: the reader refuses the folder
 
 
 def _staged(path: Path) -> Path | None:
@@ -491,18 +571,6 @@ def write_csv(path: StrPath, frame: Any, **options: Any) -> Path:
     return write_bytes(path, csv_bytes(frame, **options))
 
 
-def figure_bytes(figure: Any, **options: Any) -> bytes:
-    """A matplotlib figure as PNG bytes (``options`` as for ``Figure.savefig``)."""
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", **options)
-    return buffer.getvalue()
-
-
-def write_figure(path: StrPath, figure: Any, **options: Any) -> Path:
-    """Write a matplotlib figure as PNG whole."""
-    return write_bytes(path, figure_bytes(figure, **options))
-
-
 def write_together(folder: StrPath, files: Mapping[str, bytes]) -> list[Path]:
     """Write several files into ``folder`` (a table and its chart; names relative to it)
     so that they appear together or not at all (see :func:`staged_folder`)."""
@@ -519,6 +587,31 @@ def append_text(path: StrPath, text: str) -> Path:
     except OSError as error:
         raise _naming(error, target) from None
     return write_bytes(target, before + text.encode())
+
+
+#: Why an empty folder name is refused (it would mean the current folder).
+EMPTY_FOLDER = "give a folder name (. for the current folder)"
+
+
+def check_writable(folder: StrPath) -> None:
+    """Show that files can be made in ``folder`` (creating it and its parents if need
+    be), and leave nothing behind: a run writes there only once its work is done.
+    ``OSError`` when they cannot."""
+    path = Path(folder)
+    created: list[Path] = []
+    try:
+        for candidate in reversed([path, *path.parents]):
+            if not candidate.exists():
+                candidate.mkdir()
+                created.append(candidate)
+        if not path.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path))
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    finally:
+        for made in reversed(created):
+            with suppress(OSError):
+                made.rmdir()
 
 
 def checkpoint_path(folder: StrPath, name: str) -> Path:
@@ -539,18 +632,22 @@ def remove_checkpoint(path: StrPath) -> None:
 
 
 __all__ = [
+    "EMPTY_FOLDER",
+    "MANIFEST",
     "RunFiles",
     "append_text",
+    "check_writable",
     "checkpoint_path",
     "csv_bytes",
-    "figure_bytes",
+    "file_hash",
+    "finish_moves",
     "make_folder",
+    "manifest_files",
     "remove_checkpoint",
     "removed_on_failure",
     "staged_folder",
     "write_bytes",
     "write_csv",
-    "write_figure",
     "write_text",
     "write_together",
     "write_with",

@@ -1,6 +1,12 @@
 """Reading back what the analyzer wrote: the files of a results folder (CSV tables and
 ``meta.json``) and the text of a checkpoint, each checked as it is read.
 
+A folder is read whole (:func:`read_folder`): every file its manifest names
+(:data:`~analyzer.studies.files.MANIFEST`), each checked against its SHA-256, so that the
+files read are one run's; a folder that a killed run left half moved is first finished
+(:func:`~analyzer.studies.files.finish_moves`), and one whose files still do not match
+(another run's file copied in, a file changed or missing) is refused, naming the file.
+
 A file that cannot be what the analyzer wrote (larger than the limit of
 :mod:`analyzer.core.limits`, not UTF-8, empty, not JSON, a field missing or of the wrong
 type, a CSV without its columns or with a bad value) raises :class:`DamagedFile`, a
@@ -15,7 +21,10 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
+import stat
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +33,7 @@ import pandas as pd
 
 from ..core.limits import MAX_RESULTS_FILE_BYTES, check_count, check_seed, load_json, read_file
 from ..gin.studies.exploit import parse_table
+from .files import MANIFEST, file_hash, finish_moves
 
 
 def shown_path(path: Path) -> str:
@@ -54,6 +64,117 @@ def _text(root: Path, name: str) -> str:
         raise DamagedFile(root, name, str(error)) from None
     except OSError as error:
         raise DamagedFile(root, name, f"cannot be read ({error.strerror or error})") from None
+
+
+# ------------------------------------------------------------------------- whole folders
+
+
+@dataclass(frozen=True)
+class Folder:
+    """The files of one folder of a results folder, read together and checked against
+    their manifest (:func:`read_folder`)."""
+
+    root: Path
+    """The results folder (files are named relative to it in errors)."""
+    path: str
+    """The folder, relative to :attr:`root` ("" for the root itself)."""
+    files: Mapping[str, bytes]
+    """Each file the manifest names, by name."""
+
+    def name(self, file: str) -> str:
+        """``file`` as errors name it: relative to :attr:`root`."""
+        return f"{self.path}/{file}" if self.path else file
+
+    def text(self, file: str) -> str:
+        """The file ``file`` as UTF-8 text; :class:`DamagedFile` when absent or not text."""
+        if file not in self.files:
+            raise DamagedFile(
+                self.root, self.name(file), "is missing (not in the folder's manifest)"
+            )
+        try:
+            return self.files[file].decode("utf-8")
+        except UnicodeDecodeError:
+            raise DamagedFile(self.root, self.name(file), "is not UTF-8 text") from None
+
+    def json(self, file: str) -> Any:
+        """The JSON value in ``file``."""
+        try:
+            return load_json(self.text(file), "the file")
+        except ValueError as error:
+            if isinstance(error, DamagedFile):
+                raise
+            raise DamagedFile(self.root, self.name(file), str(error)) from None
+
+    def table(
+        self, file: str, columns: Mapping[str, str], optional: Mapping[str, str] | None = None
+    ) -> pd.DataFrame:
+        """The CSV table ``file``, checked as :func:`read_table` checks it."""
+        return parse_csv(self.root, self.name(file), self.text(file), columns, optional)
+
+
+def _file_bytes(root: Path, name: str) -> bytes:
+    path = root / name
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            raise DamagedFile(root, name, "is not a regular file")
+        if status.st_size > MAX_RESULTS_FILE_BYTES:
+            raise DamagedFile(root, name, f"is larger than {MAX_RESULTS_FILE_BYTES:,} bytes")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise DamagedFile(root, name, "is missing") from None
+    except OSError as error:
+        raise DamagedFile(root, name, f"cannot be read ({error.strerror or error})") from None
+
+
+def _manifest(root: Path, folder: str) -> dict[str, str]:
+    """The files (name -> SHA-256) the manifest of ``root/folder`` names."""
+    name = f"{folder}/{MANIFEST}" if folder else MANIFEST
+    if not (root / name).exists():
+        raise DamagedFile(
+            root,
+            name,
+            "is missing: the folder was not written whole by the analyzer (run its command again)",
+        )
+    try:
+        data = load_json(_file_bytes(root, name).decode("utf-8", "replace"), "the file")
+    except ValueError as error:
+        raise DamagedFile(root, name, str(error)) from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, dict) or not isinstance(data.get("run"), str):
+        raise DamagedFile(root, name, "must hold a run id and an object of file hashes")
+    for file, digest in files.items():
+        plain = file not in ("", ".", "..", MANIFEST) and "/" not in file and "\\" not in file
+        if not plain or not (isinstance(digest, str) and _SHA256.fullmatch(digest)):
+            raise DamagedFile(root, name, f"names {_shown(file)} with {_shown(digest)}")
+    return files
+
+
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def read_folder(root: Path, folder: str = "") -> Folder:
+    """Every file the manifest of ``root/folder`` names, each matching its hash: one
+    run's files.  A move that a killed run left part way is finished first, once;
+    :class:`DamagedFile` names the first file that still does not match."""
+    for attempt in (1, 2):
+        files = _manifest(root, folder)
+        found: dict[str, bytes] = {}
+        for file, digest in sorted(files.items()):
+            name = f"{folder}/{file}" if folder else file
+            data = _file_bytes(root, name) if (root / name).exists() else None
+            if data is None or file_hash(data) != digest:
+                if attempt == 1:
+                    finish_moves(root / folder)
+                    break
+                problem = "is missing" if data is None else "does not match the folder's manifest"
+                raise DamagedFile(
+                    root, name, f"{problem} (another run's file, or changed since it was written)"
+                )
+            found[file] = data
+        else:
+            return Folder(root, folder, found)
+    raise AssertionError("unreachable")  # the second attempt returns or raises
 
 
 # ------------------------------------------------------------------------- meta.json
@@ -159,7 +280,17 @@ def read_table(
 ) -> pd.DataFrame:
     """The CSV table ``root/name`` as pandas reads it (numbers parsed as ever; columns of
     :data:`TEXT` kept as text), checked by :func:`check_table`."""
-    text = _text(root, name)
+    return parse_csv(root, name, _text(root, name), columns, optional)
+
+
+def parse_csv(
+    root: Path,
+    name: str,
+    text: str,
+    columns: Mapping[str, str],
+    optional: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """The CSV ``text`` of ``root/name`` as a table, checked by :func:`check_table`."""
     expected = {**columns, **(optional or {})}
     texts = {column: str for column, kind in expected.items() if kind in (TEXT, KNOCK_TABLE)}
     try:
@@ -230,10 +361,13 @@ __all__ = [
     "NUMBER_OR_NOTHING",
     "TEXT",
     "DamagedFile",
+    "Folder",
     "check_table",
     "count_field",
     "names_field",
     "one_value",
+    "parse_csv",
+    "read_folder",
     "read_meta",
     "read_table",
     "shown_path",

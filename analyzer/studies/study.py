@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..core.limits import MAX_UNITS, check_int
 from ..core.progress import Progress
+from .charts import Chart
 from .text import title_text
 
 
@@ -185,9 +186,11 @@ class Inputs:
     keep_rows: bool = False
     """Whether the study keeps every row it plays (``--raw``, ``keep_rows=True``)."""
     out: str | None = None
-    """The folder ``--out`` names (None in the notebook, or without ``--out``): a study
-    that writes :attr:`Answer.files` may name it in them (the command that reproduces
-    them)."""
+    """The folder ``--out`` names (None in the notebook, or without ``--out``), where
+    the answer is saved."""
+    explicit: frozenset[str] = frozenset()
+    """The parameters (and ``seed``) the caller gave, rather than left at their
+    defaults: a kept answer is read only when it agrees with each of them."""
 
     def __getitem__(self, name: str) -> Any:
         return self.values[name]
@@ -199,63 +202,54 @@ class Inputs:
 
 
 @dataclass(frozen=True)
-class Chart:
-    """A study's chart: drawn on matplotlib axes, written as ``<name>.png`` with the
-    table as ``<name>.csv`` (and ``tables``) by ``--out``, shown by the notebook's
-    ``.plot()``."""
+class Computed:
+    """What a study's computation found: the tables and facts its answer is saved with
+    (and loaded from), and what only the process that ran it sees."""
 
-    name: str
-    draw: Callable[[Any], None]
-    """Draws the chart on the axes (one, or a row of :attr:`panels`)."""
-    figsize: tuple[float, float]
-    title: str
-    caption: str
-    """How to read it, below the chart."""
-    panels: int = 1
-    tables: Mapping[str, pd.DataFrame] = field(default_factory=dict)
-    """More tables written beside it (file name -> table)."""
-    sharey: bool = False
-    """Whether the panels share their y axis."""
-    frame: pd.DataFrame | None = None
-    """The table written as ``<name>.csv``, when it is not the answer's."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What a study found, for every front door."""
-
-    title: str
-    """One line: what was measured, under which rules, between whom, how many deals and
-    the seed, parts joined by `` · ``."""
-    frame: pd.DataFrame
-    """The table, numbers only, CI bounds as their own columns (``<name>.csv``, the
-    notebook's ``.to_frame()``)."""
-    body: pd.DataFrame | Sequence[str]
-    """The table for a person (cells written ``x ± h``), or lines of text."""
-    verdict: str
-    """The answer in one sentence, with its number and CI."""
-    chart: Chart | None
-    """The chart (None: the study draws none)."""
-    notes: Sequence[str] = ()
-    """Legend lines under the table."""
-    raw: pd.DataFrame | Mapping[str, Any] | None = None
-    """What ``--format csv`` prints (and ``json``, without :attr:`data`), when it is not
-    :attr:`frame`: a table, or a run summary (one JSON object, ``key,value`` CSV rows)."""
-    data: Mapping[str, Any] | None = None
-    """What ``--format json`` prints, when it is not the table."""
+    tables: Mapping[str, pd.DataFrame]
+    """Named tables, numbers only, CI bounds as their own columns; each is saved as
+    ``<name>.csv``, the first is the notebook's ``.to_frame()``."""
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    """Plain values (JSON) the answer needs beyond its tables."""
     result: object = None
-    """The study's own result object (the notebook reads its fields through)."""
-    files: Mapping[str, pd.DataFrame | bytes] = field(default_factory=dict)
-    """Files ``--out`` writes when the study draws no chart (file name -> a table,
-    written as CSV, or the file's bytes)."""
+    """The study's own result object (the notebook reads its fields through; not saved)."""
     rows: pd.DataFrame | None = None
     """Every row played, when :attr:`Inputs.keep_rows` (``--raw`` writes them)."""
     stopped: Mapping[str, Any] | None = None
     """A run stopped by Ctrl-C: what ``--json`` prints of it (marked ``"interrupted":
     true``) after the answer of the part finished (None: the run finished)."""
+
+
+@dataclass(frozen=True)
+class View:
+    """An answer as people read it: what a study's :attr:`Study.present` makes of the
+    saved tables and facts, the same for a fresh answer and a loaded one."""
+
+    title: str
+    """One line: what was measured, under which rules, between whom, how many deals and
+    the seed, parts joined by `` · ``."""
+    body: pd.DataFrame | Sequence[str]
+    """The table for a person (cells written ``x ± h``), or lines of text."""
+    verdict: str
+    """The answer in one sentence, with its number and CI."""
+    chart: Chart | None = None
+    """The chart's description (None: the study draws none)."""
+    notes: Sequence[str] = ()
+    """Legend lines under the table."""
+    frame: pd.DataFrame | None = None
+    """``.to_frame()``, when it is not the first saved table."""
+    raw: pd.DataFrame | Mapping[str, Any] | None = None
+    """What ``--format csv`` prints (and ``json``, without :attr:`data`), when it is not
+    the table: a table, or a run summary (one JSON object, ``key,value`` CSV rows)."""
+    data: Mapping[str, Any] | None = None
+    """What ``--format json`` prints, when it is not the table."""
     text: str | None = None
-    """The whole answer as a person reads it, printed as it is by the table format instead
-    of the title, body and verdict (an answer in a player's words)."""
+    """The whole answer as a person reads it, printed as it is instead of the title, body
+    and verdict (an answer in a player's words)."""
+
+
+#: The one default seed of every study (the report's).
+DEFAULT_SEED = 2026
 
 
 @dataclass(frozen=True)
@@ -270,36 +264,26 @@ class Study:
     """What is measured and how to read it (paragraphs)."""
     examples: tuple[str, ...]
     params: tuple[Param, ...]
-    run: Callable[[Inputs, Progress | None, str | None], Answer]
-    """The study: checked inputs, a progress callable (or None) and a Dask scheduler
-    address (or None: this process) -> the answer."""
+    compute: Callable[[Inputs, Progress | None, str | None], Computed]
+    """The computation: checked inputs, a progress callable (or None) and a Dask
+    scheduler address (or None: this process) -> what it found."""
+    present: Callable[[Any], View]
+    """The answer (:class:`~analyzer.studies.answer.Answer`: its inputs, tables and
+    facts) as people read it."""
     unit: str = "deal"
     """What the progress counts."""
     step: str | None = None
     """The progress bar's label (None: none)."""
-    seed: int = 1
-    """The default seed."""
-    out_help: str | None = (
-        "Write the table (CSV) and chart (PNG) into this folder (checked writable before the "
-        "run; default: write nothing)."
-    )
-    """What ``--out`` writes (None: the command has no ``--out``)."""
     rules: bool = True
     """Whether the study plays under one set of rules (``--rules``/``--set``, ``rules``)."""
     rulebook: Rulebook = GIN
     """The game whose rules and policies the study takes."""
-    presets_only: bool = False
-    """Whether the rules are a preset only (no ``--set``; in the notebook a preset name):
-    the study's answers are kept per preset."""
     scheduler: bool = True
     """Whether its chunks can run on a Dask cluster (``--scheduler``)."""
     checkpoint: bool = False
     """Whether the command takes ``--checkpoint``/``--resume``."""
     notebook: str = ""
     """What the notebook's result offers beyond the table (``.plot()``...)."""
-    writes_out: bool = False
-    """Whether the study writes its own files into :attr:`Inputs.out` (all together when
-    it ends), instead of the command writing its chart or :attr:`Answer.files` there."""
     rows: str | None = None
     """The count parameter of the rows the study can keep (``--raw FILE``, ``keep_rows``;
     at most :data:`~analyzer.core.limits.MAX_RAW_UNITS`); None: it keeps none."""
@@ -308,10 +292,15 @@ class Study:
     (``requested_<count>``), when the study keeps no rows (else :attr:`rows`)."""
     function: str = ""
     """The notebook function's name, when it is not the command's with ``_``."""
-    notebook_result: str = ""
-    """The type of :attr:`Answer.result` when the notebook function returns that object
-    itself (an answer in a player's words with its own ``.text()`` and ``.plot()``)
-    instead of a :class:`~analyzer.api.results.Result` ("": a Result)."""
+    kept: str | None = None
+    """Where the report folder keeps this study's answers, one subfolder per rules preset
+    (``when_to_knock`` for ``results/when_to_knock/<rules>/``): the doors read an answer
+    kept there instead of computing it (None: the study is always computed)."""
+    view: tuple[str, ...] = ()
+    """The parameters that only choose what is shown of a kept answer (the opponent of
+    an answer kept for every opponent): not part of what makes two answers the same."""
+    seed: int = DEFAULT_SEED
+    """The default seed (:data:`DEFAULT_SEED` for every study: one default, stated once)."""
 
     @property
     def function_name(self) -> str:
@@ -388,15 +377,16 @@ def register(study: Study) -> Study:
 
 
 __all__ = [
+    "DEFAULT_SEED",
     "POSITIONAL",
     "STUDIES",
     "TWIN",
-    "Answer",
-    "Chart",
+    "Computed",
     "Inputs",
     "Kind",
     "Param",
     "Study",
+    "View",
     "check_presets",
     "check_thresholds",
     "register",

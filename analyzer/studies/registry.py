@@ -3,17 +3,17 @@ both front doors make their commands and notebook functions from."""
 
 from __future__ import annotations
 
-from ..studies.study import STUDIES
-from . import (  # noqa: F401  (each registers its studies)
+from ..report import (  # noqa: F401  (each registers its studies; moving here)
     answer_studies,
     discard_fit_study,
     equilibrium_studies,
     equity_study,
     exact_study,
-    knock_studies,
     play_studies,
     rummy_studies,
     survey_studies,
 )
+from . import knock  # noqa: F401
+from .study import STUDIES
 
 __all__ = ["STUDIES"]
