@@ -9,7 +9,8 @@ import click
 
 from ..core.limits import MAX_REPORT_DEALS
 from ..core.progress import Progress
-from ..report.common import ReportClock, ReportStep, minutes_text
+from ..report.common import ReportClock, ReportConfig, ReportStep, minutes_text
+from ..report.sections import SECTIONS
 from .files import out_option
 from .inputs import JOBS, SEED, fail
 from .progress import progress_bar, progress_hidden
@@ -46,8 +47,8 @@ from .warm import start_beside
 @click.option(
     "--only",
     default=None,
-    help="Comma-separated sections to run: dealt,sweep,chart,schedule,tournament,"
-    "variants,equity,rummy (default all).",
+    help=f"Comma-separated sections to run ({', '.join(s.name for s in SECTIONS)}; default "
+    "all); README.md keeps the other sections, rendered from the answers already saved.",
 )
 @click.option("--jobs", type=JOBS, default=None, help="Threads.")
 @click.option("--no-progress", is_flag=True, help="Hide progress.")
@@ -78,14 +79,7 @@ def report_command(
     """
     from pathlib import Path
 
-    from ..report.build import (
-        DEFAULT_DEALS,
-        QUICK_DEALS,
-        RUN_TIMES_LOG,
-        SECTIONS,
-        ReportConfig,
-        generate_report,
-    )
+    from ..report.build import DEFAULT_DEALS, QUICK_DEALS, RUN_TIMES_LOG, generate_report
 
     size = deals or (QUICK_DEALS if quick else DEFAULT_DEALS)
     sections = None if only is None else [s.strip() for s in only.split(",")]

@@ -1,132 +1,121 @@
-"""The standard report: every study run at one size and seed, written under ``results/``.
+"""The standard report: a list of entries, each a study run with its values and saved
+as an answer in its own folder, and a Markdown template per section over those answers.
 
-``generate_report`` runs the studies, writes each one's CSV tables, PNG charts and
-``meta.json`` into its own folder, and assembles ``results/README.md``: for each study
-the question, the answer in a sentence with its numbers, the chart, the table, and the
-exact command, seed, deal counts, rules and policies that produced it.
+:func:`generate_report` runs the entries of the sections asked for (each through the same
+:func:`analyzer.studies.answer.run` as its command, with its chart drawn), saves each
+answer where its entry says, then writes ``README.md`` from every section's template over
+the answers the folder holds: a section not run this time is rendered from the answers
+saved before, so ``--only`` updates its sections and keeps the others.  Every answer's
+``meta.json`` names the one command that rewrites its folder alone.
 """
 
 from __future__ import annotations
 
 import platform
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import numba
 
 from .._version import __version__
-from ..studies.files import append_text, make_folder, staged_folder, write_text
-from . import (
-    dealt,
-    discard_box,
-    equity,
-    knock_box,
-    knock_chart,
-    rummy,
-    schedule,
-    sweep,
-    tournament,
-    variants,
-)
-from .common import (
-    DEFAULT_DEALS,
-    QUICK_DEALS,
-    ReportConfig,
-    ReportStep,
-    Section,
-    SectionRun,
-    section_heading,
-)
+from ..studies.answer import Answer, run
+from ..studies.files import append_text, make_folder, staged_folder, write_text, written
+from ..studies.inputs import make_inputs
+from ..studies.registry import STUDIES
+from .charts import png
+from .common import DEFAULT_DEALS, QUICK_DEALS, Entry, ReportConfig, ReportStep, Section
+from .sections import BOXES, SECTIONS
 
-#: The report's sections in their order: the boxes "When to knock" and "How to discard"
-#: open it (above the run's description, no number); the others are numbered by their
-#: place here, 1 to 8.
-SECTIONS: tuple[Section, ...] = (
-    knock_box.SECTION,
-    discard_box.SECTION,
-    dealt.SECTION,
-    sweep.SECTION,
-    knock_chart.SECTION,
-    schedule.SECTION,
-    tournament.SECTION,
-    variants.SECTION,
-    equity.SECTION,
-    rummy.SECTION,
-)
-
-
-#: The sections shown as boxes at the top (no heading, no number).
-BOXES = (knock_box.SECTION, discard_box.SECTION)
+#: File (in the report folder, ignored by git) that collects the run times of every run.
+RUN_TIMES_LOG = "run_times.log"
 
 
 def generate_report(config: ReportConfig, sections: list[str] | None = None) -> Path:
-    """Run the studies and write ``config.out/README.md`` with every section.  Every file
-    appears at the end, all together: a run that fails or is stopped leaves ``config.out``
-    as it was (see :func:`~analyzer.studies.files.staged_folder`)."""
+    """Run the entries of ``sections`` (default: all) and write ``config.out/README.md``
+    with every section.  Every file appears at the end, all together: a run that fails or
+    is stopped leaves ``config.out`` as it was (see
+    :func:`~analyzer.studies.files.staged_folder`)."""
     with staged_folder(config.out):
         return _write_report(config, sections)
 
 
-def _write_report(config: ReportConfig, sections: list[str] | None) -> Path:
+def run_entry(entry: Entry, config: ReportConfig) -> Answer:
+    """Compute one entry's answer and save it, with its chart, in its folder."""
+    study = STUDIES[entry.study]
+    inputs = make_inputs(study, entry.values(config), rules=entry.rules, seed=config.seed)
+    progress = config.progress_of(entry)
+    answer = run(study, inputs, progress, config.scheduler)
+    chart = answer.chart
+    folder = config.out / entry.folder
+    answer.save(folder, {} if chart is None else {f"{chart.name}.png": png(chart)})
+    config.timings[entry.folder] = answer.seconds
+    return answer
+
+
+def load_entry(entry: Entry, out: Path) -> Answer | None:
+    """The answer of ``entry`` saved in the report folder ``out`` (the copy this run has
+    just written, while it is staged); None when it has none."""
+    folder = written(out / entry.folder, "meta.json")
+    own = folder != out / entry.folder
+    return Answer.load(folder, own=own) if (folder / "meta.json").exists() else None
+
+
+def _write_report(config: ReportConfig, chosen: list[str] | None) -> Path:
     make_folder(config.out)
     started = time.perf_counter()
-    chosen = [
-        (number, section)
-        for number, section in enumerate(SECTIONS, start=1 - len(BOXES))
-        if sections is None or section.name in sections
-    ]
-    total = sum(section.seconds for _, section in chosen)
-    parts, done_before = {}, 0.0
-    for step, (number, section) in enumerate(chosen, start=1):
-        share = section.seconds / total
-        config.step = ReportStep(step, len(chosen), section.name, done_before, share, total)
-        parts[section.name] = _section_text(section, number, config)
+    todo = [s for s in SECTIONS if chosen is None or s.name in chosen]
+    entries = [entry for section in todo for entry in section.entries if entry.run]
+    total = sum(entry.seconds for entry in entries) or 1.0
+    done_before = 0.0
+    for number, entry in enumerate(entries, start=1):
+        share = entry.seconds / total
+        config.step = ReportStep(number, len(entries), entry.label, done_before, share, total)
+        run_entry(entry, config)
         done_before += share
     config.step = None
+    numbers = {s.name: n for n, s in enumerate((s for s in SECTIONS if s.title), start=1)}
+    parts = {s.name: _section_text(s, numbers.get(s.name), config) for s in SECTIONS}
     # the boxes open the report, above the run's description
-    box = "\n".join(parts.pop(section.name) for section in BOXES if section.name in parts)
-    elapsed = time.perf_counter() - started
-    threads = _threads()
-    header = f"""# Gin rummy strategy report
+    box = "\n".join(parts.pop(section.name) for section in BOXES)
+    path = config.out / "README.md"
+    write_text(path, f"{_header(config, box)}\n" + "\n".join(parts.values()))
+    _log_run_times(config, time.perf_counter() - started)
+    return path
+
+
+def _section_text(section: Section, number: int | None, config: ReportConfig) -> str:
+    """A section's Markdown from the answers the report folder holds (a line saying how
+    to compute them where they are missing)."""
+    found = {entry.folder: load_entry(entry, config.out) for entry in section.entries}
+    heading = "" if section.title is None else f"## {number}. {section.title}\n\n"
+    missing = [e for e in section.entries if found[e.folder] is None and e.required]
+    if missing:
+        commands = "; ".join(f"`{e.command(config)}`" for e in missing)
+        return f"{heading}Not computed in this folder yet: {commands}.\n"
+    return heading + section.template(found, config)
+
+
+def _header(config: ReportConfig, box: str) -> str:
+    return f"""# Gin rummy strategy report
 
 {box}
 Generated by `{config.command}` (analyzer {__version__}) with seed {config.seed} and base
-size {config.deals:,} deals, on {threads} threads
+size {config.deals:,} deals, on {_threads()} threads
 ({platform.processor() or platform.machine()}, Python {platform.python_version()}).
 Every number comes with a 95% confidence interval (normal approximation over independent
 deals or games; comparisons are paired on common deals). The run is reproducible bit for
 bit from its seed, whatever the thread count.
 
-Run times are not part of this file (so that a rerun leaves it unchanged): each run
-appends them to `{RUN_TIMES_LOG}` here, which git ignores.
-
-Two folders here come from their own commands: [exact/](exact/) (`analyzer exact --cards
-10` and `--cards 11`, run by this report only when missing: the counts are exact, so they
-never change) and [advisor_crosscheck/](advisor_crosscheck/)
-(`python scripts/advisor_crosscheck.py`: the advisor's verdicts against the knock chart).
+Each folder here holds one answer, saved by the command its `meta.json` names (which
+rewrites that folder alone) with the seconds it took and a `manifest.json` of its files.
+Run times of whole reports go to `{RUN_TIMES_LOG}` here, which git ignores.
 """
-    path = config.out / "README.md"
-    write_text(path, header + "\n" + "\n".join(parts.values()))
-    _log_run_times(config, elapsed)
-    return path
-
-
-def _section_text(section: Section, number: int, config: ReportConfig) -> str:
-    """Run one section and return its Markdown, under its heading numbered ``number``."""
-    run = SectionRun(config, section.folder)
-    result = section.run(run)
-    run.finish()
-    text = section.render(result)
-    return text if section.title is None else section_heading(section.title, number) + text
 
 
 def _threads() -> int:
     """Numba's thread count (numba.config sets its attributes out of mypy's sight)."""
     return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-
-
-#: File (in the report folder, ignored by git) that collects the run times of every run.
-RUN_TIMES_LOG = "run_times.log"
 
 
 def _log_run_times(config: ReportConfig, elapsed: float) -> None:
@@ -139,11 +128,19 @@ def _log_run_times(config: ReportConfig, elapsed: float) -> None:
     append_text(config.out / RUN_TIMES_LOG, line)
 
 
+def section_names() -> Iterable[str]:
+    return (section.name for section in SECTIONS)
+
+
 __all__ = [
     "DEFAULT_DEALS",
     "QUICK_DEALS",
+    "RUN_TIMES_LOG",
     "SECTIONS",
     "ReportConfig",
     "ReportStep",
     "generate_report",
+    "load_entry",
+    "run_entry",
+    "section_names",
 ]

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import json
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any
 
-from .._version import __version__
 from ..core.progress import Progress
-from ..studies.files import make_folder, write_text
 
 DEFAULT_DEALS = 20_000
 QUICK_DEALS = 1_500
@@ -36,6 +32,13 @@ class ReportConfig:
 
     def size(self, factor: float, least: int = 50) -> int:
         return max(least, int(self.deals * factor))
+
+    def progress_of(self, entry: Entry) -> Progress | None:
+        """The progress callback of one entry's run (None when progress is off)."""
+        if self.progress is None:
+            return None
+        step = self.step or ReportStep(1, 1, entry.label or entry.study, 0.0, 1.0)
+        return self.progress(step, None)
 
 
 @dataclass(frozen=True)
@@ -95,85 +98,54 @@ def minutes_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-#: What a section's study gives its Markdown.
-R = TypeVar("R")
+@dataclass(frozen=True)
+class Entry:
+    """One answer of the report: a study run with the values the report gives it (at
+    the report's size and seed), saved in its folder under the report."""
+
+    study: str
+    """The study's name (its command)."""
+    folder: str
+    """Where its answer is saved, under the report folder."""
+    values: Callable[[ReportConfig], Mapping[str, Any]] = lambda config: {}
+    """Its parameters at the report's size (the others keep their defaults)."""
+    rules: str = "standard"
+    seconds: float = 1.0
+    """Its run time at the default size on 2 idle cores (measured; for the ETA only)."""
+    run: bool = True
+    """Whether the report computes it (False: its own command does, and the report only
+    reads what that command saved, when it is there)."""
+    required: bool = True
+    """Whether the section cannot be written without it (False: it adds to it)."""
+    label: str = ""
+    """How the progress line names it."""
+
+    def command(self, config: ReportConfig) -> str:
+        """The command that computes this entry into the report folder."""
+        from ..studies.answer import command_line
+        from ..studies.inputs import make_inputs
+        from ..studies.registry import STUDIES
+
+        study = STUDIES[self.study]
+        inputs = make_inputs(study, self.values(config), rules=self.rules, seed=config.seed)
+        return command_line(study, inputs, out=(config.out / self.folder).as_posix())
+
+
+#: The answers a section's template gets: each entry's by its folder (None: not saved).
+Found = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
-class Section(Generic[R]):
-    """One section of the report, in two steps: :attr:`run` runs its study and writes its
-    files (CSV, PNG, ``meta.json``) into its folder; :attr:`render` writes its Markdown
-    from what the run returns, under the heading :func:`section_heading` gives it."""
+class Section:
+    """One section of the report: its entries, and a template that writes its Markdown
+    from their answers."""
 
     name: str
     """Its name for ``analyzer report --only``."""
     title: str | None
-    """Its heading (numbered by its place in the report); None: no heading."""
-    run: Callable[[SectionRun], R]
-    render: Callable[[R], str]
-    seconds: float
-    """Its run time at the default size on 2 idle cores (measured; only for the ETA)."""
-    folder: str
-    """Its folder under the report (also its study's name in ``meta.json`` and in the
-    run-times log)."""
-
-
-@dataclass
-class SectionRun:
-    """One section's run, opened by the report's builder: the report's settings, the
-    section's folder (made when the run opens) and its clock."""
-
-    config: ReportConfig
-    name: str
-    """The section's folder under the report, and its study's name."""
-    started: float = field(default_factory=time.perf_counter)
-    """When the run opened (``time.perf_counter``, seconds)."""
-
-    def __post_init__(self) -> None:
-        make_folder(self.folder)
-
-    @property
-    def folder(self) -> Path:
-        return self.config.out / self.name
-
-    @property
-    def seed(self) -> int:
-        return self.config.seed
-
-    @property
-    def scheduler(self) -> str | None:
-        return self.config.scheduler
-
-    def size(self, factor: float, least: int = 50) -> int:
-        """:meth:`ReportConfig.size` (deals or games)."""
-        return self.config.size(factor, least)
-
-    def progress(self, study: str, total: int | None = None) -> Progress | None:
-        """The progress callback of one study of this section (None when progress is
-        off)."""
-        if self.config.progress is None:
-            return None
-        step = self.config.step or ReportStep(1, 1, study, 0.0, 1.0)
-        return self.config.progress(step.named(study), total)
-
-    def write_meta(self, **details: object) -> None:
-        """The section's ``meta.json``: its study, the run's seed, base size, command and
-        version, and ``details`` (its sizes, rules and players)."""
-        # no run time here: meta.json is committed, and a rerun must leave it unchanged
-        # (run times go to the untracked run-times log)
-        meta = {
-            "study": self.name,
-            "seed": self.config.seed,
-            "base_deals": self.config.deals,
-            "command": self.config.command,
-            "version": __version__,
-            **details,
-        }
-        write_text(self.folder / "meta.json", json.dumps(meta, indent=2, default=str) + "\n")
-
-    def finish(self) -> None:
-        """Log the section's run time (seconds) for the run-times log."""
-        self.config.timings[self.name] = time.perf_counter() - self.started
+    """Its heading (numbered by its place in the report); None: a box at the top."""
+    entries: tuple[Entry, ...]
+    template: Callable[[Found, ReportConfig], str]
 
 
 def section_heading(title: str, number: int | None = None) -> str:
@@ -205,10 +177,11 @@ def format_ci(mean: float, low: float, high: float, digits: int = 2, sign: bool 
 __all__ = [
     "DEFAULT_DEALS",
     "QUICK_DEALS",
+    "Entry",
+    "Found",
     "ReportConfig",
     "ReportStep",
     "Section",
-    "SectionRun",
     "format_ci",
     "format_number",
     "section_heading",

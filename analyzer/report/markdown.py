@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -109,4 +110,39 @@ def with_ci(
     return shown
 
 
-__all__ = ["markdown_table", "with_ci"]
+def answer_section(
+    answer: Any,
+    folder: str,
+    config: Any,
+    question: str,
+    players: str,
+    relation: str = "",
+) -> str:
+    """A section of one saved answer: the question, who plays, under which rules and how
+    it relates to the opening answer; the answer in words; its chart, its table (or
+    lines), notes and title line; and the command that rewrites its folder."""
+    from ..studies.answer import command_line
+    from .common import section_intro
+
+    view = answer.view
+    parts = [
+        section_intro(question, players, answer.inputs.rules_name, relation),
+        f"**Answer.** {view.verdict}\n",
+    ]
+    if view.chart is not None:
+        parts.append(f"![{view.chart.title}]({folder}/{view.chart.name}.png)\n")
+    if isinstance(view.body, pd.DataFrame):
+        parts.append(markdown_table(view.body) + "\n")
+    else:
+        parts.append("```text\n" + "\n".join(view.body) + "\n```\n")
+    notes = " ".join(view.notes)
+    tables = ", ".join(f"[{name}.csv]({folder}/{name}.csv)" for name in answer.tables)
+    command = command_line(answer.study, answer.inputs, out=(config.out / folder).as_posix())
+    parts.append(
+        f"{notes + ' ' if notes else ''}{view.title}. Tables: {tables}. Rewritten alone by "
+        f"`{command}`.\n"
+    )
+    return "\n".join(parts)
+
+
+__all__ = ["answer_section", "markdown_table", "with_ci"]

@@ -164,14 +164,15 @@ class Answer:
         return path
 
     @classmethod
-    def load(cls, folder: str | Path, root: str | Path | None = None) -> Answer:
+    def load(cls, folder: str | Path, root: str | Path | None = None, own: bool = False) -> Answer:
         """The answer saved in ``folder`` (named relative to the results folder ``root``
         in errors, when given); :class:`~analyzer.studies.reading.DamagedFile` naming the
-        file when any part is not what :meth:`save` writes."""
+        file when any part is not what :meth:`save` writes.  ``own``: the staged copy
+        this run is writing (see :func:`~analyzer.studies.reading.read_folder`)."""
         path = Path(folder)
         base = Path(root) if root is not None else path.parent
         relative = path.relative_to(base).as_posix() if root is not None else path.name
-        files = read_folder(base, relative)
+        files = read_folder(base, relative, own)
         return _loaded(files, shown_path(path))
 
 

@@ -153,10 +153,16 @@ def _manifest(root: Path, folder: str) -> dict[str, str]:
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def read_folder(root: Path, folder: str = "") -> Folder:
+def read_folder(root: Path, folder: str = "", own: bool = False) -> Folder:
     """Every file the manifest of ``root/folder`` names, each matching its hash: one
     run's files.  A move that a killed run left part way is finished first, once;
-    :class:`DamagedFile` names the first file that still does not match."""
+    :class:`DamagedFile` names the first file that still does not match.  ``own``: the
+    folder is the staged copy this very run is writing (no manifest yet): every file."""
+    if own:
+        path = root / folder
+        names = sorted(entry.name for entry in path.iterdir() if entry.is_file())
+        files = {name: _file_bytes(root, f"{folder}/{name}" if folder else name) for name in names}
+        return Folder(root, folder, files)
     for attempt in (1, 2):
         files = _manifest(root, folder)
         found: dict[str, bytes] = {}
