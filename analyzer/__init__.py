@@ -63,4 +63,8 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY, *api.__all__})
 
 
-__all__ = ["__version__", *_LAZY]  # and the notebook API's names (analyzer.api.__all__)
+# ``from analyzer import *`` gives the names above; the notebook API's are analyzer.api's
+__all__ = [  # noqa: PLE0604
+    "__version__",
+    *_LAZY,
+]

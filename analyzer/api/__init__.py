@@ -42,7 +42,7 @@ from .functions import *
 from .gin import advise, replay
 from .results import Result, load
 
-__all__ = [
+__all__ = [  # noqa: PLE0604  (the generated functions' names, then the others)
     *functions.__all__,
     "Result",
     "advise",

@@ -14,12 +14,13 @@ from __future__ import annotations
 import platform
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import numba
 
 from .._version import __version__
-from ..studies.answer import Answer, run
+from ..studies.answer import Answer, command_line, run
 from ..studies.files import append_text, make_folder, staged_folder, write_text, written
 from ..studies.inputs import make_inputs
 from ..studies.registry import STUDIES
@@ -57,8 +58,11 @@ def load_entry(entry: Entry, out: Path) -> Answer | None:
     """The answer of ``entry`` saved in the report folder ``out`` (the copy this run has
     just written, while it is staged); None when it has none."""
     folder = written(out / entry.folder, "meta.json")
-    own = folder != out / entry.folder
-    return Answer.load(folder, own=own) if (folder / "meta.json").exists() else None
+    if not (folder / "meta.json").exists():
+        return None
+    answer = Answer.load(folder, own=folder != out / entry.folder)
+    command = command_line(answer.study, answer.inputs, out=(out / entry.folder).as_posix())
+    return replace(answer, source=f"{entry.folder}/ (`{command}`)")
 
 
 def _write_report(config: ReportConfig, chosen: list[str] | None) -> Path:

@@ -402,11 +402,12 @@ EQUILIBRIUM = register(
 def _panel_equilibrium(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Answer:
     from ..gin.studies.exploit import table_of
     from ..gin.studies.panel_equilibrium import panel_equilibrium
-    from .knock_answer import start_table
+    from ..studies.when_to_knock import kept_robust_table
 
     deals, tolerance, base = inputs["deals"], inputs["tolerance"], inputs["base"]
     preset = inputs.preset
-    start = table_of(base) if inputs.changed else start_table(preset, base)
+    kept = None if inputs.changed else kept_robust_table(preset)
+    start = table_of(base) if kept is None else kept[0]
     result = panel_equilibrium(
         inputs.rules,
         base,

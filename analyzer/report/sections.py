@@ -5,10 +5,11 @@ their place here."""
 from __future__ import annotations
 
 from . import knock_sections
+from .answer_sections import DISCARD_BOX, KNOCK_BOX
 from .common import Section
 
 #: The sections shown as boxes at the top (no heading, no number).
-BOXES: tuple[Section, ...] = ()
+BOXES: tuple[Section, ...] = (KNOCK_BOX, DISCARD_BOX)
 
 SECTIONS: tuple[Section, ...] = (*BOXES, *knock_sections.SECTIONS)
 

@@ -299,7 +299,8 @@ def _loaded(folder: Folder, shown: str) -> Answer:
         if not isinstance(types, dict) or not all(t in _DTYPES.values() for t in types.values()):
             raise damaged(f"the column types of table {name!r} are not bool, int, float or text")
         tables[name] = _table(folder, f"{name}.csv", types)
-    return Answer(study, inputs, tables, meta["facts"], float(seconds), source=shown)
+    source = f"{shown} (`{meta['command']}`)"
+    return Answer(study, inputs, tables, meta["facts"], float(seconds), source=source)
 
 
 def _table(folder: Folder, file: str, types: Mapping[str, str]) -> pd.DataFrame:
@@ -332,13 +333,28 @@ def _table(folder: Folder, file: str, types: Mapping[str, str]) -> pd.DataFrame:
 
 def find_kept(study: Study, inputs: Inputs, results: Path | None = None) -> Answer | None:
     """The kept answer of ``study`` (:attr:`Study.kept`) for ``inputs``'s rules preset in
-    the report folder (``results``, else the one :mod:`analyzer.studies.store` finds),
-    when it agrees with every parameter the caller gave explicitly; None when there is
-    none.  A preset whose hands play as another's (Hollywood: only the game scoring
-    differs) reads that preset's answer."""
+    the report folder (``results``, else the one :mod:`analyzer.studies.store` finds);
+    None when it keeps none, or when the caller asks for a run of their own (a parameter
+    or the seed given other than its default: that answer is computed).  A preset whose
+    hands play as another's (Hollywood: only the game scoring differs) reads that preset's
+    answer.  With ``results`` given, a folder that keeps no such answer, or a run asked
+    for at once, is a ``ValueError`` naming it."""
     from .store import find_report
 
-    if study.kept is None or inputs.changed:
+    if study.kept is None:
+        return None
+    own = sorted(
+        name
+        for name in inputs.explicit
+        if name not in study.view and name != "results" and name != "out"
+    )
+    if inputs.changed or own:
+        if results is not None:
+            asked = ", ".join(["--set" if inputs.changed else "", *own]).strip(", ")
+            raise ValueError(
+                f"results: {results} is read as it is kept; {asked} ask for a run of your "
+                "own: give one or the other"
+            )
         return None
     for preset in [inputs.preset, *same_hands_presets(study, inputs.preset)]:
         name = f"{study.kept}/{preset}"
@@ -352,20 +368,17 @@ def find_kept(study: Study, inputs: Inputs, results: Path | None = None) -> Answ
         else:
             continue
         answer = Answer.load(base / name, base)
-        if not _agrees(answer, inputs):
+        if study.covers is not None and not study.covers(answer, inputs):
+            if results is not None:
+                raise ValueError(f"results: {base / name} keeps no answer for this opponent")
             return None
         return _shown_as(answer, inputs, preset)
+    if results is not None:
+        raise ValueError(
+            f"results: {results} keeps no {study.name} answer for the {inputs.preset} rules "
+            f"(no {results / study.kept / inputs.preset / META})"
+        )
     return None
-
-
-def _agrees(answer: Answer, inputs: Inputs) -> bool:
-    """Whether the kept ``answer`` is the one ``inputs`` ask for: the same value of each
-    parameter given explicitly (the view's aside) and of the seed when given."""
-    study = answer.study
-    asked = [p for p in study.params if p.name in inputs.explicit and p.name not in study.view]
-    if any(recorded(param, answer.inputs) != recorded(param, inputs) for param in asked):
-        return False
-    return "seed" not in inputs.explicit or answer.inputs.seed == inputs.seed
 
 
 def _shown_as(answer: Answer, inputs: Inputs, preset: str) -> Answer:

@@ -4,7 +4,6 @@ both front doors make their commands and notebook functions from."""
 from __future__ import annotations
 
 from ..report import (  # noqa: F401  (each registers its studies; moving here)
-    answer_studies,
     discard_fit_study,
     equilibrium_studies,
     equity_study,
@@ -13,7 +12,7 @@ from ..report import (  # noqa: F401  (each registers its studies; moving here)
     rummy_studies,
     survey_studies,
 )
-from . import knock  # noqa: F401
+from . import how_to_discard, knock, when_to_knock  # noqa: F401
 from .study import STUDIES
 
 __all__ = ["STUDIES"]

@@ -299,6 +299,8 @@ class Study:
     view: tuple[str, ...] = ()
     """The parameters that only choose what is shown of a kept answer (the opponent of
     an answer kept for every opponent): not part of what makes two answers the same."""
+    covers: Callable[[Any, Inputs], bool] | None = None
+    """Whether a kept answer holds the view the inputs ask for (None: every view)."""
     seed: int = DEFAULT_SEED
     """The default seed (:data:`DEFAULT_SEED` for every study: one default, stated once)."""
 
