@@ -168,12 +168,14 @@ class Answer:
         """The answer saved in ``folder`` (named relative to the results folder ``root``
         in errors, when given); :class:`~analyzer.studies.reading.DamagedFile` naming the
         file when any part is not what :meth:`save` writes.  ``own``: the staged copy
-        this run is writing (see :func:`~analyzer.studies.reading.read_folder`)."""
+        this run is writing (see :func:`~analyzer.studies.reading.read_folder`).  Its
+        source names the folder inside ``named`` (how the reader knows ``root``: the web
+        app never shows a path of its disk) when given, else by its path."""
         path = Path(folder)
         base = Path(root) if root is not None else path.parent
         relative = path.relative_to(base).as_posix() if root is not None else path.name
         files = read_folder(base, relative, own)
-        return _loaded(files, shown_path(path))
+        return _loaded(files, shown_path(path) if named is None else f"{named}/{relative}")
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -331,7 +333,9 @@ def _table(folder: Folder, file: str, types: Mapping[str, str]) -> pd.DataFrame:
     return table
 
 
-def find_kept(study: Study, inputs: Inputs, results: Path | None = None) -> Answer | None:
+def find_kept(
+    study: Study, inputs: Inputs, results: Path | None = None, named: str | None = None
+) -> Answer | None:
     """The kept answer of ``study`` (:attr:`Study.kept`) for ``inputs``'s rules preset in
     the report folder (``results``, else the one :mod:`analyzer.studies.store` finds);
     None when it keeps none, or when the caller asks for a run of their own (a parameter
@@ -367,7 +371,7 @@ def find_kept(study: Study, inputs: Inputs, results: Path | None = None) -> Answ
             base = results
         else:
             continue
-        answer = Answer.load(base / name, base)
+        answer = Answer.load(base / name, base, named=named)
         if study.covers is not None and not study.covers(answer, inputs):
             if results is not None:
                 raise ValueError(f"results: {base / name} keeps no answer for this opponent")

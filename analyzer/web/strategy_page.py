@@ -52,9 +52,9 @@ def strategy_router(results: Path) -> APIRouter:
         """The answer of ``analyzer when-to-knock`` as JSON (``answer``), read from the
         committed report; never computed here (``answer`` null and ``missing`` says why
         when the report does not hold it)."""
-        from .strategy import committed_knock_answer, locate_results
+        from .strategy import kept_answer, locate_results
 
-        return committed_knock_answer(locate_results(results), rules, opponent)
+        return kept_answer(locate_results(results), "when-to-knock", rules, opponent)
 
     @router.get(
         "/api/how-to-discard",
@@ -72,9 +72,9 @@ def strategy_router(results: Path) -> APIRouter:
         """The answer of ``analyzer how-to-discard`` as JSON (``answer``), read from the
         committed results; never computed here (``answer`` null and ``missing`` says why
         when they do not hold it)."""
-        from .strategy import committed_discard_answer, locate_results
+        from .strategy import kept_answer, locate_results
 
-        return committed_discard_answer(locate_results(results), rules, opponent)
+        return kept_answer(locate_results(results), "how-to-discard", rules, opponent)
 
     return router
 
@@ -84,7 +84,7 @@ def _stamp(folder: Path) -> str:
     it changes.  A file gone while it is looked at (a report moving its files in) counts
     as gone."""
     times = []
-    for path in folder.glob("*/*"):
+    for path in folder.rglob("*"):
         with suppress(OSError):
             times.append((path.as_posix(), path.stat().st_mtime))
     return repr((folder, sorted(times)))

@@ -1,5 +1,6 @@
-// The strategy page: plotly figures built by the server from results/*.csv, each under
-// its title and subtitle (as text, which wraps on a phone).
+// The strategy page: the answers kept in results/, in a player's words, and each kept
+// answer's chart as plotly figures (one per panel) under its title and caption (as text,
+// which wraps on a phone).
 "use strict";
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -85,12 +86,18 @@ async function showCharts() {
   const holder = document.getElementById("charts");
   for (const chart of data.charts) {
     const block = element("section", "chart-block");
-    const plot = element("div", "chart");
-    plot.id = chart.id;
-    block.append(element("h3", "", chart.title), element("p", "muted", chart.subtitle), plot,
-      element("p", "muted", "Source: " + chart.source));
+    block.id = chart.id;
+    block.append(element("h3", "", chart.title), element("p", "muted", chart.subtitle));
+    const plots = chart.panels.map(panel => {
+      const plot = element("div", "chart");
+      plot.id = panel.id;
+      return plot;
+    });
+    const source = element("p", "muted");
+    withCode(source, "Source: " + chart.source);
+    block.append(...plots, source);
     holder.appendChild(block);
-    await draw(plot, chart.figure);
+    for (const [index, panel] of chart.panels.entries()) await draw(plots[index], panel.figure);
   }
 }
 
