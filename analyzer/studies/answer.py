@@ -164,7 +164,13 @@ class Answer:
         return path
 
     @classmethod
-    def load(cls, folder: str | Path, root: str | Path | None = None, own: bool = False) -> Answer:
+    def load(
+        cls,
+        folder: str | Path,
+        root: str | Path | None = None,
+        own: bool = False,
+        named: str | None = None,
+    ) -> Answer:
         """The answer saved in ``folder`` (named relative to the results folder ``root``
         in errors, when given); :class:`~analyzer.studies.reading.DamagedFile` naming the
         file when any part is not what :meth:`save` writes.  ``own``: the staged copy
