@@ -4,9 +4,12 @@ Numba's own cache (``cache=True``) keys each kernel on its own file's timestamp,
 kernel does not notice an edit to a kernel of another module that it compiled in (or to
 a constant such as a ``RuleField`` it reads): after such an edit it would load the old
 machine code and give the old results.  Here the cache folder is named after a hash of
-every source file of the compute layers (``core``, ``gin``, ``rummy``), so that any edit
-there sends every kernel to a fresh folder and recompiles it once; unchanged sources
-reuse the folder across runs, processes and Dask workers.
+the modules kernels are made of (:func:`kernel_modules`: every module of the compute
+layers, ``core``, ``gin`` and ``rummy``, that defines a numba function, and every module
+they import when loaded, found from the code itself), so that an edit there sends every
+kernel to a fresh folder and recompiles it once, while an edit elsewhere (a pandas study,
+a door) compiles nothing; unchanged sources reuse the folder across runs, processes and
+Dask workers.
 
 The folder is ``$NUMBA_CACHE_DIR/<hash>`` when that variable is set, else
 ``$XDG_CACHE_HOME/rummy-analyzer/numba/<hash>`` (``~/.cache/...``).  Folders of older
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -30,17 +34,76 @@ from pathlib import Path
 KERNEL_PACKAGES = ("core", "gin", "rummy")
 
 
+#: A line that makes a numba function of the definition below it.
+_KERNEL = re.compile(
+    r"^\s*@(?:numba\.)?(?:njit|jit|generated_jit|vectorize|guvectorize|register_jitable|"
+    r"overload\w*|cfunc|intrinsic)\b",
+    re.MULTILINE,
+)
+#: An import run when the module loads (at its top level, not indented): ``from .x
+#: import y`` or ``from ..x import (y, z)``.
+_IMPORT = re.compile(r"^from (\.+)([\w.]*) import (\([^)]*\)|[^\n]*)", re.MULTILINE)
+
+
+def _module(root: Path, path: Path) -> str:
+    """``gin.play.hand`` for ``root/gin/play/hand.py`` (a package by its ``__init__``)."""
+    parts = path.relative_to(root).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(name: str, path: Path, text: str, modules: dict[str, Path]) -> set[str]:
+    """The modules of ``modules`` that module ``name`` (at ``path``) imports when it loads,
+    with the packages on the way to each."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for dots, module, names in _IMPORT.findall(text):
+        base = package[: len(package) - len(dots) + 1]
+        stem = ".".join([*base, *([module] if module else [])]).strip(".")
+        candidates = [
+            stem,
+            *(
+                f"{stem}.{n.split()[0]}".strip(".")
+                for n in names.strip("()").split(",")
+                if n.strip()
+            ),
+        ]
+        for candidate in candidates:
+            parts = candidate.split(".")
+            found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return {module for module in found if module in modules}
+
+
+def kernel_modules(root: Path | None = None) -> list[Path]:
+    """The modules of :data:`KERNEL_PACKAGES` under the package ``root`` that kernels are
+    made of: those defining a numba function, and every module they import when loaded
+    (their constants, the kernels they call), transitively."""
+    root = root or Path(__file__).parent
+    modules = {
+        _module(root, path): path
+        for package in KERNEL_PACKAGES
+        for path in (root / package).rglob("*.py")
+    }
+    texts = {name: path.read_text(encoding="utf-8") for name, path in modules.items()}
+    todo = [name for name, text in texts.items() if _KERNEL.search(text)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += _imported(name, modules[name], texts[name], modules)
+    return sorted(modules[name] for name in seen)
+
+
 def source_hash(root: Path | None = None) -> str:
-    """A hash of every ``.py`` file of :data:`KERNEL_PACKAGES` under the package ``root``
-    (paths and contents), 16 hex digits."""
+    """A hash of :func:`kernel_modules` under the package ``root`` (paths and contents),
+    16 hex digits."""
     root = root or Path(__file__).parent
     digest = hashlib.sha256()
-    for package in KERNEL_PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(b"\0")
-            digest.update(path.read_bytes())
-            digest.update(b"\0")
+    for path in kernel_modules(root):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
     return digest.hexdigest()[:16]
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import analyzer
-from analyzer._kernel_cache import source_hash
+from analyzer._kernel_cache import kernel_modules, source_hash
 
 # _random_hand (gin/evaluator/dealt.py, cache=True) compiles in next_below and next_u64 from
 # core/rng.py; the edit below changes the stream's step, so the hand drawn changes.
@@ -65,13 +65,37 @@ def test_editing_a_callee_in_another_module_reaches_the_cached_caller(tmp_path):
     assert _run(root, tmp_path / "cold")["hand"] == edited["hand"]
 
 
-def test_the_hash_follows_the_compute_layers_only(tmp_path):
+def test_the_hash_follows_the_modules_kernels_are_made_of(tmp_path):
     root = tmp_path / "analyzer"
     shutil.copytree(
         Path(analyzer.__file__).parent, root, ignore=shutil.ignore_patterns("__pycache__")
     )
     before = source_hash(root)
-    (root / "cli" / "main.py").write_text("# a CLI edit compiles nothing\n")
+    for outside in ("cli/main.py", "gin/studies/answers.py", "gin/studies/knocking.py"):
+        path = root / outside
+        path.write_text(path.read_text() + "\n# an edit outside the kernels compiles nothing\n")
+        assert source_hash(root) == before, outside
+    # a kernel's own module, and a module whose constants kernels read
+    for inside in ("gin/engine/transitions.py", "rummy/rules.py"):
+        path = root / inside
+        text = path.read_text()
+        path.write_text(text + "\n# an edit inside\n")
+        assert source_hash(root) != before, inside
+        path.write_text(text)
     assert source_hash(root) == before
-    (root / "rummy" / "rules.py").write_text("# a rules edit may change kernel constants\n")
-    assert source_hash(root) != before
+
+
+def test_the_kernel_modules_are_found_from_the_code():
+    root = Path(analyzer.__file__).parent
+    found = {path.relative_to(root).as_posix() for path in kernel_modules(root)}
+    defining = {
+        path.relative_to(root).as_posix()
+        for package in ("core", "gin", "rummy")
+        for path in (root / package).rglob("*.py")
+        if "@njit" in path.read_text()
+    }
+    assert defining <= found
+    # what they import when loaded comes with them (the engine reads the rules' fields)
+    assert {"gin/model/rules.py", "core/rng.py", "gin/model/policy_fields.py"} <= found
+    # a pandas study is no part of any kernel
+    assert not {"gin/studies/answers.py", "gin/studies/knocking.py"} & found
