@@ -410,8 +410,9 @@ def finish_moves(folder: StrPath) -> None:
         base = _staging_base(output)
         prefix = f".{output.name}.analyzer-run-"
         try:
-            if not any(entry.name.startswith(prefix) for entry in os.scandir(base)):
-                continue
+            with os.scandir(base) as entries:
+                if not any(entry.name.startswith(prefix) for entry in entries):
+                    continue
             with _locked(base):
                 _recover(base, output)
         except OSError:

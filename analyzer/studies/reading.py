@@ -163,24 +163,30 @@ def read_folder(root: Path, folder: str = "", own: bool = False) -> Folder:
         names = sorted(entry.name for entry in path.iterdir() if entry.is_file())
         files = {name: _file_bytes(root, f"{folder}/{name}" if folder else name) for name in names}
         return Folder(root, folder, files)
-    for attempt in (1, 2):
-        files = _manifest(root, folder)
-        found: dict[str, bytes] = {}
-        for file, digest in sorted(files.items()):
-            name = f"{folder}/{file}" if folder else file
-            data = _file_bytes(root, name) if (root / name).exists() else None
-            if data is None or file_hash(data) != digest:
-                if attempt == 1:
-                    finish_moves(root / folder)
-                    break
-                problem = "is missing" if data is None else "does not match the folder's manifest"
-                raise DamagedFile(
-                    root, name, f"{problem} (another run's file, or changed since it was written)"
-                )
-            found[file] = data
-        else:
-            return Folder(root, folder, found)
-    raise AssertionError("unreachable")  # the second attempt returns or raises
+    try:
+        return _checked_folder(root, folder)
+    except DamagedFile:
+        finish_moves(root / folder)  # a move a killed run left part way: finish it, once
+        return _checked_folder(root, folder)
+
+
+def _checked_folder(root: Path, folder: str) -> Folder:
+    """Every file the manifest of ``root/folder`` names, each matching its hash."""
+    found: dict[str, bytes] = {}
+    for file, digest in sorted(_manifest(root, folder).items()):
+        name = f"{folder}/{file}" if folder else file
+        if not (root / name).exists():
+            raise DamagedFile(root, name, "is missing (the folder's manifest names it)")
+        data = _file_bytes(root, name)
+        if file_hash(data) != digest:
+            raise DamagedFile(
+                root,
+                name,
+                "does not match the folder's manifest (another run's file, or changed since "
+                "it was written)",
+            )
+        found[file] = data
+    return Folder(root, folder, found)
 
 
 # ------------------------------------------------------------------------- meta.json
