@@ -307,6 +307,14 @@ def _loaded(folder: Folder, shown: str) -> Answer:
         if not isinstance(types, dict) or not all(t in _DTYPES.values() for t in types.values()):
             raise damaged(f"the column types of table {name!r} are not bool, int, float or text")
         tables[name] = _table(folder, f"{name}.csv", types)
+    for name, columns in study.keys.items():
+        table = tables.get(name)
+        if table is None or not set(columns) <= set(table.columns):
+            raise damaged(f"the answer lacks its table {name!r} with the columns {columns}")
+        if table.duplicated(list(columns)).any():
+            raise DamagedFile(
+                folder.root, folder.name(f"{name}.csv"), f"names a row twice ({', '.join(columns)})"
+            )
     source = f"{shown} (`{meta['command']}`)"
     return Answer(study, inputs, tables, meta["facts"], float(seconds), source=source)
 

@@ -409,6 +409,7 @@ HOW_TO_DISCARD = register(
         count="deals",
         kept=KEPT,
         view=("opponent",),
+        keys={"arms": ("opponent", "arm"), "shares": ("opponent",)},
         covers=covers,
         notebook="``.plot()``: each principle's worth; ``.to_dict()``: the answer's data.",
     )

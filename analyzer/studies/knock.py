@@ -195,6 +195,7 @@ KNOCK_SWEEP = register(
         _knock_sweep,
         _present_sweep,
         checkpoint=True,
+        keys={"sweep": ("opponent", "threshold")},
         notebook="``.plot()``: the three panels (points against t = 10, games won, undercuts).",
     )
 )
@@ -373,6 +374,7 @@ KNOCK_CHART = register(
         ),
         _knock_chart,
         _present_chart,
+        keys={"knock_chart": ("turn", "deadwood")},
         notebook="``.plot()``: the heat map.",
     )
 )

@@ -299,6 +299,9 @@ class Study:
     view: tuple[str, ...] = ()
     """The parameters that only choose what is shown of a kept answer (the opponent of
     an answer kept for every opponent): not part of what makes two answers the same."""
+    keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The columns that name each row of a table (table -> columns): a saved table with
+    two rows under one name is refused when read."""
     covers: Callable[[Any, Inputs], bool] | None = None
     """Whether a kept answer holds the view the inputs ask for (None: every view)."""
     seed: int = DEFAULT_SEED

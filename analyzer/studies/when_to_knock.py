@@ -544,6 +544,7 @@ WHEN_TO_KNOCK = register(
         step="when to knock",
         kept=KEPT,
         view=("opponent",),
+        keys={"answers": ("family",), "panel": ("answer", "member")},
         covers=covers,
         notebook="``.plot()``: the rule as a grid by turn and deadwood; ``.to_dict()``: "
         "the answer's data.",
