@@ -90,6 +90,8 @@ def deadwood(hand: str | None, path: Any, fmt: str) -> None:
             f"{result['deadwood']}"
         )
     else:
+        size = len(result["hand"].split())
+        click.echo(f"Deadwood · the best melds of a {size}-card hand (gin rules: runs and sets)\n")
         click.echo(f"hand:     {result['hand']}")
         click.echo(f"melds:    {' | '.join(result['melds']) or '-'}")
         click.echo(f"deadwood: {result['deadwood_cards'] or '-'} = {result['deadwood']} points")

@@ -261,6 +261,22 @@ def test_readme_and_docs_commands_exist_and_their_outputs_fit():
             assert max(len(line) for line in block.splitlines()[1:]) <= MAX_WIDTH, block
 
 
+def test_readme_examples_compare_without_the_measured_times():
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "readme_examples", root / "scripts" / "readme_examples.py"
+    )
+    assert spec is not None and spec.loader is not None
+    examples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(examples)
+    one = 'time:                 3.4 s (58,684 deals/s)\n "elapsed_s": 1.37, "seed": 1\n'
+    other = 'time:                 2.9 s (61,002 deals/s)\n "elapsed_s": 0.93, "seed": 1\n'
+    assert examples.compared(one) == examples.compared(other)
+    assert examples.compared(one) != examples.compared(one.replace('"seed": 1', '"seed": 2'))
+
+
 def test_deadwood_file_as_json(tmp_path):
     hands = tmp_path / "hands.txt"
     hands.write_text("As 2s 3s 7h 7d 7c Kd Qh 9c 4d\n# a comment\nAs 2s 3s 4s 5s 6s 7s 8s 9s Ts\n")
