@@ -90,7 +90,9 @@ def test_a_damaged_meta_json_is_refused_naming_it(saved, changes, problem):
 def test_a_meta_json_edited_by_hand_fails_its_manifest(saved):
     text = (saved / "meta.json").read_text().replace('"deals": 100', '"deals": 200')
     (saved / "meta.json").write_text(text)
-    with pytest.raises(DamagedFile, match="sweep/meta.json: does not match the folder's manifest"):
+    with pytest.raises(
+        DamagedFile, match=r"sweep/meta\.json: does not match the folder's manifest"
+    ):
         Answer.load(saved)
 
 

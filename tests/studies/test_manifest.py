@@ -7,7 +7,6 @@ one-line refusal, never a mix."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +47,7 @@ def _kill_at(folder: Path, step: int) -> bool:
     finished before that step came."""
     done = subprocess.run(
         [sys.executable, "-c", KILLED, str(folder), str(step)],
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,
@@ -94,18 +94,13 @@ def test_a_kill_at_every_step_of_the_move_leaves_the_old_run_the_new_or_a_refusa
         folder = tmp_path / f"kill{step}" / "out"
         write_together(folder, OLD)
         finished = _kill_at(folder, step)
-        try:
-            files = read_folder(folder.parent, "out").files
-        except DamagedFile as error:
-            assert "\n" not in str(error)
-            seen.add("refused")
-        else:
-            assert files in (OLD, NEW), f"a mix after a kill at step {step}: {sorted(files)}"
-            seen.add("old" if files == OLD else "new")
+        # a reader that may write finishes the move a kill left: it never needs to refuse
+        files = read_folder(folder.parent, "out").files
+        assert files in (OLD, NEW), f"a mix after a kill at step {step}: {sorted(files)}"
+        seen.add("old" if files == OLD else "new")
         if finished:
             break
     else:
         pytest.fail("the write never finished: the steps were not all tried")
-    # the kills fell before, during and after the move: readers saw both runs, and a
-    # reader that may write finished every move a kill left (no refusal was needed)
+    # the kills fell before, during and after the move: readers saw both runs
     assert seen == {"old", "new"}
