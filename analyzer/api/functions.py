@@ -236,20 +236,20 @@ def how_to_discard(
 ) -> Result:
     """How should I discard? The principles, with their worth. The principles of a rule a
     person can follow, each with what it is worth in points per hand against the opponent
-    (95% CIs), and how much of the champion's edge the rule keeps. Read from the committed
-    results when they hold the rules preset (standard, written by the report, and eaai),
-    computed at --deals otherwise.
+    (95% CIs), what the rule gains over always throwing your highest unmatched card, and how
+    much of the champion's edge it keeps. Read from the report folder when it keeps the
+    answer for the rules preset (results/how_to_discard/<rules>/), computed otherwise
+    (minutes at the default size).
 
     opponent: Whom you play: a family (unknown, knocks-at-once, camper, gin-hunter) or a
     test opponent (basic, simple, gin-hunter, taper, marjj, expert).
-    deals: Deals per player and opponent when the answer is not in the report folder and is
-    computed now (minutes at the default). (100-10,000,000)
+    deals: Deals per player and opponent (each twice, seats swapped). (100-10,000,000)
     results: Report folder to read the answer from (default: $ANALYZER_RESULTS, else
     ./results, else the results/ of the project an editable install came from).
     out: save the answer in this folder (tables, chart, meta.json), or None.
 
     As ``analyzer how-to-discard`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
-    ``.plot()``.
+    ``.plot()``. ``.plot()``: each principle's worth; ``.to_dict()``: the answer's data.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -656,6 +656,8 @@ def when_to_knock(
     *,
     opponent: str = "unknown",
     deals: int = 1000,
+    search_deals: int = 500,
+    exploit_deals: int = 500,
     results: str | Path | None = None,
     out: str | Path | None = None,
     seed: int = 2026,
@@ -663,19 +665,25 @@ def when_to_knock(
 ) -> Result:
     """When should I knock? The rule in words, with its result. The rule, a chart by your turn
     and the cards left in the stock, what it earns against the opponent and its worst case,
-    with 95% CIs. Read from the committed report when it holds the answer (every family
-    under the standard, classic, oklahoma and eaai rules), computed at --deals otherwise.
+    with 95% CIs. Read from the report folder when it keeps the answer for the rules preset
+    (results/when_to_knock/<rules>/: standard, classic, oklahoma and eaai are committed;
+    hollywood reads standard's, whose hands it plays alike), computed otherwise (minutes at
+    the default sizes).
 
     opponent: Whom you play: a family (unknown, knocks-at-once, camper, gin-hunter), a test
     opponent (basic, marjj, gin-hunter, ...) or any policy string.
-    deals: Deals per comparison when the answer is not in the report folder and is computed
-    now (minutes at the default). (100-10,000,000)
+    deals: Deals per comparison (each twice, seats swapped). (100-10,000,000)
+    search_deals: Deals per comparison of the search for each family's rule.
+    (100-10,000,000)
+    exploit_deals: Deals per comparison of the search for the strongest response to the
+    robust rule (0: no search). (0-10,000,000)
     results: Report folder to read the answer from (default: $ANALYZER_RESULTS, else
     ./results, else the results/ of the project an editable install came from).
     out: save the answer in this folder (tables, chart, meta.json), or None.
 
     As ``analyzer when-to-knock`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
-    ``.plot()``.
+    ``.plot()``. ``.plot()``: the rule as a grid by turn and deadwood; ``.to_dict()``: the
+    answer's data.
     """
     arguments = dict(locals())
     from .study_functions import call
