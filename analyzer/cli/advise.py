@@ -31,15 +31,8 @@ from .progress import progress_bar
 
 __all__ = ["MAX_SAMPLES", "advise_command"]
 
-_EXAMPLE = """\b
-Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the 5c upcard):
-  analyzer advise --hand '3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h' --pile 'Td Ks Jh Ts Kd Tc' \\
-      --opp-took '8d 9s' --opp-threw 'Tc Jh Ts Ks' --stock 25 --turn 5 --upcard 5c
-  analyzer advise --position pos.json --score 45:80 --rules oklahoma --json
-"""
 
-
-@click.command("advise", epilog=_EXAMPLE)
+@click.command("advise")
 @click.option("--hand", help="Your 11 cards after drawing, or 10 with --drawn.")
 @click.option("--drawn", help="The card you just drew (with 10 cards in --hand).")
 @click.option("--from-pile", is_flag=True, help="--drawn was taken from the discard pile.")
@@ -179,6 +172,13 @@ def advise_command(
     no_progress: bool,
 ) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
+
+    \b
+    Example (turn 5; the opponent dealt, took 8d and 9s, threw Tc Jh Ts Ks; you took the
+    5c upcard):
+      analyzer advise --hand '3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h' --pile 'Td Ks Jh Ts Kd Tc' \\
+          --opp-took '8d 9s' --opp-threw 'Tc Jh Ts Ks' --stock 25 --turn 5 --upcard 5c
+      analyzer advise --position pos.json --score 45:80 --rules oklahoma --json
 
     Samples the opponent's hidden hand and the stock order from the cards you have not
     seen and plays the hand out for every action on the same samples. Prints a ranked
