@@ -30,7 +30,7 @@ from ..gin.model.policies import Policy
 from ..gin.model.rules import PRESETS as RULE_PRESETS
 from ..gin.model.rules import resolve_rules
 from ..gin.play.players import format_player, parse_player
-from ..gin.studies.answers import FAMILIES, AnswerLine, KnockAnswers, rule_text
+from ..gin.studies.answers import FAMILIES, NAIVE_COLUMNS, AnswerLine, KnockAnswers, rule_text
 from ..gin.studies.exploit import parse_table, table_of
 from ..gin.studies.registry import PANEL_SEARCH_BUDGET, PANEL_SEARCH_NAME
 from ..gin.studies.schedule import SCHEDULE_BINS
@@ -348,7 +348,7 @@ def load_answers(results: Path, rules: str = "standard") -> KnockAnswers | None:
     name = f"{folder}/answers.csv"
     if not (results / name).exists():
         return None
-    frame = read_table(results, name, ANSWER_COLUMNS)
+    frame = read_table(results, name, ANSWER_COLUMNS, optional=dict.fromkeys(NAIVE_COLUMNS, NUMBER))
     members = read_table(results, f"{folder}/panel.csv", PANEL_COLUMNS)
     if not frame["family"].is_unique or "unknown" not in set(frame["family"]):
         raise DamagedFile(
@@ -362,6 +362,7 @@ def load_answers(results: Path, rules: str = "standard") -> KnockAnswers | None:
             Estimate(row.points, row.points_low, row.points_high, int(row.deals)),
             Estimate(row.worst, row.worst_low, row.worst_high, int(row.worst_deals)),
             str(row.worst_member),
+            _naive_gain(row, int(row.deals) if row.opponent == "panel" else int(row.worst_deals)),
         )
         for row in frame.itertuples()
     ]
@@ -372,6 +373,13 @@ def load_answers(results: Path, rules: str = "standard") -> KnockAnswers | None:
         members,
         int(one_value(results, name, frame, "deals")),
     )
+
+
+def _naive_gain(row: Any, deals: int) -> Estimate | None:
+    """A saved line's gain over the naive knock (None when its answers predate it)."""
+    if not hasattr(row, "naive") or pd.isna(row.naive):
+        return None
+    return Estimate(row.naive, row.naive_low, row.naive_high, deals)
 
 
 def family_of(opponent: str) -> str:

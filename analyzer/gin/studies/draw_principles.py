@@ -1,0 +1,115 @@
+"""Should I take the upcard?  The draw principles of the player's rule set
+(:mod:`analyzer.gin.decisions.draw_principles`), each measured by what leaving it out costs.
+
+Built as the discard answer is (:mod:`analyzer.gin.studies.discard_principles`): every arm
+plays the champion's discard, knock and read of the opponent (the ``expert`` preset), so
+only the draw differs, on common deals with seats swapped, against each opponent of the
+panel (:func:`~analyzer.gin.studies.principle_runs.panel_members`): the rule set (the
+``draw-principles`` preset), the rule set without each principle, the naive draw (take
+the upcard only when it completes a meld: the ``meld`` draw, labelled ``meld``), the
+champion itself (its card-tracking draw) and MARJJ's draw.  The runs are
+:mod:`analyzer.gin.studies.principle_runs`'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ...core.progress import Progress
+from ..model.policies import PRESETS, Policy
+from ..model.rules import Rules
+from .principle_runs import INTERACTIONS, PANEL, Principle, PrinciplesRun, Roles, measure_arms
+
+#: The preset of the player's rule set.
+RULE_SET = "draw-principles"
+#: The naive draw's arm.
+NAIVE = "meld"
+#: The naive draw a player already follows, in words.
+NAIVE_RULE = "take the upcard only when it completes a meld"
+#: The arms with a role: the rule set, the naive draw and the champion.
+ROLES = Roles(RULE_SET, NAIVE, "champion")
+
+PRINCIPLES: tuple[Principle, ...] = (
+    Principle(
+        "melds",
+        {"take_melds": False},
+        "Take the upcard when it makes a meld with cards you hold (in your best arrangement).",
+        "the champion's first clause: it takes every card a best arrangement melds",
+    ),
+    Principle(
+        "lower",
+        {"take_points": 0},
+        "Otherwise take it when, after your best throw, it takes {take_points} or more "
+        "points off your deadwood.",
+        "the champion's second clause: it takes a card that improves its hand value by "
+        "more than `take_margin`",
+    ),
+    Principle(
+        "outs",
+        {"take_out_points": 0},
+        "Count {take_out_points} points more for each unseen card that would make a meld "
+        "with the upcard and another card you hold, and as much less for each such card of "
+        "the card you throw.",
+        "the live outs in the champion's hand value (`outs`, weighed by the share of the "
+        "stock still to come)",
+    ),
+)
+
+
+def rule_set() -> Policy:
+    """The player's rule set as a policy (the ``draw-principles`` preset)."""
+    return PRESETS[RULE_SET]
+
+
+def principle_words(principle: Principle) -> str:
+    """The principle's sentence with the rule set's numbers in it."""
+    draw = rule_set().draw
+    return principle.words.format(
+        take_points=draw.take_points,
+        take_out_points=draw.take_out_points,
+        take_late_stock=draw.take_late_stock,
+    )
+
+
+def arms() -> dict[str, Policy]:
+    """The draw arms by label, the rule set first (the reference of every difference)."""
+    base = rule_set()
+    chosen: dict[str, Policy] = {RULE_SET: base}
+    for principle in PRINCIPLES:
+        chosen[f"without {principle.key}"] = base.changed(**principle.without)
+    # the rule without its points takes only the cards a best arrangement melds: the meld
+    # draw exactly, and the same policy as "without lower", so it is played once
+    chosen[NAIVE] = base.changed(take_points=0)
+    chosen["champion"] = PRESETS["expert"]
+    chosen["marjj draw"] = base.changed(draw="marjj")
+    return chosen
+
+
+def measure_draw_principles(
+    rules: Rules,
+    deals: int,
+    seed: int,
+    opponents: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+    chosen: Mapping[str, Policy] | None = None,
+) -> PrinciplesRun:
+    """Every arm (``chosen``, default :func:`arms`; more arms for a fit of the rule's
+    points, ``scripts/fit_draw_principles.py``) against each of ``opponents`` (default:
+    every member of the panel) on ``deals`` common deals from ``seed``, seats swapped."""
+    return measure_arms(rules, deals, seed, chosen or arms(), ROLES, opponents, progress, scheduler)
+
+
+__all__ = [
+    "INTERACTIONS",
+    "NAIVE",
+    "NAIVE_RULE",
+    "PANEL",
+    "PRINCIPLES",
+    "ROLES",
+    "RULE_SET",
+    "arms",
+    "measure_draw_principles",
+    "principle_words",
+    "rule_set",
+]
