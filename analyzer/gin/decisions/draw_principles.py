@@ -57,7 +57,8 @@ def _outs_points(
         policy[PolicyField.TAKE_LIVE_ONLY],
         policy[PolicyField.TAKE_LATE_STOCK],
     )
-    return points * popcount(counted & ~thrown)
+    counted_points: np.int64 = points * popcount(counted & ~thrown)
+    return counted_points
 
 
 @njit(cache=True)
@@ -106,7 +107,7 @@ def principles_wants_upcard(
     if policy[PolicyField.TAKE_POINTS] == 0:
         return False
     gain, _ = take_gain(hand, top, unseen_cards(state, player), stock_left(state), policy, scratch)
-    return gain >= policy[PolicyField.TAKE_POINTS]
+    return bool(gain >= policy[PolicyField.TAKE_POINTS])
 
 
 __all__ = ["principles_wants_upcard", "take_gain"]

@@ -117,10 +117,11 @@ class Draw(Spec):
             )
             if self.take_out_points:
                 unseen = "unseen " if self.take_live_only else ""
+                throws = "you throw" if you else "it throws"
                 term += (
-                    f", counting {self.take_out_points} points for each {unseen}card that "
-                    f"would make a meld with it and another card {held}, less as much for "
-                    "each of the card thrown's"
+                    f", counting {self.take_out_points} points more for each {unseen}card "
+                    f"that would make a meld with it and another card {held}, and as many "
+                    f"less for each that would with the card {throws}"
                 )
                 if self.take_late_stock:
                     term += f" (until {self.take_late_stock} or fewer cards are left in the stock)"

@@ -20,7 +20,6 @@ from ...core.progress import Progress
 from ..model.policies import PRESETS, Policy
 from ..model.rules import Rules
 from .principle_runs import (
-    INTERACTIONS,
     PANEL,
     Principle,
     PrinciplesRun,
@@ -99,11 +98,19 @@ def arms() -> dict[str, Policy]:
     return chosen
 
 
-#: The arms with a role: the rule set, the naive rule (always the highest unmatched card)
-#: and the champion.
-ROLES = Roles(RULE_SET, "high", "champion")
 #: The naive discard a player already follows, in words.
 NAIVE_RULE = "throw your highest unmatched card"
+#: The arms with a role: the rule set, the naive rule (always the highest unmatched card)
+#: and the champion.
+ROLES = Roles(
+    RULE_SET,
+    "high",
+    "champion",
+    NAIVE_RULE,
+    "the principles work through each other: counting only the cards that can still come "
+    "and stopping late change only how melds to come are counted, so leaving out "
+    "keep-melds takes theirs away too and that part is counted in more than one worth",
+)
 
 
 def measure_principles(
@@ -123,7 +130,6 @@ def measure_principles(
 
 
 __all__ = [
-    "INTERACTIONS",
     "NAIVE_RULE",
     "PANEL",
     "PRINCIPLES",

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from ...core.progress import Progress
 from ..model.policies import PRESETS, Policy
 from ..model.rules import Rules
-from .principle_runs import INTERACTIONS, PANEL, Principle, PrinciplesRun, Roles, measure_arms
+from .principle_runs import PANEL, Principle, PrinciplesRun, Roles, measure_arms
 
 #: The preset of the player's rule set.
 RULE_SET = "draw-principles"
@@ -27,7 +27,15 @@ NAIVE = "meld"
 #: The naive draw a player already follows, in words.
 NAIVE_RULE = "take the upcard only when it completes a meld"
 #: The arms with a role: the rule set, the naive draw and the champion.
-ROLES = Roles(RULE_SET, NAIVE, "champion")
+ROLES = Roles(
+    RULE_SET,
+    NAIVE,
+    "champion",
+    NAIVE_RULE,
+    "the naive rule already takes the cards that meld, so the melds principle's worth is "
+    "no part of the gain; without lower the rule is the naive rule itself, so lower's worth "
+    "is the whole gain; and outs counts only inside lower, so its worth is part of lower's",
+)
 
 PRINCIPLES: tuple[Principle, ...] = (
     Principle(
@@ -48,8 +56,8 @@ PRINCIPLES: tuple[Principle, ...] = (
         "outs",
         {"take_out_points": 0},
         "Count {take_out_points} points more for each unseen card that would make a meld "
-        "with the upcard and another card you hold, and as much less for each such card of "
-        "the card you throw.",
+        "with the upcard and another card you hold, and as many less for each that would "
+        "with the card you throw.",
         "the live outs in the champion's hand value (`outs`, weighed by the share of the "
         "stock still to come)",
     ),
@@ -101,7 +109,6 @@ def measure_draw_principles(
 
 
 __all__ = [
-    "INTERACTIONS",
     "NAIVE",
     "NAIVE_RULE",
     "PANEL",

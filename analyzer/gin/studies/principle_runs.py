@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -28,21 +29,13 @@ from ..play.game_kernels import HandColumn
 from ..play.players import Player
 from ..play.results import merge_sums
 from ..play.simulate import hand_rows
+from .choices import NaiveGain
 from .compare import add_values, estimate_of
 from .exploit import panel
 from .registry import classify
 
 #: The panel's line, the mean over its members.
 PANEL = "panel"
-
-#: Why leave-one-out worths do not add up to the whole rule's gain, in a sentence an
-#: answer prints beside them.
-INTERACTIONS = (
-    "Each worth is what leaving that one principle out costs, the others kept; the "
-    "principles overlap (two of them often point to the same card), so a card one of them "
-    "would lose is often saved by another, and the worths need not add up to the rule's "
-    "whole gain over the naive rule."
-)
 
 
 @dataclass(frozen=True)
@@ -68,6 +61,32 @@ class Roles:
     naive: str
     """The rule a player already follows (the baseline of the gain and the edge)."""
     champion: str
+    naive_words: str
+    """The naive rule in a player's words (``throw your highest unmatched card``)."""
+    why_not_additive: str
+    """Why the principles' worths do not add up to the rule's gain over the naive rule:
+    how this rule's principles work through each other (a clause of
+    :func:`worths_text`)."""
+
+
+def naive_gain(run: RunEstimates, opponent: str, roles: Roles) -> NaiveGain:
+    """The rule set's gain over the naive rule against ``opponent`` (or :data:`PANEL`),
+    paired on the run's deals, for an answer's JSON."""
+    return NaiveGain(roles.naive_words, run.gain(opponent))
+
+
+def worths_text(worths: Sequence[float], gain: float, roles: Roles) -> str:
+    """Why the principles' leave-one-out ``worths`` (points per hand) add up to more (or
+    less) than the rule's whole ``gain`` over the naive rule, in a sentence with both
+    numbers."""
+    total = sum(worths)
+    relation = "more" if total > gain else "less"
+    return (
+        f"The worths add up to {total:+.2f} points per hand, {relation} than the rule's whole "
+        f"gain over the naive rule ({gain:+.2f}): each is what leaving that one principle "
+        f"out costs with the others kept, not a share of the whole, and "
+        f"{roles.why_not_additive}."
+    )
 
 
 def panel_members() -> dict[str, Player]:
@@ -124,6 +143,13 @@ def principles_chunk(
     if len(opponents) > 1:
         _add(sums, PANEL, panel_points, roles)
     return sums
+
+
+class RunEstimates(Protocol):
+    """What an answer reads of a run: a :class:`PrinciplesRun`, or one read back from its
+    saved tables."""
+
+    def gain(self, opponent: str) -> Estimate: ...
 
 
 @dataclass(frozen=True)
@@ -208,12 +234,14 @@ def measure_arms(
 
 
 __all__ = [
-    "INTERACTIONS",
     "PANEL",
     "Principle",
     "PrinciplesRun",
     "Roles",
+    "RunEstimates",
     "measure_arms",
+    "naive_gain",
     "panel_members",
     "principles_chunk",
+    "worths_text",
 ]

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from analyzer.core.cards import format_card
+from analyzer.core.cards import parse_card as parse
 from analyzer.gin.decisions.choose import wants_upcard
 from analyzer.gin.decisions.draw_principles import take_gain
 from analyzer.gin.engine.transitions import Slot, deck_order, new_hand, new_scratch, new_state
@@ -234,3 +235,41 @@ def test_the_preset_is_the_champion_but_for_its_draw_and_reads_as_a_checklist():
         "Never takes the face-up card"
     )
 
+
+def test_the_note_names_the_draw_principle_a_draw_follows_or_breaks():
+    from analyzer.gin.play.advisor import Position
+    from analyzer.gin.play.advisor.draw_principles import draw_note, draw_reading
+
+    hand = "Kd Qc 9h 5s 8h Jc 4h 7d Ts 3d"  # no meld, 76 points of deadwood
+
+    def position(drawn, from_pile, pile):
+        return Position.from_options(hand, pile=pile, drawn=drawn, from_pile=from_pile, stock=25)
+
+    took_ace = position("Ac", True, "2h 6c")
+    reading = draw_reading(took_ace)
+    assert (reading.gain, reading.deadwood_off, reading.takes) == (9, 9, True)
+    assert draw_note(took_ace) == (
+        "Follows the draw principles: you took Ac; Ac makes no meld; taking it and "
+        "throwing Kd takes 9 points off your deadwood: 9 points, at least the 6 the rule asks."
+    )
+    # the ace left on the pile, the 2 of spades drawn from the stock: the rule takes it
+    left_ace = position("2s", False, "2h Ac")
+    assert (draw_reading(left_ace).upcard, draw_reading(left_ace).took) == (parse("Ac"), False)
+    assert draw_note(left_ace).startswith(
+        "Breaks the draw principles: you left Ac and drew from the stock; they take Ac: "
+    )
+    # the queen of hearts takes nothing off (throwing the king of diamonds) but would make
+    # a set with the queen of clubs held and the queen of diamonds or spades: 2 x 2
+    # points, less than 6
+    took_queen = position("Qh", True, "2h")
+    assert draw_note(took_queen) == (
+        "Breaks the draw principles: you took Qh; they draw from the stock: Qh makes no "
+        "meld; taking it and throwing Kd takes 0 points off your deadwood, +4 for the "
+        "cards that would make a meld with it: 4 points, less than the 6 the rule asks."
+    )
+    took_seven = position("7h", True, "2h")  # 7h 8h 9h
+    assert draw_note(took_seven) == (
+        "Follows the draw principles: you took 7h; 7h makes a meld with cards you hold."
+    )
+    # a stock draw whose card is not named does not tell the draw
+    assert draw_reading(Position.from_options(hand + " 2s", pile="2h", stock=25)) is None

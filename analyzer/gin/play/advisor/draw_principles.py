@@ -105,7 +105,7 @@ def draw_reading(position: Position, policy: Policy | None = None) -> DrawReadin
         outs=_cards(counted(upcard64, kept) & ~(np.int64(1) << throw)),
         throw_outs=_cards(counted(np.int64(throw), hand64)),
         take_points=draw.take_points,
-        takes=(draw.take_melds and melds) or (draw.take_points > 0 and gain >= draw.take_points),
+        takes=(draw.take_melds and melds) or bool(0 < draw.take_points <= gain),
     )
 
 
@@ -113,18 +113,18 @@ def _reason(reading: DrawReading, symbols: bool) -> str:
     """Why the rule takes the upcard, or why it does not."""
     card = format_card(reading.upcard, symbols)
     if reading.melds:
-        return f"{card} makes a meld with cards held"
-    thrown = format_card(reading.throw, symbols)
-    counted = reading.gain - reading.deadwood_off
-    outs = f" and {counted:+d} for the cards that would make a meld with it" if counted else ""
-    gain = (
-        f"taking {card} and throwing {thrown} takes {reading.deadwood_off} points off the "
-        f"deadwood{outs}: {reading.gain} in all"
-    )
+        return f"{card} makes a meld with cards you hold"
     if not reading.take_points:
         return f"{card} makes no meld, and the rule takes only cards that do"
+    thrown = format_card(reading.throw, symbols)
+    counted = reading.gain - reading.deadwood_off
+    outs = f", {counted:+d} for the cards that would make a meld with it" if counted else ""
     verdict = "at least" if reading.takes else "less than"
-    return f"{gain}, {verdict} the {reading.take_points} the rule asks"
+    return (
+        f"{card} makes no meld; taking it and throwing {thrown} takes "
+        f"{reading.deadwood_off} points off your deadwood{outs}: {reading.gain} points, "
+        f"{verdict} the {reading.take_points} the rule asks"
+    )
 
 
 def draw_note(position: Position, symbols: bool = False) -> str | None:
