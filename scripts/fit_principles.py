@@ -21,8 +21,9 @@ from collections.abc import Callable
 
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import resolve_rules
-from analyzer.gin.studies import discard_principles, draw_principles
-from analyzer.gin.studies.principle_runs import PANEL
+from analyzer.gin.studies.discard_principles import DISCARD
+from analyzer.gin.studies.draw_principles import DRAW
+from analyzer.gin.studies.principle_runs import PANEL, RuleSet
 
 
 def discard_grid(base: Policy) -> dict[str, Policy]:
@@ -50,20 +51,10 @@ def draw_grid(base: Policy) -> dict[str, Policy]:
     return chosen
 
 
-#: Per answer: its module (``arms``, ``RULE_SET`` and the measure) and its grid.
-ANSWERS: dict[str, tuple[Callable[..., object], Callable[[], dict[str, Policy]], str, Callable]] = {
-    "discard": (
-        discard_principles.measure_principles,
-        discard_principles.arms,
-        discard_principles.RULE_SET,
-        discard_grid,
-    ),
-    "draw": (
-        draw_principles.measure_draw_principles,
-        draw_principles.arms,
-        draw_principles.RULE_SET,
-        draw_grid,
-    ),
+#: Per answer: its rule set and the variants of its points.
+ANSWERS: dict[str, tuple[RuleSet, Callable[[Policy], dict[str, Policy]]]] = {
+    "discard": (DISCARD, discard_grid),
+    "draw": (DRAW, draw_grid),
 }
 
 
@@ -74,11 +65,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
-    measure, arms, rule_set, grid = ANSWERS[args.answer]
-    chosen = arms()
-    chosen |= {label: policy for label, policy in grid(chosen[rule_set]).items()}
+    rule_set, grid = ANSWERS[args.answer]
+    chosen = rule_set.arms() | grid(rule_set.policy())
     started = time.perf_counter()
-    run = measure(resolve_rules(args.rules), args.deals, args.seed, chosen=chosen)
+    run = rule_set.measure(resolve_rules(args.rules), args.deals, args.seed, chosen=chosen)
     seconds = time.perf_counter() - started
     print(
         f"{args.answer}: {args.rules} rules, {args.deals:,} deals per arm and opponent, seed "

@@ -14,19 +14,7 @@ expert's valuation of each knock).  The runs are
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from ...core.progress import Progress
-from ..model.policies import PRESETS, Policy
-from ..model.rules import Rules
-from .principle_runs import (
-    PANEL,
-    Principle,
-    PrinciplesRun,
-    Roles,
-    measure_arms,
-    panel_members,
-)
+from .principle_runs import PANEL, Principle, PrinciplesRun, Roles, RuleSet, panel_members
 
 #: The preset of the player's rule set.
 RULE_SET = "principles"
@@ -68,68 +56,36 @@ PRINCIPLES: tuple[Principle, ...] = (
 )
 
 
-def rule_set() -> Policy:
-    """The player's rule set as a policy (the ``principles`` preset)."""
-    return PRESETS[RULE_SET]
-
-
-def principle_words(principle: Principle) -> str:
-    """The principle's sentence with the rule set's numbers in it."""
-    policy = rule_set()
-    discard = policy.discard
-    return principle.words.format(
-        out_points=discard.out_points,
-        feed_points=discard.feed_points,
-        late_stock=discard.late_stock,
-    )
-
-
-def arms() -> dict[str, Policy]:
-    """The discard arms by label, the rule set first (the reference of every difference)."""
-    base = rule_set()
-    chosen: dict[str, Policy] = {RULE_SET: base}
-    for principle in PRINCIPLES:
-        chosen[f"without {principle.key}"] = base.changed(**principle.without)
-    # the highest unmatched card with the same knock (discard=high would knock by the
-    # schedule alone, without the expert's valuation of each knock)
-    chosen["high"] = base.changed(out_points=0, feed_points=0)
-    chosen["champion"] = PRESETS["expert"]
-    chosen["marjj discard"] = base.changed(discard="marjj")
-    return chosen
-
-
 #: The naive discard a player already follows, in words.
 NAIVE_RULE = "throw your highest unmatched card"
-#: The arms with a role: the rule set, the naive rule (always the highest unmatched card)
-#: and the champion.
-ROLES = Roles(
+#: The discard rule set: its arms with a role are the rule set, the naive rule (always the
+#: highest unmatched card, labelled ``high``, with the same knock: ``discard=high`` would
+#: knock by the schedule alone, without the expert's valuation of each knock) and the
+#: champion; MARJJ's discard is one more arm.
+DISCARD = RuleSet(
     RULE_SET,
-    "high",
-    "champion",
-    NAIVE_RULE,
-    "the principles work through each other: counting only the cards that can still come "
-    "and stopping late change only how melds to come are counted, so leaving out "
-    "keep-melds takes theirs away too and that part is counted in more than one worth",
+    "discard",
+    PRINCIPLES,
+    Roles(
+        RULE_SET,
+        "high",
+        "champion",
+        NAIVE_RULE,
+        "the principles work through each other: counting only the cards that can still "
+        "come and stopping late change only how melds to come are counted, so leaving out "
+        "keep-melds takes theirs away too and that part is counted in more than one worth",
+    ),
+    {"out_points": 0, "feed_points": 0},
+    ("marjj discard", {"discard": "marjj"}),
 )
-
-
-def measure_principles(
-    rules: Rules,
-    deals: int,
-    seed: int,
-    opponents: Sequence[str] | None = None,
-    progress: Progress | None = None,
-    scheduler: str | None = None,
-    chosen: Mapping[str, Policy] | None = None,
-) -> PrinciplesRun:
-    """Every arm (``chosen``, default :func:`arms`; more arms for a fit of the rule's
-    points, ``scripts/fit_principles.py``) against each of ``opponents`` (default: every
-    member of :func:`panel_members`) on ``deals`` common deals from ``seed``, seats
-    swapped (:func:`~analyzer.gin.studies.principle_runs.measure_arms`)."""
-    return measure_arms(rules, deals, seed, chosen or arms(), ROLES, opponents, progress, scheduler)
-
+ROLES = DISCARD.roles
+rule_set = DISCARD.policy
+principle_words = DISCARD.words
+arms = DISCARD.arms
+measure_principles = DISCARD.measure
 
 __all__ = [
+    "DISCARD",
     "NAIVE_RULE",
     "PANEL",
     "PRINCIPLES",

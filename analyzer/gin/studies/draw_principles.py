@@ -13,12 +13,7 @@ champion itself (its card-tracking draw) and MARJJ's draw.  The runs are
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from ...core.progress import Progress
-from ..model.policies import PRESETS, Policy
-from ..model.rules import Rules
-from .principle_runs import PANEL, Principle, PrinciplesRun, Roles, measure_arms
+from .principle_runs import PANEL, Principle, Roles, RuleSet
 
 #: The preset of the player's rule set.
 RULE_SET = "draw-principles"
@@ -26,16 +21,6 @@ RULE_SET = "draw-principles"
 NAIVE = "meld"
 #: The naive draw a player already follows, in words.
 NAIVE_RULE = "take the upcard only when it completes a meld"
-#: The arms with a role: the rule set, the naive draw and the champion.
-ROLES = Roles(
-    RULE_SET,
-    NAIVE,
-    "champion",
-    NAIVE_RULE,
-    "the naive rule already takes the cards that meld, so the melds principle's worth is "
-    "no part of the gain; without lower the rule is the naive rule itself, so lower's worth "
-    "is the whole gain; and outs counts only inside lower, so its worth is part of lower's",
-)
 
 PRINCIPLES: tuple[Principle, ...] = (
     Principle(
@@ -64,51 +49,35 @@ PRINCIPLES: tuple[Principle, ...] = (
 )
 
 
-def rule_set() -> Policy:
-    """The player's rule set as a policy (the ``draw-principles`` preset)."""
-    return PRESETS[RULE_SET]
-
-
-def principle_words(principle: Principle) -> str:
-    """The principle's sentence with the rule set's numbers in it."""
-    draw = rule_set().draw
-    return principle.words.format(
-        take_points=draw.take_points,
-        take_out_points=draw.take_out_points,
-        take_late_stock=draw.take_late_stock,
-    )
-
-
-def arms() -> dict[str, Policy]:
-    """The draw arms by label, the rule set first (the reference of every difference)."""
-    base = rule_set()
-    chosen: dict[str, Policy] = {RULE_SET: base}
-    for principle in PRINCIPLES:
-        chosen[f"without {principle.key}"] = base.changed(**principle.without)
-    # the rule without its points takes only the cards a best arrangement melds: the meld
-    # draw exactly, and the same policy as "without lower", so it is played once
-    chosen[NAIVE] = base.changed(take_points=0)
-    chosen["champion"] = PRESETS["expert"]
-    chosen["marjj draw"] = base.changed(draw="marjj")
-    return chosen
-
-
-def measure_draw_principles(
-    rules: Rules,
-    deals: int,
-    seed: int,
-    opponents: Sequence[str] | None = None,
-    progress: Progress | None = None,
-    scheduler: str | None = None,
-    chosen: Mapping[str, Policy] | None = None,
-) -> PrinciplesRun:
-    """Every arm (``chosen``, default :func:`arms`; more arms for a fit of the rule's
-    points, ``scripts/fit_draw_principles.py``) against each of ``opponents`` (default:
-    every member of the panel) on ``deals`` common deals from ``seed``, seats swapped."""
-    return measure_arms(rules, deals, seed, chosen or arms(), ROLES, opponents, progress, scheduler)
-
+#: The draw rule set: its arms with a role are the rule set, the naive draw and the
+#: champion; MARJJ's draw is one more arm.  The rule without its points takes only the
+#: cards a best arrangement melds: the meld draw exactly, and the same policy as "without
+#: lower", so the two are played once.
+DRAW = RuleSet(
+    RULE_SET,
+    "draw",
+    PRINCIPLES,
+    Roles(
+        RULE_SET,
+        NAIVE,
+        "champion",
+        NAIVE_RULE,
+        "the naive rule already takes the cards that meld, so the melds principle's worth "
+        "is no part of the gain; without lower the rule is the naive rule itself, so "
+        "lower's worth is the whole gain; and outs counts only inside lower, so its worth "
+        "is part of lower's",
+    ),
+    {"take_points": 0},
+    ("marjj draw", {"draw": "marjj"}),
+)
+ROLES = DRAW.roles
+rule_set = DRAW.policy
+principle_words = DRAW.words
+arms = DRAW.arms
+measure_draw_principles = DRAW.measure
 
 __all__ = [
+    "DRAW",
     "NAIVE",
     "NAIVE_RULE",
     "PANEL",

@@ -14,7 +14,7 @@ Chunks are reduced to sums, so memory stays flat in the number of deals.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Protocol
 
 import numpy as np
@@ -23,7 +23,7 @@ from ...core.arrays import Float64s
 from ...core.chunks import ChunkPlan, fold_to_end
 from ...core.progress import Progress
 from ...core.stats import Estimate, ratio_estimate
-from ..model.policies import Policy
+from ..model.policies import PRESETS, Policy
 from ..model.rules import Rules
 from ..play.game_kernels import HandColumn
 from ..play.players import Player
@@ -87,6 +87,63 @@ def worths_text(worths: Sequence[float], gain: float, roles: Roles) -> str:
         f"out costs with the others kept, not a share of the whole, and "
         f"{roles.why_not_additive}."
     )
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A player's rule set for one decision and how an answer measures it: the preset that
+    plays it (the champion's play elsewhere), its principles, the roles of the arms, the
+    fields that turn it into the naive rule, and the published agent's rule for that
+    decision (MARJJ's) as one more arm."""
+
+    preset: str
+    decision: str
+    """The :class:`~analyzer.gin.model.policies.Policy` spec the rule is (``discard``,
+    ``draw``): its fields fill the principles' words."""
+    principles: tuple[Principle, ...]
+    roles: Roles
+    naive: dict[str, object]
+    """The rule set's fields that make the naive rule (the arm ``roles.naive``)."""
+    published: tuple[str, dict[str, object]]
+    """(label, the rule set's fields that make it) of the published agent's rule."""
+
+    def policy(self) -> Policy:
+        """The player's rule set as a policy (its preset)."""
+        return PRESETS[self.preset]
+
+    def words(self, principle: Principle) -> str:
+        """The principle's sentence with the rule set's numbers in it."""
+        return principle.words.format(**asdict(getattr(self.policy(), self.decision)))
+
+    def arms(self) -> dict[str, Policy]:
+        """The arms by label, the rule set first (the reference of every difference)."""
+        base = self.policy()
+        chosen: dict[str, Policy] = {self.preset: base}
+        for principle in self.principles:
+            chosen[f"without {principle.key}"] = base.changed(**principle.without)
+        chosen[self.roles.naive] = base.changed(**self.naive)
+        chosen[self.roles.champion] = PRESETS["expert"]
+        label, changes = self.published
+        chosen[label] = base.changed(**changes)
+        return chosen
+
+    def measure(
+        self,
+        rules: Rules,
+        deals: int,
+        seed: int,
+        opponents: Sequence[str] | None = None,
+        progress: Progress | None = None,
+        scheduler: str | None = None,
+        chosen: Mapping[str, Policy] | None = None,
+    ) -> PrinciplesRun:
+        """Every arm (``chosen``, default :meth:`arms`; more arms for a fit of the rule's
+        points, ``scripts/fit_principles.py``) against each of ``opponents`` (default:
+        every member of :func:`panel_members`) on ``deals`` common deals from ``seed``,
+        seats swapped (:func:`measure_arms`)."""
+        return measure_arms(
+            rules, deals, seed, chosen or self.arms(), self.roles, opponents, progress, scheduler
+        )
 
 
 def panel_members() -> dict[str, Player]:
@@ -238,6 +295,7 @@ __all__ = [
     "Principle",
     "PrinciplesRun",
     "Roles",
+    "RuleSet",
     "RunEstimates",
     "measure_arms",
     "naive_gain",

@@ -10,12 +10,11 @@ from analyzer.core.cards import format_card
 from analyzer.core.cards import parse_card as parse
 from analyzer.gin.decisions.choose import wants_upcard
 from analyzer.gin.decisions.draw_principles import take_gain
-from analyzer.gin.engine.transitions import Slot, deck_order, new_hand, new_scratch, new_state
+from analyzer.gin.engine.transitions import Slot, new_scratch
 from analyzer.gin.model.describe import explain_policy
 from analyzer.gin.model.knowledge import pile_top, unseen_cards
 from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
 from analyzer.gin.model.policy_fields import DRAW_RULES
-from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.model.state import stock_left
 
 from .. import reference, scripted
@@ -86,14 +85,7 @@ def _offer(policy, state):
 def _random_position(generator):
     """Seat 0 offered the pile's top, with some of the stock drawn, some cards buried in
     the pile and up to two cards the opponent took and holds."""
-    deck = generator.permutation(52)
-    state = new_state()
-    new_hand(
-        state,
-        deck_order(deck[:10], deck[10:20], deck[20], deck[21:]),
-        np.int64(1),
-        RULE_PRESETS["standard"].to_array(),
-    )
+    state, deck = scripted.shuffled(generator)
     state[Slot.STOCK_POS] += int(generator.integers(0, 22))
     state[Slot.HELD + 1] = sum(np.int64(1) << c for c in deck[10 : 10 + generator.integers(0, 3)])
     state[Slot.PILE_MASK] |= sum(np.int64(1) << c for c in deck[40:44])
