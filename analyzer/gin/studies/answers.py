@@ -192,6 +192,41 @@ class KnockAnswers:
             ]
         )
 
+    def choices_frame(self) -> pd.DataFrame:
+        """One row per choice of :attr:`choices`: the two rules, the criterion, their paired
+        difference (first minus second, points per hand, 95% CI), whether it is decided and
+        the rule kept (the simpler one when it is not), and the sentence."""
+        return pd.DataFrame(
+            [
+                {
+                    "first": choice.first,
+                    "second": choice.second,
+                    "by": choice.by,
+                    "difference": choice.difference.mean,
+                    "difference_low": choice.difference.low,
+                    "difference_high": choice.difference.high,
+                    "deals": choice.difference.n,
+                    "decided": choice.decided,
+                    "kept": choice.kept,
+                    "text": choice.text(),
+                }
+                for pair in self.choices
+                for choice in pair
+            ],
+            columns=[
+                "first",
+                "second",
+                "by",
+                "difference",
+                "difference_low",
+                "difference_high",
+                "deals",
+                "decided",
+                "kept",
+                "text",
+            ],
+        )
+
 
 def _naive_columns(line: AnswerLine) -> dict[str, float]:
     """The naive-gain columns of a line's row (none when it was not measured)."""

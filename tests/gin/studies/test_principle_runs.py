@@ -99,3 +99,21 @@ def test_the_late_discard_principle_says_the_feeding_count_still_applies():
     assert "highest unmatched card" not in words
     feed = discard_principles.rule_set().discard.feed_points
     assert f"still {feed} less when your opponent could use it" in words
+
+
+def test_a_choice_is_made_only_outside_the_noise_and_else_keeps_the_simpler_rule():
+    from analyzer.gin.studies.choices import TOO_CLOSE, RuleChoice
+
+    def choice(low, high, first_size=4, second_size=2):
+        difference = Estimate((low + high) / 2, low, high, 1000)
+        return RuleChoice(
+            "robust", "early", "in its worst case", difference, first_size, second_size
+        )
+
+    assert choice(0.1, 0.5).decided and choice(0.1, 0.5).kept == "robust"
+    assert choice(-0.5, -0.1).kept == "early"
+    close = choice(-0.2, 0.6)
+    assert not close.decided and close.kept == "early" == close.simpler
+    assert TOO_CLOSE in close.text() and 'so the simpler one is kept: "early"' in close.text()
+    assert choice(-0.2, 0.6, 2, 2).kept == "robust"  # a tie in size keeps the first
+    assert close.as_dict()["difference"] == {"mean": pytest.approx(0.2), "ci95": [-0.2, 0.6]}
