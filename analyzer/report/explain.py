@@ -48,9 +48,12 @@ def plain_text(meaning: str) -> str:
 def wrapped_commas(label: str, text: str, indent: int) -> list[str]:
     """``text`` (a policy string form) broken after commas to fit the terminal width."""
     lines, line = [], f"{label:<{indent}}"
-    for piece in text.split(","):
+    pieces = text.split(",")
+    for index, piece in enumerate(pieces):
         candidate = line + piece if line.endswith((" ", ",")) else f"{line},{piece}"
-        if len(candidate) > MAX_WIDTH and line.strip():
+        # a line broken after this piece ends in its comma, which must fit too
+        comma = int(index < len(pieces) - 1)
+        if len(candidate) + comma > MAX_WIDTH and line.strip():
             lines.append(line + ",")
             line = " " * indent + piece
         else:

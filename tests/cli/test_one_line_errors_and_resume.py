@@ -245,7 +245,7 @@ def test_ranges_are_in_help():
         "1<=x<=1000000000000",
         "target 1-500",
         "gin_bonus 0-1000",
-        "slack and learned_window 0-100",
+        "slack, learned_window and take_points 0-100",
     ):
         assert text in " ".join(simulate_help.split())
     assert "0 <= seed < 2**63" in " ".join(run("rummy", "simulate", "--help").stdout.split())

@@ -31,3 +31,13 @@ def dealt(first, second, upcard, stock):
     )
     new_hand(state, deck, np.int64(1), RULES)
     return state
+
+
+def shuffled(generator, rules=RULES):
+    """A fresh hand dealt from a random deck order (seat 1 dealing), and that order:
+    seat 0 holds ``deck[:10]``, seat 1 ``deck[10:20]``, the upcard is ``deck[20]`` and
+    the stock ``deck[21:]`` in draw order."""
+    deck = generator.permutation(52)
+    state = new_state()
+    new_hand(state, deck_order(deck[:10], deck[10:20], deck[20], deck[21:]), np.int64(1), rules)
+    return state, deck

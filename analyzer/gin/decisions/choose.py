@@ -23,7 +23,10 @@ Draw rules (whether to take the face-up card):
                containing the card among all melds of the 11 cards);
   ``marjj``    the EAAI-2021 agent MARJJ's rule: take it when it lowers the deadwood
                after the best discard and is melded in the meld set MARJJ would lay
-               down (:mod:`analyzer.gin.decisions.marjj`).
+               down (:mod:`analyzer.gin.decisions.marjj`);
+  ``principles`` a player's rule set: take it when it fits a meld, or when it takes
+               enough points off the deadwood, counting the melds it may make
+               (:mod:`analyzer.gin.decisions.draw_principles`).
 
 Discard rules (which card to throw when not knocking):
   ``high``      a discard leaving the least deadwood; ties to the highest card value,
@@ -74,6 +77,7 @@ from ..evaluator.partition import (
 from ..model.knowledge import pile_top
 from ..model.policy_fields import DiscardRule, DrawRule, PolicyField
 from ..model.state import FULL_DECK, MAX_PAIRS, Slot, knock_threshold, throwable
+from .draw_principles import principles_wants_upcard
 from .expert import expert_discard, expert_wants_upcard
 from .learned import learned_discard
 from .marjj import marjj_discard, marjj_wants_upcard
@@ -102,6 +106,8 @@ def wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64
         return forms_meld_kernel(hand, upcard)
     if rule == DrawRule.MARJJ:
         return marjj_wants_upcard(state, player, scratch)
+    if rule == DrawRule.PRINCIPLES:
+        return principles_wants_upcard(state, player, policy, scratch)
     after, _ = best_discard_kernel(hand | (np.int64(1) << upcard), hand, scratch)
     return after < min_deadwood_kernel(hand)
 

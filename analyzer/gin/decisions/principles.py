@@ -75,20 +75,43 @@ def outs_of(card: np.int64, hand: np.int64) -> np.int64:
 
 
 @njit(cache=True)
+def outs_counted(
+    card: np.int64,
+    hand: np.int64,
+    unseen: np.int64,
+    stock: np.int64,
+    out_points: np.int64,
+    live_only: np.int64,
+    late_stock: np.int64,
+) -> np.int64:
+    """The outs of ``card`` (:func:`outs_of`) a rule counts at ``out_points`` each with
+    ``stock`` cards left in the stock: none when ``out_points`` is 0 or the hand is late
+    (``late_stock`` or fewer cards left, ``late_stock`` > 0); with ``live_only`` (not 0)
+    only those of ``unseen``.  The discard and the draw principles both count them."""
+    if out_points == 0 or (late_stock > 0 and stock <= late_stock):
+        return np.int64(0)
+    outs = outs_of(card, hand)
+    if live_only != 0:
+        outs &= unseen
+    return outs
+
+
+@njit(cache=True)
 def counted_outs(
     card: np.int64, hand: np.int64, unseen: np.int64, stock: np.int64, policy: Int64s
 ) -> np.int64:
-    """The outs of ``card`` (:func:`outs_of`) the ``principles`` discard counts with
-    ``stock`` cards left in the stock: none when ``out_points`` is 0 or the hand is late
-    (``late_stock`` or fewer cards left, ``late_stock`` > 0); with ``live_only`` only those
-    of ``unseen``."""
-    late = policy[PolicyField.LATE_STOCK] > 0 and stock <= policy[PolicyField.LATE_STOCK]
-    if policy[PolicyField.OUT_POINTS] == 0 or late:
-        return np.int64(0)
-    outs = outs_of(card, hand)
-    if policy[PolicyField.LIVE_ONLY] != 0:
-        outs &= unseen
-    return outs
+    """The outs of ``card`` the ``principles`` discard counts with ``stock`` cards left in
+    the stock (:func:`outs_counted` with its ``out_points``, ``live_only`` and
+    ``late_stock``)."""
+    return outs_counted(
+        card,
+        hand,
+        unseen,
+        stock,
+        policy[PolicyField.OUT_POINTS],
+        policy[PolicyField.LIVE_ONLY],
+        policy[PolicyField.LATE_STOCK],
+    )
 
 
 @njit(cache=True)
@@ -138,6 +161,7 @@ def principles_discard(
 __all__ = [
     "counted_outs",
     "feeds",
+    "outs_counted",
     "outs_of",
     "principles_discard",
     "throw_value",

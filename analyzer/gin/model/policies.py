@@ -85,6 +85,11 @@ KEYS = (
     "knock_racer",
     "learned_racer_deadwood",
     "discard_racer",
+    "take_melds",
+    "take_points",
+    "take_out_points",
+    "take_live_only",
+    "take_late_stock",
 )
 
 
@@ -232,6 +237,12 @@ PRESETS: dict[str, Policy] = {
 #: read, and the ``principles`` discard (a checklist a person can follow).
 PRESETS["principles"] = PRESETS["expert"].changed(
     discard="principles", discard_racer="same", late_stock=8
+)
+#: The player's rule set of ``analyzer how-to-draw``: the champion's discard, knock and
+#: read, and the ``principles`` draw (a checklist a person can follow); its points are
+#: chosen by ``scripts/fit_draw_principles.py`` on other deals than the answer's.
+PRESETS["draw-principles"] = PRESETS["expert"].changed(
+    draw="principles", take_points=6, take_out_points=2, take_late_stock=0
 )
 """Named policies: ``basic`` (improve, high, knock at first chance); ``simple`` (the EAAI
 baseline player, except that it takes the upcard only when a best arrangement melds it);

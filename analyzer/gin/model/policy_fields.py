@@ -58,7 +58,12 @@ class PolicyField(IntEnum):
     FEED_POINTS = 27 + 3 * SCHEDULE_TURNS
     LIVE_ONLY = 28 + 3 * SCHEDULE_TURNS
     LATE_STOCK = 29 + 3 * SCHEDULE_TURNS
-    SIZE = 30 + 3 * SCHEDULE_TURNS
+    TAKE_MELDS = 30 + 3 * SCHEDULE_TURNS
+    TAKE_POINTS = 31 + 3 * SCHEDULE_TURNS
+    TAKE_OUT_POINTS = 32 + 3 * SCHEDULE_TURNS
+    TAKE_LIVE_ONLY = 33 + 3 * SCHEDULE_TURNS
+    TAKE_LATE_STOCK = 34 + 3 * SCHEDULE_TURNS
+    SIZE = 35 + 3 * SCHEDULE_TURNS
 
 
 class DrawRule(IntEnum):
@@ -70,6 +75,7 @@ class DrawRule(IntEnum):
     EXPERT = 3
     ANYMELD = 4
     MARJJ = 5
+    PRINCIPLES = 6
 
 
 class DiscardRule(IntEnum):
@@ -101,7 +107,7 @@ REPLICA_OF = {"marjj": "MARJJ (EAAI 2021)", "anymeld": "the EAAI SimpleGinRummyP
 #: The rules whose kernel branch reads what the player has seen (the pile's cards, the
 #: cards the opponent took and threw), by decision: a new rule that does goes here.
 TRACKING_RULES = {
-    "draw": ("expert", "marjj"),
+    "draw": ("expert", "marjj", "principles"),
     "discard": ("safe", "lookahead", "expert", "marjj", "learned", "principles"),
     "knock": ("expert",),
 }
@@ -110,10 +116,13 @@ TRACKING_RULES = {
 RANDOM_RULES = {"draw": (), "discard": ("random", "marjj"), "knock": ("expert",)}
 #: Rules also kept out of a best-response search: the learned discard, whose weights are
 #: fitted for the expert's draw and knock and whose evaluation costs 4.5 times the
-#: expert's (BENCHMARKS.md, "The champion in progress"), and the player's rule set written
-#: from it (``analyzer how-to-discard`` measures it; it is a checklist, not a contender).
+#: expert's (BENCHMARKS.md, "The champion in progress"), and the player's rule sets written
+#: from the champion's discard and draw (``analyzer how-to-discard`` and ``how-to-draw``
+#: measure them; they are checklists, not contenders).
 FITTED_RULES = ("learned", "principles")
-DRAW_RULES = tuple(r.name.lower() for r in DrawRule if r.name.lower() not in REPLICA_RULES)
+DRAW_RULES = tuple(
+    r.name.lower() for r in DrawRule if r.name.lower() not in (*REPLICA_RULES, *FITTED_RULES)
+)
 DISCARD_RULES = tuple(
     r.name.lower() for r in DiscardRule if r.name.lower() not in (*REPLICA_RULES, *FITTED_RULES)
 )

@@ -36,12 +36,56 @@ class Draw(Spec):
         DrawRule,
         "draw",
         "When to take the face-up card: never, improve (when it lowers the deadwood), meld "
-        "(when it fits a meld of a best arrangement), anymeld (any meld), expert or marjj.",
+        "(when it fits a meld of a best arrangement), anymeld (any meld), expert, marjj or "
+        "principles.",
         PolicyField.DRAW,
         always=True,
     )
     take_margin: int = integer(
         0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", EXPERT_WEIGHT_TEXT, PolicyField.TAKE_MARGIN
+    )
+    take_melds: bool = flag(
+        True,
+        "take_melds",
+        "draw=principles: take the face-up card when it fits a meld of a best arrangement.",
+        PolicyField.TAKE_MELDS,
+        "",
+    )
+    take_points: int = integer(
+        0,
+        0,
+        MAX_PENALTY,
+        "take_points",
+        "draw=principles: take the face-up card when, after the best throw, it takes at "
+        "least this many points off the deadwood, counting its outs (0: never for that).",
+        PolicyField.TAKE_POINTS,
+    )
+    take_out_points: int = integer(
+        0,
+        0,
+        10,
+        "take_out_points",
+        "draw=principles: points a take gains for each card that would make a meld with "
+        "the taken card and another card held, less as much for each of the thrown card's "
+        "(0: not counted).",
+        PolicyField.TAKE_OUT_POINTS,
+    )
+    take_live_only: bool = flag(
+        True,
+        "take_live_only",
+        "draw=principles: count only the cards completing a meld that are unseen (not in "
+        "the discard pile, not held by the opponent).",
+        PolicyField.TAKE_LIVE_ONLY,
+        "",
+    )
+    take_late_stock: int = integer(
+        0,
+        0,
+        31,
+        "take_late_stock",
+        "draw=principles: with at most this many cards left in the stock, the cards "
+        "completing a meld are not counted (0: always counted).",
+        PolicyField.TAKE_LATE_STOCK,
     )
 
     RULE_TEXT: ClassVar[dict[str, str]] = {
@@ -55,10 +99,42 @@ class Draw(Spec):
         "marjj": "Takes the face-up card, as the EAAI-2021 agent MARJJ does, when it lowers "
         "its deadwood and fits a meld of the arrangement it would lay down (of its "
         "least-deadwood arrangements, the one least exposed to layoffs)",
+        "principles": "Takes the face-up card when {terms}",
     }
+
+    def principle_terms(self, you: bool = False) -> list[str]:
+        """When the ``principles`` draw takes the face-up card, one phrase a clause, about
+        this player or (``you``) addressed to the person playing."""
+        terms = []
+        if self.take_melds:
+            terms.append("it fits a meld of a best arrangement")
+        if self.take_points:
+            your = "your" if you else "its"
+            held = "you hold" if you else "held"
+            term = (
+                f"it takes {self.take_points} or more points off {your} deadwood after "
+                f"{your} best throw"
+            )
+            if self.take_out_points:
+                unseen = "unseen " if self.take_live_only else ""
+                throws = "you throw" if you else "it throws"
+                term += (
+                    f", counting {self.take_out_points} points more for each {unseen}card "
+                    f"that would make a meld with it and another card {held}, and as many "
+                    f"less for each that would with the card {throws}"
+                )
+                if self.take_late_stock:
+                    term += f" (until {self.take_late_stock} or fewer cards are left in the stock)"
+            terms.append(term)
+        return terms
 
     def explain(self) -> str:
         """The draw rule in plain English."""
+        if self.rule == "principles":
+            terms = self.principle_terms()
+            if not terms:
+                return self.RULE_TEXT["never"]
+            return self.RULE_TEXT["principles"].format(terms=", or when ".join(terms))
         return self.RULE_TEXT[self.rule].format(take_margin_points=self.take_margin / 100)
 
 

@@ -28,9 +28,16 @@ from ...core.stats import Estimate
 from ..model.policies import Policy, policy_name
 from ..model.rules import Rules
 from ..play.players import Player
+from .choices import NaiveGain, RuleChoice
+from .compare import Arm, compare_hands
 from .equilibrium import knock_coordinates, table_policy
 from .exploit import MixturePayoffs, best_response, mixture_payoffs, table_of, table_text
 from .schedule import SCHEDULE_BINS
+
+#: The naive knock a player already follows, as a knock table (10 or less, the most the
+#: standard rules allow, on every turn; the rules' own limit caps it) and in words.
+NAIVE_TABLE = (10,) * (2 * len(SCHEDULE_BINS))
+NAIVE_RULE = "knock as soon as you can"
 
 
 def rule_text(table: tuple[int, ...]) -> str:
@@ -46,13 +53,29 @@ def rule_text(table: tuple[int, ...]) -> str:
     return text
 
 
-def _schedule_text(table: tuple[int, ...]) -> str:
+def rule_size(table: tuple[int, ...]) -> int:
+    """How many parts the words of a knock table have (:func:`rule_text`: one per span of
+    turns with one threshold, and the alert half's when it differs): fewer is simpler."""
+    bins = len(SCHEDULE_BINS)
+    size = len(_spans(table[:bins]))
+    if len(table) > bins and tuple(table[bins:]) != tuple(table[:bins]):
+        size += len(_spans(table[bins:]))
+    return size
+
+
+def _spans(table: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """(first turn, last turn, threshold) of each run of bins with one threshold."""
     spans: list[tuple[int, int, int]] = []
     for (first, last), threshold in zip(SCHEDULE_BINS, table, strict=True):
         if spans and spans[-1][2] == threshold:
             spans[-1] = (spans[-1][0], last, threshold)
         else:
             spans.append((first, last, threshold))
+    return spans
+
+
+def _schedule_text(table: tuple[int, ...]) -> str:
+    spans = _spans(table)
     parts = []
     for index, (first, last, threshold) in enumerate(spans):
         what = "only with gin" if threshold == 0 else f"with {threshold} or less"
@@ -99,10 +122,19 @@ class AnswerLine:
     ones, and the lowest of those is the worst case (the least of several noisy results
     is biased low)."""
     worst_member: str
+    naive: Estimate | None = None
+    """Points per hand of this rule minus knocking as soon as you can (:data:`NAIVE_TABLE`,
+    the same base play), paired deal by deal against ``opponent``: on the panel table's
+    deals for the whole panel, on the fresh deals of ``result`` for a member (None: not
+    measured, as in answers saved before it was)."""
 
     @property
     def rule(self) -> str:
         return rule_text(self.table)
+
+    def naive_gain(self) -> NaiveGain | None:
+        """The gain over the naive knock, for an answer's JSON (None when not measured)."""
+        return None if self.naive is None else NaiveGain(NAIVE_RULE, self.naive)
 
 
 @dataclass(frozen=True)
@@ -122,6 +154,10 @@ class KnockAnswers:
     compared: MixturePayoffs | None = None
     """The robust rule (candidate 0) and each extra table asked for (candidates 1..)
     against every member on the panel table's deals; None when none was asked for."""
+    choices: tuple[tuple[RuleChoice, RuleChoice], ...] = ()
+    """For each extra table (in order): the choice between it and the robust rule on
+    average over the panel (from ``compared``) and in the worst case (:func:`worst_choice`,
+    on fresh deals); empty when none was asked for or the answers were read back."""
 
     def line(self, family: str) -> AnswerLine:
         for line in self.lines:
@@ -151,9 +187,57 @@ class KnockAnswers:
                     "worst_deals": line.worst.n,
                     "deals": self.deals,
                 }
+                | _naive_columns(line)
                 for line in self.lines
             ]
         )
+
+    def choices_frame(self) -> pd.DataFrame:
+        """One row per choice of :attr:`choices`: the two rules, the criterion, their paired
+        difference (first minus second, points per hand, 95% CI), whether it is decided and
+        the rule kept (the simpler one when it is not), and the sentence."""
+        return pd.DataFrame(
+            [
+                {
+                    "first": choice.first,
+                    "second": choice.second,
+                    "by": choice.by,
+                    "difference": choice.difference.mean,
+                    "difference_low": choice.difference.low,
+                    "difference_high": choice.difference.high,
+                    "deals": choice.difference.n,
+                    "decided": choice.decided,
+                    "kept": choice.kept,
+                    "text": choice.text(),
+                }
+                for pair in self.choices
+                for choice in pair
+            ],
+            columns=[
+                "first",
+                "second",
+                "by",
+                "difference",
+                "difference_low",
+                "difference_high",
+                "deals",
+                "decided",
+                "kept",
+                "text",
+            ],
+        )
+
+
+def _naive_columns(line: AnswerLine) -> dict[str, float]:
+    """The naive-gain columns of a line's row (none when it was not measured)."""
+    if line.naive is None:
+        return {}
+    return {"naive": line.naive.mean, "naive_low": line.naive.low, "naive_high": line.naive.high}
+
+
+#: The columns of :meth:`KnockAnswers.to_frame` that answers saved before the naive
+#: gain was measured lack: a reader takes them as optional.
+NAIVE_COLUMNS = ("naive", "naive_low", "naive_high")
 
 
 def knock_answers(
@@ -176,9 +260,11 @@ def knock_answers(
     knock table against the member otherwise (one sweep of coordinate search with the
     significance rule, ``search_deals`` deals per comparison, default ``deals``). Every
     line is then measured against every member on the same ``deals`` deals (seats
-    swapped), which gives its result and its worst case.  ``extra_tables`` are played by
-    ``base`` on those deals too, paired with the robust rule: the answers'
-    ``compared``."""
+    swapped), which gives its result and its worst case, and so is knocking as soon as you
+    can (:data:`NAIVE_TABLE`), which gives each line's paired gain over it.
+    ``extra_tables`` are played by ``base`` on those deals too, paired with the robust
+    rule: the answers' ``compared``; each is then chosen or not against the robust rule
+    on average and in the worst case, outside the noise only (the answers' ``choices``)."""
     if families is None:
         families = {family: member for family, (_, member) in FAMILIES.items()}
     robust = table_policy(base, robust_table)
@@ -189,8 +275,8 @@ def knock_answers(
     searches = sum(member is not None for member in families.values())
     # the re-measure (see below) plays each line against a few members on twice the
     # deals; the exact count is told once known
-    known = searches * search_units + deals * (len(families) + len(extra_tables)) * len(members)
-    tell_total(progress, known + 6 * deals * len(families))
+    known = searches * search_units + deals * (len(families) + len(extra_tables) + 1) * len(members)
+    tell_total(progress, known + 6 * deals * len(families) + 4 * deals * len(extra_tables))
     policies: dict[str, Policy] = {}
     for family, member in families.items():
         if member is None:
@@ -217,7 +303,8 @@ def knock_answers(
     # when extra tables are compared with it (the gains are relative to the first)
     extras = [table_policy(base, table) for table in extra_tables]
     lead = [robust] if extras else []
-    distinct = list(dict.fromkeys([*lead, *policies.values(), *extras]))
+    naive = table_policy(base, NAIVE_TABLE)
+    distinct = list(dict.fromkeys([*lead, *policies.values(), *extras, naive]))
     index_of = {family: distinct.index(policy) for family, policy in policies.items()}
     payoffs = mixture_payoffs(
         rules,
@@ -228,6 +315,7 @@ def knock_answers(
         seed + 17,
         progress=progress,
         scheduler=scheduler,
+        baseline=distinct.index(naive),
     )
     rows, suspects = [], {}
     for family, index in index_of.items():
@@ -252,14 +340,18 @@ def knock_answers(
     for family, index in index_of.items():
         member = families[family]
         wanted.setdefault(index, set()).update(suspects[family], [] if member is None else [member])
+    # the lines' own opponents are measured against the naive knock on the same fresh
+    # deals too, for their gains over it
+    own = {member for member in families.values() if member is not None}
     tell_total(
         progress,
         searches * search_units
         + deals * len(distinct) * len(members)
-        + 2 * deals * sum(len(names) for names in wanted.values()),
+        + 2 * deals * (sum(len(names) for names in wanted.values()) + len(own))
+        + 4 * deals * len(extras),
     )
-    again = _measure_again(
-        rules, distinct, wanted, members, 2 * deals, seed + 31, progress, scheduler
+    again, over_naive = _measure_again(
+        rules, distinct, wanted, members, 2 * deals, seed + 31, progress, scheduler, naive, own
     )
     lines = []
     for family, index in index_of.items():
@@ -273,12 +365,123 @@ def knock_answers(
                 payoffs.value(index) if member is None else again[index, member],
                 again[index, worst],
                 worst,
+                payoffs.over_baseline(index) if member is None else over_naive[index, member],
             )
         )
     compared = (
         payoffs.select([distinct.index(policy) for policy in lead + extras]) if extras else None
     )
-    return KnockAnswers(rules_name, policy_name(base), lines, pd.DataFrame(rows), deals, compared)
+    choices = tuple(
+        _choices(
+            rules,
+            payoffs,
+            names,
+            members,
+            (robust, distinct.index(robust)),
+            (extra, distinct.index(extra)),
+            2 * deals,
+            seed + 43 + number,
+            progress,
+            scheduler,
+        )
+        for number, extra in enumerate(extras)
+    )
+    return KnockAnswers(
+        rules_name, policy_name(base), lines, pd.DataFrame(rows), deals, compared, choices
+    )
+
+
+def _negated(estimate: Estimate) -> Estimate:
+    """The estimate of minus the quantity (the interval mirrored)."""
+    return Estimate(-estimate.mean, -estimate.high, -estimate.low, estimate.n)
+
+
+def _choices(
+    rules: Rules,
+    payoffs: MixturePayoffs,
+    names: list[str],
+    members: dict[str, Player],
+    first: tuple[Policy, int],
+    second: tuple[Policy, int],
+    deals: int,
+    seed: int,
+    progress: Progress | None,
+    scheduler: str | None,
+) -> tuple[RuleChoice, RuleChoice]:
+    """The choice between two candidates of ``payoffs`` (policy, index; the reference
+    candidate first) on average over the members, from ``payoffs``, and in the worst
+    case: each one's worst member is the lowest cell of its row in ``payoffs``, and the
+    worst cases are compared on ``deals`` fresh deals (:func:`worst_choice`)."""
+    (first_policy, first_index), (second_policy, second_index) = first, second
+    average = RuleChoice(
+        rule_text(table_of(first_policy)),
+        rule_text(table_of(second_policy)),
+        "on average over the test opponents",
+        _negated(payoffs.gain(second_index)),
+        rule_size(table_of(first_policy)),
+        rule_size(table_of(second_policy)),
+    )
+
+    def worst_of(index: int) -> str:
+        return min(names, key=lambda name: payoffs.pair(index, names.index(name)).mean)
+
+    worst = worst_choice(
+        rules,
+        (first_policy, worst_of(first_index)),
+        (second_policy, worst_of(second_index)),
+        members,
+        deals,
+        seed,
+        progress,
+        scheduler,
+    )
+    return average, worst
+
+
+def worst_choice(
+    rules: Rules,
+    first: tuple[Policy, str],
+    second: tuple[Policy, str],
+    members: dict[str, Player],
+    deals: int,
+    seed: int,
+    progress: Progress | None = None,
+    scheduler: str | None = None,
+) -> RuleChoice:
+    """The choice between two knock rules by their worst cases: each rule (a policy with
+    the name of the member of ``members`` it does worst against, chosen on other deals)
+    plays that member on the same ``deals`` deals (seats swapped), and the difference of
+    the two results is paired deal by deal (the same opponent when both worst members are
+    one)."""
+    (first_policy, first_member), (second_policy, second_member) = first, second
+    table = compare_hands(
+        [
+            Arm("second", rules, second_policy, members[second_member]),
+            Arm("first", rules, first_policy, members[first_member]),
+        ],
+        deals,
+        seed,
+        progress=progress,
+        scheduler=scheduler,
+    )
+    row = table.iloc[1]
+    difference = Estimate(
+        float(row["diff_mean"]), float(row["diff_low"]), float(row["diff_high"]), int(row["n"])
+    )
+    against = (
+        f"both against `{first_member}`"
+        if first_member == second_member
+        else f"against `{first_member}` and `{second_member}`"
+    )
+    return RuleChoice(
+        rule_text(table_of(first_policy)),
+        rule_text(table_of(second_policy)),
+        "in its worst case",
+        difference,
+        rule_size(table_of(first_policy)),
+        rule_size(table_of(second_policy)),
+        f"{against}, each rule's lowest cell, on {difference.n:,} fresh deals",
+    )
 
 
 def _measure_again(
@@ -290,27 +493,39 @@ def _measure_again(
     seed: int,
     progress: Progress | None,
     scheduler: str | None,
-) -> dict[tuple[int, str], Estimate]:
+    naive: Policy,
+    own: set[str],
+) -> tuple[dict[tuple[int, str], Estimate], dict[tuple[int, str], Estimate]]:
     """Points per hand of each policy (by index) against each member ``wanted`` for it
     (the own opponents of the lines it answers and the members it may do worst against),
     measured again on ``deals`` fresh deals: the least of several noisy results is biased
     low (a 1,000-deal cell against ``marjj`` can miss by 2 points, BENCHMARKS.md), and a
-    line's result and worst case against the same member must be one number."""
+    line's result and worst case against the same member must be one number.  Against
+    the members of ``own`` the ``naive`` policy plays the same deals, and the second
+    mapping holds each policy's paired gain over it there."""
     by_member: dict[str, list[int]] = {}
     for index, names in wanted.items():
         for name in names:
             by_member.setdefault(name, []).append(index)
-    values = {}
+    values, gains = {}, {}
     for member, group in by_member.items():
+        candidates = [policies[index] for index in group]
+        baseline = None
+        if member in own:
+            baseline = len(candidates)
+            candidates.append(naive)
         table = mixture_payoffs(
             rules,
-            [policies[index] for index in group],
+            candidates,
             [members[member]],
             [1.0],
             deals,
             seed,
             progress=progress,
             scheduler=scheduler,
+            baseline=baseline,
         )
         values.update({(index, member): table.value(i) for i, index in enumerate(group)})
-    return values
+        if baseline is not None:
+            gains.update({(index, member): table.over_baseline(i) for i, index in enumerate(group)})
+    return values, gains

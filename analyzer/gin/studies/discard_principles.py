@@ -8,50 +8,16 @@ the rule set without each principle, the rule set with no principle (always the 
 unmatched card, the baseline, labelled ``high``), the champion itself (its learned
 discard) and MARJJ's discard (the published agent's next-draw term, with its own knock
 check: the deadwood its throw leaves against the champion's knock tables, without the
-expert's valuation of each knock).  The panel's line is the mean over its members, deal
-by deal, so its intervals account for the common deals.  Chunks are reduced to sums, so
-memory stays flat in the number of deals.
+expert's valuation of each knock).  The runs are
+:mod:`analyzer.gin.studies.principle_runs`' (shared with the draw answer).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-
-import numpy as np
-
-from ...core.arrays import Float64s
-from ...core.chunks import ChunkPlan, fold_to_end
-from ...core.progress import Progress
-from ...core.stats import Estimate, ratio_estimate
-from ..model.policies import PRESETS, Policy
-from ..model.rules import Rules
-from ..play.game_kernels import HandColumn
-from ..play.players import Player
-from ..play.results import merge_sums
-from ..play.simulate import hand_rows
-from .compare import add_values, estimate_of
-from .exploit import panel
-from .registry import classify
+from .principle_runs import PANEL, Principle, PrinciplesRun, Roles, RuleSet, panel_members
 
 #: The preset of the player's rule set.
 RULE_SET = "principles"
-#: The panel's line, the mean over its members.
-PANEL = "panel"
-
-
-@dataclass(frozen=True)
-class Principle:
-    """One principle of the rule set: the policy change that leaves it out, and where in
-    the champion's learned discard (:mod:`analyzer.gin.decisions.learned`) it comes from."""
-
-    key: str
-    without: dict[str, object]
-    """The rule set's fields that leave this principle out."""
-    words: str
-    """The principle in a player's words (a sentence)."""
-    learned: str
-    """The learned discard's terms it stands for."""
 
 
 PRINCIPLES: tuple[Principle, ...] = (
@@ -82,172 +48,48 @@ PRINCIPLES: tuple[Principle, ...] = (
         "late",
         {"late_stock": 0},
         "Late in the hand ({late_stock} or fewer cards left in the stock), stop counting melds "
-        "to come: throw your highest unmatched card.",
+        "to come: a card is worth its points, still {feed_points} less when your opponent "
+        "could use it.",
         "the next-draw term's smaller weight late in the hand and the card's points late "
         "(`learned_future_late`, `learned_late`)",
     ),
 )
 
 
-def rule_set() -> Policy:
-    """The player's rule set as a policy (the ``principles`` preset)."""
-    return PRESETS[RULE_SET]
-
-
-def principle_words(principle: Principle) -> str:
-    """The principle's sentence with the rule set's numbers in it."""
-    policy = rule_set()
-    discard = policy.discard
-    return principle.words.format(
-        out_points=discard.out_points,
-        feed_points=discard.feed_points,
-        late_stock=discard.late_stock,
-    )
-
-
-def arms() -> dict[str, Policy]:
-    """The discard arms by label, the rule set first (the reference of every difference)."""
-    base = rule_set()
-    chosen: dict[str, Policy] = {RULE_SET: base}
-    for principle in PRINCIPLES:
-        chosen[f"without {principle.key}"] = base.changed(**principle.without)
-    # the highest unmatched card with the same knock (discard=high would knock by the
-    # schedule alone, without the expert's valuation of each knock)
-    chosen["high"] = base.changed(out_points=0, feed_points=0)
-    chosen["champion"] = PRESETS["expert"]
-    chosen["marjj discard"] = base.changed(discard="marjj")
-    return chosen
-
-
-def panel_members() -> dict[str, Player]:
-    """The opponents: the knock answer's panel without ``search`` (whose rollouts on every
-    knock would make each of the arms' runs some hundred times slower)."""
-    return {name: player for name, player in panel().items() if not classify(player).searches}
-
-
-def _deal_points(rules: Rules, a: Player, b: Player, seed: int, first: int, count: int) -> Float64s:
-    rows = hand_rows(rules, a, b, seed, first, count)
-    points: Float64s = rows[:, HandColumn.POINTS_A].astype(np.float64).reshape(-1, 2).mean(axis=1)
-    return points
-
-
-def _add(sums: dict[str, float], opponent: str, by_arm: dict[str, Float64s]) -> None:
-    reference = by_arm[RULE_SET]
-    for label, points in by_arm.items():
-        add_values(sums, f"{opponent}|{label}|points", points)
-        add_values(sums, f"{opponent}|{label}|diff", points - reference)
-    gain = reference - by_arm["high"]
-    edge = by_arm["champion"] - by_arm["high"]
-    add_values(sums, f"{opponent}|share|gain", gain)
-    add_values(sums, f"{opponent}|share|edge", edge)
-    sums[f"{opponent}|share|product"] = sums.get(f"{opponent}|share|product", 0.0) + float(
-        (gain * edge).sum()
-    )
-
-
-def principles_chunk(
-    rules: Rules,
-    seed: int,
-    first: int,
-    count: int,
-    opponents: Sequence[str],
-    chosen: Mapping[str, Policy],
-) -> dict[str, float]:
-    """Mergeable sums of the points per deal of every arm of ``chosen`` (label -> policy,
-    with the labels of :func:`arms`' rule set, ``high`` and ``champion``) against each
-    opponent of ``opponents`` (names of :func:`panel_members`) and the panel's mean, over
-    deals ``first .. first + count``."""
-    members = panel_members()
-    sums: dict[str, float] = {}
-    panel_points = {label: np.zeros(count) for label in chosen}
-    for opponent in opponents:
-        by_arm = {
-            label: _deal_points(rules, policy, members[opponent], seed, first, count)
-            for label, policy in chosen.items()
-        }
-        _add(sums, opponent, by_arm)
-        for label, points in by_arm.items():
-            panel_points[label] += points / len(opponents)
-    if len(opponents) > 1:
-        _add(sums, PANEL, panel_points)
-    return sums
-
-
-@dataclass(frozen=True)
-class PrinciplesRun:
-    """What :func:`measure_principles` measured: points per hand of each arm against each
-    opponent (``PANEL``: the mean over the opponents), paired differences against the
-    rule set, and the rule set's share of the champion's edge over the ``high`` discard."""
-
-    opponents: tuple[str, ...]
-    deals: int
-    seed: int
-    sums: dict[str, float]
-
-    def points(self, opponent: str, arm: str) -> Estimate:
-        """Points per hand of ``arm`` against ``opponent``."""
-        return estimate_of(self.sums, f"{opponent}|{arm}|points")
-
-    def diff(self, opponent: str, arm: str) -> Estimate:
-        """Points per hand of ``arm`` minus the rule set's, paired deal by deal."""
-        return estimate_of(self.sums, f"{opponent}|{arm}|diff")
-
-    def gain(self, opponent: str) -> Estimate:
-        """The rule set's points per hand minus the ``high`` discard's (paired)."""
-        return estimate_of(self.sums, f"{opponent}|share|gain")
-
-    def edge(self, opponent: str) -> Estimate:
-        """The champion's points per hand minus the ``high`` discard's (paired)."""
-        return estimate_of(self.sums, f"{opponent}|share|edge")
-
-    def share(self, opponent: str) -> Estimate:
-        """The rule set's gain over the ``high`` discard divided by the champion's (a
-        fraction), with its delta-method interval."""
-        key = f"{opponent}|share|"
-        return ratio_estimate(
-            self.sums[key + "gain"],
-            self.sums[key + "gain_sq"],
-            self.sums[key + "edge"],
-            self.sums[key + "edge_sq"],
-            self.sums[key + "product"],
-            self.sums[key + "gain_n"],
-        )
-
-
-def measure_principles(
-    rules: Rules,
-    deals: int,
-    seed: int,
-    opponents: Sequence[str] | None = None,
-    progress: Progress | None = None,
-    scheduler: str | None = None,
-    chosen: Mapping[str, Policy] | None = None,
-) -> PrinciplesRun:
-    """Every arm (``chosen``, default :func:`arms`; more arms for a fit of the rule's
-    points, ``scripts/fit_principles.py``) against each of ``opponents`` (default: every
-    member of :func:`panel_members`) on ``deals`` common deals from ``seed``, seats
-    swapped."""
-    names = tuple(opponents if opponents is not None else panel_members())
-    unknown = [name for name in names if name not in panel_members()]
-    if unknown or not names:
-        raise ValueError(
-            f"opponents must be panel members ({', '.join(panel_members())}), got {names!r}"
-        )
-    chunk = max(512, -(-deals // 20))
-    common = {"rules": rules, "seed": seed, "opponents": names, "chosen": dict(chosen or arms())}
-    plan = ChunkPlan(principles_chunk, deals, chunk, common)
-
-    def merge(total: dict[str, float], part: dict[str, float]) -> dict[str, float]:
-        return merge_sums([total, part])
-
-    empty: dict[str, float] = {}
-    sums = fold_to_end(plan, merge, empty, scheduler, progress)
-    return PrinciplesRun(names, deals, seed, sums)
-
+#: The naive discard a player already follows, in words.
+NAIVE_RULE = "throw your highest unmatched card"
+#: The discard rule set: its arms with a role are the rule set, the naive rule (always the
+#: highest unmatched card, labelled ``high``, with the same knock: ``discard=high`` would
+#: knock by the schedule alone, without the expert's valuation of each knock) and the
+#: champion; MARJJ's discard is one more arm.
+DISCARD = RuleSet(
+    RULE_SET,
+    "discard",
+    PRINCIPLES,
+    Roles(
+        RULE_SET,
+        "high",
+        "champion",
+        NAIVE_RULE,
+        "the principles work through each other: counting only the cards that can still "
+        "come and stopping late change only how melds to come are counted, so leaving out "
+        "keep-melds takes theirs away too and that part is counted in more than one worth",
+    ),
+    {"out_points": 0, "feed_points": 0},
+    ("marjj discard", {"discard": "marjj"}),
+)
+ROLES = DISCARD.roles
+rule_set = DISCARD.policy
+principle_words = DISCARD.words
+arms = DISCARD.arms
+measure_principles = DISCARD.measure
 
 __all__ = [
+    "DISCARD",
+    "NAIVE_RULE",
     "PANEL",
     "PRINCIPLES",
+    "ROLES",
     "RULE_SET",
     "Principle",
     "PrinciplesRun",

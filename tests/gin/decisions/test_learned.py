@@ -15,11 +15,8 @@ from analyzer.gin.decisions.learned import WEIGHT_KEYS
 from analyzer.gin.engine.transitions import (
     SCRATCH_SIZE,
     Slot,
-    deck_order,
     knock_threshold,
-    new_hand,
     new_scratch,
-    new_state,
 )
 from analyzer.gin.evaluator.future import (
     FUTURE_CARDS,
@@ -163,14 +160,7 @@ def test_once_the_opponent_raced_the_racer_discard_replaces_the_rule():
     generator = np.random.default_rng(7)
     apart = 0
     for _ in range(60):
-        deck = generator.permutation(52)
-        state = new_state()
-        new_hand(
-            state,
-            deck_order(deck[:10], deck[10:20], deck[20], deck[21:]),
-            np.int64(1),
-            EAAI.to_array(),
-        )
+        state, deck = scripted.shuffled(generator, EAAI.to_array())
         state[Slot.HAND] |= np.int64(1) << deck[21]  # seat 0 drew the stock's top card
         state[Slot.OWN_TURNS] = 2
         before, after = _throw(learned, state), _throw(marjj, state)

@@ -11,12 +11,11 @@ from hypothesis import strategies as st
 from analyzer.core.cards import CARD_POINTS
 from analyzer.gin.decisions.choose import choose_discard
 from analyzer.gin.decisions.principles import feeds, outs_of
-from analyzer.gin.engine.transitions import Slot, deck_order, new_hand, new_scratch, new_state
+from analyzer.gin.engine.transitions import Slot, new_scratch
 from analyzer.gin.evaluator.partition import min_deadwood_kernel
 from analyzer.gin.model.describe import explain_policy
 from analyzer.gin.model.knowledge import unseen_cards
 from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
-from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.gin.model.state import stock_left
 
 from .. import scripted
@@ -110,14 +109,7 @@ def test_the_throw_follows_the_rule_as_written_on_random_positions():
     ]
     checked = 0
     for _ in range(80):
-        deck = generator.permutation(52)
-        state = new_state()
-        new_hand(
-            state,
-            deck_order(deck[:10], deck[10:20], deck[20], deck[21:]),
-            np.int64(1),
-            RULE_PRESETS["standard"].to_array(),
-        )
+        state, deck = scripted.shuffled(generator)
         state[Slot.HAND] |= np.int64(1) << deck[21]
         state[Slot.STOCK_POS] += int(generator.integers(1, 20))
         state[Slot.HELD + 1] = sum(np.int64(1) << c for c in deck[10:12])

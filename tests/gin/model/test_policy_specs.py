@@ -42,7 +42,7 @@ def test_every_key_is_declared_once_and_described():
 
 def test_the_expert_v3_row_is_the_one_the_kernels_always_read():
     row = PRESETS["expert-v3"].to_array()
-    assert len(row) == PolicyField.SIZE == 30 + 3 * SCHEDULE_TURNS
+    assert len(row) == PolicyField.SIZE == 35 + 3 * SCHEDULE_TURNS
     assert list(row[:5]) == [3, 4, 0, 3, 4]  # draw, discard, norepeat, danger_penalty, slack
     assert list(row[PolicyField.KNOCK_RULE : PolicyField.ALERT_SCHEDULE]) == [
         0,
@@ -69,8 +69,12 @@ def test_the_expert_v3_row_is_the_one_the_kernels_always_read():
     assert row[PolicyField.DISCARD_RACER] == -1
     # the principles discard's defaults (unread by the expert's rules): 2 points an out,
     # 2 points for feeding, live outs only, no late switch
-    principles = row[PolicyField.OUT_POINTS : PolicyField.SIZE]
+    principles = row[PolicyField.OUT_POINTS : PolicyField.TAKE_MELDS]
     assert list(principles) == [2, 2, 1, 0]
+    # the principles draw's defaults (unread by the expert's rules): melding cards taken,
+    # no points (only those), no outs counted, live outs only, no late switch
+    draw = row[PolicyField.TAKE_MELDS : PolicyField.SIZE]
+    assert list(draw) == [1, 0, 0, 1, 0]
 
 
 def test_the_champion_is_expert_v3_with_the_fitted_discard_and_the_read():
