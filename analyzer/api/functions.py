@@ -235,11 +235,11 @@ def how_to_discard(
     progress: ProgressLike = None,
 ) -> Result:
     """How should I discard? The principles, with their worth. The principles of a rule a
-    person can follow, each with what it is worth in points per hand against the opponent
-    (95% CIs), what the rule gains over always throwing your highest unmatched card, and how
-    much of the champion's edge it keeps. Read from the report folder when it keeps the
-    answer for the rules preset (results/how_to_discard/<rules>/), computed otherwise
-    (minutes at the default size).
+    person can follow when throwing a card, each with what it is worth in points per hand
+    against the opponent (95% CIs), what the rule gains over the naive rule (throw your
+    highest unmatched card), and how much of the champion's edge it keeps. Read from the
+    report folder when it keeps the answer for the rules preset
+    (results/how_to_discard/<rules>/), computed otherwise (minutes at the default size).
 
     opponent: Whom you play: a family (unknown, knocks-at-once, camper, gin-hunter) or a
     test opponent (basic, simple, gin-hunter, taper, marjj, expert).
@@ -255,6 +255,39 @@ def how_to_discard(
     from .study_functions import call
 
     return call("how-to-discard", arguments)
+
+
+def how_to_draw(
+    rules: str | Rules = "standard",
+    *,
+    opponent: str = "unknown",
+    deals: int = 10000,
+    results: str | Path | None = None,
+    out: str | Path | None = None,
+    seed: int = 2026,
+    progress: ProgressLike = None,
+) -> Result:
+    """Should I take the upcard? The principles, with their worth. The principles of a rule a
+    person can follow when the face-up card is offered, each with what it is worth in points
+    per hand against the opponent (95% CIs), what the rule gains over the naive rule (take
+    the upcard only when it completes a meld), and how much of the champion's edge it keeps.
+    Read from the report folder when it keeps the answer for the rules preset
+    (results/how_to_draw/<rules>/), computed otherwise (minutes at the default size).
+
+    opponent: Whom you play: a family (unknown, knocks-at-once, camper, gin-hunter) or a
+    test opponent (basic, simple, gin-hunter, taper, marjj, expert).
+    deals: Deals per player and opponent (each twice, seats swapped). (100-10,000,000)
+    results: Report folder to read the answer from (default: $ANALYZER_RESULTS, else
+    ./results, else the results/ of the project an editable install came from).
+    out: save the answer in this folder (tables, chart, meta.json), or None.
+
+    As ``analyzer how-to-draw`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
+    ``.plot()``. ``.plot()``: each principle's worth; ``.to_dict()``: the answer's data.
+    """
+    arguments = dict(locals())
+    from .study_functions import call
+
+    return call("how-to-draw", arguments)
 
 
 def knock_chart(
@@ -699,6 +732,7 @@ __all__ = [
     "exploit",
     "fit_discard",
     "how_to_discard",
+    "how_to_draw",
     "knock_chart",
     "knock_schedule",
     "knock_sweep",

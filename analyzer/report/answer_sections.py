@@ -6,6 +6,7 @@ answers other commands keep (the other rules presets, the equilibrium over the p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -14,7 +15,7 @@ from ..core.stats import Estimate
 from ..gin.studies.answers import FAMILIES
 from ..gin.studies.exploit import parse_table
 from ..gin.studies.panel_equilibrium import mixture_text
-from ..studies.how_to_discard import discard_answer
+from ..studies.principles import DISCARDING, DRAWING, Decision, principles_answer
 from ..studies.text import estimate_text, interval_text
 from ..studies.when_to_knock import answer_lines_of, knock_answer, points_text
 from .common import Entry, Found, ReportConfig, Section
@@ -292,49 +293,41 @@ def _equilibria(found: Found) -> list[str]:
     ]
 
 
-def _discard_box(found: Found, config: ReportConfig) -> str:
-    answer = found["how_to_discard/standard"]
-    unknown = discard_answer(answer, "unknown")
-    lines = [
-        "> ### How to discard",
-        "> The same answer as `analyzer how-to-discard` prints (`--opponent` gives the",
-        "> others below).",
-        "",
-        "```text",
-        unknown.text(),
-        "```",
-        "",
-        "![The principles' worth](how_to_discard/standard/principles.png)",
-        "",
-        "Against a known opponent (`analyzer how-to-discard --opponent FAMILY`):",
-        "",
-    ]
-    for family, (words, member) in FAMILIES.items():
-        if member is None:
-            continue
-        spoken = discard_answer(answer, family)
-        worth = ", ".join(f"{l.key} {estimate_text(l.worth, 2, sign=True)}" for l in spoken.lines)
-        lines.append(
-            f"* **Against {words}** (`{family}`, measured against `{member}`): principles by "
-            f"worth: {worth}; {spoken.result_text()}."
-        )
-    lines += [
-        "",
-        (
-            "**Against the published agents' discards.** MARJJ (a public EAAI-2021 agent) throws, "
-            "among its costliest unmelded cards, the one with the least deadwood expected after its "
-            "next draw, computed over every unseen card, plus a table of the card's use to the "
-            "opponent; the rule above counts the same draws by hand, and MARJJ's weighing scores "
-            f"{estimate_text(unknown.marjj, 2, sign=True)} points per hand more than the rule on "
-            "average over the test opponents (with the champion's draw and knock, on the same "
-            "deals). The champion's learned discard, whose terms the principles name, scores "
-            f"{estimate_text(unknown.champion, 2, sign=True)} more than the rule. "
-            "GinRummyAndTonic's learned utilities are not compared: the analyzer has no replica "
-            "of that agent."
-        ),
-        "",
-    ]
-    return "\n".join(lines)
+def _principles_box(decision: Decision) -> Callable[[Found, ReportConfig], str]:
+    """The box of one decision's answer in principles (how to discard, how to draw)."""
+    command = f"analyzer {decision.kept.replace('_', '-')}"
+
+    def template(found: Found, config: ReportConfig) -> str:
+        answer = found[f"{decision.kept}/standard"]
+        unknown = principles_answer(decision, answer, "unknown")
+        lines = [
+            f"> ### {decision.question}",
+            f"> The same answer as `{command}` prints (`--opponent` gives the others below).",
+            "",
+            "```text",
+            unknown.text(),
+            "```",
+            "",
+            f"![The principles' worth]({decision.kept}/standard/principles.png)",
+            "",
+            f"Against a known opponent (`{command} --opponent FAMILY`):",
+            "",
+        ]
+        for family, (words, member) in FAMILIES.items():
+            if member is None:
+                continue
+            spoken = principles_answer(decision, answer, family)
+            worth = ", ".join(
+                f"{line.key} {estimate_text(line.worth, 2, sign=True)}" for line in spoken.lines
+            )
+            lines.append(
+                f"* **Against {words}** (`{family}`, measured against `{member}`): principles "
+                f"by worth: {worth}; {spoken.result_text()}; {decision.published} scores "
+                f"{estimate_text(spoken.marjj, 2, sign=True)} more than the rule."
+            )
+        return "\n".join([*lines, ""])
+
+    return template
 
 
 def _kept(study: str, folder: str, rules: str) -> Entry:
@@ -378,7 +371,22 @@ DISCARD_BOX = Section(
             label="how to discard",
         ),
     ),
-    _discard_box,
+    _principles_box(DISCARDING),
 )
 
-__all__ = ["DISCARD_BOX", "KNOCK_BOX", "OTHER_PRESETS"]
+DRAW_BOX = Section(
+    "draw",
+    None,
+    (
+        Entry(
+            "how-to-draw",
+            "how_to_draw/standard",
+            lambda config: {"deals": config.size(0.5, least=200)},
+            seconds=40,
+            label="how to draw",
+        ),
+    ),
+    _principles_box(DRAWING),
+)
+
+__all__ = ["DISCARD_BOX", "DRAW_BOX", "KNOCK_BOX", "OTHER_PRESETS"]

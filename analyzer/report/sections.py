@@ -1,15 +1,15 @@
-"""The report's sections in their order: the boxes "When to knock" and "How to
-discard" open it (above the run's description, no number); the others are numbered by
+"""The report's sections in their order: the boxes "When to knock", "How to discard"
+and "When to take the upcard" open it (above the run's description, no number); the others are numbered by
 their place here."""
 
 from __future__ import annotations
 
 from . import knock_sections
-from .answer_sections import DISCARD_BOX, KNOCK_BOX
+from .answer_sections import DISCARD_BOX, DRAW_BOX, KNOCK_BOX
 from .common import Section
 
 #: The sections shown as boxes at the top (no heading, no number).
-BOXES: tuple[Section, ...] = (KNOCK_BOX, DISCARD_BOX)
+BOXES: tuple[Section, ...] = (KNOCK_BOX, DISCARD_BOX, DRAW_BOX)
 
 SECTIONS: tuple[Section, ...] = (*BOXES, *knock_sections.SECTIONS)
 

@@ -28,7 +28,8 @@ from ..core.limits import MAX_SEARCH_DEALS, MIN_SEARCH_DEALS
 from ..core.progress import Counted, Progress, advance, after, tell_total
 from ..core.stats import Estimate
 from ..gin.play.players import format_player, parse_player
-from ..gin.studies.answers import FAMILIES, AnswerLine, rule_text
+from ..gin.studies.answers import FAMILIES, NAIVE_RULE, AnswerLine, rule_text
+from ..gin.studies.choices import NaiveGain
 from ..gin.studies.exploit import parse_table, table_text
 from ..gin.studies.registry import PANEL_SEARCH_BUDGET, PANEL_SEARCH_NAME
 from ..gin.studies.schedule import SCHEDULE_BINS
@@ -171,6 +172,8 @@ def _compute(inputs: Inputs, progress: Progress | None, scheduler: str | None) -
         scheduler=scheduler,
     )
     tables = {"answers": answers.to_frame(), "panel": answers.panel}
+    if answers.choices:
+        tables["choices"] = answers.choices_frame()
     facts: dict[str, Any] = {"robust_source": source, "base": answers.base}
     published = answers.compared
     if published is not None:
@@ -241,6 +244,7 @@ def answer_lines_of(answers: pd.DataFrame) -> dict[str, AnswerLine]:
             Estimate(row.points, row.points_low, row.points_high, int(row.deals)),
             Estimate(row.worst, row.worst_low, row.worst_high, int(row.worst_deals)),
             str(row.worst_member),
+            Estimate(row.naive, row.naive_low, row.naive_high, int(row.deals)),
         )
         for row in answers.itertuples()
     }
@@ -314,6 +318,22 @@ class KnockAnswer:
             )
         return f"{points_text(self.line.result)} against `{self.line.opponent}`"
 
+    def _naive(self) -> Estimate:
+        if self.line.naive is None:  # every answer this version computes or reads has it
+            raise ValueError("this answer has no gain over the naive rule")
+        return self.line.naive
+
+    def naive_text(self) -> str:
+        """What the rule gains over knocking as soon as you can, on the same deals."""
+        naive = self._naive()
+        gain = points_text(naive)
+        verdict = (
+            f"too close to call against {NAIVE_RULE} ({gain})"
+            if naive.low <= 0 <= naive.high
+            else f"{gain} over {NAIVE_RULE} (the naive rule)"
+        )
+        return f"{verdict}, same opponents, same deals, paired"
+
     def worst_text(self) -> str:
         member = self.line.worst_member
         words = MEMBER_WORDS.get(member)
@@ -347,6 +367,7 @@ class KnockAnswer:
             *(row(label, list(cells)) for label, cells in chart.iterrows()),
             "",
             *answer_lines(f"Result: {self.result_text()}."),
+            *answer_lines(f"Gain: {self.naive_text()}."),
             *answer_lines(f"Worst case: {self.worst_text()}."),
             "",
             *answer_lines(f"Source: {self.source}."),
@@ -374,6 +395,8 @@ class KnockAnswer:
             },
             "result": _estimate_dict(self.line.result, self.line.opponent),
             "result_text": self.result_text(),
+            "naive": NaiveGain(NAIVE_RULE, self._naive()).as_dict(),
+            "naive_text": self.naive_text(),
             "worst": _estimate_dict(self.line.worst, self.line.worst_member),
             "worst_text": self.worst_text(),
             "base": self.base,
