@@ -1,5 +1,6 @@
-"""The strategy page (``/strategy``) and its API: the written knock answer and the
-report's charts as plotly figures, read again when the report's files change."""
+"""The strategy page (``/strategy``) and its API: the kept answers in a player's words
+(when to knock, how to discard, when to take the upcard) and every kept answer's chart as
+plotly figures, read again when the report folder's files change."""
 
 from __future__ import annotations
 
@@ -36,47 +37,44 @@ def strategy_router(results: Path) -> APIRouter:
             charts_cache.update(stamp=stamp, data=strategy_charts(folder.path))
         return {"results": folder.shown, "found": folder.found} | charts_cache["data"]
 
-    @router.get(
-        "/api/when-to-knock",
-        summary="When to knock, in a player's words, from the committed report",
-    )
-    def when_to_knock(
-        rules: AnswerRules = "standard",
-        opponent: str = Query(
-            "unknown",
-            max_length=MAX_SPEC_CHARS,
-            description="Opponent family (unknown, knocks-at-once, camper, gin-hunter), "
-            "panel member or policy.",
-        ),
-    ) -> dict[str, Any]:
-        """The answer of ``analyzer when-to-knock`` as JSON (``answer``), read from the
-        committed report; never computed here (``answer`` null and ``missing`` says why
-        when the report does not hold it)."""
-        from .strategy import kept_answer, locate_results
+    for study, what in ANSWERS.items():
+        _answer_route(router, results, study, what)
 
-        return kept_answer(locate_results(results), "when-to-knock", rules, opponent)
+    return router
 
-    @router.get(
-        "/api/how-to-discard",
-        summary="How to discard, in a player's words, from the committed results",
-    )
-    def how_to_discard(
+
+#: The answers in a player's words the page shows, each at ``/api/<study>``.
+ANSWERS = {
+    "when-to-knock": "When to knock",
+    "how-to-discard": "How to discard",
+    "how-to-draw": "When to take the upcard",
+}
+
+
+def _answer_route(router: APIRouter, results: Path, study: str, what: str) -> None:
+    """``GET /api/<study>``: the kept answer of ``analyzer <study>`` as its ``--json``
+    prints it (``answer``), read from the report folder and never computed here
+    (``answer`` null and ``missing`` saying why and which command computes it)."""
+
+    def answer(
         rules: AnswerRules = "standard",
         opponent: str = Query(
             "unknown",
             max_length=MAX_SPEC_CHARS,
             description="Opponent family (unknown, knocks-at-once, camper, gin-hunter) or "
-            "panel member.",
+            "test opponent" + (" or any policy." if study == "when-to-knock" else "."),
         ),
     ) -> dict[str, Any]:
-        """The answer of ``analyzer how-to-discard`` as JSON (``answer``), read from the
-        committed results; never computed here (``answer`` null and ``missing`` says why
-        when they do not hold it)."""
         from .strategy import kept_answer, locate_results
 
-        return kept_answer(locate_results(results), "how-to-discard", rules, opponent)
+        return kept_answer(locate_results(results), study, rules, opponent)
 
-    return router
+    answer.__doc__ = (
+        _answer_route.__doc__.replace("<study>", study) if _answer_route.__doc__ else None
+    )
+    router.get(f"/api/{study}", summary=f"{what}, in a player's words, from the kept answers")(
+        answer
+    )
 
 
 def _stamp(folder: Path) -> str:
