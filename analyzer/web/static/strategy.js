@@ -202,34 +202,39 @@ function plusMinus(interval) {
   return `${sign}${Math.abs(interval.mean).toFixed(2)} ± ${((interval.high - interval.low) / 2).toFixed(2)}`;
 }
 
-// The written discard answer (GET /api/how-to-discard, read from the committed results):
-// the rule, its principles by worth, the share of the champion's edge; or why it is missing.
-async function showDiscard() {
-  const answer = await readAnswer("discard", "/api/how-to-discard",
-    "No written answer for these rules in the committed results.");
+// An answer in principles (GET /api/how-to-discard or /api/how-to-draw, read from the kept
+// answers; `prefix` is "discard" or "draw"): the rule, its principles by worth, what it
+// gains over the naive rule and the share of the champion's edge; or why it is missing.
+async function showPrinciples(prefix, route, others) {
+  const answer = await readAnswer(prefix, route, "No kept answer for these rules in the results folder.");
   if (!answer) return;
-  document.getElementById("discard-principles").replaceChildren(...answer.principles.map(line => {
+  document.getElementById(`${prefix}-principles`).replaceChildren(...answer.principles.map(line => {
     const item = element("li", "", line.words + " ");
     const close = line.low <= 0 && line.high >= 0 ? ", not shown to matter" : "";
     item.appendChild(element("b", "", `Worth ${plusMinus(line)}${close}.`));
     return item;
   }));
-  document.getElementById("discard-share").textContent = `Result: ${answer.result_text}.`;
-  withCode(document.getElementById("discard-source"),
-    `Played with the champion's draw and knock, so only the discard differs; ` +
+  document.getElementById(`${prefix}-share`).textContent = `Result: ${answer.result_text}.`;
+  withCode(document.getElementById(`${prefix}-source`),
+    `Played with the champion's ${others}, so only this decision differs; ` +
     `${answer.deals.toLocaleString()} deals per player and opponent, seats swapped, seed ` +
     `${answer.seed}; ${answer.source}.`);
 }
 
-async function initDiscard() {
-  await answerMenus("discard", "/api/how-to-discard", showDiscard);
-  await showDiscard();
+async function initPrinciples(prefix, route, others) {
+  const show = () => showPrinciples(prefix, route, others);
+  await answerMenus(prefix, route, show);
+  await show();
 }
 
 // The charts come from other files than the answers: a damaged answer file leaves them shown.
 async function init() {
   await initAnswer().catch(error => { document.getElementById("error").textContent = error.message; });
-  await initDiscard().catch(error => { document.getElementById("error").textContent = error.message; });
+  for (const [prefix, route, others] of [["discard", "/api/how-to-discard", "draw and knock"],
+    ["draw", "/api/how-to-draw", "discard and knock"]]) {
+    await initPrinciples(prefix, route, others)
+      .catch(error => { document.getElementById("error").textContent = error.message; });
+  }
   await showCharts();
   document.body.dataset.ready = "1";
 }
