@@ -149,6 +149,7 @@ async function showAnswer() {
     row("cards left in the stock", answer.chart.stock, true),
     ...answer.chart.rows.map(r => row(r.deadwood, r.cells, false)));
   withCode(document.getElementById("answer-result"), "Result: " + answer.result_text + ".");
+  withCode(document.getElementById("answer-naive"), "Gain: " + answer.naive_text + ".");
   withCode(document.getElementById("answer-worst"), "Worst case: " + answer.worst_text + ".");
   withCode(document.getElementById("answer-source"),
     `Everything but the knock is played as \`${answer.base}\`; ` +
