@@ -224,6 +224,36 @@ def fit_discard(
     return call("fit-discard", arguments)
 
 
+def guide(
+    rules: str | Rules = "standard",
+    *,
+    opponent: str = "unknown",
+    results: str | Path | None = None,
+    out: str | Path | None = None,
+    seed: int = 2026,
+    progress: ProgressLike = None,
+) -> Result:
+    """The whole guide: draw, discard and knock, each with its gain over the naive rule. The
+    three decisions of a turn on one screen, each rule in a player's words with what it
+    gains over the rule a player already follows (points per hand, 95% CI), read from the
+    answers kept for the rules preset (when-to-knock, how-to-discard, how-to-draw), and what
+    the rule book changes. --out writes a one-page strategy card (PNG and PDF, A4 and
+    Letter).
+
+    opponent: Whom you play: a family of opponents.
+    results: Report folder to read the answers from (default: $ANALYZER_RESULTS, else
+    ./results, else the results/ of the project an editable install came from).
+    out: save the answer in this folder (tables, chart, meta.json), or None.
+
+    As ``analyzer guide`` prints it: ``.title``, ``.text()``, ``.to_frame()``, ``.plot()``.
+    ``.text()``: the guide; ``.to_frame()``: the three rules with their gains.
+    """
+    arguments = dict(locals())
+    from .study_functions import call
+
+    return call("guide", arguments)
+
+
 def how_to_discard(
     rules: str | Rules = "standard",
     *,
@@ -731,6 +761,7 @@ __all__ = [
     "exact",
     "exploit",
     "fit_discard",
+    "guide",
     "how_to_discard",
     "how_to_draw",
     "knock_chart",

@@ -86,10 +86,9 @@ def call(name: str, arguments: Mapping[str, Any]) -> Result:
         with progress_to(progress, study.unit) as update:
             answer = run(study, inputs, update, None)
     if out is not None and answer.stopped is None:
-        from ..report.charts import png
+        from ..report.charts import figures
 
-        chart = answer.chart
-        answer.save(out, {} if chart is None else {f"{chart.name}.png": png(chart)})
+        answer.save(out, figures(answer))
     return Result.of(answer)
 
 

@@ -48,6 +48,7 @@ COMMANDS = {
     "when-to-knock": "analyzer.cli.study_commands:when_to_knock_command",
     "how-to-discard": "analyzer.cli.study_commands:how_to_discard_command",
     "how-to-draw": "analyzer.cli.study_commands:how_to_draw_command",
+    "guide": "analyzer.cli.study_commands:guide_command",
     "equilibrium": "analyzer.cli.study_commands:equilibrium_command",
     "fit-discard": "analyzer.cli.study_commands:fit_discard_command",
     "panel-equilibrium": "analyzer.cli.study_commands:panel_equilibrium_command",
@@ -58,7 +59,7 @@ COMMANDS = {
 
 
 #: The commands ``analyzer --help`` lists first: the questions players ask.
-FIRST_COMMANDS = ("when-to-knock", "how-to-discard", "how-to-draw")
+FIRST_COMMANDS = ("guide", "when-to-knock", "how-to-discard", "how-to-draw")
 
 #: Click (8.2+) raises this when a group is run without arguments, to show its help.
 _NO_ARGS_IS_HELP: type[click.UsageError] = getattr(

@@ -152,10 +152,8 @@ def show_answer(answer: Answer, fmt: str) -> None:
 
 def save_answer(answer: Answer, out: str) -> None:
     """Save ``answer`` into ``out`` with its chart drawn (:mod:`analyzer.report.charts`)."""
-    figures = {}
-    if answer.chart is not None:
-        from ..report.charts import png
+    from ..report.charts import figures
 
-        figures[f"{answer.chart.name}.png"] = png(answer.chart)
-    folder = answer.save(out, figures)
-    click.echo(f"wrote {folder}/ ({', '.join(sorted([*answer.tables, *figures]))})", err=True)
+    drawn = figures(answer)
+    folder = answer.save(out, drawn)
+    click.echo(f"wrote {folder}/ ({', '.join(sorted([*answer.tables, *drawn]))})", err=True)

@@ -24,7 +24,7 @@ from ..studies.answer import Answer, command_line, run
 from ..studies.files import append_text, make_folder, staged_folder, write_text, written
 from ..studies.inputs import make_inputs
 from ..studies.registry import STUDIES
-from .charts import png
+from .charts import figures
 from .common import DEFAULT_DEALS, QUICK_DEALS, Entry, ReportConfig, ReportStep, Section
 from .sections import BOXES, SECTIONS
 
@@ -47,9 +47,7 @@ def run_entry(entry: Entry, config: ReportConfig) -> Answer:
     inputs = make_inputs(study, entry.values(config), rules=entry.rules, seed=config.seed)
     progress = config.progress_of(entry)
     answer = run(study, inputs, progress, config.scheduler)
-    chart = answer.chart
-    folder = config.out / entry.folder
-    answer.save(folder, {} if chart is None else {f"{chart.name}.png": png(chart)})
+    answer.save(config.out / entry.folder, figures(answer))
     config.timings[entry.folder] = answer.seconds
     return answer
 

@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ..studies.charts import MISSING, PALETTE, Chart, Mark, Panel
+from ..studies.charts import MISSING, PALETTE, Chart, Mark, Page, Panel
 
 #: The house style: every chart is drawn inside ``rc_context(STYLE)``.
 STYLE: dict[str, Any] = {
@@ -100,6 +100,69 @@ def png(chart: Chart) -> bytes:
             metadata={"Title": chart.title.replace("`", ""), "Description": chart.caption},
         )
     return buffer.getvalue()
+
+
+#: A printable page: it fits both A4 (8.27 x 11.69 in) and Letter (8.5 x 11 in).
+PAGE_INCHES = (8.27, 11.0)
+#: Its PNG's resolution: 1,240 x 1,650 pixels, sharp on a phone.
+PAGE_DPI = 150
+
+
+def page_figure(page: Page) -> Figure:
+    """``page`` laid out on one sheet: the title, each block's heading in bold and its
+    paragraphs wrapped to the width, the footer at the bottom."""
+    width, height = PAGE_INCHES
+    drawn = Figure(figsize=PAGE_INCHES)
+    margin, size, leading = 0.55, 10.5, 1.35
+    y = height - margin
+    columns = int((width - 2 * margin) * 13.2)  # characters a line holds at this size
+
+    def write(text: str, points: float, bold: bool = False, gap: float = 0.0) -> None:
+        nonlocal y
+        for line in textwrap.wrap(text, columns if points <= size else int(columns * 0.8)):
+            drawn.text(
+                margin / width,
+                y / height,
+                line,
+                fontsize=points,
+                va="top",
+                fontweight="bold" if bold else "normal",
+            )
+            y -= points * leading / 72
+        y -= gap
+
+    write(page.title, 16, bold=True, gap=0.12)
+    for heading, paragraphs in page.blocks:
+        write(heading, 12.5, bold=True, gap=0.03)
+        for paragraph in paragraphs:
+            write(paragraph, size, gap=0.06)
+        y -= 0.08
+    if y < margin + 0.3:
+        raise ValueError(f"the page {page.name!r} does not fit one sheet")
+    drawn.text(
+        margin / width,
+        margin / height,
+        page.footer,
+        fontsize=8,
+        color=CAPTION_COLOR,
+        va="bottom",
+        wrap=True,
+    )
+    return drawn
+
+
+def figures(answer: Any) -> dict[str, bytes]:
+    """The files a door writes beside an answer it saves: its chart as PNG, and its page
+    (if any) as PNG and one-page PDF."""
+    view = answer.view
+    files = {} if view.chart is None else {f"{view.chart.name}.png": png(view.chart)}
+    if view.page is not None:
+        sheet = page_figure(view.page)
+        for kind in ("png", "pdf"):
+            buffer = io.BytesIO()
+            sheet.savefig(buffer, format=kind, dpi=PAGE_DPI, metadata={"Title": view.page.title})
+            files[f"{view.page.name}.{kind}"] = buffer.getvalue()
+    return files
 
 
 def _categories(panel: Panel, axis: str) -> list[str]:
@@ -306,4 +369,13 @@ def _heatmap(mark: Mark, ax: Axes, x: np.ndarray, y: np.ndarray, rows_named: boo
     return entries
 
 
-__all__ = ["DIVERGING", "SEQUENTIAL", "STYLE", "figure", "png", "text_color"]
+__all__ = [
+    "DIVERGING",
+    "SEQUENTIAL",
+    "STYLE",
+    "figure",
+    "figures",
+    "page_figure",
+    "png",
+    "text_color",
+]

@@ -307,6 +307,12 @@ def _loaded(folder: Folder, shown: str) -> Answer:
         if not isinstance(types, dict) or not all(t in _DTYPES.values() for t in types.values()):
             raise damaged(f"the column types of table {name!r} are not bool, int, float or text")
         tables[name] = _table(folder, f"{name}.csv", types)
+    for name, needed in study.columns.items():
+        missing = [c for c in needed if name in tables and c not in tables[name].columns]
+        if name not in tables or missing:
+            where = folder.name(f"{name}.csv")
+            lacks = f"the column(s) {', '.join(missing)}" if missing else "the whole table"
+            raise DamagedFile(folder.root, where, f"lacks {lacks} (written by another version)")
     for name, columns in study.keys.items():
         table = tables.get(name)
         if table is None or not set(columns) <= set(table.columns):

@@ -176,6 +176,18 @@ class Chart:
         return cls(**{**data, "panels": panels, "size": tuple(data["size"])})
 
 
+@dataclass(frozen=True)
+class Page:
+    """A printable page of text (a strategy card): a title, blocks each a heading and its
+    paragraphs, and a footer; drawn on one sheet that fits both A4 and Letter."""
+
+    name: str
+    """The file stem (``card`` for ``card.png`` and ``card.pdf``)."""
+    title: str
+    blocks: tuple[tuple[str, tuple[str, ...]], ...]
+    footer: str = ""
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -204,4 +216,15 @@ def column(values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(item.item() if hasattr(item, "item") else item for item in values)
 
 
-__all__ = ["KINDS", "MISSING", "PALETTE", "SCALES", "Axis", "Chart", "Mark", "Panel", "column"]
+__all__ = [
+    "KINDS",
+    "MISSING",
+    "PALETTE",
+    "SCALES",
+    "Axis",
+    "Chart",
+    "Mark",
+    "Page",
+    "Panel",
+    "column",
+]

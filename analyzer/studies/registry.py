@@ -12,7 +12,7 @@ from ..report import (  # noqa: F401  (each registers its studies; moving here)
     rummy_studies,
     survey_studies,
 )
-from . import knock, principles, when_to_knock  # noqa: F401
+from . import guide, knock, principles, when_to_knock  # noqa: F401
 from .study import STUDIES
 
 __all__ = ["STUDIES"]

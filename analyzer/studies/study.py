@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..core.limits import MAX_UNITS, check_int
 from ..core.progress import Progress
-from .charts import Chart
+from .charts import Chart, Page
 from .text import title_text
 
 
@@ -246,6 +246,8 @@ class View:
     text: str | None = None
     """The whole answer as a person reads it, printed as it is instead of the title, body
     and verdict (an answer in a player's words)."""
+    page: Page | None = None
+    """A printable page of the answer (a strategy card; None: none)."""
 
 
 #: The one default seed of every study (the report's).
@@ -302,6 +304,9 @@ class Study:
     keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """The columns that name each row of a table (table -> columns): a saved table with
     two rows under one name is refused when read."""
+    columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """The columns :attr:`present` reads of each table (table -> columns): a saved table
+    without one (another version's) is refused when read."""
     covers: Callable[[Any, Inputs], bool] | None = None
     """Whether a kept answer holds the view the inputs ask for (None: every view)."""
     seed: int = DEFAULT_SEED
