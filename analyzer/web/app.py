@@ -56,6 +56,7 @@ from .advisor_service import AdvisorService
 from .api_page import api_page
 from .common import STATIC, default_model, policy_named, rules_named
 from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
+from .guide_page import guide_router
 from .schemas import ERROR_RESPONSES, LIMITS
 from .strategy_page import strategy_router
 from .table_page import GameStore, table_router
@@ -140,6 +141,7 @@ def create_app(
     app.include_router(advisor_router(service))
     app.include_router(table_router(service, games))
     app.include_router(strategy_router(results))
+    app.include_router(guide_router(results))
 
     @app.get("/static/plotly.min.js", include_in_schema=False)
     async def plotly_js() -> FileResponse:
