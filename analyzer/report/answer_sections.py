@@ -330,6 +330,27 @@ def _principles_box(decision: Decision) -> Callable[[Found, ReportConfig], str]:
     return template
 
 
+def _guide(found: Found, config: ReportConfig) -> str:
+    """The whole guide on one page, when it is saved (``analyzer guide --out``)."""
+    answer = found.get("guide/standard")
+    command = f"analyzer guide --out {(config.out / 'guide' / 'standard').as_posix()}"
+    if answer is None:
+        return f"> The strategy guide on one page is not saved here yet: `{command}` saves it.\n"
+    return "\n".join(
+        [
+            "> ### The whole guide",
+            "> Draw, discard and knock on one screen, as `analyzer guide` prints it; as a "
+            "printable card: [guide/standard/card.pdf](guide/standard/card.pdf), "
+            "[card.png](guide/standard/card.png).",
+            "",
+            "```text",
+            answer.text(),
+            "```",
+            "",
+        ]
+    )
+
+
 def _kept(study: str, folder: str, rules: str) -> Entry:
     """An answer another command keeps in the report folder (the report only reads it)."""
     return Entry(study, folder, rules=rules, run=False, required=False)
@@ -389,4 +410,8 @@ DRAW_BOX = Section(
     _principles_box(DRAWING),
 )
 
-__all__ = ["DISCARD_BOX", "DRAW_BOX", "KNOCK_BOX", "OTHER_PRESETS"]
+#: The whole guide, when saved: it reads the three answers below, so its own command runs
+#: after the report (the report does not run it).
+GUIDE_BOX = Section("guide", None, (_kept("guide", "guide/standard", "standard"),), _guide)
+
+__all__ = ["DISCARD_BOX", "DRAW_BOX", "GUIDE_BOX", "KNOCK_BOX", "OTHER_PRESETS"]

@@ -5,11 +5,11 @@ their place here."""
 from __future__ import annotations
 
 from . import knock_sections
-from .answer_sections import DISCARD_BOX, DRAW_BOX, KNOCK_BOX
+from .answer_sections import DISCARD_BOX, DRAW_BOX, GUIDE_BOX, KNOCK_BOX
 from .common import Section
 
 #: The sections shown as boxes at the top (no heading, no number).
-BOXES: tuple[Section, ...] = (KNOCK_BOX, DISCARD_BOX, DRAW_BOX)
+BOXES: tuple[Section, ...] = (GUIDE_BOX, KNOCK_BOX, DISCARD_BOX, DRAW_BOX)
 
 SECTIONS: tuple[Section, ...] = (*BOXES, *knock_sections.SECTIONS)
 
