@@ -336,18 +336,11 @@ def _guide(found: Found, config: ReportConfig) -> str:
     command = f"analyzer guide --out {(config.out / 'guide' / 'standard').as_posix()}"
     if answer is None:
         return f"> The strategy guide on one page is not saved here yet: `{command}` saves it.\n"
-    return "\n".join(
-        [
-            "> ### The whole guide",
-            "> Draw, discard and knock on one screen, as `analyzer guide` prints it; as a "
-            "printable card: [guide/standard/card.pdf](guide/standard/card.pdf), "
-            "[card.png](guide/standard/card.png).",
-            "",
-            "```text",
-            answer.text(),
-            "```",
-            "",
-        ]
+    card = "[guide/standard/card.pdf](guide/standard/card.pdf), [card.png](guide/standard/card.png)"
+    return (
+        "> ### The whole guide\n"
+        "> Draw, discard and knock on one screen, as `analyzer guide` prints it; as a "
+        f"printable card: {card}.\n\n```text\n{answer.text()}\n```\n"
     )
 
 
