@@ -113,13 +113,14 @@ def page_figure(page: Page) -> Figure:
     paragraphs wrapped to the width, the footer at the bottom."""
     width, height = PAGE_INCHES
     drawn = Figure(figsize=PAGE_INCHES)
-    margin, size, leading = 0.55, 10.5, 1.35
+    margin, size, leading = 0.6, 12.5, 1.35
     y = height - margin
-    columns = int((width - 2 * margin) * 13.2)  # characters a line holds at this size
 
     def write(text: str, points: float, bold: bool = False, gap: float = 0.0) -> None:
         nonlocal y
-        for line in textwrap.wrap(text, columns if points <= size else int(columns * 0.8)):
+        # characters a line holds: the text's width over an average glyph's (bold wider)
+        columns = int((width - 2 * margin) * 72 / (points * (0.6 if bold else 0.53)))
+        for line in textwrap.wrap(text, columns):
             drawn.text(
                 margin / width,
                 y / height,
@@ -131,22 +132,17 @@ def page_figure(page: Page) -> Figure:
             y -= points * leading / 72
         y -= gap
 
-    write(page.title, 16, bold=True, gap=0.12)
+    write(page.title, 19, bold=True, gap=0.15)
     for heading, paragraphs in page.blocks:
-        write(heading, 12.5, bold=True, gap=0.03)
+        write(heading, 15, bold=True, gap=0.04)
         for paragraph in paragraphs:
             write(paragraph, size, gap=0.06)
         y -= 0.08
     if y < margin + 0.3:
         raise ValueError(f"the page {page.name!r} does not fit one sheet")
+    footer = textwrap.fill(page.footer, int((width - 2 * margin) * 72 / (9 * 0.58)))
     drawn.text(
-        margin / width,
-        margin / height,
-        page.footer,
-        fontsize=8,
-        color=CAPTION_COLOR,
-        va="bottom",
-        wrap=True,
+        margin / width, margin / height, footer, fontsize=9, color=CAPTION_COLOR, va="bottom"
     )
     return drawn
 
