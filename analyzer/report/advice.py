@@ -112,12 +112,17 @@ class AdviceAnswer:
     def lines(self) -> list[str]:
         """The position line, the run line, the ranked table, the principle behind the
         best discard and the cross-check's line."""
+        from ..gin.play.advisor.draw_principles import draw_note
         from ..gin.play.advisor.principles import best_discard_note
 
         lines = advice_lines(self.advice)
-        note = best_discard_note(self.advice.position, self.advice.actions[0].action)
-        if note is not None:
-            lines.append(note)
+        position = self.advice.position
+        for note in (
+            draw_note(position),
+            best_discard_note(position, self.advice.actions[0].action),
+        ):
+            if note is not None:
+                lines.append(note)
         if self.check is not None:
             lines.append(
                 self.difference()

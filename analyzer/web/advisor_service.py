@@ -161,10 +161,12 @@ class AdvisorService:
         )
         if not self._measure(key, marks, measure) and measure and advice.elapsed_s > 0:
             self._measured(key, advice.samples / advice.elapsed_s)
+        from ..gin.play.advisor.draw_principles import draw_note
         from ..gin.play.advisor.principles import best_discard_note
 
         data = advice.to_dict() | {
             "principle": best_discard_note(position, advice.actions[0].action, symbols=True),
+            "draw_principle": draw_note(position, symbols=True),
             "rules_preset": rules_preset,
             "sample_budget": budget,
             "time_limit_s": self.limit_seconds,

@@ -67,13 +67,19 @@ class GameStore:
 
 
 def _principle(decision: Any) -> str | None:
-    """The discard principle a "play on" move follows or breaks (``None`` for a knock, or
-    without a position)."""
+    """The draw principle the draw before a move follows or breaks, and the discard
+    principle a "play on" move follows or breaks, in a line (``None`` when neither tells,
+    or without a position)."""
+    from ..gin.play.advisor.draw_principles import draw_note
     from ..gin.play.advisor.principles import discard_note
 
     if decision.position is None:
         return None
-    return discard_note(decision.position, decision.action, symbols=True)
+    notes = [
+        draw_note(decision.position, symbols=True),
+        discard_note(decision.position, decision.action, symbols=True),
+    ]
+    return " ".join(note for note in notes if note) or None
 
 
 def _decision_view(decision: Any, index: int) -> dict[str, Any]:

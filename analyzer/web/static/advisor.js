@@ -110,7 +110,7 @@ async function getAdvice() {
   try {
     const advice = await api("/api/advise", body);
     $("verdict").textContent = advice.verdict + ".";
-    $("principle").textContent = advice.principle || "";
+    $("principle").textContent = [advice.draw_principle, advice.principle].filter(Boolean).join(" ");
     $("run").textContent = adviceSummary(advice);
     $("actions-table").replaceChildren(adviceTable(advice));
     $("result").hidden = false;
