@@ -62,6 +62,7 @@ from numba import njit
 
 from ...core.arrays import Bools, Float64s, Int64s, UInt64s
 from ...core.lanes import bit_index, cards_of, popcount
+from ...core.linking import compiled_once
 from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
@@ -131,6 +132,7 @@ def _deal_stock(state: Int64s, cards: np.int64, rng: UInt64s, order: Int64s) -> 
         state[Slot.DECK + first + k] = order[k]
 
 
+@compiled_once
 @njit(cache=True, nogil=True)  # nogil: run_stoppable runs it in a worker thread
 def search_action(
     state: Int64s,
@@ -243,6 +245,7 @@ def search_action(
     return actions[_leader(values[:done], _normalised_weights(log_weights[:done]), active)]
 
 
+@compiled_once
 @njit(cache=True)
 def play_on(
     state: Int64s,

@@ -1,0 +1,184 @@
+"""Kernels compiled once: their callers call their machine code instead of a copy.
+
+Numba compiles each ``@njit`` function into a code library of its own and, when a
+kernel calls another, links the callee's library (with everything that library linked)
+into the caller's, then optimises and compiles the whole again: LLVM's optimisation and
+machine code are most of a kernel's compile, and a kernel five calls above the engine
+optimised the engine five times (BENCHMARKS.md, "First use").
+
+A function decorated with :func:`compiled_once` is linked by symbol instead: its library
+is optimised and compiled once per process, and each caller declares it and calls that
+machine code, as a C program calls a function of another object file.  The price is
+the call itself (no inlining across it, no constants propagated into it), nothing when
+the function does a move's or a decision's work; small helpers on hot loops stay
+linked (and inlined) as numba does.  Results are the same bit for bit: the same code
+runs, compiled once instead of many times.
+
+Numba's cache (``cache=True``) saves a caller's machine code, which now calls code it
+does not contain: each cached library carries the machine code of the libraries it
+calls by symbol (its *parts*), and loading it loads the parts not yet loaded in this
+process first.  A cache entry is thus self-contained, as numba's own are.
+
+This works on numba's code-library internals (``numba.core.codegen``); :func:`install`
+checks they are there and otherwise leaves numba's linking alone (every kernel still
+works, compiling as slowly as before).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from numba.core import codegen as _codegen
+from numba.core.environment import lookup_environment
+from numba.core.itanium_mangler import mangle_identifier
+from numba.core.registry import cpu_target
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Mangled-name stems (``_ZN8analyzer...``) of the functions linked by symbol.
+_STEMS: set[str] = set()
+
+#: How a library with parts is serialized for numba's cache.
+_KIND = "object+parts"
+
+_ENV_PREFIX = "_ZN08NumbaEnv"
+
+Part = tuple[str, bytes, tuple[str, ...], tuple[Any, ...]]
+"""A library called by symbol, as cached with its callers: its name, its machine code
+(an object file), the symbols it defines (its function, their wrappers) and the numba
+environments its code reads."""
+
+#: Parts loaded from the cache in this process (kept alive with their code).
+_LOADED: list[Any] = []
+
+
+def _stem(function: Callable[..., Any]) -> str:
+    """The start of the mangled names numba gives ``function``'s compiled code, all its
+    signatures (its wrappers' names contain it after their own prefix)."""
+    mangled = mangle_identifier(f"{function.__module__}.{function.__qualname__}", uid=0)
+    return "_Z" + mangled[: mangled.rindex("B2v0")] + "B"
+
+
+class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
+    """numba's JIT code library, linking the libraries of :func:`compiled_once`
+    functions by symbol (see the module notes)."""
+
+    def __init__(self, codegen: Any, name: str) -> None:
+        super().__init__(codegen, name)
+        #: the stems of the compiled-once functions this library defines (none or one)
+        self.stems: tuple[str, ...] = ()
+        #: the libraries this one calls by symbol, directly or through the libraries
+        #: it links, each after the parts it calls itself (the order they load in)
+        self.parts: dict[tuple[str, ...], Part] = {}
+        self._part: Part | None = None
+        self._object_copy: bytes | None = None
+
+    def finalize(self) -> None:
+        stems = tuple(_STEMS)
+        self.stems = tuple(
+            {
+                stem
+                for function in self._final_module.functions
+                if not function.is_declaration
+                for stem in stems
+                if function.name.startswith(stem)
+            }
+        )
+        linked = []
+        for library in self._linking_libraries:
+            self.parts.update(getattr(library, "parts", {}))
+            if getattr(library, "stems", ()):
+                part = library.part()
+                self.parts[part[2]] = part
+                self._reload_init.update(library._reload_init)
+            else:
+                linked.append(library)
+        self._linking_libraries = linked
+        super().finalize()
+
+    def part(self) -> Part:
+        """This compiled-once library as a part of its callers' cache entries."""
+        if self._part is None:
+            loaded = self._object_copy is not None
+            module = self._shared_module if loaded else self._final_module
+            inner = tuple(stem[3:] for stem in self.stems)  # the wrappers' names contain it
+            symbols = tuple(
+                function.name
+                for function in module.functions
+                if not function.is_declaration and any(s in function.name for s in inner)
+            )
+            names = [v.name for v in module.global_variables if v.name.startswith(_ENV_PREFIX)]
+            environments = [lookup_environment(name) for name in names]
+            self._part = (
+                self.name,
+                self._object_copy if loaded else self._get_compiled_object(),
+                symbols,
+                tuple(env for env in environments if env is not None and env.can_cache()),
+            )
+        return self._part
+
+    def serialize_using_object_code(self) -> tuple[str, str, Any]:
+        name, kind, data = super().serialize_using_object_code()
+        if not self.parts and not self.stems:
+            return name, kind, data
+        return name, _KIND, (data, self.stems, tuple(self.parts.values()))
+
+    @classmethod
+    def _unserialize(cls, codegen: Any, state: tuple[str, str, Any]) -> Any:
+        name, kind, data = state
+        if kind != _KIND:
+            library = super()._unserialize(codegen, state)
+            if kind == "object":
+                library._object_copy = data[0]
+            return library
+        own, stems, parts = data
+        for part in parts:
+            _load_part(codegen, part)
+        library = super()._unserialize(codegen, (name, "object", own))
+        library._object_copy = own[0]
+        library.stems = stems
+        library.parts = {part[2]: part for part in parts}
+        return library
+
+
+def _load_part(codegen: Any, part: Part) -> None:
+    """Load a part's machine code unless this process has it already."""
+    name, code, symbols, environments = part
+    engine = codegen._engine
+    if symbols and all(engine.is_symbol_defined(symbol) for symbol in symbols):
+        return
+    library = codegen.create_library(name)
+    library.enable_object_caching()
+    library._set_compiled_object(code)
+    library._finalize_final_module()
+    engine._defined_symbols.update(symbols)
+    for environment in environments:
+        codegen.set_env(environment.env_name, environment)
+    _LOADED.append(library)
+
+
+def install() -> bool:
+    """Make numba's CPU target link :func:`compiled_once` functions by symbol; False
+    (numba's linking left as it is) when numba's code library is not as expected."""
+    codegen = cpu_target.target_context.codegen()
+    if codegen._library_class is _Library:
+        return True
+    if not isinstance(codegen, _codegen.JITCPUCodegen) or codegen._library_class is not (
+        _codegen.JITCodeLibrary
+    ):
+        return False
+    codegen._library_class = _Library
+    return True
+
+
+def compiled_once(dispatcher: F) -> F:
+    """Compile this ``@njit`` function once and have its callers call it (see the module
+    notes): for functions that do a move's or a decision's work, not small helpers."""
+    _STEMS.add(_stem(dispatcher.py_func))  # type: ignore[attr-defined]
+    return dispatcher
+
+
+INSTALLED = install()
+
+__all__ = ["INSTALLED", "compiled_once", "install"]
