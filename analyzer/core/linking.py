@@ -1,27 +1,35 @@
-"""Kernels compiled once: their callers call their machine code instead of a copy.
+"""How numba compiles the kernels: the engine optimised once, not once per caller.
 
 Numba compiles each ``@njit`` function into a code library of its own and, when a
 kernel calls another, links the callee's library (with everything that library linked)
-into the caller's, then optimises and compiles the whole again: LLVM's optimisation and
-machine code are most of a kernel's compile, and a kernel five calls above the engine
-optimised the engine five times (BENCHMARKS.md, "First use").
+into the caller's, then optimises and compiles the whole again.  LLVM's optimisation
+and machine code are most of a kernel's compile, so a kernel five calls above the engine
+optimised the engine five times, and each kernel that plays hands (simulate, games, the
+knock chart, the advisor's rollouts) optimised it once more (BENCHMARKS.md, "First
+use").  Three changes, made here for every kernel of the process:
 
-A function decorated with :func:`compiled_once` is linked by symbol instead: its library
-is optimised and compiled once per process, and each caller declares it and calls that
-machine code, as a C program calls a function of another object file.  The price is
-the call itself (no inlining across it, no constants propagated into it), nothing when
-the function does a move's or a decision's work; small helpers on hot loops stay
-linked (and inlined) as numba does.  Results are the same bit for bit: the same code
-runs, compiled once instead of many times.
+* **Compiled once.**  A function decorated with :func:`compiled_once` is linked by
+  symbol: its library is optimised and compiled once per process, and each caller
+  declares it and calls that machine code, as a C program calls a function of another
+  object file.  The price is the call itself (no inlining across it, no constants
+  propagated into it): nothing measurable for a function that does a move's or a
+  decision's work (BENCHMARKS.md); small helpers on hot loops stay linked and inlined
+  as numba does.  The same code runs, so results are the same bit for bit.
+* **No C-callable wrapper.**  Numba gives every function a wrapper callable from C (for
+  ``cfunc`` and first-class function values, which the analyzer does not use) and
+  optimises and compiles it with the function; it is not made (``no_cfunc_wrapper``).
+* **Python's wrapper unoptimised.**  The wrapper that converts Python's arguments runs
+  once per call from Python, never on a kernel's hot path; it is compiled without
+  LLVM's optimisation (``optnone``), which costs microseconds per call from Python.
 
 Numba's cache (``cache=True``) saves a caller's machine code, which now calls code it
 does not contain: each cached library carries the machine code of the libraries it
-calls by symbol (its *parts*), and loading it loads the parts not yet loaded in this
-process first.  A cache entry is thus self-contained, as numba's own are.
+calls by symbol (its *parts*), and loading it loads first the parts this process has
+not loaded.  A cache entry is thus self-contained, as numba's own are.
 
-This works on numba's code-library internals (``numba.core.codegen``); :func:`install`
-checks they are there and otherwise leaves numba's linking alone (every kernel still
-works, compiling as slowly as before).
+This works on numba's code-library internals (``numba.core.codegen``): :func:`install`
+checks that they are as expected, and otherwise leaves numba as it is (every kernel
+still works and gives the same results, compiling as slowly as before).
 """
 
 from __future__ import annotations
@@ -30,49 +38,58 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from numba.core import codegen as _codegen
+from numba.core import compiler as _compiler
 from numba.core.environment import lookup_environment
 from numba.core.itanium_mangler import mangle_identifier
 from numba.core.registry import cpu_target
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Mangled-name stems (``_ZN8analyzer...``) of the functions linked by symbol.
+#: Mangled-name stems (``_ZN8analyzer...B``) of the compiled-once functions.
 _STEMS: set[str] = set()
 
 #: How a library with parts is serialized for numba's cache.
 _KIND = "object+parts"
 
 _ENV_PREFIX = "_ZN08NumbaEnv"
+_PYTHON_WRAPPER_PREFIX = "_ZN7cpython"
 
 Part = tuple[str, bytes, tuple[str, ...], tuple[Any, ...]]
-"""A library called by symbol, as cached with its callers: its name, its machine code
-(an object file), the symbols it defines (its function, their wrappers) and the numba
-environments its code reads."""
+"""A compiled-once library as cached with its callers: its name, its machine code (an
+object file), the symbols it defines (its function and that function's wrapper) and the
+numba environments its code reads."""
 
-#: Parts loaded from the cache in this process (kept alive with their code).
+#: Parts loaded from the cache in this process (kept with their code).
 _LOADED: list[Any] = []
 
 
 def _stem(function: Callable[..., Any]) -> str:
-    """The start of the mangled names numba gives ``function``'s compiled code, all its
-    signatures (its wrappers' names contain it after their own prefix)."""
+    """The start of the mangled name numba gives each compiled signature of
+    ``function`` (its Python wrapper's name contains it after a prefix of its own)."""
     mangled = mangle_identifier(f"{function.__module__}.{function.__qualname__}", uid=0)
     return "_Z" + mangled[: mangled.rindex("B2v0")] + "B"
 
 
 class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
-    """numba's JIT code library, linking the libraries of :func:`compiled_once`
-    functions by symbol (see the module notes)."""
+    """numba's JIT code library, linking compiled-once libraries by symbol and leaving
+    Python's wrapper unoptimised (see the module notes)."""
 
     def __init__(self, codegen: Any, name: str) -> None:
         super().__init__(codegen, name)
-        #: the stems of the compiled-once functions this library defines (none or one)
+        #: the stem of the compiled-once function this library defines, if any
         self.stems: tuple[str, ...] = ()
-        #: the libraries this one calls by symbol, directly or through the libraries
-        #: it links, each after the parts it calls itself (the order they load in)
+        #: the compiled-once libraries this one calls, directly or through a library it
+        #: links, each after the parts it calls itself (the order they load in)
         self.parts: dict[tuple[str, ...], Part] = {}
         self._part: Part | None = None
         self._object_copy: bytes | None = None
+
+    def add_ir_module(self, ir_module: Any) -> None:
+        for function in ir_module.functions:
+            if not function.is_declaration and function.name.startswith(_PYTHON_WRAPPER_PREFIX):
+                function.attributes.add("noinline")  # optnone requires it
+                function.attributes.add("optnone")
+        super().add_ir_module(ir_module)
 
     def finalize(self) -> None:
         stems = tuple(_STEMS)
@@ -102,7 +119,7 @@ class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
         if self._part is None:
             loaded = self._object_copy is not None
             module = self._shared_module if loaded else self._final_module
-            inner = tuple(stem[3:] for stem in self.stems)  # the wrappers' names contain it
+            inner = tuple(stem[3:] for stem in self.stems)  # the wrapper's name contains it
             symbols = tuple(
                 function.name
                 for function in module.functions
@@ -143,7 +160,7 @@ class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
 
 
 def _load_part(codegen: Any, part: Part) -> None:
-    """Load a part's machine code unless this process has it already."""
+    """Load a part's machine code unless this process has loaded or compiled it."""
     name, code, symbols, environments = part
     engine = codegen._engine
     if symbols and all(engine.is_symbol_defined(symbol) for symbol in symbols):
@@ -159,15 +176,23 @@ def _load_part(codegen: Any, part: Part) -> None:
 
 
 def install() -> bool:
-    """Make numba's CPU target link :func:`compiled_once` functions by symbol; False
-    (numba's linking left as it is) when numba's code library is not as expected."""
+    """Compile every kernel of this process as the module notes say; False (numba left
+    as it is) when numba's internals are not as expected."""
     codegen = cpu_target.target_context.codegen()
     if codegen._library_class is _Library:
         return True
-    if not isinstance(codegen, _codegen.JITCPUCodegen) or codegen._library_class is not (
-        _codegen.JITCodeLibrary
-    ):
+    option = _compiler.Flags.options.get("no_cfunc_wrapper")
+    expected = (
+        isinstance(codegen, _codegen.JITCPUCodegen)
+        and codegen._library_class is _codegen.JITCodeLibrary
+        and hasattr(_codegen.JITCodeLibrary, "_unserialize")
+        and hasattr(codegen._engine, "_defined_symbols")
+        and option is not None
+        and hasattr(option, "_default")
+    )
+    if not expected:
         return False
+    option._default = True
     codegen._library_class = _Library
     return True
 

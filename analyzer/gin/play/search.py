@@ -251,7 +251,7 @@ def play_on(
     state: Int64s,
     rules: Int64s,
     policies: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     search_key: np.int64,
     rng: UInt64s,
     scratch: Int64s,
@@ -261,8 +261,15 @@ def play_on(
     ``searchers[p, BUDGET] > 0`` (rolling out itself with its row of ``policies`` and the
     opponent with its search row's model, :attr:`SearchField.MODEL`), else plays
     ``policies[p]`` as :func:`analyzer.gin.engine.transitions.advance` does.  Returns the number of
-    searched decisions; their samples are added to ``samples_used[0]``."""
-    if searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0:
+    searched decisions; their samples are added to ``samples_used[0]``.
+
+    ``searchers`` is ``None`` when no seat searches
+    (:func:`~analyzer.gin.play.stopping.search_rows`): numba then drops
+    the search before typing this function, and a kernel that plays no search player is
+    compiled without it."""
+    if searchers is None or (
+        searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0
+    ):
         advance(state, rules, policies, rng, scratch, np.bool_(False))
         return np.int64(0)
     model = np.empty_like(policies)
