@@ -53,6 +53,10 @@ _KIND = "object+parts"
 
 _ENV_PREFIX = "_ZN08NumbaEnv"
 _PYTHON_WRAPPER_PREFIX = "_ZN7cpython"
+_OWN_PREFIX = "_ZN8analyzer"
+#: The data pointers (member 4 of numba's array struct) of the arrays no kernel writes
+#: while it runs: the rules, the policy rows.
+_READ_ONLY_DATA = {f"arg.{name}.4" for name in ("rules", "policies", "policy", "model")}
 
 Part = tuple[str, bytes, tuple[str, ...], tuple[Any, ...]]
 """A compiled-once library as cached with its callers: its name, its machine code (an
@@ -66,11 +70,11 @@ _LOADED: list[Any] = []
 def _stem(function: Callable[..., Any]) -> str:
     """The start of the mangled name numba gives each compiled signature of
     ``function`` (its Python wrapper's name contains it after a prefix of its own)."""
-    mangled = mangle_identifier(f"{function.__module__}.{function.__qualname__}", uid=0)
+    mangled = str(mangle_identifier(f"{function.__module__}.{function.__qualname__}", uid=0))
     return "_Z" + mangled[: mangled.rindex("B2v0")] + "B"
 
 
-class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
+class _Library(_codegen.JITCodeLibrary):
     """numba's JIT code library, linking compiled-once libraries by symbol and leaving
     Python's wrapper unoptimised (see the module notes)."""
 
@@ -86,9 +90,15 @@ class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
 
     def add_ir_module(self, ir_module: Any) -> None:
         for function in ir_module.functions:
-            if not function.is_declaration and function.name.startswith(_PYTHON_WRAPPER_PREFIX):
+            if function.is_declaration:
+                continue
+            if function.name.startswith(_PYTHON_WRAPPER_PREFIX):
                 function.attributes.add("noinline")  # optnone requires it
                 function.attributes.add("optnone")
+            elif function.name.startswith(_OWN_PREFIX):
+                for argument in function.args:
+                    if argument.name in _READ_ONLY_DATA:
+                        argument.add_attribute("noalias")
         super().add_ir_module(ir_module)
 
     def finalize(self) -> None:
@@ -127,9 +137,12 @@ class _Library(_codegen.JITCodeLibrary):  # type: ignore[misc]
             )
             names = [v.name for v in module.global_variables if v.name.startswith(_ENV_PREFIX)]
             environments = [lookup_environment(name) for name in names]
+            code = (
+                self._object_copy if self._object_copy is not None else self._get_compiled_object()
+            )
             self._part = (
-                self.name,
-                self._object_copy if loaded else self._get_compiled_object(),
+                str(self.name),
+                code,
                 symbols,
                 tuple(env for env in environments if env is not None and env.can_cache()),
             )
