@@ -86,7 +86,7 @@ def test_a_caller_calls_a_compiled_once_function_and_holds_no_copy(tmp_path):
     (folder / "kernels.py").write_text(KERNELS)
     sys.path.insert(0, str(folder))
     try:
-        import kernels  # noqa: PLC0415  (written by this test)
+        import kernels  # written by this test
 
         values, rules = np.arange(4, dtype=np.int64), np.array([3])
         assert kernels.top(values, rules) == 2 * (3 * (1 + 1 + 2 + 3) + 1)
@@ -180,4 +180,3 @@ def test_an_unexpected_numba_is_left_as_it_is(monkeypatch):
     monkeypatch.setattr(codegen, "_library_class", object)
     assert linking.install() is False
     assert codegen._library_class is object
-
