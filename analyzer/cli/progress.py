@@ -94,9 +94,7 @@ def progress_bar(
                 text = desc or ""
                 if describe is not None:
                     text = describe(bar.n / bar.total if bar.total else 0.0)
-                if _compiling:  # not stuck: numba is compiling the kernels
-                    text = f"{text} · compiling kernels" if text else "compiling kernels"
-                bar.set_description_str(text, refresh=False)
+                bar.set_description_str(while_compiling(text), refresh=False)
                 bar.refresh()
 
         ticker = threading.Thread(target=tick, daemon=True)
@@ -127,6 +125,14 @@ _compile_watched = False
 _compile_announced = False
 #: Kernels being compiled now (numba's compile events nest: a kernel compiles its callees).
 _compiling = 0
+
+
+def while_compiling(description: str) -> str:
+    """A bar's description, saying so while numba compiles kernels (the bar would
+    otherwise sit at 0% with nothing to show it is not stuck)."""
+    if not _compiling:
+        return description
+    return f"{description} · compiling kernels" if description else "compiling kernels"
 
 
 def compile_notice(command: str) -> str:
