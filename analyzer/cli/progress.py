@@ -109,17 +109,18 @@ def progress_bar(
 
 
 #: The kernels a command compiles on its first use and the CPU seconds (one core) that
-#: took from an empty kernel cache on a 2-core Xeon, by the command's first word
-#: (BENCHMARKS.md, "First use: each kernel tree"); other commands compile less.
+#: took from an empty kernel cache on a loaded 2-core EPYC (load average 12-17), by the
+#: command's first word (BENCHMARKS.md, "First use: each kernel tree compiled once");
+#: the report's is its first run's CPU less its second's (BENCHMARKS.md, issue 37).
 COMPILE_FIGURES: dict[str, tuple[str, int]] = {
-    "advise": ("the advisor's rollouts, the game engine and every policy", 35),
-    "report": ("every kernel of the report", 240),
-    "rummy": ("plain rummy's engine", 30),
-    "serve": ("the web app's kernels, the advisor's among them", 35),
-    "warm": ("every command's kernels", 240),
+    "advise": ("the advisor's rollouts, the game engine and every policy", 41),
+    "report": ("every kernel of the report", 100),
+    "rummy": ("plain rummy's engine", 24),
+    "serve": ("the web app's kernels, the advisor's among them", 41),
+    "deadwood": ("the hand evaluator", 3),
 }
 #: What other commands compile: the game engine and every policy, at most.
-ENGINE_FIGURE = ("the game engine and every policy", 35)
+ENGINE_FIGURE = ("the game engine and every policy", 43)
 
 _compile_watched = False
 _compile_announced = False
