@@ -157,11 +157,8 @@ class _Library(_codegen.JITCodeLibrary):
     @classmethod
     def _unserialize(cls, codegen: Any, state: tuple[str, str, Any]) -> Any:
         name, kind, data = state
-        if kind != _KIND:
-            library = super()._unserialize(codegen, state)
-            if kind == "object":
-                library._object_copy = data[0]
-            return library
+        if kind != _KIND:  # no compiled-once function in it or called by it
+            return super()._unserialize(codegen, state)
         own, stems, parts = data
         for part in parts:
             _load_part(codegen, part)
