@@ -91,9 +91,10 @@ def progress_bar(
             if stop.wait(PROGRESS_DELAY_S):
                 return
             while not stop.wait(1.0):
+                text = desc or ""
                 if describe is not None:
-                    fraction = bar.n / bar.total if bar.total else 0.0
-                    bar.set_description_str(describe(fraction), refresh=False)
+                    text = describe(bar.n / bar.total if bar.total else 0.0)
+                bar.set_description_str(while_compiling(text), refresh=False)
                 bar.refresh()
 
         ticker = threading.Thread(target=tick, daemon=True)
@@ -107,16 +108,52 @@ def progress_bar(
                 ticker.join()
 
 
+#: The kernels a command compiles on its first use and the CPU seconds (one core) that
+#: took from an empty kernel cache on a loaded 2-core EPYC (load average 12-17), by the
+#: command's first word (BENCHMARKS.md, "First use: each kernel tree compiled once");
+#: the report's is its first run's CPU less its second's (BENCHMARKS.md, issue 37).
+COMPILE_FIGURES: dict[str, tuple[str, int]] = {
+    "advise": ("the advisor's rollouts, the game engine and every policy", 41),
+    "report": ("every kernel of the report", 100),
+    "rummy": ("plain rummy's engine", 24),
+    "serve": ("the web app's kernels, the advisor's among them", 41),
+    "deadwood": ("the hand evaluator", 3),
+}
+#: What other commands compile: the game engine and every policy, at most.
+ENGINE_FIGURE = ("the game engine and every policy", 43)
+
 _compile_watched = False
 _compile_announced = False
+#: Kernels being compiled now (numba's compile events nest: a kernel compiles its callees).
+_compiling = 0
+
+
+def while_compiling(description: str) -> str:
+    """A bar's description, saying so while numba compiles kernels (the bar would
+    otherwise sit at 0% with nothing to show it is not stuck)."""
+    if not _compiling:
+        return description
+    return f"{description} · compiling kernels" if description else "compiling kernels"
+
+
+def compile_notice(command: str) -> str:
+    """The one line said when ``command`` (its first word: ``advise``, ``rummy``) starts
+    to compile."""
+    what, seconds = COMPILE_FIGURES.get(command, ENGINE_FIGURE)
+    from .._kernel_cache import cache_dir
+
+    return (
+        f"compiling {what}: once, then cached in {cache_dir().parent} "
+        f"(about {seconds} s of one core; 'analyzer warm' compiles every command's ahead)"
+    )
 
 
 def watch_compiles() -> None:
     """Say once per process, on stderr, that kernels are being compiled, the moment the
     first one starts (numba's ``numba:compile`` event fires only when no cached machine
     code serves a kernel): a first use spends up to minutes there before anything moves,
-    whatever other commands have cached.  Shown where the bars are (:func:`progress_hidden`,
-    with the running command's ``--no-progress``)."""
+    whatever other commands have cached.  Said on a terminal, a pipe or a file (not under
+    ``--no-progress``); while kernels compile, a progress bar says so."""
     global _compile_watched
     if _compile_watched:
         return
@@ -125,12 +162,25 @@ def watch_compiles() -> None:
 
     class _Notice(event.Listener):
         def on_start(self, event: event.Event) -> None:
+            global _compiling
+            _compiling += 1
             announce_compile()
 
         def on_end(self, event: event.Event) -> None:
-            pass
+            global _compiling
+            _compiling -= 1
 
     event.register("numba:compile", _Notice())
+
+
+def _has_descriptor(stream: object) -> bool:
+    """Whether ``stream`` writes to a file descriptor (a terminal, a pipe, a file), not
+    to memory (click's test runner, a test's capture)."""
+    try:
+        stream.fileno()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 def announce_compile() -> None:
@@ -140,15 +190,16 @@ def announce_compile() -> None:
 
     context = click.get_current_context(silent=True)
     hidden = bool(context is not None and context.params.get("no_progress"))
-    if _compile_announced or progress_hidden(hidden):
+    shown = os.environ.get(PROGRESS_ENV, "") == "always" or _has_descriptor(sys.stderr)
+    if _compile_announced or hidden or not shown:
         return
     _compile_announced = True
-    from .._kernel_cache import cache_dir
+    from tqdm import tqdm
 
-    print(
-        "compiling kernels for this command (first use only: up to about a minute and a half, "
-        f"a few minutes for report; then cached in {cache_dir().parent}; 'analyzer warm' "
-        "compiles every command's ahead)",
-        file=sys.stderr,
-        flush=True,
-    )
+    names = []
+    while context is not None:
+        names.append(context.info_name or "")
+        context = context.parent
+    # tqdm.write clears a bar on the same stream first, so the line is never glued to one
+    tqdm.write(compile_notice(names[-2] if len(names) > 1 else ""), file=sys.stderr)
+    sys.stderr.flush()

@@ -2,8 +2,8 @@
 ahead of their first use, in parallel processes.
 
 Numba compiles a kernel the first time it runs and caches the machine code
-(:mod:`analyzer._kernel_cache`), so a first use waits for the compiler: up to a minute
-and a half of one core for the advisor.  Each group below is a few tiny runs of the
+(:mod:`analyzer._kernel_cache`), so a first use waits for the compiler: about 40 s of
+one core for the advisor (BENCHMARKS.md).  Each group below is a few tiny runs of the
 commands whose kernels it compiles; the groups run in separate processes, since the
 compiler uses one core, and every later process loads what they cached.  Groups that
 compile the same inner kernels would compile them twice, so a group gathers the
@@ -128,7 +128,7 @@ def warm_command(processes: int, only: str | None, no_progress: bool) -> None:
     \b
     Example:
       analyzer warm                    # 2 min 17 s on 2 idle cores, once per install
-      analyzer warm --only advisor     # the advisor's kernels (about 1.5 CPU-minutes)
+      analyzer warm --only advisor     # the advisor's kernels (about 40 CPU-seconds)
 
     Kernels already compiled load in about a second per run; a change to the package's
     computing code (a new version) needs one more warm-up.

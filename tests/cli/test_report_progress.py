@@ -57,7 +57,7 @@ def test_the_compile_notice_is_said_once_and_not_under_no_progress(monkeypatch, 
         progress.announce_compile()
     assert capsys.readouterr().err == ""
     progress.announce_compile()
-    assert "compiling kernels for this command (first use only" in capsys.readouterr().err
+    assert capsys.readouterr().err == progress.compile_notice("") + "\n"
     progress.announce_compile()  # once per process
     assert capsys.readouterr().err == ""
 
@@ -65,19 +65,39 @@ def test_the_compile_notice_is_said_once_and_not_under_no_progress(monkeypatch, 
 def test_a_command_that_must_compile_says_so_whatever_else_is_cached(tmp_path):
     """numba's compile event, not the cache folder's content, triggers the notice: a
     kernel cache missing this command's kernels (here an empty one) gets it on the first
-    run and not on the second."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), **{progress.PROGRESS_ENV: "always"})
+    run and not on the second.  It is said on a pipe too (a script's, a notebook's)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    env.pop(progress.PROGRESS_ENV, None)
     command = [sys.executable, "-m", "analyzer", "deadwood", "As 2s 3s 7h 7d 7c Kd Qh 9c 4d"]
     first = subprocess.run(
         command, check=False, env=env, capture_output=True, text=True, timeout=600
     )
     assert first.returncode == 0, first.stderr
-    assert first.stderr.startswith("compiling kernels for this command"), first.stderr
+    notice = first.stderr.splitlines()
+    assert len(notice) == 1 and notice[0].startswith("compiling "), first.stderr
+    assert f"once, then cached in {tmp_path} (about " in notice[0]
     second = subprocess.run(
         command, check=False, env=env, capture_output=True, text=True, timeout=600
     )
     assert second.returncode == 0 and second.stderr == "", second.stderr
     assert second.stdout == first.stdout
+
+
+def test_the_notice_names_what_compiles_and_its_time_from_the_benchmarks():
+    advise = progress.compile_notice("advise")
+    assert advise.startswith("compiling the advisor's rollouts")
+    seconds = progress.COMPILE_FIGURES["advise"][1]
+    assert f"about {seconds} s of one core" in advise and "once" in advise
+    assert progress.compile_notice("simulate").startswith(
+        f"compiling {progress.ENGINE_FIGURE[0]}: once"
+    )
+
+
+def test_a_bar_says_compiling_while_kernels_compile(monkeypatch):
+    assert progress.while_compiling("step 1 of 3") == "step 1 of 3"
+    monkeypatch.setattr(progress, "_compiling", 2)  # a kernel and one of its callees
+    assert progress.while_compiling("step 1 of 3") == "step 1 of 3 · compiling kernels"
+    assert progress.while_compiling("") == "compiling kernels"
 
 
 def test_a_stop_inside_a_callback_leaves_no_traceback(monkeypatch):

@@ -66,6 +66,7 @@ from numba import njit
 from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, bits_of, cards_between, cards_of, popcount
+from ...core.linking import compiled_once
 from ...core.rng import next_below
 from ..evaluator.partition import (
     best_discard_kernel,
@@ -90,6 +91,7 @@ _NONE = np.int64(1 << 20)
 _RELATED = RANK_MATES | NEAR1 | NEAR2
 
 
+@compiled_once
 @njit(cache=True)
 def wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64s) -> bool:
     """Whether ``player`` takes the face-up card, by its draw rule."""
@@ -112,6 +114,7 @@ def wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64
     return after < min_deadwood_kernel(hand)
 
 
+@compiled_once
 @njit(cache=True)
 def takes_upcard_to_knock(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64s) -> bool:
     """Whether ``player``, to draw at a stock of two under the ``wall`` rule, takes the
@@ -244,6 +247,7 @@ def _lookahead_discard(
     return best_card
 
 
+@compiled_once
 @njit(cache=True)
 def choose_discard(
     state: Int64s,

@@ -81,6 +81,7 @@ from numba import njit
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, bits_of, cards_of, run_outs, split_lanes
+from ...core.linking import compiled_once
 from ..evaluator.layoffs import layoff_deadwood_kernel
 from ..evaluator.partition import (
     best_arrangement_kernel,
@@ -244,6 +245,7 @@ def _infer_cached(state: Int64s, player: np.int64, work: Int64s) -> np.int64:
     return infer_hidden(state, player, probs)
 
 
+@compiled_once
 @njit(cache=True)
 def expert_wants_upcard(state: Int64s, player: np.int64, policy: Int64s, scratch: Int64s) -> bool:
     """Whether ``player`` (10 cards) takes the pile's top (see the module notes)."""
@@ -346,6 +348,7 @@ def knock_outlook(
     return total / n, undercuts / n, ends / n, game / n, score
 
 
+@compiled_once
 @njit(cache=True)
 def knock_choice(
     state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s
@@ -389,6 +392,7 @@ def knock_choice(
     return candidates, least, knock_card, False, unseen
 
 
+@compiled_once
 @njit(cache=True)
 def expert_discard(
     state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s

@@ -60,6 +60,7 @@ from numba import njit
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, bits_of, cards_of, popcount
+from ...core.linking import compiled_once
 from ...core.rng import next_u64
 from ..evaluator.partition import best_arrangement_kernel, best_discard_kernel, min_deadwood_kernel
 from ..model.knowledge import hidden_count, unseen_cards
@@ -254,6 +255,7 @@ def recalibrate(unseen: np.int64, hidden: np.int64, probs: Float64s) -> None:
         probs[card] = min(probs[card] * scale, 1.0)
 
 
+@compiled_once
 @njit(cache=True)
 def infer_hidden(state: Int64s, observer: np.int64, probs: Float64s) -> np.int64:
     """Fill ``probs[c]`` = P(the opponent of ``observer`` holds ``c``) for every card
@@ -369,6 +371,7 @@ def _before(card: np.int64, other: np.int64) -> bool:
     return card % 13 > other % 13 or (card % 13 == other % 13 and card > other)
 
 
+@compiled_once
 @njit(cache=True)
 def sample_played_in(
     state: Int64s,

@@ -36,6 +36,7 @@ from numba import njit
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import cards_between, cards_of
+from ...core.linking import compiled_once
 from ..evaluator.future import future_deadwood, lowest_space
 from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
@@ -86,6 +87,7 @@ def throw_features(
     )
 
 
+@compiled_once
 @njit(cache=True)
 def learned_discard(
     state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s

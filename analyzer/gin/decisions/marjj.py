@@ -58,6 +58,7 @@ from numba import njit
 from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, bits_of, cards_between, popcount
+from ...core.linking import compiled_once
 from ...core.rng import next_below
 from ..evaluator.future import future_deadwood, lowest_space
 from ..evaluator.partition import (
@@ -242,6 +243,7 @@ def chosen_meld_set(hand: np.int64, seen: np.int64, opponent_took: np.int64) -> 
     return best_union
 
 
+@compiled_once
 @njit(cache=True)
 def marjj_wants_upcard(state: Int64s, player: np.int64, scratch: Int64s) -> bool:
     """MARJJ's draw rule: take the pile's top when it lowers the deadwood after the best
@@ -357,6 +359,7 @@ def _pick(mask: np.int64, rng: UInt64s) -> np.int64:
     return bit_index(mask & -mask)
 
 
+@compiled_once
 @njit(cache=True)
 def marjj_choices(state: Int64s, player: np.int64, scratch: Int64s, work: Int64s) -> np.int64:
     """The cards MARJJ would throw now, holding 11 cards (one card, or the cards tied for
@@ -418,6 +421,7 @@ def marjj_choices(state: Int64s, player: np.int64, scratch: Int64s, work: Int64s
     return ties
 
 
+@compiled_once
 @njit(cache=True)
 def marjj_discard(
     state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s

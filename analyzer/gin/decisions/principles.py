@@ -28,6 +28,7 @@ from numba import njit
 from ...core.arrays import Int64s, UInt64s
 from ...core.cards import CARD_POINTS, NEAR1, NEAR2, RANK_MATES
 from ...core.lanes import bit_index, bits_of, cards_of, popcount
+from ...core.linking import compiled_once
 from ..model.knowledge import unseen_cards
 from ..model.policy_fields import PolicyField
 from ..model.state import Slot, stock_left
@@ -135,6 +136,7 @@ def throw_value(
     return value
 
 
+@compiled_once
 @njit(cache=True)
 def principles_discard(
     state: Int64s, player: np.int64, policy: Int64s, rng: UInt64s, scratch: Int64s, work: Int64s

@@ -21,6 +21,7 @@ from numba import njit
 from ...core.arrays import Float64s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
 from ...core.lanes import bit_index, bits_of, cards_of
+from ...core.linking import compiled_once
 from ...core.rng import next_below
 from ...core.stats import Z95
 from ..evaluator.partition import best_discard_kernel, min_deadwood_kernel
@@ -46,6 +47,7 @@ def meld_gain(hand: np.int64, card: np.int64) -> np.int64:
     )
 
 
+@compiled_once
 @njit(cache=True)
 def log_likelihood(
     hand: np.int64, observed: Int64s, temperature: np.float64, threshold: np.int64, scratch: Int64s
@@ -96,6 +98,7 @@ def _highest_value(cards: np.int64) -> np.int64:
     return best
 
 
+@compiled_once
 @njit(cache=True)
 def deal_sample(
     start: Int64s, pool: Int64s, rng: UInt64s, layout: Int64s, scratch: Int64s, opponent: np.int64

@@ -35,6 +35,7 @@ from numba import njit
 
 from ...core.arrays import Int8s, Int64s, UInt64s
 from ...core.cards import CARD_POINTS
+from ...core.linking import compiled_once
 from ...core.rng import mix64, stream_key
 from ..decisions.choose import choose_discard, takes_upcard_to_knock, wants_upcard
 from ..evaluator.layoffs import greedy_layoff_deadwood_kernel, layoff_deadwood_kernel
@@ -136,6 +137,7 @@ def turn_upcard(state: Int64s, upcard: np.int64, rules: Int64s) -> None:
         state[Slot.MULTIPLIER] = 2
 
 
+@compiled_once
 @njit(cache=True)
 def new_hand(state: Int64s, deck: Int8s, dealer: np.int64, rules: Int64s) -> None:
     """Deal ``deck`` (52 card indices) with ``dealer`` (0 or 1) dealing, into ``state``."""
@@ -306,6 +308,7 @@ def _knock_stream(state: Int64s) -> UInt64s:
     return rng
 
 
+@compiled_once
 @njit(cache=True)
 def resolve_knock(state: Int64s, knocker: np.int64, rules: Int64s) -> None:
     """Score a knock (or gin) by ``knocker`` holding 10 cards, and end the hand.
@@ -350,6 +353,7 @@ def resolve_knock(state: Int64s, knocker: np.int64, rules: Int64s) -> None:
         _end(state, Outcome.KNOCK, knocker, defender_deadwood - knocker_deadwood)
 
 
+@compiled_once
 @njit(cache=True)
 def apply_discard(state: Int64s, card: np.int64, knock: bool, rules: Int64s) -> None:
     """The player to move throws ``card`` (knocking if ``knock``); the turn passes."""
@@ -438,6 +442,7 @@ def apply_big_gin(state: Int64s, rules: Int64s) -> bool:
     return _big_gin(state, rules)
 
 
+@compiled_once
 @njit(cache=True)
 def step(state: Int64s, rules: Int64s, policies: Int64s, rng: UInt64s, scratch: Int64s) -> None:
     """One move of the player to move with ``policies[p]``: answer the upcard offer,
@@ -474,6 +479,7 @@ def step(state: Int64s, rules: Int64s, policies: Int64s, rng: UInt64s, scratch: 
         apply_discard(state, card, knock, rules)
 
 
+@compiled_once
 @njit(cache=True)
 def advance(
     state: Int64s,

@@ -13,6 +13,7 @@ from numba import njit
 
 from ...core.arrays import Int64s
 from ...core.lanes import cards_of
+from ...core.linking import compiled_once
 from ...core.rng import stream_key
 from ..engine.transitions import Phase, Slot, apply_discard, apply_draw, apply_pass, step
 from ..evaluator.partition import discard_deadwoods_kernel
@@ -28,6 +29,7 @@ TAKE = 105
 MAX_ACTIONS = 22
 
 
+@compiled_once
 @njit(cache=True)
 def apply_action(state: Int64s, action: np.int64, rules: Int64s) -> None:
     """Play action code ``action`` (see the module constants) for the player to move."""
@@ -52,6 +54,7 @@ def _throwable(state: Int64s, scratch: Int64s) -> np.int64:
     return allowed
 
 
+@compiled_once
 @njit(cache=True)
 def legal_actions(state: Int64s, actions: Int64s, scratch: Int64s) -> np.int64:
     """Fill ``actions`` with the codes of the legal actions at a choice; their count."""
@@ -70,6 +73,7 @@ def legal_actions(state: Int64s, actions: Int64s, scratch: Int64s) -> np.int64:
     return n
 
 
+@compiled_once
 @njit(cache=True)
 def knock_alternatives(
     state: Int64s, default: np.int64, actions: Int64s, scratch: Int64s
@@ -96,6 +100,7 @@ def knock_alternatives(
     return np.int64(2)
 
 
+@compiled_once
 @njit(cache=True)
 def policy_action(
     state: Int64s, rules: Int64s, model: Int64s, key: np.int64, scratch: Int64s

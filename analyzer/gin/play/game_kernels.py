@@ -76,7 +76,7 @@ def play_hand(
     dealer: np.int64,
     rules: Int64s,
     policies: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     state: Int64s,
     deck: Int8s,
     rng: UInt64s,
@@ -133,7 +133,7 @@ def hands_kernel(
     swap: bool,
     rules: Int64s,
     policies: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     rows: Int64s,
     searched: Int64s,
 ) -> None:
@@ -178,7 +178,7 @@ def play_game(
     rules: Int64s,
     score_policies: Int64s,
     regions: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     start: Int64s,
     row: Int64s,
 ) -> None:
@@ -252,7 +252,7 @@ def games_kernel(
     rules: Int64s,
     score_policies: Int64s,
     regions: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     start: Int64s,
     rows: Int64s,
 ) -> None:

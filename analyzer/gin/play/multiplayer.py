@@ -36,7 +36,6 @@ from ..model.policies import Policy
 from ..model.rules import RuleField, Rules
 from .game_kernels import MAX_HANDS_PER_GAME, hand_work_space, play_hand
 from .game_score import add_hand_won, close_game
-from .players import SEARCH_FIELDS
 
 
 class MultiColumn(IntEnum):
@@ -86,7 +85,6 @@ def _play_multi(
 ) -> None:
     state, deck, rng, scratch, samples = hand_work_space()
     pair = np.empty((2, policies.shape[1]), dtype=np.int64)
-    searchers = np.zeros((2, SEARCH_FIELDS), dtype=np.int64)  # no seat searches here
     sides = 3 if players == 3 else 2
     scores = np.zeros(sides, dtype=np.int64)
     boxes = np.zeros(sides, dtype=np.int64)
@@ -116,7 +114,7 @@ def _play_multi(
                 np.int64(1),
                 rules,
                 pair,
-                searchers,
+                None,  # no seat searches here (see search.play_on)
                 state,
                 deck,
                 rng,

@@ -62,6 +62,7 @@ from numba import njit
 
 from ...core.arrays import Bools, Float64s, Int64s, UInt64s
 from ...core.lanes import bit_index, cards_of, popcount
+from ...core.linking import compiled_once
 from ...core.rng import next_below, stream_key
 from ..decisions.inference import infer_hidden, play_in_rounds, sample_played_in, to_sampling_table
 from ..decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, weighted_mean
@@ -131,6 +132,7 @@ def _deal_stock(state: Int64s, cards: np.int64, rng: UInt64s, order: Int64s) -> 
         state[Slot.DECK + first + k] = order[k]
 
 
+@compiled_once
 @njit(cache=True, nogil=True)  # nogil: run_stoppable runs it in a worker thread
 def search_action(
     state: Int64s,
@@ -243,12 +245,13 @@ def search_action(
     return actions[_leader(values[:done], _normalised_weights(log_weights[:done]), active)]
 
 
+@compiled_once
 @njit(cache=True)
 def play_on(
     state: Int64s,
     rules: Int64s,
     policies: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     search_key: np.int64,
     rng: UInt64s,
     scratch: Int64s,
@@ -258,8 +261,15 @@ def play_on(
     ``searchers[p, BUDGET] > 0`` (rolling out itself with its row of ``policies`` and the
     opponent with its search row's model, :attr:`SearchField.MODEL`), else plays
     ``policies[p]`` as :func:`analyzer.gin.engine.transitions.advance` does.  Returns the number of
-    searched decisions; their samples are added to ``samples_used[0]``."""
-    if searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0:
+    searched decisions; their samples are added to ``samples_used[0]``.
+
+    ``searchers`` is ``None`` when no seat searches
+    (:func:`~analyzer.gin.play.stopping.search_rows`): numba then drops
+    the search before typing this function, and a kernel that plays no search player is
+    compiled without it."""
+    if searchers is None or (
+        searchers[0, SearchField.BUDGET] == 0 and searchers[1, SearchField.BUDGET] == 0
+    ):
         advance(state, rules, policies, rng, scratch, np.bool_(False))
         return np.int64(0)
     model = np.empty_like(policies)

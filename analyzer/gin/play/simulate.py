@@ -48,7 +48,7 @@ from .results import (
     hand_result,
     merge_sums,
 )
-from .stopping import run_kernel_spans
+from .stopping import run_kernel_spans, search_rows
 
 DEFAULT_CHUNK = 1 << 15
 #: Most deals per kernel call: Ctrl-C is noticed between calls, so this bounds the wait
@@ -97,7 +97,7 @@ def _searched_hand_rows(
             swap_seats,
             rules_array,
             policies,
-            searchers,
+            search_rows(searchers),
             rows[part],
             searched[part],
         )
@@ -170,7 +170,7 @@ def game_rows(
             rules_array,
             arrays,
             regions,
-            searchers,
+            search_rows(searchers),
             scores,
             rows[first * reps : (first + count) * reps],
         )
@@ -358,7 +358,7 @@ def replay_deal(
         np.int64(0 if a_dealer else 1),
         rules.to_array(),
         policies,
-        searchers,
+        search_rows(searchers),
         *work,
     )
     return work[0]

@@ -60,6 +60,13 @@ def searches(searchers: Int64s) -> bool:
     return bool(np.any(searchers[..., SearchField.BUDGET] > 0))
 
 
+def search_rows(searchers: Int64s) -> Int64s | None:
+    """The search rows to give a kernel: ``None`` when no seat searches, so that the
+    kernel is compiled (and cached) without the search
+    (:func:`~analyzer.gin.play.search.play_on`)."""
+    return searchers if searches(searchers) else None
+
+
 def _stop(searchers: Int64s) -> Callable[[], None]:
     def ask() -> None:
         searchers[..., SearchField.STOP] = 1
@@ -94,4 +101,4 @@ def run_kernel_spans(
     run_spans(work, n_items, longest, _stop(searchers) if searches(searchers) else None)
 
 
-__all__ = ["run_kernel_spans", "run_stoppable", "searches", "stop_asked"]
+__all__ = ["run_kernel_spans", "run_stoppable", "search_rows", "searches", "stop_asked"]

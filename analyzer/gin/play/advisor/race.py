@@ -29,7 +29,7 @@ from ..game_kernels import GameColumn
 from ..players import Player, SearchPolicy, format_player, rollout_policy, split_players
 from ..search import play_on
 from ..simulate import game_rows
-from ..stopping import run_kernel_spans
+from ..stopping import run_kernel_spans, search_rows
 from .position import (
     ME,
     OPP,
@@ -69,7 +69,7 @@ def _rollout_kernel(
     active: Bools,
     rules: Int64s,
     policies: Int64s,
-    searchers: Int64s,
+    searchers: Int64s | None,
     points: Int64s,
     outcomes: Int64s,
     winners: Int64s,
@@ -127,7 +127,8 @@ def _rollout_batch(
         _rollout_kernel(  # type: ignore[call-arg]
             np.int64(seed),
             np.int64(first + offset),
-            *inputs,
+            *inputs[:-1],
+            search_rows(searchers),
             points[part],
             outcomes[part],
             winners[part],

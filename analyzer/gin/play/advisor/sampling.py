@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from ....core.arrays import Float64s, Int64s
+from ....core.linking import compiled_once
 from ....core.rng import stream_key
 from ....core.threads import run_spans
 from ...decisions.sampling import Observed, SampleLayout, deal_sample, log_likelihood, meld_gain
@@ -68,6 +69,7 @@ def observations(position: Position) -> Int64s:
     return observed
 
 
+@compiled_once
 @njit(cache=True)
 def weighted_start(
     seed: np.int64,
