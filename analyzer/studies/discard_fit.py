@@ -17,7 +17,7 @@ from ..gin.studies.discard_fit import FIT_SPACE, DiscardFit
 from .answer import command_line
 from .charts import Axis, Chart, Mark, Panel, column
 from .study import Computed, Inputs, Kind, Param, Study, View, register
-from .text import interval_column, table_lines, wrapped
+from .text import CI_NOTE, MAX_WIDTH, interval_column, table_lines, wrapped
 
 
 def fitted_weights(fit: DiscardFit) -> dict[str, int]:
@@ -139,8 +139,7 @@ def _present(answer: Any) -> View:
     title = inputs.title(
         "Learned discard fit",
         size=f"{generations} generations of {population} candidates, {deals:,} deals per "
-        f"candidate and opponent (seats swapped); held out: {inputs['held_out']:,} fresh deals "
-        "per opponent, the fitted weights against the starting ones",
+        f"opponent; {inputs['held_out']:,} held-out deals",
     )
     shown = pd.DataFrame(
         {
@@ -172,10 +171,15 @@ def _present(answer: Any) -> View:
     lines += wrapped(
         f"Held out: {inputs['held_out']:,} fresh deals per opponent (seats swapped), the "
         "fitted weights against the starting ones on the same deals, points per hand with "
-        "95% intervals (x ± h: the estimate and the half-width of its 95% CI):"
+        "95% intervals:"
     )
-    lines += ["", *table_lines(shown), ""]
-    lines += wrapped(f"The fitted policy: {fit['policy']}", indent="  ")
+    lines += ["", *table_lines(shown), CI_NOTE, ""]
+    # the policy broken after its commas, to fit the width: the lines joined are the string
+    pieces = wrapped(fit["policy"].replace(",", ", "), MAX_WIDTH - 2)
+    lines += [
+        "The fitted policy (its lines joined):",
+        *("  " + p.replace(", ", ",") for p in pieces),
+    ]
     verdict = fit_verdict(held)
     lines += ["", *wrapped(verdict)]
     chart = Chart(

@@ -5,12 +5,12 @@ table).  Each computes its tables (:mod:`analyzer.gin.studies.exploit`,
 equilibrium over the whole panel is in :mod:`analyzer.studies.panel`.
 
 An equilibrium is one run per rules preset, saved in its own folder:
-``analyzer equilibrium --rules R --out results/robust_knock/R``;
-:func:`robust_table` reads the knock table the answers start from out of it."""
+``analyzer equilibrium --rules R --out results/robust_knock/R``; the answers in a
+player's words start from its heaviest table
+(:func:`analyzer.studies.when_to_knock.kept_robust_table`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -26,7 +26,7 @@ from ..core.limits import (
 from ..core.progress import Progress
 from ..core.stats import Estimate
 from ..gin.model.policies import format_policy, policy_name
-from .answer import META, Answer, records, same_hands_presets
+from .answer import records
 from .charts import Axis, Chart, Mark, Panel, column
 from .knock import schedules_panel
 from .study import Computed, Inputs, Kind, Param, Study, View, register
@@ -287,10 +287,6 @@ EXPLOIT = register(
 
 # ---------------------------------------------------------------- the knock equilibrium
 
-#: Where ``analyzer equilibrium --out`` keeps its answers in the report folder, one
-#: subfolder per rules preset.
-ROBUST_FOLDER = "robust_knock"
-
 
 def _equilibrium(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Computed:
     from ..gin.studies.equilibrium import knock_equilibrium
@@ -470,31 +466,14 @@ EQUILIBRIUM = register(
 )
 
 
-def robust_table(results: Path, rules: str) -> tuple[int, ...] | None:
-    """The heaviest knock table of the equilibrium saved for the rules preset ``rules``
-    in the report folder ``results`` (``results/robust_knock/<rules>/``, or the folder of
-    a preset whose hands play the same, such as standard's for Hollywood); None when
-    there is none, :class:`~analyzer.studies.reading.DamagedFile` when it is damaged."""
-    from ..gin.studies.exploit import parse_table
-
-    for preset in [rules, *same_hands_presets(EQUILIBRIUM, rules)]:
-        folder = results / ROBUST_FOLDER / preset
-        if (folder / META).exists():
-            mixture = Answer.load(folder, results)["mixture"]
-            return parse_table(str(mixture.loc[mixture["weight"].idxmax(), "table"]))
-    return None
-
-
 __all__ = [
     "EQUILIBRIUM",
     "EXPLOIT",
-    "ROBUST_FOLDER",
     "equilibrium_verdict",
     "estimate_of",
     "exploit_verdict",
     "gain_panel",
     "iterations",
-    "robust_table",
     "search_deals",
     "tolerance",
 ]

@@ -15,34 +15,23 @@ from ..core.progress import Progress
 from .answer import records
 from .charts import Axis, Chart, Mark, Panel, column
 from .equilibrium import (
-    ROBUST_FOLDER,
     estimate_of,
     gain_panel,
     iterations,
-    robust_table,
     search_deals,
     tolerance,
 )
 from .study import Computed, Inputs, Kind, Param, Study, View, register
 from .text import estimate_text, interval_column, interval_text, table_lines
 
-#: Where ``analyzer panel-equilibrium --out`` keeps its answers in the report folder, one
-#: subfolder per rules preset.
-PANEL_FOLDER = "panel_equilibrium"
-
-
 def _start_table(inputs: Inputs) -> tuple[int, ...]:
-    """The knock table the robust player starts from: the committed robust table of the
-    rules preset (found as the results store finds the report folder), else BASE's own."""
+    """The knock table the robust player starts from: the kept robust table of the rules
+    preset (``results/robust_knock/<rules>/``), else BASE's own."""
     from ..gin.studies.exploit import table_of
-    from .store import find_report
+    from .when_to_knock import kept_robust_table
 
-    if not inputs.changed:
-        found = find_report(ROBUST_FOLDER)
-        table = robust_table(found.path, inputs.preset) if found is not None else None
-        if table is not None:
-            return table
-    return table_of(inputs["base"])
+    kept = None if inputs.changed else kept_robust_table(inputs.preset)
+    return table_of(inputs["base"]) if kept is None else kept[0]
 
 
 def _panel_equilibrium(
@@ -238,4 +227,4 @@ PANEL_EQUILIBRIUM = register(
 )
 
 
-__all__ = ["PANEL_EQUILIBRIUM", "PANEL_FOLDER", "answer_text", "panel_verdict"]
+__all__ = ["PANEL_EQUILIBRIUM", "answer_text", "panel_verdict"]
