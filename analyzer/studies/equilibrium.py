@@ -307,8 +307,13 @@ def _equilibrium(inputs: Inputs, progress: Progress | None, scheduler: str | Non
         "mixture": result.mixture_frame(),
         "strategy": result.strategy_frame(),
     }
-    # the rules are the answer's own (its inputs): no column repeats them
-    return Computed({n: t.drop(columns=["rules"]) for n, t in tables.items()}, result=result)
+    return Computed(without_rules(tables), result=result)
+
+
+def without_rules(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """A run's tables without their ``rules`` column: the rules are the answer's own
+    (its inputs), so no column repeats them."""
+    return {name: table.drop(columns=["rules"], errors="ignore") for name, table in tables.items()}
 
 
 def _mixture_text(mixture: pd.DataFrame) -> str:
@@ -476,4 +481,5 @@ __all__ = [
     "iterations",
     "search_deals",
     "tolerance",
+    "without_rules",
 ]

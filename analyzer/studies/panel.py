@@ -20,9 +20,11 @@ from .equilibrium import (
     iterations,
     search_deals,
     tolerance,
+    without_rules,
 )
 from .study import Computed, Inputs, Kind, Param, Study, View, register
 from .text import estimate_text, interval_column, interval_text, table_lines
+
 
 def _start_table(inputs: Inputs) -> tuple[int, ...]:
     """The knock table the robust player starts from: the kept robust table of the rules
@@ -60,9 +62,7 @@ def _panel_equilibrium(
         "answer": result.answer_frame(),
         "payoffs": result.payoff_frame(),
     }
-    # the rules are the answer's own (its inputs): no column repeats them
-    cut = {name: t.drop(columns=["rules"], errors="ignore") for name, t in tables.items()}
-    return Computed(cut, result=result)
+    return Computed(without_rules(tables), result=result)
 
 
 def answer_text(answer: pd.DataFrame) -> str:
