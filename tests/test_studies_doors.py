@@ -171,8 +171,7 @@ def test_the_architecture_page_names_every_module_that_declares_studies():
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "architecture.md").read_text()
     for module in {study.compute.__module__ for study in STUDIES.values()}:
-        folder, name = module.split(".")[-2:]
-        assert f"`{folder}/{name}.py`" in page, module
+        assert f"`{module.rsplit('.', 1)[1]}.py`" in page, module
 
 
 def test_every_module_the_architecture_page_names_exists():

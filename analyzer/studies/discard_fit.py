@@ -273,6 +273,11 @@ FIT_DISCARD = register(
         ),
         _fit,
         _present,
+        keys={
+            "held_out": ("opponent",),
+            "weights": ("field",),
+            "candidates": ("generation", "candidate"),
+        },
         step="fitting",
         scheduler=False,
         notebook="The fit's fields read through (``.fitted``, ``.held_out``...); "

@@ -277,6 +277,7 @@ EXPLOIT = register(
         ),
         _exploit,
         _present_exploit,
+        keys={"response": ("response",), "tried": ("name",), "steps": ("sweep", "coordinate")},
         unit="hand",
         step="search",
         notebook="``.response``: the strongest response; ``.tried``: every whole response "
@@ -463,6 +464,11 @@ EQUILIBRIUM = register(
         ),
         _equilibrium,
         _present_equilibrium,
+        keys={
+            "convergence": ("iteration",),
+            "mixture": ("table",),
+            "strategy": ("first_turn", "opponent_holds_pile_card", "deadwood"),
+        },
         unit="hand",
         step="PSRO",
         notebook="``.mixture_frame()`` and ``.strategy_frame()``: the equilibrium; "

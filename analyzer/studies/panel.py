@@ -218,6 +218,12 @@ PANEL_EQUILIBRIUM = register(
         ),
         _panel_equilibrium,
         _present,
+        keys={
+            "convergence": ("iteration",),
+            "mixture": ("player",),
+            "answer": ("table",),
+            "payoffs": ("row", "column"),
+        },
         unit="hand",
         step="panel PSRO",
         notebook="``.mixture_frame()``: the mixture; ``.answer`` and ``.answer_value``: the "

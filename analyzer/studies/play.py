@@ -213,6 +213,7 @@ SIMULATE = register(
         ),
         _simulate,
         _present_hands,
+        keys={"hands": ("metric",)},
         checkpoint=True,
         rows="deals",
         notebook=(

@@ -81,7 +81,14 @@ def test_the_panel_starts_from_the_kept_robust_table(tmp_path, monkeypatch):
     kept for its rules (``results/robust_knock/<rules>/``): here one no preset plays."""
     kept = pd.DataFrame({"table": ["10/10/10/10", "7/7/7/7 alert 7/0/0/0"], "weight": [0.25, 0.75]})
     results = tmp_path / "results"
-    Answer(EQUILIBRIUM, make_inputs(EQUILIBRIUM, {}), {"mixture": kept}).save(
+    tables = {  # what reading the kept answer checks of the others: their rows' keys
+        "convergence": pd.DataFrame({"iteration": [1]}),
+        "mixture": kept,
+        "strategy": pd.DataFrame(
+            {"first_turn": [1], "opponent_holds_pile_card": [0], "deadwood": [0]}
+        ),
+    }
+    Answer(EQUILIBRIUM, make_inputs(EQUILIBRIUM, {}), tables).save(
         results / "robust_knock" / "standard"
     )
     monkeypatch.setenv("ANALYZER_RESULTS", str(results))
