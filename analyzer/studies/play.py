@@ -341,15 +341,8 @@ def _multiplayer(inputs: Inputs, progress: Progress | None) -> Computed:
         "second": second,
         "lead": [lead.mean, lead.low, lead.high, lead.n],
     }
-    return Computed({"sides": summary}, facts, result=_SeatGames(frame), rows=frame)
-
-
-class _SeatGames:
-    """What a game of three or four players reads through: its games."""
-
-    def __init__(self, rows: pd.DataFrame) -> None:
-        self.rows = rows
-        """Every game: each side's final total, the winner, hands, shutout."""
+    # every game (each side's final total, the winner, hands, shutout) is the answer's rows
+    return Computed({"sides": summary}, facts, rows=frame)
 
 
 def _present_sides(answer: Any) -> View:
