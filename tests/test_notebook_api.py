@@ -21,9 +21,10 @@ from matplotlib.figure import Figure
 import analyzer
 import analyzer as az
 from analyzer import api
-from analyzer.api.results import ChartedResult, Result, ci_table
+from analyzer.api.results import Result, ci_table
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import resolve_rules
+from analyzer.studies.text import wrapped
 
 matplotlib.use("Agg")
 
@@ -33,19 +34,21 @@ def assert_shows_itself(result: Result, *title_parts: str) -> None:
     for part in title_parts:
         assert part in result.title
     page = result._repr_html_()
-    assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p><table")
-    assert repr(result).startswith(result.title + "\n")
-    bounds = [c for c in result.frame.columns if str(c).endswith(("_low", "_lo", "low"))]
-    if any(result.frame[c].notna().any() for c in bounds):
+    shown = "<table" if isinstance(result.view.body, pd.DataFrame) else "<pre>"  # lines: as text
+    assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p>{shown}")
+    assert repr(result).startswith("\n".join(wrapped(result.title, indent="  ")) + "\n")
+    frame = result.to_frame()
+    bounds = [c for c in frame.columns if str(c).endswith(("_low", "_lo", "low"))]
+    if any(frame[c].notna().any() for c in bounds):
         assert " ± " in page
 
 
-def assert_plots(result: ChartedResult, panels: int = 1) -> None:
+def assert_plots(result: Result, panels: int = 1) -> None:
     figure = result.plot()
     assert isinstance(figure, Figure)
     assert len([ax for ax in figure.axes if ax.has_data()]) >= panels
     # wrapped to the figure's width, without Markdown code marks
-    assert " ".join(figure.get_suptitle().split()) == result.title.replace("`", "")
+    assert " ".join(figure.get_suptitle().split()) == result.chart.title.replace("`", "")
 
 
 def test_the_package_lists_every_api_function():
@@ -188,7 +191,7 @@ def test_exploit_measures_the_response_of_the_study():
     own = exploit(resolve_rules("standard"), Policy(), 100, 3, 0, "standard", 1)
     assert result.response == own.response
     assert result.points == own.points
-    assert result.frame.loc[0, "response"] == own.to_frame().loc[0, "response"]
+    assert result.to_frame().loc[0, "response"] == own.to_frame().loc[0, "response"]
     assert_shows_itself(result, "Best response to basic", "rules standard", "100 deals")
 
 
@@ -197,7 +200,7 @@ def test_equilibrium_is_the_study_s_convergence():
 
     result = az.equilibrium(deals=100, iterations=1, seed=2)
     own = knock_equilibrium(resolve_rules("standard"), az.policy("expert"), 100, 2, 1)
-    assert "exploitability" in result.frame.columns
+    assert "exploitability" in result.to_frame().columns
     assert result.exploitability == own.exploitability
     assert result.mixture_frame()["table"].tolist() == own.mixture_frame()["table"].tolist()
     assert_shows_itself(

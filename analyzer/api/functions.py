@@ -57,7 +57,8 @@ def equilibrium(
     """Approximate equilibrium of the knock decision (the robust knock chart). PSRO over knock
     tables (a threshold per bin of own turns), the rest of play fixed to BASE; prints the
     convergence (exploitability by iteration, points per hand with 95% CI) and the
-    equilibrium mixture.
+    equilibrium mixture. The answers in a player's words start from the heaviest table of
+    the run saved in results/robust_knock/<rules>/.
 
     base: Policy that plays everything but the knock decision.
     deals: Deals per comparison. (100-10,000,000)
@@ -68,7 +69,7 @@ def equilibrium(
 
     As ``analyzer equilibrium`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
     ``.plot()``. ``.mixture_frame()`` and ``.strategy_frame()``: the equilibrium;
-    ``.plot()``: its knock tables.
+    ``.plot()``: its knock tables and the convergence.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -179,7 +180,8 @@ def exploit(
 
     As ``analyzer exploit`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
     ``.plot()``. ``.response``: the strongest response; ``.tried``: every whole response
-    compared; ``.steps``: the coordinate search's accepted moves.
+    compared; ``.steps``: the coordinate search's accepted moves; ``.plot()``: every
+    response tried with its CI.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -216,7 +218,8 @@ def fit_discard(
     out: save the answer in this folder (tables, chart, meta.json), or None.
 
     As ``analyzer fit-discard`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
-    ``.plot()``. The fit's fields read through (``.fitted``, ``.held_out``...).
+    ``.plot()``. The fit's fields read through (``.fitted``, ``.held_out``...);
+    ``.facts['fit']``: the fitted weights and policy; ``.plot()``: the held-out gains.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -433,9 +436,9 @@ def panel_equilibrium(
 ) -> Result:
     """Equilibrium over the whole opponent panel (PSRO), and the knock table against it. The
     players are whole players: basic, simple, gin-hunter, taper, the marjj replica, expert,
-    search and BASE knocking by the committed robust table (results/robust_knock, else
-    BASE's own table). Each iteration solves the matrix game of the population, then adds
-    the strongest response found (a knock table with BASE play, every policy preset, or
+    search and BASE knocking by the committed robust table (results/robust_knock/<rules>/,
+    else BASE's own table). Each iteration solves the matrix game of the population, then
+    adds the strongest response found (a knock table with BASE play, every policy preset, or
     search modelling the mixture's heaviest player) while it gains more than the tolerance.
     Prints the convergence, the mixture and the knock table that does best against it, each
     in points per hand with 95% CI.
@@ -453,7 +456,8 @@ def panel_equilibrium(
 
     As ``analyzer panel-equilibrium`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
     ``.plot()``. ``.mixture_frame()``: the mixture; ``.answer`` and ``.answer_value``: the
-    knock table and its points per hand against it.
+    knock table and its points per hand against it; ``.plot()``: the mixture and the
+    convergence.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -491,7 +495,7 @@ def play_games(
     As ``analyzer games`` prints it: ``.title``, ``.text()``, ``.to_frame()``, ``.plot()``.
     With two players the games' fields read through (``.game_win_rate_a``...); ``.rows``
     holds every game with ``keep_rows``; with three or four the table is each side's share
-    of the games won.
+    of the games won.  ``.plot()``: the share of games won with its CI.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -619,7 +623,8 @@ def simulate(
 
     As ``analyzer simulate`` prints it: ``.title``, ``.text()``, ``.to_frame()``,
     ``.plot()``. The simulation's fields read through (``.points_a``, ``.win_rate_a``...);
-    ``.rows`` holds every hand with ``keep_rows``.
+    ``.rows`` holds every hand with ``keep_rows``; ``.plot()``: points per hand and how
+    hands end.
     """
     arguments = dict(locals())
     from .study_functions import call

@@ -1,5 +1,5 @@
 """The command that plays one hand turn by turn: replay (simulate and games are studies,
-:mod:`analyzer.report.play_studies`)."""
+:mod:`analyzer.studies.play`)."""
 
 from __future__ import annotations
 

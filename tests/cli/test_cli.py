@@ -211,7 +211,8 @@ def test_games_three_and_four_players():
 def test_multiplayer_verdict_names_a_winner_only_when_its_lead_is_significant(
     policies, games, verdict
 ):
-    result = run("games", "--players", "3", "--policies", policies, "--games", games)
+    # seed 1: three basics where player0 leads by chance (the default seed has another lead)
+    result = run("games", "--players", "3", "--policies", policies, "--games", games, "--seed", "1")
     assert result.exit_code == 0, result.output
     assert verdict in " ".join(result.output.split())
 

@@ -1,7 +1,7 @@
 """``analyzer fit-discard``: a fit is reproduced bit for bit from its seed whatever the
 thread count, its bad options are one line, and the committed fit is the champion's."""
 
-import json
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -9,7 +9,7 @@ import pytest
 from analyzer.cli.progress import MAX_WIDTH
 from analyzer.gin.model.policies import PRESETS, format_policy, parse_policy
 from analyzer.gin.studies.discard_fit import FIT_SPACE
-from analyzer.report.discard_fit import CANDIDATES_FILE, HELD_OUT_FILE, REPORT_FILE, WEIGHTS_FILE
+from analyzer.studies.answer import Answer
 
 from .test_input_bounds import assert_one_line_error, run
 
@@ -39,16 +39,25 @@ def test_a_fit_is_the_same_bit_for_bit_whatever_the_thread_count(tmp_path):
     assert run(*TINY, "--out", first).exit_code == 0
     result = run(*TINY, "--jobs", "1", "--out", second)
     assert result.exit_code == 0, result.output
-    for name in (WEIGHTS_FILE, CANDIDATES_FILE, HELD_OUT_FILE):
+    for name in ("held_out.csv", "weights.csv", "candidates.csv", "held_out.png"):
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
-    document = json.loads((first / WEIGHTS_FILE).read_text())
+    answer = Answer.load(first)
+    assert answer.facts == Answer.load(second).facts
+    document = answer.facts["fit"]
     fitted = parse_policy(document["policy"])
     assert {key: fitted.value(key) for key, *_ in FIT_SPACE} == document["weights"]
     assert document["seed"] == 4 and document["rules"] == "eaai"
-    report = (first / REPORT_FILE).read_text()
+    assert answer["weights"]["fitted"].tolist() == list(document["weights"].values())
+    assert len(answer["candidates"]) == 2 * 3  # every candidate of both generations
+    report = answer.text()
     assert "Held out: 100 fresh deals per opponent" in report
     # the command that reproduces the fit, written from its parameters
     assert "`analyzer fit-discard --rules eaai --generations 2 --population 3 --elite 2" in report
+    # the policy, broken to fit the width, is the fitted policy's string form
+    lines = report.splitlines()
+    start = lines.index("The fitted policy (its lines joined):")
+    pieces = takewhile(lambda line: line.startswith("  "), lines[start + 1 :])
+    assert "".join(piece.strip() for piece in pieces) == document["policy"]
 
 
 @pytest.mark.parametrize(
@@ -66,8 +75,13 @@ def test_bad_options_are_one_line(tmp_path, args, text):
     assert not (tmp_path / "fit").exists()
 
 
+def committed_fit() -> dict:
+    """The committed fit's weights and policy (``results/fit_discard``)."""
+    return Answer.load(ROOT / "results" / "fit_discard").facts["fit"]
+
+
 def test_the_committed_fit_holds_the_champions_discard_weights():
-    document = json.loads((ROOT / "results" / "fit_discard" / WEIGHTS_FILE).read_text())
+    document = committed_fit()
     fitted = parse_policy(document["policy"])
     assert {key: fitted.value(key) for key, *_ in FIT_SPACE} == document["weights"]
     assert fitted.discard.rule == "learned"
@@ -77,8 +91,7 @@ def test_the_committed_fit_holds_the_champions_discard_weights():
 def test_a_fitted_policy_given_as_its_string_is_explained_within_the_width():
     """A policy string longer than a third of the width is named "this policy" above its
     sentence (it once stood beside it and squeezed the sentence to one letter a line)."""
-    document = json.loads((ROOT / "results" / "fit_discard" / WEIGHTS_FILE).read_text())
-    result = run("policies", document["policy"])
+    result = run("policies", committed_fit()["policy"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("this policy: Takes the face-up card")

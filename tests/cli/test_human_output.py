@@ -106,11 +106,12 @@ def test_knock_schedule_explains_its_notation():
 def test_equilibrium_has_no_nan_and_writes_its_chart(tmp_path):
     text = invoke([*TINY["equilibrium"], "--out", str(tmp_path)])
     assert "nan" not in text.lower()
-    assert (tmp_path / "standard_strategy.png").stat().st_size > 0
+    assert (tmp_path / "strategy.png").stat().st_size > 0
     assert {p.name for p in tmp_path.iterdir()} >= {
-        "standard_strategy.csv",
-        "standard_mixture.csv",
-        "standard_convergence.csv",
+        "strategy.csv",
+        "mixture.csv",
+        "convergence.csv",
+        "meta.json",
     }
 
 

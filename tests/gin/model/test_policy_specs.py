@@ -1,7 +1,6 @@
 """The policy specs: every string-form key is declared once, and a policy compiles to the
 kernel's parameter row and string form it always had."""
 
-import json
 from dataclasses import fields
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from analyzer.gin.model.policies import (
 )
 from analyzer.gin.model.policy_fields import SCHEDULE_TURNS, DiscardRule, PolicyField
 from analyzer.gin.model.spec_fields import declared
+from analyzer.studies.answer import Answer
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -81,9 +81,7 @@ def test_the_champion_is_expert_v3_with_the_fitted_discard_and_the_read():
     """``expert`` = ``expert-v3`` with the committed fit's discard weights, the camping
     table once the opponent reads as a racer and MARJJ's discard then."""
     champion = PRESETS["expert"].to_array()
-    fitted = parse_policy(
-        json.loads((ROOT / "results" / "fit_discard" / "weights.json").read_text())["policy"]
-    )
+    fitted = parse_policy(Answer.load(ROOT / "results" / "fit_discard").facts["fit"]["policy"])
     assert PRESETS["expert"] == fitted.changed(knock_racer=((1, 10), (3, 0)), discard_racer="marjj")
     assert fitted.changed(discard="expert") == PRESETS["expert-v3"].changed(
         **{key: fitted.value(key) for key in (*WEIGHT_KEYS, "learned_window")}
