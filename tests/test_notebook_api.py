@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 import analyzer
 import analyzer as az
 from analyzer import api
-from analyzer.api.results import ChartedResult, Result, ci_table
+from analyzer.api.results import Result, ci_table
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import resolve_rules
 
@@ -33,19 +33,22 @@ def assert_shows_itself(result: Result, *title_parts: str) -> None:
     for part in title_parts:
         assert part in result.title
     page = result._repr_html_()
-    assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p><table")
+    shown = "<table" if isinstance(result.view.body, pd.DataFrame) else "<pre>"  # lines
+    assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p>{shown}")
     assert repr(result).startswith(result.title + "\n")
-    bounds = [c for c in result.frame.columns if str(c).endswith(("_low", "_lo", "low"))]
-    if any(result.frame[c].notna().any() for c in bounds):
+    frame = result.to_frame()
+    bounds = [c for c in frame.columns if str(c).endswith(("_low", "_lo", "low"))]
+    if any(frame[c].notna().any() for c in bounds):
         assert " ± " in page
 
 
-def assert_plots(result: ChartedResult, panels: int = 1) -> None:
+def assert_plots(result: Result, panels: int = 1) -> None:
     figure = result.plot()
     assert isinstance(figure, Figure)
     assert len([ax for ax in figure.axes if ax.has_data()]) >= panels
     # wrapped to the figure's width, without Markdown code marks
-    assert " ".join(figure.get_suptitle().split()) == result.title.replace("`", "")
+    assert result.chart is not None
+    assert " ".join(figure.get_suptitle().split()) == result.chart.title.replace("`", "")
 
 
 def test_the_package_lists_every_api_function():
@@ -162,23 +165,26 @@ def test_equity_is_the_table_of_the_same_hands():
     from analyzer.gin.studies.equity.law import hand_outcome_distribution
     from analyzer.gin.studies.equity.table import equity_table
 
-    result = az.equity(deals=400, seed=5)
+    result = az.equity("basic", "basic", deals=400, seed=5, check=0, score_aware=False)
     rules = resolve_rules("standard")
     own = equity_table(hand_outcome_distribution(rules, Policy(), Policy(), 400, 5), rules)
-    frame = result.frame.set_index("metric")
-    assert frame.loc["P(A wins) from 0:0, A deals first", "mean"] == own.win_probability(0, 0, True)
+    frame = result.to_frame().set_index("metric")
+    win = frame.loc["P(A wins) from 0:0, A deals first", "value"]
+    assert win == pytest.approx(own.win_probability(0, 0, True), rel=1e-5)  # 6 digits kept
     assert result.table.to_frame().shape == own.to_frame().shape
-    assert result.check is None and result.gain is None
+    assert result.response is None and set(result.tables) == {"summary", "equity", "hand_outcomes"}
     assert_shows_itself(result, "A basic against B basic", "rules standard", "400 deals · seed 5")
     assert_plots(result, panels=2)
 
 
 def test_equity_checks_and_finds_the_score_aware_table():
-    result = az.equity(deals=300, seed=2, check=2, games=40, score_aware=True)
-    metrics = result.frame["metric"].tolist()
-    assert any(m.startswith("check ") for m in metrics)
-    assert "score-aware knocking: gain" in metrics
-    assert " ± " in result._repr_html_()
+    result = az.equity(deals=300, seed=2, check=2, games=40)
+    assert result.inputs.labels == {"a": "expert", "b": "expert"}  # the champion by default
+    assert len(result["check"]) == 4  # 0:0 and one sampled state, each first dealer
+    assert result["gain"]["arm"].tolist() == ["score-aware", "own", "gain"]
+    assert result.response.labels == ("own", "gin only", "every chance")
+    assert " ± " in result.text()
+    assert_plots(result, panels=3)
 
 
 def test_exploit_measures_the_response_of_the_study():

@@ -7,13 +7,12 @@ from ..report import (  # noqa: F401  (each registers its studies; moving here)
     answer_studies,
     discard_fit_study,
     equilibrium_studies,
-    equity_study,
     exact_study,
     play_studies,
     rummy_studies,
     survey_studies,
 )
-from . import knock  # noqa: F401
+from . import equity, knock  # noqa: F401
 from .study import STUDIES
 
 __all__ = ["STUDIES"]
