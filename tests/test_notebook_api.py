@@ -35,7 +35,7 @@ def assert_shows_itself(result: Result, *title_parts: str) -> None:
     page = result._repr_html_()
     shown = "<table" if isinstance(result.view.body, pd.DataFrame) else "<pre>"  # lines
     assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p>{shown}")
-    assert repr(result).startswith(result.title + "\n")
+    assert " ".join(repr(result).split()).startswith(result.title)  # wrapped at 100 columns
     frame = result.to_frame()
     bounds = [c for c in frame.columns if str(c).endswith(("_low", "_lo", "low"))]
     if any(frame[c].notna().any() for c in bounds):
@@ -257,7 +257,9 @@ def test_rummy_simulate_is_the_simulator_s_result():
     )
     assert result.player_win_rate == own.player_win_rate
     pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
+    assert result["players"]["win_rate"].tolist() == [e.mean for e in own.player_win_rate]
     assert_shows_itself(result, "Plain rummy hands", "3 players", "200 deals · seed 3")
+    assert_plots(result, panels=2)
 
 
 def test_rummy_games_and_rules():
@@ -265,13 +267,14 @@ def test_rummy_games_and_rules():
     result = az.rummy_games(rules=rules, games=10, seed=1, policies=["hold6", "simple"])
     assert result.games == 10 and result.target == 50
     assert_shows_itself(result, "Plain rummy games", "10 games to 50 points · seed 1")
+    assert_plots(result)
 
 
 def test_rummy_study_charts_the_study():
     from analyzer.rummy import studies
 
     result = az.rummy_study("players", deals=20, seed=2)
-    pd.testing.assert_frame_equal(result.frame, studies.player_counts(20, 2))
+    pd.testing.assert_frame_equal(result.to_frame(), studies.player_counts(20, 2))
     assert_shows_itself(result, "2 to 6 players", "20 deals per row · seed 2")
     assert_plots(result)
 
@@ -332,6 +335,7 @@ def test_rummy_study_charts_the_study():
         (lambda: az.rummy_games(games=0), ValueError, "games must be 1-"),
         (lambda: az.rummy_games(seed=-1), ValueError, "seed must be 0-"),
         (lambda: az.rummy_study("nope"), ValueError, "name must be one of meld-or-hold"),
+        (lambda: az.rummy_study("all"), ValueError, "name must be one of meld-or-hold"),
         (lambda: az.rummy_study(deals=0), ValueError, "deals must be 1-"),
         (lambda: az.rummy_rules(None), TypeError, "name must be a string"),
         (lambda: az.dealt_deadwood_distribution(deals=-5), ValueError, "deals must be 0-"),

@@ -4,12 +4,17 @@ their place here."""
 
 from __future__ import annotations
 
-from . import equity_sections, knock_sections
+from . import equity_sections, knock_sections, rummy_sections
 from .common import Section
 
 #: The sections shown as boxes at the top (no heading, no number).
 BOXES: tuple[Section, ...] = ()
 
-SECTIONS: tuple[Section, ...] = (*BOXES, *knock_sections.SECTIONS, *equity_sections.SECTIONS)
+SECTIONS: tuple[Section, ...] = (
+    *BOXES,
+    *knock_sections.SECTIONS,
+    *equity_sections.SECTIONS,
+    *rummy_sections.SECTIONS,
+)
 
 __all__ = ["BOXES", "SECTIONS"]

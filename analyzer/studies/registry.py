@@ -9,10 +9,9 @@ from ..report import (  # noqa: F401  (each registers its studies; moving here)
     equilibrium_studies,
     exact_study,
     play_studies,
-    rummy_studies,
     survey_studies,
 )
-from . import equity, knock  # noqa: F401
+from . import equity, knock, rummy, rummy_study  # noqa: F401
 from .study import STUDIES
 
 __all__ = ["STUDIES"]

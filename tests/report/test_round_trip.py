@@ -15,6 +15,12 @@ CASES = {
         {"deals": 200, "games": 20, "check": 2, "presets": ["standard", "target150"]},
     ),
     "equity-basic": ("equity", {"a": "basic", "b": "basic", "deals": 300, "score_aware": False}),
+    "rummy simulate": ("rummy simulate", {"deals": 300, "players": 3, "a": "rummy"}),
+    "rummy games": ("rummy games", {"games": 20, "policies": ["hold6", "simple"]}),
+    **{
+        f"rummy study {name}": ("rummy study", {"name": name, "deals": 40})
+        for name in ("meld-or-hold", "players", "options")
+    },
 }
 
 
