@@ -143,14 +143,17 @@ def _compute(inputs: Inputs, progress: Progress | None, scheduler: str | None) -
             rules, response.player(list(options.values())), a, b, games, offset_seed(seed, 2)
         )
         advance(progress, 1)
-        frame = response.options_frame()
-        frame.insert(1, "knock", [_knock_text(p) for p in options.values()] + ["by the score"])
-        tables["options"] = frame
         target = rules.target
         scores = np.indices((target, target)).reshape(2, -1)
-        tables["knock_by_score"] = pd.DataFrame(
+        choice = pd.DataFrame(
             {"score_a": scores[0], "score_b": scores[1], "option": response.aware.choice.ravel()}
         )
+        frame = response.options_frame()
+        frame.insert(1, "knock", [_knock_text(p) for p in options.values()] + ["by the score"])
+        where = [_where(choice[choice["option"] == index]) for index in range(len(options))]
+        frame["scores"] = [*where, "every score"]
+        tables["options"] = frame
+        tables["knock_by_score"] = choice
         tables["gain"] = pd.DataFrame(
             [
                 {"arm": arm, "mean": e.mean, "low": e.low, "high": e.high, "games": e.n}
@@ -187,6 +190,15 @@ class _Result:
         self.table, self.distribution, self.response = table, distribution, response
 
 
+def _where(states: pd.DataFrame) -> str:
+    """The score states a knock option is played in, in brief: ``A 88-99, B 0-99 (881
+    states)``."""
+    if states.empty:
+        return "none"
+    a, b = states["score_a"], states["score_b"]
+    return f"A {a.min()}-{a.max()}, B {b.min()}-{b.max()} ({len(states):,} states)"
+
+
 def _knock_text(policy: Any) -> str:
     """A policy's knock tables as the string form writes them: ``1:10/10:0, alert
     1:10/7:0, racer 1:10/3:0``."""
@@ -210,29 +222,29 @@ def _check_summary(check: pd.DataFrame) -> dict[str, dict[str, float]]:
     return check_summary(check)
 
 
-def _gain_text(gain: pd.DataFrame, row: str) -> str:
+def _gain_text(gain: pd.DataFrame, row: str, sign: bool = False) -> str:
     found = gain.set_index("arm").loc[row]
-    sign = row == "gain"
     return interval_text(found["mean"], found["low"], found["high"], 1, sign=sign, percent=True)
 
 
 def _score_aware_verdict(answer: Any) -> str:
     options, gain = answer["options"], answer["gain"]
     row = gain.set_index("arm").loc["gain"]
-    text = _gain_text(gain, "gain")
     names = ", ".join(options["option"].iloc[1:-1])
     games = f"{int(row['games']):,} paired games"
-    if row["low"] > 0:
-        found = f"wins {text} more games than A's own knock ({games})"
-    elif row["high"] < 0:
+    if row["low"] > 0 or row["high"] < 0:
+        more = "more" if row["low"] > 0 else "fewer"
+        low, high = sorted((abs(row["low"]), abs(row["high"])))
         found = (
-            f"wins {text} fewer games than A's own knock ({games}): the DP's choice does not "
-            "survive whole games"
+            f"wins {interval_text(abs(row['mean']), low, high, 1, percent=True)} {more} of its "
+            f"games than A's own knock ({games})"
         )
+        if more == "fewer":
+            found += ": the DP's choice does not survive whole games"
     else:
         found = (
-            f"is too close to call against A's own knock: {text} games won ({games}), so A "
-            "keeps its own knock"
+            f"is too close to call against A's own knock: {_gain_text(gain, 'gain', True)} "
+            f"games won ({games}), so A keeps its own knock"
         )
     verdict = f"Knocking by the score (at each score, its own knock or {names}) {found}."
     fixed = options.iloc[:-1]
@@ -308,11 +320,12 @@ def _present(answer: Any) -> View:
         ]
         body.append(
             f"score-aware {_gain_text(answer['gain'], 'score-aware')} against own "
-            f"{_gain_text(answer['gain'], 'own')} games won: gain {_gain_text(answer['gain'], 'gain')}"
+            f"{_gain_text(answer['gain'], 'own')} games won: gain "
+            f"{_gain_text(answer['gain'], 'gain', True)}"
         )
         verdict += " " + _score_aware_verdict(answer)
         data["score_aware"] = {
-            "options": records(options.drop(columns="knock")),
+            "options": records(options.drop(columns=["knock", "scores"])),
             **{
                 f"game_win_{row.arm.replace('-', '_')}": {
                     "mean": row.mean,
@@ -348,7 +361,8 @@ def _notes(answer: Any) -> list[str]:
             "Options: A's knock tables (by own turn; while the opponent holds a pile card) "
             "with every threshold at most c or at least f, without A's read of the opponent; "
             "DP P(win): the game-win chance from 0:0 if A played that option at every score; "
-            "played in: the share of the score-aware player's visited states."
+            "played in: the share of the score-aware player's visited states; at scores: the "
+            "ranges of A's and B's scores (points) where it plays that option."
         )
     return notes
 
@@ -368,6 +382,7 @@ def options_table(options: pd.DataFrame) -> pd.DataFrame:
             ],
             "DP P(win)": [f"{v:.4f}" for v in options["dp_game_win"]],
             "played in": [f"{v:.1%}" for v in options["share"]],
+            "at scores": options["scores"],
         }
     )
 
@@ -381,30 +396,36 @@ def presets_table(presets: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _heatmap(grid: pd.DataFrame, title: str) -> Panel:
+def _score_panel(grid: pd.DataFrame, title: str, legend: str, **style: Any) -> Panel:
+    """A heat map over the scores: rows A's score, columns B's score (points)."""
+    heat = Mark(
+        "heatmap",
+        x=tuple(int(v) for v in grid.columns),
+        y=tuple(int(v) for v in grid.index),
+        z=tuple(tuple(float(v) for v in row) for row in grid.to_numpy()),
+        **style,
+    )
     return Panel(
-        (
-            Mark(
-                "heatmap",
-                x=tuple(int(v) for v in grid.columns),
-                y=tuple(int(v) for v in grid.index),
-                z=tuple(tuple(float(v) for v in row) for row in grid.to_numpy()),
-                scale="probability",
-                levels=_CONTOURS,
-                colorbar="P(A wins the game); lines: contours",
-            ),
-        ),
+        (heat,),
         title=title,
         x_label="B's score (points)",
         y_label="A's score (points)",
-        legend="none",
+        legend=legend,
+        legend_columns=2,
     )
 
 
 def _chart(answer: Any) -> Chart:
     inputs, equity = answer.inputs, answer["equity"]
     panels = [
-        _heatmap(_grid(equity, deals), f"{'A' if deals else 'B'} deals next")
+        _score_panel(
+            _grid(equity, deals),
+            f"{'A' if deals else 'B'} deals next",
+            "none",
+            scale="probability",
+            levels=_CONTOURS,
+            colorbar="P(A wins the game); lines: contours",
+        )
         for deals in (True, False)
     ]
     caption = (
@@ -415,24 +436,12 @@ def _chart(answer: Any) -> Chart:
         labels = list(answer["options"]["option"].iloc[:-1])
         choice = answer["knock_by_score"].pivot(index="score_a", columns="score_b", values="option")
         panels.append(
-            Panel(
-                (
-                    Mark(
-                        "heatmap",
-                        x=tuple(int(v) for v in choice.columns),
-                        y=tuple(int(v) for v in choice.index),
-                        z=tuple(tuple(float(v) for v in row) for row in choice.to_numpy()),
-                        scale="categories",
-                        categories=tuple(
-                            (PALETTE[index % 7], label) for index, label in enumerate(labels)
-                        ),
-                    ),
-                ),
-                title="A's knock by the score",
-                x_label="B's score (points)",
-                y_label="A's score (points)",
-                legend="below",
-                legend_columns=2,
+            _score_panel(
+                choice,
+                "A's knock by the score",
+                "below",
+                scale="categories",
+                categories=tuple((PALETTE[i % 7], label) for i, label in enumerate(labels)),
             )
         )
         caption += " Right: the knock option A's best score-aware response plays at each score."

@@ -209,50 +209,38 @@ def _players_chart(answer: Any, title: str, hands: bool) -> Chart:
         for j, name in zip(players["player"], players["policy"], strict=True)
     )
     what = "hands" if hands else "games"
-    panels = [
-        Panel(
-            (
-                Mark(
-                    "hbars",
-                    x=column(players["win_rate"]),
-                    y=names,
-                    low=column(players["win_low"]),
-                    high=column(players["win_high"]),
-                ),
-            ),
-            title=f"Share of the {what} won",
-            x_label=f"{what} won (bars: 95% CI)",
-            y=Axis(reversed=True),
-            legend="none",
-        )
-    ]
+    wins = players.rename(columns={"win_rate": "mean", "win_low": "low", "win_high": "high"})
+    panels = [_bars_panel(wins, names, f"Share of the {what} won", f"{what} won", 0)]
     if hands:
         rows = metric.loc[[f"player_points_{j}" for j in players["player"]]]
-        panels.append(
-            Panel(
-                (
-                    Mark("vline", x=(0.0,), color=7),
-                    Mark(
-                        "hbars",
-                        x=column(rows["mean"]),
-                        y=names,
-                        low=column(rows["low"]),
-                        high=column(rows["high"]),
-                        color=1,
-                    ),
-                ),
-                title="Points per hand",
-                x_label="points per hand (bars: 95% CI)",
-                y=Axis(reversed=True),
-                legend="none",
-            )
-        )
+        panels.append(_bars_panel(rows, names, "Points per hand", "points per hand", 1))
     return Chart(
         "players",
         f"Plain rummy: who wins the {what}?",
         title + ".",
         tuple(panels),
         size=(4.5 * len(panels), 0.5 * len(players) + 2.0),
+    )
+
+
+def _bars_panel(
+    rows: pd.DataFrame, names: tuple[str, ...], title: str, what: str, color: int
+) -> Panel:
+    """One bar per player of ``rows``' ``mean`` with its 95% CI (``low``, ``high``)."""
+    bars = Mark(
+        "hbars",
+        x=column(rows["mean"]),
+        y=names,
+        low=column(rows["low"]),
+        high=column(rows["high"]),
+        color=color,
+    )
+    return Panel(
+        (Mark("vline", x=(0.0,), color=7), bars),
+        title=title,
+        x_label=f"{what} (bars: 95% CI)",
+        y=Axis(reversed=True),
+        legend="none",
     )
 
 

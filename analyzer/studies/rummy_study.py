@@ -154,8 +154,9 @@ def _options_verdict(table: pd.DataFrame) -> str:
     )
 
 
-def _errors(table: pd.DataFrame, name: str) -> dict[str, tuple[Any, ...]]:
-    return {"low": column(table[f"{name}_lo"]), "high": column(table[f"{name}_hi"])}
+def _bounds(table: pd.DataFrame, name: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The 95% CI bounds of column ``name``, as a mark's ``low`` and ``high``."""
+    return column(table[f"{name}_lo"]), column(table[f"{name}_hi"])
 
 
 def _meld_or_hold_panel(table: pd.DataFrame) -> Panel:
@@ -165,12 +166,14 @@ def _meld_or_hold_panel(table: pd.DataFrame) -> Panel:
     for color, (points, group) in enumerate(holding.groupby("hold_points")):
         label = "no points limit" if points >= _NO_LIMIT else f"give up above {points} points"
         turns = np.minimum(group["hold_turns"], 20)
+        low, high = _bounds(group, "margin")
         marks.append(
             Mark(
                 "line",
                 x=column(turns),
                 y=column(group["margin"]),
-                **_errors(group, "margin"),
+                low=low,
+                high=high,
                 label=label,
                 color=color,
                 marker=True,
@@ -178,7 +181,7 @@ def _meld_or_hold_panel(table: pd.DataFrame) -> Panel:
         )
     return Panel(
         tuple(marks),
-        x=Axis(ticks=column(sorted(set(np.minimum(holding["hold_turns"], 20))))),
+        x=Axis(ticks=tuple(sorted({min(int(t), 20) for t in holding["hold_turns"]}))),
         x_label="holds for Rummy through own turn (20 = always)",
         y_label="holder's edge, points per hand",
     )
@@ -195,25 +198,27 @@ def _player_counts_panel(table: pd.DataFrame) -> Panel:
     marks = []
     for seat in range(seats):
         rows = table[table["seat"] == seat]
+        low, high = _bounds(rows, "win_share")
         marks.append(
             Mark(
                 "bars",
                 x=column(rows["players"]),
                 y=column(rows["win_share"]),
-                **_errors(rows, "win_share"),
+                low=low,
+                high=high,
                 label=f"seat {seat}",
                 color=seat % 7,
                 width=width,
                 offset=(seat - (seats - 1) / 2) * width,
             )
         )
-    counts = np.array(sorted(table["players"].unique()))
+    counts = sorted(int(n) for n in table["players"].unique())
     marks.append(
         Mark(
             "hline",
-            y=column(1 / counts),
-            low=column(counts - 0.45),
-            high=column(counts + 0.45),
+            y=tuple(1 / n for n in counts),
+            low=tuple(n - 0.45 for n in counts),
+            high=tuple(n + 0.45 for n in counts),
             color=7,
             dashed=True,
             label="fair share",
@@ -223,13 +228,14 @@ def _player_counts_panel(table: pd.DataFrame) -> Panel:
         tuple(marks),
         x_label="players (last seat deals)",
         y_label="share of won hands",
-        x=Axis(ticks=column(counts)),
+        x=Axis(ticks=tuple(counts)),
         legend_columns=4,
     )
 
 
 def _option_values_panel(table: pd.DataFrame) -> Panel:
     """The edge of holding for Rummy under each rule variant."""
+    low, high = _bounds(table, "hold_margin")
     return Panel(
         (
             Mark("vline", x=(0.0,), color=7),
@@ -237,7 +243,8 @@ def _option_values_panel(table: pd.DataFrame) -> Panel:
                 "hbars",
                 x=column(table["hold_margin"]),
                 y=column(table["variant"]),
-                **_errors(table, "hold_margin"),
+                low=low,
+                high=high,
             ),
         ),
         x_label="edge of holding for Rummy through turn 6, points per hand",
