@@ -307,9 +307,11 @@ def _present(answer: Any) -> View:
             for name, s in summary.items()
         ]
         win = summary["win"]
+        agree = "agree" if win["p_value"] >= 0.05 else "disagree"
         verdict += (
-            f" Whole games from {states} score states agree: P(A wins) within its 95% CI in "
-            f"{win['agree']} of {win['rows']} rows (chi-square p = {win['p_value']:.2f})."
+            f" Whole games from {states} score state{'s' * (states > 1)} {agree}: P(A wins) "
+            f"within its 95% CI in {win['agree']} of {win['rows']} rows (chi-square p = "
+            f"{win['p_value']:.2f})."
         )
     if "options" in answer.tables:
         options = answer["options"]
