@@ -183,6 +183,10 @@ def test_equity_checks_and_finds_the_score_aware_table():
     assert len(result["check"]) == 4  # 0:0 and one sampled state, each first dealer
     assert result["gain"]["arm"].tolist() == ["score-aware", "own", "gain"]
     assert result.response.labels == ("own", "gin only", "every chance")
+    # the chart's last panel colours each score by the option played there, one per option
+    choice = result.chart.panels[-1].marks[0]
+    assert [name for _, name in choice.categories] == list(result.response.labels)
+    assert {int(v) for row in choice.z for v in row} <= {0, 1, 2}
     assert " ± " in result.text()
     assert_plots(result, panels=3)
 

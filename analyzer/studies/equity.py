@@ -16,6 +16,7 @@ the score-aware player on ``seed + 2``.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,6 @@ import pandas as pd
 from ..core.progress import Progress, advance, tell_total
 from ..core.rng import offset_seed
 from ..gin.model.policies import format_policy
-from .answer import records
 from .charts import PALETTE, Chart, Mark, Panel
 from .study import Computed, Inputs, Kind, Param, Study, View, register
 from .text import interval_text, label_lines, table_lines
@@ -160,10 +160,9 @@ def _compute(inputs: Inputs, progress: Progress | None, scheduler: str | None) -
                 for arm, e in zip(("score-aware", "own", "gain"), gain.values(), strict=True)
             ]
         )
-    if inputs["presets"]:
+    if presets:
         rows = []
-        for preset in inputs["presets"]:
-            own = resolve_rules(preset)
+        for preset, own in zip(inputs["presets"], presets, strict=True):
             law = distribution
             if not _same_law(own, rules):
                 law = hand_outcome_distribution(own, a, b, deals, seed)
@@ -181,13 +180,17 @@ def _same_law(rules: Any, other: Any) -> bool:
     return bool(rules.same_hands(dataclasses.replace(other, target=rules.target)))
 
 
+@dataclasses.dataclass(frozen=True)
 class _Result:
-    """What the notebook reads through: ``.table`` (the
-    :class:`~analyzer.gin.studies.equity.table.EquityTable`), ``.distribution`` and, with
-    the score-aware study, ``.response``."""
+    """What the notebook reads through."""
 
-    def __init__(self, table: Any, distribution: pd.DataFrame, response: Any) -> None:
-        self.table, self.distribution, self.response = table, distribution, response
+    table: Any
+    """The :class:`~analyzer.gin.studies.equity.table.EquityTable` at full precision."""
+    distribution: pd.DataFrame
+    """The law of one hand it is solved on."""
+    response: Any
+    """The score-aware choice (:class:`~analyzer.gin.studies.equity.response.BestResponse`),
+    or None without the score-aware study."""
 
 
 def _where(states: pd.DataFrame) -> str:
@@ -208,6 +211,12 @@ def _knock_text(policy: Any) -> str:
 
 
 # ------------------------------------------------------------------ the presentation
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table as JSON records, a missing number as ``None`` (the answer's module is not
+    imported here: it reads the registry, which imports this module)."""
+    return list(json.loads(frame.to_json(orient="records", double_precision=15)))
 
 
 def _grid(equity: pd.DataFrame, a_deals: bool) -> pd.DataFrame:
@@ -327,7 +336,7 @@ def _present(answer: Any) -> View:
         )
         verdict += " " + _score_aware_verdict(answer)
         data["score_aware"] = {
-            "options": records(options.drop(columns=["knock", "scores"])),
+            "options": _records(options.drop(columns=["knock", "scores"])),
             **{
                 f"game_win_{row.arm.replace('-', '_')}": {
                     "mean": row.mean,
@@ -339,7 +348,7 @@ def _present(answer: Any) -> View:
     if "presets" in answer.tables:
         body += ["", "Other rules presets (the same pair, the same deals):"]
         body += table_lines(presets_table(answer["presets"]))
-        data["presets"] = records(answer["presets"])
+        data["presets"] = _records(answer["presets"])
     return View(
         inputs.title(
             "Game equity from every score",
