@@ -34,9 +34,9 @@ def assert_shows_itself(result: Result, *title_parts: str) -> None:
     for part in title_parts:
         assert part in result.title
     page = result._repr_html_()
-    shown = "<table" if isinstance(result.view.body, pd.DataFrame) else "<pre>"  # lines: as text
+    shown = "<table" if isinstance(result.view.body, pd.DataFrame) else "<pre>"  # lines
     assert page.startswith(f"<p><b>{html.escape(result.title, quote=False)}</b></p>{shown}")
-    assert repr(result).startswith("\n".join(wrapped(result.title, indent="  ")) + "\n")
+    assert " ".join(repr(result).split()).startswith(result.title)  # wrapped at 100 columns
     frame = result.to_frame()
     bounds = [c for c in frame.columns if str(c).endswith(("_low", "_lo", "low"))]
     if any(frame[c].notna().any() for c in bounds):
@@ -48,6 +48,7 @@ def assert_plots(result: Result, panels: int = 1) -> None:
     assert isinstance(figure, Figure)
     assert len([ax for ax in figure.axes if ax.has_data()]) >= panels
     # wrapped to the figure's width, without Markdown code marks
+    assert result.chart is not None
     assert " ".join(figure.get_suptitle().split()) == result.chart.title.replace("`", "")
 
 
@@ -165,23 +166,30 @@ def test_equity_is_the_table_of_the_same_hands():
     from analyzer.gin.studies.equity.law import hand_outcome_distribution
     from analyzer.gin.studies.equity.table import equity_table
 
-    result = az.equity(deals=400, seed=5)
+    result = az.equity("basic", "basic", deals=400, seed=5, check=0, score_aware=False)
     rules = resolve_rules("standard")
     own = equity_table(hand_outcome_distribution(rules, Policy(), Policy(), 400, 5), rules)
-    frame = result.frame.set_index("metric")
-    assert frame.loc["P(A wins) from 0:0, A deals first", "mean"] == own.win_probability(0, 0, True)
+    frame = result.to_frame().set_index("metric")
+    win = frame.loc["P(A wins) from 0:0, A deals first", "value"]
+    assert win == pytest.approx(own.win_probability(0, 0, True), rel=1e-5)  # 6 digits kept
     assert result.table.to_frame().shape == own.to_frame().shape
-    assert result.check is None and result.gain is None
+    assert result.response is None and set(result.tables) == {"summary", "equity", "hand_outcomes"}
     assert_shows_itself(result, "A basic against B basic", "rules standard", "400 deals · seed 5")
     assert_plots(result, panels=2)
 
 
 def test_equity_checks_and_finds_the_score_aware_table():
-    result = az.equity(deals=300, seed=2, check=2, games=40, score_aware=True)
-    metrics = result.frame["metric"].tolist()
-    assert any(m.startswith("check ") for m in metrics)
-    assert "score-aware knocking: gain" in metrics
-    assert " ± " in result._repr_html_()
+    result = az.equity(deals=300, seed=2, check=2, games=40)
+    assert result.inputs.labels == {"a": "expert", "b": "expert"}  # the champion by default
+    assert len(result["check"]) == 4  # 0:0 and one sampled state, each first dealer
+    assert result["gain"]["arm"].tolist() == ["score-aware", "own", "gain"]
+    assert result.response.labels == ("own", "gin only", "every chance")
+    # the chart's last panel colours each score by the option played there, one per option
+    choice = result.chart.panels[-1].marks[0]
+    assert [name for _, name in choice.categories] == list(result.response.labels)
+    assert {int(v) for row in choice.z for v in row} <= {0, 1, 2}
+    assert " ± " in result.text()
+    assert_plots(result, panels=3)
 
 
 def test_exploit_measures_the_response_of_the_study():
@@ -254,7 +262,9 @@ def test_rummy_simulate_is_the_simulator_s_result():
     )
     assert result.player_win_rate == own.player_win_rate
     pd.testing.assert_frame_equal(result.to_frame(), own.to_frame())
+    assert result["players"]["win_rate"].tolist() == [e.mean for e in own.player_win_rate]
     assert_shows_itself(result, "Plain rummy hands", "3 players", "200 deals · seed 3")
+    assert_plots(result, panels=2)
 
 
 def test_rummy_games_and_rules():
@@ -262,13 +272,14 @@ def test_rummy_games_and_rules():
     result = az.rummy_games(rules=rules, games=10, seed=1, policies=["hold6", "simple"])
     assert result.games == 10 and result.target == 50
     assert_shows_itself(result, "Plain rummy games", "10 games to 50 points · seed 1")
+    assert_plots(result)
 
 
 def test_rummy_study_charts_the_study():
     from analyzer.rummy import studies
 
     result = az.rummy_study("players", deals=20, seed=2)
-    pd.testing.assert_frame_equal(result.frame, studies.player_counts(20, 2))
+    pd.testing.assert_frame_equal(result.to_frame(), studies.player_counts(20, 2))
     assert_shows_itself(result, "2 to 6 players", "20 deals per row · seed 2")
     assert_plots(result)
 
@@ -329,6 +340,7 @@ def test_rummy_study_charts_the_study():
         (lambda: az.rummy_games(games=0), ValueError, "games must be 1-"),
         (lambda: az.rummy_games(seed=-1), ValueError, "seed must be 0-"),
         (lambda: az.rummy_study("nope"), ValueError, "name must be one of meld-or-hold"),
+        (lambda: az.rummy_study("all"), ValueError, "name must be one of meld-or-hold"),
         (lambda: az.rummy_study(deals=0), ValueError, "deals must be 1-"),
         (lambda: az.rummy_rules(None), TypeError, "name must be a string"),
         (lambda: az.dealt_deadwood_distribution(deals=-5), ValueError, "deals must be 0-"),

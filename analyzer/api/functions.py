@@ -78,39 +78,48 @@ def equilibrium(
 
 
 def equity(
-    a: str | Policy = "basic",
-    b: str | Policy = "basic",
+    a: str | Policy = "expert",
+    b: str | Policy = "expert",
+    presets: Sequence[str] | None = None,
     rules: str | Rules = "standard",
     *,
-    deals: int = 100000,
-    check: int = 0,
-    games: int = 20000,
-    score_aware: bool = False,
+    deals: int = 20000,
+    check: int = 4,
+    games: int = 2000,
+    score_aware: bool = True,
+    caps: Sequence[int] = (0,),
+    floors: Sequence[int] = (10,),
     out: str | Path | None = None,
     seed: int = 2026,
     progress: ProgressLike = None,
 ) -> Result:
     """P(A wins the game) and E[final margin] from every score state. Estimates the law of one
     hand's result by simulation, then solves the game by dynamic programming over (A's
-    score, B's score, next dealer). The check (seed + 1) plays whole games from sampled
-    score states; the score-aware study finds A's best knock threshold by score (seed + 2)
-    and measures its game-win gain over the best constant threshold (seed + 3).
+    score, B's score, next dealer). The check plays whole games from sampled score states
+    (seed + 1); the score-aware study lets A choose, at each score, among its own knock and
+    variants of it (every threshold of its knock tables at most --caps or at least --floors,
+    without its read of the opponent), chosen on the table's deals, and measures the game-
+    win gain over A's own knock on paired games (seed + 2).
 
     a: Policy of player A.
     b: Policy of player B.
-    deals: Deals for the hand-outcome distribution (each played by both dealers).
-    (1-1,000,000,000,000)
+    deals: Deals per hand-outcome law (each played by both dealers; the same deals for every
+    law). (1-1,000,000,000,000)
     check: Check the table against whole games from N score states (0:0 and a sample of the
     states games visit; 0: no check). (0-1,000,000,000,000)
-    games: Games per arm of the score-aware study; the check plays a quarter of it per
-    state. (1-1,000,000,000,000)
-    score_aware: Also find A's best score-aware knock table against B (a knock threshold
-    0-10 per score, replacing A's knock schedule) and measure its game-win gain over the
-    best constant threshold.
+    games: Games per arm of the score-aware gain (each with both first dealers); the check
+    plays a quarter of it per state. (1-1,000,000,000,000)
+    score_aware: Find A's best knock option for each score and measure its game-win gain
+    over A's own knock.
+    caps: Knock options: A's knock tables with every threshold at most c (0: gin only).
+    floors: Knock options: A's knock tables with every threshold at least f (10: knock at
+    every chance).
+    presets: Also solve the pair's table under these rules presets, on the same deals.
     out: save the answer in this folder (tables, chart, meta.json), or None.
 
     As ``analyzer equity`` prints it: ``.title``, ``.text()``, ``.to_frame()``, ``.plot()``.
-    ``.table`` is the whole equity table; ``.plot()`` the two heat maps.
+    ``.table`` is the whole equity table, ``.response`` the score-aware choice; ``.plot()``
+    the heat maps.
     """
     arguments = dict(locals())
     from .study_functions import call
@@ -579,13 +588,16 @@ def rummy_simulate(
 def rummy_study(
     name: str = "meld-or-hold",
     *,
-    deals: int = 12000,
+    deals: int = 6000,
     out: str | Path | None = None,
     seed: int = 2026,
     progress: ProgressLike = None,
 ) -> Result:
-    """Run study NAME: meld-or-hold, players, options, or all (the report section). The report
-    runs them with seed 2026. With 'all', --out is required and also gets report.md.
+    """Run study NAME of plain rummy: meld-or-hold, players or options. meld-or-hold: melding
+    at once against holding melds to go out Rummy, by how long and how many points the
+    holder holds; players: hand length, the winner's points and each seat's share of the
+    wins from 2 to 6 players; options: what each rule option does to hand length, the
+    winner's points and the edge of holding for Rummy. The report runs all three.
 
     name: The study.
     deals: Deals per configuration. (1-1,000,000,000,000)

@@ -1,5 +1,5 @@
 """``analyzer rummy``: the group of plain rummy's commands, made from its studies'
-declarations (:mod:`analyzer.report.rummy_studies`)."""
+declarations (:mod:`analyzer.studies.rummy`, :mod:`analyzer.studies.rummy_study`)."""
 
 from __future__ import annotations
 

@@ -82,9 +82,10 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
     elif param.kind is Kind.CHOICE:
         settings["type"] = click.Choice(param.choices)
     elif param.kind is Kind.THRESHOLDS:
+        low, high = min(param.default), max(param.default)
         settings = {
             "type": ThresholdList(),
-            "default": f"{min(param.default)}-{max(param.default)}",
+            "default": str(low) if low == high else f"{low}-{high}",
         }
     elif param.kind is Kind.NUMBER:
         settings["type"] = FiniteFloatRange(min=param.low, min_open=True, max=param.high)

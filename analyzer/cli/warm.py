@@ -62,7 +62,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
     "tables": (
         ("dealt", "--deals", "10"),
         ("exact", "--cards", "10", "--ranks", "5", "--suits", "2"),
-        ("equity", "--deals", "100"),
+        ("equity", "--deals", "100", "--games", "10"),
     ),
 }
 #: The groups whose kernels ``analyzer report`` does not compile itself, or compiles last.

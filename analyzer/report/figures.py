@@ -18,9 +18,8 @@ import matplotlib as mpl
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import BoundaryNorm, TwoSlopeNorm
+from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
-from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
@@ -48,8 +47,6 @@ COLORS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0
 #: Diverging map for signed values (ColorBrewer RdBu is colour-blind safe): blue is
 #: good for the row player / knocking, red the opposite.
 DIVERGING = "RdBu"
-#: Sequential map for ordered values (perceptually uniform, colour-blind safe).
-SEQUENTIAL = "viridis"
 #: Cells left out for lack of samples.
 MISSING_COLOR = "#d9d9d9"
 CAPTION_COLOR = "#333333"
@@ -435,62 +432,6 @@ def variant_bars(
         ax.invert_yaxis()
     ax.set_xlabel(unit + (" (bar: 95% CI)" if interval else ""))
     ax.set_title(label[0].upper() + label[1:])
-
-
-def score_heatmap(
-    grid: pd.DataFrame,
-    ax: Axes,
-    title: str,
-    label: str = "P(A wins the game)",
-    levels: Sequence[float] = (0.25, 0.5, 0.75),
-) -> AxesImage:
-    """P(A wins) on a score grid (:func:`analyzer.gin.studies.equity.charts.heatmap_data`), with
-    labelled contour lines at ``levels``; blue favours A, red favours B."""
-    image = ax.imshow(
-        grid.to_numpy(),
-        origin="lower",
-        cmap=DIVERGING,
-        vmin=0.0,
-        vmax=1.0,
-        aspect="equal",
-        interpolation="nearest",
-    )
-    if levels and min(grid.shape) >= 2:  # a contour needs a 2 x 2 grid (target >= 2)
-        contours = ax.contour(grid.to_numpy(), levels=list(levels), colors="k", linewidths=0.7)
-        ax.clabel(contours, fmt="%.2f", fontsize=7)
-    _score_axes(grid, ax, title)
-    ax.figure.colorbar(image, ax=ax, label=f"{label}; lines: contours", shrink=0.8)
-    return image
-
-
-def threshold_heatmap(
-    grid: pd.DataFrame, ax: Axes, title: str, thresholds: Sequence[int] = tuple(range(11))
-) -> AxesImage:
-    """A whole-number knock threshold (points) on a score grid, one discrete colour
-    per threshold, with the colour bar ticked at each threshold."""
-    bounds = np.arange(min(thresholds) - 0.5, max(thresholds) + 1.5)
-    cmap = mpl.colormaps[SEQUENTIAL].resampled(len(bounds) - 1)
-    image = ax.imshow(
-        grid.to_numpy(),
-        origin="lower",
-        cmap=cmap,
-        norm=BoundaryNorm(bounds, cmap.N),
-        aspect="equal",
-        interpolation="nearest",
-    )
-    _score_axes(grid, ax, title)
-    colorbar = ax.figure.colorbar(
-        image, ax=ax, shrink=0.8, ticks=range(min(thresholds), max(thresholds) + 1)
-    )
-    colorbar.set_label("knock at deadwood <= (points)")
-    return image
-
-
-def _score_axes(grid: pd.DataFrame, ax: Axes, title: str) -> None:
-    ax.set_xlabel(f"{grid.columns.name or 'column'} (points)")
-    ax.set_ylabel(f"{grid.index.name or 'row'} (points)")
-    ax.set_title(title)
-    ax.grid(False)
 
 
 def exact_distribution_chart(

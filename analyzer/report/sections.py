@@ -4,13 +4,18 @@ their place here."""
 
 from __future__ import annotations
 
-from . import knock_sections
+from . import equity_sections, knock_sections, rummy_sections
 from .answer_sections import DISCARD_BOX, DRAW_BOX, GUIDE_BOX, KNOCK_BOX
 from .common import Section
 
 #: The sections shown as boxes at the top (no heading, no number).
 BOXES: tuple[Section, ...] = (GUIDE_BOX, KNOCK_BOX, DISCARD_BOX, DRAW_BOX)
 
-SECTIONS: tuple[Section, ...] = (*BOXES, *knock_sections.SECTIONS)
+SECTIONS: tuple[Section, ...] = (
+    *BOXES,
+    *knock_sections.SECTIONS,
+    *equity_sections.SECTIONS,
+    *rummy_sections.SECTIONS,
+)
 
 __all__ = ["BOXES", "SECTIONS"]

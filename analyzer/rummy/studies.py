@@ -1,5 +1,5 @@
-"""The plain-rummy studies as tidy tables (charts and the report section are in
-:mod:`analyzer.report.rummy`).
+"""The plain-rummy studies as tidy tables (``analyzer rummy study``, declared in
+:mod:`analyzer.studies.rummy_study`, presents them).
 
 Three questions, each answered by :func:`simulate` runs with fixed seeds:
 
@@ -25,10 +25,6 @@ from ..core.stats import Estimate
 from .policies import RummyPolicy
 from .rules import RummyRules
 from .simulate import play_games, simulate
-
-#: Default study size (deals per configuration) for the report: about a minute in all
-#: on two busy cores.
-REPORT_DEALS = 12_000
 
 _ASAP = RummyPolicy()
 #: Holding rules of :func:`meld_or_hold`: last own turn held (0 melds at once, 999 to the

@@ -140,10 +140,8 @@ def recorded(param: Param, inputs: Inputs) -> Any:
         return inputs.labels[param.name]
     if param.kind is Kind.SEATS:
         return None if value is None else [label for label, _ in value]
-    if param.kind is Kind.PLAYERS:
+    if param.kind in (Kind.PLAYERS, Kind.THRESHOLDS, Kind.PRESETS):
         return None if value is None else list(value)
-    if param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
-        return list(value)
     return value
 
 

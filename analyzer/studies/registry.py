@@ -4,19 +4,20 @@ both front doors make their commands and notebook functions from."""
 from __future__ import annotations
 
 from ..report import (  # noqa: F401  (each registers its studies; moving here)
-    equity_study,
     exact_study,
-    rummy_studies,
     survey_studies,
 )
 from . import (  # noqa: F401
     discard_fit,
     equilibrium,
+    equity,
     guide,
     knock,
     panel,
     play,
     principles,
+    rummy,
+    rummy_study,
     when_to_knock,
 )
 from .study import STUDIES

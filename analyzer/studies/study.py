@@ -338,9 +338,7 @@ class Study:
                 value = written(value)
             elif param.kind is Kind.SEATS:
                 value = None if value is None else [written(player) for _, player in value]
-            elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS):
-                value = list(value)
-            elif param.kind is Kind.PLAYERS:
+            elif param.kind in (Kind.THRESHOLDS, Kind.PRESETS, Kind.PLAYERS):
                 value = None if value is None else list(value)  # the names as given
             values[param.name] = value
         return {**values, "seed": inputs.seed}

@@ -25,20 +25,9 @@ def test_simulate_text():
 
 def test_simulate_json_and_out(tmp_path):
     result = run(
-        "simulate",
-        "--players",
-        "3",
-        "--deals",
-        "200",
-        "--rules",
-        "seed004",
-        "--set",
-        "reshuffle=yes",
-        "--policies",
-        "simple,keeper,rummy,hold_turns=4",
-        "--json",
-        "--out",
-        str(tmp_path),
+        *("simulate", "--players", "3", "--deals", "200", "--rules", "seed004"),
+        *("--set", "reshuffle=yes", "--policies", "simple,keeper,rummy,hold_turns=4", "--json"),
+        *("--out", str(tmp_path / "run"), "--raw", str(tmp_path / "hands.parquet")),
     )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)  # "wrote ..." goes to stderr
@@ -50,33 +39,38 @@ def test_simulate_json_and_out(tmp_path):
     )
     assert data["deals"] == 200
     assert set(data["turns"]) == {"mean", "ci95"}
-    assert json.loads((tmp_path / "summary.json").read_text()) == data
-    hands = pd.read_csv(tmp_path / "hands.csv")
-    assert len(hands) == 200
-    assert {"left_seat0", "left_seat2", "winner_player"} <= set(hands.columns)
-    players = pd.read_csv(tmp_path / "players.csv")
+    # the saved answer keeps the summary, the players' table and the chart
+    meta = json.loads((tmp_path / "run" / "meta.json").read_text())
+    assert meta["facts"]["summary"] == data
+    assert "--policies simple,keeper,rummy,hold_turns=4" in meta["command"]
+    assert (tmp_path / "run" / "players.png").stat().st_size > 1000
+    players = pd.read_csv(tmp_path / "run" / "players.csv")
     assert list(players.policy) == [
         "simple",
         "keeper",
         ("meld=hold,hold_turns=4,hold_points=999,layoff=eager,discard=points"),
     ]
+    hands = pd.read_parquet(tmp_path / "hands.parquet")
+    assert len(hands) == 200
+    assert {"left_seat0", "left_seat2", "winner_player"} <= set(hands.columns)
 
 
-def test_simulate_csv_and_the_default_seed_is_one():
+def test_simulate_csv_and_the_default_seed():
     result = run("simulate", "--deals", "200", "--format", "csv", "--jobs", "1", "--no-progress")
     assert result.exit_code == 0, result.output
     table = pd.read_csv(io.StringIO(result.output))
     assert list(table.columns) == ["player", "policy", "win_rate", "win_low", "win_high", "points"]
     assert (table.win_low <= table.win_rate).all() and (table.win_rate <= table.win_high).all()
     assert (
-        run("simulate", "--deals", "200", "--format", "csv", "--seed", "1").output == result.output
+        run("simulate", "--deals", "200", "--format", "csv", "--seed", "2026").output
+        == result.output
     )
 
 
 def test_games():
     result = run("games", "--games", "40", "--set", "target=150", "--a", "hold6")
     assert result.exit_code == 0, result.output
-    assert "40 games to 150 points · seed 1" in result.output.splitlines()[0]
+    assert "40 games to 150 points · seed 2026" in result.output.splitlines()[0]
     assert "finished:       100.0% of games reached 150" in result.output
     data = json.loads(run("games", "--games", "40", "--format", "json").output)
     wins = [w["mean"] for w in data["player_game_win_rate"]]
@@ -105,7 +99,7 @@ def test_simulate_is_reproducible():
         (["simulate", "--players", "3", "--policies", "simple,simple"], "lists 2 policies for 3"),
         (["simulate", "--format", "xml"], "'xml' is not one of 'table', 'csv', 'json'"),
         (["study", "nothing"], "'nothing' is not one of 'meld-or-hold', 'players'"),
-        (["study", "all", "--deals", "10"], "give --out DIR"),
+        (["study", "all", "--deals", "10"], "'all' is not one of 'meld-or-hold', 'players'"),
         (["study", "players", "--seed", "-1"], "-1 is not in the range 0<=x<="),
     ],
 )
@@ -122,23 +116,12 @@ def test_bad_input_is_one_line_exit_2(args, message):
 def test_study_writes_table_and_chart(tmp_path):
     result = run("study", "players", "--deals", "150", "--out", str(tmp_path), "--json")
     assert result.exit_code == 0, result.output
-    records = json.loads(result.output)
+    records = json.loads(result.stdout)
     assert {r["players"] for r in records} == {2, 3, 4, 5, 6}
     assert (tmp_path / "player_counts.csv").exists()
     assert (tmp_path / "player_counts.png").stat().st_size > 1000
-
-
-def test_study_all_writes_the_report(tmp_path):
-    result = run("study", "all", "--deals", "100", "--out", str(tmp_path / "rummy"))
-    assert result.exit_code == 0, result.output
-    assert "report.md" in result.output and "## Plain rummy" not in result.output
-    report = (tmp_path / "rummy" / "report.md").read_text()
-    assert report.startswith("## Plain rummy")
-    for section in ("meld now or hold", "Player count", "optional rule is worth"):
-        assert section in report
-    for name in ("meld_or_hold", "player_counts", "option_values"):
-        assert (tmp_path / "rummy" / f"{name}.csv").exists()
-        assert f"]({name}.png)" in report  # relative to report.md itself
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    assert meta["command"] == f"analyzer rummy study players --deals 150 --out {tmp_path}"
 
 
 def test_help_has_examples():
@@ -147,7 +130,7 @@ def test_help_has_examples():
 
 
 def test_the_games_verdict_names_a_winner_only_when_its_lead_is_clear():
-    from analyzer.report.rummy_studies import _most_wins_verdict
+    from analyzer.studies.rummy import most_wins_verdict
 
     rows = pd.DataFrame(
         {
@@ -158,9 +141,9 @@ def test_the_games_verdict_names_a_winner_only_when_its_lead_is_clear():
         }
     )
     won = ["30%", "45%", "25%"]
-    assert _most_wins_verdict(rows, won) == "Player 1 (hold6) wins the most: 45%."
+    assert most_wins_verdict(rows, won) == "Player 1 (hold6) wins the most: 45%."
     rows.loc[0, "win_high"] = 0.41  # the runner-up's interval reaches the leader's
-    assert _most_wins_verdict(rows, won) == (
+    assert most_wins_verdict(rows, won) == (
         "Too close to call between player 1 (hold6), 45%, and player 0 (simple), 30%."
     )
     printed = run("games", "--games", "20", "--seed", "3").output.splitlines()[-1]

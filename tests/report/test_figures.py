@@ -1,6 +1,5 @@
 """The one figure style: every chart saved with a title, a caption and the house dpi."""
 
-import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
@@ -46,17 +45,6 @@ def test_text_color_contrasts_with_the_cell():
     assert figures.text_color(cmap(0.5)) == "black"  # the pale middle
     assert figures.text_color((1.0, 1.0, 0.0)) == "black"
     assert figures.text_color((0.0, 0.0, 0.0)) == "white"
-
-
-def test_threshold_heatmap_has_one_colour_and_one_tick_per_threshold(tmp_path):
-    grid = pd.DataFrame(np.arange(12).reshape(3, 4) % 11)
-    grid.index.name, grid.columns.name = "own score", "opponent score"
-    with figures.figure_file(tmp_path / "k.png", title="t", caption="c") as ax:
-        image = figures.threshold_heatmap(grid, ax, "panel")
-        colorbar = image.colorbar
-        assert image.cmap.N == 11
-        assert [round(t) for t in colorbar.get_ticks()] == list(range(11))
-        assert ax.get_title() == "panel"
 
 
 def test_knock_chart_legend_explains_grey_cells_and_the_boundary(tmp_path):

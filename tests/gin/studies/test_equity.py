@@ -2,15 +2,22 @@ import json
 from functools import cache
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.study_commands import equity_command as equity
-from analyzer.gin.model.policies import Policy
+from analyzer.gin.model.policies import PRESETS, Policy, format_policy
 from analyzer.gin.model.rules import STANDARD, Rules
+from analyzer.gin.play.simulate import game_rows
 from analyzer.gin.studies.equity.dp import Value
 from analyzer.gin.studies.equity.law import hand_outcome_distribution, toy_distribution
-from analyzer.gin.studies.equity.response import measure_gain, score_aware_best_response
+from analyzer.gin.studies.equity.response import (
+    knock_options,
+    knock_variant,
+    measure_gain,
+    score_aware_best_response,
+)
 from analyzer.gin.studies.equity.table import equity_function, equity_table
 from analyzer.gin.studies.equity.validation import check_against_simulation, chi2_even_sf
 
@@ -179,10 +186,50 @@ def test_best_response_takes_any_win_near_the_target():
     # law 0: small but likely wins; law 1: big but unlikely ones; the same for each dealer
     safe = toy_distribution({("A", 2): 0.6, ("B", 5): 0.4})
     bold = toy_distribution({("A", 10): 0.45, ("B", 5): 0.55})
-    response = score_aware_best_response([safe, bold], rules, thresholds=(0, 1))
+    response = score_aware_best_response([safe, bold], rules, ("safe", "bold"))
     assert response.aware.choice[8, 0] == 0  # 2 points end the game: take the safer win
     assert response.aware.choice[0, 5] == 1  # far behind: the big hand
-    assert response.aware.start() >= max(t.start() for t in response.constant) - 1e-12
+    assert response.aware.start() >= max(t.start() for t in response.fixed) - 1e-12
+    frame = response.options_frame()
+    assert frame["option"].tolist() == ["safe", "bold", "score-aware"]
+    # the shares of the visited states the score-aware player gives each law add up
+    assert frame["share"].iloc[:2].sum() == pytest.approx(1.0)
+
+
+def test_knock_options_change_the_knock_tables_only():
+    expert = PRESETS["expert"]
+    options = knock_options(expert, caps=(0, 5, 10), floors=(5, 10))
+    # a cap of 10 changes no threshold of the champion's tables: left out
+    assert list(options) == ["own", "gin only", "at most 5", "at least 5", "every chance"]
+    assert options["own"] is expert
+    words = {label: format_policy(p).split(",") for label, p in options.items()}
+    assert "knock=1:5/10:0" in words["at most 5"] and "knock_alert=1:5/7:0" in words["at most 5"]
+    assert "knock=1:10/10:5" in words["at least 5"]
+    assert "knock=0" in words["gin only"] and "knock=10" in words["every chance"]
+    for label, variant in options.items():
+        if label == "own":
+            continue
+        # everything but the knock tables and the read of the opponent is the champion's
+        assert variant.draw == expert.draw and variant.tracking == expert.tracking
+        assert variant.knock.racer is None and variant.discard.racer_rule == "same"
+        assert variant.changed(discard_racer="marjj").discard == expert.discard
+    # a constant threshold's caps are the constants below it; its floors change nothing
+    basic = knock_options(BASIC, caps=range(3), floors=(4, 10))
+    assert list(basic) == ["own", "gin only", "at most 1", "at most 2"]
+    assert [p.knock.schedule for p in basic.values()] == [((1, t),) for t in (10, 0, 1, 2)]
+
+
+def test_the_champion_never_reads_itself_as_a_racer():
+    """What lets the equity table hold for the champion against itself and lets its knock
+    variants drop the read: between two players with the same tables the read never fires,
+    so whole games are the same with and without it."""
+    expert = PRESETS["expert"]
+    unread = knock_variant(expert, 0, 10)
+    assert unread.knock.schedule == expert.knock.schedule and unread.knock.racer is None
+    np.testing.assert_array_equal(
+        game_rows(STANDARD, expert, expert, 7, 0, 12),
+        game_rows(STANDARD, unread, expert, 7, 0, 12),
+    )
 
 
 def test_measure_gain_of_a_policy_against_itself_is_zero():
@@ -201,40 +248,42 @@ def run(*args):
     return CliRunner().invoke(equity, list(args))
 
 
-def test_cli_json_writes_table_and_heatmap(tmp_path):
+def test_cli_json_saves_the_answer(tmp_path):
     result = run(
-        "--deals",
-        "2000",
-        "--out",
-        str(tmp_path),
-        "--format",
-        "json",
-        "--no-progress",
-        "--check",
-        "2",
-        "--games",
-        "200",
-        "--score-aware",
+        *("--a", "basic", "--b", "basic", "--deals", "2000", "--check", "2", "--games", "200"),
+        *("--out", str(tmp_path), "--format", "json", "--no-progress"),
     )
     assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    summary = json.loads(result.stdout)
     assert 0.3 < summary["win_if_a_deals_first"] < 0.7
     assert set(summary["check"]) == {"win", "margin", "hands"}
+    # basic knocks at 10 always: its floor of 10 changes nothing and is left out
+    options = [row["option"] for row in summary["score_aware"]["options"]]
+    assert options == ["own", "gin only", "score-aware"]
     assert "game_win_gain" in summary["score_aware"]
-    for path in summary["files"].values():
-        assert (tmp_path / path.rsplit("/", 1)[-1]).exists()
+    files = {path.name for path in tmp_path.iterdir()}
+    assert {"equity.csv", "equity.png", "check.csv", "options.csv", "gain.csv"} <= files
 
 
 def test_cli_csv_and_table(tmp_path):
-    csv = run("--deals", "1000", "--out", str(tmp_path), "--format", "csv", "--no-progress")
+    quick = ("--b", "basic", "--check", "0", "--no-score-aware", "--no-progress")
+    csv = run("--a", "basic", "--deals", "1000", "--format", "csv", *quick)
     assert csv.exit_code == 0, csv.output
     lines = csv.output.splitlines()
     assert lines[0].startswith("score_a,score_b,a_deals,win,margin")
     assert len(lines) == 1 + 100 * 100 * 2
-    table = run("--deals", "1000", "--out", str(tmp_path), "--no-progress", "--a", "gin-hunter")
+    table = run("--deals", "1000", "--out", str(tmp_path), "--a", "gin-hunter", *quick)
     assert table.exit_code == 0, table.output
     assert "P(A wins) from 0:0" in table.output
-    assert (tmp_path / "standard-gin-hunter-vs-basic_equity.png").exists()
+    assert (tmp_path / "equity.png").exists()
+
+
+def test_a_law_at_0_0_does_not_depend_on_the_target():
+    """Why the presets table reuses the standard law for target150: a hand dealt at 0:0
+    plays and scores the same whatever the target (a policy reads it only in a game)."""
+    expert = PRESETS["expert"]
+    laws = [hand_outcome_distribution(Rules(target=t), expert, expert, 200, 3) for t in (100, 150)]
+    pd.testing.assert_frame_equal(*laws, check_flags=False)
 
 
 @pytest.mark.parametrize(

@@ -26,11 +26,11 @@ def sample_states(table: EquityTable, n_states: int, seed: int) -> list[tuple[in
     rng = np.random.default_rng(seed)
     weight: Float64s = table.visit.sum(axis=2).ravel()
     weight[0] = 0.0
+    visited = int(np.count_nonzero(weight))
+    if not visited:  # a game to 1 point ends with its first hand: 0:0 is all it visits
+        return [(0, 0)]
     picks = rng.choice(
-        weight.size,
-        size=min(n_states - 1, int(np.count_nonzero(weight))),
-        replace=False,
-        p=weight / weight.sum(),
+        weight.size, size=min(n_states - 1, visited), replace=False, p=weight / weight.sum()
     )
     target = table.rules.target
     return [(0, 0), *sorted((int(i // target), int(i % target)) for i in picks)]
@@ -127,7 +127,10 @@ def check_against_simulation(
             for name, column in columns.items():
                 values = played[:, column].astype(np.float64)
                 sim, sim_se = values.mean(), values.std(ddof=1) / np.sqrt(len(values))
-                z = (dp[name] - sim) / np.hypot(dp_se[name], sim_se)
+                combined = np.hypot(dp_se[name], sim_se)
+                # no error on either side (a game to 1 point: one hand, every time): the
+                # two agree exactly or not at all
+                z = (dp[name] - sim) / combined if combined > 0 else _exact_z(dp[name], sim)
                 row.update(
                     {
                         f"dp_{name}": float(dp[name]),
@@ -140,6 +143,11 @@ def check_against_simulation(
                 )
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _exact_z(dp: float, simulated: float) -> float:
+    """The z score of two values known without error: 0 when they agree, NaN else."""
+    return 0.0 if math.isclose(dp, simulated, rel_tol=1e-9, abs_tol=1e-12) else math.nan
 
 
 def chi2_even_sf(statistic: float, dof: int) -> float:
