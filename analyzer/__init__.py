@@ -53,14 +53,23 @@ def __getattr__(name: str) -> Any:
     if not name.startswith("_") and name != "api":
         # the notebook API (it loads pandas and numpy), on first use
         api = importlib.import_module(".api", __name__)
-        if name in api.__all__:
+        if name in _public(api):
             return getattr(api, name)
     raise AttributeError(f"module 'analyzer' has no attribute {name!r}")
 
 
+def _public(api: Any) -> set[str]:
+    """The notebook API's names: its functions and objects (not its modules)."""
+    return {
+        name
+        for name, value in vars(api).items()
+        if not name.startswith("_") and not isinstance(value, type(importlib))
+    }
+
+
 def __dir__() -> list[str]:
     api = importlib.import_module(".api", __name__)
-    return sorted({*globals(), *_LAZY, *api.__all__})
+    return sorted({*globals(), *_LAZY, *_public(api)})
 
 
 # ``from analyzer import *`` gives the names above; the notebook API's are analyzer.api's

@@ -1,5 +1,5 @@
-"""Write the notebook's study functions (analyzer/api/functions.py) from the studies'
-declarations, formatted as the project formats its code.
+"""Write the typed signatures of the notebook's study functions (analyzer/api/functions.pyi)
+from the studies' declarations, formatted as the project formats its code.
 
     python scripts/write_api.py            # write the file
     python scripts/write_api.py --check    # exit 1 if the file is not in step
@@ -12,16 +12,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analyzer.api.study_functions import functions_source
+from analyzer.api.study_functions import stub_source
 
-TARGET = Path(__file__).resolve().parent.parent / "analyzer" / "api" / "functions.py"
+TARGET = Path(__file__).resolve().parent.parent / "analyzer" / "api" / "functions.pyi"
 
 
 def formatted() -> str:
     """The generated source, through ``ruff format`` (as the committed file is)."""
     done = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(TARGET), "-"],
-        input=functions_source(),
+        input=stub_source(),
         capture_output=True,
         text=True,
         check=True,

@@ -36,21 +36,7 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 ['metric', 'mean', 'low', 'high', 'n']
 """
 
-from . import functions
 from .arguments import policies, policy, rule_presets, rules, rummy_rules
 from .functions import *
 from .gin import advise, replay
 from .results import Result, load
-
-__all__ = [  # noqa: PLE0604  (the generated functions' names, then the others)
-    *functions.__all__,
-    "Result",
-    "advise",
-    "load",
-    "policies",
-    "policy",
-    "replay",
-    "rule_presets",
-    "rules",
-    "rummy_rules",
-]

@@ -2,16 +2,17 @@
 are: the same parameters, defaults and ranges, checked before any work, the same kept
 answer read or the same computation run, returned as a :class:`~analyzer.api.results.Result`.
 
-The functions themselves are written out as Python in :mod:`analyzer.api.functions` by
-:func:`functions_source` (``python scripts/write_api.py``; a test keeps the file in step
-with the declarations), so that type checkers and editors see each one's parameters;
-each calls :func:`call` with its arguments.
+The functions are made at import (:mod:`analyzer.api.functions`), each with its
+signature and help from its declaration; their typed signatures for type checkers and
+editors are written out in ``analyzer/api/functions.pyi`` by :func:`stub_source`
+(``python scripts/write_api.py``; a test keeps the file in step with the declarations).
+Each calls :func:`call` with its arguments.
 """
 
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,7 @@ def call(name: str, arguments: Mapping[str, Any]) -> Result:
     return Result.of(answer)
 
 
-# ------------------------------------------------------------- the functions' source
+# ------------------------------------------------------------- the functions
 
 
 def _annotation(param: Param, study: Study) -> str:
@@ -105,11 +106,8 @@ def _annotation(param: Param, study: Study) -> str:
     return written + (" | None" if optional else "")
 
 
-def _default(param: Param) -> str:
-    value = param.default
-    if isinstance(value, range):
-        value = tuple(value)
-    return repr(value)
+def _default(param: Param) -> Any:
+    return tuple(param.default) if isinstance(param.default, range) else param.default
 
 
 def _docstring(study: Study) -> str:
@@ -122,71 +120,99 @@ def _docstring(study: Study) -> str:
             f"keep_rows: keep every row played (``.rows``); at most {MAX_RAW_UNITS:,} {study.rows}."
         )
     lines.append("out: save the answer in this folder (tables, chart, meta.json), or None.")
-    lines += [
-        "",
-        (
-            f"As ``analyzer {study.name}`` prints it: ``.title``, ``.text()``, "
-            f"``.to_frame()``, ``.plot()``. {study.notebook}"
-        ),
-    ]
-    wrapped = [textwrap.fill(line, 88) if line else "" for line in lines]
-    return textwrap.indent('"""' + "\n".join(wrapped).strip() + '\n"""', "    ")
+    lines.append(
+        f"As ``analyzer {study.name}`` prints it: ``.title``, ``.text()``, ``.to_frame()``, "
+        f"``.plot()``. {study.notebook}"
+    )
+    return "\n".join(lines)
 
 
-def function_source(study: Study) -> str:
-    """The Python source of ``study``'s notebook function."""
+def signature(study: Study) -> inspect.Signature:
+    """``(players..., rules="standard", *, other parameters..., out=None, seed=2026,
+    progress=None)``, annotations as text (no ``rules`` for a study that is not played
+    under one set of rules)."""
     players = [
         p for p in study.params if (p.kind in POSITIONAL or p.argument) and not p.keyword_only
     ]
     others = [p for p in study.params if p not in players]
-    rules_type = "Rules" if study.rulebook.game == "gin" else "RummyRules"
-    parts = [f"{p.name}: {_annotation(p, study)} = {_default(p)}" for p in players]
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    rules = "Rules" if study.rulebook.game == "gin" else "RummyRules"
+
+    def made(param: Param, kind: Any) -> inspect.Parameter:
+        return inspect.Parameter(
+            param.name, kind, default=_default(param), annotation=_annotation(param, study)
+        )
+
+    parameters = [made(p, positional) for p in players]
     if study.rules:
-        parts.append(f'rules: str | {rules_type} = "standard"')
-    parts.append("*")
-    parts += [f"{p.name}: {_annotation(p, study)} = {_default(p)}" for p in others]
+        parameters.append(
+            inspect.Parameter("rules", positional, default="standard", annotation=f"str | {rules}")
+        )
+    parameters += [made(p, keyword) for p in others]
     if study.rows is not None:
-        parts.append("keep_rows: bool = False")
-    parts += ["out: str | Path | None = None", f"seed: int = {study.seed}"]
-    parts.append("progress: ProgressLike = None")
-    signature = "".join(f"    {part},\n" for part in parts)
-    return (
-        f"def {study.function_name}(\n{signature}) -> Result:\n{_docstring(study)}\n"
-        "    arguments = dict(locals())\n"
-        "    from .study_functions import call\n\n"
-        f"    return call({study.name!r}, arguments)\n"
-    )
+        parameters.append(inspect.Parameter("keep_rows", keyword, default=False, annotation="bool"))
+    parameters += [
+        inspect.Parameter("out", keyword, default=None, annotation="str | Path | None"),
+        inspect.Parameter("seed", keyword, default=study.seed, annotation="int"),
+        inspect.Parameter("progress", keyword, default=None, annotation="ProgressLike"),
+    ]
+    return inspect.Signature(parameters, return_annotation="Result")
 
 
-_HEADER = '''"""The notebook's study functions, one per study declaration: written by
-``python scripts/write_api.py`` from the declarations (do not edit; a test keeps this file
-in step).  Each checks its arguments as the command line does, reads the kept answer or
-computes it, and returns a :class:`~analyzer.api.results.Result`; importing it loads no
-study."""
+def study_function(study: Study) -> Callable[..., Result]:
+    """The notebook function of ``study``: its :func:`signature`, its help, and
+    :func:`call`."""
+    declared = signature(study)
 
-from __future__ import annotations
+    def function(*args: Any, **kwargs: Any) -> Result:
+        bound = declared.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return call(study.name, bound.arguments)
+
+    function.__name__ = function.__qualname__ = study.function_name
+    function.__module__ = "analyzer.api"
+    function.__doc__ = _docstring(study)
+    function.__signature__ = declared  # type: ignore[attr-defined]
+    return function
+
+
+_STUB_HEADER = '''"""What type checkers and editors see of :mod:`analyzer.api.functions` (the notebook's
+study functions, made at import from the studies' declarations): written by
+``python scripts/write_api.py`` (do not edit; a test keeps this file in step)."""
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ..gin.model.policies import Policy
-    from ..gin.model.rules import Rules
-    from ..gin.play.players import SearchPolicy
-    from ..rummy.policies import RummyPolicy
-    from ..rummy.rules import RummyRules
-    from .arguments import ProgressLike
-    from .results import Result
+from ..gin.model.policies import Policy
+from ..gin.model.rules import Rules
+from ..gin.play.players import SearchPolicy
+from ..rummy.policies import RummyPolicy
+from ..rummy.rules import RummyRules
+from .arguments import ProgressLike
+from .results import Result
 '''
 
 
-def functions_source() -> str:
-    """The whole source of :mod:`analyzer.api.functions`."""
+def _unquoted(declared: inspect.Signature) -> str:
+    """The signature as Python source (its annotations are kept as text)."""
+    parts, starred = [], False
+    for parameter in declared.parameters.values():
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and not starred:
+            parts.append("*")
+            starred = True
+        parts.append(f"{parameter.name}: {parameter.annotation} = {parameter.default!r}")
+    return f"({', '.join(parts)}) -> {declared.return_annotation}"
+
+
+def stub_source() -> str:
+    """The whole stub :file:`analyzer/api/functions.pyi`."""
     studies = sorted(_studies().values(), key=lambda study: study.function_name)
     names = "".join(f'    "{study.function_name}",\n' for study in studies)
-    bodies = "\n\n".join(function_source(study) for study in studies)
-    return f"{_HEADER}\n\n{bodies}\n\n__all__ = [\n{names}]\n"
+    bodies = "\n".join(
+        f"def {study.function_name}{_unquoted(signature(study))}: ...\n" for study in studies
+    )
+    return f"{_STUB_HEADER}\n{bodies}\n__all__ = [\n{names}]\n"
 
 
-__all__ = ["call", "check_out", "function_source", "functions_source"]
+__all__ = ["call", "check_out", "signature", "stub_source", "study_function"]
