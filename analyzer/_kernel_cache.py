@@ -55,7 +55,7 @@ def _imported(name: str, path: Path, text: str, modules: dict[str, Path]) -> set
     """The modules of ``modules`` that module ``name`` (at ``path``) imports when it loads,
     with the packages on the way to each."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    found = set()
+    found: set[str] = set()
     for dots, module, names in _IMPORT.findall(text):
         base = package[: len(package) - len(dots) + 1]
         stem = ".".join([*base, *([module] if module else [])]).strip(".")

@@ -36,7 +36,14 @@ ValueError: deals must be 1-1000000000000, got 10000000000000
 ['metric', 'mean', 'low', 'high', 'n']
 """
 
-from .arguments import policies, policy, rule_presets, rules, rummy_rules
+# the names the notebook API gives, re-exported by name (the studies' come from functions)
+from .arguments import policies as policies
+from .arguments import policy as policy
+from .arguments import rule_presets as rule_presets
+from .arguments import rules as rules
+from .arguments import rummy_rules as rummy_rules
 from .functions import *
-from .gin import advise, replay
-from .results import Result, load
+from .gin import advise as advise
+from .gin import replay as replay
+from .results import Result as Result
+from .results import load as load

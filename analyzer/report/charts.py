@@ -286,7 +286,15 @@ def _mark(mark: Mark, ax: Axes, x: np.ndarray, y: np.ndarray) -> None:
         at = (y if mark.kind == "hline" else x)[0]
         if mark.low:
             spans = ax.hlines if mark.kind == "hline" else ax.vlines
-            spans(y, mark.low, mark.high, colors=color, linestyles=style, lw=1, label=label)
+            spans(
+                y,
+                mark.low,
+                mark.high,
+                colors=color,
+                linestyles="dashed" if mark.dashed else "solid",
+                lw=1,
+                label=mark.label,
+            )
         else:
             ruled(at, color=color, lw=0.8, linestyle=style, label=label)
     elif mark.kind == "vspan":
@@ -299,7 +307,7 @@ def _mark(mark: Mark, ax: Axes, x: np.ndarray, y: np.ndarray) -> None:
 def _scale(mark: Mark, values: np.ndarray) -> tuple[Colormap, Normalize]:
     """The colour map and norm of a heat map (see :data:`~analyzer.studies.charts.SCALES`)."""
     if mark.scale == "categories":
-        cmap = ListedColormap([color for color, _ in mark.categories])
+        cmap: Colormap = ListedColormap([color for color, _ in mark.categories])
         return cmap, Normalize(-0.5, len(mark.categories) - 0.5)
     if mark.scale == "sequential":
         levels = np.array(mark.levels, dtype=float)

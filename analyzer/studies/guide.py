@@ -129,7 +129,7 @@ def _present(answer: Any) -> View:
         *header_lines("played by the champion (expert) · read from the kept answers", "  "),
         "",
     ]
-    blocks = []
+    blocks: list[tuple[str, tuple[str, ...]]] = []
     for number, (row, (_, question, _)) in enumerate(
         zip(answer["rules"].itertuples(), DECISIONS, strict=True), start=1
     ):

@@ -23,7 +23,7 @@ from .text import interval_column, interval_text, table_lines, verdict_grid
 def _knock_sweep(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Computed:
     from ..gin.studies import knocking
 
-    opponents = {}
+    opponents: dict[str, Policy | None] = {}
     for label, player in inputs["opponents"].items():
         if not isinstance(player, Policy):
             raise TypeError(f"opponents: {label!r} is the search player; give policies")

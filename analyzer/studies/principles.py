@@ -115,7 +115,7 @@ def opponent_words(member: str, members: tuple[str, ...]) -> str:
     return f"`{member}`"
 
 
-def _columns(part: str, estimate: Estimate) -> dict[str, float]:
+def _columns(part: str, estimate: Estimate) -> dict[str, str | float]:
     return {
         f"{part}_mean": estimate.mean,
         f"{part}_low": estimate.low,
@@ -130,7 +130,8 @@ def _compute(
     run = decision.rule_set.measure(
         inputs.rules, inputs["deals"], inputs.seed, progress=progress, scheduler=scheduler
     )
-    records, shares = [], []
+    records: list[dict[str, str | float]] = []
+    shares: list[dict[str, str | float]] = []
     for opponent in (*run.opponents, PANEL):
         for arm in decision.rule_set.arms():
             records.append(
@@ -138,15 +139,10 @@ def _compute(
                 | _columns("points", run.points(opponent, arm))
                 | _columns("diff", run.diff(opponent, arm))
             )
-        parts = (run.gain(opponent), run.edge(opponent), run.share(opponent))
-        shares.append(
-            {"opponent": opponent}
-            | {
-                key: value
-                for part, estimate in zip(_SHARE_PARTS, parts, strict=True)
-                for key, value in _columns(part, estimate).items()
-            }
-        )
+        row: dict[str, str | float] = {"opponent": opponent}
+        for part, estimate in zip(_SHARE_PARTS, (run.gain, run.edge, run.share), strict=True):
+            row |= _columns(part, estimate(opponent))
+        shares.append(row)
     tables = {"arms": pd.DataFrame.from_records(records), "shares": pd.DataFrame(shares)}
     return Computed(tables, {"opponents": list(run.opponents)}, result=run)
 

@@ -94,8 +94,7 @@ def _traces(mark: Mark, panel: Panel) -> tuple[list[dict[str, Any]], list[dict[s
         if mark.low and mark.high:
             trace["error_y"] = {
                 "type": "data",
-                "array": [h - m for h, m in zip(mark.high, mark.y, strict=True)],
-                "arrayminus": [m - lo for lo, m in zip(mark.low, mark.y, strict=True)],
+                **_errors(mark.y, mark),
                 "color": color,
             }
         return [trace], []
@@ -131,11 +130,7 @@ def _traces(mark: Mark, panel: Panel) -> tuple[list[dict[str, Any]], list[dict[s
         }
         if mark.low and mark.high:
             values = mark.x if mark.kind == "hbars" else mark.y
-            bar[f"error_{along}"] = {
-                "type": "data",
-                "array": [h - m for h, m in zip(mark.high, values, strict=True)],
-                "arrayminus": [m - lo for lo, m in zip(mark.low, values, strict=True)],
-            }
+            bar[f"error_{along}"] = {"type": "data", **_errors(values, mark)}
             bar["customdata"] = [[lo, hi] for lo, hi in zip(mark.low, mark.high, strict=True)]
             bar["hovertemplate"] = "%{" + across + "}: %{" + along + ":.3g}<br>95% CI: "
             bar["hovertemplate"] += "%{customdata[0]:.3g} to %{customdata[1]:.3g}<extra></extra>"
@@ -189,6 +184,15 @@ def _traces(mark: Mark, panel: Panel) -> tuple[list[dict[str, Any]], list[dict[s
         for x0, y0, x1, y1 in mark.z
     ]
     return [], pieces
+
+
+def _errors(values: tuple[Any, ...], mark: Mark) -> dict[str, list[float]]:
+    """Plotly's error bars of ``values`` from the mark's 95% CI ends."""
+    middle = [float(value) for value in values]
+    return {
+        "array": [high - m for high, m in zip(mark.high, middle, strict=True)],
+        "arrayminus": [m - low for low, m in zip(mark.low, middle, strict=True)],
+    }
 
 
 def _faded(color: str, alpha: float = 0.2) -> str:
