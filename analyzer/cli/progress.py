@@ -106,6 +106,10 @@ def progress_bar(
             stop.set()
             if ticker.is_alive():
                 ticker.join()
+            if not bar.disable:
+                # the ticker's redraws are not counted by tqdm's own delay, so a bar shown
+                # only by them would be left on the line when it closes: clear it here
+                bar.clear()
 
 
 #: The kernels a command compiles on its first use and the CPU seconds (one core) that

@@ -139,3 +139,24 @@ def test_a_bar_never_outgrows_a_narrow_terminal(monkeypatch):
 
     monkeypatch.setattr(progress.os, "get_terminal_size", no_terminal)
     assert progress.bar_width() == progress.MAX_WIDTH
+
+
+def test_a_bar_drawn_only_by_the_idle_redraws_is_cleared_when_it_closes(monkeypatch):
+    """The ticker redraws a bar whose own updates came before tqdm's delay: tqdm then
+    thinks it never showed it, and would leave it on the line when it closes."""
+    import io
+    import time
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr(progress, "PROGRESS_DELAY_S", 0.2)
+    with progress.progress_bar(10, "deal", False, "study") as update:
+        update(10)  # all done before the delay: tqdm itself never draws it
+        time.sleep(1.5)  # the ticker draws it once the delay is over
+    shown = terminal.getvalue().split("\r")
+    assert any("study" in part for part in shown), shown
+    assert not shown[-1].strip() or not any(c.isalnum() for c in shown[-2] + shown[-1])
