@@ -21,7 +21,7 @@ from ..core.limits import (
     check_seed,
 )
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.advisor import Position
+from ..gin.play.advisor import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, Position
 from ..gin.play.advisor.position import UNDEALT
 from ..gin.play.players import chosen_player
 from ..gin.play.replay import parse_deck
@@ -32,6 +32,7 @@ from ..report.advice import (
     position_equity,
     strongest_model,
 )
+from ..studies.study import DEFAULT_SEED
 from .arguments import (
     PolicyLike,
     ProgressLike,
@@ -63,9 +64,9 @@ def advise(
     policy: PolicyLike | None = None,
     opponent: PolicyLike | None = None,
     cross_check: str | None = None,
-    samples: int = 20_000,
-    equity_deals: int = 30_000,
-    seed: int = 1,
+    samples: int = ADVICE_SAMPLES,
+    equity_deals: int = ADVICE_EQUITY_DEALS,
+    seed: int = DEFAULT_SEED,
     progress: ProgressLike = None,
     **options: Any,
 ) -> Result:
@@ -157,7 +158,7 @@ def _check_advisor_options(options: dict[str, Any]) -> None:
 
 
 def replay(
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     deal: int = 0,
     a: PolicyLike = "basic",
     b: PolicyLike = "basic",

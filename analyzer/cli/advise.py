@@ -16,7 +16,7 @@ from ..core.limits import (
     read_text,
 )
 from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.advisor import Position
+from ..gin.play.advisor import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, Position
 from ..report.advice import (
     CROSS_CHECKS,
     advise_position,
@@ -24,6 +24,7 @@ from ..report.advice import (
     position_equity,
     strongest_model,
 )
+from ..studies.study import DEFAULT_SEED
 from ..studies.text import rules_text
 from .inputs import SEED, FiniteFloatRange, fail, get_player, get_rules, rules_options
 from .output import echo_json, format_options, show_result
@@ -101,7 +102,7 @@ __all__ = ["MAX_SAMPLES", "advise_command"]
 @click.option(
     "--samples",
     type=click.IntRange(1, MAX_SAMPLES),
-    default=20_000,
+    default=ADVICE_SAMPLES,
     show_default=True,
     help="Most samples (opponent hand + stock order) to roll out (their results "
     "are kept: about 400 bytes each).",
@@ -129,7 +130,7 @@ __all__ = ["MAX_SAMPLES", "advise_command"]
 @click.option(
     "--equity-deals",
     type=click.IntRange(MIN_EQUITY_DEALS, MAX_UNITS),
-    default=30_000,
+    default=ADVICE_EQUITY_DEALS,
     show_default=True,
     help="With --score: deals estimating the hand-outcome law behind the game "
     "equity table that values each final score.",
@@ -137,7 +138,7 @@ __all__ = ["MAX_SAMPLES", "advise_command"]
 @click.option(
     "--seed",
     type=SEED,
-    default=1,
+    default=DEFAULT_SEED,
     show_default=True,
     help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.",
 )

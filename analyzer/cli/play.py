@@ -10,6 +10,7 @@ import click
 from ..core.limits import MAX_UNITS, load_json, read_text
 from ..gin.evaluator.api import min_deadwood
 from ..gin.model.policies import policy_name
+from ..studies.study import DEFAULT_SEED
 from .inputs import (
     SEED,
     fail,
@@ -27,7 +28,7 @@ from .output import echo_json, format_options
 @click.option(
     "--seed",
     type=SEED,
-    default=1,
+    default=DEFAULT_SEED,
     show_default=True,
     help="Seed of the run the deal comes from (as in simulate), 0 <= seed < 2**63.",
 )

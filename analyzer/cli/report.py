@@ -11,6 +11,7 @@ from ..core.limits import MAX_REPORT_DEALS
 from ..core.progress import Progress
 from ..report.common import ReportClock, ReportConfig, ReportStep, minutes_text
 from ..report.sections import SECTIONS
+from ..studies.study import DEFAULT_SEED
 from .files import out_option
 from .inputs import JOBS, SEED, fail
 from .progress import progress_bar, progress_hidden
@@ -37,7 +38,11 @@ from .warm import start_beside
 )
 @click.option("--quick", is_flag=True, help="A small smoke run (1,500 deals).")
 @click.option(
-    "--seed", type=SEED, default=2026, show_default=True, help="Random seed, 0 <= seed < 2**63."
+    "--seed",
+    type=SEED,
+    default=DEFAULT_SEED,
+    show_default=True,
+    help="Random seed, 0 <= seed < 2**63.",
 )
 @out_option(
     "Folder for the report (checked writable before the run; every file appears at the end "
@@ -94,7 +99,7 @@ def report_command(
             "analyzer report",
             *([f"--deals {deals}"] if deals else []),
             *(["--quick"] if quick and not deals else []),
-            *([f"--seed {seed}"] if seed != 2026 else []),
+            *([f"--seed {seed}"] if seed != DEFAULT_SEED else []),
         ]
     )
 

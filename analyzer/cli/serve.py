@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..core.limits import MAX_ADVICE_SECONDS
+from ..core.limits import ADVICE_RUN_SECONDS, MAX_ADVICE_SECONDS
 from .inputs import FiniteFloatRange, fail
 
 
@@ -43,11 +43,11 @@ from .inputs import FiniteFloatRange, fail
 )
 @click.option(
     "--advice-seconds",
-    type=FiniteFloatRange(0.1, MAX_ADVICE_SECONDS),
-    default=1.2,
+    type=FiniteFloatRange(1, MAX_ADVICE_SECONDS),
+    default=ADVICE_RUN_SECONDS,
     show_default=True,
-    help="Time budget of one advisor request without a sample count (sets its "
-    f"sample budget), 0.1-{MAX_ADVICE_SECONDS:g}.",
+    help="Longest advisor run (seconds): a request that cannot finish its samples in that "
+    f"time is refused, never answered from fewer; 1-{MAX_ADVICE_SECONDS:g}.",
 )
 def serve_command(
     host: str, port: int, allow_hosts: tuple[str, ...], results: Path, advice_seconds: float

@@ -160,7 +160,9 @@ MAX_SCHEDULER_CHARS = 256
 MAX_LISTED_PLAYERS = 16
 #: Largest ``serve --advice-seconds``: advisor runs stop at the larger of 10 s and twice
 #: this.
-MAX_ADVICE_SECONDS = 10.0
+MAX_ADVICE_SECONDS = 600.0
+#: The web app's longest advisor run by default (s): a run still going then is refused.
+ADVICE_RUN_SECONDS = 60.0
 #: Longest rules preset or policy spec in a web request.
 MAX_SPEC_CHARS = 200
 #: Largest index in a web request (a decision of a practice game): an int64.
@@ -305,6 +307,7 @@ def read_file(path: Path, limit: int, what: str) -> str:
 
 
 __all__ = [
+    "ADVICE_RUN_SECONDS",
     "EAAI_SEED_MAX",
     "INDEX_MAX",
     "LOCAL_WORKERS_PER_CORE",

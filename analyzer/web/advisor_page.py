@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
+from ..gin.play.advisor.race import ADVICE_SAMPLES
 from .advisor_service import AdvisorService
 from .common import client_of, default_model, policy_named, rules_named, static_page
 from .schemas import LIMITS, AdviseIn, PositionIn
@@ -31,7 +32,7 @@ def advisor_router(service: AdvisorService) -> APIRouter:
             "policies": list(POLICIES),
             "default_opponent": default_model(),
             "default_policy": default_model(),
-            "advice_seconds": service.seconds,
+            "advice_samples": ADVICE_SAMPLES,
             "advice_limit_seconds": service.limit_seconds,
             "limits": {name: list(bounds) for name, bounds in LIMITS.items()},
         }

@@ -1,12 +1,18 @@
 """The advisor behind the API: one worker thread, a bounded queue, and runs that stop at
-their time limit or once nobody waits for them."""
+their time limit or once nobody waits for them.
+
+An answer depends on its request only (the position, the rules, the players, the seed
+and the samples), never on the server's speed: a request without ``samples`` runs the
+advisor's one default budget (:data:`~analyzer.gin.play.advisor.ADVICE_SAMPLES`, as
+``analyzer advise`` does), and a run that cannot finish its samples within the time limit
+is refused (503), never answered from fewer."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -15,7 +21,9 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from ..core.limits import MAX_SAMPLES
+from ..core.limits import ADVICE_RUN_SECONDS
+from ..gin.play.advisor.race import ADVICE_EQUITY_DEALS
+from ..studies.study import DEFAULT_SEED
 from .common import policy_named, rules_named
 
 #: Advisor runs queued or running at once (503 beyond), and requests one client waits on at
@@ -24,8 +32,9 @@ from .common import policy_named, rules_named
 #: at its next batch, so abandoned requests cannot flood the queue.
 MAX_ADVISOR_QUEUE = 8
 MAX_ADVISOR_PER_CLIENT = 3
-#: Longest advisor run (s), whatever its sample budget (at least twice advice_seconds).
-MAX_RUN_SECONDS = 10.0
+#: Longest advisor run (s): a run still going then is refused (``analyzer serve
+#: --advice-seconds`` sets it).
+MAX_RUN_SECONDS = ADVICE_RUN_SECONDS
 
 
 class AdvisorStopped(Exception):
@@ -37,17 +46,8 @@ class AdvisorService:
     """Runs advisor requests one at a time off the event loop, within bounds (see
     :mod:`analyzer.web.app`)."""
 
-    seconds: float = 1.2
-    """Time budget of a request without ``samples`` (s): sets its sample budget from the
-    measured rate."""
     limit_seconds: float = MAX_RUN_SECONDS
-    """Longest run (s); raised to twice :attr:`seconds` if that is more."""
-    max_samples: int = 20_000
-    """Largest budget of a run without ``samples``."""
-    first_samples: int = 2_000
-    """Sample budget before any rate is measured."""
-    max_budget: int = MAX_SAMPLES
-    """Largest budget of any run (``samples`` above it are cut)."""
+    """Longest run (s): one that has not finished its samples by then is refused."""
     max_queue: int = MAX_ADVISOR_QUEUE
     max_per_client: int = MAX_ADVISOR_PER_CLIENT
     poll_seconds: float = 0.2
@@ -55,8 +55,6 @@ class AdvisorService:
     executor: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="advisor")
     )
-    rates: OrderedDict[str, float] = field(default_factory=OrderedDict)
-    """Samples per second of earlier runs, per (rules, policies), the latest 256."""
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops: the running run stops too."""
     _pending: Counter[str] = field(default_factory=Counter)
@@ -65,32 +63,10 @@ class AdvisorService:
     """Requests waiting for their answer, per client."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def __post_init__(self) -> None:
-        self.limit_seconds = max(self.limit_seconds, 2 * self.seconds)
-
     @property
     def wait_seconds(self) -> float:
         """Longest wait of a request, queue included (503 after, and its run stops)."""
         return 3 * self.limit_seconds
-
-    def budget(self, key: str, samples: int | None = None) -> int:
-        """The sample budget of a run: ``samples`` cut to :attr:`max_budget` and to what
-        fits in the time limit at the measured rate (before any rate is measured,
-        :attr:`first_samples` are assumed to take :attr:`seconds`); without ``samples``,
-        what the time budget buys at that rate."""
-        rate = self.rates.get(key)
-        if samples is not None:
-            assumed = rate if rate is not None else self.first_samples / self.seconds
-            return max(1, min(samples, self.max_budget, int(0.75 * assumed * self.limit_seconds)))
-        if rate is None:
-            return self.first_samples
-        return int(min(self.max_samples, max(256, rate * self.seconds)))
-
-    def _measured(self, key: str, rate: float) -> None:
-        self.rates[key] = rate
-        self.rates.move_to_end(key)
-        while len(self.rates) > 256:
-            self.rates.popitem(last=False)
 
     def run(
         self,
@@ -98,17 +74,15 @@ class AdvisorService:
         rules_preset: str,
         policy_text: str,
         opponent_text: str,
-        samples: int | None,
+        samples: int,
         seed: int,
         tolerance: float | None = None,
-        measure: bool = True,
         cancel: threading.Event | None = None,
-        limit: bool = True,
     ) -> dict[str, Any]:
         """The advice as JSON-ready data (blocking: call it in :attr:`executor`).
 
         Raises :class:`AdvisorStopped` between batches once ``cancel`` or
-        :attr:`closing` is set or (with ``limit``) the run passes :attr:`limit_seconds`.
+        :attr:`closing` is set or the run passes :attr:`limit_seconds`.
         """
         from ..gin.play.advisor import advise
 
@@ -119,10 +93,11 @@ class AdvisorService:
                 return "the server is stopping"
             if cancel is not None and cancel.is_set():
                 return "nobody waits for this run any more"
-            if limit and time.monotonic() - started > self.limit_seconds:
+            if time.monotonic() - started > self.limit_seconds:
                 return (
-                    f"the advisor run reached the server's {self.limit_seconds:g} s "
-                    "limit; ask for fewer samples"
+                    f"the advisor could not finish its {samples:,} samples within the "
+                    f"server's {self.limit_seconds:g} s: ask for fewer samples (the answer "
+                    "depends on them), or run analyzer advise"
                 )
             return None
 
@@ -130,22 +105,12 @@ class AdvisorService:
             raise AdvisorStopped(reason)
         rules, policy = rules_named(rules_preset), policy_named(policy_text)
         opponent = policy_named(opponent_text)
-        key = f"{rules_preset}|{policy_text}|{opponent_text}"
         equity = None
         if position.score is not None:
             equity = _equity(rules_preset, policy_text, opponent_text)
-        budget = self.budget(key, samples)
-        # the rate is measured from the end of the first batch (which may include the
-        # JIT compilation of a cold cache) to the end of the last
-        marks: list[tuple[float, int]] = []  # (time, samples done) of the first and last
-        done = 0
 
         def progress(count: int) -> None:
-            nonlocal done
-            done += count
-            marks[min(len(marks), 1) :] = [(time.perf_counter(), done)]
             if (reason := stop_reason()) is not None:
-                self._measure(key, marks, measure)
                 raise AdvisorStopped(reason)
 
         advice = advise(
@@ -153,34 +118,22 @@ class AdvisorService:
             rules,
             policy,
             opponent,
-            samples=budget,
+            samples=samples,
             seed=seed,
             tolerance=tolerance,
             equity=equity,
             progress=progress,
         )
-        if not self._measure(key, marks, measure) and measure and advice.elapsed_s > 0:
-            self._measured(key, advice.samples / advice.elapsed_s)
         from ..gin.play.advisor.draw_principles import draw_note
         from ..gin.play.advisor.principles import best_discard_note
 
-        data = advice.to_dict() | {
+        return advice.to_dict() | {
             "principle": best_discard_note(position, advice.actions[0].action, symbols=True),
             "draw_principle": draw_note(position, symbols=True),
             "rules_preset": rules_preset,
-            "sample_budget": budget,
+            "sample_budget": samples,
             "time_limit_s": self.limit_seconds,
         }
-        if samples is not None:
-            data["samples_requested"] = samples
-        return data
-
-    def _measure(self, key: str, marks: list[tuple[float, int]], measure: bool) -> bool:
-        """Keep the rate between the first and the last batch; False when there is none."""
-        if not measure or len(marks) < 2 or marks[1][0] <= marks[0][0]:
-            return False
-        self._measured(key, (marks[1][1] - marks[0][1]) / (marks[1][0] - marks[0][0]))
-        return True
 
     async def advise(
         self,
@@ -188,7 +141,7 @@ class AdvisorService:
         rules_preset: str,
         policy_text: str,
         opponent_text: str,
-        samples: int | None,
+        samples: int,
         seed: int,
         tolerance: float | None = None,
         client: str = "",
@@ -220,7 +173,6 @@ class AdvisorService:
                 samples,
                 seed,
                 tolerance,
-                True,
                 cancel,
             )
         except RuntimeError:  # the executor is shut down: the server is stopping
@@ -239,8 +191,7 @@ class AdvisorService:
                     raise HTTPException(
                         503,
                         "the advisor did not answer within "
-                        f"{self.wait_seconds:g} s (busy); try again "
-                        "or ask for fewer samples",
+                        f"{self.wait_seconds:g} s (busy); try again shortly",
                     )
                 done, _ = await asyncio.wait({waiter}, timeout=min(self.poll_seconds, remaining))
                 if done:
@@ -274,5 +225,9 @@ def _equity(
     from ..gin.studies.equity.table import equity_function
 
     return equity_function(
-        rules_named(rules_preset), policy_named(policy_text), policy_named(opponent_text), 20_000, 1
+        rules_named(rules_preset),
+        policy_named(policy_text),
+        policy_named(opponent_text),
+        ADVICE_EQUITY_DEALS,
+        DEFAULT_SEED,
     )

@@ -18,11 +18,11 @@ what one client can take (:mod:`~analyzer.web.guards`, :mod:`~analyzer.web.advis
   one queue keeps a burst from starving the rest), at most
   :data:`~analyzer.web.advisor_service.MAX_ADVISOR_QUEUE` waiting or running,
   :data:`~analyzer.web.advisor_service.MAX_ADVISOR_PER_CLIENT` of them from one client
-  (429 beyond).  A run without ``samples`` gets the sample budget its time budget
-  (``advice_seconds``) buys at the measured rate; every run stops at
-  :data:`~analyzer.web.advisor_service.MAX_RUN_SECONDS` (an explicit ``samples`` budget is
-  cut to what the measured rate fits in that time; the answer says so).  A run whose
-  client has gone, or whose request was already answered 503, stops between batches;
+  (429 beyond).  A run's answer depends on its request only (a request without
+  ``samples`` runs the advisor's one default budget); a run that cannot finish within
+  ``advice_seconds`` (:data:`~analyzer.web.advisor_service.MAX_RUN_SECONDS` by default) is
+  refused, never answered from fewer samples.  A run whose client has gone, or whose
+  request was already answered 503, stops between batches;
 * games: at most :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client (a
   client's new game forgets its own least recently used one) and
   :data:`~analyzer.web.table_page.MAX_GAMES` in all (beyond, the client holding the most
@@ -52,7 +52,7 @@ from .._version import __version__
 from ..core.limits import INDEX_MAX
 from ..studies.reading import DamagedFile
 from .advisor_page import advisor_router
-from .advisor_service import AdvisorService
+from .advisor_service import MAX_RUN_SECONDS, AdvisorService
 from .api_page import api_page
 from .common import STATIC, default_model, policy_named, rules_named
 from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
@@ -64,7 +64,7 @@ from .table_page import GameStore, table_router
 
 def create_app(
     results: Path | str = "results",
-    advice_seconds: float = 1.2,
+    advice_seconds: float = MAX_RUN_SECONDS,
     warm_up: bool = True,
     host: str = "127.0.0.1",
     body_timeout: float = BODY_TIMEOUT_S,
@@ -76,7 +76,7 @@ def create_app(
     answering requests whose Host header names ``host`` (the bound address) or one of
     ``allow_hosts`` (see :func:`~analyzer.web.guards.host_policy`)."""
     results = Path(results)
-    service = service or AdvisorService(seconds=advice_seconds)
+    service = service or AdvisorService(limit_seconds=advice_seconds)
     games = games or GameStore()
 
     @asynccontextmanager

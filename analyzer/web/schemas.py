@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..core.limits import MAX_SAMPLES, MAX_SPEC_CHARS, MAX_TOLERANCE, SEED_MAX
 from ..gin.engine.transitions import MAX_DRAWS
 from ..gin.play.advisor.position import UNDEALT
+from ..gin.play.advisor.race import ADVICE_SAMPLES
+from ..studies.study import DEFAULT_SEED
 
 #: The ranges of every numeric API argument, shared with the CLI (``analyzer advise``
 #: --samples, --tolerance, --seed, --stock, --turn).
@@ -67,14 +69,13 @@ class AdviseIn(BaseModel):
         "[default: expert, as analyzer advise].",
         max_length=MAX_SPEC_CHARS,
     )
-    samples: int | None = Field(
-        None,
+    samples: int = Field(
+        ADVICE_SAMPLES,
         ge=1,
         le=MAX_SAMPLES,
-        description="Sample budget [default: the time budget]; a "
-        "run stops at the server's time limit, so a "
-        "budget the measured rate cannot fit in it is "
-        "cut (the answer's sample_budget).",
+        description="Sample budget (as analyzer advise's); the answer depends on the "
+        "position, the seed and this only. A run that cannot finish them within the "
+        "server's time limit is refused (503), never answered from fewer.",
     )
     tolerance: float | None = Field(
         None,
@@ -85,7 +86,9 @@ class AdviseIn(BaseModel):
         "best is this precise (95% half-width; points, or win "
         "probability with a score).",
     )
-    seed: int = Field(1, ge=0, le=SEED_MAX, description="Random seed, 0 <= seed < 2**63.")
+    seed: int = Field(
+        DEFAULT_SEED, ge=0, le=SEED_MAX, description="Random seed, 0 <= seed < 2**63."
+    )
 
 
 class NewGameIn(BaseModel):

@@ -13,6 +13,8 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 
 from ..core.limits import INDEX_MAX
+from ..gin.play.advisor.race import HINT_SAMPLES
+from ..studies.study import DEFAULT_SEED
 from .advisor_service import AdvisorService
 from .common import client_of, default_model, policy_named, rules_named, static_page
 from .guards import one_line
@@ -195,8 +197,8 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
                 preset,
                 default_model(),
                 opponent,
-                None,
-                1,
+                HINT_SAMPLES,
+                DEFAULT_SEED,
                 client=client_of(request),
                 disconnected=moved_on_or_gone,
             )
@@ -255,8 +257,8 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
                     game.rules_preset,
                     default_model(),
                     game.opponent_name,
-                    None,
-                    1,
+                    HINT_SAMPLES,
+                    DEFAULT_SEED,
                     client=client_of(request),
                     disconnected=request.is_disconnected,
                 )

@@ -84,8 +84,7 @@ function loadPosition(data) {
 function saveToUrl() {
   const params = new URLSearchParams({ position: JSON.stringify(positionJson()),
     rules: $("rules").value, opponent: $("opponent").value, policy: $("policy").value,
-    seed: $("seed").value });
-  if ($("samples").value) params.set("samples", $("samples").value);
+    seed: $("seed").value, samples: $("samples").value });
   history.replaceState(null, "", "#" + params.toString());
 }
 
@@ -105,8 +104,7 @@ async function getAdvice() {
   $("advise").disabled = true;
   $("advise").textContent = "Thinking…";
   const body = { position: positionJson(), rules: $("rules").value, opponent: $("opponent").value,
-    policy: $("policy").value, seed: Number($("seed").value || 1) };
-  if ($("samples").value) body.samples = Number($("samples").value);
+    policy: $("policy").value, seed: Number($("seed").value), samples: Number($("samples").value) };
   try {
     const advice = await api("/api/advise", body);
     $("verdict").textContent = advice.verdict + ".";
@@ -166,6 +164,7 @@ async function init() {
   fillSelect($("rules"), presets.rules, "standard");
   fillSelect($("opponent"), presets.policies, presets.default_opponent);
   fillSelect($("policy"), presets.policies, presets.default_policy);
+  $("samples").value = presets.advice_samples;  // a link that names its own keeps that one
   loadFromUrl();
   for (const id of FIELDS) $(id).addEventListener("change", saveToUrl);
   $("advise").addEventListener("click", getAdvice);

@@ -121,11 +121,7 @@ function adviceSummary(advice) {
   return `Opponent model: ${s.opponent}; you play on as ${s.policy}; rules ${advice.rules_preset}. ` +
     `${advice.samples.toLocaleString()} samples (effective ${Math.round(advice.ess).toLocaleString()}, ` +
     `${advice.weights} weights), ${advice.elapsed_s.toFixed(2)} s, ` +
-    (advice.stopped === "converged" ? "converged" : "time/sample budget spent") + ". " +
-    (advice.samples_requested > advice.sample_budget
-      ? `Budget cut from ${advice.samples_requested.toLocaleString()} to ` +
-        `${advice.sample_budget.toLocaleString()} samples to fit the server's ` +
-        `${advice.time_limit_s} s limit. ` : "") +
+    (advice.stopped === "converged" ? "converged" : "sample budget spent") + ". " +
     (advice.objective === "game" ? "Values are game-win probabilities." : "Values are points per hand.") +
     (advice.actions.some(a => a.dropped) ? " * dropped early as significantly worse." : "");
 }

@@ -68,11 +68,21 @@ from .position import (
     parse_action,
     parse_score,
 )
-from .race import Equity, advise, simulated_equity
+from .race import (
+    ADVICE_EQUITY_DEALS,
+    ADVICE_SAMPLES,
+    HINT_SAMPLES,
+    Equity,
+    advise,
+    simulated_equity,
+)
 from .sampling import SampledDeals, sample_deals
 from .verdict import ActionEstimate, Advice
 
 __all__ = [
+    "ADVICE_EQUITY_DEALS",
+    "ADVICE_SAMPLES",
+    "HINT_SAMPLES",
     "ME",
     "OPP",
     "Action",

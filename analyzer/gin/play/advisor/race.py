@@ -261,12 +261,21 @@ class Race:
         return best, (int(max(pool, key=lambda a: means[a])) if pool else -1)
 
 
+#: The advisor's sample budget unless told otherwise, the same at every door (the command
+#: line, the notebook, the web app): an answer depends on its position, seed and samples only.
+ADVICE_SAMPLES = 20_000
+#: The budget of the practice table's hints and reviews (fixed too: a hint is quick).
+HINT_SAMPLES = 2_000
+#: Deals behind the game-equity table that values a scored position's final scores.
+ADVICE_EQUITY_DEALS = 30_000
+
+
 def advise(
     position: Position,
     rules: Rules = STANDARD,
     policy: Player = _BASIC,
     opponent: Player = _BASIC,
-    samples: int = 20_000,
+    samples: int = ADVICE_SAMPLES,
     seed: int = 0,
     tolerance: float | None = None,
     weights: str = "model",
