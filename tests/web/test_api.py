@@ -56,6 +56,23 @@ def test_advise_ranks_every_action_of_a_knock_decision(client):
     assert actions[0]["behind"] == 0
 
 
+def test_one_request_gives_one_answer_whatever_the_servers_speed(client):
+    """The same position and seed with the default samples, three times: the same JSON
+    but for the run's own timings (the budget is fixed, not sized by the measured rate)."""
+    from analyzer.gin.play.advisor import ADVICE_SAMPLES
+
+    body = {"position": KNOCK_DECISION, "seed": 7}
+    answers = []
+    for _ in range(3):
+        response = client.post("/api/advise", json=body)
+        assert response.status_code == 200, response.text
+        answer = response.json()
+        answer.pop("elapsed_s")
+        answers.append(answer)
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0]["sample_budget"] == ADVICE_SAMPLES
+
+
 def test_twin_throws_are_too_close_to_call_as_in_the_cli_and_the_api(client):
     import analyzer as az
 
