@@ -82,7 +82,12 @@ def call(name: str, arguments: Mapping[str, Any]) -> Result:
         check_count(inputs[study.rows], f"{study.rows} with keep_rows=True", 1, MAX_RAW_UNITS)
     folders = [p.name for p in study.params if p.kind is Kind.FOLDER]
     results = inputs[folders[0]] if folders else None
-    answer = find_kept(study, inputs, None if results is None else Path(results))
+    # out= saves an answer computed now, never a copy of a kept one
+    answer = (
+        None
+        if out is not None
+        else find_kept(study, inputs, None if results is None else Path(results))
+    )
     if answer is None:
         with progress_to(progress, study.unit) as update:
             answer = run(study, inputs, update, None)

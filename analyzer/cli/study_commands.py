@@ -167,7 +167,13 @@ def study_command(study: Study) -> click.Command:
         total = None if counted is None else inputs[counted]
         with run_checkpoint(checkpoint, resume, study.identity(inputs)) as saved:
             try:
-                answer = find_kept(study, inputs, given_results(study, given))
+                # --out saves an answer computed now, never a copy of a kept one
+                kept = (
+                    None
+                    if out is not None
+                    else find_kept(study, inputs, given_results(study, given))
+                )
+                answer = kept
                 if answer is None:
                     with progress_bar(total, study.unit, no_progress, study.step) as update:
                         answer = run(study, inputs, update, scheduler)

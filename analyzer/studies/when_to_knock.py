@@ -96,14 +96,18 @@ def stock_range(first: int, last: int) -> str:
 
 def kept_robust_table(preset: str) -> tuple[tuple[int, ...], str] | None:
     """The heaviest knock table of the equilibrium kept for the rules ``preset``
-    (``results/robust_knock/<preset>/``, its ``mixture`` table) and where it came from;
-    None when none is kept."""
-    from .answer import Answer, command_line
+    (``results/robust_knock/<preset>/``, its ``mixture`` table; a preset whose hands play
+    as another's reads that one's) and where it came from; None when none is kept."""
+    from .answer import Answer, command_line, same_hands_presets
+    from .registry import STUDIES
     from .store import find_report
 
-    name = f"robust_knock/{preset}"
-    found = find_report(f"{name}/meta.json")
-    if found is None:
+    for twin in [preset, *same_hands_presets(STUDIES["equilibrium"], preset)]:
+        name = f"robust_knock/{twin}"
+        found = find_report(f"{name}/meta.json")
+        if found is not None:
+            break
+    else:
         return None
     kept = Answer.load(found.path / name, found.path)
     mixture = kept["mixture"]
