@@ -246,7 +246,7 @@ def _mark(mark: Mark, ax: Axes, x: np.ndarray, y: np.ndarray) -> None:
         ax.plot(
             x,
             y,
-            "o" if mark.kind == "points" else style,
+            linestyle="none" if mark.kind == "points" else style,
             marker="o" if mark.marker or mark.kind == "points" else None,
             ms=3 if mark.marker else 2.5,
             color=color,

@@ -4,7 +4,7 @@ their place here."""
 
 from __future__ import annotations
 
-from . import equity_sections, knock_sections, rummy_sections
+from . import equity_sections, knock_sections, rummy_sections, survey_sections
 from .answer_sections import DISCARD_BOX, DRAW_BOX, GUIDE_BOX, KNOCK_BOX
 from .common import Section
 
@@ -13,7 +13,10 @@ BOXES: tuple[Section, ...] = (GUIDE_BOX, KNOCK_BOX, DISCARD_BOX, DRAW_BOX)
 
 SECTIONS: tuple[Section, ...] = (
     *BOXES,
+    survey_sections.DEALT,
     *knock_sections.SECTIONS,
+    survey_sections.TOURNAMENT,
+    survey_sections.VARIANTS,
     *equity_sections.SECTIONS,
     *rummy_sections.SECTIONS,
 )

@@ -3,14 +3,11 @@ both front doors make their commands and notebook functions from."""
 
 from __future__ import annotations
 
-from ..report import (  # noqa: F401  (each registers its studies; moving here)
-    exact_study,
-    survey_studies,
-)
 from . import (  # noqa: F401
     discard_fit,
     equilibrium,
     equity,
+    exact,
     guide,
     knock,
     panel,
@@ -18,6 +15,7 @@ from . import (  # noqa: F401
     principles,
     rummy,
     rummy_study,
+    survey,
     when_to_knock,
 )
 from .study import STUDIES
