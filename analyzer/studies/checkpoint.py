@@ -67,18 +67,6 @@ class Checkpoint:
             self._load()
         self._write()
 
-    @classmethod
-    def continue_or_start(
-        cls, path: str | os.PathLike[str], identity: Mapping[str, Any]
-    ) -> Checkpoint:
-        """The checkpoint at ``path`` when it is one of this run (``identity``), else a
-        new one in its place: for a run that resumes on its own whenever it can (``analyzer
-        exact --out``), and starts afresh over a missing, foreign or damaged file."""
-        try:
-            return cls(path, identity, resume=True)
-        except CheckpointMismatch:
-            return cls(path, identity)
-
     def _bad(self, problem: str) -> CheckpointMismatch:
         return CheckpointMismatch(f"checkpoint {self.path} is damaged: {problem}")
 

@@ -615,36 +615,17 @@ def check_writable(folder: StrPath) -> None:
                 made.rmdir()
 
 
-def checkpoint_path(folder: StrPath, name: str) -> Path:
-    """Where a command keeps the checkpoint ``name`` of its runs into output folder
-    ``folder`` without being told: ``.<folder>.analyzer-checkpoints/<name>`` beside it
-    (inside it when its staging folders go there), where no file of the user's can be
-    taken for one, and which a stopped run leaves as it was."""
-    real = Path(os.path.realpath(folder))
-    return _staging_base(real) / f".{real.name}.analyzer-checkpoints" / name
-
-
-def remove_checkpoint(path: StrPath) -> None:
-    """Remove a :func:`checkpoint_path` file, and its folder when nothing else is there."""
-    checkpoint = Path(path)
-    checkpoint.unlink(missing_ok=True)
-    with suppress(OSError):
-        checkpoint.parent.rmdir()
-
-
 __all__ = [
     "EMPTY_FOLDER",
     "MANIFEST",
     "RunFiles",
     "append_text",
     "check_writable",
-    "checkpoint_path",
     "csv_bytes",
     "file_hash",
     "finish_moves",
     "make_folder",
     "manifest_files",
-    "remove_checkpoint",
     "removed_on_failure",
     "staged_folder",
     "write_bytes",

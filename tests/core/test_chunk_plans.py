@@ -191,16 +191,6 @@ def test_checkpoint_of_another_run_is_refused(tmp_path):
         Checkpoint(tmp_path / "missing.json", {"seed": 1}, resume=True)
 
 
-def test_a_run_that_resumes_on_its_own_starts_afresh_over_a_foreign_file(tmp_path):
-    path = tmp_path / "run.json"
-    Checkpoint(path, {"seed": 1})
-    assert Checkpoint.continue_or_start(path, {"seed": 1}).identity == {"seed": 1}
-    assert Checkpoint.continue_or_start(path, {"seed": 2}).identity == {"seed": 2}
-    assert json.loads(path.read_text())["identity"] == {"seed": 2}
-    path.write_text("not json")
-    assert Checkpoint.continue_or_start(path, {"seed": 3}).stages == {}
-
-
 def test_atomic_write_leaves_no_temporary_file(tmp_path):
     target = tmp_path / "out.csv"
     write_bytes(target, b"a,b\n")

@@ -22,7 +22,7 @@ pieces are spread over one output row per thread (longest first onto the least l
 row), and the rows are summed afterwards, so the counts are exact ``int64`` integers and
 do not depend on the thread count, the chunk size or the scheduler.  Like every fold,
 the enumeration saves to the checkpoint the command line makes active and resumes from
-it (``analyzer exact --out`` keeps ``<stem>_checkpoint.json`` beside its results).
+it (``analyzer exact --checkpoint FILE``).
 
 The kernels reuse the evaluator's lane tables: with no rank held three or more times the
 deadwood is four lookups in ``RUN_DEADWOOD``; otherwise the evaluator's set-decision
@@ -466,8 +466,8 @@ def exact_distribution(
 
 @dataclass(frozen=True)
 class ExactStudy:
-    """An enumeration and its Monte Carlo overlay: what ``analyzer exact --out`` and the
-    report write (:func:`analyzer.report.exact.write_study`).
+    """An enumeration and its Monte Carlo overlay: what ``analyzer exact`` presents
+    (:mod:`analyzer.studies.exact`).
 
     ``mc_counts[v]`` of the overlay's deals (seed ``mc_seed``) have value ``v``; None
     without an overlay."""
