@@ -143,21 +143,21 @@ def test_knock_sweep_charts_its_panels():
 
 def test_tournament_ranks_the_field():
     result = az.tournament(["basic", "simple"], deals=40, games=4, seed=1)
-    assert sorted(result.ranking["policy"]) == ["basic", "simple"]
-    assert result.verdict.startswith(f"{result.ranking['policy'].iloc[0]} ranks first with")
+    assert sorted(result["ranking"]["policy"]) == ["basic", "simple"]
+    assert result.verdict.startswith(f"{result['ranking']['policy'].iloc[0]} ranks first with")
     assert_shows_itself(result, "Round robin ranking", "2 policies", "40 deals and 4 game pairs")
     assert_plots(result, panels=2)
 
 
 def test_tournament_seats_the_search_player():
     result = az.tournament(["basic", "search,budget=8"], deals=20, games=2, seed=1)
-    assert sorted(result.frame["a"]) == ["basic", "search,budget=8"]
+    assert sorted(result.to_frame()["a"]) == ["basic", "search,budget=8"]
 
 
 def test_dealt_keeps_the_distribution_for_its_chart():
     result = az.dealt(deals=500, seed=1)
-    assert result.frame.columns.tolist() == ["cards", "limit", "probability", "se"]
-    assert set(result.distribution["cards"]) == {10, 11}
+    assert result.to_frame().columns.tolist() == ["cards", "limit", "probability", "se"]
+    assert set(result["distribution"]["cards"]) == {10, 11}
     assert " ± " in result._repr_html_()
     assert_plots(result)
 
@@ -236,19 +236,18 @@ def test_exact_counts_every_hand_of_a_small_deck():
 
     result = az.exact(cards=10, ranks=4, suits=4)
     own = exact_enumeration(10, 4, 4)
-    assert result.frame["count"].tolist() == own.counts.tolist()
-    assert result.stats["hands"] == math.comb(16, 10)
-    assert result.mc_counts is None
+    assert result.to_frame()["count"].tolist() == own.counts.tolist()
+    assert result.to_dict()["hands"] == math.comb(16, 10)
+    assert "mc_count" not in result.to_frame()  # a reduced deck has no sample to deal
     assert_shows_itself(result, "every 10-card hand of a 4 x 4 deck")
     assert_plots(result, panels=2)
-    assert result.mc_counts is None  # a reduced deck has no overlay to deal
 
 
-def test_exact_deals_its_overlay_when_first_drawn():
+def test_exact_keeps_its_monte_carlo_sample_beside_the_counts():
     result = az.exact(cards=10, mc_deals=2_000, seed=3)
-    assert result.mc_counts is None
+    assert result.to_frame()["mc_count"].sum() == 2_000
+    assert "Monte Carlo check:  2,000 hands (seed 3)" in result.text()
     assert_plots(result, panels=2)
-    assert result.mc_counts.sum() == 2_000
 
 
 def test_rummy_simulate_is_the_simulator_s_result():

@@ -152,7 +152,7 @@ knock rule.
 
 {markdown_table(standings_table(ranking))}
 
-{" ".join(answer.view.notes)}
+{answer.view.notes[-1]}
 
 The field:
 {field}

@@ -19,7 +19,7 @@ from ..gin.model.policies import TOURNAMENT_FIELD
 from ..gin.model.rules import VARIANT_PRESETS
 from .charts import Axis, Chart, Mark, Panel, column
 from .study import Computed, Inputs, Kind, Param, Study, View, register
-from .text import chance_text, interval_column, interval_text, plus_minus, table_lines, title_text
+from .text import chance_text, interval_column, interval_text, plus_minus, title_text
 
 # ---------------------------------------------------------------- the round robin
 
@@ -91,14 +91,7 @@ def _present_tournament(answer: Any) -> View:
             players=f"{len(order)} policies, each against every other",
             size=f"{deals:,} deals and {games:,} game pairs per pairing",
         ),
-        [
-            *table_lines(standings_table(ranking)),
-            "",
-            (
-                f"Head to head, {first} against {second}: {points} points per hand, {won} of "
-                f"games won ({duel_verdict(first, second, head)})."
-            ),
-        ],
+        standings_table(ranking),
         f"{first} ranks first with "
         f"{plus_minus(ranking['points'].iloc[0], ranking['points_half'].iloc[0], sign=True)} "
         f"points per hand against the field; against {second}, the runner-up, it scores "
@@ -117,10 +110,14 @@ def _present_tournament(answer: Any) -> View:
         ),
         notes=[
             (
+                f"Head to head, {first} against {second}: {points} points per hand, {won} of "
+                f"games won ({duel_verdict(first, second, head)})."
+            ),
+            (
                 "points/hand and games won: the mean over the policy's opponents, each weighted "
                 "equally; its ± h is the mean of their half-widths (a safe bound: every pairing "
                 "plays the same deals)."
-            )
+            ),
         ],
     )
 
