@@ -2,6 +2,10 @@
 checkpoint too large or nested too deep) ends the command with one ``Error:`` line
 naming it and exit status 2, whichever command read it, before any work."""
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -9,7 +13,10 @@ from analyzer.cli.exits import ERROR_EXIT
 from analyzer.cli.main import cli
 from analyzer.core import cluster
 from analyzer.core.limits import MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH
+from analyzer.studies.files import file_hash
 from tests.report.test_knock_answer import write_answers
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -64,14 +71,25 @@ def test_a_command_that_reads_a_damaged_robust_table_names_it(tmp_path):
 
 
 def test_the_report_stops_on_a_damaged_earlier_result_and_keeps_the_folder(tmp_path):
-    exact = tmp_path / "out" / "exact"
-    exact.mkdir(parents=True)
-    (exact / "cards10_counts.csv").write_text("deadwood,count\n0,many\n")
+    # the exact counts the dealt section reads, kept in the folder by `analyzer exact`
+    exact = tmp_path / "out" / "exact" / "cards10"
+    shutil.copytree(ROOT / "results" / "exact" / "cards10", exact)
+    counts = exact / "counts.csv"
+    lines = counts.read_text().splitlines()
+    lines[1] = "0,many," + lines[1].split(",", 2)[2]
+    counts.write_text("\n".join(lines) + "\n")
     before = sorted(p.name for p in (tmp_path / "out").rglob("*"))
     assert_one_line_error(
         run("report", "--only", "dealt", "--deals", 100, "--out", "out", "--no-progress"),
-        "Error: damaged file out/exact/cards10_counts.csv: column 'count' must hold whole "
-        "numbers >= 0; row 1 has 'many'",
+        "Error: damaged file out/exact/cards10/counts.csv: does not match the folder's manifest",
+    )
+    # the same file with its manifest rewritten to match: read, and its count found wrong
+    manifest = json.loads((exact / "manifest.json").read_text())
+    manifest["files"]["counts.csv"] = file_hash(counts.read_bytes())
+    (exact / "manifest.json").write_text(json.dumps(manifest))
+    assert_one_line_error(
+        run("report", "--only", "dealt", "--deals", 100, "--out", "out", "--no-progress"),
+        "Error: damaged file out/exact/cards10/counts.csv: column 'count' must hold int values",
     )
     assert sorted(p.name for p in (tmp_path / "out").rglob("*")) == before
 

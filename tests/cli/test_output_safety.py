@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from analyzer.cli.main import cli
 from analyzer.core import chunks, cluster
-from analyzer.report import files
+from analyzer.studies import files
 from analyzer.studies.files import (
     make_folder,
     removed_on_failure,
@@ -948,29 +948,33 @@ def test_a_knock_sweep_that_cannot_write_its_chart_keeps_the_users_table(tmp_pat
     assert files_under(tmp_path) == ["out", "out/knock_sweep.csv", "out/knock_sweep.png"]
 
 
-@pytest.mark.parametrize("restart", [False, True])
-def test_exact_never_touches_a_users_file_named_like_a_checkpoint(tmp_path, monkeypatch, restart):
-    """`exact --out` overwrote, then deleted, OUT/<stem>_checkpoint.json.  Its checkpoint
-    is now its own, beside OUT: a stopped run leaves OUT as it was."""
-    from analyzer.cli import study_commands as exact
+def test_a_stopped_exact_run_leaves_out_as_it_was_and_resumes_from_its_checkpoint(
+    tmp_path, monkeypatch
+):
+    """`exact --out` once overwrote, then deleted, OUT/<stem>_checkpoint.json.  Its
+    checkpoint is now the one --checkpoint names: a stopped run leaves OUT as it was, and
+    --resume ends with the counts of a run never stopped."""
+    from analyzer.cli import study_commands
 
     mine = tmp_path / "out" / "cards10_4x6_checkpoint.json"
     mine.parent.mkdir()
     mine.write_text('{"mine": true}\n')
-    args = ["exact", "--cards", 10, "--ranks", 6, "--suits", 4, "--out", "out", "--no-progress"]
+    args = ["exact", "--cards", 10, "--ranks", 6, "--suits", 4, "--no-progress"]
+    stopped = [*args, "--out", "out", "--checkpoint", "run.json"]
     with monkeypatch.context() as patched:
-        patched.setattr(exact, "progress_bar", StopAfter(1))
-        assert run(*args).exit_code == 130
+        patched.setattr(study_commands, "progress_bar", StopAfter(1))
+        assert run(*stopped).exit_code == 130
     assert files_under(tmp_path / "out") == ["cards10_4x6_checkpoint.json"]
-    saved = tmp_path / ".out.analyzer-checkpoints" / "exact_cards10_4x6.json"
-    assert json.loads(saved.read_text())["identity"]["command"] == "exact"
-    result = run(*args, *(["--restart"] if restart else []))
+    assert json.loads((tmp_path / "run.json").read_text())["identity"]["command"] == "exact"
+    result = run(*stopped, "--resume", "--format", "json")
     assert result.exit_code == 0, result.output
+    whole = run(*args, "--format", "json")
+    assert json.loads(result.stdout)["counts"] == json.loads(whole.stdout)["counts"]
     assert mine.read_text() == '{"mine": true}\n'
-    assert files_under(tmp_path) == [
-        "out",
-        "out/cards10_4x6.png",
-        "out/cards10_4x6_checkpoint.json",
-        "out/cards10_4x6_counts.csv",
-        "out/cards10_4x6_summary.json",
+    assert files_under(tmp_path / "out") == [
+        "cards10_4x6_checkpoint.json",
+        "counts.csv",
+        "exact.png",
+        "manifest.json",
+        "meta.json",
     ]

@@ -210,7 +210,7 @@ def test_a_report_stopped_at_random_points_leaves_the_old_report_or_the_new_one(
     workers: list[Worker] = []
 
     def report_folder(folder):
-        # the exact counts the dealt section reads (it enumerates them when they are missing)
+        # the exact answers the dealt section reads beside its own (kept, never run by it)
         shutil.copytree(ROOT / "results" / "exact", folder / "exact")
         return folder
 

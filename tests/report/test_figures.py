@@ -5,6 +5,8 @@ import pytest
 from PIL import Image
 
 from analyzer.report import figures
+from analyzer.report.charts import figure
+from analyzer.studies.survey import dealt_chart
 
 
 def saved(path):
@@ -63,7 +65,7 @@ def test_knock_chart_legend_explains_grey_cells_and_the_boundary(tmp_path):
     assert any("boundary" in label for label in labels)
 
 
-def test_dealt_histogram_uses_a_log_scale(tmp_path):
+def test_the_dealt_chart_uses_a_log_scale():
     distribution = pd.DataFrame(
         {
             "cards": [10, 10, 11, 11],
@@ -71,8 +73,7 @@ def test_dealt_histogram_uses_a_log_scale(tmp_path):
             "probability": [1e-5, 0.99999, 1e-4, 0.9999],
         }
     )
-    with figures.figure_file(tmp_path / "d.png", title="t", caption="c") as ax:
-        figures.dealt_histogram(distribution, ax)
-        assert ax.get_yscale() == "log"
-        low, _ = ax.get_ylim()
-        assert low < 1e-5  # P(gin)-sized probabilities are on the chart
+    (ax,) = figure(dealt_chart(distribution, 100_000, 1)).axes
+    assert ax.get_yscale() == "log"
+    low, _ = ax.get_ylim()
+    assert low < 1e-5  # P(gin)-sized probabilities are on the chart

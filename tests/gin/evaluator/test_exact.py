@@ -15,9 +15,9 @@ from analyzer.core.chunks import checkpointing
 from analyzer.gin.evaluator.api import min_deadwood_batch
 from analyzer.gin.evaluator.partition import best_discard_kernel
 from analyzer.gin.studies import exact, exact_stats
-from analyzer.report import exact as report_exact
+from analyzer.studies.answer import Answer
 from analyzer.studies.checkpoint import Checkpoint
-from analyzer.studies.files import checkpoint_path
+from analyzer.studies.exact import exact_chart
 
 from .. import reference
 
@@ -186,16 +186,14 @@ def test_zero_deadwood_counts_match_unions_of_melds(ranks, suits):
 
 @pytest.mark.parametrize("n_cards", [10, 11])
 def test_published_results(n_cards):
-    path = RESULTS / f"cards{n_cards}_counts.csv"
-    if not path.exists():
-        pytest.skip(f"{path} not generated yet (analyzer exact --cards {n_cards})")
-    table = pd.read_csv(path)
-    counts = table["count"].to_numpy()
+    answer = Answer.load(RESULTS / f"cards{n_cards}")
+    assert answer.inputs["cards"] == n_cards
+    counts = answer["counts"]["count"].to_numpy()
     assert int(counts.sum()) == math.comb(52, n_cards)
     gin10 = meld_unions(deck_melds(), 10)
     zero = len(gin10) if n_cards == 10 else len(plus_one_card(gin10, cards.FULL_DECK))
     assert counts[0] == zero
-    summary = json.loads((RESULTS / f"cards{n_cards}_summary.json").read_text())
+    summary = answer.to_dict()
     assert summary["hands"] == math.comb(52, n_cards)
     assert summary["p_gin"] == pytest.approx(zero / math.comb(52, n_cards), rel=1e-12)
     assert summary == summary | {
@@ -237,38 +235,26 @@ def test_checkpoint_resumes(tmp_path):
     assert resumed.seconds > 0
 
 
-def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
-    path = checkpoint_path(tmp_path, "exact_cards10_4x6.json")
-    path.parent.mkdir()
-    args = [
-        "--cards",
-        "10",
-        "--ranks",
-        "6",
-        "--suits",
-        "4",
-        "--out",
-        str(tmp_path),
-        "--no-progress",
-        "--json",
-    ]
-    path.write_text(json.dumps({"params": {"n_cards": 9}, "next_piece": 3, "counts": [5, 5]}))
-    result = CliRunner().invoke(exact_command, args)
-    assert result.exit_code == 0, result.output
-    assert sum(json.loads(result.output)["counts"]) == math.comb(24, 10)
-    assert not path.exists()
-    # a run stopped with every chunk saved but its files not written yet (a full disk)
-    identity = {"command": "exact", "cards": 10, "ranks": 6, "suits": 4}
-    with checkpointing(Checkpoint(path, identity)):
-        whole = exact.exact_enumeration(10, 6, 4)
+def test_cli_resumes_its_checkpoint_and_refuses_another_runs(tmp_path):
+    path = tmp_path / "run.json"
+    args = ["--cards", "10", "--ranks", "6", "--suits", "4", "--no-progress", "--json"]
+    args += ["--checkpoint", str(path)]
+    Checkpoint(path, {"command": "exact", "cards": 11})  # another run's
+    result = CliRunner().invoke(exact_command, [*args, "--resume"])
+    assert result.exit_code == 2
+    assert f"checkpoint {path} belongs to another run" in result.stderr
+    path.unlink()
+    whole = CliRunner().invoke(exact_command, args)
+    assert whole.exit_code == 0, whole.output
+    assert sum(json.loads(whole.stdout)["counts"]) == math.comb(24, 10)
+    # every chunk saved: a rerun with --resume takes them from the checkpoint
     saved = json.loads(path.read_text())
     (stage,) = saved["stages"].values()
     stage["value"]["tuple"][0]["array"][0] += 1  # a mark the rerun can only take from here
     path.write_text(json.dumps(saved))
-    result = CliRunner().invoke(exact_command, args)
+    result = CliRunner().invoke(exact_command, [*args, "--resume"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["counts"][0] == whole.counts[0] + 1
-    assert not path.parent.exists()  # the checkpoint's own folder goes with it
+    assert json.loads(result.stdout)["counts"][0] == json.loads(whole.stdout)["counts"][0] + 1
 
 
 def test_summarize_exact_values():
@@ -290,18 +276,20 @@ def test_input_validation():
         exact.exact_distribution(13, ranks=3, suits=4)
 
 
-def test_write_results_with_monte_carlo_overlay(tmp_path):
+def test_the_chart_draws_a_monte_carlo_check_beside_the_counts():
     counts = exact.exact_distribution(10, 6, 4)
     mc = np.bincount(brute_values(deck_hands(10, 6, 4)[::97], False))
-    paths = report_exact.write_results(counts, 10, tmp_path, 1.5, mc, {"deck": "4 suits x 6 ranks"})
-    assert paths["chart"].stat().st_size > 10_000
-    summary = json.loads(paths["summary"].read_text())
-    assert summary["wall_seconds"] == 1.5
-    assert summary["monte_carlo"]["n_deals"] == int(mc.sum())
-    assert summary["deck"] == "4 suits x 6 ranks"
-    table = pd.read_csv(paths["counts"])
-    assert table["count"].tolist() == counts.tolist()
-    assert table["cumulative"].iloc[-1] == pytest.approx(1.0)
+    data = exact_stats.chart_data(counts, mc)
+    chart = exact_chart(data, 10, " of a 4 x 6 deck", int(counts.sum()), int(mc.sum()))
+    linear, log = chart.panels
+    assert log.y.log and not linear.y.log
+    region, bars, points = linear.marks
+    assert region.kind == "vspan" and region.x == (-1, 10.5)
+    assert bars.y == tuple(counts / counts.sum())
+    seen = data[data["mc"] > 0]
+    assert points.x == tuple(seen["deadwood"])
+    assert points.high[0] - points.y[0] == pytest.approx(2 * seen["mc_se"].iloc[0])
+    assert f"{int(mc.sum()):,} Monte Carlo hands (± 2 SE)" in chart.caption
 
 
 def test_cli_reduced_deck(tmp_path):
@@ -311,10 +299,10 @@ def test_cli_reduced_deck(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert f"hands:              {math.comb(24, 11):,}" in result.output
-    table = pd.read_csv(tmp_path / "cards11_4x6_counts.csv")
+    table = pd.read_csv(tmp_path / "counts.csv")
     assert int(table["count"].sum()) == math.comb(24, 11)
-    assert (tmp_path / "cards11_4x6.png").exists()
-    assert not checkpoint_path(tmp_path, "exact_cards11_4x6.json").parent.exists()
+    assert "mc_count" not in table  # a reduced deck has no Monte Carlo check
+    assert (tmp_path / "exact.png").exists()
 
 
 @pytest.mark.parametrize(

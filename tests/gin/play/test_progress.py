@@ -45,7 +45,7 @@ STUDIES = {
         STANDARD, {n: PRESETS[n] for n in ("basic", "simple", "passive")}, 40, 4, 1, progress=p
     ),
     "variants": lambda p: variants.variants(
-        ["standard", "straight"], BASIC, PRESETS["gin-hunter"], BASIC, 40, 4, 1, progress=p
+        ["standard", "straight"], PRESETS["gin-hunter"], BASIC, 40, 4, 1, progress=p
     ),
     "dealt_hands": lambda p: dealing.dealt_hands(500, 1, progress=p),
     "multiplayer": lambda p: play_multiplayer_games(STANDARD, [BASIC] * 3, 2_100, 1, p),
