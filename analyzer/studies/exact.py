@@ -222,7 +222,8 @@ EXACT = register(
         unit="class",
         rules=False,
         checkpoint=True,
-        notebook="``.text()`` has P(gin), the mean and the median; ``.plot()`` the chart.",
+        notebook='``["counts"]``: the hands of each deadwood; ``.to_dict()``: P(gin), the mean '
+        "and the median; ``.plot()``: the chart.",
     )
 )
 
