@@ -5,6 +5,8 @@ by the champion against the naive player."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 from ..core.stats import half_width_of_se
@@ -238,33 +240,34 @@ DEALT = Section(
     _dealt,
 )
 
-TOURNAMENT = Section(
-    "tournament",
-    "Draw and discard policies: a round robin",
-    (
-        Entry(
-            "tournament",
-            "tournament",
-            lambda config: {"deals": config.size(0.25), "games": config.size(0.025, 30)},
-            seconds=46,
-            label="tournament",
-        ),
-    ),
-    _tournament,
-)
 
-VARIANTS = Section(
+def _played(
+    name: str,
+    title: str,
+    deals: float,
+    seconds: float,
+    template: Callable[[Found, ReportConfig], str],
+) -> Section:
+    """A section of one study that plays games: ``deals`` times the report's deals per
+    pairing or preset, and a fortieth of them in game pairs (30 at the least)."""
+    entry = Entry(
+        name,
+        name,
+        lambda config: {"deals": config.size(deals), "games": config.size(0.025, 30)},
+        seconds=seconds,
+        label=name,
+    )
+    return Section(name, title, (entry,), template)
+
+
+TOURNAMENT = _played(
+    "tournament", "Draw and discard policies: a round robin", 0.25, 46, _tournament
+)
+VARIANTS = _played(
     "variants",
     "Scoring variants: how much does the rule book change the game?",
-    (
-        Entry(
-            "variants",
-            "variants",
-            lambda config: {"deals": config.size(0.1), "games": config.size(0.025, 30)},
-            seconds=12,
-            label="variants",
-        ),
-    ),
+    0.1,
+    12,
     _variants,
 )
 
