@@ -219,6 +219,7 @@ EXACT = register(
         ),
         _exact,
         _present,
+        keys={"counts": ("deadwood",)},
         unit="class",
         rules=False,
         checkpoint=True,

@@ -174,6 +174,7 @@ TOURNAMENT = register(
         ),
         _tournament,
         _present_tournament,
+        keys={"pairs": ("a", "b"), "ranking": ("policy",)},
         notebook='``["ranking"]``: the policies by mean points per hand against the field; '
         "``.plot()``: the two matrices, best policy first.",
     )
@@ -378,6 +379,7 @@ VARIANTS = register(
         ),
         _variants,
         _present_variants,
+        keys={"variants": ("rules",)},
         rules=False,
         notebook="``.plot()``: the four bar panels.",
     )
@@ -481,6 +483,7 @@ DEALT = register(
         (Param("deals", Kind.COUNT, 500_000, "Random hands of each size."),),
         _dealt,
         _present_dealt,
+        keys={"knock_eligibility": ("cards", "limit"), "distribution": ("cards", "deadwood")},
         unit="hand",
         rules=False,
         scheduler=False,
