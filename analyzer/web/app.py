@@ -234,10 +234,9 @@ def _warm_up(service: AdvisorService) -> None:
         upcard="5c",
     )
     with suppress(RuntimeError):  # RuntimeError: the server stopped first
-        # no time limit: a cold JIT cache compiles for minutes
-        service.executor.submit(
-            service.run, position, "standard", opponent, opponent, 512, 1, None, False, None, False
-        )
+        # the kernels compile before the first batch, so the time limit (checked between
+        # batches) cannot cut a cold compile short; the run's answer is not wanted
+        service.executor.submit(service.run, position, "standard", opponent, opponent, 512, 1)
 
 
 __all__ = ["create_app"]
