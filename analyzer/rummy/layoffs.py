@@ -20,6 +20,7 @@ the table by :mod:`analyzer.rummy.table`).
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TypeAlias
 
 import numpy as np
 from numba import njit
@@ -38,7 +39,7 @@ from ..core.lanes import (
     set_ranks,
     split_lanes,
 )
-from .state import MAX_MELDS
+from .state import MAX_MELDS, Slot
 
 # no card has to be melded: the evaluator then never reads its melded-lanes table, so the
 # deadwood table is passed in its place
@@ -67,6 +68,53 @@ class View(IntEnum):
 
 #: Length of a view array.
 VIEW_SIZE = View.RUN0 + 4 * MAX_MELDS
+
+
+class Work(IntEnum):
+    """Offsets of the evaluator's scratch arrays in one int64 work array."""
+
+    OUT = 0
+    """52 entries: the deadwood after each discard (:data:`MODE_DISCARD`)."""
+    VIEW = 52
+    """The layoff spots open to the seat to play (:func:`build_view`)."""
+    NO_TABLE = VIEW + VIEW_SIZE
+    """An empty view (all zeros): the hand alone, nothing laid off."""
+    CHOICE = NO_TABLE + VIEW_SIZE
+    BEST = CHOICE + 2 * MAX_MELDS
+    BEST_CHOICE = BEST + 3
+    SPARE = BEST_CHOICE + 2 * MAX_MELDS
+    """Room for the players' own scratch (:mod:`analyzer.rummy.expert`)."""
+    SIZE = SPARE + 256
+
+
+#: Length of a work array.
+WORK_SIZE = int(Work.SIZE)
+
+#: The scratch arrays of the kernels, views into one work array: (out, view, no_table,
+#: choice, best, best_choice, spare), named by :class:`Work`.  Kernels take the tuple
+#: made once per thread (:func:`work_views`): slicing a view in the hot loop costs
+#: about 15 ns an array, allocating one serialises the threads.
+WorkViews: TypeAlias = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int64s, Int64s]
+
+
+@njit(cache=True)
+def work_views(work: Int64s) -> WorkViews:
+    """The scratch arrays (:data:`WorkViews`) as views into ``work`` (``Work.SIZE``
+    entries, zeros: the empty view must stay empty)."""
+    return (
+        work[Work.OUT : Work.VIEW],
+        work[Work.VIEW : Work.NO_TABLE],
+        work[Work.NO_TABLE : Work.CHOICE],
+        work[Work.CHOICE : Work.BEST],
+        work[Work.BEST : Work.BEST_CHOICE],
+        work[Work.BEST_CHOICE : Work.SPARE],
+        work[Work.SPARE : Work.SIZE],
+    )
+
+
+def new_work() -> WorkViews:
+    """Fresh scratch arrays for the kernels (:data:`WorkViews`)."""
+    return work_views(np.zeros(WORK_SIZE, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -126,24 +174,19 @@ def hand_points(hand: np.int64, lp: Int64s) -> np.int64:
 
 @njit(cache=True)
 def build_view(
-    melds: Int64s,
-    owners: Int64s,
-    n_melds: np.int64,
-    player: np.int64,
-    own_only: np.int64,
-    cap: np.int64,
-    view: Int64s,
+    state: Int64s, player: np.int64, own_only: np.int64, cap: np.int64, view: Int64s
 ) -> None:
-    """Fill ``view`` with the layoff spots open to ``player``: runs with room for more
-    cards and the missing fourth card of each three-card set."""
+    """Fill ``view`` with the layoff spots the table of ``state`` opens to ``player``:
+    runs with room for more cards and the missing fourth card of each three-card set
+    (only ``player``'s own melds when ``own_only``)."""
     n_runs = 0
     fourths = np.int64(0)
     for rank in range(N_RANKS):
         view[View.SET_MELD + rank] = -1
-    for m in range(n_melds):
-        if own_only and owners[m] != player:
+    for m in range(state[Slot.N_MELDS]):
+        if own_only and state[Slot.OWNERS + m] != player:
             continue
-        mask = melds[m]
+        mask = state[Slot.MELDS + m]
         low = card_of(mask)
         suit = low // 13
         if mask & ~(LANE_MASK << (13 * suit)):

@@ -45,6 +45,21 @@ class PolicyField(IntEnum):
 #: Length of a policy row (for kernels, which cannot take ``len`` of an enum).
 N_POLICY_FIELDS = len(PolicyField)
 
+
+class Meld(IntEnum):
+    """The ``meld`` choices as the kernels read them (``PolicyField.MELD``)."""
+
+    ASAP = 0
+    HOLD = 1
+
+
+class Discard(IntEnum):
+    """The ``discard`` choices as the kernels read them (``PolicyField.DISCARD``)."""
+
+    POINTS = 0
+    POTENTIAL = 1
+
+
 MELD_CHOICES = ("asap", "hold")
 LAYOFF_CHOICES = ("eager", "keep")
 DISCARD_CHOICES = ("points", "potential")

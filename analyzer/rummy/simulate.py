@@ -89,8 +89,9 @@ class HandResult(RunResult):
     player_win_rate: tuple[Estimate, ...]
     player_points: tuple[Estimate, ...]
     player_rummies: tuple[int, ...]
-    margin: Estimate | None
-    """Player 0's points minus player 1's per hand (two players only)."""
+    margin: Estimate
+    """Player 0's points per hand minus the mean of the other players' (paired within
+    each deal; with two players, player 0's points minus player 1's)."""
     elapsed_s: float
     rows: pd.DataFrame | None = None
     interrupted: bool = False
@@ -362,9 +363,11 @@ def hand_result(
             for j in range(players)
         ),
         player_rummies=tuple(int(t[HandTotal.PLAYER_RUMMY + j]) for j in range(players)),
-        margin=_estimate(t[HandTotal.MARGIN], t[HandTotal.MARGIN_SQ], hands)
-        if players == 2
-        else None,
+        margin=_estimate(
+            t[HandTotal.MARGIN] / (players - 1),
+            t[HandTotal.MARGIN_SQ] / (players - 1) ** 2,
+            hands,
+        ),
         elapsed_s=elapsed,
         rows=rows,
         interrupted=interrupted,
