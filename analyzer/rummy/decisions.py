@@ -8,7 +8,7 @@ lay off at once or hold (:func:`scripted_play`) and throw by points or by potent
 
 A decision reads the state and the evaluator's scratch arrays (``out`` holds the deadwood
 after each discard of the hand being decided, ``view`` the layoff spots open to the seat
-to play; :data:`~analyzer.rummy.layoffs.WorkViews`); the moves are made by
+to play; :data:`~analyzer.rummy.work.WorkViews`); the moves are made by
 :mod:`analyzer.rummy.transitions`.  The decisions of every turn are inlined into the
 engine's step (``inline="always"``) and take the scratch arrays one by one: a non-inlined
 call that unpacks them costs about 50 ns in reference counting, ten times a turn.
@@ -54,15 +54,17 @@ def draw_choice(
     choice: Int64s,
     best: Int64s,
     best_choice: Int64s,
-) -> tuple[bool, np.int64]:
-    """``(take, least)``: whether the seat to play takes the pile's top, which it does
-    when that lowers its deadwood against the table (its ``view``), and
-    when it does, its least deadwood after taking it, ``out`` holding the deadwood after
-    each discard (the top itself excluded)."""
+) -> tuple[bool, np.int64, np.int64, np.int64]:
+    """``(take, least, now, after)``: whether the seat to play takes the pile's top,
+    which it does when that lowers its deadwood against the table (its ``view``): from
+    ``now`` to ``after``, its least deadwood once it has thrown a card other than the top
+    (points).  ``least``: its deadwood holding the top, ``out`` then the deadwood after
+    each discard (the top itself excluded).  With an empty pile: no take, and the
+    deadwoods are :data:`~analyzer.core.lanes.NO_ARRANGEMENT`."""
     p = state[Slot.PLAYER]
     n_pile = state[Slot.PILE_LEN]
     if n_pile == 0:
-        return False, NO_ARRANGEMENT
+        return False, NO_ARRANGEMENT, NO_ARRANGEMENT, NO_ARRANGEMENT
     hand = state[Slot.HAND + p]
     top = np.int64(1) << state[Slot.PILE + n_pile - 1]
     if state[Slot.KNOWN_VERSION + p] == state[Slot.VERSION]:
@@ -75,7 +77,7 @@ def draw_choice(
     while bits:
         after = min(after, out[card_of(bits)])
         bits &= bits - 1
-    return after < now, least
+    return after < now, least, now, after
 
 
 @njit(cache=True, inline="always")
@@ -293,9 +295,10 @@ def scripted_discard(
 
 
 @njit(cache=True)
-def scripted_call(state: Int64s, policy: Int64s) -> bool:
-    """Whether ``CALLER`` calls "rummy on the board": when its policy calls, unless it is
-    a ``hold`` policy that has played nothing yet (calling counts as melding)."""
+def call_choice(state: Int64s, policy: Int64s) -> bool:
+    """Whether ``CALLER`` calls "rummy on the board": when its policy calls, unless it
+    holds for Rummy (``meld=hold`` or ``expert``) and has played nothing yet (calling
+    counts as melding)."""
     return policy[PolicyField.CALL] != 0 and not (
-        policy[PolicyField.MELD] == Meld.HOLD and state[Slot.PLAYED + state[Slot.CALLER]] == 0
+        policy[PolicyField.MELD] != Meld.ASAP and state[Slot.PLAYED + state[Slot.CALLER]] == 0
     )

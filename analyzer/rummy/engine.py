@@ -52,20 +52,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.arrays import Int64s
+from ..core.arrays import Float64s, Int64s
 from ..core.lanes import NO_ARRANGEMENT
 from .decisions import (
     build_own_view,
+    call_choice,
     discard_values,
     draw_choice,
     go_out,
-    scripted_call,
     scripted_discard,
     scripted_play,
 )
-from .layoffs import WorkViews
+from .expert import expert_play
+from .policies import Discard, Meld, PolicyField
 from .state import Phase, Slot
 from .transitions import apply_call, apply_discard, apply_draw, pass_call
+from .work import WorkViews
 
 
 @njit(cache=True, inline="always")
@@ -84,7 +86,7 @@ def _draw(
     deadwood after each discard (:data:`~analyzer.core.lanes.NO_ARRANGEMENT` when a dry
     stock ended the hand)."""
     build_own_view(state, rules, view)
-    take, least = draw_choice(state, rd, out, view, choice, best, best_choice)
+    take, least, _, _ = draw_choice(state, rd, out, view, choice, best, best_choice)
     if not apply_draw(state, rules, take):
         return NO_ARRANGEMENT
     if not take:
@@ -107,6 +109,9 @@ def _play(
     choice: Int64s,
     best: Int64s,
     best_choice: Int64s,
+    alt: Int64s,
+    other_view: Int64s,
+    features: Float64s,
 ) -> None:
     """The seat to play, having drawn, goes out if it can, else melds and lays off as
     ``policy`` says and discards.  ``least``: its deadwood with ``view`` and ``out`` as
@@ -117,11 +122,31 @@ def _play(
         least = discard_values(state, rd, out, view, choice, best, best_choice)
     if go_out(state, rules, least, rd, rm, out, view, choice, best, best_choice):
         return
-    least = scripted_play(
-        state, rules, policy, least, rd, rm, lp, out, view, no_table, choice, best, best_choice
-    )
-    card = scripted_discard(state, policy, least, lp, out)
-    known = out[card]
+    if policy[PolicyField.MELD] == Meld.EXPERT or policy[PolicyField.DISCARD] == Discard.EXPERT:
+        card, known = expert_play(
+            state,
+            rules,
+            policy,
+            least,
+            rd,
+            rm,
+            lp,
+            out,
+            view,
+            no_table,
+            choice,
+            best,
+            best_choice,
+            alt,
+            other_view,
+            features,
+        )
+    else:
+        least = scripted_play(
+            state, rules, policy, least, rd, rm, lp, out, view, no_table, choice, best, best_choice
+        )
+        card = scripted_discard(state, policy, least, lp, out)
+        known = out[card]
     apply_discard(state, rules, card, view)
     # the deadwood it keeps, while the table does not change: its next draw decision
     state[Slot.KNOWN + p] = known
@@ -142,6 +167,9 @@ def _step(
     choice: Int64s,
     best: Int64s,
     best_choice: Int64s,
+    alt: Int64s,
+    other_view: Int64s,
+    features: Float64s,
 ) -> None:
     """:func:`step` with the scratch arrays one by one."""
     phase = state[Slot.PHASE]
@@ -151,10 +179,25 @@ def _step(
     if state[Slot.PHASE] == Phase.PLAY:
         policy = policies[state[Slot.PLAYER]]
         _play(
-            state, rules, policy, least, rd, rm, lp, out, view, no_table, choice, best, best_choice
+            state,
+            rules,
+            policy,
+            least,
+            rd,
+            rm,
+            lp,
+            out,
+            view,
+            no_table,
+            choice,
+            best,
+            best_choice,
+            alt,
+            other_view,
+            features,
         )
     elif phase == Phase.CALL:
-        if scripted_call(state, policies[state[Slot.CALLER]]):
+        if call_choice(state, policies[state[Slot.CALLER]]):
             apply_call(state, rules, view)
         else:
             pass_call(state, rules, view)
@@ -163,8 +206,21 @@ def _step(
 @njit(cache=True)
 def draw_step(state: Int64s, rules: Int64s, rd: Int64s, ws: WorkViews) -> None:
     """The seat to play draws (only the draw: :func:`step` plays on to the discard)."""
-    out, view, _, choice, best, best_choice, _ = ws
+    out, view, _, choice, best, best_choice, _, _, _ = ws
     _draw(state, rules, rd, out, view, choice, best, best_choice)
+
+
+@njit(cache=True)
+def draw_decision(
+    state: Int64s, rules: Int64s, rd: Int64s, ws: WorkViews
+) -> tuple[bool, np.int64, np.int64]:
+    """``(take, now, after)``: whether the seat to play would take the pile's top, its
+    least deadwood now and after taking it and throwing another card (points; see
+    :func:`~analyzer.rummy.decisions.draw_choice`)."""
+    out, view, _, choice, best, best_choice, _, _, _ = ws
+    build_own_view(state, rules, view)
+    take, _, now, after = draw_choice(state, rd, out, view, choice, best, best_choice)
+    return take, now, after
 
 
 @njit(cache=True)
@@ -180,8 +236,24 @@ def step(
     """The next move of the hand, by the policy of the seat to move
     (``policies[seat]``): a whole turn (draw, melds and layoffs, discard) from the draw
     phase, the rest of the turn from the play phase, or a call decision."""
-    out, view, no_table, choice, best, best_choice, _ = ws
-    _step(state, rules, policies, rd, rm, lp, out, view, no_table, choice, best, best_choice)
+    out, view, no_table, choice, best, best_choice, alt, other_view, features = ws
+    _step(
+        state,
+        rules,
+        policies,
+        rd,
+        rm,
+        lp,
+        out,
+        view,
+        no_table,
+        choice,
+        best,
+        best_choice,
+        alt,
+        other_view,
+        features,
+    )
 
 
 @njit(cache=True)
@@ -208,8 +280,24 @@ def play_hand(
     rd, rm, lp : ndarray(int64, shape=(8192,))
         :func:`analyzer.core.lanes.lane_tables` for the rules' run cap.
     ws : WorkViews
-        Scratch arrays (:func:`analyzer.rummy.layoffs.new_work`).
+        Scratch arrays (:func:`analyzer.rummy.work.work_space`).
     """
-    out, view, no_table, choice, best, best_choice, _ = ws
+    out, view, no_table, choice, best, best_choice, alt, other_view, features = ws
     while state[Slot.PHASE] != Phase.DONE:
-        _step(state, rules, policies, rd, rm, lp, out, view, no_table, choice, best, best_choice)
+        _step(
+            state,
+            rules,
+            policies,
+            rd,
+            rm,
+            lp,
+            out,
+            view,
+            no_table,
+            choice,
+            best,
+            best_choice,
+            alt,
+            other_view,
+            features,
+        )

@@ -13,11 +13,11 @@ from numba import njit
 from ..core.arrays import Int8s, Int64s, UInt64s
 from ..core.rng import shuffle_deck, stream_key
 from .engine import play_hand
-from .layoffs import WORK_SIZE, WorkViews, work_views
 from .policies import N_POLICY_FIELDS
 from .rules import MAX_PLAYERS, RuleField
 from .state import STATE_SIZE, End, Slot
 from .transitions import new_hand
+from .work import WorkViews, work_space
 
 
 class HandTotal(IntEnum):
@@ -99,7 +99,7 @@ def _work_space() -> tuple[UInt64s, Int8s, Int64s, WorkViews]:
         np.empty(1, dtype=np.uint64),
         np.empty(52, dtype=np.int8),
         np.zeros(STATE_SIZE, dtype=np.int64),
-        work_views(np.zeros(WORK_SIZE, dtype=np.int64)),
+        work_space(),
     )
 
 

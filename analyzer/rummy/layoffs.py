@@ -20,7 +20,6 @@ the table by :mod:`analyzer.rummy.table`).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TypeAlias
 
 import numpy as np
 from numba import njit
@@ -68,53 +67,6 @@ class View(IntEnum):
 
 #: Length of a view array.
 VIEW_SIZE = View.RUN0 + 4 * MAX_MELDS
-
-
-class Work(IntEnum):
-    """Offsets of the evaluator's scratch arrays in one int64 work array."""
-
-    OUT = 0
-    """52 entries: the deadwood after each discard (:data:`MODE_DISCARD`)."""
-    VIEW = 52
-    """The layoff spots open to the seat to play (:func:`build_view`)."""
-    NO_TABLE = VIEW + VIEW_SIZE
-    """An empty view (all zeros): the hand alone, nothing laid off."""
-    CHOICE = NO_TABLE + VIEW_SIZE
-    BEST = CHOICE + 2 * MAX_MELDS
-    BEST_CHOICE = BEST + 3
-    SPARE = BEST_CHOICE + 2 * MAX_MELDS
-    """Room for the players' own scratch (:mod:`analyzer.rummy.expert`)."""
-    SIZE = SPARE + 256
-
-
-#: Length of a work array.
-WORK_SIZE = int(Work.SIZE)
-
-#: The scratch arrays of the kernels, views into one work array: (out, view, no_table,
-#: choice, best, best_choice, spare), named by :class:`Work`.  Kernels take the tuple
-#: made once per thread (:func:`work_views`): slicing a view in the hot loop costs
-#: about 15 ns an array, allocating one serialises the threads.
-WorkViews: TypeAlias = tuple[Int64s, Int64s, Int64s, Int64s, Int64s, Int64s, Int64s]
-
-
-@njit(cache=True)
-def work_views(work: Int64s) -> WorkViews:
-    """The scratch arrays (:data:`WorkViews`) as views into ``work`` (``Work.SIZE``
-    entries, zeros: the empty view must stay empty)."""
-    return (
-        work[Work.OUT : Work.VIEW],
-        work[Work.VIEW : Work.NO_TABLE],
-        work[Work.NO_TABLE : Work.CHOICE],
-        work[Work.CHOICE : Work.BEST],
-        work[Work.BEST : Work.BEST_CHOICE],
-        work[Work.BEST_CHOICE : Work.SPARE],
-        work[Work.SPARE : Work.SIZE],
-    )
-
-
-def new_work() -> WorkViews:
-    """Fresh scratch arrays for the kernels (:data:`WorkViews`)."""
-    return work_views(np.zeros(WORK_SIZE, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -392,3 +344,18 @@ def layoff_target(card: np.int64, view: Int64s) -> np.int64:
         ):
             return view[base + 3]
     return np.int64(-1)
+
+
+@njit(cache=True)
+def layoff_spots(view: Int64s) -> np.int64:
+    """The cards that could each be laid off alone onto the table of ``view`` (a mask):
+    the missing fourth cards of three-card sets and the card beyond each end of a run
+    with room (aces low only)."""
+    spots: np.int64 = view[View.FOURTHS]
+    for k in range(view[View.RUNS]):
+        base = View.RUN0 + 4 * k
+        if view[base] % 13 != 0:
+            spots |= np.int64(1) << (view[base] - 1)
+        if view[base + 1] % 13 != 12:
+            spots |= np.int64(1) << (view[base + 1] + 1)
+    return spots

@@ -20,10 +20,10 @@ import numpy as np
 from ..core.arrays import Int64s
 from ..core.lanes import lane_tables
 from .engine import play_hand
-from .layoffs import new_work
 from .rules import RuleField
 from .state import STATE_SIZE, End, Slot
 from .transitions import new_position
+from .work import work_space
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def play_scripted(
         rd,
         rm,
         lp,
-        new_work(),
+        work_space(),
     )
     n_pile, n_melds = int(state[Slot.PILE_LEN]), int(state[Slot.N_MELDS])
     return HandOutcome(

@@ -25,7 +25,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..core.arrays import Int64s
+from ..core.arrays import Float64s, Int64s
 from ..core.chunks import ChunkPlan, fold_chunks
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
@@ -374,6 +374,29 @@ def hand_result(
     )
 
 
+def deal_margins(
+    rules: RummyRules,
+    policies: Sequence[RummyPolicy],
+    deals: int,
+    seed: int = 0,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> Float64s:
+    """Player 0's margin on each deal (its points minus the mean of the others', seats
+    rotated as :func:`simulate` rotates them): the paired samples that compare two
+    players on common deals (the same ``seed`` and ``deals``)."""
+    rows = simulate(
+        rules, policies, deals, seed, keep_rows=True, progress=progress, scheduler=scheduler
+    ).rows
+    assert rows is not None  # kept
+    points = rows["points"].to_numpy(np.float64)
+    winner = rows["winner_player"].to_numpy()
+    margins: Float64s = np.where(
+        winner == 0, points, np.where(winner > 0, -points / (rules.players - 1), 0.0)
+    )
+    return margins
+
+
 def play_games(
     rules: RummyRules,
     policies: Sequence[RummyPolicy],
@@ -432,6 +455,7 @@ __all__ = [
     "ROW_COLUMNS",
     "GameResult",
     "HandResult",
+    "deal_margins",
     "game_chunk",
     "hand_chunk",
     "hand_result",

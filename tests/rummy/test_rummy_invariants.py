@@ -7,10 +7,10 @@ import pytest
 from analyzer.core.lanes import lane_tables
 from analyzer.rummy import RummyRules, parse_policy, simulate
 from analyzer.rummy.engine import play_hand
-from analyzer.rummy.layoffs import new_work
 from analyzer.rummy.simulate import play_games
 from analyzer.rummy.state import STATE_SIZE, End, Slot
 from analyzer.rummy.transitions import new_hand
+from analyzer.rummy.work import work_space
 
 POLICIES = ["simple", "rummy", "hold6", "keeper", "potential", "meld=hold,hold_points=20"]
 
@@ -40,7 +40,7 @@ def play_random(rules, deals, seed):
         [parse_policy(POLICIES[(seat + seed) % len(POLICIES)]).to_array() for seat in range(n)]
     )
     rd, rm, lp = lane_tables(rules.run_cap)
-    work = new_work()
+    work = work_space()
     for _ in range(deals):
         deck = rng.permutation(52).astype(np.int8)
         state = np.zeros(STATE_SIZE, dtype=np.int64)
