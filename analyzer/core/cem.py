@@ -17,7 +17,7 @@ generation ``g`` are is the caller's (its ``evaluate(g, mean, weights)``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,10 +53,8 @@ def soft_minimum(points: Float64s, softness: float) -> Float64s:
 
 def cross_entropy(
     evaluate: Callable[[int, Float64s, Float64s], Float64s],
-    start: Float64s,
-    low: Float64s,
-    high: Float64s,
-    spread: Float64s,
+    start: Sequence[float],
+    space: Sequence[tuple[str, int, int, int]],
     *,
     generations: int,
     population: int,
@@ -64,13 +62,17 @@ def cross_entropy(
     softness: float,
     seed: int,
 ) -> tuple[Float64s, tuple[Generation, ...]]:
-    """The fitted mean weights and every generation (see the module notes).
+    """The fitted mean weights and every generation (see the module notes), from the
+    weights ``start`` and the ``space`` of each weight: (name, low, high, starting
+    spread).
 
     ``evaluate(g, mean, weights)`` returns the results (higher is better) of the
     candidate ``weights`` against each panel entry in generation ``g``, whose mean (the
     incumbent, which a panel may include) is ``mean``."""
-    mean = start.astype(np.float64).copy()
-    spread = spread.astype(np.float64).copy()
+    mean = np.array(start, dtype=np.float64)
+    low = np.array([s[1] for s in space], dtype=np.float64)
+    high = np.array([s[2] for s in space], dtype=np.float64)
+    spread = np.array([s[3] for s in space], dtype=np.float64)
     draws = np.random.default_rng(seed)
     done = []
     for generation in range(generations):

@@ -31,28 +31,39 @@ from .policies import PRESETS, RummyPolicy
 from .rules import RummyRules
 from .simulate import deal_margins, simulate
 
-#: (weight, start, low, high, starting spread) of every fitted weight, hundredths of a
-#: point per unit of its feature (:data:`analyzer.rummy.policies.WEIGHTS`).  The starts
-#: are guesses in points: a held point costs more the fewer cards an opponent holds, an
-#: out is worth a point, a throw the next player lays off three.
-FIT_SPACE: tuple[tuple[str, int, int, int, int], ...] = (
-    ("w_risk1", 60, -200, 400, 20),
-    ("w_risk2", 35, -200, 400, 20),
-    ("w_risk3", 20, -200, 400, 20),
-    ("w_risk4", 10, -200, 400, 20),
-    ("w_risk5", 5, -200, 400, 20),
-    ("w_risk_turn", 1, -20, 20, 2),
-    ("w_outs", -100, -500, 200, 30),
-    ("w_feed", 300, -500, 2000, 100),
-    ("w_known", 150, -500, 1000, 60),
-    ("w_danger", 20, -200, 300, 15),
-    ("w_rummy", -50, -300, 100, 15),
-    ("w_spots", 50, -200, 300, 20),
+#: (weight, low, high, starting spread) of every fitted weight, hundredths of a point per
+#: unit of its feature (:data:`analyzer.rummy.policies.WEIGHTS`).
+FIT_SPACE: tuple[tuple[str, int, int, int], ...] = (
+    ("w_risk1", -200, 400, 20),
+    ("w_risk2", -200, 400, 20),
+    ("w_risk3", -200, 400, 20),
+    ("w_risk4", -200, 400, 20),
+    ("w_risk5", -200, 400, 20),
+    ("w_risk_turn", -20, 20, 2),
+    ("w_outs", -500, 200, 30),
+    ("w_feed", -500, 2000, 100),
+    ("w_known", -500, 1000, 60),
+    ("w_danger", -200, 300, 15),
+    ("w_rummy", -300, 100, 15),
+    ("w_spots", -200, 300, 20),
 )
-#: The expert the fit starts from: the starts of :data:`FIT_SPACE`, 100 for a point of
-#: deadwood (the scale of every other weight).
-FIT_START = RummyPolicy(
-    meld="expert", discard="expert", w_deadwood=100, **{s[0]: s[1] for s in FIT_SPACE}
+#: The expert the fit starts from: guesses in points (a held point costs more the fewer
+#: cards an opponent holds, an out is worth a point, a throw the next player lays off
+#: three), 100 for a point of deadwood (the scale of every other weight).
+FIT_START = RummyPolicy(meld="expert", discard="expert").replace(
+    w_deadwood=100,
+    w_risk1=60,
+    w_risk2=35,
+    w_risk3=20,
+    w_risk4=10,
+    w_risk5=5,
+    w_risk_turn=1,
+    w_outs=-100,
+    w_feed=300,
+    w_known=150,
+    w_danger=20,
+    w_rummy=-50,
+    w_spots=50,
 )
 
 
@@ -165,10 +176,6 @@ def fit_expert(
 ) -> ExpertFit:
     """Fit the evaluation's weights starting from ``start``'s (see the module notes);
     ``deals`` per candidate and table, ``held_out_deals`` per table for the check."""
-    low = np.array([s[2] for s in FIT_SPACE], dtype=np.float64)
-    high = np.array([s[3] for s in FIT_SPACE], dtype=np.float64)
-    first = np.array([getattr(start, s[0]) for s in FIT_SPACE], dtype=np.float64)
-    spread = np.array([s[4] for s in FIT_SPACE], dtype=np.float64)
     tell_total(
         progress,
         generations * population * (len(FIT_PANEL) + 1) * deals
@@ -190,10 +197,8 @@ def fit_expert(
 
     mean, done = cross_entropy(
         evaluate,
-        first,
-        low,
-        high,
-        spread,
+        [getattr(start, name) for name, *_ in FIT_SPACE],
+        FIT_SPACE,
         generations=generations,
         population=population,
         elite=elite,

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.arrays import Int64s
-from ..core.cards import to_indices
+from ..core.cards import format_card, to_indices
 from ..core.lanes import lane_tables
 from ..core.rng import shuffle_deck, stream_key
 from .actions import MAX_MOVES, apply_move, legal_moves
@@ -300,6 +300,39 @@ class Hand:
         if not self.done:
             raise ValueError("the hand is not over yet: review it at its end")
         return review(self)
+
+    def public(self, seat: int) -> dict[str, object]:
+        """What ``seat`` sees now, as plain data (card notation such as ``"Kd"``): its
+        cards, every hand's size, the pile, the table melds and their owners, the stock
+        left, the cards each seat took from the pile and still holds, whose move it is in
+        which phase, the legal moves when it is ``seat``'s, and the result once over."""
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"seat must be 0-{self.rules.players - 1}, got {seat!r}")
+        mine = self.to_move == seat and not self.done
+        view: dict[str, object] = {
+            "players": self.rules.players,
+            "seat": seat,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "cards": [format_card(c) for c in self.cards(seat)],
+            "hand_sizes": self.hand_sizes,
+            "pile": [format_card(c) for c in self.pile],
+            "melds": [
+                {"cards": [format_card(c) for c in cards], "owner": owner}
+                for cards, owner in self.melds
+            ],
+            "stock_left": self.stock_left,
+            "took": [[format_card(c) for c in self.took(s)] for s in range(self.rules.players)],
+            "legal_moves": [str(m) for m in self.legal_moves()] if mine else [],
+        }
+        if self.done:
+            view |= {
+                "winner": self.winner,
+                "points": self.points,
+                "rummy": self.rummy,
+                "end": self.end,
+            }
+        return view
 
     def copy(self) -> Hand:
         """An independent copy that plays on exactly as this hand would."""

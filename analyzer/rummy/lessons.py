@@ -45,6 +45,10 @@ PANEL: tuple[str, ...] = (EXPERT, "simple")
 #: Player counts of :func:`how_to_play`'s last table.
 PLAYER_COUNTS = (2, 3, 4, 5, 6)
 
+# the expert blind to the points at risk: every risk weight 0
+_NO_RISK: dict[str, object] = {f"w_risk{k}": 0 for k in range(1, 6)}
+_NO_RISK["w_risk_turn"] = 0
+
 #: The expert's principles: each name, the question it answers (``meld``, ``throw``,
 #: ``layoff``), what the expert does, and the simple rule that replaces it (the policy
 #: fields changed).
@@ -89,7 +93,7 @@ PRINCIPLES: dict[str, tuple[str, str, str, dict[str, object]]] = {
         "throw",
         "weigh the points in hand by how close an opponent is to going out",
         "ignore the points at risk",
-        {f"w_risk{k}": 0 for k in range(1, 6)} | {"w_risk_turn": 0},
+        _NO_RISK,
     ),
     "lay off when playing": (
         "layoff",

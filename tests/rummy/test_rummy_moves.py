@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.core.cards import parse_card, parse_hand, to_indices, to_mask
+from analyzer.core.cards import format_card, parse_card, parse_hand, to_indices, to_mask
 from analyzer.core.lanes import lane_tables
 from analyzer.rummy import RummyRules, parse_policy
 from analyzer.rummy.actions import MAX_MOVES, Kind, legal_moves
@@ -275,3 +275,20 @@ def test_moves_read_back_from_their_text():
         Move.parse("knock Kd")
     with pytest.raises(ValueError, match="takes 3-13 cards"):
         Move.parse("meld 4c 5c")
+
+
+def test_public_shows_a_seat_what_it_may_see():
+    hand = Hand.deal(players=3, seed=2, people=(0,))
+    view = hand.public(0)
+    assert view["cards"] == [format_card(c) for c in hand.cards(0)]
+    assert view["hand_sizes"] == [7, 7, 7] and view["legal_moves"] == ["draw", "take"]
+    assert hand.public(1)["legal_moves"] == []  # not seat 1's move
+    hand.play("draw")
+    hand.play(hand.legal_moves()[-1])
+    hand.advance()
+    while not hand.done:
+        hand.play(hand.decide()[0])
+        hand.advance()
+    assert {"winner", "points", "rummy", "end"} <= set(hand.public(2))
+    with pytest.raises(ValueError, match="seat must be 0-2"):
+        hand.public(3)

@@ -106,10 +106,7 @@ def fit_discard(
     ``learned``; see the module notes).  ``deals`` per candidate and opponent."""
     panel = {name: PRESETS[name] for name in opponents}
     start_policy = base.changed(discard="learned")
-    low = np.array([s[1] for s in FIT_SPACE], dtype=np.float64)
-    high = np.array([s[2] for s in FIT_SPACE], dtype=np.float64)
-    start = np.array([start_policy.value(s[0]) for s in FIT_SPACE], dtype=np.float64)
-    spread = np.array([s[3] for s in FIT_SPACE], dtype=np.float64)
+    start = [start_policy.value(s[0]) for s in FIT_SPACE]
     tell_total(
         progress,
         generations * population * (len(panel) + 1) * deals + 2 * len(panel) * held_out_deals,
@@ -129,9 +126,7 @@ def fit_discard(
     mean, done = cross_entropy(
         evaluate,
         start,
-        low,
-        high,
-        spread,
+        FIT_SPACE,
         generations=generations,
         population=population,
         elite=elite,
@@ -139,7 +134,7 @@ def fit_discard(
         seed=seed,
     )
     fitted = with_weights(start_policy, mean)
-    starting = with_weights(start_policy, start)
+    starting = with_weights(start_policy, np.array(start, dtype=np.float64))
     final_seed = seed * 1000 + 999
     held_out: dict[str, Estimate] = {}
     held_out_points: dict[str, Estimate] = {}
