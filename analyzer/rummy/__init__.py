@@ -8,8 +8,8 @@ left in the other hands, doubled for going out "Rummy" in one turn.
 The players are the scripted presets and ``rummy-expert``, the strongest, which weighs
 holding for Rummy against playing and chooses its throws by an evaluation fitted from
 simulated deals (:mod:`analyzer.rummy.expert`, :mod:`analyzer.rummy.fit`).
-:class:`Hand` plays one hand move by move (a practice table: hints and a review in
-words); :func:`how_to_play` and :func:`option_values` measure what the expert's
+:class:`Hand` plays one hand move by move (:class:`PracticeHand`: with hints and a
+review in words, for a practice table); :func:`how_to_play` and :func:`option_values` measure what the expert's
 principles and the rule options are worth; :func:`describe` says what a policy does.
 """
 
@@ -19,6 +19,7 @@ from .lessons import how_to_play, option_values
 from .moves import Move
 from .policies import PRESETS as POLICY_PRESETS
 from .policies import PolicyField, RummyPolicy, format_policy, parse_policy, policy_name
+from .practice import PracticeHand
 from .rules import PRESETS as RULE_PRESETS
 from .rules import RuleField, RummyRules, resolve_rules
 from .simulate import GameResult, HandResult, deal_margins, play_games, simulate
@@ -32,6 +33,7 @@ __all__ = [
     "HandResult",
     "Move",
     "PolicyField",
+    "PracticeHand",
     "RuleField",
     "RummyPolicy",
     "RummyRules",

@@ -13,9 +13,9 @@ Moves are :class:`Move` values: ``draw`` (the stock), ``take`` (the pile's top),
 ``meld`` (cards laid down), ``layoff`` (a card onto a table meld, by its index),
 ``discard``, and, with ``rummy_on_board``, ``call`` and ``pass``.
 
-:meth:`Hand.hint` says what ``rummy-expert`` would do now and why, in words;
-:meth:`Hand.review` goes over a finished hand's decisions of the people
-(:mod:`analyzer.rummy.explain`).
+:meth:`Hand.decide` says what a policy would do now; the practice table's
+:class:`~analyzer.rummy.practice.PracticeHand` adds ``rummy-expert``'s hints and a review
+of the hand, in words.
 
 >>> hand = Hand.deal(players=3, seed=7)
 >>> hand.phase, hand.to_move, len(hand.cards(0)), hand.stock_left
@@ -38,7 +38,6 @@ from ..core.lanes import lane_tables
 from ..core.rng import shuffle_deck, stream_key
 from .actions import MAX_MOVES, apply_move, legal_moves
 from .engine import draw_decision, draw_step, step
-from .explain import advice, review
 from .moves import Move, moves_between
 from .policies import RummyPolicy, parse_policy
 from .rules import RummyRules, resolve_rules
@@ -53,8 +52,9 @@ TABLE_PLAYERS = (2, 3, 4)
 
 @dataclass
 class Turn:
-    """What one seat did in one phase of a turn (``moves``) and, for a person, what
-    ``rummy-expert`` would have done there (``advice``, with its reason)."""
+    """What one seat did in one phase of a turn (``moves``) and, for a person at a
+    practice table, what ``rummy-expert`` would have done there (``advice``, with its
+    reason: :class:`~analyzer.rummy.practice.PracticeHand`)."""
 
     seat: int
     phase: str
@@ -236,17 +236,19 @@ class Hand:
         entry.moves.append(move)
 
     def _entry(self, seat: int, phase: str) -> Turn:
-        """The log entry of ``seat``'s current phase (opened, with the expert's advice for
-        a person, at its first move)."""
+        """The log entry of ``seat``'s current phase (opened at its first move)."""
         turn = self.turns(seat) + (phase == "draw")
         last = self.log[-1] if self.log else None
         if last is not None and (last.seat, last.phase, last.turn) == (seat, phase, turn):
             return last
         entry = Turn(seat, phase, turn)
-        if seat in self.people:
-            entry.advice, entry.reason = advice(self)
+        self._opened(entry)
         self.log.append(entry)
         return entry
+
+    def _opened(self, entry: Turn) -> None:
+        """A person's phase begins (its first move is about to be made): a subclass may
+        note what it likes in ``entry`` (the practice table, the expert's advice)."""
 
     def decide(self, policy: RummyPolicy | str = "rummy-expert") -> list[Move]:
         """The moves ``policy`` would make now for the seat to move, to the end of the
@@ -288,19 +290,6 @@ class Hand:
         take, now, after = draw_decision(self.state, self.rules_array, self.tables[0], self.ws)
         return bool(take), int(now), int(after)
 
-    def hint(self) -> tuple[list[Move], str]:
-        """What ``rummy-expert`` would do now for the seat to move, and why in words."""
-        if self.done:
-            raise ValueError("the hand is over: no move to hint")
-        return advice(self)
-
-    def review(self) -> list[str]:
-        """A finished hand's review in words: each decision of the people that differed
-        from ``rummy-expert``'s, how often they agreed, and how the hand ended."""
-        if not self.done:
-            raise ValueError("the hand is not over yet: review it at its end")
-        return review(self)
-
     def public(self, seat: int) -> dict[str, object]:
         """What ``seat`` sees now, as plain data (card notation such as ``"Kd"``): its
         cards, every hand's size, the pile, the table melds and their owners, the stock
@@ -336,7 +325,7 @@ class Hand:
 
     def copy(self) -> Hand:
         """An independent copy that plays on exactly as this hand would."""
-        other = Hand(self.state.copy(), self.rules, self.policies, self.people)
+        other = type(self)(self.state.copy(), self.rules, self.policies, self.people)
         other.log = [
             Turn(t.seat, t.phase, t.turn, list(t.moves), t.advice, t.reason) for t in self.log
         ]

@@ -16,6 +16,7 @@ from analyzer.rummy.actions import MAX_MOVES, Kind, legal_moves
 from analyzer.rummy.game_kernels import N_TOTALS, RowColumn, hands_kernel
 from analyzer.rummy.hand import Hand
 from analyzer.rummy.moves import Move
+from analyzer.rummy.practice import PracticeHand
 from analyzer.rummy.scripted import scripted_state
 from analyzer.rummy.state import Slot
 from analyzer.rummy.transitions import apply_draw
@@ -233,7 +234,7 @@ def test_a_hand_of_computers_plays_as_the_simulation(players, options):
 
 def test_a_person_following_every_hint_plays_as_the_expert():
     for deal in range(6):
-        person = Hand.deal(players=3, seed=5, hand_index=deal, people=(0,))
+        person = PracticeHand.deal(players=3, seed=5, hand_index=deal, people=(0,))
         computer = Hand.deal(players=3, seed=5, hand_index=deal, people=())
         while not person.done:
             person.advance()
@@ -254,7 +255,7 @@ def test_random_legal_play_keeps_every_card_in_one_place():
     rng = np.random.default_rng(4)
     for deal in range(8):
         rules = RummyRules(players=2 + deal % 3, rummy_on_board=bool(deal % 2))
-        hand = Hand.deal(rules, seed=9, hand_index=deal, people=range(rules.players))
+        hand = PracticeHand.deal(rules, seed=9, hand_index=deal, people=range(rules.players))
         while not hand.done:
             moves = hand.legal_moves()
             assert moves

@@ -1,5 +1,6 @@
-"""``rummy-expert``'s advice in words: the hint for the seat to move and the review of a
-finished hand (:meth:`analyzer.rummy.hand.Hand.hint` and :meth:`~analyzer.rummy.hand.Hand.review`).
+"""The practice table's hand: :class:`PracticeHand`, a :class:`~analyzer.rummy.hand.Hand`
+with ``rummy-expert``'s advice in words, a hint for the seat to move and the review of a
+finished hand.
 
 The advice is the expert's own decision (the engine's kernels, :meth:`Hand.decide`); the
 reason reads the evaluation it decided by (:mod:`analyzer.rummy.expert`): for the draw,
@@ -13,21 +14,46 @@ symbols (``K♦``), for a person.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from ..core.arrays import Float64s, Int64s
 from ..core.cards import format_card, to_indices
 from .expert import N_FEATURES, Feature, play_options, throw_score, throw_terms
+from .hand import Hand, Turn
 from .moves import Move
 from .policies import PRESETS, RummyPolicy
 from .state import Slot
 
-if TYPE_CHECKING:
-    from .hand import Hand
-
 EXPERT = "rummy-expert"
+
+
+class PracticeHand(Hand):
+    """A hand at the practice table: every phase of a person's is logged with what
+    ``rummy-expert`` would have done there and why (:attr:`Turn.advice`), for
+    :meth:`review`; :meth:`hint` says the same for the seat to move now.
+
+    >>> hand = PracticeHand.deal(players=2, seed=3)
+    >>> moves, reason = hand.hint()
+    >>> moves[0].kind in ("draw", "take") and reason.startswith(("Draw", "Take"))
+    True
+    """
+
+    def _opened(self, entry: Turn) -> None:
+        if entry.seat in self.people:
+            entry.advice, entry.reason = advice(self)
+
+    def hint(self) -> tuple[list[Move], str]:
+        """What ``rummy-expert`` would do now for the seat to move, and why in words."""
+        if self.done:
+            raise ValueError("the hand is over: no move to hint")
+        return advice(self)
+
+    def review(self) -> list[str]:
+        """A finished hand's review in words: each decision of the people that differed
+        from ``rummy-expert``'s, how often they agreed, and how the hand ended."""
+        if not self.done:
+            raise ValueError("the hand is not over yet: review it at its end")
+        return review(self)
 
 
 def _card(card: int) -> str:
@@ -221,7 +247,8 @@ def _same(one: list[Move], other: list[Move]) -> bool:
 
 
 def review(hand: Hand) -> list[str]:
-    """The review of a finished hand (see :meth:`analyzer.rummy.hand.Hand.review`)."""
+    """The review of a finished hand (see :meth:`PracticeHand.review`): the logged advice
+    against the moves made."""
     lines = []
     decisions = agreed = 0
     for entry in hand.log:
