@@ -1,15 +1,17 @@
-"""Benchmark the plain-rummy engine: two-player hands per second, simple policy pair.
+"""Benchmark the plain-rummy engine: two-player hands per second, in self-play.
 
-Times :func:`analyzer.rummy.simulate` (standard rules, both players ``simple``: meld and
-lay off at once, discard the card leaving the least deadwood) on all numba threads and
-on one, best of ``--repeats`` runs, after a warm-up call that compiles (or loads) the
-kernels.  Also reports the process CPU time per hand, which is steadier than wall time
-on a machine shared with other work, and the load average while it ran.
+Times :func:`analyzer.rummy.simulate` (standard rules) for each pair of ``--players``
+(default: both ``simple``, which melds and lays off at once and throws the card leaving
+the least deadwood, and both ``rummy-expert``) on all numba threads and on one, best of
+``--repeats`` runs, after a warm-up call that compiles (or loads) the kernels.  Also
+reports the process CPU time per hand, which is steadier than wall time on a machine
+shared with other work, and the load average while it ran.
 
 Run from the repository root::
 
     /work/venv/bin/python scripts/bench_rummy.py
     /work/venv/bin/python scripts/bench_rummy.py --deals 50000 --repeats 3
+    /work/venv/bin/python scripts/bench_rummy.py --players rummy-expert
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ def cpu_model() -> str:
     return platform.machine()
 
 
-def time_run(deals: int, repeats: int) -> tuple[float, float]:
-    """(best hands per second by wall time, best hands per CPU-second) over ``repeats``."""
+def time_run(deals: int, repeats: int, player: str) -> tuple[float, float]:
+    """(best hands per second by wall time, best hands per CPU-second) over ``repeats``,
+    ``player`` against itself."""
     rules = RummyRules()
-    pair = [parse_policy("simple")] * 2
+    pair = [parse_policy(player)] * 2
     best_wall = best_cpu = 0.0
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
@@ -55,16 +58,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100_000, help="hands per timed run")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs; the best counts")
+    parser.add_argument(
+        "--players", nargs="+", default=["simple", "rummy-expert"], help="self-play pairs"
+    )
     args = parser.parse_args()
 
     start = time.perf_counter()
-    simulate(RummyRules(), [parse_policy("simple")] * 2, 100, SEED)
+    for player in args.players:
+        simulate(RummyRules(), [parse_policy(player)] * 2, 100, SEED)
     warm = time.perf_counter() - start
     threads = numba.get_num_threads()
-    all_wall, all_cpu = time_run(args.deals, args.repeats)
-    numba.set_num_threads(1)
-    one_wall, one_cpu = time_run(args.deals, args.repeats)
-    numba.set_num_threads(threads)
+    timings = []
+    for player in args.players:
+        all_wall, all_cpu = time_run(args.deals, args.repeats, player)
+        numba.set_num_threads(1)
+        one_wall, one_cpu = time_run(args.deals, args.repeats, player)
+        numba.set_num_threads(threads)
+        timings.append((player, all_wall, all_cpu, one_wall, one_cpu))
     load = os.getloadavg()
 
     print(
@@ -76,10 +86,11 @@ def main() -> None:
         f"{args.deals:,} hands per run, best of {args.repeats}; load average "
         f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}"
     )
-    print("| threads | hands/s (wall) | hands per CPU-second |")
-    print("|---|---|---|")
-    print(f"| {threads} | {all_wall:,.0f} | {all_cpu:,.0f} |")
-    print(f"| 1 | {one_wall:,.0f} | {one_cpu:,.0f} |")
+    print("| self-play | threads | hands/s (wall) | hands per CPU-second |")
+    print("|---|---|---|---|")
+    for player, all_wall, all_cpu, one_wall, one_cpu in timings:
+        print(f"| {player} | {threads} | {all_wall:,.0f} | {all_cpu:,.0f} |")
+        print(f"| {player} | 1 | {one_wall:,.0f} | {one_cpu:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import ArrayLike
+
 #: Two-sided 95% quantile of the standard normal, to 7 digits (8e-9 relative from the
 #: exact quantile, far below any Monte Carlo error).
 Z95 = 1.959964
@@ -71,6 +74,16 @@ class Estimate:
         return cls(mean, mean - half, mean + half, int(n))
 
     @classmethod
+    def of(cls, values: ArrayLike, z: float = Z95) -> Estimate:
+        """The mean of the samples ``values`` (a 1-D array or sequence).
+
+        >>> Estimate.of([1.0, 3.0]).mean
+        2.0
+        """
+        array = np.asarray(values, dtype=np.float64)
+        return cls.from_sums(float(array.sum()), float((array * array).sum()), len(array), z)
+
+    @classmethod
     def from_mean_sd(cls, mean: float, sd: float, n: float, z: float = Z95) -> Estimate:
         """The mean of ``n`` samples of standard deviation ``sd``.
 
@@ -113,6 +126,15 @@ class Estimate:
     def as_tuple(self) -> tuple[float, float, float]:
         """``(mean, low, high)``."""
         return self.mean, self.low, self.high
+
+    def as_columns(self, prefix: str) -> dict[str, float]:
+        """The mean and the interval as three table columns: ``prefix``, ``prefix_lo``,
+        ``prefix_hi``.
+
+        >>> Estimate(1.0, 0.5, 1.5, 9).as_columns("gain")
+        {'gain': 1.0, 'gain_lo': 0.5, 'gain_hi': 1.5}
+        """
+        return {prefix: self.mean, f"{prefix}_lo": self.low, f"{prefix}_hi": self.high}
 
     def as_dict(self) -> dict[str, object]:
         return {"mean": self.mean, "ci95": [self.low, self.high]}

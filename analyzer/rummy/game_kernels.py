@@ -12,10 +12,12 @@ from numba import njit
 
 from ..core.arrays import Int8s, Int64s, UInt64s
 from ..core.rng import shuffle_deck, stream_key
-from .engine import deal, play_hand
+from .engine import play_hand
 from .policies import N_POLICY_FIELDS
 from .rules import MAX_PLAYERS, RuleField
-from .state import MAX_MELDS, N_COUNTERS, N_RESULT, End, ResultField
+from .state import STATE_SIZE, End, Slot
+from .transitions import new_hand
+from .work import WorkViews, work_space
 
 
 class HandTotal(IntEnum):
@@ -36,7 +38,8 @@ class HandTotal(IntEnum):
     RESHUFFLES = 8
     CALLS = 9
     MARGIN = 10
-    """Player 0's points minus player 1's."""
+    """Player 0's points times ``players - 1`` minus the other players' points (its
+    points minus their mean, in units of ``1 / (players - 1)`` point: integer sums)."""
     MARGIN_SQ = 11
     SEAT_WINS = 12
     SEAT_POINTS = 18
@@ -89,20 +92,14 @@ ROW_COLUMNS = tuple(column.name.lower() for column in RowColumn if column is not
 
 
 @njit(cache=True)
-def _work_space(
-    players: np.int64,
-) -> tuple[UInt64s, Int8s, Int8s, Int64s, Int64s, Int64s, Int64s, Int64s]:
-    """(rng state, deck, pile, hands, melds, meld owners, counters, result): the arrays a
-    parallel slot plays its hands in, allocated once per slot."""
+def _work_space() -> tuple[UInt64s, Int8s, Int64s, WorkViews]:
+    """(rng state, deck, hand state, scratch arrays): the arrays a thread plays its
+    hands in, allocated once per span."""
     return (
         np.empty(1, dtype=np.uint64),
         np.empty(52, dtype=np.int8),
-        np.empty(52, dtype=np.int8),
-        np.empty(players, dtype=np.int64),
-        np.empty(MAX_MELDS, dtype=np.int64),
-        np.empty(MAX_MELDS, dtype=np.int64),
-        np.empty(N_COUNTERS, dtype=np.int64),
-        np.empty(N_RESULT, dtype=np.int64),
+        np.zeros(STATE_SIZE, dtype=np.int64),
+        work_space(),
     )
 
 
@@ -125,30 +122,30 @@ def hands_kernel(
     when ``rows`` has a row per deal."""
     n = rules[RuleField.PLAYERS]
     keep_rows = rows.shape[0] == n_deals
-    state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
+    rng, deck, state, ws = _work_space()
     seated = np.empty((n, N_POLICY_FIELDS), dtype=np.int64)
     for i in range(n_deals):
         deal_index = first_deal + i
-        state[0] = stream_key(seed, deal_index)
-        shuffle_deck(state, deck)
+        rng[0] = stream_key(seed, deal_index)
+        shuffle_deck(rng, deck)
         shift = deal_index % n if rotate else 0
         for seat in range(n):
             seated[seat] = policies[(seat + shift) % n]
-        deal(deck, rules, 0, hands, pile, counters)
-        play_hand(hands, deck, pile, melds, owners, counters, rules, seated, rd, rm, lp, result)
-        winner = result[ResultField.WINNER]
-        points = result[ResultField.POINTS]
-        turns = result[ResultField.TURNS]
+        new_hand(state, deck, rules, 0)
+        play_hand(state, rules, seated, rd, rm, lp, ws)
+        winner = state[Slot.WINNER]
+        points = state[Slot.POINTS]
+        turns = state[Slot.TOTAL_TURNS]
         totals[HandTotal.HANDS] += 1
         totals[HandTotal.TURNS] += turns
         totals[HandTotal.TURNS_SQ] += turns * turns
-        totals[HandTotal.RESHUFFLES] += result[ResultField.RESHUFFLES]
-        totals[HandTotal.CALLS] += result[ResultField.CALLS]
+        totals[HandTotal.RESHUFFLES] += state[Slot.RESHUFFLES]
+        totals[HandTotal.CALLS] += state[Slot.CALLS]
         player = -1
-        if result[ResultField.END] == End.OUT:
+        if state[Slot.END] == End.OUT:
             player = (winner + shift) % n
             totals[HandTotal.OUT] += 1
-            totals[HandTotal.RUMMY] += result[ResultField.RUMMY]
+            totals[HandTotal.RUMMY] += state[Slot.RUMMY]
             totals[HandTotal.POINTS] += points
             totals[HandTotal.POINTS_SQ] += points * points
             totals[HandTotal.SEAT_WINS + winner] += 1
@@ -157,11 +154,11 @@ def hands_kernel(
             totals[HandTotal.PLAYER_WINS + player] += 1
             totals[HandTotal.PLAYER_POINTS + player] += points
             totals[HandTotal.PLAYER_POINTS_SQ + player] += points * points
-            totals[HandTotal.PLAYER_RUMMY + player] += result[ResultField.RUMMY]
-            margin = points if player == 0 else -points if player == 1 else 0
+            totals[HandTotal.PLAYER_RUMMY + player] += state[Slot.RUMMY]
+            margin = points * (n - 1) if player == 0 else -points
             totals[HandTotal.MARGIN] += margin
             totals[HandTotal.MARGIN_SQ] += margin * margin
-        elif result[ResultField.END] == End.STOCK:
+        elif state[Slot.END] == End.STOCK:
             totals[HandTotal.VOID_STOCK] += 1
         if keep_rows:
             out = rows[i]
@@ -169,13 +166,13 @@ def hands_kernel(
             out[RowColumn.WINNER_SEAT] = winner
             out[RowColumn.WINNER_PLAYER] = player
             out[RowColumn.POINTS] = points
-            out[RowColumn.RUMMY] = result[ResultField.RUMMY]
+            out[RowColumn.RUMMY] = state[Slot.RUMMY]
             out[RowColumn.TURNS] = turns
-            out[RowColumn.END] = result[ResultField.END]
-            out[RowColumn.RESHUFFLES] = result[ResultField.RESHUFFLES]
-            out[RowColumn.CALLS] = result[ResultField.CALLS]
+            out[RowColumn.END] = state[Slot.END]
+            out[RowColumn.RESHUFFLES] = state[Slot.RESHUFFLES]
+            out[RowColumn.CALLS] = state[Slot.CALLS]
             for seat in range(n):
-                out[RowColumn.LEFT + seat] = result[ResultField.LEFT + seat]
+                out[RowColumn.LEFT + seat] = state[Slot.LEFT + seat]
 
 
 @njit(cache=True, nogil=True)  # nogil: run on threads (analyzer.core.threads)
@@ -193,27 +190,25 @@ def games_kernel(
     """Play games ``first_game .. first_game + n_games - 1`` to ``rules[RuleField.TARGET]`` points; add into
     ``totals``.  Player j keeps seat j; the deal passes to the left each hand."""
     n = rules[RuleField.PLAYERS]
-    state, deck, pile, hands, melds, owners, counters, result = _work_space(n)
+    rng, deck, state, ws = _work_space()
     scores = np.empty(n, dtype=np.int64)
     for i in range(n_games):
         g = first_game + i
         # one stream per game: its hands are successive shuffles of that stream
-        state[0] = stream_key(seed, g)
+        rng[0] = stream_key(seed, g)
         scores[:] = 0
         first = g % n
         played = 0
         winner = -1
         while played < MAX_GAME_HANDS and winner < 0:
-            shuffle_deck(state, deck)
-            deal(deck, rules, first, hands, pile, counters)
-            play_hand(
-                hands, deck, pile, melds, owners, counters, rules, policies, rd, rm, lp, result
-            )
+            shuffle_deck(rng, deck)
+            new_hand(state, deck, rules, first)
+            play_hand(state, rules, policies, rd, rm, lp, ws)
             played += 1
-            if result[ResultField.END] == End.OUT:
-                scores[result[ResultField.WINNER]] += result[ResultField.POINTS]
-                if scores[result[ResultField.WINNER]] >= rules[RuleField.TARGET]:
-                    winner = result[ResultField.WINNER]
+            if state[Slot.END] == End.OUT:
+                scores[state[Slot.WINNER]] += state[Slot.POINTS]
+                if scores[state[Slot.WINNER]] >= rules[RuleField.TARGET]:
+                    winner = state[Slot.WINNER]
             first = (first + 1) % n
         totals[GameTotal.GAMES] += 1
         totals[GameTotal.HANDS] += played

@@ -38,7 +38,7 @@ from ..core.lanes import (
     set_ranks,
     split_lanes,
 )
-from .state import MAX_MELDS
+from .state import MAX_MELDS, Slot
 
 # no card has to be melded: the evaluator then never reads its melded-lanes table, so the
 # deadwood table is passed in its place
@@ -126,24 +126,19 @@ def hand_points(hand: np.int64, lp: Int64s) -> np.int64:
 
 @njit(cache=True)
 def build_view(
-    melds: Int64s,
-    owners: Int64s,
-    n_melds: np.int64,
-    player: np.int64,
-    own_only: np.int64,
-    cap: np.int64,
-    view: Int64s,
+    state: Int64s, player: np.int64, own_only: np.int64, cap: np.int64, view: Int64s
 ) -> None:
-    """Fill ``view`` with the layoff spots open to ``player``: runs with room for more
-    cards and the missing fourth card of each three-card set."""
+    """Fill ``view`` with the layoff spots the table of ``state`` opens to ``player``:
+    runs with room for more cards and the missing fourth card of each three-card set
+    (only ``player``'s own melds when ``own_only``)."""
     n_runs = 0
     fourths = np.int64(0)
     for rank in range(N_RANKS):
         view[View.SET_MELD + rank] = -1
-    for m in range(n_melds):
-        if own_only and owners[m] != player:
+    for m in range(state[Slot.N_MELDS]):
+        if own_only and state[Slot.OWNERS + m] != player:
             continue
-        mask = melds[m]
+        mask = state[Slot.MELDS + m]
         low = card_of(mask)
         suit = low // 13
         if mask & ~(LANE_MASK << (13 * suit)):
@@ -349,3 +344,18 @@ def layoff_target(card: np.int64, view: Int64s) -> np.int64:
         ):
             return view[base + 3]
     return np.int64(-1)
+
+
+@njit(cache=True)
+def layoff_spots(view: Int64s) -> np.int64:
+    """The cards that could each be laid off alone onto the table of ``view`` (a mask):
+    the missing fourth cards of three-card sets and the card beyond each end of a run
+    with room (aces low only)."""
+    spots: np.int64 = view[View.FOURTHS]
+    for k in range(view[View.RUNS]):
+        base = View.RUN0 + 4 * k
+        if view[base] % 13 != 0:
+            spots |= np.int64(1) << (view[base] - 1)
+        if view[base + 1] % 13 != 12:
+            spots |= np.int64(1) << (view[base + 1] + 1)
+    return spots

@@ -21,7 +21,9 @@ from ..core.arrays import Int64s
 from ..core.lanes import lane_tables
 from .engine import play_hand
 from .rules import RuleField
-from .state import MAX_MELDS, N_COUNTERS, N_RESULT, Counter, End, ResultField
+from .state import STATE_SIZE, End, Slot
+from .transitions import new_position
+from .work import work_space
 
 
 @dataclass(frozen=True)
@@ -63,55 +65,57 @@ def play_scripted(
     n = int(rules_array[RuleField.PLAYERS])
     if len(hands) != n or policies.shape[0] != n:
         raise ValueError(f"need {n} hands and {n} policies")
-    used = 0
-    for mask in [*hands, *(m for m, _ in melds)] + [1 << c for c in [*stock, *pile]]:
-        if used & mask:
-            raise ValueError("a card appears twice in the scripted position")
-        used |= mask
-    deck = np.zeros(52, dtype=np.int8)
-    ptr = 52 - len(stock)
-    # the stock ends the deck; the drawn part before it is never read again
-    deck[:] = [c for c in range(52) if c not in set(stock)] + list(stock)
-    pile_array = np.zeros(52, dtype=np.int8)
-    pile_array[: len(pile)] = pile
-    hand_array = np.array(hands, dtype=np.int64)
-    meld_array = np.zeros(MAX_MELDS, dtype=np.int64)
-    owner_array = np.zeros(MAX_MELDS, dtype=np.int64)
-    for i, (mask, owner) in enumerate(melds):
-        meld_array[i], owner_array[i] = mask, owner
-    counters = np.zeros(N_COUNTERS, dtype=np.int64)
-    counters[Counter.STOCK] = ptr
-    counters[Counter.PILE] = len(pile)
-    counters[Counter.MELDS] = len(melds)
-    counters[Counter.PLAYER] = first
-    result = np.zeros(N_RESULT, dtype=np.int64)
+    state = scripted_state(hands, stock, pile, melds, first)
     rd, rm, lp = lane_tables(int(rules_array[RuleField.MAX_RUN]))
     play_hand(
-        hand_array,
-        deck,
-        pile_array,
-        meld_array,
-        owner_array,
-        counters,
+        state,
         rules_array,
         np.ascontiguousarray(policies, dtype=np.int64),
         rd,
         rm,
         lp,
-        result,
+        work_space(),
     )
+    n_pile, n_melds = int(state[Slot.PILE_LEN]), int(state[Slot.N_MELDS])
     return HandOutcome(
-        winner=int(result[ResultField.WINNER]),
-        points=int(result[ResultField.POINTS]),
-        rummy=bool(result[ResultField.RUMMY]),
-        turns=int(result[ResultField.TURNS]),
-        end=End(int(result[ResultField.END])),
-        reshuffles=int(result[ResultField.RESHUFFLES]),
-        calls=int(result[ResultField.CALLS]),
-        hands=tuple(int(h) for h in hand_array),
+        winner=int(state[Slot.WINNER]),
+        points=int(state[Slot.POINTS]),
+        rummy=bool(state[Slot.RUMMY]),
+        turns=int(state[Slot.TOTAL_TURNS]),
+        end=End(int(state[Slot.END])),
+        reshuffles=int(state[Slot.RESHUFFLES]),
+        calls=int(state[Slot.CALLS]),
+        hands=tuple(int(state[Slot.HAND + seat]) for seat in range(n)),
         melds=tuple(
-            (int(meld_array[i]), int(owner_array[i])) for i in range(counters[Counter.MELDS])
+            (int(state[Slot.MELDS + m]), int(state[Slot.OWNERS + m])) for m in range(n_melds)
         ),
-        pile=tuple(int(c) for c in pile_array[: counters[Counter.PILE]]),
-        stock=tuple(int(c) for c in deck[counters[Counter.STOCK] :]),
+        pile=tuple(int(c) for c in state[Slot.PILE : Slot.PILE + n_pile]),
+        stock=tuple(int(c) for c in state[Slot.DECK + state[Slot.STOCK] : Slot.DECK + 52]),
     )
+
+
+def scripted_state(
+    hands: Sequence[int],
+    stock: Sequence[int],
+    pile: Sequence[int],
+    melds: Sequence[tuple[int, int]] = (),
+    first: int = 0,
+) -> Int64s:
+    """The state array of a position written out card by card (as :func:`play_scripted`
+    takes it); ``ValueError`` when a card appears twice."""
+    used = 0
+    for mask in [*hands, *(m for m, _ in melds)] + [1 << c for c in [*stock, *pile]]:
+        if used & mask:
+            raise ValueError("a card appears twice in the scripted position")
+        used |= mask
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    new_position(
+        state,
+        np.array(hands, dtype=np.int64),
+        np.array(stock, dtype=np.int64),
+        np.array(pile, dtype=np.int64),
+        np.array([m for m, _ in melds], dtype=np.int64),
+        np.array([owner for _, owner in melds], dtype=np.int64),
+        np.int64(first),
+    )
+    return state

@@ -25,7 +25,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from ..core.arrays import Int64s
+from ..core.arrays import Float64s, Int64s
 from ..core.chunks import ChunkPlan, fold_chunks
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
@@ -89,8 +89,9 @@ class HandResult(RunResult):
     player_win_rate: tuple[Estimate, ...]
     player_points: tuple[Estimate, ...]
     player_rummies: tuple[int, ...]
-    margin: Estimate | None
-    """Player 0's points minus player 1's per hand (two players only)."""
+    margin: Estimate
+    """Player 0's points per hand minus the mean of the other players' (paired within
+    each deal; with two players, player 0's points minus player 1's)."""
     elapsed_s: float
     rows: pd.DataFrame | None = None
     interrupted: bool = False
@@ -362,13 +363,38 @@ def hand_result(
             for j in range(players)
         ),
         player_rummies=tuple(int(t[HandTotal.PLAYER_RUMMY + j]) for j in range(players)),
-        margin=_estimate(t[HandTotal.MARGIN], t[HandTotal.MARGIN_SQ], hands)
-        if players == 2
-        else None,
+        margin=_estimate(
+            t[HandTotal.MARGIN] / (players - 1),
+            t[HandTotal.MARGIN_SQ] / (players - 1) ** 2,
+            hands,
+        ),
         elapsed_s=elapsed,
         rows=rows,
         interrupted=interrupted,
     )
+
+
+def deal_margins(
+    rules: RummyRules,
+    policies: Sequence[RummyPolicy],
+    deals: int,
+    seed: int = 0,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> Float64s:
+    """Player 0's margin on each deal (its points minus the mean of the others', seats
+    rotated as :func:`simulate` rotates them): the paired samples that compare two
+    players on common deals (the same ``seed`` and ``deals``)."""
+    rows = simulate(
+        rules, policies, deals, seed, keep_rows=True, progress=progress, scheduler=scheduler
+    ).rows
+    assert rows is not None  # kept
+    points = rows["points"].to_numpy(np.float64)
+    winner = rows["winner_player"].to_numpy()
+    margins: Float64s = np.where(
+        winner == 0, points, np.where(winner > 0, -points / (rules.players - 1), 0.0)
+    )
+    return margins
 
 
 def play_games(
@@ -429,6 +455,7 @@ __all__ = [
     "ROW_COLUMNS",
     "GameResult",
     "HandResult",
+    "deal_margins",
     "game_chunk",
     "hand_chunk",
     "hand_result",

@@ -53,10 +53,6 @@ OPTION_VARIANTS: dict[str, dict[str, int | bool]] = {
 }
 
 
-def _ci_columns(prefix: str, estimate: Estimate) -> dict[str, float]:
-    return {prefix: estimate.mean, f"{prefix}_lo": estimate.low, f"{prefix}_hi": estimate.high}
-
-
 def meld_or_hold(
     deals: int,
     seed: int = 0,
@@ -107,16 +103,15 @@ def meld_or_hold(
                 rules, [holder, _ASAP], max(deals // 20, 50), seed, scheduler=scheduler
             )
             wins = result.player_win_rate[0].mean * deals
-            assert result.margin is not None  # two players
             rows.append(
                 {
                     "hold_turns": turns,
                     "hold_points": points,
-                    **_ci_columns("margin", result.margin),
-                    **_ci_columns("win_rate", result.player_win_rate[0]),
+                    **result.margin.as_columns("margin"),
+                    **result.player_win_rate[0].as_columns("win_rate"),
                     "rummy_rate": result.player_rummies[0] / wins if wins else np.nan,
                     "winner_points": result.winner_points.mean,
-                    **_ci_columns("game_win_rate", games.player_game_win_rate[0]),
+                    **games.player_game_win_rate[0].as_columns("game_win_rate"),
                 }
             )
     return pd.DataFrame(rows)
@@ -174,11 +169,11 @@ def player_counts(
                         "players": n,
                         "seat": seat,
                         "cards": rules.cards_dealt,
-                        **_ci_columns("turns", result.turns),
-                        **_ci_columns("winner_points", result.winner_points),
+                        **result.turns.as_columns("turns"),
+                        **result.winner_points.as_columns("winner_points"),
                         "void_rate": result.void_rate.mean,
-                        **_ci_columns("win_rate", win),
-                        **_ci_columns("win_share", share),
+                        **win.as_columns("win_rate"),
+                        **share.as_columns("win_share"),
                     }
                 )
     return pd.DataFrame(rows)
@@ -212,16 +207,15 @@ def option_values(
         rules = RummyRules().replace(**fields)
         plain = simulate(rules, [_ASAP, _ASAP], deals, seed, progress=progress, scheduler=scheduler)
         hold = simulate(rules, [holder, _ASAP], deals, seed, progress=progress, scheduler=scheduler)
-        assert hold.margin is not None  # two players
         rows.append(
             {
                 "variant": name,
-                **_ci_columns("turns", plain.turns),
-                **_ci_columns("winner_points", plain.winner_points),
+                **plain.turns.as_columns("turns"),
+                **plain.winner_points.as_columns("winner_points"),
                 "void_rate": plain.void_rate.mean,
                 "rummy_rate": plain.rummy_rate.mean,
                 "calls": plain.calls_per_hand,
-                **_ci_columns("hold_margin", hold.margin),
+                **hold.margin.as_columns("hold_margin"),
             }
         )
     return pd.DataFrame(rows)

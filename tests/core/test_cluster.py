@@ -317,3 +317,20 @@ def test_malformed_address_is_one_cli_line():
             "'nowhere' (expected host:port with a port 1-65535)"
         )
     ]
+
+
+def test_rummy_expert_on_cluster_is_identical(address):
+    from analyzer.rummy import POLICY_PRESETS, RummyRules
+    from analyzer.rummy.simulate import deal_margins
+    from analyzer.rummy.simulate import simulate as rummy_simulate
+
+    rules = RummyRules(players=4, rummy_on_board=True)
+    seats = [POLICY_PRESETS["rummy-expert"]] + [POLICY_PRESETS["potential"]] * 3
+    kwargs = {"deals": 2_000, "seed": 5, "chunk": 400, "keep_rows": True}
+    local = rummy_simulate(rules, seats, **kwargs, scheduler="")
+    remote = rummy_simulate(rules, seats, **kwargs, scheduler=address)
+    assert remote.rows.equals(local.rows)
+    assert (remote.totals == local.totals).all()
+    assert remote.summary() == local.summary()
+    margins = deal_margins(rules, seats, 2_000, seed=5, scheduler=address)
+    assert margins.mean() == local.margin.mean

@@ -6,9 +6,11 @@ import pytest
 
 from analyzer.core.lanes import lane_tables
 from analyzer.rummy import RummyRules, parse_policy, simulate
-from analyzer.rummy.engine import deal, play_hand
+from analyzer.rummy.engine import play_hand
 from analyzer.rummy.simulate import play_games
-from analyzer.rummy.state import MAX_MELDS, N_COUNTERS, N_RESULT, Counter, End, ResultField
+from analyzer.rummy.state import STATE_SIZE, End, Slot
+from analyzer.rummy.transitions import new_hand
+from analyzer.rummy.work import work_space
 
 POLICIES = ["simple", "rummy", "hold6", "keeper", "potential", "meld=hold,hold_points=20"]
 
@@ -30,7 +32,7 @@ def legal_meld(mask, cap):
 
 
 def play_random(rules, deals, seed):
-    """Yield (hands, deck, pile, melds, owners, counters, result) after each random deal."""
+    """Yield the final state of each random deal."""
     rng = np.random.default_rng(seed)
     n = rules.players
     rules_array = rules.to_array()
@@ -38,20 +40,15 @@ def play_random(rules, deals, seed):
         [parse_policy(POLICIES[(seat + seed) % len(POLICIES)]).to_array() for seat in range(n)]
     )
     rd, rm, lp = lane_tables(rules.run_cap)
+    work = work_space()
     for _ in range(deals):
         deck = rng.permutation(52).astype(np.int8)
-        hands = np.zeros(n, dtype=np.int64)
-        pile = np.zeros(52, dtype=np.int8)
-        melds = np.zeros(MAX_MELDS, dtype=np.int64)
-        owners = np.zeros(MAX_MELDS, dtype=np.int64)
-        counters = np.zeros(N_COUNTERS, dtype=np.int64)
-        result = np.zeros(N_RESULT, dtype=np.int64)
-        deal(deck, rules_array, 0, hands, pile, counters)
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        new_hand(state, deck, rules_array, 0)
+        hands = state[Slot.HAND : Slot.HAND + n]
         assert [bin(int(h)).count("1") for h in hands] == [rules.cards_dealt] * n
-        play_hand(
-            hands, deck, pile, melds, owners, counters, rules_array, policies, rd, rm, lp, result
-        )
-        yield hands, deck, pile, melds, owners, counters, result
+        play_hand(state, rules_array, policies, rd, rm, lp, work)
+        yield state
 
 
 RULE_SETS = [
@@ -73,33 +70,41 @@ RULE_SETS = [
 def test_cards_conserved_and_scores_follow_the_formula(players, options):
     rules = RummyRules(players=players, **RULE_SETS[options])
     outcomes = set()
-    for hands, deck, pile, melds, owners, counters, result in play_random(
-        rules, 150, seed=players * 10 + options
-    ):
-        n_melds = int(counters[Counter.MELDS])
+    for state in play_random(rules, 150, seed=players * 10 + options):
+        n_melds = int(state[Slot.N_MELDS])
+        hands = state[Slot.HAND : Slot.HAND + players]
+        melds = state[Slot.MELDS : Slot.MELDS + n_melds]
+        owners = state[Slot.OWNERS : Slot.OWNERS + n_melds]
+        pile = state[Slot.PILE : Slot.PILE + state[Slot.PILE_LEN]]
         parts = (
             [int(h) for h in hands]
-            + [int(m) for m in melds[:n_melds]]
-            + [1 << int(c) for c in deck[counters[Counter.STOCK] :]]
-            + [1 << int(c) for c in pile[: counters[Counter.PILE]]]
+            + [int(m) for m in melds]
+            + [1 << int(c) for c in state[Slot.DECK + state[Slot.STOCK] : Slot.DECK + 52]]
+            + [1 << int(c) for c in pile]
         )
         union = 0
         for part in parts:
             assert union & part == 0, "a card is in two places"
             union |= part
         assert union == (1 << 52) - 1, "a card went missing"
-        assert all(legal_meld(int(m), rules.run_cap) for m in melds[:n_melds])
-        assert all(0 <= owners[m] < players for m in range(n_melds))
+        # the public masks follow the cards
+        assert state[Slot.PILE_MASK] == sum(1 << int(c) for c in pile)
+        assert state[Slot.TABLE_MASK] == sum(int(m) for m in melds)
+        for seat in range(players):
+            assert state[Slot.HELD + seat] & ~hands[seat] == 0
+            assert state[Slot.HELD + seat] & ~state[Slot.TOOK + seat] == 0
+        assert all(legal_meld(int(m), rules.run_cap) for m in melds)
+        assert all(0 <= owner < players for owner in owners)
         left = [points_of(int(h)) for h in hands]
-        assert list(result[ResultField.LEFT : ResultField.LEFT + players]) == left
-        winner = int(result[ResultField.WINNER])
-        if result[ResultField.END] == End.OUT:
+        assert list(state[Slot.LEFT : Slot.LEFT + players]) == left
+        winner = int(state[Slot.WINNER])
+        if state[Slot.END] == End.OUT:
             assert hands[winner] == 0
-            multiplier = rules.rummy_multiplier if result[ResultField.RUMMY] else 1
-            assert result[ResultField.POINTS] == sum(left) * multiplier
+            multiplier = rules.rummy_multiplier if state[Slot.RUMMY] else 1
+            assert state[Slot.POINTS] == sum(left) * multiplier
         else:
-            assert (winner, result[ResultField.POINTS]) == (-1, 0)
-        outcomes.add(int(result[ResultField.END]))
+            assert (winner, state[Slot.POINTS]) == (-1, 0)
+        outcomes.add(int(state[Slot.END]))
     assert End.OUT in outcomes
 
 

@@ -1,15 +1,12 @@
 """Fitting the ``learned`` discard's weights from simulated deals (``analyzer fit-discard``).
 
 The weights (:data:`analyzer.gin.decisions.learned.WEIGHT_KEYS` and the window) are fitted
-by the cross-entropy method over simulated play.  Each generation draws ``population``
-weight vectors from a Gaussian around the current mean (clipped to each weight's range;
-candidate 0 is the mean itself) and plays every candidate against every opponent of the
-panel on the *same* deals (common random numbers: one seed per generation, each deal
-played twice with the seats swapped).  The panel is :data:`FIT_OPPONENTS` plus the
-incumbent (the learner with the generation's mean weights), so a candidate must also beat
-the current best.  A candidate's score is a soft minimum of its points per hand over the
-panel, ``-T log mean exp(-x / T)`` with ``T = softness`` points, so that no opponent is
-sacrificed for the others; the ``elite`` best set the next mean and spread.
+by the cross-entropy method over simulated play (:mod:`analyzer.core.cem`): each
+candidate plays every opponent of the panel on the *same* deals (common random numbers:
+one seed per generation, each deal played twice with the seats swapped).  The panel is
+:data:`FIT_OPPONENTS` plus the incumbent (the learner with the generation's mean
+weights), so a candidate must also beat the current best.  A candidate's score is a soft
+minimum of its points per hand over the panel (``softness`` in points).
 
 At the end the fitted weights are compared with the starting ones on fresh deals,
 opponent by opponent (paired by deal, 95% CI): the fit's held-out gain.
@@ -22,13 +19,13 @@ A fit is the same whatever the thread count.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...core.arrays import Float64s
+from ...core.cem import Generation, cross_entropy, soft_minimum
 from ...core.progress import Progress, advance, tell_total
 from ...core.stats import Estimate
 from ..decisions.learned import WEIGHT_KEYS
@@ -54,19 +51,6 @@ FIT_SPACE: tuple[tuple[str, int, int, int], ...] = (
     ("learned_window", 0, 20, 2),
 )
 assert tuple(key for key, *_ in FIT_SPACE[:-1]) == WEIGHT_KEYS
-
-
-@dataclass(frozen=True)
-class Generation:
-    """One generation: its candidates' weights and scores, and the mean it moved to."""
-
-    weights: Float64s
-    """``(population, len(FIT_SPACE))`` candidate weights (row 0: the mean)."""
-    points: Float64s
-    """``(population, opponents)`` points per hand of each candidate (the incumbent last)."""
-    scores: Float64s
-    mean: Float64s
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -103,15 +87,6 @@ def per_deal_points(
     return points
 
 
-def soft_minimum(points: Float64s, softness: float) -> Float64s:
-    """``-T log mean exp(-x / T)`` over the last axis (shifted so that it cannot
-    overflow)."""
-    low = points.min(axis=-1, keepdims=True)
-    inner = np.mean(np.exp(-(points - low) / softness), axis=-1)
-    result: Float64s = low[..., 0] - softness * np.log(inner)
-    return result
-
-
 def fit_discard(
     rules: Rules,
     rules_name: str,
@@ -131,41 +106,35 @@ def fit_discard(
     ``learned``; see the module notes).  ``deals`` per candidate and opponent."""
     panel = {name: PRESETS[name] for name in opponents}
     start_policy = base.changed(discard="learned")
-    low = np.array([s[1] for s in FIT_SPACE], dtype=np.float64)
-    high = np.array([s[2] for s in FIT_SPACE], dtype=np.float64)
-    mean = np.array([start_policy.value(s[0]) for s in FIT_SPACE], dtype=np.float64)
-    spread = np.array([s[3] for s in FIT_SPACE], dtype=np.float64)
-    start = mean.copy()
-    draws = np.random.default_rng(seed)
+    start = [start_policy.value(s[0]) for s in FIT_SPACE]
     tell_total(
         progress,
         generations * population * (len(panel) + 1) * deals + 2 * len(panel) * held_out_deals,
     )
-    done = []
-    for generation in range(generations):
-        started = time.perf_counter()
+
+    def evaluate(generation: int, mean: Float64s, weights: Float64s) -> Float64s:
+        # the panel and the incumbent (the learner with the generation's mean weights)
         deal_seed = seed * 1000 + generation
         incumbent = with_weights(start_policy, mean)
-        candidates = np.array(
-            [mean]
-            + [
-                np.clip(mean + spread * draws.standard_normal(len(FIT_SPACE)), low, high)
-                for _ in range(population - 1)
-            ]
-        )
-        points = np.zeros((population, len(panel) + 1))
-        for c, weights in enumerate(candidates):
-            policy = with_weights(start_policy, weights)
-            for o, opponent in enumerate([*panel.values(), incumbent]):
-                points[c, o] = per_deal_points(rules, policy, opponent, deal_seed, deals).mean()
-                advance(progress, deals)
-        scores = soft_minimum(points, softness)
-        chosen = candidates[np.argsort(-scores, kind="stable")[:elite]]
-        mean = chosen.mean(axis=0)
-        spread = np.maximum(0.7 * spread + 0.3 * chosen.std(axis=0), 0.02 * (high - low))
-        done.append(Generation(candidates, points, scores, mean, time.perf_counter() - started))
+        policy = with_weights(start_policy, weights)
+        points = np.zeros(len(panel) + 1)
+        for o, opponent in enumerate([*panel.values(), incumbent]):
+            points[o] = per_deal_points(rules, policy, opponent, deal_seed, deals).mean()
+            advance(progress, deals)
+        return points
+
+    mean, done = cross_entropy(
+        evaluate,
+        start,
+        FIT_SPACE,
+        generations=generations,
+        population=population,
+        elite=elite,
+        softness=softness,
+        seed=seed,
+    )
     fitted = with_weights(start_policy, mean)
-    starting = with_weights(start_policy, start)
+    starting = with_weights(start_policy, np.array(start, dtype=np.float64))
     final_seed = seed * 1000 + 999
     held_out: dict[str, Estimate] = {}
     held_out_points: dict[str, Estimate] = {}
@@ -173,8 +142,8 @@ def fit_discard(
         new = per_deal_points(rules, fitted, opponent, final_seed, held_out_deals)
         old = per_deal_points(rules, starting, opponent, final_seed, held_out_deals)
         advance(progress, 2 * held_out_deals)
-        held_out[name] = _estimate(new - old)
-        held_out_points[name] = _estimate(new)
+        held_out[name] = Estimate.of(new - old)
+        held_out_points[name] = Estimate.of(new)
     return DiscardFit(
         rules_name,
         seed,
@@ -184,15 +153,11 @@ def fit_discard(
         softness,
         starting,
         fitted,
-        tuple(done),
+        done,
         held_out,
         held_out_points,
         held_out_deals,
     )
-
-
-def _estimate(values: Float64s) -> Estimate:
-    return Estimate.from_sums(float(values.sum()), float((values**2).sum()), len(values))
 
 
 __all__ = [
