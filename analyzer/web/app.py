@@ -11,9 +11,8 @@ routes, wrong methods, a Host header that does not name this server).  The serve
 what one client can take (:mod:`~analyzer.web.guards`, :mod:`~analyzer.web.advisor_service`,
 :mod:`~analyzer.web.table_page`):
 
-* request bodies: at most :data:`~analyzer.web.guards.MAX_BODY_BYTES`, received within
-  :data:`~analyzer.web.guards.BODY_TIMEOUT_S` (connections and header time are bounded by
-  :mod:`analyzer.web.server`);
+* request bodies: at most :data:`~analyzer.web.guards.MAX_BODY_BYTES` (connections, and
+  the time of every request and answer, are bounded by :mod:`analyzer.web.server`);
 * advisor work: runs go to one worker thread (numba shares nothing across two cores, and
   one queue keeps a burst from starving the rest), at most
   :data:`~analyzer.web.advisor_service.MAX_ADVISOR_QUEUE` waiting or running,
@@ -55,7 +54,7 @@ from .advisor_page import advisor_router
 from .advisor_service import AdvisorService
 from .api_page import api_page
 from .common import STATIC, default_model, policy_named, rules_named
-from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
+from .guards import MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
 from .schemas import ERROR_RESPONSES, LIMITS
 from .strategy_page import strategy_router
 from .table_page import GameStore, table_router
@@ -66,7 +65,6 @@ def create_app(
     advice_seconds: float = 1.2,
     warm_up: bool = True,
     host: str = "127.0.0.1",
-    body_timeout: float = BODY_TIMEOUT_S,
     allow_hosts: Iterable[str] = (),
     service: AdvisorService | None = None,
     games: GameStore | None = None,
@@ -101,7 +99,7 @@ def create_app(
         f"advisor runs stop at {service.limit_seconds:g} s.",
     )
     app.openapi = _exact_integer_bounds(app.openapi)  # type: ignore[method-assign]
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(Guard, hosts=host_policy(host, allow_hosts))
 
     @app.exception_handler(RequestValidationError)
