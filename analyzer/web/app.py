@@ -22,10 +22,12 @@ what one client can take (:mod:`~analyzer.web.guards`, :mod:`~analyzer.web.advis
   :data:`~analyzer.web.advisor_service.MAX_RUN_SECONDS` (an explicit ``samples`` budget is
   cut to what the measured rate fits in that time; the answer says so).  A run whose
   client has gone, or whose request was already answered 503, stops between batches;
-* games: at most :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client (a
-  client's new game forgets its own least recently used one) and
-  :data:`~analyzer.web.table_page.MAX_GAMES` in all (beyond, the client holding the most
-  games gives one up).
+* games: at most :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client token
+  (a cookie: every local process shares the user's address; a client's new game forgets
+  its own least recently used one) and :data:`~analyzer.web.table_page.MAX_GAMES` in all
+  (beyond, the game unused the longest gives way once unused for
+  :data:`~analyzer.web.table_page.KEEP_GAME_S`; until then a new game replaces its
+  client's own, or is refused).
 
 Game moves run in the server's thread pool (FastAPI runs plain ``def`` endpoints there),
 never on the event loop.  Every response carries basic security headers
