@@ -22,7 +22,8 @@ pieces are spread over one output row per thread (longest first onto the least l
 row), and the rows are summed afterwards, so the counts are exact ``int64`` integers and
 do not depend on the thread count, the chunk size or the scheduler.  Like every fold,
 the enumeration saves to the checkpoint the command line makes active and resumes from
-it (``analyzer exact --out`` keeps ``<stem>_checkpoint.json`` beside its results).
+it (``analyzer exact --out OUT`` keeps ``exact_<stem>.json`` in the folder
+``.OUT.analyzer-checkpoints`` beside OUT, and removes it once the results are written).
 
 The kernels reuse the evaluator's lane tables: with no rank held three or more times the
 deadwood is four lookups in ``RUN_DEADWOOD``; otherwise the evaluator's set-decision

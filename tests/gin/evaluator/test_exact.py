@@ -238,7 +238,12 @@ def test_checkpoint_resumes(tmp_path):
 
 
 def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
+    # the file the module's notes name (they once named OUT/<stem>_checkpoint.json)
+    assert "``exact_<stem>.json`` in the folder ``.OUT.analyzer-checkpoints``" in " ".join(
+        exact.__doc__.split()
+    )
     path = checkpoint_path(tmp_path, "exact_cards10_4x6.json")
+    assert path.parent.name == f".{tmp_path.name}.analyzer-checkpoints"
     path.parent.mkdir()
     args = [
         "--cards",
@@ -263,7 +268,11 @@ def test_cli_resumes_its_checkpoint_and_ignores_another_runs(tmp_path):
         whole = exact.exact_enumeration(10, 6, 4)
     saved = json.loads(path.read_text())
     (stage,) = saved["stages"].values()
-    stage["value"]["tuple"][0]["array"][0] += 1  # a mark the rerun can only take from here
+    # a mark the rerun can only take from here: one hand moved between two counts (the
+    # total stays that of every hand, as the checkpoint's check asks)
+    counts = stage["value"]["tuple"][0]["array"]
+    counts[0] += 1
+    counts[next(i for i in range(len(counts) - 1, 0, -1) if counts[i])] -= 1
     path.write_text(json.dumps(saved))
     result = CliRunner().invoke(exact_command, args)
     assert result.exit_code == 0, result.output
