@@ -11,8 +11,10 @@ open.  :class:`GuardedProtocol` replaces that with
   of those waiting for their client, whatever for (a request's first byte, the rest of
   its headers, its body, declared or chunked, the client reading its answer, or its next
   request), the one whose last progress is the oldest; when none waits, the same among
-  those whose answer is on its way.  Progress is a byte received, the client taking its
-  answer (the write buffer draining), or an answer sent whole.  Every client of a server
+  those whose answer is on its way.  Progress is a stage done: the connection made, a
+  request's headers or its body arrived whole, the client taking its answer (the write
+  buffer draining), or an answer sent whole; bytes that trickle in are none (a client
+  sending its headers a byte at a time makes no progress).  Every client of a server
   on 127.0.0.1 has the same address, so without this a few stalled sockets of any local
   process would lock the user's browser out.  A connection whose request the app is
   working on (its answer not begun) waits for no client and is never closed to make
@@ -151,8 +153,10 @@ class GuardedProtocol(H11Protocol):
         if self._refused:
             return
         self._heard = True
-        self._progress_at = self.loop.time()
+        before = self.conn.their_state
         super().data_received(data)
+        if self.conn.their_state is not before:  # a request's headers, or all of it, came
+            self._progress_at = self.loop.time()
         self._watch_reading()
 
     def _stall_rank(self) -> tuple[bool, float] | None:
