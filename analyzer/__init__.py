@@ -9,6 +9,11 @@ The notebook API (:mod:`analyzer.api`: ``az.when_to_knock``, ``az.simulate``,
 command line starts fast.  See ``docs/api.md``.
 """
 
+# first: a stop while the command line loads is noted, not raised (no traceback of a module)
+from ._startup import defer_stops as _defer_stops
+
+_defer_stops()
+
 import importlib
 from typing import TYPE_CHECKING, Any
 

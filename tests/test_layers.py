@@ -1,7 +1,7 @@
 """Imports run one way: each layer, and each floor of ``analyzer/gin``, imports only from
 itself and the layers below (docs/architecture.md).
 
-The layers, bottom up: ``core`` (with ``_version`` and ``_kernel_cache``); the two games,
+The layers, bottom up: ``core`` (with ``_version``, ``_kernel_cache`` and ``_startup``); the two games,
 ``gin`` and ``rummy``, which do not import each other; ``report`` and ``interop``; the
 front doors ``cli``, ``web`` and ``api``.  ``cli`` may start the web app (``analyzer
 serve``); ``web`` never imports ``cli``.  Inside ``gin`` the floors are, bottom up,
@@ -21,6 +21,7 @@ GIN_FLOORS = ("model", "evaluator", "decisions", "engine", "play", "studies")
 LAYERS = {
     "_version": 0,
     "_kernel_cache": 0,
+    "_startup": 0,
     "core": 0,
     "gin": 1,
     "rummy": 1,

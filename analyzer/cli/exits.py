@@ -1,5 +1,11 @@
-"""How the command line ends a run that was stopped or failed, without importing any
-of the heavy modules (the entry point uses it before numpy and numba are loaded)."""
+"""How the command line ends a run, stopped, failed or finished, without importing any
+of the heavy modules (the entry point uses it before numpy and numba are loaded).
+
+Every end exits at once in a real process (not under click's test runner), skipping the
+interpreter's teardown: it takes over a second with numba's thread pools loaded, and a
+stop then would kill the process without its line (the handlers are gone by then).
+From the moment a run ends, a stop is recorded rather than raised
+(:func:`~analyzer.core.interrupts.end_run`) and turns the exit into the interrupted one."""
 
 from __future__ import annotations
 
@@ -7,6 +13,8 @@ import errno
 import os
 import sys
 from typing import NoReturn
+
+from ..core.interrupts import end_run, forget_stop, stop_requested
 
 #: Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
 INTERRUPTED_EXIT = 130
@@ -17,16 +25,41 @@ _FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
 def exit_interrupted() -> NoReturn:
-    """Exit with :data:`INTERRUPTED_EXIT` at once.  In a real process (not under click's
-    test runner) this skips the interpreter's teardown, which takes over a second with
-    numba's thread pools loaded: a stopped run must end promptly, and everything it
-    reports or saves is already written and flushed."""
+    """Exit with :data:`INTERRUPTED_EXIT` at once; everything the stopped run reports or
+    saves is already written and flushed."""
+    _exit(INTERRUPTED_EXIT)
+
+
+def exit_finished(code: int) -> NoReturn:
+    """End a command that ended with ``code`` (its output or its error line written) at
+    once.  A stop recorded since (see the module notes) ends it as a stop: its line, when
+    the command has not reported it already, and :data:`INTERRUPTED_EXIT`."""
+    end_run()
+    if stop_requested() and code != INTERRUPTED_EXIT:
+        _flush_quietly()
+        _write_error("Error: interrupted")
+        code = INTERRUPTED_EXIT
+    _exit(code)
+
+
+def _exit(code: int) -> NoReturn:
+    end_run()  # from here a stop is recorded, not raised: nothing can break the exit
     flushed = _flush_quietly()
     if sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__:
-        os._exit(INTERRUPTED_EXIT)
+        os._exit(code)
     if not flushed:
         _silence_stdout()
-    sys.exit(INTERRUPTED_EXIT)
+    forget_stop()  # the process goes on (click's test runner): Ctrl-C raises again
+    sys.exit(code)
+
+
+def _write_error(line: str) -> None:
+    """``line`` on stderr, whatever state stderr is in."""
+    try:
+        sys.stderr.write(f"{line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _flush_quietly() -> bool:
@@ -52,14 +85,14 @@ def _silence_stdout() -> None:
         pass  # not a real file (click's test runner): nothing flushes it at exit
 
 
-def exit_on_os_error(error: OSError) -> NoReturn:
+def report_os_error(error: OSError) -> int:
     """One ``Error:`` line for a file or stream that could not be read or written (a
-    full or read-only disk, a folder without permission, /dev/full as stdout) and
-    :data:`ERROR_EXIT`; a closed pipe (``analyzer ... | head``) ends quietly, as other
-    tools do."""
+    full or read-only disk, a folder without permission, /dev/full as stdout); the exit
+    status: :data:`ERROR_EXIT`, or 1 without a word for a closed pipe
+    (``analyzer ... | head``), as other tools do."""
     if isinstance(error, BrokenPipeError):
         _silence_stdout()
-        sys.exit(1)
+        return 1
     reason = error.strerror or str(error)
     if error.filename:
         line = f"{error.filename}: {reason}"
@@ -69,12 +102,14 @@ def exit_on_os_error(error: OSError) -> NoReturn:
         line = reason
     if not _flush_quietly():
         _silence_stdout()
-    try:
-        sys.stderr.write(f"Error: {' '.join(line.split())}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    sys.exit(ERROR_EXIT)
+    _write_error(f"Error: {' '.join(line.split())}")
+    return ERROR_EXIT
 
 
-__all__ = ["ERROR_EXIT", "INTERRUPTED_EXIT", "exit_interrupted", "exit_on_os_error"]
+__all__ = [
+    "ERROR_EXIT",
+    "INTERRUPTED_EXIT",
+    "exit_finished",
+    "exit_interrupted",
+    "report_os_error",
+]

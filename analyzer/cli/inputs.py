@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar, cast
 
 import click
 
 from ..core.limits import MAX_JOBS, MAX_UNITS, SEED_MAX
+from ..core.spec import Spec
 from ..gin.model.policies import Policy, parse_policy
 from ..gin.model.policies import ranges_text as policy_ranges_text
 from ..gin.model.rules import PRESETS as RULE_PRESETS
@@ -70,6 +71,11 @@ def rules_options_of(rulebook: Rulebook) -> Callable[[F], F]:
     """``--rules PRESET`` (one of ``rulebook``'s presets) and repeatable ``--set
     field=value``."""
 
+    # every value of every choice field, read from the rules' own declaration
+    choices = cast("type[Spec]", rulebook.rules_type()).choices
+    listed = "; ".join(f"{name} {'/'.join(values)}" for name, values in choices.items())
+    listed = f"; choices: {listed}" if listed else ""
+
     def decorate(function: F) -> F:
         function = click.option(
             "--set",
@@ -77,7 +83,7 @@ def rules_options_of(rulebook: Rulebook) -> Callable[[F], F]:
             multiple=True,
             metavar="FIELD=VALUE",
             help=f"Override one rule field (repeatable), e.g. {rulebook.set_example}; "
-            f"ranges: {rulebook.ranges()}; flags yes/no.",
+            f"ranges: {rulebook.ranges()}{listed}; flags yes/no.",
         )(function)
         return rules_preset_option(rulebook.presets())(function)
 

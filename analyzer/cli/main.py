@@ -1,29 +1,27 @@
 """The ``analyzer`` click group; each command lives in a module of its family and is
 imported only when used, which keeps ``analyzer --help`` and quick commands fast.
 
-Importing this module loads click and nothing heavy, so that Ctrl-C from the very start
-(while numpy and numba load, in :meth:`LazyGroup.main`) ends the run with one line and
-the interrupted status, like a stop at any later time."""
+Importing this module loads click and nothing heavy.  A stop at any instant of a command
+ends it with one line and the interrupted status: while the command line loads it is
+noted (:mod:`analyzer._startup`) and acted on as :meth:`LazyGroup.main` starts; while
+numpy and numba load, or the command runs, it is raised; once the command has ended
+(its result written, or its stop reported) it is recorded and read as the process exits
+at once (:func:`~analyzer.cli.exits.exit_finished`), without the interpreter's teardown."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from typing import Any
 
-from .exits import ERROR_EXIT, exit_interrupted, exit_on_os_error
+import click
 
-try:
-    import importlib
-    from typing import Any
-
-    import click
-
-    from .._version import __version__
-    from ..core.interrupts import stop_requested
-    from .progress import watch_compiles
-    from .signals import interrupt_on_sigterm
-except KeyboardInterrupt:  # Ctrl-C while the command line itself loads
-    sys.stderr.write("Error: interrupted\n")
-    exit_interrupted()
+from .._startup import stopped_early
+from .._version import __version__
+from ..core.interrupts import end_run, record_stop, stop_requested
+from .exits import ERROR_EXIT, INTERRUPTED_EXIT, exit_finished, report_os_error
+from .progress import watch_compiles
+from .signals import interrupt_on_sigterm
 
 #: Command name -> "module:attribute" of its click command.
 COMMANDS = {
@@ -72,14 +70,15 @@ class _Stopped(BaseException):
     the one ``Error: interrupted`` line."""
 
 
-def _exit_on_damaged_file(error: Exception) -> None:
-    """One ``Error:`` line and :data:`~analyzer.cli.exits.ERROR_EXIT` for a file the
-    analyzer wrote and reads back (a results folder's CSV or ``meta.json``) found
-    damaged, whichever command read it; nothing for any other error."""
+def _damaged_file_line(error: Exception) -> bool:
+    """One ``Error:`` line for a file the analyzer wrote and reads back (a results
+    folder's CSV or ``meta.json``) found damaged, whichever command read it; False (and
+    nothing) for any other error."""
     reading = sys.modules.get("analyzer.studies.reading")  # imported by whatever raised one
     if reading is not None and isinstance(error, reading.DamagedFile):
         click.echo(f"Error: {' '.join(str(error).split())}", err=True)
-        sys.exit(ERROR_EXIT)
+        return True
+    return False
 
 
 class LazyGroup(click.Group):
@@ -104,31 +103,52 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
+            code = self._ended(args, prog_name, complete_var, **extra)
+            end_run()  # a stop from now is recorded: exit_finished ends the run as one
+        except KeyboardInterrupt:  # also one that came while an error line was written
+            end_run()
+            click.echo("Error: interrupted", err=True)
+            code = INTERRUPTED_EXIT
+        exit_finished(code)
+
+    def _ended(
+        self, args: Any, prog_name: str | None, complete_var: str | None, **extra: Any
+    ) -> int:
+        """Run the command; its exit status, any error reported in one line (a stop
+        raises ``KeyboardInterrupt``)."""
+        try:
             # first, before any heavy module loads: a stop at any point is then recorded
+            early = stopped_early()
             interrupt_on_sigterm(forget=True)
+            if early or stopped_early():  # while the command line loaded (noted, not raised)
+                record_stop()
+                raise KeyboardInterrupt
             code = super().main(args, prog_name, complete_var, False, **extra)
             sys.stdout.flush()  # an output that cannot be written fails here, not at exit
             if stop_requested():  # swallowed on its way (a callback from numba's compiler)
                 raise KeyboardInterrupt
+            return code if isinstance(code, int) else 0
+        except SystemExit as ended:  # a command that ended itself after its one line
+            if isinstance(ended.code, str):
+                click.echo(ended.code, err=True)
+            return ended.code if isinstance(ended.code, int) else int(ended.code is not None)
         except _NO_ARGS_IS_HELP as error:
             error.show()  # a group or command run bare: its help, not an error line
-            sys.exit(error.exit_code)
+            return error.exit_code
         except click.ClickException as error:
             click.echo(f"Error: {' '.join(error.format_message().split())}", err=True)
-            sys.exit(error.exit_code)
-        except (click.Abort, KeyboardInterrupt, _Stopped):
-            click.echo("Error: interrupted", err=True)
-            exit_interrupted()
+            return error.exit_code
+        except (click.Abort, _Stopped):
+            raise KeyboardInterrupt from None
         except OSError as error:
-            exit_on_os_error(error)
+            return report_os_error(error)
         except Exception as error:
             if not stop_requested():
-                _exit_on_damaged_file(error)
+                if _damaged_file_line(error):
+                    return ERROR_EXIT
                 raise
             # a stop swallowed inside numba's compiler can leave it failing in odd ways
-            click.echo("Error: interrupted", err=True)
-            exit_interrupted()
-        sys.exit(code if isinstance(code, int) else 0)
+            raise KeyboardInterrupt from None
 
     def make_context(
         self,

@@ -13,6 +13,7 @@ import click
 
 from ..core.chunks import checkpointing
 from ..core.cluster import SCHEDULER_ENV, SchedulerUnreachable, resolve_scheduler
+from ..core.interrupts import end_run
 from ..core.limits import LOCAL_WORKERS_PER_CORE
 from ..studies.checkpoint import Checkpoint, CheckpointMismatch
 from .exits import exit_interrupted
@@ -98,7 +99,9 @@ def interrupted(
     as_json: bool, partial: dict[str, Any] | None = None, checkpoint: Checkpoint | None = None
 ) -> NoReturn:
     """Report a run stopped by Ctrl-C/SIGTERM and exit with :data:`INTERRUPTED_EXIT`:
-    with --json, the partial result marked ``"interrupted": true``."""
+    with --json, the partial result marked ``"interrupted": true``.  A second stop while
+    it reports is recorded, not raised (it would print a second line)."""
+    end_run()
     if as_json:
         echo_json({**(partial or {}), "interrupted": True})
     where = f"; progress saved in {checkpoint.path}, continue with --resume" if checkpoint else ""

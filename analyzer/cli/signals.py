@@ -14,12 +14,28 @@ import signal
 import sys
 import threading
 
-from ..core.interrupts import forget_stop, record_stop, stop_requested
+from ..core.interrupts import ending, forget_stop, record_stop, stop_requested
 
 
 def _stop(signum: int, frame: object) -> None:
+    """Record the stop; raise it, unless the run is ending or already handling a stop
+    (a second signal must not break the report of the first, nor a finished run's exit:
+    the command line reads the record as it exits)."""
     record_stop()
-    raise KeyboardInterrupt
+    if not ending() and not _handling_a_stop():
+        raise KeyboardInterrupt
+
+
+def _handling_a_stop() -> bool:
+    """Whether the interrupted code is handling a stop: inside an ``except`` of a
+    ``KeyboardInterrupt``, or of an error it became (a handler sees the exception the
+    frame it interrupted is handling)."""
+    error = sys.exc_info()[1]
+    while error is not None:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def _quiet_stops(unraisable: sys.UnraisableHookArgs) -> None:

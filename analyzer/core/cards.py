@@ -89,6 +89,8 @@ def parse_card(token: str) -> int:
     >>> parse_card("As"), parse_card("10c"), parse_card("K♥")
     (39, 9, 38)
     """
+    if not isinstance(token, str):
+        raise TypeError(f"a card in notation must be a string such as 'Td', got {token!r}")
     text = token.strip()
     if len(text) < 2:
         raise ValueError(f"bad card {token!r}: expected a rank then a suit, e.g. 'Td'")
@@ -128,6 +130,8 @@ def parse_hand(text: str, size: int | Sequence[int] | None = None) -> list[int]:
     ...
     ValueError: duplicate card 'As'
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a hand in notation must be a string such as 'As 2s 3s', got {text!r}")
     cards: list[int] = []
     seen: set[int] = set()
     for token in tokens(text):

@@ -16,6 +16,7 @@ numpy or numba.
 from __future__ import annotations
 
 _requested = False
+_ending = False
 
 
 def record_stop() -> None:
@@ -26,8 +27,21 @@ def record_stop() -> None:
 
 def forget_stop() -> None:
     """Clear the record (a new run in the same process)."""
-    global _requested
-    _requested = False
+    global _requested, _ending
+    _requested = _ending = False
+
+
+def end_run() -> None:
+    """Note that the run is ending (its result written, or its stop being reported): a
+    stop from now on is recorded, not raised, so that it cannot break the ending; the
+    command line reads the record as it exits."""
+    global _ending
+    _ending = True
+
+
+def ending() -> bool:
+    """Whether :func:`end_run` was called since the last :func:`forget_stop`."""
+    return _ending
 
 
 def stop_requested() -> bool:
@@ -42,4 +56,11 @@ def raise_if_stop_requested() -> None:
         raise KeyboardInterrupt
 
 
-__all__ = ["forget_stop", "raise_if_stop_requested", "record_stop", "stop_requested"]
+__all__ = [
+    "end_run",
+    "ending",
+    "forget_stop",
+    "raise_if_stop_requested",
+    "record_stop",
+    "stop_requested",
+]

@@ -82,9 +82,11 @@ def parse_field_values(
 
     Field names are stripped and ``-`` reads as ``_``; values are stripped.  An item
     without ``=`` or with a field not in ``known`` raises ``ValueError`` naming the item,
-    ``what`` (e.g. ``"rule"``) and the known fields.
+    ``what`` (e.g. ``"rule"``) and the known fields; so does a field given twice (one of
+    the two is a mistake, and which one cannot be told).
     """
     pairs = []
+    given: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
         name = name.strip().replace("-", "_")
@@ -93,8 +95,25 @@ def parse_field_values(
                 f"bad {what} {item.strip()!r}: expected field=value with field "
                 f"one of {', '.join(known)}"
             )
+        refuse_repeat(name, given, item.strip(), what)
         pairs.append((name, value.strip()))
     return pairs
+
+
+def refuse_repeat(key: str, given: dict[str, str], item: str, what: str) -> None:
+    """Note ``item`` (``key=value``) in ``given``; ``ValueError`` naming ``key`` when it
+    was given before.
+
+    >>> refuse_repeat("knock", {"knock": "knock=5"}, "knock=7", "policy part")
+    Traceback (most recent call last):
+    ...
+    ValueError: the policy part knock is given twice ('knock=5' and 'knock=7'): give it once
+    """
+    if key in given:
+        raise ValueError(
+            f"the {what} {key} is given twice ({given[key]!r} and {item!r}): give it once"
+        )
+    given[key] = item
 
 
 def convert_field(name: str, text: str, kind: type) -> object:
@@ -112,6 +131,7 @@ __all__ = [
     "parse_field_values",
     "parse_int",
     "parse_yes_no",
+    "refuse_repeat",
     "split_list",
     "split_policy_list",
 ]

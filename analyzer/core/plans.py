@@ -39,6 +39,11 @@ class ChunkPlan:
     common: Mapping[str, Any]
     first_key: str = "first"
     count_key: str = "count"
+    check: Callable[[Any, int], str | None] | None = None
+    """Why a value folded over a number of units cannot be a fold of this plan's chunks
+    (None when it can): the sums those units can add, the keys the chunks give
+    (:mod:`analyzer.core.fold_checks`).  A state read back from a checkpoint is checked
+    with it, beyond its shape."""
 
     def __post_init__(self) -> None:
         for name in ("total", "chunk"):

@@ -27,12 +27,14 @@ import pandas as pd
 
 from ..core.arrays import Float64s, Int64s
 from ..core.chunks import ChunkPlan, fold_chunks
+from ..core.fold_checks import Range, first_part, totals_problem
 from ..core.lanes import lane_tables
 from ..core.progress import Progress
 from ..core.results import RunResult
 from ..core.stats import Estimate
 from ..core.threads import run_calls, spans, thread_count
 from .game_kernels import (
+    MAX_GAME_HANDS,
     N_GAME_TOTALS,
     N_TOTALS,
     ROW_COLUMNS,
@@ -42,13 +44,83 @@ from .game_kernels import (
     hands_kernel,
 )
 from .policies import RummyPolicy
-from .rules import RummyRules
+from .rules import INT_RANGES, MAX_PLAYERS, RummyRules
 
 # ---------------------------------------------------------------------------- driver
 
 #: Deals (or games) per kernel call or cluster task.
 DEFAULT_CHUNK = 1 << 14
 DEFAULT_GAME_CHUNK = 1 << 9
+
+#: Most points one hand scores: the whole deck at 15 points a card (more than any card
+#: counts) times the largest rummy multiplier.  A bound to check saved totals against
+#: (:func:`_hand_layout`), far above any real hand.
+MAX_HAND_POINTS = INT_RANGES["rummy_multiplier"][1] * 52 * 15
+_MOST_TURNS = INT_RANGES["turn_limit"][1]
+
+
+def _blocks(*blocks: tuple[str, int, int, Range]) -> tuple[list[Range], list[str]]:
+    """Per-column ranges and names of totals laid out as ``(name, first column, width,
+    range)`` blocks (width 1: one column; else one column per seat or player)."""
+    size = max(first + width for _, first, width, _ in blocks)
+    ranges: list[Range] = [(0, 0)] * size
+    names = [""] * size
+    for name, first, width, bounds in blocks:
+        for offset in range(width):
+            ranges[first + offset] = bounds
+            names[first + offset] = name.lower() + (f"[{offset}]" if width > 1 else "")
+    return ranges, names
+
+
+def _hand_layout() -> tuple[list[Range], list[str]]:
+    """What one deal (one hand) adds to each of :class:`HandTotal`'s totals."""
+    points, turns, seats = MAX_HAND_POINTS, _MOST_TURNS, MAX_PLAYERS
+    flag: Range = (0, 1)
+    return _blocks(
+        ("HANDS", HandTotal.HANDS, 1, (1, 1)),
+        ("OUT", HandTotal.OUT, 1, flag),
+        ("VOID_STOCK", HandTotal.VOID_STOCK, 1, flag),
+        ("RUMMY", HandTotal.RUMMY, 1, flag),
+        ("TURNS", HandTotal.TURNS, 1, (0, turns)),
+        ("TURNS_SQ", HandTotal.TURNS_SQ, 1, (0, turns**2)),
+        ("POINTS", HandTotal.POINTS, 1, (0, points)),
+        ("POINTS_SQ", HandTotal.POINTS_SQ, 1, (0, points**2)),
+        ("RESHUFFLES", HandTotal.RESHUFFLES, 1, (0, turns)),
+        ("CALLS", HandTotal.CALLS, 1, (0, turns * seats)),
+        ("MARGIN", HandTotal.MARGIN, 1, (-points, points)),
+        ("MARGIN_SQ", HandTotal.MARGIN_SQ, 1, (0, points**2)),
+        ("SEAT_WINS", HandTotal.SEAT_WINS, seats, flag),
+        ("SEAT_POINTS", HandTotal.SEAT_POINTS, seats, (0, points)),
+        ("SEAT_POINTS_SQ", HandTotal.SEAT_POINTS_SQ, seats, (0, points**2)),
+        ("PLAYER_WINS", HandTotal.PLAYER_WINS, seats, flag),
+        ("PLAYER_POINTS", HandTotal.PLAYER_POINTS, seats, (0, points)),
+        ("PLAYER_POINTS_SQ", HandTotal.PLAYER_POINTS_SQ, seats, (0, points**2)),
+        ("PLAYER_RUMMY", HandTotal.PLAYER_RUMMY, seats, flag),
+    )
+
+
+def _game_layout() -> tuple[list[Range], list[str]]:
+    """What one game adds to each of :class:`GameTotal`'s totals."""
+    hands = MAX_GAME_HANDS
+    return _blocks(
+        ("GAMES", GameTotal.GAMES, 1, (1, 1)),
+        ("FINISHED", GameTotal.FINISHED, 1, (0, 1)),
+        ("HANDS", GameTotal.HANDS, 1, (1, hands)),
+        ("HANDS_SQ", GameTotal.HANDS_SQ, 1, (1, hands**2)),
+        ("WINS", GameTotal.WINS, MAX_PLAYERS, (0, 1)),
+        ("SCORE", GameTotal.SCORE, MAX_PLAYERS, (0, hands * MAX_HAND_POINTS)),
+    )
+
+
+def _totals_check(
+    layout: tuple[list[Range], list[str]],
+) -> Callable[[Int64s, int], str | None]:
+    ranges, names = layout
+
+    def check(totals: Int64s, units: int) -> str | None:
+        return totals_problem(totals, units, ranges, names)
+
+    return check
 
 
 def _estimate(total: float, squares: float, count: float) -> Estimate:
@@ -290,7 +362,8 @@ def simulate(
         "rotate": rotate,
         "keep_rows": keep_rows,
     }
-    plan = ChunkPlan(hand_chunk, deals, chunk, common, "first_deal", "n_deals")
+    check = first_part(_totals_check(_hand_layout()))
+    plan = ChunkPlan(hand_chunk, deals, chunk, common, "first_deal", "n_deals", check)
 
     def fold(
         value: tuple[Int64s, list[Int64s]], part: tuple[Int64s, Int64s | None]
@@ -423,7 +496,8 @@ def play_games(
     _check_players(rules, policies, games, "games")
     started = time.perf_counter()
     common = {"rules": rules, "policies": tuple(policies), "seed": seed}
-    plan = ChunkPlan(game_chunk, games, chunk, common, "first_game", "n_games")
+    check = _totals_check(_game_layout())
+    plan = ChunkPlan(game_chunk, games, chunk, common, "first_game", "n_games", check)
     totals, interrupted = fold_chunks(
         plan,
         lambda total, part: total + part,

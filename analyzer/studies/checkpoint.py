@@ -8,6 +8,7 @@ this module owns the file's format and writes it whole (:mod:`analyzer.studies.f
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Mapping
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..core.chunks import ChunkPlan, FoldState
+from ..core.fold_checks import finite_number
 from ..core.limits import MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH, load_json, read_file
 from .files import write_bytes
 
@@ -137,7 +139,8 @@ class Checkpoint:
 
         Raises :class:`CheckpointMismatch` when the saved state cannot be one of
         ``plan``: more chunks than it has, units that are not those of its first chunks,
-        or a value not shaped like the fold's."""
+        a value not shaped like the fold's, or sums those units cannot add
+        (:attr:`~analyzer.core.plans.ChunkPlan.check`)."""
         saved = self._restored.get(stage)
         if saved is None:
             return state
@@ -152,6 +155,8 @@ class Checkpoint:
                 f"chunks hold {plan.units_before(saved.chunks):,}"
             )
         problem = _misfit(saved.value, state.value)
+        if problem is None and plan.check is not None:
+            problem = plan.check(saved.value, saved.units)
         if problem is not None:
             raise self._bad(f"{where}.value {problem}")
         return FoldState(saved.value, saved.chunks, saved.units)
@@ -193,7 +198,10 @@ def _misfit(saved: Any, start: Any) -> str | None:
 
     Structure the start fixes (an array's dtype and shape, a tuple's length, a dict's
     keys) must match; what a fold adds (list items, new dict keys) must be numbers,
-    numeric arrays or containers of them, the only things the runs fold."""
+    numeric arrays or containers of them, the only things the runs fold.  Sums kept as
+    ``x``, ``x_sq`` and ``x_n`` (:func:`analyzer.core.fold_checks.value_ranges`) must be
+    ones that count of values can have.  (:func:`_decode` has refused numbers that are
+    not finite.)"""
     if isinstance(start, np.ndarray):
         if (
             not isinstance(saved, np.ndarray)
@@ -205,11 +213,7 @@ def _misfit(saved: Any, start: Any) -> str | None:
     if isinstance(start, (bool, np.bool_)) or start is None or isinstance(start, str):
         return None if type(saved) is type(start) else f"must be {start!r}-like"
     if isinstance(start, (int, float, np.integer, np.floating)):
-        return (
-            None
-            if _numeric(saved) and not isinstance(saved, (list, tuple, dict))
-            else "must be a number"
-        )
+        return None if finite_number(saved) else "must be a number"
     if isinstance(start, tuple):
         if not isinstance(saved, tuple) or len(saved) != len(start):
             return f"must be a list of {len(start)} parts"
@@ -227,11 +231,9 @@ def _misfit(saved: Any, start: Any) -> str | None:
             problem = _misfit(saved[key], first)
             if problem is not None:
                 return f"{key!r} {problem}"
-        return (
-            None
-            if all(_numeric(v) for k, v in saved.items() if k not in start)
-            else "holds something other than numbers"
-        )
+        if not all(_numeric(v) for k, v in saved.items() if k not in start):
+            return "holds something other than numbers"
+        return _moments_problem(saved)
     if isinstance(start, list):
         return (
             None
@@ -239,6 +241,28 @@ def _misfit(saved: Any, start: Any) -> str | None:
             else "must be a list of numbers"
         )
     return None if type(saved) is type(start) else f"must be a {type(start).__name__}"
+
+
+def _moments_problem(sums: dict[str, Any]) -> str | None:
+    """Why the sums ``x``, ``x_sq`` and ``x_n`` of ``sums`` cannot be the sum, the sum of
+    squares and the count of some values (a whole count >= 0, squares >= 0, and
+    ``x**2 <= x_n * x_sq``, Cauchy-Schwarz), or None."""
+    for name, total in sums.items():
+        squares, count = sums.get(f"{name}_sq"), sums.get(f"{name}_n")
+        if squares is None or count is None:
+            continue  # not such a triple
+        if not all(finite_number(v) for v in (total, squares, count)):
+            continue  # no numbers: the shape's check names them
+        if count < 0 or count != int(count):
+            return f"{name + '_n'!r} is {count:,g}, not a count"
+        if squares < 0:
+            return f"{name + '_sq'!r} is {squares:,g}, a sum of squares below 0"
+        if total * total > count * squares * (1 + 1e-9):
+            return (
+                f"{name!r} is {total:,g}, more than {count:,g} values whose squares add "
+                f"to {squares:,g} can add"
+            )
+    return None
 
 
 def _numeric(value: Any) -> bool:
@@ -285,21 +309,23 @@ def _decode(data: Any) -> Any:
     if not isinstance(data, dict):
         if isinstance(data, (list, float)):
             raise TypeError(f"a bare {type(data).__name__} is not a checkpoint value")
-        return data
+        return _whole(data) if type(data) is int else data
     if len(data) != 1 and set(data) != {"array", "dtype", "shape"}:
         raise ValueError(f"unknown value {_shown(data)}")
     if "float" in data:
-        return float.fromhex(_checked(data["float"], str))
+        return _finite(data["float"])
     if "array" in data:
         dtype = np.dtype(_checked(data["dtype"], str))
         shape = [_whole(size) for size in _checked(data["shape"], list)]
         cells = _checked(data["array"], list)
+        if any(size < 0 for size in shape) or math.prod(shape) != len(cells):
+            raise ValueError(f"an array of shape {_shown(shape)} cannot hold {len(cells):,} cells")
         if dtype.kind == "b":
             items: list[Any] = [_checked(cell, bool) for cell in cells]
         elif dtype.kind in "iu":
             items = [_whole(cell) for cell in cells]
         else:
-            items = [float.fromhex(_checked(cell, str)) for cell in cells]
+            items = [_finite(cell) for cell in cells]
         return np.array(items, dtype=dtype).reshape(shape)
     if "dict" in data:
         pairs = [_checked(pair, list) for pair in _checked(data["dict"], list)]
@@ -321,7 +347,20 @@ def _checked(value: Any, kind: type) -> Any:
 
 
 def _whole(value: Any) -> int:
-    return int(_checked(value, int))
+    """A whole number of 64 bits at most (a sum of any run fits that)."""
+    number = int(_checked(value, int))
+    if not -(2**63) <= number < 2**63:
+        raise ValueError(f"{_shown(number)} does not fit 64 bits")
+    return number
+
+
+def _finite(text: Any) -> float:
+    """The finite float written in hexadecimal as ``text`` (a run's sums never hold an
+    infinity or a NaN)."""
+    number = float.fromhex(_checked(text, str))
+    if not math.isfinite(number):
+        raise ValueError(f"{number} is not a finite number")
+    return number
 
 
 __all__ = ["CHECKPOINT_FORMAT", "CHECKPOINT_INTERVAL_S", "Checkpoint", "CheckpointMismatch"]

@@ -11,9 +11,8 @@ routes, wrong methods, a Host header that does not name this server).  The serve
 what one client can take (:mod:`~analyzer.web.guards`, :mod:`~analyzer.web.advisor_service`,
 :mod:`~analyzer.web.table_page`):
 
-* request bodies: at most :data:`~analyzer.web.guards.MAX_BODY_BYTES`, received within
-  :data:`~analyzer.web.guards.BODY_TIMEOUT_S` (connections and header time are bounded by
-  :mod:`analyzer.web.server`);
+* request bodies: at most :data:`~analyzer.web.guards.MAX_BODY_BYTES` (connections, and
+  the time of every request and answer, are bounded by :mod:`analyzer.web.server`);
 * advisor work: runs go to one worker thread (numba shares nothing across two cores, and
   one queue keeps a burst from starving the rest), at most
   :data:`~analyzer.web.advisor_service.MAX_ADVISOR_QUEUE` waiting or running,
@@ -23,10 +22,12 @@ what one client can take (:mod:`~analyzer.web.guards`, :mod:`~analyzer.web.advis
   ``advice_seconds`` (:data:`~analyzer.web.advisor_service.MAX_RUN_SECONDS` by default) is
   refused, never answered from fewer samples.  A run whose client has gone, or whose
   request was already answered 503, stops between batches;
-* games: at most :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client (a
-  client's new game forgets its own least recently used one) and
-  :data:`~analyzer.web.table_page.MAX_GAMES` in all (beyond, the client holding the most
-  games gives one up).
+* games: at most :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client token
+  (a cookie: every local process shares the user's address; a client's new game forgets
+  its own least recently used one) and :data:`~analyzer.web.table_page.MAX_GAMES` in all
+  (beyond, the game unused the longest gives way once unused for
+  :data:`~analyzer.web.table_page.KEEP_GAME_S`; until then a new game replaces its
+  client's own, or is refused).
 
 Game moves run in the server's thread pool (FastAPI runs plain ``def`` endpoints there),
 never on the event loop.  Every response carries basic security headers
@@ -55,7 +56,7 @@ from .advisor_page import advisor_router
 from .advisor_service import MAX_RUN_SECONDS, AdvisorService
 from .api_page import api_page
 from .common import STATIC, default_model, policy_named, rules_named
-from .guards import BODY_TIMEOUT_S, MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
+from .guards import MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
 from .guide_page import guide_router
 from .schemas import ERROR_RESPONSES, LIMITS
 from .strategy_page import strategy_router
@@ -67,7 +68,6 @@ def create_app(
     advice_seconds: float = MAX_RUN_SECONDS,
     warm_up: bool = True,
     host: str = "127.0.0.1",
-    body_timeout: float = BODY_TIMEOUT_S,
     allow_hosts: Iterable[str] = (),
     service: AdvisorService | None = None,
     games: GameStore | None = None,
@@ -102,7 +102,7 @@ def create_app(
         f"advisor runs stop at {service.limit_seconds:g} s.",
     )
     app.openapi = _exact_integer_bounds(app.openapi)  # type: ignore[method-assign]
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(Guard, hosts=host_policy(host, allow_hosts))
 
     @app.exception_handler(RequestValidationError)

@@ -1,6 +1,6 @@
 """The app's guards, as ASGI middleware: the Host check (against DNS rebinding), the
-security headers of every answer, a one-line JSON 500, and the bounds of a request body
-(size and time)."""
+security headers of every answer, a one-line JSON 500, and the size of a request body
+(its time is bounded by the server, :mod:`analyzer.web.server`)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,10 @@ from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 
-import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: Largest accepted request body (bytes); a position is well under 1 kB.
 MAX_BODY_BYTES = 16 * 1024
-#: Seconds a request body may take to arrive (408 after).
-BODY_TIMEOUT_S = 10.0
 log = logging.getLogger("analyzer.web")
 
 
@@ -165,13 +162,12 @@ class Guard:
 
 
 class BodyLimit:
-    """ASGI middleware: 413 for bodies over ``limit`` bytes (declared or streamed), 408
-    for one not received within ``timeout`` seconds, 400 for a body that is not UTF-8."""
+    """ASGI middleware: 413 for bodies over ``limit`` bytes (declared or streamed), 400
+    for a body that is not UTF-8."""
 
-    def __init__(self, app: ASGIApp, limit: int, timeout: float = BODY_TIMEOUT_S) -> None:
+    def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
         self.limit = limit
-        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -181,29 +177,22 @@ class BodyLimit:
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                 await _json_error(send, 413, f"request body over {self.limit} bytes", True)
                 return
-        # buffer the body (small by construction) so that an oversized or slow one is
-        # refused before the app reads any of it, however it is sent (declared or chunked)
+        # buffer the body (small by construction) so that an oversized one is refused
+        # before the app reads any of it, however it is sent (declared or chunked)
         messages: list[Message] = []
         size = 0
-        try:
-            with anyio.fail_after(self.timeout):
-                while True:
-                    message = await receive()
-                    messages.append(message)
-                    if message["type"] != "http.request":
-                        break
-                    size += len(message.get("body", b""))
-                    if size > self.limit:
-                        await _json_error(send, 413, f"request body over {self.limit} bytes", True)
-                        return
-                    if not message.get("more_body", False):
-                        break
-        except TimeoutError:
-            await _json_error(
-                send, 408, f"request body not received within {self.timeout:g} s", True
-            )
-            return
-        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went, or the server closed it (a body too slow)
+            messages.append(message)
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await _json_error(send, 413, f"request body over {self.limit} bytes", True)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(m.get("body", b"") for m in messages)
         if body:
             try:
                 body.decode("utf-8")

@@ -139,6 +139,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     },
     "5XX": {
         "model": ErrorOut,
-        "description": "503: the advisor is busy or its run reached the time limit; try again.",
+        "description": "503: the advisor is busy or its run reached the time limit, or "
+        "the practice table holds its limit of games; try again.",
     },
 }

@@ -1,15 +1,19 @@
 """The practice table page (``/table``) and its API: games against a policy kept per
-client (:class:`GameStore`), moves, hints, the review of a hand's decisions and its
+client token (:class:`GameStore`, the token in a cookie), moves, hints, the review of a hand's decisions and its
 history.  Hints and reviews play on as the strongest preset (``expert``), as
 ``analyzer advise`` does."""
 
 from __future__ import annotations
 
+import re
+import secrets
 import threading
-from collections import Counter, OrderedDict
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
 
 from ..core.limits import INDEX_MAX
@@ -22,37 +26,61 @@ from .schemas import MoveIn, NewGameIn
 
 #: Most games kept in memory.
 MAX_GAMES = 500
-#: Most games one client (peer address) keeps; its new game forgets its oldest.
+#: Most games one client (its token) keeps; its new game forgets its own oldest.
 MAX_GAMES_PER_CLIENT = 20
+#: Seconds after its last use during which no other client's new game takes a game's place.
+KEEP_GAME_S = 30 * 60
+#: The cookie holding a browser's client token, issued with its first game: the games are
+#: kept per token, since every local process shares the user's address.
+CLIENT_COOKIE = "table_client"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 
 
 class GameStore:
-    """Games by id with their client, least recently used first.  A client keeps at most
-    ``per_client`` games (its new game forgets its own least recently used one); beyond
-    ``limit`` games in all, the client holding the most gives up its least recently used
-    one, so no client can push out another's games by starting many."""
+    """Games by id with their client's token, least recently used first.  A client keeps
+    at most ``per_client`` games (its new game forgets its own least recently used one).
+    Beyond ``limit`` games in all, a new game takes the place of the game unused the
+    longest if that is ``keep_seconds`` or more (by ``clock``, seconds), else of its
+    client's own least recently used game, else it is refused (503): no client, however
+    many tokens it takes, can push out a game another played within ``keep_seconds``."""
 
-    def __init__(self, limit: int = MAX_GAMES, per_client: int = MAX_GAMES_PER_CLIENT) -> None:
+    def __init__(
+        self,
+        limit: int = MAX_GAMES,
+        per_client: int = MAX_GAMES_PER_CLIENT,
+        keep_seconds: float = KEEP_GAME_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.limit = limit
         self.per_client = per_client
-        self.games: OrderedDict[str, tuple[str, Any]] = OrderedDict()
+        self.keep_seconds = keep_seconds
+        self.clock = clock
+        #: game id -> (client token, game, time of its last use)
+        self.games: OrderedDict[str, tuple[str, Any, float]] = OrderedDict()
         self.lock = threading.Lock()
 
-    def add(self, game: Any, client: str = "") -> list[str]:
-        """Keep ``game`` for ``client``; the ids of the games forgotten to make room."""
+    def add(self, game: Any, client: str) -> list[str]:
+        """Keep ``game`` for the client of token ``client``; the ids of the games
+        forgotten to make room (503 when there is none)."""
         with self.lock:
-            self.games[game.game_id] = (client, game)
-            forgotten: list[str] = []
-            own = [i for i, (owner, _) in self.games.items() if owner == client]
-            for game_id in own[: max(0, len(own) - self.per_client)]:
+            now = self.clock()
+            own = [i for i, (owner, _, _) in self.games.items() if owner == client]
+            forgotten = own[: max(0, len(own) - self.per_client + 1)]
+            if len(self.games) - len(forgotten) >= self.limit:
+                oldest, (_, _, used) = next(iter(self.games.items()))
+                if now - used >= self.keep_seconds:
+                    forgotten.append(oldest)
+                elif len(own) > len(forgotten):
+                    forgotten.append(own[len(forgotten)])
+                else:
+                    raise HTTPException(
+                        503,
+                        f"the table holds its limit of {self.limit} games, all played in "
+                        f"the last {self.keep_seconds / 60:g} minutes; try again later",
+                    )
+            for game_id in forgotten:
                 del self.games[game_id]
-                forgotten.append(game_id)
-            while len(self.games) > self.limit:
-                counts = Counter(owner for owner, _ in self.games.values())
-                most = max(counts.values())
-                game_id = next(i for i, (owner, _) in self.games.items() if counts[owner] == most)
-                del self.games[game_id]
-                forgotten.append(game_id)
+            self.games[game.game_id] = (client, game, now)
             return forgotten
 
     def get(self, game_id: str) -> Any:
@@ -64,8 +92,15 @@ class GameStore:
                     f"no game {one_line(game_id, 40)!r} (the server "
                     "may have restarted, or the game was forgotten)",
                 )
+            self.games[game_id] = (entry[0], entry[1], self.clock())
             self.games.move_to_end(game_id)
             return entry[1]
+
+
+def client_token(request: Request) -> str | None:
+    """The client token of the request's cookie (None without a well-formed one)."""
+    token = request.cookies.get(CLIENT_COOKIE)
+    return token if token is not None and _TOKEN.fullmatch(token) else None
 
 
 def _principle(decision: Any) -> str | None:
@@ -122,10 +157,15 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
     hints: dict[str, tuple[int, dict[str, Any]]] = {}
 
     @router.post("/api/games", summary="Start a practice game against a policy")
-    def new_game(body: NewGameIn, request: Request) -> dict[str, Any]:
-        import secrets
-
+    def new_game(body: NewGameIn, request: Request, response: Response) -> dict[str, Any]:
         from .table import PracticeGame, new_game_id
+
+        token = client_token(request)
+        if token is None:
+            token = secrets.token_urlsafe(16)
+            response.set_cookie(
+                CLIENT_COOKIE, token, path="/api/games", httponly=True, samesite="strict"
+            )
 
         opponent = body.opponent or default_model()
         game = PracticeGame(
@@ -138,7 +178,7 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
             hints=body.hints,
             seed=body.seed if body.seed is not None else secrets.randbits(62),
         )
-        for forgotten in games.add(game, client_of(request)):
+        for forgotten in games.add(game, token):
             hints.pop(forgotten, None)
         with game.lock:
             return game.view()

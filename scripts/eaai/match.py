@@ -24,8 +24,9 @@ Usage::
 Nothing of the framework is copied into this repository; the compiled classes go to a
 build cache of your own (``--build-dir``, default ``$XDG_CACHE_HOME/rummy-analyzer/eaai`` or
 ``~/.cache/rummy-analyzer/eaai``): a folder only you can write to (made with mode 0700 and
-checked before use), one build per content hash of what it is compiled from, so a build
-of other sources, or of another user, is never run.  Every option is checked before
+checked before use, and every folder above it too: one that another user may write, not
+sticky, could swap it after the check), one build per content hash of what it is compiled
+from, so a build of other sources, or of another user, is never run.  Every option is checked before
 anything is compiled or run; a bad one is a one-line error and exit status 2.
 """
 
@@ -402,12 +403,20 @@ def default_build_dir() -> Path:
 
 
 def private_folder(path: Path) -> Path:
-    """``path`` as a folder that only this user can write to: made with mode 0700 when
-    missing; ``ValueError`` when it belongs to another user or others may write to it (a
-    build there could be anyone's code)."""
+    """``path`` as a folder that only this user can write to, nor swap for another one:
+    made with mode 0700 when missing, and returned resolved (the path every later use
+    takes).  ``ValueError`` when it belongs to another user or others may write to it,
+    or a folder above it belongs to another user (root aside) or may be written by
+    others without being sticky: any of them could replace the build folder after this
+    check, and a build there could be anyone's code."""
+    path = Path(os.path.abspath(path.expanduser()))
     try:
+        above = next(parent for parent in path.parents if parent.exists())
+        _check_above(path, above.resolve(strict=True))  # before anything is made there
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        status = path.stat()
+        real = path.resolve(strict=True)
+        status = real.stat()
+        _check_above(path, real.parent)
     except OSError as error:
         raise ValueError(f"--build-dir {path}: {error.strerror or error}") from None
     if hasattr(os, "getuid") and status.st_uid != os.getuid():
@@ -416,7 +425,25 @@ def private_folder(path: Path) -> Path:
         raise ValueError(
             f"--build-dir {path} is writable by others: run chmod go-w on it or give another"
         )
-    return path
+    return real
+
+
+def _check_above(path: Path, folder: Path) -> None:
+    """``ValueError`` when ``folder`` (a resolved folder above the build folder ``path``)
+    or one above it lets another user rename what it holds: it belongs to another user
+    than this one or root, or others may write to it and it is not sticky."""
+    for each in (folder, *folder.parents):
+        status = each.stat()
+        if hasattr(os, "getuid") and status.st_uid not in (os.getuid(), 0):
+            raise ValueError(
+                f"--build-dir {path}: {each} above it belongs to another user, who could "
+                "replace the build folder; give a folder under yours"
+            )
+        if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not status.st_mode & stat.S_ISVTX:
+            raise ValueError(
+                f"--build-dir {path}: others may write to {each} above it (not sticky) and "
+                "replace the build folder; give a folder under ones only you may write"
+            )
 
 
 def build_key(framework: Framework) -> str:

@@ -2,6 +2,7 @@ import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -250,3 +251,49 @@ def test_a_player_list_keeps_a_search_players_model_in_parentheses_whole():
         "expert",
     ]
     assert split_player_list("search,budget=32,basic") == ["search,budget=32", "basic"]
+
+
+def _commands(group, path=()):
+    """The words of every command under ``group`` (``("rummy", "simulate")``), the lazy
+    group's included."""
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+        else:
+            yield (*path, name)
+
+
+def _help(words):
+    """A command's --help, its lines not wrapped (click breaks long words), on one line."""
+    text = (
+        CliRunner()
+        .invoke(cli, [*words, "--help"], terminal_width=100_000, max_content_width=100_000)
+        .output
+    )
+    return " ".join(text.split())
+
+
+def test_every_help_that_lists_choices_lists_every_one():
+    """Walk every command: a --set option lists every value of every choice field of its
+    game's rules, and a policy option listing the rules of draw, discard or
+    discard_racer lists every rule of the enum (read from the enums, not the texts)."""
+    from analyzer.gin.model.policies import KEYS, declaration
+    from analyzer.gin.model.rules import Rules
+    from analyzer.rummy.rules import RummyRules
+
+    rule_keys = [key for key in KEYS if declaration(key).choices]
+    seen_set = seen_policy = 0
+    for words in _commands(cli):
+        text = _help(words)
+        if "--set FIELD=VALUE" in text:
+            seen_set += 1
+            rules = RummyRules if words[0] == "rummy" else Rules
+            for field, values in rules.choices.items():
+                assert f"{field} {'/'.join(values)}" in text, (words, field)
+        if "discard high/" in text:
+            seen_policy += 1
+            for key in rule_keys:
+                assert f"{key} {declaration(key).limits}" in text, (words, key)
+    assert seen_set > 10 and seen_policy >= 3  # the walk found the options

@@ -115,3 +115,53 @@ def test_a_checkpoint_nested_too_deep_is_one_line(tmp_path):
         run(*SWEEP, "--checkpoint", "deep.json", "--resume"),
         f"not a checkpoint file: deep.json is nested more than {MAX_CHECKPOINT_DEPTH} deep",
     )
+
+
+SIMULATE = ["simulate", "--deals", 300, "--seed", 1, "--no-progress"]
+
+
+def _edited_checkpoint(tmp_path, key, value):
+    """A finished simulation's checkpoint with the sum ``key`` set to ``value`` (an
+    encoded value; None: removed)."""
+    assert run(*SIMULATE, "--checkpoint", "run.json").exit_code == 0
+    data = json.loads((tmp_path / "run.json").read_text())
+    (stage,) = data["stages"].values()
+    sums = dict(stage["value"]["tuple"][0]["dict"])
+    if value is None:
+        del sums[key]
+    else:
+        sums[key] = value
+    stage["value"]["tuple"][0]["dict"] = [[k, v] for k, v in sums.items()]
+    (tmp_path / "run.json").write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("knock", {"float": "inf"}, "inf is not a finite number"),
+        ("deals", {"float": "inf"}, "inf is not a finite number"),
+        ("knock", {"float": "nan"}, "nan is not a finite number"),
+        ("knock", {"array": [], "dtype": "<f8", "shape": [0, 10**18]}, "'knock' is not a number"),
+        ("deals", {"float": float(-914_112).hex()}, "'deals' is -914,112, outside what"),
+        ("knock", {"float": float(612).hex()}, "'knock' is 612, outside what 300 units add"),
+        ("knock", {"float": float(-3).hex()}, "'knock' is -3, outside what 300 units add"),
+        ("undercut", None, "has no 'undercut'"),
+        ("bogus", {"float": "0x0p+0"}, "has a sum no chunk gives, 'bogus'"),
+    ],
+    ids=[
+        "inf",
+        "inf-deals",
+        "nan",
+        "shape",
+        "negative-deals",
+        "over-100%",
+        "negative",
+        "missing",
+        "extra",
+    ],
+)
+def test_a_checkpoint_with_sums_its_deals_cannot_add_is_one_line(tmp_path, key, value, problem):
+    _edited_checkpoint(tmp_path, key, value)
+    result = run(*SIMULATE, "--checkpoint", "run.json", "--resume")
+    assert_one_line_error(result, "checkpoint run.json is damaged: ")
+    assert problem in result.stderr

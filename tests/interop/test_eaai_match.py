@@ -368,6 +368,38 @@ def test_the_build_cache_is_private_and_keyed_by_what_it_is_built_from(tmp_path,
     assert len(log.read_text().splitlines()) == calls
 
 
+def test_a_build_folder_that_others_could_swap_is_refused(tmp_path, monkeypatch, capsys):
+    """A private build folder under a folder others may write (not sticky) could be
+    renamed away and replaced by another user's between the check and the build's use:
+    refused in one line before javac runs.  Under a sticky one (as /tmp) it is safe, and
+    the build is used through its resolved path (a symlink to it is followed once)."""
+    javac, log = _fake_javac(tmp_path)
+    framework = match.locate_framework(_framework_classes(tmp_path / "fw"))
+    shared = tmp_path / "shared"
+    (shared / "mine").mkdir(parents=True, mode=0o700)
+    shared.chmod(0o777)
+    for build_dir in (shared / "mine", shared / "mine" / "deeper", shared / "new"):
+        with pytest.raises(ValueError, match=f"others may write to {shared} above it"):
+            match.build(framework, build_dir, str(javac))
+    assert not (shared / "new").exists() and not (shared / "mine" / "deeper").exists()
+    link = tmp_path / "link"
+    link.symlink_to(shared / "mine")  # a safe name for an unsafe folder
+    with pytest.raises(ValueError, match=f"others may write to {shared} above it"):
+        match.build(framework, link, str(javac))
+    base = ["--framework", str(tmp_path / "fw"), "--out", str(tmp_path / "m.csv")]
+    monkeypatch.setattr(match.shutil, "which", lambda program: program)
+    assert _run([*base, "--build-dir", str(shared / "mine")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("Error: --build-dir ") and error.count("\n") == 1
+    assert not log.exists()  # javac never ran
+    shared.chmod(0o1777)  # sticky: only the owner of "mine" may rename it
+    classes = match.build(framework, link, str(javac))[0]
+    assert classes.parent.parent == shared / "mine"  # the resolved folder, not the link
+    monkeypatch.setattr(match.os, "getuid", lambda: shared.stat().st_uid + 1)
+    with pytest.raises(ValueError, match="belongs to another user"):
+        match.build(framework, shared / "mine", str(javac))
+
+
 def test_the_default_build_cache_is_the_users_own(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert match.default_build_dir() == tmp_path / "rummy-analyzer" / "eaai"

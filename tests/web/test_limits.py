@@ -312,19 +312,43 @@ def test_a_client_starting_many_games_forgets_only_its_own():
         store.get("mallory-0")
 
 
-def test_beyond_the_total_the_client_holding_most_gives_a_game_up():
-    store = GameStore(limit=5, per_client=3)
-    for n in range(3):
-        store.add(Game(f"a{n}"), "a")
-    store.add(Game("b0"), "b")
-    store.add(Game("c0"), "c")
-    assert store.add(Game("d0"), "d") == ["a0"]  # a holds 3, the most
-    assert store.add(Game("d1"), "d") == ["a1"]
-    assert store.add(Game("e0"), "e") in (["a2"], ["d0"])
-    assert {"b0", "c0", "e0"} <= set(store.games) and len(store.games) == 5
+def test_beyond_the_total_a_game_gives_way_only_when_unused_long_enough():
+    """The game unused the longest makes room once it is ``keep_seconds`` old; until then
+    a new game replaces its client's own oldest, or is refused."""
+    now = [0.0]
+    store = GameStore(limit=3, per_client=2, keep_seconds=60, clock=lambda: now[0])
+    for n, client in enumerate("abc"):
+        now[0] = 10.0 * n
+        store.add(Game(f"{client}0"), client)
+    now[0] = 30
+    with pytest.raises(HTTPException) as refused:
+        store.add(Game("d0"), "d")
+    assert refused.value.status_code == 503 and "limit of 3 games" in refused.value.detail
+    now[0] = 70
+    store.get("b0")  # used again: the youngest
+    assert store.add(Game("d0"), "d") == ["a0"]  # unused for 70 s
+    now[0] = 75
+    assert store.add(Game("d1"), "d") == ["d0"]  # c0 is 55 s old: d's own gives way
+    now[0] = 80
+    assert store.add(Game("e0"), "e") == ["c0"]
+    assert list(store.games) == ["b0", "d1", "e0"]
 
 
-def test_games_are_capped_per_client_address_through_the_api(results_dir):
+def test_a_flood_of_tokens_never_pushes_out_a_game_in_use():
+    now = [0.0]
+    store = GameStore(limit=6, per_client=3, keep_seconds=60, clock=lambda: now[0])
+    store.add(Game("alice-1"), "alice")
+    refused = 0
+    for n in range(500):
+        now[0] = n / 100
+        try:
+            store.add(Game(f"mallory-{n}"), f"token-{n}")
+        except HTTPException:
+            refused += 1
+    assert refused == 495 and store.get("alice-1").game_id == "alice-1"
+
+
+def test_games_are_capped_per_client_token_through_the_api(results_dir):
     store = GameStore(per_client=2)
     app = create_app(results_dir, warm_up=False, games=store)
     with (
@@ -341,6 +365,28 @@ def test_games_are_capped_per_client_address_through_the_api(results_dir):
             assert "no game" in error_of(flood.get(f"/api/games/{game_id}"), 404)
         for game_id in ids[3:]:
             assert flood.get(f"/api/games/{game_id}").status_code == 200
+
+
+def test_a_local_process_starting_many_games_leaves_the_users_open_game(results_dir):
+    """Every local process shares the user's address: 25 games started by another (with
+    its own token, or with none, a new one each time) never forget the user's game."""
+    app = create_app(results_dir, warm_up=False)
+    with (
+        TestClient(app, base_url=BASE_URL, client=("127.0.0.1", 5000)) as browser,
+        TestClient(app, base_url=BASE_URL, client=("127.0.0.1", 5001)) as process,
+    ):
+        mine = browser.post("/api/games", json={"opponent": "basic", "seed": 1})
+        assert mine.status_code == 200
+        for n in range(25):
+            process.post("/api/games", json={"opponent": "basic", "seed": n})
+        for n in range(25):
+            process.cookies.clear()
+            process.post("/api/games", json={"opponent": "basic", "seed": n})
+        assert browser.get(f"/api/games/{mine.json()['id']}").status_code == 200
+        # the browser keeps its token: its own games count against it
+        token = mine.cookies["table_client"]
+        again = browser.post("/api/games", json={"opponent": "basic", "seed": 2})
+        assert "table_client" not in again.cookies and browser.cookies["table_client"] == token
 
 
 # ------------------------------------------------------------------ advisor work

@@ -5,6 +5,7 @@ Other clients are other loopback source addresses (127.0.0.2, ...): the server c
 connections per peer address.
 """
 
+import asyncio
 import json
 import os
 import re
@@ -127,7 +128,7 @@ def closed_within(sock, seconds):
 
 @pytest.fixture
 def app(results_dir):
-    return create_app(results_dir, warm_up=False, body_timeout=0.5)
+    return create_app(results_dir, warm_up=False)
 
 
 def still_open(sock):
@@ -141,6 +142,42 @@ def still_open(sock):
         return False
     finally:
         sock.setblocking(True)
+
+
+def stalled_body(port):
+    """Complete headers announcing a 5,000-byte body, and no body."""
+    sock = connect(port)
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n"
+    )
+    return sock
+
+
+def chunked_without_chunks(port):
+    """Complete headers announcing a chunked body, and no chunk."""
+    sock = connect(port)
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    return sock
+
+
+def never_reading(port, close=False):
+    """A request for plotly (4.8 MB) whose answer is never read (a small receive buffer,
+    so that the kernel cannot take the whole answer for the client)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(5)
+    sock.bind(("127.0.0.1", 0))
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(
+        b"GET /static/plotly.min.js HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + (b"Connection: close\r\n" if close else b"")
+        + b"\r\n"
+    )
+    return sock
 
 
 def test_idle_connections_do_not_lock_out_a_request_from_the_same_address(app):
@@ -163,8 +200,9 @@ def test_idle_connections_do_not_lock_out_a_request_from_the_same_address(app):
                 sock.close()
 
 
-def test_the_connection_idle_the_longest_is_closed_first(app):
-    """Idle since its last response, not since it connected: a connection in use stays."""
+def test_the_connection_stalled_the_longest_is_closed_first(app):
+    """Stalled since its last progress (here its last response), not since it
+    connected: a connection in use stays."""
     with serving_with_state(app, first_byte_timeout=30, max_per_client=3) as (server, port):
         used, silent, partial = connect(port), connect(port), connect(port)
         try:
@@ -177,11 +215,25 @@ def test_the_connection_idle_the_longest_is_closed_first(app):
                 assert still_open(used) and still_open(partial)
                 with connect(port):
                     status, _, body = read_response(partial)  # then the partial request
-                    assert status == 503 and "headers were incomplete" in body["error"]
+                    assert status == 503 and "no progress for the longest" in body["error"]
                     assert still_open(used) and still_open(fourth)
         finally:
             for sock in (used, silent, partial):
                 sock.close()
+
+
+def held_app(results_dir, release):
+    """The app with a route ``/held`` that answers once ``release`` is set: its requests
+    keep the app busy, not waiting on their client."""
+    app = create_app(results_dir, warm_up=False)
+
+    @app.get("/held")
+    async def held() -> dict[str, bool]:
+        while not release.is_set():
+            await asyncio.sleep(0.01)
+        return {"released": True}
+
+    return app
 
 
 @pytest.mark.parametrize(
@@ -201,23 +253,22 @@ def test_the_connection_idle_the_longest_is_closed_first(app):
         ),
     ],
 )
-def test_past_a_cap_with_every_connection_busy_new_ones_get_503_at_once(
+def test_past_a_cap_with_every_connection_busy_in_the_app_new_ones_get_503_at_once(
     results_dir, limits, sources, newcomer, message
 ):
-    """A request in progress (here its body on its way) is never closed to make room."""
-    app = create_app(results_dir, warm_up=False, body_timeout=30)
-    with serving_with_state(app, **limits) as (server, port):
+    """A request the app is working on is never closed to make room."""
+    release = threading.Event()
+    with serving_with_state(held_app(results_dir, release), **limits) as (server, port):
         busy = [connect(port, source) for source in sources]
         try:
             for sock in busy:
-                sock.sendall(
-                    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    b"Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"
-                )
+                sock.sendall(b"GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             wait_until(lambda: len(server.server_state.tasks) == len(busy))
             status, _, body = get(port, source=newcomer)
             assert status == 503 and message in body["error"]
             assert all(still_open(sock) for sock in busy)
+            release.set()
+            assert all(read_response(sock)[2] == {"released": True} for sock in busy)
         finally:
             for sock in busy:
                 sock.close()
@@ -253,16 +304,73 @@ def test_connections_that_send_nothing_or_trickle_headers_are_closed(app):
         trickle.close()
 
 
-def test_a_body_not_sent_in_time_gets_408_and_the_connection_closes(app):
-    with serving(app) as port, connect(port) as sock:
+@pytest.mark.parametrize(
+    "framing",
+    [b'Content-Length: 50\r\n\r\n{"mo', b'Transfer-Encoding: chunked\r\n\r\n4\r\n{"mo\r\n'],
+    ids=["declared", "chunked"],
+)
+def test_a_body_not_sent_in_time_gets_408_and_the_connection_closes(app, framing):
+    """The body's deadline runs from the end of the headers; bytes of it arriving do not
+    extend it."""
+    with serving(app, body_timeout=0.5) as port, connect(port) as sock:
         sock.sendall(
             b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b'Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{"mo'
+            b"Content-Type: application/json\r\n" + framing
         )
+        answered_while_trickling = False
+        for _ in range(100):
+            with suppress(OSError):
+                sock.sendall(b" " if b"Length" in framing else b"1\r\n \r\n")
+            if select.select([sock], [], [], 0.1)[0]:
+                answered_while_trickling = True
+                break
         status, headers, body = read_response(sock)
+        assert answered_while_trickling
         assert status == 408 and "request body not received within 0.5 s" in body["error"]
         assert headers["connection"] == "close"
+        assert headers["x-frame-options"] == "DENY"
         assert closed_within(sock, 2)
+
+
+@pytest.mark.parametrize("close", [False, True], ids=["kept-alive", "connection-close"])
+def test_an_answer_the_client_does_not_read_is_dropped_at_the_write_deadline(app, close):
+    with serving_with_state(app, write_timeout=0.5) as (server, port):
+        sock = never_reading(port, close)
+        try:
+            wait_until(lambda: len(server.server_state.connections) == 1)
+            wait_until(lambda: len(server.server_state.connections) == 0)
+            assert get(port)[0] == 200
+        finally:
+            sock.close()
+
+
+def test_at_the_cap_the_connection_with_the_least_progress_goes_whatever_its_stage(
+    results_dir,
+):
+    """Waiting for its body since before the others' last progress, the stalled request
+    is closed (told why), not the kept-alive connection or the one the app is busy with."""
+    release = threading.Event()
+    app = held_app(results_dir, release)
+    with serving_with_state(app, max_per_client=3) as (server, port):
+        stalled, kept, busy = connect(port), connect(port), connect(port)
+        try:
+            stalled.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"
+            )
+            kept.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert read_response(kept)[0] == 200
+            busy.sendall(b"GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            wait_until(lambda: len(server.server_state.tasks) == 2)
+            with connect(port) as newcomer:
+                status, _, body = read_response(stalled)
+                assert status == 503 and "no progress for the longest" in body["error"]
+                assert still_open(kept) and still_open(busy) and still_open(newcomer)
+            release.set()
+            assert read_response(busy)[2] == {"released": True}
+        finally:
+            for sock in (stalled, kept, busy):
+                sock.close()
 
 
 def test_malformed_requests_and_foreign_hosts_get_error_json(app):
@@ -381,4 +489,30 @@ def test_seventy_idle_sockets_leave_analyzer_serve_answering_at_once(tmp_path):
             assert all(closed_within(sock, 5) for sock in idle[:-15])
         finally:
             for sock in idle:
+                sock.close()
+
+
+@pytest.mark.parametrize("stall", [stalled_body, chunked_without_chunks, never_reading])
+def test_twenty_four_stalled_connections_leave_the_address_answered_within_2_s(results_dir, stall):
+    """A local process holding 24 connections stalled at any stage (its body, its chunks,
+    or reading its answer) does not lock out another request from the same address: at the
+    cap the connection stalled the longest is closed, and the request is answered within
+    2 s, long before any deadline of the default server could have freed a place."""
+    app = create_app(results_dir, warm_up=False)
+    with serving_with_state(app) as (server, port):
+        stalled = []
+        try:
+            for _ in range(24):
+                stalled.append(stall(port))
+                time.sleep(0.01)
+            wait_until(lambda: open_connections(server) <= 16)
+            started = time.monotonic()
+            with connect(port) as sock:
+                sock.settimeout(2)
+                sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                status, _, body = read_response(sock)
+            assert time.monotonic() - started < 2
+            assert status == 200 and "rules" in body, body
+        finally:
+            for sock in stalled:
                 sock.close()

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ...core.arrays import Int64s
+from ...core.options import refuse_repeat
 from .policy_fields import (
     PolicyField,
     Schedule,
@@ -290,12 +291,14 @@ def parse_policy(text: str) -> Policy:
         base = PRESETS[parts[0]]
         parts = parts[1:]
     changes: dict[str, object] = {}
+    given: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep:
             raise ValueError(f"bad policy part {part!r}: expected key=value")
         changes[key] = declaration(key).parse(value, key)
+        refuse_repeat(key, given, part, "policy key")
     return base.changed(**changes)
 
 

@@ -35,11 +35,14 @@ class Draw(Spec):
         "improve",
         DrawRule,
         "draw",
-        "When to take the face-up card: never, improve (when it lowers the deadwood), meld "
-        "(when it fits a meld of a best arrangement), anymeld (any meld), expert, marjj or "
-        "principles.",
+        "When to take the face-up card",
         PolicyField.DRAW,
         always=True,
+        notes={
+            "improve": "when it lowers the deadwood",
+            "meld": "when it fits a meld of a best arrangement",
+            "anymeld": "any meld",
+        },
     )
     take_margin: int = integer(
         0, -MAX_WEIGHT, MAX_WEIGHT, "take_margin", EXPERT_WEIGHT_TEXT, PolicyField.TAKE_MARGIN
@@ -147,7 +150,7 @@ class Discard(Spec):
         "high",
         DiscardRule,
         "discard",
-        "Which card to throw: high, random, safe, lookahead, expert, marjj or learned.",
+        "Which card to throw",
         PolicyField.DISCARD,
         always=True,
     )
@@ -240,10 +243,10 @@ class Discard(Spec):
         "same",
         DiscardRule,
         "discard_racer",
-        "Which card to throw once the opponent has shown itself a racer (see knock_racer): "
-        "same (the discard rule) or another rule.",
+        "Which card to throw once the opponent has shown itself a racer (see knock_racer)",
         PolicyField.DISCARD_RACER,
         unset="same",
+        notes={"same": "the discard rule"},
     )
     learned_window: int = integer(
         8,
@@ -399,8 +402,9 @@ class Knock(Spec):
         "schedule",
         KnockRule,
         "knock_rule",
-        "schedule (knock by the knock thresholds) or expert.",
+        "When to knock",
         PolicyField.KNOCK_RULE,
+        notes={"schedule": "by the knock thresholds"},
     )
     bias: int = integer(
         0, -MAX_WEIGHT, MAX_WEIGHT, "knock_bias", EXPERT_WEIGHT_TEXT, PolicyField.KNOCK_BIAS

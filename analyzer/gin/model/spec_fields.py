@@ -19,7 +19,7 @@ ValueError: slack must be 0-100, got 101
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from typing import Any
@@ -88,12 +88,17 @@ def rule_choice(
     slot: int,
     always: bool = False,
     unset: str | None = None,
+    notes: Mapping[str, str] | None = None,
 ) -> Any:
     """A rule field: one of the lower-case names of ``rules``, compiled to its number, or
-    the name ``unset`` (when given), compiled to -1."""
+    the name ``unset`` (when given), compiled to -1.  Its sentence is ``text`` followed
+    by every name it takes, read from ``rules`` (so that none is left out), each with its
+    note in ``notes`` in parentheses."""
     choices = tuple(member.name.lower() for member in rules)
     allowed = choices if unset is None else (unset, *choices)
     what = key.removesuffix("_rule")
+    named = [f"{name} ({notes[name]})" if notes and name in notes else name for name in allowed]
+    text = f"{text}: {', '.join(named[:-1])} or {named[-1]}."
 
     def check(name: str, value: object) -> None:
         if value not in allowed:

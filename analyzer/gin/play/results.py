@@ -15,12 +15,23 @@ import numpy as np
 import pandas as pd
 
 from ...core.arrays import Int64s
+from ...core.fold_checks import Range, sums_problem, value_ranges
+from ...core.limits import MAX_BUDGET
 from ...core.results import RunResult
 from ...core.stats import Estimate
-from ..engine.transitions import OUTCOME_NAMES
-from ..model.rules import Rules
-from .game_kernels import GameColumn, HandColumn
+from ..engine.transitions import MAX_DRAWS, OUTCOME_NAMES
+from ..model.rules import INT_RANGES, Rules
+from .game_kernels import MAX_HANDS_PER_GAME, GameColumn, HandColumn
 from .players import Player
+
+#: Most points one hand scores under any rules: the defender's deadwood (100 at most)
+#: plus every bonus at its largest, doubled by an Oklahoma spade.  A bound to check saved
+#: sums against (:func:`hand_sums_ranges`), far above any real hand.
+MAX_HAND_POINTS = 2 * (100 + sum(high for name, (_, high) in INT_RANGES.items() if "bonus" in name))
+#: Most decisions of one hand: a discard and a knock choice per draw, and the upcard offers.
+MAX_HAND_DECISIONS = 2 * MAX_DRAWS + 4
+#: Most points of one game's margin: its most hands at their most points.
+MAX_GAME_MARGIN = MAX_HANDS_PER_GAME * MAX_HAND_POINTS
 
 
 @dataclass
@@ -139,6 +150,56 @@ def merge_sums(parts: list[dict[str, float]]) -> dict[str, float]:
         for name, value in part.items():
             total.add(name, value)
     return total.values
+
+
+def hand_sums_ranges(reps: int) -> dict[str, Range]:
+    """What one deal, played ``reps`` times (2: seats swapped), adds to each sum
+    :func:`accumulate_hands` and the search counts keep (a checkpoint's sums are checked
+    against it)."""
+    points, draws = MAX_HAND_POINTS, MAX_DRAWS
+    return {
+        **{name: (0, reps) for name in OUTCOME_NAMES},
+        "hands": (reps, reps),
+        "deals": (1, 1),
+        "points_a": (-points, points),
+        "points_a_sq": (0, points**2),
+        "wins_a": (0, 1),
+        "wins_a_sq": (0, 1),
+        "turns": (0, reps * draws),
+        "turns_sq": (0, reps * draws**2),
+        "first_points": (-reps * points, reps * points),
+        "first_points_sq": (0, reps * points**2),
+        "first_wins": (0, reps),
+        "decided": (0, reps),
+        "searched_decisions": (0, reps * MAX_HAND_DECISIONS),
+        "search_samples": (0, reps * MAX_HAND_DECISIONS * MAX_BUDGET),
+    }
+
+
+def hand_sums_problem(sums: dict[str, Any], deals: int, reps: int) -> str | None:
+    """Why ``sums`` cannot be the merged sums of ``deals`` deals each played ``reps``
+    times (:func:`hand_sums_ranges`; and every hand has one outcome), or None."""
+    problem = sums_problem(sums, deals, hand_sums_ranges(reps))
+    if problem is None and deals:
+        outcomes = sum(sums[name] for name in OUTCOME_NAMES)
+        if outcomes != sums["hands"]:
+            return f"the outcomes add to {outcomes:,g} hands, not the {sums['hands']:,g} played"
+        if sums["first_wins"] > sums["decided"]:
+            return f"'first_wins' is {sums['first_wins']:,g}, more than the hands decided"
+    return problem
+
+
+def game_sums_ranges(reps: int) -> dict[str, Range]:
+    """What one game (played ``reps`` times, 2: seats swapped) adds to each sum of
+    :func:`accumulate_games` (a Hollywood session counts as three games)."""
+    return {
+        **value_ranges("win", 1, 0, 1),
+        **value_ranges("margin", 1, -MAX_GAME_MARGIN, MAX_GAME_MARGIN),
+        **value_ranges("hands", reps, 1, MAX_HANDS_PER_GAME),
+        "shutouts": (0, 3 * reps),
+        "games": (reps, 3 * reps),
+        "unfinished": (0, reps),
+    }
 
 
 def accumulate_hands(rows: Int64s, reps: int, sums: Sums) -> None:

@@ -16,14 +16,17 @@ result bit for bit.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ...core.arrays import Int64s
 from ...core.chunks import ChunkPlan, fold_chunks
+from ...core.fold_checks import first_part, sums_check
 from ...core.interrupts import raise_if_stop_requested
 from ...core.progress import Progress
 from ...core.rng import POLICY_SALT, stream_key
@@ -44,8 +47,10 @@ from .results import (
     accumulate_games,
     accumulate_hands,
     game_result,
+    game_sums_ranges,
     hand_frame,
     hand_result,
+    hand_sums_problem,
     merge_sums,
 )
 from .stopping import run_kernel_spans, search_rows
@@ -243,11 +248,13 @@ def _run_chunks(
     first_key: str,
     count_key: str,
     common: dict[str, object],
+    check: Callable[[Any, int], str | None],
     scheduler: str | None,
     progress: Progress | None,
 ) -> tuple[dict[str, float], list[Int64s], bool]:
     """Merged sums, kept rows and whether Ctrl-C stopped it, of the chunks of a run;
-    after Ctrl-C, of the chunks finished in order (re-raising when none had)."""
+    after Ctrl-C, of the chunks finished in order (re-raising when none had).  ``check``:
+    why merged sums cannot be those of a number of units (a checkpoint's are checked)."""
 
     def fold(
         value: tuple[dict[str, float], list[Int64s]], part: tuple[dict[str, float], Int64s | None]
@@ -257,7 +264,7 @@ def _run_chunks(
             kept.append(part[1])
         return merge_sums([sums, part[0]]), kept
 
-    plan = ChunkPlan(function, total, chunk, common, first_key, count_key)
+    plan = ChunkPlan(function, total, chunk, common, first_key, count_key, first_part(check))
     initial: tuple[dict[str, float], list[Int64s]] = ({}, [])
     (sums, kept), interrupted = fold_chunks(plan, fold, initial, scheduler, progress)
     return sums, kept, interrupted
@@ -298,8 +305,9 @@ def simulate(
             raise
     started = time.perf_counter()
     common = _run_arguments(rules, policy_a, policy_b, seed, swap_seats, keep_rows)
+    check = functools.partial(hand_sums_problem, reps=2 if swap_seats else 1)
     sums, kept, interrupted = _run_chunks(
-        _hand_chunk, deals, chunk, "first_deal", "n_deals", common, scheduler, progress
+        _hand_chunk, deals, chunk, "first_deal", "n_deals", common, check, scheduler, progress
     )
     elapsed = time.perf_counter() - started
     result = hand_result(
@@ -333,8 +341,9 @@ def play_games(
         raise ValueError(f"games must be >= 1, got {games}")
     started = time.perf_counter()
     common = _run_arguments(rules, policy_a, policy_b, seed, swap_seats, keep_rows, start=start)
+    check = sums_check(game_sums_ranges(2 if swap_seats else 1))
     sums, kept, interrupted = _run_chunks(
-        _game_chunk, games, chunk, "first_game", "n_games", common, scheduler, progress
+        _game_chunk, games, chunk, "first_game", "n_games", common, check, scheduler, progress
     )
     frame = None
     if keep_rows:

@@ -25,6 +25,7 @@ from ...core.rng import POLICY_SALT, stream_key
 from ...core.threads import run_spans
 from ..decisions.choose import choose_discard
 from ..engine.transitions import (
+    MAX_DRAWS,
     SCRATCH_SIZE,
     STATE_SIZE,
     Slot,
@@ -37,6 +38,7 @@ from ..model.policy_fields import SCHEDULE_TURNS, PolicyField
 from ..model.rules import Rules
 from ..model.state import points_to
 from ..play.game_kernels import deal_hand
+from ..play.results import MAX_HAND_POINTS
 
 #: Own turns tracked separately; later turns are pooled into the last row.
 MAX_TURN = 20
@@ -44,6 +46,35 @@ MAX_TURN = 20
 MAX_POINTS = 400
 #: Per-cell sums: n, points difference and its square, game-win difference and its square.
 N_SUMS = 5
+
+
+def knock_sums_problem(sums: Float64s, deals: int) -> str | None:
+    """Why ``sums`` (shaped as :func:`knock_chart_sums`' are) cannot be those of
+    ``deals`` deals, or None: each cell's count a whole number >= 0, at most a knock
+    decision per draw of each of a deal's two hands in all, and its sums what that many
+    differences can add (points within twice
+    :data:`~analyzer.gin.play.results.MAX_HAND_POINTS` either way, game-win chances
+    within 1)."""
+    n, points, points_sq, win, win_sq = np.moveaxis(sums, -1, 0)
+    if (n < 0).any() or (n != np.floor(n)).any():
+        return "holds a count of decisions that is not a whole number >= 0"
+    if n.sum() > 2 * (MAX_DRAWS + 1) * deals:
+        return f"counts {n.sum():,g} knock decisions, more than {deals:,} deals hold"
+    slack = 1 + 1e-9
+    for total, squares, widest in ((points, points_sq, 2 * MAX_HAND_POINTS), (win, win_sq, 1)):
+        bad = (
+            (np.abs(total) > n * widest)
+            | (squares < 0)
+            | (squares > n * widest**2)
+            | (total * total > n * squares * slack)
+        )
+        if bad.any():
+            turn, deadwood = (int(i) for i in np.argwhere(bad)[0])
+            return (
+                f"cell (turn {turn}, deadwood {deadwood}) holds sums {n[turn, deadwood]:,g} "
+                "decisions cannot add"
+            )
+    return None
 
 
 @njit(cache=True)

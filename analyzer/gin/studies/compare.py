@@ -25,14 +25,15 @@ import pandas as pd
 
 from ...core.arrays import Float64s, Int64s
 from ...core.chunks import ChunkPlan, fold_to_end
+from ...core.fold_checks import Range, sums_check, value_ranges
 from ...core.progress import Progress
 from ...core.stats import Estimate
-from ..engine.transitions import Outcome
+from ..engine.transitions import MAX_DRAWS, Outcome
 from ..model.policies import Policy
 from ..model.rules import Rules
-from ..play.game_kernels import GameColumn, HandColumn
+from ..play.game_kernels import MAX_HANDS_PER_GAME, GameColumn, HandColumn
 from ..play.players import Player, ScoreAware
-from ..play.results import merge_sums
+from ..play.results import MAX_GAME_MARGIN, MAX_HAND_POINTS, merge_sums
 from ..play.simulate import DEFAULT_CHUNK, game_rows, hand_rows
 
 #: Fewest deals (or game pairs) of a chunk: smaller chunks cost more in kernel launches.
@@ -141,6 +142,36 @@ def compare_games_chunk(
     return arm_sums(per_arm, reference, "game_win", "game_diff")
 
 
+#: What one deal adds to each arm's hand metrics: (values per deal, least, most); and the
+#: largest paired difference of points.
+_HAND_RANGES = {
+    "points": (1, -MAX_HAND_POINTS, MAX_HAND_POINTS),
+    **{name: (1, 0, 1) for name in ("win", "gin", "knock", "undercut")},
+    "turns": (1, 0, MAX_DRAWS),
+    "hand_points": (1, -MAX_HAND_POINTS, MAX_HAND_POINTS),
+}
+#: The same for one seat-swapped pair of games (``hands`` and ``shutout`` per game).
+_GAME_RANGES = {
+    "game_win": (1, 0, 1),
+    "margin": (1, -MAX_GAME_MARGIN, MAX_GAME_MARGIN),
+    "hands": (2, 1, MAX_HANDS_PER_GAME),
+    "shutout": (2, 0, 1),
+}
+
+
+def _sums_ranges(
+    arms: int, metrics: Mapping[str, tuple[int, float, float]], diff: str, widest: float
+) -> dict[str, Range]:
+    """What one unit adds to each sum of :func:`arm_sums` over ``arms`` arms: ``metrics``
+    and the paired difference ``diff`` (at most ``widest`` either way)."""
+    ranges: dict[str, Range] = {}
+    for index in range(arms):
+        for name, (count, low, high) in metrics.items():
+            ranges |= value_ranges(f"{index}:{name}", count, low, high)
+        ranges |= value_ranges(f"{index}:{diff}", 1, -widest, widest)
+    return ranges
+
+
 def _run(
     chunk_function: Callable[..., dict[str, float]],
     arms: Sequence[Arm],
@@ -150,12 +181,13 @@ def _run(
     chunk: int,
     progress: Progress | None,
     scheduler: str | None,
+    ranges: dict[str, Range],
 ) -> dict[str, float]:
     common = {"arms": list(arms), "seed": seed, "reference": reference}
     # at least ~20 chunks, so that a progress bar moves; per-deal metrics are multiples of
     # 1/2, so their sums (and the results) do not depend on the chunk size
     chunk = min(chunk, max(_MIN_CHUNK, -(-total // 20)))
-    plan = ChunkPlan(chunk_function, total, chunk, common)
+    plan = ChunkPlan(chunk_function, total, chunk, common, check=sums_check(ranges))
 
     def merge(sums: dict[str, float], part: dict[str, float]) -> dict[str, float]:
         return merge_sums([sums, part])
@@ -194,7 +226,10 @@ def compare_hands(
     ``win`` rate, ``gin`` and ``knock`` rates, ``undercut`` = A knocked and was undercut,
     ``turns`` per hand, ``hand_points`` scored by the winner) and ``diff`` = A's points
     per hand minus the reference arm's, paired deal by deal; ``n`` = deals."""
-    sums = _run(compare_hands_chunk, arms, deals, seed, reference, chunk, progress, scheduler)
+    ranges = _sums_ranges(len(arms), _HAND_RANGES, "diff", 2 * MAX_HAND_POINTS)
+    sums = _run(
+        compare_hands_chunk, arms, deals, seed, reference, chunk, progress, scheduler, ranges
+    )
     return _table(arms, sums, HAND_METRICS, "diff")
 
 
@@ -210,7 +245,10 @@ def compare_games(
     """One row per arm: A's ``game_win`` rate, final ``margin`` (points), ``hands`` per
     game and ``shutout`` rate with 95% CIs, and ``diff`` = game-win rate minus the
     reference arm's, paired game by game; ``n`` = seat-swapped game pairs."""
-    sums = _run(compare_games_chunk, arms, games, seed, reference, chunk, progress, scheduler)
+    ranges = _sums_ranges(len(arms), _GAME_RANGES, "game_diff", 1)
+    sums = _run(
+        compare_games_chunk, arms, games, seed, reference, chunk, progress, scheduler, ranges
+    )
     return _table(arms, sums, ("game_win", "margin", "hands", "shutout"), "game_diff")
 
 

@@ -35,9 +35,10 @@ when one of its cards is discarded; this is exact for the same reason as
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
@@ -364,7 +365,19 @@ def enumeration_plan(
         classes = int(work.sum())
         chunk = max(1, max(1_000_000, classes // 500) * len(work) // classes)
     common = {"n_cards": n_cards, "ranks": ranks, "suits": suits, "mode": mode}
-    return ChunkPlan(count_pieces, len(work), chunk, common, "first_piece", "n_pieces")
+    check = partial(_enumeration_problem, hands=math.comb(ranks * suits, n_cards))
+    return ChunkPlan(count_pieces, len(work), chunk, common, "first_piece", "n_pieces", check)
+
+
+def _enumeration_problem(value: tuple[Int64s, float], pieces: int, hands: int) -> str | None:
+    """Why ``value`` (counts by deadwood, seconds) cannot be an enumeration's state after
+    ``pieces`` pieces when the whole enumeration counts ``hands`` hands, or None."""
+    counts, seconds = value
+    if (counts < 0).any() or sum(counts.tolist()) > hands:
+        return f"must hold counts >= 0 of at most {hands:,} hands in all"
+    if seconds < 0:
+        return f"holds {seconds:g} seconds, below 0"
+    return None
 
 
 def _classes_progress(progress: Progress | None, work: Int64s) -> Progress | None:

@@ -18,7 +18,7 @@ from ...core.stats import Z95, Estimate, sample_variance
 from ..model.policies import PRESETS as POLICY_PRESETS
 from ..model.policies import Policy
 from ..model.rules import Rules
-from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums
+from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums, knock_sums_problem
 from .compare import compare_games, compare_hands, knock_arms
 
 #: Label of the knock sweep's arm against A's own twin: a determinism check (a policy
@@ -120,7 +120,7 @@ def knock_chart(
         "game_values": values,
     }
     # integer-valued point sums: adding the chunks' arrays in order is exact
-    plan = ChunkPlan(knock_chart_sums, deals, chunk, common)
+    plan = ChunkPlan(knock_chart_sums, deals, chunk, common, check=knock_sums_problem)
     total = fold_to_end(plan, np.add, np.zeros((MAX_TURN + 1, 11, N_SUMS)), scheduler, progress)
     rows = []
     for turn in range(1, MAX_TURN + 1):

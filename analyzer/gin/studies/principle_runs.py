@@ -21,13 +21,14 @@ import numpy as np
 
 from ...core.arrays import Float64s
 from ...core.chunks import ChunkPlan, fold_to_end
+from ...core.fold_checks import Range, sums_check, value_ranges
 from ...core.progress import Progress
 from ...core.stats import Estimate, ratio_estimate
 from ..model.policies import PRESETS, Policy
 from ..model.rules import Rules
 from ..play.game_kernels import HandColumn
 from ..play.players import Player
-from ..play.results import merge_sums
+from ..play.results import MAX_HAND_POINTS, merge_sums
 from ..play.simulate import hand_rows
 from .choices import NaiveGain
 from .compare import add_values, estimate_of
@@ -172,6 +173,21 @@ def _add(sums: dict[str, float], opponent: str, by_arm: dict[str, Float64s], rol
     )
 
 
+def _sums_ranges(opponents: Sequence[str], labels: Sequence[str]) -> dict[str, Range]:
+    """What one deal adds to each sum of :func:`principles_chunk` (points per deal, each
+    within :data:`~analyzer.gin.play.results.MAX_HAND_POINTS` either way)."""
+    points = MAX_HAND_POINTS
+    ranges: dict[str, Range] = {}
+    for opponent in [*opponents, *([PANEL] if len(opponents) > 1 else [])]:
+        for label in labels:
+            ranges |= value_ranges(f"{opponent}|{label}|points", 1, -points, points)
+            ranges |= value_ranges(f"{opponent}|{label}|diff", 1, -2 * points, 2 * points)
+        for part in ("gain", "edge"):
+            ranges |= value_ranges(f"{opponent}|share|{part}", 1, -2 * points, 2 * points)
+        ranges[f"{opponent}|share|product"] = (-4 * points**2, 4 * points**2)
+    return ranges
+
+
 def principles_chunk(
     rules: Rules,
     seed: int,
@@ -280,7 +296,8 @@ def measure_arms(
         "chosen": dict(chosen),
         "roles": roles,
     }
-    plan = ChunkPlan(principles_chunk, deals, chunk, common)
+    check = sums_check(_sums_ranges(names, list(chosen)))
+    plan = ChunkPlan(principles_chunk, deals, chunk, common, check=check)
 
     def merge(total: dict[str, float], part: dict[str, float]) -> dict[str, float]:
         return merge_sums([total, part])

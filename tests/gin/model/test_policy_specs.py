@@ -1,6 +1,8 @@
 """The policy specs: every string-form key is declared once, and a policy compiles to the
 kernel's parameter row and string form it always had."""
 
+import json
+import re
 from dataclasses import fields
 from pathlib import Path
 
@@ -17,11 +19,18 @@ from analyzer.gin.model.policies import (
     Knock,
     Policy,
     Tracking,
+    declaration,
     format_policy,
     parse_policy,
     ranges_text,
 )
-from analyzer.gin.model.policy_fields import SCHEDULE_TURNS, DiscardRule, PolicyField
+from analyzer.gin.model.policy_fields import (
+    SCHEDULE_TURNS,
+    DiscardRule,
+    DrawRule,
+    KnockRule,
+    PolicyField,
+)
 from analyzer.gin.model.spec_fields import declared
 from analyzer.studies.answer import Answer
 
@@ -120,3 +129,21 @@ def test_an_optional_knock_table_is_switched_off_by_none():
     assert parse_policy(format_policy(policy)) == policy
     with pytest.raises(ValueError, match="expected an integer"):
         parse_policy("expert,knock=none")  # the knock table itself has no "off"
+
+
+def test_every_rule_field_names_every_rule_it_takes():
+    """Walk the rule enums: each rule field's sentence (``analyzer policies NAME``) and its
+    values in ``--help`` (:func:`ranges_text`) name every member (``discard`` once left
+    out ``principles``)."""
+    enums = {"draw": DrawRule, "discard": DiscardRule, "discard_racer": DiscardRule}
+    enums["knock_rule"] = KnockRule
+    rule_keys = [key for key in KEYS if declaration(key).choices]
+    assert sorted(rule_keys) == sorted(enums)
+    for key in rule_keys:
+        found = declaration(key)
+        names = [member.name.lower() for member in enums[key]]
+        assert list(found.choices) == names, key
+        for name in names:
+            assert re.search(rf"\b{name}\b", found.text), (key, name, found.text)
+            assert name in found.limits.split("/"), (key, name)
+        assert f"{key} {found.limits}" in ranges_text()

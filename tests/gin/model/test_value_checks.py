@@ -17,6 +17,8 @@ from analyzer.gin.evaluator.api import (
 from analyzer.gin.model.policies import Discard, parse_policy
 from analyzer.gin.model.policy_fields import MAX_PENALTY
 from analyzer.gin.model.rules import INT_RANGES, Rules, resolve_rules
+from analyzer.gin.play.players import parse_player
+from analyzer.rummy.policies import parse_policy as rummy_policy
 from analyzer.rummy.rules import RummyRules
 
 FULL_DECK = (1 << 52) - 1
@@ -165,6 +167,29 @@ def test_norepeat_is_yes_or_no(text):
 def test_policy_parameters_are_bounded(text):
     with pytest.raises(ValueError, match=r"slack|danger_penalty"):
         parse_policy(text)
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "key"),
+    [
+        (parse_policy, "basic,knock=5,knock=7", "knock"),
+        (parse_policy, "draw=meld,discard=high,draw=never", "draw"),
+        (parse_player, "search,budget=2,budget=3", "budget"),
+        (parse_player, "search,budget=2,rollout=basic,budget=2", "budget"),
+        (rummy_policy, "meld=hold,hold_turns=4,hold_turns=6", "hold_turns"),
+        (rummy_policy, "rummy,hold-turns=4,hold_turns=6", "hold_turns"),
+        (
+            lambda text: resolve_rules("standard", text.split(",")),
+            "knock_limit=5,knock_limit=7",
+            "knock_limit",
+        ),
+    ],
+)
+def test_a_key_given_twice_is_refused_naming_it(parse, text, key):
+    """A repeated key is not silently overridden by its last value: one of the two is a
+    mistake, and the reader cannot tell which."""
+    with pytest.raises(ValueError, match=rf"\b{key}\b.* twice"):
+        parse(text)
 
 
 def test_policy_values_are_typed():

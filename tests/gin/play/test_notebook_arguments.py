@@ -190,3 +190,89 @@ def test_agent_session_seed_in_range():
 def test_search_policy_checks_its_rollout():
     with pytest.raises(TypeError, match="search rollout must be a Policy"):
         SearchPolicy(rollout="basic")
+
+
+_CARDS = tuple(az.parse_hand(HAND))
+
+
+def _position(**changes):
+    from analyzer.gin.play.advisor import Position
+
+    return Position(**{"hand": _CARDS, "stock": 20, **changes})
+
+
+POSITION_CASES = [
+    # a Position built directly: each field checked as Hand checks its inputs
+    ({"hand": (*_CARDS[:10], 52)}, ValueError, "hand: bad card index 52"),
+    ({"hand": (*_CARDS[:10], -1)}, ValueError, "hand: bad card index -1"),
+    ({"hand": (*_CARDS[:10], 1000)}, ValueError, "hand: bad card index 1000"),
+    ({"hand": (*_CARDS[:10], 5.0)}, ValueError, "hand: bad card index 5.0"),
+    ({"hand": (*_CARDS[:10], True)}, ValueError, "hand: bad card index True"),
+    ({"hand": HAND}, TypeError, "hand must be a list of card indices 0-51"),
+    ({"hand": 12345}, TypeError, "hand must be a list of card indices 0-51"),
+    ({"pile": (1000,)}, ValueError, "pile: bad card index 1000"),
+    ({"opp_took": (52,)}, ValueError, "opp_took: bad card index 52"),
+    ({"opp_threw": (-3,)}, ValueError, "opp_threw: bad card index -3"),
+    ({"upcard": 77}, ValueError, "upcard: bad card index 77"),
+    ({"drawn": 2.0}, ValueError, "drawn: bad card index 2.0"),
+    ({"hand": (*_CARDS[:10], _CARDS[0])}, ValueError, "a card is listed twice in the hand"),
+    ({"score": (1, 2, 3)}, ValueError, "score must be two whole numbers (mine, theirs)"),
+    ({"score": (1.0, 2)}, ValueError, "score must be two whole numbers (mine, theirs)"),
+    ({"score": "45:80"}, TypeError, "score must be (mine, theirs) in points"),
+    ({"stock": 20.0}, TypeError, "stock must be a whole number or None, got 20.0"),
+    ({"turn": True}, TypeError, "turn must be a whole number or None, got True"),
+    ({"dealer": 0}, TypeError, "dealer must be 'me' or 'opp', got 0"),
+    ({"from_pile": 1}, TypeError, "from_pile must be True or False, got 1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "text"),
+    POSITION_CASES,
+    ids=[f"position{i}" for i in range(len(POSITION_CASES))],
+)
+def test_a_position_built_directly_names_its_bad_field(changes, error, text):
+    with pytest.raises(error, match=re.escape(text)):
+        _position(**changes)
+
+
+def test_a_position_built_directly_takes_what_hand_takes():
+    """numpy integers and arrays are card indices (stored as a tuple of int), and the
+    upcard may be in the hand: the player took it at the first offer."""
+    from analyzer.gin.play.hand import Hand
+
+    position = _position(hand=np.array(_CARDS), upcard=np.int64(_CARDS[0]), score=[45, 80])
+    assert position.hand == _CARDS and all(type(card) is int for card in position.hand)
+    assert position.score == (45, 80) and position.upcard == _CARDS[0]
+    assert Hand.from_position(position).deadwood(0) >= 0
+
+
+@pytest.mark.parametrize(
+    ("call", "text"),
+    [
+        (lambda: az.parse_hand(None), "a hand in notation must be a string"),
+        (lambda: az.parse_hand(12345), "a hand in notation must be a string"),
+        (lambda: az.parse_card(None), "a card in notation must be a string"),
+    ],
+)
+def test_notation_that_is_no_string_is_a_type_error(call, text):
+    with pytest.raises(TypeError, match=text):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"hand": 12345}, "hand"),
+        ({"hand": None}, "hand"),
+        ({"hand": HAND, "pile": 5}, "pile"),
+        ({"hand": HAND, "opp_threw": ["Kd"]}, "opp_threw"),
+        ({"hand": HAND, "upcard": 3}, "upcard"),
+        ({"hand": HAND, "score": 5}, "score"),
+    ],
+)
+def test_position_from_options_names_a_field_that_is_no_notation(options, field):
+    from analyzer.gin.play.advisor import Position
+
+    with pytest.raises(TypeError, match=f"^{field} must be"):
+        Position.from_options(**options)

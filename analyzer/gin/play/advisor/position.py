@@ -5,14 +5,22 @@ See :mod:`analyzer.gin.play.advisor` for the method the advisor applies to it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from ....core.cards import CARD_POINTS, format_card, format_hand, parse_card, parse_hand
+from ....core.cards import (
+    CARD_POINTS,
+    check_card,
+    format_card,
+    format_hand,
+    parse_card,
+    parse_hand,
+)
 from ...engine.transitions import MAX_DRAWS
 from ...evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ...model.rules import STANDARD, Rules
@@ -73,6 +81,7 @@ class Position:
     pile card when the whole pile is given."""
 
     def __post_init__(self) -> None:
+        self._check_fields()
         if len(self.hand) != 11:
             raise ValueError(
                 f"wrong hand size: {len(self.hand)} cards, expected 11 (or 10 plus the drawn card)"
@@ -109,6 +118,41 @@ class Position:
         self._resolve_counts()
         if self.score is not None and min(self.score) < 0:
             raise ValueError(f"scores must be >= 0, got {self.score[0]}:{self.score[1]}")
+
+    def _check_fields(self) -> None:
+        """Each field of the type and range it is documented with, as :class:`Hand`'s
+        inputs are (``TypeError`` or ``ValueError`` naming the field), before anything is
+        read from them; the card lists become tuples of ``int``."""
+        for name in ("hand", "pile", "opp_took", "opp_threw"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+                raise TypeError(
+                    f"{name} must be a list of card indices 0-51 (notation goes through "
+                    f"Position.from_options), got {value!r}"
+                )
+            object.__setattr__(self, name, tuple(_card(card, name) for card in value))
+        for name in ("drawn", "upcard"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, _card(getattr(self, name), name))
+        for name in ("stock", "turn"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, Integral)):
+                raise TypeError(f"{name} must be a whole number or None, got {value!r}")
+            if value is not None:
+                object.__setattr__(self, name, int(value))
+        if not isinstance(self.dealer, str):
+            raise TypeError(f"dealer must be 'me' or 'opp', got {self.dealer!r}")
+        if not isinstance(self.from_pile, bool):
+            raise TypeError(f"from_pile must be True or False, got {self.from_pile!r}")
+        if self.score is not None:
+            score = self.score
+            if isinstance(score, (str, bytes)) or not isinstance(score, (Sequence, np.ndarray)):
+                raise TypeError(f"score must be (mine, theirs) in points or None, got {score!r}")
+            if len(score) != 2 or any(
+                isinstance(s, bool) or not isinstance(s, Integral) for s in score
+            ):
+                raise ValueError(f"score must be two whole numbers (mine, theirs), got {score!r}")
+            object.__setattr__(self, "score", (int(score[0]), int(score[1])))
 
     def _resolve_counts(self) -> None:
         """Fill in ``stock``, ``turn`` and ``upcard`` and check them (frozen: setattr)."""
@@ -226,6 +270,10 @@ class Position:
         >>> p.stock, p.turn, format_hand(p.pile)
         (20, 6, '')
         """
+        named = {"hand": hand, "pile": pile, "opp_took": opp_took, "opp_threw": opp_threw}
+        for name, text in [*named.items(), ("drawn", drawn), ("upcard", upcard)]:
+            if not isinstance(text, str) and (text is not None or name in named):
+                raise TypeError(f"{name} must be card notation such as 'As 2s', got {text!r}")
         cards = parse_hand(hand)  # the size is checked by the constructor
         drawn_card = parse_card(drawn) if drawn else None
         if drawn_card is not None and len(cards) == 10:
@@ -346,6 +394,15 @@ class Position:
         }
 
 
+def _card(value: object, name: str) -> int:
+    """``value`` as a card index 0-51 (an integer: not a float, a bool or a string), or
+    ``ValueError`` naming the field ``name``."""
+    try:
+        return check_card(value)
+    except ValueError:
+        raise ValueError(f"{name}: bad card index {value!r}: expected an integer 0-51") from None
+
+
 def check_game_position(position: Position, rules: Rules) -> None:
     """Raise ``ValueError`` when game-win advice cannot be given for ``position`` under
     ``rules`` (checked before any equity table is built)."""
@@ -366,6 +423,8 @@ def parse_score(text: str) -> tuple[int, int]:
     >>> parse_score("45:80")
     (45, 80)
     """
+    if not isinstance(text, str):
+        raise TypeError(f"score must be notation such as '45:80', got {text!r}")
     mine, sep, theirs = text.partition(":")
     try:
         if not sep:
