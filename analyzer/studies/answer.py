@@ -38,7 +38,7 @@ from .charts import Chart
 from .files import csv_bytes, staged_folder, write_bytes
 from .inputs import check_value, make_inputs, recorded
 from .reading import DamagedFile, Folder, read_folder, shown_path
-from .study import Computed, Inputs, Kind, Study, View
+from .study import STUDIES, Computed, Inputs, Kind, Study, View
 from .text import CI_NOTE, table_lines, wrapped
 
 #: The file of a saved answer that says what it is.
@@ -262,8 +262,6 @@ def _loaded(folder: Folder, shown: str) -> Answer:
     if not isinstance(meta, dict) or set(meta) != expected:
         found = sorted(meta) if isinstance(meta, dict) else type(meta).__name__
         raise damaged(f"must hold exactly the fields {', '.join(sorted(expected))}; has {found}")
-    from .registry import STUDIES
-
     study = STUDIES.get(meta["study"]) if isinstance(meta["study"], str) else None
     if study is None:
         raise damaged(f"names no study of this version: {meta['study']!r}")

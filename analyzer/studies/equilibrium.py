@@ -7,7 +7,7 @@ equilibrium over the whole panel is in :mod:`analyzer.studies.panel`.
 An equilibrium is one run per rules preset, saved in its own folder:
 ``analyzer equilibrium --rules R --out results/robust_knock/R``; the answers in a
 player's words start from its heaviest table
-(:func:`analyzer.studies.when_to_knock.kept_robust_table`)."""
+(:func:`kept_robust_table`)."""
 
 from __future__ import annotations
 
@@ -26,9 +26,10 @@ from ..core.limits import (
 from ..core.progress import Progress
 from ..core.stats import Estimate
 from ..gin.model.policies import format_policy, policy_name
-from .answer import records
+from .answer import Answer, command_line, records, same_hands_presets
 from .charts import Axis, Chart, Mark, Panel, column
 from .knock import schedules_panel
+from .store import find_report
 from .study import Computed, Inputs, Kind, Param, Study, View, register
 from .text import estimate_text, interval_column, interval_text, label_lines, table_lines
 
@@ -489,3 +490,23 @@ __all__ = [
     "tolerance",
     "without_rules",
 ]
+
+
+def kept_robust_table(preset: str) -> tuple[tuple[int, ...], str] | None:
+    """The heaviest knock table of the equilibrium kept for the rules ``preset``
+    (``results/robust_knock/<preset>/``, its ``mixture`` table; a preset whose hands play
+    as another's reads that one's) and where it came from; None when none is kept."""
+    from ..gin.studies.exploit import parse_table
+
+    for twin in [preset, *same_hands_presets(EQUILIBRIUM, preset)]:
+        name = f"robust_knock/{twin}"
+        found = find_report(f"{name}/meta.json")
+        if found is not None:
+            break
+    else:
+        return None
+    kept = Answer.load(found.path / name, found.path)
+    mixture = kept["mixture"]
+    best = mixture.loc[mixture["weight"].idxmax()]
+    command = command_line(kept.study, kept.inputs, out=f"results/{name}")
+    return parse_table(str(best["table"])), f"{name}/ (`{command}`)"

@@ -24,10 +24,8 @@ two runs' files for one answer, even after a kill part way through the move (it 
 the move first: :func:`finish_moves`).  Files that no manifest names (the user's own)
 are left alone.
 
-Inside :func:`removed_on_failure`, each file and folder a writer creates in place is
-recorded with its inode; when the block fails, exactly those are removed, and only while
-they are still the ones this run made: a file that another program (or another run) wrote
-meanwhile stays, and a folder stays unless it is empty.
+Inside :func:`~analyzer.studies.undo.removed_on_failure` (:mod:`analyzer.studies.undo`),
+what a run made in place is removed when it fails.
 
 This is the report layer: only ``report/``, ``cli/`` and the web app write files.  The
 compute layers never do: a run that saves as it goes reaches its checkpoint file
@@ -52,80 +50,9 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from .undo import RunFiles, file_identity, record, removed_on_failure
+
 StrPath = str | os.PathLike[str]
-
-
-def _identity(status: os.stat_result, folder: bool) -> tuple[int, ...]:
-    """What tells this run's own file from another one under the same name: its inode,
-    and for a file also its size and time (an inode number can be reused)."""
-    if folder:  # a folder's size and time change with what others put in it
-        return (status.st_dev, status.st_ino)
-    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
-
-
-class RunFiles:
-    """The files and folders one run made, each with its :func:`_identity`."""
-
-    def __init__(self) -> None:
-        self._made: list[tuple[Path, tuple[int, ...], bool]] = []
-
-    def add(self, path: Path, identity: tuple[int, ...], folder: bool) -> None:
-        self._made.append((path, identity, folder))
-
-    @property
-    def paths(self) -> list[Path]:
-        """Everything recorded, in the order it was made."""
-        return [path for path, _, _ in self._made]
-
-    def adopt(self, other: RunFiles) -> None:
-        """Take over the records of a nested run that succeeded."""
-        self._made.extend(other._made)
-
-    def remove(self) -> None:
-        """Remove what this run made, newest first, where it is still this run's own."""
-        for path, identity, folder in reversed(self._made):
-            try:
-                now = _identity(path.lstat(), folder)
-            except OSError:
-                continue
-            if now != identity:
-                continue  # replaced by someone else since: not ours any more
-            with suppress(OSError):  # a folder that holds other files stays
-                if folder:
-                    path.rmdir()
-                else:
-                    path.unlink()
-        self._made.clear()
-
-
-_RUN: ContextVar[RunFiles | None] = ContextVar("run_files", default=None)
-
-
-@contextmanager
-def removed_on_failure() -> Iterator[RunFiles]:
-    """Record every file and folder written in place inside the block; if the block
-    raises (Ctrl-C and ``sys.exit`` with an error included), remove them and re-raise.
-
-    Blocks nest: an inner block that succeeds hands its records to the outer one."""
-    outer = _RUN.get()
-    files = RunFiles()
-    token = _RUN.set(files)
-    try:
-        yield files
-    except SystemExit as stop:
-        if stop.code not in (None, 0):
-            files.remove()
-        elif outer is not None:
-            outer.adopt(files)
-        raise
-    except BaseException:
-        files.remove()
-        raise
-    else:
-        if outer is not None:
-            outer.adopt(files)
-    finally:
-        _RUN.reset(token)
 
 
 def _naming(error: OSError, path: Path) -> OSError:
@@ -138,12 +65,6 @@ def _naming(error: OSError, path: Path) -> OSError:
 def _failure(number: int, path: Path) -> OSError:
     """The ``OSError`` of ``errno`` ``number`` about ``path``."""
     return _naming(OSError(number, os.strerror(number)), path)
-
-
-def _record(path: Path, identity: tuple[int, ...], folder: bool) -> None:
-    files = _RUN.get()
-    if files is not None:
-        files.add(path, identity, folder)
 
 
 # ------------------------------------------------------------------ staged output folders
@@ -479,7 +400,7 @@ def _make_folders(folder: Path, named: Path | None = None) -> None:
         except OSError as error:
             raise _naming(error, named or candidate) from None
         if named is None:
-            _record(candidate, _identity(candidate.lstat(), True), True)
+            record(candidate, file_identity(candidate.lstat(), True), True)
 
 
 def make_folder(path: StrPath) -> Path:
@@ -502,7 +423,7 @@ def _temporary(target: Path) -> tuple[int, Path]:
 
 def _publish(temporary: Path, target: Path, track: bool) -> None:
     """Give ``temporary`` the name ``target``; record it when this made ``target``."""
-    identity = _identity(temporary.lstat(), False)  # complete: a rename keeps all four
+    identity = file_identity(temporary.lstat(), False)  # complete: a rename keeps all four
     try:
         # a hard link makes the name only if it is free: a file that another program
         # made under this name in the meantime is never taken for this run's own
@@ -517,7 +438,7 @@ def _publish(temporary: Path, target: Path, track: bool) -> None:
         created = True
         temporary.unlink()
     if created and track:
-        _record(target, identity, False)
+        record(target, identity, False)
 
 
 def write_with(path: StrPath, produce: Callable[[Path], None], *, track: bool = True) -> Path:

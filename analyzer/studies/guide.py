@@ -23,8 +23,10 @@ from ..gin.studies.answers import FAMILIES
 from .answer import Answer, command_line, find_kept
 from .charts import Page
 from .inputs import make_inputs
+from .principles import HOW_TO_DISCARD, HOW_TO_DRAW
 from .study import Computed, Inputs, Kind, Param, Study, View, register
 from .text import CI_NOTE, answer_lines, header_lines, plus_minus
+from .when_to_knock import WHEN_TO_KNOCK
 
 #: The three decisions of a turn, in their order, with the study that answers each.
 DECISIONS = (
@@ -37,9 +39,7 @@ DECISIONS = (
 def _kept(study: str, rules: str, opponent: str, results: Path | None) -> Answer:
     """The kept answer of ``study`` for ``rules`` against ``opponent``; ``ValueError``
     naming the command that keeps it when there is none."""
-    from .registry import STUDIES
-
-    declared = STUDIES[study]
+    declared = {item.name: item for item in (HOW_TO_DRAW, HOW_TO_DISCARD, WHEN_TO_KNOCK)}[study]
     inputs = make_inputs(declared, {"opponent": opponent}, rules=rules)
     try:
         found = find_kept(declared, inputs, results)

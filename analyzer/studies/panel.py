@@ -30,7 +30,7 @@ def _start_table(inputs: Inputs) -> tuple[int, ...]:
     """The knock table the robust player starts from: the kept robust table of the rules
     preset (``results/robust_knock/<rules>/``), else BASE's own."""
     from ..gin.studies.exploit import table_of
-    from .when_to_knock import kept_robust_table
+    from .equilibrium import kept_robust_table
 
     kept = None if inputs.changed else kept_robust_table(inputs.preset)
     return table_of(inputs["base"]) if kept is None else kept[0]

@@ -34,6 +34,7 @@ from ..gin.studies.exploit import parse_table, table_text
 from ..gin.studies.registry import PANEL_SEARCH_BUDGET, PANEL_SEARCH_NAME
 from ..gin.studies.schedule import SCHEDULE_BINS
 from .charts import MISSING, PALETTE, Axis, Chart, Mark, Panel
+from .equilibrium import kept_robust_table
 from .study import Computed, Inputs, Kind, Param, Study, View, register
 from .text import CI_NOTE, answer_lines, header_lines
 
@@ -92,28 +93,6 @@ def stock_range(first: int, last: int) -> str:
 
 
 # ------------------------------------------------------------------------ computing
-
-
-def kept_robust_table(preset: str) -> tuple[tuple[int, ...], str] | None:
-    """The heaviest knock table of the equilibrium kept for the rules ``preset``
-    (``results/robust_knock/<preset>/``, its ``mixture`` table; a preset whose hands play
-    as another's reads that one's) and where it came from; None when none is kept."""
-    from .answer import Answer, command_line, same_hands_presets
-    from .registry import STUDIES
-    from .store import find_report
-
-    for twin in [preset, *same_hands_presets(STUDIES["equilibrium"], preset)]:
-        name = f"robust_knock/{twin}"
-        found = find_report(f"{name}/meta.json")
-        if found is not None:
-            break
-    else:
-        return None
-    kept = Answer.load(found.path / name, found.path)
-    mixture = kept["mixture"]
-    best = mixture.loc[mixture["weight"].idxmax()]
-    command = command_line(kept.study, kept.inputs, out=f"results/{name}")
-    return parse_table(str(best["table"])), f"{name}/ (`{command}`)"
 
 
 def _robust_table(

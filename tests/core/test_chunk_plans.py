@@ -23,7 +23,7 @@ from analyzer.gin.model.rules import STANDARD
 from analyzer.gin.play.results import merge_sums
 from analyzer.gin.play.simulate import hand_chunk_sums, simulate
 from analyzer.gin.studies.compare import compare_hands, knock_arms
-from analyzer.report import checkpoint as checkpoint_file
+from analyzer.studies import checkpoint as checkpoint_file
 from analyzer.studies.checkpoint import Checkpoint, CheckpointMismatch
 from analyzer.studies.files import write_bytes
 

@@ -4,8 +4,7 @@ import json
 from importlib import metadata
 from pathlib import Path
 
-from analyzer.report import store
-from analyzer.report.knock_answer import find_results
+from analyzer.studies import store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,25 +51,23 @@ def test_the_folders_are_tried_in_order(tmp_path, monkeypatch):
     # nothing here: the project's committed report
     found = store.find_report(holding)
     assert found is not None and found.kind == "project" and found.path == ROOT / "results"
-    assert find_results() == ROOT / "results"
     # a report in the current folder comes first
     (tmp_path / "results" / "when_to_knock").mkdir(parents=True)
     (tmp_path / "results" / holding).write_text("x")
-    assert store.find_report(holding).kind == "current"
-    assert find_results() == tmp_path / "results"
+    found = store.find_report(holding)
+    assert found is not None and (found.kind, found.path) == ("current", tmp_path / "results")
     # the variable's folder before both
     other = tmp_path / "other"
     (other / "when_to_knock").mkdir(parents=True)
     (other / holding).write_text("x")
     monkeypatch.setenv(store.RESULTS_VARIABLE, str(other))
-    assert find_results() == other
+    found = store.find_report(holding)
+    assert found is not None and (found.kind, found.path) == ("variable", other)
     # the variable stands for the default name only; an absolute folder is all there is
     assert store.find_report(requested=Path("results")).kind == "variable"
     assert [c.kind for c in store.candidates(Path("mine"))] == ["current", "project"]
     assert [c.kind for c in store.candidates(tmp_path)] == ["given"]
     assert store.find_report(requested=tmp_path / "none") is None
-    # a folder given to find_results is taken as it is
-    assert find_results(tmp_path) == tmp_path
 
 
 def test_where_it_looked_is_said_in_words(tmp_path, monkeypatch):
