@@ -10,7 +10,13 @@ from .study_commands import COMMANDS
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def rummy() -> None:
-    """Plain rummy (not gin): simulate hands and games and run the studies."""
+    """Plain rummy (not gin): simulate hands and games and run the studies.
+
+    \b
+    Example:
+      analyzer rummy simulate --a rummy-expert --b simple --deals 2000
+      analyzer rummy study players --out /tmp/rummy
+    """
 
 
 for _name, _command in COMMANDS.items():
