@@ -166,14 +166,18 @@ def keep_guide(results, rules="standard"):
     return folder
 
 
+def keep_charts(results):
+    """A knock chart and a knock sweep kept in ``results`` (the strategy page's charts)."""
+    keep_knock_chart(results)
+    keep_knock_sweep(results)
+    return results
+
+
 @pytest.fixture
 def results_dir(tmp_path):
-    """A report folder keeping a knock chart and a knock sweep (the strategy page's
-    charts), without the answers in a player's words (:func:`keep_answers` adds them)."""
-    folder = tmp_path / "results"
-    keep_knock_chart(folder)
-    keep_knock_sweep(folder)
-    return folder
+    """A report folder keeping a knock chart and a knock sweep, without the answers in a
+    player's words (:func:`keep_answers` adds them)."""
+    return keep_charts(tmp_path / "results")
 
 
 @pytest.fixture(scope="session")

@@ -120,9 +120,7 @@ def test_the_knock_chart_has_cell_numbers_grey_cells_and_the_knock_play_on_bound
             assert frozenset({(x, y - 0.5), (x, y + 0.5)}) in pairs
 
 
-def test_the_sweep_chart_has_a_panel_per_measure_each_opponent_with_its_band(
-    client, results_dir
-):
+def test_the_sweep_chart_has_a_panel_per_measure_each_opponent_with_its_band(client, results_dir):
     table = pd.read_csv(results_dir / "knock_sweep" / "sweep.csv")
     panels = chart_named(client, "knock-sweep")["panels"]
     titles = [panel["figure"]["layout"]["title"]["text"] for panel in panels]
@@ -280,8 +278,9 @@ def test_the_principles_answers_read_the_kept_answer_and_say_what_is_missing(
     assert missing["answer"] is None
     kept = decision.kept
     assert missing["missing"].startswith(f"results/{kept}/eaai keeps no answer")
-    assert f"`analyzer {route} --rules eaai --out results/{kept}/eaai` keeps one" in (
-        missing["missing"]
+    assert (
+        f"`analyzer {route} --rules eaai --out results/{kept}/eaai` keeps one"
+        in (missing["missing"])
     )
     keep_principles(results_dir, decision, "eaai")
     data = client.get(f"/api/{route}", params={"rules": "eaai", "opponent": "camper"}).json()
