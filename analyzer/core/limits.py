@@ -158,8 +158,7 @@ MAX_SCHEDULER_CHARS = 256
 #: deals, as the panel's payoff matrix does (120 pairs at 16, every policy preset with
 #: room for seven search players).
 MAX_LISTED_PLAYERS = 16
-#: Largest ``serve --advice-seconds``: advisor runs stop at the larger of 10 s and twice
-#: this.
+#: Largest ``serve --advice-seconds``: the longest advisor run a server may allow (s).
 MAX_ADVICE_SECONDS = 600.0
 #: The web app's longest advisor run by default (s): a run still going then is refused.
 ADVICE_RUN_SECONDS = 60.0

@@ -221,7 +221,8 @@ class AdvisorService:
 def _equity(
     rules_preset: str, policy_text: str, opponent_text: str
 ) -> Callable[[int, int, bool], float]:
-    """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
+    """The game-win table valuing final scores (:data:`ADVICE_EQUITY_DEALS` deals, a few
+    seconds, cached)."""
     from ..gin.studies.equity.table import equity_function
 
     return equity_function(
