@@ -31,14 +31,15 @@ def warm_advisor():
     """The advisor's kernels compiled (or loaded from the cache) before any test times a
     request: a cold JIT cache compiles for minutes, past every time limit of the server."""
     pytest.importorskip("fastapi")
+    from analyzer.core.limits import MAX_ADVICE_SECONDS
     from analyzer.gin.play.advisor import Position
     from analyzer.web.advisor_service import AdvisorService
 
-    service = AdvisorService()
+    service = AdvisorService(limit_seconds=MAX_ADVICE_SECONDS)  # a cold compile takes long
     try:
         for score in (None, "45:80"):
             position = Position.from_json(dict(KNOCK_DECISION, score=score))
-            service.run(position, "standard", "basic", "basic", 300, 1, measure=False, limit=False)
+            service.run(position, "standard", "basic", "basic", 300, 1)
     finally:
         service.stop()
 
