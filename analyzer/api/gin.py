@@ -18,16 +18,9 @@ from ..core.limits import (
     check_int,
     check_seed,
 )
-from ..gin.play.advisor import (
-    ADVICE_EQUITY_DEALS,
-    ADVICE_OPTIONS,
-    ADVICE_SAMPLES,
-    POSITION_FIELDS,
-    Input,
-    InputKind,
-    Position,
-)
-from ..gin.play.advisor.inputs import ADVICE_TEMPERATURE
+from ..gin.play.advisor import Position
+from ..gin.play.advisor.constants import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, ADVICE_TEMPERATURE
+from ..gin.play.advisor.inputs import ADVICE_OPTIONS, POSITION_FIELDS, Input, InputKind
 from ..gin.play.players import chosen_player
 from ..gin.play.replay import parse_deck
 from ..report.advice import (

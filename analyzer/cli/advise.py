@@ -8,7 +8,8 @@ from typing import Any, TextIO
 import click
 
 from ..core.limits import load_json, read_text
-from ..gin.play.advisor import ADVICE_OPTIONS, POSITION_FIELDS, Input, InputKind, Position
+from ..gin.play.advisor import Position
+from ..gin.play.advisor.inputs import ADVICE_OPTIONS, POSITION_FIELDS, Input, InputKind
 from ..report.advice import (
     CROSS_CHECKS,
     advise_position,

@@ -5,9 +5,10 @@ hand, the discard pile, the cards the opponent took from the pile and threw, the
 size (or turn number), who dealt, and optionally the game score.  :func:`advise`
 estimates the value of every legal action (knock with each legal discard, gin, big gin,
 or play on with each discard) and ranks them.
-The position's fields and the options of a run, with the advisor's defaults, are
-declared once in :mod:`.inputs` (:data:`POSITION_FIELDS`, :data:`ADVICE_OPTIONS`): the
-command line, the notebook and the web app build their forms from them.
+
+The position's fields and the options of a run are declared once, with the advisor's
+defaults (:mod:`.constants`), in :mod:`.inputs`: the command line, the notebook and the web
+app build their forms from them.
 
 Method
 ------
@@ -60,15 +61,7 @@ state is valued by an ``equity(score_me, score_opp, i_deal_next)`` function (a t
 or by default :func:`simulated_equity`, which plays whole games from that score).
 """
 
-from .inputs import (
-    ADVICE_EQUITY_DEALS,
-    ADVICE_OPTIONS,
-    ADVICE_SAMPLES,
-    HINT_SAMPLES,
-    POSITION_FIELDS,
-    Input,
-    InputKind,
-)
+from .constants import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, HINT_SAMPLES
 from .position import (
     ME,
     OPP,
@@ -86,19 +79,15 @@ from .verdict import ActionEstimate, Advice
 
 __all__ = [
     "ADVICE_EQUITY_DEALS",
-    "ADVICE_OPTIONS",
     "ADVICE_SAMPLES",
     "HINT_SAMPLES",
     "ME",
     "OPP",
-    "POSITION_FIELDS",
     "Action",
     "ActionEstimate",
     "ActionKind",
     "Advice",
     "Equity",
-    "Input",
-    "InputKind",
     "Position",
     "SampledDeals",
     "advise",

@@ -8,6 +8,10 @@ same names, defaults, ranges and help.  A door gives each input in notation (car
 ``"Kd 9s"``, a score ``"45:80"``); :class:`InputKind` says which notation, and so how the
 door types and checks it.  Nothing here knows a door: the help names another input as
 ``{drawn}`` and each door spells it its own way (``--drawn`` on the command line).
+
+None of the modules kernels are made of imports this one when it loads (a test checks
+it), so editing the help compiles nothing (:mod:`analyzer._kernel_cache`); the numbers it
+declares come from :mod:`.constants`.
 """
 
 from __future__ import annotations
@@ -26,20 +30,7 @@ from ....core.limits import (
     SEED_MAX,
 )
 from ...engine.transitions import MAX_DRAWS
-
-#: Cards in the stock and pile together once both hands are dealt (52 - 10 - 10 - 1,
-#: plus the upcard) -- the same for both openings.
-UNDEALT = 31
-#: The advisor's sample budget unless told otherwise, the same at every door (the command
-#: line, the notebook, the web app): an answer depends on its position, seed and samples only.
-ADVICE_SAMPLES = 20_000
-#: The budget of the practice table's hints and reviews (fixed too: a hint is quick).
-HINT_SAMPLES = 2_000
-#: Deals behind the game-equity table that values a scored position's final scores.
-ADVICE_EQUITY_DEALS = 30_000
-#: Softness of the weighting model, points of deadwood per factor ``e`` (of 4, 8 and 16
-#: it agreed best with the knock chart, ``scripts/advisor_crosscheck.py``).
-ADVICE_TEMPERATURE = 8.0
+from .constants import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, ADVICE_TEMPERATURE, UNDEALT
 
 
 class InputKind(enum.Enum):
@@ -88,6 +79,34 @@ class Input:
     def default_words(self, spell: Callable[[str], str] = str) -> str:
         """What an unstated default stands for (empty: nothing to say), spelled so."""
         return self.default_text.format_map({name: spell(name) for name in INPUT_NAMES})
+
+    def from_json(self, value: object) -> object:
+        """A JSON ``value`` of this input in its notation (a list of cards or a score pair
+        joined into a string); a value of another JSON type raises an error naming it."""
+        name = self.name
+        if self.kind is InputKind.CARDS:
+            if isinstance(value, list) and all(isinstance(card, str) for card in value):
+                return " ".join(value)
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be card notation or a list of cards, got {value!r}")
+        elif self.kind is InputKind.COUNT:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be an integer, got {value!r}")
+        elif self.kind is InputKind.FLAG:
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be true or false, got {value!r}")
+        elif self.kind is InputKind.SCORE:
+            if isinstance(value, list):
+                if len(value) != 2 or not all(
+                    isinstance(s, int) and not isinstance(s, bool) for s in value
+                ):
+                    raise ValueError(f"{name} must be [mine, theirs] in points, got {value!r}")
+                return ":".join(str(s) for s in value)
+            if not isinstance(value, str):
+                raise ValueError(f'{name} must be "mine:theirs" or [mine, theirs], got {value!r}')
+        elif not isinstance(value, str):  # a card or a choice
+            raise ValueError(f"{name} must be a string, got {value!r}")
+        return value
 
     def described(self, spell: Callable[[str], str] = str) -> str:
         """The help, and what an unstated default stands for as click shows a default."""
@@ -195,14 +214,9 @@ def advice_option(name: str) -> Input:
 
 
 __all__ = [
-    "ADVICE_EQUITY_DEALS",
     "ADVICE_OPTIONS",
-    "ADVICE_SAMPLES",
-    "ADVICE_TEMPERATURE",
-    "HINT_SAMPLES",
     "INPUT_NAMES",
     "POSITION_FIELDS",
-    "UNDEALT",
     "Input",
     "InputKind",
     "advice_option",

@@ -24,7 +24,7 @@ from ....core.cards import (
 from ...engine.transitions import MAX_DRAWS
 from ...evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ...model.rules import STANDARD, Rules
-from .inputs import POSITION_FIELDS, UNDEALT, InputKind
+from .constants import UNDEALT
 
 #: Seats in the rollout state: this player is seat 0.
 ME, OPP = 0, 1
@@ -297,6 +297,10 @@ class Position:
         >>> Position.from_json({"hand": "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h", "pile": "Qh 3d"}).stock
         29
         """
+        # imported here, not when the module loads: the declaration's help is no kernel's,
+        # so it stays out of the kernel cache's key (analyzer._kernel_cache)
+        from .inputs import POSITION_FIELDS
+
         names = [spec.name for spec in POSITION_FIELDS]
         for key in data:
             if key not in names:
@@ -310,7 +314,7 @@ class Position:
                 if spec.required:
                     raise ValueError(f"the position has no {spec.name!r}")
                 continue
-            args[spec.name] = _notation(spec.name, spec.kind, value)
+            args[spec.name] = spec.from_json(value)
         return cls.from_options(**args)
 
     def knock_limit(self, rules: Rules) -> int:
@@ -340,35 +344,6 @@ class Position:
             "score": None if self.score is None else list(self.score),
             "upcard": None if self.upcard is None else format_card(self.upcard),
         }
-
-
-def _notation(name: str, kind: InputKind, value: object) -> object:
-    """The JSON ``value`` of the position field ``name`` in the notation of
-    :meth:`Position.from_options` (a list of cards or a score pair joined into a string);
-    a value of another JSON type raises an error naming the field."""
-    if kind is InputKind.CARDS:
-        if isinstance(value, list) and all(isinstance(card, str) for card in value):
-            return " ".join(value)
-        if not isinstance(value, str):
-            raise TypeError(f"{name} must be card notation or a list of cards, got {value!r}")
-    elif kind is InputKind.COUNT:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-    elif kind is InputKind.FLAG:
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be true or false, got {value!r}")
-    elif kind is InputKind.SCORE:
-        if isinstance(value, list):
-            if len(value) != 2 or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in value
-            ):
-                raise ValueError(f"{name} must be [mine, theirs] in points, got {value!r}")
-            return ":".join(str(s) for s in value)
-        if not isinstance(value, str):
-            raise ValueError(f'{name} must be "mine:theirs" or [mine, theirs], got {value!r}')
-    elif not isinstance(value, str):  # a card or a choice
-        raise ValueError(f"{name} must be a string, got {value!r}")
-    return value
 
 
 def _card(value: object, name: str) -> int:

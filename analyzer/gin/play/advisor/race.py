@@ -30,7 +30,7 @@ from ..players import Player, SearchPolicy, format_player, rollout_policy, split
 from ..search import play_on
 from ..simulate import game_rows
 from ..stopping import run_kernel_spans, search_rows
-from .inputs import ADVICE_SAMPLES, ADVICE_TEMPERATURE
+from .constants import ADVICE_SAMPLES, ADVICE_TEMPERATURE
 from .position import (
     ME,
     OPP,

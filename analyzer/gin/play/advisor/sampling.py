@@ -26,7 +26,7 @@ from ...model.policies import PRESETS as POLICY_PRESETS
 from ...model.policies import Policy
 from ...model.rules import STANDARD, Rules
 from ..hand import Hand
-from .inputs import ADVICE_TEMPERATURE
+from .constants import ADVICE_TEMPERATURE
 from .position import OPP, Position, card_mask, my_pile_throws
 
 
