@@ -34,6 +34,11 @@ from .inputs import SEED, fail, get_player, get_rules, rules_options
 def agent_command(policy_text: str, preset: str, overrides: tuple[str, ...], seed: int) -> None:
     """Play as an EAAI GinRummyPlayer over stdin/stdout (JSON lines).
 
+    \b
+    Example:
+      analyzer agent --policy expert --rules eaai      # started by AnalyzerPlayer.java
+      python scripts/eaai/match.py --help              # a match in the EAAI framework
+
     One message per line (at most 16 KB); questions get one reply line, reports none; the
     messages mirror the interface's callbacks (see analyzer/interop/eaai.py and
     docs/harnesses.md).  The Java adapter AnalyzerPlayer.java (in analyzer/interop/java/) starts

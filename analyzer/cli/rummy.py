@@ -21,7 +21,14 @@ from .study_commands import COMMANDS
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def rummy() -> None:
     """Plain rummy (not gin): how to play, its players, the rule options; simulate hands
-    and games and run the studies."""
+    and games and run the studies.
+
+    \b
+    Example:
+      analyzer rummy how-to-play --players 4
+      analyzer rummy policies
+      analyzer rummy simulate --a rummy-expert --b simple --deals 2000
+    """
 
 
 for _name, _command in COMMANDS.items():

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ..core.interrupts import forget_stop
+
 from ..core.limits import ADVICE_RUN_SECONDS, MAX_ADVICE_SECONDS
 from .inputs import FiniteFloatRange, fail
 
@@ -54,6 +56,11 @@ def serve_command(
 ) -> None:
     """Start the web app: advisor, practice table and strategy charts.
 
+    \b
+    Example:
+      analyzer serve                       # then open http://127.0.0.1:8000/
+      analyzer serve --port 0              # any free port, printed at start
+
     Open the printed address in a browser. The JSON API is described at /docs (a
     readable page) and /openapi.json.
     Nothing is fetched from the internet: the page scripts, plotly included, are served
@@ -77,4 +84,9 @@ def serve_command(
         "/docs (the API); Ctrl+C stops",
         err=True,
     )
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C is how a server is meant to end: not an error
+        pass
+    forget_stop()
+    click.echo("analyzer serve: stopped", err=True)

@@ -14,7 +14,7 @@ from analyzer.cli.main import cli
 from analyzer.core import cluster
 from analyzer.core.limits import MAX_CHECKPOINT_BYTES, MAX_CHECKPOINT_DEPTH
 from analyzer.studies.files import file_hash
-from tests.report.test_knock_answer import write_answers
+from tests.studies.test_answers import keep_knock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,36 +37,43 @@ def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
+def damage(path, old, new):
+    """Edit ``path`` and its manifest's hash alike: a file the manifest vouches for, whose
+    content the reader must still check."""
+    path.write_text(path.read_text().replace(old, new, 1))
+    manifest_path = path.parent / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["files"][path.name] = file_hash(path.read_bytes())
+    manifest_path.write_text(json.dumps(manifest))
+
+
 def test_when_to_knock_names_a_damaged_meta_json(tmp_path):
-    write_answers(tmp_path / "res")
-    (tmp_path / "res" / "when_to_knock" / "meta.json").write_text('{"command": "x", "seed": 1.5}')
+    keep_knock(tmp_path / "res")
+    meta = tmp_path / "res" / "when_to_knock" / "standard" / "meta.json"
+    damage(meta, '"seed": 2026', '"seed": 1.5')
     assert_one_line_error(
         run("when-to-knock", "--results", "res"),
-        "Error: damaged file res/when_to_knock/meta.json: field 'seed' must be an integer, got 1.5",
+        "Error: damaged file res/when_to_knock/standard/meta.json:",
     )
 
 
 def test_when_to_knock_names_a_csv_with_a_bad_value(tmp_path):
-    write_answers(tmp_path / "res")
-    path = tmp_path / "res" / "when_to_knock" / "answers.csv"
-    path.write_text(path.read_text().replace(",800\n", ",eight hundred\n", 1))
+    keep_knock(tmp_path / "res")
+    path = tmp_path / "res" / "when_to_knock" / "standard" / "answers.csv"
+    damage(path, ",800,", ",eight hundred,")
     assert_one_line_error(
         run("when-to-knock", "--results", "res", "--format", "json"),
-        "res/when_to_knock/answers.csv: column 'deals' must hold whole numbers >= 0; row 1 "
-        "has 'eight hundred'",
+        "res/when_to_knock/standard/answers.csv: column 'deals'",
     )
 
 
-def test_a_command_that_reads_a_damaged_robust_table_names_it(tmp_path):
-    # panel-equilibrium starts from the committed robust table of ./results
-    write_answers(tmp_path / "results")
-    (tmp_path / "results" / "robust_knock").mkdir()
-    (tmp_path / "results" / "robust_knock" / "standard_mixture.csv").write_text(
-        "rules,table\nstandard,10/10/10/0\n"
-    )
+def test_a_file_changed_behind_its_manifest_is_named(tmp_path):
+    keep_knock(tmp_path / "res")
+    path = tmp_path / "res" / "when_to_knock" / "standard" / "answers.csv"
+    path.write_text(path.read_text().replace(",800,", ",801,", 1))
     assert_one_line_error(
-        run("panel-equilibrium", "--deals", 100, "--no-progress"),
-        "Error: damaged file results/robust_knock/standard_mixture.csv: lacks the column(s) weight",
+        run("when-to-knock", "--results", "res"),
+        "res/when_to_knock/standard/answers.csv: does not match the folder's manifest",
     )
 
 

@@ -18,12 +18,12 @@ from analyzer.gin.studies.compare import compare_games, compare_hands, knock_arm
 from analyzer.gin.studies.discard_principles import measure_principles, panel_members
 from analyzer.gin.studies.exact import exact_enumeration
 from analyzer.gin.studies.knocking import knock_chart
-from analyzer.studies import checkpoint as checkpoint_file
-from analyzer.studies.checkpoint import Checkpoint, CheckpointMismatch
 from analyzer.rummy import RummyRules
 from analyzer.rummy import parse_policy as rummy_policy
 from analyzer.rummy.simulate import play_games as rummy_games
 from analyzer.rummy.simulate import simulate as rummy_simulate
+from analyzer.studies import checkpoint as checkpoint_file
+from analyzer.studies.checkpoint import Checkpoint, CheckpointMismatch
 
 BASIC = parse_policy("basic")
 RUMMY = [rummy_policy("simple")] * 2

@@ -460,7 +460,7 @@ def serve_process(tmp_path):
         yield port
     finally:
         process.terminate()
-        process.wait(15)
+        assert process.wait(15) == 0
 
 
 def test_serve_prints_the_bound_port_and_serves_with_the_guards(tmp_path):
@@ -468,6 +468,9 @@ def test_serve_prints_the_bound_port_and_serves_with_the_guards(tmp_path):
         status, headers, _ = get(port)
         assert status == 200 and headers["x-content-type-options"] == "nosniff"
         assert get(port, host="rebound.example")[0] == 400
+    # SIGTERM (or Ctrl-C) is how a server is meant to end: a quiet stop, not an error
+    log = (tmp_path / "serve.log").read_text()
+    assert log.rstrip().endswith("analyzer serve: stopped") and "Error" not in log
 
 
 def test_seventy_idle_sockets_leave_analyzer_serve_answering_at_once(tmp_path):
