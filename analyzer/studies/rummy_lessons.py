@@ -25,7 +25,8 @@ import pandas as pd
 from ..core.progress import Progress
 from .charts import Axis, Chart, Mark, Panel, column
 from .study import RUMMY, Computed, Inputs, Kind, Param, Study, View, register
-from .text import CI_NOTE, answer_lines, header_lines, interval_text, table_lines
+from .text import CI_NOTE, header_lines, interval_text, table_lines
+from .text import answer_lines as _wrapped
 
 #: The strong player every figure is played by, and the panel it plays against.
 EXPERT = "rummy-expert"
@@ -37,7 +38,7 @@ QUESTION_HEADINGS = {
 }
 
 
-def _ci(row: Any, name: str, digits: int = 2, **style: bool) -> str:
+def ci_text(row: Any, name: str, digits: int = 2, **style: bool) -> str:
     """``x ± h`` of column ``name`` of ``row`` and its ``_lo``/``_hi`` bounds."""
     return interval_text(row[name], row[f"{name}_lo"], row[f"{name}_hi"], digits, **style)
 
@@ -52,12 +53,24 @@ def status(row: Any, name: str = "worth") -> str:
     return "none"
 
 
-#: How a line says a principle's status against one opponent.
+#: How a line says a principle's status (all opponents alike, or against one of them).
 _STATUS_WORDS = {
-    "pays": "pays",
-    "costs": "costs: the simple rule does better",
-    "none": "no measurable worth",
+    "pays": ("it pays", "it pays against {}"),
+    "costs": ("the simple rule does better", "the simple rule does better against {}"),
+    "none": ("no measurable worth", "no measurable worth against {}"),
+    "same": (
+        "no difference: the expert plays as the rule here",
+        "the expert plays as the rule against {}",
+    ),
 }
+#: A status in a word or two, for the lines on the number of players.
+_SHORT_WORDS = {"pays": "pays", "costs": "costs", "none": "no measurable worth"}
+
+
+def answer_lines(text: str) -> list[str]:
+    """``text`` in lines of a player's answer, never broken inside an ``x ± h``."""
+    kept = text.replace(" ± ", "\u00a0±\u00a0")  # no-break spaces: textwrap does not break there
+    return [line.replace("\u00a0", " ") for line in _wrapped(kept)]
 
 
 def bullet_lines(text: str) -> list[str]:
@@ -74,10 +87,8 @@ def _counts_text(counts: list[int]) -> str:
     return ", ".join(map(str, counts[:-1])) + f" and {counts[-1]} players"
 
 
-def _panel_words(opponents: list[str]) -> str:
-    return " and ".join(
-        "itself" if opponent == EXPERT else f"`{opponent}`" for opponent in opponents
-    )
+def panel_words(opponents: list[str]) -> str:
+    return " and ".join("itself" if opponent == EXPERT else opponent for opponent in opponents)
 
 
 # ------------------------------------------------------------------------ how to play
@@ -102,19 +113,24 @@ def principle_line(row: Any, opponents: list[str], table: pd.DataFrame) -> str:
     and its worth against each panel opponent (``table``: its rows, by opponent)."""
     rows = table.set_index("opponent")
     figures = ", ".join(
-        f"{_ci(rows.loc[o], 'worth', sign=True)} against {'itself' if o == EXPERT else o}"
+        f"{ci_text(rows.loc[o], 'worth', sign=True)} against {'itself' if o == EXPERT else o}"
         for o in opponents
     )
-    states = {o: status(rows.loc[o]) for o in opponents}
+    # a worth of exactly 0 on every deal: the expert plays as the simple rule there
+    states = {
+        o: "same"
+        if rows.loc[o, "worth_lo"] == rows.loc[o, "worth_hi"] == 0
+        else status(rows.loc[o])
+        for o in opponents
+    }
     if len(set(states.values())) == 1:
-        verdict = _STATUS_WORDS[states[opponents[0]]]
+        verdict = _STATUS_WORDS[states[opponents[0]]][0]
     else:
         verdict = "; ".join(
-            f"{_STATUS_WORDS[states[o]]} against {'itself' if o == EXPERT else o}"
-            for o in opponents
+            _STATUS_WORDS[states[o]][1].format("itself" if o == EXPERT else o) for o in opponents
         )
     does = str(row["expert_does"])
-    return f"{does[0].upper()}{does[1:]}, rather than {row['instead']}: {verdict} ({figures})."
+    return f"{does[0].upper()}{does[1:]}, rather than {row['instead']}: {figures}; {verdict}."
 
 
 def _change_lines(principles: pd.DataFrame, opponent: str) -> list[str]:
@@ -127,10 +143,7 @@ def _change_lines(principles: pd.DataFrame, opponent: str) -> list[str]:
         for _, row in group.sort_values("players").iterrows():
             by_status.setdefault(status(row), []).append(int(row["players"]))
         if len(by_status) > 1:
-            parts = [
-                f"{_STATUS_WORDS[s].split(':')[0]} at {_counts_text(c)}"
-                for s, c in by_status.items()
-            ]
+            parts = [f"{_SHORT_WORDS[s]} at {_counts_text(c)}" for s, c in by_status.items()]
             lines.append(f"'{name}' {', '.join(parts)}.")
     return lines
 
@@ -145,7 +158,7 @@ def _by_players_table(principles: pd.DataFrame, opponent: str) -> pd.DataFrame:
         {
             "principle": names,
             **{
-                str(n): [_ci(cells.loc[(name, n)], "worth", sign=True) for name in names]
+                str(n): [ci_text(cells.loc[(name, n)], "worth", sign=True) for name in names]
                 for n in counts
             },
         }
@@ -159,8 +172,8 @@ def _expert_line(expert: pd.DataFrame, players: int) -> str:
         who = "itself" if row["opponent"] == EXPERT else str(row["opponent"])
         rummy = row["rummy_share"]
         parts.append(
-            f"against {who}, a margin of {_ci(row, 'margin', sign=True)} points per hand (its "
-            f"points less the other seats' mean) and {_ci(row, 'win_share', 1, percent=True)} "
+            f"against {who}, a margin of {ci_text(row, 'margin', sign=True)} points per hand (its "
+            f"points less the other seats' mean) and {ci_text(row, 'win_share', 1, percent=True)} "
             f"of the hands someone won (fair {1 / players:.1%})"
             + ("" if pd.isna(rummy) else f", {rummy:.0%} of its wins Rummy")
             + f", {row['void_rate']:.0%} of the hands void"
@@ -175,7 +188,7 @@ def _present_how_to_play(answer: Any) -> View:
     here = principles[principles["players"] == players]
     title = inputs.title(
         "How to play plain rummy",
-        players=f"{players} players · {EXPERT} against a panel of {_panel_words(opponents)}",
+        players=f"{players} players · {EXPERT} against a panel of {panel_words(opponents)}",
         size=f"{inputs['deals']:,} deals per run",
     )
     lines = [
@@ -183,7 +196,7 @@ def _present_how_to_play(answer: Any) -> View:
             f"Each principle is what {EXPERT}, the strongest player here, does; its worth is "
             f"what the expert loses, in points per hand, when that one decision is replaced by "
             f"the simple rule after 'rather than', playing the same deals against a panel of "
-            f"{_panel_words(opponents)} in every other seat."
+            f"{panel_words(opponents)} in every other seat."
         ),
     ]
     for question, heading in QUESTION_HEADINGS.items():
@@ -225,18 +238,32 @@ def _present_how_to_play(answer: Any) -> View:
         _how_to_play_chart(principles, players, opponents, title),
         frame=principles,
         data={
+            **answer_header(answer, title, verdict),
             "players": players,
             "deals": inputs["deals"],
             "panel": opponents,
-            "principles": _records(here),
-            "by_players": _records(principles),
-            "expert": _records(expert),
+            "principles": table_records(here),
+            "by_players": table_records(principles),
+            "expert": table_records(expert),
         },
         text=text,
     )
 
 
-def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+def answer_header(answer: Any, title: str, verdict: str) -> dict[str, Any]:
+    """What the JSON of an answer opens with: its title, verdict, rules, seed and where it
+    came from."""
+    inputs = answer.inputs
+    return {
+        "title": title,
+        "verdict": verdict,
+        "rules": inputs.rules_name,
+        "seed": inputs.seed,
+        "source": answer.source or "computed now",
+    }
+
+
+def table_records(table: pd.DataFrame) -> list[dict[str, Any]]:
     from .answer import records
 
     return records(table)
@@ -254,7 +281,9 @@ def _how_to_play_verdict(here: pd.DataFrame, opponents: list[str], players: int)
     paying.sort(key=lambda name: -first.loc[name, "worth"])
     if not paying:
         return f"At {players} players no principle of {EXPERT} pays against the whole panel."
-    top = ", ".join(f"'{name}' ({_ci(first.loc[name], 'worth', sign=True)})" for name in paying[:3])
+    top = ", ".join(
+        f"'{name}' ({ci_text(first.loc[name], 'worth', sign=True)})" for name in paying[:3]
+    )
     return (
         f"At {players} players {len(paying)} of {len(first)} principles of {EXPERT} pay "
         f"against the whole panel; worth most against the expert itself: {top} points per hand."
@@ -328,7 +357,7 @@ def _how_to_play_chart(
     )
 
 
-def _players_param(what: str) -> Param:
+def players_param(what: str) -> Param:
     return Param(
         "players",
         Kind.COUNT,
@@ -339,13 +368,13 @@ def _players_param(what: str) -> Param:
     )
 
 
-def _deals_param() -> Param:
+def deals_param() -> Param:
     return Param(
         "deals", Kind.COUNT, 20_000, "Deals per run (the same deals for every run).", low=50
     )
 
 
-def _results_param() -> Param:
+def results_param() -> Param:
     return Param(
         "results",
         Kind.FOLDER,
@@ -382,7 +411,7 @@ RUMMY_HOW_TO_PLAY = register(
             "analyzer rummy how-to-play --players 4",
             "analyzer rummy how-to-play --rules seed004 --deals 2000",
         ),
-        (_players_param("the table the answer is for"), _deals_param(), _results_param()),
+        (players_param("the table the answer is for"), deals_param(), results_param()),
         _how_to_play,
         _present_how_to_play,
         step="how to play",
@@ -408,4 +437,18 @@ RUMMY_HOW_TO_PLAY = register(
     )
 )
 
-__all__ = ["EXPERT", "RUMMY_HOW_TO_PLAY", "principle_line", "status"]
+__all__ = [
+    "EXPERT",
+    "RUMMY_HOW_TO_PLAY",
+    "answer_header",
+    "answer_lines",
+    "bullet_lines",
+    "ci_text",
+    "deals_param",
+    "panel_words",
+    "players_param",
+    "principle_line",
+    "results_param",
+    "status",
+    "table_records",
+]

@@ -20,16 +20,18 @@ from ..core.progress import Progress
 from .charts import Axis, Chart, Mark, Panel, column
 from .rummy_lessons import (
     EXPERT,
-    _ci,
-    _deals_param,
-    _panel_words,
-    _players_param,
-    _records,
-    _results_param,
+    answer_header,
+    answer_lines,
+    ci_text,
+    deals_param,
+    panel_words,
+    players_param,
+    results_param,
     status,
+    table_records,
 )
 from .study import RUMMY, Computed, Inputs, Study, View, register
-from .text import CI_NOTE, answer_lines, header_lines
+from .text import CI_NOTE, header_lines
 
 #: The standard rules' row (every option is measured against it).
 STANDARD = "standard rules"
@@ -45,7 +47,8 @@ def _compute(inputs: Inputs, progress: Progress | None, scheduler: str | None) -
         1,
         "fields",
         [
-            ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in OPTIONS[o].items())
+            # the standard rules change no field ("none": an empty text reads back as missing)
+            ", ".join(f"{k}={'yes' if v else 'no'}" for k, v in OPTIONS[o].items()) or "none"
             for o in edges["option"]
         ],
     )
@@ -54,8 +57,8 @@ def _compute(inputs: Inputs, progress: Progress | None, scheduler: str | None) -
 
 def _who_wins(row: Any) -> str:
     """How an option changes the expert's edge over ``simple``."""
-    edge = f"{EXPERT}'s edge over simple is {_ci(row, 'edge', sign=True)} points per hand"
-    change = _ci(row, "edge_change", sign=True)
+    edge = f"{EXPERT}'s edge over simple is {ci_text(row, 'edge', sign=True)} points per hand"
+    change = ci_text(row, "edge_change", sign=True)
     if status(row, "edge_change") == "none":
         return f"Who wins: {edge}, no measurable change from the standard rules ({change})."
     return f"Who wins: {edge}, a change of {change} from the standard rules."
@@ -73,8 +76,8 @@ def _what_pays(worth: pd.DataFrame, option: str, opponents: list[str]) -> str:
         base = rows.loc[(STANDARD, row["opponent"], row["principle"])]
         who = "itself" if row["opponent"] == EXPERT else row["opponent"]
         changed.append(
-            f"'{row['principle']}' against {who} {_ci(base, 'worth', sign=True)} -> "
-            f"{_ci(row, 'worth', sign=True)} (change {_ci(row, 'worth_change', sign=True)})"
+            f"'{row['principle']}' against {who} {ci_text(base, 'worth', sign=True)} -> "
+            f"{ci_text(row, 'worth', sign=True)} (change {ci_text(row, 'worth_change', sign=True)})"
         )
     if not changed:
         return "What pays: no principle's worth changes measurably."
@@ -94,11 +97,11 @@ def _verdict(edges: pd.DataFrame) -> str:
     moved = edges[[status(row, "edge_change") != "none" for _, row in edges.iterrows()]]
     moved = moved.reindex(moved["edge_change"].abs().sort_values(ascending=False).index)
     standard = edges[edges["option"] == STANDARD].iloc[0]
-    base = f"{EXPERT}'s edge over simple under the standard rules: {_ci(standard, 'edge', sign=True)} points per hand"
+    base = f"{EXPERT}'s edge over simple under the standard rules: {ci_text(standard, 'edge', sign=True)} points per hand"
     if moved.empty:
         return f"No option changes who wins measurably; {base}."
     changes = ", ".join(
-        f"'{row['option']}' {_ci(row, 'edge_change', sign=True)}" for _, row in moved.iterrows()
+        f"'{row['option']}' {ci_text(row, 'edge_change', sign=True)}" for _, row in moved.iterrows()
     )
     return f"{len(moved)} of {len(edges) - 1} options change who wins: {changes} ({base})."
 
@@ -109,7 +112,7 @@ def _present(answer: Any) -> View:
     opponents = list(dict.fromkeys(worth["opponent"]))
     title = inputs.title(
         "Plain rummy's rule options, valued with the strong player",
-        players=f"{players} players · {EXPERT} against a panel of {_panel_words(opponents)}",
+        players=f"{players} players · {EXPERT} against a panel of {panel_words(opponents)}",
         size=f"{inputs['deals']:,} deals per run",
     )
     verdict = _verdict(edges)
@@ -126,7 +129,7 @@ def _present(answer: Any) -> View:
         "  " + part
         for part in answer_lines(
             f"Who wins: {EXPERT}'s edge over simple is "
-            f"{_ci(edges[edges['option'] == STANDARD].iloc[0], 'edge', sign=True)} points per hand. "
+            f"{ci_text(edges[edges['option'] == STANDARD].iloc[0], 'edge', sign=True)} points per hand. "
             f"What pays against the whole panel: {standard or 'no principle'}."
         )
     ]
@@ -156,11 +159,12 @@ def _present(answer: Any) -> View:
         _chart(edges, worth, opponents[0], title),
         frame=edges,
         data={
+            **answer_header(answer, title, verdict),
             "players": players,
             "deals": inputs["deals"],
             "panel": opponents,
-            "options": _records(edges),
-            "principles": _records(worth),
+            "options": table_records(edges),
+            "principles": table_records(worth),
         },
         text=text,
     )
@@ -231,7 +235,7 @@ RUMMY_OPTIONS = register(
             "analyzer rummy options",
             "analyzer rummy options --players 4 --deals 4000",
         ),
-        (_players_param("at the table"), _deals_param(), _results_param()),
+        (players_param("at the table"), deals_param(), results_param()),
         _compute,
         _present,
         step="options",

@@ -48,6 +48,8 @@ class RummyGame:
     scores: list[int] = field(default_factory=list)
     """Points won so far, by player (the person first, then the seats to their left)."""
     log: list[str] = field(default_factory=list)
+    outcome: str = ""
+    """How the last finished hand ended, in a sentence ("" before the first)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     hand: PracticeHand = field(init=False, repr=False)
     me: int = field(init=False, default=0)
@@ -142,16 +144,19 @@ class RummyGame:
         return f"{self.sentence_name(seat)} {text}."
 
     def _score(self) -> None:
+        """Add the finished hand's points to its winner's score; say how it ended."""
         winner = self.hand.winner
         if winner is None:
             why = "the stock ran out" if self.hand.end == "stock" else "it went on too long"
-            self.log.append(f"The hand is void ({why}): nobody scores.")
-            return
-        self.scores[self.player_of(winner)] += self.hand.points
-        rummy = " Rummy, for double points," if self.hand.rummy else ""
-        self.log.append(
-            f"{self.sentence_name(winner)} went out{rummy} and scored {self.hand.points} points."
-        )
+            self.outcome = f"The hand is void ({why}): nobody scores."
+        else:
+            self.scores[self.player_of(winner)] += self.hand.points
+            rummy = " Rummy, for double points," if self.hand.rummy else ""
+            self.outcome = (
+                f"{self.sentence_name(winner)} went out{rummy} and scored {self.hand.points} "
+                "points."
+            )
+        self.log.append(self.outcome)
 
     # ------------------------------------------------------------------ advice
     def hint(self) -> dict[str, Any]:
@@ -165,7 +170,8 @@ class RummyGame:
         """The finished hand's review in words."""
         if not self.hand.done:
             raise ValueError("the hand is not over yet: its review comes at its end")
-        return {"hand": self.hand_number, "lines": self.hand.review()}
+        # the hand's own last line names seats by number: the table names them as it does
+        return {"hand": self.hand_number, "lines": [*self.hand.review()[:-1], self.outcome]}
 
     # ------------------------------------------------------------------ views
     def view(self) -> dict[str, Any]:
