@@ -7,6 +7,9 @@ as its command prints it; the template computes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 from ..studies.answer import command_line
 from ..studies.rummy_lessons import EXPERT
 from ..studies.rummy_study import STUDY_TABLES
@@ -23,6 +26,11 @@ _PANEL = (
     f"a panel: `{EXPERT}` itself in every other seat, then `simple` in every other seat; the "
     "same deals for every run, seats rotated."
 )
+
+
+def _at_players(players: int) -> Callable[[ReportConfig], Mapping[str, Any]]:
+    """The values of the how-to-play entry at ``players`` players: the report's size."""
+    return lambda config: {"players": players, "deals": config.size(1.0)}
 
 
 def _answer_block(found: Found, folder: str, config: ReportConfig) -> list[str]:
@@ -104,20 +112,19 @@ SECTIONS = (
                 Entry(
                     "rummy how-to-play",
                     folder,
-                    lambda config, players=players: {
-                        "players": players,
-                        "deals": config.size(1.0),
-                    },
+                    _at_players(players),
                     seconds=seconds,
                     label=f"plain rummy: how to play, {players} players",
                 )
-                for (players, folder), seconds in zip(HOW_TO_PLAY.items(), (60, 60), strict=True)
+                # the measured CPU seconds (72-77, 67-72, 113) over the 1.8x that two idle
+                # cores give plain rummy's simulation (BENCHMARKS.md)
+                for (players, folder), seconds in zip(HOW_TO_PLAY.items(), (42, 40), strict=True)
             ),
             Entry(
                 "rummy options",
                 OPTIONS,
                 lambda config: {"deals": config.size(1.0)},
-                seconds=90,
+                seconds=63,
                 label="plain rummy: the rule options",
             ),
             Entry(

@@ -218,8 +218,30 @@ def _present_how_to_play(answer: Any) -> View:
                 lines += bullet_lines(f"Against {who}: {line}")
     lines += ["", *answer_lines(_expert_line(expert, players))]
     verdict = _how_to_play_verdict(here, opponents, players)
+    return View(
+        title,
+        lines,
+        verdict,
+        _how_to_play_chart(principles, players, opponents, title),
+        frame=principles,
+        text=answer_text(answer, title, verdict, lines),
+        data={
+            **answer_header(answer, title, verdict),
+            "players": players,
+            "deals": inputs["deals"],
+            "panel": opponents,
+            "principles": table_records(here),
+            "by_players": table_records(principles),
+            "expert": table_records(expert),
+        },
+    )
+
+
+def answer_text(answer: Any, title: str, verdict: str, lines: list[str]) -> str:
+    """The whole answer as the command prints it: the title, the verdict, the ``lines``,
+    where it came from and the CI legend."""
     source = answer.source or "computed now"
-    text = "\n".join(
+    return "\n".join(
         [
             *header_lines(title, "  "),
             "",
@@ -230,23 +252,6 @@ def _present_how_to_play(answer: Any) -> View:
             *answer_lines(f"Source: {source}."),
             CI_NOTE,
         ]
-    )
-    return View(
-        title,
-        lines,
-        verdict,
-        _how_to_play_chart(principles, players, opponents, title),
-        frame=principles,
-        data={
-            **answer_header(answer, title, verdict),
-            "players": players,
-            "deals": inputs["deals"],
-            "panel": opponents,
-            "principles": table_records(here),
-            "by_players": table_records(principles),
-            "expert": table_records(expert),
-        },
-        text=text,
     )
 
 
@@ -442,6 +447,7 @@ __all__ = [
     "RUMMY_HOW_TO_PLAY",
     "answer_header",
     "answer_lines",
+    "answer_text",
     "bullet_lines",
     "ci_text",
     "deals_param",

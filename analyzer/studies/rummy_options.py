@@ -22,6 +22,7 @@ from .rummy_lessons import (
     EXPERT,
     answer_header,
     answer_lines,
+    answer_text,
     ci_text,
     deals_param,
     panel_words,
@@ -31,7 +32,6 @@ from .rummy_lessons import (
     table_records,
 )
 from .study import RUMMY, Computed, Inputs, Study, View, register
-from .text import CI_NOTE, header_lines
 
 #: The standard rules' row (every option is measured against it).
 STANDARD = "standard rules"
@@ -64,24 +64,30 @@ def _who_wins(row: Any) -> str:
     return f"Who wins: {edge}, a change of {change} from the standard rules."
 
 
+#: The most principles a line on what pays names under one option (the rest are counted).
+SHOWN_CHANGES = 3
+
+
 def _what_pays(worth: pd.DataFrame, option: str, opponents: list[str]) -> str:
     """The principles whose worth under ``option`` differs from the standard rules' (the
-    paired change's 95% CI excludes 0), the largest change first."""
+    paired change's 95% CI excludes 0), the largest changes first."""
     rows = worth.set_index(["option", "opponent", "principle"])
     here = worth[worth["option"] == option]
     moved = here[[status(row, "worth_change") != "none" for _, row in here.iterrows()]]
     moved = moved.reindex(moved["worth_change"].abs().sort_values(ascending=False).index)
+    if moved.empty:
+        return "What pays: no principle's worth changes measurably."
     changed = []
-    for _, row in moved.iterrows():
+    for _, row in moved.head(SHOWN_CHANGES).iterrows():
         base = rows.loc[(STANDARD, row["opponent"], row["principle"])]
         who = "itself" if row["opponent"] == EXPERT else row["opponent"]
         changed.append(
             f"'{row['principle']}' against {who} {ci_text(base, 'worth', sign=True)} -> "
             f"{ci_text(row, 'worth', sign=True)} (change {ci_text(row, 'worth_change', sign=True)})"
         )
-    if not changed:
-        return "What pays: no principle's worth changes measurably."
-    return "What pays: " + "; ".join(changed) + "."
+    more = len(moved) - len(changed)
+    rest = f"; and {more} smaller change{'s' if more > 1 else ''} (in the JSON)" if more else ""
+    return "What pays, the largest changes: " + "; ".join(changed) + rest + "."
 
 
 def _paying(worth: pd.DataFrame, option: str, opponents: list[str]) -> list[str]:
@@ -119,9 +125,9 @@ def _present(answer: Any) -> View:
     lines = answer_lines(
         "Each option is played alone on top of the standard rules, on the same deals. Who "
         f"wins: {EXPERT}'s margin over simple in every other seat, and its change from the "
-        "standard rules (paired). What pays: each principle of 'analyzer rummy how-to-play' "
-        "whose worth changes under the option (the standard rules' worth -> the option's, and "
-        "the paired change)."
+        "standard rules (paired). What pays: the principles of 'analyzer rummy how-to-play' "
+        "whose worth changes most under the option (the standard rules' worth -> the option's, "
+        "and the paired change; every principle's is in the JSON)."
     )
     standard = ", ".join(f"'{name}'" for name in _paying(worth, STANDARD, opponents))
     lines += ["", STANDARD.capitalize()]
@@ -139,25 +145,13 @@ def _present(answer: Any) -> View:
         lines += ["", f"{str(row['option']).capitalize()} ({row['fields']})"]
         for sentence in (_who_wins(row), _what_pays(worth, row["option"], opponents)):
             lines += ["  " + part for part in answer_lines(sentence)]
-    source = answer.source or "computed now"
-    text = "\n".join(
-        [
-            *header_lines(title, "  "),
-            "",
-            *answer_lines(verdict),
-            "",
-            *lines,
-            "",
-            *answer_lines(f"Source: {source}."),
-            CI_NOTE,
-        ]
-    )
     return View(
         title,
         lines,
         verdict,
         _chart(edges, worth, opponents[0], title),
         frame=edges,
+        text=answer_text(answer, title, verdict, lines),
         data={
             **answer_header(answer, title, verdict),
             "players": players,
@@ -166,7 +160,6 @@ def _present(answer: Any) -> View:
             "options": table_records(edges),
             "principles": table_records(worth),
         },
-        text=text,
     )
 
 

@@ -83,9 +83,11 @@ class RummyGame:
         if self.hand_number and not self.hand.done:
             raise ValueError("the hand is not over yet")
         self.me = self.hand_number % self.players
-        self.hand = PracticeHand.deal(
+        hand = PracticeHand.deal(
             self.rules, self.players, self.seed, self.hand_number, people=(self.me,)
         )
+        assert isinstance(hand, PracticeHand)  # dealt by the class it is called on
+        self.hand = hand
         self.hand_number += 1
         order = "first" if self.me == 0 else f"in seat {self.me + 1} of {self.players}"
         self.log = [f"Hand {self.hand_number}: you play {order}."]
@@ -180,38 +182,42 @@ class RummyGame:
         still held, points so far), the table's melds with their owners' names, the
         pile, the stock, the person's hand and legal moves."""
         hand = self.hand
-        public = hand.public(self.me)
         seats = [(self.me + k) % self.players for k in range(self.players)]
         done = hand.done
-        view = {
+        mine = not done and hand.to_move == self.me
+
+        def cards(held: list[int]) -> list[str]:
+            return [format_card(c) for c in held]
+
+        view: dict[str, Any] = {
             "id": self.game_id,
             "rules": self.rules_preset,
             "players": self.players,
             "opponent": EXPERT,
             "hints": self.hints,
             "hand_number": self.hand_number,
-            "phase": "hand over" if done else public["phase"],
-            "your_turn": not done and hand.to_move == self.me,
+            "phase": "hand over" if done else hand.phase,
+            "your_turn": mine,
             "to_move": None if done else self.name(hand.to_move),
             "seats": [
                 {
                     "name": self.name(seat),
-                    "cards": public["hand_sizes"][seat],
-                    "took": public["took"][seat],
+                    "cards": hand.hand_sizes[seat],
+                    "took": cards(hand.took(seat)),
                     "score": self.scores[self.player_of(seat)],
                     "to_move": not done and hand.to_move == seat,
                 }
                 for seat in seats
             ],
-            "hand": public["cards"],
+            "hand": cards(hand.cards(self.me)),
             "taken": None if hand.taken is None or done else format_card(hand.taken),
-            "pile": public["pile"],
-            "stock": public["stock_left"],
+            "pile": cards(hand.pile),
+            "stock": hand.stock_left,
             "melds": [
-                {"index": index, "cards": meld["cards"], "owner": self.name(meld["owner"])}
-                for index, meld in enumerate(public["melds"])
+                {"index": index, "cards": cards(meld), "owner": self.name(owner)}
+                for index, (meld, owner) in enumerate(hand.melds)
             ],
-            "legal": public["legal_moves"],
+            "legal": [str(move) for move in hand.legal_moves()] if mine else [],
             "log": list(self.log),
             "result": None,
         }

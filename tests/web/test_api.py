@@ -369,7 +369,7 @@ def test_a_server_started_elsewhere_finds_the_results_of_the_project(tmp_path, m
 
 
 def test_pages_scripts_and_openapi_are_served_locally(client):
-    for path in ("/", "/table", "/strategy"):
+    for path in ("/", "/table", "/rummy", "/strategy"):
         page = client.get(path)
         assert page.status_code == 200
         assert "http://" not in page.text and "https://" not in page.text

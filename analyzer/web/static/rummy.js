@@ -74,11 +74,7 @@ function render() {
   $("hint").hidden = !game.your_turn;
   $("hint").disabled = busy;
   $("next-hand").hidden = !over;
-  $("log").replaceChildren(...game.log.map(line => {
-    const li = document.createElement("li");
-    li.textContent = line;
-    return li;
-  }));
+  showLog($("log"), game.log);
   renderResult();
   // for scripts and tests: the phase, the legal moves and whether a move is in flight
   document.body.dataset.phase = game.phase;
@@ -185,32 +181,17 @@ async function showReview() {
   } catch (error) { panel.textContent = "No review: " + error.message; }
 }
 
-function remember(id) {
-  localStorage.setItem("rummy-game", id);
-  const url = new URL(location.href);
-  url.searchParams.set("game", id);
-  history.replaceState(null, "", url);
-}
+function remember(id) { rememberGame("rummy-game", id); }
 
 async function newGame() {
   setError("");
   hintToken++;
   try {
     const body = { players: Number($("players").value), rules: $("rules").value, hints: $("hints").value };
-    // /rummy?seed=N deals reproducibly (digits written into the JSON whole: see table.js)
-    let text = JSON.stringify(body);
-    const seed = new URLSearchParams(location.search).get("seed");
-    if (seed !== null) {
-      const token = /^(0|[1-9][0-9]{0,29})$/.test(seed) ? seed : JSON.stringify(seed);
-      text = text.slice(0, -1) + `,"seed":${token}}`;
-    }
+    const text = withPageSeed(body);  // /rummy?seed=N deals reproducibly
     game = await api("/api/rummy/games", text);
     remember(game.id);
-    selected.clear();
-    $("hint-panel").hidden = true;
-    $("review-panel").hidden = true;
-    render();
-    maybeHint();
+    freshHand();
   } catch (error) { setError(error.message); }
 }
 
@@ -219,12 +200,17 @@ async function nextHand() {
   hintToken++;
   try {
     game = await api(`/api/rummy/games/${game.id}/next`, {});
-    selected.clear();
-    $("hint-panel").hidden = true;
-    $("review-panel").hidden = true;
-    render();
-    maybeHint();
+    freshHand();
   } catch (error) { setError(error.message); }
+}
+
+// A hand just dealt: nothing selected, no hint or review of the last one, the hint now.
+function freshHand() {
+  selected.clear();
+  $("hint-panel").hidden = true;
+  $("review-panel").hidden = true;
+  render();
+  maybeHint();
 }
 
 async function init() {
