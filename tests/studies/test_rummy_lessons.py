@@ -166,3 +166,22 @@ def test_a_run_of_ones_own_or_an_answer_not_kept_is_refused_in_one_line(results)
         result = CliRunner().invoke(cli, ["rummy", "how-to-play", "--results", str(results), *args])
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_stopped_run_ends_in_one_line_and_writes_nothing(tmp_path, monkeypatch):
+    """Ctrl-C while how-to-play computes: exit status 130, ``Error: interrupted``, and
+    --out left as it was (nothing saved)."""
+    from analyzer.core import chunks
+
+    def stop_at_once(plan, start):
+        raise KeyboardInterrupt
+        yield  # a generator, like the real one
+
+    monkeypatch.setattr(chunks, "_results_in_process", stop_at_once)
+    out = tmp_path / "answer"
+    result = CliRunner().invoke(
+        cli, ["rummy", "how-to-play", "--deals", "60", "--out", str(out), "--no-progress"]
+    )
+    assert result.exit_code == 130
+    assert result.stderr.strip() == "Error: interrupted"
+    assert not out.exists()
