@@ -18,7 +18,7 @@ from .markdown import answer_section
 
 #: The how-to-play answers' folders, by number of players (the first opens the section).
 HOW_TO_PLAY = {players: f"rummy_how_to_play/standard-{players}-players" for players in (2, 4)}
-OPTIONS = "rummy_options/standard-2-players"
+OPTIONS = {players: f"rummy_options/standard-{players}-players" for players in (2, 4)}
 PLAYERS = f"rummy/{STUDY_TABLES['players'][0]}"
 
 _PANEL = (
@@ -29,8 +29,18 @@ _PANEL = (
 
 
 def _at_players(players: int) -> Callable[[ReportConfig], Mapping[str, Any]]:
-    """The values of the how-to-play entry at ``players`` players: the report's size."""
+    """The values of an entry at ``players`` players: the report's size."""
     return lambda config: {"players": players, "deals": config.size(1.0)}
+
+
+def _intro(question: str, players: str, rules: str) -> str:
+    """The section's opening (question, who plays, rules), without its closing blank line
+    (the parts are joined by line breaks)."""
+    return section_intro(question, players, rules).rstrip("\n") + "\n"
+
+
+def _lower_first(text: str) -> str:
+    return text[0].lower() + text[1:]
 
 
 def _answer_block(found: Found, folder: str, config: ReportConfig) -> list[str]:
@@ -68,26 +78,29 @@ def _rummy(found: Found, config: ReportConfig) -> str:
             "players, below)."
         ),
         "",
-        section_intro(
+        _intro(
             "When should you meld and when hold for Rummy, what should you throw, when should "
             "you lay off, and how does the number of players change each?",
             _PANEL,
             two.inputs.rules_name,
         ),
         *_answer_block(found, HOW_TO_PLAY[2], config),
-        f"**At four players** ({four.view.verdict[0].lower()}{four.view.verdict[1:]})",
+        f"**At four players** ({_lower_first(four.view.verdict)})",
         "",
         *_answer_block(found, HOW_TO_PLAY[4], config),
         "### What each rule option changes",
         "",
-        section_intro(
+        _intro(
             "How does each rule option of the documents change what you should do, and who wins?",
             _PANEL + " Each option alone on top of the standard rules.",
             "standard, one option at a time",
         ),
-        f"**Answer.** {found[OPTIONS].view.verdict}",
+        f"**Answer.** {found[OPTIONS[2]].view.verdict}",
         "",
-        *_answer_block(found, OPTIONS, config),
+        *_answer_block(found, OPTIONS[2], config),
+        f"**At four players** ({_lower_first(found[OPTIONS[4]].view.verdict)})",
+        "",
+        *_answer_block(found, OPTIONS[4], config),
         "### Player count: hand length, winner's points, seat advantage",
         "",
         answer_section(
@@ -116,16 +129,20 @@ SECTIONS = (
                     seconds=seconds,
                     label=f"plain rummy: how to play, {players} players",
                 )
-                # the measured CPU seconds (72-77, 67-72, 113) over the 1.8x that two idle
-                # cores give plain rummy's simulation (BENCHMARKS.md)
+                # the measured CPU seconds (how to play 72-77 and 67-72, the options 113-116
+                # and 147-158) over the 1.8x that two idle cores give plain rummy's
+                # simulation (BENCHMARKS.md)
                 for (players, folder), seconds in zip(HOW_TO_PLAY.items(), (42, 40), strict=True)
             ),
-            Entry(
-                "rummy options",
-                OPTIONS,
-                lambda config: {"deals": config.size(1.0)},
-                seconds=63,
-                label="plain rummy: the rule options",
+            *(
+                Entry(
+                    "rummy options",
+                    folder,
+                    _at_players(players),
+                    seconds=seconds,
+                    label=f"plain rummy: the rule options, {players} players",
+                )
+                for (players, folder), seconds in zip(OPTIONS.items(), (63, 85), strict=True)
             ),
             Entry(
                 "rummy study",
