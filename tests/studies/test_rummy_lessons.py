@@ -126,7 +126,10 @@ def test_the_options_answer_says_who_wins_and_what_pays(answers):
     assert (standard.edge_change, standard.edge_change_lo, standard.edge_change_hi) == (0, 0, 0)
     for option, fields in zip(edges["option"][1:], edges["fields"][1:], strict=True):
         assert f"\n{option.capitalize()} ({fields})\n" in text
-    assert text.count("Who wins: ") == len(edges) and text.count("What pays: ") == len(edges)
+    starts = [line.lstrip()[:9] for line in text.splitlines()]
+    # the standard rules' answer is one line; every option says who wins, then what pays
+    assert starts.count("Who wins:") == len(edges)
+    assert starts.count("What pays") == len(edges) - 1
     worth = answer["worth"]
     base = worth[worth["option"] == "standard rules"]
     assert (base.worth_change == 0).all()
@@ -185,3 +188,28 @@ def test_a_stopped_run_ends_in_one_line_and_writes_nothing(tmp_path, monkeypatch
     assert result.exit_code == 130
     assert result.stderr.strip() == "Error: interrupted"
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "folder"),
+    [
+        (["how-to-play"], "rummy_how_to_play/standard-2-players"),
+        (["how-to-play", "--players", "4"], "rummy_how_to_play/standard-4-players"),
+        (["options"], "rummy_options/standard-2-players"),
+        (["options", "--players", "4"], "rummy_options/standard-4-players"),
+    ],
+)
+def test_the_committed_answers_are_read_not_computed(command, folder, monkeypatch):
+    """The answers committed in results/ are this version's (read whole, their tables
+    checked) and print at once with their figures as x ± h."""
+    from pathlib import Path
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a kept answer was computed")
+
+    monkeypatch.setattr("analyzer.cli.study_commands.run", refuse)
+    results = Path(__file__).resolve().parents[2] / "results"
+    printed = CliRunner().invoke(cli, ["rummy", *command, "--results", str(results)])
+    assert printed.exit_code == 0, printed.output
+    assert folder in printed.output and "20,000 deals per run · seed 2026" in printed.output
+    assert len(re.findall(PLUS_MINUS, printed.output)) >= 3
