@@ -3,7 +3,7 @@
 A study describes its chart with these frozen records (a :class:`Chart` of
 :class:`Panel` s, each a stack of :class:`Mark` s); the doors draw the same description
 their own way: the report, the command line and the notebook with matplotlib
-(:mod:`analyzer.report.figures`), the web app with plotly (:mod:`analyzer.web.charts`).
+(:mod:`analyzer.report.charts`), the web app with plotly (:mod:`analyzer.web.charts`).
 A description holds plain numbers and strings only, so it turns into JSON and back
 (:meth:`Chart.to_dict`, :meth:`Chart.from_dict`) and no door keeps a chart of its own.
 

@@ -56,6 +56,8 @@ TINY = {
     "exploit": ["exploit", "basic", "--deals", "100", "--games", "0", "--rounds", "1"],
     "when-to-knock": ["when-to-knock"],
     "how-to-discard": ["how-to-discard", "--opponent", "camper"],
+    "how-to-draw": ["how-to-draw", "--opponent", "gin-hunter"],
+    "guide": ["guide"],
     "fit-discard": [
         "fit-discard",
         "--generations",

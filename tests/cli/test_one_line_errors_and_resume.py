@@ -209,18 +209,17 @@ def test_row9_file_line_with_a_bad_size(tmp_path):
 
 def test_row13_failed_report_leaves_nothing(tmp_path, monkeypatch):
     from analyzer.report import build
-    from analyzer.report.common import Section
+    from analyzer.report.common import Entry, Section
     from analyzer.studies.files import write_text
 
-    def writes_then_stops(run):  # through the report's writers, as every section does
-        write_text(run.folder / "dealt.csv", "partial")
+    def writes_then_stops(entry, config):  # through the report's writers, as every entry
+        write_text(config.out / entry.folder / "dealt.csv", "partial")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(
-        build,
-        "SECTIONS",
-        (Section("dealt", None, writes_then_stops, str, seconds=1, folder="dealt"),),
-    )
+    section = Section("dealt", "Dealt hands", (Entry("dealt", "dealt"),), lambda found, c: "")
+    monkeypatch.setattr(build, "SECTIONS", (section,))
+    monkeypatch.setattr(build, "BOXES", ())
+    monkeypatch.setattr(build, "run_entry", writes_then_stops)
     result = run("report", "--out", "fresh/report", "--no-progress")
     assert result.exit_code == 130
     assert list(tmp_path.iterdir()) == []

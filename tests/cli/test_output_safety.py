@@ -104,19 +104,21 @@ def files_under(folder):
 SLOW_REPORT = """
     import sys, time
     from analyzer.report import build
-    from analyzer.report.common import Section
+    from analyzer.report.common import Entry, Section
     from analyzer.studies.files import write_csv, write_text
     import pandas as pd
 
-    def slow_section(run):
-        folder = run.folder
+    def slow_entry(entry, config):
+        folder = config.out / entry.folder
         write_csv(folder / "sweep.csv", pd.DataFrame({"threshold": range(11)}), index=False)
         write_text(folder / "meta.json", "{}")
         print("written", flush=True)
         time.sleep(120)
-        return ""
 
-    build.SECTIONS = (Section("sweep", None, slow_section, str, seconds=1, folder="knock_sweep"),)
+    entry = Entry("knock-sweep", "knock_sweep")
+    build.SECTIONS = (Section("sweep", "Sweep", (entry,), lambda found, config: ""),)
+    build.BOXES = ()
+    build.run_entry = slow_entry
     from analyzer.cli.main import cli
     cli(sys.argv[1:], prog_name="analyzer")
 """
@@ -354,19 +356,18 @@ FAKE_DEALT = """
 FAKE_SECTION = """
     import pandas as pd
     from analyzer.report import build
-    from analyzer.report.common import Section
-    from analyzer.report.figures import figure_file
-    from analyzer.studies.files import write_csv
+    from analyzer.report.common import Entry, Section
+    from analyzer.studies.files import write_bytes, write_csv
 
-    def section(run):
-        folder = run.folder
+    def entry_files(entry, config):  # a table, then a chart larger than the disk holds
+        folder = config.out / entry.folder
         write_csv(folder / "sweep.csv", pd.DataFrame({"threshold": range(11)}), index=False)
-        with figure_file(folder / "sweep.png", figsize=(14, 4.2), title="A sweep",
-                         caption="Stand-in chart.") as ax:
-            ax.plot(range(11), [t * t for t in range(11)])
-        return ""
+        write_bytes(folder / "sweep.png", bytes(100_000))
 
-    build.SECTIONS = (Section("sweep", None, section, str, seconds=1, folder="knock_sweep"),)
+    entry = Entry("knock-sweep", "knock_sweep")
+    build.SECTIONS = (Section("sweep", "Sweep", (entry,), lambda found, config: ""),)
+    build.BOXES = ()
+    build.run_entry = entry_files
 """
 
 
