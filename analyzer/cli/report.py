@@ -75,11 +75,13 @@ def report_command(
 
     \b
     Example:
-      analyzer report              # the committed results/ (about 4 minutes on 2 cores)
+      analyzer report              # the committed results/ (see its time below)
       analyzer report --quick --out /tmp/report
       analyzer report --checkpoint report.json      # Ctrl-C, then add --resume
 
-    With --checkpoint, every study saves its finished chunks; --resume runs the report
+    The standard report took 13 min of CPU (29 min wall on 2 cores shared at load
+    4-8; BENCHMARKS.md, "The standard report").  With --checkpoint, every study saves
+    its finished chunks; --resume runs the report
     again, taking them from the file, and writes the same files bit for bit.
     """
     from pathlib import Path

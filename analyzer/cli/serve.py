@@ -3,12 +3,12 @@ in the browser (a local web app over a JSON API)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 
 import click
 
 from ..core.interrupts import forget_stop
-
 from ..core.limits import ADVICE_RUN_SECONDS, MAX_ADVICE_SECONDS
 from .inputs import FiniteFloatRange, fail
 
@@ -84,9 +84,7 @@ def serve_command(
         "/docs (the API); Ctrl+C stops",
         err=True,
     )
-    try:
+    with suppress(KeyboardInterrupt):  # Ctrl-C is how a server is meant to end: no error
         server.run(sockets=[sock])
-    except KeyboardInterrupt:  # Ctrl-C is how a server is meant to end: not an error
-        pass
     forget_stop()
     click.echo("analyzer serve: stopped", err=True)

@@ -115,6 +115,11 @@ def _option(param: Param, rulebook: Rulebook) -> Any:
     return click.option(param.flag, param.name, show_default=True, help=help_text, **settings)
 
 
+def _spelled(param: Param) -> str:
+    """How the command line names ``param`` in an error: its option, or its argument."""
+    return param.name.upper() if param.argument else param.flag
+
+
 def _given(study: Study, given: dict[str, Any]) -> dict[str, Any]:
     """The options' values as the notebook gives them: the lists of players, seats and
     presets split out of their comma-separated texts."""
@@ -155,6 +160,7 @@ def study_command(study: Study) -> click.Command:
                 seed=seed,
                 keep_rows=raw is not None,
                 out=out,
+                spelled=lambda name: _spelled(study.param(name)),
             )
         except (TypeError, ValueError) as error:
             fail(str(error))

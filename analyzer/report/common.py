@@ -111,7 +111,9 @@ class Entry:
     """Its parameters at the report's size (the others keep their defaults)."""
     rules: str = "standard"
     seconds: float = 1.0
-    """Its run time at the default size on 2 idle cores (measured; for the ETA only)."""
+    """Its run time at the default size (seconds; for the ETA, which reads only each
+    entry's share of the whole and scales it by the pace seen): half the wall time of
+    the report of 2026-12-07 at load 4-8 (``results/run_times.log``)."""
     run: bool = True
     """Whether the report computes it (False: its own command does, and the report only
     reads what that command saved, when it is there)."""

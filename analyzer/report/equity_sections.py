@@ -169,7 +169,7 @@ SECTIONS = (
                     "games": config.size(0.1),
                     "presets": PRESETS,
                 },
-                seconds=29,
+                seconds=18,
                 label="game equity",
             ),
         ),

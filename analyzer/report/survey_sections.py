@@ -261,13 +261,13 @@ def _played(
 
 
 TOURNAMENT = _played(
-    "tournament", "Draw and discard policies: a round robin", 0.25, 46, _tournament
+    "tournament", "Draw and discard policies: a round robin", 0.25, 30, _tournament
 )
 VARIANTS = _played(
     "variants",
     "Scoring variants: how much does the rule book change the game?",
     0.1,
-    12,
+    8,
     _variants,
 )
 

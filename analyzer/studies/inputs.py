@@ -13,7 +13,7 @@ value.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -84,10 +84,12 @@ def _folder(value: object, name: str) -> str | None:
     return folder
 
 
-def check_value(param: Param, value: Any, rulebook: Rulebook = GIN) -> tuple[Any, str | None]:
+def check_value(
+    param: Param, value: Any, rulebook: Rulebook = GIN, name: str | None = None
+) -> tuple[Any, str | None]:
     """A parameter's value as the study takes it, and how a title names it (None: not a
-    player)."""
-    kind, name = param.kind, param.name
+    player); an error names the parameter ``name`` (default: its own name)."""
+    kind, name = param.kind, name or param.name
     if kind is Kind.OPPONENT and (value is None or value == TWIN):
         return None, TWIN
     if kind in (Kind.POLICY, Kind.OPPONENT):
@@ -168,11 +170,13 @@ def make_inputs(
     seed: object = None,
     keep_rows: bool = False,
     out: str | None = None,
+    spelled: Callable[[str], str] = str,
 ) -> Inputs:
     """The checked :class:`Inputs` of ``study`` from each parameter's value in ``given``
     (missing: its default), the rules (a preset name with ``overrides``, or an object)
     and the seed (None: the default).  A parameter (or the seed) whose value is not its
-    default counts as given explicitly (:attr:`Inputs.explicit`)."""
+    default counts as given explicitly (:attr:`Inputs.explicit`).  An error names a
+    parameter as ``spelled`` spells it (the command line: ``--members``)."""
     book = study.rulebook
     the_rules, preset = None, "standard"
     if study.rules:
@@ -184,7 +188,9 @@ def make_inputs(
     values: dict[str, Any] = {}
     labels: dict[str, str] = {}
     for param in study.params:
-        value, label = check_value(param, given.get(param.name, param.default), book)
+        value, label = check_value(
+            param, given.get(param.name, param.default), book, spelled(param.name)
+        )
         values[param.name] = value
         if label is not None:
             labels[param.name] = label

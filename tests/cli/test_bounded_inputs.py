@@ -37,7 +37,7 @@ ROWS = [
         ["panel-equilibrium", "--members", TOO_MANY],
         f"--members lists {MAX_LISTED_PLAYERS + 1} players; at most {MAX_LISTED_PLAYERS}",
     ),
-    (["panel-equilibrium", "--members", " , "], "--members lists no player"),
+    (["panel-equilibrium", "--members", " , "], "--members is empty"),
     (
         ["tournament", "--policies", TOO_MANY],
         f"--policies lists {MAX_LISTED_PLAYERS + 1} players; at most {MAX_LISTED_PLAYERS}",
