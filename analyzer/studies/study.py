@@ -294,6 +294,11 @@ class Study:
     """Where the report folder keeps this study's answers, one subfolder per rules preset
     (``when_to_knock`` for ``results/when_to_knock/<rules>/``): the doors read an answer
     kept there instead of computing it (None: the study is always computed)."""
+    kept_by: tuple[str, ...] = ()
+    """The parameters whose values choose among the answers kept for one rules preset,
+    each kept in its own subfolder (``standard-4-players`` for ``players``: see
+    :func:`~analyzer.studies.answer.kept_folder`): asking for another value reads that
+    answer, not a run of one's own."""
     view: tuple[str, ...] = ()
     """The parameters that only choose what is shown of a kept answer (the opponent of
     an answer kept for every opponent): not part of what makes two answers the same."""

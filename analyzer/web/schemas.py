@@ -120,6 +120,32 @@ class MoveIn(BaseModel):
     )
 
 
+class NewRummyGameIn(BaseModel):
+    model_config = _STRICT
+    players: int = Field(2, ge=2, le=4, description="Players at the table, you included (2-4).")
+    rules: str = Field(
+        "standard", description="Plain rummy's rules preset.", max_length=MAX_SPEC_CHARS
+    )
+    hints: Literal["off", "before"] = Field(
+        "before", description="Show rummy-expert's advice before each of your moves, or not."
+    )
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=SEED_MAX,
+        description="Deals are reproducible from it, 0 <= seed < 2**63 [default: random].",
+    )
+
+
+class RummyMoveIn(BaseModel):
+    model_config = _STRICT
+    move: str = Field(
+        description="draw, take, 'meld 4c 5c 6c', 'layoff 8s 2' (the card and the table "
+        "meld's index), 'discard Kd', call or pass.",
+        max_length=60,
+    )
+
+
 class ErrorOut(BaseModel):
     error: str = Field(description="One-line reason.")
 
