@@ -221,12 +221,13 @@ def test_knock_schedule_is_the_search_of_the_study():
     from analyzer.gin.studies import schedule
 
     result = az.knock_schedule(deals=40, rounds=1, seed=6)
-    own = schedule.best_schedule(resolve_rules("standard"), Policy(), Policy(), 40, 6, 1)
+    expert = az.policy("expert")  # both seats by default, as the command's
+    own = schedule.best_schedule(resolve_rules("standard"), expert, expert, 40, 6, 1)
     pd.testing.assert_frame_equal(result["steps"], own.steps)
     pd.testing.assert_frame_equal(result.to_frame(), own.steps)
     assert result.final_a == own.final_a
     assert_shows_itself(
-        result, "basic (schedule searched)", "rules standard", "40 deals per evaluation · seed 6"
+        result, "expert (schedule searched)", "rules standard", "40 deals per evaluation · seed 6"
     )
     assert_plots(result)
 

@@ -89,7 +89,8 @@ def test_the_command_and_the_function_give_the_same_answer():
     lines = printed.output.splitlines()
     assert " ".join(lines[:2]).replace("   ", " ") == result.title
     assert " ".join(lines[-2:]).replace("   ", " ") == result.verdict
-    assert result.verdict and repr(result).endswith(result.verdict)
+    assert result.verdict
+    assert " ".join(repr(result).split()).endswith(" ".join(result.verdict.split()))  # wrapped
 
 
 def test_a_sweep_without_t10_is_read_against_its_first_threshold():
@@ -164,6 +165,7 @@ def test_the_typed_stub_is_in_step_with_the_declarations():
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run(
         [sys.executable, str(root / "scripts" / "write_api.py"), "--check"],
+        check=False,
         capture_output=True,
         text=True,
         timeout=120,
