@@ -3,12 +3,12 @@ in the browser (a local web app over a JSON API)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 
 import click
 
 from ..core.interrupts import forget_stop
-
 from ..core.limits import ADVICE_RUN_SECONDS, MAX_ADVICE_SECONDS
 from .inputs import FiniteFloatRange, fail
 
@@ -41,7 +41,7 @@ from .inputs import FiniteFloatRange, fail
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("results"),
     show_default=True,
-    help="Folder of the committed report whose CSVs the strategy page charts.",
+    help="Report folder whose kept answers the strategy and guide pages read.",
 )
 @click.option(
     "--advice-seconds",
@@ -80,13 +80,11 @@ def serve_command(
     server = make_server(app)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
-        f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, "
+        f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, /guide, "
         "/docs (the API); Ctrl+C stops",
         err=True,
     )
-    try:
+    with suppress(KeyboardInterrupt):  # Ctrl-C is how a server is meant to end: no error
         server.run(sockets=[sock])
-    except KeyboardInterrupt:  # Ctrl-C is how a server is meant to end: not an error
-        pass
     forget_stop()
     click.echo("analyzer serve: stopped", err=True)

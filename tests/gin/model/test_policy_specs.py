@@ -1,7 +1,6 @@
 """The policy specs: every string-form key is declared once, and a policy compiles to the
 kernel's parameter row and string form it always had."""
 
-import json
 import re
 from dataclasses import fields
 from pathlib import Path
