@@ -27,7 +27,6 @@ from .results import Result
 #: What each kind of parameter accepts, as the signature says it.
 _ANNOTATIONS = {
     Kind.POLICY: "str | Policy",
-    Kind.OPPONENT: "str | Policy | None",
     Kind.COUNT: "int",
     Kind.CHOICE: "str",
     Kind.THRESHOLDS: "Sequence[int]",

@@ -67,7 +67,7 @@ _KIND_HELP = {
 
 def _kind_help(param: Param, rulebook: Rulebook) -> str:
     """What the help adds for the kind of ``param``."""
-    if param.kind in (Kind.POLICY, Kind.OPPONENT):
+    if param.kind is Kind.POLICY:
         return f" {rulebook.policy_help().capitalize()}."
     if param.kind is Kind.SEATS:
         return f" Comma-separated, each {rulebook.policy_help()}."

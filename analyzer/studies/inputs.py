@@ -22,7 +22,6 @@ from ..gin.model.policies import Policy, parse_policy
 from ..gin.play.players import Player, chosen_player, format_player, player_field
 from .study import (
     GIN,
-    TWIN,
     Inputs,
     Kind,
     Param,
@@ -90,9 +89,7 @@ def check_value(
     """A parameter's value as the study takes it, and how a title names it (None: not a
     player); an error names the parameter ``name`` (default: its own name)."""
     kind, name = param.kind, name or param.name
-    if kind is Kind.OPPONENT and (value is None or value == TWIN):
-        return None, TWIN
-    if kind in (Kind.POLICY, Kind.OPPONENT):
+    if kind is Kind.POLICY:
         chosen = policy_of(rulebook, value, name)
         return chosen, policy_label(value, chosen)
     if kind is Kind.PLAYER:
@@ -138,7 +135,7 @@ def recorded(param: Param, inputs: Inputs) -> Any:
     """The value of ``param`` in ``inputs`` as JSON, read back by :func:`check_value`:
     a player by its label, a list as a list."""
     value = inputs[param.name]
-    if param.kind in (Kind.POLICY, Kind.OPPONENT, Kind.PLAYER):
+    if param.kind in (Kind.POLICY, Kind.PLAYER):
         return inputs.labels[param.name]
     if param.kind is Kind.SEATS:
         return None if value is None else [label for label, _ in value]
@@ -215,8 +212,6 @@ def make_inputs(
 def _default_recorded(param: Param) -> Any:
     """A parameter's default as :func:`recorded` writes a value."""
     default = param.default
-    if param.kind is Kind.OPPONENT and default is None:
-        return TWIN
     return list(default) if isinstance(default, (tuple, range)) else default
 
 

@@ -33,8 +33,6 @@ class Kind(enum.Enum):
     POLICY = "policy"
     """A policy: a preset name, a policy string (``draw=..,discard=..,knock=..``) or, in
     the notebook, a :class:`~analyzer.gin.model.policies.Policy`."""
-    OPPONENT = "opponent"
-    """A policy, or the subject's twin: ``same`` (``None`` in the notebook too)."""
     COUNT = "count"
     """A whole number from :attr:`Param.low` to :attr:`Param.high`."""
     CHOICE = "choice"
@@ -127,11 +125,7 @@ RUMMY = Rulebook("rummy", "max_run=4")
 
 
 #: The kinds a notebook function takes as positional arguments, before ``rules``.
-POSITIONAL = (Kind.POLICY, Kind.OPPONENT, Kind.PLAYER, Kind.PLAYERS, Kind.PRESETS)
-
-
-#: The subject's twin, as an ``OPPONENT`` parameter is given it.
-TWIN = "same"
+POSITIONAL = (Kind.POLICY, Kind.PLAYER, Kind.PLAYERS, Kind.PRESETS)
 
 
 @dataclass(frozen=True)
@@ -333,9 +327,7 @@ class Study:
             values["rules"] = inputs.rules.describe()
         for param in self.params:
             value = inputs[param.name]
-            if param.kind in (Kind.POLICY, Kind.OPPONENT):
-                value = TWIN if value is None else written(value)
-            elif param.kind is Kind.PLAYER:
+            if param.kind in (Kind.POLICY, Kind.PLAYER):
                 value = written(value)
             elif param.kind is Kind.SEATS:
                 value = None if value is None else [written(player) for _, player in value]
@@ -389,7 +381,6 @@ __all__ = [
     "DEFAULT_SEED",
     "POSITIONAL",
     "STUDIES",
-    "TWIN",
     "Computed",
     "Inputs",
     "Kind",

@@ -21,11 +21,6 @@ from ..model.rules import Rules
 from .branching import MAX_POINTS, MAX_TURN, N_SUMS, knock_chart_sums, knock_sums_problem
 from .compare import compare_games, compare_hands, knock_arms
 
-#: Label of the knock sweep's arm against A's own twin: a determinism check (a policy
-#: against itself with seats swapped on common deals is exactly even), not a strategy
-#: answer.
-SELF_PLAY_CHECK = "same threshold (determinism check)"
-
 
 def default_opponents() -> dict[str, Policy | None]:
     """Opponents of the report's knock sweep: knock-ASAP and a patient gin hunter (A's
