@@ -47,18 +47,18 @@ def test_a_plain_or_unreadable_install_names_no_project(monkeypatch):
 def test_the_folders_are_tried_in_order(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(store.RESULTS_VARIABLE, raising=False)
-    holding = "when_to_knock/answers.csv"
+    holding = "when_to_knock/standard/meta.json"
     # nothing here: the project's committed report
     found = store.find_report(holding)
     assert found is not None and found.kind == "project" and found.path == ROOT / "results"
     # a report in the current folder comes first
-    (tmp_path / "results" / "when_to_knock").mkdir(parents=True)
+    (tmp_path / "results" / "when_to_knock" / "standard").mkdir(parents=True)
     (tmp_path / "results" / holding).write_text("x")
     found = store.find_report(holding)
     assert found is not None and (found.kind, found.path) == ("current", tmp_path / "results")
     # the variable's folder before both
     other = tmp_path / "other"
-    (other / "when_to_knock").mkdir(parents=True)
+    (other / "when_to_knock" / "standard").mkdir(parents=True)
     (other / holding).write_text("x")
     monkeypatch.setenv(store.RESULTS_VARIABLE, str(other))
     found = store.find_report(holding)

@@ -135,9 +135,9 @@ def test_arguments_at_the_ends_of_their_ranges_run():
     assert az.simulate(deals=1, seed=SEED_MAX).deals == 1
     assert az.simulate(deals=2, keep_rows=True, seed=0).rows.shape[0] == 4
     sweep = az.knock_sweep(deals=20, games=2, thresholds=(10, 0), seed=3)
-    assert sweep.frame["threshold"].tolist() == [10, 0]
+    assert sweep["sweep"]["threshold"].drop_duplicates().tolist() == [10, 0]
     field = ("basic", Policy(discard=Discard(slack=5)))
-    assert len(az.tournament(field, deals=10, games=2).frame) == 2
+    assert len(az.tournament(field, deals=10, games=2)["ranking"]) == 2
     assert az.replay(seed=SEED_MAX, deal=MAX_UNITS - 1).summary()
 
 
