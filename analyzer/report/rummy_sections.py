@@ -39,10 +39,6 @@ def _intro(question: str, players: str, rules: str) -> str:
     return section_intro(question, players, rules).rstrip("\n") + "\n"
 
 
-def _lower_first(text: str) -> str:
-    return text[0].lower() + text[1:]
-
-
 def _answer_block(found: Found, folder: str, config: ReportConfig) -> list[str]:
     """A saved answer as its command prints it, its chart, and the command that rewrites
     its folder."""
@@ -85,7 +81,7 @@ def _rummy(found: Found, config: ReportConfig) -> str:
             two.inputs.rules_name,
         ),
         *_answer_block(found, HOW_TO_PLAY[2], config),
-        f"**At four players** ({_lower_first(four.view.verdict)})",
+        f"**At four players.** {four.view.verdict}",
         "",
         *_answer_block(found, HOW_TO_PLAY[4], config),
         "### What each rule option changes",
@@ -98,7 +94,7 @@ def _rummy(found: Found, config: ReportConfig) -> str:
         f"**Answer.** {found[OPTIONS[2]].view.verdict}",
         "",
         *_answer_block(found, OPTIONS[2], config),
-        f"**At four players** ({_lower_first(found[OPTIONS[4]].view.verdict)})",
+        f"**At four players.** {found[OPTIONS[4]].view.verdict}",
         "",
         *_answer_block(found, OPTIONS[4], config),
         "### Player count: hand length, winner's points, seat advantage",
