@@ -41,7 +41,7 @@ from .inputs import FiniteFloatRange, fail
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("results"),
     show_default=True,
-    help="Folder of the committed report whose CSVs the strategy page charts.",
+    help="Report folder whose kept answers the strategy and guide pages read.",
 )
 @click.option(
     "--advice-seconds",
@@ -80,7 +80,7 @@ def serve_command(
     server = make_server(app)
     shown = f"[{host}]" if ":" in host else host
     click.echo(
-        f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, "
+        f"analyzer serve: http://{shown}:{port}/ (advisor), /table, /strategy, /guide, "
         "/docs (the API); Ctrl+C stops",
         err=True,
     )

@@ -40,6 +40,8 @@ from typing import IO, Any
 
 #: Seeds everywhere: ``0 <= seed <= SEED_MAX`` (a seed is an int64 stream key).
 SEED_MAX = 2**63 - 1
+#: The one default seed of every study, answer and advice (the report's).
+DEFAULT_SEED = 2026
 #: Most deals or games of one run.  Runs are folded chunk by chunk, so memory does not
 #: grow with the count; 10**12 keeps deal indices (doubled for seat swaps) and counts far
 #: inside int64.  A deal index (``replay --deal``) is below it.
@@ -158,8 +160,7 @@ MAX_SCHEDULER_CHARS = 256
 #: deals, as the panel's payoff matrix does (120 pairs at 16, every policy preset with
 #: room for seven search players).
 MAX_LISTED_PLAYERS = 16
-#: Largest ``serve --advice-seconds``: advisor runs stop at the larger of 10 s and twice
-#: this.
+#: Largest ``serve --advice-seconds``: the longest advisor run a server may allow (s).
 MAX_ADVICE_SECONDS = 600.0
 #: The web app's longest advisor run by default (s): a run still going then is refused.
 ADVICE_RUN_SECONDS = 60.0
@@ -308,6 +309,7 @@ def read_file(path: Path, limit: int, what: str) -> str:
 
 __all__ = [
     "ADVICE_RUN_SECONDS",
+    "DEFAULT_SEED",
     "EAAI_SEED_MAX",
     "INDEX_MAX",
     "LOCAL_WORKERS_PER_CORE",

@@ -181,7 +181,11 @@ class Answer:
         base = Path(root) if root is not None else path.parent
         relative = path.relative_to(base).as_posix() if root is not None else path.name
         files = read_folder(base, relative, own)
-        return _loaded(files, shown_path(path) if named is None else f"{named}/{relative}")
+        if named is None:
+            return _loaded(files, shown_path(path))
+        # the command that rewrites it names the folder as the reader knows it too, not
+        # as its writer's ``--out`` spelled it (the writer's disk)
+        return _loaded(files, f"{named}/{relative}", out=f"{named}/{relative}")
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -249,8 +253,9 @@ def run(
     )
 
 
-def _loaded(folder: Folder, shown: str) -> Answer:
-    """The answer in the checked files of ``folder``."""
+def _loaded(folder: Folder, shown: str, out: str | None = None) -> Answer:
+    """The answer in the checked files of ``folder``; its source names it ``shown``, with
+    the command that rewrites it: the one it was written by, or the same into ``out``."""
     meta = folder.json(META)
     where = folder.name(META)
 
@@ -319,7 +324,8 @@ def _loaded(folder: Folder, shown: str) -> Answer:
             raise DamagedFile(
                 folder.root, folder.name(f"{name}.csv"), f"names a row twice ({', '.join(columns)})"
             )
-    source = f"{shown} (`{meta['command']}`)"
+    command = meta["command"] if out is None else command_line(study, inputs, out=out)
+    source = f"{shown} (`{command}`)"
     return Answer(study, inputs, tables, meta["facts"], float(seconds), source=source)
 
 
@@ -351,6 +357,11 @@ def _table(folder: Folder, file: str, types: Mapping[str, str]) -> pd.DataFrame:
     return table
 
 
+class NotKept(ValueError):
+    """The report folder read keeps no answer for the inputs asked (see
+    :func:`find_kept`)."""
+
+
 def find_kept(
     study: Study, inputs: Inputs, results: Path | None = None, named: str | None = None
 ) -> Answer | None:
@@ -359,8 +370,9 @@ def find_kept(
     None when it keeps none, or when the caller asks for a run of their own (a parameter
     or the seed given other than its default: that answer is computed).  A preset whose
     hands play as another's (Hollywood: only the game scoring differs) reads that preset's
-    answer.  With ``results`` given, a folder that keeps no such answer, or a run asked
-    for at once, is a ``ValueError`` naming it."""
+    answer.  With ``results`` given, a folder that keeps no such answer is a
+    :class:`NotKept` naming it, and a run asked for at once a ``ValueError``; so is an
+    opponent the study does not know (its ``covers``)."""
     from .store import find_report
 
     if study.kept is None:
@@ -392,12 +404,12 @@ def find_kept(
         answer = Answer.load(base / name, base, named=named)
         if study.covers is not None and not study.covers(answer, inputs):
             if results is not None:
-                raise ValueError(f"results: {base / name} keeps no answer for this opponent")
+                raise NotKept(f"results: {base / name} keeps no answer for this opponent")
             return None
         return _shown_as(answer, inputs, preset)
     if results is not None:
         chosen = "".join(f", {name} {inputs[name]}" for name in study.kept_by)
-        raise ValueError(
+        raise NotKept(
             f"results: {results} keeps no {study.name} answer for the {inputs.preset} rules"
             f"{chosen} (no {results / kept_folder(study, inputs, inputs.preset) / META})"
         )
@@ -453,6 +465,7 @@ def same_hands_presets(study: Study, preset: str) -> list[str]:
 __all__ = [
     "META",
     "Answer",
+    "NotKept",
     "column_types",
     "command_line",
     "find_kept",

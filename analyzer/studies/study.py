@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.limits import MAX_UNITS, check_int
+from ..core.limits import DEFAULT_SEED, MAX_UNITS, check_int
 from ..core.progress import Progress
 from .charts import Chart, Page
 from .text import title_text
@@ -248,10 +248,6 @@ class View:
     and verdict (an answer in a player's words)."""
     page: Page | None = None
     """A printable page of the answer (a strategy card; None: none)."""
-
-
-#: The one default seed of every study (the report's).
-DEFAULT_SEED = 2026
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Any
 from fastapi import HTTPException
 
 from ..core.limits import ADVICE_RUN_SECONDS
-from ..gin.play.advisor.race import ADVICE_EQUITY_DEALS
+from ..gin.play.advisor import ADVICE_EQUITY_DEALS
 from ..studies.study import DEFAULT_SEED
 from .common import policy_named, rules_named
 
@@ -221,7 +221,8 @@ class AdvisorService:
 def _equity(
     rules_preset: str, policy_text: str, opponent_text: str
 ) -> Callable[[int, int, bool], float]:
-    """The game-win table valuing final scores (20,000 deals, about 1.5 s, cached)."""
+    """The game-win table valuing final scores (:data:`ADVICE_EQUITY_DEALS` deals, a few
+    seconds, cached)."""
     from ..gin.studies.equity.table import equity_function
 
     return equity_function(

@@ -221,7 +221,7 @@ def _one_line(error: RequestValidationError) -> str:
 
 def _warm_up(service: AdvisorService) -> None:
     """Load the JIT-compiled kernels of the advisor and the two tables before the first
-    request needs them (and measure the advisor's rate for the default opponent)."""
+    request needs them."""
     from ..gin.play.advisor import Position
     from .rummy_page import rummy_rules_named
     from .rummy_table import RummyGame

@@ -18,14 +18,14 @@ def _clean(values: tuple[Any, ...]) -> list[Any]:
     return [None if isinstance(v, float) and not math.isfinite(v) else v for v in values]
 
 
-def _ci_hover(mark: Mark, x: str, y: str) -> dict[str, Any]:
-    """A hover naming the point and, where the mark has one, its 95% CI."""
-    if not (mark.low and mark.high):
+def _ci_hover(mark: Mark, x: str, y: str, band: Mark | None = None) -> dict[str, Any]:
+    """A hover naming the point and, where the mark has one (or the ``band`` drawn
+    around it), its 95% CI."""
+    ci = mark if mark.low and mark.high else band
+    if ci is None:
         return {"hovertemplate": f"{mark.label or 'value'}<br>{x}: %{{x}}<br>{y}: %{{y:.3g}}"}
     return {
-        "customdata": [
-            [lo, hi] for lo, hi in zip(_clean(mark.low), _clean(mark.high), strict=True)
-        ],
+        "customdata": [[lo, hi] for lo, hi in zip(_clean(ci.low), _clean(ci.high), strict=True)],
         "hovertemplate": f"{mark.label or 'value'}<br>{x}: %{{x}}<br>{y}: %{{y:.3g}}"
         "<br>95% CI: %{customdata[0]:.3g} to %{customdata[1]:.3g}<extra></extra>",
     }
@@ -68,12 +68,15 @@ def _heatmap(mark: Mark, panel: Panel) -> dict[str, Any]:
     return trace
 
 
-def _traces(mark: Mark, panel: Panel) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The traces and the layout shapes of one mark."""
+def _traces(
+    mark: Mark, panel: Panel, band: Mark | None = None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The traces and the layout shapes of one mark (``band``: the CI band drawn around
+    a line, whose ends its hover shows)."""
     color = PALETTE[mark.color]
     named = {"name": mark.label, "showlegend": bool(mark.label)}
     x, y = _clean(mark.x), _clean(mark.y)
-    hover = _ci_hover(mark, panel.x_label or "x", panel.y_label or "y")
+    hover = _ci_hover(mark, panel.x_label or "x", panel.y_label or "y", band)
     if mark.kind == "heatmap":
         return [_heatmap(mark, panel)], []
     if mark.kind in ("line", "points"):
@@ -221,8 +224,11 @@ def figures(chart: Chart) -> list[dict[str, Any]]:
     drawn = []
     for panel in chart.panels:
         data, shapes = [], []
+        # a line's CI drawn as a band of its colour over the same x (the knock sweep)
+        bands = {(m.color, m.x): m for m in panel.marks if m.kind == "band"}
         for mark in panel.marks:
-            traces, more = _traces(mark, panel)
+            band = bands.get((mark.color, mark.x)) if mark.kind == "line" else None
+            traces, more = _traces(mark, panel, band)
             data += traces
             shapes += more
         heat = any(trace["type"] == "heatmap" for trace in data)

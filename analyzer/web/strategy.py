@@ -9,15 +9,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..studies.answer import META, Answer, command_line, find_kept
+from ..studies.answer import META, Answer, NotKept, command_line, find_kept
 from ..studies.inputs import make_inputs
 from ..studies.reading import DamagedFile
 from ..studies.registry import STUDIES
 from ..studies.store import RESULTS_VARIABLE, find_report, looked_in
 from .charts import figures
 
-#: The studies whose kept answers the page shows first, in this order; then the others.
-FIRST = ("when-to-knock", "how-to-discard", "equilibrium", "knock-chart", "knock-sweep")
+#: The studies whose kept answers the page shows first, in this order (the answers in a
+#: player's words in the page's order, then the knock studies); then the others.
+FIRST = (
+    "when-to-knock",
+    "how-to-discard",
+    "how-to-draw",
+    "equilibrium",
+    "knock-chart",
+    "knock-sweep",
+)
 
 
 @dataclass(frozen=True)
@@ -73,7 +81,8 @@ def _answers(results: Path) -> list[tuple[str, Path]]:
 
 def strategy_charts(results: Path) -> dict[str, Any]:
     """Every chart of an answer kept in ``results``, the answers in a player's words and
-    the knock studies first, each with the command that rewrites its folder; and notes
+    the knock studies first (:data:`FIRST`, each study's standard rules before the other
+    presets), each with the command that rewrites its folder; and notes
     naming the folders whose files are damaged (their charts are left out; the notes
     name files inside ``results`` only)."""
     charts: list[dict[str, Any]] = []
@@ -85,7 +94,13 @@ def strategy_charts(results: Path) -> dict[str, Any]:
         except DamagedFile as error:
             notes.append(f"{error.public()}: not shown")
     order = {study: place for place, study in enumerate(FIRST)}
-    loaded.sort(key=lambda item: (order.get(item[1].study.name, len(FIRST)), item[0]))
+    loaded.sort(
+        key=lambda item: (
+            order.get(item[1].study.name, len(FIRST)),
+            item[1].inputs.preset != "standard",  # a study's standard rules first
+            item[0],
+        )
+    )
     for name, answer in loaded:
         chart = answer.chart
         if chart is None:
@@ -117,9 +132,14 @@ def kept_answer(folder: ResultsFolder, study: str, rules: str, opponent: str) ->
     ``ValueError`` for an unknown rules preset or opponent;
     :class:`~analyzer.studies.reading.DamagedFile` for a damaged kept answer."""
     from ..gin.studies.answers import FAMILIES
+    from ..studies.principles import DISCARDING, DRAWING, member_of
 
     declared = STUDIES[study]
     inputs = make_inputs(declared, {"opponent": opponent}, rules=rules)
+    if declared.kept in (DISCARDING.kept, DRAWING.kept):
+        # its opponent is text to the study, checked only against a kept answer: an
+        # unknown one is refused whether or not the rules preset is kept
+        member_of(opponent)
     data: dict[str, Any] = {
         "rules": rules,
         "opponent": opponent,
@@ -133,7 +153,7 @@ def kept_answer(folder: ResultsFolder, study: str, rules: str, opponent: str) ->
         return data
     try:
         found = find_kept(declared, inputs, folder.path, named=folder.shown)
-    except ValueError:
+    except NotKept:
         found = None
     if found is None:
         kept = f"{folder.shown}/{declared.kept}/{rules}"

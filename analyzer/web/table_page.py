@@ -17,7 +17,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
 
 from ..core.limits import INDEX_MAX
-from ..gin.play.advisor.race import HINT_SAMPLES
+from ..gin.play.advisor import HINT_SAMPLES
 from ..studies.study import DEFAULT_SEED
 from .advisor_service import AdvisorService
 from .common import client_of, default_model, policy_named, rules_named, static_page

@@ -1,13 +1,12 @@
-"""The JSON API under the pages, through an in-process client."""
+"""The JSON API of the advisor and the practice table, through an in-process client (the
+strategy page's and the guide's: :mod:`tests.web.test_strategy`)."""
 
-import json
-import shutil
+import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import pandas as pd
 import pytest
 
 pytest.importorskip("fastapi")
@@ -18,14 +17,14 @@ from analyzer.web.advisor_service import AdvisorService
 from analyzer.web.app import create_app
 from analyzer.web.guards import MAX_BODY_BYTES
 
-from .conftest import BASE_URL, KNOCK_DECISION, ROOT, write_committed_answers
+from .conftest import BASE_URL, KNOCK_DECISION
 
 
 @pytest.fixture
 def client(results_dir, warm_advisor):
-    # a run's time limit (10 s) is the server's guard, tested with its own service below;
-    # here it would fail a loaded machine's sample-count requests
-    service = AdvisorService(limit_seconds=120)
+    # a run's time limit is the server's guard, tested in test_limits.py; here it would
+    # refuse a loaded machine's requests
+    service = AdvisorService(limit_seconds=math.inf)
     app = create_app(results_dir, warm_up=False, service=service)
     with TestClient(app, base_url=BASE_URL) as test_client:
         yield test_client
@@ -191,14 +190,17 @@ def test_a_practice_hand_through_the_api_with_hints_and_review(client):
     assert costs == sorted(costs, reverse=True)
     assert all(cost >= 0 for cost in costs)
     assert review.json()["total_cost"] == pytest.approx(sum(costs))
-    # every "play on" move names the discard principle it follows or breaks; knocks none
+    # every "play on" move names the discard principle it follows or breaks, knocks none;
+    # before it, the draw principle the draw followed or broke, when the position tells it
+    draws = ("Follows the draw principles: ", "Breaks the draw principles: ")
+    discards = ("Follows the discard principles", "The discard principles throw", "Breaks a meld")
     for row in rows:
-        if row["move"].startswith("play "):
-            assert row["principle"].startswith(
-                ("Follows the discard principles", "The discard principles throw", "Breaks a meld")
-            )
-        else:
-            assert row["principle"] is None
+        text = row["principle"] or ""
+        found = [text.index(start) for start in discards if start in text]
+        assert len(found) == (1 if row["move"].startswith("play ") else 0), text
+        draw = (text[: found[0]] if found else text).strip()
+        assert draw == "" or (draw.startswith(draws) and draw.endswith(".")), text
+    assert any(row["principle"].startswith(draws) for row in rows if row["principle"])
     following = client.post(f"/api/games/{game['id']}/next")
     assert following.status_code == 200
     assert following.json()["hand_number"] == 2
@@ -260,116 +262,8 @@ def test_decisions_after_acting_carry_the_cost_of_the_move(client):
     assert client.get(f"/api/games/{game['id']}/decisions/5").status_code == 404
 
 
-def test_strategy_charts_hover_shows_the_ci_and_the_samples(client, results_dir):
-    data = client.get("/api/strategy").json()
-    # the folder as the server was given it, not its place on the server's disk
-    assert data["results"] == "results" and str(results_dir.parent) not in json.dumps(data)
-    assert data["found"] == "Read from results (the server's results folder)."
-    ids = [chart["id"] for chart in data["charts"]]
-    assert ids == ["knock-chart", "knock-chart-games", "knock-sweep-diff", "knock-sweep-game-win"]
-    for chart in data["charts"]:
-        trace = chart["figure"]["data"][0]
-        assert "95% CI" in trace["hovertemplate"] and "n = " in trace["hovertemplate"]
-        # titles and subtitles are the page's text (a plotly title does not wrap)
-        assert chart["title"] and "title" not in chart["figure"]["layout"]
-        assert "opponent" in chart["subtitle"] and "rules standard" in chart["subtitle"]
-    assert any("No robust knock chart" in note for note in data["notes"])
-    # a robust chart, once committed, is picked up (the cache follows the files)
-    robust = results_dir / "knock_chart_robust"
-    robust.mkdir()
-    shutil.copy(results_dir / "knock_chart" / "knock_chart.csv", robust / "robust.csv")
-    data = client.get("/api/strategy").json()
-    assert "robust-robust" in [chart["id"] for chart in data["charts"]]
-    assert not any("No robust" in note for note in data["notes"])
-
-
-def test_the_knock_chart_has_cell_numbers_and_the_knock_play_on_boundary(client, results_dir):
-    chart = pd.read_csv(results_dir / "knock_chart" / "knock_chart.csv")
-    figure = next(
-        c for c in client.get("/api/strategy").json()["charts"] if c["id"] == "knock-chart"
-    )
-    heatmap = figure["figure"]["data"][0]
-    assert heatmap["texttemplate"] == "%{z:+.1f}"
-    segments = figure["figure"]["layout"]["shapes"]
-    # every segment separates two shown cells of opposite sign, and each such pair has one
-    shown = {(row.turn, row.deadwood): row.mean > 0 for row in chart.itertuples() if row.enough}
-    pairs = {
-        frozenset({cell, (cell[0] + dx, cell[1] + dy)})
-        for cell, knock in shown.items()
-        for dx, dy in ((1, 0), (0, 1))
-        if (cell[0] + dx, cell[1] + dy) in shown and shown[cell[0] + dx, cell[1] + dy] != knock
-    }
-    assert len(segments) == len(pairs) > 0
-    for shape in segments:
-        x, y = (shape["x0"] + shape["x1"]) / 2, (shape["y0"] + shape["y1"]) / 2
-        if shape["x0"] == shape["x1"]:  # vertical: between turns x - 0.5 and x + 0.5
-            assert frozenset({(x - 0.5, y), (x + 0.5, y)}) in pairs
-        else:
-            assert frozenset({(x, y - 0.5), (x, y + 0.5)}) in pairs
-
-
-def test_the_sweep_charts_leave_out_the_determinism_check(client):
-    charts = client.get("/api/strategy").json()["charts"]
-    sweep = [c for c in charts if c["id"].startswith("knock-sweep")]
-    assert len(sweep) == 2
-    for chart in sweep:
-        names = [trace["name"] for trace in chart["figure"]["data"]]
-        assert names == ["knock-ASAP (basic)", "gin-hunter"]
-        assert "determinism" not in json.dumps(chart)
-
-
-def test_robust_rules_are_charted_standard_first(client, results_dir):
-    folder = results_dir / "robust_knock"
-    folder.mkdir()
-    for rules in ("classic", "oklahoma", "standard"):
-        rows = ["rules,turns,first_turn,deadwood,knock_probability"]
-        rows += [f"{rules},1-32,1,{dw},1.0" for dw in range(11)]
-        (folder / f"{rules}_strategy.csv").write_text("\n".join(rows) + "\n")
-    data = client.get("/api/strategy").json()
-    ids = [chart["id"] for chart in data["charts"]]
-    assert ids[:3] == [
-        "robust-standard_strategy",
-        "robust-classic_strategy",
-        "robust-oklahoma_strategy",
-    ]
-    assert ids[3] == "knock-chart"
-    assert "standard rules" in data["charts"][0]["title"]
-
-
-def test_strategy_without_results_says_what_is_missing(tmp_path):
-    with TestClient(create_app(tmp_path / "none", warm_up=False), base_url=BASE_URL) as client:
-        data = client.get("/api/strategy").json()
-    assert data["charts"] == [] and data["results"] is None
-    assert data["found"] == "No results folder: the server's results folder none does not exist."
-
-
-def test_a_server_started_elsewhere_finds_the_results_of_the_project(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("ANALYZER_RESULTS", raising=False)
-    with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
-        data = client.get("/api/strategy").json()
-    assert data["results"] == "results"
-    assert data["found"] == (
-        "Read from results in the analyzer's project folder (the server's folder has no "
-        "folder results)."
-    )
-    assert data["charts"][0]["id"] == "robust-standard_strategy"
-    # a results folder in the server's folder comes first
-    shutil.copytree(ROOT / "results" / "knock_chart", tmp_path / "results" / "knock_chart")
-    with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
-        data = client.get("/api/strategy").json()
-    assert data["found"] == "Read from results (the server's results folder)."
-    assert [c["id"] for c in data["charts"]] == ["knock-chart", "knock-chart-games"]
-    # the folder $ANALYZER_RESULTS names comes before both
-    monkeypatch.setenv("ANALYZER_RESULTS", str(ROOT / "results"))
-    with TestClient(create_app("results", warm_up=False), base_url=BASE_URL) as client:
-        data = client.get("/api/strategy").json()
-    assert data["found"] == "Read from the folder $ANALYZER_RESULTS names."
-    assert data["charts"][0]["id"] == "robust-standard_strategy"
-
-
 def test_pages_scripts_and_openapi_are_served_locally(client):
-    for path in ("/", "/table", "/rummy", "/strategy"):
+    for path in ("/", "/table", "/rummy", "/strategy", "/guide"):
         page = client.get(path)
         assert page.status_code == 200
         assert "http://" not in page.text and "https://" not in page.text
@@ -381,6 +275,11 @@ def test_pages_scripts_and_openapi_are_served_locally(client):
         "/api/games/{game_id}/move",
         "/api/games/{game_id}/review",
         "/api/strategy",
+        "/api/when-to-knock",
+        "/api/how-to-discard",
+        "/api/how-to-draw",
+        "/api/guide",
+        "/guide/card.{kind}",
     } <= set(schema["paths"])
 
 
@@ -430,99 +329,3 @@ def test_a_long_advisor_run_does_not_block_other_requests(results_dir, warm_advi
     assert slow["response"].json()["released_by_the_test"]
     assert slow["response"].json()["samples"] == 2_000  # the whole budget: no early stop
     assert answered_during_the_run
-
-
-def test_the_robust_knock_rule_of_an_equilibrium_run_is_charted(client, results_dir):
-    folder = results_dir / "robust_knock"
-    folder.mkdir()
-    rows = ["rules,turns,first_turn,deadwood,knock_probability"]
-    rows += [
-        f"standard,{a}-{b},{a},{dw},{1.0 if dw <= 7 else 0.25}"
-        for a, b in ((1, 4), (5, 8), (9, 32))
-        for dw in range(11)
-    ]
-    (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
-    (folder / "standard_mixture.csv").write_text("rules,table,weight\nstandard,7/7/7,1.0\n")
-    data = client.get("/api/strategy").json()
-    robust = [chart for chart in data["charts"] if chart["id"] == "robust-standard_strategy"]
-    assert len(robust) == 1
-    trace = robust[0]["figure"]["data"][0]
-    assert trace["x"] == ["1-4", "5-8", "9-32"]
-    assert trace["z"][10] == [0.25, 0.25, 0.25] and trace["z"][0] == [1.0, 1.0, 1.0]
-    assert "standard rules" in robust[0]["title"]
-    assert not data["notes"]  # the mixture file is skipped, not reported as unknown
-
-
-def test_the_robust_chart_shows_the_alert_thresholds_beside_the_others(client, results_dir):
-    folder = results_dir / "robust_knock"
-    folder.mkdir()
-    rows = ["rules,turns,first_turn,opponent_holds_pile_card,deadwood,knock_probability"]
-    rows += [
-        f"standard,{a}-{b},{a},{signal},{dw},{1.0 if dw <= 10 - 6 * signal * (a > 1) else 0.0}"
-        for signal in (0, 1)
-        for a, b in ((1, 6), (7, 32))
-        for dw in range(11)
-    ]
-    (folder / "standard_strategy.csv").write_text("\n".join(rows) + "\n")
-    data = client.get("/api/strategy").json()
-    robust = [chart for chart in data["charts"] if chart["id"] == "robust-standard_strategy"]
-    trace = robust[0]["figure"]["data"][0]
-    assert trace["x"] == ["1-6", "7-32", "1-6 (alert)", "7-32 (alert)"]
-    assert trace["z"][10] == [1.0, 1.0, 1.0, 0.0] and trace["z"][4] == [1.0, 1.0, 1.0, 1.0]
-
-
-def test_when_to_knock_reads_the_written_answer_from_the_report(client, results_dir):
-    missing = client.get("/api/when-to-knock").json()
-    assert missing["answer"] is None
-    assert "when_to_knock/answers.csv is missing" in missing["missing"]
-    assert "analyzer when-to-knock --rules standard --opponent unknown" in missing["missing"]
-    write_committed_answers(results_dir)
-    data = client.get("/api/when-to-knock").json()
-    assert (data["rules"], data["opponent"], data["missing"]) == ("standard", "unknown", None)
-    answer = data["answer"]
-    assert (
-        answer["title"]
-        == "When to knock · standard rules · against an opponent you know nothing about"
-    )
-    assert answer["rule"].startswith("Knock with 10 or less on turns 1-9")
-    assert answer["chart"]["turns"][0] == "1-3" and answer["chart"]["stock"][0] == "30-25"
-    assert {cell for row in answer["chart"]["rows"] for cell in row["cells"]} == {
-        "knock",
-        "play on",
-    }
-    assert (
-        answer["result_text"] == "+2.00 ± 0.50 points per hand on average over the 7 test opponents"
-    )
-    assert answer["worst_text"].startswith("-1.00 ± 0.40 points per hand against `search`")
-    assert answer["source"] == "results/when_to_knock/answers.csv (`analyzer report`)"
-    assert str(results_dir.parent) not in json.dumps(data)
-    # a panel member names its family; another rules preset is not in the report
-    basic = client.get("/api/when-to-knock", params={"opponent": "basic"}).json()
-    assert basic["answer"]["family"] == "knocks-at-once"
-    classic = client.get("/api/when-to-knock", params={"rules": "classic"}).json()
-    assert classic["answer"] is None
-    assert "when_to_knock_by_rules/classic/answers.csv is missing" in classic["missing"]
-    assert (
-        "'analyzer when-to-knock --rules classic --out results' writes it" in (classic["missing"])
-    )
-    assert_400(client.get("/api/when-to-knock", params={"rules": "nope"}), "nope")
-    assert_400(client.get("/api/when-to-knock", params={"opponent": "wizard"}), "wizard")
-
-
-def test_how_to_discard_reads_the_written_answer_and_says_what_is_missing(client, results_dir):
-    missing = client.get("/api/how-to-discard").json()
-    assert missing["answer"] is None
-    assert "how_to_discard/standard is missing: 'analyzer report' writes it" in missing["missing"]
-    shutil.copytree(
-        ROOT / "results" / "how_to_discard" / "eaai", results_dir / "how_to_discard" / "eaai"
-    )
-    data = client.get("/api/how-to-discard", params={"rules": "eaai", "opponent": "camper"}).json()
-    answer = data["answer"]
-    assert answer["title"] == "How to discard · eaai rules · against `marjj` (camper)"
-    assert answer["rule"].startswith("When you do not knock, throw one of your unmatched cards")
-    worths = [line["mean"] for line in answer["principles"]]
-    assert worths == sorted(worths, reverse=True) and len(worths) == 4
-    assert answer["share"]["low"] <= answer["share"]["mean"] <= answer["share"]["high"]
-    assert "analyzer how-to-discard --rules eaai" in answer["source"]
-    assert_400(client.get("/api/how-to-discard", params={"opponent": "wizard"}), "wizard")
-    assert_400(client.get("/api/how-to-discard", params={"rules": "nope"}), "nope")

@@ -30,7 +30,7 @@ import pytest
 from analyzer.core.cards import parse_card
 from analyzer.gin.evaluator.api import min_deadwood
 
-from .conftest import write_committed_answers
+from .conftest import keep_answers, keep_charts, keep_equilibrium, keep_guide
 
 webdriver = pytest.importorskip("selenium.webdriver")
 pytest.importorskip("fastapi")
@@ -56,12 +56,11 @@ def free_port():
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    """The committed report with a written knock answer (the test's own, see
-    :func:`~tests.web.conftest.write_committed_answers`)."""
-    folder = tmp_path_factory.mktemp("report") / "results"
-    for study in ("knock_chart", "knock_sweep", "robust_knock", "how_to_discard"):
-        shutil.copytree(ROOT / "results" / study, folder / study)
-    write_committed_answers(folder)
+    """A report folder keeping the standard rules' answers, their guide, the equilibrium,
+    the knock chart and the sweep (the tests' own: :mod:`tests.web.conftest`)."""
+    folder = keep_charts(tmp_path_factory.mktemp("report") / "results")
+    keep_equilibrium(folder)
+    keep_guide(keep_answers(folder))
     return folder
 
 
@@ -512,7 +511,8 @@ def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shot
     wait(
         browser, lambda d: "knocks as soon as it can" in d.find_element(By.ID, "answer-title").text
     )
-    # the rules the report holds no answer for are marked (the test's report: standard only)
+    # the rules the report holds no answer for are marked (the test's report: standard only,
+    # which hollywood reads: its hands play the same)
     marks = wait(
         browser,
         lambda d: {
@@ -521,8 +521,9 @@ def test_strategy_page_opens_with_the_written_knock_answer(server, browser, shot
             if o.text != o.get_attribute("value")
         },
     )
-    assert "standard" not in marks and marks["classic"] == "classic (not in the report)"
-    assert len(marks) == len(browser.find_elements(By.CSS_SELECTOR, "#answer-rules option")) - 1
+    assert "standard" not in marks and "hollywood" not in marks
+    assert marks["classic"] == "classic (not in the report)"
+    assert len(marks) == len(browser.find_elements(By.CSS_SELECTOR, "#answer-rules option")) - 2
     Select(browser.find_element(By.ID, "answer-rules")).select_by_value("classic")
     missing = wait(browser, lambda d: d.find_element(By.ID, "answer-missing").text)
     assert "No written answer" in missing and "analyzer when-to-knock --rules classic" in missing
@@ -548,30 +549,32 @@ def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots, re
     wait(browser, ready)
     plots = browser.find_elements(By.CSS_SELECTOR, ".js-plotly-plot")
     assert len(plots) >= 4
-    browser.execute_script(
-        "Plotly.Fx.hover('knock-sweep-diff', [{curveNumber: 0, pointNumber: 3}]);"
-    )
+    # the sweep's points per hand: the first opponent's line (after its band's two edges)
+    browser.execute_script("Plotly.Fx.hover('knock-sweep-0', [{curveNumber: 2, pointNumber: 3}]);")
     hover = wait(
         browser,
         lambda d: d.execute_script(
-            "const t = document.querySelector('#knock-sweep-diff .hovertext');"
+            "const t = document.querySelector('#knock-sweep-0 .hovertext');"
             "return t && t.textContent;"
         ),
         timeout=10,
     )
-    assert "95% CI" in hover and "n = " in hover
-    text = browser.find_element(By.TAG_NAME, "main").text
-    assert "determinism" not in text
+    assert "95% CI" in hover and "basic" in hover
     found = browser.find_element(By.ID, "found").text
     # the folder is named as the server was given it, never by the server's absolute path
     assert found.startswith(f"Read from {results.name} ") and str(results) not in found
-    # the robust knock rule first, standard rules first
-    first = browser.find_element(By.CSS_SELECTOR, ".chart-block h3").text
-    assert first == "The robust knock rule, standard rules"
-    # every title and subtitle is whole text on the page (nothing cut by the chart)
+    # the answers in a player's words first, the knock answer first
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".chart-block h3")]
+    assert titles[0] == (
+        "When to knock · standard rules · against an opponent you know nothing about"
+    )
+    assert titles[1].startswith("How to discard") and titles[2].startswith("When to take")
+    # every title and subtitle is whole text on the page (nothing cut by the chart), and
+    # together they name the rules
     for block in browser.find_elements(By.CSS_SELECTOR, ".chart-block"):
+        title = block.find_element(By.CSS_SELECTOR, "h3").text
         subtitle = block.find_element(By.CSS_SELECTOR, "p.muted")
-        assert subtitle.is_displayed() and "rules" in subtitle.text.lower()
+        assert subtitle.is_displayed() and "rules" in (title + subtitle.text).lower()
     screenshot(browser, shots, "strategy")
     assert console_errors(browser) == []
 
@@ -638,7 +641,7 @@ def test_the_rummy_table_plays_a_hand_by_clicks(server, browser, shots):
 
 
 #: Every page the app serves (the practice table gets a game below).
-PAGES = ("/", "/table", "/rummy", "/strategy", "/docs")
+PAGES = ("/", "/table", "/rummy", "/strategy", "/guide", "/docs")
 #: A phone's screen, as the browser shows a page on it (px).
 PHONE_HEIGHT = 760
 
@@ -701,14 +704,11 @@ def test_every_page_fits_a_phone_and_a_desktop(server, browser):
                 assert len(charts) >= 4
                 # on the phone the knock chart is on its side, with its numbers
                 turned = browser.execute_script(
-                    "const p = document.getElementById('knock-chart');"
+                    "const p = document.getElementById('knock-chart-0');"
                     "return [p.layout.xaxis.title.text, p.data[0].texttemplate];"
                 )
-                assert turned == (
-                    ["deadwood (points)", "%{z:+.1f}"]
-                    if width == PHONE
-                    else ["own turn", "%{z:+.1f}"]
-                ), turned
+                axis = "deadwood after the discard" if width == PHONE else "own turn"
+                assert turned[0].startswith(axis) and turned[1] == "%{text}", turned
             check_layout(browser, width)
             assert console_errors(browser) == [], page
     browser.set_window_size(WIDTHS[0], 1100)

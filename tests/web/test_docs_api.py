@@ -3,7 +3,6 @@ documented, every documented request is accepted and every answer has the keys s
 
 import json
 import re
-import shutil
 
 import pytest
 
@@ -13,7 +12,15 @@ from fastapi.testclient import TestClient
 
 from analyzer.web.app import create_app
 
-from .conftest import BASE_URL, ROOT, write_committed_answers
+from .conftest import (
+    BASE_URL,
+    ROOT,
+    keep_answers,
+    keep_equilibrium,
+    keep_guide,
+    keep_knock_chart,
+    keep_knock_sweep,
+)
 
 DOCUMENTS = ("docs/web.md",)
 #: ``<!-- api-example: METHOD PATH [STATUS] -->``, then the request (POST) and the answer.
@@ -62,9 +69,8 @@ def assert_shape(documented, actual, where, top=True):
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     results = tmp_path_factory.mktemp("docs") / "results"
-    for study in ("knock_chart", "knock_sweep", "robust_knock", "how_to_discard"):
-        shutil.copytree(ROOT / "results" / study, results / study)
-    write_committed_answers(results)
+    for keep in (keep_knock_chart, keep_knock_sweep, keep_equilibrium, keep_answers, keep_guide):
+        keep(results)
     with TestClient(create_app(results, warm_up=False), base_url=BASE_URL) as test_client:
         yield test_client
 
@@ -96,6 +102,7 @@ def test_the_documented_requests_get_the_documented_answers(client):
         answer = None
         for request, documented, document in examples.pop((method, path, status)):
             url = path.replace("{id}", game_id or "").replace("{index}", "0")
+            url = url.replace("{kind}", "pdf")
             if method == "GET":
                 response = client.get(url, params=query)
             else:
@@ -137,4 +144,7 @@ def test_the_documented_requests_get_the_documented_answers(client):
     check("GET", "/api/strategy")
     assert check("GET", "/api/when-to-knock")["answer"]["family"] == "unknown"
     assert check("GET", "/api/how-to-discard")["answer"]["opponent"] == "panel"
+    assert check("GET", "/api/how-to-draw")["answer"]["opponent"] == "panel"
+    assert check("GET", "/api/guide")["answer"]["blocks"]
+    check("GET", "/guide/card.{kind}", 404, query={"rules": "classic"})
     assert examples == {}, f"examples the test does not send: {sorted(examples)}"

@@ -3,12 +3,16 @@
 Hypothesis sends malformed and non-UTF-8 bodies, wrong types, huge and non-finite
 numbers, unknown keys and nested structures, in place of any field of a valid request or
 as the whole body, and odd path and query values.  The invariant: a 2xx answer with a
-JSON body, or a 4xx answer whose body is exactly ``{"error": "one line"}``; never a 5xx.
-The advisor's budgets are tiny (at most 256 samples a run), so an example costs
-milliseconds once the kernels are compiled.
+JSON body, or a 4xx answer whose body is exactly ``{"error": "one line"}``; never a 5xx
+but the advisor's refusal of a run over its time limit (503, in one line).  The advisor's
+clock makes a run of k batches take k + 1 "seconds" against a limit of 9
+(:class:`~tests.web.recording.SteppingClock`): a run of 2,048 samples or fewer (a hint's
+2,000) is answered, a larger one refused after 2,304, so an example costs a fraction of a
+second once the kernels are compiled, however fast the machine.
 """
 
 import json
+import re
 from urllib.parse import quote
 
 import pytest
@@ -19,14 +23,22 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from analyzer.cli.advise import MAX_SAMPLES
-from analyzer.core.limits import SEED_MAX
+from analyzer.core.limits import MAX_SAMPLES, SEED_MAX
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.web.advisor_service import AdvisorService
 from analyzer.web.app import create_app
 
-from .conftest import BASE_URL, KNOCK_DECISION, ROOT
+from .conftest import BASE_URL, KNOCK_DECISION, keep_answers, keep_charts
+from .recording import SteppingClock
+
+#: The advisor's time limit in the fuzz, in seconds of its stepping clock (one a batch).
+LIMIT = 9
+#: The only 5xx the fuzz may get: the advisor refusing a run over its limit.
+REFUSED = re.compile(
+    rf"the advisor could not finish its [\d,]+ samples within the server's {LIMIT} s: ask "
+    r"for fewer samples \(the answer depends on them\), or run analyzer advise"
+)
 
 DECK = [f"{rank}{suit}" for suit in "cdhs" for rank in "A23456789TJQK"]
 WORDS = [
@@ -146,11 +158,14 @@ FUZZ = settings(
 
 
 @pytest.fixture(scope="module")
-def fuzz_client(warm_advisor):
-    service = AdvisorService(seconds=0.05, first_samples=128, max_samples=256, max_budget=256)
-    app = create_app(ROOT / "results", warm_up=False, service=service)
-    with TestClient(app, base_url=BASE_URL) as client:
-        yield client
+def fuzz_client(warm_advisor, tmp_path_factory):
+    results = keep_answers(keep_charts(tmp_path_factory.mktemp("fuzz") / "results"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("analyzer.web.advisor_service.time", SteppingClock(1.0))
+        service = AdvisorService(limit_seconds=LIMIT)
+        app = create_app(results, warm_up=False, service=service)
+        with TestClient(app, base_url=BASE_URL) as client:
+            yield client
 
 
 @pytest.fixture(scope="module")
@@ -185,13 +200,17 @@ def bodies(draw, valid, keys, nested=None):
 
 
 def check(response):
-    """2xx with JSON, or 4xx with exactly a one-line error; never 5xx.  A path whose dot
-    segments lead out of /api/ (``/api/..`` is ``/``) is a page: 2xx with HTML."""
+    """2xx with JSON, or 4xx with exactly a one-line error; never 5xx but the advisor's
+    refusal of a run over its limit.  A path whose dot segments lead out of /api/
+    (``/api/..`` is ``/``) is a page: 2xx with HTML."""
     described = (
         f"{response.request.method} {response.request.url}: {response.status_code} "
         f"{response.text[:300]}"
     )
     event(f"HTTP {response.status_code}")  # --hypothesis-show-statistics
+    if response.status_code == 503:
+        assert REFUSED.fullmatch(response.json()["error"]), described
+        return
     assert 200 <= response.status_code < 500, described
     if response.status_code < 300 and not response.request.url.path.startswith("/api/"):
         assert response.headers["content-type"].startswith("text/html"), described
@@ -271,6 +290,9 @@ ROUTES = st.sampled_from(
         ("GET", "/api/games/{id}/review"),
         ("GET", "/api/games/{id}/history"),
         ("GET", "/api/when-to-knock?rules={id}&opponent={index}"),
+        ("GET", "/api/how-to-draw?rules={id}&opponent={index}"),
+        ("GET", "/api/guide?rules={id}"),
+        ("GET", "/guide/card.{index}?rules={id}"),
         ("POST", "/api/games/{id}/move"),
         ("GET", "/api/presets"),
         ("GET", "/api/strategy"),

@@ -1,6 +1,7 @@
 """The web app's ranges, error answers, headers and per-client bounds (in-process)."""
 
 import asyncio
+import math
 import threading
 
 import click
@@ -21,7 +22,7 @@ from analyzer.web.schemas import LIMITS, AdviseIn
 from analyzer.web.table_page import GameStore
 
 from .conftest import BASE_URL, KNOCK_DECISION
-from .recording import Recording
+from .recording import Recording, slow_clock
 
 
 @pytest.fixture
@@ -396,41 +397,72 @@ def knock_position(**changes):
     return Position.from_json(dict(KNOCK_DECISION, **changes))
 
 
-def test_an_explicit_budget_is_cut_to_what_fits_the_time_limit(warm_advisor):
-    service = AdvisorService(seconds=0.5, limit_seconds=1.0)
-    key = "standard|basic|basic"
-    try:
-        service.run(knock_position(), "standard", "basic", "basic", 1_000, 1, limit=False)
-        rate = service.rates[key]
-        advice = service.run(
-            knock_position(),
-            "standard",
-            "basic",
-            "basic",
-            LIMITS["samples"][1],
-            1,
-            tolerance=1e-9,
-            limit=False,
-        )
-    finally:
-        service.stop()
-    assert advice["samples_requested"] == LIMITS["samples"][1]
-    assert advice["time_limit_s"] == 1.0
-    assert advice["sample_budget"] == int(0.75 * rate * 1.0) < LIMITS["samples"][1] // 10
-    assert advice["samples"] == advice["sample_budget"]  # tolerance 1e-9: the whole budget
+def advice_of(service, samples):
+    """The service's answer (its own timing left out) for the knock decision, basic
+    against basic, seed 1, with a tolerance too fine to stop the race before its budget."""
+    advice = service.run(knock_position(), "standard", "basic", "basic", samples, 1, 1e-9)
+    advice.pop("elapsed_s")
+    return advice
 
 
-def test_a_run_past_the_time_limit_stops_between_batches_and_learns_the_rate(warm_advisor):
-    # a budget no rate has cut yet (first_samples a second: a million per second assumed)
-    service = AdvisorService(seconds=1.0, limit_seconds=2.0, first_samples=10**6)
-    key = "standard|basic|basic"
-    assert service.budget(key, 10**6) == 10**6
+def test_a_request_runs_its_whole_budget_and_a_slow_server_gives_the_same_answer(
+    warm_advisor, monkeypatch
+):
+    """No budget is cut to what a measured rate fits: the samples asked for are the
+    samples run, and a server whose runs take longer (by its clock) answers the same,
+    to the last digit, as long as it finishes within its limit."""
+    fast = AdvisorService(limit_seconds=math.inf)
     try:
-        with pytest.raises(AdvisorStopped, match="reached the server's 2 s limit"):
-            service.run(knock_position(), "standard", "basic", "basic", 10**6, 1, tolerance=1e-9)
+        answer = advice_of(fast, 2_000)
+    finally:
+        fast.stop()
+    assert answer["samples"] == answer["sample_budget"] == 2_000
+    slow_clock(monkeypatch, step=1.0)  # 8 batches and the start: 9 s
+    slow = AdvisorService(limit_seconds=9)
+    try:
+        slowly = advice_of(slow, 2_000)
+    finally:
+        slow.stop()
+    assert slowly["time_limit_s"] == 9
+    assert slowly | {"time_limit_s": answer["time_limit_s"]} == answer
+
+
+def test_a_run_that_cannot_finish_within_the_limit_is_refused_never_answered_from_fewer(
+    warm_advisor, monkeypatch
+):
+    service, again = Recording(limit_seconds=9), AdvisorService(limit_seconds=9)
+    slow_clock(monkeypatch, step=1.0)  # 2,048 samples (8 batches) take 9 s, 2,049 take 10
+    try:
+        assert advice_of(service, 2_048)["samples"] == 2_048
+        with pytest.raises(AdvisorStopped) as refused:
+            advice_of(service, 2_049)
+        # a refused run leaves nothing behind: the same request answers the same
+        assert advice_of(again, 2_048) == advice_of(service, 2_048)
     finally:
         service.stop()
-    assert service.budget(key, 10**6) == int(0.75 * service.rates[key] * 2.0) < 10**6
+        again.stop()
+    assert str(refused.value) == (
+        "the advisor could not finish its 2,049 samples within the server's 9 s: ask for "
+        "fewer samples (the answer depends on them), or run analyzer advise"
+    )
+    assert service.ends == ["answered", str(refused.value), "answered"]
+
+
+def test_the_api_refuses_a_run_over_the_limit_in_one_line_and_serves_on(
+    results_dir, warm_advisor, monkeypatch
+):
+    slow_clock(monkeypatch, step=1.0)
+    app = create_app(results_dir, warm_up=False, service=AdvisorService(limit_seconds=9))
+    body = {"position": KNOCK_DECISION, "opponent": "basic", "policy": "basic", "seed": 1}
+    with TestClient(app, base_url=BASE_URL) as client:
+        assert client.get("/api/presets").json()["advice_limit_seconds"] == 9
+        refused = client.post("/api/advise", json=body | {"samples": 5_000, "tolerance": 1e-9})
+        answered = client.post("/api/advise", json=body | {"samples": 1_000})
+    assert error_of(refused, 503) == (
+        "the advisor could not finish its 5,000 samples within the server's 9 s: ask for "
+        "fewer samples (the answer depends on them), or run analyzer advise"
+    )
+    assert answered.status_code == 200 and answered.json()["sample_budget"] == 1_000
 
 
 async def settled(service):
@@ -448,8 +480,7 @@ def advise_async(service, client="alice", samples=10**6, disconnected=None):
 
 
 def test_a_run_answered_503_stops_and_a_queued_one_never_starts(warm_advisor):
-    service = Recording(seconds=0.1, limit_seconds=0.4)  # answers within 1.2 s or 503
-    service.first_samples = 10**5  # an unmeasured rate: runs to the time limit
+    service = Recording(limit_seconds=0.4)  # answers within 1.2 s or 503
 
     async def scenario():
         blocker = threading.Event()
@@ -470,8 +501,7 @@ def test_a_run_answered_503_stops_and_a_queued_one_never_starts(warm_advisor):
 
 
 def test_a_run_whose_client_went_away_stops(warm_advisor):
-    service = Recording(seconds=0.1, limit_seconds=5, poll_seconds=0.05)
-    service.first_samples = 10**5
+    service = Recording(limit_seconds=60, poll_seconds=0.05)  # a million samples: 60 s at least
     gone = threading.Event()
 
     async def disconnected():
@@ -488,13 +518,12 @@ def test_a_run_whose_client_went_away_stops(warm_advisor):
         asyncio.run(scenario())
     finally:
         service.stop()
-    # stopped at the next batch, not answered at the 5 s limit
+    # stopped at the next batch, not refused at the 60 s limit
     assert service.ends == ["nobody waits for this run any more"]
 
 
 def test_advisor_requests_are_bounded_per_client_and_in_all(warm_advisor):
-    service = Recording(seconds=0.1, limit_seconds=0.5, max_queue=3, max_per_client=2)
-    service.first_samples = 10**5
+    service = Recording(limit_seconds=0.5, max_queue=3, max_per_client=2)
 
     async def scenario():
         blocker = threading.Event()
@@ -524,8 +553,7 @@ def test_advisor_requests_are_bounded_per_client_and_in_all(warm_advisor):
 def test_a_request_that_stopped_waiting_frees_its_clients_place_at_once(warm_advisor):
     """A page that moved on (or went) may ask again at once; the abandoned run keeps its
     place in the queue until it stops, so abandoning runs cannot flood the queue."""
-    service = Recording(seconds=0.1, limit_seconds=0.5, max_queue=3, max_per_client=1)
-    service.first_samples = 10**5
+    service = Recording(limit_seconds=0.5, max_queue=3, max_per_client=1)
 
     async def scenario():
         blocker = threading.Event()

@@ -24,8 +24,9 @@ function fitted(figure, width) {
   if (width >= WIDE_PX) return { key: "wide", data: figure.data, layout: figure.layout, config };
   config.displayModeBar = false;
   if (!heatmap) return { key: "narrow", data: figure.data, layout: figure.layout, config };
-  const margin = figure.layout.margin || {};
-  const across = width - (margin.l || 80) - (margin.r || 80);
+  // the colour bar goes under the chart here, so the right margin kept for it goes too
+  const margin = { ...figure.layout.margin, r: 10 };
+  const across = width - (margin.l || 80) - margin.r;
   const [columns, rows] = [new Set(heatmap.x).size, new Set(heatmap.y).size];
   const turn = across / columns < CELL_PX && across / rows >= CELL_PX;
   const shown = turn ? transposed(figure) : figure;
@@ -33,10 +34,12 @@ function fitted(figure, width) {
   const plotHeight = Math.max(300, ROW_PX * (turn ? columns : rows));
   // the colour bar below the axis title (rotated category labels take more room)
   const below = (figure.layout.xaxis || {}).type === "category" && !turn ? 110 : 70;
+  // (a heatmap of categories, the knock answer's, has no colour bar)
   const data = shown.data.map(trace => trace.type !== "heatmap" ? { ...trace, showlegend: false } : {
     ...trace, texttemplate: numbers ? trace.texttemplate : "",
-    colorbar: { ...trace.colorbar, orientation: "h", thickness: 12, len: 1, yanchor: "top",
-      y: -below / plotHeight, title: { ...trace.colorbar.title, side: "top" } } });
+    ...(trace.colorbar && { colorbar: { ...trace.colorbar, orientation: "h", thickness: 12,
+      len: 1, yanchor: "top", y: -below / plotHeight,
+      title: { ...trace.colorbar.title, side: "top" } } }) });
   const bottom = below + 60;
   const layout = { ...shown.layout, showlegend: false, height: plotHeight + (margin.t || 10) + bottom,
     margin: { ...margin, b: bottom } };
