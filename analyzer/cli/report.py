@@ -79,8 +79,9 @@ def report_command(
       analyzer report --quick --out /tmp/report
       analyzer report --checkpoint report.json      # Ctrl-C, then add --resume
 
-    The standard report took 13 min of CPU (29 min wall on 2 cores shared at load
-    4-8; BENCHMARKS.md, "The standard report").  With --checkpoint, every study saves
+    The standard report takes about 20 min of CPU: 13 for the gin sections (29 min
+    wall on 2 cores shared at load 4-8) and 7 for plain rummy's (21 min wall at load
+    6-13); BENCHMARKS.md, "The standard report".  With --checkpoint, every study saves
     its finished chunks; --resume runs the report
     again, taking them from the file, and writes the same files bit for bit.
     """
