@@ -169,9 +169,24 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt as stop:
             raise _Stopped from stop
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list: the players' questions with their whole one-line question
+        (wrapped if need be), every other command's summary cut to one line."""
+        rows = []
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        for name in names:
+            command = self.get_command(ctx, name)
+            if command is None or command.hidden:
+                continue
+            whole = name in FIRST_COMMANDS
+            rows.append((name, command.get_short_help_str(10_000 if whole else limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """The players' questions (``when-to-knock``, ``how-to-discard``) first; the rest
-        alphabetically."""
+        """The players' questions (the guide, then knock, discard and draw) first; the
+        rest alphabetically."""
         names = sorted([*super().list_commands(ctx), *self.lazy_commands])
         return [*FIRST_COMMANDS, *(name for name in names if name not in FIRST_COMMANDS)]
 
