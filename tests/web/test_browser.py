@@ -590,10 +590,13 @@ def start_hand(driver):
     discard (the seed's first deal gives the player a pass or a draw first)."""
     Select(driver.find_element(By.ID, "mode")).select_by_value("hand")
     Select(driver.find_element(By.ID, "hints")).select_by_value("off")
+    # a game restored from an earlier test (at its first discard, when start_hand left it
+    # so) shows until the new one arrives: wait for the new one
+    restored = driver.execute_script("return game && game.id")
     driver.find_element(By.ID, "new-game").click()
+    wait(driver, lambda d: d.execute_script("return game && game.id") not in (None, restored))
     for _ in range(6):
-        # a game restored from an earlier test may still show until the new one arrives:
-        # wait for a hand in play (a new deal is never over before the player's first move)
+        # a hand in play (a new deal is never over before the player's first move)
         wait(
             driver,
             lambda d: (
