@@ -269,10 +269,11 @@ def test_rummy_games_and_rules():
 
 
 def test_rummy_study_charts_the_study():
-    from analyzer.rummy import studies
+    from analyzer.rummy import POLICY_PRESETS, studies
 
     result = az.rummy_study("players", deals=20, seed=2)
-    pd.testing.assert_frame_equal(result.to_frame(), studies.player_counts(20, 2))
+    expert = POLICY_PRESETS["rummy-expert"]  # the players study plays it in every seat
+    pd.testing.assert_frame_equal(result.to_frame(), studies.player_counts(20, 2, policy=expert))
     assert_shows_itself(result, "2 to 6 players", "20 deals per row · seed 2")
     assert_plots(result)
 

@@ -21,6 +21,9 @@ The engine, the modules allowed to assign ``state[Slot...]``:
   state's hidden cards), the simulation drivers (``simulate``, ``multiplayer``) and the
   calibration of the opponent model (``calibration``).
 
+Plain rummy's state array (:mod:`analyzer.rummy.state`) is written only by its moves
+(``rummy/transitions.py``) and the engine that drives them (``rummy/engine.py``).
+
 The check is on the syntax tree: an assignment (plain, augmented or annotated, tuple
 targets included) to a subscript whose index names ``Slot`` (or an alias it was
 imported as).  An index computed into a variable first is not seen; keep slot arithmetic
@@ -51,7 +54,7 @@ ENGINE = {
         "play/multiplayer",
         "studies/calibration",
     )
-}
+} | {f"analyzer/rummy/{name}.py" for name in ("state", "transitions", "engine")}
 
 
 def slot_writes(source: str) -> list[int]:
@@ -63,11 +66,23 @@ def slot_writes(source: str) -> list[int]:
             names |= {alias.asname for alias in node.names if alias.name == "Slot" and alias.asname}
 
     def names_slot(index: ast.AST) -> bool:
-        return any(
-            (isinstance(n, ast.Name) and n.id in names)
-            or (isinstance(n, ast.Attribute) and n.attr == "Slot")
-            for n in ast.walk(index)
-        )
+        """Whether ``index`` names ``Slot`` itself, not only inside a subscript it reads
+        (``scores[state[Slot.WINNER]] += points`` writes the scores, not the state)."""
+        if isinstance(index, ast.Subscript):
+            return False
+        if (isinstance(index, ast.Name) and index.id in names) or (
+            isinstance(index, ast.Attribute) and index.attr == "Slot"
+        ):
+            return True
+        return any(names_slot(child) for child in ast.iter_child_nodes(index))
+
+    def assigned(target: ast.AST) -> list[ast.AST]:
+        """What ``target`` assigns: itself, or each part of a tuple or list of targets."""
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return [part for element in target.elts for part in assigned(element)]
+        if isinstance(target, ast.Starred):
+            return assigned(target.value)
+        return [target]
 
     lines = []
     for node in ast.walk(tree):
@@ -80,7 +95,7 @@ def slot_writes(source: str) -> list[int]:
         if any(
             isinstance(part, ast.Subscript) and names_slot(part.slice)
             for target in targets
-            for part in ast.walk(target)
+            for part in assigned(target)
         ):
             lines.append(node.lineno)
     return lines
@@ -97,6 +112,7 @@ a, state[S.TURN] = 1, 0
 state[engine.Slot.PHASE]: int = 3
 x = state[Slot.TURN]
 other[3] = state[Slot.DEALER]
+scores[state[Slot.WINNER]] += 5
 """
     assert slot_writes(source) == [4, 5, 6, 7, 8]
 

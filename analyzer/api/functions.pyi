@@ -183,6 +183,25 @@ def rummy_games(
     seed: int = 2026,
     progress: ProgressLike = None,
 ) -> Result: ...
+def rummy_how_to_play(
+    rules: str | RummyRules = "standard",
+    *,
+    players: int = 2,
+    deals: int = 20000,
+    results: str | Path | None = None,
+    out: str | Path | None = None,
+    seed: int = 2026,
+    progress: ProgressLike = None,
+) -> Result: ...
+def rummy_options(
+    *,
+    players: int = 2,
+    deals: int = 20000,
+    results: str | Path | None = None,
+    out: str | Path | None = None,
+    seed: int = 2026,
+    progress: ProgressLike = None,
+) -> Result: ...
 def rummy_simulate(
     a: str | RummyPolicy = "simple",
     b: str | RummyPolicy = "simple",
@@ -288,6 +307,8 @@ __all__ = [
     "panel_equilibrium",
     "play_games",
     "rummy_games",
+    "rummy_how_to_play",
+    "rummy_options",
     "rummy_simulate",
     "rummy_study",
     "simulate",

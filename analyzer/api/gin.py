@@ -10,19 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.limits import (
+    DEFAULT_SEED,
     MAX_SAMPLES,
-    MAX_TEMPERATURE,
-    MAX_TOLERANCE,
     MAX_UNITS,
-    MIN_EQUITY_DEALS,
     check_count,
     check_float,
     check_int,
     check_seed,
 )
-from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.advisor import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, Position
-from ..gin.play.advisor.position import UNDEALT
+from ..gin.play.advisor import Position
+from ..gin.play.advisor.constants import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, ADVICE_TEMPERATURE
+from ..gin.play.advisor.inputs import ADVICE_OPTIONS, POSITION_FIELDS, Input, InputKind
 from ..gin.play.players import chosen_player
 from ..gin.play.replay import parse_deck
 from ..report.advice import (
@@ -32,12 +30,11 @@ from ..report.advice import (
     position_equity,
     strongest_model,
 )
-from ..studies.study import DEFAULT_SEED
 from .arguments import (
     PolicyLike,
     ProgressLike,
     RulesLike,
-    check_run,
+    check_progress,
     check_text,
     chosen_policy,
     chosen_rules,
@@ -59,12 +56,17 @@ def advise(
     turn: int | None = None,
     dealer: str = "opp",
     drawn: str | None = None,
+    from_pile: bool = False,
     score: str | None = None,
+    upcard: str | None = None,
     rules: RulesLike = "standard",
     policy: PolicyLike | None = None,
     opponent: PolicyLike | None = None,
     cross_check: str | None = None,
     samples: int = ADVICE_SAMPLES,
+    tolerance: float | None = None,
+    weights: str = "model",
+    temperature: float = ADVICE_TEMPERATURE,
     equity_deals: int = ADVICE_EQUITY_DEALS,
     seed: int = DEFAULT_SEED,
     progress: ProgressLike = None,
@@ -77,35 +79,24 @@ def advise(
     basic, or expert against basic) on a quarter of the samples. ``.to_frame()`` is the
     ranked table, ``.verdict`` the one-line advice, ``.best`` the recommended action,
     ``.difference()`` the cross-check's line (None when it agrees). ``options`` go to
-    :func:`analyzer.gin.play.advisor.advise` (``tolerance``, ``weights``...).
-    ``samples`` 1-1,000,000; ``equity_deals`` (a position with a ``score``) as
-    ``--equity-deals``; ``temperature`` and ``tolerance`` finite, above 0 and at most
-    1000."""
-    for name, text in (
-        ("hand", hand),
-        ("pile", pile),
-        ("opp_took", opp_took),
-        ("opp_threw", opp_threw),
-        ("dealer", dealer),
-    ):
-        check_text(text, name)
-    for name, optional in (("drawn", drawn), ("score", score), ("cross_check", cross_check)):
-        check_text(optional, name, none=True)
+    :func:`analyzer.gin.play.advisor.advise` (``actions``, ``equity_games``, ``batch``).
+
+    The position's fields and the run's options are those of ``analyzer advise``
+    (declared once, :mod:`analyzer.gin.play.advisor.inputs`):
+    """
+    # the declared inputs by name (the signature is the declaration's: a test holds it)
+    given = locals()
+    values = {spec.name: _checked(spec, given[spec.name]) for spec in POSITION_FIELDS}
+    run = {spec.name: _checked(spec, given[spec.name]) for spec in ADVICE_OPTIONS}
+    samples, seed, equity_deals = run.pop("samples"), run.pop("seed"), run.pop("equity_deals")
+    check_text(cross_check, "cross_check", none=True)
     if cross_check is not None and cross_check not in CROSS_CHECKS:
         raise ValueError(
             f"cross_check must be one of {', '.join(CROSS_CHECKS)}, got {cross_check!r}"
         )
-    for name, count, low, high in (("stock", stock, 2, UNDEALT), ("turn", turn, 1, MAX_DRAWS // 2)):
-        if count is not None:  # the ranges of analyzer advise --stock and --turn
-            check_int(count, name, low, high)
-    stock, turn = (None if v is None else int(v) for v in (stock, turn))
-    (seed,) = check_run(seed, progress)
-    samples = check_count(samples, "samples", 1, MAX_SAMPLES)
-    equity_deals = check_count(equity_deals, "equity_deals", MIN_EQUITY_DEALS, MAX_UNITS)
+    check_progress(progress)
     _check_advisor_options(options)
-    position = Position.from_options(
-        hand, pile, opp_took, opp_threw, stock, turn, dealer, drawn, score=score
-    )
+    position = Position.from_options(**values)
     the_rules = chosen_rules(rules)
     mine = chosen_player(strongest_model() if policy is None else policy, "policy")
     theirs = chosen_player(strongest_model() if opponent is None else opponent, "opponent")
@@ -125,13 +116,52 @@ def advise(
             seed,
             update,
             equity=equity,
+            **run,  # the advisor's own options: tolerance, weights, temperature
             **options,
         )
     return Result(answer.title, answer.to_frame(), answer)
 
 
-#: The advisor's options (:func:`analyzer.gin.play.advisor.advise`) that :func:`advise` passes on.
-_ADVISOR_OPTIONS = ("tolerance", "weights", "temperature", "actions", "equity_games", "batch")
+def _checked(spec: Input, value: object) -> Any:
+    """``value`` of the declared input ``spec`` checked as the command line's option is
+    (``TypeError`` for a wrong kind of value, ``ValueError`` out of range, each naming
+    it); counts and numbers come back as ``int`` and ``float``."""
+    if value is None and spec.default is None and not spec.required:
+        return None
+    if spec.kind is InputKind.COUNT:
+        return check_int(value, spec.name, int(spec.low), int(spec.high))
+    if spec.kind is InputKind.NUMBER:
+        return check_float(value, spec.name, spec.low, spec.high, low_open=True)
+    if spec.kind is InputKind.FLAG:
+        if not isinstance(value, bool):
+            raise TypeError(f"{spec.name} must be True or False, got {value!r}")
+        return value
+    check_text(value, spec.name)  # notation: cards, a card, a choice, a score
+    if spec.kind is InputKind.CHOICE and value not in spec.choices:
+        options = " or ".join(map(repr, spec.choices))
+        raise ValueError(f"{spec.name} must be {options}, got {value!r}")
+    return value
+
+
+def _parameters_help() -> str:
+    """One line per declared input, for :func:`advise`'s docstring."""
+
+    def spell(name: str) -> str:
+        return f"``{name}``"
+
+    lines = []
+    for spec in (*POSITION_FIELDS, *ADVICE_OPTIONS):
+        default = f"default {spec.default_words(spell) or repr(spec.default)}"
+        lines.append(f"    {spell(spec.name)} ({'required' if spec.required else default}): ")
+        lines[-1] += spec.text(spell)
+    return "\n".join(lines) + "\n"
+
+
+advise.__doc__ = f"{advise.__doc__}\n{_parameters_help()}"
+
+#: The advisor's options (:func:`analyzer.gin.play.advisor.advise`) that :func:`advise`
+#: passes on besides the declared ones.
+_ADVISOR_OPTIONS = ("actions", "equity_games", "batch")
 
 
 def _check_advisor_options(options: dict[str, Any]) -> None:
@@ -141,12 +171,6 @@ def _check_advisor_options(options: dict[str, Any]) -> None:
                 f"advise() got an unexpected keyword argument {name!r}; the "
                 f"advisor's options are {', '.join(_ADVISOR_OPTIONS)}"
             )
-    if options.get("temperature") is not None:
-        check_float(options["temperature"], "temperature", 0, MAX_TEMPERATURE, low_open=True)
-    if options.get("tolerance") is not None:
-        check_float(options["tolerance"], "tolerance", 0, MAX_TOLERANCE, low_open=True)
-    if "weights" in options and options["weights"] not in ("model", "uniform"):
-        raise ValueError(f"weights must be 'model' or 'uniform', got {options['weights']!r}")
     if "batch" in options:
         options["batch"] = check_count(options["batch"], "batch", 1, MAX_SAMPLES)
     if "equity_games" in options:

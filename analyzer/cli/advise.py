@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TextIO
 
 import click
 
-from ..core.limits import (
-    MAX_SAMPLES,
-    MAX_TEMPERATURE,
-    MAX_TOLERANCE,
-    MAX_UNITS,
-    MIN_EQUITY_DEALS,
-    load_json,
-    read_text,
-)
-from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.advisor import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, Position
+from ..core.limits import load_json, read_text
+from ..gin.play.advisor import Position
+from ..gin.play.advisor.inputs import ADVICE_OPTIONS, POSITION_FIELDS, Input, InputKind
 from ..report.advice import (
     CROSS_CHECKS,
     advise_position,
@@ -24,51 +17,59 @@ from ..report.advice import (
     position_equity,
     strongest_model,
 )
-from ..studies.study import DEFAULT_SEED
 from ..studies.text import rules_text
-from .inputs import SEED, FiniteFloatRange, fail, get_player, get_rules, rules_options
+from .inputs import FiniteFloatRange, fail, get_player, get_rules, rules_options
 from .output import echo_json, format_options, show_result
 from .progress import progress_bar
 
-__all__ = ["MAX_SAMPLES", "advise_command"]
+__all__ = ["advise_command"]
+
+#: The position options a --position file does not silence.
+FILE_OVERRIDES = ("score", "upcard")
+
+
+def _flag(name: str) -> str:
+    """The command-line option of the input ``name``."""
+    return "--" + name.replace("_", "-")
+
+
+def _option(spec: Input) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of one declared input (:mod:`analyzer.gin.play.advisor.inputs`)."""
+    settings: dict[str, Any] = {"default": spec.default}
+    if spec.kind is InputKind.COUNT:
+        settings["type"] = click.IntRange(int(spec.low), int(spec.high))
+    elif spec.kind is InputKind.NUMBER:
+        settings["type"] = FiniteFloatRange(min=spec.low, min_open=True, max=spec.high)
+    elif spec.kind is InputKind.CHOICE:
+        settings["type"] = click.Choice(spec.choices)
+    elif spec.kind is InputKind.FLAG:
+        settings["is_flag"] = True
+    shown = spec.default not in (None, "", False)
+    return click.option(
+        _flag(spec.name), spec.name, show_default=shown, help=spec.described(_flag), **settings
+    )
+
+
+def _declared(specs: tuple[Input, ...]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options of ``specs``, listed by ``--help`` in their order."""
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        for spec in reversed(specs):  # click lists the last decorator applied first
+            function = _option(spec)(function)
+        return function
+
+    return decorate
 
 
 @click.command("advise")
-@click.option("--hand", help="Your 11 cards after drawing, or 10 with --drawn.")
-@click.option("--drawn", help="The card you just drew (with 10 cards in --hand).")
-@click.option("--from-pile", is_flag=True, help="--drawn was taken from the discard pile.")
-@click.option("--pile", default="", help="The discard pile now, bottom to top.")
-@click.option("--opp-took", default="", help="Cards the opponent took from the pile.")
-@click.option("--opp-threw", default="", help="Cards the opponent discarded.")
-@click.option(
-    "--stock", type=click.IntRange(2, 31), help="Cards left in the stock [default: from the pile]."
-)
-@click.option(
-    "--turn",
-    type=click.IntRange(1, MAX_DRAWS // 2),
-    help="Your own turn number, this draw included [default: from the stock].",
-)
-@click.option(
-    "--dealer",
-    type=click.Choice(["me", "opp"]),
-    default="opp",
-    show_default=True,
-    help="Who dealt this hand.",
-)
-@click.option(
-    "--score", help="Game score mine:theirs; the objective becomes the game-win probability."
-)
-@click.option(
-    "--upcard",
-    help="The hand's first upcard (Oklahoma knock limit) [default: the bottom pile card].",
-)
+@_declared(POSITION_FIELDS)
 @click.option(
     "--position",
     "position_file",
     type=click.File("r", encoding="utf-8-sig"),
-    help="A JSON position file (at most 64 KB) with the keys hand, drawn, from_pile, "
-    "pile, opp_took, opp_threw, stock, turn, dealer, score, upcard (instead of "
-    "those options; --score and --upcard still override).",
+    help=f"A JSON position file (at most 64 KB) with the keys "
+    f"{', '.join(spec.name for spec in POSITION_FIELDS)} (instead of those options; "
+    f"{' and '.join(map(_flag, FILE_OVERRIDES))} still override).",
 )
 @rules_options
 @click.option(
@@ -99,63 +100,10 @@ __all__ = ["MAX_SAMPLES", "advise_command"]
     help="Only these actions, e.g. 'knock Kd', 'play 9c', 'gin Kd', 'big gin' "
     "(repeatable) [default: every legal action].",
 )
-@click.option(
-    "--samples",
-    type=click.IntRange(1, MAX_SAMPLES),
-    default=ADVICE_SAMPLES,
-    show_default=True,
-    help="Most samples (opponent hand + stock order) to roll out (their results "
-    "are kept: about 400 bytes each).",
-)
-@click.option(
-    "--tolerance",
-    type=FiniteFloatRange(min=0, min_open=True, max=MAX_TOLERANCE),
-    help="Stop when every rival's difference to the best is this precise (95% "
-    "half-width) [default: 1 point, or 0.01 win probability with --score].",
-)
-@click.option(
-    "--weights",
-    type=click.Choice(["model", "uniform"]),
-    default="model",
-    show_default=True,
-    help="Weight sampled opponent hands by how well they explain its play, or not.",
-)
-@click.option(
-    "--temperature",
-    type=FiniteFloatRange(min=0, min_open=True, max=MAX_TEMPERATURE),
-    default=8.0,
-    show_default=True,
-    help="Softness of the weighting model (points).",
-)
-@click.option(
-    "--equity-deals",
-    type=click.IntRange(MIN_EQUITY_DEALS, MAX_UNITS),
-    default=ADVICE_EQUITY_DEALS,
-    show_default=True,
-    help="With --score: deals estimating the hand-outcome law behind the game "
-    "equity table that values each final score.",
-)
-@click.option(
-    "--seed",
-    type=SEED,
-    default=DEFAULT_SEED,
-    show_default=True,
-    help="Random seed, 0 <= seed < 2**63; the advice is reproducible from it.",
-)
+@_declared(ADVICE_OPTIONS)
 @format_options
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def advise_command(
-    hand: str | None,
-    drawn: str | None,
-    from_pile: bool,
-    pile: str,
-    opp_took: str,
-    opp_threw: str,
-    stock: int | None,
-    turn: int | None,
-    dealer: str,
-    score: str | None,
-    upcard: str | None,
     position_file: TextIO | None,
     preset: str,
     overrides: tuple[str, ...],
@@ -163,14 +111,9 @@ def advise_command(
     opponent: str | None,
     cross_check: str | None,
     actions: tuple[str, ...],
-    samples: int,
-    tolerance: float | None,
-    weights: str,
-    temperature: float,
-    equity_deals: int,
-    seed: int,
     fmt: str,
     no_progress: bool,
+    **given: Any,
 ) -> None:
     """Rank knocking, gin and playing on, with each discard, for a position.
 
@@ -186,28 +129,19 @@ def advise_command(
     table (EV with 95% CI, chances of winning the hand, of being undercut and of the
     opponent's gin) and a one-line verdict.
     """
+    fields = {spec.name: given[spec.name] for spec in POSITION_FIELDS}
+    run = {spec.name: given[spec.name] for spec in ADVICE_OPTIONS}
+    samples, seed, equity_deals = run.pop("samples"), run.pop("seed"), run.pop("equity_deals")
     # the upcard is no rule field, but accept it where the rules are set (--set upcard=7s)
     upcards = [o.partition("=")[2] for o in overrides if o.replace(" ", "").startswith("upcard=")]
     overrides = tuple(o for o in overrides if not o.replace(" ", "").startswith("upcard="))
-    upcard = upcards[-1] if upcards and upcard is None else upcard
+    if upcards and fields["upcard"] is None:
+        fields["upcard"] = upcards[-1]
     rules = get_rules(preset, overrides)
     mine = get_player(policy or strongest_model())
     theirs = get_player(opponent or strongest_model())
     try:
-        position = _read_position(
-            position_file,
-            hand,
-            drawn,
-            from_pile,
-            pile,
-            opp_took,
-            opp_threw,
-            stock,
-            turn,
-            dealer,
-            score,
-            upcard,
-        )
+        position = _read_position(position_file, fields)
         equity = None
         if position.score is not None:
             with progress_bar(equity_deals, "deal", no_progress, "equity table") as update:
@@ -223,11 +157,9 @@ def advise_command(
                 samples,
                 seed,
                 update,
-                tolerance=tolerance,
-                weights=weights,
-                temperature=temperature,
                 actions=actions or None,
                 equity=equity,
+                **run,  # the advisor's own options: tolerance, weights, temperature
             )
     except (ValueError, TypeError) as error:
         fail(str(error))
@@ -244,41 +176,16 @@ def advise_command(
         show_result("table", answer.title, answer.lines(), answer.advice.verdict + ".")
 
 
-def _read_position(
-    position_file: TextIO | None,
-    hand: str | None,
-    drawn: str | None,
-    from_pile: bool,
-    pile: str,
-    opp_took: str,
-    opp_threw: str,
-    stock: int | None,
-    turn: int | None,
-    dealer: str,
-    score: str | None,
-    upcard: str | None,
-) -> Position:
+def _read_position(position_file: TextIO | None, fields: dict[str, Any]) -> Position:
     """The position from --position (with --score/--upcard on top) or from the options."""
-    if (position_file is None) == (hand is None):
+    if (position_file is None) == (fields["hand"] is None):
         raise ValueError("give either --hand (with the other position options) or --position")
     if position_file is None:
-        return Position.from_options(
-            hand or "",
-            pile,
-            opp_took,
-            opp_threw,
-            stock,
-            turn,
-            dealer,
-            drawn,
-            from_pile,
-            score,
-            upcard,
-        )
+        return Position.from_options(**fields)
     data: dict[str, Any] = load_json(
         read_text(position_file), f"bad position file {position_file.name}"
     )
     if not isinstance(data, dict):
         raise TypeError(f"bad position file {position_file.name}: expected a JSON object")
-    extra = {"score": score, "upcard": upcard}
-    return Position.from_json(data | {k: v for k, v in extra.items() if v is not None})
+    given = {name: fields[name] for name in FILE_OVERRIDES if fields[name] is not None}
+    return Position.from_json(data | given)

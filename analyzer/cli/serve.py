@@ -84,7 +84,7 @@ def serve_command(
         "/docs (the API); Ctrl+C stops",
         err=True,
     )
-    with suppress(KeyboardInterrupt):  # Ctrl-C is how a server is meant to end: not an error
+    with suppress(KeyboardInterrupt):  # Ctrl-C is how a server is meant to end: no error
         server.run(sockets=[sock])
     forget_stop()
     click.echo("analyzer serve: stopped", err=True)

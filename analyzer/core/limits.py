@@ -40,6 +40,8 @@ from typing import IO, Any
 
 #: Seeds everywhere: ``0 <= seed <= SEED_MAX`` (a seed is an int64 stream key).
 SEED_MAX = 2**63 - 1
+#: The one default seed of every study, answer and advice (the report's).
+DEFAULT_SEED = 2026
 #: Most deals or games of one run.  Runs are folded chunk by chunk, so memory does not
 #: grow with the count; 10**12 keeps deal indices (doubled for seat swaps) and counts far
 #: inside int64.  A deal index (``replay --deal``) is below it.
@@ -307,6 +309,7 @@ def read_file(path: Path, limit: int, what: str) -> str:
 
 __all__ = [
     "ADVICE_RUN_SECONDS",
+    "DEFAULT_SEED",
     "EAAI_SEED_MAX",
     "INDEX_MAX",
     "LOCAL_WORKERS_PER_CORE",

@@ -67,6 +67,23 @@ PRESET_WORDS: dict[str, str] = {
 }
 assert set(PRESET_WORDS) == set(PRESETS)
 
+#: How the strongest player's edge over each other preset was measured (BENCHMARKS.md,
+#: "Plain rummy's strong player", its two-player strength table).
+EDGES_SOURCE = (
+    "BENCHMARKS.md (python scripts/rummy_strength.py: two players, standard rules, "
+    "20,000 deals per pair, seats rotated, seed 777)"
+)
+#: ``rummy-expert``'s margin over each other preset (points per hand, the expert's
+#: minus the opponent's: the mean and its 95% CI), as :data:`EDGES_SOURCE` gives it.
+EXPERT_EDGES: dict[str, tuple[float, float, float]] = {
+    "simple": (5.05, 4.82, 5.28),
+    "rummy": (14.35, 13.43, 15.26),
+    "hold6": (2.56, 2.06, 3.05),
+    "keeper": (5.34, 5.04, 5.64),
+    "potential": (7.26, 6.92, 7.60),
+}
+assert set(EXPERT_EDGES) == set(PRESETS) - {STRONGEST}
+
 
 def describe(policy: RummyPolicy | str) -> str:
     """A policy in words: a preset's paragraph (:data:`PRESET_WORDS`), or for any other
@@ -174,6 +191,8 @@ def preset_records(
 
 
 __all__ = [
+    "EDGES_SOURCE",
+    "EXPERT_EDGES",
     "PRESET_WORDS",
     "STRONGEST",
     "describe",

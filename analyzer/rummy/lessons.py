@@ -147,25 +147,58 @@ def principles(
         / ``worth_hi``), ``expert_margin`` and ``variant_margin`` (points per hand, + CI).
     """
     tell_total(progress, deals * len(panel) * (1 + len(names)))
-    rows = []
+    return _principle_rows(
+        rules, _margin_pairs(rules, deals, seed, panel, names, progress, scheduler)
+    )
+
+
+#: The expert's and the variant's margins deal by deal, by (opponent, principle).
+MarginPairs = dict[tuple[str, str], tuple[Float64s, Float64s]]
+
+
+def _margin_pairs(
+    rules: RummyRules,
+    deals: int,
+    seed: int,
+    panel: Sequence[str],
+    names: Sequence[str],
+    progress: Progress | None,
+    scheduler: str | None,
+) -> MarginPairs:
+    pairs = {}
     for opponent in panel:
         expert = _margins(rules, PRESETS[EXPERT], opponent, deals, seed, progress, scheduler)
         for name in names:
-            question, does, instead, _ = PRINCIPLES[name]
             other = _margins(rules, variant(name), opponent, deals, seed, progress, scheduler)
-            rows.append(
-                {
-                    "players": rules.players,
-                    "question": question,
-                    "principle": name,
-                    "expert_does": does,
-                    "instead": instead,
-                    "opponent": opponent,
-                    **Estimate.of(expert - other).as_columns("worth"),
-                    **Estimate.of(expert).as_columns("expert_margin"),
-                    **Estimate.of(other).as_columns("variant_margin"),
-                }
-            )
+            pairs[opponent, name] = (expert, other)
+    return pairs
+
+
+def _principle_rows(
+    rules: RummyRules, pairs: MarginPairs, baseline: MarginPairs | None = None
+) -> pd.DataFrame:
+    """:func:`principles`' rows of the margins ``pairs``; with ``baseline`` (the same
+    deals under other rules), each worth's change from it too (``worth_change``, paired
+    deal by deal, + CI)."""
+    rows = []
+    for (opponent, name), (expert, other) in pairs.items():
+        question, does, instead, _ = PRINCIPLES[name]
+        row = {
+            "players": rules.players,
+            "question": question,
+            "principle": name,
+            "expert_does": does,
+            "instead": instead,
+            "opponent": opponent,
+            **Estimate.of(expert - other).as_columns("worth"),
+            **Estimate.of(expert).as_columns("expert_margin"),
+            **Estimate.of(other).as_columns("variant_margin"),
+        }
+        if baseline is not None:
+            base_expert, base_other = baseline[opponent, name]
+            change = (expert - other) - (base_expert - base_other)
+            row |= Estimate.of(change).as_columns("worth_change")
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -206,7 +239,7 @@ class HowToPlay:
 
 
 def how_to_play(
-    rules: str = "standard",
+    rules: str | RummyRules = "standard",
     players: int = 2,
     deals: int = 8000,
     seed: int = 0,
@@ -214,10 +247,11 @@ def how_to_play(
     progress: Progress | None = None,
     scheduler: str | None = None,
 ) -> HowToPlay:
-    """How to play the rules preset ``rules`` at ``players`` players, and how the
-    number of players (``counts``) changes it: every principle's worth against the panel
-    at each count, ``deals`` deals per run (see the module notes)."""
-    base = resolve_rules(rules)
+    """How to play the rules ``rules`` (a preset name or the rules) at ``players``
+    players, and how the number of players (``counts``) changes it: every principle's
+    worth against the panel at each count, ``deals`` deals per run (see the module
+    notes)."""
+    base = resolve_rules(rules) if isinstance(rules, str) else rules
     counts = sorted(set(counts) | {players})
     runs = len(PANEL) * (1 + len(PRINCIPLES)) * len(counts) + len(PANEL)
     tell_total(progress, deals * runs)
@@ -230,7 +264,7 @@ def how_to_play(
     here = tables[players]
     by_players = pd.concat([tables[n] for n in counts], ignore_index=True)
     return HowToPlay(
-        rules,
+        rules if isinstance(rules, str) else "custom",
         players,
         deals,
         seed,
@@ -293,7 +327,9 @@ def option_values(
     -------
     (DataFrame, DataFrame)
         The principles' worth under each option (:func:`principles`' rows with an
-        ``option`` column): how the option changes what to do.  And one row per option:
+        ``option`` column, and ``worth_change``: the worth's change from the first option,
+        the standard rules, paired deal by deal, + CI): how the option changes what to
+        do.  And one row per option:
         the expert's edge over ``simple`` (``edge``, its margin with ``simple`` in every
         other seat, + CI) and the change from the standard rules (``edge_change``, paired
         deal by deal, + CI): how much the option changes who wins.
@@ -303,22 +339,20 @@ def option_values(
     tell_total(progress, deals * runs)
     worth = []
     edges = []
-    standard = None
+    standard: tuple[MarginPairs, Float64s] | None = None
     for option, fields in options.items():
         rules = RummyRules(players=players).replace(**fields)
-        table = principles(
-            rules, deals, seed, names=names, progress=Counted(progress), scheduler=scheduler
-        )
-        worth.append(table.assign(option=option))
+        pairs = _margin_pairs(rules, deals, seed, PANEL, names, progress, scheduler)
         edge = _margins(rules, PRESETS[EXPERT], "simple", deals, seed, progress, scheduler)
         if standard is None:
-            standard = edge
+            standard = pairs, edge
+        worth.append(_principle_rows(rules, pairs, standard[0]).assign(option=option))
         edges.append(
             {
                 "option": option,
                 "players": players,
                 **Estimate.of(edge).as_columns("edge"),
-                **Estimate.of(edge - standard).as_columns("edge_change"),
+                **Estimate.of(edge - standard[1]).as_columns("edge_change"),
             }
         )
     return pd.concat(worth, ignore_index=True), pd.DataFrame(edges)

@@ -380,7 +380,7 @@ def find_kept(
     own = sorted(
         name
         for name in inputs.explicit
-        if name not in study.view and name != "results" and name != "out"
+        if name not in (*study.view, *study.kept_by) and name != "results" and name != "out"
     )
     if inputs.changed or own:
         if results is not None:
@@ -391,7 +391,7 @@ def find_kept(
             )
         return None
     for preset in [inputs.preset, *same_hands_presets(study, inputs.preset)]:
-        name = f"{study.kept}/{preset}"
+        name = kept_folder(study, inputs, preset)
         if results is None:
             found = find_report(f"{name}/{META}")
             if found is None:
@@ -408,11 +408,22 @@ def find_kept(
             return None
         return _shown_as(answer, inputs, preset)
     if results is not None:
+        chosen = "".join(f", {name} {inputs[name]}" for name in study.kept_by)
         raise NotKept(
-            f"results: {results} keeps no {study.name} answer for the {inputs.preset} rules "
-            f"(no {results / study.kept / inputs.preset / META})"
+            f"results: {results} keeps no {study.name} answer for the {inputs.preset} rules"
+            f"{chosen} (no {results / kept_folder(study, inputs, inputs.preset) / META})"
         )
     return None
+
+
+def kept_folder(study: Study, inputs: Inputs, preset: str | None = None) -> str:
+    """Where the report folder keeps ``study``'s answer for ``inputs`` under the rules
+    ``preset`` (default: theirs): ``<kept>/<preset>``, with the value and name of each
+    :attr:`~analyzer.studies.study.Study.kept_by` parameter after the preset
+    (``rummy_how_to_play/standard-4-players``)."""
+    assert study.kept is not None, f"{study.name} keeps no answers"
+    chosen = "".join(f"-{inputs[name]}-{name}" for name in study.kept_by)
+    return f"{study.kept}/{preset or inputs.preset}{chosen}"
 
 
 def _shown_as(answer: Answer, inputs: Inputs, preset: str) -> Answer:
@@ -458,6 +469,7 @@ __all__ = [
     "column_types",
     "command_line",
     "find_kept",
+    "kept_folder",
     "records",
     "run",
     "same_hands_presets",

@@ -14,6 +14,8 @@ from . import (  # noqa: F401
     play,
     principles,
     rummy,
+    rummy_lessons,
+    rummy_options,
     rummy_study,
     survey,
     when_to_knock,

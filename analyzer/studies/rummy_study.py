@@ -1,13 +1,12 @@
-"""Plain rummy's questions of the report, declared once: ``analyzer rummy study NAME``
-and ``az.rummy_study``, played by the scripted players of :mod:`analyzer.rummy.policies`
-(:mod:`analyzer.rummy.studies` computes them).
+"""Plain rummy's fixed studies, declared once: ``analyzer rummy study NAME`` and
+``az.rummy_study`` (:mod:`analyzer.rummy.studies` computes them).
 
-One ``NAME`` per question: ``meld-or-hold`` (meld at once or hold for Rummy),
-``players`` (2 to 6 players) and ``options`` (what each rule option is worth).  Each is
-its own answer, saved in its own folder: the three are separate questions with a verdict
-and a chart each, a command runs one at a time (``players`` alone takes a second), and
-the report shows them as three entries of one section, so that a player swapped into one
-of them changes one entry.
+One ``NAME`` per question: ``meld-or-hold`` (meld at once or hold for Rummy, fixed
+holding rules against ``simple``), ``players`` (2 to 6 players, ``rummy-expert``, the
+strongest, in every seat: the report shows it) and ``options`` (what each rule option
+does, with ``simple`` players).  Each is its own answer, saved in its own folder, with a
+verdict and a chart.  How to play and the options valued with the strong player are
+:mod:`analyzer.studies.rummy_lessons` and :mod:`analyzer.studies.rummy_options`.
 """
 
 from __future__ import annotations
@@ -30,11 +29,13 @@ STUDY_TABLES = {
     ),
     "players": (
         "player_counts",
-        "Plain rummy from 2 to 6 players (seats fixed, seat 0 plays first)",
+        "Plain rummy from 2 to 6 players, rummy-expert in every seat (seats fixed)",
     ),
     "options": ("option_values", "What each rule option does (2 players)"),
 }
 
+#: The player in every seat of the players study.
+PLAYERS_POLICY = "rummy-expert"
 #: The value meaning "no limit" in the holding rules of the meld-or-hold study.
 _NO_LIMIT = 999
 
@@ -281,10 +282,13 @@ _STUDY_VIEWS = {
 
 def _study(inputs: Inputs, progress: Progress | None, scheduler: str | None) -> Computed:
     from ..rummy import studies
+    from ..rummy.policies import PRESETS
 
     name = inputs["name"]
     run, stem = studies.STUDIES[name]
-    table = run(inputs["deals"], inputs.seed, progress=progress, scheduler=scheduler)
+    # the game's own facts (hand length, seat advantage) as the strongest player plays it
+    chosen = {"policy": PRESETS[PLAYERS_POLICY]} if name == "players" else {}
+    table = run(inputs["deals"], inputs.seed, progress=progress, scheduler=scheduler, **chosen)
     return Computed({stem: table})
 
 
@@ -323,10 +327,12 @@ RUMMY_STUDY = register(
         "rummy study",
         "Run study NAME of plain rummy: meld-or-hold, players or options.",
         "meld-or-hold: melding at once against holding melds to go out Rummy, by how long "
-        "and how many points the holder holds; players: hand length, the winner's points and "
-        "each seat's share of the wins from 2 to 6 players; options: what each rule option "
-        "does to hand length, the winner's points and the edge of holding for Rummy. The "
-        "report runs all three.",
+        "and how many points the holder holds (against simple); players: hand length, the "
+        "winner's points and each seat's share of the wins from 2 to 6 players, rummy-expert in "
+        "every seat; options: what each rule option does to hand length, the winner's points "
+        "and the edge of holding for Rummy (with simple players). The report shows players; "
+        "how to play and the options valued with the strong player are 'analyzer rummy "
+        "how-to-play' and 'analyzer rummy options'.",
         (
             "analyzer rummy study meld-or-hold --deals 20000 --out rummy_out",
             "analyzer rummy study players --deals 2000 --format csv",

@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.limits import MAX_UNITS, check_int
+from ..core.limits import DEFAULT_SEED, MAX_UNITS, check_int
 from ..core.progress import Progress
 from .charts import Chart, Page
 from .text import title_text
@@ -250,10 +250,6 @@ class View:
     """A printable page of the answer (a strategy card; None: none)."""
 
 
-#: The one default seed of every study (the report's).
-DEFAULT_SEED = 2026
-
-
 @dataclass(frozen=True)
 class Study:
     """One question, declared once."""
@@ -298,6 +294,11 @@ class Study:
     """Where the report folder keeps this study's answers, one subfolder per rules preset
     (``when_to_knock`` for ``results/when_to_knock/<rules>/``): the doors read an answer
     kept there instead of computing it (None: the study is always computed)."""
+    kept_by: tuple[str, ...] = ()
+    """The parameters whose values choose among the answers kept for one rules preset,
+    each kept in its own subfolder (``standard-4-players`` for ``players``: see
+    :func:`~analyzer.studies.answer.kept_folder`): asking for another value reads that
+    answer, not a run of one's own."""
     view: tuple[str, ...] = ()
     """The parameters that only choose what is shown of a kept answer (the opponent of
     an answer kept for every opponent): not part of what makes two answers the same."""

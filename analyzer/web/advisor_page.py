@@ -7,10 +7,10 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 
-from ..gin.play.advisor.race import ADVICE_SAMPLES
+from ..gin.play.advisor import ADVICE_SAMPLES
 from .advisor_service import AdvisorService
 from .common import client_of, default_model, policy_named, rules_named, static_page
-from .schemas import LIMITS, AdviseIn, PositionIn
+from .schemas import LIMITS, AdviseIn
 
 
 def advisor_router(service: AdvisorService) -> APIRouter:
@@ -41,20 +41,21 @@ def advisor_router(service: AdvisorService) -> APIRouter:
     async def advise_position(body: AdviseIn, request: Request) -> dict[str, Any]:
         from ..gin.play.advisor import check_game_position
 
-        position = _position(body.position)
-        opponent = body.opponent or default_model()
-        policy = body.policy or default_model()
+        given = body.model_dump()
+        position = _position({k: v for k, v in given["position"].items() if v is not None})
+        opponent = given["opponent"] or default_model()
+        policy = given["policy"] or default_model()
         # 400 before queueing
-        check_game_position(position, rules_named(body.rules))
+        check_game_position(position, rules_named(given["rules"]))
         policy_named(policy), policy_named(opponent)
         return await service.advise(
             position,
-            body.rules,
+            given["rules"],
             policy,
             opponent,
-            body.samples,
-            body.seed,
-            body.tolerance,
+            given["samples"],
+            given["seed"],
+            given["tolerance"],
             client_of(request),
             request.is_disconnected,
         )
@@ -62,37 +63,38 @@ def advisor_router(service: AdvisorService) -> APIRouter:
     return router
 
 
-def _position(data: PositionIn) -> Any:
+def _position(fields: dict[str, Any]) -> Any:
+    """The position of the request's fields (those given), or a 400 saying why not."""
     from ..gin.play.advisor import Position
 
     try:
-        return Position.from_json(data.model_dump(exclude_none=True))
+        return Position.from_json(fields)
     except (ValueError, TypeError) as error:
-        raise HTTPException(400, _turn_error(data, error) or str(error)) from None
+        raise HTTPException(400, _turn_error(fields, error) or str(error)) from None
 
 
-def _turn_error(data: PositionIn, error: Exception) -> str | None:
+def _turn_error(fields: dict[str, Any], error: Exception) -> str | None:
     """A turn given without a stock count sets the stock: when the stock it implies is
     out of range, the error is the turn's, with the turns that fit (``None``: another
     error)."""
     from ..gin.play.advisor import Position
 
-    if data.turn is None or data.stock is not None or "the stock must hold" not in str(error):
+    turn = fields.get("turn")
+    if turn is None or "stock" in fields or "the stock must hold" not in str(error):
         return None
-    fields = data.model_dump(exclude_none=True)
 
-    def fits(turn: int) -> bool:
+    def fits(earlier: int) -> bool:
         try:
-            Position.from_json(fields | {"turn": turn})
+            Position.from_json(fields | {"turn": earlier})
         except (ValueError, TypeError):
             return False
         return True
 
-    latest = next((turn for turn in range(data.turn - 1, 0, -1) if fits(turn)), None)
+    latest = next((earlier for earlier in range(turn - 1, 0, -1) if fits(earlier)), None)
     if latest is None:
         return None
     return (
-        f"position.turn: turn {data.turn} does not fit this position: without a stock "
+        f"position.turn: turn {turn} does not fit this position: without a stock "
         f"count the turn sets it, and no stock is left by then (this position fits turns "
         f"1-{latest}, or give the stock)"
     )

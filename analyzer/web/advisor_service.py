@@ -22,7 +22,7 @@ from typing import Any
 from fastapi import HTTPException
 
 from ..core.limits import ADVICE_RUN_SECONDS
-from ..gin.play.advisor.race import ADVICE_EQUITY_DEALS
+from ..gin.play.advisor import ADVICE_EQUITY_DEALS
 from ..studies.study import DEFAULT_SEED
 from .common import policy_named, rules_named
 

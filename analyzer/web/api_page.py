@@ -43,7 +43,7 @@ def api_page(schema: dict[str, Any]) -> str:
         '<link rel="icon" href="/favicon.ico">\n'
         '<link rel="stylesheet" href="/static/style.css">\n</head>\n<body>\n'
         '<nav><span class="brand">Gin rummy analyzer</span><a href="/">Advisor</a>\n'
-        '<a href="/table">Practice table</a><a href="/strategy">Strategy</a>'
+        '<a href="/table">Practice table</a><a href="/rummy">Rummy table</a><a href="/strategy">Strategy</a>'
         '<a class="here" href="/docs">API</a></nav>\n<main class="api-doc">\n'
         f"<h1>{escape(info.get('title', 'API'))} {escape(str(info.get('version', '')))}: "
         "the JSON API</h1>\n"

@@ -1,7 +1,8 @@
-"""The FastAPI app: three pages over a JSON API (OpenAPI at ``/openapi.json``, readable
+"""The FastAPI app: its pages over a JSON API (OpenAPI at ``/openapi.json``, readable
 at ``/docs``: :mod:`~analyzer.web.api_page`), each page with its routes in a router of its
 own (:mod:`~analyzer.web.advisor_page`, :mod:`~analyzer.web.table_page`,
-:mod:`~analyzer.web.strategy_page`); this module assembles them with the guards, the static files and the error answers.
+:mod:`~analyzer.web.rummy_page`, :mod:`~analyzer.web.strategy_page`); this module
+assembles them with the guards, the static files and the error answers.
 
 Every input is validated against the same ranges as the CLI
 (:data:`~analyzer.web.schemas.LIMITS`, taken from :mod:`analyzer.core.limits`); anything
@@ -22,7 +23,8 @@ what one client can take (:mod:`~analyzer.web.guards`, :mod:`~analyzer.web.advis
   ``advice_seconds`` (:data:`~analyzer.web.advisor_service.MAX_RUN_SECONDS` by default) is
   refused, never answered from fewer samples.  A run whose client has gone, or whose
   request was already answered 503, stops between batches;
-* games: at most :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client token
+* games (of each table, gin's and plain rummy's): at most
+  :data:`~analyzer.web.table_page.MAX_GAMES_PER_CLIENT` per client token
   (a cookie: every local process shares the user's address; a client's new game forgets
   its own least recently used one) and :data:`~analyzer.web.table_page.MAX_GAMES` in all
   (beyond, the game unused the longest gives way once unused for
@@ -58,6 +60,7 @@ from .api_page import api_page
 from .common import STATIC, default_model, policy_named, rules_named
 from .guards import MAX_BODY_BYTES, BodyLimit, Guard, host_policy, one_line
 from .guide_page import guide_router
+from .rummy_page import rummy_router
 from .schemas import ERROR_RESPONSES, LIMITS
 from .strategy_page import strategy_router
 from .table_page import GameStore, table_router
@@ -71,6 +74,7 @@ def create_app(
     allow_hosts: Iterable[str] = (),
     service: AdvisorService | None = None,
     games: GameStore | None = None,
+    rummy_games: GameStore | None = None,
 ) -> FastAPI:
     """The web app reading strategy charts from ``results`` (a folder of the report),
     answering requests whose Host header names ``host`` (the bound address) or one of
@@ -93,7 +97,8 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         responses=ERROR_RESPONSES,
-        description="The advisor, the practice table and the strategy charts of "
+        description="The advisor, the practice tables (gin and plain rummy) and the strategy "
+        "charts of "
         "the analyzer, as a JSON API. Every error is "
         '{"error": "one-line reason"}: HTTP 400 for bad input '
         "(numbers outside their ranges, the same as the CLI's: "
@@ -140,6 +145,7 @@ def create_app(
 
     app.include_router(advisor_router(service))
     app.include_router(table_router(service, games))
+    app.include_router(rummy_router(rummy_games or GameStore()))
     app.include_router(strategy_router(results))
     app.include_router(guide_router(results))
 
@@ -214,9 +220,11 @@ def _one_line(error: RequestValidationError) -> str:
 
 
 def _warm_up(service: AdvisorService) -> None:
-    """Load the JIT-compiled kernels of the advisor and the table before the first
+    """Load the JIT-compiled kernels of the advisor and the two tables before the first
     request needs them."""
     from ..gin.play.advisor import Position
+    from .rummy_page import rummy_rules_named
+    from .rummy_table import RummyGame
     from .table import PracticeGame
 
     opponent = default_model()
@@ -224,6 +232,7 @@ def _warm_up(service: AdvisorService) -> None:
         "warm-up", rules_named("standard"), "standard", policy_named(opponent), opponent, seed=0
     )
     game.legal_moves()
+    RummyGame("warm-up", rummy_rules_named("standard"), "standard", seed=0).hint()
     position = Position.from_options(
         "3c 4c 5c 2d 3d 4d 6d Ah 2h 3h 5h",
         pile="Td Ks Jh Ts Kd Tc",

@@ -4,24 +4,27 @@ answer of every route."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from ..core.limits import MAX_SAMPLES, MAX_SPEC_CHARS, MAX_TOLERANCE, SEED_MAX
-from ..gin.engine.transitions import MAX_DRAWS
-from ..gin.play.advisor.position import UNDEALT
-from ..gin.play.advisor.race import ADVICE_SAMPLES
-from ..studies.study import DEFAULT_SEED
+from ..core.limits import MAX_SPEC_CHARS, SEED_MAX
+from ..gin.play.advisor.inputs import POSITION_FIELDS, Input, InputKind, advice_option
 
+#: The advisor's run options the API takes (:data:`~analyzer.gin.play.advisor.inputs.ADVICE_OPTIONS`;
+#: no game score, so no equity deals, and the weighting model is the command line's).
+RUN_OPTIONS = ("samples", "tolerance", "seed")
+#: What the API adds to a declared input's help.
+_NOTES = {
+    "samples": " A run that cannot finish them within the server's time limit is refused "
+    "(503), never answered from fewer.",
+}
 #: The ranges of every numeric API argument, shared with the CLI (``analyzer advise``
-#: --samples, --tolerance, --seed, --stock, --turn).
+#: --samples, --tolerance, --seed, --stock, --turn): both read the declarations.
 LIMITS: dict[str, tuple[float, float]] = {
-    "samples": (1, MAX_SAMPLES),
-    "tolerance": (0, MAX_TOLERANCE),
-    "seed": (0, SEED_MAX),
-    "stock": (2, UNDEALT),
-    "turn": (1, MAX_DRAWS // 2),
+    spec.name: (spec.low, spec.high)
+    for spec in (*map(advice_option, RUN_OPTIONS), *POSITION_FIELDS)
+    if spec.kind in (InputKind.COUNT, InputKind.NUMBER)
 }
 CardList = str | list[str]
 #: Every request model: no unknown field, and no value of another JSON type converted (as
@@ -30,64 +33,64 @@ CardList = str | list[str]
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
 
-class PositionIn(BaseModel):
-    """The CLI's ``--position`` JSON: cards in notation (``"Kd 9s"`` or ``["Kd", "9s"]``)."""
-
-    model_config = _STRICT
-    hand: CardList = Field(description="Your 11 cards after drawing (or 10 with drawn).")
-    pile: CardList = Field("", description="The discard pile, bottom to top.")
-    opp_took: CardList = Field("", description="Cards the opponent took from the pile.")
-    opp_threw: CardList = Field("", description="Cards the opponent discarded.")
-    stock: int | None = Field(None, ge=2, le=UNDEALT, description="Cards left in the stock.")
-    turn: int | None = Field(
-        None, ge=1, le=MAX_DRAWS // 2, description="Your own turn number, this draw included."
-    )
-    dealer: Literal["me", "opp"] = "opp"
-    drawn: str | None = Field(None, description="The card just drawn.", max_length=20)
-    from_pile: bool = Field(False, description="Whether drawn came from the pile.")
-    score: str | list[int] | None = Field(
-        None,
-        description="Score mine:theirs before this "
-        "hand; the objective becomes the "
-        "game-win probability.",
-    )
-    upcard: str | None = Field(None, description="The hand's first upcard.", max_length=20)
+def _field(spec: Input) -> tuple[Any, Any]:
+    """The request field of one declared input: its JSON type, range, default and help."""
+    default: Any = ... if spec.required else spec.default
+    optional = spec.default is None and not spec.required
+    text = spec.described() + _NOTES.get(spec.name, "")
+    if spec.kind is InputKind.CARDS:
+        return CardList, Field(default, description=text)
+    if spec.kind is InputKind.CARD:
+        return str | None, Field(default, description=text, max_length=20)
+    if spec.kind is InputKind.SCORE:
+        return str | list[int] | None, Field(default, description=text)
+    if spec.kind is InputKind.FLAG:
+        return bool, Field(default, description=text)
+    if spec.kind is InputKind.CHOICE:
+        return Literal[spec.choices], Field(default, description=text)
+    if spec.kind is InputKind.COUNT:
+        kind: Any = int | None if optional else int
+        return kind, Field(default, description=text, ge=spec.low, le=spec.high)
+    kind = float | None if optional else float
+    return kind, Field(default, description=text, gt=spec.low, le=spec.high, allow_inf_nan=False)
 
 
-class AdviseIn(BaseModel):
-    model_config = _STRICT
-    position: PositionIn
-    rules: str = Field("standard", description="Rules preset.", max_length=MAX_SPEC_CHARS)
-    opponent: str | None = Field(
-        None,
-        description="The opponent model (policy preset or spec) [default: expert].",
-        max_length=MAX_SPEC_CHARS,
+if TYPE_CHECKING:  # models made from the declarations at import: type checkers see the base
+    PositionIn = BaseModel
+    AdviseIn = BaseModel
+else:
+    PositionIn = create_model(
+        "PositionIn",
+        __config__=_STRICT,
+        __doc__='The CLI\'s ``--position`` JSON: cards in notation (``"Kd 9s"`` or '
+        '``["Kd", "9s"]``).',
+        __module__=__name__,
+        **{spec.name: _field(spec) for spec in POSITION_FIELDS},
     )
-    policy: str | None = Field(
-        None,
-        description="How you play on after this discard (policy preset or spec) "
-        "[default: expert, as analyzer advise].",
-        max_length=MAX_SPEC_CHARS,
-    )
-    samples: int = Field(
-        ADVICE_SAMPLES,
-        ge=1,
-        le=MAX_SAMPLES,
-        description="Sample budget (as analyzer advise's); the answer depends on the "
-        "position, the seed and this only. A run that cannot finish them within the "
-        "server's time limit is refused (503), never answered from fewer.",
-    )
-    tolerance: float | None = Field(
-        None,
-        gt=0,
-        le=MAX_TOLERANCE,
-        allow_inf_nan=False,
-        description="Stop when every rival's difference to the "
-        "best is this precise (95% half-width; points, or win "
-        "probability with a score).",
-    )
-    seed: int = Field(
-        DEFAULT_SEED, ge=0, le=SEED_MAX, description="Random seed, 0 <= seed < 2**63."
+    AdviseIn = create_model(
+        "AdviseIn",
+        __config__=_STRICT,
+        __module__=__name__,
+        position=(PositionIn, ...),
+        rules=(str, Field("standard", description="Rules preset.", max_length=MAX_SPEC_CHARS)),
+        opponent=(
+            str | None,
+            Field(
+                None,
+                description="The opponent model (policy preset or spec) [default: expert].",
+                max_length=MAX_SPEC_CHARS,
+            ),
+        ),
+        policy=(
+            str | None,
+            Field(
+                None,
+                description="How you play on after this discard (policy preset or spec) "
+                "[default: expert, as analyzer advise].",
+                max_length=MAX_SPEC_CHARS,
+            ),
+        ),
+        **{name: _field(advice_option(name)) for name in RUN_OPTIONS},
     )
 
 
@@ -114,6 +117,32 @@ class MoveIn(BaseModel):
     move: str = Field(
         description="take, pass, stock, pile, 'play Kd', 'knock Kd', 'gin Kd' or 'big gin'.",
         max_length=20,
+    )
+
+
+class NewRummyGameIn(BaseModel):
+    model_config = _STRICT
+    players: int = Field(2, ge=2, le=4, description="Players at the table, you included (2-4).")
+    rules: str = Field(
+        "standard", description="Plain rummy's rules preset.", max_length=MAX_SPEC_CHARS
+    )
+    hints: Literal["off", "before"] = Field(
+        "before", description="Show rummy-expert's advice before each of your moves, or not."
+    )
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=SEED_MAX,
+        description="Deals are reproducible from it, 0 <= seed < 2**63 [default: random].",
+    )
+
+
+class RummyMoveIn(BaseModel):
+    model_config = _STRICT
+    move: str = Field(
+        description="draw, take, 'meld 4c 5c 6c', 'layoff 8s 2' (the card and the table "
+        "meld's index), 'discard Kd', call or pass.",
+        max_length=60,
     )
 
 

@@ -17,7 +17,7 @@ from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi import Path as PathParam
 
 from ..core.limits import INDEX_MAX
-from ..gin.play.advisor.race import HINT_SAMPLES
+from ..gin.play.advisor import HINT_SAMPLES
 from ..studies.study import DEFAULT_SEED
 from .advisor_service import AdvisorService
 from .common import client_of, default_model, policy_named, rules_named, static_page
@@ -97,10 +97,22 @@ class GameStore:
             return entry[1]
 
 
-def client_token(request: Request) -> str | None:
+def client_token(request: Request, cookie: str = CLIENT_COOKIE) -> str | None:
     """The client token of the request's cookie (None without a well-formed one)."""
-    token = request.cookies.get(CLIENT_COOKIE)
+    token = request.cookies.get(cookie)
     return token if token is not None and _TOKEN.fullmatch(token) else None
+
+
+def client_for(
+    request: Request, response: Response, cookie: str = CLIENT_COOKIE, path: str = "/api/games"
+) -> str:
+    """The request's client token, a new one issued (as the cookie ``cookie``, sent back
+    to the routes under ``path`` only) when it carries none."""
+    token = client_token(request, cookie)
+    if token is None:
+        token = secrets.token_urlsafe(16)
+        response.set_cookie(cookie, token, path=path, httponly=True, samesite="strict")
+    return token
 
 
 def _principle(decision: Any) -> str | None:
@@ -160,13 +172,7 @@ def table_router(service: AdvisorService, games: GameStore) -> APIRouter:
     def new_game(body: NewGameIn, request: Request, response: Response) -> dict[str, Any]:
         from .table import PracticeGame, new_game_id
 
-        token = client_token(request)
-        if token is None:
-            token = secrets.token_urlsafe(16)
-            response.set_cookie(
-                CLIENT_COOKIE, token, path="/api/games", httponly=True, samesite="strict"
-            )
-
+        token = client_for(request, response)
         opponent = body.opponent or default_model()
         game = PracticeGame(
             new_game_id(),

@@ -333,7 +333,8 @@ def test_every_draw_and_discard_rule_has_a_sentence():
 def test_the_help_lists_the_players_questions_first_with_their_whole_descriptions():
     text = CliRunner().invoke(cli, ["--help"]).output
     listed = [line.split()[0] for line in text.split("Commands:")[1].strip().splitlines()]
-    assert listed[:2] == ["when-to-knock", "how-to-discard"]
-    assert listed[2:] == sorted(listed[2:])
+    assert listed[:4] == ["guide", "when-to-knock", "how-to-discard", "how-to-draw"]
+    assert listed[4:] == sorted(listed[4:])
     assert "When should I knock? The rule in words, with its result." in text
     assert "How should I discard? The principles, with their worth." in text
+    assert "Should I take the upcard? The principles, with their worth." in text

@@ -148,3 +148,61 @@ def test_the_games_verdict_names_a_winner_only_when_its_lead_is_clear():
     )
     printed = run("games", "--games", "20", "--seed", "3").output.splitlines()[-1]
     assert printed.startswith(("Too close to call", "Player"))
+
+
+def test_policies_say_every_preset_in_words_the_strongest_first():
+    from analyzer.rummy.describe import EXPERT_EDGES, PRESET_WORDS, STRONGEST
+
+    result = run("policies")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    named = [
+        line.split()[0] for line in lines if line[:1].strip() and line.split()[0] in PRESET_WORDS
+    ]
+    assert named[0] == STRONGEST and set(named) == set(PRESET_WORDS)
+    assert "it beats every other preset: by +2.56 ± 0.49 (hold6) to +14.35 ± 0.92 (rummy)" in (
+        " ".join(result.output.split())
+    )
+    assert result.output.count("rummy-expert scores ") == len(EXPERT_EDGES)
+    assert "Edges: BENCHMARKS.md (python scripts/rummy_strength.py" in result.output
+    data = json.loads(run("policies", "--json").output)
+    assert data["policies"][0]["policy"] == STRONGEST
+    assert data["policies"][0]["expert_edge"] is None
+    edges = {row["policy"]: row["expert_edge"] for row in data["policies"][1:]}
+    assert edges == {
+        name: {"mean": m, "low": lo, "high": hi} for name, (m, lo, hi) in EXPERT_EDGES.items()
+    }
+    table = pd.read_csv(io.StringIO(run("policies", "--format", "csv").output))
+    assert list(table.policy) == [row["policy"] for row in data["policies"]]
+    one = run("policies", "keeper,meld=hold,hold_turns=4")
+    assert (
+        one.exit_code == 0
+        and "this policy  Holds its melds for Rummy through its own turn 4" in (one.output)
+    )
+
+
+def test_the_strongest_players_edges_are_the_benchmarks_figures():
+    """The edges the policies command cites are BENCHMARKS.md's strength table, as written."""
+    from pathlib import Path
+
+    from analyzer.rummy.describe import EXPERT_EDGES
+
+    text = (Path(__file__).resolve().parents[2] / "BENCHMARKS.md").read_text()
+    section = text[text.index("## Plain rummy's strong player") :]
+    for name, (mean, low, high) in EXPERT_EDGES.items():
+        assert f"| `{name}` | yes | {mean:+.2f} [{low:+.2f}, {high:+.2f}] |" in section, name
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("bogus", "Error: unknown policy 'bogus'"),
+        ("meld=hold,hold_turns=5000", "Error: policy hold_turns must be 0-999, got 5000"),
+        ("x" * 201, "Error: a policy is at most 200 characters, got 201"),
+    ],
+)
+def test_policies_refuse_a_bad_name_in_one_line(name, message):
+    result = run("policies", name)
+    assert result.exit_code == 2
+    assert result.output.startswith(message) and len(result.output.strip().splitlines()) == 1

@@ -263,7 +263,7 @@ def test_decisions_after_acting_carry_the_cost_of_the_move(client):
 
 
 def test_pages_scripts_and_openapi_are_served_locally(client):
-    for path in ("/", "/table", "/strategy", "/guide"):
+    for path in ("/", "/table", "/rummy", "/strategy", "/guide"):
         page = client.get(path)
         assert page.status_code == 200
         assert "http://" not in page.text and "https://" not in page.text

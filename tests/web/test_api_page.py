@@ -68,6 +68,6 @@ def test_docs_loads_nothing_from_outside_and_every_anchor_exists(client):
 
 
 def test_every_page_links_the_api_page(client):
-    for path in ("/", "/table", "/strategy"):
+    for path in ("/", "/table", "/rummy", "/strategy"):
         assert '<a href="/docs">API</a>' in client.get(path).text
     assert '<a class="here" href="/docs">API</a>' in client.get("/docs").text

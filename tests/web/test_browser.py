@@ -579,8 +579,69 @@ def test_strategy_page_draws_the_charts_with_ci_hover(server, browser, shots, re
     assert console_errors(browser) == []
 
 
+def rummy_state(driver):
+    return driver.execute_script(
+        "const b = document.body.dataset; return [b.phase, b.legal, b.busy];"
+    )
+
+
+def rummy_click(driver, element_id):
+    """Click ``element_id`` and wait for the move it makes to be answered."""
+    driver.find_element(By.ID, element_id).click()
+    wait(driver, lambda d: rummy_state(d)[2] == "0")
+
+
+def rummy_play(driver, move):
+    """Make ``move`` (its API text) by clicking as a person does: the cards, then the
+    button, or the table meld a selected card is laid off onto."""
+    verb, *rest = move.split()
+    before = driver.find_element(By.ID, "log").text
+    if verb in ("meld", "discard", "layoff"):
+        for card in rest[:-1] if verb == "layoff" else rest:
+            driver.find_element(By.ID, f"hand-{card}").click()
+    if verb == "layoff":
+        driver.find_element(By.CSS_SELECTOR, f"#meld-{rest[-1]} .card").click()
+    else:
+        driver.find_element(
+            By.ID, {"draw": "draw", "take": "take", "meld": "meld"}.get(verb, verb)
+        ).click()
+    wait(driver, lambda d: rummy_state(d)[2] == "0" and d.find_element(By.ID, "log").text != before)
+
+
+def test_the_rummy_table_plays_a_hand_by_clicks(server, browser, shots):
+    """A game at /rummy: three players, a hint shown before each move, every move the hint
+    names made by clicking cards and buttons, to the end of the hand and its review."""
+    browser.get(server + "/rummy?seed=5")
+    wait(browser, ready)
+    Select(browser.find_element(By.ID, "players")).select_by_value("3")
+    Select(browser.find_element(By.ID, "hints")).select_by_value("before")
+    browser.find_element(By.ID, "new-game").click()
+    wait(browser, lambda d: rummy_state(d)[:2] == ["draw", "draw|take"])
+    game = browser.execute_script("return new URL(location.href).searchParams.get('game')")
+    hint = wait(browser, lambda d: d.find_element(By.ID, "hint-moves").text)
+    assert hint.startswith("rummy-expert would ")
+    screenshot(browser, shots, "rummy")
+    moves = 0
+    while rummy_state(browser)[0] != "hand over":
+        with urllib.request.urlopen(f"{server}/api/rummy/games/{game}/hint") as answer:
+            advice = json.load(answer)
+        for move in advice["moves"]:
+            rummy_play(browser, move)
+            moves += 1
+        assert moves < 400
+    log = browser.find_element(By.ID, "log").text
+    assert "You drew from the stock." in log or "You took " in log
+    review = wait(browser, lambda d: d.find_element(By.ID, "review").text)
+    assert review.startswith("You and rummy-expert agreed on")
+    assert browser.find_element(By.ID, "result-text").text.startswith("Hand 1: ")
+    screenshot(browser, shots, "rummy-over")
+    rummy_click(browser, "next-hand")
+    assert "Hand 2: you play in seat 2 of 3." in browser.find_element(By.ID, "log").text
+    assert console_errors(browser) == []
+
+
 #: Every page the app serves (the practice table gets a game below).
-PAGES = ("/", "/table", "/strategy", "/guide", "/docs")
+PAGES = ("/", "/table", "/rummy", "/strategy", "/guide", "/docs")
 #: A phone's screen, as the browser shows a page on it (px).
 PHONE_HEIGHT = 760
 

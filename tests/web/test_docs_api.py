@@ -131,6 +131,16 @@ def test_the_documented_requests_get_the_documented_answers(client):
     history = check("GET", "/api/games/{id}/history")
     assert history["result"] == game["last_result"]
     check("POST", "/api/games/{id}/next")
+    check("GET", "/api/rummy/presets")
+    game_id = check("POST", "/api/rummy/games")["id"]
+    check("GET", "/api/rummy/games/{id}")
+    check("GET", "/api/rummy/games/{id}/hint")
+    rummy = check("POST", "/api/rummy/games/{id}/move")
+    while rummy["phase"] != "hand over":  # rummy-expert's moves, from its hints
+        for move in client.get(f"/api/rummy/games/{game_id}/hint").json()["moves"]:
+            rummy = client.post(f"/api/rummy/games/{game_id}/move", json={"move": move}).json()
+    check("GET", "/api/rummy/games/{id}/review")
+    check("POST", "/api/rummy/games/{id}/next")
     check("GET", "/api/strategy")
     assert check("GET", "/api/when-to-knock")["answer"]["family"] == "unknown"
     assert check("GET", "/api/how-to-discard")["answer"]["opponent"] == "panel"

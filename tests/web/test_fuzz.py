@@ -23,8 +23,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from analyzer.cli.advise import MAX_SAMPLES
-from analyzer.core.limits import SEED_MAX
+from analyzer.core.limits import MAX_SAMPLES, SEED_MAX
 from analyzer.gin.model.policies import PRESETS as POLICY_PRESETS
 from analyzer.gin.model.rules import PRESETS as RULE_PRESETS
 from analyzer.web.advisor_service import AdvisorService

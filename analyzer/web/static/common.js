@@ -65,6 +65,35 @@ function fillSelect(select, values, chosen) {
   }
 }
 
+// A practice table's game ``id``, kept for a reload: in localStorage under ``key`` and in the URL.
+function rememberGame(key, id) {
+  localStorage.setItem(key, id);
+  const url = new URL(location.href);
+  url.searchParams.set("game", id);
+  history.replaceState(null, "", url);
+}
+
+// A new game's request ``body`` as JSON text, with the page's ?seed=N (the deals reproducible;
+// the server checks N and says what is wrong). The server takes integers only as JSON
+// numbers, and a JS number holds only 2**53 exactly, so a seed of digits is written into the
+// JSON text whole; anything else goes as a string, which the server refuses naming the seed.
+function withPageSeed(body) {
+  const text = JSON.stringify(body);
+  const seed = new URLSearchParams(location.search).get("seed");
+  if (seed === null) return text;
+  const token = /^(0|[1-9][0-9]{0,29})$/.test(seed) ? seed : JSON.stringify(seed);
+  return text.slice(0, -1) + `,"seed":${token}}`;
+}
+
+// The lines of a table's log as the items of the list ``element``.
+function showLog(element, lines) {
+  element.replaceChildren(...lines.map(line => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+}
+
 function pct(x) { return (100 * x).toFixed(1) + "%"; }
 
 // A table row of ``cells`` (``th`` or ``td``); the columns listed in ``extra`` get the

@@ -48,11 +48,7 @@ function render() {
   $("hint").hidden = game.phase !== "discard";
   $("hint").disabled = busy;
   $("next-hand").hidden = game.phase !== "hand over";
-  $("log").replaceChildren(...game.log.map(line => {
-    const li = document.createElement("li");
-    li.textContent = line;
-    return li;
-  }));
+  showLog($("log"), game.log);
   renderResult();
   // for scripts and tests: the phase, the legal moves and whether a move is in flight
   document.body.dataset.phase = game.phase;
@@ -270,12 +266,7 @@ function bringTableIntoView() {
   if (matchMedia("(max-width: 560px)").matches) $("game").scrollIntoView({ block: "start" });
 }
 
-function remember(id) {
-  localStorage.setItem("practice-game", id);
-  const url = new URL(location.href);
-  url.searchParams.set("game", id);
-  history.replaceState(null, "", url);
-}
+function remember(id) { rememberGame("practice-game", id); }
 
 async function newGame() {
   setError("");
@@ -283,16 +274,7 @@ async function newGame() {
   try {
     const body = { rules: $("rules").value, opponent: $("opponent").value,
       mode: $("mode").value, hints: $("hints").value };
-    // /table?seed=N deals reproducibly (the server checks N and says what is wrong).
-    // The server takes integers only as JSON numbers, and a JS number holds only 2**53
-    // exactly, so a seed of digits is written into the JSON text whole; anything else
-    // goes as a string, which the server refuses naming the seed.
-    let text = JSON.stringify(body);
-    const seed = new URLSearchParams(location.search).get("seed");
-    if (seed !== null) {
-      const token = /^(0|[1-9][0-9]{0,29})$/.test(seed) ? seed : JSON.stringify(seed);
-      text = text.slice(0, -1) + `,"seed":${token}}`;
-    }
+    const text = withPageSeed(body);  // /table?seed=N deals reproducibly
     game = await api("/api/games", text);
     remember(game.id);
     selected = null;

@@ -6,6 +6,10 @@ size (or turn number), who dealt, and optionally the game score.  :func:`advise`
 estimates the value of every legal action (knock with each legal discard, gin, big gin,
 or play on with each discard) and ranks them.
 
+The position's fields and the options of a run are declared once, with the advisor's
+defaults (:mod:`.constants`), in :mod:`.inputs`: the command line, the notebook and the web
+app build their forms from them.
+
 Method
 ------
 1. **Sampling.**  The cards this player has not seen (the *unseen pool*) are shuffled per
@@ -57,6 +61,7 @@ state is valued by an ``equity(score_me, score_opp, i_deal_next)`` function (a t
 or by default :func:`simulated_equity`, which plays whole games from that score).
 """
 
+from .constants import ADVICE_EQUITY_DEALS, ADVICE_SAMPLES, HINT_SAMPLES
 from .position import (
     ME,
     OPP,
@@ -68,14 +73,7 @@ from .position import (
     parse_action,
     parse_score,
 )
-from .race import (
-    ADVICE_EQUITY_DEALS,
-    ADVICE_SAMPLES,
-    HINT_SAMPLES,
-    Equity,
-    advise,
-    simulated_equity,
-)
+from .race import Equity, advise, simulated_equity
 from .sampling import SampledDeals, sample_deals
 from .verdict import ActionEstimate, Advice
 

@@ -24,10 +24,8 @@ from ....core.cards import (
 from ...engine.transitions import MAX_DRAWS
 from ...evaluator.partition import discard_deadwoods_kernel, min_deadwood_kernel
 from ...model.rules import STANDARD, Rules
+from .constants import UNDEALT
 
-#: Cards in the stock and pile together once both hands are dealt (52 - 10 - 10 - 1,
-#: plus the upcard) -- the same for both openings.
-UNDEALT = 31
 #: Seats in the rollout state: this player is seat 0.
 ME, OPP = 0, 1
 
@@ -48,7 +46,10 @@ class ActionKind(IntEnum):
 
 @dataclass(frozen=True)
 class Position:
-    """What the player to discard knows (card indices; bottom to top for the pile).
+    """What the player to discard knows: the fields of :data:`~.inputs.POSITION_FIELDS`
+    (their meaning, their defaults in notation), here with cards as indices 0-51 (the
+    pile bottom to top) and the score as (mine, the opponent's) in points;
+    :meth:`from_options` and :meth:`from_json` read the notation.
 
     ``stock`` defaults to ``31 - len(pile)`` (the whole pile given) or, with ``turn``,
     to the stock left after the draws that turn implies; ``turn`` (this player's own
@@ -59,26 +60,18 @@ class Position:
     """
 
     hand: tuple[int, ...]
-    """The 11 cards held after drawing."""
     pile: tuple[int, ...] = ()
     opp_took: tuple[int, ...] = ()
-    """Cards the opponent took from the pile this hand."""
     opp_threw: tuple[int, ...] = ()
-    """Cards the opponent discarded this hand."""
     stock: int | None = None
-    """Cards left in the stock."""
     turn: int | None = None
     dealer: str = "opp"
-    """Who dealt this hand: ``me`` or ``opp``."""
     drawn: int | None = None
-    """The card just drawn (optional unless ``from_pile``)."""
+    """Optional unless ``from_pile`` (a card taken from the pile may not be thrown this
+    turn)."""
     from_pile: bool = False
-    """Whether ``drawn`` came from the pile (then it may not be thrown this turn)."""
     score: tuple[int, int] | None = None
-    """Game score before this hand (mine, the opponent's), in points."""
     upcard: int | None = None
-    """The hand's first upcard (sets the Oklahoma knock limit); defaults to the bottom
-    pile card when the whole pile is given."""
 
     def __post_init__(self) -> None:
         self._check_fields()
@@ -304,66 +297,25 @@ class Position:
         >>> Position.from_json({"hand": "4c 5c 6c 7d 7h 7s 9s Ts Js Kd 2h", "pile": "Qh 3d"}).stock
         29
         """
-        known = (
-            "hand",
-            "pile",
-            "opp_took",
-            "opp_threw",
-            "stock",
-            "turn",
-            "dealer",
-            "drawn",
-            "from_pile",
-            "score",
-            "upcard",
-        )
+        # imported here, not when the module loads: the declaration's help is no kernel's,
+        # so it stays out of the kernel cache's key (analyzer._kernel_cache)
+        from .inputs import POSITION_FIELDS
+
+        names = [spec.name for spec in POSITION_FIELDS]
         for key in data:
-            if key not in known:
+            if key not in names:
                 raise ValueError(
-                    f"unknown key {key!r} in the position; keys are {', '.join(known)}"
+                    f"unknown key {key!r} in the position; keys are {', '.join(names)}"
                 )
-        if "hand" not in data:
-            raise ValueError("the position has no 'hand'")
         args: dict[str, Any] = {}
-        for key in ("hand", "pile", "opp_took", "opp_threw"):
-            value = data.get(key)
-            if value is None:  # null or absent: no cards
-                value = ""
-            if isinstance(value, list) and all(isinstance(card, str) for card in value):
-                value = " ".join(value)
-            if not isinstance(value, str):
-                raise TypeError(f"{key} must be card notation or a list of cards, got {value!r}")
-            args[key] = value
-        for key in ("stock", "turn"):
-            if data.get(key) is not None:
-                if isinstance(data[key], bool) or not isinstance(data[key], int):
-                    raise ValueError(f"{key} must be an integer, got {data[key]!r}")
-                args[key] = data[key]
-        for key in ("dealer", "drawn", "upcard"):
-            if data.get(key) is not None and not isinstance(data[key], str):
-                raise ValueError(f"{key} must be a string, got {data[key]!r}")
-        from_pile = data.get("from_pile")
-        if from_pile is None:  # null or absent: drawn from the stock
-            from_pile = False
-        if not isinstance(from_pile, bool):
-            raise TypeError(f"from_pile must be true or false, got {from_pile!r}")
-        score = data.get("score")
-        if isinstance(score, list):
-            if len(score) != 2 or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in score
-            ):
-                raise ValueError(f"score must be [mine, theirs] in points, got {score!r}")
-            score = ":".join(str(s) for s in score)
-        elif score is not None and not isinstance(score, str):
-            raise ValueError(f'score must be "mine:theirs" or [mine, theirs], got {score!r}')
-        return cls.from_options(
-            **args,
-            dealer=str(data.get("dealer", "opp")),
-            drawn=data.get("drawn"),
-            from_pile=from_pile,
-            score=score,
-            upcard=data.get("upcard"),
-        )
+        for spec in POSITION_FIELDS:
+            value = data.get(spec.name)
+            if value is None:  # null or absent: the default
+                if spec.required:
+                    raise ValueError(f"the position has no {spec.name!r}")
+                continue
+            args[spec.name] = spec.from_json(value)
+        return cls.from_options(**args)
 
     def knock_limit(self, rules: Rules) -> int:
         """The most deadwood (points) a knock may leave in this hand under ``rules``."""

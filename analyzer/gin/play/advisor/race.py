@@ -30,6 +30,7 @@ from ..players import Player, SearchPolicy, format_player, rollout_policy, split
 from ..search import play_on
 from ..simulate import game_rows
 from ..stopping import run_kernel_spans, search_rows
+from .constants import ADVICE_SAMPLES, ADVICE_TEMPERATURE
 from .position import (
     ME,
     OPP,
@@ -261,15 +262,6 @@ class Race:
         return best, (int(max(pool, key=lambda a: means[a])) if pool else -1)
 
 
-#: The advisor's sample budget unless told otherwise, the same at every door (the command
-#: line, the notebook, the web app): an answer depends on its position, seed and samples only.
-ADVICE_SAMPLES = 20_000
-#: The budget of the practice table's hints and reviews (fixed too: a hint is quick).
-HINT_SAMPLES = 2_000
-#: Deals behind the game-equity table that values a scored position's final scores.
-ADVICE_EQUITY_DEALS = 30_000
-
-
 def advise(
     position: Position,
     rules: Rules = STANDARD,
@@ -279,7 +271,7 @@ def advise(
     seed: int = 0,
     tolerance: float | None = None,
     weights: str = "model",
-    temperature: float = 8.0,
+    temperature: float = ADVICE_TEMPERATURE,
     actions: Iterable[str] | None = None,
     equity: Equity | None = None,
     equity_games: int = 1000,

@@ -26,6 +26,7 @@ from ...model.policies import PRESETS as POLICY_PRESETS
 from ...model.policies import Policy
 from ...model.rules import STANDARD, Rules
 from ..hand import Hand
+from .constants import ADVICE_TEMPERATURE
 from .position import OPP, Position, card_mask, my_pile_throws
 
 
@@ -162,7 +163,7 @@ def sample_deals(
     rules: Rules = STANDARD,
     opponent: Policy = POLICY_PRESETS["basic"],
     weights: str = "model",
-    temperature: float = 8.0,
+    temperature: float = ADVICE_TEMPERATURE,
     first: int = 0,
 ) -> SampledDeals:
     """Samples ``first .. first + n_samples`` of the hidden cards of ``position``.
