@@ -635,8 +635,13 @@ def test_the_rummy_table_plays_a_hand_by_clicks(server, browser, shots):
     assert review.startswith("You and rummy-expert agreed on")
     assert browser.find_element(By.ID, "result-text").text.startswith("Hand 1: ")
     screenshot(browser, shots, "rummy-over")
-    rummy_click(browser, "next-hand")
-    assert "Hand 2: you play in seat 2 of 3." in browser.find_element(By.ID, "log").text
+    rummy_click(browser, "next-hand")  # no move (the page is never busy): wait for the deal
+
+    def dealt(driver):
+        text = driver.find_element(By.ID, "log").text
+        return text if "Hand 2:" in text else None
+
+    assert "Hand 2: you play in seat 2 of 3." in wait(browser, dealt)
     assert console_errors(browser) == []
 
 
