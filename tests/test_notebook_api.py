@@ -21,7 +21,8 @@ from matplotlib.figure import Figure
 import analyzer
 import analyzer as az
 from analyzer import api
-from analyzer.api.results import Result, ci_table
+from analyzer.api import functions
+from analyzer.api.results import Result, TableResult, ci_table
 from analyzer.gin.model.policies import Policy
 from analyzer.gin.model.rules import resolve_rules
 
@@ -52,10 +53,14 @@ def assert_plots(result: Result, panels: int = 1) -> None:
 
 
 def test_the_package_lists_every_api_function():
-    assert analyzer._API == api.API
-    assert set(api.API) <= set(analyzer.__all__)
-    for name in api.API:
-        assert callable(getattr(az, name))
+    """Each study function (made from the declarations, typed in functions.pyi) is
+    ``az.<name>``, loaded on first use, and named in docs/api.md."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    assert functions.__all__  # one per declared study
+    for name in functions.__all__:
+        assert getattr(az, name) is getattr(functions, name)
+        assert name in dir(analyzer)
+        assert f"az.{name}(" in page, f"docs/api.md does not show az.{name}"
 
 
 def test_ci_table_writes_every_interval_one_way():
@@ -129,8 +134,8 @@ def test_the_tournament_field_by_default_is_the_command_lines(monkeypatch):
 
 
 def test_knock_sweep_charts_its_panels():
-    result = az.knock_sweep("basic", "gin-hunter", deals=60, games=4, thresholds=[0, 10], seed=2)
-    assert result.frame["threshold"].tolist() == [0, 10]
+    result = az.knock_sweep("basic", ["gin-hunter"], deals=60, games=4, thresholds=[0, 10], seed=2)
+    assert result["sweep"]["threshold"].tolist() == [0, 10]
     assert_shows_itself(result, "gin-hunter", "rules standard", "60 deals")
     assert_plots(result, panels=3)
 
@@ -216,11 +221,13 @@ def test_knock_schedule_is_the_search_of_the_study():
     from analyzer.gin.studies import schedule
 
     result = az.knock_schedule(deals=40, rounds=1, seed=6)
-    own = schedule.best_schedule(resolve_rules("standard"), Policy(), Policy(), 40, 6, 1)
-    pd.testing.assert_frame_equal(result.frame, own.steps)
+    expert = az.policy("expert")  # both seats by default, as the command's
+    own = schedule.best_schedule(resolve_rules("standard"), expert, expert, 40, 6, 1)
+    pd.testing.assert_frame_equal(result["steps"], own.steps)
+    pd.testing.assert_frame_equal(result.to_frame(), own.steps)
     assert result.final_a == own.final_a
     assert_shows_itself(
-        result, "basic (schedule searched)", "rules standard", "40 deals per evaluation · seed 6"
+        result, "expert (schedule searched)", "rules standard", "40 deals per evaluation · seed 6"
     )
     assert_plots(result)
 
@@ -340,7 +347,11 @@ def test_rummy_study_charts_the_study():
         (lambda: az.dealt_deadwood_distribution(deals=-5), ValueError, "deals must be 0-"),
         (lambda: az.knock_chart(equity_deals=-1), ValueError, "equity_deals must be 0-"),
         (lambda: az.when_to_knock(rules="nope"), ValueError, "unknown rules preset 'nope'"),
-        (lambda: az.when_to_knock(rules=None), TypeError, "rules must be a string"),
+        (
+            lambda: az.when_to_knock(rules=None),
+            TypeError,
+            "rules must be a rules preset name or a Rules object, got None",
+        ),
         (lambda: az.when_to_knock(opponent="nobody"), ValueError, "opponent 'nobody'"),
         (lambda: az.when_to_knock(opponent=None), TypeError, "opponent must be a string"),
         (lambda: az.when_to_knock(deals=99), ValueError, "deals must be 100-10000000, got 99"),
@@ -361,11 +372,27 @@ def test_new_studies_name_the_argument(call, error, text):
 
 
 def test_a_result_without_a_study_object_has_only_its_own_fields():
-    result = Result("t", pd.DataFrame({"x": [1]}))
-    with pytest.raises(AttributeError, match="no attribute 'points_a'"):
-        getattr(result, "points_a")  # noqa: B009
-    assert "frame" in dir(result)
-    assert np.array_equal(result.to_frame()["x"], [1])
+    kept = az.when_to_knock()  # read from the committed report: no study object here
+    assert kept.result is None and kept.source.startswith("results/when_to_knock/standard")
+    with pytest.raises(AttributeError, match="'Result' object has no attribute 'points_a'"):
+        getattr(kept, "points_a")  # noqa: B009
+    assert "tables" in dir(kept)
+    # advise and replay answer with a table alone
+    table = TableResult("t", pd.DataFrame({"x": [1]}))
+    with pytest.raises(AttributeError, match="'TableResult' object has no attribute 'points_a'"):
+        getattr(table, "points_a")  # noqa: B009
+    assert "frame" in dir(table)
+    assert np.array_equal(table.to_frame()["x"], [1])
+
+
+def _api_functions() -> set[str]:
+    """Every function the notebook API gives: the studies' and the lookups beside them
+    (rules, policies, advise, replay, load)."""
+    return {
+        name
+        for name in dir(api)
+        if not name.startswith("_") and inspect.isfunction(getattr(api, name))
+    }
 
 
 def _readme_table_calls() -> list[ast.Call]:
@@ -390,7 +417,8 @@ def _readme_table_calls() -> list[ast.Call]:
 
 def test_the_api_page_lists_every_function_with_a_call_it_accepts():
     calls = _readme_table_calls()
-    assert {call.func.attr for call in calls} == set(api.API)
+    assert {call.func.attr for call in calls} == _api_functions()
+    assert set(functions.__all__) < _api_functions()
     for call in calls:
         function = getattr(az, call.func.attr)
         args = [ast.literal_eval(a) for a in call.args]

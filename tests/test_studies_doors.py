@@ -79,48 +79,38 @@ def test_both_doors_take_the_same_parameters_and_defaults(name):
 
 
 def test_the_command_and_the_function_give_the_same_answer():
-    arguments = ["--a", "basic", "--b", "gin-hunter", "--deals", "60", "--games", "4"]
+    arguments = ["--a", "basic", "--opponents", "gin-hunter", "--deals", "60", "--games", "4"]
     arguments += ["--thresholds", "0,8-10", "--seed", "2", "--no-progress"]
     printed = CliRunner().invoke(cli, ["knock-sweep", *arguments])
     assert printed.exit_code == 0, printed.output
     result = az.knock_sweep(
-        "basic", "gin-hunter", deals=60, games=4, thresholds=[0, 8, 9, 10], seed=2
+        "basic", ["gin-hunter"], deals=60, games=4, thresholds=[0, 8, 9, 10], seed=2
     )
     lines = printed.output.splitlines()
     assert " ".join(lines[:2]).replace("   ", " ") == result.title
     assert " ".join(lines[-2:]).replace("   ", " ") == result.verdict
-    assert result.verdict and repr(result).endswith(result.verdict)
+    assert result.verdict
+    assert " ".join(repr(result).split()).endswith(" ".join(result.verdict.split()))  # wrapped
 
 
 def test_a_sweep_without_t10_is_read_against_its_first_threshold():
     result = az.knock_sweep("basic", deals=40, games=2, thresholds=[3, 5], seed=1)
-    assert result.frame["diff_mean"].iloc[0] == 0
+    assert result["sweep"]["diff_mean"].iloc[0] == 0
     assert "knocking at 3 or less" in result.verdict
 
 
-def test_the_twin_is_named_the_same_way_in_both_doors():
+def test_both_doors_refuse_the_twin_the_same_way():
+    """The sweep's opponents are policies: A's own twin (``same``, once ``--b same`` and
+    ``b=None``) is no opponent of either door, and both say so naming the same policy."""
     printed = CliRunner().invoke(
-        cli,
-        [
-            "knock-sweep",
-            "--b",
-            "same",
-            "--deals",
-            "20",
-            "--games",
-            "2",
-            "--thresholds",
-            "9,10",
-            "--format",
-            "csv",
-            "--no-progress",
-        ],
+        cli, ["knock-sweep", "--opponents", "same", "--deals", "20", "--no-progress"]
     )
-    assert printed.exit_code == 0, printed.output
-    result = az.knock_sweep(b=None, deals=20, games=2, thresholds=[9, 10])
-    assert "against its twin" in result.title
-    assert set(result.frame["opponent"]) == {"same threshold (determinism check)"}
-    assert printed.output.splitlines()[1].startswith("same threshold (determinism check),9,")
+    assert printed.exit_code == 2
+    with pytest.raises(ValueError, match="unknown policy 'same'; presets are") as raised:
+        az.knock_sweep(opponents=["same"], deals=20)
+    assert printed.output.strip() == f"Error: {raised.value}"
+    with pytest.raises(TypeError, match=r"opponents\[0\] must be a policy name"):
+        az.knock_sweep(opponents=[None], deals=20)
 
 
 def test_bad_thresholds_on_the_command_line_are_one_line_errors():
@@ -163,6 +153,24 @@ def test_games_of_three_take_seats_from_both_doors():
     printed = CliRunner().invoke(cli, ["games", *seats])
     assert printed.exit_code == 2
     assert "'search,budget=4': the search player plays two-player games only" in printed.output
+
+
+def test_the_typed_stub_is_in_step_with_the_declarations():
+    """``analyzer/api/functions.pyi`` is written from the declarations
+    (``scripts/write_api.py``): a study added or changed is regenerated there too."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "scripts" / "write_api.py"), "--check"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_architecture_page_names_every_module_that_declares_studies():

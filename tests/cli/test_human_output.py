@@ -23,6 +23,12 @@ from .test_command_output import TINY
 
 #: Commands that print a study's result (lookups and replay print facts, not estimates).
 STUDIES = sorted(set(TINY) - {"deadwood", "rules", "policies", "replay"})
+#: Study commands whose output is not a title, a table and a verdict, and why.
+NOT_TABLES = {
+    "guide": "one screen of text: a title, three numbered questions with their rules and "
+    "gains, and the answers they come from (test_the_guide_is_a_title_three_questions_"
+    "and_their_sources)",
+}
 #: Ways of writing a CI that the human output no longer uses.
 OTHER_CI_STYLES = re.compile(r"ci95|_low|_high|_lo\b|_hi\b|\bse\b|± half|\[[-+]?\d+\.\d+, ")
 
@@ -33,7 +39,7 @@ def invoke(args: list[str]) -> str:
     return result.stdout
 
 
-@pytest.mark.parametrize("name", STUDIES)
+@pytest.mark.parametrize("name", [name for name in STUDIES if name not in NOT_TABLES])
 def test_title_table_and_verdict(name):
     text = invoke(TINY[name])
     lines = text.splitlines()
@@ -56,6 +62,33 @@ def test_csv_and_json_give_the_same_raw_data(name):
     if isinstance(data, list):  # a table: its records carry the CSV's columns in order
         assert [list(record) for record in data] == [list(rows.columns)] * len(rows)
         assert "±" not in json.dumps(data, ensure_ascii=False)  # numbers, not text
+
+
+def test_the_guide_is_a_title_three_questions_and_their_sources():
+    text = invoke(TINY["guide"])
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= MAX_WIDTH, text
+    assert lines[0].startswith("Strategy guide · standard rules · against "), text
+    assert lines[1].startswith("  played by the champion"), text
+    paragraphs = [" ".join(part.split()) for part in text.strip().split("\n\n")[1:]]
+    questions, sources = paragraphs[:-1], paragraphs[-1]
+    assert [question.split("? ")[0] for question in questions] == [
+        "1. Take the upcard, or draw from the stock",
+        "2. Which card to throw",
+        "3. Knock now, or play on",
+    ]
+    for question in questions:  # a rule, then what it gains, with its CI
+        assert re.search(
+            r"\. Gain: [-+]\d+\.\d+ ± \d+\.\d+ points per hand over the naive rule \(", question
+        )
+    for answer in ("how-to-draw", "how-to-discard", "when-to-knock"):
+        folder = f"results/{answer.replace('-', '_')}/standard"
+        assert f"{folder} (`analyzer {answer} --out {folder}`)" in sources, sources
+    assert sources.startswith("Sources: ")
+    assert sources.endswith(
+        "x ± h: the estimate x and the half-width h of its 95% confidence interval."
+    )
+    assert not OTHER_CI_STYLES.search(text), text
 
 
 def test_plus_minus_is_the_one_ci_style():

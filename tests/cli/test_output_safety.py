@@ -36,6 +36,7 @@ from analyzer.studies.files import (
     write_together,
     write_with,
 )
+from analyzer.studies.study import DEFAULT_SEED
 
 from .stopping import StopAfter, signal_while_running
 
@@ -473,7 +474,7 @@ def test_rummy_simulate_stopped_before_its_first_chunk(monkeypatch):
         "deals": 0,
         "interrupted": True,
         "requested_deals": 100,
-        "seed": 1,
+        "seed": DEFAULT_SEED,
     }
 
 
@@ -710,12 +711,23 @@ def test_ctrl_c_in_the_first_second_is_one_line(delay):
 
 
 def tree(folder):
-    """Every folder (None) and file (its bytes) under ``folder``, by relative path."""
+    """Every folder (None) and file (its bytes) under ``folder``, by relative path; a
+    manifest as the files it names with their SHA-256 (its run's id is new each run: the
+    manifests of one folder tree must all name the same run)."""
     folder = Path(folder)
-    return {
-        path.relative_to(folder).as_posix(): None if path.is_dir() else path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-    }
+    found, runs = {}, set()
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_dir():
+            found[name] = None
+        elif path.name == files.MANIFEST:
+            manifest = json.loads(path.read_bytes())
+            runs.add(manifest["run"])
+            found[name] = manifest["files"]
+        else:
+            found[name] = path.read_bytes()
+    assert len(runs) <= 1, f"manifests of several runs: {runs}"
+    return found
 
 
 def earlier_output(tmp_path):
@@ -728,20 +740,29 @@ def earlier_output(tmp_path):
     return out
 
 
+#: The files a run over ``out`` writes (two replace the earlier run's, one is new).
+NEW_RUN = {
+    "README.md": b"new report\n",
+    "sweep/sweep.csv": b"new table\n",
+    "dealt/dealt.csv": b"new section\n",
+}
+
+
 def write_new_run(out):
-    write_text(out / "README.md", "new report\n")
-    write_text(out / "sweep" / "sweep.csv", "new table\n")
-    write_text(out / "dealt" / "dealt.csv", "new section\n")
+    for name, data in NEW_RUN.items():
+        write_bytes(out / name, data)
 
 
-def new_tree(before):
-    return {
-        **before,
-        "README.md": b"new report\n",
-        "dealt": None,
-        "dealt/dealt.csv": b"new section\n",
-        "sweep/sweep.csv": b"new table\n",
-    }
+def new_tree(before, more=None):
+    """``before`` once the new run (:data:`NEW_RUN` and the files ``more``) has moved in:
+    each folder it wrote into has a manifest naming the run's files there."""
+    written = {**NEW_RUN, **(more or {})}
+    manifests = {}
+    for name, data in written.items():
+        folder, _, file = name.rpartition("/")
+        manifest = f"{folder}/{files.MANIFEST}" if folder else files.MANIFEST
+        manifests.setdefault(manifest, {})[file] = files.file_hash(data)
+    return {**before, "dealt": None, **written, **manifests}
 
 
 STAGING = re.compile(r"\.out\.analyzer-run-[0-9a-f]{12}")
@@ -756,7 +777,7 @@ def test_a_staged_folder_changes_only_at_the_end_of_its_block(tmp_path):
         assert tree(out) == before
         (staging,) = [path.name for path in tmp_path.iterdir() if path != out]
         assert STAGING.fullmatch(staging)
-    assert tree(out) == {**new_tree(before), "sweep/sweep.png": b"chart"}
+    assert tree(out) == new_tree(before, {"sweep/sweep.png": b"chart"})
     assert os.listdir(tmp_path) == ["out"]  # the staging folder went with the block
 
 
@@ -799,9 +820,9 @@ def test_a_checkpoint_in_the_folder_is_written_at_once_and_kept(tmp_path):
 
 
 #: What :func:`write_new_run` does to ``out`` when it is moved in: two renames for each
-#: file it replaces (the old one aside, the new one in), one for its new file, and a
-#: folder made (``dealt``).
-STEPS = [("replace", 1), ("replace", 2), ("replace", 3), ("replace", 4), ("replace", 5)]
+#: file it replaces (the old one aside, the new one in), one for its new file and one for
+#: each of the three folders' new manifest, and a folder made (``dealt``).
+STEPS = [("replace", step) for step in range(1, 9)]
 
 
 @pytest.mark.parametrize("step", [*STEPS, ("mkdir", 1)], ids=lambda step: f"{step[0]}{step[1]}")
@@ -841,7 +862,7 @@ def test_a_failure_while_moving_in_puts_every_file_back(tmp_path, monkeypatch, s
 KILLED = """
     import os, shutil, signal, sys
     from pathlib import Path
-    from analyzer.report import files
+    from analyzer.studies import files
 
     out, kill_at = Path(sys.argv[1]), int(sys.argv[2])
     rename, move_in, remove = os.replace, files._Staging.move_in, shutil.rmtree
@@ -940,13 +961,15 @@ def test_a_folder_whose_parent_cannot_be_written_is_staged_inside_itself(tmp_pat
 
 
 def test_a_knock_sweep_that_cannot_write_its_chart_keeps_the_users_table(tmp_path):
-    """The issue's case: the chart's name is taken by a folder; the table was replaced."""
-    (tmp_path / "out" / "knock_sweep.png").mkdir(parents=True)
-    (tmp_path / "out" / "knock_sweep.csv").write_text("the user's table\n")
+    """The issue's case: the chart's name is taken by a folder; the table was replaced.
+    The answer folder (``sweep.csv``, ``sweep.png``, ``meta.json``, its manifest) is
+    saved whole or not at all: nothing of it is written, the user's table stays."""
+    (tmp_path / "out" / "sweep.png").mkdir(parents=True)
+    (tmp_path / "out" / "sweep.csv").write_text("the user's table\n")
     result = run("knock-sweep", "--deals", 300, "--games", 30, "--out", "out", "--no-progress")
-    assert_one_line_error(result, "out/knock_sweep.png: Is a directory")
-    assert (tmp_path / "out" / "knock_sweep.csv").read_text() == "the user's table\n"
-    assert files_under(tmp_path) == ["out", "out/knock_sweep.csv", "out/knock_sweep.png"]
+    assert_one_line_error(result, "out/sweep.png: Is a directory")
+    assert (tmp_path / "out" / "sweep.csv").read_text() == "the user's table\n"
+    assert files_under(tmp_path) == ["out", "out/sweep.csv", "out/sweep.png"]
 
 
 def test_a_stopped_exact_run_leaves_out_as_it_was_and_resumes_from_its_checkpoint(

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.core import cluster
-from analyzer.studies.files import staged_folder
+from analyzer.studies.files import MANIFEST, file_hash, staged_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +45,7 @@ WORKER = """
     from matplotlib.figure import Figure
 
     from analyzer.cli.main import cli
-    from analyzer.report import files
+    from analyzer.studies import files
 
     def unrasterized(figure, stream, **options):
         stream.write(json.dumps(options.get("metadata", {}), sort_keys=True).encode())
@@ -194,6 +194,34 @@ def tree(folder):
     }
 
 
+def comparable(found):
+    """``found`` (a :func:`tree`) as two whole runs of one report leave it alike, with
+    each manifest's run id.  They differ in their run times (each answer's ``seconds`` in
+    its ``meta.json``, left out) and their run ids: a manifest stands as the names of the
+    files it names when they are there with its SHA-256, else as None (a folder that holds
+    files of two runs).  The log of run times is :data:`LOG`'s own check."""
+    alike, runs = dict(found), {}
+    for path, data in found.items():
+        folder, _, name = path.rpartition("/")
+        if name == "meta.json":
+            meta = json.loads(data)
+            meta.pop("seconds")
+            alike[path] = meta
+        elif name == MANIFEST:
+            manifest = json.loads(data)
+            listed = {
+                f"{folder}/{file}" if folder else file: digest
+                for file, digest in manifest["files"].items()
+            }
+            whole = all(
+                isinstance(found.get(file), bytes) and file_hash(found[file]) == digest
+                for file, digest in listed.items()
+            )
+            alike[path] = sorted(manifest["files"]) if whole else None
+            runs[path] = manifest["run"]
+    return alike, runs
+
+
 #: The log of run times, which every complete run extends by a line.
 LOG = "run_times.log"
 ARGS = ["report", "--deals", "100", "--only", "dealt,sweep", "--no-progress"]
@@ -229,29 +257,39 @@ def test_a_report_stopped_at_random_points_leaves_the_old_report_or_the_new_one(
         done, _ = worker.run([*ARGS, "--seed", "5", "--out", str(out)])
         assert done["code"] == 0, (tmp_path / "worker0.err").read_text()
         shutil.copytree(out, earlier)
-        reference = tmp_path / "reference" / "out"
-        shutil.copytree(earlier, reference)
         new_args = [*ARGS, "--seed", "6", "--out", str(out)]
         started = time.perf_counter()
-        done, _ = worker.run([*new_args[:-1], str(reference)])
+        done, _ = worker.run(new_args)  # over ``out``, which each answer's command names
         seconds, operations = time.perf_counter() - started, done["operations"]
-        old, new = tree(earlier), tree(reference)
+        assert done["code"] == 0, (tmp_path / "worker0.err").read_text()
+        old, written = tree(earlier), tree(out)
+        new, _ = comparable(written)
+        shutil.rmtree(out)
+        shutil.copytree(earlier, out)
         old_log, new_log = old.pop(LOG), new.pop(LOG)
         assert new_log.startswith(old_log) and new_log.count(b"\n") == old_log.count(b"\n") + 1
-        assert {name for name in old if old[name] != new.get(name)} >= {
+        assert {name for name in old if old[name] != written.get(name)} >= {
             "README.md",
             "dealt/meta.json",
             "knock_sweep/sweep.csv",
         }
+        # the manifests of the folders the run writes (not of the exact answers it reads)
+        manifests = {
+            path for path in written if path.endswith(MANIFEST) and written[path] != old[path]
+        }
+        assert manifests == {MANIFEST, f"dealt/{MANIFEST}", f"knock_sweep/{MANIFEST}"}
 
         def state():
-            """``old`` or ``new`` (the report's folder as one of them), else None."""
+            """``old`` or ``new`` (the report's folder as one of them, ``new`` with the
+            manifests of the folders it wrote all of one run), else None."""
             now = tree(out)
-            log = now.pop(LOG, b"")
-            if now == old and log == old_log:
+            if now == {**old, LOG: old_log}:
                 return "old"
+            now, runs = comparable(now)
+            log = now.pop(LOG, b"")
             if (
                 now == new
+                and len({runs[path] for path in manifests}) == 1
                 and log.startswith(old_log)
                 and log.count(b"\n") == old_log.count(b"\n") + 1
             ):
