@@ -635,8 +635,13 @@ def test_the_rummy_table_plays_a_hand_by_clicks(server, browser, shots):
     assert review.startswith("You and rummy-expert agreed on")
     assert browser.find_element(By.ID, "result-text").text.startswith("Hand 1: ")
     screenshot(browser, shots, "rummy-over")
-    rummy_click(browser, "next-hand")
-    assert "Hand 2: you play in seat 2 of 3." in browser.find_element(By.ID, "log").text
+    rummy_click(browser, "next-hand")  # no move (the page is never busy): wait for the deal
+
+    def dealt(driver):
+        text = driver.find_element(By.ID, "log").text
+        return text if "Hand 2:" in text else None
+
+    assert "Hand 2: you play in seat 2 of 3." in wait(browser, dealt)
     assert console_errors(browser) == []
 
 
@@ -651,10 +656,13 @@ def start_hand(driver):
     discard (the seed's first deal gives the player a pass or a draw first)."""
     Select(driver.find_element(By.ID, "mode")).select_by_value("hand")
     Select(driver.find_element(By.ID, "hints")).select_by_value("off")
+    # a game restored from an earlier test (at its first discard, when start_hand left it
+    # so) shows until the new one arrives: wait for the new one
+    restored = driver.execute_script("return game && game.id")
     driver.find_element(By.ID, "new-game").click()
+    wait(driver, lambda d: d.execute_script("return game && game.id") not in (None, restored))
     for _ in range(6):
-        # a game restored from an earlier test may still show until the new one arrives:
-        # wait for a hand in play (a new deal is never over before the player's first move)
+        # a hand in play (a new deal is never over before the player's first move)
         wait(
             driver,
             lambda d: (
