@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..core.progress import Progress
 from ..gin.studies.answers import FAMILIES
-from .answer import Answer, command_line, find_kept
+from .answer import Answer, NotKept, command_line, find_kept
 from .charts import Page
 from .inputs import make_inputs
 from .principles import HOW_TO_DISCARD, HOW_TO_DRAW
@@ -43,7 +43,7 @@ def _kept(study: str, rules: str, opponent: str, results: Path | None) -> Answer
     inputs = make_inputs(declared, {"opponent": opponent}, rules=rules)
     try:
         found = find_kept(declared, inputs, results)
-    except ValueError:
+    except NotKept:  # a bad opponent is its own error, not "none kept"
         found = None
     if found is None:
         keep = command_line(declared, inputs, out=f"results/{declared.kept}/{rules}")
