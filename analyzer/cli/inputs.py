@@ -126,11 +126,6 @@ def get_policy(text: str) -> Policy:
     try:
         return parse_policy(text)
     except ValueError as error:
-        if text.strip().startswith("search"):
-            fail(
-                "the search player plays in simulate, games, tournament and advise only; "
-                "here give a policy"
-            )
         fail(str(error))
 
 

@@ -50,7 +50,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from .undo import RunFiles, file_identity, record, removed_on_failure
+from .undo import file_identity, record, removed_on_failure
 
 StrPath = str | os.PathLike[str]
 
@@ -539,7 +539,6 @@ def check_writable(folder: StrPath) -> None:
 __all__ = [
     "EMPTY_FOLDER",
     "MANIFEST",
-    "RunFiles",
     "append_text",
     "check_writable",
     "csv_bytes",

@@ -64,17 +64,7 @@ def policy_of(rulebook: Rulebook, value: object, name: str) -> Any:
             f"{name} must be a policy name, a policy string form or a "
             f"{rulebook.policy_type().__name__}, got {value!r}"
         )
-    if rulebook is not GIN:
-        return rulebook.parse_policy(value)
-    try:
-        return parse_policy(value)
-    except ValueError:
-        if value.strip().startswith("search"):
-            raise ValueError(
-                f"{name}: the search player plays in simulate, games, tournament and advise "
-                "only; here give a policy"
-            ) from None
-        raise
+    return parse_policy(value) if rulebook is GIN else rulebook.parse_policy(value)
 
 
 def _labelled(entry: object, name: str) -> tuple[str, Player]:

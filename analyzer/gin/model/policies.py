@@ -283,6 +283,11 @@ def parse_policy(text: str) -> Policy:
         raise ValueError("empty policy")
     base = PRESETS["basic"]
     if "=" not in parts[0]:
+        if parts[0] == "search":  # a player, not a policy (parse_player reads it)
+            raise ValueError(
+                "the search player plays in simulate, games, tournament and advise only; "
+                "here give a policy"
+            )
         if parts[0] not in PRESETS:
             raise ValueError(
                 f"unknown policy {parts[0]!r}; presets are {', '.join(PRESETS)}, "
